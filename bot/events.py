@@ -1,0 +1,314 @@
+"""The event bus at the core of every step.
+
+Steps emit typed events at well-defined points.  Two kinds:
+
+* **informational** (``emit``): listeners observe; a failing listener is logged and
+  never fails or blocks the step;
+* **interceptable** (``intercept``): listeners run synchronously, in registration
+  order, and may return a modified event (``dataclasses.replace``) or raise
+  :class:`~bot.errors.Aborted`.  What the last interceptor returns is what happens
+  (and what the user is asked to approve).
+
+Terminal output and the forge are listeners like any plugin.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, TypeVar
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Event:
+    """Base of every event: a dotted ``name``, a timestamp, and a typed payload."""
+
+    name: ClassVar[str] = "event"
+    interceptable: ClassVar[bool] = False
+    rfd_id: str = ""
+    at: float = field(default_factory=time.time)
+
+    def payload(self) -> dict[str, Any]:
+        """The event as JSON-ready data (for logs and webhooks)."""
+        out: dict[str, Any] = {"event": self.name}
+        for key, value in self.__dict__.items():
+            out[key] = _jsonable(value)
+        return out
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if hasattr(value, "value") and hasattr(value, "name"):  # enums
+        return value.value
+    return str(value)
+
+
+# ----------------------------------------------------------------- lifecycle (informational)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RfdCreated(Event):
+    name: ClassVar[str] = "rfd.created"
+    path: str
+    title: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class RfdRenumbered(Event):
+    name: ClassVar[str] = "rfd.renumbered"
+    old_id: str
+    old_path: str
+    new_path: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class StatusChanging(Event):
+    """Before a status change is written: interceptors may veto it (raise Aborted)."""
+
+    name: ClassVar[str] = "status.changing"
+    interceptable: ClassVar[bool] = True
+    old: str
+    new: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class StatusChanged(Event):
+    name: ClassVar[str] = "status.changed"
+    old: str
+    new: str
+    path: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReviewSaved(Event):
+    name: ClassVar[str] = "review.saved"
+    path: str
+    kind: str  # "design" | "implementation"
+    provider: str
+    findings: int
+    body: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReviewsDismissed(Event):
+    name: ClassVar[str] = "review.dismissed"
+    paths: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlanExtracted(Event):
+    name: ClassVar[str] = "plan.extracted"
+    phases: tuple[str, ...]
+    method: str  # "deterministic" | "model"
+
+
+@dataclass(frozen=True, kw_only=True)
+class PhaseCompleted(Event):
+    name: ClassVar[str] = "phase.completed"
+    number: int
+    title: str
+    summary_path: str
+    done: int
+    total: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class PhaseFailed(Event):
+    name: ClassVar[str] = "phase.failed"
+    number: int
+    title: str
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class TrackingIssueUpdated(Event):
+    name: ClassVar[str] = "tracking.updated"
+    number: int
+    url: str
+    created: bool
+    closed: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class CommentPosted(Event):
+    name: ClassVar[str] = "comment.posted"
+    target: int
+    url: str
+    created: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class Notice(Event):
+    """A line of progress for the user ("Working on step 3 of 12: ...")."""
+
+    name: ClassVar[str] = "notice"
+    message: str
+    level: str = "info"  # "info" | "warning" | "success"
+
+
+# --------------------------------------------------------------- LLM turns (informational)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnStarted(Event):
+    name: ClassVar[str] = "turn.started"
+    step: str
+    model: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnCycleComplete(Event):
+    name: ClassVar[str] = "turn.cycle_complete"
+    step: str
+    stop_reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnComplete(Event):
+    name: ClassVar[str] = "turn.complete"
+    step: str
+    text: str
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnAborted(Event):
+    name: ClassVar[str] = "turn.aborted"
+    step: str
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConversationSaved(Event):
+    name: ClassVar[str] = "conversation.saved"
+    step: str
+    path: str
+
+
+# --------------------------------------------------------------------------- tool calls
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolCallIntercept(Event):
+    """Before the permission prompt: modify ``arguments`` or raise Aborted(reason)."""
+
+    name: ClassVar[str] = "tool_call.intercept"
+    interceptable: ClassVar[bool] = True
+    step: str
+    tool: str
+    arguments: Mapping[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolCallAfter(Event):
+    """After execution, before the model sees the result: transform or redact ``result``."""
+
+    name: ClassVar[str] = "tool_call.after"
+    interceptable: ClassVar[bool] = True
+    step: str
+    tool: str
+    arguments: Mapping[str, Any]
+    result: str
+    is_error: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolCallComplete(Event):
+    name: ClassVar[str] = "tool_call.complete"
+    step: str
+    tool: str
+    is_error: bool
+    seconds: float
+
+
+# --------------------------------------------------------------------------------- bus
+
+E = TypeVar("E", bound=Event)
+Listener = Callable[[Any], Any]
+
+
+@dataclass
+class _Registration:
+    event: str  # event name or "*"
+    listener: Listener
+    owner: str
+    tools: frozenset[str] | None  # for tool_call.* interceptors: the tools they may touch
+
+
+class EventBus:
+    """Delivers events to listeners registered for their name (or ``"*"``)."""
+
+    def __init__(self) -> None:
+        self._registrations: list[_Registration] = []
+
+    def subscribe(
+        self,
+        event: type[Event] | str,
+        listener: Listener,
+        *,
+        owner: str = "core",
+        tools: frozenset[str] | None = None,
+    ) -> None:
+        name = event if isinstance(event, str) else event.name
+        self._registrations.append(_Registration(name, listener, owner, tools))
+
+    def listeners(self) -> list[tuple[str, str]]:
+        """``(event name, owner)`` pairs, in delivery order."""
+        return [(r.event, r.owner) for r in self._registrations]
+
+    def emit(self, event: Event) -> None:
+        """Deliver an informational event; listener failures are logged, never raised."""
+        if event.interceptable:
+            raise TypeError(f"{event.name} is interceptable: use intercept()")
+        for reg in self._matching(event):
+            try:
+                reg.listener(event)
+            except Exception:  # an observer must never break the step
+                log.warning("listener %s failed on %s", reg.owner, event.name, exc_info=True)
+
+    def intercept(self, event: E) -> E:
+        """Run interceptors in order; each may return a replacement event or raise Aborted."""
+        if not event.interceptable:
+            raise TypeError(f"{event.name} is informational: use emit()")
+        current = event
+        for reg in self._matching(current):
+            tool = getattr(current, "tool", None)
+            if reg.tools is not None and tool is not None and tool not in reg.tools:
+                continue
+            result = reg.listener(current)
+            if result is not None:
+                if type(result) is not type(current):
+                    raise TypeError(f"interceptor {reg.owner} returned {type(result).__name__}")
+                if result != current:
+                    log.info("%s modified by %s", current.name, reg.owner)
+                current = result
+        return current
+
+    def _matching(self, event: Event) -> list[_Registration]:
+        return [r for r in self._registrations if r.event in (event.name, "*")]
+
+
+def all_event_types() -> list[type[Event]]:
+    """Every concrete event type, for docs and for plugins that declare what they listen to."""
+    return [
+        cls
+        for cls in (
+            RfdCreated, RfdRenumbered, StatusChanging, StatusChanged, ReviewSaved,
+            ReviewsDismissed, PlanExtracted, PhaseCompleted, PhaseFailed, TrackingIssueUpdated,
+            CommentPosted, Notice, TurnStarted, TurnCycleComplete, TurnComplete, TurnAborted,
+            ConversationSaved, ToolCallIntercept, ToolCallAfter, ToolCallComplete,
+        )
+    ]  # fmt: skip

@@ -1,0 +1,102 @@
+"""The LLM interface every provider implements, and the records it exchanges.
+
+Providers are edges: the steps (review, refine, accept, implement...) build a
+:class:`Request` from templates and state, call :meth:`LLM.complete`, and save the
+reply through the state module.  The offline provider sets ``offline = True`` and
+the steps take their deterministic path instead of calling it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    description: str
+    input_schema: Mapping[str, Any]
+    writes: bool = False
+    """Does the tool change files or state?  Read-only steps may not carry such tools."""
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    id: str
+    name: str
+    arguments: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    call_id: str
+    content: str
+    is_error: bool = False
+
+
+@dataclass(frozen=True)
+class Message:
+    role: Literal["user", "assistant"]
+    text: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_results: tuple[ToolResult, ...] = ()
+    cache: bool = False
+    """Mark the end of this message as a prompt-cache breakpoint (stable prefix)."""
+
+
+@dataclass(frozen=True)
+class Usage:
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_write_tokens: int = 0
+    cache_read_tokens: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.cache_write_tokens + other.cache_write_tokens,
+            self.cache_read_tokens + other.cache_read_tokens,
+        )
+
+    @property
+    def total(self) -> int:
+        return (
+            self.input_tokens
+            + self.output_tokens
+            + self.cache_write_tokens
+            + self.cache_read_tokens
+        )
+
+
+@dataclass(frozen=True)
+class Request:
+    model: str
+    system: str
+    messages: tuple[Message, ...]
+    tools: tuple[ToolSpec, ...] = ()
+    tool_choice: str | None = None
+    """Force this tool (structured output)."""
+    max_tokens: int = 4096
+    temperature: float | None = None
+    cache_system: bool = True
+    metadata: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Reply:
+    text: str
+    model: str
+    stop_reason: str
+    usage: Usage = Usage()
+    tool_calls: tuple[ToolCall, ...] = ()
+
+
+class LLM(Protocol):
+    name: str
+    offline: bool
+
+    def complete(self, request: Request, *, on_text: Callable[[str], None] | None = None) -> Reply:
+        """One model call; ``on_text`` receives streamed text as it arrives."""

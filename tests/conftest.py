@@ -1,0 +1,88 @@
+"""Shared fixtures: tests cannot touch the real world by accident.
+
+* HOME, config dirs and git's global config point into a temp dir;
+* API keys and tokens are removed from the environment;
+* the network is blocked (``--block-network``) and cassettes replay only
+  (pytest-recording's default record mode ``none``).
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+SECRET_ENV = (
+    "ANTHROPIC_API_KEY",
+    "OPENAI_API_KEY",
+    "GITHUB_TOKEN",
+    "GH_TOKEN",
+    "RFD_GITHUB_TOKEN",
+    "GEMINI_API_KEY",
+    "OPENROUTER_API_KEY",
+)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.delenv("RFD_CONFIG_HOME", raising=False)
+    gitconfig = home / ".gitconfig"
+    gitconfig.write_text(
+        "[user]\n\tname = Test User\n\temail = test@example.com\n"
+        "[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n"
+    )
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(gitconfig))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    for name in SECRET_ENV:
+        monkeypatch.delenv(name, raising=False)
+    for name in ("GITHUB_EVENT_NAME", "GITHUB_EVENT_PATH", "GITHUB_ACTIONS", "RFD_DIR",
+                 "RFD_PROVIDER", "RFD_PLUGINS", "RFD_BASE_URL", "PRE_COMMIT_FROM_REF",
+                 "PRE_COMMIT_TO_REF"):  # fmt: skip
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("NO_COLOR", "1")
+
+
+@pytest.fixture(scope="module")
+def vcr_config() -> dict[str, Any]:
+    return {
+        "filter_headers": [
+            ("authorization", "REDACTED"),
+            ("x-api-key", "REDACTED"),
+            ("cookie", None),
+        ],
+        "decode_compressed_response": True,
+        "match_on": ["method", "scheme", "host", "port", "path", "query", "body"],
+    }
+
+
+@pytest.fixture(scope="module")
+def vcr_cassette_dir(request: pytest.FixtureRequest) -> str:
+    root = Path(__file__).resolve().parent.parent / "cassettes"
+    return str(root / request.module.__name__.split(".")[-1])
+
+
+def git(cwd: Path, *args: str) -> str:
+    """Run git in ``cwd`` and return its stdout (tests use real repositories)."""
+    return subprocess.run(
+        ["git", *args], cwd=cwd, check=True, capture_output=True, text=True
+    ).stdout
+
+
+@pytest.fixture
+def git_repo(tmp_path: Path) -> Iterator[Path]:
+    """An empty git repository with one initial commit."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    (repo / "README.md").write_text("# test repo\n")
+    git(repo, "add", "README.md")
+    git(repo, "commit", "-q", "-m", "initial")
+    yield repo
