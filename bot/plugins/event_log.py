@@ -1,0 +1,63 @@
+"""Event log: every event, one JSON line each — the record of how a document got here.
+
+Events about an RFD go to ``events.jsonl`` in that RFD's state directory; events
+about no RFD in particular go to the repository-level ``events.jsonl`` at the state
+root.  Both through the state store, the only writer under the state root.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from bot.events import Event
+from bot.plugins.api import ALL, LineStore, PluginContext, PluginInfo, ScopedBus
+from bot.plugins.hookspecs import hookimpl
+
+NAME = "event-log"
+LOG_FILE = "events.jsonl"
+log = logging.getLogger(__name__)
+
+OPTIONS_SCHEMA: Mapping[str, Any] = {
+    "type": "object",
+    "properties": {
+        "exclude": {
+            "type": "array",
+            "items": {"type": "string"},
+            "default": [],
+            "description": "Event names not to log (e.g. `notice`).",
+        },
+    },
+}
+
+
+@hookimpl
+def rfd_plugin_info() -> PluginInfo:
+    return PluginInfo(
+        name=NAME,
+        description=f"Append every event as a JSON line to the RFD's {LOG_FILE}",
+        events=(ALL,),
+        options_schema=OPTIONS_SCHEMA,
+    )
+
+
+@hookimpl
+def rfd_register(bus: ScopedBus, options: Mapping[str, Any], context: PluginContext) -> None:
+    if context.store is None:
+        log.warning("event-log: no state store to write to; events are not logged")
+        return
+    bus.subscribe(ALL, EventLog(context.store, frozenset(options["exclude"])).write)
+
+
+class EventLog:
+    def __init__(self, store: LineStore, exclude: frozenset[str]) -> None:
+        self.store = store
+        self.exclude = exclude
+
+    def write(self, event: Event) -> None:
+        if event.name in self.exclude:
+            return
+        line = json.dumps(event.payload(), ensure_ascii=False)
+        self.store.append_line(event.rfd_id or None, LOG_FILE, line)
