@@ -332,9 +332,26 @@ def all_event_types() -> list[type[Event]]:
     return [
         cls
         for cls in (
-            RfdCreated, RfdRenumbered, StatusChanging, StatusChanged, ReviewSaved,
-            ReviewsDismissed, PlanExtracted, PhaseCompleted, PhaseFailed, TrackingIssueUpdated,
-            CommentPosted, Notice, TurnStarted, TurnCycleComplete, TurnComplete, TurnAborted,
-            ConversationSaved, ToolCallIntercept, ToolCallAfter, ToolCallComplete, ResultReady,
+            RfdCreated,
+            RfdRenumbered,
+            StatusChanging,
+            StatusChanged,
+            ReviewSaved,
+            ReviewsDismissed,
+            PlanExtracted,
+            PhaseCompleted,
+            PhaseFailed,
+            TrackingIssueUpdated,
+            CommentPosted,
+            Notice,
+            TurnStarted,
+            TurnCycleComplete,
+            TurnComplete,
+            TurnAborted,
+            ConversationSaved,
+            ToolCallIntercept,
+            ToolCallAfter,
+            ToolCallComplete,
+            ResultReady,
         )
-    ]  # fmt: skip
+    ]
