@@ -53,7 +53,7 @@ class PluginInfo:
 class LineStore(Protocol):
     """The part of :class:`bot.state.StateStore` plugins write through."""
 
-    def append_line(self, rfd_id: Any, relpath: str, line: str) -> None: ...
+    def append_line(self, rfd_id: str, relpath: str, line: str) -> object: ...
 
 
 @dataclass(frozen=True)

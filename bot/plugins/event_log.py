@@ -1,8 +1,8 @@
 """Event log: every event, one JSON line each — the record of how a document got here.
 
 Events about an RFD go to ``events.jsonl`` in that RFD's state directory; events
-about no RFD in particular go to the repository-level ``events.jsonl`` at the state
-root.  Both through the state store, the only writer under the state root.
+about no RFD in particular go to ``<state root>/repo/events.jsonl``.  Both through
+the state store, the only writer under the state root.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from bot.plugins.hookspecs import hookimpl
 
 NAME = "event-log"
 LOG_FILE = "events.jsonl"
+REPO_KEY = "repo"
+"""The state directory of events that concern no RFD in particular."""
 log = logging.getLogger(__name__)
 
 OPTIONS_SCHEMA: Mapping[str, Any] = {
@@ -60,4 +62,4 @@ class EventLog:
         if event.name in self.exclude:
             return
         line = json.dumps(event.payload(), ensure_ascii=False)
-        self.store.append_line(event.rfd_id or None, LOG_FILE, line)
+        self.store.append_line(event.rfd_id or REPO_KEY, LOG_FILE, line)
