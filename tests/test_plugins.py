@@ -199,3 +199,22 @@ class _NullStore:
 
     def append_line(self, rfd_id: Any, relpath: str, line: str) -> None:
         self.lines.append(line)
+
+
+def test_a_broken_plugin_is_listed_with_the_reason_and_fails_only_when_enabled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install(tmp_path / "site", monkeypatch, "broken", "import does_not_exist\n")
+    listed = {p.name: p for p in installed(Config())}
+    assert "No module named 'does_not_exist'" in (listed["broken"].error or "")
+    assert listed["notify"].error is None
+    config = Config(plugins=PluginsSection(enabled=("broken",)))
+    with pytest.raises(ConfigError, match="plugin `broken` could not be loaded"):
+        load_plugins(EventBus(), Resolved(config, {}), root=tmp_path)
+
+
+def test_with_nothing_enabled_nothing_is_scanned_or_imported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("bot.plugins.manager.available", lambda: pytest.fail("scanned"))
+    assert load_plugins(EventBus(), Resolved(Config(), {}), root=tmp_path) == ()

@@ -47,6 +47,8 @@ class Plugin:
     """The distribution that installs it (``rfd-bot 0.1.0``), or ``built-in``."""
     enabled: bool = False
     options: Mapping[str, Any] | None = None
+    error: str | None = None
+    """Why it cannot be loaded (``rfd plugins`` still lists it)."""
 
 
 def canonical(name: str) -> str:
@@ -67,10 +69,15 @@ def installed(config: Config, found: Mapping[str, EntryPoint] | None = None) -> 
     found = available() if found is None else found
     enabled = {canonical(n) for n in config.plugins.enabled}
     pm = _new_manager()
-    return [
-        Plugin(name, _load(pm, name, ep), _source(ep), enabled=name in enabled)
-        for name, ep in sorted(found.items())
-    ]
+    return [_describe(pm, name, ep, name in enabled) for name, ep in sorted(found.items())]
+
+
+def _describe(pm: pluggy.PluginManager, name: str, ep: EntryPoint, enabled: bool) -> Plugin:
+    try:
+        return Plugin(name, _load(pm, name, ep), _source(ep), enabled=enabled)
+    except ConfigError as err:
+        broken = PluginInfo(name=name, description=f"cannot be loaded: {err.message}")
+        return Plugin(name, broken, _source(ep), enabled=enabled, error=err.message)
 
 
 def load_plugins(
@@ -85,6 +92,8 @@ def load_plugins(
     found: Mapping[str, EntryPoint] | None = None,
 ) -> tuple[Plugin, ...]:
     """Register the enabled plugins on ``bus``, in the order ``[plugins] enabled`` lists them."""
+    if not resolved.config.plugins.enabled and not resolved.config.plugins.options:
+        return ()  # nothing to do: not even a scan of the installed distributions
     found = available() if found is None else found
     names = _enabled(resolved, found)
     environ = dict(os.environ) if environ is None else environ
