@@ -31,7 +31,12 @@ _TYPES: Mapping[str, Callable[[Any], bool]] = {
     "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
 }
 
-_ARTICLES = {"object": "a table", "array": "a list", "integer": "an integer"}
+_ARTICLES = {
+    "object": "a table",
+    "array": "a list",
+    "integer": "an integer",
+    "boolean": "true or false",
+}
 
 
 @dataclass(frozen=True)
