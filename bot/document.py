@@ -22,7 +22,14 @@ from bot.edits import (
 from bot.errors import InvalidStructure, ParseError
 from bot.header import Field, find_title, normalize_key, scan_fields, split_title
 from bot.ids import RfdId
-from bot.markdown import Heading, headings, normalize_title, section_end, split_lines
+from bot.markdown import (
+    Heading,
+    headings,
+    normalize_title,
+    opaque_mask,
+    section_end,
+    split_lines,
+)
 from bot.phases_parse import PhaseHeading, phase_headings
 from bot.status import Status
 
@@ -133,11 +140,12 @@ def parse(text: str, path: str) -> Document:
     if not text.strip():
         raise InvalidStructure("the file is empty", path=path, line=1, hint=EMPTY_HINT)
     lines = split_lines(text)
-    found = headings(lines)
+    mask = opaque_mask(lines)
+    found = headings(lines, mask)
     title = find_title(found)
     if title is None:
         raise InvalidStructure("no '# RFD' heading", path=path, line=1, hint=HEADING_HINT)
-    fields = tuple(scan_fields(lines, title.index + 1))
+    fields = tuple(scan_fields(lines, title.index + 1, mask))
     rfd_id, name = split_title(title.title)
     return Document(
         path=path,

@@ -69,10 +69,10 @@ def find_title(found: list[Heading]) -> Heading | None:
     return next((h for h in found if h.level == 1), None)
 
 
-def scan_fields(lines: list[str], start: int) -> list[Field]:
+def scan_fields(lines: list[str], start: int, mask: list[bool] | None = None) -> list[Field]:
     """The header fields in the block starting at 0-based line ``start``."""
     fields: list[Field] = []
-    mask = opaque_mask(lines)
+    mask = opaque_mask(lines) if mask is None else mask
     index = start
     while index < len(lines):
         line = content(lines[index])

@@ -106,16 +106,17 @@ def _closes_fence(line: str, fence: str) -> bool:
 
 def parse_heading(line: str) -> tuple[int, str] | None:
     """``"## Summary"`` → ``(2, "Summary")``; None when the line is no heading."""
-    match = _HEADING_RE.match(content(line))
+    match = _HEADING_RE.match(content(line).lstrip("\ufeff"))  # a byte-order mark
     if match is None:
         return None
     return len(match["hashes"]), (match["title"] or "").strip()
 
 
-def headings(lines: list[str]) -> list[Heading]:
-    """Every heading outside code blocks and comments, in order."""
+def headings(lines: list[str], mask: list[bool] | None = None) -> list[Heading]:
+    """Every heading outside code blocks and comments (``mask``: see opaque_mask), in order."""
     found: list[Heading] = []
-    for index, (line, opaque) in enumerate(zip(lines, opaque_mask(lines), strict=True)):
+    mask = opaque_mask(lines) if mask is None else mask
+    for index, (line, opaque) in enumerate(zip(lines, mask, strict=True)):
         parsed = None if opaque else parse_heading(line)
         if parsed is not None:
             found.append(Heading(parsed[0], parsed[1], index))
