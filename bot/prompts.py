@@ -4,7 +4,8 @@ Lookup order for ``<name>.md.j2``: ``<repo>/.rfd/prompts/`` → the user config 
 (``$RFD_CONFIG_HOME/prompts/``, else ``$XDG_CONFIG_HOME/rfd/prompts/``) → the
 package default.  An override may ``{% extends "default/<name>.md.j2" %}`` and
 replace one block.  Each step template extends ``_step.md.j2`` and fills its two
-blocks, ``system`` and ``task``; documents are wrapped by :meth:`Prompts.document` (``_document.md.j2``).
+blocks, ``system`` and ``task``; documents are wrapped by :meth:`Prompts.document`
+(``_document.md.j2``).
 
 The environment is sandboxed with ``StrictUndefined``: a missing variable is an
 error naming the template, the line and the variable.  Every value printed by a

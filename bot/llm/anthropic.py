@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 KEY_ENV = "ANTHROPIC_API_KEY"
 NO_KEY = f"{KEY_ENV} is not set"
-NO_KEY_HINT = f"export {KEY_ENV}=… or set provider.name = \"offline\" in .github/rfd.toml"
+NO_KEY_HINT = f'export {KEY_ENV}=… or set provider.name = "offline" in .github/rfd.toml'
 STATUS_HINTS: Mapping[int, str] = {
     400: "the request was rejected; check the model id and the prompt size",
     401: f"check {KEY_ENV}",

@@ -48,9 +48,17 @@ def system_blocks(system: str, *, cache: bool) -> list[dict[str, Any]]:
 
 
 def messages(history: tuple[Message, ...], system_cached: bool) -> list[dict[str, Any]]:
+    """API messages; consecutive messages of one role become one turn of several blocks."""
     budget = MAX_BREAKPOINTS - (1 if system_cached else 0)
     marked = [i for i, m in enumerate(history) if m.cache][-budget:] if budget else []
-    return [message(m, cache=i in marked) for i, m in enumerate(history)]
+    out: list[dict[str, Any]] = []
+    for i, m in enumerate(history):
+        turn = message(m, cache=i in marked)
+        if out and out[-1]["role"] == turn["role"]:
+            out[-1]["content"].extend(turn["content"])
+        else:
+            out.append(turn)
+    return out
 
 
 def message(msg: Message, *, cache: bool = False) -> dict[str, Any]:

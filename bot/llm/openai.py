@@ -58,7 +58,8 @@ class OpenAILLM:
         key = environ.get(p.api_key_env, "")
         if not key:
             raise ProviderError(
-                f"{p.api_key_env} is not set", hint=f"export {p.api_key_env}=… (provider.api_key_env)"
+                f"{p.api_key_env} is not set",
+                hint=f"export {p.api_key_env}=… (provider.api_key_env)",
             )
         return cls(key, base_url=p.base_url, timeout=p.timeout_seconds, max_retries=p.max_retries)
 

@@ -46,8 +46,7 @@ def _system(system: str) -> list[dict[str, Any]]:
 def message(msg: Message) -> list[dict[str, Any]]:
     """One of our messages as one or more chat messages (tool results are ``tool`` messages)."""
     out: list[dict[str, Any]] = [
-        {"role": "tool", "tool_call_id": r.call_id, "content": r.content}
-        for r in msg.tool_results
+        {"role": "tool", "tool_call_id": r.call_id, "content": r.content} for r in msg.tool_results
     ]
     if msg.role == "assistant":
         chat: dict[str, Any] = {"role": "assistant", "content": msg.text or None}
@@ -89,7 +88,9 @@ def _tool_call(raw: dict[str, Any]) -> ToolCall:
     try:
         args = json.loads(fn.get("arguments") or "{}")
     except json.JSONDecodeError as exc:
-        raise ProviderError(f"tool call {fn['name']!r} has arguments that are not JSON: {exc}")
+        raise ProviderError(
+            f"tool call {fn['name']!r} has arguments that are not JSON: {exc}"
+        ) from None
     return ToolCall(id=raw.get("id", ""), name=fn["name"], arguments=args)
 
 

@@ -45,7 +45,9 @@ def _auto(config: Config, environ: Mapping[str, str]) -> tuple[LLM, str]:
     if environ.get(key_env):
         reason = f"{key_env} is set: using {config.provider.base_url}"
         return _build("openai", config, environ), reason
-    reason = NONE_SET if key_env == "OPENAI_API_KEY" else NONE_SET.replace("OPENAI_API_KEY", key_env)
+    reason = (
+        NONE_SET if key_env == "OPENAI_API_KEY" else NONE_SET.replace("OPENAI_API_KEY", key_env)
+    )
     return _build("offline", config, environ), reason
 
 
