@@ -59,8 +59,13 @@ class AnthropicLLM:
     def complete(self, request: Request, *, on_text: Callable[[str], None] | None = None) -> Reply:
         import anthropic
 
+        params = wire.params(request)
+        structured = request.tool_choice if "output_config" in params else None
+        if structured:
+            fmt = params["output_config"]["format"]
+            fmt["schema"] = anthropic.transform_schema(fmt["schema"])
         try:
-            message = self._call(wire.params(request), on_text)
+            message = self._call(params, on_text)
         except anthropic.APIStatusError as exc:
             raise status_error(exc.status_code, exc.type, exc.api_message, exc.request_id) from None
         except anthropic.APITimeoutError:
@@ -70,7 +75,7 @@ class AnthropicLLM:
             ) from None
         except anthropic.APIConnectionError as exc:
             raise ProviderError(f"cannot reach the Anthropic API: {exc.message}") from None
-        return wire.reply(message)
+        return wire.reply(message, structured=structured)
 
     def _call(self, params: dict[str, Any], on_text: Callable[[str], None] | None) -> Any:
         client = self._sdk()
