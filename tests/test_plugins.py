@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import sys
 import textwrap
 import tomllib
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -17,6 +15,7 @@ from bot.errors import Aborted, ConfigError
 from bot.events import EventBus, StatusChanged, ToolCallIntercept
 from bot.plugins import available, installed, load_plugins
 from bot.plugins.manager import BUILTIN
+from bot.state import StateStore
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -67,7 +66,8 @@ def test_only_enabled_plugins_are_registered_in_the_order_listed(tmp_path: Path)
         """,
     )
     bus = EventBus()
-    loaded = load_plugins(bus, resolved, root=tmp_path, store=_NullStore())
+    store = StateStore(tmp_path, resolved.config)
+    loaded = load_plugins(bus, resolved, root=tmp_path, store=store)
     assert [p.name for p in loaded] == ["policy", "event-log"]
     assert [owner for _, owner in bus.listeners()] == ["policy", "event-log"]
     assert loaded[0].options["deny_tools_in_steps"] == {"review": ("write_file",)}
@@ -176,13 +176,11 @@ def test_an_interceptor_sees_only_the_tools_it_declared(
 def test_an_observer_of_every_event_can_neither_change_nor_stop_a_tool_call(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    class Exploding:
-        def append_line(self, rfd_id: Any, relpath: str, line: str) -> None:
-            raise OSError("read-only file system")
-
-    bus = EventBus()
     config = Config(plugins=PluginsSection(enabled=("event-log",)))
-    load_plugins(bus, Resolved(config, {}), root=tmp_path, store=Exploding())
+    (tmp_path / "docs/rfd").mkdir(parents=True)
+    (tmp_path / "docs/rfd/.state").write_text("a file where the state directory should be")
+    bus = EventBus()
+    load_plugins(bus, Resolved(config, {}), root=tmp_path, store=StateStore(tmp_path, config))
     with caplog.at_level(logging.WARNING):
         event = bus.intercept(_call("write_file"))
     assert event.tool == "write_file"
@@ -191,14 +189,6 @@ def test_an_observer_of_every_event_can_neither_change_nor_stop_a_tool_call(
 
 def _call(tool: str) -> ToolCallIntercept:
     return ToolCallIntercept(rfd_id="045", step="implement", tool=tool, arguments={})
-
-
-@dataclasses.dataclass
-class _NullStore:
-    lines: list[str] = dataclasses.field(default_factory=list)
-
-    def append_line(self, rfd_id: Any, relpath: str, line: str) -> None:
-        self.lines.append(line)
 
 
 def test_a_broken_plugin_is_listed_with_the_reason_and_fails_only_when_enabled(

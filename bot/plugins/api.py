@@ -50,10 +50,18 @@ class PluginInfo:
         return None if ALL in self.intercepts else frozenset(self.intercepts)
 
 
+class SharedLines(Protocol):
+    def append_line(self, relpath: str, line: str) -> object: ...
+
+
 class LineStore(Protocol):
     """The part of :class:`bot.state.StateStore` plugins write through."""
 
-    def append_line(self, rfd_id: str, relpath: str, line: str) -> object: ...
+    def append_line(self, rfd_id: str, relpath: str, line: str) -> object:
+        """Append to a file in the RFD's state directory."""
+
+    def shared(self, area: str) -> SharedLines:
+        """A dot-directory of the state root, for files about no RFD in particular."""
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Event log: every event, one JSON line each — the record of how a document got here.
 
 Events about an RFD go to ``events.jsonl`` in that RFD's state directory; events
-about no RFD in particular go to ``<state root>/repo/events.jsonl``.  Both through
+about no RFD in particular go to ``<state root>/.repo/events.jsonl``.  Both through
 the state store, the only writer under the state root.
 """
 
@@ -18,8 +18,8 @@ from bot.plugins.hookspecs import hookimpl
 
 NAME = "event-log"
 LOG_FILE = "events.jsonl"
-REPO_KEY = "repo"
-"""The state directory of events that concern no RFD in particular."""
+REPO_AREA = ".repo"
+"""The shared state area of events that concern no RFD in particular."""
 log = logging.getLogger(__name__)
 
 OPTIONS_SCHEMA: Mapping[str, Any] = {
@@ -62,4 +62,7 @@ class EventLog:
         if event.name in self.exclude:
             return
         line = json.dumps(event.payload(), ensure_ascii=False)
-        self.store.append_line(event.rfd_id or REPO_KEY, LOG_FILE, line)
+        if event.rfd_id:
+            self.store.append_line(event.rfd_id, LOG_FILE, line)
+        else:
+            self.store.shared(REPO_AREA).append_line(LOG_FILE, line)
