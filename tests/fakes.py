@@ -22,11 +22,11 @@ class ScriptedLLM:
     """An ``LLM`` that plays a script; ``requests`` holds what it was sent."""
 
     name = "scripted"
+    offline = False
 
-    def __init__(self, replies: Iterable[Scripted], *, offline: bool = False) -> None:
+    def __init__(self, replies: Iterable[Scripted]) -> None:
         self.replies = list(replies)
         self.requests: list[Request] = []
-        self.offline = offline
 
     def complete(self, request: Request, *, on_text: Callable[[str], None] | None = None) -> Reply:
         self.requests.append(request)

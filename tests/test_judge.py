@@ -81,7 +81,9 @@ def test_a_failing_judge_does_not_stop_the_work(tmp_path: Path) -> None:
 
 
 def test_offline_there_is_no_judge(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    bus, _ = judged(tmp_path, ScriptedLLM([], offline=True))
+    llm = ScriptedLLM([])
+    llm.offline = True
+    bus, _ = judged(tmp_path, llm)
     assert bus.listeners() == [("notice", "core")]
     assert "results are not judged" in caplog.text
 
