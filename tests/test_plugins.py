@@ -208,3 +208,33 @@ def test_with_nothing_enabled_nothing_is_scanned_or_imported(
 ) -> None:
     monkeypatch.setattr("bot.plugins.manager.available", lambda: pytest.fail("scanned"))
     assert load_plugins(EventBus(), Resolved(Config(), {}), root=tmp_path) == ()
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("@hookimpl\ndef rfd_registr(bus, options, context):\n    pass\n",
+         "plugin `typo` is not a valid rfd-bot plugin"),
+        ("@hookimpl\ndef rfd_plugin_info():\n    return PluginInfo(name='typo', description='x')\n"
+         "@hookimpl\ndef rfd_register(bus, options, context):\n    raise KeyError('token')\n",
+         "plugin `typo` failed to start: 'token'"),
+        ("@hookimpl\ndef rfd_plugin_info():\n    return PluginInfo(name='typo', description='x', "
+         "events=('status.chnaged',))\n", "plugin `typo` declares unknown events: status.chnaged"),
+    ],
+)  # fmt: skip
+def test_a_faulty_plugin_is_a_config_error_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str, message: str
+) -> None:
+    install(tmp_path / "site", monkeypatch, "typo", body)
+    config = Config(plugins=PluginsSection(enabled=("typo",)))
+    with pytest.raises(ConfigError, match=message):
+        load_plugins(EventBus(), Resolved(config, {}), root=tmp_path)
+
+
+def test_a_mistake_in_any_plugin_leaves_the_bus_untouched(tmp_path: Path) -> None:
+    options = {"notify": {"url": "https://example.com/hook", "retries": 99}}
+    config = Config(plugins=PluginsSection(enabled=("policy", "notify"), options=options))
+    bus = EventBus()
+    with pytest.raises(ConfigError, match="must be at most 5"):
+        load_plugins(bus, Resolved(config, {}), root=tmp_path)
+    assert bus.listeners() == []

@@ -15,16 +15,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
 from bot.config import CONFIG_PATH, Config, Resolved
-from bot.errors import ConfigError
+from bot.errors import ConfigError, RfdError
 from bot.events import EventBus
 from bot.plugins import hookspecs
 from bot.plugins.api import LineStore, PluginContext, PluginInfo, ScopedBus, event_names
 from bot.plugins.schema import check_schema, validate
+
+if TYPE_CHECKING:
+    from bot.llm.base import LLM
 
 GROUP = hookspecs.PROJECT
 
@@ -86,26 +89,40 @@ def load_plugins(
     *,
     root: Path,
     store: LineStore | None = None,
-    llm: Any = None,
+    llm: LLM | None = None,
     environ: Mapping[str, str] | None = None,
     sleep: Callable[[float], None] = time.sleep,
     found: Mapping[str, EntryPoint] | None = None,
 ) -> tuple[Plugin, ...]:
-    """Register the enabled plugins on ``bus``, in the order ``[plugins] enabled`` lists them."""
+    """Register the enabled plugins on ``bus``, in the order ``[plugins] enabled`` lists them.
+
+    Every plugin is loaded and its options validated before any is registered, so a
+    configuration mistake leaves the bus untouched.
+    """
     if not resolved.config.plugins.enabled and not resolved.config.plugins.options:
         return ()  # nothing to do: not even a scan of the installed distributions
     found = available() if found is None else found
-    names = _enabled(resolved, found)
-    environ = dict(os.environ) if environ is None else environ
-    context = PluginContext(root, resolved.config, store, llm, environ, sleep)
     pm = _new_manager()
-    loaded = []
-    for name in names:
+    plugins = []
+    for name in _enabled(resolved, found):
         info = _load(pm, name, found[name])
         options = _options(resolved, name, info)
-        _call(pm, "rfd_register", name, bus=ScopedBus(bus, info), options=options, context=context)
-        loaded.append(Plugin(name, info, _source(found[name]), enabled=True, options=options))
-    return tuple(loaded)
+        plugins.append(Plugin(name, info, _source(found[name]), enabled=True, options=options))
+    environ = dict(os.environ) if environ is None else environ
+    context = PluginContext(root, resolved.config, store, llm, environ, sleep)
+    for plugin in plugins:
+        _register(pm, plugin, bus, context)
+    return tuple(plugins)
+
+
+def _register(pm: pluggy.PluginManager, plugin: Plugin, bus: EventBus, ctx: PluginContext) -> None:
+    scoped = ScopedBus(bus, plugin.info)
+    try:
+        _call(pm, "rfd_register", plugin.name, bus=scoped, options=plugin.options, context=ctx)
+    except RfdError:
+        raise
+    except Exception as exc:
+        raise ConfigError(f"plugin `{plugin.name}` failed to start: {exc}") from exc
 
 
 def _new_manager() -> pluggy.PluginManager:
@@ -117,10 +134,9 @@ def _new_manager() -> pluggy.PluginManager:
 def _enabled(resolved: Resolved, found: Mapping[str, EntryPoint]) -> list[str]:
     plugins = resolved.config.plugins
     names = list(dict.fromkeys(canonical(n) for n in plugins.enabled))
-    tables = [canonical(n) for n in plugins.options]
-    for key, name in [("plugins.enabled", n) for n in names] + [
-        (f"plugins.{n}", n) for n in tables
-    ]:
+    keyed = [("plugins.enabled", n) for n in names]
+    keyed += [(f"plugins.{canonical(n)}", canonical(n)) for n in plugins.options]
+    for key, name in keyed:
         if name not in found:
             raise ConfigError(
                 f"unknown plugin `{name}` in `{key}`",
@@ -135,7 +151,11 @@ def _load(pm: pluggy.PluginManager, name: str, ep: EntryPoint) -> PluginInfo:
         module = ep.load()
     except Exception as exc:
         raise ConfigError(f"plugin `{name}` could not be loaded: {exc}", path=ep.value) from exc
-    pm.register(module, name=name)
+    try:
+        pm.register(module, name=name)
+        pm.check_pending()  # a misspelt hook name fails here, not silently
+    except pluggy.PluginValidationError as exc:
+        raise ConfigError(f"plugin `{name}` is not a valid rfd-bot plugin: {exc}") from exc
     info = _call(pm, "rfd_plugin_info", name)
     _check_info(name, info)
     return info  # type: ignore[no-any-return]
