@@ -13,6 +13,7 @@ from bot.config import Config, PluginsSection, Resolved
 from bot.events import (
     EventBus,
     Notice,
+    ResultReady,
     RfdCreated,
     StatusChanged,
     ToolCallComplete,
@@ -76,3 +77,11 @@ def test_without_a_store_there_is_no_log_and_a_warning(
         load_plugins(bus, Resolved(config, {}), root=tmp_path)
     assert bus.listeners() == []
     assert "events are not logged" in caplog.text
+
+
+def test_long_text_fields_are_cut_visibly(tmp_path: Path) -> None:
+    bus = logged_bus(tmp_path, max_field_chars=10)
+    bus.intercept(ResultReady(rfd_id="045", step="implement", item="Parser", result="x" * 25))
+    (entry,) = lines(tmp_path / "docs/rfd/.state/045/events.jsonl")
+    assert entry["result"] == "x" * 10 + "… (15 more characters)"
+    assert entry["item"] == "Parser"

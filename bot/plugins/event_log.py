@@ -31,8 +31,15 @@ OPTIONS_SCHEMA: Mapping[str, Any] = {
             "default": [],
             "description": "Event names not to log (e.g. `notice`).",
         },
+        "max_field_chars": {
+            "type": "integer",
+            "minimum": 0,
+            "default": 4000,
+            "description": "Cut longer text fields (whole RFDs, replies) to this (0: never).",
+        },
     },
 }
+CUT = "… ({n} more characters)"
 
 
 @hookimpl
@@ -50,19 +57,27 @@ def rfd_register(bus: ScopedBus, options: Mapping[str, Any], context: PluginCont
     if context.store is None:
         log.warning("event-log: no state store to write to; events are not logged")
         return
-    bus.subscribe(ALL, EventLog(context.store, frozenset(options["exclude"])).write)
+    log_ = EventLog(context.store, frozenset(options["exclude"]), options["max_field_chars"])
+    bus.subscribe(ALL, log_.write)
 
 
 class EventLog:
-    def __init__(self, store: LineStore, exclude: frozenset[str]) -> None:
+    def __init__(self, store: LineStore, exclude: frozenset[str], max_chars: int) -> None:
         self.store = store
         self.exclude = exclude
+        self.max_chars = max_chars
 
     def write(self, event: Event) -> None:
         if event.name in self.exclude:
             return
-        line = json.dumps(event.payload(), ensure_ascii=False)
+        payload = {k: self._cut(v) for k, v in event.payload().items()}
+        line = json.dumps(payload, ensure_ascii=False)
         if event.rfd_id:
             self.store.append_line(event.rfd_id, LOG_FILE, line)
         else:
             self.store.shared(REPO_AREA).append_line(LOG_FILE, line)
+
+    def _cut(self, value: Any) -> Any:
+        if not self.max_chars or not isinstance(value, str) or len(value) <= self.max_chars:
+            return value
+        return value[: self.max_chars] + CUT.format(n=len(value) - self.max_chars)
