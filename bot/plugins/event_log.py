@@ -57,8 +57,8 @@ def rfd_register(bus: ScopedBus, options: Mapping[str, Any], context: PluginCont
     if context.store is None:
         log.warning("event-log: no state store to write to; events are not logged")
         return
-    log_ = EventLog(context.store, frozenset(options["exclude"]), options["max_field_chars"])
-    bus.subscribe(ALL, log_.write)
+    writer = EventLog(context.store, frozenset(options["exclude"]), options["max_field_chars"])
+    bus.subscribe(ALL, writer.write)
 
 
 class EventLog:
