@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -299,3 +300,23 @@ def test_shared_area_serves_the_local_forge(store: StateStore, tmp_path: Path) -
 def test_shared_areas_are_dot_directories(store: StateStore, area: str) -> None:
     with pytest.raises(ValidationError, match="shared state area"):
         store.shared(area)
+
+
+@pytest.mark.parametrize(
+    ("blocker", "write"),
+    [
+        ("045/reviews", lambda s: s.save_review("045", "r", now=1)),
+        ("045/phases", lambda s: s.write_phase_summary("045", 1, "x")),
+        ("045", lambda s: s.write_explore("045", "x")),
+        ("045/events.jsonl/x", lambda s: s.append_line("045", "events.jsonl", "x")),
+        (".forge/issues", lambda s: s.shared().write("issues/1.json", "{}")),
+    ],
+)
+def test_a_hand_edit_in_the_way_is_a_user_error(
+    store: StateStore, blocker: str, write: Callable[[StateStore], object]
+) -> None:
+    put(store, blocker, "a file where a directory belongs")
+    with pytest.raises(InvalidStructure, match="cannot write") as info:
+        write(store)
+    assert (info.value.path or "").startswith("docs/rfd/.state/")
+    assert "rfd status" in (info.value.hint or "")
