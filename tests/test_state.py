@@ -265,6 +265,8 @@ def test_validate_clean_state_has_no_errors(store: StateStore) -> None:
         ({"045/phases/2.md": "x"}, FileNotFound, "045/plan.json", "re-run `rfd accept 045`"),
         ({"045/plan.json": "[]", "045/phases/2.md": "x"}, InvalidStructure, "045/phases/2.md",
          "rename it to the number"),
+        ({"045/plan.json": "[]", "045/phases/0.md": "x"}, InvalidStructure, "045/phases/0.md",
+         "delete it if it is stale"),
         ({"045/reviews": "a file"}, InvalidStructure, "045/reviews", "a directory named reviews"),
         ({"045/plan.json/x": "in a dir"}, InvalidStructure, "045/plan.json", "a file named"),
     ],

@@ -90,7 +90,11 @@ def _phase_errors(
         return [FileNotFound(message, path=store.show(store.path(key, PLAN)),
                              alternatives=alternatives)]  # fmt: skip
     total = len(plan or ())
-    return [_past_end(store.show(path), n, total) for n, path in summaries.items() if n > total]
+    return [
+        _past_end(store.show(path), n, total)
+        for n, path in summaries.items()
+        if not 1 <= n <= total
+    ]
 
 
 def _past_end(shown: str, number: int, total: int) -> RfdError:
