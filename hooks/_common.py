@@ -61,11 +61,11 @@ def normalize(path: str) -> str:
     return path
 
 
-def load_layout(root: Path) -> tuple[Config, Layout]:
+def load_layout(root: Path) -> Layout:
+    """The layout configured for ``root`` (ConfigError for a broken ``.github/rfd.toml``)."""
     from bot.config import load_config
 
-    cfg = load_config(root)
-    return cfg, Layout.of(cfg)
+    return Layout.of(load_config(root))
 
 
 class Report:

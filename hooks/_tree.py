@@ -7,17 +7,17 @@ the status of the two RFDs a document requires reads those two files, never all.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.errors import RfdError
-from bot.ids import RfdId, split_file_name
+from bot.ids import RfdId
 from hooks import _git
 from hooks._common import Layout, decode
 
 if TYPE_CHECKING:
-    from bot.config import Config
     from bot.document import Document
     from bot.status import Status
 
@@ -66,19 +66,28 @@ class Tree:
             ]
         return _git.list_tree(self.root, self.rev, paths)
 
-    def rfd_files(self, cfg: Config, layout: Layout) -> dict[RfdId, str]:
-        """Every RFD id → its path, from file names only (no file is opened)."""
-        if self.rev is None or self.rev == _git.INDEX:
-            from bot.discovery import scan
+    def rfd_files(self, layout: Layout) -> dict[RfdId, str]:
+        """Every RFD id → its path, from file names only (no file is opened).
 
-            return {f.rfd_id: f.path for f in scan(self.root, cfg)}
-        out = _git.run(self.root, "ls-tree", "-z", "--name-only", self.rev, "--",
-                       layout.rfd_dir + "/", layout.drafts_dir + "/")  # fmt: skip
+        The working tree and the index are listed with one ``scandir`` of the RFD and
+        drafts directories (untracked names read as missing files from the index).
+        """
+        if self.rev is None or self.rev == _git.INDEX:
+            names = [
+                f"{d}/{entry.name}"
+                for d in (layout.rfd_dir, layout.drafts_dir)
+                if (self.root / d).is_dir()
+                for entry in os.scandir(self.root / d)
+            ]
+        else:
+            out = _git.run(self.root, "ls-tree", "-z", "--name-only", self.rev, "--",
+                           layout.rfd_dir + "/", layout.drafts_dir + "/")  # fmt: skip
+            names = out.decode("utf-8", "surrogateescape").split("\0")
         found: dict[RfdId, str] = {}
-        for path in out.decode("utf-8", "surrogateescape").split("\0"):
-            split = split_file_name(path.rpartition("/")[2]) if path else None
-            if split:
-                found[split[0]] = path
+        for path in sorted(names):
+            rfd_id = layout.rfd_id(path) if path else None
+            if rfd_id is not None:
+                found.setdefault(rfd_id, path)
         return found
 
 

@@ -29,7 +29,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     report = Report()
     root = Path.cwd()
     try:
-        cfg, layout = load_layout(root)
+        layout = load_layout(root)
     except RfdError as err:
         report.error(err)
         return report.code
@@ -37,7 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not paths:
         return 0
     tree = Tree(root, None)
-    files = tree.rfd_files(cfg, layout)
+    files = tree.rfd_files(layout)
     known = Statuses(tree, files)
     for path in paths:
         lint_file(tree, path, known, report)
@@ -46,8 +46,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def lint_file(tree: Tree, path: str, known: Statuses, report: Report) -> None:
     from bot.discovery import RfdFile
-    from bot.ids import split_file_name
     from bot.lint import lint_document
+
+    from bot.ids import split_file_name
 
     try:
         doc = tree.document(path)
@@ -72,3 +73,7 @@ def show(finding: Finding, report: Report) -> None:
         return
     report.problems += 1
     report.note(text + (f"\n  hint: {finding.hint}" if finding.hint else ""))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

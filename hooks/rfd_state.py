@@ -12,16 +12,12 @@ import argparse
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from bot.errors import FileNotFound, InvalidStructure, RfdError, ValidationError
 from bot.ids import RfdId
 from hooks._common import Layout, Report, decode, load_layout, normalize
 from hooks._secrets import find_secrets
 from hooks._tree import Tree
-
-if TYPE_CHECKING:
-    from bot.config import Config
 
 REVIEW_DIRS = ("reviews", "impl-reviews")
 _REVIEW_NAME = re.compile(r"^[0-9]{9,11}(?:-[0-9]+)?\.md$")  # 1721500000.md (-2: same second)
@@ -35,11 +31,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     report = Report()
     root = Path.cwd()
     try:
-        cfg, layout = load_layout(root)
+        layout = load_layout(root)
     except RfdError as err:
         report.error(err)
         return report.code
-    checker = StateChecker(root, cfg, layout, report)
+    checker = StateChecker(root, layout, report)
     for path in args.filenames:
         found = layout.state_file(path)
         if found is not None:
@@ -48,9 +44,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 class StateChecker:
-    def __init__(self, root: Path, cfg: Config, layout: Layout, report: Report) -> None:
+    def __init__(self, root: Path, layout: Layout, report: Report) -> None:
         self.tree = Tree(root, None)  # pre-commit stashes unstaged changes: tree == index
-        self.cfg, self.layout, self.report = cfg, layout, report
+        self.layout, self.report = layout, report
         self._rfds: dict[RfdId, str] | None = None
         self._owners: dict[str, RfdId | None] = {}
         self._plans: dict[str, int | None] = {}
@@ -76,32 +72,32 @@ class StateChecker:
         """The RFD owning state dir ``key``, reported once when there is none."""
         if key in self._owners:
             return self._owners[key]
-        owner = self._find_owner(key, path)
+        owner = self._find_owner(key)
         self._owners[key] = owner
         return owner
 
-    def _find_owner(self, key: str, path: str) -> RfdId | None:
+    def _find_owner(self, key: str) -> RfdId | None:
         where = self.layout.state_path(key, "")
         try:
             rfd_id = RfdId.parse(key)
         except ValidationError:
             self.report.error(InvalidStructure(
-                f"{where} is not named after an RFD id", path=path,
+                "is not named after an RFD id", path=where,
                 hint="state directories are named 045 or D32, like the RFD they belong to",
             ))  # fmt: skip
             return None
         if self._rfds is None:
-            self._rfds = self.tree.rfd_files(self.cfg, self.layout)
+            self._rfds = self.tree.rfd_files(self.layout)
         if str(rfd_id) != key:
             self.report.error(InvalidStructure(
-                f"{where} should be named {self.layout.state_path(rfd_id, '')}", path=path,
+                f"should be named {self.layout.state_path(rfd_id, '')}", path=where,
                 hint="state directories are named exactly like the RFD id: 045 or D32",
             ))  # fmt: skip
             return None
         if rfd_id in self._rfds:
             return rfd_id
         self.report.error(FileNotFound(
-            f"state for RFD {key}, which has no file in {self.layout.rfd_dir}", path=path,
+            f"state for RFD {key}, which has no file in {self.layout.rfd_dir}", path=where,
             hint=f"remove {where}, or if the RFD was renumbered move it to the new id "
             f"(`git mv {where} {self.layout.state_path('<new id>', '')}`)",
         ))  # fmt: skip
@@ -150,3 +146,7 @@ class StateChecker:
             except RfdError:
                 self._plans[key] = None  # reported on its own when plan.json is committed
         return self._plans[key]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -23,7 +23,6 @@ from hooks._common import Layout, Report, load_layout, normalize
 from hooks._tree import Statuses, Tree
 
 if TYPE_CHECKING:
-    from bot.config import Config
     from bot.document import Document
 
 FIRST_STATUSES = (Status.DRAFT, Status.DISCUSSION)
@@ -42,10 +41,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     report = Report()
     root = Path.cwd()
     try:
-        cfg, layout = load_layout(root)
+        layout = load_layout(root)
         only = {normalize(p) for p in args.filenames} or None
         for old, new, changes in _steps(root, args.from_ref, args.to_ref):
-            checker = Checker(cfg, layout, Tree(root, old), Tree(root, new), report)
+            checker = Checker(layout, Tree(root, old), Tree(root, new), report)
             for change in rfd_changes(changes, layout, only):
                 checker.check(change)
     except (RfdError, _git.GitFailed) as err:
@@ -65,9 +64,9 @@ def _steps(root: Path, from_ref: str, to_ref: str) -> list[tuple[str, str, list[
 class Checker:
     """Checks the RFD changes of one step, reading each version at most once."""
 
-    def __init__(self, cfg: Config, layout: Layout, old: Tree, new: Tree, report: Report):
-        self.cfg, self.layout, self.old, self.new, self.report = cfg, layout, old, new, report
-        self.statuses = cache(lambda: Statuses(new, new.rfd_files(cfg, layout)))
+    def __init__(self, layout: Layout, old: Tree, new: Tree, report: Report) -> None:
+        self.layout, self.old, self.new, self.report = layout, old, new, report
+        self.statuses = cache(lambda: Statuses(new, new.rfd_files(layout)))
 
     def check(self, change: RfdChange) -> None:
         try:
@@ -125,3 +124,7 @@ def status_line(doc: Document) -> int | None:
         if field.key.casefold() == "status":
             return field.line
     return doc.heading_line
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

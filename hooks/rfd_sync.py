@@ -65,7 +65,7 @@ def run(
 ) -> int:  # fmt: skip
     report = Report()
     try:
-        _cfg, layout = load_layout(root)
+        layout = load_layout(root)
         rev = to_ref or "HEAD"
         updates = collect(root, layout, from_ref, to_ref)
         if not updates:
@@ -130,3 +130,7 @@ def github_forge(root: Path, token: str) -> Forge:
     from bot.forge.github import GitHubForge
 
     return GitHubForge.from_env()  # type: ignore[no-any-return]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
