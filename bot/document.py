@@ -22,7 +22,14 @@ from bot.edits import (
 from bot.errors import InvalidStructure, ParseError
 from bot.header import Field, find_title, normalize_key, scan_fields, split_title
 from bot.ids import RfdId
-from bot.markdown import Heading, headings, normalize_title, section_end, split_lines
+from bot.markdown import (
+    LazyMask,
+    headings,
+    iter_headings,
+    normalize_title,
+    section_end,
+    split_lines,
+)
 from bot.phases_parse import PhaseHeading, phase_headings
 from bot.status import Status
 
@@ -77,13 +84,23 @@ class Document:
     title: str
     heading_line: int
     fields: tuple[Field, ...]
-    sections: tuple[Section, ...]
     status: Status
 
     @cached_property
     def lines(self) -> tuple[str, ...]:
         """The lines of the text, with their endings."""
         return tuple(split_lines(self.text))
+
+    @cached_property
+    def sections(self) -> tuple[Section, ...]:
+        """Every ``##`` (and deeper) section after the title, in order; computed on first
+        use, so listing many RFDs reads only their headers."""
+        found, total = headings(self.lines), len(self.lines)
+        return tuple(
+            Section(h.title, h.level, h.index + 1, h.index + 1, section_end(found, pos, total))
+            for pos, h in enumerate(found)
+            if h.level >= 2 and h.index >= self.heading_line
+        )
 
     def field(self, key: str) -> str | None:
         """The value of a header field (key compared case-insensitively), None if absent."""
@@ -133,11 +150,11 @@ def parse(text: str, path: str) -> Document:
     if not text.strip():
         raise InvalidStructure("the file is empty", path=path, line=1, hint=EMPTY_HINT)
     lines = split_lines(text)
-    found = headings(lines)
-    title = find_title(found)
+    mask = LazyMask(lines)
+    title = find_title(iter_headings(lines, mask))
     if title is None:
         raise InvalidStructure("no '# RFD' heading", path=path, line=1, hint=HEADING_HINT)
-    fields = tuple(scan_fields(lines, title.index + 1))
+    fields = tuple(scan_fields(lines, title.index + 1, mask))
     rfd_id, name = split_title(title.title)
     return Document(
         path=path,
@@ -146,16 +163,7 @@ def parse(text: str, path: str) -> Document:
         title=name,
         heading_line=title.index + 1,
         fields=fields,
-        sections=_sections(found, title, len(lines)),
         status=_status(fields, path, title.index + 1),
-    )
-
-
-def _sections(found: list[Heading], title: Heading, total: int) -> tuple[Section, ...]:
-    return tuple(
-        Section(h.title, h.level, h.index + 1, h.index + 1, section_end(found, pos, total))
-        for pos, h in enumerate(found)
-        if h.level >= 2 and h.index > title.index
     )
 
 
