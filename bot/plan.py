@@ -61,29 +61,29 @@ class PlanResult:
 class HasSections(Protocol):
     """What extraction needs of a parsed RFD (``bot.document.Document``)."""
 
-    @property
-    def path(self) -> str: ...
-
     def section_body(self, title: str) -> str | None: ...
 
 
 def extract(doc: HasSections) -> PlanResult:
     """The phases of ``doc``'s Implementation Plan (or none, and why)."""
-    return extract_from_section(doc.section_body(SECTION), doc.path)
+    return extract_from_section(doc.section_body(SECTION))
 
 
-def extract_from_section(body: str | None, path: str) -> PlanResult:
-    """The phases in the text of an Implementation Plan section (None: no such section)."""
+def extract_from_section(body: str | None) -> PlanResult:
+    """The phases in the text of an Implementation Plan section (None: no such section).
+
+    ``problem`` names no file: callers put it next to the document's path.
+    """
     if body is None:
-        return PlanResult((), f"{path}: no `## {SECTION}` section, so there is no plan to extract")
+        return PlanResult((), f"there is no `## {SECTION}` section")
     if not body.strip():
-        return PlanResult((), f"{path}: the {SECTION} section is empty")
+        return PlanResult((), f"the {SECTION} section is empty")
     if not _PLACEHOLDER.sub("", body).strip():
-        return PlanResult((), f"{path}: the {SECTION} section still holds the template placeholder")
+        return PlanResult((), f"the {SECTION} section still holds the template placeholder")
     phases = _phases(body.splitlines())
     if not phases:
         hint = "write one heading per phase, e.g. `### Phase 1: Title`"
-        return PlanResult((), f"{path}: the {SECTION} section has no phase headings; {hint}")
+        return PlanResult((), f"the {SECTION} section has no phase headings; {hint}")
     return PlanResult(tuple(phases))
 
 

@@ -35,7 +35,7 @@ Not part of phase 2.
 
 
 def test_extract_titles_and_descriptions() -> None:
-    result = plan.extract_from_section(BODY, "docs/rfd/045-x.md")
+    result = plan.extract_from_section(BODY)
     assert result.problem is None
     assert result.phases == (
         PlanPhase(
@@ -72,7 +72,7 @@ def test_extract_titles_and_descriptions() -> None:
     ],
 )
 def test_phase_heading_variants(heading: str, label: str, title: str) -> None:
-    result = plan.extract_from_section(f"{heading}\n\nDo it.\n", "x.md")
+    result = plan.extract_from_section(f"{heading}\n\nDo it.\n")
     assert result.phases == (PlanPhase(title, "Do it.", label),)
 
 
@@ -81,14 +81,14 @@ def test_phase_heading_variants(heading: str, label: str, title: str) -> None:
                 "### Phase One: Words", "### Step 1: Not a phase", "Phase 1: not a heading"],
 )  # fmt: skip
 def test_non_phase_headings_are_not_phases(heading: str) -> None:
-    result = plan.extract_from_section(f"{heading}\n\ntext\n", "x.md")
+    result = plan.extract_from_section(f"{heading}\n\ntext\n")
     assert result.phases == ()
     assert result.problem is not None and "no phase headings" in result.problem
 
 
 def test_duplicate_and_non_sequential_phases_are_kept_in_order() -> None:
     body = "### Phase 2: B\nb\n### Phase 2: B again\n\n### Phase 7: C\n"
-    result = plan.extract_from_section(body, "x.md")
+    result = plan.extract_from_section(body)
     assert [(p.label, p.title, p.description) for p in result.phases] == [
         ("2", "B", "b"),
         ("2", "B again", ""),
@@ -99,7 +99,7 @@ def test_duplicate_and_non_sequential_phases_are_kept_in_order() -> None:
 @pytest.mark.parametrize(
     ("body", "problem"),
     [
-        (None, "x.md: no `## Implementation Plan` section"),
+        (None, "there is no `## Implementation Plan` section"),
         ("", "section is empty"),
         ("  \n\n", "section is empty"),
         ("<!-- Describe the phases:\n### Phase 1: Title -->\n", "template placeholder"),
@@ -114,7 +114,7 @@ def test_duplicate_and_non_sequential_phases_are_kept_in_order() -> None:
 def test_missing_empty_or_placeholder_extracts_nothing_and_says_so(
     body: str | None, problem: str
 ) -> None:
-    result = plan.extract_from_section(body, "x.md")
+    result = plan.extract_from_section(body)
     assert result.phases == ()
     assert result.problem is not None and problem in result.problem
 
@@ -131,7 +131,8 @@ class FakeDoc:
 def test_extract_reads_the_documents_implementation_plan() -> None:
     doc = FakeDoc("docs/rfd/045-x.md", "### Phase 1: A\nDo A.\n")
     assert plan.extract(doc) == PlanResult((PlanPhase("A", "Do A.", "1"),))
-    assert "045-x.md: no `## Implementation Plan`" in str(plan.extract(FakeDoc("045-x.md", None)))
+    missing = plan.extract(FakeDoc("045-x.md", None))
+    assert missing == PlanResult((), "there is no `## Implementation Plan` section")
 
 
 PHASES = (PlanPhase("A", "Do A.", "1"), PlanPhase("Bé", "Multi\nline", ""))
