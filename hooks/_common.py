@@ -47,7 +47,9 @@ class Layout:
         if not path.startswith(prefix):
             return None
         key, _, rel = path[len(prefix) :].partition("/")
-        return (key, rel) if rel else None
+        if not rel or key.startswith("."):
+            return None  # a file of the state root itself, or a shared area such as .forge/
+        return key, rel
 
     def state_path(self, rfd_id: RfdId | str, rel: str) -> str:
         return f"{self.state_root}/{rfd_id}/{rel}"

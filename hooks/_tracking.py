@@ -53,7 +53,9 @@ def find_issue(forge: Forge, update: Update, tree: Tree) -> Issue | None:
         number = doc.tracking_issue if doc is not None else None
     if number is not None:
         return forge.get_issue(number)
-    return forge.find_issue(f"<!-- rfd-bot:tracking:{update.key} -->")
+    from bot.tracking import marker
+
+    return forge.find_issue(marker(update.key))
 
 
 def plan_phases(tree: Tree, layout: Layout, key: str) -> tuple[PlanPhase, ...]:

@@ -20,7 +20,7 @@ from hooks._secrets import find_secrets
 from hooks._tree import Tree
 
 REVIEW_DIRS = ("reviews", "impl-reviews")
-_REVIEW_NAME = re.compile(r"^[0-9]{9,11}(?:-[0-9]+)?\.md$")  # 1721500000.md (-2: same second)
+_REVIEW_NAME = re.compile(r"^[0-9]+\.md$")  # 1721500000.md, as the state store names them
 _PHASE_NAME = re.compile(r"^([0-9]+)\.md$")
 
 

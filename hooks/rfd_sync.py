@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.errors import RfdError
+from bot.errors import ForgeError, RfdError
 from bot.status import Status
 from hooks import _git
 from hooks._changes import added_phases, rfd_changes
@@ -120,15 +120,20 @@ def _status_change(
         before = Tree(root, parent).document(old) if old else None
     except RfdError:
         return None
-    if after is None or (before is not None and before.status is after.status):
-        return None
+    if after is None or before is None or before.status is after.status:
+        return None  # a new RFD has no tracking issue yet
     return after.status
 
 
 def github_forge(root: Path, token: str) -> Forge:
     """The GitHub forge, imported here only (PyGithub costs more than a hook's budget)."""
-    from bot.forge.github import GitHubForge
-
+    try:
+        from bot.forge.github import GitHubForge
+    except ImportError as exc:
+        raise ForgeError(
+            f"the GitHub forge cannot be loaded ({exc})",
+            hint="install rfd-bot with its dependencies, or unset the token to only preview",
+        ) from exc
     return GitHubForge.from_env()  # type: ignore[no-any-return]
 
 

@@ -37,6 +37,8 @@ CASES: list[tuple[str, Files, int, tuple[str, ...]]] = [
     ("free-form files", {f"{S}/explore.md": "Risk-free sk- prefixes are fine.\n",
                          f"{S}/events.log": "x\n"}, 0, ()),
     ("files outside the state root", {"docs/rfd/.state.md": "x\n", "notes/plan.json": "{"}, 0, ()),
+    ("shared areas of the state root", {f"{STATE}/.forge/issues/1.json": "{}",
+                                        f"{STATE}/README.md": "x\n"}, 0, ()),
     ("plan is not JSON", {f"{S}/plan.json": '[{"title": "x",'}, 1, (f"{S}/plan.json:1:",)),
     ("plan breaks the schema", {f"{S}/plan.json": '[{"name": "x"}]'}, 1,
      (f"{S}/plan.json", "index 0")),

@@ -91,9 +91,7 @@ def _try_repo(repo: Path, hook_id: str, files: list[str], home: Path) -> tuple[i
     return proc.returncode, out
 
 
-def test_pre_commit_try_repo_runs_the_hooks(
-    git_repo: Path, request: pytest.FixtureRequest
-) -> None:
+def test_pre_commit_try_repo_runs_the_hooks(git_repo: Path, request: pytest.FixtureRequest) -> None:
     """The real pre-commit installs this checkout (its committed HEAD) and runs the hooks."""
     if not (CHECKOUT / ".git").exists():
         pytest.skip("this checkout is not a git repository: try-repo needs one")
