@@ -75,8 +75,8 @@ def test_parse_tolerates_hand_edits(text: str, expected: Decisions) -> None:
     ("text", "line", "message"),
     [
         ("# D\nstray text\n", 2, "before the first section"),
-        ("# D\n## Locked\n- bullet\n", 3, "under `## locked`"),
-        ("## Rejected\n- not struck\n", 2, "under `## rejected`"),
+        ("# D\n## Locked\n- bullet\n", 3, "under `## Locked`"),
+        ("## Rejected\n- not struck\n", 2, "under `## Rejected`"),
         ("## Locked\n1. A\n## Ideas\n", 3, "unknown section 'Ideas'"),
         ("## Locked\n1. A\n## Rejected\n- ~~1. B~~ no\n", 4, "decision 1 appears twice"),
     ],
