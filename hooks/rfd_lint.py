@@ -46,33 +46,31 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def lint_file(tree: Tree, path: str, known: Statuses, report: Report) -> None:
     from bot.discovery import RfdFile
-    from bot.lint import lint_document
-
     from bot.ids import split_file_name
+    from bot.lint import lint_text
 
     try:
-        doc = tree.document(path)
+        text = tree.text(path)
     except RfdError as err:
         report.error(err)
         return
-    if doc is None:
+    if text is None:
         return  # deleted in the meantime: nothing to check
     rfd_id, slug = split_file_name(path.rpartition("/")[2]) or (None, "")
     file = RfdFile(rfd_id, slug, path) if rfd_id is not None else None
-    for finding in lint_document(doc, known=known, file=file):
+    for finding in lint_text(text, path, known=known, file=file):
         show(finding, report)
 
 
 def show(finding: Finding, report: Report) -> None:
     """An error counts; a warning is printed and lets the commit through."""
-    severity = str(getattr(finding.severity, "value", finding.severity)).lower()
-    where = f"{finding.path}:{finding.line}" if finding.line else finding.path
-    text = f"{where}: {finding.message} [{finding.code}]"
-    if severity != "error":
-        report.note(f"{text} ({severity})")
-        return
-    report.problems += 1
-    report.note(text + (f"\n  hint: {finding.hint}" if finding.hint else ""))
+    from bot.lint import Severity
+
+    if finding.severity is Severity.ERROR:
+        report.problems += 1
+        report.note(str(finding))
+    else:
+        report.note(f"{finding} ({finding.severity.value})")
 
 
 if __name__ == "__main__":

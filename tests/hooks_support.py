@@ -14,6 +14,9 @@ import pytest
 from tests.conftest import git
 
 STATE = "docs/rfd/.state"
+SECTIONS = ("Motivation", "Design", "Drawbacks", "Alternatives", "Non-Goals",
+            "Risks and Open Questions")  # fmt: skip
+"""The sections the Design template requires, besides Summary and Implementation Plan."""
 
 Files = Mapping[str, "str | None"]
 """Repository-relative path → text (None: delete it)."""
@@ -40,9 +43,10 @@ def rfd(
     if requires:
         header.append(f"- **Requires**: {requires}")
     plan = "".join(f"### Phase {n}: Step {n}\n\nDo step {n}.\n\n" for n in range(1, phases + 1))
+    sections = "".join(f"## {name}\n\n{name} of {title}.\n\n" for name in SECTIONS)
     return "\n".join(header) + (
-        f"\n\n## Summary\n\n{title} in one line.\n\n{extra}"
-        f"## Implementation Plan\n\n{plan or 'TBD'}\n"
+        f"\n\n## Summary\n\n{title} in one line.\n\n{extra}{sections}"
+        f"## Implementation Plan\n\n{plan or 'Nothing planned yet.'}\n"
     )
 
 

@@ -74,13 +74,15 @@ def test_hooks_import_nothing_heavy(git_repo: Path, hook_id: str) -> None:
     assert code == "0", proc.stdout
 
 
-def _try_repo(repo: Path, hook_id: str, files: list[str], home: Path) -> tuple[int, str]:
+def _try_repo(repo: Path, files: list[str], home: Path) -> tuple[int, str]:
+    """``pre-commit try-repo <checkout> --files …``: every hook of the manifest at its
+    pre-commit stage, installed from the checkout's committed HEAD."""
     head = git(CHECKOUT, "rev-parse", "HEAD").strip()
     env = {**os.environ, "PRE_COMMIT_HOME": str(home / "pre-commit"),
            "PIP_CACHE_DIR": str(home / "pip"), "PRE_COMMIT_COLOR": "never"}  # fmt: skip
     proc = subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(CHECKOUT), hook_id,
-         "--ref", head, "--files", *files],
+        [sys.executable, "-m", "pre_commit", "try-repo", str(CHECKOUT), "--ref", head,
+         "--files", *files],
         cwd=repo, env=env, capture_output=True, text=True, check=False, timeout=900,
     )  # fmt: skip
     out = proc.stdout + proc.stderr
@@ -92,19 +94,26 @@ def _try_repo(repo: Path, hook_id: str, files: list[str], home: Path) -> tuple[i
 
 
 def test_pre_commit_try_repo_runs_the_hooks(git_repo: Path, request: pytest.FixtureRequest) -> None:
-    """The real pre-commit installs this checkout (its committed HEAD) and runs the hooks."""
+    """The real pre-commit installs this checkout and runs its hooks on a good and a bad
+    commit (the environment is cached in pytest's cache while HEAD stays the same)."""
     if not (CHECKOUT / ".git").exists():
         pytest.skip("this checkout is not a git repository: try-repo needs one")
-    home = request.config.cache.mkdir("pre-commit-try-repo")  # reused while HEAD is the same
+    home = request.config.cache.mkdir("pre-commit-try-repo")
     commit(git_repo, {"docs/rfd/001-a.md": rfd()})
-    good = write(git_repo, {"docs/rfd/001-a.md": rfd(status="Discussion")})
-    code, out = _try_repo(git_repo, "rfd-status", good, home)
+    good = write(git_repo, {"docs/rfd/001-a.md": rfd(status="Discussion"),
+                            "docs/rfd/.state/001/explore.md": "notes\n"})  # fmt: skip
+    code, out = _try_repo(git_repo, good, home)
     assert code == 0, out
-    assert re.search(r"rfd-status .*\.+Passed", out), out
+    for hook in ("rfd-lint", "rfd-status", "rfd-state"):
+        assert re.search(rf"^{hook} .*\.+Passed$", out, re.MULTILINE), out
+    assert "rfd-sync" not in out  # opt-in, post-commit and pre-push only
 
     git(git_repo, "commit", "-q", "-m", "to discussion")
-    bad = write(git_repo, {"docs/rfd/001-a.md": rfd(status="Implemented")})
-    code, out = _try_repo(git_repo, "rfd-status", bad, home)
+    bad_text = rfd(status="Implemented").replace("2026-01-15", "15 Jan")
+    bad = write(git_repo, {"docs/rfd/001-a.md": bad_text})
+    code, out = _try_repo(git_repo, bad, home)
     assert code == 1
-    assert re.search(r"rfd-status .*\.+Failed", out), out
+    assert re.search(r"^rfd-lint .*\.+Failed$", out, re.MULTILINE), out
+    assert "docs/rfd/001-a.md:6: RFD004" in out
+    assert re.search(r"^rfd-status .*\.+Failed$", out, re.MULTILINE), out
     assert "docs/rfd/001-a.md:3: cannot move from Discussion to Implemented" in out
