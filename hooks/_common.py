@@ -7,6 +7,7 @@ The hooks are handed repository-relative paths by pre-commit (every file with
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -63,8 +64,20 @@ def normalize(path: str) -> str:
     return path
 
 
+CONFIG_PATH = ".github/rfd.toml"
+"""``bot.config.CONFIG_PATH`` (a test keeps the two equal)."""
+DEFAULT_LAYOUT = Layout("docs/rfd", "docs/rfd/drafts", "docs/rfd/.state")
+"""``Layout.of(Config())`` (a test keeps the two equal)."""
+
+
 def load_layout(root: Path) -> Layout:
-    """The layout configured for ``root`` (ConfigError for a broken ``.github/rfd.toml``)."""
+    """The layout configured for ``root`` (ConfigError for a broken ``.github/rfd.toml``).
+
+    Without a configuration file (nor ``RFD_DIR``) it is the default layout, and the
+    configuration module — ~15 ms of dataclass building at import — is not loaded.
+    """
+    if not os.environ.get("RFD_DIR") and not (root / CONFIG_PATH).is_file():
+        return DEFAULT_LAYOUT
     from bot.config import load_config
 
     return Layout.of(load_config(root))

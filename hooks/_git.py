@@ -7,14 +7,12 @@ Every function takes the repository root and returns text; blobs are read in one
 
 from __future__ import annotations
 
-import os
 import subprocess
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 INDEX = ""
-"""The revision prefix of the staged version (``:path``)."""
+"""The revision prefix of the staged version (``:path``), as in ``hooks._tree.INDEX``."""
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 """git's empty tree: the "parent" of a root commit."""
@@ -42,15 +40,29 @@ def run(root: Path, *args: str, stdin: bytes | None = None) -> bytes:
     return proc.stdout
 
 
-def staged_changes(root: Path) -> list[Change]:
-    """What ``git commit`` would record: the index against HEAD (renames detected)."""
-    base = "HEAD" if has_head(root) else EMPTY_TREE
-    return _name_status(run(root, "diff", "--cached", "--name-status", "-M", "-z", base))
+def staged_changes(root: Path) -> tuple[str, list[Change]]:
+    """What ``git commit`` would record: the index against HEAD (renames detected), and
+    the revision compared with (the empty tree before the first commit)."""
+    try:
+        return "HEAD", _name_status(run(root, *_DIFF_CACHED, "HEAD", "--"))
+    except GitFailed:
+        if has_head(root):
+            raise
+        return EMPTY_TREE, _name_status(run(root, *_DIFF_CACHED, EMPTY_TREE, "--"))
+
+
+_DIFF_CACHED = ("diff", "--cached", "--name-status", "-M", "-z")
 
 
 def diff_changes(root: Path, old: str, new: str) -> list[Change]:
     """The changes between two commits (renames detected)."""
     return _name_status(run(root, "diff", "--name-status", "-M", "-z", old, new))
+
+
+def commit_changes(root: Path, commit: str) -> list[Change]:
+    """The changes one commit made to its first parent (everything for a root commit)."""
+    return _name_status(run(root, "diff-tree", "-r", "-M", "--root", "--no-commit-id",
+                            "--name-status", "-z", commit))  # fmt: skip
 
 
 def _name_status(out: bytes) -> list[Change]:
@@ -76,12 +88,11 @@ def has_head(root: Path) -> bool:
     return True
 
 
-def commits(root: Path, old: str, new: str, limit: int = 0) -> list[tuple[str, str]]:
+def commits(root: Path, old: str, new: str) -> list[tuple[str, str]]:
     """``(first parent, commit)`` of each commit in ``old..new`` (all of ``new`` when ``old``
-    is empty or zeros: a new branch), oldest first; ``limit`` keeps the newest few."""
-    spec = [new] if old in ("", ZERO) else [f"{old}..{new}"]
-    count = [f"--max-count={limit}"] if limit else []
-    out = run(root, "rev-list", *count, "--parents", *spec).decode()
+    is empty or zeros: a new branch), oldest first."""
+    spec = new if old in ("", ZERO) else f"{old}..{new}"
+    out = run(root, "rev-list", "--parents", spec, "--").decode()
     pairs = []
     for line in reversed(out.splitlines()):
         shas = line.split()
@@ -89,37 +100,47 @@ def commits(root: Path, old: str, new: str, limit: int = 0) -> list[tuple[str, s
     return pairs
 
 
-def push_range(environ: os._Environ[str] | dict[str, str]) -> tuple[str, str] | None:
-    """The pushed range pre-commit gives a ``pre-push`` hook, if this is one."""
-    old = environ.get("PRE_COMMIT_FROM_REF", "")
-    new = environ.get("PRE_COMMIT_TO_REF", "")
-    return (old, new) if new else None
+class BlobReader:
+    """One ``git cat-file --batch`` process answering every read of a hook run.
 
+    Reads depend on each other (a document names the RFDs it requires), so the process
+    stays open and answers one request at a time: one process start, however many reads.
+    """
 
-def read_blobs(root: Path, specs: Sequence[str]) -> dict[str, bytes | None]:
-    """``{"rev:path": content or None when missing}``; ``":path"`` is the staged version."""
-    if not specs:
-        return {}
-    out = run(root, "cat-file", "--batch", stdin="".join(f"{s}\n" for s in specs).encode())
-    result: dict[str, bytes | None] = {}
-    pos = 0
-    for spec in specs:
-        end = out.index(b"\n", pos)
-        header = out[pos:end].split()
-        pos = end + 1
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._proc: subprocess.Popen[bytes] | None = None
+
+    def read(self, spec: str) -> bytes | None:
+        """The blob ``rev:path`` (``:path`` is the staged version), None when there is none."""
+        proc = self._start()
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(spec.encode("utf-8", "surrogateescape") + b"\n")
+        proc.stdin.flush()
+        header = proc.stdout.readline().split()
         if len(header) != 3 or not header[2].isdigit():  # "<spec> missing" / "ambiguous"
-            result[spec] = None
-            continue
-        size = int(header[2])
-        result[spec] = out[pos : pos + size] if header[1] == b"blob" else None
-        pos += size + 1
-    return result
+            return None
+        data = proc.stdout.read(int(header[2]) + 1)[:-1]
+        return data if header[1] == b"blob" else None
 
+    def _start(self) -> subprocess.Popen[bytes]:
+        if self._proc is None:
+            self._proc = subprocess.Popen(
+                ["git", "cat-file", "--batch"], cwd=self.root,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            )  # fmt: skip
+        return self._proc
 
-def list_tree(root: Path, rev: str, paths: Iterable[str]) -> list[str]:
-    """Files at or under ``paths`` in ``rev`` (``""``: the index), as repo-relative paths."""
-    if rev == INDEX:
-        out = run(root, "ls-files", "-z", "--", *paths)
-    else:
-        out = run(root, "ls-tree", "-r", "-z", "--name-only", rev, "--", *paths)
-    return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
+    def __enter__(self) -> BlobReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._proc is not None:
+            assert self._proc.stdin is not None and self._proc.stdout is not None
+            self._proc.stdin.close()
+            self._proc.wait()
+            self._proc.stdout.close()
+            self._proc = None

@@ -14,29 +14,34 @@ from typing import TYPE_CHECKING
 
 from bot.errors import RfdError
 from bot.ids import RfdId
-from hooks import _git
 from hooks._common import Layout, decode
 
 if TYPE_CHECKING:
     from bot.document import Document
     from bot.status import Status
+    from hooks._git import BlobReader
+
+
+INDEX = ""
+"""The revision of the staged version (``:path``); ``hooks._git.INDEX`` too."""
 
 
 class Tree:
-    def __init__(self, root: Path, rev: str | None) -> None:
+    def __init__(self, root: Path, rev: str | None, reader: BlobReader | None = None):
         self.root = root
         self.rev = rev
+        self._reader = reader
         self._blobs: dict[str, bytes | None] = {}
 
     def read_many(self, paths: Iterable[str]) -> dict[str, bytes | None]:
-        """Contents of ``paths`` (None when absent), read in one git process and cached."""
+        """Contents of ``paths`` (None when absent), cached."""
         paths = list(dict.fromkeys(paths))
         todo = [p for p in paths if p not in self._blobs]
         if self.rev is None:
             self._blobs.update((p, _read_file(self.root / p)) for p in todo)
-        elif todo:
-            blobs = _git.read_blobs(self.root, [f"{self.rev}:{p}" for p in todo])
-            self._blobs.update((p, blobs[f"{self.rev}:{p}"]) for p in todo)
+        else:
+            assert self._reader is not None, "a revision is read through a BlobReader"
+            self._blobs.update((p, self._reader.read(f"{self.rev}:{p}")) for p in todo)
         return {p: self._blobs[p] for p in paths}
 
     def read(self, path: str) -> bytes | None:
@@ -53,26 +58,13 @@ class Tree:
         text = self.text(path)
         return None if text is None else parse(text, path)
 
-    def listing(self, paths: Iterable[str]) -> list[str]:
-        """Files under ``paths`` (directories) in this version."""
-        paths = list(paths)
-        if self.rev is None:
-            return [
-                p.relative_to(self.root).as_posix()
-                for d in paths
-                if (self.root / d).is_dir()
-                for p in sorted((self.root / d).rglob("*"))
-                if p.is_file()
-            ]
-        return _git.list_tree(self.root, self.rev, paths)
-
     def rfd_files(self, layout: Layout) -> dict[RfdId, str]:
         """Every RFD id → its path, from file names only (no file is opened).
 
         The working tree and the index are listed with one ``scandir`` of the RFD and
         drafts directories (untracked names read as missing files from the index).
         """
-        if self.rev is None or self.rev == _git.INDEX:
+        if self.rev is None or self.rev == INDEX:
             names = [
                 f"{d}/{entry.name}"
                 for d in (layout.rfd_dir, layout.drafts_dir)
@@ -80,7 +72,9 @@ class Tree:
                 for entry in os.scandir(self.root / d)
             ]
         else:
-            out = _git.run(self.root, "ls-tree", "-z", "--name-only", self.rev, "--",
+            from hooks._git import run  # subprocess: only hooks that read revisions pay it
+
+            out = run(self.root, "ls-tree", "-z", "--name-only", self.rev, "--",
                            layout.rfd_dir + "/", layout.drafts_dir + "/")  # fmt: skip
             names = out.decode("utf-8", "surrogateescape").split("\0")
         found: dict[RfdId, str] = {}

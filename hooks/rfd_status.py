@@ -43,10 +43,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         layout = load_layout(root)
         only = {normalize(p) for p in args.filenames} or None
-        for old, new, changes in _steps(root, args.from_ref, args.to_ref):
-            checker = Checker(layout, Tree(root, old), Tree(root, new), report)
-            for change in rfd_changes(changes, layout, only):
-                checker.check(change)
+        with _git.BlobReader(root) as reader:
+            for old, new, changes in _steps(root, args.from_ref, args.to_ref):
+                checker = Checker(layout, Tree(root, old, reader), Tree(root, new, reader), report)
+                for change in rfd_changes(changes, layout, only):
+                    checker.check(change)
     except (RfdError, _git.GitFailed) as err:
         report.error(err if isinstance(err, RfdError) else RfdError(str(err)))
     return report.code
@@ -57,8 +58,8 @@ def _steps(root: Path, from_ref: str, to_ref: str) -> list[tuple[str, str, list[
     if to_ref:
         pairs = _git.commits(root, from_ref, to_ref)
         return [(old, new, _git.diff_changes(root, old, new)) for old, new in pairs]
-    base = "HEAD" if _git.has_head(root) else _git.EMPTY_TREE
-    return [(base, _git.INDEX, _git.staged_changes(root))]
+    base, changes = _git.staged_changes(root)
+    return [(base, _git.INDEX, changes)]
 
 
 class Checker:

@@ -66,44 +66,51 @@ def run(
     report = Report()
     try:
         layout = load_layout(root)
-        rev = to_ref or "HEAD"
-        updates = collect(root, layout, from_ref, to_ref)
-        if not updates:
-            return 0
-        token = next((environ[n] for n in TOKEN_ENV if environ.get(n)), "")
-        if not token:
-            report.note("rfd-sync: no GitHub token (set RFD_GITHUB_TOKEN); it would:")
-            for update in updates:
-                report.note(f"  {update.describe()}")
-            return 0
-        forge = make_forge(root, token)
-        tree = Tree(root, rev)
-        for update in updates:
-            report.note(apply(forge, update, tree, layout))
+        with _git.BlobReader(root) as reader:
+            updates = collect(root, layout, from_ref, to_ref, reader)
+            if updates:
+                _sync(root, updates, Tree(root, to_ref or "HEAD", reader), layout, environ,
+                      make_forge, report)  # fmt: skip
     except (RfdError, _git.GitFailed) as err:
         report.error(err if isinstance(err, RfdError) else RfdError(str(err)))
     return report.code
 
 
-def collect(root: Path, layout: Layout, from_ref: str, to_ref: str) -> list[Update]:
+def _sync(
+    root: Path, updates: list[Update], tree: Tree, layout: Layout, environ: Mapping[str, str],
+    make_forge: Callable[[Path, str], Forge], report: Report,
+) -> None:  # fmt: skip
+    token = next((environ[n] for n in TOKEN_ENV if environ.get(n)), "")
+    if not token:
+        report.note("rfd-sync: no GitHub token (set RFD_GITHUB_TOKEN); it would:")
+        for update in updates:
+            report.note(f"  {update.describe()}")
+        return
+    forge = make_forge(root, token)
+    for update in updates:
+        report.note(apply(forge, update, tree, layout))
+
+
+def collect(
+    root: Path, layout: Layout, from_ref: str, to_ref: str, reader: _git.BlobReader
+) -> list[Update]:
     """The updates due for the pushed commits, or for HEAD alone (post-commit)."""
     if to_ref:
-        pairs = _git.commits(root, from_ref, to_ref)
-    elif _git.has_head(root):
-        pairs = _git.commits(root, "", "HEAD", limit=1)
+        steps = [(old, new, _git.diff_changes(root, old, new))
+                 for old, new in _git.commits(root, from_ref, to_ref)]  # fmt: skip
     else:
-        return []
+        steps = [("HEAD^", "HEAD", _git.commit_changes(root, "HEAD"))]
     phases: dict[str, list[int]] = {}
     statuses: dict[str, Status] = {}
     paths: dict[str, str] = {}
-    for parent, commit in pairs:
-        changes = _git.diff_changes(root, parent, commit)
+    for parent, commit, changes in steps:
+        old, new = Tree(root, parent, reader), Tree(root, commit, reader)
         for key, number in added_phases(changes, layout):
             phases.setdefault(key, []).append(number)
         for change in rfd_changes(changes, layout):
             key = str(layout.rfd_id(change.path))
             paths[key] = change.path
-            after = _status_change(root, parent, commit, change.old_path, change.path)
+            after = _status_change(old, new, change.old_path, change.path)
             if after is not None:
                 statuses[key] = after
     return [
@@ -112,12 +119,10 @@ def collect(root: Path, layout: Layout, from_ref: str, to_ref: str) -> list[Upda
     ]
 
 
-def _status_change(
-    root: Path, parent: str, commit: str, old: str | None, new: str
-) -> Status | None:
+def _status_change(old: Tree, new: Tree, old_path: str | None, path: str) -> Status | None:
     try:
-        after = Tree(root, commit).document(new)
-        before = Tree(root, parent).document(old) if old else None
+        after = new.document(path)
+        before = old.document(old_path) if old_path else None
     except RfdError:
         return None
     if after is None or before is None or before.status is after.status:

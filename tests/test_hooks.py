@@ -117,3 +117,24 @@ def test_pre_commit_try_repo_runs_the_hooks(git_repo: Path, request: pytest.Fixt
     assert "docs/rfd/001-a.md:6: RFD004" in out
     assert re.search(r"^rfd-status .*\.+Failed$", out, re.MULTILINE), out
     assert "docs/rfd/001-a.md:3: cannot move from Discussion to Implemented" in out
+
+
+def test_default_layout_is_the_configured_default() -> None:
+    """Hooks skip loading bot.config when there is no config file: same answer either way."""
+    from bot.config import CONFIG_PATH, Config
+    from hooks._common import CONFIG_PATH as HOOKS_CONFIG_PATH
+    from hooks._common import DEFAULT_LAYOUT, Layout
+
+    assert (Layout.of(Config()), CONFIG_PATH) == (DEFAULT_LAYOUT, HOOKS_CONFIG_PATH)
+
+
+def test_rfd_dir_from_the_environment(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hooks.rfd_lint import main
+
+    write(git_repo, {"rfcs/001-a.md": rfd("002")})
+    monkeypatch.setenv("RFD_DIR", "rfcs")
+    monkeypatch.chdir(git_repo)
+    assert main(["rfcs/001-a.md"]) == 1
+    assert "rfcs/001-a.md:1: RFD003" in capsys.readouterr().out

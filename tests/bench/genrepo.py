@@ -19,9 +19,10 @@ STATUSES = ("Implemented", "Accepted", "Discussion", "Draft")
 PHASES = 3
 
 
-def rfd_text(n: int, status: str) -> str:
+def rfd_text(n: int, status: str, requires: str = "") -> str:
     rid = f"{n:03d}"
-    requires = f"- **Requires**: [RFD {n - 1:03d}]\n" if n > 1 and n % 7 == 0 else ""
+    requires = requires or (f"[RFD {n - 1:03d}]" if n > 1 and n % 7 == 0 else "")
+    requires = f"- **Requires**: {requires}\n" if requires else ""
     phases = "".join(
         f"### Phase {p}: Part {p} of RFD {rid}\n\nBuild part {p}; test it.\n\n"
         for p in range(1, PHASES + 1)
@@ -33,7 +34,10 @@ def rfd_text(n: int, status: str) -> str:
         f"## Summary\n\nGenerated RFD {n}, for the benchmarks.\n\n"
         "## Motivation\n\nHooks must feel instant however many RFDs there are.\n\n"
         "## Design\n\nNothing to design; the text only has to look real.\n\n"
+        "## Drawbacks\n\nMore files.\n\n"
         "## Alternatives\n\nNone considered.\n\n"
+        "## Non-Goals\n\nRealism.\n\n"
+        "## Risks and Open Questions\n\nNone.\n\n"
         f"## Implementation Plan\n\n{phases}"
     )
 
@@ -94,10 +98,7 @@ def one_rfd_commit(repo: Path, count: int) -> list[str]:
     target.write_text(rfd_text(n, "Discussion"))
     git(repo, "add", rfd)
     git(repo, "commit", "-q", "-m", f"RFD {rid} in discussion")
-    accepted = rfd_text(n, "Accepted").replace(
-        "- **Date**: 2026-01-15\n", "- **Date**: 2026-01-15\n- **Requires**: [RFD 001], [RFD 004]\n"
-    )
-    target.write_text(accepted)
+    target.write_text(rfd_text(n, "Accepted", requires="[RFD 001], [RFD 004]"))
     files = {rfd: target.read_text(), f"{STATE}/{rid}/plan.json": plan_text(n),
              f"{STATE}/{rid}/reviews/1721700000.md": "# Review\n\nAccept it.\n"}  # fmt: skip
     for path, text in files.items():
