@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from bot.config import Config
 
+OPENAI_HOST = "api.openai.com"
 RETRY_STATUSES = frozenset({408, 409, 429}) | frozenset(range(500, 600))
 MAX_WAIT_SECONDS = 60.0
 BASE_BACKOFF_SECONDS = 0.5
@@ -65,7 +66,8 @@ class OpenAILLM:
 
     def complete(self, request: Request, *, on_text: Callable[[str], None] | None = None) -> Reply:
         """One call; ``on_text`` gets the whole text at once (no streaming over this provider)."""
-        result = wire.reply(self._post(wire.body(request)))
+        limit = "max_completion_tokens" if OPENAI_HOST in self.base_url else "max_tokens"
+        result = wire.reply(self._post(wire.body(request, limit_field=limit)))
         if on_text is not None and result.text:
             on_text(result.text)
         return result
