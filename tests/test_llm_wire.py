@@ -125,3 +125,17 @@ def test_openai_bad_tool_arguments_are_a_provider_error() -> None:
     }  # fmt: skip
     with pytest.raises(ProviderError, match="not JSON"):
         ow.reply(data)
+
+
+def test_an_empty_structured_answer_is_empty_not_broken() -> None:
+    message = NS(content=[], model="m", stop_reason="end_turn", usage=NS(input_tokens=1,
+                 output_tokens=0))  # fmt: skip
+    assert aw.reply(message, structured="submit").tool_calls == ()
+
+
+@pytest.mark.parametrize(
+    ("model", "sent"), [("claude-haiku-4-5", True), ("claude-sonnet-5-5", False)]
+)
+def test_temperature_only_reaches_models_that_accept_it(model: str, sent: bool) -> None:
+    params = aw.params(Request(model, "s", (Message("user", "x"),), temperature=0.3))
+    assert ("temperature" in params) is sent
