@@ -172,6 +172,9 @@ def _rewrite_references(ws: Workspace, file: RfdFile, new_id: RfdId, skip: Path)
             continue
         text = path.read_text(encoding="utf-8")
         updated = document.replace_id_references(text, file.rfd_id, new_id)
+        # a link into drafts/ now points beside its target, where published RFDs live
+        moved = f"{new_id}-{file.slug}.md"
+        updated = updated.replace(f"{ws.config.rfd.drafts_dir}/{moved}", moved)
         if updated != text:
             ws.write_rfd(path, updated)
             changed.append(path)

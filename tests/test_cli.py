@@ -104,3 +104,17 @@ def test_demo_runs_every_step_offline(capsys: pytest.CaptureFixture[str]) -> Non
     for step in ("$ rfd review 1", "$ rfd accept 1", "$ rfd done 1", "tracking issue"):
         assert step in out
     assert "Implemented" in out
+
+
+def test_status_reads_only_the_rfd_asked_for(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot import discovery
+
+    for n in range(1, 30):
+        write_rfd(git_repo, f"{n:03d}-r{n}.md", rfd_text(f"{n:03d}", f"R{n}"))
+    reads: list[str] = []
+    real = discovery.read
+    monkeypatch.setattr(discovery, "read", lambda root, f: reads.append(f.path) or real(root, f))
+    assert run(git_repo, "status", "7") == 0
+    assert reads == ["docs/rfd/007-r7.md"]

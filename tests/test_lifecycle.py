@@ -124,3 +124,14 @@ def test_new_rfd_from_template_and_existing_name_choices(git_repo: Path) -> None
     assert suffixed.path.name == "D2-better-tracing-2.md"
     with pytest.raises(ValidationError, match="unknown category"):
         lifecycle.new_rfd(ws, "essay", "x")
+
+
+def test_publishing_a_draft_from_drafts_dir_fixes_links(git_repo: Path) -> None:
+    write_rfd(git_repo, "drafts/D3-x.md", rfd_text("D3", "X", "Draft"))
+    user = write_rfd(
+        git_repo, "001-u.md", rfd_text("001", "U", requires="[RFD D3](drafts/D3-x.md)")
+    )
+    ws, _ = open_ws(git_repo)
+    lifecycle.promote(ws, "D3")
+    assert (git_repo / "docs/rfd/002-x.md").exists()
+    assert "[RFD 002](002-x.md)" in user.read_text()
