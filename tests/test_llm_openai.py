@@ -9,9 +9,11 @@ import pytest
 
 from bot.config import Config
 from bot.errors import ProviderError
+from bot.llm import openai_stream as stream
 from bot.llm.base import Message, Request, ToolSpec
 from bot.llm.openai import OpenAILLM, retry_delay
 from bot.llm.openai_wire import error_detail
+from bot.llm.openai_wire import reply as reply_of
 from bot.reviews import REVIEW_SCHEMA, Severity, from_data
 
 DUMMY_KEY = "sk-proj-test-dummy-key"
@@ -46,6 +48,34 @@ def test_completion_reports_cached_tokens_apart(llm: OpenAILLM) -> None:
     assert reply.stop_reason == "stop"
     usage = reply.usage
     assert (usage.input_tokens, usage.cache_read_tokens, usage.output_tokens) == (256, 1792, 41)
+
+
+@pytest.mark.vcr
+def test_streaming_passes_text_on_as_it_arrives(llm: OpenAILLM) -> None:
+    chunks: list[str] = []
+    reply = llm.complete(ask(), on_text=chunks.append)
+    assert len(chunks) > 1 and "".join(chunks) == reply.text
+    assert reply.text.startswith("An RFD (Request for Discussion)")
+    assert reply.stop_reason == "stop"
+    assert (reply.usage.input_tokens, reply.usage.cache_read_tokens) == (256, 1792)
+
+
+def test_streamed_tool_call_pieces_are_joined() -> None:
+    lines = [
+        ": keep-alive",
+        'data: {"model":"m","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,'
+        '"id":"call_1","type":"function","function":{"name":"submit","arguments":""}}]}}]}',
+        'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,'
+        '"function":{"arguments":"{\\"a\\": "}}]}}]}',
+        'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,'
+        '"function":{"arguments":"1}"}}]},"finish_reason":"tool_calls"}]}',
+        'data: {"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":2}}',
+        "data: [DONE]",
+    ]
+    data = stream.fold(stream.events(lines), lambda _: None)
+    reply = reply_of(data)
+    assert reply.tool_calls[0].arguments == {"a": 1}
+    assert reply.stop_reason == "tool_calls" and reply.usage.output_tokens == 2
 
 
 @pytest.mark.vcr
