@@ -2,7 +2,8 @@
 
 One endpoint shape covers OpenAI, Gemini's OpenAI endpoint, OpenRouter, Ollama and
 vLLM: ``provider.base_url`` and the key in the variable named by
-``provider.api_key_env``.  There is no SDK here, so this module owns the retry
+``provider.api_key_env``.  With ``on_text`` the answer is streamed (SSE, see
+:mod:`bot.llm.openai_stream`).  There is no SDK here, so this module owns the retry
 loop: 408/409/429/5xx are retried ``provider.max_retries`` times, waiting what
 ``retry-after-ms`` / ``retry-after`` say, else an exponential back-off.
 """
