@@ -9,14 +9,8 @@ from typing import Any
 import pytest
 
 from bot.cli.config_cmd import parse_assignments
-from bot.cli.main import COMMANDS, main
+from bot.cli.main import main
 from bot.config import CONFIG_PATH, user_config_path
-
-
-@pytest.fixture(autouse=True)
-def _config_command(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`rfd config` joins COMMANDS together with its README row (tests/test_readme.py)."""
-    monkeypatch.setitem(COMMANDS, "config", "bot.cli.config_cmd:config")
 
 
 @pytest.fixture

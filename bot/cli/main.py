@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "dismiss": "bot.cli.reviewing:dismiss",
     "phase": "bot.cli.reviewing:phase",
     "plugins": "bot.cli.plugins:plugins",
+    "config": "bot.cli.config_cmd:config",
 }
 
 
