@@ -1,0 +1,89 @@
+"""What every agent step needs from the workspace, and how it builds a conversation."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from bot.agent.budget import Meter, Price
+from bot.agent.calls import CallRunner
+from bot.agent.context import Step, Store, ToolContext
+from bot.agent.loop import Conversation
+from bot.agent.permission import Mode, Prompter
+from bot.agent.tools import toolset
+from bot.config import Config
+from bot.events import EventBus
+from bot.llm.base import LLM
+
+Renderer = Callable[..., str]
+"""``render(template name, **variables) -> text`` (``bot.prompts.render``)."""
+
+MAX_TURNS = {Step.PLAN: 10, Step.SUMMARY: 2}
+DEFAULT_MAX_TURNS = 30
+
+
+@dataclass(frozen=True)
+class Session:
+    """The repository, the model and the person (if any) behind one agent step."""
+
+    root: Path
+    config: Config
+    llm: LLM
+    bus: EventBus
+    store: Store | None = None
+    rfd_id: Any = None
+    rfd_path: str | None = None
+    rfd_title: str = ""
+    mode: Mode = Mode.ASK
+    prompter: Prompter | None = None
+    model: str | None = None
+    """``--model``: overrides the configured model of every step."""
+    on_text: Callable[[str], None] | None = None
+    price: Price | None = None
+    render: Renderer | None = None
+    """Prompt renderer; ``None`` means ``bot.prompts.render``."""
+
+    @classmethod
+    def from_workspace(cls, ws: Any, **kwargs: Any) -> Session:
+        """A session on a ``bot.workspace.Workspace`` (``--yes`` / no terminal → mode)."""
+        mode = Mode.YES if ws.assume_yes else Mode.ASK if ws.interactive else Mode.CONFINED
+        base = dict(root=ws.root, config=ws.config, llm=ws.llm, bus=ws.bus, store=ws.store)
+        return cls(**{"mode": mode, **base, **kwargs})
+
+    def for_rfd(self, rfd_id: Any, rfd_path: str | None, title: str = "") -> Session:
+        return replace(self, rfd_id=rfd_id, rfd_path=rfd_path, rfd_title=title)
+
+    @property
+    def event_id(self) -> str:
+        return "" if self.rfd_id is None else str(self.rfd_id)
+
+    def prompt(self, name: str, **variables: Any) -> str:
+        if self.render is not None:
+            return self.render(name, **variables)
+        from bot.prompts import render
+
+        return render(name, **variables)
+
+    def meter(self, step: Step) -> Meter:
+        return Meter.for_step(self.config, step.config_key, self.price)
+
+    def tool_context(self) -> ToolContext:
+        return ToolContext.for_repo(
+            self.root, self.config, store=self.store, rfd_id=self.rfd_id,
+            rfd_path=self.rfd_path, rfd_title=self.rfd_title,
+        )  # fmt: skip
+
+    def conversation(self, step: Step, system: str, meter: Meter) -> Conversation:
+        """A conversation of ``step``: its tools, model, limits, and this session's person."""
+        calls = CallRunner(
+            toolset(step), self.tool_context(), self.bus, step,
+            mode=self.mode, prompter=self.prompter, rfd_id=self.event_id,
+        )  # fmt: skip
+        section = getattr(self.config.steps, step.config_key)
+        return Conversation(
+            self.llm, self.bus, calls, self.config.model_for(step.config_key, self.model),
+            system, max_turns=MAX_TURNS.get(step, DEFAULT_MAX_TURNS),
+            max_tokens=section.max_tokens, meter=meter, on_text=self.on_text,
+        )  # fmt: skip

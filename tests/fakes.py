@@ -1,0 +1,94 @@
+"""The one scripted fake of each edge the agent loops talk to: the model and the person.
+
+``ScriptedLLM`` answers from a list of replies (or raises the exceptions put in it)
+and records every request; ``ScriptedPrompter`` answers approvals and questions from
+lists.  Both fail loudly when a test asks for more than it scripted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.agent.permission import Approval, Choice
+from bot.events import Event, EventBus
+from bot.llm.base import Reply, Request, ToolCall, Usage
+
+Scripted = Reply | BaseException | Callable[[Request], Reply]
+
+
+def reply(
+    text: str = "",
+    *calls: tuple[str, Mapping[str, Any]],
+    tokens: tuple[int, int] = (10, 5),
+    model: str = "scripted-model",
+) -> Reply:
+    """A model reply: final text, or tool calls given as ``(name, arguments)`` pairs."""
+    tool_calls = tuple(
+        ToolCall(f"call_{n}", name, dict(args)) for n, (name, args) in enumerate(calls)
+    )
+    stop = "tool_use" if tool_calls else "end_turn"
+    usage = Usage(input_tokens=tokens[0], output_tokens=tokens[1])
+    return Reply(text, model, stop, usage, tool_calls)
+
+
+class ScriptedLLM:
+    """An ``LLM`` that plays a script; ``requests`` holds what it was sent."""
+
+    name = "scripted"
+    offline = False
+
+    def __init__(self, replies: Iterable[Scripted]) -> None:
+        self.replies = list(replies)
+        self.requests: list[Request] = []
+
+    def complete(self, request: Request, *, on_text: Callable[[str], None] | None = None) -> Reply:
+        self.requests.append(request)
+        if not self.replies:
+            raise AssertionError(f"the script has no reply left for request {len(self.requests)}")
+        nxt = self.replies.pop(0)
+        if isinstance(nxt, BaseException):
+            raise nxt
+        answer = nxt if isinstance(nxt, Reply) else nxt(request)
+        if on_text and answer.text:
+            on_text(answer.text)
+        return answer
+
+    @property
+    def tool_names(self) -> list[list[str]]:
+        """The tools offered in each request, by name."""
+        return [[t.name for t in r.tools] for r in self.requests]
+
+
+@dataclass
+class ScriptedPrompter:
+    """A person at the terminal: approvals and free-text answers, in order."""
+
+    approvals: list[Approval | str] = field(default_factory=list)
+    answers: list[str | None] = field(default_factory=list)
+    shown: list[tuple[str, str]] = field(default_factory=list)
+    asked: list[str] = field(default_factory=list)
+
+    def approve(self, tool: str, arguments: Mapping[str, Any], preview: str) -> Approval:
+        self.shown.append((tool, preview))
+        if not self.approvals:
+            raise AssertionError(f"unexpected approval asked for {tool}")
+        answer = self.approvals.pop(0)
+        return Approval(Choice(answer)) if isinstance(answer, str) else answer
+
+    def ask(self, prompt: str) -> str | None:
+        self.asked.append(prompt)
+        return self.answers.pop(0) if self.answers else None
+
+
+def recording_bus() -> tuple[EventBus, list[Event]]:
+    """A bus that records every informational event it delivers."""
+    bus, seen = EventBus(), []
+    bus.subscribe("*", seen.append, owner="test")
+    return bus, seen
+
+
+def render_stub(name: str, **variables: Any) -> str:
+    """A prompt renderer that names the template and its variables (until real ones land)."""
+    return f"[{name}] " + ", ".join(f"{k}={v}" for k, v in sorted(variables.items()))
