@@ -89,6 +89,22 @@ def recording_bus() -> tuple[EventBus, list[Event]]:
     return bus, seen
 
 
-def render_stub(name: str, **variables: Any) -> str:
-    """A prompt renderer that names the template and its variables (until real ones land)."""
-    return f"[{name}] " + ", ".join(f"{k}={v}" for k, v in sorted(variables.items()))
+@dataclass(frozen=True)
+class StubRendered:
+    system: str
+    task: str
+
+
+class StubPrompts:
+    """Prompt templates that name themselves and their variables (no Jinja, no files)."""
+
+    def __init__(self) -> None:
+        self.rendered: list[tuple[str, dict[str, Any]]] = []
+
+    def render(self, name: str, **context: Any) -> StubRendered:
+        self.rendered.append((name, context))
+        shown = ", ".join(f"{k}={v}" for k, v in sorted(context.items()))
+        return StubRendered(f"[{name} system] {shown}", f"[{name} task]")
+
+    def document(self, label: str, text: str, **context: Any) -> str:
+        return f'<document name="{label}">\n{text}\n</document>'

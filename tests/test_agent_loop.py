@@ -24,7 +24,7 @@ from bot.events import (
     TurnStarted,
 )
 from bot.llm.base import Message
-from tests.fakes import ScriptedLLM, ScriptedPrompter, recording_bus, render_stub, reply
+from tests.fakes import ScriptedLLM, ScriptedPrompter, StubPrompts, recording_bus, reply
 
 HELLO = Message("user", "hello")
 
@@ -33,7 +33,7 @@ def session_for(
     root: Path, llm: ScriptedLLM, *, config: Config | None = None, **kwargs: Any
 ) -> tuple[Session, list[Event]]:
     bus, seen = recording_bus()
-    base = Session(root, config or Config(), llm, bus, render=render_stub, **kwargs)
+    base = Session(root, config or Config(), llm, bus, prompts=StubPrompts(), **kwargs)
     return base, seen
 
 

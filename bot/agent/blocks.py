@@ -1,7 +1,8 @@
-"""The first user message of a step: named blocks of data (the RFD, reviews, research...).
+"""The first user message of a step: documents as data, then the task.
 
-Instructions live in the prompt templates; this message carries only material, each
-piece in its own tagged block so the model can tell them apart and cite them.
+Instructions live in the prompt templates (system prompt and task); documents (the
+RFD, reviews, research...) come first, each wrapped as data by the templates, so
+the message's stable prefix is the same from one call of a step to the next.
 """
 
 from __future__ import annotations
@@ -11,14 +12,8 @@ from collections.abc import Iterable
 from bot.llm.base import Message
 
 
-def block(name: str, text: str, **attributes: str) -> str:
-    attrs = "".join(f' {k}="{v}"' for k, v in attributes.items())
-    return f"<{name}{attrs}>\n{text.rstrip()}\n</{name}>"
-
-
-def material(blocks: Iterable[str], request: str = "") -> Message:
-    """One user message of the given blocks, then the person's own words (if any)."""
-    parts = [b for b in blocks if b]
-    if request.strip():
-        parts.append(request.strip())
+def material(documents: Iterable[str], task: str, notes: str = "") -> Message:
+    """One user message: the documents, the task, then the person's own words (if any)."""
+    parts = [d.rstrip() for d in documents if d]
+    parts += [t.strip() for t in (task, notes) if t.strip()]
     return Message("user", "\n\n".join(parts), cache=True)

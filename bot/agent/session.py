@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from bot.agent.budget import Meter, Price
 from bot.agent.calls import CallRunner
@@ -17,8 +17,18 @@ from bot.config import Config
 from bot.events import EventBus
 from bot.llm.base import LLM
 
-Renderer = Callable[..., str]
-"""``render(template name, **variables) -> text`` (``bot.prompts.render``)."""
+
+class Rendered(Protocol):
+    system: str
+    task: str
+
+
+class PromptSource(Protocol):
+    """``bot.prompts.Prompts``: step templates and the data wrapper."""
+
+    def render(self, name: str, **context: Any) -> Rendered: ...
+    def document(self, label: str, text: str, **context: Any) -> str: ...
+
 
 MAX_TURNS = {Step.PLAN: 10, Step.SUMMARY: 2}
 DEFAULT_MAX_TURNS = 30
@@ -42,8 +52,8 @@ class Session:
     """``--model``: overrides the configured model of every step."""
     on_text: Callable[[str], None] | None = None
     price: Price | None = None
-    render: Renderer | None = None
-    """Prompt renderer; ``None`` means ``bot.prompts.render``."""
+    prompts: PromptSource | None = None
+    """Prompt templates; ``None`` means ``bot.prompts.Prompts`` with the repository's overrides."""
 
     @classmethod
     def from_workspace(cls, ws: Any, **kwargs: Any) -> Session:
@@ -59,12 +69,22 @@ class Session:
     def event_id(self) -> str:
         return "" if self.rfd_id is None else str(self.rfd_id)
 
-    def prompt(self, name: str, **variables: Any) -> str:
-        if self.render is not None:
-            return self.render(name, **variables)
-        from bot.prompts import render
+    def templates(self) -> PromptSource:
+        if self.prompts is not None:
+            return self.prompts
+        from bot.prompts import Prompts
 
-        return render(name, **variables)
+        return Prompts(self.root)
+
+    def prompt(self, name: str, **variables: Any) -> Rendered:
+        """The step template ``name`` (``rfd_id`` and ``title`` are always given)."""
+        return self.templates().render(
+            name, rfd_id=self.event_id, title=self.rfd_title, **variables
+        )
+
+    def document(self, label: str, text: str) -> str:
+        """``text`` wrapped as data for the model."""
+        return self.templates().document(label, text)
 
     def meter(self, step: Step) -> Meter:
         return Meter.for_step(self.config, step.config_key, self.price)
