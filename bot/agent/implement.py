@@ -185,7 +185,8 @@ def _attempt(
 
 
 def _save(session: Session, work: PhaseWork, position: int, text: str) -> None:
-    _store(session).write_text(session.rfd_id, f"{work.base}/items/{position + 1}.md", text)
+    relpath = f"{work.base}/items/{position + 1}.md"
+    _store(session).write_text(session.rfd_id, relpath, text.rstrip("\n") + "\n")
 
 
 def _amend(items: str, text: str) -> tuple[str, list[str]]:

@@ -76,7 +76,7 @@ def _decision_change(ctx: ToolContext, args: Mapping[str, Any]) -> str:
 
 def _decision_write(ctx: ToolContext, args: Mapping[str, Any]) -> str:
     _decisions_after(ctx, args)  # validate before writing anything
-    _store(ctx).decide(ctx.rfd_id, args["action"], **_decision_args(args))
+    _store(ctx).decide(ctx.rfd_id, args["action"], title=ctx.rfd_title, **_decision_args(args))
     return "decisions.md is now:\n" + (_store(ctx).read_text(ctx.rfd_id, "decisions.md") or "")
 
 

@@ -1,0 +1,137 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.agent.refine import Focus, ReviewText, StopReason, changed_sections, focus_for, refine
+from bot.config import Config, StepSection, StepsSection
+from bot.errors import BudgetExceeded, ProviderError
+from bot.events import Notice
+from bot.llm.base import Reply
+from tests.agent_support import RFD, RFD_PATH, Repo, make_repo
+from tests.fakes import ScriptedLLM, StubPrompts, reply
+
+REVIEWS = (ReviewText("reviews/1.md", "Summary is vague."), ReviewText("reviews/2.md", "Nit."))
+
+
+def edit(summary: str, answer: str = "changed the summary") -> list[Reply]:
+    """One pass that rewrites the Summary section, then answers."""
+    return [reply("", ("rfd_section", {"section": "Summary", "content": summary})), reply(answer)]
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Repo:
+    return make_repo(tmp_path)
+
+
+def test_converged_stops_the_loop(repo: Repo) -> None:
+    llm = ScriptedLLM([*edit("Clear summary."), reply("CONVERGED\nNothing to add.")])
+    session, _ = repo.session(llm)
+    result = refine(session, REVIEWS)
+    assert result.stop is StopReason.CONVERGED
+    assert [(p.number, p.focus, p.changed_sections) for p in result.passes] == [
+        (1, Focus.REVIEWS, ("Summary",)),
+        (2, Focus.COMPLETENESS, ()),
+    ]
+    assert "+Clear summary." in result.passes[0].diff.splitlines()
+    assert result.passes[1].diff == ""
+    assert repo.rfd.read_text() == RFD.replace("Old summary.", "Clear summary.")
+    assert result.reviews == ("reviews/1.md", "reviews/2.md")
+
+
+def test_the_cap_is_five_passes(repo: Repo) -> None:
+    llm = ScriptedLLM([r for n in range(1, 7) for r in edit(f"Version {n}.")])
+    session, _ = repo.session(llm)
+    result = refine(session, REVIEWS)
+    assert (result.stop, len(result.passes)) == (StopReason.CAP, 5)
+    assert "Version 5." in repo.rfd.read_text()
+    assert len(llm.replies) == 2  # the sixth pass never ran
+
+
+def test_two_unchanged_passes_stop(repo: Repo) -> None:
+    llm = ScriptedLLM([*edit("Better."), reply("looks fine"), reply("still fine"), *edit("x")])
+    session, _ = repo.session(llm)
+    result = refine(session, REVIEWS)
+    assert (result.stop, len(result.passes)) == (StopReason.UNCHANGED, 3)
+    assert result.changed
+
+
+def test_oscillation_stops(repo: Repo) -> None:
+    llm = ScriptedLLM([*edit("A."), *edit("B."), *edit("A."), *edit("B.")])
+    session, _ = repo.session(llm)
+    result = refine(session)
+    assert (result.stop, len(result.passes)) == (StopReason.OSCILLATION, 3)
+
+
+def test_a_provider_failure_keeps_the_earlier_passes(repo: Repo) -> None:
+    llm = ScriptedLLM([*edit("Kept."), ProviderError("Anthropic did not answer within 120 s")])
+    session, seen = repo.session(llm)
+    result = refine(session, REVIEWS)
+    assert result.stop is StopReason.INTERRUPTED
+    assert "pass 2 failed (Anthropic did not answer within 120 s)" in result.warning
+    assert "Kept." in repo.rfd.read_text()
+    assert [e.level for e in seen if isinstance(e, Notice)] == ["warning"]
+
+
+def test_a_timeout_inside_a_pass_keeps_its_written_sections(repo: Repo) -> None:
+    first = reply("", ("rfd_section", {"section": "Summary", "content": "Half."}))
+    llm = ScriptedLLM([first, TimeoutError("read timed out")])
+    session, _ = repo.session(llm)
+    result = refine(session)
+    assert result.stop is StopReason.INTERRUPTED
+    assert result.passes[0].changed_sections == ("Summary",)
+
+
+def test_a_budget_stop_leaves_the_document_consistent(repo: Repo) -> None:
+    steps = StepsSection(refine=StepSection(budget_tokens=40))
+    repo = make_repo(repo.root, Config(steps=steps))
+    llm = ScriptedLLM([*edit("Within budget."), *edit("Over budget.")])
+    session, _ = repo.session(llm)
+    with pytest.raises(BudgetExceeded):
+        refine(session, REVIEWS)
+    assert repo.rfd.read_text() == RFD.replace("Old summary.", "Within budget.")
+
+
+def test_empty_replies_are_retried(repo: Repo) -> None:
+    llm = ScriptedLLM([reply(""), reply(""), reply("CONVERGED")])
+    session, _ = repo.session(llm)
+    assert refine(session).stop is StopReason.CONVERGED
+    assert len(llm.requests) == 3
+
+
+def test_pass_one_sees_the_reviews_and_later_passes_rotate_focus(repo: Repo) -> None:
+    prompts = StubPrompts()
+    llm = ScriptedLLM([reply("ok"), reply("ok"), reply("ok")])
+    session, _ = repo.session(llm, prompts=prompts)
+    refine(session, REVIEWS)
+    assert [(name, ctx.get("focus")) for name, ctx in prompts.rendered] == [
+        ("refine_pass1", None),
+        ("refine_pass", "completeness"),
+    ]
+    first, second = (r.messages[0].text for r in llm.requests[:2])
+    assert '<document name="review reviews/1.md">' in first
+    assert "review" not in second and f'<document name="RFD {RFD_PATH}">' in second
+    assert all(
+        t == ["read_file", "list_files", "grep_files", "rfd_section"] for t in llm.tool_names
+    )
+
+
+@pytest.mark.parametrize(
+    ("number", "reviews", "focus"),
+    [
+        (1, True, Focus.REVIEWS),
+        (2, True, Focus.COMPLETENESS),
+        (5, True, Focus.SCOPE),
+        (1, False, Focus.COMPLETENESS),
+        (5, False, Focus.CLARITY),
+    ],
+)
+def test_focus_rotation(number: int, reviews: bool, focus: Focus) -> None:
+    assert focus_for(number, reviews=reviews) is focus
+
+
+def test_changed_sections_names_added_and_removed_ones() -> None:
+    after = RFD.replace("Old design.", "New.") + "\n## Risks\n\nSome.\n"
+    assert changed_sections(RFD, after, RFD_PATH) == ("Design", "Risks")
+    assert changed_sections(RFD, "not an RFD", RFD_PATH) == ("Summary", "Design")
