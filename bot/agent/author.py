@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot import document
 from bot.agent.blocks import material
 from bot.agent.context import Step, Store
 from bot.agent.loop import run
@@ -84,8 +85,6 @@ def _rfd_document(session: Session) -> str:
 
 
 def _sections(session: Session) -> tuple[str, ...]:
-    from bot import document
-
     text = _rfd_text(session)
     if text is None:
         return ()

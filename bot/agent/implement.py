@@ -12,6 +12,7 @@ pending item.  The summary is returned; the caller saves it as ``phases/N.md``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from bot import checklist
@@ -232,6 +233,4 @@ def prepare(session: Session, rfd_text: str, phase: int | None = None) -> PhaseW
 
 
 def _read_summary(path: Any) -> str:
-    from pathlib import Path
-
     return Path(path).read_text(encoding="utf-8")

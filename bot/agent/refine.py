@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot import document
 from bot.agent.blocks import material
 from bot.agent.budget import Meter
 from bot.agent.context import Step
@@ -179,8 +180,6 @@ def changed_sections(before: str, after: str, path: str) -> tuple[str, ...]:
 
 
 def _bodies(text: str, path: str) -> dict[str, str]:
-    from bot import document
-
     try:
         doc = document.parse(text, path)
     except RfdError:

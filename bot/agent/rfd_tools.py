@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from bot import decisions, document
 from bot.agent.context import Store, Tool, ToolContext, schema
 from bot.agent.files import current_text, unified_diff
 from bot.agent.sandbox import write_text
@@ -58,8 +59,6 @@ def _decision_args(args: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _decisions_after(ctx: ToolContext, args: Mapping[str, Any]) -> tuple[str, str]:
-    from bot import decisions
-
     before = _store(ctx).read_text(ctx.rfd_id, "decisions.md") or ""
     if before:
         current = decisions.parse(before, "decisions.md")
@@ -84,8 +83,6 @@ def _decision_write(ctx: ToolContext, args: Mapping[str, Any]) -> str:
 
 
 def _draft_change(ctx: ToolContext, args: Mapping[str, Any]) -> str:
-    from bot import document
-
     target = _rfd_file(ctx)
     if target.exists():
         raise AlreadyExists(
@@ -106,8 +103,6 @@ def _draft_write(ctx: ToolContext, args: Mapping[str, Any]) -> str:
 
 def section_edit(text: str, path: str, section: str, content: str) -> str:
     """``text`` with one section's body replaced (matched case-insensitively, else appended)."""
-    from bot import document
-
     doc = document.parse(text, path)
     wanted = section.strip().lstrip("#").strip()
     title = next((s.title for s in doc.sections if s.title.lower() == wanted.lower()), wanted)
