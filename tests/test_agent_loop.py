@@ -6,10 +6,11 @@ from typing import Any
 
 import pytest
 
-from bot.agent.context import Step
+from bot.agent.context import Step, Tool, schema
 from bot.agent.loop import Stop, final_text, run
 from bot.agent.permission import Approval, Choice, Mode
 from bot.agent.session import Session
+from bot.agent.tools import toolset
 from bot.config import Config, StepSection, StepsSection
 from bot.errors import Aborted, BudgetExceeded
 from bot.events import (
@@ -139,24 +140,23 @@ def test_read_only_tools_never_ask(tmp_path: Path) -> None:
     assert converse(session).text == "done"
 
 
-@pytest.mark.parametrize(
-    ("tool", "args", "allowed"),
-    [
-        ("write_file", {"path": "x.txt", "content": "A"}, True),
-        ("rfd_section", {"section": "Summary", "content": "A"}, False),
-    ],
-)
-def test_without_a_person_only_configured_writes_run(
-    tmp_path: Path, tool: str, args: dict[str, Any], allowed: bool
-) -> None:
-    llm = ScriptedLLM([reply("", (tool, args)), reply("ok")])
+def test_without_a_person_only_configured_writes_run(tmp_path: Path) -> None:
+    unbounded = Tool("erase", "Erase things.", schema({}), lambda ctx, args: "erased", writes=True)
+    llm = ScriptedLLM(
+        [reply("", ("write_file", {"path": "x.txt", "content": "A"}), ("erase", {})), reply("ok")]
+    )
     session, _ = session_for(tmp_path, llm, mode=Mode.CONFINED)
-    step = Step.IMPLEMENT if tool == "write_file" else Step.REFINE
-    converse(session, step)
-    result = llm.requests[1].messages[-1].tool_results[0]
-    assert result.is_error is not allowed
-    if not allowed:
-        assert "needs a person to confirm it" in result.content
+    calls = dataclasses.replace(
+        session.conversation(Step.IMPLEMENT, "s", session.meter(Step.IMPLEMENT)).calls,
+        tools=(*toolset(Step.IMPLEMENT), unbounded),
+    )
+    conv = dataclasses.replace(
+        session.conversation(Step.IMPLEMENT, "s", session.meter(Step.IMPLEMENT)), calls=calls
+    )
+    run(conv, [HELLO])
+    wrote, erased = llm.requests[1].messages[-1].tool_results
+    assert (tmp_path / "x.txt").read_text() == "A" and not wrote.is_error
+    assert erased.is_error and "`erase` needs a person to confirm it" in erased.content
 
 
 def test_tools_of_other_steps_are_unknown(tmp_path: Path) -> None:

@@ -4,13 +4,14 @@ from pathlib import Path
 
 import pytest
 
+from bot.agent.permission import Mode
 from bot.agent.refine import Focus, ReviewText, StopReason, changed_sections, focus_for, refine
 from bot.config import Config, StepSection, StepsSection
 from bot.errors import BudgetExceeded, ProviderError
 from bot.events import Notice
 from bot.llm.base import Reply
 from tests.agent_support import RFD, RFD_PATH, Repo, make_repo
-from tests.fakes import ScriptedLLM, StubPrompts, reply
+from tests.fakes import ScriptedLLM, ScriptedPrompter, StubPrompts, reply
 
 REVIEWS = (ReviewText("reviews/1.md", "Summary is vague."), ReviewText("reviews/2.md", "Nit."))
 
@@ -135,3 +136,18 @@ def test_changed_sections_names_added_and_removed_ones() -> None:
     after = RFD.replace("Old design.", "New.") + "\n## Risks\n\nSome.\n"
     assert changed_sections(RFD, after, RFD_PATH) == ("Design", "Risks")
     assert changed_sections(RFD, "not an RFD", RFD_PATH) == ("Summary", "Design")
+
+
+@pytest.mark.parametrize(
+    ("mode", "approvals", "changed"),
+    [(Mode.CONFINED, [], True), (Mode.ASK, ["n", "n"], False), (Mode.ASK, ["y", "n"], True)],
+)
+def test_sections_change_only_as_the_mode_allows(
+    repo: Repo, mode: Mode, approvals: list[str], changed: bool
+) -> None:
+    llm = ScriptedLLM([*edit("Edited."), *edit("Again."), reply("CONVERGED")])
+    prompter = ScriptedPrompter(approvals=list(approvals))
+    session, _ = repo.session(llm, mode=mode, prompter=prompter)
+    result = refine(session, REVIEWS)
+    assert ("+Edited." in result.passes[0].diff.splitlines()) is changed
+    assert result.passes[0].changed_sections == (("Summary",) if changed else ())

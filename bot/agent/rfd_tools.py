@@ -1,7 +1,9 @@
 """Dedicated RFD tools: the model works with decisions and sections, not files and diffs.
 
 They write only through the state module (explore summary, decisions) or through the
-pure edits of ``bot.document`` (one section at a time, the rest byte for byte).
+pure edits of ``bot.document`` (one section at a time, the rest byte for byte).  Their
+targets are fixed by the workflow (this RFD's file, checked against the configured
+paths, and its state directory), so they may run where nobody can be asked.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ def _store(ctx: ToolContext) -> Store:
 def _rfd_file(ctx: ToolContext) -> Path:
     if not ctx.rfd_path:
         raise ValidationError("no RFD file in this step")
-    return ctx.sandbox.resolve(ctx.rfd_path)
+    return ctx.sandbox.writable(ctx.rfd_path)
 
 
 # ------------------------------------------------------------------ rfd_explore_summary
@@ -140,6 +142,7 @@ RFD_EXPLORE_SUMMARY = Tool(
     schema({"content": "string"}),
     _explore_write,
     writes=True,
+    confined=True,
     preview=_explore_change,
 )
 RFD_DECISION = Tool(
@@ -156,6 +159,7 @@ RFD_DECISION = Tool(
     ),
     _decision_write,
     writes=True,
+    confined=True,
     preview=_decision_change,
 )
 RFD_DRAFT = Tool(
@@ -164,6 +168,7 @@ RFD_DRAFT = Tool(
     schema({"content": "string"}),
     _draft_write,
     writes=True,
+    confined=True,
     preview=_draft_change,
 )
 RFD_SECTION = Tool(
@@ -172,5 +177,6 @@ RFD_SECTION = Tool(
     schema({"section": "string", "content": "string"}),
     _section_write,
     writes=True,
+    confined=True,
     preview=_section_change,
 )
