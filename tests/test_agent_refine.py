@@ -75,9 +75,12 @@ def test_a_provider_failure_keeps_the_earlier_passes(repo: Repo) -> None:
     assert [e.level for e in seen if isinstance(e, Notice)] == ["warning"]
 
 
-def test_a_timeout_inside_a_pass_keeps_its_written_sections(repo: Repo) -> None:
+@pytest.mark.parametrize("error", [TimeoutError("read timed out"), KeyboardInterrupt()])
+def test_an_interruption_inside_a_pass_keeps_its_written_sections(
+    repo: Repo, error: BaseException
+) -> None:
     first = reply("", ("rfd_section", {"section": "Summary", "content": "Half."}))
-    llm = ScriptedLLM([first, TimeoutError("read timed out")])
+    llm = ScriptedLLM([first, error])
     session, _ = repo.session(llm)
     result = refine(session)
     assert result.stop is StopReason.INTERRUPTED

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from bot.agent.budget import Meter
 from bot.agent.calls import CallRunner
 from bot.agent.tools import spec
-from bot.errors import RfdError
 from bot.events import EventBus, TurnAborted, TurnComplete, TurnCycleComplete, TurnStarted
 from bot.llm.base import LLM, Message, Reply, Request, Usage
 
@@ -68,13 +67,14 @@ def run(conv: Conversation, messages: Sequence[Message]) -> LoopResult:
     conv.bus.emit(TurnStarted(rfd_id=rfd_id, step=conv.step, model=conv.model))
     try:
         return _cycles(conv, list(messages))
-    except (RfdError, TimeoutError) as exc:
-        conv.bus.emit(TurnAborted(rfd_id=rfd_id, step=conv.step, reason=str(exc)))
+    except BaseException as exc:  # budget, provider, Ctrl-C...: observers hear why, then it goes on
+        reason = str(exc) or type(exc).__name__
+        conv.bus.emit(TurnAborted(rfd_id=rfd_id, step=conv.step, reason=reason))
         raise
 
 
 def _cycles(conv: Conversation, messages: list[Message]) -> LoopResult:
-    usage, calls, reply = Usage(), 0, None
+    usage, calls = Usage(), 0
     for cycle in range(1, conv.max_turns + 1):
         reply = _ask_model(conv, messages)
         usage = usage + reply.usage

@@ -6,7 +6,8 @@ apply, pass 1 takes the first focus).  The model changes the RFD one section at 
 time with ``rfd_section``.  The loop stops when the model answers ``CONVERGED``,
 after two passes in a row that change nothing, when a pass brings the document back
 to what it was two passes earlier (oscillation), or after five passes.  A provider
-failure mid-loop keeps what the earlier passes did and says so.
+failure, a timeout or Ctrl-C mid-loop keeps every section already written and says
+so (the result's ``warning``).
 """
 
 from __future__ import annotations
@@ -107,9 +108,9 @@ def refine(
         focus = focus_for(number, reviews=bool(reviews))
         try:
             reply, usage = _pass(session, meter, number, focus, reviews, history[-1])
-        except (ProviderError, TimeoutError) as exc:
+        except (ProviderError, TimeoutError, KeyboardInterrupt) as exc:
             reply, usage, stop = "", Usage(), StopReason.INTERRUPTED
-            warning = PARTIAL.format(n=number, error=exc)
+            warning = PARTIAL.format(n=number, error=str(exc) or type(exc).__name__)
             session.bus.emit(Notice(rfd_id=session.event_id, message=warning, level="warning"))
         after = target.read_text(encoding="utf-8")
         passes.append(_record(session, number, focus, history[-1], after, reply, usage))
