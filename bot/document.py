@@ -51,6 +51,9 @@ __all__ = [
 LINK_KEYS = ("Requires", "Extends", "Supersedes", "Superseded by")
 """Header fields whose values list other RFDs."""
 
+EMPTY = "the file is empty"
+NO_HEADING = "no '# RFD' heading"
+NO_STATUS = "no status line"
 EMPTY_HINT = 'start from a template: rfd new design "Title"'
 HEADING_HINT = "the first heading must look like '# RFD 045: Title' (or '# RFD D32: Title')"
 STATUS_HINT = "add a header line under the heading: - **Status**: Draft"
@@ -148,12 +151,12 @@ def parse_links(value: str) -> tuple[RfdId, ...]:
 def parse(text: str, path: str) -> Document:
     """Parse an RFD; InvalidStructure/ParseError (with path and line) on bad input."""
     if not text.strip():
-        raise InvalidStructure("the file is empty", path=path, line=1, hint=EMPTY_HINT)
+        raise InvalidStructure(EMPTY, path=path, line=1, hint=EMPTY_HINT)
     lines = split_lines(text)
     mask = LazyMask(lines)
     title = find_title(iter_headings(lines, mask))
     if title is None:
-        raise InvalidStructure("no '# RFD' heading", path=path, line=1, hint=HEADING_HINT)
+        raise InvalidStructure(NO_HEADING, path=path, line=1, hint=HEADING_HINT)
     fields = tuple(scan_fields(lines, title.index + 1, mask))
     rfd_id, name = split_title(title.title)
     return Document(
@@ -170,7 +173,7 @@ def parse(text: str, path: str) -> Document:
 def _status(fields: tuple[Field, ...], path: str, heading_line: int) -> Status:
     field = next((f for f in fields if normalize_key(f.key) == "status"), None)
     if field is None:
-        raise InvalidStructure("no status line", path=path, line=heading_line, hint=STATUS_HINT)
+        raise InvalidStructure(NO_STATUS, path=path, line=heading_line, hint=STATUS_HINT)
     word = _WORD_RE.search(field.value)
     try:
         return Status.parse(word[0] if word else "", path=path, line=field.line)
