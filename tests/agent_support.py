@@ -12,7 +12,7 @@ from bot.agent.session import Session
 from bot.config import Config
 from bot.events import Event
 from bot.state import StateStore
-from tests.fakes import ScriptedLLM, StubPrompts, recording_bus
+from tests.fakes import ScriptedLLM, recording_bus
 
 RFD_PATH = "docs/rfd/D1-tracing.md"
 RFD = """# RFD D1: Tracing
@@ -54,7 +54,7 @@ class Repo:
         bus, seen = recording_bus()
         session = Session(
             self.root, self.config, llm, bus, self.store, mode=mode,
-            prompts=kwargs.pop("prompts", StubPrompts()), **kwargs,
+            prompts=kwargs.pop("prompts", None), **kwargs,
         ).for_rfd("D1", RFD_PATH, "Tracing")  # fmt: skip
         return session, seen
 
@@ -82,6 +82,9 @@ class StandInWorkspace:
     bus: Any
     interactive: bool = False
     assume_yes: bool = True
+
+    def clock(self) -> float:
+        return 1_700_000_000.0
 
     root = property(lambda self: self.repo.root)
     config = property(lambda self: self.repo.config)

@@ -55,6 +55,15 @@ class ScriptedLLM:
             on_text(answer.text)
         return answer
 
+    def opening(self, index: int) -> str:
+        """The user text of request ``index`` before the model's first answer in it."""
+        texts: list[str] = []
+        for message in self.requests[index].messages:
+            if message.role == "assistant":
+                break
+            texts.append(message.text)
+        return "\n\n".join(texts)
+
     @property
     def tool_names(self) -> list[list[str]]:
         """The tools offered in each request, by name."""

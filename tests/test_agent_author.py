@@ -24,7 +24,7 @@ def test_explore_saves_the_final_answer_when_the_tool_was_not_used(repo: Repo) -
     result = explore(session, "We need tracing.")
     assert (result.text, result.saved, result.exchanges) == ("Deeper research.", "explore.md", 2)
     assert repo.store.read_explore("D1") == "Deeper research.\n"
-    assert llm.requests[0].messages[0].text.endswith("We need tracing.")
+    assert llm.opening(0).endswith("We need tracing.")
     assert llm.requests[1].messages[-1].text == "dig into the hooks"  # the conversation goes on
 
 
@@ -82,7 +82,7 @@ def test_draft_states_intent_then_writes_a_section_when_approved(repo: Repo) -> 
         "rfd_draft",
         "rfd_section",
     ]
-    first = llm.requests[0].messages[0].text
+    first = llm.opening(0)
     assert '<document name="decisions.md">' in first and "Flat events" in first
 
 
@@ -90,3 +90,13 @@ def test_without_a_person_a_conversation_is_one_exchange(repo: Repo) -> None:
     llm = ScriptedLLM([reply("Research.")])
     session, _ = repo.session(llm, mode=Mode.CONFINED)
     assert explore(session, "notes").exchanges == 1
+
+
+def test_the_draft_system_prompt_carries_the_two_stage_rule(repo: Repo) -> None:
+    repo.store.decide("D1", "add", text="Flat events")
+    llm = ScriptedLLM([reply("Next: Summary. My plan is...")])
+    session, _ = repo.session(llm, mode=Mode.CONFINED)
+    draft(session)
+    system = llm.requests[0].system
+    assert "Intent." in system and "wait for the contributor's answer" in system
+    assert "The sections, in order: Summary, Design." in system

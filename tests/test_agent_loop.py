@@ -199,21 +199,21 @@ def test_a_budget_stops_the_step_cleanly(tmp_path: Path) -> None:
     steps = StepsSection(implement=StepSection(model="opus", budget_tokens=40))
     llm = ScriptedLLM([reply("", ("list_files", {}), tokens=(20, 5))] * 3)
     session, seen = session_for(tmp_path, llm, config=Config(steps=steps))
-    with pytest.raises(BudgetExceeded, match="over the budget of 40"):
+    with pytest.raises(BudgetExceeded, match="implement used 50 tokens, over its budget of 40"):
         converse(session)
     assert len(llm.requests) == 2
     aborted = [e for e in seen if isinstance(e, TurnAborted)]
     assert len(aborted) == 1 and "budget" in aborted[0].reason
 
 
-def test_a_cost_budget_uses_the_price(tmp_path: Path) -> None:
-    steps = StepsSection(review=StepSection(budget_usd=0.01))
-    llm = ScriptedLLM([reply("", ("list_files", {})), reply("done")])
-    session, _ = session_for(
-        tmp_path, llm, config=Config(steps=steps), price=lambda model, usage: 0.006
-    )
-    with pytest.raises(BudgetExceeded, match=r"\$0.0120"):
+def test_a_cost_budget_uses_the_price_table(tmp_path: Path) -> None:
+    steps = StepsSection(review=StepSection(budget_usd=0.02))
+    opus = "claude-opus-4-1-20250805"  # $15 in, $75 out per million tokens
+    llm = ScriptedLLM([reply("", ("list_files", {}), tokens=(200, 100), model=opus)] * 3)
+    session, _ = session_for(tmp_path, llm, config=Config(steps=steps))
+    with pytest.raises(BudgetExceeded, match=r"review cost \$0.0210, over its budget of \$0.0200"):
         converse(session, Step.REVIEW)
+    assert len(llm.requests) == 2
 
 
 def test_turn_events_carry_the_step_model_and_tokens(tmp_path: Path) -> None:

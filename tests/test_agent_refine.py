@@ -10,6 +10,7 @@ from bot.config import Config, StepSection, StepsSection
 from bot.errors import BudgetExceeded, ProviderError
 from bot.events import Notice
 from bot.llm.base import Reply
+from bot.usage import parse_line
 from tests.agent_support import RFD, RFD_PATH, Repo, make_repo
 from tests.fakes import ScriptedLLM, ScriptedPrompter, StubPrompts, reply
 
@@ -113,7 +114,7 @@ def test_pass_one_sees_the_reviews_and_later_passes_rotate_focus(repo: Repo) -> 
         ("refine_pass1", None),
         ("refine_pass", "completeness"),
     ]
-    first, second = (r.messages[0].text for r in llm.requests[:2])
+    first, second = llm.opening(0), llm.opening(1)
     assert '<document name="review reviews/1.md">' in first
     assert "review" not in second and f'<document name="RFD {RFD_PATH}">' in second
     assert all(
@@ -154,3 +155,13 @@ def test_sections_change_only_as_the_mode_allows(
     result = refine(session, REVIEWS)
     assert ("+Edited." in result.passes[0].diff.splitlines()) is changed
     assert result.passes[0].changed_sections == (("Summary",) if changed else ())
+
+
+def test_every_call_lands_in_the_usage_ledger(repo: Repo) -> None:
+    llm = ScriptedLLM([*edit("Better."), reply("CONVERGED")])
+    session, _ = repo.session(llm)
+    result = refine(session, REVIEWS)
+    lines = (repo.store.read_text("D1", "usage.jsonl") or "").splitlines()
+    entries = [parse_line(line) for line in lines]
+    assert [(e.step, e.usage.input_tokens) for e in entries if e] == [("refine", 10)] * 3
+    assert result.usage.input_tokens == 30

@@ -10,12 +10,11 @@ from bot.agent.refine import StopReason
 from bot.agent.steps import implement_rfd, refine_rfd, session_for
 from bot.plan import PlanPhase
 from tests.agent_support import RFD_PATH, StandInWorkspace, make_repo
-from tests.fakes import ScriptedLLM, StubPrompts, recording_bus, reply
+from tests.fakes import ScriptedLLM, recording_bus, reply
 
 
 @pytest.fixture
-def ws(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> StandInWorkspace:
-    monkeypatch.setattr("bot.agent.session.Session.templates", lambda self: StubPrompts())
+def ws(tmp_path: Path) -> StandInWorkspace:
     bus, _ = recording_bus()
     return StandInWorkspace(make_repo(tmp_path), ScriptedLLM([]), bus)
 
@@ -39,12 +38,10 @@ def test_refine_applies_the_active_reviews(ws: StandInWorkspace) -> None:
     result = refine_rfd(ws, "D1", prompter=None)
     assert result.stop is StopReason.CONVERGED
     assert result.reviews == ("docs/rfd/.state/D1/reviews/1700000000.md",)
-    assert "Summary is vague." in ws.llm.requests[0].messages[0].text
+    assert "Summary is vague." in ws.llm.opening(0)
 
 
-def test_implement_runs_the_next_phase(
-    ws: StandInWorkspace, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_implement_runs_the_next_phase(ws: StandInWorkspace) -> None:
     ws.repo.store.write_plan("D1", [PlanPhase("One", "first"), PlanPhase("Two", "second")])
     ws.repo.store.write_phase_summary("D1", 1, "Did one.\n")
     plan = "- [ ] 1. Only item\n"

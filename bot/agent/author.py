@@ -102,7 +102,7 @@ def _converse(
     meter = session.meter(step)
     prompt = session.prompt(step.value, **variables)
     conversation = session.conversation(step, prompt.system, meter)
-    messages: tuple[Message, ...] = (material(docs, prompt.task, notes),)
+    messages: tuple[Message, ...] = material(docs, prompt.task, notes)
     exchanges, result = 0, None
     while True:
         result = run(conversation, messages)

@@ -1,19 +1,22 @@
-"""The first user message of a step: documents as data, then the task.
+"""The opening messages of a step: documents as data, then the task.
 
-Instructions live in the prompt templates (system prompt and task); documents (the
-RFD, reviews, research...) come first, each wrapped as data by the templates, so
-the message's stable prefix is the same from one call of a step to the next.
+Instructions live in the prompt templates (system prompt and task).  The documents
+(the RFD, reviews, research...) come first, each wrapped as data by the templates,
+with a cache breakpoint after the last one: every later call of the step — the
+next tool cycle, the next pass — reads that prefix from the prompt cache.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 
 from bot.llm.base import Message
 
 
-def material(documents: Iterable[str], task: str, notes: str = "") -> Message:
-    """One user message: the documents, the task, then the person's own words (if any)."""
-    parts = [d.rstrip() for d in documents if d]
-    parts += [t.strip() for t in (task, notes) if t.strip()]
-    return Message("user", "\n\n".join(parts), cache=True)
+def material(documents: Sequence[str], task: str, notes: str = "") -> tuple[Message, ...]:
+    """One user message per document (cached prefix), then the task and the person's words."""
+    docs = [Message("user", d.rstrip()) for d in documents if d]
+    if docs:
+        docs[-1] = Message("user", docs[-1].text, cache=True)
+    request = "\n\n".join(t.strip() for t in (task, notes) if t.strip())
+    return (*docs, Message("user", request))

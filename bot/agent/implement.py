@@ -11,19 +11,20 @@ pending item.  The summary is returned; the caller saves it as ``phases/N.md``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bot import checklist
 from bot.agent.blocks import material
-from bot.agent.budget import Meter
 from bot.agent.context import Step, Store
 from bot.agent.loop import Stop, run
 from bot.agent.session import Session
 from bot.errors import GateError, InvalidStructure, ProviderError, ValidationError
 from bot.events import Notice
 from bot.llm.base import Message, Usage
+from bot.llm.guard import Meter
 
 PROGRESS = "Working on step {n} of {total}: {label}"
 NO_ITEMS = "the plan has no checklist items (`- [ ] 1. Label`)"
@@ -129,9 +130,11 @@ def _plan(session: Session, work: PhaseWork, meter: Meter, research: str) -> str
     return checklist.render(labels[:cap])
 
 
-def run_text(session: Session, step: Step, system: str, meter: Meter, first: Message) -> str:
+def run_text(
+    session: Session, step: Step, system: str, meter: Meter, first: Sequence[Message]
+) -> str:
     """The final text of a one-shot conversation (a trailing newline added)."""
-    return run(session.conversation(step, system, meter), [first]).text + "\n"
+    return run(session.conversation(step, system, meter), first).text + "\n"
 
 
 def _work_items(
@@ -175,7 +178,7 @@ def _attempt(
         docs = work.documents(session, ("research", research), ("plan", items))
         conversation = session.conversation(Step.IMPLEMENT, prompt.system, meter)
         try:
-            result = run(conversation, [material(docs, prompt.task)])
+            result = run(conversation, material(docs, prompt.task))
         except (ProviderError, TimeoutError) as exc:
             failure = str(exc)
             continue

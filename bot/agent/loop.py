@@ -1,9 +1,11 @@
 """One conversation with a model: send, run the tools it asks for, repeat until it answers.
 
 The final assistant message is the result (seed 000's response extraction): the
-text of the last reply that asked for no tool.  Turn events go on the bus; usage
-goes to the step's :class:`~bot.agent.budget.Meter`, which stops the step cleanly
-when it runs over budget.
+text of the last assistant message that has any.  Turn events go on the bus; every
+call's usage goes to the ledger hook and to the step's
+:class:`~bot.llm.guard.Meter`, which stops the step cleanly past its budget.  An
+empty first reply is asked again (at most twice); an empty reply after tool calls
+simply ends the turn.
 """
 
 from __future__ import annotations
@@ -12,14 +14,15 @@ import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from bot.agent.budget import Meter
 from bot.agent.calls import CallRunner
 from bot.agent.tools import spec
 from bot.events import EventBus, TurnAborted, TurnComplete, TurnCycleComplete, TurnStarted
-from bot.llm.base import LLM, Message, Reply, Request, Usage
+from bot.llm.base import LLM, Message, Reply, Request, Usage, assistant_message
+from bot.llm.guard import EMPTY_RETRIES, Budget, Meter, is_empty
+from bot.llm.pricing import cost
 
-EMPTY_RETRIES = 2
-"""An empty reply (no text, no tool call) is asked again at most this many times."""
+UsageHook = Callable[[str, Usage], None]
+"""Called with (model, usage) after every model call (the usage ledger)."""
 
 
 class Stop(enum.Enum):
@@ -41,8 +44,9 @@ class Conversation:
     system: str
     max_turns: int = 30
     max_tokens: int = 8192
-    meter: Meter = field(default_factory=Meter)
+    meter: Meter = field(default_factory=lambda: Meter(Budget("agent")))
     on_text: Callable[[str], None] | None = None
+    on_usage: UsageHook | None = None
 
     @property
     def step(self) -> str:
@@ -76,26 +80,26 @@ def run(conv: Conversation, messages: Sequence[Message]) -> LoopResult:
 def _cycles(conv: Conversation, messages: list[Message]) -> LoopResult:
     usage, calls = Usage(), 0
     for cycle in range(1, conv.max_turns + 1):
-        reply = _ask_model(conv, messages)
+        reply = _ask_model(conv, messages, retry=calls == 0)
         usage = usage + reply.usage
-        messages.append(Message("assistant", reply.text, reply.tool_calls))
+        messages.append(assistant_message(reply))
         conv.bus.emit(
             TurnCycleComplete(
                 rfd_id=conv.calls.rfd_id, step=conv.step, stop_reason=reply.stop_reason
             )
         )
         if not reply.tool_calls:
-            stop = Stop.END if reply.text.strip() else Stop.EMPTY
+            stop = Stop.EMPTY if is_empty(reply) and calls == 0 else Stop.END
             return _finish(conv, messages, usage, cycle, calls, stop)
         results = tuple(conv.calls.run(call) for call in reply.tool_calls)
         calls += len(results)
-        messages.append(Message("user", tool_results=results))
+        messages.append(Message("user", tool_results=results, cache=True))
     reason = f"stopped after {conv.max_turns} model calls without a final answer"
     conv.bus.emit(TurnAborted(rfd_id=conv.calls.rfd_id, step=conv.step, reason=reason))
     return _finish(conv, messages, usage, conv.max_turns, calls, Stop.MAX_TURNS)
 
 
-def _ask_model(conv: Conversation, messages: list[Message]) -> Reply:
+def _ask_model(conv: Conversation, messages: list[Message], *, retry: bool) -> Reply:
     request = Request(
         model=conv.model,
         system=conv.system,
@@ -103,16 +107,19 @@ def _ask_model(conv: Conversation, messages: list[Message]) -> Reply:
         tools=tuple(spec(t) for t in conv.calls.tools),
         max_tokens=conv.max_tokens,
     )
-    for _ in range(EMPTY_RETRIES):
+    for _ in range(EMPTY_RETRIES if retry else 0):
         reply = _complete(conv, request)
-        if reply.text.strip() or reply.tool_calls:
+        if not is_empty(reply):
             return reply
     return _complete(conv, request)
 
 
 def _complete(conv: Conversation, request: Request) -> Reply:
     reply = conv.llm.complete(request, on_text=conv.on_text)
-    conv.meter.add(reply.model or conv.model, reply.usage)
+    model = reply.model or conv.model
+    if conv.on_usage is not None:
+        conv.on_usage(model, reply.usage)  # recorded even when it ends the step
+    conv.meter.charge(reply.usage, cost(model, reply.usage))
     return reply
 
 

@@ -20,7 +20,6 @@ from pathlib import Path
 
 from bot import document
 from bot.agent.blocks import material
-from bot.agent.budget import Meter
 from bot.agent.context import Step
 from bot.agent.files import unified_diff
 from bot.agent.loop import run
@@ -28,6 +27,7 @@ from bot.agent.session import Session
 from bot.errors import ProviderError, RfdError, ValidationError
 from bot.events import Notice
 from bot.llm.base import Usage
+from bot.llm.guard import Meter
 
 MAX_PASSES = 5
 CONVERGED = re.compile(r"^\W*CONVERGED\b", re.MULTILINE)
@@ -148,7 +148,7 @@ def _pass(
             "refine_pass", pass_number=number, max_passes=MAX_PASSES, focus=focus.value
         )
     conversation = session.conversation(Step.REFINE, prompt.system, meter)
-    result = run(conversation, [material(docs, prompt.task)])
+    result = run(conversation, material(docs, prompt.task))
     return result.text, result.usage
 
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol
 
-from bot.agent.budget import Meter, Price
 from bot.agent.calls import CallRunner
 from bot.agent.context import Step, Store, ToolContext
 from bot.agent.loop import Conversation
@@ -15,12 +16,15 @@ from bot.agent.permission import Mode, Prompter
 from bot.agent.tools import toolset
 from bot.config import Config
 from bot.events import EventBus
-from bot.llm.base import LLM
+from bot.llm.base import LLM, Usage
+from bot.llm.guard import Budget, Meter
 
 
 class Rendered(Protocol):
-    system: str
-    task: str
+    @property
+    def system(self) -> str: ...
+    @property
+    def task(self) -> str: ...
 
 
 class PromptSource(Protocol):
@@ -51,7 +55,8 @@ class Session:
     model: str | None = None
     """``--model``: overrides the configured model of every step."""
     on_text: Callable[[str], None] | None = None
-    price: Price | None = None
+    clock: Callable[[], float] = time.time
+    """Stamps the usage ledger's lines."""
     prompts: PromptSource | None = None
     """Prompt templates; ``None`` means ``bot.prompts.Prompts`` with the repository's overrides."""
 
@@ -59,7 +64,9 @@ class Session:
     def from_workspace(cls, ws: Any, **kwargs: Any) -> Session:
         """A session on a ``bot.workspace.Workspace`` (``--yes`` / no terminal → mode)."""
         mode = Mode.YES if ws.assume_yes else Mode.ASK if ws.interactive else Mode.CONFINED
-        base = dict(root=ws.root, config=ws.config, llm=ws.llm, bus=ws.bus, store=ws.store)
+        base = dict(
+            root=ws.root, config=ws.config, llm=ws.llm, bus=ws.bus, store=ws.store, clock=ws.clock
+        )
         return cls(**{"mode": mode, **base, **kwargs})
 
     def for_rfd(self, rfd_id: Any, rfd_path: str | None, title: str = "") -> Session:
@@ -69,6 +76,7 @@ class Session:
     def event_id(self) -> str:
         return "" if self.rfd_id is None else str(self.rfd_id)
 
+    @cached_property
     def templates(self) -> PromptSource:
         if self.prompts is not None:
             return self.prompts
@@ -78,16 +86,28 @@ class Session:
 
     def prompt(self, name: str, **variables: Any) -> Rendered:
         """The step template ``name`` (``rfd_id`` and ``title`` are always given)."""
-        return self.templates().render(
-            name, rfd_id=self.event_id, title=self.rfd_title, **variables
-        )
+        return self.templates.render(name, rfd_id=self.event_id, title=self.rfd_title, **variables)
 
     def document(self, label: str, text: str) -> str:
         """``text`` wrapped as data for the model."""
-        return self.templates().document(label, text)
+        return self.templates.document(label, text)
 
     def meter(self, step: Step) -> Meter:
-        return Meter.for_step(self.config, step.config_key, self.price)
+        """What the step may spend (``steps.<step>.budget_*``), shared by its conversations."""
+        return Meter(Budget.from_config(self.config, step.config_key))
+
+    def record_usage(self, step: Step) -> Callable[[str, Usage], None] | None:
+        """Appends each call to the RFD's usage ledger (``usage.jsonl``)."""
+        store, rfd_id = self.store, self.rfd_id
+        if store is None or rfd_id is None:
+            return None
+        from bot.usage import LEDGER, entry
+
+        def append(model: str, usage: Usage) -> None:
+            line = entry(step.value, model, usage, at=self.clock()).to_line()
+            store.append_line(rfd_id, LEDGER, line)
+
+        return append
 
     def tool_context(self) -> ToolContext:
         return ToolContext.for_repo(
@@ -106,4 +126,5 @@ class Session:
             self.llm, self.bus, calls, self.config.model_for(step.config_key, self.model),
             system, max_turns=MAX_TURNS.get(step, DEFAULT_MAX_TURNS),
             max_tokens=section.max_tokens, meter=meter, on_text=self.on_text,
+            on_usage=self.record_usage(step),
         )  # fmt: skip
