@@ -11,7 +11,7 @@ pending item.  The summary is returned; the caller saves it as ``phases/N.md``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -95,12 +95,12 @@ def _store(session: Session) -> Store:
     return session.store
 
 
-def _artifact(session: Session, work: PhaseWork, name: str, make: Any) -> str:
+def _artifact(session: Session, work: PhaseWork, name: str, make: Callable[[], str]) -> str:
     store = _store(session)
     saved = store.read_text(session.rfd_id, f"{work.base}/{name}")
     if saved is not None:
         return saved
-    text: str = make()
+    text = make()
     store.write_text(session.rfd_id, f"{work.base}/{name}", text)
     return text
 
@@ -166,7 +166,7 @@ def _next_pending(items: str) -> int | None:
 
 
 def _attempt(
-    session: Session, work: PhaseWork, meter: Meter, research: str, items: str, item: Any
+    session: Session, work: PhaseWork, meter: Meter, research: str, items: str, item: checklist.Item
 ) -> tuple[checklist.ItemStatus, str, str]:
     """Run one item, retrying once with the failure in view: (status, reason, final text)."""
     failure, count = "", len(checklist.parse(items).items)

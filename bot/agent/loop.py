@@ -136,7 +136,7 @@ def _finish(
         TurnComplete(
             rfd_id=conv.calls.rfd_id, step=conv.step, text=text,
             input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
-            cost_usd=conv.meter.cost_usd,
+            cost_usd=cost(conv.model, usage) or 0.0,
         )
     )  # fmt: skip
     return LoopResult(text, tuple(messages), usage, cycles, calls, stop)
