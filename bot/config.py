@@ -283,7 +283,7 @@ def _merge(
             sources[dotted] = layer
 
 
-_OPAQUE_MAPPINGS = frozenset()  # every table merges key by key
+_OPAQUE_MAPPINGS: frozenset[str] = frozenset()  # every table merges key by key
 
 
 def _set_dotted(out: dict[str, Any], dotted: str, value: Any) -> None:
