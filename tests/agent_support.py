@@ -65,35 +65,3 @@ def make_repo(root: Path, config: Config | None = None, *, rfd: str | None = RFD
         (root / RFD_PATH).parent.mkdir(parents=True, exist_ok=True)
         (root / RFD_PATH).write_text(rfd)
     return Repo(root, cfg, StateStore(root, cfg))
-
-
-@dataclass(frozen=True)
-class Found:
-    rfd_id: str
-    path: str
-
-
-@dataclass
-class StandInWorkspace:
-    """The parts of ``bot.workspace.Workspace`` the agent steps use (until it lands)."""
-
-    repo: Repo
-    llm: Any
-    bus: Any
-    interactive: bool = False
-    assume_yes: bool = True
-
-    def clock(self) -> float:
-        return 1_700_000_000.0
-
-    root = property(lambda self: self.repo.root)
-    config = property(lambda self: self.repo.config)
-    store = property(lambda self: self.repo.store)
-
-    def find(self, query: str) -> Found:
-        return Found("D1", RFD_PATH)
-
-    def document(self, query: str) -> Any:
-        from bot import document
-
-        return document.parse(self.repo.rfd.read_text(), RFD_PATH)

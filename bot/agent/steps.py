@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.agent import author as authoring
 from bot.agent.author import AuthorResult
@@ -18,14 +18,15 @@ from bot.agent.implement import ImplementResult, implement, prepare
 from bot.agent.permission import Prompter
 from bot.agent.refine import RefineResult, ReviewText, refine
 from bot.agent.session import Session
-from bot.errors import ValidationError
-from bot.ids import split_file_name
+
+if TYPE_CHECKING:
+    from bot.workspace import Workspace
 
 OnText = Callable[[str], None]
 
 
 def session_for(
-    ws: Any,
+    ws: Workspace,
     query: str,
     *,
     model: str | None = None,
@@ -46,14 +47,14 @@ def active_reviews(session: Session, *, impl: bool = False) -> list[ReviewText]:
     return [ReviewText(store.show(f.path), Path(f.path).read_text(encoding="utf-8")) for f in files]
 
 
-def refine_rfd(ws: Any, query: str, **options: Any) -> RefineResult:
+def refine_rfd(ws: Workspace, query: str, **options: Any) -> RefineResult:
     """``rfd refine``: the rule-of-five loop over the RFD and its active reviews."""
     session = session_for(ws, query, **options)
     return refine(session, active_reviews(session))
 
 
 def implement_rfd(
-    ws: Any, query: str, *, phase: int | None = None, restart: bool = False, **options: Any
+    ws: Workspace, query: str, *, phase: int | None = None, restart: bool = False, **options: Any
 ) -> ImplementResult:
     """``rfd implement``: the next (or given) phase; the caller saves ``phases/N.md``."""
     session = session_for(ws, query, **options)
@@ -61,26 +62,24 @@ def implement_rfd(
     return implement(session, work, restart=restart)
 
 
-def explore_rfd(ws: Any, query: str, notes: str = "", **options: Any) -> AuthorResult:
+def explore_rfd(ws: Workspace, query: str, notes: str = "", **options: Any) -> AuthorResult:
     return authoring.explore(session_for(ws, query, **options), notes)
 
 
-def converge_rfd(ws: Any, query: str, notes: str = "", **options: Any) -> AuthorResult:
+def converge_rfd(ws: Workspace, query: str, notes: str = "", **options: Any) -> AuthorResult:
     return authoring.converge(session_for(ws, query, **options), notes)
 
 
-def draft_rfd(ws: Any, query: str, notes: str = "", **options: Any) -> AuthorResult:
+def draft_rfd(ws: Workspace, query: str, notes: str = "", **options: Any) -> AuthorResult:
     return authoring.draft(session_for(ws, query, **options), notes)
 
 
 def author(
-    ws: Any, title: str, notes: str = "", *, category: str = "design", **options: Any
+    ws: Workspace, title: str, notes: str = "", *, category: str = "design", **options: Any
 ) -> AuthorResult:
     """``rfd author "Title"``: create the draft from its template, then explore."""
     from bot.lifecycle import new_rfd
 
     outcome = new_rfd(ws, category, title)
-    named = split_file_name(Path(outcome.changed[0]).name)
-    if named is None:
-        raise ValidationError(f"cannot tell the new RFD's id from {outcome.changed[0]}")
-    return explore_rfd(ws, str(named[0]), notes or title, **options)
+    ws.refresh()
+    return explore_rfd(ws, outcome.rfd_id, notes or title, **options)
