@@ -1,4 +1,4 @@
-"""The one scripted fake of each edge the agent loops talk to: the model and the person.
+"""The one scripted fake of each edge tests talk to: the model and the person.
 
 ``ScriptedLLM`` answers from a list of replies (or raises the exceptions put in it)
 and records every request; ``ScriptedPrompter`` answers approvals and questions from
