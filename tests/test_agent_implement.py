@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -8,7 +9,7 @@ from bot.agent.implement import PhaseWork, implement, next_phase, prepare
 from bot.checklist import ItemStatus
 from bot.config import Config, ImplementSection, StepSection, StepsSection
 from bot.errors import BudgetExceeded, GateError, InvalidStructure, ProviderError, ValidationError
-from bot.events import Notice
+from bot.events import Notice, ResultReady
 from bot.plan import PlanPhase
 from tests.agent_support import RFD, Repo, make_repo
 from tests.fakes import ScriptedLLM, StubPrompts, reply
@@ -178,3 +179,34 @@ def test_next_phase_when_all_are_done() -> None:
     assert next_phase(3, {1, 3}) == 2
     with pytest.raises(GateError, match="every phase is implemented"):
         next_phase(2, {1, 2})
+
+
+def test_a_judges_feedback_is_answered_before_the_next_item(repo: Repo) -> None:
+    seen: list[ResultReady] = []
+
+    def judge(event: ResultReady) -> ResultReady:
+        seen.append(event)
+        verdict = "FAIL: no tests" if event.item.startswith("Add module") else ""
+        return dataclasses.replace(event, feedback=(verdict,) if verdict else ())
+
+    llm = ScriptedLLM(
+        [
+            reply("R."),
+            reply(PLAN),
+            reply("module"),
+            reply("module + tests"),
+            reply("two"),
+            reply("S."),
+        ]
+    )
+    session, _ = repo.session(llm)
+    session.bus.subscribe(ResultReady, judge, owner="judge")
+    implement(session, WORK)
+    assert [(e.step, e.item, e.result) for e in seen] == [
+        ("implement", "Add module — in src", "module"),
+        ("implement", "Add tests — with pytest", "two"),
+    ]
+    assert seen[0].phase == "Skeleton\n\nCreate the module." and seen[0].document == RFD
+    answer = llm.requests[3].messages
+    assert (answer[-2].role, answer[-1].text) == ("assistant", "FAIL: no tests")
+    assert repo.store.read_text("D1", f"{BASE}/items/1.md") == "module + tests\n"

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -8,7 +9,7 @@ from bot.agent.permission import Mode
 from bot.agent.refine import Focus, ReviewText, StopReason, changed_sections, focus_for, refine
 from bot.config import Config, StepSection, StepsSection
 from bot.errors import BudgetExceeded, ProviderError
-from bot.events import Notice
+from bot.events import Notice, ResultReady
 from bot.llm.base import Reply
 from bot.usage import parse_line
 from tests.agent_support import RFD, RFD_PATH, Repo, make_repo
@@ -165,3 +166,22 @@ def test_every_call_lands_in_the_usage_ledger(repo: Repo) -> None:
     entries = [parse_line(line) for line in lines]
     assert [(e.step, e.usage.input_tokens) for e in entries if e] == [("refine", 10)] * 3
     assert result.usage.input_tokens == 30
+
+
+def test_a_judge_sees_each_pass_and_its_feedback_is_answered(repo: Repo) -> None:
+    seen: list[ResultReady] = []
+
+    def judge(event: ResultReady) -> ResultReady:
+        seen.append(event)
+        return dataclasses.replace(event, feedback=("FAIL: too short",) if len(seen) == 1 else ())
+
+    fix = ("rfd_section", {"section": "Summary", "content": "Longer summary."})
+    llm = ScriptedLLM([*edit("Short."), reply("", fix), reply("lengthened"), reply("CONVERGED")])
+    session, _ = repo.session(llm)
+    session.bus.subscribe(ResultReady, judge, owner="judge")
+    result = refine(session, REVIEWS)
+    assert [e.item for e in seen] == ["refine pass 1 (reviews)", "refine pass 2 (completeness)"]
+    assert seen[0].result.startswith("changed the summary\n\n--- a/docs/rfd/D1-tracing.md")
+    assert "+Short." in seen[0].result.splitlines()
+    assert result.passes[0].reply == "lengthened"
+    assert "+Longer summary." in result.passes[0].diff.splitlines()

@@ -19,10 +19,11 @@ from typing import Any
 from bot import checklist
 from bot.agent.blocks import material
 from bot.agent.context import Step, Store
+from bot.agent.feedback import answered
 from bot.agent.loop import Stop, run
 from bot.agent.session import Session
 from bot.errors import GateError, InvalidStructure, ProviderError, ValidationError
-from bot.events import Notice
+from bot.events import Notice, ResultReady
 from bot.llm.base import Message, Usage
 from bot.llm.guard import Meter
 
@@ -179,6 +180,8 @@ def _attempt(
         conversation = session.conversation(Step.IMPLEMENT, prompt.system, meter)
         try:
             result = run(conversation, material(docs, prompt.task))
+            if result.stop is Stop.END:
+                result = answered(conversation, result, _ready(session, work, item, result.text))
         except (ProviderError, TimeoutError) as exc:
             failure = str(exc)
             continue
@@ -186,6 +189,13 @@ def _attempt(
             return checklist.ItemStatus.DONE, "", result.text
         failure = STOPS[result.stop]
     return checklist.ItemStatus.FAILED, failure, ""
+
+
+def _ready(session: Session, work: PhaseWork, item: checklist.Item, text: str) -> ResultReady:
+    return ResultReady(
+        rfd_id=session.event_id, step=Step.IMPLEMENT.value, item=item.label, result=text,
+        phase=f"{work.title}\n\n{work.description}", document=work.rfd_text,
+    )  # fmt: skip
 
 
 def _save(session: Session, work: PhaseWork, position: int, text: str) -> None:

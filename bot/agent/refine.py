@@ -21,11 +21,12 @@ from pathlib import Path
 from bot import document
 from bot.agent.blocks import material
 from bot.agent.context import Step
+from bot.agent.feedback import answered
 from bot.agent.files import unified_diff
 from bot.agent.loop import run
 from bot.agent.session import Session
 from bot.errors import ProviderError, RfdError, ValidationError
-from bot.events import Notice
+from bot.events import Notice, ResultReady
 from bot.llm.base import Usage
 from bot.llm.guard import Meter
 
@@ -149,7 +150,19 @@ def _pass(
         )
     conversation = session.conversation(Step.REFINE, prompt.system, meter)
     result = run(conversation, material(docs, prompt.task))
+    result = answered(conversation, result, _ready(session, number, focus, text, result.text))
     return result.text, result.usage
+
+
+def _ready(session: Session, number: int, focus: Focus, before: str, reply: str) -> ResultReady:
+    """The pass as a judge sees it: the model's closing words and the diff."""
+    after = _rfd_file(session).read_text(encoding="utf-8")
+    diff = unified_diff(before, after, session.rfd_path or "")
+    item = f"refine pass {number} ({focus.value.replace('_', ' ')})"
+    return ResultReady(
+        rfd_id=session.event_id, step=Step.REFINE.value, item=item,
+        result=f"{reply}\n\n{diff}".strip(), document=after,
+    )  # fmt: skip
 
 
 def _stop(
