@@ -8,6 +8,7 @@ from bot.agent.author import converge, draft, explore
 from bot.agent.context import Step
 from bot.agent.permission import Approval, Choice, Mode
 from bot.errors import GateError
+from bot.events import ConversationSaved
 from tests.agent_support import RFD, Repo, make_repo
 from tests.fakes import ScriptedLLM, ScriptedPrompter, StubPrompts, reply
 
@@ -100,3 +101,18 @@ def test_the_draft_system_prompt_carries_the_two_stage_rule(repo: Repo) -> None:
     system = llm.requests[0].system
     assert "Intent." in system and "wait for the contributor's answer" in system
     assert "The sections, in order: Summary, Design." in system
+
+
+def test_the_conversation_is_saved_as_a_transcript(repo: Repo) -> None:
+    add = ("rfd_decision", {"action": "add", "text": "Flat events"})
+    llm = ScriptedLLM([reply("Recording.", add), reply("Recorded.")])
+    session, seen = repo.session(llm, mode=Mode.YES, clock=lambda: 1_700_000_000.0)
+    converge(session, "Let us decide.")
+    saved = [e for e in seen if isinstance(e, ConversationSaved)]
+    assert [(e.step, e.path) for e in saved] == [
+        ("converge", "docs/rfd/.state/D1/conversations/converge-1700000000.md")
+    ]
+    text = repo.store.read_text("D1", "conversations/converge-1700000000.md") or ""
+    assert "## assistant\n\nRecording.\n\n→ `rfd_decision` {" in text
+    assert "## user\n\n← decisions.md is now:" in text
+    assert text.rstrip().endswith("## assistant\n\nRecorded.")

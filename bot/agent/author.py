@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import document
+from bot.agent import transcript
 from bot.agent.blocks import material
 from bot.agent.context import Step, Store
 from bot.agent.loop import run
@@ -111,6 +112,7 @@ def _converse(
         if answer is None:
             break
         messages = (*result.messages, Message("user", answer))
+    transcript.save(session, step.value, result.messages)
     return AuthorResult(step, result.text, None, meter.usage, meter.cost_usd, exchanges)
 
 
