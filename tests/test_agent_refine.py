@@ -185,3 +185,18 @@ def test_a_judge_sees_each_pass_and_its_feedback_is_answered(repo: Repo) -> None
     assert "+Short." in seen[0].result.splitlines()
     assert result.passes[0].reply == "lengthened"
     assert "+Longer summary." in result.passes[0].diff.splitlines()
+
+
+def test_a_document_too_large_for_the_context_is_cut_visibly(tmp_path: Path) -> None:
+    from bot.config import ProviderSection
+
+    config = Config(provider=ProviderSection(context_tokens=3000))
+    repo = make_repo(tmp_path, config)
+    huge = ReviewText("reviews/1.md", "Finding.\n" * 4000)
+    llm = ScriptedLLM([reply("CONVERGED")])
+    session, seen = repo.session(llm)
+    refine(session, [huge])
+    warnings = [e.message for e in seen if isinstance(e, Notice)]
+    assert len(warnings) == 1 and "review reviews/1.md" in warnings[0]
+    assert "truncated here" in llm.opening(0)
+    assert len(llm.opening(0)) < 3000 * 4 + 2000

@@ -15,7 +15,6 @@ from typing import Any
 
 from bot import document
 from bot.agent import transcript
-from bot.agent.blocks import material
 from bot.agent.context import Step, Store
 from bot.agent.loop import run
 from bot.agent.session import Session
@@ -44,7 +43,7 @@ def explore(session: Session, notes: str) -> AuthorResult:
     before = store.read_text(session.rfd_id, "explore.md")
     docs = [_rfd_document(session)]
     if before:
-        docs.append(session.document("explore.md (earlier research)", before))
+        docs.append(("explore.md (earlier research)", before))
     result = _converse(session, Step.EXPLORE, docs, notes)
     if store.read_text(session.rfd_id, "explore.md") == before and result.text:
         store.write_explore(session.rfd_id, result.text + "\n")
@@ -80,9 +79,9 @@ def _rfd_text(session: Session) -> str | None:
     return target.read_text(encoding="utf-8") if target and target.is_file() else None
 
 
-def _rfd_document(session: Session) -> str:
+def _rfd_document(session: Session) -> tuple[str, str]:
     text = _rfd_text(session)
-    return session.document(f"RFD {session.rfd_path}", text or "(the file does not exist yet)")
+    return f"RFD {session.rfd_path}", text or "(the file does not exist yet)"
 
 
 def _sections(session: Session) -> tuple[str, ...]:
@@ -92,18 +91,18 @@ def _sections(session: Session) -> tuple[str, ...]:
     return tuple(s.title for s in document.parse(text, session.rfd_path or "").sections)
 
 
-def _state_documents(session: Session, *names: str) -> list[str]:
+def _state_documents(session: Session, *names: str) -> list[tuple[str, str]]:
     found = ((n, _store(session).read_text(session.rfd_id, n)) for n in names)
-    return [session.document(name, text) for name, text in found if text]
+    return [(name, text) for name, text in found if text]
 
 
 def _converse(
-    session: Session, step: Step, docs: list[str], notes: str, **variables: Any
+    session: Session, step: Step, docs: list[tuple[str, str]], notes: str, **variables: Any
 ) -> AuthorResult:
     meter = session.meter(step)
     prompt = session.prompt(step.value, **variables)
     conversation = session.conversation(step, prompt.system, meter)
-    messages: tuple[Message, ...] = material(docs, prompt.task, notes)
+    messages = session.opening(prompt, docs, notes)
     exchanges, result = 0, None
     while True:
         result = run(conversation, messages)

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from bot import checklist
-from bot.agent.blocks import material
 from bot.agent.context import Step, Store
 from bot.agent.feedback import answered
 from bot.agent.loop import Stop, run
@@ -47,12 +46,11 @@ class PhaseWork:
     def base(self) -> str:
         return f"implement/{self.number}"
 
-    def documents(self, session: Session, *extra: tuple[str, str]) -> list[str]:
+    def documents(self, session: Session, *extra: tuple[str, str]) -> list[tuple[str, str]]:
         """The RFD, earlier phase summaries, this phase, then ``extra`` (label, text)."""
         done = [(f"summary of phase {n}", text) for n, text in self.previous]
         phase = (f"phase {self.number}", f"{self.title}\n\n{self.description}")
-        labelled = [(f"RFD {session.rfd_path}", self.rfd_text), *done, phase, *extra]
-        return [session.document(label, text) for label, text in labelled]
+        return [(f"RFD {session.rfd_path}", self.rfd_text), *done, phase, *extra]
 
     def variables(self) -> dict[str, Any]:
         return {"phase_number": self.number, "phase_title": self.title}
@@ -113,7 +111,7 @@ def _notice(session: Session, message: str, level: str = "info") -> None:
 def _research(session: Session, work: PhaseWork, meter: Meter) -> str:
     _notice(session, f"Researching phase {work.number}: {work.title}")
     prompt = session.prompt("implement_research", **work.variables())
-    first = material(work.documents(session), prompt.task)
+    first = session.opening(prompt, work.documents(session))
     return run_text(session, Step.RESEARCH, prompt.system, meter, first)
 
 
@@ -121,7 +119,7 @@ def _plan(session: Session, work: PhaseWork, meter: Meter, research: str) -> str
     _notice(session, f"Planning phase {work.number}: {work.title}")
     cap = session.config.implement.max_items
     prompt = session.prompt("implement_plan", max_items=cap, **work.variables())
-    first = material(work.documents(session, ("research", research)), prompt.task)
+    first = session.opening(prompt, work.documents(session, ("research", research)))
     plan = run_text(session, Step.PLAN, prompt.system, meter, first)
     labels = [i.label for i in checklist.parse(plan).items]
     if not labels:
@@ -179,7 +177,7 @@ def _attempt(
         docs = work.documents(session, ("research", research), ("plan", items))
         conversation = session.conversation(Step.IMPLEMENT, prompt.system, meter)
         try:
-            result = run(conversation, material(docs, prompt.task))
+            result = run(conversation, session.opening(prompt, docs))
             if result.stop is Stop.END:
                 result = answered(conversation, result, _ready(session, work, item, result.text))
         except (ProviderError, TimeoutError) as exc:
@@ -213,7 +211,7 @@ def _summary(session: Session, work: PhaseWork, meter: Meter, items: str) -> str
     _notice(session, f"Summarizing phase {work.number}: {work.title}")
     results = [_result(session, work, n) for n in range(len(checklist.parse(items).items))]
     prompt = session.prompt("implement_summary", **work.variables())
-    first = material(work.documents(session, ("plan", items), *results), prompt.task)
+    first = session.opening(prompt, work.documents(session, ("plan", items), *results))
     return run_text(session, Step.SUMMARY, prompt.system, meter, first)
 
 

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot import document
-from bot.agent.blocks import material
 from bot.agent.context import Step
 from bot.agent.feedback import answered
 from bot.agent.files import unified_diff
@@ -140,16 +139,16 @@ def _pass(
     reviews: Sequence[ReviewText],
     text: str,
 ) -> tuple[str, Usage]:
-    docs = [session.document(f"RFD {session.rfd_path}", text)]
+    docs = [(f"RFD {session.rfd_path}", text)]
     if focus is Focus.REVIEWS:
         prompt = session.prompt("refine_pass1", review_count=len(reviews), max_passes=MAX_PASSES)
-        docs += [session.document(f"review {r.path}", r.text) for r in reviews]
+        docs += [(f"review {r.path}", r.text) for r in reviews]
     else:
         prompt = session.prompt(
             "refine_pass", pass_number=number, max_passes=MAX_PASSES, focus=focus.value
         )
     conversation = session.conversation(Step.REFINE, prompt.system, meter)
-    result = run(conversation, material(docs, prompt.task))
+    result = run(conversation, session.opening(prompt, docs))
     result = answered(conversation, result, _ready(session, number, focus, text, result.text))
     return result.text, result.usage
 

@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol
 
+from bot.agent.blocks import material
 from bot.agent.calls import CallRunner
 from bot.agent.context import Step, Store, ToolContext
 from bot.agent.loop import Conversation
 from bot.agent.permission import Mode, Prompter
 from bot.agent.tools import toolset
 from bot.config import Config
-from bot.events import EventBus
-from bot.llm.base import LLM, Usage
-from bot.llm.guard import Budget, Meter
+from bot.events import EventBus, Notice
+from bot.llm.base import LLM, Message, Usage
+from bot.llm.guard import Budget, Meter, Part, fit
 
 
 class Rendered(Protocol):
@@ -88,9 +89,21 @@ class Session:
         """The step template ``name`` (``rfd_id`` and ``title`` are always given)."""
         return self.templates.render(name, rfd_id=self.event_id, title=self.rfd_title, **variables)
 
-    def document(self, label: str, text: str) -> str:
-        """``text`` wrapped as data for the model."""
-        return self.templates.document(label, text)
+    def opening(
+        self, prompt: Rendered, docs: Sequence[tuple[str, str]], notes: str = ""
+    ) -> tuple[Message, ...]:
+        """The first messages of a conversation: ``(label, text)`` documents as data, fitted
+        into ``provider.context_tokens`` (the first one, the RFD, is kept whole; what was
+        cut from the others is said), then the task and the person's notes."""
+        parts = [Part("system prompt", prompt.system, cuttable=False)]
+        parts += [Part(label, text, cuttable=n > 0) for n, (label, text) in enumerate(docs)]
+        parts.append(Part("task", f"{prompt.task}\n{notes}", cuttable=False))
+        texts, cuts = fit(parts, self.config.provider.context_tokens)
+        for cut in cuts:
+            self.bus.emit(Notice(rfd_id=self.event_id, message=cut, level="warning"))
+        fitted = zip((label for label, _ in docs), texts[1:-1], strict=True)
+        wrapped = [self.templates.document(label, text) for label, text in fitted]
+        return material(wrapped, prompt.task, notes)
 
     def meter(self, step: Step) -> Meter:
         """What the step may spend (``steps.<step>.budget_*``), shared by its conversations."""
