@@ -89,3 +89,23 @@ def test_a_failed_item_leaves_the_phase_unrecorded(
     assert "- [ ] 1. Schema" in issue
     items = (git_repo / "docs/rfd/.state/001/implement/1/items.md").read_text()
     assert "- [!] 1. Item [Failed:" in items
+
+
+def test_spinner_runs_while_waiting_and_stops_for_text() -> None:
+    import io
+
+    from bot.cli.ai import Spinner, _stream
+    from bot.cli.output import Output
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    out = Output(stdout=Tty())
+    spinner = Spinner(out)
+    spinner.start()
+    assert spinner._running
+    _stream(out, spinner)("Hello")
+    assert not spinner._running
+    assert out.stdout.getvalue().endswith("Hello")  # type: ignore[attr-defined]
+    spinner.stop()  # idempotent

@@ -41,13 +41,41 @@ def ai_workspace(out: Output, yes: bool) -> Workspace:
 def options(ws: Workspace, out: Output, model: str | None) -> dict[str, Any]:
     from bot.agent.terminal import TerminalPrompter
 
-    stream = None if out.json_mode else _stream(out)
+    spinner = Spinner(out) if out.stdout.isatty() and not out.json_mode else None
+    if spinner is not None:
+        for name in ("turn.started", "tool_call.complete"):
+            ws.bus.subscribe(name, spinner.start, owner="terminal")
+        for name in ("turn.cycle_complete", "turn.complete", "turn.aborted"):
+            ws.bus.subscribe(name, spinner.stop, owner="terminal")
+    stream = None if out.json_mode else _stream(out, spinner)
     prompter = TerminalPrompter() if ws.interactive else None
     return {"model": model, "prompter": prompter, "on_text": stream}
 
 
-def _stream(out: Output) -> Callable[[str], None]:
+class Spinner:
+    """ "Waiting for the model…" while a request is out; gone as soon as text streams."""
+
+    def __init__(self, out: Output) -> None:
+        from rich.console import Console
+
+        self._status = Console(file=out.stdout).status("waiting for the model…")
+        self._running = False
+
+    def start(self, _event: object = None) -> None:
+        if not self._running:
+            self._status.start()
+            self._running = True
+
+    def stop(self, _event: object = None) -> None:
+        if self._running:
+            self._status.stop()
+            self._running = False
+
+
+def _stream(out: Output, spinner: Spinner | None) -> Callable[[str], None]:
     def write(chunk: str) -> None:
+        if spinner is not None:
+            spinner.stop()
         out.stdout.write(chunk)
         out.stdout.flush()
 
