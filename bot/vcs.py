@@ -27,23 +27,29 @@ class Vcs(Protocol):
 
 
 class GitVcs:
-    """A working tree, through GitPython (imported only when a repository is opened)."""
+    """A working tree, through GitPython — imported on first use (≈ 150 ms), so commands
+    that never touch git (``rfd status``) do not pay for it."""
 
-    def __init__(self, repo: git.Repo) -> None:
-        self._repo = repo
-        self.root = Path(repo.working_tree_dir or ".")
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._opened: git.Repo | None = None
 
     @classmethod
     def discover(cls, path: Path) -> GitVcs | None:
         """The repository containing ``path``, or None outside one."""
-        if not _inside_git(path):
-            return None
-        import git
+        top = _top_level(path)
+        return cls(top) if top is not None else None
 
-        try:
-            return cls(git.Repo(path, search_parent_directories=True))
-        except (git.InvalidGitRepositoryError, git.NoSuchPathError):
-            return None
+    @property
+    def _repo(self) -> git.Repo:
+        if self._opened is None:
+            import git
+
+            try:
+                self._opened = git.Repo(self.root)
+            except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
+                raise RfdError(f"{self.root} is not a usable git repository: {exc}") from exc
+        return self._opened
 
     def rename(self, old: Path, new: Path) -> None:
         """``git mv`` when the file is tracked, a plain rename otherwise."""
@@ -80,5 +86,7 @@ class GitVcs:
             return self.head()[:12]
 
 
-def _inside_git(path: Path) -> bool:
-    return any((p / ".git").exists() for p in (path.resolve(), *path.resolve().parents))
+def _top_level(path: Path) -> Path | None:
+    return next(
+        (p for p in (path.resolve(), *path.resolve().parents) if (p / ".git").exists()), None
+    )

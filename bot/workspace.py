@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot import discovery
+from bot.bus import EventBus
 from bot.config import Config, Resolved, load
 from bot.discovery import RfdFile
 from bot.document import Document
-from bot.events import EventBus
 from bot.forge.base import Forge
 from bot.forge.local import LocalForge
 from bot.llm.base import LLM
@@ -88,7 +88,7 @@ class Workspace:
             assume_yes=assume_yes,
             llm_reason=reason,
         )
-        if resolved is not None:
+        if resolved is not None and (config.plugins.enabled or config.plugins.options):
             from bot.plugins import load_plugins
 
             ws.plugins = load_plugins(ws.bus, resolved, root=root, store=store, llm=llm)
