@@ -7,6 +7,7 @@ Every function takes the repository root and returns text; blobs are read in one
 
 from __future__ import annotations
 
+import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,6 +79,24 @@ def _name_status(out: bytes) -> list[Change]:
             changes.append(Change(kind, fields[i + 1], fields[i + 1]))
             i += 2
     return changes
+
+
+_REMOTE = re.compile(
+    r"""[/:@]                       # after the host: git@host:owner/name or https://host/owner/name
+        (?P<repo>[^/:]+/[^/]+?)     # owner/name
+        (?:\.git)?/?$""",
+    re.VERBOSE,
+)
+
+
+def origin_repository(root: Path) -> str | None:
+    """``owner/name`` of the ``origin`` remote, None without one."""
+    try:
+        url = run(root, "remote", "get-url", "origin").decode().strip()
+    except GitFailed:
+        return None
+    match = _REMOTE.search(url)
+    return match["repo"] if match else None
 
 
 def has_head(root: Path) -> bool:

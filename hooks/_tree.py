@@ -1,4 +1,4 @@
-"""One version of the repository as the hooks see it, read lazily and in batches.
+"""One version of the repository as the hooks see it, read lazily.
 
 ``Tree(root, None)`` is the working tree, ``Tree(root, INDEX)`` what is staged and
 ``Tree(root, sha)`` a commit.  Nothing is read until asked for: a hook that needs
@@ -132,7 +132,5 @@ class Statuses(Mapping["RfdId", "Status"]):
         return None if doc is None else doc.status
 
     def lookup(self, ids: Iterable[RfdId]) -> dict[RfdId, Status | None]:
-        """Statuses of ``ids`` (None: no such RFD), reading all of them in one batch."""
-        ids = list(ids)
-        self._tree.read_many(self._files[i] for i in ids if i in self._files)
+        """Statuses of ``ids`` (None: no such RFD); only those files are read."""
         return {i: self.get(i) for i in ids}

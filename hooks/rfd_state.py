@@ -44,6 +44,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 class StateChecker:
+    """Checks state files one by one; each state directory's owner and plan are looked up
+    once."""
+
     def __init__(self, root: Path, layout: Layout, report: Report) -> None:
         self.tree = Tree(root, None)  # pre-commit stashes unstaged changes: tree == index
         self.layout, self.report = layout, report
@@ -61,14 +64,14 @@ class StateChecker:
                 hint="remove it (state files are committed and pushed); revoke it if it ever "
                 "left your machine, and keep keys in environment variables",
             ))  # fmt: skip
-        if self._owner(key, path) is None:
+        if self._owner(key) is None:
             return
         try:
             self._content(path, key, rel, data)
         except RfdError as err:
             self.report.error(err)
 
-    def _owner(self, key: str, path: str) -> RfdId | None:
+    def _owner(self, key: str) -> RfdId | None:
         """The RFD owning state dir ``key``, reported once when there is none."""
         if key in self._owners:
             return self._owners[key]

@@ -78,10 +78,10 @@ class Checker:
             return
         if doc is None:
             return
-        for err in self._problems(change, before, doc):
-            if err.path == doc.path and err.line is None:
-                err.line = status_line(doc)
-            self.report.error(err)
+        for problem in self._problems(change, before, doc):
+            if problem.path == doc.path and problem.line is None:
+                problem.line = status_line(doc)
+            self.report.error(problem)
 
     def _before(self, change: RfdChange) -> Status | None:
         if change.old_path is None:

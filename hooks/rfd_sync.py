@@ -131,15 +131,24 @@ def _status_change(old: Tree, new: Tree, old_path: str | None, path: str) -> Sta
 
 
 def github_forge(root: Path, token: str) -> Forge:
-    """The GitHub forge, imported here only (PyGithub costs more than a hook's budget)."""
+    """The GitHub forge, imported here only (PyGithub costs more than a hook's budget).
+
+    The repository is ``GITHUB_REPOSITORY`` when set (in Actions), else the ``origin``
+    remote's ``owner/name``; ``GITHUB_API_URL`` selects GitHub Enterprise.
+    """
     try:
-        from bot.forge.github import GitHubForge
+        from bot.forge.github import (  # type: ignore[import-not-found,unused-ignore]
+            GitHubForge,
+        )
     except ImportError as exc:
         raise ForgeError(
             f"the GitHub forge cannot be loaded ({exc})",
             hint="install rfd-bot with its dependencies, or unset the token to only preview",
         ) from exc
-    return GitHubForge.from_env()  # type: ignore[no-any-return]
+    environ = {**os.environ, "GITHUB_TOKEN": token}
+    if "/" not in environ.get("GITHUB_REPOSITORY", ""):
+        environ["GITHUB_REPOSITORY"] = _git.origin_repository(root) or ""
+    return GitHubForge.from_env(environ)  # type: ignore[no-any-return,unused-ignore]
 
 
 if __name__ == "__main__":
