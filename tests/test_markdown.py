@@ -62,6 +62,8 @@ T, C, M = LineKind.TEXT, LineKind.CODE, LineKind.COMMENT
         ("<!-- one -->\n# h\n", [M, T]),
         ("<!--\n# h\n-->\ntext\n", [M, M, M, T]),
         ("text <!--\n# h\n", [T, T]),
+        ("---\n# yaml comment\nx: 1\n---\n# h\n", [M, M, M, M, T]),
+        ("a\n---\n# h\n---\n", [T, T, T, T]),
     ],
 )
 def test_line_kinds(text: str, kinds: list[LineKind]) -> None:
