@@ -95,9 +95,11 @@ def loads(text: str, path: str) -> tuple[PlanPhase, ...]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ParseError(
-            f"plan is not valid JSON: {exc.msg}", path=path, line=exc.lineno,
-            hint="fix the JSON syntax (a list of {\"title\", \"description\"} objects)",
-        ) from exc  # fmt: skip
+            f"plan is not valid JSON: {exc.msg}",
+            path=path,
+            line=exc.lineno,
+            hint='fix the JSON syntax (a list of {"title", "description"} objects)',
+        ) from exc
     if not isinstance(data, list):
         raise InvalidStructure(f"plan must be a JSON array, not {_kind(data)}", path=path)
     return tuple(_load_phase(item, n, path) for n, item in enumerate(data))

@@ -87,6 +87,7 @@ def test_full_state_is_derived_from_files(store: StateStore) -> None:
 
 
 def test_reading_tolerates_hand_edits(store: StateStore) -> None:
+    store.write_plan("045", PHASES)
     put(store, "045/reviews/notes.txt")
     put(store, "045/reviews/abc.md")
     put(store, "045/reviews/.1700000000.md.x1y2.tmp")
@@ -96,12 +97,14 @@ def test_reading_tolerates_hand_edits(store: StateStore) -> None:
     put(store, "045/phases/1.md")
     put(store, "045/phases/01.md")
     put(store, "045/phases/7.md")
+    put(store, "045/phases/0.md")
     (store.base / "045/impl-reviews").mkdir(parents=True)
     put(store, "045/stray.bin", b"\xff\xfe")
     state = store.read("045")
     assert [(r.timestamp, r.headline) for r in state.reviews] == [(1700000000, "Blocker: plan")]
-    assert state.completed == (1, 7) and state.impl_reviews == ()
+    assert state.completed == (0, 1, 7) and state.impl_reviews == ()
     assert store.phase_summaries("045")[1].name == "1.md"
+    assert (state.done, state.next_phase, store.phase_progress("045")) == (1, 2, (1, 3))
 
 
 def test_broken_files_become_errors_in_the_derived_state(store: StateStore) -> None:
@@ -262,6 +265,8 @@ def test_validate_clean_state_has_no_errors(store: StateStore) -> None:
         ({"045/phases/2.md": "x"}, FileNotFound, "045/plan.json", "re-run `rfd accept 045`"),
         ({"045/plan.json": "[]", "045/phases/2.md": "x"}, InvalidStructure, "045/phases/2.md",
          "rename it to the number"),
+        ({"045/plan.json": "[]", "045/phases/0.md": "x"}, InvalidStructure, "045/phases/0.md",
+         "delete it if it is stale"),
         ({"045/reviews": "a file"}, InvalidStructure, "045/reviews", "a directory named reviews"),
         ({"045/plan.json/x": "in a dir"}, InvalidStructure, "045/plan.json", "a file named"),
     ],

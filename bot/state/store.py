@@ -93,7 +93,7 @@ class StateStore:
         except RfdError:
             return None
         total = len(phases or ())
-        done = sum(1 for n in self.phase_summaries(rfd_id) if n <= total)
+        done = sum(1 for n in self.phase_summaries(rfd_id) if 1 <= n <= total)
         return None if phases is None else (done, total)
 
     def read_text(self, rfd_id: Key, relpath: str) -> str | None:
