@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -90,12 +89,12 @@ class Report:
         self.problems = 0
 
     def error(self, err: RfdError) -> None:
-        self.problems += 1
-        print(err, file=sys.stdout)
+        self.problem(str(err))
 
-    def errors(self, errs: Iterable[RfdError]) -> None:
-        for err in errs:
-            self.error(err)
+    def problem(self, text: str) -> None:
+        """A problem already worded as ``path:line: message`` (and ``  hint: ...``)."""
+        self.problems += 1
+        print(text, file=sys.stdout)
 
     def note(self, text: str) -> None:
         """Informational output (pre-commit shows it with ``--verbose``)."""

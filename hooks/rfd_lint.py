@@ -67,8 +67,7 @@ def show(finding: Finding, report: Report) -> None:
     from bot.lint import Severity
 
     if finding.severity is Severity.ERROR:
-        report.problems += 1
-        report.note(str(finding))
+        report.problem(str(finding))
     else:
         report.note(f"{finding} ({finding.severity.value})")
 
