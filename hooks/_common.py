@@ -3,6 +3,8 @@
 The hooks are handed repository-relative paths by pre-commit (every file with
 ``--all-files``); they keep those under the configured RFD directory
 (``.github/rfd.toml`` ``[rfd] dir``), so one ``.pre-commit-hooks.yaml`` serves any layout.
+This module imports next to nothing: a commit that touches no RFD costs a hook little
+more than the interpreter and argparse.
 """
 
 from __future__ import annotations
@@ -13,11 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.errors import RfdError
-from bot.ids import RfdId, split_file_name
-
 if TYPE_CHECKING:
     from bot.config import Config
+    from bot.errors import RfdError
+    from bot.ids import RfdId
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,8 @@ class Layout:
         parent, _, name = normalize(path).rpartition("/")
         if parent not in (self.rfd_dir, self.drafts_dir):
             return None
+        from bot.ids import split_file_name
+
         split = split_file_name(name)
         return split[0] if split else None
 
