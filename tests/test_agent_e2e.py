@@ -54,5 +54,5 @@ def test_refine_end_to_end_through_the_anthropic_provider(
     assert (result.usage.cache_write_tokens, result.usage.cache_read_tokens) == (2870, 1480)
     ledger = (repo.store.read_text("D1", "usage.jsonl") or "").splitlines()
     entries = [e for e in map(parse_line, ledger) if e]
-    assert [e.model for e in entries] == ["claude-opus-4-1-20250805"] * 3
+    assert [e.model for e in entries] == ["claude-opus-5-5"] * 3
     assert all(e.cost_usd and e.cost_usd > 0 for e in entries)
