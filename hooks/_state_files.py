@@ -12,7 +12,7 @@ from bot.errors import FileNotFound, InvalidStructure, RfdError, ValidationError
 from bot.ids import RfdId
 from hooks._common import Layout, Report, decode
 from hooks._secrets import find_secrets
-from hooks._tree import Tree
+from hooks._tree import RfdNames, Tree
 
 REVIEW_DIRS = ("reviews", "impl-reviews")
 _REVIEW_NAME = re.compile(r"^[0-9]+\.md$")  # 1721500000.md, as the state store names them
@@ -26,7 +26,7 @@ class StateChecker:
     def __init__(self, root: Path, layout: Layout, report: Report) -> None:
         self.tree = Tree(root, None)  # pre-commit stashes unstaged changes: tree == index
         self.layout, self.report = layout, report
-        self._rfds: dict[RfdId, str] | None = None
+        self._rfds: RfdNames | None = None
         self._owners: dict[str, RfdId | None] = {}
         self._plans: dict[str, int | None] = {}
 
@@ -66,14 +66,14 @@ class StateChecker:
             ))  # fmt: skip
             return None
         if self._rfds is None:
-            self._rfds = self.tree.rfd_files(self.layout)
+            self._rfds = self.tree.rfd_names(self.layout)
         if str(rfd_id) != key:
             self.report.error(InvalidStructure(
                 f"should be named {self.layout.state_path(rfd_id, '')}", path=where,
                 hint="state directories are named exactly like the RFD id: 045 or D32",
             ))  # fmt: skip
             return None
-        if rfd_id in self._rfds:
+        if self._rfds.path(rfd_id) is not None:
             return rfd_id
         self.report.error(FileNotFound(
             f"state for RFD {key}, which has no file in {self.layout.rfd_dir}", path=where,

@@ -30,19 +30,23 @@ def check(root: Path, layout: Layout, from_ref: str, to_ref: str, only: set[str]
           report: Report) -> None:  # fmt: skip
     """Check every RFD change of the index (or of each pushed commit) into ``report``."""
     with _git.BlobReader(root) as reader:
-        for old, new, changes in _steps(root, from_ref, to_ref):
-            checker = Checker(layout, Tree(root, old, reader), Tree(root, new, reader), report)
+        for old, new, changes in _steps(root, from_ref, to_ref, reader):
+            checker = Checker(layout, old, new, report)
             for change in rfd_changes(changes, layout, only):
                 checker.check(change)
 
 
-def _steps(root: Path, from_ref: str, to_ref: str) -> list[tuple[str, str, list[_git.Change]]]:
-    """``(old rev, new rev, changes)``: the index against HEAD, or each pushed commit."""
+def _steps(
+    root: Path, from_ref: str, to_ref: str, reader: _git.BlobReader
+) -> list[tuple[Tree, Tree, list[_git.Change]]]:
+    """``(old tree, new tree, changes)``: the index against HEAD, or each pushed commit."""
     if to_ref:
-        pairs = _git.commits(root, from_ref, to_ref)
-        return [(old, new, _git.diff_changes(root, old, new)) for old, new in pairs]
+        return [
+            (Tree(root, old, reader), Tree(root, new, reader), _git.diff_changes(root, old, new))
+            for old, new in _git.commits(root, from_ref, to_ref)
+        ]
     base, changes = _git.staged_changes(root)
-    return [(base, _git.INDEX, changes)]
+    return [(Tree(root, base, reader), Tree.index(root, base, changes, reader), changes)]
 
 
 class Checker:
@@ -50,7 +54,7 @@ class Checker:
 
     def __init__(self, layout: Layout, old: Tree, new: Tree, report: Report) -> None:
         self.layout, self.old, self.new, self.report = layout, old, new, report
-        self.statuses = cache(lambda: Statuses(new, new.rfd_files(layout)))
+        self.statuses = cache(lambda: Statuses(new, new.rfd_names(layout)))
 
     def check(self, change: RfdChange) -> None:
         try:

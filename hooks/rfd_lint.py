@@ -39,8 +39,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from hooks._tree import Statuses, Tree
 
     tree = Tree(root, None)
-    files = tree.rfd_files(layout)
-    known = Statuses(tree, files)
+    known = Statuses(tree, tree.rfd_names(layout))
     for path in paths:
         lint_file(tree, path, known, report)
     return report.code
