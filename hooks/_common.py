@@ -3,22 +3,22 @@
 The hooks are handed repository-relative paths by pre-commit (every file with
 ``--all-files``); they keep those under the configured RFD directory
 (``.github/rfd.toml`` ``[rfd] dir``), so one ``.pre-commit-hooks.yaml`` serves any layout.
+This module imports next to nothing: a commit that touches no RFD costs a hook little
+more than the interpreter and argparse.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.errors import RfdError
-from bot.ids import RfdId, split_file_name
-
 if TYPE_CHECKING:
     from bot.config import Config
+    from bot.errors import RfdError
+    from bot.ids import RfdId
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,8 @@ class Layout:
         parent, _, name = normalize(path).rpartition("/")
         if parent not in (self.rfd_dir, self.drafts_dir):
             return None
+        from bot.ids import split_file_name
+
         split = split_file_name(name)
         return split[0] if split else None
 
@@ -90,12 +92,12 @@ class Report:
         self.problems = 0
 
     def error(self, err: RfdError) -> None:
-        self.problems += 1
-        print(err, file=sys.stdout)
+        self.problem(str(err))
 
-    def errors(self, errs: Iterable[RfdError]) -> None:
-        for err in errs:
-            self.error(err)
+    def problem(self, text: str) -> None:
+        """A problem already worded as ``path:line: message`` (and ``  hint: ...``)."""
+        self.problems += 1
+        print(text, file=sys.stdout)
 
     def note(self, text: str) -> None:
         """Informational output (pre-commit shows it with ``--verbose``)."""

@@ -7,6 +7,7 @@ Every function takes the repository root and returns text; blobs are read in one
 
 from __future__ import annotations
 
+import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +32,8 @@ class Change:
     kind: str
     path: str
     old: str
+    blob: str = ZERO
+    """The object id of the new content (zeros when deleted)."""
 
 
 def run(root: Path, *args: str, stdin: bytes | None = None) -> bytes:
@@ -42,42 +45,66 @@ def run(root: Path, *args: str, stdin: bytes | None = None) -> bytes:
 
 def staged_changes(root: Path) -> tuple[str, list[Change]]:
     """What ``git commit`` would record: the index against HEAD (renames detected), and
-    the revision compared with (the empty tree before the first commit)."""
+    the revision compared with (the empty tree before the first commit).
+
+    This is the one time a hook reads the index (~10 ms in a 20,000-file repository):
+    the staged blobs are named in the output, and whatever is not listed is as in HEAD.
+    """
     try:
-        return "HEAD", _name_status(run(root, *_DIFF_CACHED, "HEAD", "--"))
+        return "HEAD", _raw(run(root, *_DIFF_CACHED, "HEAD", "--"))
     except GitFailed:
         if has_head(root):
             raise
-        return EMPTY_TREE, _name_status(run(root, *_DIFF_CACHED, EMPTY_TREE, "--"))
+        return EMPTY_TREE, _raw(run(root, *_DIFF_CACHED, EMPTY_TREE, "--"))
 
 
-_DIFF_CACHED = ("diff", "--cached", "--name-status", "-M", "-z")
+_DIFF_CACHED = ("diff", "--cached", "--raw", "-M", "-z", "--abbrev=40")
 
 
 def diff_changes(root: Path, old: str, new: str) -> list[Change]:
     """The changes between two commits (renames detected)."""
-    return _name_status(run(root, "diff", "--name-status", "-M", "-z", old, new))
+    return _raw(run(root, "diff", "--raw", "-M", "-z", "--abbrev=40", old, new, "--"))
 
 
 def commit_changes(root: Path, commit: str) -> list[Change]:
     """The changes one commit made to its first parent (everything for a root commit)."""
-    return _name_status(run(root, "diff-tree", "-r", "-M", "--root", "--no-commit-id",
-                            "--name-status", "-z", commit))  # fmt: skip
+    return _raw(run(root, "diff-tree", "-r", "-M", "--root", "--no-commit-id", "--raw", "-z",
+                    "--abbrev=40", commit))  # fmt: skip
 
 
-def _name_status(out: bytes) -> list[Change]:
+def _raw(out: bytes) -> list[Change]:
+    """Parse ``--raw -z``: ``:oldmode newmode oldblob newblob X\\0path\\0[newpath\\0]``."""
     fields = out.decode("utf-8", "surrogateescape").split("\0")
     changes: list[Change] = []
     i = 0
     while i + 1 < len(fields):
-        kind = fields[i][:1]
+        meta = fields[i].split()
+        kind, blob = meta[4][:1], meta[3]
         if kind in ("R", "C"):
-            changes.append(Change(kind, fields[i + 2], fields[i + 1]))
+            changes.append(Change(kind, fields[i + 2], fields[i + 1], blob))
             i += 3
         else:
-            changes.append(Change(kind, fields[i + 1], fields[i + 1]))
+            changes.append(Change(kind, fields[i + 1], fields[i + 1], blob))
             i += 2
     return changes
+
+
+_REMOTE = re.compile(
+    r"""[/:@]                       # after the host: git@host:owner/name or https://host/owner/name
+        (?P<repo>[^/:]+/[^/]+?)     # owner/name
+        (?:\.git)?/?$""",
+    re.VERBOSE,
+)
+
+
+def origin_repository(root: Path) -> str | None:
+    """``owner/name`` of the ``origin`` remote, None without one."""
+    try:
+        url = run(root, "remote", "get-url", "origin").decode().strip()
+    except GitFailed:
+        return None
+    match = _REMOTE.search(url)
+    return match["repo"] if match else None
 
 
 def has_head(root: Path) -> bool:

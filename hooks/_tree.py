@@ -1,4 +1,4 @@
-"""One version of the repository as the hooks see it, read lazily and in batches.
+"""One version of the repository as the hooks see it, read lazily.
 
 ``Tree(root, None)`` is the working tree, ``Tree(root, INDEX)`` what is staged and
 ``Tree(root, sha)`` a commit.  Nothing is read until asked for: a hook that needs
@@ -19,11 +19,13 @@ from hooks._common import Layout, decode
 if TYPE_CHECKING:
     from bot.document import Document
     from bot.status import Status
-    from hooks._git import BlobReader
+    from hooks._git import BlobReader, Change
 
 
 INDEX = ""
 """The revision of the staged version (``:path``); ``hooks._git.INDEX`` too."""
+ZERO = "0" * 40
+"""git's object id of "no content" (a deleted path), as in ``hooks._git.ZERO``."""
 
 
 class Tree:
@@ -32,6 +34,20 @@ class Tree:
         self.rev = rev
         self._reader = reader
         self._blobs: dict[str, bytes | None] = {}
+        self._staged: dict[str, str] = {}
+        self._base = rev
+
+    @classmethod
+    def index(cls, root: Path, base: str, changes: Iterable[Change], reader: BlobReader) -> Tree:
+        """What is staged, without reading the index again: the blobs ``git diff --cached``
+        named for the changed paths, and ``base`` (HEAD) for every other path."""
+        tree = cls(root, INDEX, reader)
+        tree._base = base
+        for change in changes:
+            if change.kind == "R":
+                tree._staged.setdefault(change.old, ZERO)
+            tree._staged[change.path] = change.blob
+        return tree
 
     def read_many(self, paths: Iterable[str]) -> dict[str, bytes | None]:
         """Contents of ``paths`` (None when absent), cached."""
@@ -40,12 +56,18 @@ class Tree:
         if self.rev is None:
             self._blobs.update((p, _read_file(self.root / p)) for p in todo)
         else:
-            assert self._reader is not None, "a revision is read through a BlobReader"
-            self._blobs.update((p, self._reader.read(f"{self.rev}:{p}")) for p in todo)
+            self._blobs.update((p, self._read_blob(p)) for p in todo)
         return {p: self._blobs[p] for p in paths}
 
     def read(self, path: str) -> bytes | None:
         return self.read_many([path])[path]
+
+    def _read_blob(self, path: str) -> bytes | None:
+        assert self._reader is not None, "a revision is read through a BlobReader"
+        blob = self._staged.get(path)
+        if blob is not None:
+            return None if blob == ZERO else self._reader.read(blob)
+        return self._reader.read(f"{self._base}:{path}")
 
     def text(self, path: str) -> str | None:
         data = self.read(path)
@@ -58,11 +80,11 @@ class Tree:
         text = self.text(path)
         return None if text is None else parse(text, path)
 
-    def rfd_files(self, layout: Layout) -> dict[RfdId, str]:
-        """Every RFD id → its path, from file names only (no file is opened).
+    def rfd_names(self, layout: Layout) -> RfdNames:
+        """The RFD files of this version, known by name (no file is opened).
 
         The working tree and the index are listed with one ``scandir`` of the RFD and
-        drafts directories (untracked names read as missing files from the index).
+        drafts directories (an untracked name reads as a missing file from the index).
         """
         if self.rev is None or self.rev == INDEX:
             names = [
@@ -75,14 +97,36 @@ class Tree:
             from hooks._git import run  # subprocess: only hooks that read revisions pay it
 
             out = run(self.root, "ls-tree", "-z", "--name-only", self.rev, "--",
-                           layout.rfd_dir + "/", layout.drafts_dir + "/")  # fmt: skip
+                      layout.rfd_dir + "/", layout.drafts_dir + "/")  # fmt: skip
             names = out.decode("utf-8", "surrogateescape").split("\0")
-        found: dict[RfdId, str] = {}
-        for path in sorted(names):
-            rfd_id = layout.rfd_id(path) if path else None
-            if rfd_id is not None:
-                found.setdefault(rfd_id, path)
-        return found
+        return RfdNames(layout, sorted(n for n in names if n))
+
+
+class RfdNames:
+    """RFD file paths, parsed only for the ids asked about: with 2,000 RFDs, parsing every
+    name would cost more than the rest of a hook."""
+
+    def __init__(self, layout: Layout, paths: list[str]) -> None:
+        self._layout = layout
+        self._paths = paths
+        self._all: dict[RfdId, str] | None = None
+
+    def path(self, rfd_id: RfdId) -> str | None:
+        """The file of ``rfd_id`` (the first by name when there are several)."""
+        digits = str(rfd_id.number)
+        for path in self._paths:
+            if digits in path.rpartition("/")[2][:8] and self._layout.rfd_id(path) == rfd_id:
+                return path
+        return None
+
+    def all(self) -> dict[RfdId, str]:
+        if self._all is None:
+            self._all = {}
+            for path in self._paths:
+                rfd_id = self._layout.rfd_id(path)
+                if rfd_id is not None:
+                    self._all.setdefault(rfd_id, path)
+        return self._all
 
 
 def _read_file(path: Path) -> bytes | None:
@@ -99,19 +143,19 @@ class Statuses(Mapping["RfdId", "Status"]):
     behaves as if it had no status (``KeyError``).
     """
 
-    def __init__(self, tree: Tree, files: Mapping[RfdId, str]) -> None:
+    def __init__(self, tree: Tree, names: RfdNames) -> None:
         self._tree = tree
-        self._files = files
+        self._names = names
         self._cache: dict[RfdId, Status | None] = {}
 
     def __contains__(self, key: object) -> bool:
-        return key in self._files
+        return isinstance(key, RfdId) and self._names.path(key) is not None
 
     def __iter__(self) -> Iterator[RfdId]:
-        return iter(self._files)
+        return iter(self._names.all())
 
     def __len__(self) -> int:
-        return len(self._files)
+        return len(self._names.all())
 
     def __getitem__(self, key: RfdId) -> Status:
         if key not in self._cache:
@@ -122,7 +166,7 @@ class Statuses(Mapping["RfdId", "Status"]):
         return status
 
     def _load(self, key: RfdId) -> Status | None:
-        path = self._files.get(key)
+        path = self._names.path(key)
         if path is None:
             return None
         try:
@@ -132,7 +176,5 @@ class Statuses(Mapping["RfdId", "Status"]):
         return None if doc is None else doc.status
 
     def lookup(self, ids: Iterable[RfdId]) -> dict[RfdId, Status | None]:
-        """Statuses of ``ids`` (None: no such RFD), reading all of them in one batch."""
-        ids = list(ids)
-        self._tree.read_many(self._files[i] for i in ids if i in self._files)
+        """Statuses of ``ids`` (None: no such RFD); only those files are read."""
         return {i: self.get(i) for i in ids}

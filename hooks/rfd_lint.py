@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING
 
 from bot.errors import RfdError
 from hooks._common import Report, load_layout, normalize
-from hooks._tree import Statuses, Tree
 
 if TYPE_CHECKING:
     from bot.lint import Finding
+    from hooks._tree import Statuses, Tree
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -35,10 +35,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return report.code
     paths = [normalize(p) for p in args.filenames if layout.rfd_id(p) is not None]
     if not paths:
-        return 0
+        return 0  # no RFD file in this commit
+    from hooks._tree import Statuses, Tree
+
     tree = Tree(root, None)
-    files = tree.rfd_files(layout)
-    known = Statuses(tree, files)
+    known = Statuses(tree, tree.rfd_names(layout))
     for path in paths:
         lint_file(tree, path, known, report)
     return report.code
@@ -67,8 +68,7 @@ def show(finding: Finding, report: Report) -> None:
     from bot.lint import Severity
 
     if finding.severity is Severity.ERROR:
-        report.problems += 1
-        report.note(str(finding))
+        report.problem(str(finding))
     else:
         report.note(f"{finding} ({finding.severity.value})")
 

@@ -17,15 +17,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.errors import ForgeError, RfdError
-from bot.status import Status
 from hooks import _git
 from hooks._changes import added_phases, rfd_changes
 from hooks._common import Layout, Report, load_layout
-from hooks._tracking import CLOSING, apply
 from hooks._tree import Tree
 
 if TYPE_CHECKING:
     from bot.forge.base import Forge
+    from bot.status import Status
 
 TOKEN_ENV = ("RFD_GITHUB_TOKEN", "GITHUB_TOKEN")
 
@@ -43,6 +42,8 @@ class Update:
     """The new status when it changed."""
 
     def describe(self) -> str:
+        from hooks._tracking import CLOSING
+
         parts = [f"tick phase(s) {', '.join(map(str, self.phases))}"] if self.phases else []
         if self.status is not None:
             verb = "close" if self.status in CLOSING else "update"
@@ -86,6 +87,8 @@ def _sync(
         for update in updates:
             report.note(f"  {update.describe()}")
         return
+    from hooks._tracking import apply
+
     forge = make_forge(root, token)
     for update in updates:
         report.note(apply(forge, update, tree, layout))
@@ -131,15 +134,24 @@ def _status_change(old: Tree, new: Tree, old_path: str | None, path: str) -> Sta
 
 
 def github_forge(root: Path, token: str) -> Forge:
-    """The GitHub forge, imported here only (PyGithub costs more than a hook's budget)."""
+    """The GitHub forge, imported here only (PyGithub costs more than a hook's budget).
+
+    The repository is ``GITHUB_REPOSITORY`` when set (in Actions), else the ``origin``
+    remote's ``owner/name``; ``GITHUB_API_URL`` selects GitHub Enterprise.
+    """
     try:
-        from bot.forge.github import GitHubForge
+        from bot.forge.github import (  # type: ignore[import-not-found,unused-ignore]
+            GitHubForge,
+        )
     except ImportError as exc:
         raise ForgeError(
             f"the GitHub forge cannot be loaded ({exc})",
             hint="install rfd-bot with its dependencies, or unset the token to only preview",
         ) from exc
-    return GitHubForge.from_env()  # type: ignore[no-any-return]
+    environ = {**os.environ, "GITHUB_TOKEN": token}
+    if "/" not in environ.get("GITHUB_REPOSITORY", ""):
+        environ["GITHUB_REPOSITORY"] = _git.origin_repository(root) or ""
+    return GitHubForge.from_env(environ)  # type: ignore[no-any-return,unused-ignore]
 
 
 if __name__ == "__main__":

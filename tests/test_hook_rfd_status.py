@@ -183,3 +183,19 @@ def test_broken_config_is_reported(
     code, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
     assert code == 1
     assert ".github/rfd.toml: unknown key `rfd.dirr`" in out
+
+
+def test_the_staged_version_counts_not_the_working_tree(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    commit(git_repo, {A: rfd(status="Discussion", requires="[RFD 002]"), B: rfd("002")})
+    write(git_repo, {B: rfd("002", "Discussion")})
+    write(git_repo, {B: rfd("002", "Accepted")})  # the requirement accepted in this commit
+    write(git_repo, {A: rfd(status="Accepted", requires="[RFD 002]")})
+    (git_repo / A).write_text(rfd(status="Implemented"))  # not staged: not committed
+    (git_repo / B).write_text(rfd("002", "Draft"))
+    code, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
+    assert code == 1, out
+    assert "docs/rfd/002-beta.md:3: cannot move from Draft to Accepted" in out
+    assert f"{A}: Discussion → Accepted" in out
+    assert "RFD 002 is" not in out  # the staged RFD 002 is Accepted

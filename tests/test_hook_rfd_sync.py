@@ -11,7 +11,9 @@ from bot.forge.local import LocalForge
 from bot.plan import loads
 from bot.state.shared import SharedFiles
 from bot.tracking import render_body, ticked
+from hooks._git import origin_repository
 from hooks.rfd_sync import main, run
+from tests.conftest import git
 from tests.hooks_support import STATE, commit, plan_json, rfd, run_hook
 
 A = "docs/rfd/001-alpha.md"
@@ -139,3 +141,19 @@ def test_token_without_the_github_forge_fails_clearly(
     assert code == 1
     assert "the GitHub forge cannot be loaded" in out
     assert "not-a-real-token" not in out
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("git@github.com:acme/rfds.git", "acme/rfds"),
+        ("https://github.com/acme/rfds.git", "acme/rfds"),
+        ("https://github.com/acme/rfds", "acme/rfds"),
+        ("ssh://git@ghe.example.com:2222/acme/rfds.git/", "acme/rfds"),
+        (None, None),
+    ],
+)
+def test_repository_from_the_origin_remote(git_repo: Path, url: str | None, expected: str) -> None:
+    if url is not None:
+        git(git_repo, "remote", "add", "origin", url)
+    assert origin_repository(git_repo) == expected

@@ -138,3 +138,18 @@ def test_rfd_dir_from_the_environment(
     monkeypatch.chdir(git_repo)
     assert main(["rfcs/001-a.md"]) == 1
     assert "rfcs/001-a.md:1: RFD003" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("hook_id", ("rfd-lint", "rfd-status", "rfd-state"))
+def test_a_commit_without_rfds_costs_next_to_nothing(git_repo: Path, hook_id: str) -> None:
+    """Most commits touch no RFD: then a hook loads no RFD code and runs no git."""
+    files = write(git_repo, {"src/app.py": "print('hi')\n", "docs/guide.md": "# Guide\n"})
+    module = hook_id.replace("-", "_")
+    script = (
+        f"import sys; from hooks.{module} import main; code = main({files!r}); "
+        "print(sorted(m for m in sys.modules if m.startswith(('bot.', 'subprocess', 'json'))))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(CHECKOUT)}
+    proc = subprocess.run([sys.executable, "-c", script], cwd=git_repo, env=env,
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    assert proc.stdout.strip() == "['bot.errors']"

@@ -1,6 +1,7 @@
 """Wall time of each hook on a one-RFD commit: 2,000 RFDs vs 20, and vs pre-commit-hooks'
-``check-yaml`` on the same commit.  Run with ``python -m pytest tests/bench -m bench -s``
-(or ``python -m tests.bench.test_hooks_bench``); prints a markdown table.
+``check-yaml`` on the same commit.  Prints a markdown table; run with
+``python -m pytest tests/bench/test_hooks_bench.py -s``
+or ``python -m tests.bench.test_hooks_bench``.
 
 Every command runs as a console script in a fresh interpreter, as pre-commit runs it,
 with bytecode cached (as in an installed environment; this machine's

@@ -1,0 +1,114 @@
+"""rfd-status's checks: each changed RFD's old and new status, the transition, the gates.
+
+Imported by :mod:`hooks.rfd_status` only when the commit touches an RFD file.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bot.errors import RfdError, TransitionError
+from bot.status import Status, check_transition
+from hooks import _gates, _git
+from hooks._changes import Kind, RfdChange, rfd_changes
+from hooks._common import Layout, Report
+from hooks._tree import Statuses, Tree
+
+if TYPE_CHECKING:
+    from bot.document import Document
+
+FIRST_STATUSES = (Status.DRAFT, Status.DISCUSSION)
+NEW_HINT = (
+    "add it as Draft and promote it step by step (`rfd promote`); to import an RFD decided "
+    "elsewhere, commit it once with SKIP=rfd-status"
+)
+
+
+def check(root: Path, layout: Layout, from_ref: str, to_ref: str, only: set[str] | None,
+          report: Report) -> None:  # fmt: skip
+    """Check every RFD change of the index (or of each pushed commit) into ``report``."""
+    with _git.BlobReader(root) as reader:
+        for old, new, changes in _steps(root, from_ref, to_ref, reader):
+            checker = Checker(layout, old, new, report)
+            for change in rfd_changes(changes, layout, only):
+                checker.check(change)
+
+
+def _steps(
+    root: Path, from_ref: str, to_ref: str, reader: _git.BlobReader
+) -> list[tuple[Tree, Tree, list[_git.Change]]]:
+    """``(old tree, new tree, changes)``: the index against HEAD, or each pushed commit."""
+    if to_ref:
+        return [
+            (Tree(root, old, reader), Tree(root, new, reader), _git.diff_changes(root, old, new))
+            for old, new in _git.commits(root, from_ref, to_ref)
+        ]
+    base, changes = _git.staged_changes(root)
+    return [(Tree(root, base, reader), Tree.index(root, base, changes, reader), changes)]
+
+
+class Checker:
+    """Checks the RFD changes of one step, reading each version at most once."""
+
+    def __init__(self, layout: Layout, old: Tree, new: Tree, report: Report) -> None:
+        self.layout, self.old, self.new, self.report = layout, old, new, report
+        self.statuses = cache(lambda: Statuses(new, new.rfd_names(layout)))
+
+    def check(self, change: RfdChange) -> None:
+        try:
+            doc = self.new.document(change.path)
+            before = self._before(change)
+        except RfdError as err:
+            self.report.error(err)
+            return
+        if doc is None:
+            return
+        for problem in self._problems(change, before, doc):
+            if problem.path == doc.path and problem.line is None:
+                problem.line = status_line(doc)
+            self.report.error(problem)
+
+    def _before(self, change: RfdChange) -> Status | None:
+        if change.old_path is None:
+            return None
+        try:
+            old = self.old.document(change.old_path)
+        except RfdError:
+            return None  # the old version was broken: judge the new one as it is
+        return None if old is None else old.status
+
+    def _problems(self, change: RfdChange, before: Status | None, doc: Document) -> list[RfdError]:
+        after = doc.status
+        self.report.note(describe(change, before, after))
+        if change.kind is Kind.NEW:
+            if after not in FIRST_STATUSES:
+                return [TransitionError(f"a new RFD cannot start as {after}", path=doc.path,
+                                        hint=NEW_HINT)]  # fmt: skip
+        elif before is None or before is after:
+            return []
+        else:
+            try:
+                check_transition(before, after, path=doc.path)
+            except TransitionError as err:
+                return [err]
+        rfd_id = self.layout.rfd_id(change.path)
+        assert rfd_id is not None  # rfd_changes keeps RFD files only
+        return _gates.check(doc, rfd_id, after, self.new, self.layout, self.statuses)
+
+
+def describe(change: RfdChange, before: Status | None, after: Status) -> str:
+    if change.kind is Kind.NEW:
+        return f"{change.path}: new RFD ({after})"
+    moved = f" (renamed from {change.old_path})" if change.kind is Kind.RENAMED else ""
+    if before is None or before is after:
+        return f"{change.path}: status {after}, unchanged{moved}"
+    return f"{change.path}: {before} → {after}{moved}"
+
+
+def status_line(doc: Document) -> int | None:
+    for field in doc.fields:
+        if field.key.casefold() == "status":
+            return field.line
+    return doc.heading_line
