@@ -42,11 +42,6 @@ def test_manifest_is_valid_for_pre_commit() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the README section on hooks is the lead's to write; it must name rfd-lint, "
-    "rfd-status, rfd-state and rfd-sync (drop this marker once it does)",
-)
 def test_readme_documents_every_hook() -> None:
     readme = (CHECKOUT / "README.md").read_text()
     missing = [hook_id for hook_id in manifest_ids() if f"id: {hook_id}" not in readme]
