@@ -325,7 +325,11 @@ def _build(cls: type[Any], data: Any, prefix: str, path: str) -> Any:
                 path=path,
                 hint=f"known keys here: {choices}",
             )
-        kwargs[key_name] = _coerce(hints[key_name], value, f"{prefix}{key}", path)
+        coerced = _coerce(hints[key_name], value, f"{prefix}{key}", path)
+        default = known[key_name].default_factory
+        if isinstance(coerced, dict) and default is not dataclasses.MISSING:
+            coerced = {**default(), **coerced}  # a table extends its defaults (e.g. [models])
+        kwargs[key_name] = coerced
     return cls(**kwargs)
 
 

@@ -306,9 +306,25 @@ def all_event_types() -> list[type[Event]]:
     return [
         cls
         for cls in (
-            RfdCreated, RfdRenumbered, StatusChanging, StatusChanged, ReviewSaved,
-            ReviewsDismissed, PlanExtracted, PhaseCompleted, PhaseFailed, TrackingIssueUpdated,
-            CommentPosted, Notice, TurnStarted, TurnCycleComplete, TurnComplete, TurnAborted,
-            ConversationSaved, ToolCallIntercept, ToolCallAfter, ToolCallComplete,
+            RfdCreated,
+            RfdRenumbered,
+            StatusChanging,
+            StatusChanged,
+            ReviewSaved,
+            ReviewsDismissed,
+            PlanExtracted,
+            PhaseCompleted,
+            PhaseFailed,
+            TrackingIssueUpdated,
+            CommentPosted,
+            Notice,
+            TurnStarted,
+            TurnCycleComplete,
+            TurnComplete,
+            TurnAborted,
+            ConversationSaved,
+            ToolCallIntercept,
+            ToolCallAfter,
+            ToolCallComplete,
         )
-    ]  # fmt: skip
+    ]

@@ -1,0 +1,89 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot import config
+from bot.errors import ConfigError
+
+
+def test_defaults_without_a_file(tmp_path: Path) -> None:
+    cfg = config.load_config(tmp_path)
+    assert cfg.rfd_dir == "docs/rfd"
+    assert cfg.state_root == "docs/rfd/.state"
+    assert cfg.labels.review == "rfd:review"
+
+
+def test_aliases_resolve_per_step_and_override() -> None:
+    cfg = config.parse('[steps.review]\nmodel = "opus"\n[models]\nopus = "claude-opus-9"\n')
+    assert cfg.model_for("review") == "claude-opus-9"
+    assert cfg.model_for("review", "haiku") == "claude-haiku-4-5"
+    assert cfg.model_for("explore", "some-raw-id") == "some-raw-id"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[rfd]\nbogus = 1\n", "unknown key `rfd.bogus`"),
+        ("[nope]\n", "unknown key `nope`"),
+        ('[steps.review]\nmax_tokens = "many"\n', "`steps.review.max_tokens` must be an integer"),
+        ('[provider]\nname = "gpt"\n', "`provider.name` must be one of"),
+        ("[bot]\nallowed_bots = 3\n", "`bot.allowed_bots` must be a list"),
+        ("[accept]\nallow_author = 1\n", "`accept.allow_author` must be true or false"),
+        ("[steps.review]\nbudget_usd = -1\n", "must not be negative"),
+        ("[plugins]\nnotify = 3\n", "must be a table of plugin options"),
+        ("rfd = [\n", "is not valid TOML"),
+    ],
+)
+def test_bad_values_name_the_key_and_the_file(text: str, expected: str) -> None:
+    with pytest.raises(ConfigError) as exc:
+        config.parse(text, ".github/rfd.toml")
+    assert expected in str(exc.value)
+    assert str(exc.value).startswith(".github/rfd.toml")
+
+
+def test_unknown_key_lists_the_known_ones() -> None:
+    with pytest.raises(ConfigError) as exc:
+        config.parse("[labels]\nreveiw = 'x'\n")
+    assert exc.value.hint is not None and "review" in exc.value.hint
+
+
+def test_layers_merge_in_order_and_remember_sources(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".github").mkdir()
+    (tmp_path / ".github/rfd.toml").write_text('[rfd]\ndir = "rfcs"\n[labels]\nreview = "r"\n')
+    user = tmp_path / "user"
+    user.mkdir()
+    (user / "config.toml").write_text('[labels]\naccept = "user-accept"\nreview = "user"\n')
+    monkeypatch.setenv("RFD_CONFIG_HOME", str(user))
+    monkeypatch.setenv("RFD_PROVIDER", "offline")
+    resolved = config.load(tmp_path, user=True, cli={"steps": {"review": {"model": "opus"}}})
+    cfg = resolved.config
+    assert (cfg.rfd_dir, cfg.labels.review, cfg.labels.accept) == ("rfcs", "r", "user-accept")
+    assert cfg.provider.name == "offline"
+    assert resolved.sources["labels.review"] == "repo"
+    assert resolved.sources["labels.accept"] == "user"
+    assert resolved.sources["provider.name"] == "env"
+    assert resolved.sources["steps.review.model"] == "cli"
+
+
+def test_error_in_a_layer_names_that_layer(tmp_path: Path) -> None:
+    (tmp_path / ".github").mkdir()
+    (tmp_path / ".github/rfd.toml").write_text("[labels]\nbad = 1\n")
+    with pytest.raises(ConfigError, match=r"^\.github/rfd\.toml: unknown key `labels\.bad`"):
+        config.load(tmp_path)
+
+
+def test_config_is_frozen() -> None:
+    cfg = config.parse("")
+    with pytest.raises(AttributeError):
+        cfg.rfd = config.RfdSection(dir="x")  # type: ignore[misc]
+
+
+def test_every_key_is_documented() -> None:
+    keys = config.schema_keys()
+    assert keys[0][:2] == ("rfd.dir", "'docs/rfd'")
+    undocumented = [k for k, _, doc in keys if not doc and not k.startswith("steps.")]
+    assert undocumented == []

@@ -1,0 +1,88 @@
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+import pytest
+
+from bot.errors import Aborted
+from bot.events import (
+    EventBus,
+    Notice,
+    StatusChanged,
+    ToolCallIntercept,
+    all_event_types,
+)
+
+
+def changed() -> StatusChanged:
+    return StatusChanged(rfd_id="045", old="Discussion", new="Accepted", path="docs/rfd/045-x.md")
+
+
+def test_listeners_get_their_events_in_registration_order() -> None:
+    bus, seen = EventBus(), []
+    bus.subscribe(StatusChanged, lambda e: seen.append(("a", e.new)))
+    bus.subscribe("*", lambda e: seen.append(("star", e.name)))
+    bus.subscribe(Notice, lambda e: seen.append(("notice", e.message)))
+    bus.emit(changed())
+    assert seen == [("a", "Accepted"), ("star", "status.changed")]
+
+
+def test_a_failing_informational_listener_is_logged_not_fatal(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    bus, seen = EventBus(), []
+
+    def broken(_: object) -> None:
+        raise RuntimeError("boom")
+
+    bus.subscribe(StatusChanged, broken, owner="broken-plugin")
+    bus.subscribe(StatusChanged, seen.append)
+    with caplog.at_level(logging.WARNING):
+        bus.emit(changed())
+    assert len(seen) == 1
+    assert "broken-plugin" in caplog.text
+
+
+def call() -> ToolCallIntercept:
+    return ToolCallIntercept(step="implement", tool="write_file", arguments={"path": "a.py"})
+
+
+def test_interceptors_modify_in_order() -> None:
+    bus = EventBus()
+    bus.subscribe(ToolCallIntercept, lambda e: dataclasses.replace(e, arguments={"path": "b.py"}))
+    bus.subscribe(ToolCallIntercept, lambda e: None)  # observes, keeps
+    assert bus.intercept(call()).arguments == {"path": "b.py"}
+
+
+def test_an_interceptor_can_abort() -> None:
+    bus = EventBus()
+
+    def deny(_: ToolCallIntercept) -> None:
+        raise Aborted("writes are not allowed during review")
+
+    bus.subscribe(ToolCallIntercept, deny)
+    with pytest.raises(Aborted, match="not allowed during review"):
+        bus.intercept(call())
+
+
+def test_tool_filter_limits_an_interceptor_to_its_declared_tools() -> None:
+    bus, seen = EventBus(), []
+    bus.subscribe(ToolCallIntercept, seen.append, tools=frozenset({"run_command"}))
+    bus.intercept(call())
+    assert seen == []
+
+
+def test_kinds_cannot_be_mixed_up() -> None:
+    bus = EventBus()
+    with pytest.raises(TypeError):
+        bus.emit(call())
+    with pytest.raises(TypeError):
+        bus.intercept(changed())
+
+
+def test_payload_is_json_ready() -> None:
+    payload = changed().payload()
+    assert payload["event"] == "status.changed"
+    assert payload["new"] == "Accepted"
+    assert {t.name for t in all_event_types()} >= {"tool_call.after", "turn.complete"}

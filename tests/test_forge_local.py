@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.comments import marker, upsert_comment
+from bot.forge.local import LocalForge
+
+
+@dataclass
+class MemoryFiles:
+    data: dict[str, str] = field(default_factory=dict)
+
+    def read(self, relpath: str) -> str | None:
+        return self.data.get(relpath)
+
+    def write(self, relpath: str, text: str) -> str:
+        self.data[relpath] = text
+        return relpath
+
+    def list(self, reldir: str) -> list[str]:
+        return sorted(k.split("/", 1)[1] for k in self.data if k.startswith(reldir + "/"))
+
+
+def test_issues_are_found_by_marker_and_edited() -> None:
+    forge = LocalForge(MemoryFiles())
+    mark = marker("tracking", "045")
+    created = forge.create_issue("RFD 045: Queue", f"{mark}\n- [ ] 1. A")
+    assert created.number == 1
+    assert forge.find_issue(mark) == created
+    assert forge.find_issue(marker("tracking", "046")) is None
+    closed = forge.edit_issue(1, state="closed")
+    assert closed.state == "closed" and closed.body == created.body
+    assert "RFD 045: Queue (closed)" in forge.files.read("issues/1.md")  # type: ignore[operator]
+
+
+def test_upsert_comment_is_idempotent() -> None:
+    forge = LocalForge(MemoryFiles())
+    forge.create_issue("PR", "")
+    mark = marker("status", 1)
+    first, created = upsert_comment(forge, 1, mark, "status: 1 review")
+    again, created_again = upsert_comment(forge, 1, mark, "status: 1 review")
+    edited, _ = upsert_comment(forge, 1, mark, "status: 2 reviews")
+    assert created and not created_again
+    assert again.id == first.id == edited.id
+    assert len(forge._load(1)["comments"]) == 1
+    assert edited.body.endswith("status: 2 reviews")
+
+
+def test_labels() -> None:
+    forge = LocalForge(MemoryFiles())
+    forge.create_issue("PR", "", labels=("a",))
+    forge.add_labels(1, ("rfd:review", "a"))
+    forge.remove_label(1, "a")
+    assert forge.get_issue(1).labels == ("rfd:review",)
