@@ -1,0 +1,71 @@
+"""A small GitHub world for the bot's tests: an origin repository, the Actions
+checkout of its default branch, a PR branch, and the webhook payload of an event.
+
+Shared by the bot's test modules (one fake per edge, in one place).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from tests.conftest import git
+
+WEBHOOKS = Path(__file__).resolve().parent / "data" / "webhooks"
+REPO = "Codertocat/Hello-World"
+BRANCH = "rfd-045-streaming-exports"
+CONFIG = "[bot]\nseconds_between_writes = 0\n"
+
+
+def payload(name: str, **changes: Any) -> dict[str, Any]:
+    """A webhook fixture with dotted-key changes: ``payload(..., **{"comment.body": "x"})``."""
+    data = json.loads((WEBHOOKS / f"{name}.json").read_text(encoding="utf-8"))
+    for dotted, value in changes.items():
+        node = data
+        *parents, last = dotted.split(".")
+        for key in parents:
+            node = node[key]
+        node[last] = copy.deepcopy(value)
+    return data
+
+
+def write(root: Path, files: Mapping[str, str]) -> None:
+    for rel, text in files.items():
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+
+
+def make_world(tmp: Path, main: Mapping[str, str], pr: Mapping[str, str]) -> tuple[Path, Path]:
+    """``(origin, checkout)``: origin has ``main`` and the PR branch; checkout is on main."""
+    origin, seed, checkout = tmp / "origin.git", tmp / "seed", tmp / "checkout"
+    git(tmp, "init", "-q", "--bare", str(origin))
+    git(tmp, "init", "-q", str(seed))
+    write(seed, {".github/rfd.toml": CONFIG, **main})
+    git(seed, "add", "-A")
+    git(seed, "commit", "-q", "-m", "main")
+    git(seed, "push", "-q", str(origin), "HEAD:refs/heads/main")
+    if pr:
+        git(seed, "checkout", "-q", "-b", BRANCH)
+        write(seed, pr)
+        git(seed, "add", "-A")
+        git(seed, "commit", "-q", "-m", "pr")
+        git(seed, "push", "-q", str(origin), f"HEAD:refs/heads/{BRANCH}")
+    git(tmp, "clone", "-q", "--branch", "main", str(origin), str(checkout))
+    return origin, checkout
+
+
+def event_env(tmp: Path, event: str, data: Mapping[str, Any]) -> dict[str, str]:
+    path = tmp / "event.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return {
+        "GITHUB_EVENT_NAME": event,
+        "GITHUB_EVENT_PATH": str(path),
+        "GITHUB_REPOSITORY": REPO,
+        "GITHUB_API_URL": "https://api.github.com",
+        "GITHUB_TOKEN": "ghs_test",
+        "RUNNER_TEMP": str(tmp),
+    }
