@@ -1,0 +1,178 @@
+"""An RFD document: parsed from text (no I/O), edited text → text byte-exactly.
+
+``parse(text, path)`` reads the ``# RFD 045: Title`` heading, the header fields
+(:mod:`bot.header`) and the sections; the edits (re-exported from :mod:`bot.edits`)
+change only the bytes they mean to.  Line numbers in errors are 1-based.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+from bot.edits import (
+    remove_field,
+    replace_id_references,
+    replace_section,
+    set_field,
+    set_heading,
+    set_status,
+)
+from bot.errors import InvalidStructure, ParseError
+from bot.header import Field, find_title, normalize_key, scan_fields, split_title
+from bot.ids import RfdId
+from bot.markdown import (
+    Heading,
+    headings,
+    normalize_title,
+    opaque_mask,
+    section_end,
+    split_lines,
+)
+from bot.phases_parse import PhaseHeading, phase_headings
+from bot.status import Status
+
+__all__ = [
+    "Document",
+    "Field",
+    "PhaseHeading",
+    "Section",
+    "parse",
+    "phase_headings",
+    "remove_field",
+    "replace_id_references",
+    "replace_section",
+    "set_field",
+    "set_heading",
+    "set_status",
+]
+
+LINK_KEYS = ("Requires", "Extends", "Supersedes", "Superseded by")
+"""Header fields whose values list other RFDs."""
+
+EMPTY_HINT = 'start from a template: rfd new design "Title"'
+HEADING_HINT = "the first heading must look like '# RFD 045: Title' (or '# RFD D32: Title')"
+STATUS_HINT = "add a header line under the heading: - **Status**: Draft"
+
+_LINK_RE = re.compile(r"RFD[ \t-]*([Dd]?[0-9]{1,6})(?![0-9])", re.IGNORECASE)
+_BARE_ID_RE = re.compile(r"(?<![\w./#-])([Dd]?[0-9]{1,6})(?![\w.-])")
+_ISSUE_RE = re.compile(r"(?:#|/issues/)([0-9]+)|^\s*([0-9]+)\s*$")
+_WORD_RE = re.compile(r"[A-Za-z]+")
+
+
+@dataclass(frozen=True)
+class Section:
+    """A ``##`` (or deeper) section: ``line`` is the 1-based line of its heading,
+    ``start``/``end`` the 0-based line indexes of its body (end exclusive: the next
+    heading of the same or a higher level, or the end of the file)."""
+
+    title: str
+    level: int
+    line: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Document:
+    """A parsed RFD.  ``rfd_id`` is None when the heading carries no ``RFD NNN``."""
+
+    path: str
+    text: str
+    rfd_id: RfdId | None
+    title: str
+    heading_line: int
+    fields: tuple[Field, ...]
+    sections: tuple[Section, ...]
+    status: Status
+
+    @cached_property
+    def lines(self) -> tuple[str, ...]:
+        """The lines of the text, with their endings."""
+        return tuple(split_lines(self.text))
+
+    def field(self, key: str) -> str | None:
+        """The value of a header field (key compared case-insensitively), None if absent."""
+        wanted = normalize_key(key)
+        return next((f.value for f in self.fields if normalize_key(f.key) == wanted), None)
+
+    def section(self, title: str) -> Section | None:
+        """The section with this title: a ``##`` one first, else the first of any level."""
+        wanted = normalize_title(title)
+        matches = [s for s in self.sections if normalize_title(s.title) == wanted]
+        return next((s for s in matches if s.level == 2), matches[0] if matches else None)
+
+    def section_body(self, title: str) -> str | None:
+        """The raw text of a section's body (subsections included), None if absent."""
+        found = self.section(title)
+        return None if found is None else "".join(self.lines[found.start : found.end])
+
+    def links(self, key: str) -> tuple[RfdId, ...]:
+        """The RFDs a field lists: ``[RFD 001], [RFD D32]``, ``RFD 001``, ``001, 002``."""
+        return parse_links(self.field(key) or "")
+
+    @property
+    def tracking_issue(self) -> int | None:
+        match = _ISSUE_RE.search(self.field("Tracking Issue") or "")
+        return None if match is None else int(match[1] or match[2])
+
+    @property
+    def category(self) -> str | None:
+        return (self.field("Category") or "").strip() or None
+
+    @property
+    def authors(self) -> tuple[str, ...]:
+        parts = re.split(r"[,;]", self.field("Authors") or self.field("Author") or "")
+        return tuple(p.strip() for p in parts if p.strip())
+
+
+def parse_links(value: str) -> tuple[RfdId, ...]:
+    """RFD ids in a field value, in order, without repeats.  When the value says
+    ``RFD`` anywhere only ``RFD <id>`` counts (so ``[RFD 072] Phase 1`` is one link)."""
+    pattern = _LINK_RE if "rfd" in value.casefold() else _BARE_ID_RE
+    found = (RfdId.parse(m[1]) for m in pattern.finditer(value))
+    return tuple(dict.fromkeys(found))
+
+
+def parse(text: str, path: str) -> Document:
+    """Parse an RFD; InvalidStructure/ParseError (with path and line) on bad input."""
+    if not text.strip():
+        raise InvalidStructure("the file is empty", path=path, line=1, hint=EMPTY_HINT)
+    lines = split_lines(text)
+    mask = opaque_mask(lines)
+    found = headings(lines, mask)
+    title = find_title(found)
+    if title is None:
+        raise InvalidStructure("no '# RFD' heading", path=path, line=1, hint=HEADING_HINT)
+    fields = tuple(scan_fields(lines, title.index + 1, mask))
+    rfd_id, name = split_title(title.title)
+    return Document(
+        path=path,
+        text=text,
+        rfd_id=rfd_id,
+        title=name,
+        heading_line=title.index + 1,
+        fields=fields,
+        sections=_sections(found, title, len(lines)),
+        status=_status(fields, path, title.index + 1),
+    )
+
+
+def _sections(found: list[Heading], title: Heading, total: int) -> tuple[Section, ...]:
+    return tuple(
+        Section(h.title, h.level, h.index + 1, h.index + 1, section_end(found, pos, total))
+        for pos, h in enumerate(found)
+        if h.level >= 2 and h.index > title.index
+    )
+
+
+def _status(fields: tuple[Field, ...], path: str, heading_line: int) -> Status:
+    field = next((f for f in fields if normalize_key(f.key) == "status"), None)
+    if field is None:
+        raise InvalidStructure("no status line", path=path, line=heading_line, hint=STATUS_HINT)
+    word = _WORD_RE.search(field.value)
+    try:
+        return Status.parse(word[0] if word else "", path=path, line=field.line)
+    except ParseError:
+        return Status.parse(field.value, path=path, line=field.line)

@@ -1,0 +1,86 @@
+"""RFD identifiers: published ``045`` and draft ``D32``.
+
+An :class:`RfdId` is what a user types (``045``, ``45``, ``D32``, ``d32``, ``RFD 045``)
+and what file names start with (``045-slug.md``, ``D32-slug.md``).  Published ids are
+shown zero-padded to three digits, drafts as ``D`` plus the number without padding.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.errors import ValidationError
+
+_ID_RE = re.compile(
+    r"""
+    ^\s*
+    (?:RFD[\s-]*)?          # optional "RFD " prefix, as in headings and links
+    (?P<draft>[Dd])?        # a draft id starts with D
+    (?P<number>[0-9]{1,6})
+    \s*$
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+
+_FILE_RE = re.compile(
+    r"""
+    ^(?P<id>[Dd]?[0-9]{1,6})   # the id: 045 or D32
+    (?:-(?P<slug>.*))?      # -slug (optional: "045.md" is tolerated)
+    \.md$
+    """,
+    re.VERBOSE,
+)
+
+BAD_ID_HINT = "use a number like 045 (published) or D32 (draft)"
+
+
+@dataclass(frozen=True, order=True)
+class RfdId:
+    """The id of one RFD.  Drafts sort after every published RFD."""
+
+    draft: bool
+    number: int
+
+    @classmethod
+    def parse(cls, text: str) -> RfdId:
+        """Parse ``045``, ``45``, ``D32``, ``d32`` or ``RFD 045``; ValidationError on junk."""
+        match = _ID_RE.match(text)
+        if match is None:
+            raise ValidationError(f"not an RFD id: {text!r}", hint=BAD_ID_HINT)
+        return cls(draft=match["draft"] is not None, number=int(match["number"]))
+
+    @classmethod
+    def published(cls, number: int) -> RfdId:
+        return cls(draft=False, number=number)
+
+    def __str__(self) -> str:
+        return f"D{self.number}" if self.draft else f"{self.number:03d}"
+
+    @property
+    def state_key(self) -> str:
+        """The name of this RFD's state directory."""
+        return str(self)
+
+    @property
+    def label(self) -> str:
+        """``RFD 045`` / ``RFD D32``, as written in headings and links."""
+        return f"RFD {self}"
+
+    def file_name(self, slug: str) -> str:
+        """``045-slug.md`` / ``D32-slug.md``."""
+        return f"{self}-{slug}.md"
+
+
+def split_file_name(name: str) -> tuple[RfdId, str] | None:
+    """``"045-my-title.md"`` → ``(RfdId 045, "my-title")``; None for any other name."""
+    match = _FILE_RE.match(name)
+    if match is None:
+        return None
+    return RfdId.parse(match["id"]), match["slug"] or ""
+
+
+def slugify(title: str) -> str:
+    """A file-name slug: lower case, ASCII letters and digits joined by single dashes."""
+    words = re.findall(r"[a-z0-9]+", title.lower())
+    return "-".join(words) or "untitled"
