@@ -1,0 +1,105 @@
+"""``StateStore.validate``: typed errors about one state directory, each with what to do.
+
+Errors follow seed 001's three kinds — a file that should exist does not
+(:class:`FileNotFound`), a file or directory has the wrong shape
+(:class:`InvalidStructure`), a file does not parse (:class:`ParseError`) — and carry
+the alternatives the user has.  Stray files (notes, editor backups) are not errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from bot.errors import FileNotFound, InvalidStructure, RfdError
+from bot.plan import PlanPhase
+from bot.state.layout import (
+    DECISIONS,
+    EXPLORE,
+    IMPL_REVIEWS,
+    PHASES,
+    PLAN,
+    REVIEWS,
+    Key,
+    state_key,
+)
+
+if TYPE_CHECKING:
+    from bot.state.store import StateStore
+
+
+def fixes(key: str, name: str) -> tuple[str, ...]:
+    """What a user can do about a broken file of the state directory."""
+    if name == PLAN:
+        return (
+            'fix plan.json by hand: a JSON array of {"title": ..., "description": ...} objects',
+            f"re-run `rfd accept {key}` to extract it again from the Implementation Plan",
+        )
+    return (f"fix {name} by hand", f"delete {name} to start that step over")
+
+
+def validate(store: StateStore, rfd_id: Key) -> list[RfdError]:
+    """Everything wrong with the state of ``rfd_id`` (empty when all is well or none exists)."""
+    key = state_key(rfd_id)
+    folder = store.dir(key)
+    if not folder.exists():
+        return []
+    if not folder.is_dir():
+        move = "move the file away; the directory is created again when needed"
+        return [InvalidStructure("should be a directory", path=store.show(folder),
+                                 alternatives=(move,))]  # fmt: skip
+    errors = _shape_errors(store, key)
+    errors += _read_errors(key, DECISIONS, lambda: store.read_decisions(key))
+    errors += _read_errors(key, EXPLORE, lambda: store.read_explore(key))
+    try:
+        plan = store.read_plan(key)
+    except RfdError as exc:
+        return [*errors, _with_fixes(exc, fixes(key, PLAN))]
+    return errors + _phase_errors(store, key, plan)
+
+
+def _read_errors(key: str, name: str, read: Callable[[], object]) -> list[RfdError]:
+    try:
+        read()
+    except RfdError as exc:
+        return [_with_fixes(exc, fixes(key, name))]
+    return []
+
+
+def _shape_errors(store: StateStore, key: str) -> list[RfdError]:
+    errors: list[RfdError] = []
+    for name, want_dir in ((REVIEWS, True), (IMPL_REVIEWS, True), (PHASES, True),
+                           (EXPLORE, False), (DECISIONS, False), (PLAN, False)):  # fmt: skip
+        path = store.path(key, name)
+        if path.exists() and path.is_dir() != want_dir:
+            kind = "a directory" if want_dir else "a file"
+            alternatives = (f"rename it and put {kind} named {name} in its place",)
+            errors.append(InvalidStructure(f"should be {kind}", path=store.show(path),
+                                           alternatives=alternatives))  # fmt: skip
+    return errors
+
+
+def _phase_errors(
+    store: StateStore, key: str, plan: tuple[PlanPhase, ...] | None
+) -> list[RfdError]:
+    summaries = store.phase_summaries(key)
+    if plan is None and summaries:
+        message = f"{len(summaries)} phase summaries exist but plan.json does not"
+        alternatives = (f"re-run `rfd accept {key}` to write plan.json",
+                        f"delete {PHASES}/ if those summaries are stale")  # fmt: skip
+        return [FileNotFound(message, path=store.show(store.path(key, PLAN)),
+                             alternatives=alternatives)]  # fmt: skip
+    total = len(plan or ())
+    return [_past_end(store.show(path), n, total) for n, path in summaries.items() if n > total]
+
+
+def _past_end(shown: str, number: int, total: int) -> RfdError:
+    message = f"summarises phase {number}, but plan.json has {total} phases"
+    alternatives = ("rename it to the number of the phase it summarises",
+                    "delete it if it is stale", "add the missing phases to plan.json")  # fmt: skip
+    return InvalidStructure(message, path=shown, alternatives=alternatives)
+
+
+def _with_fixes(error: RfdError, alternatives: tuple[str, ...]) -> RfdError:
+    return type(error)(error.message, path=error.path, line=error.line, hint=error.hint,
+                       alternatives=alternatives)  # fmt: skip

@@ -1,0 +1,247 @@
+"""StateStore: reads and atomic writes of one state directory per RFD (see ``bot.state``)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Literal, TypeVar
+
+from bot import decisions as decisions_md
+from bot import plan as plan_json
+from bot.atomic import append_line, atomic_write
+from bot.config import Config
+from bot.decisions import Decisions
+from bot.errors import AlreadyExists, ParseError, RfdError, ValidationError
+from bot.plan import PlanPhase
+from bot.state import check
+from bot.state.layout import (
+    DECISIONS,
+    EXPLORE,
+    IMPL_REVIEWS,
+    PHASES,
+    PLAN,
+    REVIEWS,
+    Key,
+    ReviewFile,
+    RfdState,
+    headline,
+    numbered,
+    relative_parts,
+    select,
+    state_key,
+)
+
+_T = TypeVar("_T")
+
+
+class StateStore:
+    """Reads and atomic writes of ``<root>/<cfg.state_root>/<id>/``."""
+
+    def __init__(self, root: Path, cfg: Config) -> None:
+        self.root = root
+        self.base = root / cfg.state_root
+
+    def dir(self, rfd_id: Key) -> Path:
+        return self.base / state_key(rfd_id)
+
+    def path(self, rfd_id: Key, relpath: str) -> Path:
+        """``relpath`` inside the RFD's state directory (never outside it)."""
+        return self.dir(rfd_id).joinpath(*relative_parts(relpath))
+
+    def show(self, path: Path) -> str:
+        """``path`` as the user knows it: relative to the repository root."""
+        try:
+            return path.relative_to(self.root).as_posix()
+        except ValueError:
+            return str(path)
+
+    def read(self, rfd_id: Key) -> RfdState:
+        """Everything known about ``rfd_id``; broken files become ``*_error`` fields."""
+        key = state_key(rfd_id)
+        if not self.dir(key).is_dir():
+            return RfdState(key)
+        plan, plan_error = _attempt(lambda: self.read_plan(key))
+        found, decisions_error = _attempt(lambda: self.read_decisions(key))
+        return RfdState(
+            key,
+            exists=True,
+            explore=self.path(key, EXPLORE).is_file(),
+            decisions=self.path(key, DECISIONS).is_file(),
+            locked=len(found.locked) if found else 0,
+            discussing=len(found.discussing) if found else 0,
+            decisions_error=decisions_error,
+            plan=plan,
+            plan_error=plan_error,
+            completed=tuple(self.phase_summaries(key)),
+            reviews=tuple(self.list_reviews(key)),
+            impl_reviews=tuple(self.list_reviews(key, impl=True)),
+        )
+
+    def phase_progress(self, rfd_id: Key) -> tuple[int, int] | None:
+        """``(done, total)`` phases, or None without a readable plan (cheap, for lists)."""
+        try:
+            phases = self.read_plan(rfd_id)
+        except RfdError:
+            return None
+        total = len(phases or ())
+        done = sum(1 for n in self.phase_summaries(rfd_id) if n <= total)
+        return None if phases is None else (done, total)
+
+    def read_text(self, rfd_id: Key, relpath: str) -> str | None:
+        """The file's text, or None when it does not exist (ParseError when not UTF-8)."""
+        return self._read(self.path(rfd_id, relpath))
+
+    def write_text(self, rfd_id: Key, relpath: str, text: str) -> Path:
+        path = self.path(rfd_id, relpath)
+        atomic_write(path, text)
+        return path
+
+    def append_line(self, rfd_id: Key, relpath: str, line: str) -> Path:
+        """Append one line to a ledger or event log."""
+        path = self.path(rfd_id, relpath)
+        append_line(path, line)
+        return path
+
+    def remove_tree(self, rfd_id: Key, relpath: str = "") -> bool:
+        """Delete a file or directory (all state with ``relpath=""``): explicit requests only."""
+        path = self.path(rfd_id, relpath) if relpath else self.dir(rfd_id)
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        elif path.exists() or path.is_symlink():
+            path.unlink()
+        else:
+            return False
+        return True
+
+    def _read(self, path: Path) -> str | None:
+        try:
+            return path.read_text(encoding="utf-8")
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            return None
+        except UnicodeDecodeError as exc:
+            hint = "save it as UTF-8, or delete it to start that step over"
+            raise ParseError("is not UTF-8 text", path=self.show(path), hint=hint) from exc
+        except OSError as exc:
+            raise ParseError(f"cannot be read: {exc.strerror}", path=self.show(path)) from exc
+
+    def read_explore(self, rfd_id: Key) -> str | None:
+        return self.read_text(rfd_id, EXPLORE)
+
+    def write_explore(self, rfd_id: Key, text: str) -> Path:
+        return self.write_text(rfd_id, EXPLORE, text)
+
+    def read_decisions(self, rfd_id: Key) -> Decisions | None:
+        path = self.path(rfd_id, DECISIONS)
+        text = self._read(path)
+        return None if text is None else decisions_md.parse(text, self.show(path))
+
+    def write_decisions(self, rfd_id: Key, found: Decisions) -> Path:
+        return self.write_text(rfd_id, DECISIONS, decisions_md.render(found))
+
+    def decide(
+        self,
+        rfd_id: Key,
+        action: decisions_md.Action | str,
+        *,
+        number: int | None = None,
+        text: str | None = None,
+        status: decisions_md.DecisionStatus | str | None = None,
+        reason: str | None = None,
+        title: str = "",
+    ) -> Decisions:
+        """Apply one ``rfd_decision`` call to ``decisions.md`` (created on first use)."""
+        current = self.read_decisions(rfd_id) or Decisions(title=title, rfd=state_key(rfd_id))
+        found = decisions_md.apply(
+            current, action, number=number, text=text, status=status, reason=reason
+        )
+        self.write_decisions(rfd_id, found)
+        return found
+
+    def read_plan(self, rfd_id: Key) -> tuple[PlanPhase, ...] | None:
+        path = self.path(rfd_id, PLAN)
+        text = self._read(path)
+        return None if text is None else plan_json.loads(text, self.show(path))
+
+    def write_plan(self, rfd_id: Key, phases: Sequence[PlanPhase]) -> Path:
+        """Validate, then write ``plan.json``; on an error the old file is left as it was."""
+        path = self.path(rfd_id, PLAN)
+        text = plan_json.dumps(phases)
+        plan_json.loads(text, self.show(path))
+        atomic_write(path, text)
+        return path
+
+    def list_reviews(self, rfd_id: Key, impl: bool = False) -> list[ReviewFile]:
+        """Active reviews, oldest first; other files in the directory are ignored."""
+        folder = self.path(rfd_id, IMPL_REVIEWS if impl else REVIEWS)
+        return [ReviewFile(path, stamp, headline(path)) for stamp, path in numbered(folder)]
+
+    def save_review(self, rfd_id: Key, text: str, *, impl: bool = False, now: int) -> Path:
+        """Write ``reviews/<now>.md`` (``now+1``... when that name is taken)."""
+        folder = self.path(rfd_id, IMPL_REVIEWS if impl else REVIEWS)
+        stamp = now
+        while (folder / f"{stamp}.md").exists():
+            stamp += 1
+        atomic_write(folder / f"{stamp}.md", text)
+        return folder / f"{stamp}.md"
+
+    def dismiss(
+        self, rfd_id: Key, selection: Sequence[int] | Literal["all"], impl: bool = False
+    ) -> list[Path]:
+        """Delete the chosen reviews (1-based, as listed); nothing is deleted on a bad number."""
+        reviews = self.list_reviews(rfd_id, impl=impl)
+        chosen = reviews if selection == "all" else select(reviews, selection)
+        for review in chosen:
+            review.path.unlink(missing_ok=True)
+        return [review.path for review in chosen]
+
+    def write_phase_summary(self, rfd_id: Key, number: int, text: str) -> Path:
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            raise ValidationError(f"phase numbers start at 1, not {number!r}")
+        return self.write_text(rfd_id, f"{PHASES}/{number}.md", text)
+
+    def phase_summaries(self, rfd_id: Key) -> dict[int, Path]:
+        """``phases/N.md`` files by N (``01.md`` counts as 1 unless ``1.md`` exists)."""
+        summaries: dict[int, Path] = {}
+        for number, path in numbered(self.path(rfd_id, PHASES)):
+            summaries.setdefault(number, path)
+        return summaries
+
+    def validate(self, rfd_id: Key) -> list[RfdError]:
+        """Typed errors (with the user's alternatives) about this RFD's state files."""
+        return check.validate(self, rfd_id)
+
+    def move(self, old: Key, new: Key) -> Path | None:
+        """Move a draft's state to its new id (None when it had none); refuses to merge."""
+        source, target = self.dir(old), self.dir(new)
+        if not source.exists():
+            return None
+        if target.exists():
+            raise AlreadyExists(
+                f"cannot move {self.show(source)} to {self.show(target)}: it already exists",
+                path=self.show(target),
+                alternatives=(
+                    f"merge the two directories by hand and delete {self.show(source)}",
+                    f"delete {self.show(target)} if it is stale, then retry",
+                ),
+            )
+        os.replace(source, target)
+        self._retitle_decisions(new)
+        return target
+
+    def _retitle_decisions(self, rfd_id: Key) -> None:
+        try:
+            found = self.read_decisions(rfd_id)
+        except RfdError:
+            return  # a broken file is left for the user; validate() reports it
+        if found is not None and found.rfd and found.rfd != state_key(rfd_id):
+            self.write_decisions(rfd_id, replace(found, rfd=state_key(rfd_id)))
+
+
+def _attempt(read: Callable[[], _T]) -> tuple[_T | None, RfdError | None]:
+    try:
+        return read(), None
+    except RfdError as exc:
+        return None, exc

@@ -1,0 +1,181 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from bot import plan
+from bot.errors import InvalidStructure, ParseError
+from bot.plan import PlanPhase, PlanResult
+
+BODY = """\
+Intro text that belongs to no phase.
+
+### Phase 1: Plugin skeleton and status display
+
+Scaffold the plugin.
+No LLM interaction.
+
+#### Tests
+
+Unit tests for the status display.
+
+### Phase 2: Dedicated RFD tools
+
+Implement the tools.
+
+```markdown
+### Phase 9: Not a phase (inside a code fence)
+```
+
+### Rollout notes
+
+Not part of phase 2.
+"""
+
+
+def test_extract_titles_and_descriptions() -> None:
+    result = plan.extract_from_section(BODY, "docs/rfd/045-x.md")
+    assert result.problem is None
+    assert result.phases == (
+        PlanPhase(
+            "Plugin skeleton and status display",
+            "Scaffold the plugin.\nNo LLM interaction.\n\n#### Tests\n\nUnit tests for the "
+            "status display.",
+            "1",
+        ),
+        PlanPhase(
+            "Dedicated RFD tools",
+            "Implement the tools.\n\n```markdown\n### Phase 9: Not a phase (inside a code fence)"
+            "\n```",
+            "2",
+        ),
+    )
+
+
+@pytest.mark.parametrize(
+    ("heading", "label", "title"),
+    [
+        ("### Phase 1: Title", "1", "Title"),
+        ("### Phase 0: Groundwork", "0", "Groundwork"),
+        ("### Phase 3a: First half", "3a", "First half"),
+        ("### Phase 3b — Second half", "3b", "Second half"),
+        ("### Phase A – Letters", "A", "Letters"),
+        ("### phase b: lower case", "b", "lower case"),
+        ("### Phase 4 (optional): Extras", "4", "Extras (optional)"),
+        ("### Phase 5 (Deferred) — Later", "5", "Later (deferred)"),
+        ("### Phase 6 - Hyphen", "6", "Hyphen"),
+        ("### Phase 7. Dot", "7", "Dot"),
+        ("#### Phase 8: Level four ###", "8", "Level four"),
+        ("### Phase 10", "10", "Phase 10"),
+        ("###   Phase   11 :   Spaces  ", "11", "Spaces"),
+    ],
+)
+def test_phase_heading_variants(heading: str, label: str, title: str) -> None:
+    result = plan.extract_from_section(f"{heading}\n\nDo it.\n", "x.md")
+    assert result.phases == (PlanPhase(title, "Do it.", label),)
+
+
+@pytest.mark.parametrize(
+    "heading", ["## Phase 1: Too high", "##### Phase 1: Too deep", "### Phases overview",
+                "### Phase One: Words", "### Step 1: Not a phase", "Phase 1: not a heading"],
+)  # fmt: skip
+def test_non_phase_headings_are_not_phases(heading: str) -> None:
+    result = plan.extract_from_section(f"{heading}\n\ntext\n", "x.md")
+    assert result.phases == ()
+    assert result.problem is not None and "no phase headings" in result.problem
+
+
+def test_duplicate_and_non_sequential_phases_are_kept_in_order() -> None:
+    body = "### Phase 2: B\nb\n### Phase 2: B again\n\n### Phase 7: C\n"
+    result = plan.extract_from_section(body, "x.md")
+    assert [(p.label, p.title, p.description) for p in result.phases] == [
+        ("2", "B", "b"),
+        ("2", "B again", ""),
+        ("7", "C", ""),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        (None, "x.md: no `## Implementation Plan` section"),
+        ("", "section is empty"),
+        ("  \n\n", "section is empty"),
+        ("<!-- Describe the phases:\n### Phase 1: Title -->\n", "template placeholder"),
+        ("_(List the phases, one heading each.)_\n", "template placeholder"),
+        ("TODO\n", "template placeholder"),
+        ("TBD.\n\n...\n", "template placeholder"),
+        ("…\n<!-- x -->\n_(guidance)_\n", "template placeholder"),
+        ("We will do it in one go.\n", "no phase headings; write one heading per phase"),
+        ("TODO: write the phases\n", "no phase headings"),
+    ],
+)
+def test_missing_empty_or_placeholder_extracts_nothing_and_says_so(
+    body: str | None, problem: str
+) -> None:
+    result = plan.extract_from_section(body, "x.md")
+    assert result.phases == ()
+    assert result.problem is not None and problem in result.problem
+
+
+@dataclass(frozen=True)
+class FakeDoc:
+    path: str
+    body: str | None
+
+    def section_body(self, title: str) -> str | None:
+        return self.body if title == "Implementation Plan" else None
+
+
+def test_extract_reads_the_documents_implementation_plan() -> None:
+    doc = FakeDoc("docs/rfd/045-x.md", "### Phase 1: A\nDo A.\n")
+    assert plan.extract(doc) == PlanResult((PlanPhase("A", "Do A.", "1"),))
+    assert "045-x.md: no `## Implementation Plan`" in str(plan.extract(FakeDoc("045-x.md", None)))
+
+
+PHASES = (PlanPhase("A", "Do A.", "1"), PlanPhase("Bé", "Multi\nline", ""))
+
+
+def test_dumps_loads_round_trip() -> None:
+    text = plan.dumps(PHASES)
+    assert text.endswith("]\n") and "Bé" in text
+    assert '"label": "1"' in text and text.count('"label"') == 1
+    assert plan.loads(text, "plan.json") == PHASES
+    assert plan.loads("[]", "plan.json") == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [("", 1), ('[\n  {"title": "A",\n  }\n]', 3), ("[{'title': 'A'}]", 1), ('[\n{"a": 1}\n', 3)],
+)
+def test_loads_bad_json_is_a_parse_error_with_line(text: str, line: int) -> None:
+    with pytest.raises(ParseError, match="not valid JSON") as info:
+        plan.loads(text, ".state/045/plan.json")
+    assert info.value.line == line
+    assert str(info.value).startswith(f".state/045/plan.json:{line}: plan is not valid JSON")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"title": "A"}', "must be a JSON array, not an object"),
+        ("null", "must be a JSON array, not null"),
+        ('["A"]', "phase at index 0 must be an object, not a string"),
+        ('[{"title": "A", "description": "", "owner": "me"}]', "index 0 has unknown key 'owner'"),
+        ('[{"title": "A", "description": ""}, {"description": "x"}]', "index 1 needs a non-empty"),
+        ('[{"title": "  ", "description": ""}]', "index 0 needs a non-empty 'title'"),
+        ('[{"title": 3, "description": ""}]', "'title' must be a string"),
+        ('[{"title": "A", "description": ["x"]}]', "'description' must be a string"),
+        ('[{"title": "A", "description": "", "label": 1}]', "'label' must be a string"),
+        ('[{"title": "A"}]', "index 0 needs a 'description'"),
+    ],
+)
+def test_loads_schema_errors_name_index_and_key(text: str, message: str) -> None:
+    with pytest.raises(InvalidStructure, match=message) as info:
+        plan.loads(text, "plan.json")
+    assert info.value.path == "plan.json"
+
+
+def test_to_dict_leaves_out_empty_label() -> None:
+    assert PlanPhase("A", "d").to_dict() == {"title": "A", "description": "d"}
