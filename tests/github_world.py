@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.conftest import git
 
@@ -69,3 +71,44 @@ def event_env(tmp: Path, event: str, data: Mapping[str, Any]) -> dict[str, str]:
         "GITHUB_TOKEN": "ghs_test",
         "RUNNER_TEMP": str(tmp),
     }
+
+
+RFD_PATH = "docs/rfd/045-streaming-exports.md"
+RFD_TEXT = """\
+# RFD 045: Streaming exports
+
+- **Status**: Discussion
+- **Category**: Design
+- **Authors**: @octocat
+- **Date**: 2026-11-01
+
+## Summary
+
+Export large reports as a stream instead of building them in memory.
+
+## Implementation Plan
+
+### Phase 1: Writer
+
+A streaming CSV writer.
+
+### Phase 2: Endpoint
+
+The HTTP endpoint that uses it.
+"""
+
+
+def run_bot(tmp: Path, checkout: Path, event: str, data: Mapping[str, Any]) -> int:
+    """The bot's entry point on this world (what `rfd bot` runs in Actions)."""
+    from bot.github.router import main
+
+    environ = event_env(tmp, event, data)
+    environ["GITHUB_STEP_SUMMARY"] = str(tmp / "summary.md")
+    return main(environ, root=checkout)
+
+
+@pytest.fixture
+def all_played(vcr: Any) -> Iterator[None]:
+    """Every recorded exchange was made: the cassette is the exact list of requests."""
+    yield
+    assert vcr.all_played, f"requests not made: {len(vcr.data) - vcr.play_count}"

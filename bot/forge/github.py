@@ -102,6 +102,8 @@ class GitHubForge:
 
     def __init__(self, repo: Repository) -> None:
         self.repo = repo
+        self._comments: dict[int, list[Comment]] = {}
+        """Comment lists read during this run (one event), kept in step with our writes."""
 
     @classmethod
     def connect(cls, connection: Connection) -> GitHubForge:
@@ -156,23 +158,32 @@ class GitHubForge:
 
     # ---------------------------------------------------------------- comments
 
-    def comments(self, number: int) -> Iterator[Comment]:
-        with _translated(f"list the comments of #{number}"):
-            for gh in self.repo.get_issue(number).get_comments():
-                yield to_comment(gh)
+    def comments(self, number: int) -> list[Comment]:
+        """Every comment of issue/PR ``number``, read once per run."""
+        if number not in self._comments:
+            with _translated(f"list the comments of #{number}"):
+                pages = self.repo.get_issue(number).get_comments()
+                self._comments[number] = [to_comment(gh) for gh in pages]
+        return self._comments[number]
 
     def find_comment(self, number: int, marker: str) -> Comment | None:
         return next((c for c in self.comments(number) if marker in c.body), None)
 
     def create_comment(self, number: int, body: str) -> Comment:
         with _translated(f"comment on #{number}"):
-            return to_comment(self.repo.get_issue(number).create_comment(body))
+            made = to_comment(self.repo.get_issue(number).create_comment(body))
+        if number in self._comments:
+            self._comments[number].append(made)
+        return made
 
     def edit_comment(self, number: int, comment_id: int, body: str) -> Comment:
         with _translated(f"edit a comment on #{number}"):
             gh = self.repo.get_issue(number).get_comment(comment_id)
             gh.edit(body)
-            return to_comment(gh)
+            edited = to_comment(gh)
+        known = self._comments.get(number, [])
+        self._comments[number] = [edited if c.id == comment_id else c for c in known]
+        return edited
 
     # ------------------------------------------------------------------ labels
 

@@ -53,6 +53,14 @@ class Delivery:
         return f"{event}.{self.action}" if self.action else event
 
     @property
+    def key(self) -> str:
+        """Stable across re-deliveries of this event: keys the markers of what it writes."""
+        if self.comment:
+            return f"c{self.comment['id']}"
+        parts = [self.action or self.event, self.head_sha[:12], self.label]
+        return "-".join(p.replace(":", "_") for p in parts if p)
+
+    @property
     def actor(self) -> Actor:
         return Actor.from_sender(self.payload.get("sender") or {})
 

@@ -1,0 +1,35 @@
+"""pull_request opened/synchronize/reopened → one status comment, edited in place."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.github_world import RFD_PATH, RFD_TEXT, all_played, make_world, payload, run_bot
+
+pytestmark = pytest.mark.usefixtures("all_played")
+_ = all_played
+
+
+@pytest.fixture
+def checkout(tmp_path: Path) -> Path:
+    return make_world(tmp_path, {"README.md": "hello\n"}, {RFD_PATH: RFD_TEXT})[1]
+
+
+@pytest.mark.vcr
+def test_opened_posts_one_status_comment(tmp_path: Path, checkout: Path) -> None:
+    assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
+    summary = (tmp_path / "summary.md").read_text()
+    assert "status comment posted on #2" in summary
+
+
+@pytest.mark.vcr
+def test_redelivered_opened_writes_nothing(tmp_path: Path, checkout: Path) -> None:
+    assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
+
+
+@pytest.mark.vcr
+def test_pr_without_rfds_is_left_alone(tmp_path: Path, checkout: Path) -> None:
+    assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
+    assert "changes no RFD" in (tmp_path / "summary.md").read_text()
