@@ -8,6 +8,7 @@ import sys
 
 from bot.errors import RfdError
 from bot.github.router import main as route
+from bot.github.summary import annotation
 
 
 def main() -> int:
@@ -15,7 +16,7 @@ def main() -> int:
     try:
         return route(os.environ)
     except RfdError as err:  # before a route exists: no event, no token...
-        print(f"::error::{err}", file=sys.stdout)
+        print(annotation("error", str(err), file=err.path, line=err.line))
         return 1
 
 
