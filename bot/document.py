@@ -23,10 +23,10 @@ from bot.errors import InvalidStructure, ParseError
 from bot.header import Field, find_title, normalize_key, scan_fields, split_title
 from bot.ids import RfdId
 from bot.markdown import (
-    Heading,
+    LazyMask,
     headings,
+    iter_headings,
     normalize_title,
-    opaque_mask,
     section_end,
     split_lines,
 )
@@ -51,6 +51,9 @@ __all__ = [
 LINK_KEYS = ("Requires", "Extends", "Supersedes", "Superseded by")
 """Header fields whose values list other RFDs."""
 
+EMPTY = "the file is empty"
+NO_HEADING = "no '# RFD' heading"
+NO_STATUS = "no status line"
 EMPTY_HINT = 'start from a template: rfd new design "Title"'
 HEADING_HINT = "the first heading must look like '# RFD 045: Title' (or '# RFD D32: Title')"
 STATUS_HINT = "add a header line under the heading: - **Status**: Draft"
@@ -84,13 +87,23 @@ class Document:
     title: str
     heading_line: int
     fields: tuple[Field, ...]
-    sections: tuple[Section, ...]
     status: Status
 
     @cached_property
     def lines(self) -> tuple[str, ...]:
         """The lines of the text, with their endings."""
         return tuple(split_lines(self.text))
+
+    @cached_property
+    def sections(self) -> tuple[Section, ...]:
+        """Every ``##`` (and deeper) section after the title, in order; computed on first
+        use, so listing many RFDs reads only their headers."""
+        found, total = headings(self.lines), len(self.lines)
+        return tuple(
+            Section(h.title, h.level, h.index + 1, h.index + 1, section_end(found, pos, total))
+            for pos, h in enumerate(found)
+            if h.level >= 2 and h.index >= self.heading_line
+        )
 
     def field(self, key: str) -> str | None:
         """The value of a header field (key compared case-insensitively), None if absent."""
@@ -138,13 +151,12 @@ def parse_links(value: str) -> tuple[RfdId, ...]:
 def parse(text: str, path: str) -> Document:
     """Parse an RFD; InvalidStructure/ParseError (with path and line) on bad input."""
     if not text.strip():
-        raise InvalidStructure("the file is empty", path=path, line=1, hint=EMPTY_HINT)
+        raise InvalidStructure(EMPTY, path=path, line=1, hint=EMPTY_HINT)
     lines = split_lines(text)
-    mask = opaque_mask(lines)
-    found = headings(lines, mask)
-    title = find_title(found)
+    mask = LazyMask(lines)
+    title = find_title(iter_headings(lines, mask))
     if title is None:
-        raise InvalidStructure("no '# RFD' heading", path=path, line=1, hint=HEADING_HINT)
+        raise InvalidStructure(NO_HEADING, path=path, line=1, hint=HEADING_HINT)
     fields = tuple(scan_fields(lines, title.index + 1, mask))
     rfd_id, name = split_title(title.title)
     return Document(
@@ -154,23 +166,14 @@ def parse(text: str, path: str) -> Document:
         title=name,
         heading_line=title.index + 1,
         fields=fields,
-        sections=_sections(found, title, len(lines)),
         status=_status(fields, path, title.index + 1),
-    )
-
-
-def _sections(found: list[Heading], title: Heading, total: int) -> tuple[Section, ...]:
-    return tuple(
-        Section(h.title, h.level, h.index + 1, h.index + 1, section_end(found, pos, total))
-        for pos, h in enumerate(found)
-        if h.level >= 2 and h.index > title.index
     )
 
 
 def _status(fields: tuple[Field, ...], path: str, heading_line: int) -> Status:
     field = next((f for f in fields if normalize_key(f.key) == "status"), None)
     if field is None:
-        raise InvalidStructure("no status line", path=path, line=heading_line, hint=STATUS_HINT)
+        raise InvalidStructure(NO_STATUS, path=path, line=heading_line, hint=STATUS_HINT)
     word = _WORD_RE.search(field.value)
     try:
         return Status.parse(word[0] if word else "", path=path, line=field.line)

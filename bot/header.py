@@ -15,10 +15,11 @@ first other line.  Everything here works on lines from :mod:`bot.markdown`.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.ids import RfdId
-from bot.markdown import Heading, content, opaque_mask
+from bot.markdown import Heading, LazyMask, Mask, content
 
 _TITLE_RE = re.compile(
     r"""
@@ -64,15 +65,15 @@ def split_title(heading: str) -> tuple[RfdId | None, str]:
     return RfdId.parse(match["id"]), match["title"].strip()
 
 
-def find_title(found: list[Heading]) -> Heading | None:
+def find_title(found: Iterable[Heading]) -> Heading | None:
     """The document's ``#`` heading: the first level-1 heading."""
     return next((h for h in found if h.level == 1), None)
 
 
-def scan_fields(lines: list[str], start: int, mask: list[bool] | None = None) -> list[Field]:
+def scan_fields(lines: Sequence[str], start: int, mask: Mask | None = None) -> list[Field]:
     """The header fields in the block starting at 0-based line ``start``."""
     fields: list[Field] = []
-    mask = opaque_mask(lines) if mask is None else mask
+    mask = LazyMask(lines) if mask is None else mask
     index = start
     while index < len(lines):
         line = content(lines[index])
@@ -88,7 +89,7 @@ def scan_fields(lines: list[str], start: int, mask: list[bool] | None = None) ->
     return fields
 
 
-def _continuation(lines: list[str], mask: list[bool], index: int) -> int:
+def _continuation(lines: Sequence[str], mask: Mask, index: int) -> int:
     """How many indented, non-field lines after a field line continue its value."""
     count = 0
     while index + count < len(lines) and not mask[index + count]:
@@ -99,7 +100,7 @@ def _continuation(lines: list[str], mask: list[bool], index: int) -> int:
     return count
 
 
-def _field(match: re.Match[str], lines: list[str], index: int, extra: int) -> Field:
+def _field(match: re.Match[str], lines: Sequence[str], index: int, extra: int) -> Field:
     parts = [match["value"], *(content(x).strip() for x in lines[index + 1 : index + 1 + extra])]
     value = " ".join(p for p in parts if p)
     return Field(match["key"].strip(), value, index + 1, 1 + extra)

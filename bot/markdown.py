@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 _HEADING_RE = re.compile(
     r"""
@@ -23,6 +25,14 @@ _HEADING_RE = re.compile(
 )
 _FENCE_RE = re.compile(r"^[ ]{0,3}(?P<fence>`{3,}|~{3,})")
 _COMMENT_OPEN_RE = re.compile(r"^[ ]{0,3}<!--")
+_OPENERS = ("`", "~", "<")
+_HEADING_STARTS = ("#", "\ufeff")
+
+
+class Mask(Protocol):
+    """Anything telling whether line ``index`` is opaque (code or comment)."""
+
+    def __getitem__(self, index: int) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -66,33 +76,51 @@ class LineKind(enum.Enum):
     COMMENT = "comment"  # inside an HTML comment block starting a line
 
 
-def line_kinds(lines: list[str]) -> list[LineKind]:
+def iter_kinds(lines: Iterable[str]) -> Iterator[LineKind]:
     """What each line is: text, part of a fenced code block, or of an HTML comment."""
-    kinds: list[LineKind] = []
     fence = ""
     in_comment = False
     for raw in lines:
-        line = content(raw)
+        first = raw.lstrip(" ")[:1]  # cheap test first: most lines are plain text
         if fence:
-            kinds.append(LineKind.CODE)
-            fence = "" if _closes_fence(line, fence) else fence
+            yield LineKind.CODE
+            fence = "" if first == fence[0] and _closes_fence(content(raw), fence) else fence
         elif in_comment:
-            kinds.append(LineKind.COMMENT)
-            in_comment = "-->" not in line
-        elif match := _FENCE_RE.match(line):
-            kinds.append(LineKind.CODE)
+            yield LineKind.COMMENT
+            in_comment = "-->" not in raw
+        elif first not in _OPENERS:
+            yield LineKind.TEXT
+        elif match := _FENCE_RE.match(raw):
+            yield LineKind.CODE
             fence = match["fence"]
-        elif _COMMENT_OPEN_RE.match(line):
-            kinds.append(LineKind.COMMENT)
-            in_comment = "-->" not in line[line.index("<!--") + 4 :]
+        elif _COMMENT_OPEN_RE.match(raw):
+            yield LineKind.COMMENT
+            in_comment = "-->" not in raw[raw.index("<!--") + 4 :]
         else:
-            kinds.append(LineKind.TEXT)
-    return kinds
+            yield LineKind.TEXT
 
 
-def opaque_mask(lines: list[str]) -> list[bool]:
+def line_kinds(lines: Sequence[str]) -> list[LineKind]:
+    return list(iter_kinds(lines))
+
+
+def opaque_mask(lines: Sequence[str]) -> list[bool]:
     """For each line: True when it is inside a fenced code block or an HTML comment block."""
-    return [kind is not LineKind.TEXT for kind in line_kinds(lines)]
+    return [kind is not LineKind.TEXT for kind in iter_kinds(lines)]
+
+
+class LazyMask:
+    """``opaque_mask`` computed only as far as it is looked at (the header of a long
+    document is near its top)."""
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        self._kinds = iter_kinds(lines)
+        self._mask: list[bool] = []
+
+    def __getitem__(self, index: int) -> bool:
+        while len(self._mask) <= index:
+            self._mask.append(next(self._kinds) is not LineKind.TEXT)
+        return self._mask[index]
 
 
 def _closes_fence(line: str, fence: str) -> bool:
@@ -112,15 +140,18 @@ def parse_heading(line: str) -> tuple[int, str] | None:
     return len(match["hashes"]), (match["title"] or "").strip()
 
 
-def headings(lines: list[str], mask: list[bool] | None = None) -> list[Heading]:
+def iter_headings(lines: Sequence[str], mask: Mask | None = None) -> Iterator[Heading]:
     """Every heading outside code blocks and comments (``mask``: see opaque_mask), in order."""
-    found: list[Heading] = []
     mask = opaque_mask(lines) if mask is None else mask
-    for index, (line, opaque) in enumerate(zip(lines, mask, strict=True)):
-        parsed = None if opaque else parse_heading(line)
-        if parsed is not None:
-            found.append(Heading(parsed[0], parsed[1], index))
-    return found
+    for index, line in enumerate(lines):
+        if line.lstrip(" ")[:1] in _HEADING_STARTS and not mask[index]:
+            parsed = parse_heading(line)
+            if parsed is not None:
+                yield Heading(parsed[0], parsed[1], index)
+
+
+def headings(lines: Sequence[str], mask: Mask | None = None) -> list[Heading]:
+    return list(iter_headings(lines, mask))
 
 
 def section_end(found: list[Heading], position: int, total: int) -> int:

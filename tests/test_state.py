@@ -15,6 +15,7 @@ from bot.errors import (
     ParseError,
     ValidationError,
 )
+from bot.forge.local import ForgeFiles, LocalForge
 from bot.plan import PlanPhase
 from bot.state import RfdState, StateStore
 
@@ -285,3 +286,21 @@ def test_validate_state_root_entry_that_is_a_file(store: StateStore) -> None:
     (error,) = store.validate("045")
     assert isinstance(error, InvalidStructure) and "should be a directory" in str(error)
     assert store.read("045") == RfdState("045")
+
+
+def test_shared_area_serves_the_local_forge(store: StateStore, tmp_path: Path) -> None:
+    files: ForgeFiles = store.shared()
+    forge = LocalForge(files)
+    issue = forge.create_issue("RFD 045: Queue", "<!-- rfd-bot:tracking:045 -->\n- [ ] 1. A")
+    assert (tmp_path / "docs/rfd/.state/.forge/issues/1.json").is_file()
+    assert forge.writes == ["docs/rfd/.state/.forge/issues/1.md"]
+    assert forge.find_issue("<!-- rfd-bot:tracking:045 -->") == issue
+    assert files.list("issues") == ["1.json", "1.md"] and files.list("nothing") == []
+    assert files.read("issues/9.json") is None
+    assert store.read("045") == RfdState("045")  # the area is no RFD
+
+
+@pytest.mark.parametrize("area", ["forge", "045", ".", "..", ".a/b", ".A"])
+def test_shared_areas_are_dot_directories(store: StateStore, area: str) -> None:
+    with pytest.raises(ValidationError, match="shared state area"):
+        store.shared(area)

@@ -44,6 +44,10 @@ class Message:
     tool_results: tuple[ToolResult, ...] = ()
     cache: bool = False
     """Mark the end of this message as a prompt-cache breakpoint (stable prefix)."""
+    blocks: tuple[Mapping[str, Any], ...] = ()
+    """Provider-native content of an assistant turn, sent back verbatim when set (Anthropic
+    thinking models require their signed ``thinking`` blocks back in tool loops); use
+    :func:`assistant_message` to build the assistant turn from a reply."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,15 @@ class Reply:
     stop_reason: str
     usage: Usage = Usage()
     tool_calls: tuple[ToolCall, ...] = ()
+    blocks: tuple[Mapping[str, Any], ...] = ()
+    """The provider-native content (see :attr:`Message.blocks`); empty when not needed."""
+
+
+def assistant_message(reply: Reply, *, cache: bool = False) -> Message:
+    """The assistant turn to append to the history after ``reply`` (tool loops)."""
+    return Message(
+        "assistant", reply.text, tool_calls=reply.tool_calls, cache=cache, blocks=reply.blocks
+    )
 
 
 class LLM(Protocol):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bot.atomic import OnExists, atomic_write, unique_suffix
 from bot.state.layout import HasStateKey, Key, ReviewFile, RfdState
+from bot.state.shared import SharedFiles
 from bot.state.store import StateStore
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "OnExists",
     "ReviewFile",
     "RfdState",
+    "SharedFiles",
     "StateStore",
     "atomic_write",
     "unique_suffix",

@@ -33,6 +33,7 @@ from bot.state.layout import (
     select,
     state_key,
 )
+from bot.state.shared import SharedFiles, check_area
 
 _T = TypeVar("_T")
 
@@ -50,6 +51,10 @@ class StateStore:
     def path(self, rfd_id: Key, relpath: str) -> Path:
         """``relpath`` inside the RFD's state directory (never outside it)."""
         return self.dir(rfd_id).joinpath(*relative_parts(relpath))
+
+    def shared(self, area: str = ".forge") -> SharedFiles:
+        """Files of the state root outside any RFD (the local forge keeps its issues there)."""
+        return SharedFiles(self.base / check_area(area), self.root)
 
     def show(self, path: Path) -> str:
         """``path`` as the user knows it: relative to the repository root."""

@@ -1,0 +1,123 @@
+"""What every single-call AI step does around ``llm.complete``.
+
+1. render the step's template through the override chain;
+2. put the documents first, as data, with cache breakpoints after the stable ones
+   (system prompt + RFD + reviews), so a second call reads them from the cache;
+3. fit everything into ``provider.context_tokens`` (visible truncation, notices);
+4. refuse to start past the step's budget, retry an empty reply, record the usage
+   in the RFD's ledger and return the reply with its cost.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bot.errors import BudgetExceeded, ProviderError
+from bot.llm.base import Message, Reply, Request, ToolSpec, Usage
+from bot.llm.guard import Budget, Part, estimate_tokens, fit, retry_empty
+
+if TYPE_CHECKING:
+    from bot.workspace import Workspace
+
+RESERVED_TOKENS = 1024
+"""Room kept for the reply when the step's budget also caps ``max_tokens``."""
+
+
+@dataclass(frozen=True)
+class Doc:
+    """A document given to the model; ``cache``: a cache breakpoint follows it."""
+
+    label: str
+    text: str
+    cache: bool = False
+
+
+@dataclass(frozen=True)
+class Called:
+    reply: Reply
+    model: str
+    cost_usd: float | None
+
+
+def build(
+    ws: Workspace,
+    *,
+    step: str,
+    template: str,
+    context: dict[str, Any],
+    docs: Sequence[Doc],
+    model: str,
+    tool: ToolSpec | None = None,
+) -> tuple[Request, tuple[str, ...]]:
+    """The request of one step, and the notices of what had to be cut to fit."""
+    from bot.prompts import Prompts
+
+    prompts = Prompts(ws.root)
+    rendered = prompts.render(template, **context)
+    parts = [Part("system prompt", rendered.system, cuttable=False)]
+    parts += [Part(d.label, d.text) for d in docs]
+    parts.append(Part("task", rendered.task, cuttable=False))
+    texts, notices = fit(parts, ws.config.provider.context_tokens)
+    messages = [
+        Message("user", prompts.document(d.label, text), cache=d.cache)
+        for d, text in zip(docs, texts[1:-1], strict=True)
+    ]
+    messages.append(Message("user", rendered.task))
+    request = Request(
+        model=model,
+        system=rendered.system,
+        messages=tuple(messages),
+        tools=(tool,) if tool else (),
+        tool_choice=tool.name if tool else None,
+        max_tokens=getattr(ws.config.steps, step).max_tokens,
+    )
+    return request, notices
+
+
+def call(ws: Workspace, request: Request, *, step: str, rfd_id: Any) -> Called:
+    """Run ``request`` within the step's budget and record its usage in the ledger."""
+    from bot.llm.pricing import cost
+    from bot.usage import LEDGER, entry, record
+
+    request = within_budget(request, Budget.from_config(ws.config, step))
+    reply = retry_empty(lambda: ws.llm.complete(request))
+    model = reply.model or request.model
+    item = entry(step, model, reply.usage, at=ws.clock())
+    if rfd_id is not None:
+        record(lambda line: ws.store.append_line(rfd_id, LEDGER, line), item)
+    return Called(reply=reply, model=model, cost_usd=cost(model, reply.usage))
+
+
+def within_budget(request: Request, budget: Budget) -> Request:
+    """``request`` with ``max_tokens`` capped by the token budget; BudgetExceeded up front."""
+    from bot.llm.pricing import cost
+
+    texts = [request.system, *(m.text for m in request.messages)]
+    prompt = sum(estimate_tokens(t) for t in texts)
+    estimate = Usage(input_tokens=prompt)
+    try:
+        budget.check(estimate, cost(request.model, estimate))
+    except BudgetExceeded as exc:
+        raise BudgetExceeded(
+            f"not started: the prompt alone (~{prompt:,} tokens) is over budget — {exc.message}",
+            hint=exc.hint,
+        ) from None
+    if budget.tokens:
+        room = max(budget.tokens - prompt, RESERVED_TOKENS)
+        request = dataclasses.replace(request, max_tokens=min(request.max_tokens, room))
+    return request
+
+
+def tool_input(reply: Reply, tool: str) -> dict[str, Any]:
+    """The arguments of the forced tool call, or ProviderError when the model did not call it."""
+    for c in reply.tool_calls:
+        if c.name == tool:
+            return dict(c.arguments)
+    got = ", ".join(c.name for c in reply.tool_calls) or "text only"
+    raise ProviderError(
+        f"the model did not call `{tool}` (got {got}, stop reason {reply.stop_reason or '?'})",
+        hint="retry, or choose another model with --model",
+    )

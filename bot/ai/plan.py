@@ -1,0 +1,88 @@
+"""Plan extraction by a model, for RFDs whose plan the headings do not give.
+
+``accept`` tries :func:`bot.plan.extract` first (no tokens).  Only when that finds
+nothing usable does it call :func:`extract_plan`: one forced tool call with
+:data:`PLAN_SCHEMA`, whose answer is validated exactly like a hand-written
+``plan.json``.  Any failure raises ProviderError, and the caller promotes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from bot.ai.call import Doc, build, call, tool_input
+from bot.errors import InvalidStructure, ParseError, ProviderError
+from bot.llm.base import ToolSpec
+from bot.llm.guard import require_input
+
+if TYPE_CHECKING:
+    from bot.document import Document
+    from bot.plan import PlanPhase
+    from bot.workspace import Workspace
+
+STEP = "accept"
+MAX_PHASES = 30
+PLAN_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["phases"],
+    "properties": {
+        "phases": {
+            "type": "array",
+            "maxItems": MAX_PHASES,
+            "description": "The phases of the Implementation Plan, in the document's order.",
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["title", "description"],
+                "properties": {
+                    "title": {"type": "string", "description": "The phase's name, no number."},
+                    "description": {"type": "string", "description": "What the phase delivers."},
+                    "label": {"type": "string", "description": "Its number: 1, 2a, B; or ''."},
+                },
+            },
+        }
+    },
+}
+TOOL = ToolSpec(
+    name="submit_plan",
+    description="Submit the implementation plan's phases, in order.",
+    input_schema=PLAN_SCHEMA,
+)
+NOTHING_PROMOTED = "nothing was promoted: fix the Implementation Plan section and accept again"
+
+
+def extract_plan(ws: Workspace, doc: Document) -> tuple[PlanPhase, ...]:
+    """The phases of ``doc`` as the model reads them, validated; ProviderError otherwise."""
+    require_input(doc.text, f"RFD {doc.rfd_id or doc.path}")
+    context = {"rfd_id": str(doc.rfd_id or ""), "title": doc.title, "tool_name": TOOL.name}
+    request, _ = build(
+        ws,
+        step=STEP,
+        template="accept_plan",
+        context=context,
+        docs=[Doc(f"RFD {doc.rfd_id or doc.path}", doc.text, cache=True)],
+        model=ws.config.model_for(STEP),
+        tool=TOOL,
+    )
+    done = call(ws, request, step=STEP, rfd_id=doc.rfd_id)
+    return validate(tool_input(done.reply, TOOL.name), doc.path)
+
+
+def validate(data: dict[str, Any], path: str) -> tuple[PlanPhase, ...]:
+    """The phases in ``data`` checked by :func:`bot.plan.loads`; ProviderError when unusable."""
+    from bot.plan import loads
+
+    raw = data.get("phases")
+    try:
+        phases = loads(json.dumps(raw), path=f"{path} (model output)")
+    except (InvalidStructure, ParseError) as exc:
+        raise ProviderError(
+            f"the model's plan is invalid: {exc.message}", path=path, hint=NOTHING_PROMOTED
+        ) from None
+    if not phases:
+        raise ProviderError(
+            "the model found no implementation plan to extract", path=path, hint=NOTHING_PROMOTED
+        )
+    return phases

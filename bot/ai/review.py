@@ -1,0 +1,109 @@
+"""AI review of an RFD (design, in Discussion) or of its implementation (Accepted).
+
+One forced tool call whose input schema is :data:`bot.reviews.REVIEW_SCHEMA`, so
+the review always has the fixed shape.  The stable prefix — system prompt, the
+RFD, then the reviews (or phase summaries) already on file — carries cache
+breakpoints: a second review of the same RFD reads it from the prompt cache.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bot.ai.call import Doc, build, call, tool_input
+from bot.llm.base import ToolSpec, Usage
+from bot.llm.guard import require_input
+from bot.reviews import MAX_FINDINGS, MAX_SUMMARY_CHARS, REVIEW_SCHEMA, Review, from_data
+
+if TYPE_CHECKING:
+    from bot.document import Document
+    from bot.workspace import Workspace
+
+STEP = "review"
+TOOL = ToolSpec(
+    name="submit_review",
+    description="Submit the review: a summary, findings with severity and section, questions.",
+    input_schema=REVIEW_SCHEMA,
+)
+
+
+@dataclass(frozen=True)
+class AiReview:
+    review: Review
+    usage: Usage
+    model: str
+    cost_usd: float | None
+    """None when the model is not in the price table."""
+    notices: tuple[str, ...] = ()
+    """What was truncated to fit the context budget (show them as warnings)."""
+
+
+def ai_review(ws: Workspace, doc: Document, *, impl: bool, model: str | None) -> AiReview:
+    """Review ``doc`` with the configured model (``model`` overrides it)."""
+    require_input(doc.text, f"RFD {doc.rfd_id or doc.path}")
+    context = {
+        "rfd_id": str(doc.rfd_id or ""),
+        "title": doc.title,
+        "max_findings": MAX_FINDINGS,
+        "summary_chars": MAX_SUMMARY_CHARS,
+        "tool_name": TOOL.name,
+    }
+    docs = [Doc(f"RFD {doc.rfd_id or doc.path}", doc.text, cache=True)]
+    if impl:
+        diff = _diff(ws)
+        docs += _phase_summaries(ws, doc) + ([Doc("diff", diff)] if diff else [])
+        context["has_diff"] = bool(diff)
+    else:
+        docs += _reviews(ws, doc)
+    request, notices = build(
+        ws,
+        step=STEP,
+        template="review_impl" if impl else "review",
+        context=context,
+        docs=docs,
+        model=ws.config.model_for(STEP, model),
+        tool=TOOL,
+    )
+    done = call(ws, request, step=STEP, rfd_id=doc.rfd_id)
+    data = tool_input(done.reply, TOOL.name)
+    kind = "implementation" if impl else "design"
+    review = from_data(data, kind=kind, reviewer=ws.llm.name, model=done.model)
+    return AiReview(review, done.reply.usage, done.model, done.cost_usd, notices)
+
+
+def _reviews(ws: Workspace, doc: Document) -> list[Doc]:
+    """The design reviews on file, oldest first, as one cached block."""
+    if doc.rfd_id is None:
+        return []
+    files = ws.store.list_reviews(doc.rfd_id, impl=False)
+    texts = [_read(ws, doc, f"reviews/{f.path.name}") for f in files]
+    if not texts:
+        return []
+    return [Doc("reviews on file", "\n\n---\n\n".join(texts), cache=True)]
+
+
+def _phase_summaries(ws: Workspace, doc: Document) -> list[Doc]:
+    if doc.rfd_id is None:
+        return []
+    summaries = sorted(ws.store.phase_summaries(doc.rfd_id).items())
+    return [
+        Doc(f"phase {n} summary", _read(ws, doc, f"phases/{n}.md"), cache=last)
+        for last, (n, _) in zip(_last_flags(len(summaries)), summaries, strict=True)
+    ]
+
+
+def _read(ws: Workspace, doc: Document, relpath: str) -> str:
+    return ws.store.read_text(doc.rfd_id, relpath) or ""
+
+
+def _last_flags(n: int) -> list[bool]:
+    """``[False, …, False, True]``: the breakpoint goes after the last summary only."""
+    return [i == n - 1 for i in range(n)]
+
+
+def _diff(ws: Workspace) -> str:
+    """The code changed on this branch since the main branch (empty without a VCS)."""
+    if ws.vcs is None:
+        return ""
+    return ws.vcs.diff_since(ws.config.rfd.main_branch)

@@ -1,0 +1,172 @@
+"""Structural checks of one RFD, shared by ``rfd lint``, the rfd-lint hook and the
+offline review.  Pure: the caller passes the statuses of the other RFDs.
+
+    RFD000 cannot be parsed              RFD006 required section missing
+    RFD001 required header field missing RFD007 section empty / template placeholder
+    RFD002 unknown status                RFD008 linked RFD does not exist
+    RFD003 heading id ≠ file name        RFD009 published RFD links to a draft
+    RFD004 date not YYYY-MM-DD           RFD010 header field given twice
+    RFD005 unknown category              RFD011 Superseded without "Superseded by"
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bot import templates
+from bot.document import LINK_KEYS, NO_STATUS, Document, parse
+from bot.errors import RfdError
+from bot.header import Field, normalize_key
+from bot.ids import RfdId
+from bot.lint_sections import Finding, Severity, body_findings
+from bot.status import Status
+
+if TYPE_CHECKING:
+    from bot.discovery import RfdFile
+
+__all__ = ["RULES", "Finding", "Severity", "lint_document", "lint_text"]
+
+REQUIRED_FIELDS = ("Status", "Category", "Authors", "Date")
+_DATE_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+
+
+@dataclass(frozen=True)
+class Context:
+    doc: Document
+    known: Mapping[RfdId, Status]
+    file: RfdFile | None
+
+    def finding(self, line: int | None, code: str, message: str, hint: str) -> Finding:
+        return Finding(self.doc.path, line, code, message, hint)
+
+
+def lint_document(
+    doc: Document, *, known: Mapping[RfdId, Status], file: RfdFile | None = None
+) -> list[Finding]:
+    """Every finding for a parsed RFD, in line order."""
+    ctx = Context(doc, known, file)
+    found = [f for rule in RULES for f in rule(ctx)]
+    found += body_findings(doc, _category(doc))
+    return sorted(found, key=lambda f: (f.line or 0, f.code))
+
+
+def lint_text(
+    text: str, path: str, *, known: Mapping[RfdId, Status], file: RfdFile | None = None
+) -> list[Finding]:
+    """Parse and lint; a document that does not parse gives one finding saying why."""
+    try:
+        doc = parse(text, path)
+    except RfdError as err:
+        return [from_error(err, path)]
+    return lint_document(doc, known=known, file=file)
+
+
+def from_error(err: RfdError, path: str) -> Finding:
+    """A parse error as a finding (RFD001 for a missing status, RFD002 for an unknown one)."""
+    code = "RFD000"
+    if err.message == NO_STATUS:
+        code = "RFD001"
+    elif err.message.startswith("unknown status"):
+        code = "RFD002"
+    return Finding(err.path or path, err.line, code, err.message, err.hint or "")
+
+
+def _category(doc: Document) -> str | None:
+    name = (doc.category or "").casefold()
+    return name if name in templates.CATEGORIES else None
+
+
+def _missing_fields(ctx: Context) -> Iterator[Finding]:
+    line = ctx.doc.fields[-1].line if ctx.doc.fields else ctx.doc.heading_line
+    for key in REQUIRED_FIELDS:
+        if not ctx.doc.field(key):
+            example = {"Category": "Design", "Authors": "Name <email>", "Date": "2026-01-31"}
+            hint = f"add a header line: - **{key}**: {example.get(key, '…')}"
+            yield ctx.finding(line, "RFD001", f"header field {key!r} is missing or empty", hint)
+
+
+def _heading_matches_file(ctx: Context) -> Iterator[Finding]:
+    if ctx.file is None or ctx.doc.rfd_id == ctx.file.rfd_id:
+        return
+    shown = f"RFD {ctx.doc.rfd_id}" if ctx.doc.rfd_id else "no RFD id"
+    hint = f"make the heading '# RFD {ctx.file.rfd_id}: {ctx.doc.title}' or rename the file"
+    message = f"heading says {shown} but the file name says RFD {ctx.file.rfd_id}"
+    yield ctx.finding(ctx.doc.heading_line, "RFD003", message, hint)
+
+
+def _date(ctx: Context) -> Iterator[Finding]:
+    field = _field(ctx.doc, "Date")
+    if field is None or not field.value or _is_date(field.value):
+        return
+    hint = "write the date as YYYY-MM-DD, e.g. 2026-01-31"
+    yield ctx.finding(field.line, "RFD004", f"date {field.value!r} is not YYYY-MM-DD", hint)
+
+
+def _is_date(text: str) -> bool:
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return bool(_DATE_RE.match(text))
+
+
+def _category_known(ctx: Context) -> Iterator[Finding]:
+    field = _field(ctx.doc, "Category")
+    if field is None or not field.value or _category(ctx.doc):
+        return
+    hint = f"use one of: {', '.join(c.capitalize() for c in templates.CATEGORIES)}"
+    yield ctx.finding(field.line, "RFD005", f"unknown category {field.value!r}", hint)
+
+
+def _links(ctx: Context) -> Iterator[Finding]:
+    published = ctx.doc.rfd_id is not None and not ctx.doc.rfd_id.draft
+    for key in LINK_KEYS:
+        field = _field(ctx.doc, key)
+        for target in ctx.doc.links(key) if field else ():
+            assert field is not None
+            if target not in ctx.known:
+                hint = "fix the id, or remove it if that RFD was never written"
+                yield ctx.finding(field.line, "RFD008", f"{key}: RFD {target} does not exist", hint)
+            elif published and target.draft:
+                hint = f"promote RFD {target} first (drafts are renumbered), then link to it"
+                message = f"{key}: a published RFD links to draft RFD {target}"
+                yield ctx.finding(field.line, "RFD009", message, hint)
+
+
+def _duplicate_fields(ctx: Context) -> Iterator[Finding]:
+    seen: set[str] = set()
+    for field in ctx.doc.fields:
+        key = normalize_key(field.key)
+        if key in seen:
+            hint = "keep one of them; only the first is used"
+            message = f"header field {field.key!r} appears twice"
+            yield ctx.finding(field.line, "RFD010", message, hint)
+        seen.add(key)
+
+
+def _superseded_by(ctx: Context) -> Iterator[Finding]:
+    if ctx.doc.status is Status.SUPERSEDED and not ctx.doc.links("Superseded by"):
+        hint = "add - **Superseded by**: [RFD NNN] (rfd supersede does this for you)"
+        line = _field(ctx.doc, "Status")
+        message = "status is Superseded but no 'Superseded by' RFD is given"
+        yield ctx.finding(line.line if line else None, "RFD011", message, hint)
+
+
+def _field(doc: Document, key: str) -> Field | None:
+    wanted = normalize_key(key)
+    return next((f for f in doc.fields if normalize_key(f.key) == wanted), None)
+
+
+RULES: tuple[Callable[[Context], Iterable[Finding]], ...] = (
+    _missing_fields,
+    _heading_matches_file,
+    _date,
+    _category_known,
+    _links,
+    _duplicate_fields,
+    _superseded_by,
+)

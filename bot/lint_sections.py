@@ -1,0 +1,80 @@
+"""Lint rules on an RFD's body, and the Finding record every rule returns.
+
+RFD006: a ``##`` section of the category's template is missing.  RFD007: a required
+section is empty or still holds only template guidance (a warning while the RFD is
+a Draft).  RFD009 (warning): a published RFD mentions a draft id in its text.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from bot import templates
+from bot.document import Document
+from bot.markdown import LineKind, iter_kinds
+from bot.status import Status
+
+_DRAFT_MENTION_RE = re.compile(r"\bRFD[ \t-]*(D[0-9]+)\b")
+_COMMENT_RE = re.compile(r"<!--.*?-->", re.DOTALL)
+
+
+class Severity(enum.Enum):
+    ERROR = "error"  # fails `rfd lint` and the hook
+    WARNING = "warning"  # reported only
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem: where, which rule, what is wrong and what to do."""
+
+    path: str
+    line: int | None
+    code: str
+    message: str
+    hint: str
+    severity: Severity = Severity.ERROR
+    section: str = ""
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line is not None else self.path
+        return f"{where}: {self.code} {self.message}\n  hint: {self.hint}"
+
+
+def body_findings(doc: Document, category: str | None) -> list[Finding]:
+    found = list(_draft_mentions(doc))
+    if category is not None:
+        found += _required_sections(doc, category)
+    return found
+
+
+def _required_sections(doc: Document, category: str) -> Iterator[Finding]:
+    severity = Severity.WARNING if doc.status is Status.DRAFT else Severity.ERROR
+    for title in templates.required_sections(category):
+        section = doc.section(title)
+        if section is None:
+            hint = f"add a '## {title}' section (see the {category} template: rfd new {category})"
+            message = f"required section '{title}' is missing"
+            yield Finding(doc.path, doc.heading_line, "RFD006", message, hint, section=title)
+            continue
+        body = doc.section_body(title) or ""
+        if templates.is_placeholder(body) or not _COMMENT_RE.sub("", body).strip():
+            hint = "write this section, or say in one line why it does not apply"
+            message = f"section '{title}' is empty or still the template placeholder"
+            yield Finding(doc.path, section.line, "RFD007", message, hint, severity, title)
+
+
+def _draft_mentions(doc: Document) -> Iterator[Finding]:
+    if doc.rfd_id is None or doc.rfd_id.draft:
+        return
+    lines = doc.lines
+    body = max((f.index + f.span for f in doc.fields), default=doc.heading_line)
+    for index, kind in enumerate(iter_kinds(lines)):
+        if kind is LineKind.CODE or index < body:  # header links are checked by RFD008/9
+            continue
+        for match in _DRAFT_MENTION_RE.finditer(lines[index]):
+            hint = "drafts are renumbered when promoted; link to it once it has a number"
+            message = f"mentions draft RFD {match[1]}"
+            yield Finding(doc.path, index + 1, "RFD009", message, hint, Severity.WARNING)

@@ -1,0 +1,113 @@
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot import tracking
+from bot.plan import PlanPhase
+
+PHASES = (PlanPhase("Skeleton", "a", "1"), PlanPhase("Tools", "b", "2"), PlanPhase("UI", "c"))
+URL = "docs/rfd/045-layered.md"
+
+
+def body(done: set[int], **kwargs: object) -> str:
+    return tracking.render_body("045", "Layered", URL, PHASES, done, **kwargs)  # type: ignore[arg-type]
+
+
+def tick(text: str, number: int, box: str = "x") -> str:
+    """What a person does in GitHub's UI: flip one box."""
+    for old in (" ", "x"):
+        text = text.replace(f"- [{old}] {number}. ", f"- [{box}] {number}. ")
+    return text
+
+
+def test_render_body_shape() -> None:
+    text = body({1}, failed={3: "tests red"})
+    assert text.startswith("<!-- rfd-bot:tracking:045 -->\n")
+    assert "[RFD 045: Layered](docs/rfd/045-layered.md)" in text
+    assert "**Progress:** 1/3 phases ▓▓▓▓▓▓░░░░░░░░░░░░░░ 33%" in text
+    assert "- [x] 1. Skeleton\n- [ ] 2. Tools\n- [!] 3. UI [Failed: tests red]\n" in text
+    assert text.index(tracking.START) < text.index("- [x] 1.") < text.index(tracking.END)
+    assert tracking.ticked(text) == {1}
+
+
+def test_phase_labels_that_differ_from_positions_are_shown() -> None:
+    phases = [PlanPhase("Groundwork", "", "0"), PlanPhase("Split", "", "3a")]
+    text = tracking.render_body("045", "T", URL, phases, set())
+    assert "- [ ] 1. Groundwork (Phase 0)\n- [ ] 2. Split (Phase 3a)\n" in text
+
+
+@pytest.mark.parametrize("done", [set(), {1}, {1, 2, 3}, {2, 9, 0}])
+def test_merge_of_render_is_identity(done: set[int]) -> None:
+    rendered = body(done)
+    assert tracking.merge_body(rendered, PHASES, done) == rendered
+
+
+def test_merge_updates_only_the_region() -> None:
+    text = "Intro by a person.\n\n" + body({1}) + "\n## Notes\nKeep **me**.\n"
+    merged = tracking.merge_body(text, PHASES, {1, 2})
+    assert merged.startswith("Intro by a person.\n\n<!-- rfd-bot:tracking:045 -->")
+    assert merged.endswith("\n## Notes\nKeep **me**.\n")
+    assert tracking.ticked(merged) == {1, 2} and "2/3 phases" in merged
+
+
+def test_person_ticks_and_unticks_are_kept_across_updates() -> None:
+    text = tick(tick(body({1}), 3), 1, " ")  # person ticked 3 and unticked 1
+    once = tracking.merge_body(text, PHASES, {1, 2})
+    assert tracking.ticked(once) == {2, 3}
+    assert tracking.merge_body(once, PHASES, {1, 2}) == once
+
+
+def test_without_record_every_tick_is_kept() -> None:
+    legacy = f"{tracking.START}\n- [x] 2. Tools\n{tracking.END}\n"
+    assert tracking.ticked(tracking.merge_body(legacy, PHASES, {1})) == {1, 2}
+
+
+def test_body_without_region_gets_one_appended() -> None:
+    merged = tracking.merge_body("Hand-written issue.\n\n", PHASES, {2})
+    assert merged.startswith("Hand-written issue.\n\n" + tracking.START)
+    assert tracking.ticked(merged) == {2} and merged.endswith(tracking.END + "\n")
+
+
+def test_crlf_bodies_from_the_web_editor_stay_crlf() -> None:
+    text = body({1}).replace("\n", "\r\n") + "Edited on the web.\r\n"
+    merged = tracking.merge_body(text, PHASES, {1, 3})
+    assert "\n" not in merged.replace("\r\n", "")
+    assert merged.endswith("Edited on the web.\r\n") and tracking.ticked(merged) == {1, 3}
+
+
+def test_stray_start_marker_does_not_swallow_text() -> None:
+    text = f"{tracking.START}\nhuman text\n" + body({1})
+    merged = tracking.merge_body(text, PHASES, {1, 2})
+    assert merged.startswith(f"{tracking.START}\nhuman text\n<!-- rfd-bot:tracking:045 -->")
+
+
+def test_ticked_ignores_boxes_outside_the_region() -> None:
+    assert tracking.ticked("- [x] 1. Outside\n") == set()
+    assert tracking.ticked("- [x] 1. Outside\n" + body(set())) == set()
+
+
+def test_merge_with_a_grown_plan_keeps_ticks() -> None:
+    more = (*PHASES, PlanPhase("Docs", "d"))
+    merged = tracking.merge_body(tick(body({1}), 2), more, {1})
+    assert tracking.ticked(merged) == {1, 2} and "2/4 phases" in merged
+
+
+@settings(max_examples=100)
+@given(
+    st.sets(st.integers(1, 3)),
+    st.sets(st.integers(1, 3)),
+    st.text(alphabet=st.characters(blacklist_characters="<\r"), max_size=40),
+)
+def test_merge_is_idempotent_and_keeps_outside_text(
+    done: set[int], flips: set[int], outside: str
+) -> None:
+    text = body(done)
+    for n in flips:
+        text = tick(text, n, " " if n in done else "x")
+    text = outside + text + outside
+    once = tracking.merge_body(text, PHASES, done)
+    assert once.startswith(outside) and once.endswith(outside)
+    assert tracking.merge_body(once, PHASES, done) == once
+    assert tracking.ticked(once) == done ^ flips
