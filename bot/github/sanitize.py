@@ -1,9 +1,10 @@
-"""Text from pull requests and comments, made safe to hand to a model as data.
+"""Text crossing the bot's edges: comment text towards a model, bot text towards GitHub.
 
-It is never an instruction: HTML comments (hidden from readers, a favourite place
-for injected prompts), invisible and bidirectional-control characters and other
-control characters are removed, the length is capped, and the result is fenced
-as quoted material by the prompt that uses it.
+Towards a model, :func:`bot.sanitize.for_prompt` (shared with every step) removes
+what a reader cannot see — HTML comments, invisible and bidi characters — and
+neutralises prompt delimiters; here control characters and credentials go too,
+and the length is capped.  Towards GitHub, everything the bot posts passes
+:func:`redact`, so no token or key can leak into a comment.
 """
 
 from __future__ import annotations
@@ -11,19 +12,10 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from bot.sanitize import for_prompt
+
 MAX_CHARS = 20_000
 
-_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
-_INVISIBLE = re.compile(
-    "["
-    "\u200b-\u200f"  # zero-width spaces and joiners, LRM/RLM
-    "\u202a-\u202e"  # bidirectional embeddings and overrides
-    "\u2060-\u2064"  # word joiner, invisible operators
-    "\u2066-\u2069"  # bidirectional isolates
-    "\ufeff"  # zero-width no-break space
-    "\U000e0000-\U000e007f"  # tag characters (invisible ASCII look-alikes)
-    "]"
-)
 _SECRET = re.compile(
     r"""(
         gh[pousr]_[A-Za-z0-9]{20,}      # GitHub tokens
@@ -38,8 +30,7 @@ _SECRET = re.compile(
 
 def for_model(text: str, limit: int = MAX_CHARS) -> str:
     """``text`` without hidden content, control characters or secrets, at most ``limit``."""
-    text = _HTML_COMMENT.sub("", text)
-    text = _INVISIBLE.sub("", text)
+    text = str(for_prompt(text))
     text = "".join(c for c in text if c in "\n\t" or unicodedata.category(c) != "Cc")
     text = redact(text)
     if len(text) > limit:
@@ -48,5 +39,5 @@ def for_model(text: str, limit: int = MAX_CHARS) -> str:
 
 
 def redact(text: str) -> str:
-    """Replace anything shaped like a credential; used on everything the bot posts too."""
+    """Replace anything shaped like a credential."""
     return _SECRET.sub("[redacted]", text)
