@@ -138,6 +138,27 @@ class RepoApi:
                     break
         return files
 
+    def open_with_label(self, label: str) -> list[int]:
+        """Open issues and PRs carrying ``label`` (first 100)."""
+        with _translated(f"list what carries {label!r}"):
+            found = self._get("/issues", {"state": "open", "labels": label, "per_page": PER_PAGE})
+        return [int(item["number"]) for item in found]
+
+    def find_pull(self, head: str) -> tuple[int, str] | None:
+        """``(number, url)`` of the PR (any state) from branch ``head`` of this repository."""
+        owner = self.repo.full_name.split("/")[0]
+        with _translated(f"look for a PR from {head}"):
+            found = self._get("/pulls", {"state": "all", "head": f"{owner}:{head}"})
+        return (int(found[0]["number"]), str(found[0]["html_url"])) if found else None
+
+    def create_pull(self, title: str, head: str, base: str, body: str) -> tuple[int, str]:
+        with _translated(f"open a PR from {head}"):
+            _h, data = self.requester.requestJsonAndCheck(
+                "POST", f"{self.url}/pulls",
+                input={"title": title, "head": head, "base": base, "body": body},
+            )  # fmt: skip
+        return int(data["number"]), str(data["html_url"])
+
     def file_text(self, path: str, ref: str, *, repo: str | None = None) -> str | None:
         """A file's text at ``ref`` (of ``repo``, a fork for instance); None if absent."""
         from github import GithubException

@@ -139,3 +139,11 @@ def _relative(root: Path, path: Path) -> str:
 def close(base: Path, checkout: Checkout) -> None:
     """Remove the worktree (the job's runner is thrown away anyway; tests are not)."""
     _run(_repo(base), {}, "worktree", "remove", "--force", str(checkout.root))
+
+
+def open_branch(base: Path, branch: str, environ: Mapping[str, str]) -> Checkout:
+    """A worktree of the default branch's checkout for a new ``branch`` (pushed on commit)."""
+    repo = _repo(base)
+    dest = Path(tempfile.mkdtemp(prefix="rfd-branch-", dir=environ.get("RUNNER_TEMP")))
+    _run(repo, git_env(environ), "worktree", "add", "--detach", str(dest), "HEAD")
+    return Checkout(dest, branch, writable=True)

@@ -75,12 +75,13 @@ def _reviews_cell(row: Row, posted: list[PostedReview], head: str) -> str:
     return f"{text} ({older} of an older revision)" if older else text
 
 
-def render(rows: list[Row], posted: list[PostedReview], pr: PullRequest, ctx: Context) -> str:
-    head = pr.head_sha
+def render(rows: list[Row], posted: list[PostedReview], *, repo: str, head: str,
+           ctx: Context) -> str:  # fmt: skip
+    """The status table of ``rows`` at ``head`` (a sha or a branch) of ``repo``."""
     lines = [HEADER, "", f"At `{short(head)}`.", "",
              "| RFD | status | reviews | plan | tracking |", "|---|---|---|---|---|"]  # fmt: skip
     for row in rows:
-        url = f"{ctx.server_url}/{pr.head_repo}/blob/{head}/{row.changed.file.path}"
+        url = f"{ctx.server_url}/{repo}/blob/{head}/{row.changed.file.path}"
         rfd = f"[RFD {row.changed.file.rfd_id}]({url}) {row.title}".strip()
         if row.problem is not None:
             lines.append(f"| {rfd} | ⚠️ {row.problem.message} | | | |")
@@ -105,7 +106,9 @@ def on_pull_request(ctx: Context) -> None:
         if row.problem is not None:
             ctx.summary.problem(row.problem)
     posted = posted_reviews(ctx.forge.comments(pr.number))
-    ctx.upsert("status", pr.number, render(rows, posted, pr, ctx))
+    ctx.upsert(
+        "status", pr.number, render(rows, posted, repo=pr.head_repo, head=pr.head_sha, ctx=ctx)
+    )
     mark_older(ctx, pr, posted)
 
 
