@@ -81,6 +81,7 @@ _PARTS = {
     "discussion": "discussing",
     "rejected": "rejected",
 }
+_TITLES = {"locked": "Locked", "discussing": "Under Discussion", "rejected": "Rejected"}
 _LINE_HINT = "decisions are `N. text`; rejected ones `- ~~N. text~~ reason`"
 
 
@@ -91,6 +92,7 @@ class _Reader:
     rfd: str = ""
     part: str = ""
     headed: bool = False
+    taken: set[int] = dataclasses.field(default_factory=set)
     entries: dict[str, list[Decision | Rejected]] = dataclasses.field(
         default_factory=lambda: {"locked": [], "discussing": [], "rejected": []}
     )
@@ -111,11 +113,18 @@ class _Reader:
             return
         entry = _entry(self.part, line.strip())
         if items is None or entry is None:
-            where = f"under `## {self.part}`" if self.part else "before the first section"
+            where = f"under `## {_TITLES[self.part]}`" if self.part else "before the first section"
             message = f"unexpected line {where}: {line.strip()!r}"
             raise ParseError(message, path=self.path, line=n, hint=_LINE_HINT)
-        _check_unique(self.entries, entry, self.path, n)
+        if entry.number is not None:
+            self.claim(entry.number, n)
         items.append(entry)
+
+    def claim(self, number: int, n: int) -> None:
+        if number in self.taken:
+            hint = "give each decision its own number"
+            raise ParseError(f"decision {number} appears twice", path=self.path, line=n, hint=hint)
+        self.taken.add(number)
 
     def result(self) -> Decisions:
         def pick(part: str, kind: type[_T]) -> tuple[_T, ...]:
@@ -158,26 +167,14 @@ def _continued(entry: Decision | Rejected, more: str) -> Decision | Rejected:
     return dataclasses.replace(entry, reason=f"{entry.reason} {more}".strip())
 
 
-def _check_unique(
-    entries: dict[str, list[Decision | Rejected]],
-    entry: Decision | Rejected,
-    path: str,
-    line: int,
-) -> None:
-    taken = {e.number for part in entries.values() for e in part}
-    if entry.number is not None and entry.number in taken:
-        hint = "give each decision its own number"
-        raise ParseError(f"decision {entry.number} appears twice", path=path, line=line, hint=hint)
-
-
 def render(d: Decisions) -> str:
     """The canonical markdown of ``d`` (open decisions sorted by number)."""
     head = f"# Decisions for RFD {d.rfd}" if d.rfd else "# Decisions"
     blocks = [f"{head}: {d.title}" if d.title else head]
-    for name, entries in (("Locked", d.locked), ("Under Discussion", d.discussing)):
+    for part, entries in (("locked", d.locked), ("discussing", d.discussing)):
         ordered = sorted(entries, key=lambda e: e.number)
-        blocks.append(_block(name, [f"{e.number}. {e.text}" for e in ordered]))
-    blocks.append(_block("Rejected", [_rejected_line(r) for r in d.rejected]))
+        blocks.append(_block(_TITLES[part], [f"{e.number}. {e.text}" for e in ordered]))
+    blocks.append(_block(_TITLES["rejected"], [_rejected_line(r) for r in d.rejected]))
     return "\n\n".join(blocks) + "\n"
 
 

@@ -8,6 +8,7 @@ inside fenced code blocks and HTML comment blocks are not headings.
 from __future__ import annotations
 
 import enum
+import itertools
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -77,7 +78,22 @@ class LineKind(enum.Enum):
 
 
 def iter_kinds(lines: Iterable[str]) -> Iterator[LineKind]:
-    """What each line is: text, part of a fenced code block, or of an HTML comment."""
+    """What each line is: text, part of a fenced code block, or of an HTML comment (a
+    YAML front matter block, ``---`` … ``---`` at the very top, counts as a comment)."""
+    rest = iter(lines)
+    first = next(rest, None)
+    if first is not None and content(first) == "---":
+        yield LineKind.COMMENT
+        for raw in rest:
+            yield LineKind.COMMENT
+            if content(raw).rstrip() in ("---", "..."):
+                break
+    elif first is not None:
+        rest = itertools.chain([first], rest)
+    yield from _body_kinds(rest)
+
+
+def _body_kinds(lines: Iterable[str]) -> Iterator[LineKind]:
     fence = ""
     in_comment = False
     for raw in lines:

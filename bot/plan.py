@@ -1,12 +1,11 @@
 """Implementation plans: phases extracted from an RFD, and ``plan.json``.
 
-Extraction is deterministic: each ``### Phase N: Title`` (or ``####``) heading of the
-Implementation Plan section is one phase; its description is the text under it up to
-the next phase heading or the next heading at the same or a higher level.  Accepted
-variants: ``Phase 0``, ``3a``/``3b``, letters, an em/en dash or hyphen instead of the
-colon, and ``(optional)``/``(deferred)`` before it (kept at the end of the title).
-When the section is missing, empty or still the template placeholder, nothing is
-extracted and ``PlanResult.problem`` says why.  Pure functions.
+Extraction is deterministic: each phase heading of the Implementation Plan section
+(``### Phase 1: Title`` and the variants :mod:`bot.phases_parse` accepts — ``Phase 0``,
+``3a``, letters, dashes, ``(optional)``/``(deferred)``, kept at the end of the title) is
+one phase, described by the text under it.  When the section is missing, empty or still
+the template placeholder, nothing is extracted and ``PlanResult.problem`` says why.
+Pure functions.
 """
 
 from __future__ import annotations
@@ -18,19 +17,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.errors import InvalidStructure, ParseError
+from bot.phases_parse import PhaseHeading, phase_headings
 
 SECTION = "Implementation Plan"
 
-_PHASE = re.compile(
-    r"""^(?P<hashes>\#{3,4})\s+phase\s+
-        (?P<label>\d+[a-z]?|[a-z])\b           # 1, 0, 3a, B
-        \s*(?P<note>\((?:optional|deferred)\))?   # (optional) before the colon
-        \s*(?:(?:[:—–.]|\s-)\s*(?P<title>.*?))?   # : Title, — Title, - Title
-        \s*\#*\s*$""",
-    re.VERBOSE | re.IGNORECASE,
-)
-_HEADING = re.compile(r"^(?P<hashes>\#{1,6})\s")
-_FENCE = re.compile(r"^\s*(```|~~~)")
 _PLACEHOLDER = re.compile(
     r"""<!--.*?-->                      # HTML comment guidance
       | ^\s*_\(.*?\)_\s*$               # _(italic guidance)_
@@ -61,65 +51,37 @@ class PlanResult:
 class HasSections(Protocol):
     """What extraction needs of a parsed RFD (``bot.document.Document``)."""
 
-    @property
-    def path(self) -> str: ...
-
     def section_body(self, title: str) -> str | None: ...
 
 
 def extract(doc: HasSections) -> PlanResult:
     """The phases of ``doc``'s Implementation Plan (or none, and why)."""
-    return extract_from_section(doc.section_body(SECTION), doc.path)
+    return extract_from_section(doc.section_body(SECTION))
 
 
-def extract_from_section(body: str | None, path: str) -> PlanResult:
-    """The phases in the text of an Implementation Plan section (None: no such section)."""
+def extract_from_section(body: str | None) -> PlanResult:
+    """The phases in the text of an Implementation Plan section (None: no such section).
+
+    ``problem`` names no file: callers put it next to the document's path.
+    """
     if body is None:
-        return PlanResult((), f"{path}: no `## {SECTION}` section, so there is no plan to extract")
+        return PlanResult((), f"there is no `## {SECTION}` section")
     if not body.strip():
-        return PlanResult((), f"{path}: the {SECTION} section is empty")
+        return PlanResult((), f"the {SECTION} section is empty")
     if not _PLACEHOLDER.sub("", body).strip():
-        return PlanResult((), f"{path}: the {SECTION} section still holds the template placeholder")
-    phases = _phases(body.splitlines())
+        return PlanResult((), f"the {SECTION} section still holds the template placeholder")
+    phases = tuple(_phase(heading) for heading in phase_headings(body))
     if not phases:
         hint = "write one heading per phase, e.g. `### Phase 1: Title`"
-        return PlanResult((), f"{path}: the {SECTION} section has no phase headings; {hint}")
-    return PlanResult(tuple(phases))
+        return PlanResult((), f"the {SECTION} section has no phase headings; {hint}")
+    return PlanResult(phases)
 
 
-def _phases(lines: list[str]) -> list[PlanPhase]:
-    heads = _headings(lines)
-    phases = []
-    for i, (start, match) in enumerate(heads):
-        if match.re is _PHASE:
-            phases.append(_phase(lines, start, match, _end(heads[i + 1 :], match, len(lines))))
-    return phases
-
-
-def _headings(lines: list[str]) -> list[tuple[int, re.Match[str]]]:
-    """Headings outside code fences: a phase match, or else any heading."""
-    found, fenced = [], False
-    for n, line in enumerate(lines):
-        fenced = fenced != bool(_FENCE.match(line))
-        match = None if fenced else (_PHASE.match(line) or _HEADING.match(line))
-        if match:
-            found.append((n, match))
-    return found
-
-
-def _end(later: list[tuple[int, re.Match[str]]], phase: re.Match[str], default: int) -> int:
-    """Where a phase's description stops: the next phase or same-or-higher-level heading."""
-    level = len(phase["hashes"])
-    ends = (n for n, m in later if m.re is _PHASE or len(m["hashes"]) <= level)
-    return next(ends, default)
-
-
-def _phase(lines: list[str], start: int, match: re.Match[str], end: int) -> PlanPhase:
-    label = match["label"]
-    title = (match["title"] or "").strip() or f"Phase {label}"
-    if match["note"]:
-        title = f"{title} {match['note'].lower()}"
-    return PlanPhase(title, "\n".join(lines[start + 1 : end]).strip(), label)
+def _phase(heading: PhaseHeading) -> PlanPhase:
+    title = heading.title or f"Phase {heading.label}"
+    if heading.qualifier:
+        title = f"{title} ({heading.qualifier})"
+    return PlanPhase(title, heading.description, heading.label)
 
 
 def dumps(phases: Sequence[PlanPhase]) -> str:
@@ -133,9 +95,11 @@ def loads(text: str, path: str) -> tuple[PlanPhase, ...]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ParseError(
-            f"plan is not valid JSON: {exc.msg}", path=path, line=exc.lineno,
-            hint="fix the JSON syntax (a list of {\"title\", \"description\"} objects)",
-        ) from exc  # fmt: skip
+            f"plan is not valid JSON: {exc.msg}",
+            path=path,
+            line=exc.lineno,
+            hint='fix the JSON syntax (a list of {"title", "description"} objects)',
+        ) from exc
     if not isinstance(data, list):
         raise InvalidStructure(f"plan must be a JSON array, not {_kind(data)}", path=path)
     return tuple(_load_phase(item, n, path) for n, item in enumerate(data))

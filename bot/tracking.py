@@ -39,7 +39,8 @@ def render_body(
     failed: Mapping[int, str] | None = None,
 ) -> str:
     """A fresh issue body: marker, link to the RFD, and the checklist region."""
-    intro = f"Tracking issue for [RFD {rfd_id}: {title}]({rfd_path})."
+    shown = title.replace("[", "\\[").replace("]", "\\]")  # keep the link intact
+    intro = f"Tracking issue for [RFD {rfd_id}: {shown}]({rfd_path})."
     return f"{marker(rfd_id)}\n{intro}\n\n{region(phases, done, failed)}\n"
 
 

@@ -86,3 +86,46 @@ def git_repo(tmp_path: Path) -> Iterator[Path]:
     git(repo, "add", "README.md")
     git(repo, "commit", "-q", "-m", "initial")
     yield repo
+
+
+@pytest.fixture
+def rfd_repo(git_repo: Path) -> Path:
+    """A git repository set up by ``rfd init --example`` and committed."""
+    from bot import repo_setup
+
+    repo_setup.init(git_repo, example=True)
+    git(git_repo, "add", "-A")
+    git(git_repo, "commit", "-q", "-m", "rfd init --example")
+    return git_repo
+
+
+def write_rfd(repo: Path, name: str, text: str) -> Path:
+    """Write an RFD file under docs/rfd/ of ``repo``."""
+    path = repo / "docs" / "rfd" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def rfd_text(
+    rid: str, title: str, status: str = "Discussion", *, requires: str = "", plan: str = ""
+) -> str:
+    """A small but complete design RFD."""
+    header = f"- **Status**: {status}\n- **Category**: Design\n- **Authors**: A <a@x.org>\n"
+    header += "- **Date**: 2026-01-02\n" + (f"- **Requires**: {requires}\n" if requires else "")
+    phases = plan or (
+        "### Phase 1: Schema\n\nAdd the table.\n\n### Phase 2: Worker\n\nProcess the rows.\n"
+    )
+    sections = "".join(
+        f"## {name}\n\nWritten {name.lower()} text.\n\n"
+        for name in (
+            "Summary",
+            "Motivation",
+            "Design",
+            "Drawbacks",
+            "Alternatives",
+            "Non-Goals",
+            "Risks and Open Questions",
+        )
+    )
+    return f"# RFD {rid}: {title}\n\n{header}\n{sections}## Implementation Plan\n\n{phases}"

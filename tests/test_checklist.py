@@ -229,3 +229,19 @@ def test_marking_twice_is_idempotent(names: list[str], pick: int, status: ItemSt
     position = pick % len(names)
     once = checklist.mark(text, position, status, "why")
     assert checklist.mark(once, position, status, "why") == once
+
+
+@settings(max_examples=100)
+@given(st.integers(1, 5), st.lists(st.lists(labels, max_size=4), max_size=5))
+def test_amendments_never_pass_twice_the_original_count(
+    original: int, batches: list[list[str]]
+) -> None:
+    text = checklist.render([f"item {n}" for n in range(original)])
+    asked = kept = 0
+    for batch in batches:
+        text, dropped = checklist.append(text, batch)
+        asked, kept = asked + len(batch), kept + len(batch) - len(dropped)
+    items = checklist.parse(text).items
+    assert len(items) == original + kept <= 2 * original
+    assert kept == min(asked, original)
+    assert [i.number for i in items] == list(range(1, len(items) + 1))

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot import decisions
 from bot.decisions import Action, Decision, Decisions, DecisionStatus, Rejected
@@ -75,8 +77,8 @@ def test_parse_tolerates_hand_edits(text: str, expected: Decisions) -> None:
     ("text", "line", "message"),
     [
         ("# D\nstray text\n", 2, "before the first section"),
-        ("# D\n## Locked\n- bullet\n", 3, "under `## locked`"),
-        ("## Rejected\n- not struck\n", 2, "under `## rejected`"),
+        ("# D\n## Locked\n- bullet\n", 3, "under `## Locked`"),
+        ("## Rejected\n- not struck\n", 2, "under `## Rejected`"),
         ("## Locked\n1. A\n## Ideas\n", 3, "unknown section 'Ideas'"),
         ("## Locked\n1. A\n## Rejected\n- ~~1. B~~ no\n", 4, "decision 1 appears twice"),
     ],
@@ -173,3 +175,36 @@ def test_unknown_number_hint_lists_open_decisions() -> None:
 def test_status_enum_accepted() -> None:
     d = decisions.apply(Decisions(), "add", text="A", status=DecisionStatus.LOCKED)
     assert d.locked == (Decision(1, "A"),) and d.next_number == 2
+
+
+texts = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1).filter(
+    lambda s: s.strip() != "" and "~~" not in s
+)
+calls = st.tuples(
+    st.sampled_from(["add", "update", "reject"]),
+    st.integers(1, 8),
+    texts,
+    st.sampled_from(["locked", "discussing", None]),
+)
+
+
+@settings(max_examples=150)
+@given(st.lists(calls, max_size=12))
+def test_any_sequence_of_calls_keeps_numbers_and_round_trips(
+    script: list[tuple[str, int, str, str | None]],
+) -> None:
+    d, ever = Decisions(title="T", rfd="045"), 0
+    for action, number, text, status in script:
+        try:
+            if action == "add":
+                d = decisions.apply(d, action, text=text, status=status)
+            elif action == "update":
+                d = decisions.apply(d, action, number=number, text=text, status=status)
+            else:
+                d = decisions.apply(d, action, number=number, reason=text)
+        except ValidationError:
+            continue
+        ever = max(ever, d.next_number - 1)
+        all_numbers = [*numbers(d)[0], *numbers(d)[1], *numbers(d)[2]]
+        assert sorted(all_numbers) == list(range(1, ever + 1))  # none lost, none reused
+    assert decisions.parse(decisions.render(d), "d.md") == _sorted(d)

@@ -105,6 +105,11 @@ def test_fields_in_any_order_unknown_keys_kept() -> None:
     assert parsed.links("Requires") == (RfdId.parse("1"), RfdId.parse("3"))
 
 
+def test_front_matter_before_the_heading() -> None:
+    parsed = doc("---\n# a YAML comment\ntags: [x]\n---\n# RFD 3: Real\n\n- **Status**: Draft\n")
+    assert (str(parsed.rfd_id), parsed.title, parsed.heading_line) == ("003", "Real", 5)
+
+
 def test_header_ends_at_first_other_line() -> None:
     parsed = doc("# RFD 1: T\n\n- **Status**: Draft\n\nIntro.\n\n- **Model**: sonnet\n")
     assert parsed.field("Model") is None

@@ -22,7 +22,7 @@ from bot.status import Status
 
 # database=None: no .hypothesis directory in the worktree (pytest would warn about it).
 SETTINGS = settings(
-    max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=100, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
 )
 
 WORDS = (

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from bot.comments import marker, upsert_comment
 from bot.forge.local import LocalForge
@@ -16,6 +17,12 @@ class MemoryFiles:
     def write(self, relpath: str, text: str) -> str:
         self.data[relpath] = text
         return relpath
+
+    def path(self, relpath: str) -> Path:
+        return Path(".forge") / relpath
+
+    def show(self, path: Path) -> str:
+        return path.as_posix()
 
     def list(self, reldir: str) -> list[str]:
         return sorted(k.split("/", 1)[1] for k in self.data if k.startswith(reldir + "/"))

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from bot import plan
+from bot import document, plan
 from bot.errors import InvalidStructure, ParseError
 from bot.plan import PlanPhase, PlanResult
 
@@ -35,7 +35,7 @@ Not part of phase 2.
 
 
 def test_extract_titles_and_descriptions() -> None:
-    result = plan.extract_from_section(BODY, "docs/rfd/045-x.md")
+    result = plan.extract_from_section(BODY)
     assert result.problem is None
     assert result.phases == (
         PlanPhase(
@@ -61,7 +61,9 @@ def test_extract_titles_and_descriptions() -> None:
         ("### Phase 3a: First half", "3a", "First half"),
         ("### Phase 3b — Second half", "3b", "Second half"),
         ("### Phase A – Letters", "A", "Letters"),
-        ("### phase b: lower case", "b", "lower case"),
+        ("### phase b: lower case", "B", "lower case"),
+        ("## Phase 2: Level two", "2", "Level two"),
+        ("### Phase 5: Later (deferred)", "5", "Later (deferred)"),
         ("### Phase 4 (optional): Extras", "4", "Extras (optional)"),
         ("### Phase 5 (Deferred) — Later", "5", "Later (deferred)"),
         ("### Phase 6 - Hyphen", "6", "Hyphen"),
@@ -72,23 +74,30 @@ def test_extract_titles_and_descriptions() -> None:
     ],
 )
 def test_phase_heading_variants(heading: str, label: str, title: str) -> None:
-    result = plan.extract_from_section(f"{heading}\n\nDo it.\n", "x.md")
+    result = plan.extract_from_section(f"{heading}\n\nDo it.\n")
     assert result.phases == (PlanPhase(title, "Do it.", label),)
 
 
 @pytest.mark.parametrize(
-    "heading", ["## Phase 1: Too high", "##### Phase 1: Too deep", "### Phases overview",
+    "heading", ["# Phase 1: Too high", "##### Phase 1: Too deep", "### Phases overview",
                 "### Phase One: Words", "### Step 1: Not a phase", "Phase 1: not a heading"],
 )  # fmt: skip
 def test_non_phase_headings_are_not_phases(heading: str) -> None:
-    result = plan.extract_from_section(f"{heading}\n\ntext\n", "x.md")
+    result = plan.extract_from_section(f"{heading}\n\ntext\n")
     assert result.phases == ()
     assert result.problem is not None and "no phase headings" in result.problem
 
 
+def test_the_shallowest_phase_level_wins() -> None:
+    body = "### Phase 1: A\n#### Phase 1a: Step\ndetail\n### Phase 2: B\n"
+    result = plan.extract_from_section(body)
+    assert [(p.label, p.title) for p in result.phases] == [("1", "A"), ("2", "B")]
+    assert result.phases[0].description == "#### Phase 1a: Step\ndetail"
+
+
 def test_duplicate_and_non_sequential_phases_are_kept_in_order() -> None:
     body = "### Phase 2: B\nb\n### Phase 2: B again\n\n### Phase 7: C\n"
-    result = plan.extract_from_section(body, "x.md")
+    result = plan.extract_from_section(body)
     assert [(p.label, p.title, p.description) for p in result.phases] == [
         ("2", "B", "b"),
         ("2", "B again", ""),
@@ -99,7 +108,7 @@ def test_duplicate_and_non_sequential_phases_are_kept_in_order() -> None:
 @pytest.mark.parametrize(
     ("body", "problem"),
     [
-        (None, "x.md: no `## Implementation Plan` section"),
+        (None, "there is no `## Implementation Plan` section"),
         ("", "section is empty"),
         ("  \n\n", "section is empty"),
         ("<!-- Describe the phases:\n### Phase 1: Title -->\n", "template placeholder"),
@@ -114,7 +123,7 @@ def test_duplicate_and_non_sequential_phases_are_kept_in_order() -> None:
 def test_missing_empty_or_placeholder_extracts_nothing_and_says_so(
     body: str | None, problem: str
 ) -> None:
-    result = plan.extract_from_section(body, "x.md")
+    result = plan.extract_from_section(body)
     assert result.phases == ()
     assert result.problem is not None and problem in result.problem
 
@@ -131,7 +140,8 @@ class FakeDoc:
 def test_extract_reads_the_documents_implementation_plan() -> None:
     doc = FakeDoc("docs/rfd/045-x.md", "### Phase 1: A\nDo A.\n")
     assert plan.extract(doc) == PlanResult((PlanPhase("A", "Do A.", "1"),))
-    assert "045-x.md: no `## Implementation Plan`" in str(plan.extract(FakeDoc("045-x.md", None)))
+    missing = plan.extract(FakeDoc("045-x.md", None))
+    assert missing == PlanResult((), "there is no `## Implementation Plan` section")
 
 
 PHASES = (PlanPhase("A", "Do A.", "1"), PlanPhase("Bé", "Multi\nline", ""))
@@ -179,3 +189,42 @@ def test_loads_schema_errors_name_index_and_key(text: str, message: str) -> None
 
 def test_to_dict_leaves_out_empty_label() -> None:
     assert PlanPhase("A", "d").to_dict() == {"title": "A", "description": "d"}
+
+
+RFD = """\
+<!-- generated from the design template -->
+# RFD 045: Layered Interrupt Handlers
+
+- **Status**: Discussion
+- **Category**: Design
+
+## Summary
+
+Handlers in layers.
+
+## Implementation Plan
+
+{plan}
+## References
+
+- none
+"""
+
+
+@pytest.mark.parametrize(
+    ("plan_text", "titles", "problem"),
+    [
+        ("### Phase 1: Trait\n\nExtract it.\n\n### Phase 2 — Stack\n\nAdd it.\n",
+         ["Trait", "Stack"], None),
+        ("<!-- One `### Phase N: Title` heading per phase. -->\n", [], "template placeholder"),
+        ("_(Describe the phases.)_\n\nTBD\n", [], "template placeholder"),
+        ("", [], "section is empty"),
+    ],
+)  # fmt: skip
+def test_extract_from_a_parsed_rfd(plan_text: str, titles: list[str], problem: str | None) -> None:
+    doc = document.parse(RFD.format(plan=plan_text), "docs/rfd/045-layered.md")
+    result = plan.extract(doc)
+    assert [p.title for p in result.phases] == titles
+    assert result.problem is None if problem is None else problem in (result.problem or "")
+    if titles:
+        assert result.phases[0].description == "Extract it."

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,15 +16,11 @@ from bot.errors import (
     ValidationError,
 )
 from bot.forge.local import ForgeFiles, LocalForge
+from bot.ids import RfdId
 from bot.plan import PlanPhase
 from bot.state import RfdState, StateStore
 
 PHASES = (PlanPhase("One", "Do one.", "1"), PlanPhase("Two", "Do two."), PlanPhase("3", "x"))
-
-
-@dataclass(frozen=True)
-class FakeId:
-    state_key: str
 
 
 @pytest.fixture
@@ -45,7 +41,7 @@ def put(store: StateStore, relpath: str, text: str | bytes = "x") -> Path:
 
 def test_dir_is_under_the_configured_state_root(store: StateStore, tmp_path: Path) -> None:
     assert store.dir("045") == tmp_path / "docs/rfd/.state/045"
-    assert store.dir(FakeId("D32")) == tmp_path / "docs/rfd/.state/D32"
+    assert store.dir(RfdId.parse("D32")) == tmp_path / "docs/rfd/.state/D32"
     assert store.show(store.dir("045") / "plan.json") == "docs/rfd/.state/045/plan.json"
 
 
@@ -78,7 +74,7 @@ def test_full_state_is_derived_from_files(store: StateStore) -> None:
     store.write_phase_summary("045", 1, "did one")
     first = store.save_review("045", "# Review\n\nError handling needs work.\n", now=100)
     store.save_review("045", "Impl ok", impl=True, now=200)
-    state = store.read(FakeId("045"))
+    state = store.read(RfdId.parse("045"))
     assert state.exists and state.explore and state.decisions
     assert (state.locked, state.discussing) == (1, 1)
     assert state.plan == PHASES and state.plan_error is None
@@ -91,6 +87,7 @@ def test_full_state_is_derived_from_files(store: StateStore) -> None:
 
 
 def test_reading_tolerates_hand_edits(store: StateStore) -> None:
+    store.write_plan("045", PHASES)
     put(store, "045/reviews/notes.txt")
     put(store, "045/reviews/abc.md")
     put(store, "045/reviews/.1700000000.md.x1y2.tmp")
@@ -100,12 +97,14 @@ def test_reading_tolerates_hand_edits(store: StateStore) -> None:
     put(store, "045/phases/1.md")
     put(store, "045/phases/01.md")
     put(store, "045/phases/7.md")
+    put(store, "045/phases/0.md")
     (store.base / "045/impl-reviews").mkdir(parents=True)
     put(store, "045/stray.bin", b"\xff\xfe")
     state = store.read("045")
     assert [(r.timestamp, r.headline) for r in state.reviews] == [(1700000000, "Blocker: plan")]
-    assert state.completed == (1, 7) and state.impl_reviews == ()
+    assert state.completed == (0, 1, 7) and state.impl_reviews == ()
     assert store.phase_summaries("045")[1].name == "1.md"
+    assert (state.done, state.next_phase, store.phase_progress("045")) == (1, 2, (1, 3))
 
 
 def test_broken_files_become_errors_in_the_derived_state(store: StateStore) -> None:
@@ -214,7 +213,7 @@ def test_decide_creates_then_updates_decisions(store: StateStore) -> None:
 def test_move_renames_the_directory_and_retitles_decisions(store: StateStore) -> None:
     store.decide("D32", "add", text="First", title="Tracing")
     store.save_review("D32", "r", now=1)
-    moved = store.move("D32", FakeId("045"))
+    moved = store.move("D32", RfdId.parse("045"))
     assert moved == store.dir("045") and not store.dir("D32").exists()
     decisions = store.read_text("045", "decisions.md") or ""
     assert decisions.startswith("# Decisions for RFD 045: Tracing\n")
@@ -266,6 +265,8 @@ def test_validate_clean_state_has_no_errors(store: StateStore) -> None:
         ({"045/phases/2.md": "x"}, FileNotFound, "045/plan.json", "re-run `rfd accept 045`"),
         ({"045/plan.json": "[]", "045/phases/2.md": "x"}, InvalidStructure, "045/phases/2.md",
          "rename it to the number"),
+        ({"045/plan.json": "[]", "045/phases/0.md": "x"}, InvalidStructure, "045/phases/0.md",
+         "delete it if it is stale"),
         ({"045/reviews": "a file"}, InvalidStructure, "045/reviews", "a directory named reviews"),
         ({"045/plan.json/x": "in a dir"}, InvalidStructure, "045/plan.json", "a file named"),
     ],
@@ -304,3 +305,23 @@ def test_shared_area_serves_the_local_forge(store: StateStore, tmp_path: Path) -
 def test_shared_areas_are_dot_directories(store: StateStore, area: str) -> None:
     with pytest.raises(ValidationError, match="shared state area"):
         store.shared(area)
+
+
+@pytest.mark.parametrize(
+    ("blocker", "write"),
+    [
+        ("045/reviews", lambda s: s.save_review("045", "r", now=1)),
+        ("045/phases", lambda s: s.write_phase_summary("045", 1, "x")),
+        ("045", lambda s: s.write_explore("045", "x")),
+        ("045/events.jsonl/x", lambda s: s.append_line("045", "events.jsonl", "x")),
+        (".forge/issues", lambda s: s.shared().write("issues/1.json", "{}")),
+    ],
+)
+def test_a_hand_edit_in_the_way_is_a_user_error(
+    store: StateStore, blocker: str, write: Callable[[StateStore], object]
+) -> None:
+    put(store, blocker, "a file where a directory belongs")
+    with pytest.raises(InvalidStructure, match="cannot write") as info:
+        write(store)
+    assert (info.value.path or "").startswith("docs/rfd/.state/")
+    assert "rfd status" in (info.value.hint or "")

@@ -32,6 +32,11 @@ def test_render_body_shape() -> None:
     assert tracking.ticked(text) == {1}
 
 
+def test_brackets_in_the_title_do_not_break_the_link() -> None:
+    text = tracking.render_body("045", "Use [brackets]", URL, PHASES, set())
+    assert "[RFD 045: Use \\[brackets\\]](docs/rfd/045-layered.md)" in text
+
+
 def test_phase_labels_that_differ_from_positions_are_shown() -> None:
     phases = [PlanPhase("Groundwork", "", "0"), PlanPhase("Split", "", "3a")]
     text = tracking.render_body("045", "T", URL, phases, set())

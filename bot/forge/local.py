@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from bot.errors import ForgeError
@@ -23,6 +24,11 @@ class ForgeFiles(Protocol):
         """Write atomically; return the path shown to the user."""
 
     def list(self, reldir: str) -> list[str]: ...
+
+    def path(self, relpath: str) -> Path: ...
+
+    def show(self, path: Path) -> str:
+        """``path`` as the user knows it (relative to the repository)."""
 
 
 @dataclass
@@ -126,13 +132,15 @@ class LocalForge:
         self.writes.append(shown)
 
     def _issue(self, r: dict[str, Any]) -> Issue:
-        url = f"local:{self.path(r['number'])}"
+        url = f"local:{self._shown(r['number'])}"
         return Issue(r["number"], r["title"], r["body"], r["state"], url, tuple(r["labels"]))
 
     def _comment(self, number: int, c: dict[str, Any]) -> Comment:
-        return Comment(
-            c["id"], c["body"], f"local:{self.path(number)}#comment-{c['id']}", "rfd-bot"
-        )
+        url = f"local:{self._shown(number)}#comment-{c['id']}"
+        return Comment(c["id"], c["body"], url, "rfd-bot")
+
+    def _shown(self, number: int) -> str:
+        return self.files.show(self.files.path(self.path(number)))
 
 
 def _markdown(r: dict[str, Any]) -> str:

@@ -28,6 +28,11 @@ if TYPE_CHECKING:
     from bot.state.store import StateStore
 
 
+_SHAPE = ((REVIEWS, True), (IMPL_REVIEWS, True), (PHASES, True),
+          (EXPLORE, False), (DECISIONS, False), (PLAN, False))  # fmt: skip
+"""Entries of a state directory and whether each is a directory."""
+
+
 def fixes(key: str, name: str) -> tuple[str, ...]:
     """What a user can do about a broken file of the state directory."""
     if name == PLAN:
@@ -46,8 +51,9 @@ def validate(store: StateStore, rfd_id: Key) -> list[RfdError]:
         return []
     if not folder.is_dir():
         move = "move the file away; the directory is created again when needed"
-        return [InvalidStructure("should be a directory", path=store.show(folder),
-                                 alternatives=(move,))]  # fmt: skip
+        return [
+            InvalidStructure("should be a directory", path=store.show(folder), alternatives=(move,))
+        ]
     errors = _shape_errors(store, key)
     errors += _read_errors(key, DECISIONS, lambda: store.read_decisions(key))
     errors += _read_errors(key, EXPLORE, lambda: store.read_explore(key))
@@ -68,14 +74,16 @@ def _read_errors(key: str, name: str, read: Callable[[], object]) -> list[RfdErr
 
 def _shape_errors(store: StateStore, key: str) -> list[RfdError]:
     errors: list[RfdError] = []
-    for name, want_dir in ((REVIEWS, True), (IMPL_REVIEWS, True), (PHASES, True),
-                           (EXPLORE, False), (DECISIONS, False), (PLAN, False)):  # fmt: skip
+    for name, want_dir in _SHAPE:
         path = store.path(key, name)
         if path.exists() and path.is_dir() != want_dir:
             kind = "a directory" if want_dir else "a file"
             alternatives = (f"rename it and put {kind} named {name} in its place",)
-            errors.append(InvalidStructure(f"should be {kind}", path=store.show(path),
-                                           alternatives=alternatives))  # fmt: skip
+            errors.append(
+                InvalidStructure(
+                    f"should be {kind}", path=store.show(path), alternatives=alternatives
+                )
+            )
     return errors
 
 
@@ -85,21 +93,32 @@ def _phase_errors(
     summaries = store.phase_summaries(key)
     if plan is None and summaries:
         message = f"{len(summaries)} phase summaries exist but plan.json does not"
-        alternatives = (f"re-run `rfd accept {key}` to write plan.json",
-                        f"delete {PHASES}/ if those summaries are stale")  # fmt: skip
-        return [FileNotFound(message, path=store.show(store.path(key, PLAN)),
-                             alternatives=alternatives)]  # fmt: skip
+        alternatives = (
+            f"re-run `rfd accept {key}` to write plan.json",
+            f"delete {PHASES}/ if those summaries are stale",
+        )
+        return [
+            FileNotFound(message, path=store.show(store.path(key, PLAN)), alternatives=alternatives)
+        ]
     total = len(plan or ())
-    return [_past_end(store.show(path), n, total) for n, path in summaries.items() if n > total]
+    return [
+        _past_end(store.show(path), n, total)
+        for n, path in summaries.items()
+        if not 1 <= n <= total
+    ]
 
 
 def _past_end(shown: str, number: int, total: int) -> RfdError:
     message = f"summarises phase {number}, but plan.json has {total} phases"
-    alternatives = ("rename it to the number of the phase it summarises",
-                    "delete it if it is stale", "add the missing phases to plan.json")  # fmt: skip
+    alternatives = (
+        "rename it to the number of the phase it summarises",
+        "delete it if it is stale",
+        "add the missing phases to plan.json",
+    )
     return InvalidStructure(message, path=shown, alternatives=alternatives)
 
 
 def _with_fixes(error: RfdError, alternatives: tuple[str, ...]) -> RfdError:
-    return type(error)(error.message, path=error.path, line=error.line, hint=error.hint,
-                       alternatives=alternatives)  # fmt: skip
+    return type(error)(
+        error.message, path=error.path, line=error.line, hint=error.hint, alternatives=alternatives
+    )

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
-from bot.errors import RfdError, ValidationError
+from bot.errors import InvalidStructure, RfdError, ValidationError
 from bot.plan import PlanPhase
 
 EXPLORE, DECISIONS, PLAN = "explore.md", "decisions.md", "plan.json"
@@ -88,6 +89,17 @@ def relative_parts(relpath: str) -> tuple[str, ...]:
     if not parts or relpath.startswith("/") or any(p in ("..", ".") for p in parts):
         raise ValidationError(f"{relpath!r} is not a path inside the state directory")
     return parts
+
+
+@contextmanager
+def in_the_way(shown: str) -> Iterator[None]:
+    """Turn a hand edit in the way of a write (a file where a directory belongs...) into
+    an InvalidStructure naming the path."""
+    try:
+        yield
+    except (FileExistsError, NotADirectoryError, IsADirectoryError) as exc:
+        hint = "something is in the way: `rfd status` lists what to fix"
+        raise InvalidStructure(f"cannot write: {exc.strerror}", path=shown, hint=hint) from exc
 
 
 def numbered(folder: Path) -> list[tuple[int, Path]]:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from bot.atomic import atomic_write
 from bot.errors import ParseError, ValidationError
-from bot.state.layout import relative_parts
+from bot.state.layout import in_the_way, relative_parts
 
 _AREA = re.compile(r"^\.[a-z][a-z0-9_-]*$")
 
@@ -47,7 +47,8 @@ class SharedFiles:
     def write(self, relpath: str, text: str) -> str:
         """Write atomically; return the path as the user knows it."""
         path = self.path(relpath)
-        atomic_write(path, text)
+        with in_the_way(self.show(path)):
+            atomic_write(path, text)
         return self.show(path)
 
     def list(self, reldir: str) -> list[str]:

@@ -28,6 +28,7 @@ from bot.state.layout import (
     ReviewFile,
     RfdState,
     headline,
+    in_the_way,
     numbered,
     relative_parts,
     select,
@@ -92,7 +93,7 @@ class StateStore:
         except RfdError:
             return None
         total = len(phases or ())
-        done = sum(1 for n in self.phase_summaries(rfd_id) if n <= total)
+        done = sum(1 for n in self.phase_summaries(rfd_id) if 1 <= n <= total)
         return None if phases is None else (done, total)
 
     def read_text(self, rfd_id: Key, relpath: str) -> str | None:
@@ -101,13 +102,14 @@ class StateStore:
 
     def write_text(self, rfd_id: Key, relpath: str, text: str) -> Path:
         path = self.path(rfd_id, relpath)
-        atomic_write(path, text)
+        self._write(path, text)
         return path
 
     def append_line(self, rfd_id: Key, relpath: str, line: str) -> Path:
         """Append one line to a ledger or event log."""
         path = self.path(rfd_id, relpath)
-        append_line(path, line)
+        with in_the_way(self.show(path)):
+            append_line(path, line)
         return path
 
     def remove_tree(self, rfd_id: Key, relpath: str = "") -> bool:
@@ -120,6 +122,10 @@ class StateStore:
         else:
             return False
         return True
+
+    def _write(self, path: Path, text: str) -> None:
+        with in_the_way(self.show(path)):
+            atomic_write(path, text)
 
     def _read(self, path: Path) -> str | None:
         try:
@@ -175,7 +181,7 @@ class StateStore:
         path = self.path(rfd_id, PLAN)
         text = plan_json.dumps(phases)
         plan_json.loads(text, self.show(path))
-        atomic_write(path, text)
+        self._write(path, text)
         return path
 
     def list_reviews(self, rfd_id: Key, impl: bool = False) -> list[ReviewFile]:
@@ -189,7 +195,7 @@ class StateStore:
         stamp = now
         while (folder / f"{stamp}.md").exists():
             stamp += 1
-        atomic_write(folder / f"{stamp}.md", text)
+        self._write(folder / f"{stamp}.md", text)
         return folder / f"{stamp}.md"
 
     def dismiss(

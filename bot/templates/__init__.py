@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from importlib import resources
 
 from bot.errors import ValidationError
 from bot.ids import RfdId
@@ -45,6 +44,8 @@ def normalize_category(category: str) -> str:
 @cache
 def load(category: str) -> str:
     """The raw template of a category."""
+    from importlib import resources  # only when a template is needed: hooks start fast
+
     name = normalize_category(category)
     return resources.files(__name__).joinpath(f"{name}.md").read_text(encoding="utf-8")
 

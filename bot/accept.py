@@ -1,0 +1,85 @@
+"""``accept``: extract the plan, promote, open the tracking issue — or change nothing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot import document, plan
+from bot.errors import InvalidStructure
+from bot.events import PlanExtracted
+from bot.forge.base import Issue
+from bot.lifecycle import promote
+from bot.plan import PlanPhase
+from bot.status import Status
+from bot.workspace import Workspace
+
+
+@dataclass(frozen=True)
+class AcceptOutcome:
+    rfd_id: str
+    phases: tuple[PlanPhase, ...]
+    method: str
+    issue: Issue
+    path: Path
+    changed: tuple[Path, ...]
+    message: str
+
+
+def extract_plan(ws: Workspace, query: str) -> tuple[tuple[PlanPhase, ...], str]:
+    """The plan ``accept`` would use: deterministic first (0 tokens), then the model if online."""
+    file = ws.find(query)
+    doc = ws.document(file)
+    result = plan.extract(doc)
+    if result.phases:
+        return result.phases, "deterministic"
+    if not ws.llm.offline:
+        from bot.ai.plan import extract_plan as model_extract
+
+        phases = model_extract(ws, doc)
+        if phases:
+            return phases, "model"
+    section = doc.section("Implementation Plan")
+    raise InvalidStructure(
+        f"no plan to extract: {result.problem}",
+        path=file.path,
+        line=section.line if section else None,
+        hint="write `### Phase 1: Title` blocks with a description under "
+        "`## Implementation Plan`, then run accept again (nothing was promoted)",
+    )
+
+
+def accept(ws: Workspace, query: str) -> AcceptOutcome:
+    from bot.phases import sync_tracking
+
+    changed: list[Path] = []
+    rid = str(ws.find(query).rfd_id)
+    phases, method = extract_plan(ws, rid)  # fails before anything changes
+    if ws.document(rid).status is Status.DRAFT:
+        outcome = promote(ws, rid, Status.DISCUSSION)
+        changed += outcome.changed
+        rid = outcome.rfd_id
+    ws.store.write_plan(rid, phases)
+    changed.append(ws.store.dir(rid) / "plan.json")
+    ws.bus.emit(PlanExtracted(rfd_id=rid, phases=tuple(p.title for p in phases), method=method))
+    try:
+        outcome = promote(ws, rid, Status.ACCEPTED)
+    except Exception:
+        ws.store.remove_tree(rid, "plan.json")  # as it was: no plan without acceptance
+        raise
+    changed += outcome.changed
+    issue = sync_tracking(ws, rid)
+    file = ws.find(rid)
+    path = ws.path(file)
+    text = path.read_text(encoding="utf-8")
+    linked = document.set_field(text, "Tracking Issue", _issue_ref(issue))
+    if linked != text:
+        ws.write_rfd(path, linked)
+    msg = f"RFD {rid} accepted with {len(phases)} phases ({method}); tracking issue #{issue.number}"
+    return AcceptOutcome(rid, phases, method, issue, path, tuple(dict.fromkeys(changed)), msg)
+
+
+def _issue_ref(issue: Issue) -> str:
+    if issue.url.startswith("local:"):
+        return f"#{issue.number} ({issue.url[len('local:') :]})"
+    return f"[#{issue.number}]({issue.url})"

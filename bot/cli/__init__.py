@@ -1,0 +1,1 @@
+"""The ``rfd`` command: parses arguments, calls one function, returns an exit code."""

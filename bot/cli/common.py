@@ -1,0 +1,101 @@
+"""What every ``rfd`` command shares: ``--json``, error translation, the workspace, event echo."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from bot import events as ev
+from bot.cli.output import Output
+from bot.errors import RfdError
+from bot.workspace import Workspace
+
+Handler = Callable[..., int | None]
+
+
+def rfd_command(name: str | None = None, **settings: Any) -> Callable[[Handler], click.Command]:
+    """Make ``fn(out, *args, **kwargs) -> exit code`` a click command with ``--json``.
+
+    Every :class:`RfdError` becomes one clear line on stderr (and a JSON error object on
+    stdout in ``--json`` mode) and exit code 1.  Unexpected exceptions are not swallowed.
+    """
+
+    def decorate(fn: Handler) -> click.Command:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, json_mode: bool, **kwargs: Any) -> None:
+            ctx = click.get_current_context()
+            out = Output(json_mode=json_mode)
+            ctx.obj = dict(ctx.obj or {}, out=out)
+            try:
+                code = fn(out, *args, **kwargs)
+            except RfdError as err:
+                out.error(err)
+                ctx.exit(1)
+            ctx.exit(code or 0)
+
+        option = click.option(
+            "--json", "json_mode", is_flag=True, help="Print the result as JSON (for scripts)."
+        )
+        return click.command(name, **settings)(option(wrapper))
+
+    return decorate
+
+
+def repo_root() -> Path:
+    """The repository to work in: ``-C`` (default cwd), walked up to its top level."""
+    ctx = click.get_current_context()
+    start = Path((ctx.find_root().obj or {}).get("repo", ".")).resolve()
+    for p in (start, *start.parents):
+        if (p / ".git").exists() or (p / ".github" / "rfd.toml").exists():
+            return p
+    return start
+
+
+def workspace(out: Output, **options: Any) -> Workspace:
+    """Open the workspace with the terminal as a listener on its event bus."""
+    ws = Workspace.open(repo_root(), **options)
+    ws.bus.subscribe("*", TerminalEcho(out), owner="terminal")
+    return ws
+
+
+class TerminalEcho:
+    """Prints what happens, as it happens (an informational listener like any plugin)."""
+
+    def __init__(self, out: Output) -> None:
+        self.out = out
+
+    def __call__(self, event: ev.Event) -> None:
+        text = self.describe(event)
+        if text:
+            self.out.line(f"  → {text}", style="dim")
+
+    def describe(self, event: ev.Event) -> str | None:
+        match event:
+            case ev.StatusChanged(old=old, new=new):
+                return f"status of RFD {event.rfd_id}: {old} → {new}"
+            case ev.RfdRenumbered(old_id=old, new_path=path):
+                return f"RFD {old} renumbered to {event.rfd_id}: {path}"
+            case ev.RfdCreated(path=path):
+                return f"created {path}"
+            case ev.ReviewSaved(path=path, findings=n, provider=who):
+                return f"review saved: {path} ({n} findings, {who})"
+            case ev.ReviewsDismissed(paths=paths):
+                return f"dismissed: {', '.join(paths) or 'nothing'}"
+            case ev.PlanExtracted(phases=phases, method=method):
+                return f"plan extracted ({method}): {len(phases)} phases"
+            case ev.PhaseCompleted(number=n, done=done, total=total):
+                return f"phase {n} done ({done}/{total})"
+            case ev.PhaseFailed(number=n, reason=reason):
+                return f"phase {n} failed: {reason}"
+            case ev.TrackingIssueUpdated(number=n, url=url, created=created, closed=closed):
+                verb = "opened" if created else "closed" if closed else "updated"
+                return f"tracking issue #{n} {verb}: {url.removeprefix('local:')}"
+            case ev.CommentPosted(target=n, url=url):
+                return f"comment on #{n}: {url.removeprefix('local:')}"
+            case ev.Notice(message=message):
+                return message
+        return None

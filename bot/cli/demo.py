@@ -1,0 +1,84 @@
+"""``rfd demo``: a fresh example repository walked through a whole RFD life, offline.
+
+Every step is the real ``rfd`` command run in-process against a temporary git
+repository, with the offline provider and the local forge: what it prints is what
+the code did.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+
+import click
+
+from bot.cli.output import Output
+
+PHASE_NOTES = {
+    1: "Added the delivery table and the enqueue call; existing senders write to it.",
+    2: "The worker retries with exponential backoff and jitter; attempts are recorded.",
+    3: "Dead-lettered deliveries show in the admin page with a replay button.",
+}
+
+
+@click.command()
+@click.option("--keep", is_flag=True, help="Keep the example repository and print its path.")
+def demo(keep: bool) -> None:
+    """Walk an example RFD through review → dismiss → accept → phases → done, offline."""
+    from bot.cli.main import main
+
+    out = Output()
+    os.environ["RFD_PROVIDER"] = "offline"  # the embedded defaults: no key, no token
+    tmp = Path(tempfile.mkdtemp(prefix="rfd-demo-"))
+    repo = tmp / "example"
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    steps: list[list[str]] = [
+        ["init", "--example"],
+        ["list"],
+        ["status", "D1"],
+        ["promote", "D1"],
+        ["status", "1"],
+        ["review", "1"],
+        ["status", "1"],
+        ["dismiss", "1", "all"],
+        ["plan", "1"],
+        ["accept", "1"],
+        ["status", "1"],
+    ]
+    for argv in steps:
+        _run(out, main, repo, argv)
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "Accept RFD 001")
+    for n, note in PHASE_NOTES.items():
+        summary = tmp / f"phase-{n}.md"
+        summary.write_text(f"# Phase {n}\n\n{note}\n", encoding="utf-8")
+        _run(out, main, repo, ["phase", "1", "done", str(n), "--summary", str(summary)])
+    for argv in (["review", "1"], ["done", "1"], ["list"]):
+        _run(out, main, repo, argv)
+    _show_tracking_issue(out, repo)
+    out.line(f"\nexample repository: {repo}" if keep else "")
+    if not keep:
+        import shutil
+
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _run(out: Output, main: object, repo: Path, argv: list[str]) -> None:
+    out.line(f"\n$ rfd {' '.join(argv)}", style="bold cyan")
+    code = main(["-C", str(repo), *argv])  # type: ignore[operator]
+    if code != 0:
+        raise click.ClickException(f"`rfd {' '.join(argv)}` exited with {code}")
+
+
+def _show_tracking_issue(out: Output, repo: Path) -> None:
+    issues = sorted((repo / "docs/rfd/.state/.forge/issues").glob("*.md"))
+    for issue in issues:
+        out.line(f"\n$ cat {issue.relative_to(repo)}", style="bold cyan")
+        out.line(issue.read_text(encoding="utf-8"))
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)

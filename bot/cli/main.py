@@ -1,0 +1,77 @@
+"""Entry point of ``rfd``: a lazy click group (commands import only what they need)."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Sequence
+
+import click
+
+from bot import __version__
+
+COMMANDS: dict[str, str] = {
+    "init": "bot.cli.setup:init",
+    "demo": "bot.cli.demo:demo",
+    "new": "bot.cli.setup:new",
+    "list": "bot.cli.show:list_cmd",
+    "status": "bot.cli.show:status",
+    "plan": "bot.cli.show:plan_cmd",
+    "lint": "bot.cli.show:lint",
+    "promote": "bot.cli.transitions:promote",
+    "abandon": "bot.cli.transitions:abandon",
+    "supersede": "bot.cli.transitions:supersede",
+    "accept": "bot.cli.transitions:accept",
+    "done": "bot.cli.transitions:done",
+    "review": "bot.cli.reviewing:review",
+    "dismiss": "bot.cli.reviewing:dismiss",
+    "phase": "bot.cli.reviewing:phase",
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        target = COMMANDS.get(name)
+        if target is None:
+            return None
+        module, attr = target.split(":")
+        command: click.Command = getattr(importlib.import_module(module), attr)
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="rfd")
+@click.option(
+    "-C",
+    "--repo",
+    "repo",
+    type=click.Path(file_okay=False),
+    default=".",
+    help="Repository to work in (default: the current directory).",
+)
+@click.pass_context
+def cli(ctx: click.Context, repo: str) -> None:
+    """Run RFDs through explore → converge → draft → review → refine → accept → implement → done."""
+    ctx.obj = {"repo": repo}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI and return its exit code: 0 ok, 1 user error, 2 usage error."""
+    try:
+        args = list(argv) if argv is not None else sys.argv[1:]
+        code = cli.main(args=args, prog_name="rfd", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.Abort:
+        click.echo("aborted", err=True)
+        return 1
+    except click.UsageError as exc:
+        exc.show()
+        return 2
+    except click.ClickException as exc:
+        exc.show()
+        return 1
+    return code if isinstance(code, int) else 0

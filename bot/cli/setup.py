@@ -1,0 +1,61 @@
+"""Setting up: ``init`` and ``new``."""
+
+from __future__ import annotations
+
+import click
+
+from bot import lifecycle, repo_setup
+from bot.cli.common import repo_root, rfd_command, workspace
+from bot.cli.output import Output
+from bot.errors import AlreadyExists
+from bot.state import OnExists
+
+
+@rfd_command()
+@click.option("--example", is_flag=True, help="Add an example RFD to try every step on.")
+def init(out: Output, example: bool) -> int:
+    """Set the repository up for RFDs: config, RFD directory, committed state directory."""
+    root = repo_root()
+    changes = repo_setup.init(root, example=example)
+    out.data({"changed": changes})
+    for line in changes:
+        out.line(f"  {line}")
+    out.success(f"{root.name} is ready for RFDs — try `rfd list`")
+    return 0
+
+
+@rfd_command()
+@click.argument("category", type=click.Choice(["design", "decision", "guide", "process"]))
+@click.argument("title")
+@click.option("--authors", default="", help="Authors line (default: TBD).")
+@click.option(
+    "--on-exists",
+    type=click.Choice([o.value for o in OnExists]),
+    help="When an RFD with this name exists: use it, add a suffix, or replace it "
+    "(asked interactively when omitted on a terminal).",
+)
+def new(out: Output, category: str, title: str, authors: str, on_exists: str | None) -> int:
+    """Create a draft RFD from a template."""
+    ws = workspace(out)
+    choice = OnExists(on_exists) if on_exists else None
+    try:
+        o = lifecycle.new_rfd(ws, category, title, authors=authors, on_exists=choice)
+    except AlreadyExists as err:
+        if choice is not None or out.json_mode or not _interactive():
+            raise
+        out.line(str(err))
+        picked = click.prompt(
+            "Choose", type=click.Choice([o.value for o in OnExists]), default=OnExists.USE.value
+        )
+        o = lifecycle.new_rfd(ws, category, title, authors=authors, on_exists=OnExists(picked))
+    out.data({"rfd": o.rfd_id, "path": ws.rel(o.path), "created": o.created})
+    out.success(o.message)
+    if o.created:
+        out.line(f"next: `rfd status {o.rfd_id}`, then `rfd explore {o.rfd_id}` or edit the file")
+    return 0
+
+
+def _interactive() -> bool:
+    import sys
+
+    return sys.stdin.isatty()

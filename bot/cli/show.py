@@ -1,0 +1,126 @@
+"""Read-only commands: ``list``, ``status``, ``plan``, ``lint``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from bot import checklist, discovery, render
+from bot import lint as lint_rules
+from bot.accept import extract_plan
+from bot.cli.common import repo_root, rfd_command, workspace
+from bot.cli.output import Output
+from bot.config import load_config
+from bot.document import Document
+from bot.state import StateStore
+from bot.status import Status
+
+WITH_PLAN = {Status.ACCEPTED, Status.IMPLEMENTED, Status.SUPERSEDED}
+
+
+@rfd_command("list")
+def list_cmd(out: Output) -> int:
+    """List every RFD: id, status, title and phase progress."""
+    root = repo_root()
+    cfg = load_config(root)
+    docs, errors = discovery.load_all(root, cfg)
+    store = StateStore(root, cfg)
+    rows = [_row(doc, store) for doc in sorted(docs, key=lambda d: d.path)]
+    out.data({"rfds": rows, "errors": [e.to_dict() for e in errors]})
+    width = max((len(r["title"]) for r in rows), default=10)
+    for r in rows:
+        progress = r["progress"] or ""
+        out.line(f"{r['id']:>5}  {r['status']:<11}  {r['title']:<{min(width, 60)}}  {progress}")
+    if not rows and not errors:
+        out.line(f'no RFDs under {cfg.rfd_dir}/ — create one with `rfd new design "Title"`')
+    for err in errors:
+        out.warning(str(err))
+    return 1 if errors else 0
+
+
+def _row(doc: Document, store: StateStore) -> dict[str, object]:
+    progress = None
+    if doc.status in WITH_PLAN:
+        counts = store.phase_progress(str(doc.rfd_id))
+        if counts is not None:
+            progress = checklist.progress(*counts)
+    return {
+        "id": str(doc.rfd_id),
+        "status": doc.status.value,
+        "title": doc.title,
+        "path": doc.path,
+        "progress": progress,
+    }
+
+
+@rfd_command()
+@click.argument("rfd")
+def status(out: Output, rfd: str) -> int:
+    """Where an RFD stands, and what to do next."""
+    ws = workspace(out)
+    file = ws.find(rfd)
+    doc = ws.document(file)
+    view = render.status_view(doc, ws.store.read(str(file.rfd_id)), path=file.path)
+    out.data(view.to_dict())
+    out.line(render.to_text(view))
+    return 0
+
+
+@rfd_command("plan")
+@click.argument("rfd")
+def plan_cmd(out: Output, rfd: str) -> int:
+    """Show the plan `rfd accept` would extract (changes nothing)."""
+    ws = workspace(out)
+    phases, method = extract_plan(ws, rfd)
+    out.data({"method": method, "phases": [p.to_dict() for p in phases]})
+    out.line(f"{len(phases)} phases ({method}):")
+    for i, p in enumerate(phases, start=1):
+        out.line(f"\n{i}. {p.title}")
+        for line in p.description.splitlines():
+            out.line(f"   {line}")
+    return 0
+
+
+@rfd_command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+def lint(out: Output, paths: tuple[Path, ...]) -> int:
+    """Check RFD headers and structure (all RFDs, or the files given)."""
+    root = repo_root()
+    cfg = load_config(root)
+    files = discovery.scan(root, cfg)
+    wanted = {p.resolve() for p in paths}
+    chosen = [f for f in files if not wanted or (root / f.path).resolve() in wanted]
+    docs, errors = discovery.load_all(root, cfg)
+    known = {d.rfd_id: d.status for d in docs if d.rfd_id is not None}
+    by_path = {d.path: d for d in docs}
+    findings = []
+    for f in chosen:
+        if f.path in by_path:
+            findings += lint_rules.lint_document(by_path[f.path], known=known, file=f)
+    chosen_paths = {f.path for f in chosen}
+    problems = [e for e in errors if not wanted or e.path in chosen_paths]
+    out.data(
+        {"findings": [_finding(f) for f in findings], "errors": [e.to_dict() for e in problems]}
+    )
+    for f in findings:
+        out.line(
+            f"{f.path}:{f.line or 1}: {f.code} {f.message}" + (f" — {f.hint}" if f.hint else "")
+        )
+    for e in problems:
+        out.line(str(e))
+    failing = [f for f in findings if f.severity.value == "error"] or problems
+    if not findings and not problems:
+        out.success(f"{len(chosen)} RFD(s) checked, no problems")
+    return 1 if failing else 0
+
+
+def _finding(f: lint_rules.Finding) -> dict[str, object]:
+    return {
+        "path": f.path,
+        "line": f.line,
+        "code": f.code,
+        "message": f.message,
+        "hint": f.hint,
+        "severity": f.severity.value,
+    }

@@ -1,0 +1,81 @@
+"""Status changes: ``promote``, ``abandon``, ``supersede``, ``accept``, ``done``."""
+
+from __future__ import annotations
+
+import click
+
+from bot import accept as accepting
+from bot import lifecycle
+from bot.cli.common import rfd_command, workspace
+from bot.cli.output import Output
+from bot.status import Status
+
+
+def _outcome(out: Output, message: str, **data: object) -> int:
+    out.data({"message": message, **data})
+    out.success(message)
+    return 0
+
+
+@rfd_command()
+@click.argument("rfd")
+@click.option(
+    "--to",
+    "to",
+    type=click.Choice([s.value for s in Status], case_sensitive=False),
+    help="Target status (default: the next one in Draft → Discussion → Accepted → Implemented).",
+)
+def promote(out: Output, rfd: str, to: str | None) -> int:
+    """Move an RFD to its next status (a draft takes its permanent number)."""
+    ws = workspace(out)
+    o = lifecycle.promote(ws, rfd, Status.parse(to) if to else None)
+    return _outcome(
+        out, o.message, rfd=o.rfd_id, old=o.old.value, new=o.new.value, path=ws.rel(o.path)
+    )
+
+
+@rfd_command()
+@click.argument("rfd")
+@click.option("--reason", required=True, help="Why the RFD is abandoned (recorded in it).")
+def abandon(out: Output, rfd: str, reason: str) -> int:
+    """Abandon an RFD that is not implemented, recording why."""
+    ws = workspace(out)
+    o = lifecycle.abandon(ws, rfd, reason)
+    return _outcome(out, o.message, rfd=o.rfd_id, old=o.old.value, new=o.new.value)
+
+
+@rfd_command()
+@click.argument("old")
+@click.argument("new")
+def supersede(out: Output, old: str, new: str) -> int:
+    """Mark OLD (Accepted or Implemented) as superseded by NEW; both are cross-linked."""
+    ws = workspace(out)
+    o = lifecycle.supersede(ws, old, new)
+    return _outcome(out, o.message, rfd=o.rfd_id, old=o.old.value, new=o.new.value)
+
+
+@rfd_command()
+@click.argument("rfd")
+def accept(out: Output, rfd: str) -> int:
+    """Extract the plan, promote to Accepted and open the tracking issue (or change nothing)."""
+    ws = workspace(out)
+    o = accepting.accept(ws, rfd)
+    for i, p in enumerate(o.phases, start=1):
+        out.line(f"  {i}. {p.title}")
+    return _outcome(
+        out,
+        o.message,
+        rfd=o.rfd_id,
+        method=o.method,
+        phases=[p.to_dict() for p in o.phases],
+        issue=o.issue.number,
+    )
+
+
+@rfd_command()
+@click.argument("rfd")
+def done(out: Output, rfd: str) -> int:
+    """Promote to Implemented once every phase is recorded; close the tracking issue."""
+    ws = workspace(out)
+    o = lifecycle.done(ws, rfd)
+    return _outcome(out, o.message, rfd=o.rfd_id, old=o.old.value, new=o.new.value)

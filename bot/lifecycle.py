@@ -1,0 +1,313 @@
+"""Status changes: promote (with the draft → number renaming), abandon, supersede, new, done.
+
+Each operation checks the transition and its gates, asks interceptors
+(``StatusChanging``), writes the RFD files, moves state, and emits events.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot import document, templates
+from bot.discovery import RfdFile, next_number
+from bot.document import Document
+from bot.errors import AlreadyExists, GateError, ValidationError
+from bot.events import RfdCreated, RfdRenumbered, StatusChanged, StatusChanging
+from bot.ids import RfdId
+from bot.state import OnExists, unique_suffix
+from bot.status import Status, check_gates, check_transition
+from bot.workspace import Workspace
+
+NEXT_STATUS = {
+    Status.DRAFT: Status.DISCUSSION,
+    Status.DISCUSSION: Status.ACCEPTED,
+    Status.ACCEPTED: Status.IMPLEMENTED,
+}
+
+
+@dataclass(frozen=True)
+class StatusOutcome:
+    rfd_id: str
+    old: Status
+    new: Status
+    path: Path
+    changed: tuple[Path, ...]
+    message: str
+
+
+@dataclass(frozen=True)
+class NewOutcome:
+    rfd_id: str
+    path: Path
+    changed: tuple[Path, ...]
+    message: str
+    created: bool
+
+
+def promote(
+    ws: Workspace, query: str, to: Status | None = None, *, reason: str = ""
+) -> StatusOutcome:
+    """Move an RFD one step along Draft → Discussion → Accepted → Implemented (or to ``to``)."""
+    file = ws.find(query)
+    doc = ws.document(file)
+    target = to or NEXT_STATUS.get(doc.status)
+    if target is None:
+        check_transition(doc.status, doc.status, path=file.path)  # raises with allowed steps
+        raise AssertionError("unreachable")
+    check_transition(doc.status, target, path=file.path)
+    check_gates(target, requires_statuses(ws, doc), path=file.path)
+    _check_state_gates(ws, file, doc, target)
+    ws.bus.intercept(
+        StatusChanging(
+            rfd_id=str(file.rfd_id), old=doc.status.value, new=target.value, reason=reason
+        )
+    )
+    if doc.status is Status.DRAFT and target is Status.DISCUSSION:
+        return _publish_draft(ws, file, doc)
+    return _set_status(ws, file, doc, target, reason=reason)
+
+
+def requires_statuses(ws: Workspace, doc: Document) -> dict[RfdId, Status | None]:
+    """The status of each RFD this one Requires (None when it does not exist or is broken)."""
+    out: dict[RfdId, Status | None] = {}
+    by_id = {f.rfd_id: f for f in ws.files()}
+    for rid in doc.links("Requires"):
+        file = by_id.get(rid)
+        try:
+            out[rid] = ws.document(file).status if file else None
+        except Exception:  # a broken target counts as missing; lint reports it
+            out[rid] = None
+    return out
+
+
+def _check_state_gates(ws: Workspace, file: RfdFile, doc: Document, target: Status) -> None:
+    rid = str(file.rfd_id)
+    if target is Status.ACCEPTED and ws.store.read_plan(rid) is None:
+        raise GateError(
+            f"RFD {rid} has no extracted plan, so it cannot become Accepted",
+            path=file.path,
+            hint=f"run `rfd accept {rid}`: it extracts the plan, then promotes",
+        )
+    if target is Status.IMPLEMENTED:
+        plan = ws.store.read_plan(rid) or ()
+        done = set(ws.store.phase_summaries(rid))
+        missing = [i for i in range(1, len(plan) + 1) if i not in done]
+        if missing:
+            names = ", ".join(f"{i}. {plan[i - 1].title}" for i in missing)
+            raise GateError(
+                f"RFD {rid} still has phases to do: {names}",
+                path=file.path,
+                hint=f"record each: `rfd phase {rid} done N --summary FILE` (or `rfd implement`)",
+            )
+
+
+def _set_status(
+    ws: Workspace, file: RfdFile, doc: Document, target: Status, *, reason: str = ""
+) -> StatusOutcome:
+    path = ws.path(file)
+    ws.write_rfd(path, document.set_status(doc.text, target))
+    ws.bus.emit(
+        StatusChanged(
+            rfd_id=str(file.rfd_id),
+            old=doc.status.value,
+            new=target.value,
+            path=file.path,
+            reason=reason,
+        )
+    )
+    msg = f"RFD {file.rfd_id}: {doc.status.value} → {target.value}"
+    return StatusOutcome(str(file.rfd_id), doc.status, target, path, (path,), msg)
+
+
+def _publish_draft(ws: Workspace, file: RfdFile, doc: Document) -> StatusOutcome:
+    """Draft → Discussion: take the first free number, rename, rewrite heading and references."""
+    new_id = RfdId(draft=False, number=next_number(ws.files()))
+    old_path = ws.path(file)
+    new_path = ws.root / ws.config.rfd_dir / f"{new_id}-{file.slug}.md"
+    if new_path.exists():
+        raise AlreadyExists(f"{ws.rel(new_path)} exists already", path=file.path)
+    text = document.set_heading(doc.text, new_id)
+    text = document.set_status(text, Status.DISCUSSION)
+    text = document.replace_id_references(text, file.rfd_id, new_id)
+    changed = _move_rfd(ws, old_path, new_path, text)
+    if ws.store.dir(str(file.rfd_id)).exists():
+        ws.store.move(str(file.rfd_id), str(new_id))
+        changed.append(ws.store.dir(str(new_id)))
+    changed += _rewrite_references(ws, file, new_id, skip=new_path)
+    ws.refresh()
+    ws.bus.emit(
+        RfdRenumbered(
+            rfd_id=str(new_id),
+            old_id=str(file.rfd_id),
+            old_path=file.path,
+            new_path=ws.rel(new_path),
+        )
+    )
+    ws.bus.emit(
+        StatusChanged(rfd_id=str(new_id), old="Draft", new="Discussion", path=ws.rel(new_path))
+    )
+    msg = f"RFD {file.rfd_id} is now RFD {new_id} ({ws.rel(new_path)}): Draft → Discussion"
+    return StatusOutcome(
+        str(new_id), Status.DRAFT, Status.DISCUSSION, new_path, (old_path, *changed), msg
+    )
+
+
+def _move_rfd(ws: Workspace, old: Path, new: Path, text: str) -> list[Path]:
+    if ws.vcs is not None:
+        ws.vcs.rename(old, new)
+    else:
+        old.rename(new)
+    ws.write_rfd(new, text)
+    return [new]
+
+
+def _rewrite_references(ws: Workspace, file: RfdFile, new_id: RfdId, skip: Path) -> list[Path]:
+    changed = []
+    for other in ws.files():
+        path = ws.path(other)
+        if path == skip or other.rfd_id == file.rfd_id or not path.exists():
+            continue
+        text = path.read_text(encoding="utf-8")
+        updated = document.replace_id_references(text, file.rfd_id, new_id)
+        # a link into drafts/ now points beside its target, where published RFDs live
+        moved = f"{new_id}-{file.slug}.md"
+        updated = updated.replace(f"{ws.config.rfd.drafts_dir}/{moved}", moved)
+        if updated != text:
+            ws.write_rfd(path, updated)
+            changed.append(path)
+    return changed
+
+
+def abandon(ws: Workspace, query: str, reason: str) -> StatusOutcome:
+    if not reason.strip():
+        raise ValidationError("a reason is required to abandon an RFD", hint="pass --reason TEXT")
+    file = ws.find(query)
+    doc = ws.document(file)
+    check_transition(doc.status, Status.ABANDONED, path=file.path)
+    ws.bus.intercept(
+        StatusChanging(
+            rfd_id=str(file.rfd_id), old=doc.status.value, new="Abandoned", reason=reason
+        )
+    )
+    stamped = f"{reason.strip()} ({_today(ws)})"
+    doc = document.parse(document.set_field(doc.text, "Abandoned", stamped), file.path)
+    return _set_status(ws, file, doc, Status.ABANDONED, reason=reason)
+
+
+def supersede(ws: Workspace, old_query: str, new_query: str) -> StatusOutcome:
+    old_file, new_file = ws.find(old_query), ws.find(new_query)
+    if old_file.rfd_id == new_file.rfd_id:
+        raise ValidationError("an RFD cannot supersede itself")
+    old_doc, new_doc = ws.document(old_file), ws.document(new_file)
+    check_transition(old_doc.status, Status.SUPERSEDED, path=old_file.path)
+    ws.bus.intercept(
+        StatusChanging(
+            rfd_id=str(old_file.rfd_id),
+            old=old_doc.status.value,
+            new="Superseded",
+            reason=f"by RFD {new_file.rfd_id}",
+        )
+    )
+    new_path = ws.path(new_file)
+    ws.write_rfd(new_path, document.set_field(new_doc.text, "Supersedes", _link(old_file)))
+    linked = document.set_field(old_doc.text, "Superseded by", _link(new_file))
+    old_doc = document.parse(linked, old_file.path)
+    out = _set_status(ws, old_file, old_doc, Status.SUPERSEDED, reason=f"by RFD {new_file.rfd_id}")
+    return StatusOutcome(
+        out.rfd_id,
+        out.old,
+        out.new,
+        out.path,
+        (*out.changed, new_path),
+        f"{out.message} (superseded by RFD {new_file.rfd_id})",
+    )
+
+
+def _link(file: RfdFile) -> str:
+    return f"[RFD {file.rfd_id}]({Path(file.path).name})"
+
+
+def _today(ws: Workspace) -> str:
+    return dt.datetime.fromtimestamp(ws.clock(), dt.UTC).date().isoformat()
+
+
+_SLUG_RE = re.compile(r"[^a-z0-9]+")
+
+
+def slugify(title: str) -> str:
+    slug = _SLUG_RE.sub("-", title.lower()).strip("-")[:60].rstrip("-")
+    if not slug:
+        raise ValidationError(f"the title {title!r} has no letters or digits to name the file")
+    return slug
+
+
+def new_rfd(
+    ws: Workspace,
+    category: str,
+    title: str,
+    *,
+    authors: str = "",
+    on_exists: OnExists | None = None,
+) -> NewOutcome:
+    """Create a draft from the category's template (``DNN-slug.md`` beside the published RFDs)."""
+    if category not in templates.CATEGORIES:
+        raise ValidationError(
+            f"unknown category {category!r}",
+            hint=f"choose one of: {', '.join(templates.CATEGORIES)}",
+        )
+    slug = slugify(title)
+    existing = [f for f in ws.files() if f.slug == slug]
+    if existing:
+        if on_exists is None:
+            raise AlreadyExists(
+                f"an RFD named {slug!r} exists already: {existing[0].path}",
+                path=existing[0].path,
+                alternatives=(
+                    "use the existing one (--on-exists use)",
+                    "create with a suffix (--on-exists suffix)",
+                    "replace it (--on-exists replace)",
+                ),
+            )
+        if on_exists is OnExists.USE:
+            f = existing[0]
+            return NewOutcome(str(f.rfd_id), ws.path(f), (), f"using existing {f.path}", False)
+        if on_exists is OnExists.SUFFIX:
+            taken = {f.slug for f in ws.files()}
+            slug = unique_suffix(slug, lambda s: s in taken)
+        elif on_exists is OnExists.REPLACE:
+            return _replace_draft(ws, existing[0], category, title, authors)
+    drafts = [f.rfd_id.number for f in ws.files() if f.rfd_id.draft]
+    rid = RfdId(draft=True, number=max(drafts, default=0) + 1)
+    return _write_new(ws, rid, slug, category, title, authors)
+
+
+def _replace_draft(
+    ws: Workspace, f: RfdFile, category: str, title: str, authors: str
+) -> NewOutcome:
+    if not f.rfd_id.draft:
+        raise AlreadyExists(f"{f.path} is published; only drafts can be replaced", path=f.path)
+    return _write_new(ws, f.rfd_id, f.slug, category, title, authors)
+
+
+def _write_new(
+    ws: Workspace, rid: RfdId, slug: str, category: str, title: str, authors: str
+) -> NewOutcome:
+    path = ws.root / ws.config.rfd_dir / f"{rid}-{slug}.md"
+    text = templates.render(category, str(rid), title, authors or "TBD", _today(ws))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    ws.write_rfd(path, text)
+    ws.refresh()
+    ws.bus.emit(RfdCreated(rfd_id=str(rid), path=ws.rel(path), title=title))
+    return NewOutcome(str(rid), path, (path,), f"created RFD {rid}: {ws.rel(path)}", True)
+
+
+def done(ws: Workspace, query: str) -> StatusOutcome:
+    """Accepted → Implemented (every phase recorded), then update the tracking issue."""
+    from bot.phases import sync_tracking
+
+    outcome = promote(ws, query, Status.IMPLEMENTED)
+    sync_tracking(ws, outcome.rfd_id)
+    return outcome

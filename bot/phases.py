@@ -1,0 +1,106 @@
+"""Phase completion and the tracking issue that mirrors it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot import tracking
+from bot.comments import marker
+from bot.errors import GateError, ValidationError
+from bot.events import PhaseCompleted, TrackingIssueUpdated
+from bot.forge.base import Issue
+from bot.status import Status
+from bot.workspace import Workspace
+
+
+@dataclass(frozen=True)
+class PhaseOutcome:
+    rfd_id: str
+    number: int
+    title: str
+    path: Path
+    done: int
+    total: int
+    issue: Issue | None
+    changed: tuple[Path, ...]
+    message: str
+
+
+def phase_done(ws: Workspace, query: str, number: int, summary: str) -> PhaseOutcome:
+    """Record phase ``number`` as done (``phases/N.md``) and tick it on the tracking issue."""
+    file = ws.find(query)
+    rid = str(file.rfd_id)
+    doc = ws.document(file)
+    if doc.status is not Status.ACCEPTED:
+        raise GateError(
+            f"RFD {rid} is {doc.status.value}; phases are recorded while it is Accepted",
+            path=file.path,
+            hint=f"run `rfd accept {rid}` first",
+        )
+    phases = ws.store.read_plan(rid) or ()
+    if not 1 <= number <= len(phases):
+        raise ValidationError(
+            f"RFD {rid} has no phase {number} (its plan has {len(phases)})",
+            hint=f"see `rfd status {rid}` for the phases",
+        )
+    if not summary.strip():
+        raise ValidationError("the phase summary is empty", hint="say what the phase delivered")
+    path = ws.store.write_phase_summary(rid, number, summary)
+    done = len([n for n in ws.store.phase_summaries(rid) if 1 <= n <= len(phases)])
+    title = phases[number - 1].title
+    ws.bus.emit(
+        PhaseCompleted(
+            rfd_id=rid,
+            number=number,
+            title=title,
+            summary_path=ws.rel(path),
+            done=done,
+            total=len(phases),
+        )
+    )
+    issue = sync_tracking(ws, rid)
+    msg = f"RFD {rid}: phase {number} ({title}) done — {done}/{len(phases)} phases"
+    return PhaseOutcome(rid, number, title, path, done, len(phases), issue, (path,), msg)
+
+
+def tracking_marker(rfd_id: str) -> str:
+    return marker("tracking", rfd_id)
+
+
+def sync_tracking(ws: Workspace, query: str) -> Issue:
+    """Create or update the RFD's tracking issue; close it once Implemented with all phases done.
+
+    Boxes a person ticked are kept, and text outside the bot's region is never touched.
+    The issue is re-read just before writing so racing runs merge rather than overwrite.
+    """
+    file = ws.find(query)
+    rid = str(file.rfd_id)
+    doc = ws.document(file)
+    phases = ws.store.read_plan(rid) or ()
+    done = {n for n in ws.store.phase_summaries(rid) if 1 <= n <= len(phases)}
+    mark = tracking_marker(rid)
+    title = f"RFD {rid}: {doc.title}"
+    existing = ws.forge.find_issue(mark)
+    if existing is None:
+        body = tracking.render_body(rid, doc.title, file.path, phases, done)
+        issue = ws.forge.create_issue(title, body if mark in body else f"{mark}\n{body}")
+        created = True
+    else:
+        current = ws.forge.get_issue(existing.number)  # re-read: never lose a racing tick
+        body = tracking.merge_body(current.body, phases, done)
+        issue = current
+        if body != current.body:
+            issue = ws.forge.edit_issue(current.number, body=body)
+        created = False
+    all_done = len(done) == len(phases) and bool(phases)
+    closed = False
+    if doc.status is Status.IMPLEMENTED and all_done and issue.state != "closed":
+        issue = ws.forge.edit_issue(issue.number, state="closed")
+        closed = True
+    ws.bus.emit(
+        TrackingIssueUpdated(
+            rfd_id=rid, number=issue.number, url=issue.url, created=created, closed=closed
+        )
+    )
+    return issue

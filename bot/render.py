@@ -1,0 +1,201 @@
+"""What ``rfd status`` and ``rfd list`` show: pure data in, display records and text out.
+
+Three displays follow the RFD's life: *authoring* (Draft), *review* (Discussion) and
+*implementation* (Accepted); each ends with the next actions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from bot import checklist, templates
+from bot.document import Document
+from bot.state import RfdState
+from bot.status import Status
+
+
+@dataclass(frozen=True)
+class Action:
+    command: str
+    description: str
+
+
+@dataclass(frozen=True)
+class PhaseLine:
+    number: int
+    title: str
+    done: bool
+    summary: str | None
+
+
+@dataclass(frozen=True)
+class StatusView:
+    rfd_id: str
+    title: str
+    path: str
+    status: str
+    stage: str  # authoring | review | implementation | final
+    lines: tuple[tuple[str, str], ...]
+    reviews: tuple[str, ...] = ()
+    phases: tuple[PhaseLine, ...] = ()
+    actions: tuple[Action, ...] = ()
+    problems: tuple[str, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def status_view(doc: Document, state: RfdState, *, path: str, reason: str = "") -> StatusView:
+    rid = str(doc.rfd_id)
+    problems = tuple(str(e) for e in (state.plan_error, state.decisions_error) if e)
+    if doc.status is Status.DRAFT:
+        return _authoring(doc, state, rid, path, problems)
+    if doc.status is Status.DISCUSSION:
+        return _review(doc, state, rid, path, problems, reason)
+    if doc.status is Status.ACCEPTED:
+        return _implementation(doc, state, rid, path, problems)
+    lines = [("Status", doc.status.value)]
+    for key in ("Superseded by", "Abandoned", "Tracking Issue"):
+        if doc.field(key):
+            lines.append((key, doc.field(key) or ""))
+    phases = _phase_lines(state)
+    if phases:
+        lines.append(("Phases", checklist.progress(sum(p.done for p in phases), len(phases))))
+    return StatusView(
+        rid,
+        doc.title,
+        path,
+        doc.status.value,
+        "final",
+        tuple(lines),
+        phases=phases,
+        problems=problems,
+    )
+
+
+def _sections_drafted(doc: Document) -> tuple[int, int, list[str]]:
+    required = templates.required_sections(doc.category or "design")
+    written = [
+        name
+        for name in required
+        if (body := doc.section_body(name)) and body.strip() and not templates.is_placeholder(body)
+    ]
+    return len(written), len(required), written
+
+
+def _authoring(
+    doc: Document, state: RfdState, rid: str, path: str, problems: tuple[str, ...]
+) -> StatusView:
+    done, total, names = _sections_drafted(doc)
+    decisions = (
+        f"{state.locked} locked, {state.discussing} discussing" if state.decisions else "none yet"
+    )
+    lines = (
+        ("Status", "Draft (authoring)"),
+        ("Explore", "complete (explore.md)" if state.explore else "not started"),
+        ("Decisions", decisions),
+        ("Sections", f"{done}/{total} drafted" + (f" ({', '.join(names)})" if names else "")),
+    )
+    actions = [
+        Action(f"rfd explore {rid}", "Research the problem space (sonnet)"),
+        Action(f"rfd converge {rid}", "Discuss and lock design decisions (opus)"),
+    ]
+    if state.decisions:
+        actions.append(Action(f"rfd draft {rid}", "Draft the next section (opus)"))
+    actions += [
+        Action(f"rfd review {rid}", "Review the draft"),
+        Action(f"rfd promote {rid}", "Publish: take a number, status Discussion"),
+    ]
+    return StatusView(
+        rid, doc.title, path, "Draft", "authoring", lines, actions=tuple(actions), problems=problems
+    )
+
+
+def _review(
+    doc: Document, state: RfdState, rid: str, path: str, problems: tuple[str, ...], reason: str
+) -> StatusView:
+    reviews = tuple(
+        f"{i}. {r.path.name} — {r.headline}" for i, r in enumerate(state.reviews, start=1)
+    )
+    active = f"{len(reviews)} active" if reviews else "none yet"
+    actions = [Action(f"rfd review {rid}", "Review the RFD" + (f" ({reason})" if reason else ""))]
+    if reviews:
+        actions += [
+            Action(f"rfd refine {rid}", "Refine the RFD from its reviews (opus)"),
+            Action(f"rfd dismiss {rid} all", "Dismiss reviews that are addressed"),
+        ]
+    actions.append(Action(f"rfd accept {rid}", "Extract the plan and promote to Accepted"))
+    return StatusView(
+        rid,
+        doc.title,
+        path,
+        "Discussion",
+        "review",
+        (("Status", "Discussion"), ("Reviews", active)),
+        reviews=reviews,
+        actions=tuple(actions),
+        problems=problems,
+    )
+
+
+def _phase_lines(state: RfdState) -> tuple[PhaseLine, ...]:
+    out = []
+    for i, phase in enumerate(state.plan or (), start=1):
+        done = i in state.completed
+        out.append(PhaseLine(i, phase.title, done, f"phases/{i}.md" if done else None))
+    return tuple(out)
+
+
+def _implementation(
+    doc: Document, state: RfdState, rid: str, path: str, problems: tuple[str, ...]
+) -> StatusView:
+    phases = _phase_lines(state)
+    done = sum(p.done for p in phases)
+    lines = [("Status", "Accepted"), ("Phases", checklist.progress(done, len(phases)))]
+    if doc.field("Tracking Issue"):
+        lines.append(("Tracking Issue", doc.field("Tracking Issue") or ""))
+    if state.impl_reviews:
+        lines.append(("Impl reviews", f"{len(state.impl_reviews)} active"))
+    actions = []
+    if done < len(phases):
+        nxt = next(p for p in phases if not p.done)
+        actions += [
+            Action(f"rfd implement {rid}", f"Implement phase {nxt.number}: {nxt.title} (opus)"),
+            Action(
+                f"rfd phase {rid} done {nxt.number} --summary FILE",
+                "Record a phase implemented by hand",
+            ),
+        ]
+    actions.append(Action(f"rfd review {rid}", "Review the implementation so far"))
+    if done == len(phases):
+        actions.append(Action(f"rfd done {rid}", "Promote to Implemented"))
+    return StatusView(
+        rid,
+        doc.title,
+        path,
+        "Accepted",
+        "implementation",
+        tuple(lines),
+        phases=phases,
+        actions=tuple(actions),
+        problems=problems,
+    )
+
+
+def to_text(view: StatusView) -> str:
+    out = [f"RFD {view.rfd_id}: {view.title}", f"{view.path}", ""]
+    width = max(len(k) for k, _ in view.lines) + 1
+    out += [f"{k + ':':<{width}} {v}" for k, v in view.lines]
+    out += [f"  {r}" for r in view.reviews]
+    if view.phases and view.stage != "final":
+        out += [
+            f"  [{'x' if p.done else ' '}] {p.number}. {p.title}"
+            + (f" ({p.summary})" if p.summary else "")
+            for p in view.phases
+        ]
+    out += [f"! {p}" for p in view.problems]
+    if view.actions:
+        cw = max(len(a.command) for a in view.actions) + 3
+        out += ["", "Actions:"] + [f"  {a.command:<{cw}}{a.description}" for a in view.actions]
+    return "\n".join(out)

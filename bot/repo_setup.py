@@ -1,0 +1,75 @@
+"""``rfd init``: what a repository needs to run RFDs (idempotent; never overwrites)."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from bot.config import CONFIG_PATH, load_config
+from bot.state import atomic_write
+
+CONFIG_TEMPLATE = """\
+# rfd-bot configuration. Every key, its default and meaning: see the README.
+# Unknown keys and bad values are errors, so typos do not go unnoticed.
+
+[rfd]
+dir = "docs/rfd"          # where RFD files live
+# state_dir = ".state"    # workflow state, committed with the RFDs
+
+[labels]
+review = "rfd:review"     # PR label: AI review of the changed RFDs
+accept = "rfd:accept"     # PR label: accept (promote) the changed RFDs
+
+[steps.review]
+model = "sonnet"          # alias from [models] or a model id
+"""
+
+
+def init(root: Path, *, example: bool = False) -> list[str]:
+    """Create what is missing; return a line per change."""
+    changes: list[str] = []
+    config_file = root / CONFIG_PATH
+    if not config_file.exists():
+        config_file.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(config_file, CONFIG_TEMPLATE)
+        changes.append(f"created {CONFIG_PATH}")
+    cfg = load_config(root)
+    rfd_dir = root / cfg.rfd_dir
+    if not rfd_dir.is_dir():
+        rfd_dir.mkdir(parents=True)
+        changes.append(f"created {cfg.rfd_dir}/")
+    changes += _state_committed(root, cfg.state_root)
+    if example:
+        changes += _examples(rfd_dir, cfg.rfd_dir)
+    return changes or ["nothing to do: already set up"]
+
+
+def _state_committed(root: Path, state_root: str) -> list[str]:
+    """The state directory must be committed: un-ignore it, mark it generated for diffs."""
+    changes = []
+    ignore = root / ".gitignore"
+    text = ignore.read_text(encoding="utf-8") if ignore.exists() else ""
+    if ".state" in text and f"!{state_root}/" not in text:
+        atomic_write(
+            ignore, text.rstrip("\n") + f"\n# rfd-bot state is committed\n!{state_root}/\n"
+        )
+        changes.append(f".gitignore: un-ignored {state_root}/ (the bot reads it from the repo)")
+    attrs = root / ".gitattributes"
+    rule = f"{state_root}/** linguist-generated=true"
+    text = attrs.read_text(encoding="utf-8") if attrs.exists() else ""
+    if rule not in text:
+        atomic_write(attrs, (text.rstrip("\n") + "\n" if text else "") + rule + "\n")
+        changes.append(f".gitattributes: {state_root}/ collapsed in GitHub diffs")
+    return changes
+
+
+def _examples(rfd_dir: Path, shown: str) -> list[str]:
+    changes = []
+    for entry in sorted(resources.files("bot.examples").iterdir(), key=lambda e: e.name):
+        if not entry.name.endswith(".md"):
+            continue
+        target = rfd_dir / entry.name
+        if not target.exists():
+            atomic_write(target, entry.read_text(encoding="utf-8"))
+            changes.append(f"added example {shown}/{entry.name}")
+    return changes

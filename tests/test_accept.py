@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot import accept, phases
+from bot.errors import InvalidStructure
+from bot.lifecycle import done
+from bot.workspace import Workspace
+from tests.conftest import rfd_text, write_rfd
+
+
+def test_accept_extracts_promotes_and_opens_the_tracking_issue(git_repo: Path) -> None:
+    path = write_rfd(git_repo, "001-a.md", rfd_text("001", "Queue"))
+    ws = Workspace.open(git_repo)
+    out = accept.accept(ws, "1")
+    assert [p.title for p in out.phases] == ["Schema", "Worker"]
+    assert out.method == "deterministic"
+    text = path.read_text()
+    assert "- **Status**: Accepted" in text
+    assert f"- **Tracking Issue**: #{out.issue.number}" in text
+    assert "- [ ] 1. Schema" in out.issue.body and "- [ ] 2. Worker" in out.issue.body
+    assert ws.store.read_plan("001") == out.phases
+
+
+def test_accept_without_a_plan_changes_nothing(git_repo: Path) -> None:
+    text = rfd_text("001", "A", plan="<!-- TODO: describe the phases -->\n")
+    path = write_rfd(git_repo, "001-a.md", text)
+    ws = Workspace.open(git_repo)
+    with pytest.raises(InvalidStructure) as exc:
+        accept.accept(ws, "1")
+    assert "nothing was promoted" in str(exc.value)
+    assert path.read_text() == text
+    assert ws.store.read_plan("001") is None
+    assert ws.forge.find_issue("rfd-bot:tracking") is None
+
+
+def test_accepting_a_draft_publishes_it_first(git_repo: Path) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    write_rfd(git_repo, "D3-b.md", rfd_text("D3", "B", "Draft"))
+    out = accept.accept(Workspace.open(git_repo), "D3")
+    assert out.rfd_id == "002"
+    assert (git_repo / "docs/rfd/002-b.md").exists()
+
+
+def test_phases_tick_the_issue_and_done_closes_it(git_repo: Path) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "Queue"))
+    ws = Workspace.open(git_repo)
+    issue = accept.accept(ws, "1").issue
+    one = phases.phase_done(ws, "1", 1, "schema added")
+    assert (one.done, one.total) == (1, 2)
+    body = ws.forge.get_issue(issue.number).body
+    assert "- [x] 1. Schema" in body and "- [ ] 2. Worker" in body
+    # a person edits the issue outside the bot's region: kept
+    ws.forge.edit_issue(issue.number, body=body + "\nNotes from the team.\n")
+    phases.phase_done(ws, "1", 2, "worker added")
+    done(ws, "1")
+    final = ws.forge.get_issue(issue.number)
+    assert final.state == "closed"
+    assert "- [x] 2. Worker" in final.body and "Notes from the team." in final.body
+
+
+def test_phase_numbers_and_empty_summaries_are_refused(git_repo: Path) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "Queue"))
+    ws = Workspace.open(git_repo)
+    accept.accept(ws, "1")
+    with pytest.raises(Exception, match="no phase 3"):
+        phases.phase_done(ws, "1", 3, "x")
+    with pytest.raises(Exception, match="empty"):
+        phases.phase_done(ws, "1", 1, "  \n")

@@ -1,0 +1,120 @@
+"""The ``rfd`` command through its real entry point: output, --json, exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.cli.main import main
+from tests.conftest import rfd_text, write_rfd
+
+
+def run(repo: Path, *argv: str) -> int:
+    return main(["-C", str(repo), *argv])
+
+
+def test_init_is_idempotent_and_commits_state(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (git_repo / ".gitignore").write_text(".state/\n")
+    assert run(git_repo, "init", "--example") == 0
+    assert (git_repo / ".github/rfd.toml").exists()
+    assert "!docs/rfd/.state/" in (git_repo / ".gitignore").read_text()
+    assert list((git_repo / "docs/rfd").glob("001-*.md"))
+    capsys.readouterr()
+    assert run(git_repo, "init") == 0
+    assert "already set up" in capsys.readouterr().out
+
+
+def test_list_and_json(rfd_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(rfd_repo, "list") == 0
+    text = capsys.readouterr().out
+    assert "001" in text and "Discussion" in text and "\x1b[" not in text
+    assert run(rfd_repo, "list", "--json") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {r["id"] for r in data["rfds"]} >= {"001"}
+
+
+def test_status_ends_with_next_actions(rfd_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(rfd_repo, "status", "1") == 0
+    out = capsys.readouterr().out
+    assert out.startswith("RFD 001: ")
+    assert "Actions:" in out and "rfd accept 001" in out
+
+
+def test_unknown_rfd_is_exit_1_with_a_clear_line(
+    rfd_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(rfd_repo, "status", "99") == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "99" in err
+
+
+def test_usage_errors_are_exit_2(rfd_repo: Path) -> None:
+    assert run(rfd_repo, "status") == 2
+    assert run(rfd_repo, "frobnicate") == 2
+
+
+def test_json_errors_are_json(rfd_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(rfd_repo, "status", "99", "--json") == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["error"]["type"] == "file_not_found"
+
+
+def test_lint_reports_path_and_line(git_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    write_rfd(git_repo, "002-b.md", rfd_text("003", "B"))  # heading id ≠ file name
+    assert run(git_repo, "lint") == 1
+    out = capsys.readouterr().out
+    assert "docs/rfd/002-b.md:1:" in out
+
+
+def test_full_offline_cycle(rfd_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(rfd_repo, "review", "1") == 0
+    assert run(rfd_repo, "dismiss", "1", "nonsense") == 1
+    assert run(rfd_repo, "dismiss", "1", "all") == 0
+    assert run(rfd_repo, "plan", "1", "--json") == 0
+    capsys.readouterr()
+    assert run(rfd_repo, "accept", "1") == 0
+    summary = rfd_repo / "s.md"
+    summary.write_text("did it\n")
+    for n in ("1", "2", "3"):
+        assert run(rfd_repo, "phase", "1", "done", n, "--summary", str(summary)) == 0
+    assert run(rfd_repo, "done", "1") == 0
+    capsys.readouterr()
+    assert run(rfd_repo, "status", "1", "--json") == 0
+    view = json.loads(capsys.readouterr().out)
+    assert view["status"] == "Implemented"
+    assert [p["done"] for p in view["phases"]] == [True, True, True]
+
+
+def test_new_asks_nothing_when_told(git_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(git_repo, "new", "design", "Queue") == 0
+    assert run(git_repo, "new", "design", "Queue") == 1
+    assert "--on-exists" in capsys.readouterr().err
+    assert run(git_repo, "new", "design", "Queue", "--on-exists", "suffix") == 0
+    assert (git_repo / "docs/rfd/D2-queue-2.md").exists()
+
+
+def test_demo_runs_every_step_offline(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    for step in ("$ rfd review 1", "$ rfd accept 1", "$ rfd done 1", "tracking issue"):
+        assert step in out
+    assert "Implemented" in out
+
+
+def test_status_reads_only_the_rfd_asked_for(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot import discovery
+
+    for n in range(1, 30):
+        write_rfd(git_repo, f"{n:03d}-r{n}.md", rfd_text(f"{n:03d}", f"R{n}"))
+    reads: list[str] = []
+    real = discovery.read
+    monkeypatch.setattr(discovery, "read", lambda root, f: reads.append(f.path) or real(root, f))
+    assert run(git_repo, "status", "7") == 0
+    assert reads == ["docs/rfd/007-r7.md"]

@@ -1,0 +1,38 @@
+"""The README documents what users can type and configure."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.cli.main import COMMANDS
+from bot.config import schema_keys
+
+README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+
+
+def documented_key(key: str) -> str:
+    """``steps.review.model`` is documented as ``steps.<step>.model``."""
+    return re.sub(r"^steps\.[a-z]+\.", "steps.<step>.", key).replace(
+        "plugins.options", "plugins.<name>.*"
+    )
+
+
+@pytest.mark.parametrize("key", sorted({documented_key(k) for k, _, _ in schema_keys()}))
+def test_every_config_key_is_documented(key: str) -> None:
+    assert f"| `{key}` |" in README
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_every_command_is_documented(command: str) -> None:
+    assert f"`rfd {command}" in README
+
+
+def test_the_two_setup_commands_exist() -> None:
+    root = Path(__file__).resolve().parent.parent
+    for script in ("./.ci/demo", "./.ci/run"):
+        assert script in README
+        assert (root / script).stat().st_mode & 0o111
+    assert "source" in (root / ".ci/run").read_text() and "pytest" in (root / ".ci/run").read_text()
