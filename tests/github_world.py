@@ -98,13 +98,24 @@ The HTTP endpoint that uses it.
 """
 
 
-def run_bot(tmp: Path, checkout: Path, event: str, data: Mapping[str, Any]) -> int:
+NOW = 1795831200.0
+"""2026-11-22T02:00:00Z: the clock of the bot's operations in tests."""
+
+
+def run_bot(tmp: Path, checkout: Path, event: str, data: Mapping[str, Any], **env: str) -> int:
     """The bot's entry point on this world (what `rfd bot` runs in Actions)."""
     from bot.github.router import main
 
-    environ = event_env(tmp, event, data)
+    environ = event_env(tmp, event, data) | env
     environ["GITHUB_STEP_SUMMARY"] = str(tmp / "summary.md")
-    return main(environ, root=checkout)
+    return main(environ, root=checkout, clock=lambda: NOW)
+
+
+@pytest.fixture(autouse=False)
+def fixed_git_dates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Commits made in tests (the world's and the bot's) get fixed dates, hence fixed shas."""
+    for name in ("GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE"):
+        monkeypatch.setenv(name, "2026-11-22T02:00:00+00:00")
 
 
 @pytest.fixture

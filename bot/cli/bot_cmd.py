@@ -12,4 +12,4 @@ def command() -> None:
     GITHUB_API_URL and GITHUB_TOKEN; run it from a checkout of the default branch."""
     from bot.__main__ import main
 
-    raise SystemExit(main())
+    click.get_current_context().exit(main())

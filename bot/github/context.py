@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +27,8 @@ class Context:
     """The Actions checkout of the default branch (configuration, base of worktrees)."""
     environ: Mapping[str, str]
     summary: Summary
+    clock: Callable[[], float] = time.time
+    """Time for the files the operations write (review names): fixed in tests."""
 
     @property
     def number(self) -> int:

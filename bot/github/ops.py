@@ -36,7 +36,7 @@ def open_workspace(ctx: Context, root: Path) -> Workspace:
     from bot.workspace import Workspace
 
     llm, reason = select(ctx.cfg, ctx.environ)
-    ws = Workspace.open(root, config=ctx.cfg, forge=ctx.forge, llm=llm, vcs=False)
+    ws = Workspace.open(root, config=ctx.cfg, forge=ctx.forge, llm=llm, vcs=False, clock=ctx.clock)
     ws.llm_reason = reason
     return ws
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,7 +73,12 @@ def choose(routes: list[Route], delivery: Delivery, cfg: Config) -> Route | None
     return None
 
 
-def main(environ: Mapping[str, str], *, root: Path | None = None) -> int:
+def main(
+    environ: Mapping[str, str],
+    *,
+    root: Path | None = None,
+    clock: Callable[[], float] = time.time,
+) -> int:
     """Handle the delivery described by ``environ``; the process exit code."""
     delivery = Delivery.from_env(environ)
     routes = candidates(delivery)
@@ -82,7 +88,7 @@ def main(environ: Mapping[str, str], *, root: Path | None = None) -> int:
     root = root or Path(environ.get("GITHUB_WORKSPACE") or ".")
     summary = Summary(f"rfd-bot · {delivery.kind}")
     try:
-        return _run(delivery, routes, root, environ, summary)
+        return _run(delivery, routes, root, environ, summary, clock)
     finally:
         summary.flush(environ)
 
@@ -93,6 +99,7 @@ def _run(
     root: Path,
     environ: Mapping[str, str],
     summary: Summary,
+    clock: Callable[[], float],
 ) -> int:
     try:
         cfg = load_config(root)
@@ -104,7 +111,7 @@ def _run(
         return 0
     wait = cfg.bot.seconds_between_writes or None
     forge = GitHubForge.from_env(environ, seconds_between_writes=wait)
-    ctx = Context(delivery, cfg, forge, RepoApi(forge.repo), root, environ, summary)
+    ctx = Context(delivery, cfg, forge, RepoApi(forge.repo), root, environ, summary, clock)
     try:
         route.handler()(ctx)
     except RfdError as err:
