@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from tests.bench.genrepo import make_repo
 
 RUNS = 5
