@@ -86,6 +86,30 @@ RFD_TEXT = """\
 
 Export large reports as a stream instead of building them in memory.
 
+## Motivation
+
+Reports over 100k rows time out and exhaust the worker's memory.
+
+## Design
+
+A generator yields CSV rows; the endpoint streams them with chunked encoding.
+
+## Drawbacks
+
+Errors after the first byte cannot change the status code.
+
+## Alternatives
+
+Background export to object storage with an email link.
+
+## Non-Goals
+
+Excel output.
+
+## Risks and Open Questions
+
+- Do proxies buffer chunked responses?
+
 ## Implementation Plan
 
 ### Phase 1: Writer

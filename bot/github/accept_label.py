@@ -28,7 +28,7 @@ def on_label(ctx: Context) -> None:
     assert pr is not None
     label = ctx.cfg.labels.accept
     decision = authorize(REGISTRY[Verb.ACCEPT], ctx.delivery.actor, ctx.cfg, ctx.api.permission,
-                         authors=(pr.author,), what=f"the `{label}` label")  # fmt: skip
+                         authors=(pr.author,), what=f"the {label} label")  # fmt: skip
     try:
         if not decision.allowed:
             raise Refused(decision.reason)

@@ -19,9 +19,9 @@ from bot.github.commands import Verb, VerbSpec
 BOT_MARKER = "<!-- rfd-bot:"
 DEFAULT_BOT_LOGIN = "github-actions[bot]"
 
-NOT_ALLOWED = "@{login} `{what}` needs {need} access to this repository; you have {have}."
+NOT_ALLOWED = "@{login} {what} needs {need} access to this repository; you have {have}."
 BOT_NOT_ALLOWED = (
-    "`{what}` from the bot account `{login}` is ignored: add it to `bot.allowed_bots` "
+    "{what} from the bot account `{login}` is ignored: add it to `bot.allowed_bots` "
     "in `.github/rfd.toml` to let it run commands."
 )
 AUTHOR_MAY_NOT_ACCEPT = (
@@ -67,7 +67,7 @@ def authorize(
     what: str | None = None,
 ) -> Decision:
     """May ``actor`` run ``spec``?  ``authors``: logins of the RFD's authors (for accept)."""
-    what = what or f"/rfd {spec.verb.value}"
+    what = what or f"`/rfd {spec.verb.value}`"
     if not spec.mutating:
         return ALLOW
     if actor.is_bot and actor.login not in cfg.bot.allowed_bots:

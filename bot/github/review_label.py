@@ -37,7 +37,7 @@ def on_label(ctx: Context) -> None:
     pr = ctx.delivery.pull_request
     assert pr is not None
     label = ctx.cfg.labels.review
-    what = f"the `{label}` label"
+    what = f"the {label} label"
     decision = authorize(REGISTRY[Verb.REVIEW], ctx.delivery.actor, ctx.cfg, ctx.api.permission,
                          what=what)  # fmt: skip
     if not decision.allowed:
@@ -99,7 +99,8 @@ def review_comment(result: ReviewOutcome, reviewed: str, head: str, saved: str |
 
 
 def footer(result: ReviewOutcome, reviewed: str, saved: str | None) -> str:
-    model = f"model `{result.model}`" if result.model else "offline structural checks"
+    offline = result.review.reviewer == "offline"
+    model = "offline structural checks" if offline else f"model `{result.model}`"
     tokens = f"{result.usage.total:,} tokens"
     cost = f"${result.cost_usd:.4f}"
     where = f"saved as `{saved}`" if saved else "not saved to the branch"

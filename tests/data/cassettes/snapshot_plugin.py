@@ -18,13 +18,14 @@ _original = vcr.errors.CannotOverwriteExistingCassetteException.__init__
 
 
 def _dump(self: Any, *args: Any, **kwargs: Any) -> None:
-    request = kwargs.get("failed_request")
+    request, cassette = kwargs.get("failed_request"), kwargs.get("cassette")
     if request is not None and request.body:
         OUT.mkdir(parents=True, exist_ok=True)
         data = json.loads(request.body)
         text = data.get("body", json.dumps(data)) if isinstance(data, dict) else json.dumps(data)
-        n = len(list(OUT.iterdir()))
-        (OUT / f"{n}-{request.method}.md").write_text(text, encoding="utf-8")
+        stem = Path(str(getattr(cassette, "_path", "unknown"))).stem
+        n = len(list(OUT.glob(f"{stem}-*")))
+        (OUT / f"{stem}-{n}-{request.method}.md").write_text(text, encoding="utf-8")
     _original(self, *args, **kwargs)
 
 
