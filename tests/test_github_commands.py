@@ -86,5 +86,5 @@ def test_two_ai_commands_run_neither() -> None:
 def test_help_lists_every_verb_and_who_may_use_it() -> None:
     text = help_text()
     for spec in REGISTRY.values():
-        assert f"`{spec.usage}`" in text
+        assert f"`{spec.usage}`".replace("|", "\\|") in text
     assert "other than the RFD's author" in text

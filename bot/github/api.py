@@ -91,6 +91,7 @@ class RepoApi:
         self.repo = repo
         self.requester = repo.requester
         self.url = repo.url
+        self._files: dict[int, list[ChangedFile]] = {}
 
     def _get(self, path: str, params: Mapping[str, Any] | None = None) -> Any:
         _headers, data = self.requester.requestJsonAndCheck(
@@ -125,7 +126,12 @@ class RepoApi:
             return PullRequest.from_payload(self._get(f"/pulls/{number}"))
 
     def pull_files(self, number: int) -> list[ChangedFile]:
-        """Files changed by a PR (first 3,000, GitHub's own cap), one request per 100."""
+        """Files changed by a PR (first 3,000, GitHub's own cap), read once per run."""
+        if number not in self._files:
+            self._files[number] = self._pull_files(number)
+        return self._files[number]
+
+    def _pull_files(self, number: int) -> list[ChangedFile]:
         files: list[ChangedFile] = []
         with _translated(f"list the files of #{number}"):
             for page in range(1, 31):

@@ -198,10 +198,15 @@ def _positional(words: list[str], spec: VerbSpec) -> tuple[tuple[int, ...] | Non
     return (), None
 
 
+def _cell(text: str) -> str:
+    """Text for a markdown table cell (a bare ``|`` would end the cell)."""
+    return text.replace("|", "\\|")
+
+
 def help_text() -> str:
     """The reply to ``/rfd help``, from the registry."""
     rows = ["| command | what it does | who may use it |", "|---|---|---|"]
-    rows += [f"| `{s.usage}` | {s.summary} | {s.who} |" for s in REGISTRY.values()]
+    rows += [f"| `{_cell(s.usage)}` | {s.summary} | {s.who} |" for s in REGISTRY.values()]
     notes = (
         "Commands inside code blocks, quotes and HTML comments are ignored. "
         "One AI command (review, refine, implement) per comment."

@@ -76,9 +76,9 @@ def _reviews_cell(row: Row, posted: list[PostedReview], head: str) -> str:
 
 
 def render(rows: list[Row], posted: list[PostedReview], *, repo: str, head: str,
-           ctx: Context) -> str:  # fmt: skip
+           ctx: Context, header: str = HEADER) -> str:  # fmt: skip
     """The status table of ``rows`` at ``head`` (a sha or a branch) of ``repo``."""
-    lines = [HEADER, "", f"At `{short(head)}`.", "",
+    lines = [header, "", f"At `{short(head)}`.", "",
              "| RFD | status | reviews | plan | tracking |", "|---|---|---|---|---|"]  # fmt: skip
     for row in rows:
         url = f"{ctx.server_url}/{repo}/blob/{head}/{row.changed.file.path}"

@@ -228,3 +228,28 @@ def call(
             "status": {"code": status, "message": REASONS[status]},
         },
     }
+
+
+def pull(
+    number: int, head_ref: str, head_sha: str, *, author: str = "Codertocat", head_repo: str = REPO
+) -> dict[str, Any]:
+    """``GET /pulls/{n}``: the OpenAPI example, moved to ``REPO`` and this branch."""
+    out = example("pull-request")
+    text = json.dumps(out).replace("/1347", f"/{number}")
+    out = json.loads(text)
+    out.update(
+        number=number,
+        title="RFD 045: Streaming exports",
+        user=user(author),
+        labels=[],
+        milestone=None,
+        assignee=None,
+        assignees=[],
+        requested_reviewers=[],
+        requested_teams=[],
+    )
+    out["head"].update(ref=head_ref, sha=head_sha, label=f"{head_repo.split('/')[0]}:{head_ref}")
+    out["head"]["repo"]["full_name"] = head_repo
+    out["base"].update(ref="main", label=f"{REPO.split('/')[0]}:main")
+    out["base"]["repo"]["full_name"] = REPO
+    return out

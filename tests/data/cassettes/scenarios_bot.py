@@ -5,7 +5,17 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from gh_data import call, comment, content_file, diff_entry, issue, permission, reaction, user
+from gh_data import (
+    call,
+    comment,
+    content_file,
+    diff_entry,
+    issue,
+    permission,
+    pull,
+    reaction,
+    user,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 from tests.github_world import RFD_TEXT
@@ -130,5 +140,119 @@ CASSETTES |= {
             reply=comment(953, 2, body("review-fork")),
         ),
         UNLABEL,
+    ],
+}
+
+C = "test_github_slash/"
+HEAD = "ec26c3e57ca3a959ca5aad62de7213c562f8c821"
+BRANCH = "rfd-045-streaming-exports"
+CID = 492700400
+PULL = call("GET", "/pulls/2", reply=pull(2, BRANCH, HEAD))
+REVIEW_FILE = "docs/rfd/.state/045/reviews/1795830000.md"
+SLASH_FILES = call(
+    "GET",
+    "/pulls/2/files",
+    query="per_page=100&page=1",
+    reply=[diff_entry(RFD), diff_entry(REVIEW_FILE)],
+)
+
+
+def react(content: str) -> dict[str, object]:
+    return call(
+        "POST",
+        f"/issues/comments/{CID}/reactions",
+        body={"content": content},
+        status=201,
+        reply=reaction(content),
+    )
+
+
+def reply(name: str, cid: int = 960, number: int = 2) -> dict[str, object]:
+    return call(
+        "POST",
+        f"/issues/{number}/comments",
+        body={"body": body(name)},
+        status=201,
+        reply=comment(cid, number, body(name)),
+    )
+
+
+def perm(login: str, role: str) -> dict[str, object]:
+    return call("GET", f"/collaborators/{login}/permission", reply=permission(login, role))
+
+
+TRACKING_BODY = body("tracking-new")
+CASSETTES |= {
+    C + "test_status": [NO_COMMENTS, PULL, SLASH_FILES, reply("slash-status")],
+    C + "test_help": [NO_COMMENTS, reply("slash-help")],
+    C + "test_review": [
+        NO_COMMENTS,
+        perm("Codertocat", "admin"),
+        react("eyes"),
+        PULL,
+        SLASH_FILES,
+        call(
+            "POST",
+            "/issues/2/comments",
+            body={"body": body("slash-review-posted")},
+            status=201,
+            reply=comment(961, 2, body("slash-review-posted")),
+        ),
+        react("rocket"),
+        reply("slash-review"),
+    ],
+    C + "test_dismiss_all": [
+        NO_COMMENTS,
+        perm("Codertocat", "admin"),
+        react("eyes"),
+        PULL,
+        SLASH_FILES,
+        react("rocket"),
+        reply("slash-dismiss"),
+    ],
+    C + "test_accept_by_a_maintainer": [
+        NO_COMMENTS,
+        perm("hubot", "maintain"),
+        react("eyes"),
+        PULL,
+        SLASH_FILES,
+        call(
+            "GET", "/issues", query="state=all&sort=created&direction=desc&per_page=100", reply=[]
+        ),
+        call(
+            "POST",
+            "/issues",
+            status=201,
+            body={"title": "RFD 045: Streaming exports", "body": TRACKING_BODY, "labels": []},
+            reply=issue(12, "RFD 045: Streaming exports", TRACKING_BODY),
+        ),
+        react("rocket"),
+        reply("slash-accept"),
+    ],
+    C + "test_accept_by_the_pr_author_is_refused": [
+        NO_COMMENTS,
+        react("confused"),
+        reply("slash-accept-author"),
+    ],
+    C + "test_reader_is_refused": [
+        NO_COMMENTS,
+        perm("octocat", "read"),
+        react("confused"),
+        reply("slash-refused"),
+    ],
+    C + "test_command_in_a_code_block_does_nothing": [],
+    C + "test_redelivered_comment_writes_nothing": [
+        call(
+            "GET",
+            "/issues/2/comments",
+            query="per_page=100",
+            reply=[comment(960, 2, body("slash-status"))],
+        ),
+    ],
+    C + "test_own_comment_is_ignored": [],
+    C + "test_usage_errors_get_a_reply": [NO_COMMENTS, reply("slash-usage")],
+    C + "test_status_on_a_tracking_issue": [
+        call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+        reply("slash-status-issue", number=12),
     ],
 }
