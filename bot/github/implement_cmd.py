@@ -14,20 +14,17 @@ from bot.github.checkout import close, commit_and_push, open_branch
 from bot.github.commands import Command
 from bot.github.context import Context
 from bot.github.ops import COMMIT, Refused, open_workspace
-from bot.github.verbs import rfd_for_implement
+from bot.github.verbs import NEEDS_MODEL, rfd_for_implement
 
 BRANCH = "rfd/{rid}-phase-{n}"
 TITLE = "RFD {rid}, phase {n}: {title}"
 RUNNING = "⏳ Implementing RFD {rid}, phase {n}: {title} (branch `{branch}`)…"
 OPENED = "✅ RFD {rid}, phase {n}: {title} — {url}"
 EXISTS = "Phase {n} of RFD {rid} already has a pull request: {url}"
-NEEDS_MODEL = "`/rfd implement` needs an AI provider key, and this run has none."
 NO_PHASE = "RFD {rid} has no phase left to implement."
 
 
 def implement(ctx: Context, command: Command) -> str:
-    from bot.agent.steps import implement_rfd
-
     rid = rfd_for_implement(ctx, command)
     ws = open_workspace(ctx, ctx.root)
     state = ws.store.read(rid)
@@ -39,7 +36,9 @@ def implement(ctx: Context, command: Command) -> str:
     if existing is not None:
         return EXISTS.format(n=n, rid=rid, url=existing[1])
     if ws.llm.offline:
-        raise Refused(NEEDS_MODEL)
+        raise Refused(NEEDS_MODEL.format(verb="implement"))
+    from bot.agent.steps import implement_rfd
+
     facts = {"rid": rid, "n": n, "title": title, "branch": branch}
     ctx.upsert("implement", f"{rid}-{n}", RUNNING.format(**facts))
     checkout = open_branch(ctx.root, branch, ctx.environ)

@@ -13,7 +13,7 @@ from bot.github.api import PullRequest
 from bot.github.changed import ChangedRfd, changed_rfds
 from bot.github.commands import Command, Verb, help_text
 from bot.github.context import Context
-from bot.github.ops import Refused, commit, offline_note, pr_workspace
+from bot.github.ops import Refused, commit, pr_workspace
 from bot.github.review_label import review_pr
 from bot.github.revisions import posted_reviews
 from bot.github.status_comment import read_row, read_rows, render
@@ -24,6 +24,10 @@ Handler = Callable[[Context, Command], str]
 ON_PR_ONLY = "`/rfd {verb}` works on the RFD's pull request, not on an issue."
 WHICH_RFD = "This pull request changes RFDs {ids}: say which one with `--rfd {first}`."
 NOT_IN_PR = "RFD {rfd} is not changed by this pull request (it changes {ids})."
+NEEDS_MODEL = (
+    "`/rfd {verb}` needs an AI provider key and this run has none (fork PRs never get one): "
+    "nothing was changed."
+)
 NOT_TRACKING = "This issue is not an RFD tracking issue: comment on the RFD's pull request."
 
 
@@ -109,14 +113,13 @@ def do_dismiss(ctx: Context, command: Command) -> str:
 
 
 def do_refine(ctx: Context, command: Command) -> str:
-    from bot.agent.steps import refine_rfd
-
     pr = _pull(ctx, command.verb)
     (target,) = _targets(ctx, pr, command, one=True)
     with pr_workspace(ctx, pr, [target.file.path]) as (ws, checkout):
         if ws.llm.offline:
-            raise Refused(offline_note(ws).replace("this is the offline structural review",
-                                                   "refine needs a model"))  # fmt: skip
+            raise Refused(NEEDS_MODEL.format(verb="refine"))
+        from bot.agent.steps import refine_rfd
+
         result = refine_rfd(ws, str(target.file.rfd_id), model=command.model)
         path = ws.path(ws.find(str(target.file.rfd_id)))
         done = commit(ctx, checkout, [path], str(target.file.rfd_id), "refined")

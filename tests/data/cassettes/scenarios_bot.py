@@ -256,3 +256,34 @@ CASSETTES |= {
         reply("slash-status-issue", number=12),
     ],
 }
+
+P = "test_github_push/"
+ISSUES_Q = "state=all&sort=created&direction=desc&per_page=100"
+HUMAN = body("tracking-human")  # a person ticked phase 2 and wrote a note
+MERGED = body("tracking-merged")  # phase 1 ticked by the bot, phase 2 still ticked
+DONE = body("tracking-done")
+TRACKING = issue(12, "RFD 045: Streaming exports", HUMAN)
+CASSETTES |= {
+    P + "test_phase_summary_ticks_its_box_and_keeps_a_human_tick": [
+        call("GET", "/issues", query=ISSUES_Q, reply=[TRACKING]),
+        call("GET", "/issues/12", reply=TRACKING),
+        call("PATCH", "/issues/12", body={"body": MERGED}, reply={**TRACKING, "body": MERGED}),
+    ],
+    P + "test_redelivered_push_writes_nothing": [
+        call("GET", "/issues", query=ISSUES_Q, reply=[{**TRACKING, "body": MERGED}]),
+        call("GET", "/issues/12", reply={**TRACKING, "body": MERGED}),
+    ],
+    P + "test_implemented_with_every_phase_closes_the_issue": [
+        call("GET", "/issues", query=ISSUES_Q, reply=[{**TRACKING, "body": MERGED}]),
+        call("GET", "/issues/12", reply={**TRACKING, "body": MERGED}),
+        call("PATCH", "/issues/12", body={"body": DONE}, reply={**TRACKING, "body": DONE}),
+        call(
+            "PATCH",
+            "/issues/12",
+            body={"state": "closed"},
+            reply={**TRACKING, "body": DONE, "state": "closed", "state_reason": "completed"},
+        ),
+    ],
+    P + "test_push_touching_no_rfd_costs_nothing": [],
+    P + "test_push_to_another_branch_is_ignored": [],
+}
