@@ -287,3 +287,33 @@ CASSETTES |= {
     P + "test_push_touching_no_rfd_costs_nothing": [],
     P + "test_push_to_another_branch_is_ignored": [],
 }
+
+A = "test_github_accept_label/"
+UNLABEL_ACCEPT = call("DELETE", "/issues/2/labels/rfd%3Aaccept", reply=[])
+CASSETTES |= {
+    A + "test_accept_commits_once_and_opens_the_tracking_issue": [
+        perm("hubot", "maintain"),
+        FILES,
+        call("GET", "/issues", query=ISSUES_Q, reply=[]),
+        call(
+            "POST",
+            "/issues",
+            status=201,
+            body={"title": "RFD 045: Streaming exports", "body": TRACKING_BODY, "labels": []},
+            reply=issue(12, "RFD 045: Streaming exports", TRACKING_BODY),
+        ),
+        NO_COMMENTS,
+        reply("label-accept"),
+        UNLABEL_ACCEPT,
+    ],
+    A + "test_redelivered_accept_writes_nothing": [perm("hubot", "maintain"), FILES],
+    A + "test_the_rfd_author_may_not_accept": [
+        perm("octocat", "write"),
+        FILES,
+        NO_COMMENTS,
+        reply("label-accept-author"),
+        UNLABEL_ACCEPT,
+    ],
+    A + "test_other_labels_are_ignored": [],
+    A + "test_config_error_is_posted_on_the_pr": [NO_COMMENTS, reply("config-error")],
+}
