@@ -33,3 +33,22 @@ def test_redelivered_opened_writes_nothing(tmp_path: Path, checkout: Path) -> No
 def test_pr_without_rfds_is_left_alone(tmp_path: Path, checkout: Path) -> None:
     assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
     assert "changes no RFD" in (tmp_path / "summary.md").read_text()
+
+
+@pytest.mark.vcr
+def test_synchronize_marks_older_reviews_and_survives_a_502(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import urllib3.util.retry
+
+    waits: list[float] = []
+    monkeypatch.setattr(urllib3.util.retry.time, "sleep", waits.append)
+    review = "docs/rfd/.state/045/reviews/1795830000.md"
+    _, checkout = make_world(
+        tmp_path, {"README.md": "hello\n"}, {RFD_PATH: RFD_TEXT, review: "# Review\n"}
+    )
+    data = payload("pull_request.synchronize")
+    assert run_bot(tmp_path, checkout, "pull_request", data) == 0
+    assert (
+        "review of RFD 045 marked as of an older revision" in (tmp_path / "summary.md").read_text()
+    )

@@ -317,3 +317,36 @@ CASSETTES |= {
     A + "test_other_labels_are_ignored": [],
     A + "test_config_error_is_posted_on_the_pr": [NO_COMMENTS, reply("config-error")],
 }
+
+OLD = "f95f852bd8fca8fcc58a9a2d6c842781e32a215e"
+OLD_REVIEW_COMMENT = comment(940, 2, body("review-old"))
+CASSETTES |= {
+    S + "test_synchronize_marks_older_reviews_and_survives_a_502": [
+        call(
+            "GET",
+            "/pulls/2/files",
+            query="per_page=100&page=1",
+            status=502,
+            reply={"message": "Server Error"},
+        ),
+        FILES,
+        call(
+            "GET",
+            "/issues/2/comments",
+            query="per_page=100",
+            reply=[status_comment(), OLD_REVIEW_COMMENT],
+        ),
+        call(
+            "PATCH",
+            "/issues/comments/950",
+            body={"body": body("status-synchronize")},
+            reply=comment(950, 2, body("status-synchronize")),
+        ),
+        call(
+            "PATCH",
+            "/issues/comments/940",
+            body={"body": body("review-old-stale")},
+            reply=comment(940, 2, body("review-old-stale")),
+        ),
+    ],
+}
