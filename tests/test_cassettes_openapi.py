@@ -88,7 +88,8 @@ def response_schema(template: str, method: str, status: int) -> str | None:
 def exchanges() -> list[Any]:
     out = []
     for path in sorted((ROOT / "cassettes").rglob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         for n, item in enumerate(data["interactions"]):
             if urlsplit(item["request"]["uri"]).hostname == "api.github.com":
                 name = f"{path.relative_to(ROOT / 'cassettes')}#{n}"

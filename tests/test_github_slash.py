@@ -118,3 +118,37 @@ def test_status_on_a_tracking_issue(tmp_path: Path) -> None:
     data = comment("/rfd status", name="issue_comment.created.issue")
     data["issue"]["body"] = "<!-- rfd-bot:tracking:045 -->\nTracking issue"
     assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+
+
+@pytest.mark.vcr
+def test_refine_without_a_key_says_so(tmp_path: Path, world: tuple[Path, Path]) -> None:
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd refine")) == 0
+    assert on_branch(origin, RFD_PATH) == RFD_TEXT
+
+
+@pytest.mark.vcr
+def test_implement_without_a_key_says_so(tmp_path: Path) -> None:
+    from bot.plan import PlanPhase, dumps
+
+    accepted = RFD_TEXT.replace("Discussion", "Accepted")
+    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
+    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
+    _, checkout = make_world(tmp_path, files, {})
+    data = comment("/rfd implement", name="issue_comment.created.issue")
+    data["issue"]["body"] = "<!-- rfd-bot:tracking:045 -->\nTracking issue"
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+
+
+@pytest.mark.vcr
+def test_done_marks_the_rfd_implemented_and_closes_its_issue(tmp_path: Path) -> None:
+    from bot.plan import PlanPhase, dumps
+
+    accepted = RFD_TEXT.replace("Discussion", "Accepted\n- **Tracking Issue**: #12")
+    state = "docs/rfd/.state/045"
+    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
+    files = {RFD_PATH: accepted, f"{state}/plan.json": plan,
+             f"{state}/phases/1.md": "done\n", f"{state}/phases/2.md": "done\n"}  # fmt: skip
+    origin, checkout = make_world(tmp_path, {"README.md": "x\n"}, files)
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd done")) == 0
+    assert "- **Status**: Implemented" in on_branch(origin, RFD_PATH)

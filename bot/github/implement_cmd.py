@@ -32,11 +32,11 @@ def implement(ctx: Context, command: Command) -> str:
     if n is None or not state.plan or not 1 <= n <= len(state.plan):
         raise Refused(NO_PHASE.format(rid=rid))
     title, branch = state.plan[n - 1].title, BRANCH.format(rid=rid, n=n)
+    if ws.llm.offline:
+        raise Refused(NEEDS_MODEL.format(verb="implement"))
     existing = ctx.api.find_pull(branch)
     if existing is not None:
         return EXISTS.format(n=n, rid=rid, url=existing[1])
-    if ws.llm.offline:
-        raise Refused(NEEDS_MODEL.format(verb="implement"))
     from bot.agent.steps import implement_rfd
 
     facts = {"rid": rid, "n": n, "title": title, "branch": branch}

@@ -102,6 +102,6 @@ def footer(result: ReviewOutcome, reviewed: str, saved: str | None) -> str:
     offline = result.review.reviewer == "offline"
     model = "offline structural checks" if offline else f"model `{result.model}`"
     tokens = f"{result.usage.total:,} tokens"
-    cost = f"${result.cost_usd:.4f}"
+    cost = "cost unknown" if result.cost_usd is None else f"${result.cost_usd:.4f}"
     where = f"saved as `{saved}`" if saved else "not saved to the branch"
     return f"<sub>{model} · {tokens} · {cost} · of `{short(reviewed)}` · {where}</sub>"

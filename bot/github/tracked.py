@@ -67,7 +67,7 @@ def sync(ctx: Context, ws: Workspace, ids: Iterable[str]) -> None:
         what = "created" if event.created else "closed" if event.closed else "in sync"
         ctx.summary.note(f"RFD {event.rfd_id}: tracking issue #{event.number} {what}")
 
-    ws.bus.subscribe(TrackingIssueUpdated, report, owner="github")  # type: ignore[arg-type]
+    ws.bus.subscribe(TrackingIssueUpdated, report, owner="github")
     for rid in sorted(ids):
         try:
             doc = ws.document(rid)

@@ -7,6 +7,7 @@ text; :class:`~bot.github.ops.Refused` says why a command cannot run here.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal
 
 from bot.github.accept_label import accept_pr
 from bot.github.api import PullRequest
@@ -105,7 +106,7 @@ def do_dismiss(ctx: Context, command: Command) -> str:
 
     pr = _pull(ctx, command.verb)
     (target,) = _targets(ctx, pr, command, one=True)
-    selection = "all" if command.selection is None else command.selection
+    selection: tuple[int, ...] | Literal["all"] = command.selection or "all"
     with pr_workspace(ctx, pr, [target.file.path]) as (ws, checkout):
         outcome = dismiss(ws, str(target.file.rfd_id), selection)
         done = commit(ctx, checkout, outcome.changed, outcome.rfd_id, "reviews dismissed")

@@ -350,3 +350,69 @@ CASSETTES |= {
         ),
     ],
 }
+
+PULL_ACCEPTED = call("GET", "/pulls/2", reply=pull(2, BRANCH, HEAD))
+DONE_BODY = body("tracking-done-by-command")
+CASSETTES |= {
+    C + "test_refine_without_a_key_says_so": [
+        NO_COMMENTS,
+        perm("Codertocat", "admin"),
+        react("eyes"),
+        PULL,
+        SLASH_FILES,
+        react("confused"),
+        reply("slash-refine-no-key"),
+    ],
+    C + "test_implement_without_a_key_says_so": [
+        call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+        perm("Codertocat", "admin"),
+        react("eyes"),
+        react("confused"),
+        reply("slash-implement-no-key", number=12),
+    ],
+    C + "test_done_marks_the_rfd_implemented_and_closes_its_issue": [
+        NO_COMMENTS,
+        perm("Codertocat", "admin"),
+        react("eyes"),
+        PULL,
+        FILES,
+        call(
+            "GET",
+            "/issues",
+            query=ISSUES_Q,
+            reply=[issue(12, "RFD 045: Streaming exports", TRACKING_BODY)],
+        ),
+        call("GET", "/issues/12", reply=issue(12, "RFD 045: Streaming exports", TRACKING_BODY)),
+        call(
+            "PATCH",
+            "/issues/12",
+            body={"body": DONE_BODY},
+            reply=issue(12, "RFD 045: Streaming exports", DONE_BODY),
+        ),
+        call(
+            "PATCH",
+            "/issues/12",
+            body={"state": "closed"},
+            reply=issue(12, "RFD 045: Streaming exports", DONE_BODY, state="closed"),
+        ),
+        react("rocket"),
+        reply("slash-done"),
+    ],
+    "test_github_reconcile/test_missing_tracking_issue_is_created_and_stuck_labels_reported": [
+        call("GET", "/issues", query=ISSUES_Q, reply=[]),
+        call(
+            "POST",
+            "/issues",
+            status=201,
+            body={"title": "RFD 045: Streaming exports", "body": TRACKING_BODY, "labels": []},
+            reply=issue(12, "RFD 045: Streaming exports", TRACKING_BODY),
+        ),
+        call(
+            "GET",
+            "/issues",
+            query="state=open&labels=rfd%3Areview&per_page=100",
+            reply=[issue(2, "RFD 045: Streaming exports", "", labels=("rfd:review",), pr=True)],
+        ),
+        call("GET", "/issues", query="state=open&labels=rfd%3Aaccept&per_page=100", reply=[]),
+    ],
+}
