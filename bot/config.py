@@ -21,6 +21,7 @@ import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Literal
 
 from bot.errors import ConfigError
@@ -131,7 +132,7 @@ class ImplementSection:
 class PluginsSection:
     enabled: tuple[str, ...] = ()
     """Plugins to enable, by name (see ``rfd plugins``)."""
-    options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    options: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
     """``[plugins.<name>]`` tables, validated by each plugin's own JSON Schema."""
 
 
@@ -141,13 +142,15 @@ class Config:
     labels: LabelsSection = LabelsSection()
     provider: ProviderSection = ProviderSection()
     models: Mapping[str, str] = field(
-        default_factory=lambda: {
-            "haiku": "claude-haiku-4-5",
-            "sonnet": "claude-sonnet-4-5",
-            "opus": "claude-opus-4-1",
-            "gemini-pro": "gemini-2.5-pro",
-            "gemini-flash": "gemini-2.5-flash",
-        }
+        default_factory=lambda: MappingProxyType(
+            {
+                "haiku": "claude-haiku-4-5",
+                "sonnet": "claude-sonnet-4-5",
+                "opus": "claude-opus-4-1",
+                "gemini-pro": "gemini-2.5-pro",
+                "gemini-flash": "gemini-2.5-flash",
+            }
+        )
     )
     """Model aliases → model ids."""
     steps: StepsSection = StepsSection()
@@ -177,6 +180,8 @@ class Resolved:
     config: Config
     sources: Mapping[str, str]
     """Dotted key → layer name (``default``, ``user``, ``repo``, ``env``, ``cli``)."""
+    files: Mapping[str, str] = field(default_factory=dict)
+    """Layer name → the file (or ``environment``, ``command line``) it was read from."""
 
 
 # --------------------------------------------------------------------------- loading
@@ -260,12 +265,14 @@ def resolve(layers: list[tuple[str, str, Mapping[str, Any]]]) -> Resolved:
     """Merge ``(layer name, file shown in errors, data)`` layers and validate the result."""
     merged: dict[str, Any] = {}
     sources: dict[str, str] = {}
+    files: dict[str, str] = {}
     for name, display, data in layers:
+        files[name] = display
         # Validate each layer on its own first, so an error names the right file.
         _build(Config, data, "", display)
         _merge(merged, data, "", name, sources)
     config = _build(Config, merged, "", "configuration")
-    return Resolved(config=config, sources=sources)
+    return Resolved(config=config, sources=MappingProxyType(sources), files=MappingProxyType(files))
 
 
 def _merge(
@@ -283,7 +290,7 @@ def _merge(
             sources[dotted] = layer
 
 
-_OPAQUE_MAPPINGS = frozenset()  # every table merges key by key
+_OPAQUE_MAPPINGS: frozenset[str] = frozenset()  # every table merges key by key
 
 
 def _set_dotted(out: dict[str, Any], dotted: str, value: Any) -> None:
@@ -292,6 +299,15 @@ def _set_dotted(out: dict[str, Any], dotted: str, value: Any) -> None:
     for p in parents:
         node = node.setdefault(p, {})
     node[last] = value
+
+
+def freeze(value: Any) -> Any:
+    """A read-only copy: tables become mapping proxies, lists become tuples."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({str(k): freeze(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(freeze(v) for v in value)
+    return value
 
 
 def _toml_error_line(message: str) -> int | None:
@@ -327,8 +343,8 @@ def _build(cls: type[Any], data: Any, prefix: str, path: str) -> Any:
             )
         coerced = _coerce(hints[key_name], value, f"{prefix}{key}", path)
         default = known[key_name].default_factory
-        if isinstance(coerced, dict) and default is not dataclasses.MISSING:
-            coerced = {**default(), **coerced}  # a table extends its defaults (e.g. [models])
+        if isinstance(coerced, Mapping) and default is not dataclasses.MISSING:
+            coerced = MappingProxyType({**default(), **coerced})  # a table extends its defaults
         kwargs[key_name] = coerced
     return cls(**kwargs)
 
@@ -340,14 +356,14 @@ def _build_plugins(data: Mapping[str, Any], prefix: str, path: str) -> PluginsSe
         if key == "enabled":
             enabled = _coerce(tuple[str, ...], value, f"{prefix}enabled", path)
         elif isinstance(value, Mapping):
-            options[key] = dict(value)
+            options[key] = freeze(value)
         else:
             raise ConfigError(
                 f"`{prefix}{key}` must be a table of plugin options",
                 path=path,
                 hint=f"write it as [plugins.{key}]",
             )
-    return PluginsSection(enabled=enabled, options=options)
+    return PluginsSection(enabled=enabled, options=MappingProxyType(options))
 
 
 def _coerce(tp: Any, value: Any, key: str, path: str) -> Any:
@@ -369,7 +385,9 @@ def _coerce(tp: Any, value: Any, key: str, path: str) -> Any:
         if not isinstance(value, Mapping):
             raise ConfigError(f"`{key}` must be a table, not {_tname(value)}", path=path)
         _, val_tp = typing.get_args(tp)
-        return {str(k): _coerce(val_tp, v, f"{key}.{k}", path) for k, v in value.items()}
+        return MappingProxyType(
+            {str(k): _coerce(val_tp, v, f"{key}.{k}", path) for k, v in value.items()}
+        )
     if origin in (types.UnionType, typing.Union):
         for option in typing.get_args(tp):
             try:

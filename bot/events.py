@@ -234,6 +234,32 @@ class ToolCallComplete(Event):
     seconds: float
 
 
+# ---------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResultReady(Event):
+    """A unit of work is done (an implement item, a refine pass): judges may answer it.
+
+    Interceptors return the event with messages appended to ``feedback``; the step adds
+    each one to the conversation as a user message and lets the model answer before it
+    moves on.  No feedback means nothing to add.
+    """
+
+    name: ClassVar[str] = "result.ready"
+    interceptable: ClassVar[bool] = True
+    step: str
+    item: str
+    """What was done: the item's label, or ``refine pass 2``."""
+    result: str
+    """What the model produced: its closing summary, and the diff when there is one."""
+    phase: str = ""
+    """The description of the phase being implemented (empty for refine)."""
+    document: str = ""
+    """The RFD text the work answers to."""
+    feedback: tuple[str, ...] = ()
+
+
 # --------------------------------------------------------------------------------- bus
 
 E = TypeVar("E", bound=Event)
@@ -326,5 +352,6 @@ def all_event_types() -> list[type[Event]]:
             ToolCallIntercept,
             ToolCallAfter,
             ToolCallComplete,
+            ResultReady,
         )
     ]

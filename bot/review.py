@@ -84,7 +84,7 @@ def _run_review(
         from bot.ai.review import ai_review
 
         ai = ai_review(ws, doc, impl=impl, model=model)
-        return ai.review, ai.usage, ai.model, ai.cost_usd
+        return ai.review, ai.usage, ai.model, ai.cost_usd or 0.0
     rid = str(file.rfd_id)
     if impl:
         phases = ws.store.read_plan(rid) or ()

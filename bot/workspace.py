@@ -12,9 +12,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot import discovery
-from bot.config import Config, load
+from bot.config import Config, Resolved, load
 from bot.discovery import RfdFile
 from bot.document import Document
 from bot.events import EventBus
@@ -23,6 +24,9 @@ from bot.forge.local import LocalForge
 from bot.llm.base import LLM
 from bot.state import StateStore, atomic_write
 from bot.vcs import GitVcs, Vcs
+
+if TYPE_CHECKING:
+    from bot.plugins import Plugin
 
 FORGE_DIR = ".forge"
 
@@ -40,6 +44,7 @@ class Workspace:
     interactive: bool = False
     assume_yes: bool = False
     llm_reason: str = ""
+    plugins: tuple[Plugin, ...] = ()
     _files: list[RfdFile] | None = field(default=None, repr=False)
 
     @classmethod
@@ -48,6 +53,7 @@ class Workspace:
         root: Path,
         *,
         config: Config | None = None,
+        resolved: Resolved | None = None,
         forge: Forge | None = None,
         llm: LLM | None = None,
         bus: EventBus | None = None,
@@ -56,8 +62,15 @@ class Workspace:
         interactive: bool = False,
         assume_yes: bool = False,
     ) -> Workspace:
+        """The workspace at ``root``.
+
+        Without an explicit ``config`` the configuration is resolved from every layer
+        (user config included) and the enabled plugins are registered on the bus.
+        """
         root = root.resolve()
-        config = config or load(root).config
+        if config is None:
+            resolved = resolved or load(root, user=True)
+            config = resolved.config
         store = StateStore(root, config)
         reason = ""
         if llm is None:
@@ -75,6 +88,10 @@ class Workspace:
             assume_yes=assume_yes,
             llm_reason=reason,
         )
+        if resolved is not None:
+            from bot.plugins import load_plugins
+
+            ws.plugins = load_plugins(ws.bus, resolved, root=root, store=store, llm=llm)
         return ws
 
     # -- RFD files ----------------------------------------------------------------

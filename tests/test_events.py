@@ -9,6 +9,7 @@ from bot.errors import Aborted
 from bot.events import (
     EventBus,
     Notice,
+    ResultReady,
     StatusChanged,
     ToolCallIntercept,
     all_event_types,
@@ -86,3 +87,55 @@ def test_payload_is_json_ready() -> None:
     assert payload["event"] == "status.changed"
     assert payload["new"] == "Accepted"
     assert {t.name for t in all_event_types()} >= {"tool_call.after", "turn.complete"}
+
+
+def test_star_listeners_run_in_place_among_named_ones() -> None:
+    bus, seen = EventBus(), []
+    bus.subscribe("*", lambda e: seen.append("star"))
+    bus.subscribe("status.changed", lambda e: seen.append("named"))
+    bus.subscribe("*", lambda e: seen.append("star again"))
+    bus.emit(changed())
+    assert seen == ["star", "named", "star again"]
+
+
+def test_an_abort_stops_the_interceptors_after_it() -> None:
+    bus, later = EventBus(), []
+
+    def deny(_: ToolCallIntercept) -> None:
+        raise Aborted("no")
+
+    bus.subscribe(ToolCallIntercept, deny, owner="policy")
+    bus.subscribe(ToolCallIntercept, later.append)
+    with pytest.raises(Aborted):
+        bus.intercept(call())
+    assert later == []
+
+
+@pytest.mark.parametrize(
+    ("tools", "sees"),
+    [(None, True), (frozenset({"write_file"}), True), (frozenset(), False),
+     (frozenset({"run_command"}), False)],
+)  # fmt: skip
+def test_tool_filter_table(tools: frozenset[str] | None, sees: bool) -> None:
+    bus, seen = EventBus(), []
+    bus.subscribe(ToolCallIntercept, seen.append, tools=tools)
+    bus.intercept(call())
+    assert bool(seen) is sees
+
+
+def test_an_interceptor_returning_another_type_is_named() -> None:
+    bus = EventBus()
+    bus.subscribe(ToolCallIntercept, lambda e: changed(), owner="sloppy")
+    with pytest.raises(TypeError, match="sloppy"):
+        bus.intercept(call())
+
+
+def test_result_ready_collects_feedback_from_every_judge() -> None:
+    bus = EventBus()
+    for verdict in ("FAIL: tests missing", "FAIL: wrong name"):
+        bus.subscribe(
+            ResultReady, lambda e, v=verdict: dataclasses.replace(e, feedback=(*e.feedback, v))
+        )
+    event = bus.intercept(ResultReady(step="implement", item="Add parser", result="done"))
+    assert event.feedback == ("FAIL: tests missing", "FAIL: wrong name")
+    assert ResultReady in all_event_types()

@@ -40,7 +40,9 @@ def rfd_command(name: str | None = None, **settings: Any) -> Callable[[Handler],
         option = click.option(
             "--json", "json_mode", is_flag=True, help="Print the result as JSON (for scripts)."
         )
-        return click.command(name, **settings)(option(wrapper))
+        decorator = click.command(name, **settings)
+        command: click.Command = decorator(option(wrapper))  # type: ignore[no-untyped-call]
+        return command
 
     return decorate
 

@@ -26,6 +26,8 @@ COMMANDS: dict[str, str] = {
     "review": "bot.cli.reviewing:review",
     "dismiss": "bot.cli.reviewing:dismiss",
     "phase": "bot.cli.reviewing:phase",
+    "plugins": "bot.cli.plugins:plugins",
+    "config": "bot.cli.config_cmd:config",
 }
 
 

@@ -28,7 +28,7 @@ def list_cmd(out: Output) -> int:
     store = StateStore(root, cfg)
     rows = [_row(doc, store) for doc in sorted(docs, key=lambda d: d.path)]
     out.data({"rfds": rows, "errors": [e.to_dict() for e in errors]})
-    width = max((len(r["title"]) for r in rows), default=10)
+    width = max((len(str(r["title"])) for r in rows), default=10)
     for r in rows:
         progress = r["progress"] or ""
         out.line(f"{r['id']:>5}  {r['status']:<11}  {r['title']:<{min(width, 60)}}  {progress}")
@@ -88,31 +88,33 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
     """Check RFD headers and structure (all RFDs, or the files given)."""
     root = repo_root()
     cfg = load_config(root)
-    files = discovery.scan(root, cfg)
-    wanted = {p.resolve() for p in paths}
-    chosen = [f for f in files if not wanted or (root / f.path).resolve() in wanted]
     docs, errors = discovery.load_all(root, cfg)
+    files = {f.path: f for f in discovery.scan(root, cfg)}
+    wanted = {p.resolve().as_posix() for p in paths}
+
+    def chosen(path: str | None) -> bool:
+        return not wanted or (root / (path or "")).resolve().as_posix() in wanted
+
     known = {d.rfd_id: d.status for d in docs if d.rfd_id is not None}
-    by_path = {d.path: d for d in docs}
-    findings = []
-    for f in chosen:
-        if f.path in by_path:
-            findings += lint_rules.lint_document(by_path[f.path], known=known, file=f)
-    chosen_paths = {f.path for f in chosen}
-    problems = [e for e in errors if not wanted or e.path in chosen_paths]
+    findings = [
+        finding
+        for doc in docs
+        if chosen(doc.path)
+        for finding in lint_rules.lint_document(doc, known=known, file=files.get(doc.path))
+    ]
+    problems = [e for e in errors if chosen(e.path)]
     out.data(
         {"findings": [_finding(f) for f in findings], "errors": [e.to_dict() for e in problems]}
     )
-    for f in findings:
-        out.line(
-            f"{f.path}:{f.line or 1}: {f.code} {f.message}" + (f" — {f.hint}" if f.hint else "")
-        )
-    for e in problems:
-        out.line(str(e))
-    failing = [f for f in findings if f.severity.value == "error"] or problems
+    for finding in findings:
+        hint = f" — {finding.hint}" if finding.hint else ""
+        out.line(f"{finding.path}:{finding.line or 1}: {finding.code} {finding.message}{hint}")
+    for err in problems:
+        out.line(str(err))
     if not findings and not problems:
-        out.success(f"{len(chosen)} RFD(s) checked, no problems")
-    return 1 if failing else 0
+        out.success(f"{len(docs)} RFD(s) checked, no problems")
+    failing = [f for f in findings if f.severity is lint_rules.Severity.ERROR]
+    return 1 if failing or problems else 0
 
 
 def _finding(f: lint_rules.Finding) -> dict[str, object]:

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.atomic import atomic_write
+from bot.atomic import append_line, atomic_write
 from bot.errors import ParseError, ValidationError
 from bot.state.layout import in_the_way, relative_parts
 
@@ -49,6 +49,12 @@ class SharedFiles:
         path = self.path(relpath)
         with in_the_way(self.show(path)):
             atomic_write(path, text)
+        return self.show(path)
+
+    def append_line(self, relpath: str, line: str) -> str:
+        """Append one line (a repository-level log); return the path as the user knows it."""
+        path = self.path(relpath)
+        append_line(path, line)
         return self.show(path)
 
     def list(self, reldir: str) -> list[str]:

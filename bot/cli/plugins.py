@@ -1,0 +1,62 @@
+"""``rfd plugins``: what is installed, what is enabled, and what each may see and touch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.cli.common import repo_root, rfd_command
+from bot.cli.output import Output
+from bot.config import load
+from bot.plugins import Plugin, installed
+from bot.plugins.api import ALL
+
+NONE_ENABLED = "none enabled — add names to `enabled` under [plugins] in .github/rfd.toml"
+
+
+@rfd_command("plugins")
+def plugins(out: Output) -> int:
+    """List installed plugins, enabled or not, with their events and intercepted tools."""
+    config = load(repo_root(), user=True).config
+    found = installed(config)
+    out.data({"plugins": [as_dict(p) for p in found]})
+    for plugin in found:
+        for line in describe(plugin):
+            out.line(line)
+    if not any(p.enabled for p in found):
+        out.line(NONE_ENABLED)
+    return 0
+
+
+def as_dict(plugin: Plugin) -> dict[str, Any]:
+    info = plugin.info
+    return {
+        "name": plugin.name,
+        "enabled": plugin.enabled,
+        "source": plugin.source,
+        "description": info.description,
+        "events": list(info.events),
+        "intercepts": list(info.intercepts),
+        "options_schema": info.options_schema,
+    }
+
+
+def describe(plugin: Plugin) -> list[str]:
+    """Three lines: name and state, what it does, what it listens to and may intercept."""
+    state = "enabled" if plugin.enabled else "disabled"
+    return [
+        f"{plugin.name:<12} {state:<9} ({plugin.source})",
+        f"    {plugin.info.description}",
+        f"    events: {_events(plugin.info.events)}; intercepts: {_tools(plugin.info.intercepts)}",
+    ]
+
+
+def _events(events: tuple[str, ...]) -> str:
+    if ALL in events:
+        return "all (observe only)"
+    return ", ".join(events) or "none"
+
+
+def _tools(tools: tuple[str, ...]) -> str:
+    if ALL in tools:
+        return "every tool"
+    return ", ".join(tools) or "no tools"

@@ -1,0 +1,118 @@
+"""What a plugin sees: its declaration, its context, and a bus scoped to what it declared.
+
+A plugin declares up front (``rfd_plugin_info``) which events it listens to and which
+tool calls it may intercept; ``rfd plugins`` shows these declarations, and the
+:class:`ScopedBus` it registers through holds it to them.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from bot.errors import ConfigError
+from bot.events import Event, EventBus, all_event_types
+
+if TYPE_CHECKING:
+    from bot.config import Config
+    from bot.llm.base import LLM
+
+log = logging.getLogger(__name__)
+
+ALL = "*"
+"""In ``events``: every event, observed only.  In ``intercepts``: every tool."""
+
+EMPTY_SCHEMA: Mapping[str, Any] = {"type": "object", "properties": {}}
+
+
+@dataclass(frozen=True)
+class PluginInfo:
+    """A plugin's declaration, returned by its ``rfd_plugin_info`` hook."""
+
+    name: str
+    """The name users enable it by (its entry point name)."""
+    description: str
+    events: tuple[str, ...] = ()
+    """Event names it subscribes to (``"*"``: observe every event); none means it gets none."""
+    intercepts: tuple[str, ...] = ()
+    """Tool names whose ``tool_call.*`` events it may intercept (``"*"``: every tool)."""
+    options_schema: Mapping[str, Any] = field(default_factory=lambda: EMPTY_SCHEMA)
+    """JSON Schema of its ``[plugins.<name>]`` table (an object; unknown keys are errors)."""
+
+    @property
+    def tools(self) -> frozenset[str] | None:
+        """The bus's ``tools=`` filter: ``None`` lets every tool through."""
+        return None if ALL in self.intercepts else frozenset(self.intercepts)
+
+
+class SharedLines(Protocol):
+    def append_line(self, relpath: str, line: str) -> object: ...
+
+
+class LineStore(Protocol):
+    """The part of :class:`bot.state.StateStore` plugins write through."""
+
+    def append_line(self, rfd_id: str, relpath: str, line: str) -> object:
+        """Append to a file in the RFD's state directory."""
+
+    def shared(self, area: str) -> SharedLines:
+        """A dot-directory of the state root, for files about no RFD in particular."""
+
+
+@dataclass(frozen=True)
+class PluginContext:
+    """The edges a plugin may use; the configuration is the frozen, resolved one."""
+
+    root: Path
+    config: Config
+    store: LineStore | None = None
+    llm: LLM | None = None
+    environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
+    sleep: Callable[[float], None] = time.sleep
+
+
+def event_names() -> frozenset[str]:
+    """Every name a plugin may declare in ``events``."""
+    return frozenset(t.name for t in all_event_types()) | {ALL}
+
+
+class ScopedBus:
+    """The event bus as one plugin sees it: only the events and tools it declared."""
+
+    def __init__(self, bus: EventBus, info: PluginInfo) -> None:
+        self._bus = bus
+        self._info = info
+
+    def subscribe(self, event: type[Event] | str, listener: Callable[[Any], Any]) -> None:
+        """Listen to ``event`` (a type, a name, or ``"*"`` to observe every event)."""
+        name = event if isinstance(event, str) else event.name
+        if name not in self._info.events:
+            raise ConfigError(
+                f"plugin `{self._info.name}` subscribes to `{name}` without declaring it",
+                hint=f"it declares: {', '.join(self._info.events) or 'no events'}; "
+                "fix the plugin or remove it from [plugins] enabled",
+            )
+        owner = self._info.name
+        if name == ALL:  # observing everything must not be able to change or stop anything
+            self._bus.subscribe(ALL, _observer(listener, owner), owner=owner)
+        else:
+            self._bus.subscribe(name, listener, owner=owner, tools=self._info.tools)
+
+    def emit(self, event: Event) -> None:
+        """Emit an informational event (e.g. a :class:`~bot.events.Notice` for the user)."""
+        self._bus.emit(event)
+
+
+def _observer(listener: Callable[[Any], Any], owner: str) -> Callable[[Any], None]:
+    def observe(event: Event) -> None:
+        try:
+            listener(event)
+        except Exception:  # an observer never breaks the step, even on interceptable events
+            log.warning("listener %s failed on %s", owner, event.name, exc_info=True)
+
+    return observe

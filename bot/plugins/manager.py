@@ -1,0 +1,211 @@
+"""Find installed plugins, register the enabled ones, and hold them to their declarations.
+
+Discovery goes through entry points of the group ``rfd_bot`` — the built-in plugins
+are declared there in ``pyproject.toml`` like any third-party one.  When rfd-bot runs
+from a source checkout (not installed, so no entry points), :data:`BUILTIN` supplies the
+same entry points.  Only plugins listed in ``[plugins] enabled`` are imported and
+registered, in that order; each gets its options validated against its own schema.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+from bot.config import CONFIG_PATH, Config, Resolved
+from bot.errors import ConfigError, RfdError
+from bot.events import EventBus
+from bot.plugins import hookspecs
+from bot.plugins.api import LineStore, PluginContext, PluginInfo, ScopedBus, event_names
+from bot.plugins.schema import check_schema, validate
+
+if TYPE_CHECKING:
+    from bot.llm.base import LLM
+
+GROUP = hookspecs.PROJECT
+
+BUILTIN: Mapping[str, str] = {
+    "event-log": "bot.plugins.event_log",
+    "notify": "bot.plugins.notify",
+    "policy": "bot.plugins.policy",
+    "judge": "bot.plugins.judge",
+}
+"""The built-in plugins, exactly as ``[project.entry-points.rfd_bot]`` declares them."""
+
+
+@dataclass(frozen=True)
+class Plugin:
+    """An installed plugin, its declaration, and (when enabled) its validated options."""
+
+    name: str
+    info: PluginInfo
+    source: str
+    """The distribution that installs it (``rfd-bot 0.1.0``), or ``built-in``."""
+    enabled: bool = False
+    options: Mapping[str, Any] | None = None
+    error: str | None = None
+    """Why it cannot be loaded (``rfd plugins`` still lists it)."""
+
+
+def canonical(name: str) -> str:
+    """Plugin names compare case-insensitively, ``_`` and ``-`` alike."""
+    return name.strip().lower().replace("_", "-")
+
+
+def available() -> dict[str, EntryPoint]:
+    """Every installed plugin's entry point, by canonical name."""
+    found = {canonical(ep.name): ep for ep in entry_points(group=GROUP)}
+    for name, module in BUILTIN.items():
+        found.setdefault(name, EntryPoint(name, module, GROUP))
+    return found
+
+
+def installed(config: Config, found: Mapping[str, EntryPoint] | None = None) -> list[Plugin]:
+    """Every installed plugin, enabled or not, sorted by name (for ``rfd plugins``)."""
+    found = available() if found is None else found
+    enabled = {canonical(n) for n in config.plugins.enabled}
+    pm = _new_manager()
+    return [_describe(pm, name, ep, name in enabled) for name, ep in sorted(found.items())]
+
+
+def _describe(pm: pluggy.PluginManager, name: str, ep: EntryPoint, enabled: bool) -> Plugin:
+    try:
+        return Plugin(name, _load(pm, name, ep), _source(ep), enabled=enabled)
+    except ConfigError as err:
+        broken = PluginInfo(name=name, description=f"cannot be loaded: {err.message}")
+        return Plugin(name, broken, _source(ep), enabled=enabled, error=err.message)
+
+
+def load_plugins(
+    bus: EventBus,
+    resolved: Resolved,
+    *,
+    root: Path,
+    store: LineStore | None = None,
+    llm: LLM | None = None,
+    environ: Mapping[str, str] | None = None,
+    sleep: Callable[[float], None] = time.sleep,
+    found: Mapping[str, EntryPoint] | None = None,
+) -> tuple[Plugin, ...]:
+    """Register the enabled plugins on ``bus``, in the order ``[plugins] enabled`` lists them.
+
+    Every plugin is loaded and its options validated before any is registered, so a
+    configuration mistake leaves the bus untouched.
+    """
+    if not resolved.config.plugins.enabled and not resolved.config.plugins.options:
+        return ()  # nothing to do: not even a scan of the installed distributions
+    found = available() if found is None else found
+    pm = _new_manager()
+    plugins = []
+    for name in _enabled(resolved, found):
+        info = _load(pm, name, found[name])
+        options = _options(resolved, name, info)
+        plugins.append(Plugin(name, info, _source(found[name]), enabled=True, options=options))
+    environ = dict(os.environ) if environ is None else environ
+    context = PluginContext(root, resolved.config, store, llm, environ, sleep)
+    for plugin in plugins:
+        _register(pm, plugin, bus, context)
+    return tuple(plugins)
+
+
+def _register(pm: pluggy.PluginManager, plugin: Plugin, bus: EventBus, ctx: PluginContext) -> None:
+    scoped = ScopedBus(bus, plugin.info)
+    try:
+        _call(pm, "rfd_register", plugin.name, bus=scoped, options=plugin.options, context=ctx)
+    except RfdError:
+        raise
+    except Exception as exc:
+        raise ConfigError(f"plugin `{plugin.name}` failed to start: {exc}") from exc
+
+
+def _new_manager() -> pluggy.PluginManager:
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm.add_hookspecs(hookspecs)
+    return pm
+
+
+def _enabled(resolved: Resolved, found: Mapping[str, EntryPoint]) -> list[str]:
+    plugins = resolved.config.plugins
+    names = list(dict.fromkeys(canonical(n) for n in plugins.enabled))
+    keyed = [("plugins.enabled", n) for n in names]
+    keyed += [(f"plugins.{canonical(n)}", canonical(n)) for n in plugins.options]
+    for key, name in keyed:
+        if name not in found:
+            raise ConfigError(
+                f"unknown plugin `{name}` in `{key}`",
+                path=_file_of(resolved, key),
+                hint="installed plugins: " + ", ".join(sorted(found)),
+            )
+    return names
+
+
+def _load(pm: pluggy.PluginManager, name: str, ep: EntryPoint) -> PluginInfo:
+    try:
+        module = ep.load()
+    except Exception as exc:
+        raise ConfigError(f"plugin `{name}` could not be loaded: {exc}", path=ep.value) from exc
+    try:
+        pm.register(module, name=name)
+        pm.check_pending()  # a misspelt hook name fails here, not silently
+    except pluggy.PluginValidationError as exc:
+        raise ConfigError(f"plugin `{name}` is not a valid rfd-bot plugin: {exc}") from exc
+    info = _call(pm, "rfd_plugin_info", name)
+    _check_info(name, info)
+    return info  # type: ignore[no-any-return]
+
+
+def _call(pm: pluggy.PluginManager, hook: str, name: str, **kwargs: Any) -> Any:
+    """Call one plugin's implementation of ``hook`` (each plugin gets its own arguments)."""
+    others = [plugin for other, plugin in pm.list_name_plugin() if other != name]
+    results = pm.subset_hook_caller(hook, remove_plugins=others)(**kwargs)
+    return results[0] if results else None
+
+
+def _check_info(name: str, info: Any) -> None:
+    if not isinstance(info, PluginInfo):
+        raise ConfigError(f"plugin `{name}` does not declare itself (rfd_plugin_info)")
+    if canonical(info.name) != name:
+        raise ConfigError(f"plugin `{name}` calls itself `{info.name}`")
+    unknown = sorted(set(info.events) - event_names())
+    if unknown:
+        raise ConfigError(f"plugin `{name}` declares unknown events: {', '.join(unknown)}")
+    try:
+        check_schema(info.options_schema)
+    except ValueError as exc:
+        raise ConfigError(f"plugin `{name}` has an options schema we cannot check: {exc}") from exc
+
+
+def _options(resolved: Resolved, name: str, info: PluginInfo) -> Mapping[str, Any]:
+    tables = {canonical(k): v for k, v in resolved.config.plugins.options.items()}
+    options, problems = validate(tables.get(name, {}), info.options_schema, f"plugins.{name}")
+    if problems:
+        first = problems[0]
+        raise ConfigError(
+            f"plugin `{name}`: {first.message}",
+            path=_file_of(resolved, first.key),
+            hint=first.hint or None,
+        )
+    return options  # type: ignore[no-any-return]
+
+
+def _file_of(resolved: Resolved, key: str) -> str:
+    """The file that set ``key`` (or something under it, or its closest parent)."""
+    key = key.split("[", 1)[0]
+    while key:
+        for source_key, layer in resolved.sources.items():
+            if source_key == key or source_key.startswith(key + "."):
+                return resolved.files.get(layer, CONFIG_PATH)
+        key = key.rpartition(".")[0]
+    return CONFIG_PATH
+
+
+def _source(ep: EntryPoint) -> str:
+    dist = getattr(ep, "dist", None)
+    return f"{dist.name} {dist.version}" if dist is not None else "built-in"

@@ -1,0 +1,115 @@
+"""What every hook shares: where RFDs and their state live, and how problems are printed.
+
+The hooks are handed repository-relative paths by pre-commit (every file with
+``--all-files``); they keep those under the configured RFD directory
+(``.github/rfd.toml`` ``[rfd] dir``), so one ``.pre-commit-hooks.yaml`` serves any layout.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bot.errors import RfdError
+from bot.ids import RfdId, split_file_name
+
+if TYPE_CHECKING:
+    from bot.config import Config
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The configured directories, as repository-relative posix paths."""
+
+    rfd_dir: str
+    drafts_dir: str
+    state_root: str
+
+    @classmethod
+    def of(cls, cfg: Config) -> Layout:
+        return cls(cfg.rfd_dir, f"{cfg.rfd_dir}/{cfg.rfd.drafts_dir.strip('/')}", cfg.state_root)
+
+    def rfd_id(self, path: str) -> RfdId | None:
+        """The id of the RFD file at ``path``, None when it is not an RFD file."""
+        parent, _, name = normalize(path).rpartition("/")
+        if parent not in (self.rfd_dir, self.drafts_dir):
+            return None
+        split = split_file_name(name)
+        return split[0] if split else None
+
+    def state_file(self, path: str) -> tuple[str, str] | None:
+        """``(state key, path inside the RFD's state dir)`` for a file under the state root."""
+        prefix = self.state_root + "/"
+        path = normalize(path)
+        if not path.startswith(prefix):
+            return None
+        key, _, rel = path[len(prefix) :].partition("/")
+        if not rel or key.startswith("."):
+            return None  # a file of the state root itself, or a shared area such as .forge/
+        return key, rel
+
+    def state_path(self, rfd_id: RfdId | str, rel: str) -> str:
+        return f"{self.state_root}/{rfd_id}/{rel}"
+
+
+def normalize(path: str) -> str:
+    """pre-commit's paths are relative already; tolerate ``./`` and backslashes."""
+    path = path.replace("\\", "/")
+    while path.startswith("./"):
+        path = path[2:]
+    return path
+
+
+CONFIG_PATH = ".github/rfd.toml"
+"""``bot.config.CONFIG_PATH`` (a test keeps the two equal)."""
+DEFAULT_LAYOUT = Layout("docs/rfd", "docs/rfd/drafts", "docs/rfd/.state")
+"""``Layout.of(Config())`` (a test keeps the two equal)."""
+
+
+def load_layout(root: Path) -> Layout:
+    """The layout configured for ``root`` (ConfigError for a broken ``.github/rfd.toml``).
+
+    Without a configuration file (nor ``RFD_DIR``) it is the default layout, and the
+    configuration module — ~15 ms of dataclass building at import — is not loaded.
+    """
+    if not os.environ.get("RFD_DIR") and not (root / CONFIG_PATH).is_file():
+        return DEFAULT_LAYOUT
+    from bot.config import load_config
+
+    return Layout.of(load_config(root))
+
+
+class Report:
+    """Prints each problem as ``path:line: message`` plus its hint, and counts them."""
+
+    def __init__(self) -> None:
+        self.problems = 0
+
+    def error(self, err: RfdError) -> None:
+        self.problems += 1
+        print(err, file=sys.stdout)
+
+    def errors(self, errs: Iterable[RfdError]) -> None:
+        for err in errs:
+            self.error(err)
+
+    def note(self, text: str) -> None:
+        """Informational output (pre-commit shows it with ``--verbose``)."""
+        print(text, file=sys.stdout)
+
+    @property
+    def code(self) -> int:
+        return 1 if self.problems else 0
+
+
+def decode(data: bytes, path: str) -> str:
+    from bot.errors import ParseError
+
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ParseError("is not UTF-8 text", path=path, hint="save it as UTF-8") from exc

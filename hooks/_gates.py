@@ -1,0 +1,100 @@
+"""The preconditions of a status change, checked against one version of the repository.
+
+→ Accepted: a valid ``plan.json`` in the RFD's state directory, or an Implementation
+Plan section from which one can be extracted, and every Requires target at least
+Accepted.  → Implemented: ``phases/N.md`` for every phase of the plan, and every
+Requires target Implemented.  Phases are numbered from 1 (``phases/1.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
+
+from bot.errors import GateError, RfdError
+from bot.status import Status, check_gates
+from hooks._common import Layout, decode
+from hooks._tree import Statuses, Tree
+
+if TYPE_CHECKING:
+    from bot.document import Document
+    from bot.ids import RfdId
+    from bot.plan import PlanPhase
+
+PLAN_HINT = (
+    "add an '## Implementation Plan' section with '### Phase 1: Title' headings "
+    "(or run `rfd accept {id}`, which writes {plan})"
+)
+
+
+def check(
+    doc: Document, rfd_id: RfdId, new: Status, tree: Tree, layout: Layout,
+    statuses: Callable[[], Statuses],
+) -> list[RfdError]:  # fmt: skip
+    """Every unmet gate of moving ``doc`` to ``new`` in ``tree`` (empty when all are met)."""
+    if new not in (Status.ACCEPTED, Status.IMPLEMENTED):
+        return []
+    problems: list[RfdError] = []
+    phases = _plan(doc, rfd_id, tree, layout, problems)
+    if new is Status.IMPLEMENTED and phases:
+        problems.extend(_phases_done(doc.path, rfd_id, phases, tree, layout))
+    requires = doc.links("Requires")
+    if requires:
+        problems.extend(_requires(doc.path, new, statuses().lookup(requires)))
+    return problems
+
+
+def _plan(
+    doc: Document, rfd_id: RfdId, tree: Tree, layout: Layout, problems: list[RfdError]
+) -> tuple[PlanPhase, ...]:
+    from bot import plan
+
+    path = layout.state_path(rfd_id, "plan.json")
+    data = tree.read(path)
+    if data is not None:
+        try:
+            return plan.loads(decode(data, path), path)
+        except RfdError as err:
+            problems.append(err)
+            return ()
+    found = plan.extract(doc)
+    if found.phases:
+        return found.phases
+    problems.append(
+        GateError(
+            f"cannot move to {doc.status}: no plan ({found.problem or 'no phases found'})",
+            path=doc.path,
+            hint=PLAN_HINT.format(id=rfd_id, plan=path),
+        )
+    )
+    return ()
+
+
+def _phases_done(
+    doc_path: str, rfd_id: RfdId, phases: tuple[PlanPhase, ...], tree: Tree, layout: Layout
+) -> list[RfdError]:
+    wanted = {n: layout.state_path(rfd_id, f"phases/{n}.md") for n in range(1, len(phases) + 1)}
+    present = tree.read_many(wanted.values())
+    missing = tuple(
+        f"phase {n}: {phases[n - 1].title} (no {p})"
+        for n, p in wanted.items()
+        if present[p] is None
+    )
+    if not missing:
+        return []
+    return [
+        GateError(
+            f"cannot move to Implemented: {len(missing)} of {len(phases)} phases not done",
+            path=doc_path,
+            hint="finish them first: a phase is done when its phases/N.md summary is committed",
+            alternatives=missing,
+        )
+    ]
+
+
+def _requires(path: str, new: Status, found: Mapping[RfdId, Status | None]) -> list[RfdError]:
+    try:
+        check_gates(new, found, path=path)
+    except GateError as err:
+        return [err]
+    return []

@@ -1,0 +1,146 @@
+"""rfd-sync (opt-in, post-commit / pre-push): bring tracking issues up to date.
+
+When a commit adds ``phases/N.md`` or changes an RFD's status, the RFD's tracking
+issue gets its checklist ticked (and is closed once the RFD is Implemented, Abandoned
+or Superseded).  It needs a GitHub token (``RFD_GITHUB_TOKEN`` or ``GITHUB_TOKEN``);
+without one it prints what it would do and succeeds.  The GitHub client is imported
+only when there is something to do and a token to do it with.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bot.errors import ForgeError, RfdError
+from bot.status import Status
+from hooks import _git
+from hooks._changes import added_phases, rfd_changes
+from hooks._common import Layout, Report, load_layout
+from hooks._tracking import CLOSING, apply
+from hooks._tree import Tree
+
+if TYPE_CHECKING:
+    from bot.forge.base import Forge
+
+TOKEN_ENV = ("RFD_GITHUB_TOKEN", "GITHUB_TOKEN")
+
+
+@dataclass(frozen=True)
+class Update:
+    """What to do to the tracking issue of one RFD."""
+
+    key: str
+    """The RFD id, as its state directory is named."""
+    path: str | None
+    """The RFD file in the newest commit (None when it has none there)."""
+    phases: tuple[int, ...]
+    status: Status | None
+    """The new status when it changed."""
+
+    def describe(self) -> str:
+        parts = [f"tick phase(s) {', '.join(map(str, self.phases))}"] if self.phases else []
+        if self.status is not None:
+            verb = "close" if self.status in CLOSING else "update"
+            parts.append(f"{verb} it (status now {self.status})")
+        return f"RFD {self.key}: {' and '.join(parts)} on its tracking issue"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="rfd-sync", description=__doc__.splitlines()[0])
+    parser.add_argument("filenames", nargs="*", help="ignored: the commits say what changed")
+    parser.add_argument("--from-ref", default=os.environ.get("PRE_COMMIT_FROM_REF", ""))
+    parser.add_argument("--to-ref", default=os.environ.get("PRE_COMMIT_TO_REF", ""))
+    args = parser.parse_args(argv)
+    return run(Path.cwd(), args.from_ref, args.to_ref, os.environ, github_forge)
+
+
+def run(
+    root: Path, from_ref: str, to_ref: str, environ: Mapping[str, str],
+    make_forge: Callable[[Path, str], Forge],
+) -> int:  # fmt: skip
+    report = Report()
+    try:
+        layout = load_layout(root)
+        with _git.BlobReader(root) as reader:
+            updates = collect(root, layout, from_ref, to_ref, reader)
+            if updates:
+                _sync(root, updates, Tree(root, to_ref or "HEAD", reader), layout, environ,
+                      make_forge, report)  # fmt: skip
+    except (RfdError, _git.GitFailed) as err:
+        report.error(err if isinstance(err, RfdError) else RfdError(str(err)))
+    return report.code
+
+
+def _sync(
+    root: Path, updates: list[Update], tree: Tree, layout: Layout, environ: Mapping[str, str],
+    make_forge: Callable[[Path, str], Forge], report: Report,
+) -> None:  # fmt: skip
+    token = next((environ[n] for n in TOKEN_ENV if environ.get(n)), "")
+    if not token:
+        report.note("rfd-sync: no GitHub token (set RFD_GITHUB_TOKEN); it would:")
+        for update in updates:
+            report.note(f"  {update.describe()}")
+        return
+    forge = make_forge(root, token)
+    for update in updates:
+        report.note(apply(forge, update, tree, layout))
+
+
+def collect(
+    root: Path, layout: Layout, from_ref: str, to_ref: str, reader: _git.BlobReader
+) -> list[Update]:
+    """The updates due for the pushed commits, or for HEAD alone (post-commit)."""
+    if to_ref:
+        steps = [(old, new, _git.diff_changes(root, old, new))
+                 for old, new in _git.commits(root, from_ref, to_ref)]  # fmt: skip
+    else:
+        steps = [("HEAD^", "HEAD", _git.commit_changes(root, "HEAD"))]
+    phases: dict[str, list[int]] = {}
+    statuses: dict[str, Status] = {}
+    paths: dict[str, str] = {}
+    for parent, commit, changes in steps:
+        old, new = Tree(root, parent, reader), Tree(root, commit, reader)
+        for key, number in added_phases(changes, layout):
+            phases.setdefault(key, []).append(number)
+        for change in rfd_changes(changes, layout):
+            key = str(layout.rfd_id(change.path))
+            paths[key] = change.path
+            after = _status_change(old, new, change.old_path, change.path)
+            if after is not None:
+                statuses[key] = after
+    return [
+        Update(key, paths.get(key), tuple(sorted(set(phases.get(key, ())))), statuses.get(key))
+        for key in sorted(set(phases) | set(statuses))
+    ]
+
+
+def _status_change(old: Tree, new: Tree, old_path: str | None, path: str) -> Status | None:
+    try:
+        after = new.document(path)
+        before = old.document(old_path) if old_path else None
+    except RfdError:
+        return None
+    if after is None or before is None or before.status is after.status:
+        return None  # a new RFD has no tracking issue yet
+    return after.status
+
+
+def github_forge(root: Path, token: str) -> Forge:
+    """The GitHub forge, imported here only (PyGithub costs more than a hook's budget)."""
+    try:
+        from bot.forge.github import GitHubForge
+    except ImportError as exc:
+        raise ForgeError(
+            f"the GitHub forge cannot be loaded ({exc})",
+            hint="install rfd-bot with its dependencies, or unset the token to only preview",
+        ) from exc
+    return GitHubForge.from_env()  # type: ignore[no-any-return]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

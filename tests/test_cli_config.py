@@ -1,0 +1,79 @@
+"""``rfd config show``: every key, its value, and the layer (and file) it came from."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.cli.config_cmd import parse_assignments
+from bot.cli.main import main
+from bot.config import CONFIG_PATH, user_config_path
+
+
+@pytest.fixture
+def repo(git_repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    user = user_config_path()
+    user.parent.mkdir(parents=True, exist_ok=True)
+    user.write_text('[labels]\nreview = "user-review"\n[steps.review]\nmodel = "haiku"\n')
+    (git_repo / ".github").mkdir()
+    (git_repo / CONFIG_PATH).write_text(
+        '[steps.review]\nmodel = "opus"\n[plugins]\nenabled = ["notify"]\n'
+        '[plugins.notify]\nurl = "https://hooks.slack.com/services/T0/B0/secret"\n'
+    )
+    monkeypatch.setenv("RFD_PROVIDER", "offline")
+    return git_repo
+
+
+def show(repo: Path, capsys: pytest.CaptureFixture[str], *flags: str) -> str:
+    assert main(["-C", str(repo), "config", "show", *flags]) == 0
+    return capsys.readouterr().out
+
+
+def test_each_line_says_where_the_value_came_from(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = {line.split(" = ")[0].strip(): line for line in show(repo, capsys).splitlines()}
+    assert lines["rfd.dir"].endswith('= "docs/rfd"  # default')
+    assert lines["labels.review"].endswith(f'= "user-review"  # user ({user_config_path()})')
+    assert lines["steps.review.model"].endswith(f'= "opus"  # repo ({CONFIG_PATH})')
+    assert lines["provider.name"].endswith('= "offline"  # env (environment)')
+    assert lines["plugins.enabled"].endswith(f'= ["notify"]  # repo ({CONFIG_PATH})')
+
+
+def test_flags_are_the_last_layer(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = show(repo, capsys, "--set", "steps.review.model=sonnet", "-c", "rfd.dir=rfcs")
+    assert 'steps.review.model            = "sonnet"  # cli (command line)' in out
+    assert 'rfd.dir                       = "rfcs"  # cli (command line)' in out
+
+
+def test_json_and_secrets_stay_hidden(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    settings = {s["key"]: s for s in json.loads(show(repo, capsys, "--json"))["settings"]}
+    assert settings["steps.review.model"] == {
+        "key": "steps.review.model", "value": "opus", "source": "repo", "file": CONFIG_PATH,
+    }  # fmt: skip
+    assert settings["implement.allowed_paths"]["value"] == ["**"]
+    assert settings["plugins.notify.url"]["value"] == "<hidden>"
+    assert "secret" not in json.dumps(settings)
+
+
+def test_a_bad_value_is_exit_1_naming_the_key(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["-C", str(repo), "config", "show", "--set", "steps.review.max_tokens=many"]) == 1
+    assert "`steps.review.max_tokens` must be an integer" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("assignments", "expected"),
+    [
+        (("rfd.dir=rfcs",), {"rfd": {"dir": "rfcs"}}),
+        (("a.b=3", "a.c=true"), {"a": {"b": 3, "c": True}}),
+        (('plugins.enabled=["notify", "policy"]',), {"plugins": {"enabled": ["notify", "policy"]}}),
+        (('x="quoted = fine"',), {"x": "quoted = fine"}),
+    ],
+)
+def test_assignments(assignments: tuple[str, ...], expected: dict[str, Any]) -> None:
+    assert parse_assignments(assignments) == expected

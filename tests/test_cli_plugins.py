@@ -1,0 +1,47 @@
+"""``rfd plugins`` through the real entry point."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.cli.main import main
+from bot.config import CONFIG_PATH
+
+
+def configure(repo: Path, toml: str) -> None:
+    (repo / CONFIG_PATH).parent.mkdir(parents=True, exist_ok=True)
+    (repo / CONFIG_PATH).write_text(toml)
+
+
+def test_lists_every_installed_plugin_with_what_it_sees_and_touches(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(git_repo, '[plugins]\nenabled = ["policy"]\n')
+    assert main(["-C", str(git_repo), "plugins"]) == 0
+    out = capsys.readouterr().out
+    assert "policy       enabled   (built-in)" in out
+    assert "notify       disabled  (built-in)" in out
+    assert "events: tool_call.intercept; intercepts: every tool" in out
+    assert "events: all (observe only); intercepts: no tools" in out  # event-log
+    assert "none enabled" not in out
+
+
+def test_json_lists_declarations_and_schemas(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["-C", str(git_repo), "plugins", "--json"]) == 0
+    plugins = {p["name"]: p for p in json.loads(capsys.readouterr().out)["plugins"]}
+    assert sorted(plugins) == ["event-log", "judge", "notify", "policy"]
+    assert not any(p["enabled"] for p in plugins.values())
+    assert plugins["judge"]["events"] == ["result.ready"]
+    assert "criteria" in plugins["judge"]["options_schema"]["properties"]
+
+
+def test_says_how_to_enable_one_when_none_is(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["-C", str(git_repo), "plugins"]) == 0
+    assert "none enabled — add names to `enabled` under [plugins]" in capsys.readouterr().out

@@ -1,0 +1,107 @@
+"""rfd-lint: header and structure of each RFD being committed (bot.lint does the checking)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import pytest
+
+from hooks._tree import Tree
+from hooks.rfd_lint import main
+from tests.hooks_support import Files, commit, rfd, run_hook, staged, write
+
+A = "docs/rfd/001-alpha.md"
+B = "docs/rfd/002-beta.md"
+
+# (case id, staged files, expected exit code, what the output must say)
+CASES: list[tuple[str, Files, int, tuple[str, ...]]] = [
+    ("valid RFD", {A: rfd()}, 0, ()),
+    ("valid draft in drafts/", {"docs/rfd/drafts/D4-x.md": rfd("D4")}, 0, ()),
+    ("requires an existing RFD", {A: rfd(requires="[RFD 002]"), B: rfd("002")}, 0, ()),
+    ("not an RFD file", {"docs/rfd/README.md": "# RFDs\n", "notes/001-x.md": "junk\n"}, 0, ()),
+    ("missing date", {A: rfd().replace("- **Date**: 2026-01-15\n", "")}, 1,
+     (f"{A}:", "RFD001", "Date")),
+    ("unknown status", {A: rfd(status="Pondering")}, 1, (f"{A}:3: RFD002",)),
+    ("heading id differs from the file name", {A: rfd("003")}, 1, (f"{A}:1: RFD003",)),
+    ("bad date", {A: rfd().replace("2026-01-15", "15/01/2026")}, 1, (f"{A}:6: RFD004",)),
+    ("unknown category", {A: rfd().replace("Design", "Musing", 1)}, 1, (f"{A}:4: RFD005",)),
+    ("required section missing", {A: rfd().replace("## Drawbacks", "## Downsides")}, 1,
+     ("RFD006", "Drawbacks")),
+    ("requires a missing RFD", {A: rfd(requires="[RFD 009]")}, 1,
+     (f"{A}:7: RFD008 Requires: RFD 009 does not exist",)),
+    ("published RFD links to a draft",
+     {A: rfd(requires="[RFD D4]"), "docs/rfd/drafts/D4-x.md": rfd("D4")}, 1, ("RFD009",)),
+    ("no heading", {A: "just text\n"}, 1, (f"{A}", "RFD00")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("files", "code", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
+def test_rfd_files(
+    git_repo: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    files: Files,
+    code: int,
+    expected: tuple[str, ...],
+) -> None:
+    write(git_repo, files)
+    got, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
+    assert got == code, out
+    for text in expected:
+        assert text in out
+    if code:
+        assert "\n  hint: " in out
+
+
+def test_non_utf8_file_is_reported(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (git_repo / "docs/rfd").mkdir(parents=True)
+    (git_repo / A).write_bytes(rfd().encode("utf-16"))
+    code, out = run_hook(main, git_repo, [A], monkeypatch, capsys)
+    assert (code, out.splitlines()[0]) == (1, f"{A}: is not UTF-8 text")
+
+
+def test_other_rfds_are_known_by_name_only(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The cost follows the commit: of all the RFDs only the committed one is opened."""
+    commit(git_repo, {f"docs/rfd/{n:03d}-x.md": rfd(f"{n:03d}") for n in range(2, 40)})
+    (git_repo / "docs/rfd/003-x.md").write_bytes(b"\xff\xfe not text")  # broken, not committed
+    write(git_repo, {A: rfd(requires="[RFD 002], [RFD 003]")})
+    opened: list[str] = []
+    real = Tree.read_many
+
+    def spy(self: Tree, paths: Iterable[str]) -> dict[str, bytes | None]:
+        paths = list(paths)
+        opened.extend(paths)
+        return real(self, paths)
+
+    monkeypatch.setattr(Tree, "read_many", spy)
+    assert run_hook(main, git_repo, [A], monkeypatch, capsys) == (0, "")
+    assert opened == [A]
+
+
+def test_all_files_lints_every_rfd(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    commit(git_repo, {A: rfd(), B: rfd("007"), "src/main.py": "print()\n"})
+    files = [A, B, "src/main.py", "README.md"]
+    code, out = run_hook(main, git_repo, files, monkeypatch, capsys)
+    assert code == 1
+    assert out.startswith(f"{B}:1: RFD003")
+    assert A not in out
+
+
+def test_configured_directory(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    commit(git_repo, {".github/rfd.toml": '[rfd]\ndir = "design/rfcs"\n'})
+    write(git_repo, {"design/rfcs/001-a.md": rfd("002"), A: rfd("003")})
+    code, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
+    assert code == 1
+    assert "design/rfcs/001-a.md:1: RFD003" in out
+    assert "docs/rfd" not in out

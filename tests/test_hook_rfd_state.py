@@ -1,0 +1,154 @@
+"""rfd-state: the state files being committed are valid and hold no secrets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hooks.rfd_state import main
+from tests.conftest import git
+from tests.hooks_support import STATE, Files, commit, plan_json, rfd, run_hook, staged, write
+
+A = "docs/rfd/001-alpha.md"
+S = f"{STATE}/001"
+DECISIONS = """# Decisions for RFD 001: Alpha
+
+## Locked
+
+1. Flat event structs.
+
+## Under Discussion
+
+2. Verbosity API shape.
+
+## Rejected
+
+- ~~3. Enum hierarchy.~~ Spans carry the namespace.
+"""
+
+# (case id, staged state files, expected exit code, what the output must say)
+CASES: list[tuple[str, Files, int, tuple[str, ...]]] = [
+    ("valid plan", {f"{S}/plan.json": plan_json()}, 0, ()),
+    ("valid decisions", {f"{S}/decisions.md": DECISIONS}, 0, ()),
+    ("phase of the plan", {f"{S}/plan.json": plan_json(), f"{S}/phases/2.md": "done\n"}, 0, ()),
+    ("reviews by timestamp", {f"{S}/reviews/1721500000.md": "ok\n",
+                              f"{S}/impl-reviews/1721586000.md": "ok\n"}, 0, ()),
+    ("free-form files", {f"{S}/explore.md": "Risk-free sk- prefixes are fine.\n",
+                         f"{S}/events.log": "x\n"}, 0, ()),
+    ("files outside the state root", {"docs/rfd/.state.md": "x\n", "notes/plan.json": "{"}, 0, ()),
+    ("shared areas of the state root", {f"{STATE}/.forge/issues/1.json": "{}",
+                                        f"{STATE}/README.md": "x\n"}, 0, ()),
+    ("plan is not JSON", {f"{S}/plan.json": '[{"title": "x",'}, 1, (f"{S}/plan.json:1:",)),
+    ("plan breaks the schema", {f"{S}/plan.json": '[{"name": "x"}]'}, 1,
+     (f"{S}/plan.json", "index 0")),
+    ("decisions without structure", {f"{S}/decisions.md": "just some notes\n"}, 1,
+     (f"{S}/decisions.md",)),
+    ("phase beyond the plan", {f"{S}/plan.json": plan_json(), f"{S}/phases/3.md": "x\n"}, 1,
+     ("phase summary '3.md' for no phase: the plan has phases 1-2 only",)),
+    ("phase without a plan", {f"{S}/phases/1.md": "x\n"}, 1, ("no valid", "plan.json")),
+    ("phase not numbered", {f"{S}/plan.json": plan_json(), f"{S}/phases/first.md": "x\n"}, 1,
+     ("'first.md' for no phase",)),
+    ("review not by timestamp", {f"{S}/reviews/latest.md": "x\n"}, 1,
+     ("'latest.md' is not named by its unix timestamp", "reviews/1721500000.md")),
+    ("state of a missing RFD", {f"{STATE}/009/explore.md": "x\n",
+                                f"{STATE}/009/decisions.md": "y\n"}, 1,
+     (f"{STATE}/009/: state for RFD 009, which has no file in docs/rfd",)),
+    ("state dir not an id", {f"{STATE}/alpha/explore.md": "x\n"}, 1,
+     ("is not named after an RFD id",)),
+    ("state dir not canonical", {f"{STATE}/1/explore.md": "x\n"}, 1,
+     (f"should be named {STATE}/001/",)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("files", "code", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
+def test_state_files(
+    git_repo: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    files: Files,
+    code: int,
+    expected: tuple[str, ...],
+) -> None:
+    commit(git_repo, {A: rfd(status="Accepted")})
+    write(git_repo, files)
+    got, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
+    assert got == code, out
+    for text in expected:
+        assert text in out
+
+
+SECRETS = [
+    ("an Anthropic API key", "sk-ant-api03-" + "Q" * 40),
+    ("an OpenAI-style API key", "sk-proj-" + "a1B2" * 10),
+    ("an OpenAI-style API key", "sk-" + "x" * 48),
+    ("a GitHub token", "ghp_" + "A1b2" * 9),
+    ("a GitHub token", "ghs_" + "Z9" * 18),
+    ("a GitHub fine-grained token", "github_pat_11ABCDEFG0123456789_" + "k" * 40),
+    ("an AWS access key id", "AKIA" + "IOSFODNN7EXAMPLE"),
+    ("a private key", "-----BEGIN OPENSSH PRIVATE KEY-----"),
+    ("a private key", "-----BEGIN RSA PRIVATE KEY-----"),
+]
+
+
+@pytest.mark.parametrize(("kind", "secret"), SECRETS)
+def test_secrets_are_reported_without_echoing_them(
+    git_repo: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    kind: str,
+    secret: str,
+) -> None:
+    commit(git_repo, {A: rfd()})
+    write(git_repo, {f"{S}/explore.md": f"# Notes\n\nthe key: {secret}\n"})
+    code, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
+    assert code == 1
+    assert f"{S}/explore.md:3: looks like {kind}" in out
+    assert secret not in out
+    assert secret[6:20] not in out
+
+
+def test_all_files_checks_every_state_file_and_skips_the_rest(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    commit(git_repo, {A: rfd(), f"{S}/plan.json": plan_json(), f"{S}/phases/1.md": "x\n",
+                      f"{S}/phases/5.md": "x\n", "src/app.py": "print('hi')\n"})  # fmt: skip
+    files = git(git_repo, "ls-files").split()
+    code, out = run_hook(main, git_repo, files, monkeypatch, capsys)
+    assert code == 1
+    assert out.count("for no phase") == 1
+    assert "phases/5.md" in out
+
+
+def test_renumbered_rfd_needs_its_state_moved(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    commit(git_repo, {"docs/rfd/D32-x.md": rfd("D32"), f"{STATE}/D32/explore.md": "x\n"})
+    git(git_repo, "mv", "docs/rfd/D32-x.md", "docs/rfd/045-x.md")
+    write(git_repo, {f"{STATE}/D32/decisions.md": DECISIONS.replace("001", "D32")})
+    code, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
+    assert code == 1
+    assert out.count("state for RFD D32") == 1
+    assert f"git mv {STATE}/D32/ {STATE}/<new id>/" in out
+
+
+def test_drafts_directory_owns_state_too(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    commit(git_repo, {"docs/rfd/drafts/D7-y.md": rfd("D7")})
+    write(git_repo, {f"{STATE}/D7/explore.md": "notes\n"})
+    assert run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys) == (0, "")
+
+
+def test_configured_state_directory(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    toml = '[rfd]\ndir = "rfds"\nstate_dir = "_state"\n'
+    commit(git_repo, {".github/rfd.toml": toml, "rfds/001-a.md": rfd()})
+    write(git_repo, {"rfds/_state/001/plan.json": "nope", f"{S}/plan.json": "nope"})
+    code, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
+    assert code == 1
+    assert "rfds/_state/001/plan.json" in out
+    assert STATE not in out

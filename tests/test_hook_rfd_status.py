@@ -1,0 +1,185 @@
+"""rfd-status: status changes between HEAD and the index (or across a pushed range)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hooks.rfd_status import main
+from tests.conftest import git
+from tests.hooks_support import STATE, Files, commit, plan_json, rfd, run_hook, staged, write
+
+A = "docs/rfd/001-alpha.md"
+B = "docs/rfd/002-beta.md"
+PLAN = f"{STATE}/001/plan.json"
+
+
+def phase(n: int) -> dict[str, str]:
+    return {f"{STATE}/001/phases/{n}.md": f"Phase {n} done.\n"}
+
+
+# (case id, committed before, staged, expected exit code, what the output must say)
+CASES: list[tuple[str, Files, Files, int, tuple[str, ...]]] = [
+    ("new draft", {}, {A: rfd()}, 0, ("new RFD (Draft)",)),
+    ("new in discussion", {}, {A: rfd(status="Discussion")}, 0, ()),
+    ("draft to discussion", {A: rfd()}, {A: rfd(status="Discussion")}, 0,
+     ("Draft → Discussion",)),
+    ("accept with an extractable plan", {A: rfd(status="Discussion")},
+     {A: rfd(status="Accepted")}, 0, ("Discussion → Accepted",)),
+    ("accept with plan.json", {A: rfd(status="Discussion", phases=0)},
+     {A: rfd(status="Accepted", phases=0), PLAN: plan_json()}, 0, ()),
+    ("accept with accepted requirement",
+     {A: rfd(status="Discussion", requires="[RFD 002]"), B: rfd("002", "Accepted", title="B")},
+     {A: rfd(status="Accepted", requires="[RFD 002]")}, 0, ()),
+    ("implemented with every phase", {A: rfd(status="Accepted"), PLAN: plan_json()},
+     {A: rfd(status="Implemented"), **phase(1), **phase(2)}, 0, ("Accepted → Implemented",)),
+    ("abandon", {A: rfd(status="Discussion")}, {A: rfd(status="Abandoned")}, 0, ()),
+    ("supersede", {A: rfd(status="Implemented")}, {A: rfd(status="Superseded")}, 0, ()),
+    ("edit without status change", {A: rfd(status="Accepted", phases=0)},
+     {A: rfd(status="Accepted", phases=0, title="Alpha, better")}, 0, ("unchanged",)),
+    ("not an RFD", {}, {"docs/rfd/README.md": "# RFDs\n\n- **Status**: Nonsense\n"}, 0, ()),
+    ("draft to implemented", {A: rfd()}, {A: rfd(status="Implemented")}, 1,
+     (f"{A}:3: cannot move from Draft to Implemented",
+      "the next step is: Discussion or Abandoned")),
+    ("implemented back to discussion", {A: rfd(status="Implemented")},
+     {A: rfd(status="Discussion")}, 1, ("from Implemented the next step is: Superseded",)),
+    ("abandoned is final", {A: rfd(status="Abandoned")}, {A: rfd(status="Discussion")}, 1,
+     ("Abandoned is final",)),
+    ("new RFD born accepted", {}, {A: rfd(status="Accepted")}, 1,
+     ("a new RFD cannot start as Accepted", "add it as Draft")),
+    ("accept without a plan", {A: rfd(status="Discussion", phases=0)},
+     {A: rfd(status="Accepted", phases=0)}, 1,
+     ("cannot move to Accepted: no plan", "### Phase 1: Title")),
+    ("accept with a broken plan.json", {A: rfd(status="Discussion")},
+     {A: rfd(status="Accepted"), PLAN: '[{"title": 1}'}, 1, (f"{PLAN}:",)),
+    ("accept with a draft requirement",
+     {A: rfd(status="Discussion", requires="[RFD 002]"), B: rfd("002", title="B")},
+     {A: rfd(status="Accepted", requires="[RFD 002]")}, 1,
+     ("RFD 002 is Draft (needs Accepted)",)),
+    ("accept with a missing requirement", {A: rfd(status="Discussion", requires="RFD 007")},
+     {A: rfd(status="Accepted", requires="RFD 007")}, 1, ("RFD 007 does not exist",)),
+    ("implemented with a phase missing", {A: rfd(status="Accepted"), PLAN: plan_json()},
+     {A: rfd(status="Implemented"), **phase(1)}, 1,
+     ("1 of 2 phases not done", f"phase 2: Step 2 (no {STATE}/001/phases/2.md)")),
+    ("implemented, phases only in the document", {A: rfd(status="Accepted", phases=3)},
+     {A: rfd(status="Implemented", phases=3), **phase(1)}, 1, ("2 of 3 phases not done",)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "code", "expected"),
+    [case[1:] for case in CASES],
+    ids=[case[0] for case in CASES],
+)
+def test_staged_changes(
+    git_repo: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    before: Files,
+    after: Files,
+    code: int,
+    expected: tuple[str, ...],
+) -> None:
+    if before:
+        commit(git_repo, before)
+    write(git_repo, after)
+    got, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
+    assert got == code, out
+    for text in expected:
+        assert text in out
+
+
+def test_renamed_draft_is_a_promotion_not_a_new_rfd(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    commit(git_repo, {"docs/rfd/D32-tracing.md": rfd("D32", title="Tracing")})
+    git(git_repo, "mv", "docs/rfd/D32-tracing.md", "docs/rfd/045-tracing.md")
+    write(git_repo, {"docs/rfd/045-tracing.md": rfd("045", "Discussion", title="Tracing")})
+    code, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
+    assert code == 0, out
+    assert "Draft → Discussion (renamed from docs/rfd/D32-tracing.md)" in out
+    assert "new RFD" not in out
+
+
+def test_rewritten_draft_is_paired_with_its_published_file(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Too different for git's rename detection: the slug pairs them; the jump is checked."""
+    commit(git_repo, {"docs/rfd/drafts/D3-x.md": "# RFD D3: X\n\n- **Status**: Draft\n"})
+    new = rfd("046", "Accepted", title="X", phases=3, extra="Much more text.\n\n" * 20)
+    write(git_repo, {"docs/rfd/drafts/D3-x.md": None, "docs/rfd/046-x.md": new})
+    code, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
+    assert code == 1
+    assert "Draft → Accepted (renamed from docs/rfd/drafts/D3-x.md)" in out
+    assert "cannot move from Draft to Accepted" in out
+
+
+def test_pre_push_checks_each_pushed_commit(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Draft → Discussion → Accepted in two commits is legal although Draft → Accepted is not."""
+    base = commit(git_repo, {A: rfd()})
+    commit(git_repo, {A: rfd(status="Discussion")})
+    head = commit(git_repo, {A: rfd(status="Accepted")})
+    monkeypatch.setenv("PRE_COMMIT_FROM_REF", base)
+    monkeypatch.setenv("PRE_COMMIT_TO_REF", head)
+    code, out = run_hook(main, git_repo, [A], monkeypatch, capsys)
+    assert code == 0, out
+    assert "Draft → Discussion" in out and "Discussion → Accepted" in out
+
+    bad = commit(git_repo, {A: rfd(status="Draft")})
+    monkeypatch.setenv("PRE_COMMIT_TO_REF", bad)
+    code, out = run_hook(main, git_repo, [A], monkeypatch, capsys)
+    assert code == 1
+    assert "cannot move from Accepted to Draft" in out
+
+
+def test_pre_push_of_a_new_branch_checks_from_the_root(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    head = commit(git_repo, {A: rfd(status="Implemented")})
+    monkeypatch.setenv("PRE_COMMIT_FROM_REF", "0" * 40)
+    monkeypatch.setenv("PRE_COMMIT_TO_REF", head)
+    code, out = run_hook(main, git_repo, [], monkeypatch, capsys)
+    assert code == 1
+    assert "a new RFD cannot start as Implemented" in out
+
+
+def test_all_files_without_staged_changes_passes(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    commit(git_repo, {A: rfd(status="Implemented"), B: rfd("002", "Accepted", phases=0)})
+    files = git(git_repo, "ls-files").split()
+    assert run_hook(main, git_repo, files, monkeypatch, capsys) == (0, "")
+
+
+def test_filenames_limit_what_is_checked(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """pre-commit's own `exclude` works: a file it does not pass is not checked."""
+    commit(git_repo, {A: rfd()})
+    write(git_repo, {A: rfd(status="Implemented"), B: rfd("002")})
+    code, out = run_hook(main, git_repo, [B], monkeypatch, capsys)
+    assert code == 0, out
+
+
+def test_configured_directory(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    commit(git_repo, {".github/rfd.toml": '[rfd]\ndir = "design"\n', "design/001-a.md": rfd()})
+    write(git_repo, {"design/001-a.md": rfd(status="Implemented"),
+                     "docs/rfd/001-alpha.md": rfd(status="Implemented")})  # fmt: skip
+    code, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
+    assert code == 1
+    assert "design/001-a.md:3: cannot move from Draft to Implemented" in out
+    assert "docs/rfd" not in out
+
+
+def test_broken_config_is_reported(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(git_repo, {".github/rfd.toml": "[rfd]\ndirr = 'x'\n"})
+    code, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
+    assert code == 1
+    assert ".github/rfd.toml: unknown key `rfd.dirr`" in out

@@ -1,0 +1,140 @@
+"""The hooks as users install them: manifest, console scripts, README, imports, pre-commit."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import git
+from tests.hooks_support import commit, rfd, write
+
+CHECKOUT = Path(__file__).resolve().parent.parent
+HOOK_IDS = ("rfd-lint", "rfd-status", "rfd-state", "rfd-sync")
+HEAVY = ("anthropic", "github", "httpx", "httpx2", "git", "click", "rich", "jinja2", "pydantic",
+         "requests", "yaml", "ruamel")  # fmt: skip
+
+
+def manifest_ids() -> list[str]:
+    text = (CHECKOUT / ".pre-commit-hooks.yaml").read_text()
+    return re.findall(r"^- id: (\S+)$", text, re.MULTILINE)
+
+
+def test_manifest_lists_every_hook_with_its_console_script() -> None:
+    scripts = tomllib.loads((CHECKOUT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert tuple(manifest_ids()) == HOOK_IDS
+    for hook_id in HOOK_IDS:
+        module = hook_id.replace("-", "_")
+        assert scripts[hook_id] == f"hooks.{module}:main"
+        assert f"entry: {hook_id}\n" in (CHECKOUT / ".pre-commit-hooks.yaml").read_text()
+
+
+def test_manifest_is_valid_for_pre_commit() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "validate-manifest", ".pre-commit-hooks.yaml"],
+        cwd=CHECKOUT, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the README section on hooks is the lead's to write; it must name rfd-lint, "
+    "rfd-status, rfd-state and rfd-sync (drop this marker once it does)",
+)
+def test_readme_documents_every_hook() -> None:
+    readme = (CHECKOUT / "README.md").read_text()
+    missing = [hook_id for hook_id in manifest_ids() if f"id: {hook_id}" not in readme]
+    assert not missing, f"README.md does not document {missing}"
+
+
+@pytest.mark.parametrize("hook_id", HOOK_IDS)
+def test_hooks_import_nothing_heavy(git_repo: Path, hook_id: str) -> None:
+    """Each hook, imported and run in a fresh interpreter on a real commit, stays light."""
+    commit(git_repo, {"docs/rfd/001-a.md": rfd(), "docs/rfd/002-b.md": rfd("002")})
+    files = write(git_repo, {"docs/rfd/001-a.md": rfd(status="Discussion"),
+                             "docs/rfd/.state/001/explore.md": "notes\n"})  # fmt: skip
+    git(git_repo, "commit", "-q", "-m", "promote")
+    module = hook_id.replace("-", "_")
+    script = (
+        f"import sys; from hooks.{module} import main; code = main({files!r}); "
+        f"print([m for m in sys.modules if m.split('.')[0] in {HEAVY!r}]); print(code)"
+    )
+    env = {**os.environ, "PYTHONPATH": str(CHECKOUT)}
+    proc = subprocess.run([sys.executable, "-c", script], cwd=git_repo, env=env,
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    *_, heavy, code = proc.stdout.splitlines()
+    assert heavy == "[]"
+    assert code == "0", proc.stdout
+
+
+def _try_repo(repo: Path, files: list[str], home: Path) -> tuple[int, str]:
+    """``pre-commit try-repo <checkout> --files …``: every hook of the manifest at its
+    pre-commit stage, installed from the checkout's committed HEAD."""
+    head = git(CHECKOUT, "rev-parse", "HEAD").strip()
+    env = {**os.environ, "PRE_COMMIT_HOME": str(home / "pre-commit"),
+           "PIP_CACHE_DIR": str(home / "pip"), "PRE_COMMIT_COLOR": "never"}  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "try-repo", str(CHECKOUT), "--ref", head,
+         "--files", *files],
+        cwd=repo, env=env, capture_output=True, text=True, check=False, timeout=900,
+    )  # fmt: skip
+    out = proc.stdout + proc.stderr
+    if proc.returncode not in (0, 1) and "Installing environment" in out:
+        log = home / "pre-commit" / "pre-commit.log"
+        detail = log.read_text()[-800:] if log.exists() else out[-800:]
+        pytest.skip(f"pre-commit could not build the hooks' environment offline:\n{detail}")
+    return proc.returncode, out
+
+
+def test_pre_commit_try_repo_runs_the_hooks(git_repo: Path, request: pytest.FixtureRequest) -> None:
+    """The real pre-commit installs this checkout and runs its hooks on a good and a bad
+    commit (the environment is cached in pytest's cache while HEAD stays the same)."""
+    if not (CHECKOUT / ".git").exists():
+        pytest.skip("this checkout is not a git repository: try-repo needs one")
+    home = request.config.cache.mkdir("pre-commit-try-repo")
+    commit(git_repo, {"docs/rfd/001-a.md": rfd()})
+    good = write(git_repo, {"docs/rfd/001-a.md": rfd(status="Discussion"),
+                            "docs/rfd/.state/001/explore.md": "notes\n"})  # fmt: skip
+    code, out = _try_repo(git_repo, good, home)
+    assert code == 0, out
+    for hook in ("rfd-lint", "rfd-status", "rfd-state"):
+        assert re.search(rf"^{hook} .*\.+Passed$", out, re.MULTILINE), out
+    assert not re.search(r"^rfd-sync .*\.{3}", out, re.MULTILINE)  # post-commit/pre-push only
+
+    git(git_repo, "commit", "-q", "-m", "to discussion")
+    bad_text = rfd(status="Implemented").replace("2026-01-15", "15 Jan")
+    bad = write(git_repo, {"docs/rfd/001-a.md": bad_text})
+    code, out = _try_repo(git_repo, bad, home)
+    assert code == 1
+    assert re.search(r"^rfd-lint .*\.+Failed$", out, re.MULTILINE), out
+    assert "docs/rfd/001-a.md:6: RFD004" in out
+    assert re.search(r"^rfd-status .*\.+Failed$", out, re.MULTILINE), out
+    assert "docs/rfd/001-a.md:3: cannot move from Discussion to Implemented" in out
+
+
+def test_default_layout_is_the_configured_default() -> None:
+    """Hooks skip loading bot.config when there is no config file: same answer either way."""
+    from bot.config import CONFIG_PATH, Config
+    from hooks._common import CONFIG_PATH as HOOKS_CONFIG_PATH
+    from hooks._common import DEFAULT_LAYOUT, Layout
+
+    assert (Layout.of(Config()), CONFIG_PATH) == (DEFAULT_LAYOUT, HOOKS_CONFIG_PATH)
+
+
+def test_rfd_dir_from_the_environment(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hooks.rfd_lint import main
+
+    write(git_repo, {"rfcs/001-a.md": rfd("002")})
+    monkeypatch.setenv("RFD_DIR", "rfcs")
+    monkeypatch.chdir(git_repo)
+    assert main(["rfcs/001-a.md"]) == 1
+    assert "rfcs/001-a.md:1: RFD003" in capsys.readouterr().out

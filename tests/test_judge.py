@@ -1,0 +1,102 @@
+"""The judge plugin: a second model answers each finished implement item or refine pass."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.config import Config, PluginsSection, Resolved
+from bot.errors import ProviderError
+from bot.events import Event, EventBus, Notice, ResultReady
+from bot.plugins import load_plugins
+from bot.plugins.judge import Verdict, parse_verdict
+from tests.fakes import ScriptedLLM, reply
+
+RFD = "# RFD 045: Parser\n\n## Plan\n\n### Phase 1: Tokens\n\nA tokenizer with tests.\n"
+
+
+def judged(tmp_path: Path, llm: ScriptedLLM, **options: Any) -> tuple[EventBus, list[Event]]:
+    config = Config(plugins=PluginsSection(enabled=("judge",), options={"judge": options}))
+    bus, notices = EventBus(), []
+    bus.subscribe(Notice, notices.append)
+    load_plugins(bus, Resolved(config, {}), root=tmp_path, llm=llm)
+    return bus, notices
+
+
+def item_done(step: str = "implement") -> ResultReady:
+    return ResultReady(
+        rfd_id="045",
+        step=step,
+        item="Add the tokenizer",
+        phase="A tokenizer with tests.",
+        document=RFD,
+        result="Added bot/tokens.py. No tests yet.",
+    )
+
+
+def test_a_fail_verdict_is_fed_back_to_the_model_and_shown_to_the_user(tmp_path: Path) -> None:
+    llm = ScriptedLLM([reply("FAIL\n- The phase asks for tests; none were added.")])
+    bus, notices = judged(tmp_path, llm, criteria=["Tests accompany the code."])
+    event = bus.intercept(item_done())
+    (feedback,) = event.feedback
+    assert "checked “Add the tokenizer”" in feedback
+    assert "none were added" in feedback
+    assert [(n.message, n.level) for n in notices] == [
+        ("judge: FAIL — Add the tokenizer", "warning")
+    ]
+    (request,) = llm.requests
+    assert request.model == "claude-sonnet-4-5"  # the `sonnet` alias, resolved
+    assert "- Tests accompany the code." in request.system
+    sent = request.messages[0].text
+    assert "### Phase 1: Tokens" in sent and "A tokenizer with tests." in sent
+    assert "No tests yet." in sent
+
+
+@pytest.mark.parametrize(("report_pass", "fed_back"), [(False, 0), (True, 1)])
+def test_a_pass_is_shown_and_fed_back_only_when_asked(
+    tmp_path: Path, report_pass: bool, fed_back: int
+) -> None:
+    llm = ScriptedLLM([reply("PASS")])
+    bus, notices = judged(tmp_path, llm, report_pass=report_pass, model="claude-haiku-9")
+    assert len(bus.intercept(item_done()).feedback) == fed_back
+    assert notices[0].level == "success"
+    assert llm.requests[0].model == "claude-haiku-9"
+
+
+def test_steps_it_does_not_judge_cost_nothing(tmp_path: Path) -> None:
+    llm = ScriptedLLM([])
+    bus, _ = judged(tmp_path, llm, steps=["implement"])
+    assert bus.intercept(item_done("refine")).feedback == ()
+    assert llm.requests == []
+
+
+def test_a_failing_judge_does_not_stop_the_work(tmp_path: Path) -> None:
+    llm = ScriptedLLM([ProviderError("overloaded after 2 retries")])
+    bus, notices = judged(tmp_path, llm)
+    assert bus.intercept(item_done()).feedback == ()
+    assert "could not check" in notices[0].message
+    assert "overloaded" in notices[0].message
+
+
+def test_offline_there_is_no_judge(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    llm = ScriptedLLM([])
+    llm.offline = True
+    bus, _ = judged(tmp_path, llm)
+    assert bus.listeners() == [("notice", "core")]
+    assert "results are not judged" in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("PASS", Verdict.PASS),
+        ("  **FAIL**: missing tests", Verdict.FAIL),
+        ("fail\n- x", Verdict.FAIL),
+        ("Passing grade", Verdict.UNCLEAR),
+        ("I think it is fine", Verdict.UNCLEAR),
+    ],
+)
+def test_verdicts(text: str, verdict: Verdict) -> None:
+    assert parse_verdict(text) is verdict

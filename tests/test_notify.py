@@ -1,0 +1,113 @@
+"""The notify plugin: Slack-compatible webhook posts, replayed from cassettes."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from vcr.cassette import Cassette
+
+from bot.config import Config, PluginsSection, Resolved
+from bot.events import EventBus, Notice, PhaseFailed, StatusChanged
+from bot.plugins import load_plugins
+from bot.plugins.notify import retry_delay, text_of
+
+URL = "https://hooks.slack.com/services/T0000000000/B0000000000/XXXXXXXXXXXXXXXXXXXXXXXX"
+
+
+def notify_bus(tmp_path: Path, sleeps: list[float], **options: Any) -> EventBus:
+    options = {"url": URL, **options}
+    config = Config(plugins=PluginsSection(enabled=("notify",), options={"notify": options}))
+    bus = EventBus()
+    load_plugins(bus, Resolved(config, {}), root=tmp_path, sleep=sleeps.append)
+    return bus
+
+
+def accepted() -> StatusChanged:
+    return StatusChanged(rfd_id="045", old="Discussion", new="Accepted", path="docs/rfd/045-x.md")
+
+
+@pytest.mark.vcr
+def test_a_status_change_is_posted_to_the_webhook(
+    tmp_path: Path, vcr: Cassette, caplog: pytest.LogCaptureFixture
+) -> None:
+    bus = notify_bus(tmp_path, [])
+    with caplog.at_level(logging.WARNING):
+        bus.emit(accepted())
+        bus.emit(Notice(rfd_id="045", message="not selected: never posted"))
+    assert vcr.play_count == 1 and vcr.all_played
+    assert caplog.text == ""
+
+
+@pytest.mark.vcr
+def test_a_500_is_retried_and_then_delivered(
+    tmp_path: Path, vcr: Cassette, caplog: pytest.LogCaptureFixture
+) -> None:
+    sleeps: list[float] = []
+    bus = notify_bus(tmp_path, sleeps)
+    with caplog.at_level(logging.WARNING):
+        bus.emit(accepted())
+    assert vcr.play_count == 2 and vcr.all_played
+    assert sleeps == [1.0]
+    assert "webhook answered 500" in caplog.text
+
+
+def test_a_webhook_that_times_out_does_not_fail_the_step(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    attempts: list[float] = []
+
+    def hang(self: httpx.HTTPTransport, request: httpx.Request) -> httpx.Response:
+        attempts.append(request.extensions["timeout"]["read"])
+        raise httpx.ReadTimeout("timed out", request=request)
+
+    monkeypatch.setattr(httpx.HTTPTransport, "handle_request", hang)
+    sleeps: list[float] = []
+    bus = notify_bus(tmp_path, sleeps, timeout_seconds=2.5, retries=2)
+    with caplog.at_level(logging.WARNING):
+        bus.emit(accepted())  # returns: the step goes on
+    assert attempts == [2.5, 2.5, 2.5]
+    assert sleeps == [1.0, 2.0]
+    assert "still failing after 3 attempts" in caplog.text
+    assert URL not in caplog.text  # the URL is a secret
+
+
+def test_without_a_url_nothing_is_subscribed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    config = Config(plugins=PluginsSection(enabled=("notify",)))
+    bus = EventBus()
+    with caplog.at_level(logging.WARNING):
+        load_plugins(bus, Resolved(config, {}), root=tmp_path, environ={})
+    assert bus.listeners() == []
+    assert "set RFD_WEBHOOK_URL" in caplog.text
+
+
+def test_the_url_can_come_from_the_environment(tmp_path: Path) -> None:
+    config = Config(plugins=PluginsSection(enabled=("notify",)))
+    bus = EventBus()
+    load_plugins(bus, Resolved(config, {}), root=tmp_path, environ={"RFD_WEBHOOK_URL": URL})
+    assert {owner for _, owner in bus.listeners()} == {"notify"}
+
+
+@pytest.mark.parametrize(
+    ("headers", "attempt", "seconds"),
+    [
+        ({"retry-after": "7"}, 0, 7.0),
+        ({"retry-after": "0"}, 3, 0.0),
+        ({"retry-after": "Thu, 01 Jan 1970 00:00:00 GMT"}, 0, 0.0),
+        ({"retry-after": "soon"}, 1, 2.0),
+        ({}, 2, 4.0),
+    ],
+)
+def test_retry_after_is_honoured(headers: dict[str, str], attempt: int, seconds: float) -> None:
+    assert retry_delay(headers, attempt) == seconds
+
+
+def test_messages_read_well_and_are_escaped_for_slack() -> None:
+    failed = PhaseFailed(rfd_id="045", number=2, title="Parser <v2>", reason="tests & lint")
+    assert text_of(accepted()) == "RFD 045: Discussion → Accepted"
+    assert text_of(failed) == "RFD 045: phase 2 failed — Parser &lt;v2&gt;: tests &amp; lint"
