@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.github import status_comment
 from bot.github.api import PullRequest
 from bot.github.auth import authorize
 from bot.github.changed import ChangedRfd, changed_rfds
@@ -66,14 +67,15 @@ def review_pr(
         return Reviewed(0, len(changed))
     checkout = open_pull(ctx.root, pr, ctx.api, ctx.environ, paths=[c.file.path for c in changed])
     try:
-        _review_in(ctx, pr, checkout, todo, model)
+        head = _review_in(ctx, pr, checkout, todo, model)
+        status_comment.refresh(ctx, pr, checkout.root, head, changed)
     finally:
         close(ctx.root, checkout)
     return Reviewed(len(todo), len(changed) - len(todo))
 
 
 def _review_in(ctx: Context, pr: PullRequest, checkout: Checkout, todo: list[ChangedRfd],
-               model: str | None) -> None:  # fmt: skip
+               model: str | None) -> str:  # fmt: skip
     from bot.review import review
 
     ws = open_workspace(ctx, checkout.root)
@@ -88,6 +90,7 @@ def _review_in(ctx: Context, pr: PullRequest, checkout: Checkout, todo: list[Cha
         body = review_comment(result, pr.head_sha, head, saved, notes)
         ctx.forge.create_comment(pr.number, body)
         ctx.summary.note(f"posted {result.message}")
+    return head
 
 
 def review_comment(result: ReviewOutcome, reviewed: str, head: str, saved: str | None,

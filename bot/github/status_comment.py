@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.comments import marker
 from bot.config import Config
 from bot.discovery import read
 from bot.errors import RfdError
@@ -110,6 +111,18 @@ def on_pull_request(ctx: Context) -> None:
         "status", pr.number, render(rows, posted, repo=pr.head_repo, head=pr.head_sha, ctx=ctx)
     )
     mark_older(ctx, pr, posted)
+
+
+def refresh(
+    ctx: Context, pr: PullRequest, root: Path, head: str, changed: list[ChangedRfd]
+) -> None:
+    """After the bot changed the PR (a review, a dismissal): edit the status comment, if any."""
+    comments = ctx.forge.comments(pr.number)
+    if not any(marker("status", pr.number) in c.body for c in comments):
+        return
+    rows = [read_row(root, ctx.cfg, c) for c in changed]
+    body = render(rows, posted_reviews(comments), repo=pr.head_repo, head=head, ctx=ctx)
+    ctx.upsert("status", pr.number, body)
 
 
 def mark_older(ctx: Context, pr: PullRequest, posted: list[PostedReview]) -> None:

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from tests.bench.genrepo import make_repo
 
 RUNS = 5

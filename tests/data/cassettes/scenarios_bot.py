@@ -87,6 +87,12 @@ CASSETTES |= {
             status=201,
             reply=review_comment(),
         ),
+        call(
+            "PATCH",
+            "/issues/comments/950",
+            body={"body": body("status-after-review")},
+            reply=comment(950, 2, body("status-after-review")),
+        ),
         UNLABEL,
     ],
     R + "test_redelivered_label_writes_nothing": [
@@ -138,6 +144,12 @@ CASSETTES |= {
             body={"body": body("review-fork")},
             status=201,
             reply=comment(953, 2, body("review-fork")),
+        ),
+        call(
+            "PATCH",
+            "/issues/comments/950",
+            body={"body": body("status-after-review-fork")},
+            reply=comment(950, 2, body("status-after-review-fork")),
         ),
         UNLABEL,
     ],
