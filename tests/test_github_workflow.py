@@ -32,7 +32,7 @@ def test_every_job_has_least_privilege_and_a_concurrency_group() -> None:
     workflow = load(WORKFLOW)
     assert workflow["permissions"] == {}
     for name, job in workflow["jobs"].items():
-        assert "permissions" in job and job["permissions"], name
+        assert job.get("permissions"), name
         assert "write-all" not in str(job["permissions"]), name
         assert job["concurrency"]["group"].startswith("rfd-"), name
 
