@@ -52,3 +52,14 @@ def test_synchronize_marks_older_reviews_and_survives_a_502(
     assert (
         "review of RFD 045 marked as of an older revision" in (tmp_path / "summary.md").read_text()
     )
+
+
+@pytest.mark.vcr
+def test_lint_findings_become_annotations(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    undated = RFD_TEXT.replace("- **Date**: 2026-11-01\n", "")
+    _, checkout = make_world(tmp_path, {"README.md": "hello\n"}, {RFD_PATH: undated})
+    assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
+    out = capsys.readouterr().out
+    assert f"::error file={RFD_PATH},line=" in out and "Date" in out

@@ -20,6 +20,7 @@ from bot.github.checkout import close, open_pull
 from bot.github.context import Context
 from bot.github.revisions import PostedReview, posted_reviews, short, with_stale_banner
 from bot.state import StateStore
+from bot.status import Status
 
 HEADER = "### RFDs in this pull request"
 COMMANDS = (
@@ -62,7 +63,9 @@ def read_rows(ctx: Context, pr: PullRequest) -> list[Row]:
     paths = [c.file.path for c in changed]
     checkout = open_pull(ctx.root, pr, ctx.api, ctx.environ, paths=paths)
     try:
-        return [read_row(checkout.root, ctx.cfg, c) for c in changed]
+        rows = [read_row(checkout.root, ctx.cfg, c) for c in changed]
+        annotate_lint(ctx, checkout.root, rows)
+        return rows
     finally:
         close(ctx.root, checkout)
 
@@ -93,6 +96,27 @@ def render(rows: list[Row], posted: list[PostedReview], *, repo: str, head: str,
     labels = ctx.cfg.labels
     commands = COMMANDS.format(review=labels.review, accept=labels.accept)
     return "\n".join([*lines, "", commands])
+
+
+def annotate_lint(ctx: Context, root: Path, rows: list[Row]) -> None:
+    """Lint findings of the changed RFDs as annotations on the PR's diff."""
+    from bot.discovery import scan
+    from bot.lint import lint_text
+
+    files = scan(root, ctx.cfg)
+    known = {f.rfd_id: Status.DRAFT if f.rfd_id.draft else Status.DISCUSSION for f in files}
+    count = 0
+    for row in rows:
+        if row.changed.removed or row.problem is not None:
+            continue
+        path = row.changed.file.path
+        text = (root / path).read_text(encoding="utf-8")
+        for f in lint_text(text, path, known=known, file=row.changed.file):
+            level = "error" if f.severity.name == "ERROR" else "warning"
+            ctx.summary.annotate(level, f"{f.code} {f.message} ({f.hint})", file=path, line=f.line)
+            count += 1
+    if count:
+        ctx.summary.note(f"{count} lint finding(s) annotated on the changed RFDs")
 
 
 def on_pull_request(ctx: Context) -> None:

@@ -53,11 +53,16 @@ class Summary:
         where = f"`{err.location}`: " if err.location else ""
         self.lines.append(f"{'❌' if level == 'error' else '⚠️'} {where}{message}")
 
+    def annotate(self, level: str, message: str, *, file: str, line: int | None) -> None:
+        """A finding in a file (lint): an annotation only, the summary gets the count."""
+        self.commands.append(annotation(level, message, file=file, line=line))
+
     def markdown(self) -> str:
         body = "\n".join(f"- {line}" for line in self.lines) or "- nothing to do"
         return f"### {self.title}\n\n{body}\n"
 
-    def flush(self, environ: Mapping[str, str], out: TextIO = sys.stdout) -> None:
+    def flush(self, environ: Mapping[str, str], out: TextIO | None = None) -> None:
+        out = out or sys.stdout
         for command in self.commands:
             print(command, file=out)
         target = environ.get("GITHUB_STEP_SUMMARY")

@@ -428,3 +428,7 @@ CASSETTES |= {
         call("GET", "/issues", query="state=open&labels=rfd%3Aaccept&per_page=100", reply=[]),
     ],
 }
+
+CASSETTES[S + "test_lint_findings_become_annotations"] = CASSETTES[
+    S + "test_opened_posts_one_status_comment"
+]
