@@ -13,7 +13,7 @@ from bot.forge.base import Comment
 from bot.forge.github import GitHubForge
 from bot.github.api import RepoApi
 from bot.github.delivery import Delivery
-from bot.github.sanitize import redact
+from bot.github.redact import redact
 from bot.github.summary import Summary
 
 
