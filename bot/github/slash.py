@@ -66,12 +66,12 @@ def run(ctx: Context, command: Command) -> None:
         _react(ctx, Reaction.CONFUSED)
         ctx.reply(str(refusal), key=key)
         return
+    except ForgeError:
+        raise  # GitHub itself failed: the router replies once and fails the job
     except RfdError as err:
         ctx.summary.problem(err)
         _react(ctx, Reaction.CONFUSED)
         ctx.reply(FAILED.format(verb=command.verb.value, error=err), key=key)
-        if isinstance(err, ForgeError):
-            raise
         return
     if spec.mutating:
         _react(ctx, Reaction.ROCKET)
