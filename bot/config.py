@@ -145,8 +145,8 @@ class Config:
         default_factory=lambda: MappingProxyType(
             {
                 "haiku": "claude-haiku-4-5",
-                "sonnet": "claude-sonnet-4-5",
-                "opus": "claude-opus-4-1",
+                "sonnet": "claude-sonnet-5-5",
+                "opus": "claude-opus-5-5",
                 "gemini-pro": "gemini-2.5-pro",
                 "gemini-flash": "gemini-2.5-flash",
             }

@@ -70,7 +70,8 @@ _SECTION = re.compile(r"^\#\#\s+(?P<name>.+?)\s*$")
 _NUMBERED = re.compile(r"^(?P<number>\d+)[.)]\s+(?P<text>\S.*?)\s*$")
 _REJECTED = re.compile(
     r"""^[-*]\s+~~\s*(?:(?P<number>\d+)[.)]\s+)?   # - ~~3.  (number optional)
-        (?P<text>.+?)\s*~~\s*(?P<reason>.*?)\s*$""",
+        (?P<text>(?:\\[\\~]|[^~]|~(?!~))+?)         # text: \~ and \\ are escapes
+        \s*~~\s*(?P<reason>.*?)\s*$""",
     re.VERBOSE,
 )
 _COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
@@ -156,7 +157,7 @@ def _entry(part: str, line: str) -> Decision | Rejected | None:
         if match is None:
             return None
         number = int(match["number"]) if match["number"] else None
-        return Rejected(match["text"], match["reason"], number)
+        return Rejected(_unescape(match["text"]), match["reason"], number)
     match = _NUMBERED.match(line)
     return Decision(int(match["number"]), match["text"]) if match else None
 
@@ -184,7 +185,15 @@ def _block(name: str, lines: list[str]) -> str:
 
 def _rejected_line(r: Rejected) -> str:
     number = f"{r.number}. " if r.number is not None else ""
-    return f"- ~~{number}{r.text}~~ {r.reason}".rstrip()
+    text = r.text.replace("\\", "\\\\").replace("~", "\\~")
+    return f"- ~~{number}{text}~~ {r.reason}".rstrip()
+
+
+_ESCAPED = re.compile(r"\\([\\~])")
+
+
+def _unescape(text: str) -> str:
+    return _ESCAPED.sub(r"\1", text)
 
 
 def apply(

@@ -23,11 +23,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot.errors import FileNotFound, ParseError, ValidationError
-from bot.sanitize import SEPARATOR, for_prompt
+from bot.sanitize import SEPARATOR, for_prompt, sanitize
 
 if TYPE_CHECKING:
     from jinja2 import Template
     from jinja2.sandbox import SandboxedEnvironment
+
+__all__ = ["STEPS", "Prompts", "Rendered", "sanitize", "search_path"]
 
 SUFFIX = ".md.j2"
 REPO_DIR = ".rfd/prompts"

@@ -53,7 +53,7 @@ def entry(step: str, model: str, usage: Usage, *, at: float) -> Entry:
     return Entry(step=step, model=model, usage=usage, cost_usd=cost(model, usage), at=at)
 
 
-def record(append: Callable[[str], None], item: Entry) -> Entry:
+def record(append: Callable[[str], object], item: Entry) -> Entry:
     """Append ``item`` to the ledger through ``append`` and return it (to show it)."""
     append(item.to_line())
     return item

@@ -208,3 +208,17 @@ def test_any_sequence_of_calls_keeps_numbers_and_round_trips(
         all_numbers = [*numbers(d)[0], *numbers(d)[1], *numbers(d)[2]]
         assert sorted(all_numbers) == list(range(1, ever + 1))  # none lost, none reused
     assert decisions.parse(decisions.render(d), "d.md") == _sorted(d)
+
+
+@pytest.mark.parametrize("text", ["0~", "a ~~b~~ c", "back\\slash", "ends with \\", "~"])
+def test_rejected_text_with_tildes_and_backslashes_round_trips(text: str) -> None:
+    found = decisions.apply(decisions.Decisions(), "add", text=text)
+    found = decisions.apply(found, "reject", number=1, reason="too risky ~~")
+    (back,) = decisions.parse(decisions.render(found), "decisions.md").rejected
+    assert (back.text, back.reason) == (text, "too risky ~~")
+
+
+def test_hand_written_backslashes_are_kept() -> None:
+    text = "# Decisions\n\n## Rejected\n\n- ~~2. C:\\temp paths~~ not portable\n"
+    (back,) = decisions.parse(text, "decisions.md").rejected
+    assert back.text == "C:\\temp paths"

@@ -47,7 +47,7 @@ def test_a_fail_verdict_is_fed_back_to_the_model_and_shown_to_the_user(tmp_path:
         ("judge: FAIL — Add the tokenizer", "warning")
     ]
     (request,) = llm.requests
-    assert request.model == "claude-sonnet-4-5"  # the `sonnet` alias, resolved
+    assert request.model == Config().models["sonnet"]  # the alias, resolved
     assert "- Tests accompany the code." in request.system
     sent = request.messages[0].text
     assert "### Phase 1: Tokens" in sent and "A tokenizer with tests." in sent

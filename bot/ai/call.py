@@ -87,7 +87,7 @@ def call(ws: Workspace, request: Request, *, step: str, rfd_id: Any) -> Called:
     model = reply.model or request.model
     item = entry(step, model, reply.usage, at=ws.clock())
     if rfd_id is not None:
-        record(lambda line: ws.store.append_line(rfd_id, LEDGER, line), item)
+        record(lambda line: ws.store.append_line(str(rfd_id), LEDGER, line), item)
     return Called(reply=reply, model=model, cost_usd=cost(model, reply.usage))
 
 

@@ -9,6 +9,7 @@ breakpoints: a second review of the same RFD reads it from the prompt cache.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.ai.call import Doc, build, call, tool_input
@@ -33,8 +34,8 @@ class AiReview:
     review: Review
     usage: Usage
     model: str
-    cost_usd: float | None
-    """None when the model is not in the price table."""
+    cost_usd: float
+    """0.0 when the model is not in the price table (the ledger then says ``$?``)."""
     notices: tuple[str, ...] = ()
     """What was truncated to fit the context budget (show them as warnings)."""
 
@@ -50,13 +51,14 @@ def ai_review(ws: Workspace, doc: Document, *, impl: bool, model: str | None) ->
         "tool_name": TOOL.name,
     }
     docs = [Doc(f"RFD {doc.rfd_id or doc.path}", doc.text, cache=True)]
+    notices: tuple[str, ...] = ()
     if impl:
-        diff = _diff(ws)
+        diff, notices = _diff(ws)
         docs += _phase_summaries(ws, doc) + ([Doc("diff", diff)] if diff else [])
         context["has_diff"] = bool(diff)
     else:
         docs += _reviews(ws, doc)
-    request, notices = build(
+    request, cut = build(
         ws,
         step=STEP,
         template="review_impl" if impl else "review",
@@ -69,32 +71,38 @@ def ai_review(ws: Workspace, doc: Document, *, impl: bool, model: str | None) ->
     data = tool_input(done.reply, TOOL.name)
     kind = "implementation" if impl else "design"
     review = from_data(data, kind=kind, reviewer=ws.llm.name, model=done.model)
-    return AiReview(review, done.reply.usage, done.model, done.cost_usd, notices)
+    return AiReview(review, done.reply.usage, done.model, done.cost_usd or 0.0, notices + cut)
 
 
 def _reviews(ws: Workspace, doc: Document) -> list[Doc]:
-    """The design reviews on file, oldest first, as one cached block."""
+    """The design reviews on file, oldest first, one block each, a breakpoint after the last.
+
+    A new review only adds a block at the end, so the next call finds everything before
+    it in the cache (the API looks back from a breakpoint for the longest cached prefix).
+    """
     if doc.rfd_id is None:
         return []
-    files = ws.store.list_reviews(doc.rfd_id, impl=False)
-    texts = [_read(ws, doc, f"reviews/{f.path.name}") for f in files]
-    if not texts:
-        return []
-    return [Doc("reviews on file", "\n\n---\n\n".join(texts), cache=True)]
+    files = ws.store.list_reviews(str(doc.rfd_id), impl=False)
+    return [
+        Doc(f"review on file ({f.path.name})", _read(ws, doc, f.path), cache=last)
+        for last, f in zip(_last_flags(len(files)), files, strict=True)
+    ]
 
 
 def _phase_summaries(ws: Workspace, doc: Document) -> list[Doc]:
     if doc.rfd_id is None:
         return []
-    summaries = sorted(ws.store.phase_summaries(doc.rfd_id).items())
+    summaries = sorted(ws.store.phase_summaries(str(doc.rfd_id)).items())
     return [
-        Doc(f"phase {n} summary", _read(ws, doc, f"phases/{n}.md"), cache=last)
-        for last, (n, _) in zip(_last_flags(len(summaries)), summaries, strict=True)
+        Doc(f"phase {n} summary", _read(ws, doc, path), cache=last)
+        for last, (n, path) in zip(_last_flags(len(summaries)), summaries, strict=True)
     ]
 
 
-def _read(ws: Workspace, doc: Document, relpath: str) -> str:
-    return ws.store.read_text(doc.rfd_id, relpath) or ""
+def _read(ws: Workspace, doc: Document, path: Path) -> str:
+    """A state file the store listed, read back through the store."""
+    key = str(doc.rfd_id)
+    return ws.store.read_text(key, path.relative_to(ws.store.dir(key)).as_posix()) or ""
 
 
 def _last_flags(n: int) -> list[bool]:
@@ -102,8 +110,13 @@ def _last_flags(n: int) -> list[bool]:
     return [i == n - 1 for i in range(n)]
 
 
-def _diff(ws: Workspace) -> str:
-    """The code changed on this branch since the main branch (empty without a VCS)."""
+def _diff(ws: Workspace) -> tuple[str, tuple[str, ...]]:
+    """The code changed since the main branch, or why there is none (a notice)."""
+    main = ws.config.rfd.main_branch
     if ws.vcs is None:
-        return ""
-    return ws.vcs.diff_since(ws.config.rfd.main_branch)
+        return "", ("not a git repository: the implementation review sees no diff",)
+    try:
+        return ws.vcs.diff_since(main), ()
+    except Exception as exc:  # an edge: any VCS failure only costs the review its diff
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return "", (f"no diff against {main!r} ({first}): check rfd.main_branch",)

@@ -5,14 +5,16 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from bot import events as ev
 from bot.cli.output import Output
 from bot.errors import RfdError
-from bot.workspace import Workspace
+
+if TYPE_CHECKING:
+    from bot.events import Event
+    from bot.workspace import Workspace
 
 Handler = Callable[..., int | None]
 
@@ -59,6 +61,8 @@ def repo_root() -> Path:
 
 def workspace(out: Output, **options: Any) -> Workspace:
     """Open the workspace with the terminal as a listener on its event bus."""
+    from bot.workspace import Workspace
+
     ws = Workspace.open(repo_root(), **options)
     ws.bus.subscribe("*", TerminalEcho(out), owner="terminal")
     return ws
@@ -70,12 +74,14 @@ class TerminalEcho:
     def __init__(self, out: Output) -> None:
         self.out = out
 
-    def __call__(self, event: ev.Event) -> None:
+    def __call__(self, event: Event) -> None:
         text = self.describe(event)
         if text:
             self.out.line(f"  → {text}", style="dim")
 
-    def describe(self, event: ev.Event) -> str | None:
+    def describe(self, event: Event) -> str | None:
+        from bot import events as ev
+
         match event:
             case ev.StatusChanged(old=old, new=new):
                 return f"status of RFD {event.rfd_id}: {old} → {new}"

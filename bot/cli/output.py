@@ -1,4 +1,8 @@
-"""Terminal output: rich text for people, ``--json`` for scripts, NO_COLOR respected."""
+"""Terminal output: rich text for people, ``--json`` for scripts, NO_COLOR respected.
+
+rich is imported only when it is used — styled output on a terminal, or markdown
+rendering — so piped and scripted runs start fast.
+"""
 
 from __future__ import annotations
 
@@ -6,60 +10,68 @@ import json
 import os
 import sys
 from dataclasses import dataclass, field
-from typing import Any
-
-from rich.console import Console
-from rich.markdown import Markdown
+from typing import IO, TYPE_CHECKING, Any
 
 from bot.errors import RfdError
 
-
-def _console(stderr: bool = False) -> Console:
-    no_color = "NO_COLOR" in os.environ
-    return Console(
-        stderr=stderr,
-        no_color=no_color,
-        highlight=False,
-        soft_wrap=True,
-        force_terminal=None if not no_color else False,
-    )
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 @dataclass
 class Output:
     json_mode: bool = False
     quiet: bool = False
-    out: Console = field(default_factory=_console)
-    err: Console = field(default_factory=lambda: _console(stderr=True))
+    stdout: IO[str] = field(default_factory=lambda: sys.stdout)
+    stderr: IO[str] = field(default_factory=lambda: sys.stderr)
+    _consoles: dict[bool, Console] = field(default_factory=dict, repr=False)
+
+    def _styled(self, stream: IO[str]) -> bool:
+        return "NO_COLOR" not in os.environ and stream.isatty()
+
+    def _console(self, stderr: bool) -> Console:
+        if stderr not in self._consoles:
+            from rich.console import Console
+
+            stream = self.stderr if stderr else self.stdout
+            self._consoles[stderr] = Console(file=stream, highlight=False, soft_wrap=True)
+        return self._consoles[stderr]
+
+    def _write(self, text: str, style: str | None, *, stderr: bool = False) -> None:
+        stream = self.stderr if stderr else self.stdout
+        if style and self._styled(stream):
+            self._console(stderr).print(text, style=style, markup=False)
+        else:
+            stream.write(text + "\n")
 
     def line(self, text: str = "", style: str | None = None) -> None:
-        """A line for people (suppressed in --json mode, where stdout is data)."""
-        if self.json_mode:
-            self.err.print(text, style=style, markup=False) if not self.quiet else None
-        elif not self.quiet:
-            self.out.print(text, style=style, markup=False)
+        """A line for people (on stderr in --json mode, where stdout is data)."""
+        if not self.quiet:
+            self._write(text, style, stderr=self.json_mode)
 
     def markdown(self, text: str) -> None:
         """Rendered on a terminal; the markdown itself when piped (nothing cropped)."""
         if self.json_mode or self.quiet:
             return
-        if self.out.is_terminal:
-            self.out.print(Markdown(text))
+        if self._styled(self.stdout):
+            from rich.markdown import Markdown
+
+            self._console(False).print(Markdown(text))
         else:
-            self.out.print(text, markup=False, highlight=False, crop=False)
+            self.stdout.write(text if text.endswith("\n") else text + "\n")
 
     def data(self, payload: Any) -> None:
         """The result of a command: JSON in --json mode (the one thing on stdout)."""
         if self.json_mode:
-            sys.stdout.write(json.dumps(payload, indent=2, default=str) + "\n")
+            self.stdout.write(json.dumps(payload, indent=2, default=str) + "\n")
 
     def success(self, text: str) -> None:
         self.line(f"✓ {text}", style="green")
 
     def warning(self, text: str) -> None:
-        self.err.print(f"warning: {text}", style="yellow", markup=False)
+        self._write(f"warning: {text}", "yellow", stderr=True)
 
     def error(self, err: RfdError) -> None:
         if self.json_mode:
-            sys.stdout.write(json.dumps({"error": err.to_dict()}, indent=2) + "\n")
-        self.err.print(f"error: {err}", style="red", markup=False)
+            self.stdout.write(json.dumps({"error": err.to_dict()}, indent=2) + "\n")
+        self._write(f"error: {err}", "red", stderr=True)

@@ -8,7 +8,6 @@ import click
 
 from bot import checklist, discovery, render
 from bot import lint as lint_rules
-from bot.accept import extract_plan
 from bot.cli.common import repo_root, rfd_command, workspace
 from bot.cli.output import Output
 from bot.config import load_config
@@ -71,6 +70,8 @@ def status(out: Output, rfd: str) -> int:
 @click.argument("rfd")
 def plan_cmd(out: Output, rfd: str) -> int:
     """Show the plan `rfd accept` would extract (changes nothing)."""
+    from bot.accept import extract_plan
+
     ws = workspace(out)
     phases, method = extract_plan(ws, rfd)
     out.data({"method": method, "phases": [p.to_dict() for p in phases]})

@@ -5,11 +5,12 @@ Prompt caching: the system prompt and up to three messages marked ``cache=True``
 four breakpoints; when more messages are marked, the latest ones win).  Consecutive
 messages of one role are sent as one turn of several blocks.
 
-Structured output (``Request.tool_choice``): models in :data:`FORCED_TOOL_MODELS`
-get the tool with a forced ``tool_choice`` and answer with a ``tool_use`` block.
-Newer models think by default or reject a forced tool (Sonnet 5.5 answers 400), so
-they get ``output_config.format`` with the tool's schema and answer JSON text,
-which :func:`reply` turns into the same :class:`ToolCall`.
+Structured output (``Request.tool_choice``): models in :data:`LEGACY_MODELS` get the
+tool with a forced ``tool_choice`` and answer with a ``tool_use`` block.  Newer models
+think by default or reject a forced tool (Sonnet 5.5 answers 400), so they get
+``output_config.format`` with the tool's schema and answer JSON text, which
+:func:`reply` turns into the same :class:`ToolCall`.  Newer models also answer 400
+to sampling parameters, so ``Request.temperature`` only reaches legacy models.
 """
 
 from __future__ import annotations
@@ -23,14 +24,24 @@ from bot.llm.base import Message, Reply, Request, ToolCall, Usage
 
 EPHEMERAL: Mapping[str, str] = {"type": "ephemeral"}
 MAX_BREAKPOINTS = 4
-FORCED_TOOL_MODELS = ("claude-3", "claude-haiku-4-5", "claude-sonnet-4", "claude-opus-4")
-"""Model id prefixes that accept ``tool_choice: {"type": "tool"}`` with thinking off."""
+LEGACY_MODELS = (
+    "claude-3",
+    "claude-haiku-4-5",
+    "claude-sonnet-4",  # 4, 4-5, 4-6
+    "claude-opus-4-0",
+    "claude-opus-4-1",
+    "claude-opus-4-2025",
+    "claude-opus-4-5",
+    "claude-opus-4-6",
+)
+"""Model id prefixes with thinking off by default, which accept a forced ``tool_choice``
+and ``temperature``; every other model gets ``output_config.format`` instead."""
 STRUCTURED_ID = "structured_output"
 """Id of the ToolCall made from an ``output_config.format`` answer (the API gives none)."""
 
 
-def forced_tool_ok(model: str) -> bool:
-    return model.startswith(FORCED_TOOL_MODELS)
+def legacy(model: str) -> bool:
+    return model.startswith(LEGACY_MODELS)
 
 
 def params(request: Request) -> dict[str, Any]:
@@ -53,14 +64,14 @@ def params(request: Request) -> dict[str, Any]:
         out["output_config"] = {"format": {"type": "json_schema", "schema": schema}}
     elif forced:
         out["tool_choice"] = {"type": "tool", "name": forced}
-    if request.temperature is not None:
+    if request.temperature is not None and legacy(request.model):
         out["temperature"] = request.temperature
     return out
 
 
 def structured_schema(request: Request) -> dict[str, Any] | None:
     """The schema to send as ``output_config.format``, or None (no structured output / tool)."""
-    if not request.tool_choice or forced_tool_ok(request.model):
+    if not request.tool_choice or legacy(request.model):
         return None
     for tool in request.tools:
         if tool.name == request.tool_choice:
@@ -123,7 +134,7 @@ def reply(message: Any, *, structured: str | None = None) -> Reply:
         for b in message.content
         if b.type == "tool_use"
     )
-    if structured:
+    if structured and text.strip():  # an empty answer stays empty: the caller retries it
         calls += (ToolCall(STRUCTURED_ID, structured, _json(text, message.stop_reason)),)
     return Reply(
         text=text,

@@ -25,6 +25,8 @@ EMPTY_RETRIES = 2
 CHARS_PER_TOKEN = 4
 """Rough size of a token in English prose and code; good enough to decide what to cut."""
 CUT_MARK = "\n\n[… {what} truncated here: {lines:,} lines (~{tokens:,} tokens) cut …]\n"
+MARK_TOKENS = 20
+"""Room kept for the cut mark itself, so the truncated text stays within its budget."""
 
 
 def estimate_tokens(text: str) -> int:
@@ -67,7 +69,7 @@ def truncate(text: str, max_tokens: int, what: str) -> tuple[str, str | None]:
         return text, None
     lines = text.splitlines(keepends=True)
     keep, size = 0, 0
-    limit = max(max_tokens, 0) * CHARS_PER_TOKEN
+    limit = max(max_tokens - MARK_TOKENS, 0) * CHARS_PER_TOKEN
     while keep < len(lines) and size + len(lines[keep]) <= limit:
         size += len(lines[keep])
         keep += 1

@@ -2,7 +2,8 @@
 
 One endpoint shape covers OpenAI, Gemini's OpenAI endpoint, OpenRouter, Ollama and
 vLLM: ``provider.base_url`` and the key in the variable named by
-``provider.api_key_env``.  There is no SDK here, so this module owns the retry
+``provider.api_key_env``.  With ``on_text`` the answer is streamed (SSE, see
+:mod:`bot.llm.openai_stream`).  There is no SDK here, so this module owns the retry
 loop: 408/409/429/5xx are retried ``provider.max_retries`` times, waiting what
 ``retry-after-ms`` / ``retry-after`` say, else an exponential back-off.
 """
@@ -15,6 +16,7 @@ from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.errors import ProviderError
+from bot.llm import openai_stream as stream
 from bot.llm import openai_wire as wire
 from bot.llm.base import Reply, Request
 
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
 
     from bot.config import Config
 
+OPENAI_HOST = "api.openai.com"
 RETRY_STATUSES = frozenset({408, 409, 429}) | frozenset(range(500, 600))
 MAX_WAIT_SECONDS = 60.0
 BASE_BACKOFF_SECONDS = 0.5
@@ -64,34 +67,52 @@ class OpenAILLM:
         return cls(key, base_url=p.base_url, timeout=p.timeout_seconds, max_retries=p.max_retries)
 
     def complete(self, request: Request, *, on_text: Callable[[str], None] | None = None) -> Reply:
-        """One call; ``on_text`` gets the whole text at once (no streaming over this provider)."""
-        result = wire.reply(self._post(wire.body(request)))
-        if on_text is not None and result.text:
-            on_text(result.text)
-        return result
+        """One call; with ``on_text`` the answer is streamed and its text passed on as it comes."""
+        limit = "max_completion_tokens" if OPENAI_HOST in self.base_url else "max_tokens"
+        payload = wire.body(request, limit_field=limit)
+        if on_text is not None:
+            payload |= {"stream": True, "stream_options": {"include_usage": True}}
+        return wire.reply(self._exchange(payload, on_text))
 
-    def _post(self, payload: dict[str, Any]) -> dict[str, Any]:
+    def _exchange(
+        self, payload: dict[str, Any], on_text: Callable[[str], None] | None
+    ) -> dict[str, Any]:
         import httpx
 
-        url = f"{self.base_url}/chat/completions"
-        headers = {"Authorization": f"Bearer {self._api_key}"}
         with httpx.Client(timeout=self._timeout) as client:
+            request = client.build_request(
+                "POST",
+                f"{self.base_url}/chat/completions",
+                headers={"Authorization": f"Bearer {self._api_key}"},
+                json=payload,
+            )
             for attempt in range(self._max_retries + 1):
-                response = self._send(client, url, headers, payload)
+                response = self._send(client, request)
                 if response.status_code not in RETRY_STATUSES or attempt == self._max_retries:
                     break
+                response.close()
                 self._sleep(retry_delay(response.headers, attempt))
-        if response.is_error:
-            raise self._status_error(response)
-        return dict(response.json())
+            try:
+                return self._read(response, on_text)
+            finally:
+                response.close()
 
-    def _send(
-        self, client: httpx.Client, url: str, headers: dict[str, str], payload: dict[str, Any]
-    ) -> httpx.Response:
+    def _read(
+        self, response: httpx.Response, on_text: Callable[[str], None] | None
+    ) -> dict[str, Any]:
+        if response.is_error:
+            response.read()
+            raise self._status_error(response)
+        if on_text is None:
+            response.read()
+            return dict(response.json())
+        return stream.fold(stream.events(response.iter_lines()), on_text)
+
+    def _send(self, client: httpx.Client, request: httpx.Request) -> httpx.Response:
         import httpx
 
         try:
-            return client.post(url, headers=headers, json=payload)
+            return client.send(request, stream=True)
         except httpx.TimeoutException:
             raise ProviderError(
                 f"{self.base_url} did not answer within {self._timeout:g} s",

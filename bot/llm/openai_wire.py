@@ -13,11 +13,15 @@ from bot.errors import ProviderError
 from bot.llm.base import Message, Reply, Request, ToolCall, Usage
 
 
-def body(request: Request) -> dict[str, Any]:
-    """The JSON body of ``POST {base_url}/chat/completions``."""
+def body(request: Request, *, limit_field: str = "max_tokens") -> dict[str, Any]:
+    """The JSON body of ``POST {base_url}/chat/completions``.
+
+    ``limit_field``: OpenAI itself wants ``max_completion_tokens`` (its reasoning models
+    refuse ``max_tokens``); Gemini, Ollama, vLLM and OpenRouter all read ``max_tokens``.
+    """
     out: dict[str, Any] = {
         "model": request.model,
-        "max_tokens": request.max_tokens,
+        limit_field: request.max_tokens,
         "messages": _system(request.system) + [m for msg in request.messages for m in message(msg)],
     }
     if request.tools:

@@ -35,14 +35,24 @@ class Price:
     output: float
     cache_write: float
     cache_read: float
+    long_prompt_tokens: int = 0
+    """Prompts larger than this (0: no tier) pay every rate times ``long_prompt_factor``."""
+    long_prompt_factor: float = 1.0
 
     def cost(self, usage: Usage) -> float:
+        prompt = usage.input_tokens + usage.cache_write_tokens + usage.cache_read_tokens
+        long = self.long_prompt_tokens and prompt > self.long_prompt_tokens
+        factor = self.long_prompt_factor if long else 1.0
         return (
-            usage.input_tokens * self.input
-            + usage.output_tokens * self.output
-            + usage.cache_write_tokens * self.cache_write
-            + usage.cache_read_tokens * self.cache_read
-        ) / PER_TOKENS
+            factor
+            * (
+                usage.input_tokens * self.input
+                + usage.output_tokens * self.output
+                + usage.cache_write_tokens * self.cache_write
+                + usage.cache_read_tokens * self.cache_read
+            )
+            / PER_TOKENS
+        )
 
 
 def price(model: str, table: Mapping[str, Price] | None = None) -> Price | None:

@@ -1,0 +1,128 @@
+"""The authoring conversations of seed 000: explore, converge, draft.
+
+Each is a conversation with the person at the terminal (their next message comes
+through the :class:`~bot.agent.permission.Prompter`; an empty answer ends it).  The
+model writes only through its dedicated tool: ``rfd_explore_summary``,
+``rfd_decision``, or ``rfd_draft`` + ``rfd_section`` — each confirmed in ask mode.
+``draft`` refuses to start before ``decisions.md`` exists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot import document
+from bot.agent import transcript
+from bot.agent.context import Step, Store
+from bot.agent.loop import run
+from bot.agent.session import Session
+from bot.errors import GateError, ValidationError
+from bot.llm.base import Message, Usage
+
+YOUR_TURN = "you (enter to finish)> "
+END_WORDS = frozenset({"", "/done", "/quit", "/exit"})
+
+
+@dataclass(frozen=True)
+class AuthorResult:
+    step: Step
+    text: str
+    """The final assistant message (what explore saves when its tool was not used)."""
+    saved: str | None
+    """The state file written from the final message, if any."""
+    usage: Usage
+    cost_usd: float
+    exchanges: int
+
+
+def explore(session: Session, notes: str) -> AuthorResult:
+    """Research the problem; ``explore.md`` is the summary tool's or the final answer."""
+    store = _store(session)
+    before = store.read_text(session.rfd_id, "explore.md")
+    docs = [_rfd_document(session)]
+    if before:
+        docs.append(("explore.md (earlier research)", before))
+    result = _converse(session, Step.EXPLORE, docs, notes)
+    if store.read_text(session.rfd_id, "explore.md") == before and result.text:
+        store.write_explore(session.rfd_id, result.text + "\n")
+        return _with_saved(result, "explore.md")
+    return result
+
+
+def converge(session: Session, notes: str = "") -> AuthorResult:
+    """Settle design decisions; ``decisions.md`` evolves through ``rfd_decision``."""
+    docs = [_rfd_document(session), *_state_documents(session, "explore.md", "decisions.md")]
+    return _converse(session, Step.CONVERGE, docs, notes)
+
+
+def draft(session: Session, notes: str = "") -> AuthorResult:
+    """Write the RFD section by section (the two-stage rule is in the prompt)."""
+    if _store(session).read_text(session.rfd_id, "decisions.md") is None:
+        raise GateError(
+            "there are no decisions to draft from yet",
+            hint=f"run `rfd converge {session.event_id}` first",
+        )
+    docs = [_rfd_document(session), *_state_documents(session, "decisions.md", "explore.md")]
+    return _converse(session, Step.DRAFT, docs, notes, sections=list(_sections(session)))
+
+
+def _store(session: Session) -> Store:
+    if session.store is None or session.rfd_id is None:
+        raise ValidationError("authoring needs an RFD id and its state directory")
+    return session.store
+
+
+def _rfd_text(session: Session) -> str | None:
+    target = Path(session.root, session.rfd_path) if session.rfd_path else None
+    return target.read_text(encoding="utf-8") if target and target.is_file() else None
+
+
+def _rfd_document(session: Session) -> tuple[str, str]:
+    text = _rfd_text(session)
+    return f"RFD {session.rfd_path}", text or "(the file does not exist yet)"
+
+
+def _sections(session: Session) -> tuple[str, ...]:
+    text = _rfd_text(session)
+    if text is None:
+        return ()
+    return tuple(s.title for s in document.parse(text, session.rfd_path or "").sections)
+
+
+def _state_documents(session: Session, *names: str) -> list[tuple[str, str]]:
+    found = ((n, _store(session).read_text(session.rfd_id, n)) for n in names)
+    return [(name, text) for name, text in found if text]
+
+
+def _converse(
+    session: Session, step: Step, docs: list[tuple[str, str]], notes: str, **variables: Any
+) -> AuthorResult:
+    meter = session.meter(step)
+    prompt = session.prompt(step.value, **variables)
+    conversation = session.conversation(step, prompt.system, meter)
+    messages = session.opening(prompt, docs, notes)
+    exchanges, result = 0, None
+    while True:
+        result = run(conversation, messages)
+        exchanges += 1
+        answer = _next_message(session)
+        if answer is None:
+            break
+        messages = (*result.messages, Message("user", answer))
+    transcript.save(session, step.value, result.messages)
+    return AuthorResult(step, result.text, None, meter.usage, meter.cost_usd, exchanges)
+
+
+def _next_message(session: Session) -> str | None:
+    if session.prompter is None:
+        return None
+    answer = session.prompter.ask(YOUR_TURN)
+    return None if answer is None or answer.strip() in END_WORDS else answer
+
+
+def _with_saved(result: AuthorResult, saved: str) -> AuthorResult:
+    return AuthorResult(
+        result.step, result.text, saved, result.usage, result.cost_usd, result.exchanges
+    )

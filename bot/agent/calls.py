@@ -1,0 +1,89 @@
+"""One tool call, in the order plugins rely on.
+
+prepare (find the tool, check the arguments) → ``tool_call.intercept`` (may change
+the arguments or abort) → permission (ask mode) → execute → ``tool_call.after`` (may
+change the result) → ``tool_call.complete``.  Whatever goes wrong on the way becomes
+a tool error the model reads; an abort is also shown to the user.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.agent.context import Step, Tool, ToolContext
+from bot.agent.permission import Mode, Prompter, permit
+from bot.agent.tools import check_arguments
+from bot.errors import Aborted, RfdError
+from bot.events import EventBus, Notice, ToolCallAfter, ToolCallComplete, ToolCallIntercept
+from bot.llm.base import ToolCall, ToolResult
+
+
+@dataclass(frozen=True)
+class CallRunner:
+    """Runs the model's tool calls for one step."""
+
+    tools: Sequence[Tool]
+    ctx: ToolContext
+    bus: EventBus
+    step: Step
+    mode: Mode = Mode.ASK
+    prompter: Prompter | None = None
+    rfd_id: str = ""
+
+    def run(self, call: ToolCall) -> ToolResult:
+        started = time.monotonic()
+        arguments: Mapping[str, Any] = call.arguments
+        try:
+            tool = self._tool(call.name)
+            arguments = self._approved(tool, call.arguments)
+            content, is_error = tool.handler(self.ctx, arguments), False
+        except Aborted as exc:
+            self._tell_user(call.name, exc.message)
+            content, is_error = f"aborted: {exc.message}", True
+        except (RfdError, OSError) as exc:
+            content, is_error = f"error: {exc}", True
+        content, is_error = self._after(call.name, arguments, content, is_error)
+        seconds = time.monotonic() - started
+        self.bus.emit(
+            ToolCallComplete(
+                rfd_id=self.rfd_id, step=self.step.value, tool=call.name,
+                is_error=is_error, seconds=seconds,
+            )
+        )  # fmt: skip
+        return ToolResult(call.id, content, is_error)
+
+    def _tool(self, name: str) -> Tool:
+        for tool in self.tools:
+            if tool.name == name:
+                return tool
+        known = ", ".join(t.name for t in self.tools) or "none"
+        raise RfdError(f"unknown tool `{name}` in this step (available: {known})")
+
+    def _approved(self, tool: Tool, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        checked = check_arguments(tool, arguments)
+        event = ToolCallIntercept(
+            rfd_id=self.rfd_id, step=self.step.value, tool=tool.name, arguments=checked
+        )
+        checked = check_arguments(tool, self.bus.intercept(event).arguments)
+        return permit(tool, checked, self.ctx, self.mode, self.prompter)
+
+    def _after(
+        self, name: str, arguments: Mapping[str, Any], content: str, is_error: bool
+    ) -> tuple[str, bool]:
+        event = ToolCallAfter(
+            rfd_id=self.rfd_id, step=self.step.value, tool=name,
+            arguments=arguments, result=content, is_error=is_error,
+        )  # fmt: skip
+        try:
+            after = self.bus.intercept(event)
+        except Aborted as exc:
+            self._tell_user(name, exc.message)
+            return f"aborted: {exc.message}", True
+        return after.result, after.is_error
+
+    def _tell_user(self, tool: str, reason: str) -> None:
+        message = f"{tool}: {reason}"
+        self.bus.emit(Notice(rfd_id=self.rfd_id, message=message, level="warning"))

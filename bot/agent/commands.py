@@ -1,0 +1,95 @@
+"""The run_command tool: allow-listed command prefixes, no shell, a timeout, capped output."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.agent.context import Tool, ToolContext, schema
+from bot.errors import PermissionDenied, ValidationError
+
+MAX_OUTPUT_CHARS = 20_000
+SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD", re.IGNORECASE)
+"""Environment variables a command never sees (API keys, forge tokens)."""
+
+
+def split(command: str) -> list[str]:
+    """The argument vector of ``command`` (shell quoting rules, but no shell runs it)."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise ValidationError(f"cannot parse the command: {exc}") from exc
+    if not argv:
+        raise ValidationError("the command is empty")
+    return argv
+
+
+def allowed(argv: Sequence[str], prefixes: Sequence[str]) -> bool:
+    """Does ``argv`` start with the words of one of the allowed prefixes?"""
+    for prefix in prefixes:
+        words = shlex.split(prefix)
+        if words and list(argv[: len(words)]) == words:
+            return True
+    return False
+
+
+def cap(text: str, limit: int = MAX_OUTPUT_CHARS) -> str:
+    """Keep the head and the tail of a long output, saying how much was cut."""
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return f"{text[:half]}\n[... {len(text) - limit} characters cut ...]\n{text[-half:]}"
+
+
+def _checked(ctx: ToolContext, command: str) -> list[str]:
+    argv = split(command)
+    prefixes = ctx.config.implement.allowed_commands
+    if not allowed(argv, prefixes):
+        raise PermissionDenied(
+            f"`{command}` is not an allowed command",
+            hint="allowed prefixes (implement.allowed_commands): " + ", ".join(prefixes),
+        )
+    return argv
+
+
+def _clean_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if not SECRET_NAME.search(k)}
+
+
+def _run(ctx: ToolContext, args: Mapping[str, Any]) -> str:
+    argv = _checked(ctx, args["command"])
+    try:
+        done = subprocess.run(
+            argv,
+            cwd=ctx.sandbox.root,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=ctx.command_timeout,
+            env=_clean_env(),
+            check=False,
+        )
+    except FileNotFoundError as exc:
+        raise ValidationError(f"`{argv[0]}` is not installed") from exc
+    except subprocess.TimeoutExpired as exc:
+        raise ValidationError(f"timed out after {ctx.command_timeout:g} s") from exc
+    return cap(f"exit code {done.returncode}\n{done.stdout}{done.stderr}")
+
+
+def _preview(ctx: ToolContext, args: Mapping[str, Any]) -> str:
+    return "$ " + shlex.join(_checked(ctx, args["command"]))
+
+
+RUN_COMMAND = Tool(
+    "run_command",
+    "Run a command (no shell) in the repository root; only allow-listed commands run.",
+    schema({"command": "string"}),
+    _run,
+    writes=True,
+    preview=_preview,
+    confined=True,
+)

@@ -1,0 +1,247 @@
+"""Implement one phase of an accepted RFD: research → plan → one item at a time → summary.
+
+Seed 003's loop.  Research and planning use read-only tools; every checklist item
+runs in a fresh conversation with the full tool set, is retried once with the
+failure in view, and ends ``[x]`` or ``[!] … [Failed: reason]``.  New items the model
+proposes (``- [ ] N. Label``) are appended up to twice the original count.  The
+research, the checklist and each item's result are saved under
+``implement/<N>/`` in the RFD's state, so an interrupted run resumes at the first
+pending item.  The summary is returned; the caller saves it as ``phases/N.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot import checklist
+from bot.agent.context import Step, Store
+from bot.agent.feedback import answered
+from bot.agent.loop import Stop, run
+from bot.agent.session import Session
+from bot.errors import GateError, InvalidStructure, ProviderError, ValidationError
+from bot.events import Notice, ResultReady
+from bot.llm.base import Message, Usage
+from bot.llm.guard import Meter
+
+PROGRESS = "Working on step {n} of {total}: {label}"
+NO_ITEMS = "the plan has no checklist items (`- [ ] 1. Label`)"
+STOPS = {Stop.MAX_TURNS: "ran out of turns before finishing", Stop.EMPTY: "empty answers"}
+
+
+@dataclass(frozen=True)
+class PhaseWork:
+    """The phase being implemented and what the conversations see of it."""
+
+    number: int
+    title: str
+    description: str
+    rfd_text: str
+    previous: tuple[tuple[int, str], ...] = ()
+    """Summaries of the phases already done: (number, text)."""
+
+    @property
+    def base(self) -> str:
+        return f"implement/{self.number}"
+
+    def documents(self, session: Session, *extra: tuple[str, str]) -> list[tuple[str, str]]:
+        """The RFD, earlier phase summaries, this phase, then ``extra`` (label, text)."""
+        done = [(f"summary of phase {n}", text) for n, text in self.previous]
+        phase = (f"phase {self.number}", f"{self.title}\n\n{self.description}")
+        return [(f"RFD {session.rfd_path}", self.rfd_text), *done, phase, *extra]
+
+    def variables(self) -> dict[str, Any]:
+        return {"phase_number": self.number, "phase_title": self.title}
+
+
+@dataclass(frozen=True)
+class ImplementResult:
+    phase: int
+    title: str
+    summary: str
+    items: tuple[checklist.Item, ...]
+    dropped: tuple[str, ...]
+    """Amendments dropped past the 2x cap."""
+    usage: Usage
+    cost_usd: float = 0.0
+
+    @property
+    def failed(self) -> tuple[checklist.Item, ...]:
+        return tuple(i for i in self.items if i.status is checklist.ItemStatus.FAILED)
+
+
+def implement(session: Session, work: PhaseWork, *, restart: bool = False) -> ImplementResult:
+    """Run (or resume) the loop for ``work``; BudgetExceeded leaves every artifact consistent."""
+    store = _store(session)
+    if restart:
+        store.remove_tree(session.rfd_id, work.base)
+    meter = session.meter(Step.IMPLEMENT)
+    research = _artifact(session, work, "research.md", lambda: _research(session, work, meter))
+    items = _artifact(session, work, "items.md", lambda: _plan(session, work, meter, research))
+    items, dropped = _work_items(session, work, meter, research, items)
+    summary = _summary(session, work, meter, items)
+    final = checklist.parse(items).items
+    return ImplementResult(
+        work.number, work.title, summary, final, dropped, meter.usage, meter.cost_usd
+    )
+
+
+def _store(session: Session) -> Store:
+    if session.store is None or session.rfd_id is None:
+        raise ValidationError("implement needs the RFD's state directory")
+    return session.store
+
+
+def _artifact(session: Session, work: PhaseWork, name: str, make: Callable[[], str]) -> str:
+    store = _store(session)
+    saved = store.read_text(session.rfd_id, f"{work.base}/{name}")
+    if saved is not None:
+        return saved
+    text = make()
+    store.write_text(session.rfd_id, f"{work.base}/{name}", text)
+    return text
+
+
+def _notice(session: Session, message: str, level: str = "info") -> None:
+    session.bus.emit(Notice(rfd_id=session.event_id, message=message, level=level))
+
+
+def _research(session: Session, work: PhaseWork, meter: Meter) -> str:
+    _notice(session, f"Researching phase {work.number}: {work.title}")
+    prompt = session.prompt("implement_research", **work.variables())
+    first = session.opening(prompt, work.documents(session))
+    return run_text(session, Step.RESEARCH, prompt.system, meter, first)
+
+
+def _plan(session: Session, work: PhaseWork, meter: Meter, research: str) -> str:
+    _notice(session, f"Planning phase {work.number}: {work.title}")
+    cap = session.config.implement.max_items
+    prompt = session.prompt("implement_plan", max_items=cap, **work.variables())
+    first = session.opening(prompt, work.documents(session, ("research", research)))
+    plan = run_text(session, Step.PLAN, prompt.system, meter, first)
+    labels = [i.label for i in checklist.parse(plan).items]
+    if not labels:
+        raise InvalidStructure(NO_ITEMS, hint="run the step again to plan anew")
+    if len(labels) > cap:
+        _notice(session, f"the plan has {len(labels)} items; keeping the first {cap}", "warning")
+    return checklist.render(labels[:cap])
+
+
+def run_text(
+    session: Session, step: Step, system: str, meter: Meter, first: Sequence[Message]
+) -> str:
+    """The final text of a one-shot conversation (a trailing newline added)."""
+    return run(session.conversation(step, system, meter), first).text + "\n"
+
+
+def _work_items(
+    session: Session, work: PhaseWork, meter: Meter, research: str, items: str
+) -> tuple[str, tuple[str, ...]]:
+    dropped: list[str] = []
+    while (position := _next_pending(items)) is not None:
+        current = checklist.parse(items).items
+        item, total = current[position], len(current)
+        _notice(session, PROGRESS.format(n=position + 1, total=total, label=item.label))
+        status, reason, text = _attempt(session, work, meter, research, items, item)
+        _save(session, work, position, text or f"Failed: {reason}\n")
+        items = checklist.mark(items, position, status, reason)
+        if status is checklist.ItemStatus.FAILED:
+            _notice(session, f"Step {position + 1} failed: {reason}", "warning")
+        items, lost = _amend(items, text)
+        dropped += lost
+        _store(session).write_text(session.rfd_id, f"{work.base}/items.md", items)
+    if dropped:
+        _notice(session, f"dropped {len(dropped)} new item(s) past the 2x cap", "warning")
+    return items, tuple(dropped)
+
+
+def _next_pending(items: str) -> int | None:
+    for position, item in enumerate(checklist.parse(items).items):
+        if item.status is checklist.ItemStatus.PENDING:
+            return position
+    return None
+
+
+def _attempt(
+    session: Session, work: PhaseWork, meter: Meter, research: str, items: str, item: checklist.Item
+) -> tuple[checklist.ItemStatus, str, str]:
+    """Run one item, retrying once with the failure in view: (status, reason, final text)."""
+    failure, count = "", len(checklist.parse(items).items)
+    for _ in range(2):
+        prompt = session.prompt(
+            "implement_item", item_number=item.number, item_count=count, item_label=item.label,
+            previous_failure=failure, **work.variables(),
+        )  # fmt: skip
+        docs = work.documents(session, ("research", research), ("plan", items))
+        conversation = session.conversation(Step.IMPLEMENT, prompt.system, meter)
+        try:
+            result = run(conversation, session.opening(prompt, docs))
+            if result.stop is Stop.END:
+                result = answered(conversation, result, _ready(session, work, item, result.text))
+        except (ProviderError, TimeoutError) as exc:
+            failure = str(exc)
+            continue
+        if result.stop is Stop.END:
+            return checklist.ItemStatus.DONE, "", result.text
+        failure = STOPS[result.stop]
+    return checklist.ItemStatus.FAILED, failure, ""
+
+
+def _ready(session: Session, work: PhaseWork, item: checklist.Item, text: str) -> ResultReady:
+    return ResultReady(
+        rfd_id=session.event_id, step=Step.IMPLEMENT.value, item=item.label, result=text,
+        phase=f"{work.title}\n\n{work.description}", document=work.rfd_text,
+    )  # fmt: skip
+
+
+def _save(session: Session, work: PhaseWork, position: int, text: str) -> None:
+    relpath = f"{work.base}/items/{position + 1}.md"
+    _store(session).write_text(session.rfd_id, relpath, text.rstrip("\n") + "\n")
+
+
+def _amend(items: str, text: str) -> tuple[str, list[str]]:
+    known = {i.label.lower() for i in checklist.parse(items).items}
+    new = [label for label in checklist.extract_new_items(text) if label.lower() not in known]
+    return checklist.append(items, new) if new else (items, [])
+
+
+def _summary(session: Session, work: PhaseWork, meter: Meter, items: str) -> str:
+    _notice(session, f"Summarizing phase {work.number}: {work.title}")
+    results = [_result(session, work, n) for n in range(len(checklist.parse(items).items))]
+    prompt = session.prompt("implement_summary", **work.variables())
+    first = session.opening(prompt, work.documents(session, ("plan", items), *results))
+    return run_text(session, Step.SUMMARY, prompt.system, meter, first)
+
+
+def _result(session: Session, work: PhaseWork, position: int) -> tuple[str, str]:
+    text = _store(session).read_text(session.rfd_id, f"{work.base}/items/{position + 1}.md")
+    return f"result of item {position + 1}", text or "(no result saved)"
+
+
+def next_phase(phase_count: int, done: set[int]) -> int:
+    """The first phase (1-based) without a summary; GateError when all are done."""
+    for number in range(1, phase_count + 1):
+        if number not in done:
+            return number
+    raise GateError("every phase is implemented", hint="promote the RFD with `rfd done`")
+
+
+def prepare(session: Session, rfd_text: str, phase: int | None = None) -> PhaseWork:
+    """The work of ``phase`` (default: the next one) from the plan and earlier summaries."""
+    store = _store(session)
+    phases = store.read_plan(session.rfd_id)
+    if not phases:
+        raise GateError("this RFD has no plan yet", hint="accept it first: `rfd accept`")
+    summaries = store.phase_summaries(session.rfd_id)
+    number = phase if phase is not None else next_phase(len(phases), set(summaries))
+    if not 1 <= number <= len(phases):
+        raise ValidationError(f"phase {number} does not exist (the plan has {len(phases)})")
+    previous = tuple((n, _read_summary(summaries[n])) for n in sorted(summaries) if n < number)
+    chosen = phases[number - 1]
+    return PhaseWork(number, chosen.title, chosen.description, rfd_text, previous)
+
+
+def _read_summary(path: Any) -> str:
+    return Path(path).read_text(encoding="utf-8")

@@ -1,0 +1,150 @@
+"""One conversation with a model: send, run the tools it asks for, repeat until it answers.
+
+The final assistant message is the result (seed 000's response extraction): the
+text of the last assistant message that has any.  Turn events go on the bus; every
+call's usage goes to the ledger hook and to the step's
+:class:`~bot.llm.guard.Meter`, which stops the step cleanly past its budget.  An
+empty first reply is asked again (at most twice); an empty reply after tool calls
+simply ends the turn.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from bot.agent.calls import CallRunner
+from bot.agent.tools import spec
+from bot.events import EventBus, TurnAborted, TurnComplete, TurnCycleComplete, TurnStarted
+from bot.llm.base import LLM, Message, Reply, Request, Usage, assistant_message
+from bot.llm.guard import EMPTY_RETRIES, Budget, Meter, is_empty
+from bot.llm.pricing import cost
+
+UsageHook = Callable[[str, Usage], None]
+"""Called with (model, usage) after every model call (the usage ledger)."""
+
+
+class Stop(enum.Enum):
+    END = "end"
+    """The model answered without asking for a tool."""
+    MAX_TURNS = "max_turns"
+    EMPTY = "empty"
+    """Only empty replies, even after the retries."""
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """How to run one conversation: model, system prompt, tools, limits."""
+
+    llm: LLM
+    bus: EventBus
+    calls: CallRunner
+    model: str
+    system: str
+    max_turns: int = 30
+    max_tokens: int = 8192
+    meter: Meter = field(default_factory=lambda: Meter(Budget("agent")))
+    on_text: Callable[[str], None] | None = None
+    on_usage: UsageHook | None = None
+
+    @property
+    def step(self) -> str:
+        return self.calls.step.value
+
+
+@dataclass(frozen=True)
+class LoopResult:
+    text: str
+    """The final assistant message."""
+    messages: tuple[Message, ...]
+    """The whole exchange, to continue it with the person's next message."""
+    usage: Usage
+    cycles: int
+    tool_calls: int
+    stop: Stop
+
+
+def run(conv: Conversation, messages: Sequence[Message]) -> LoopResult:
+    """Run the conversation from ``messages`` until the model answers (or a limit)."""
+    rfd_id = conv.calls.rfd_id
+    conv.bus.emit(TurnStarted(rfd_id=rfd_id, step=conv.step, model=conv.model))
+    try:
+        return _cycles(conv, list(messages))
+    except BaseException as exc:  # budget, provider, Ctrl-C...: observers hear why, then it goes on
+        reason = str(exc) or type(exc).__name__
+        conv.bus.emit(TurnAborted(rfd_id=rfd_id, step=conv.step, reason=reason))
+        raise
+
+
+def _cycles(conv: Conversation, messages: list[Message]) -> LoopResult:
+    usage, calls = Usage(), 0
+    for cycle in range(1, conv.max_turns + 1):
+        reply = _ask_model(conv, messages, retry=calls == 0)
+        usage = usage + reply.usage
+        messages.append(assistant_message(reply))
+        conv.bus.emit(
+            TurnCycleComplete(
+                rfd_id=conv.calls.rfd_id, step=conv.step, stop_reason=reply.stop_reason
+            )
+        )
+        if not reply.tool_calls:
+            stop = Stop.EMPTY if is_empty(reply) and calls == 0 else Stop.END
+            return _finish(conv, messages, usage, cycle, calls, stop)
+        results = tuple(conv.calls.run(call) for call in reply.tool_calls)
+        calls += len(results)
+        messages.append(Message("user", tool_results=results, cache=True))
+    reason = f"stopped after {conv.max_turns} model calls without a final answer"
+    conv.bus.emit(TurnAborted(rfd_id=conv.calls.rfd_id, step=conv.step, reason=reason))
+    return _finish(conv, messages, usage, conv.max_turns, calls, Stop.MAX_TURNS)
+
+
+def _ask_model(conv: Conversation, messages: list[Message], *, retry: bool) -> Reply:
+    request = Request(
+        model=conv.model,
+        system=conv.system,
+        messages=tuple(messages),
+        tools=tuple(spec(t) for t in conv.calls.tools),
+        max_tokens=conv.max_tokens,
+    )
+    for _ in range(EMPTY_RETRIES if retry else 0):
+        reply = _complete(conv, request)
+        if not is_empty(reply):
+            return reply
+    return _complete(conv, request)
+
+
+def _complete(conv: Conversation, request: Request) -> Reply:
+    reply = conv.llm.complete(request, on_text=conv.on_text)
+    model = reply.model or conv.model
+    if conv.on_usage is not None:
+        conv.on_usage(model, reply.usage)  # recorded even when it ends the step
+    conv.meter.charge(reply.usage, cost(model, reply.usage))
+    return reply
+
+
+def _finish(
+    conv: Conversation,
+    messages: list[Message],
+    usage: Usage,
+    cycles: int,
+    calls: int,
+    stop: Stop,
+) -> LoopResult:
+    text = final_text(messages)
+    conv.bus.emit(
+        TurnComplete(
+            rfd_id=conv.calls.rfd_id, step=conv.step, text=text,
+            input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
+            cost_usd=cost(conv.model, usage) or 0.0,
+        )
+    )  # fmt: skip
+    return LoopResult(text, tuple(messages), usage, cycles, calls, stop)
+
+
+def final_text(messages: Sequence[Message]) -> str:
+    """The text of the last assistant message that has any."""
+    for message in reversed(messages):
+        if message.role == "assistant" and message.text.strip():
+            return message.text.strip()
+    return ""

@@ -1,0 +1,201 @@
+"""Refine an RFD with the rule of five (seed 004).
+
+Pass 1 applies every active review; passes 2–5 each look at the document with one
+focus (completeness, correctness, edge cases, scope, clarity; with no review to
+apply, pass 1 takes the first focus).  The model changes the RFD one section at a
+time with ``rfd_section``.  The loop stops when the model answers ``CONVERGED``,
+after two passes in a row that change nothing, when a pass brings the document back
+to what it was two passes earlier (oscillation), or after five passes.  A provider
+failure, a timeout or Ctrl-C mid-loop keeps every section already written and says
+so (the result's ``warning``).
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot import document
+from bot.agent.context import Step
+from bot.agent.feedback import answered
+from bot.agent.files import unified_diff
+from bot.agent.loop import run
+from bot.agent.session import Session
+from bot.errors import ProviderError, RfdError, ValidationError
+from bot.events import Notice, ResultReady
+from bot.llm.base import Usage
+from bot.llm.guard import Meter
+
+MAX_PASSES = 5
+CONVERGED = re.compile(r"^\W*CONVERGED\b", re.MULTILINE)
+"""The model's way to say it has nothing left to change (a line starting with it)."""
+PARTIAL = "pass {n} failed ({error}); the changes of the earlier passes are kept"
+
+
+class Focus(enum.Enum):
+    """What one pass looks at (values are the ``refine_pass`` template's focus keys)."""
+
+    REVIEWS = "reviews"
+    COMPLETENESS = "completeness"
+    CORRECTNESS = "correctness"
+    EDGE_CASES = "edge_cases"
+    SCOPE = "scope"
+    CLARITY = "clarity"
+
+
+ROTATION = (Focus.COMPLETENESS, Focus.CORRECTNESS, Focus.EDGE_CASES, Focus.SCOPE, Focus.CLARITY)
+
+
+class StopReason(enum.Enum):
+    CONVERGED = "converged"
+    UNCHANGED = "two passes without change"
+    OSCILLATION = "oscillation"
+    CAP = "pass limit"
+    INTERRUPTED = "interrupted"
+
+
+@dataclass(frozen=True)
+class ReviewText:
+    path: str
+    text: str
+
+
+@dataclass(frozen=True)
+class RefinePass:
+    number: int
+    focus: Focus
+    diff: str
+    changed_sections: tuple[str, ...]
+    reply: str
+    usage: Usage
+
+
+@dataclass(frozen=True)
+class RefineResult:
+    passes: tuple[RefinePass, ...]
+    reviews: tuple[str, ...]
+    """The reviews pass 1 applied (candidates for the dismiss prompt)."""
+    stop: StopReason
+    usage: Usage
+    cost_usd: float = 0.0
+    warning: str = ""
+
+    @property
+    def changed(self) -> bool:
+        return any(p.diff for p in self.passes)
+
+
+def focus_for(number: int, *, reviews: bool) -> Focus:
+    """The focus of pass ``number`` (1-based)."""
+    if reviews and number == 1:
+        return Focus.REVIEWS
+    return ROTATION[(number - (2 if reviews else 1)) % len(ROTATION)]
+
+
+def refine(
+    session: Session, reviews: Sequence[ReviewText] = (), *, max_passes: int = MAX_PASSES
+) -> RefineResult:
+    """Run the rule-of-five loop on ``session.rfd_path``; the file is changed in place."""
+    target = _rfd_file(session)
+    meter = session.meter(Step.REFINE)
+    history = [target.read_text(encoding="utf-8")]
+    passes: list[RefinePass] = []
+    stop, warning = StopReason.CAP, ""
+    for number in range(1, min(max_passes, MAX_PASSES) + 1):
+        focus = focus_for(number, reviews=bool(reviews))
+        try:
+            reply, usage = _pass(session, meter, number, focus, reviews, history[-1])
+        except (ProviderError, TimeoutError, KeyboardInterrupt) as exc:
+            reply, usage, stop = "", Usage(), StopReason.INTERRUPTED
+            warning = PARTIAL.format(n=number, error=str(exc) or type(exc).__name__)
+            session.bus.emit(Notice(rfd_id=session.event_id, message=warning, level="warning"))
+        after = target.read_text(encoding="utf-8")
+        passes.append(_record(session, number, focus, history[-1], after, reply, usage))
+        if stop is StopReason.INTERRUPTED:
+            break
+        found = _stop(reply, history, after, passes)
+        history.append(after)
+        if found is not None:
+            stop = found
+            break
+    names = tuple(r.path for r in reviews)
+    return RefineResult(tuple(passes), names, stop, meter.usage, meter.cost_usd, warning)
+
+
+def _rfd_file(session: Session) -> Path:
+    if not session.rfd_path:
+        raise ValidationError("refine needs the RFD file")
+    return session.tool_context().sandbox.resolve(session.rfd_path)
+
+
+def _pass(
+    session: Session,
+    meter: Meter,
+    number: int,
+    focus: Focus,
+    reviews: Sequence[ReviewText],
+    text: str,
+) -> tuple[str, Usage]:
+    docs = [(f"RFD {session.rfd_path}", text)]
+    if focus is Focus.REVIEWS:
+        prompt = session.prompt("refine_pass1", review_count=len(reviews), max_passes=MAX_PASSES)
+        docs += [(f"review {r.path}", r.text) for r in reviews]
+    else:
+        prompt = session.prompt(
+            "refine_pass", pass_number=number, max_passes=MAX_PASSES, focus=focus.value
+        )
+    conversation = session.conversation(Step.REFINE, prompt.system, meter)
+    result = run(conversation, session.opening(prompt, docs))
+    result = answered(conversation, result, _ready(session, number, focus, text, result.text))
+    return result.text, result.usage
+
+
+def _ready(session: Session, number: int, focus: Focus, before: str, reply: str) -> ResultReady:
+    """The pass as a judge sees it: the model's closing words and the diff."""
+    after = _rfd_file(session).read_text(encoding="utf-8")
+    diff = unified_diff(before, after, session.rfd_path or "")
+    item = f"refine pass {number} ({focus.value.replace('_', ' ')})"
+    return ResultReady(
+        rfd_id=session.event_id, step=Step.REFINE.value, item=item,
+        result=f"{reply}\n\n{diff}".strip(), document=after,
+    )  # fmt: skip
+
+
+def _stop(
+    reply: str, history: list[str], after: str, passes: list[RefinePass]
+) -> StopReason | None:
+    """Why the loop ends after this pass (``history`` holds the texts before it)."""
+    if CONVERGED.search(reply):
+        return StopReason.CONVERGED
+    if after != history[-1] and len(history) >= 2 and after == history[-2]:
+        return StopReason.OSCILLATION
+    if len(passes) >= 2 and not passes[-1].diff and not passes[-2].diff:
+        return StopReason.UNCHANGED
+    return None
+
+
+def _record(
+    session: Session, number: int, focus: Focus, before: str, after: str, reply: str, usage: Usage
+) -> RefinePass:
+    path = session.rfd_path or ""
+    diff = unified_diff(before, after, path)
+    return RefinePass(number, focus, diff, changed_sections(before, after, path), reply, usage)
+
+
+def changed_sections(before: str, after: str, path: str) -> tuple[str, ...]:
+    """Titles of the sections whose body differs (added and removed ones included)."""
+    old, new = _bodies(before, path), _bodies(after, path)
+    titles = list(old) + [t for t in new if t not in old]
+    return tuple(t for t in titles if old.get(t) != new.get(t))
+
+
+def _bodies(text: str, path: str) -> dict[str, str]:
+    try:
+        doc = document.parse(text, path)
+    except RfdError:
+        return {}
+    lines = text.splitlines()
+    return {s.title: "\n".join(lines[s.start : s.end]) for s in doc.sections}

@@ -1,0 +1,182 @@
+"""Dedicated RFD tools: the model works with decisions and sections, not files and diffs.
+
+They write only through the state module (explore summary, decisions) or through the
+pure edits of ``bot.document`` (one section at a time, the rest byte for byte).  Their
+targets are fixed by the workflow (this RFD's file, checked against the configured
+paths, and its state directory), so they may run where nobody can be asked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from bot import decisions, document
+from bot.agent.context import Store, Tool, ToolContext, schema
+from bot.agent.files import current_text, unified_diff
+from bot.agent.sandbox import write_text
+from bot.errors import AlreadyExists, FileNotFound, ValidationError
+
+DECISION_ACTIONS = ("add", "update", "reject")
+DECISION_STATUSES = ("locked", "discussing")
+LEADING_HEADING = re.compile(r"\A\s*\#{1,6}[ \t]+(?P<title>[^\n]*)\n?")
+
+
+def _store(ctx: ToolContext) -> Store:
+    if ctx.store is None or ctx.rfd_id is None:
+        raise ValidationError("this tool needs an RFD: run it through an rfd step")
+    return ctx.store
+
+
+def _rfd_file(ctx: ToolContext) -> Path:
+    if not ctx.rfd_path:
+        raise ValidationError("no RFD file in this step")
+    return ctx.sandbox.writable(ctx.rfd_path)
+
+
+# ------------------------------------------------------------------ rfd_explore_summary
+
+
+def _explore_change(ctx: ToolContext, args: Mapping[str, Any]) -> str:
+    before = _store(ctx).read_text(ctx.rfd_id, "explore.md") or ""
+    return unified_diff(before, args["content"], "explore.md") or "(no change)"
+
+
+def _explore_write(ctx: ToolContext, args: Mapping[str, Any]) -> str:
+    _store(ctx).write_explore(ctx.rfd_id, args["content"])
+    return "saved the research summary to explore.md"
+
+
+# ------------------------------------------------------------------------- rfd_decision
+
+
+def _decision_args(args: Mapping[str, Any]) -> dict[str, Any]:
+    action = args["action"]
+    if action not in DECISION_ACTIONS:
+        raise ValidationError(f"action must be one of {', '.join(DECISION_ACTIONS)}")
+    keys = ("number", "text", "status", "reason")
+    return {k: args[k] for k in keys if args.get(k) is not None}
+
+
+def _decisions_after(ctx: ToolContext, args: Mapping[str, Any]) -> tuple[str, str]:
+    before = _store(ctx).read_text(ctx.rfd_id, "decisions.md") or ""
+    if before:
+        current = decisions.parse(before, "decisions.md")
+    else:
+        current = decisions.Decisions(title=ctx.rfd_title, rfd=str(ctx.rfd_id))
+    changed = decisions.apply(current, args["action"], **_decision_args(args))
+    return before, decisions.render(changed)
+
+
+def _decision_change(ctx: ToolContext, args: Mapping[str, Any]) -> str:
+    before, after = _decisions_after(ctx, args)
+    return unified_diff(before, after, "decisions.md") or "(no change)"
+
+
+def _decision_write(ctx: ToolContext, args: Mapping[str, Any]) -> str:
+    _decisions_after(ctx, args)  # validate before writing anything
+    _store(ctx).decide(ctx.rfd_id, args["action"], title=ctx.rfd_title, **_decision_args(args))
+    return "decisions.md is now:\n" + (_store(ctx).read_text(ctx.rfd_id, "decisions.md") or "")
+
+
+# ---------------------------------------------------------------------------- rfd_draft
+
+
+def _draft_change(ctx: ToolContext, args: Mapping[str, Any]) -> str:
+    target = _rfd_file(ctx)
+    if target.exists():
+        raise AlreadyExists(
+            f"`{ctx.rfd_path}` exists already", hint="write its sections with rfd_section"
+        )
+    document.parse(args["content"], ctx.rfd_path or "")  # refuse what would not parse
+    return unified_diff("", args["content"], ctx.rfd_path or "")
+
+
+def _draft_write(ctx: ToolContext, args: Mapping[str, Any]) -> str:
+    _draft_change(ctx, args)
+    write_text(_rfd_file(ctx), args["content"])
+    return f"created {ctx.rfd_path}; now write its sections one by one with rfd_section"
+
+
+# -------------------------------------------------------------------------- rfd_section
+
+
+def section_edit(text: str, path: str, section: str, content: str) -> str:
+    """``text`` with one section's body replaced (matched case-insensitively, else appended)."""
+    doc = document.parse(text, path)
+    wanted = section.strip().lstrip("#").strip()
+    title = next((s.title for s in doc.sections if s.title.lower() == wanted.lower()), wanted)
+    heading = LEADING_HEADING.match(content)
+    if heading and heading["title"].strip().lower() == title.lower():
+        content = content[heading.end() :]
+    body = content.strip("\n") + "\n"
+    return document.replace_section(text, title, body)
+
+
+def _section_after(ctx: ToolContext, args: Mapping[str, Any]) -> tuple[str, str]:
+    target = _rfd_file(ctx)
+    if not target.is_file():
+        raise FileNotFound(f"`{ctx.rfd_path}` does not exist", hint="create it with rfd_draft")
+    before = current_text(target)
+    return before, section_edit(before, ctx.rfd_path or "", args["section"], args["content"])
+
+
+def _section_change(ctx: ToolContext, args: Mapping[str, Any]) -> str:
+    before, after = _section_after(ctx, args)
+    return unified_diff(before, after, ctx.rfd_path or "") or "(no change)"
+
+
+def _section_write(ctx: ToolContext, args: Mapping[str, Any]) -> str:
+    before, after = _section_after(ctx, args)
+    if after == before:
+        return f"section `{args['section']}` unchanged"
+    write_text(_rfd_file(ctx), after)
+    return f"replaced section `{args['section']}` of {ctx.rfd_path}"
+
+
+RFD_EXPLORE_SUMMARY = Tool(
+    "rfd_explore_summary",
+    "Save the research summary of this RFD (replaces explore.md).",
+    schema({"content": "string"}),
+    _explore_write,
+    writes=True,
+    confined=True,
+    preview=_explore_change,
+)
+RFD_DECISION = Tool(
+    "rfd_decision",
+    "Record a design decision: add one, update one (by number) or reject one (with a reason).",
+    schema(
+        {"action": {"type": "string", "enum": list(DECISION_ACTIONS)}},
+        {
+            "number": "integer",
+            "text": "string",
+            "status": {"type": "string", "enum": list(DECISION_STATUSES)},
+            "reason": "string",
+        },
+    ),
+    _decision_write,
+    writes=True,
+    confined=True,
+    preview=_decision_change,
+)
+RFD_DRAFT = Tool(
+    "rfd_draft",
+    "Create the RFD file (heading, metadata fields, section headings) once.",
+    schema({"content": "string"}),
+    _draft_write,
+    writes=True,
+    confined=True,
+    preview=_draft_change,
+)
+RFD_SECTION = Tool(
+    "rfd_section",
+    "Replace the body of one section of the RFD (e.g. 'Summary'); a missing one is appended.",
+    schema({"section": "string", "content": "string"}),
+    _section_write,
+    writes=True,
+    confined=True,
+    preview=_section_change,
+)

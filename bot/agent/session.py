@@ -1,0 +1,143 @@
+"""What every agent step needs from the workspace, and how it builds a conversation."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Protocol
+
+from bot.agent.blocks import material
+from bot.agent.calls import CallRunner
+from bot.agent.context import Step, Store, ToolContext
+from bot.agent.loop import Conversation
+from bot.agent.permission import Mode, Prompter
+from bot.agent.tools import toolset
+from bot.config import Config
+from bot.events import EventBus, Notice
+from bot.llm.base import LLM, Message, Usage
+from bot.llm.guard import Budget, Meter, Part, fit
+
+
+class Rendered(Protocol):
+    @property
+    def system(self) -> str: ...
+    @property
+    def task(self) -> str: ...
+
+
+class PromptSource(Protocol):
+    """``bot.prompts.Prompts``: step templates and the data wrapper."""
+
+    def render(self, name: str, **context: Any) -> Rendered: ...
+    def document(self, label: str, text: str, **context: Any) -> str: ...
+
+
+MAX_TURNS = {Step.PLAN: 10, Step.SUMMARY: 2}
+DEFAULT_MAX_TURNS = 30
+
+
+@dataclass(frozen=True)
+class Session:
+    """The repository, the model and the person (if any) behind one agent step."""
+
+    root: Path
+    config: Config
+    llm: LLM
+    bus: EventBus
+    store: Store | None = None
+    rfd_id: Any = None
+    rfd_path: str | None = None
+    rfd_title: str = ""
+    mode: Mode = Mode.ASK
+    prompter: Prompter | None = None
+    model: str | None = None
+    """``--model``: overrides the configured model of every step."""
+    on_text: Callable[[str], None] | None = None
+    clock: Callable[[], float] = time.time
+    """Stamps the usage ledger's lines."""
+    prompts: PromptSource | None = None
+    """Prompt templates; ``None`` means ``bot.prompts.Prompts`` with the repository's overrides."""
+
+    @classmethod
+    def from_workspace(cls, ws: Any, **kwargs: Any) -> Session:
+        """A session on a ``bot.workspace.Workspace`` (``--yes`` / no terminal → mode)."""
+        mode = Mode.YES if ws.assume_yes else Mode.ASK if ws.interactive else Mode.CONFINED
+        base = dict(
+            root=ws.root, config=ws.config, llm=ws.llm, bus=ws.bus, store=ws.store, clock=ws.clock
+        )
+        return cls(**{"mode": mode, **base, **kwargs})
+
+    def for_rfd(self, rfd_id: Any, rfd_path: str | None, title: str = "") -> Session:
+        return replace(self, rfd_id=rfd_id, rfd_path=rfd_path, rfd_title=title)
+
+    @property
+    def event_id(self) -> str:
+        return "" if self.rfd_id is None else str(self.rfd_id)
+
+    @cached_property
+    def templates(self) -> PromptSource:
+        if self.prompts is not None:
+            return self.prompts
+        from bot.prompts import Prompts
+
+        return Prompts(self.root)
+
+    def prompt(self, name: str, **variables: Any) -> Rendered:
+        """The step template ``name`` (``rfd_id`` and ``title`` are always given)."""
+        return self.templates.render(name, rfd_id=self.event_id, title=self.rfd_title, **variables)
+
+    def opening(
+        self, prompt: Rendered, docs: Sequence[tuple[str, str]], notes: str = ""
+    ) -> tuple[Message, ...]:
+        """The first messages of a conversation: ``(label, text)`` documents as data, fitted
+        into ``provider.context_tokens`` (the first one, the RFD, is kept whole; what was
+        cut from the others is said), then the task and the person's notes."""
+        parts = [Part("system prompt", prompt.system, cuttable=False)]
+        parts += [Part(label, text, cuttable=n > 0) for n, (label, text) in enumerate(docs)]
+        parts.append(Part("task", f"{prompt.task}\n{notes}", cuttable=False))
+        texts, cuts = fit(parts, self.config.provider.context_tokens)
+        for cut in cuts:
+            self.bus.emit(Notice(rfd_id=self.event_id, message=cut, level="warning"))
+        fitted = zip((label for label, _ in docs), texts[1:-1], strict=True)
+        wrapped = [self.templates.document(label, text) for label, text in fitted]
+        return material(wrapped, prompt.task, notes)
+
+    def meter(self, step: Step) -> Meter:
+        """What the step may spend (``steps.<step>.budget_*``), shared by its conversations."""
+        return Meter(Budget.from_config(self.config, step.config_key))
+
+    def record_usage(self, step: Step) -> Callable[[str, Usage], None] | None:
+        """Appends each call to the RFD's usage ledger (``usage.jsonl``)."""
+        store, rfd_id = self.store, self.rfd_id
+        if store is None or rfd_id is None:
+            return None
+        from bot.usage import LEDGER, entry
+
+        def append(model: str, usage: Usage) -> None:
+            line = entry(step.value, model, usage, at=self.clock()).to_line()
+            store.append_line(rfd_id, LEDGER, line)
+
+        return append
+
+    def tool_context(self) -> ToolContext:
+        return ToolContext.for_repo(
+            self.root, self.config, store=self.store, rfd_id=self.rfd_id,
+            rfd_path=self.rfd_path, rfd_title=self.rfd_title,
+        )  # fmt: skip
+
+    def conversation(self, step: Step, system: str, meter: Meter) -> Conversation:
+        """A conversation of ``step``: its tools, model, limits, and this session's person."""
+        calls = CallRunner(
+            toolset(step), self.tool_context(), self.bus, step,
+            mode=self.mode, prompter=self.prompter, rfd_id=self.event_id,
+        )  # fmt: skip
+        section = getattr(self.config.steps, step.config_key)
+        return Conversation(
+            self.llm, self.bus, calls, self.config.model_for(step.config_key, self.model),
+            system, max_turns=MAX_TURNS.get(step, DEFAULT_MAX_TURNS),
+            max_tokens=section.max_tokens, meter=meter, on_text=self.on_text,
+            on_usage=self.record_usage(step),
+        )  # fmt: skip

@@ -1,0 +1,85 @@
+"""The agent steps as the CLI calls them: a workspace and an RFD query in, a result out.
+
+Each function resolves the RFD, builds a :class:`~bot.agent.session.Session` on the
+workspace (``--yes`` → no questions; no terminal → only configured writes) and runs
+the step.  What to save or show afterwards (the phase summary, the dismiss prompt,
+usage) stays with the caller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from bot.agent import author as authoring
+from bot.agent.author import AuthorResult
+from bot.agent.implement import ImplementResult, implement, prepare
+from bot.agent.permission import Prompter
+from bot.agent.refine import RefineResult, ReviewText, refine
+from bot.agent.session import Session
+
+if TYPE_CHECKING:
+    from bot.workspace import Workspace
+
+OnText = Callable[[str], None]
+
+
+def session_for(
+    ws: Workspace,
+    query: str,
+    *,
+    model: str | None = None,
+    prompter: Prompter | None = None,
+    on_text: OnText | None = None,
+) -> Session:
+    """A session on the RFD ``query`` names (``045``, ``D32``...)."""
+    doc = ws.document(query)
+    found = ws.find(query)
+    base = Session.from_workspace(ws, model=model, prompter=prompter, on_text=on_text)
+    return base.for_rfd(found.rfd_id, found.path, doc.title)
+
+
+def active_reviews(session: Session, *, impl: bool = False) -> list[ReviewText]:
+    """The reviews refine applies, oldest first."""
+    store: Any = session.store
+    files = store.list_reviews(session.rfd_id, impl=impl)
+    return [ReviewText(store.show(f.path), Path(f.path).read_text(encoding="utf-8")) for f in files]
+
+
+def refine_rfd(ws: Workspace, query: str, **options: Any) -> RefineResult:
+    """``rfd refine``: the rule-of-five loop over the RFD and its active reviews."""
+    session = session_for(ws, query, **options)
+    return refine(session, active_reviews(session))
+
+
+def implement_rfd(
+    ws: Workspace, query: str, *, phase: int | None = None, restart: bool = False, **options: Any
+) -> ImplementResult:
+    """``rfd implement``: the next (or given) phase; the caller saves ``phases/N.md``."""
+    session = session_for(ws, query, **options)
+    work = prepare(session, ws.document(query).text, phase)
+    return implement(session, work, restart=restart)
+
+
+def explore_rfd(ws: Workspace, query: str, notes: str = "", **options: Any) -> AuthorResult:
+    return authoring.explore(session_for(ws, query, **options), notes)
+
+
+def converge_rfd(ws: Workspace, query: str, notes: str = "", **options: Any) -> AuthorResult:
+    return authoring.converge(session_for(ws, query, **options), notes)
+
+
+def draft_rfd(ws: Workspace, query: str, notes: str = "", **options: Any) -> AuthorResult:
+    return authoring.draft(session_for(ws, query, **options), notes)
+
+
+def author(
+    ws: Workspace, title: str, notes: str = "", *, category: str = "design", **options: Any
+) -> AuthorResult:
+    """``rfd author "Title"``: create the draft from its template, then explore."""
+    from bot.lifecycle import new_rfd
+
+    outcome = new_rfd(ws, category, title)
+    ws.refresh()
+    return explore_rfd(ws, outcome.rfd_id, notes or title, **options)

@@ -1,0 +1,79 @@
+"""Which tools each step gets, and how a tool call's arguments are checked.
+
+Read-only steps (review, research, plan, summary) carry no write tool at all; the
+authoring steps carry only their dedicated RFD tool (seed 000's table); implement
+gets the full set.  ``toolset`` is the single place that decides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.agent.commands import RUN_COMMAND
+from bot.agent.context import Step, Tool
+from bot.agent.files import EDIT_FILE, GREP_FILES, LIST_FILES, READ_FILE, WRITE_FILE
+from bot.agent.rfd_tools import RFD_DECISION, RFD_DRAFT, RFD_EXPLORE_SUMMARY, RFD_SECTION
+from bot.errors import ValidationError
+from bot.llm.base import ToolSpec
+
+READ_ONLY: tuple[Tool, ...] = (READ_FILE, LIST_FILES, GREP_FILES)
+
+_TOOLSETS: Mapping[Step, tuple[Tool, ...]] = {
+    Step.EXPLORE: (*READ_ONLY, RFD_EXPLORE_SUMMARY),
+    Step.CONVERGE: (*READ_ONLY, RFD_DECISION),
+    Step.DRAFT: (*READ_ONLY, RFD_DRAFT, RFD_SECTION),
+    Step.REVIEW: READ_ONLY,
+    Step.REFINE: (*READ_ONLY, RFD_SECTION),
+    Step.RESEARCH: READ_ONLY,
+    Step.PLAN: READ_ONLY,
+    Step.IMPLEMENT: (*READ_ONLY, WRITE_FILE, EDIT_FILE, RUN_COMMAND),
+    Step.SUMMARY: (),
+}
+
+ALL_TOOLS: Mapping[str, Tool] = {t.name: t for ts in _TOOLSETS.values() for t in ts}
+
+_JSON_TYPES: Mapping[str, tuple[type, ...]] = {
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "object": (dict,),
+    "array": (list,),
+}
+
+
+def toolset(step: Step) -> tuple[Tool, ...]:
+    """The tools the model may call during ``step``."""
+    return _TOOLSETS[step]
+
+
+def spec(tool: Tool) -> ToolSpec:
+    """The provider-facing description of a tool."""
+    return ToolSpec(tool.name, tool.description, tool.input_schema, writes=tool.writes)
+
+
+def check_arguments(tool: Tool, arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """The arguments, checked against the tool's schema (required keys, types, enums)."""
+    props: Mapping[str, Any] = tool.input_schema.get("properties", {})
+    missing = [k for k in tool.input_schema.get("required", ()) if arguments.get(k) is None]
+    if missing:
+        raise ValidationError(f"{tool.name}: missing argument(s) {', '.join(missing)}")
+    unknown = sorted(set(arguments) - set(props))
+    if unknown:
+        raise ValidationError(f"{tool.name}: unknown argument(s) {', '.join(unknown)}")
+    for key, value in arguments.items():
+        _check_value(tool.name, key, value, props[key])
+    return dict(arguments)
+
+
+def _check_value(tool: str, key: str, value: Any, prop: Mapping[str, Any]) -> None:
+    if value is None:
+        return
+    types = _JSON_TYPES.get(prop.get("type", ""), (object,))
+    wrong_bool = isinstance(value, bool) and bool not in types
+    if not isinstance(value, types) or wrong_bool:
+        raise ValidationError(f"{tool}: `{key}` must be of type {prop.get('type')}")
+    if "enum" in prop and value not in prop["enum"]:
+        choices = ", ".join(map(str, prop["enum"]))
+        raise ValidationError(f"{tool}: `{key}` must be one of {choices}")

@@ -1,0 +1,100 @@
+"""Fill the ``usage`` of hand-written Anthropic answers from the requests recorded beside them.
+
+Used for the AI-step cassettes (``cassettes/test_ai_review/``): after
+``rerecord.py`` has recorded the real requests, run::
+
+    python tests/data/estimate_usage.py cassettes/test_ai_review/*.yaml
+
+Tokens are estimated at four characters each (plus a few per block).  Prompt caching
+is simulated the way the API does it: every ``cache_control`` breakpoint caches the
+prefix up to it (tools and output format, system, message blocks); a later request
+of the same cassette with the same prefix reads it from the cache.  Answers with a
+``thinking`` block also pay :data:`THINKING_TOKENS` of output.  Only for maintainers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+THINKING_TOKENS = 320
+"""Adaptive thinking with display omitted: billed as output, never shown."""
+MIN_CACHEABLE = 512
+
+
+def tokens(text: str) -> int:
+    return math.ceil(len(text) / 4)
+
+
+def segments(body: dict[str, Any]) -> Iterator[tuple[str, int, bool]]:
+    """(identity, tokens, is a breakpoint) of each prompt piece, in cache-prefix order."""
+    head = [body.get("tools"), body.get("output_config"), body.get("tool_choice")]
+    yield json.dumps(head, sort_keys=True), tokens(json.dumps(head)) if any(head) else 0, False
+    for block in body.get("system", []):
+        yield _identity("system", block), tokens(block["text"]), "cache_control" in block
+    for message in body["messages"]:
+        for block in message["content"]:
+            text = block.get("text") or json.dumps(block.get("input") or block.get("content"))
+            yield _identity(message["role"], block), tokens(text) + 3, "cache_control" in block
+
+
+def _identity(role: str, block: dict[str, Any]) -> str:
+    return role + json.dumps({k: v for k, v in block.items() if k != "cache_control"})
+
+
+def prompt_usage(body: dict[str, Any], cache: dict[str, int]) -> tuple[int, int, int]:
+    """(uncached input, cache write, cache read) of one request; ``cache`` is updated."""
+    digest, total, read, written = hashlib.sha256(), 0, 0, 0
+    prefixes: list[tuple[str, int]] = []
+    for identity, count, breakpoint in segments(body):
+        digest.update(identity.encode())
+        total += count
+        if breakpoint:
+            prefixes.append((digest.hexdigest(), total))
+    if prefixes and prefixes[-1][1] >= MIN_CACHEABLE:
+        read = max((cache.get(key, 0) for key, _ in prefixes), default=0)
+        written = prefixes[-1][1] - read
+        cache.update(prefixes)
+    return total - read - written, written, read
+
+
+def output_tokens(answer: dict[str, Any]) -> int:
+    count = 0
+    for block in answer["content"]:
+        count += tokens(
+            block.get("text") or json.dumps(block.get("input", ""), separators=(",", ":"))
+        )
+        count += THINKING_TOKENS if block["type"] == "thinking" else 0
+    return count
+
+
+def fix(path: Path) -> None:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    cache: dict[str, int] = {}
+    for item in data["interactions"]:
+        answer = json.loads(item["response"]["body"]["string"])
+        fresh, write, read = prompt_usage(json.loads(item["request"]["body"]), cache)
+        if answer.get("type") != "message":
+            continue
+        answer["usage"].update(
+            input_tokens=fresh,
+            cache_creation_input_tokens=write,
+            cache_read_input_tokens=read,
+            output_tokens=output_tokens(answer),
+            cache_creation={"ephemeral_5m_input_tokens": write, "ephemeral_1h_input_tokens": 0},
+        )
+        item["response"]["body"]["string"] = json.dumps(answer, separators=(",", ":"))
+        print(f"{path.name}: {fresh} in, {write} cache write, {read} cache read")
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1000))
+
+
+if __name__ == "__main__":
+    for name in sys.argv[1:]:
+        fix(Path(name))

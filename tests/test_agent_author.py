@@ -1,0 +1,118 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.agent.author import converge, draft, explore
+from bot.agent.context import Step
+from bot.agent.permission import Approval, Choice, Mode
+from bot.errors import GateError
+from bot.events import ConversationSaved
+from tests.agent_support import RFD, Repo, make_repo
+from tests.fakes import ScriptedLLM, ScriptedPrompter, StubPrompts, reply
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Repo:
+    return make_repo(tmp_path)
+
+
+def test_explore_saves_the_final_answer_when_the_tool_was_not_used(repo: Repo) -> None:
+    prompter = ScriptedPrompter(answers=["dig into the hooks", ""])
+    llm = ScriptedLLM([reply("First look."), reply("Deeper research.")])
+    session, _ = repo.session(llm, mode=Mode.ASK, prompter=prompter)
+    result = explore(session, "We need tracing.")
+    assert (result.text, result.saved, result.exchanges) == ("Deeper research.", "explore.md", 2)
+    assert repo.store.read_explore("D1") == "Deeper research.\n"
+    assert llm.opening(0).endswith("We need tracing.")
+    assert llm.requests[1].messages[-1].text == "dig into the hooks"  # the conversation goes on
+
+
+def test_explore_summary_written_by_the_tool_is_kept(repo: Repo) -> None:
+    summary = ("rfd_explore_summary", {"content": "# Findings\n"})
+    prompter = ScriptedPrompter(approvals=["y"])
+    llm = ScriptedLLM([reply("", summary), reply("Saved the findings.")])
+    session, _ = repo.session(llm, mode=Mode.ASK, prompter=prompter)
+    result = explore(session, "notes")
+    assert result.saved is None
+    assert repo.store.read_explore("D1") == "# Findings\n"
+    assert prompter.shown[0][0] == "rfd_explore_summary"
+
+
+def test_converge_records_only_the_decisions_the_person_confirms(repo: Repo) -> None:
+    add = ("rfd_decision", {"action": "add", "text": "Flat events", "status": "locked"})
+    bad = ("rfd_decision", {"action": "add", "text": "Enum hierarchy"})
+    no = Approval(Choice.NO, note="we said no enums")
+    prompter = ScriptedPrompter(approvals=["y", no])
+    llm = ScriptedLLM([reply("", add, bad), reply("Recorded one.")])
+    session, _ = repo.session(llm, mode=Mode.ASK, prompter=prompter)
+    converge(session)
+    decisions = repo.store.read_decisions("D1")
+    assert decisions is not None
+    assert [d.text for d in decisions.locked] == ["Flat events"] and not decisions.discussing
+    refused = llm.requests[1].messages[-1].tool_results[1]
+    assert refused.is_error and "we said no enums" in refused.content
+    assert "+1. Flat events" in prompter.shown[0][1].splitlines()
+
+
+def test_draft_refuses_to_start_before_decisions_exist(repo: Repo) -> None:
+    session, _ = repo.session(ScriptedLLM([]))
+    with pytest.raises(GateError, match="no decisions") as err:
+        draft(session)
+    assert err.value.hint == "run `rfd converge D1` first"
+
+
+def test_draft_states_intent_then_writes_a_section_when_approved(repo: Repo) -> None:
+    repo.store.decide("D1", "add", text="Flat events", status="locked")
+    prompts = StubPrompts()
+    write = ("rfd_section", {"section": "Summary", "content": "Tracing, flat events."})
+    prompter = ScriptedPrompter(approvals=["y"], answers=["go ahead", None])
+    llm = ScriptedLLM([reply("Next: Summary. I will cover..."), reply("", write), reply("Done.")])
+    session, _ = repo.session(llm, mode=Mode.ASK, prompter=prompter, prompts=prompts)
+    result = draft(session)
+    assert result.exchanges == 2 and result.step is Step.DRAFT
+    assert repo.rfd.read_text() == RFD.replace("Old summary.", "Tracing, flat events.")
+    assert prompts.rendered == [
+        ("draft", {"rfd_id": "D1", "title": "Tracing", "sections": ["Summary", "Design"]})
+    ]
+    assert llm.tool_names[0] == [
+        "read_file",
+        "list_files",
+        "grep_files",
+        "rfd_draft",
+        "rfd_section",
+    ]
+    first = llm.opening(0)
+    assert '<document name="decisions.md">' in first and "Flat events" in first
+
+
+def test_without_a_person_a_conversation_is_one_exchange(repo: Repo) -> None:
+    llm = ScriptedLLM([reply("Research.")])
+    session, _ = repo.session(llm, mode=Mode.CONFINED)
+    assert explore(session, "notes").exchanges == 1
+
+
+def test_the_draft_system_prompt_carries_the_two_stage_rule(repo: Repo) -> None:
+    repo.store.decide("D1", "add", text="Flat events")
+    llm = ScriptedLLM([reply("Next: Summary. My plan is...")])
+    session, _ = repo.session(llm, mode=Mode.CONFINED)
+    draft(session)
+    system = llm.requests[0].system
+    assert "Intent." in system and "wait for the contributor's answer" in system
+    assert "The sections, in order: Summary, Design." in system
+
+
+def test_the_conversation_is_saved_as_a_transcript(repo: Repo) -> None:
+    add = ("rfd_decision", {"action": "add", "text": "Flat events"})
+    llm = ScriptedLLM([reply("Recording.", add), reply("Recorded.")])
+    session, seen = repo.session(llm, mode=Mode.YES, clock=lambda: 1_700_000_000.0)
+    converge(session, "Let us decide.")
+    saved = [e for e in seen if isinstance(e, ConversationSaved)]
+    assert [(e.step, e.path) for e in saved] == [
+        ("converge", "docs/rfd/.state/D1/conversations/converge-1700000000.md")
+    ]
+    text = repo.store.read_text("D1", "conversations/converge-1700000000.md") or ""
+    assert "## assistant\n\nRecording.\n\n→ `rfd_decision` {" in text
+    assert "## user\n\n← decisions.md is now:" in text
+    assert text.rstrip().endswith("## assistant\n\nRecorded.")

@@ -1,0 +1,212 @@
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from bot.agent.implement import PhaseWork, implement, next_phase, prepare
+from bot.checklist import ItemStatus
+from bot.config import Config, ImplementSection, StepSection, StepsSection
+from bot.errors import BudgetExceeded, GateError, InvalidStructure, ProviderError, ValidationError
+from bot.events import Notice, ResultReady
+from bot.plan import PlanPhase
+from tests.agent_support import RFD, Repo, make_repo
+from tests.fakes import ScriptedLLM, StubPrompts, reply
+
+PLAN = "# Plan\n- [ ] 1. Add module — in src\n- [ ] 2. Add tests — with pytest\n"
+WORK = PhaseWork(1, "Skeleton", "Create the module.", RFD)
+BASE = "implement/1"
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Repo:
+    return make_repo(tmp_path)
+
+
+def notices(seen: list[object]) -> list[str]:
+    return [e.message for e in seen if isinstance(e, Notice)]
+
+
+def test_research_plan_items_summary(repo: Repo) -> None:
+    write = ("write_file", {"path": "src/mod.py", "content": "X = 1\n"})
+    llm = ScriptedLLM(
+        [
+            reply("Research notes."),
+            reply(PLAN),
+            reply("", write),
+            reply("Wrote src/mod.py.\n- [ ] 3. Document the module"),
+            reply("Tests added."),
+            reply("Documented."),
+            reply("Phase summary."),
+        ]
+    )
+    session, seen = repo.session(llm)
+    result = implement(session, WORK)
+    assert result.summary == "Phase summary.\n"
+    assert [(i.label, i.status) for i in result.items] == [
+        ("Add module — in src", ItemStatus.DONE),
+        ("Add tests — with pytest", ItemStatus.DONE),
+        ("Document the module", ItemStatus.DONE),
+    ]
+    assert (repo.root / "src" / "mod.py").read_text() == "X = 1\n"
+    assert repo.store.read_text("D1", f"{BASE}/research.md") == "Research notes.\n"
+    assert (
+        repo.store.read_text("D1", f"{BASE}/items/1.md")
+        == "Wrote src/mod.py.\n- [ ] 3. Document the module\n"
+    )
+    items = repo.store.read_text("D1", f"{BASE}/items.md") or ""
+    assert items.startswith("<!-- original_count: 2 -->\n- [x] 1. Add module")
+    assert notices(seen) == [
+        "Researching phase 1: Skeleton",
+        "Planning phase 1: Skeleton",
+        "Working on step 1 of 2: Add module — in src",
+        "Working on step 2 of 3: Add tests — with pytest",
+        "Working on step 3 of 3: Document the module",
+        "Summarizing phase 1: Skeleton",
+    ]
+
+
+def test_each_stage_gets_its_own_tools_and_a_fresh_context(repo: Repo) -> None:
+    llm = ScriptedLLM([reply("R."), reply(PLAN), reply("one"), reply("two"), reply("S.")])
+    session, _ = repo.session(llm)
+    implement(session, WORK)
+    read_only = ["read_file", "list_files", "grep_files"]
+    full = [*read_only, "write_file", "edit_file", "run_command"]
+    assert llm.tool_names == [read_only, read_only, full, full, []]
+    assert all(m.role == "user" for r in llm.requests for m in r.messages)  # fresh contexts
+
+
+def test_a_failed_item_is_retried_once_then_marked(repo: Repo) -> None:
+    prompts = StubPrompts()
+    boom = ProviderError("overloaded")
+    llm = ScriptedLLM([reply("R."), reply(PLAN), boom, boom, reply("two"), reply("S.")])
+    session, seen = repo.session(llm, prompts=prompts)
+    result = implement(session, WORK)
+    assert [(i.status, i.reason) for i in result.failed] == [(ItemStatus.FAILED, "overloaded")]
+    items = repo.store.read_text("D1", f"{BASE}/items.md") or ""
+    assert "- [!] 1. Add module — in src [Failed: overloaded]" in items
+    assert "- [x] 2. Add tests" in items
+    failures = [c["previous_failure"] for n, c in prompts.rendered if n == "implement_item"]
+    assert failures == ["", "overloaded", ""]
+    assert "Step 1 failed: overloaded" in notices(seen)
+
+
+def test_a_retry_can_succeed(repo: Repo) -> None:
+    empty = [reply("")] * 3
+    llm = ScriptedLLM([reply("R."), reply(PLAN), *empty, reply("one"), reply("two"), reply("S.")])
+    session, _ = repo.session(llm)
+    assert implement(session, WORK).failed == ()
+
+
+def test_amendments_stop_at_twice_the_original_count(repo: Repo) -> None:
+    plan = "- [ ] 1. Only item\n"
+    more = "done\n- [ ] 2. Second\n- [ ] 3. Third\n- [ ] 4. Fourth\n- [ ] 1. Only item\n"
+    llm = ScriptedLLM([reply("R."), reply(plan), reply(more), reply("ok"), reply("S.")])
+    session, seen = repo.session(llm)
+    result = implement(session, WORK)
+    assert [i.label for i in result.items] == ["Only item", "Second"]
+    assert result.dropped == ("Third", "Fourth")
+    assert "dropped 2 new item(s) past the 2x cap" in notices(seen)
+
+
+def test_the_plan_is_cut_to_max_items(repo: Repo) -> None:
+    repo = make_repo(repo.root, Config(implement=ImplementSection(max_items=1)))
+    llm = ScriptedLLM([reply("R."), reply(PLAN), reply("one"), reply("S.")])
+    session, seen = repo.session(llm)
+    assert len(implement(session, WORK).items) == 1
+    assert "the plan has 2 items; keeping the first 1" in notices(seen)
+
+
+def test_a_plan_without_items_saves_nothing(repo: Repo) -> None:
+    llm = ScriptedLLM([reply("R."), reply("I would rather not.")])
+    session, _ = repo.session(llm)
+    with pytest.raises(InvalidStructure, match="no checklist items"):
+        implement(session, WORK)
+    assert repo.store.read_text("D1", f"{BASE}/items.md") is None
+    assert repo.store.read_text("D1", f"{BASE}/research.md") == "R.\n"
+
+
+def test_an_interrupted_run_resumes_at_the_first_pending_item(repo: Repo) -> None:
+    steps = StepsSection(implement=StepSection(budget_tokens=50))
+    tight = make_repo(repo.root, Config(steps=steps))
+    llm = ScriptedLLM([reply("R."), reply(PLAN), reply("one"), reply("two")])
+    session, _ = tight.session(llm)
+    with pytest.raises(BudgetExceeded):
+        implement(session, WORK)
+    items = repo.store.read_text("D1", f"{BASE}/items.md") or ""
+    assert "- [x] 1. Add module" in items and "- [ ] 2. Add tests" in items  # consistent
+
+    prompts = StubPrompts()
+    llm = ScriptedLLM([reply("two again"), reply("S.")])
+    session, seen = repo.session(llm, prompts=prompts)
+    result = implement(session, WORK)
+    assert [n for n, _ in prompts.rendered] == ["implement_item", "implement_summary"]
+    assert notices(seen)[0] == "Working on step 2 of 2: Add tests — with pytest"
+    assert all(i.status is ItemStatus.DONE for i in result.items)
+
+
+def test_restart_clears_the_artifacts(repo: Repo) -> None:
+    repo.store.write_text("D1", f"{BASE}/research.md", "stale\n")
+    repo.store.write_text("D1", f"{BASE}/items.md", "- [x] 1. Old\n")
+    llm = ScriptedLLM([reply("Fresh."), reply(PLAN), reply("one"), reply("two"), reply("S.")])
+    session, _ = repo.session(llm)
+    result = implement(session, WORK, restart=True)
+    assert result.items[0].label == "Add module — in src"
+    assert repo.store.read_text("D1", f"{BASE}/research.md") == "Fresh.\n"
+
+
+def test_prepare_picks_the_next_phase_with_earlier_summaries(repo: Repo) -> None:
+    phases = [PlanPhase("One", "first"), PlanPhase("Two", "second"), PlanPhase("Three", "third")]
+    repo.store.write_plan("D1", phases)
+    repo.store.write_phase_summary("D1", 1, "Did one.\n")
+    session, _ = repo.session(ScriptedLLM([]))
+    work = prepare(session, RFD)
+    assert (work.number, work.title, work.description) == (2, "Two", "second")
+    assert work.previous == ((1, "Did one.\n"),)
+    assert prepare(session, RFD, phase=3).previous == ((1, "Did one.\n"),)
+    with pytest.raises(ValidationError, match="phase 4 does not exist"):
+        prepare(session, RFD, phase=4)
+
+
+def test_prepare_needs_a_plan(repo: Repo) -> None:
+    session, _ = repo.session(ScriptedLLM([]))
+    with pytest.raises(GateError, match="no plan"):
+        prepare(session, RFD)
+
+
+def test_next_phase_when_all_are_done() -> None:
+    assert next_phase(3, {1, 3}) == 2
+    with pytest.raises(GateError, match="every phase is implemented"):
+        next_phase(2, {1, 2})
+
+
+def test_a_judges_feedback_is_answered_before_the_next_item(repo: Repo) -> None:
+    seen: list[ResultReady] = []
+
+    def judge(event: ResultReady) -> ResultReady:
+        seen.append(event)
+        verdict = "FAIL: no tests" if event.item.startswith("Add module") else ""
+        return dataclasses.replace(event, feedback=(verdict,) if verdict else ())
+
+    llm = ScriptedLLM(
+        [
+            reply("R."),
+            reply(PLAN),
+            reply("module"),
+            reply("module + tests"),
+            reply("two"),
+            reply("S."),
+        ]
+    )
+    session, _ = repo.session(llm)
+    session.bus.subscribe(ResultReady, judge, owner="judge")
+    implement(session, WORK)
+    assert [(e.step, e.item, e.result) for e in seen] == [
+        ("implement", "Add module — in src", "module"),
+        ("implement", "Add tests — with pytest", "two"),
+    ]
+    assert seen[0].phase == "Skeleton\n\nCreate the module." and seen[0].document == RFD
+    answer = llm.requests[3].messages
+    assert (answer[-2].role, answer[-1].text) == ("assistant", "FAIL: no tests")
+    assert repo.store.read_text("D1", f"{BASE}/items/1.md") == "module + tests\n"

@@ -1,0 +1,229 @@
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.agent.context import Step, Tool, schema
+from bot.agent.loop import Stop, final_text, run
+from bot.agent.permission import Approval, Choice, Mode
+from bot.agent.session import Session
+from bot.agent.tools import toolset
+from bot.config import Config, StepSection, StepsSection
+from bot.errors import Aborted, BudgetExceeded
+from bot.events import (
+    Event,
+    Notice,
+    ToolCallAfter,
+    ToolCallComplete,
+    ToolCallIntercept,
+    TurnAborted,
+    TurnComplete,
+    TurnCycleComplete,
+    TurnStarted,
+)
+from bot.llm.base import Message
+from tests.fakes import ScriptedLLM, ScriptedPrompter, StubPrompts, recording_bus, reply
+
+HELLO = Message("user", "hello")
+
+
+def session_for(
+    root: Path, llm: ScriptedLLM, *, config: Config | None = None, **kwargs: Any
+) -> tuple[Session, list[Event]]:
+    bus, seen = recording_bus()
+    base = Session(root, config or Config(), llm, bus, prompts=StubPrompts(), **kwargs)
+    return base, seen
+
+
+def converse(session: Session, step: Step = Step.IMPLEMENT) -> Any:
+    return run(session.conversation(step, "system", session.meter(step)), [HELLO])
+
+
+def names(seen: list[Event]) -> list[str]:
+    return [e.name for e in seen]
+
+
+def test_the_final_assistant_message_is_the_result(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("content\n")
+    llm = ScriptedLLM(
+        [reply("let me look", ("read_file", {"path": "a.txt"})), reply("  it says content  ")]
+    )
+    session, seen = session_for(tmp_path, llm)
+    result = converse(session, Step.REVIEW)
+    assert (result.text, result.stop, result.cycles, result.tool_calls) == (
+        "it says content", Stop.END, 2, 1,
+    )  # fmt: skip
+    assert llm.requests[1].messages[-1].tool_results[0].content == "content\n"
+    assert names(seen) == [
+        "turn.started", "turn.cycle_complete", "tool_call.intercept", "tool_call.after",
+        "tool_call.complete", "turn.cycle_complete", "turn.complete",
+    ]  # fmt: skip
+    assert result.usage.input_tokens == 20
+
+
+def test_final_text_skips_empty_assistant_messages() -> None:
+    messages = [Message("assistant", "answer"), Message("user", "x"), Message("assistant", " ")]
+    assert final_text(messages) == "answer"
+
+
+def test_tool_calls_go_prepare_intercept_permission_execute_after_complete(
+    tmp_path: Path,
+) -> None:
+    order: list[str] = []
+    llm = ScriptedLLM([reply("", ("write_file", {"path": "x.txt", "content": "A"})), reply("ok")])
+    prompter = ScriptedPrompter(approvals=["y"])
+    session, _ = session_for(tmp_path, llm, prompter=prompter)
+
+    def intercept(ev: ToolCallIntercept) -> ToolCallIntercept:
+        order.append("intercept")
+        return dataclasses.replace(ev, arguments={**ev.arguments, "content": "B\n"})
+
+    def after(ev: ToolCallAfter) -> ToolCallAfter:
+        order.append(f"after:{(tmp_path / 'x.txt').read_text()!r}")
+        return dataclasses.replace(ev, result=ev.result + " [checked]")
+
+    session.bus.subscribe(ToolCallIntercept, intercept)
+    session.bus.subscribe(ToolCallAfter, after)
+    session.bus.subscribe(ToolCallComplete, lambda ev: order.append(f"complete:{ev.is_error}"))
+    converse(session)
+    assert prompter.shown[0][1].endswith("+B\n")  # the user approves the intercepted form
+    assert order == ["intercept", "after:'B\\n'", "complete:False"]
+    assert llm.requests[1].messages[-1].tool_results[0].content.endswith("[checked]")
+
+
+def test_an_interceptor_abort_reaches_the_model_and_the_user(tmp_path: Path) -> None:
+    llm = ScriptedLLM([reply("", ("write_file", {"path": "x.txt", "content": "A"})), reply("ok")])
+    session, seen = session_for(tmp_path, llm, mode=Mode.YES)
+
+    def veto(ev: ToolCallIntercept) -> None:
+        raise Aborted("no writes on Sundays")
+
+    session.bus.subscribe(ToolCallIntercept, veto, owner="policy", tools=frozenset({"write_file"}))
+    converse(session)
+    result = llm.requests[1].messages[-1].tool_results[0]
+    assert (result.is_error, result.content) == (True, "aborted: no writes on Sundays")
+    assert [e.message for e in seen if isinstance(e, Notice)] == [
+        "write_file: no writes on Sundays"
+    ]
+    assert not (tmp_path / "x.txt").exists()
+
+
+@pytest.mark.parametrize(
+    ("answer", "written", "told"),
+    [
+        (
+            Approval(Choice.NO, note="use y.txt"),
+            None,
+            "aborted: the user declined this call: use y.txt",
+        ),
+        (Approval(Choice.EDIT, {"path": "x.txt", "content": "edited\n"}), "edited\n", "created"),
+    ],
+)
+def test_ask_mode_denies_or_edits(
+    tmp_path: Path, answer: Approval, written: str | None, told: str
+) -> None:
+    llm = ScriptedLLM([reply("", ("write_file", {"path": "x.txt", "content": "A"})), reply("ok")])
+    approvals: list[Approval | str] = [answer, "y"]
+    session, _ = session_for(tmp_path, llm, prompter=ScriptedPrompter(approvals=approvals))
+    converse(session)
+    target = tmp_path / "x.txt"
+    assert (target.read_text() if target.exists() else None) == written
+    assert llm.requests[1].messages[-1].tool_results[0].content.startswith(told)
+
+
+def test_read_only_tools_never_ask(tmp_path: Path) -> None:
+    llm = ScriptedLLM([reply("", ("list_files", {})), reply("done")])
+    session, _ = session_for(tmp_path, llm, prompter=ScriptedPrompter())
+    assert converse(session).text == "done"
+
+
+def test_without_a_person_only_configured_writes_run(tmp_path: Path) -> None:
+    unbounded = Tool("erase", "Erase things.", schema({}), lambda ctx, args: "erased", writes=True)
+    llm = ScriptedLLM(
+        [reply("", ("write_file", {"path": "x.txt", "content": "A"}), ("erase", {})), reply("ok")]
+    )
+    session, _ = session_for(tmp_path, llm, mode=Mode.CONFINED)
+    calls = dataclasses.replace(
+        session.conversation(Step.IMPLEMENT, "s", session.meter(Step.IMPLEMENT)).calls,
+        tools=(*toolset(Step.IMPLEMENT), unbounded),
+    )
+    conv = dataclasses.replace(
+        session.conversation(Step.IMPLEMENT, "s", session.meter(Step.IMPLEMENT)), calls=calls
+    )
+    run(conv, [HELLO])
+    wrote, erased = llm.requests[1].messages[-1].tool_results
+    assert (tmp_path / "x.txt").read_text() == "A" and not wrote.is_error
+    assert erased.is_error and "`erase` needs a person to confirm it" in erased.content
+
+
+def test_tools_of_other_steps_are_unknown(tmp_path: Path) -> None:
+    llm = ScriptedLLM([reply("", ("write_file", {"path": "x", "content": "A"})), reply("ok")])
+    session, _ = session_for(tmp_path, llm, mode=Mode.YES)
+    converse(session, Step.REVIEW)
+    assert "unknown tool `write_file`" in llm.requests[1].messages[-1].tool_results[0].content
+    assert llm.tool_names[0] == ["read_file", "list_files", "grep_files"]
+    assert not (tmp_path / "x").exists()
+
+
+def test_max_turns_stops_the_conversation(tmp_path: Path) -> None:
+    llm = ScriptedLLM([reply("still looking", ("list_files", {}))] * 2)
+    session, seen = session_for(tmp_path, llm)
+    conv = dataclasses.replace(
+        session.conversation(Step.REVIEW, "s", session.meter(Step.REVIEW)), max_turns=2
+    )
+    result = run(conv, [HELLO])
+    assert (result.stop, result.text, result.cycles) == (Stop.MAX_TURNS, "still looking", 2)
+    assert [e for e in seen if isinstance(e, TurnAborted)]
+
+
+@pytest.mark.parametrize(
+    ("script", "stop", "calls"),
+    [
+        ([reply(""), reply(""), reply("third time")], Stop.END, 3),
+        ([reply(""), reply(""), reply("")], Stop.EMPTY, 3),
+    ],
+)
+def test_empty_replies_are_retried_twice(
+    tmp_path: Path, script: list[Any], stop: Stop, calls: int
+) -> None:
+    llm = ScriptedLLM(script)
+    session, _ = session_for(tmp_path, llm)
+    assert converse(session).stop is stop
+    assert len(llm.requests) == calls
+
+
+def test_a_budget_stops_the_step_cleanly(tmp_path: Path) -> None:
+    steps = StepsSection(implement=StepSection(model="opus", budget_tokens=40))
+    llm = ScriptedLLM([reply("", ("list_files", {}), tokens=(20, 5))] * 3)
+    session, seen = session_for(tmp_path, llm, config=Config(steps=steps))
+    with pytest.raises(BudgetExceeded, match="implement used 50 tokens, over its budget of 40"):
+        converse(session)
+    assert len(llm.requests) == 2
+    aborted = [e for e in seen if isinstance(e, TurnAborted)]
+    assert len(aborted) == 1 and "budget" in aborted[0].reason
+
+
+def test_a_cost_budget_uses_the_price_table(tmp_path: Path) -> None:
+    steps = StepsSection(review=StepSection(budget_usd=0.02))
+    opus = "claude-opus-4-1-20250805"  # $15 in, $75 out per million tokens
+    llm = ScriptedLLM([reply("", ("list_files", {}), tokens=(200, 100), model=opus)] * 3)
+    session, _ = session_for(tmp_path, llm, config=Config(steps=steps))
+    with pytest.raises(BudgetExceeded, match=r"review cost \$0.0210, over its budget of \$0.0200"):
+        converse(session, Step.REVIEW)
+    assert len(llm.requests) == 2
+
+
+def test_turn_events_carry_the_step_model_and_tokens(tmp_path: Path) -> None:
+    llm = ScriptedLLM([reply("hi", tokens=(7, 3))])
+    session, seen = session_for(tmp_path, llm, model="haiku")
+    converse(session, Step.EXPLORE)
+    started = next(e for e in seen if isinstance(e, TurnStarted))
+    done = next(e for e in seen if isinstance(e, TurnComplete))
+    cycle = next(e for e in seen if isinstance(e, TurnCycleComplete))
+    assert (started.step, started.model) == ("explore", "claude-haiku-4-5")
+    assert (done.text, done.input_tokens, done.output_tokens) == ("hi", 7, 3)
+    assert cycle.stop_reason == "end_turn"
+    assert llm.requests[0].model == "claude-haiku-4-5"

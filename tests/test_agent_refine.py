@@ -1,0 +1,202 @@
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from bot.agent.permission import Mode
+from bot.agent.refine import Focus, ReviewText, StopReason, changed_sections, focus_for, refine
+from bot.config import Config, StepSection, StepsSection
+from bot.errors import BudgetExceeded, ProviderError
+from bot.events import Notice, ResultReady
+from bot.llm.base import Reply
+from bot.usage import parse_line
+from tests.agent_support import RFD, RFD_PATH, Repo, make_repo
+from tests.fakes import ScriptedLLM, ScriptedPrompter, StubPrompts, reply
+
+REVIEWS = (ReviewText("reviews/1.md", "Summary is vague."), ReviewText("reviews/2.md", "Nit."))
+
+
+def edit(summary: str, answer: str = "changed the summary") -> list[Reply]:
+    """One pass that rewrites the Summary section, then answers."""
+    return [reply("", ("rfd_section", {"section": "Summary", "content": summary})), reply(answer)]
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Repo:
+    return make_repo(tmp_path)
+
+
+def test_converged_stops_the_loop(repo: Repo) -> None:
+    llm = ScriptedLLM([*edit("Clear summary."), reply("CONVERGED\nNothing to add.")])
+    session, _ = repo.session(llm)
+    result = refine(session, REVIEWS)
+    assert result.stop is StopReason.CONVERGED
+    assert [(p.number, p.focus, p.changed_sections) for p in result.passes] == [
+        (1, Focus.REVIEWS, ("Summary",)),
+        (2, Focus.COMPLETENESS, ()),
+    ]
+    assert "+Clear summary." in result.passes[0].diff.splitlines()
+    assert result.passes[1].diff == ""
+    assert repo.rfd.read_text() == RFD.replace("Old summary.", "Clear summary.")
+    assert result.reviews == ("reviews/1.md", "reviews/2.md")
+
+
+def test_the_cap_is_five_passes(repo: Repo) -> None:
+    llm = ScriptedLLM([r for n in range(1, 7) for r in edit(f"Version {n}.")])
+    session, _ = repo.session(llm)
+    result = refine(session, REVIEWS)
+    assert (result.stop, len(result.passes)) == (StopReason.CAP, 5)
+    assert "Version 5." in repo.rfd.read_text()
+    assert len(llm.replies) == 2  # the sixth pass never ran
+
+
+def test_two_unchanged_passes_stop(repo: Repo) -> None:
+    llm = ScriptedLLM([*edit("Better."), reply("looks fine"), reply("still fine"), *edit("x")])
+    session, _ = repo.session(llm)
+    result = refine(session, REVIEWS)
+    assert (result.stop, len(result.passes)) == (StopReason.UNCHANGED, 3)
+    assert result.changed
+
+
+def test_oscillation_stops(repo: Repo) -> None:
+    llm = ScriptedLLM([*edit("A."), *edit("B."), *edit("A."), *edit("B.")])
+    session, _ = repo.session(llm)
+    result = refine(session)
+    assert (result.stop, len(result.passes)) == (StopReason.OSCILLATION, 3)
+
+
+def test_a_provider_failure_keeps_the_earlier_passes(repo: Repo) -> None:
+    llm = ScriptedLLM([*edit("Kept."), ProviderError("Anthropic did not answer within 120 s")])
+    session, seen = repo.session(llm)
+    result = refine(session, REVIEWS)
+    assert result.stop is StopReason.INTERRUPTED
+    assert "pass 2 failed (Anthropic did not answer within 120 s)" in result.warning
+    assert "Kept." in repo.rfd.read_text()
+    assert [e.level for e in seen if isinstance(e, Notice)] == ["warning"]
+
+
+@pytest.mark.parametrize("error", [TimeoutError("read timed out"), KeyboardInterrupt()])
+def test_an_interruption_inside_a_pass_keeps_its_written_sections(
+    repo: Repo, error: BaseException
+) -> None:
+    first = reply("", ("rfd_section", {"section": "Summary", "content": "Half."}))
+    llm = ScriptedLLM([first, error])
+    session, _ = repo.session(llm)
+    result = refine(session)
+    assert result.stop is StopReason.INTERRUPTED
+    assert result.passes[0].changed_sections == ("Summary",)
+
+
+def test_a_budget_stop_leaves_the_document_consistent(repo: Repo) -> None:
+    steps = StepsSection(refine=StepSection(budget_tokens=40))
+    repo = make_repo(repo.root, Config(steps=steps))
+    llm = ScriptedLLM([*edit("Within budget."), *edit("Over budget.")])
+    session, _ = repo.session(llm)
+    with pytest.raises(BudgetExceeded):
+        refine(session, REVIEWS)
+    assert repo.rfd.read_text() == RFD.replace("Old summary.", "Within budget.")
+
+
+def test_empty_replies_are_retried(repo: Repo) -> None:
+    llm = ScriptedLLM([reply(""), reply(""), reply("CONVERGED")])
+    session, _ = repo.session(llm)
+    assert refine(session).stop is StopReason.CONVERGED
+    assert len(llm.requests) == 3
+
+
+def test_pass_one_sees_the_reviews_and_later_passes_rotate_focus(repo: Repo) -> None:
+    prompts = StubPrompts()
+    llm = ScriptedLLM([reply("ok"), reply("ok"), reply("ok")])
+    session, _ = repo.session(llm, prompts=prompts)
+    refine(session, REVIEWS)
+    assert [(name, ctx.get("focus")) for name, ctx in prompts.rendered] == [
+        ("refine_pass1", None),
+        ("refine_pass", "completeness"),
+    ]
+    first, second = llm.opening(0), llm.opening(1)
+    assert '<document name="review reviews/1.md">' in first
+    assert "review" not in second and f'<document name="RFD {RFD_PATH}">' in second
+    assert all(
+        t == ["read_file", "list_files", "grep_files", "rfd_section"] for t in llm.tool_names
+    )
+
+
+@pytest.mark.parametrize(
+    ("number", "reviews", "focus"),
+    [
+        (1, True, Focus.REVIEWS),
+        (2, True, Focus.COMPLETENESS),
+        (5, True, Focus.SCOPE),
+        (1, False, Focus.COMPLETENESS),
+        (5, False, Focus.CLARITY),
+    ],
+)
+def test_focus_rotation(number: int, reviews: bool, focus: Focus) -> None:
+    assert focus_for(number, reviews=reviews) is focus
+
+
+def test_changed_sections_names_added_and_removed_ones() -> None:
+    after = RFD.replace("Old design.", "New.") + "\n## Risks\n\nSome.\n"
+    assert changed_sections(RFD, after, RFD_PATH) == ("Design", "Risks")
+    assert changed_sections(RFD, "not an RFD", RFD_PATH) == ("Summary", "Design")
+
+
+@pytest.mark.parametrize(
+    ("mode", "approvals", "changed"),
+    [(Mode.CONFINED, [], True), (Mode.ASK, ["n", "n"], False), (Mode.ASK, ["y", "n"], True)],
+)
+def test_sections_change_only_as_the_mode_allows(
+    repo: Repo, mode: Mode, approvals: list[str], changed: bool
+) -> None:
+    llm = ScriptedLLM([*edit("Edited."), *edit("Again."), reply("CONVERGED")])
+    prompter = ScriptedPrompter(approvals=list(approvals))
+    session, _ = repo.session(llm, mode=mode, prompter=prompter)
+    result = refine(session, REVIEWS)
+    assert ("+Edited." in result.passes[0].diff.splitlines()) is changed
+    assert result.passes[0].changed_sections == (("Summary",) if changed else ())
+
+
+def test_every_call_lands_in_the_usage_ledger(repo: Repo) -> None:
+    llm = ScriptedLLM([*edit("Better."), reply("CONVERGED")])
+    session, _ = repo.session(llm)
+    result = refine(session, REVIEWS)
+    lines = (repo.store.read_text("D1", "usage.jsonl") or "").splitlines()
+    entries = [parse_line(line) for line in lines]
+    assert [(e.step, e.usage.input_tokens) for e in entries if e] == [("refine", 10)] * 3
+    assert result.usage.input_tokens == 30
+
+
+def test_a_judge_sees_each_pass_and_its_feedback_is_answered(repo: Repo) -> None:
+    seen: list[ResultReady] = []
+
+    def judge(event: ResultReady) -> ResultReady:
+        seen.append(event)
+        return dataclasses.replace(event, feedback=("FAIL: too short",) if len(seen) == 1 else ())
+
+    fix = ("rfd_section", {"section": "Summary", "content": "Longer summary."})
+    llm = ScriptedLLM([*edit("Short."), reply("", fix), reply("lengthened"), reply("CONVERGED")])
+    session, _ = repo.session(llm)
+    session.bus.subscribe(ResultReady, judge, owner="judge")
+    result = refine(session, REVIEWS)
+    assert [e.item for e in seen] == ["refine pass 1 (reviews)", "refine pass 2 (completeness)"]
+    assert seen[0].result.startswith("changed the summary\n\n--- a/docs/rfd/D1-tracing.md")
+    assert "+Short." in seen[0].result.splitlines()
+    assert result.passes[0].reply == "lengthened"
+    assert "+Longer summary." in result.passes[0].diff.splitlines()
+
+
+def test_a_document_too_large_for_the_context_is_cut_visibly(tmp_path: Path) -> None:
+    from bot.config import ProviderSection
+
+    config = Config(provider=ProviderSection(context_tokens=3000))
+    repo = make_repo(tmp_path, config)
+    huge = ReviewText("reviews/1.md", "Finding.\n" * 4000)
+    llm = ScriptedLLM([reply("CONVERGED")])
+    session, seen = repo.session(llm)
+    refine(session, [huge])
+    warnings = [e.message for e in seen if isinstance(e, Notice)]
+    assert len(warnings) == 1 and "review reviews/1.md" in warnings[0]
+    assert "truncated here" in llm.opening(0)
+    assert len(llm.opening(0)) < 3000 * 4 + 2000

@@ -1,0 +1,117 @@
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.agent.rfd_tools import section_edit
+from bot.agent.tools import ALL_TOOLS, check_arguments
+from bot.errors import AlreadyExists, FileNotFound, InvalidStructure, ValidationError
+from tests.agent_support import RFD, RFD_PATH, Repo, make_repo
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Repo:
+    return make_repo(tmp_path)
+
+
+def call(repo: Repo, name: str, **args: Any) -> str:
+    tool = ALL_TOOLS[name]
+    return tool.handler(repo.tool_context(), check_arguments(tool, args))
+
+
+def preview(repo: Repo, name: str, **args: Any) -> str:
+    tool = ALL_TOOLS[name]
+    assert tool.preview is not None
+    return tool.preview(repo.tool_context(), check_arguments(tool, args))
+
+
+def test_explore_summary_goes_to_the_state_directory(repo: Repo) -> None:
+    assert preview(repo, "rfd_explore_summary", content="# Research\n").endswith("+# Research\n")
+    call(repo, "rfd_explore_summary", content="# Research\n")
+    assert repo.store.read_explore("D1") == "# Research\n"
+
+
+def test_decisions_are_added_updated_and_rejected(repo: Repo) -> None:
+    call(repo, "rfd_decision", action="add", text="Flat event structs", status="locked")
+    call(repo, "rfd_decision", action="add", text="A macro emits events")
+    diff = preview(repo, "rfd_decision", action="reject", number=2, reason="too magic")
+    assert "-2. A macro emits events" in diff.splitlines()
+    out = call(repo, "rfd_decision", action="reject", number=2, reason="too magic")
+    text = repo.store.read_text("D1", "decisions.md") or ""
+    assert text.startswith("# Decisions for RFD D1: Tracing")
+    assert "1. Flat event structs" in text and "~~2. A macro emits events~~ too magic" in text
+    assert out.endswith(text)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ({"action": "update", "text": "x"}, "needs the number"),
+        ({"action": "reject", "number": 1}, "reason"),
+        ({"action": "update", "number": 9, "text": "x"}, "does not exist"),
+        ({"action": "add"}, "non-empty text"),
+    ],
+)
+def test_bad_decisions_are_refused_and_nothing_is_written(
+    repo: Repo, args: dict[str, Any], message: str
+) -> None:
+    call(repo, "rfd_decision", action="add", text="One")
+    before = repo.store.read_text("D1", "decisions.md")
+    with pytest.raises(ValidationError, match=message):
+        call(repo, "rfd_decision", **args)
+    assert repo.store.read_text("D1", "decisions.md") == before
+
+
+def test_rfd_section_replaces_one_section_and_nothing_else(repo: Repo) -> None:
+    out = call(repo, "rfd_section", section="design", content="## Design\n\nNew design.\n")
+    assert out == f"replaced section `design` of {RFD_PATH}"
+    assert repo.rfd.read_text() == RFD.replace("Old design.", "New design.")
+
+
+def test_rfd_section_appends_a_missing_section(repo: Repo) -> None:
+    call(repo, "rfd_section", section="Alternatives", content="None.")
+    assert repo.rfd.read_text().endswith("## Alternatives\n\nNone.\n")
+    assert repo.rfd.read_text().startswith(RFD)
+
+
+def test_rfd_section_preview_is_a_diff_and_writes_nothing(repo: Repo) -> None:
+    diff = preview(repo, "rfd_section", section="Summary", content="New summary.")
+    assert "-Old summary." in diff.splitlines() and "+New summary." in diff.splitlines()
+    assert repo.rfd.read_text() == RFD
+
+
+def test_rfd_draft_creates_the_file_once(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, rfd=None)
+    with pytest.raises(FileNotFound, match="create it with rfd_draft"):
+        call(repo, "rfd_section", section="Summary", content="x")
+    with pytest.raises(InvalidStructure, match="no '# RFD' heading"):
+        call(repo, "rfd_draft", content="no heading here\n")
+    call(repo, "rfd_draft", content=RFD)
+    assert repo.rfd.read_text() == RFD
+    with pytest.raises(AlreadyExists, match="rfd_section"):
+        call(repo, "rfd_draft", content=RFD)
+
+
+@pytest.mark.parametrize(
+    ("section", "content", "expected"),
+    [
+        ("summary", "S.", "## Summary\n\nS.\n"),
+        ("## Summary", "## Summary\nS.\n\n", "## Summary\n\nS.\n"),
+        ("SUMMARY", "# Other\nS.", "## Summary\n\n# Other\nS.\n"),
+    ],
+)
+def test_section_edit_matches_titles_and_strips_a_repeated_heading(
+    section: str, content: str, expected: str
+) -> None:
+    assert expected in section_edit(RFD, RFD_PATH, section, content)
+
+
+def test_rfd_tools_without_an_rfd_say_so(tmp_path: Path) -> None:
+    from bot.agent.context import ToolContext
+    from bot.config import Config
+
+    ctx = ToolContext.for_repo(tmp_path, Config())
+    with pytest.raises(ValidationError, match="needs an RFD"):
+        ALL_TOOLS["rfd_explore_summary"].handler(ctx, {"content": "x"})

@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.agent.permission import Choice
+from bot.agent.terminal import TerminalPrompter
+
+
+def prompter(
+    answers: list[str], edited: str | None = None
+) -> tuple[TerminalPrompter, list[str], list[tuple[str, str]]]:
+    shown: list[str] = []
+    opened: list[tuple[str, str]] = []
+
+    def edit(text: str, extension: str) -> str | None:
+        opened.append((text, extension))
+        return edited
+
+    return (
+        TerminalPrompter(echo=shown.append, prompt=lambda _: answers.pop(0), edit=edit),
+        shown,
+        opened,
+    )
+
+
+@pytest.mark.parametrize(
+    ("answer", "choice"), [("", Choice.YES), ("Y", Choice.YES), ("yes", Choice.YES)]
+)
+def test_yes_is_the_default(answer: str, choice: Choice) -> None:
+    p, shown, _ = prompter([answer])
+    assert p.approve("write_file", {"path": "a", "content": "x"}, "+x\n").choice is Choice.YES
+    assert shown[0] == "\n── write_file ──\n+x\n"
+
+
+def test_no_carries_a_note_and_bad_answers_ask_again() -> None:
+    p, shown, _ = prompter(["maybe", "n", "use b.txt"])
+    approval = p.approve("write_file", {"path": "a", "content": "x"}, "+x")
+    assert (approval.choice, approval.note) == (Choice.NO, "use b.txt")
+    assert "answer y, n or e" in shown
+
+
+def test_edit_opens_the_content_in_the_editor() -> None:
+    p, _, opened = prompter(["e"], edited="better\n")
+    approval = p.approve("rfd_section", {"section": "Summary", "content": "draft\n"}, "")
+    assert approval.choice is Choice.EDIT
+    assert approval.arguments == {"section": "Summary", "content": "better\n"}
+    assert opened == [("draft\n", ".md")]
+
+
+@pytest.mark.parametrize(
+    ("edited", "expected"),
+    [
+        ('{"action": "add", "text": "Edited"}', {"action": "add", "text": "Edited"}),
+        ("{not json", {"action": "add", "text": "Original"}),
+        (None, {"action": "add", "text": "Original"}),
+    ],
+)
+def test_edit_without_content_edits_the_json_arguments(
+    edited: str | None, expected: dict[str, Any]
+) -> None:
+    p, _, opened = prompter(["e"], edited=edited)
+    approval = p.approve("rfd_decision", {"action": "add", "text": "Original"}, "")
+    assert approval.arguments == expected
+    assert opened[0][1] == ".json"
+
+
+def test_ask_returns_none_at_end_of_input() -> None:
+    def eof(_: str) -> str:
+        raise EOFError
+
+    assert TerminalPrompter(prompt=eof).ask("you> ") is None
+    assert TerminalPrompter(prompt=lambda _: "more").ask("you> ") == "more"
