@@ -152,3 +152,18 @@ def test_done_marks_the_rfd_implemented_and_closes_its_issue(tmp_path: Path) -> 
     origin, checkout = make_world(tmp_path, {"README.md": "x\n"}, files)
     assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd done")) == 0
     assert "- **Status**: Implemented" in on_branch(origin, RFD_PATH)
+
+
+@pytest.mark.vcr
+def test_refine_commits_the_refined_rfd(
+    tmp_path: Path, world: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.fakes import ScriptedLLM, reply
+
+    section = {"section": "Summary", "content": "Stream large reports row by row."}
+    llm = ScriptedLLM([reply("", ("rfd_section", section)), reply("Rewrote the summary."),
+                       reply("CONVERGED\nNothing to add.")])  # fmt: skip
+    monkeypatch.setattr("bot.llm.select.select", lambda *a, **k: (llm, "scripted model"))
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd refine")) == 0
+    assert "Stream large reports row by row." in on_branch(origin, RFD_PATH)

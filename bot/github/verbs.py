@@ -127,6 +127,8 @@ def do_refine(ctx: Context, command: Command) -> str:
     passes = [f"- pass {p.number} ({p.focus.value}): "
               f"{', '.join(p.changed_sections) or 'no change'}" for p in result.passes]  # fmt: skip
     addressed = ", ".join(f"`{r}`" for r in result.reviews) or "none"
+    if result.reviews:
+        addressed += " — `/rfd dismiss all` once you agree they are settled"
     lines = [f"Refined RFD {target.file.rfd_id} ({result.stop.value}):", *passes,
              f"Reviews addressed: {addressed}.", result.warning, done]  # fmt: skip
     return "\n".join(line for line in lines if line)

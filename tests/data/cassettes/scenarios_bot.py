@@ -432,3 +432,13 @@ CASSETTES |= {
 CASSETTES[S + "test_lint_findings_become_annotations"] = CASSETTES[
     S + "test_opened_posts_one_status_comment"
 ]
+
+CASSETTES[C + "test_refine_commits_the_refined_rfd"] = [
+    NO_COMMENTS,
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    PULL,
+    SLASH_FILES,
+    react("rocket"),
+    reply("slash-refine"),
+]
