@@ -167,3 +167,24 @@ def test_refine_commits_the_refined_rfd(
     origin, checkout = world
     assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd refine")) == 0
     assert "Stream large reports row by row." in on_branch(origin, RFD_PATH)
+
+
+@pytest.mark.vcr
+def test_implement_opens_a_pr_for_the_next_phase(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.plan import PlanPhase, dumps
+    from tests.fakes import ScriptedLLM, reply
+
+    llm = ScriptedLLM([reply("Research."), reply("- [ ] 1. Write the CSV writer\n"),
+                       reply("done"), reply("The writer streams rows.")])  # fmt: skip
+    monkeypatch.setattr("bot.llm.select.select", lambda *a, **k: (llm, "scripted model"))
+    accepted = RFD_TEXT.replace("Discussion", "Accepted")
+    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
+    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
+    origin, checkout = make_world(tmp_path, files, {})
+    data = comment("/rfd implement", name="issue_comment.created.issue")
+    data["issue"]["body"] = "<!-- rfd-bot:tracking:045 -->\nTracking issue"
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    summary = git(origin, "show", "rfd/045-phase-1:docs/rfd/.state/045/phases/1.md")
+    assert summary == "The writer streams rows.\n"

@@ -21,6 +21,11 @@ TITLE = "RFD {rid}, phase {n}: {title}"
 RUNNING = "⏳ Implementing RFD {rid}, phase {n}: {title} (branch `{branch}`)…"
 OPENED = "✅ RFD {rid}, phase {n}: {title} — {url}"
 EXISTS = "Phase {n} of RFD {rid} already has a pull request: {url}"
+PR_BODY = (
+    "<!-- rfd-bot:implement:{rid}-{n} -->\nPhase {n} of RFD {rid}: {title}.\n\n{summary}\n\n"
+    "Merging it records the phase (`phases/{n}.md`) and ticks it on the tracking issue. "
+    "Checks do not start by themselves on PRs the bot opens: push a commit or re-run them."
+)
 NO_PHASE = "RFD {rid} has no phase left to implement."
 
 
@@ -50,7 +55,7 @@ def implement(ctx: Context, command: Command) -> str:
         commit_and_push(checkout, [checkout.root], message, ctx.environ)
     finally:
         close(ctx.root, checkout)
-    body = f"<!-- rfd-bot:implement:{rid}-{n} -->\n{result.summary}"
+    body = PR_BODY.format(**facts, summary=result.summary.strip())
     _, url = ctx.api.create_pull(TITLE.format(**facts), branch, ctx.delivery.default_branch, body)
     ctx.upsert("implement", f"{rid}-{n}", OPENED.format(**facts, url=url))
     return f"Opened {url} for phase {n} of RFD {rid}."

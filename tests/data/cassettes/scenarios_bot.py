@@ -442,3 +442,33 @@ CASSETTES[C + "test_refine_commits_the_refined_rfd"] = [
     react("rocket"),
     reply("slash-refine"),
 ]
+
+NEW_PR = pull(3, "rfd/045-phase-1", "b" * 40)
+NEW_PR.update(title="RFD 045, phase 1: Writer", body=body("implement-pr"))
+CASSETTES[C + "test_implement_opens_a_pr_for_the_next_phase"] = [
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    call("GET", "/pulls", query="state=all&head=Codertocat%3Arfd%2F045-phase-1", reply=[]),
+    reply("implement-running", cid=970, number=12),
+    call(
+        "POST",
+        "/pulls",
+        status=201,
+        reply=NEW_PR,
+        body={
+            "title": "RFD 045, phase 1: Writer",
+            "head": "rfd/045-phase-1",
+            "base": "main",
+            "body": body("implement-pr"),
+        },
+    ),
+    call(
+        "PATCH",
+        "/issues/comments/970",
+        body={"body": body("implement-opened")},
+        reply=comment(970, 12, body("implement-opened")),
+    ),
+    react("rocket"),
+    reply("slash-implement", number=12),
+]
