@@ -13,7 +13,7 @@ from __future__ import annotations
 from bot.github.checkout import close, commit_and_push, open_branch
 from bot.github.commands import Command
 from bot.github.context import Context
-from bot.github.ops import COMMIT, Refused, open_workspace
+from bot.github.ops import COMMIT, Refused, has_model, open_workspace
 from bot.github.verbs import NEEDS_MODEL, rfd_for_implement
 
 BRANCH = "rfd/{rid}-phase-{n}"
@@ -30,6 +30,8 @@ NO_PHASE = "RFD {rid} has no phase left to implement."
 
 
 def implement(ctx: Context, command: Command) -> str:
+    if not has_model(ctx):
+        raise Refused(NEEDS_MODEL.format(verb="implement"))
     rid = rfd_for_implement(ctx, command)
     ws = open_workspace(ctx, ctx.root)
     state = ws.store.read(rid)
@@ -37,8 +39,6 @@ def implement(ctx: Context, command: Command) -> str:
     if n is None or not state.plan or not 1 <= n <= len(state.plan):
         raise Refused(NO_PHASE.format(rid=rid))
     title, branch = state.plan[n - 1].title, BRANCH.format(rid=rid, n=n)
-    if ws.llm.offline:
-        raise Refused(NEEDS_MODEL.format(verb="implement"))
     existing = ctx.api.find_pull(branch)
     if existing is not None:
         return EXISTS.format(n=n, rid=rid, url=existing[1])

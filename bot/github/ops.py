@@ -41,6 +41,13 @@ def open_workspace(ctx: Context, root: Path) -> Workspace:
     return ws
 
 
+def has_model(ctx: Context) -> bool:
+    """Does this run have an AI provider (checked before any work is done)?"""
+    from bot.llm.select import select
+
+    return not select(ctx.cfg, ctx.environ)[0].offline
+
+
 def offline_note(ws: Workspace) -> str:
     """What to tell the user when no model was used (empty when one was)."""
     return NO_KEY if ws.llm.offline else ""

@@ -14,7 +14,7 @@ from bot.github.api import PullRequest
 from bot.github.changed import ChangedRfd, changed_rfds
 from bot.github.commands import Command, Verb, help_text
 from bot.github.context import Context
-from bot.github.ops import Refused, commit, pr_workspace
+from bot.github.ops import Refused, commit, has_model, pr_workspace
 from bot.github.review_label import review_pr
 from bot.github.revisions import posted_reviews
 from bot.github.status_comment import read_row, read_rows, render
@@ -114,13 +114,13 @@ def do_dismiss(ctx: Context, command: Command) -> str:
 
 
 def do_refine(ctx: Context, command: Command) -> str:
+    from bot.agent.steps import refine_rfd
+
+    if not has_model(ctx):
+        raise Refused(NEEDS_MODEL.format(verb="refine"))
     pr = _pull(ctx, command.verb)
     (target,) = _targets(ctx, pr, command, one=True)
     with pr_workspace(ctx, pr, [target.file.path]) as (ws, checkout):
-        if ws.llm.offline:
-            raise Refused(NEEDS_MODEL.format(verb="refine"))
-        from bot.agent.steps import refine_rfd
-
         result = refine_rfd(ws, str(target.file.rfd_id), model=command.model)
         path = ws.path(ws.find(str(target.file.rfd_id)))
         done = commit(ctx, checkout, [path], str(target.file.rfd_id), "refined")

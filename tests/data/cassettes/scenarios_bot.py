@@ -370,8 +370,6 @@ CASSETTES |= {
         NO_COMMENTS,
         perm("Codertocat", "admin"),
         react("eyes"),
-        PULL,
-        SLASH_FILES,
         react("confused"),
         reply("slash-refine-no-key"),
     ],
