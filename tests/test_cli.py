@@ -118,3 +118,26 @@ def test_status_reads_only_the_rfd_asked_for(
     monkeypatch.setattr(discovery, "read", lambda root, f: reads.append(f.path) or real(root, f))
     assert run(git_repo, "status", "7") == 0
     assert reads == ["docs/rfd/007-r7.md"]
+
+
+def test_decide_by_hand_validates_and_keeps_numbers(
+    rfd_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(rfd_repo, "decide", "1", "add", "--text", "Use a table", "--status", "locked") == 0
+    assert run(rfd_repo, "decide", "1", "add", "--text", "Backoff cap") == 0
+    assert run(rfd_repo, "decide", "1", "reject", "1") == 1  # no reason
+    assert "reason" in capsys.readouterr().err
+    assert run(rfd_repo, "decide", "1", "reject", "1", "--reason", "a broker is simpler") == 0
+    text = (rfd_repo / "docs/rfd/.state/001/decisions.md").read_text()
+    assert "2. Backoff cap" in text and "- ~~1. Use a table~~ a broker is simpler" in text
+
+
+def test_lint_reports_broken_state_with_what_to_do(
+    rfd_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plan = rfd_repo / "docs/rfd/.state/001/plan.json"
+    plan.parent.mkdir(parents=True)
+    plan.write_text("[{]")
+    assert run(rfd_repo, "lint") == 1
+    out = capsys.readouterr().out
+    assert "plan.json" in out and "rfd accept" in out

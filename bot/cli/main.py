@@ -26,6 +26,13 @@ COMMANDS: dict[str, str] = {
     "review": "bot.cli.reviewing:review",
     "dismiss": "bot.cli.reviewing:dismiss",
     "phase": "bot.cli.reviewing:phase",
+    "decide": "bot.cli.decide:decide",
+    "refine": "bot.cli.ai:refine",
+    "implement": "bot.cli.ai:implement",
+    "author": "bot.cli.ai:author",
+    "explore": "bot.cli.ai:explore",
+    "converge": "bot.cli.ai:converge",
+    "draft": "bot.cli.ai:draft",
     "plugins": "bot.cli.plugins:plugins",
     "config": "bot.cli.config_cmd:config",
 }

@@ -104,6 +104,8 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
         for finding in lint_rules.lint_document(doc, known=known, file=files.get(doc.path))
     ]
     problems = [e for e in errors if chosen(e.path)]
+    store = StateStore(root, cfg)
+    problems += [e for doc in docs if chosen(doc.path) for e in store.validate(str(doc.rfd_id))]
     out.data(
         {"findings": [_finding(f) for f in findings], "errors": [e.to_dict() for e in problems]}
     )

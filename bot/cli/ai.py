@@ -1,0 +1,223 @@
+"""AI steps in the terminal: ``refine``, ``implement``, ``author``, ``explore``, ``converge``,
+``draft``.  Replies stream as they arrive; every write is shown and confirmed (ask mode)
+unless ``--yes``; usage and cost are printed after each step."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from bot.cli.common import rfd_command, workspace
+from bot.cli.output import Output
+from bot.errors import ProviderError
+
+if TYPE_CHECKING:
+    from bot.llm.base import Usage
+    from bot.workspace import Workspace
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def ai_options(fn: F) -> F:
+    fn = click.option("--model", help="Model alias or id (default: the step's model).")(fn)
+    return click.option("--yes", "-y", is_flag=True, help="Apply every write without asking.")(fn)
+
+
+def ai_workspace(out: Output, yes: bool) -> Workspace:
+    interactive = sys.stdin.isatty() and not out.json_mode
+    ws = workspace(out, interactive=interactive, assume_yes=yes)
+    if ws.llm.offline:
+        raise ProviderError(
+            "this step needs an AI model, and none is configured",
+            hint="set ANTHROPIC_API_KEY (or OPENAI_API_KEY with provider.base_url); "
+            "offline, `rfd review` and `rfd accept` still work",
+        )
+    return ws
+
+
+def options(ws: Workspace, out: Output, model: str | None) -> dict[str, Any]:
+    from bot.agent.terminal import TerminalPrompter
+
+    spinner = Spinner(out) if out.stdout.isatty() and not out.json_mode else None
+    if spinner is not None:
+        for name in ("turn.started", "tool_call.complete"):
+            ws.bus.subscribe(name, spinner.start, owner="terminal")
+        for name in ("turn.cycle_complete", "turn.complete", "turn.aborted"):
+            ws.bus.subscribe(name, spinner.stop, owner="terminal")
+    stream = None if out.json_mode else _stream(out, spinner)
+    prompter = TerminalPrompter() if ws.interactive else None
+    return {"model": model, "prompter": prompter, "on_text": stream}
+
+
+class Spinner:
+    """ "Waiting for the model…" while a request is out; gone as soon as text streams."""
+
+    def __init__(self, out: Output) -> None:
+        from rich.console import Console
+
+        self._status = Console(file=out.stdout).status("waiting for the model…")
+        self._running = False
+
+    def start(self, _event: object = None) -> None:
+        if not self._running:
+            self._status.start()
+            self._running = True
+
+    def stop(self, _event: object = None) -> None:
+        if self._running:
+            self._status.stop()
+            self._running = False
+
+
+def _stream(out: Output, spinner: Spinner | None) -> Callable[[str], None]:
+    def write(chunk: str) -> None:
+        if spinner is not None:
+            spinner.stop()
+        out.stdout.write(chunk)
+        out.stdout.flush()
+
+    return write
+
+
+def show_usage(out: Output, ws: Workspace, step: str, model: str | None, usage: Usage) -> None:
+    from bot.usage import entry, format_entry
+
+    out.line(format_entry(entry(step, ws.config.model_for(step, model), usage, at=ws.clock())))
+
+
+@rfd_command()
+@click.argument("rfd")
+@ai_options
+def refine(out: Output, rfd: str, model: str | None, yes: bool) -> int:
+    """Refine the RFD from its active reviews (rule of five), then offer to dismiss them."""
+    from bot.agent.steps import refine_rfd
+
+    ws = ai_workspace(out, yes)
+    result = refine_rfd(ws, rfd, **options(ws, out, model))
+    for p in result.passes:
+        changed = ", ".join(p.changed_sections) or "no change"
+        out.line(f"\npass {p.number} ({p.focus.value}): {changed}", style="bold")
+        if p.diff:
+            out.line(p.diff)
+    out.line(f"stopped: {result.stop.value}")
+    if result.warning:
+        out.warning(result.warning)
+    show_usage(out, ws, "refine", model, result.usage)
+    out.data(
+        {
+            "passes": [
+                {
+                    "number": p.number,
+                    "focus": p.focus.value,
+                    "diff": p.diff,
+                    "sections": list(p.changed_sections),
+                }
+                for p in result.passes
+            ],
+            "stop": result.stop.value,
+            "reviews": list(result.reviews),
+            "cost_usd": result.cost_usd,
+        }
+    )
+    _offer_dismiss(out, ws, rfd)
+    return 0
+
+
+def _offer_dismiss(out: Output, ws: Workspace, rfd: str) -> None:
+    from bot.agent.dismiss import ask_dismiss
+    from bot.agent.terminal import TerminalPrompter
+    from bot.review import dismiss
+
+    reviews = ws.store.list_reviews(str(ws.find(rfd).rfd_id))
+    if not reviews:
+        return
+    if not ws.interactive:
+        out.line(f"dismiss addressed reviews with `rfd dismiss {rfd} <n…|all>`")
+        return
+    selection = ask_dismiss(TerminalPrompter(), [r.headline for r in reviews])
+    if selection:
+        for path in dismiss(ws, rfd, selection).dismissed:
+            out.line(f"Dismissed {ws.rel(path)}")
+
+
+@rfd_command()
+@click.argument("rfd")
+@click.option("--phase", type=int, help="Phase number (default: the next one not done).")
+@click.option("--restart", is_flag=True, help="Discard this phase's research, plan and results.")
+@ai_options
+def implement(
+    out: Output, rfd: str, phase: int | None, restart: bool, model: str | None, yes: bool
+) -> int:
+    """Implement the next phase: research → plan → one item at a time → summary."""
+    from bot.agent.steps import implement_rfd
+    from bot.phases import phase_done
+
+    ws = ai_workspace(out, yes)
+    result = implement_rfd(ws, rfd, phase=phase, restart=restart, **options(ws, out, model))
+    show_usage(out, ws, "implement", model, result.usage)
+    out.data(
+        {
+            "phase": result.phase,
+            "summary": result.summary,
+            "failed": [i.label for i in result.failed],
+            "dropped": list(result.dropped),
+        }
+    )
+    if result.dropped:
+        out.warning(f"{len(result.dropped)} amendment(s) dropped past the 2× cap")
+    if result.failed:
+        for item in result.failed:
+            out.line(f"  [!] {item.number}. {item.label}", style="red")
+        out.line(
+            f"phase {result.phase} is not recorded: {len(result.failed)} item(s) failed; "
+            f"fix them and run `rfd implement {rfd}` again (it resumes)"
+        )
+        return 1
+    outcome = phase_done(ws, rfd, result.phase, result.summary)
+    out.success(outcome.message)
+    return 0
+
+
+def _author_step(name: str, run: str, doc: str) -> click.Command:
+    @rfd_command(name, help=doc)
+    @click.argument("rfd")
+    @click.option("--notes", default="", help="What to tell the model first.")
+    @ai_options
+    def command(out: Output, rfd: str, notes: str, model: str | None, yes: bool) -> int:
+        from bot.agent import steps
+
+        ws = ai_workspace(out, yes)
+        result = getattr(steps, run)(ws, rfd, notes, **options(ws, out, model))
+        show_usage(out, ws, name, model, result.usage)
+        out.data({"saved": result.saved, "text": result.text, "cost_usd": result.cost_usd})
+        if result.saved:
+            out.success(f"saved {result.saved}")
+        return 0
+
+    return command
+
+
+explore = _author_step("explore", "explore_rfd", "Research the problem space (saves explore.md).")
+converge = _author_step("converge", "converge_rfd", "Discuss and record design decisions.")
+draft = _author_step("draft", "draft_rfd", "Draft the RFD section by section (needs decisions).")
+
+
+@rfd_command()
+@click.argument("title")
+@click.option(
+    "--category", default="design", type=click.Choice(["design", "decision", "guide", "process"])
+)
+@click.option("--notes", default="", help="Your problem statement or notes.")
+@ai_options
+def author(out: Output, title: str, category: str, notes: str, model: str | None, yes: bool) -> int:
+    """Start a new RFD: create the draft, then explore the problem with the model."""
+    from bot.agent.steps import author as start
+
+    ws = ai_workspace(out, yes)
+    result = start(ws, title, notes, category=category, **options(ws, out, model))
+    show_usage(out, ws, "explore", model, result.usage)
+    out.data({"saved": result.saved, "cost_usd": result.cost_usd})
+    return 0

@@ -1,0 +1,111 @@
+"""The AI commands through the ``rfd`` entry point (model scripted, no network)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.cli.main import main
+from bot.config import load_config
+from bot.state import StateStore
+from tests.conftest import rfd_text, write_rfd
+from tests.fakes import ScriptedLLM, reply
+
+
+@pytest.fixture
+def scripted(monkeypatch: pytest.MonkeyPatch) -> list[ScriptedLLM]:
+    """Every workspace the CLI opens talks to the next scripted model."""
+    from bot.llm.offline import OfflineLLM
+
+    models: list[ScriptedLLM] = []
+
+    def next_model(cfg: object) -> tuple[object, str]:
+        return (models.pop(0), "scripted") if models else (OfflineLLM(), "offline")
+
+    monkeypatch.setattr("bot.workspace._default_llm", next_model)
+    return models
+
+
+def run(repo: Path, *argv: str) -> int:
+    return main(["-C", str(repo), *argv])
+
+
+def test_ai_steps_offline_say_what_is_missing(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    for argv in (["refine", "1"], ["implement", "1"], ["explore", "1"], ["author", "X"]):
+        assert run(git_repo, *argv) == 1
+        assert "needs an AI model" in capsys.readouterr().err
+
+
+def test_refine_reports_passes_and_hints_at_dismiss(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    StateStore(git_repo, load_config(git_repo)).save_review("001", "# R\n\nVague.\n", now=1)
+    scripted.append(ScriptedLLM([reply("CONVERGED")]))
+    assert run(git_repo, "refine", "1", "--yes", "--json") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["stop"] == "converged"
+    assert data["reviews"] == ["docs/rfd/.state/001/reviews/1.md"]
+
+
+def test_implement_records_the_phase_and_ticks_the_issue(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    assert run(git_repo, "accept", "1") == 0
+    plan = "- [ ] 1. Only item\n"
+    scripted.append(
+        ScriptedLLM([reply("Research."), reply(plan), reply("done"), reply("Schema added.")])
+    )
+    assert run(git_repo, "implement", "1", "--yes") == 0
+    out = capsys.readouterr().out
+    assert "phase 1 (Schema) done — 1/2 phases" in out
+    summary = git_repo / "docs/rfd/.state/001/phases/1.md"
+    assert summary.read_text() == "Schema added.\n"
+    issue = (git_repo / "docs/rfd/.state/.forge/issues/1.md").read_text()
+    assert "- [x] 1. Schema" in issue
+
+
+def test_a_failed_item_leaves_the_phase_unrecorded(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    assert run(git_repo, "accept", "1") == 0
+    from bot.errors import ProviderError
+
+    boom = ProviderError("model unavailable")
+    scripted.append(
+        ScriptedLLM([reply("Research."), reply("- [ ] 1. Item\n"), boom, boom, reply("Sum.")])
+    )
+    assert run(git_repo, "implement", "1", "--yes") == 1
+    assert "item(s) failed" in capsys.readouterr().out
+    assert not (git_repo / "docs/rfd/.state/001/phases/1.md").exists()
+    issue = (git_repo / "docs/rfd/.state/.forge/issues/1.md").read_text()
+    assert "- [ ] 1. Schema" in issue
+    items = (git_repo / "docs/rfd/.state/001/implement/1/items.md").read_text()
+    assert "- [!] 1. Item [Failed:" in items
+
+
+def test_spinner_runs_while_waiting_and_stops_for_text() -> None:
+    import io
+
+    from bot.cli.ai import Spinner, _stream
+    from bot.cli.output import Output
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    out = Output(stdout=Tty())
+    spinner = Spinner(out)
+    spinner.start()
+    assert spinner._running
+    _stream(out, spinner)("Hello")
+    assert not spinner._running
+    assert out.stdout.getvalue().endswith("Hello")  # type: ignore[attr-defined]
+    spinner.stop()  # idempotent
