@@ -1,0 +1,228 @@
+"""The GitHub forge: :class:`bot.forge.base.Forge` over PyGithub.
+
+Every write the bot makes to GitHub goes through here (or through the small
+:mod:`bot.github.api` adapter for what the Forge protocol does not cover).
+Objects are lazy, so a write costs one request and nothing is fetched to build
+it.  The bot finds its own issues and comments by their hidden marker, never by
+asking who it is: ``GET /user`` answers 403 with the Actions ``GITHUB_TOKEN``.
+
+PyGithub is imported inside functions: importing this module is free.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bot.errors import ConfigError, ForgeError
+from bot.forge.base import Comment, Issue
+
+if TYPE_CHECKING:
+    from github import Github
+    from github.Issue import Issue as GhIssue
+    from github.IssueComment import IssueComment as GhComment
+    from github.Repository import Repository
+
+DEFAULT_API_URL = "https://api.github.com"
+PER_PAGE = 100
+ISSUE_SCAN_LIMIT = 1000
+"""Issues scanned for a marker before giving up (newest first)."""
+
+
+@dataclass(frozen=True)
+class Connection:
+    """How to reach one repository."""
+
+    repository: str
+    """``owner/name``."""
+    token: str
+    api_url: str = DEFAULT_API_URL
+    seconds_between_writes: float | None = 1.0
+    retries: int = 3
+    secondary_rate_wait: float = 60.0
+
+    @classmethod
+    def from_env(
+        cls, environ: Mapping[str, str], *, seconds_between_writes: float | None = 1.0
+    ) -> Connection:
+        """Read ``GITHUB_REPOSITORY``, ``GITHUB_TOKEN`` and ``GITHUB_API_URL`` (GHE)."""
+        repository = environ.get("GITHUB_REPOSITORY", "")
+        token = environ.get("GITHUB_TOKEN", "")
+        if "/" not in repository:
+            raise ConfigError(
+                "GITHUB_REPOSITORY is not set to owner/name",
+                hint="run inside GitHub Actions or export GITHUB_REPOSITORY",
+            )
+        if not token:
+            raise ConfigError("GITHUB_TOKEN is not set", hint="pass `github.token` in `env:`")
+        api_url = environ.get("GITHUB_API_URL") or DEFAULT_API_URL
+        return cls(repository, token, api_url.rstrip("/"), seconds_between_writes)
+
+    def client(self) -> Github:
+        """A lazy PyGithub client with retries for 5xx and (secondary) rate limits."""
+        from github import Auth, Github, GithubRetry
+
+        retry = GithubRetry(
+            total=self.retries,
+            backoff_factor=0.5 if self.seconds_between_writes else 0,
+            secondary_rate_wait=self.secondary_rate_wait,
+        )
+        return Github(
+            auth=Auth.Token(self.token),
+            base_url=self.api_url,
+            retry=retry,
+            per_page=PER_PAGE,
+            seconds_between_requests=None,
+            seconds_between_writes=self.seconds_between_writes,
+            lazy=True,
+        )
+
+
+def to_issue(gh: GhIssue) -> Issue:
+    return Issue(
+        number=gh.number,
+        title=gh.title,
+        body=gh.body or "",
+        state=gh.state,
+        url=gh.html_url,
+        labels=tuple(label.name for label in gh.labels),
+    )
+
+
+def to_comment(gh: GhComment) -> Comment:
+    return Comment(id=gh.id, body=gh.body or "", url=gh.html_url, author=gh.user.login)
+
+
+class GitHubForge:
+    """Issues, comments and labels of one repository."""
+
+    name = "github"
+
+    def __init__(self, repo: Repository) -> None:
+        self.repo = repo
+        self._comments: dict[int, list[Comment]] = {}
+        """Comment lists read during this run (one event), kept in step with our writes."""
+
+    @classmethod
+    def connect(cls, connection: Connection) -> GitHubForge:
+        return cls(connection.client().get_repo(connection.repository))
+
+    @classmethod
+    def from_env(
+        cls, environ: Mapping[str, str], *, seconds_between_writes: float | None = 1.0
+    ) -> GitHubForge:
+        conn = Connection.from_env(environ, seconds_between_writes=seconds_between_writes)
+        return cls.connect(conn)
+
+    # ------------------------------------------------------------------ issues
+
+    def find_issue(self, marker: str) -> Issue | None:
+        with _translated("find an issue"):
+            pages = self.repo.get_issues(state="all", sort="created", direction="desc")
+            for count, gh in enumerate(pages):
+                if count >= ISSUE_SCAN_LIMIT:
+                    return None
+                if "/pull/" not in gh.html_url and marker in (gh.body or ""):
+                    return to_issue(gh)
+        return None
+
+    def get_issue(self, number: int) -> Issue:
+        with _translated(f"read issue #{number}"):
+            gh = self.repo.get_issue(number)
+            gh.body  # noqa: B018 - completes the lazy object (one GET)
+            return to_issue(gh)
+
+    def create_issue(self, title: str, body: str, labels: tuple[str, ...] = ()) -> Issue:
+        with _translated("create an issue"):
+            return to_issue(self.repo.create_issue(title=title, body=body, labels=list(labels)))
+
+    def edit_issue(
+        self,
+        number: int,
+        *,
+        title: str | None = None,
+        body: str | None = None,
+        state: str | None = None,
+    ) -> Issue:
+        changes: dict[str, Any] = {
+            key: value
+            for key, value in (("title", title), ("body", body), ("state", state))
+            if value is not None
+        }
+        with _translated(f"edit issue #{number}"):
+            gh = self.repo.get_issue(number)
+            gh.edit(**changes)
+            return to_issue(gh)
+
+    # ---------------------------------------------------------------- comments
+
+    def comments(self, number: int) -> list[Comment]:
+        """Every comment of issue/PR ``number``, read once per run."""
+        if number not in self._comments:
+            with _translated(f"list the comments of #{number}"):
+                pages = self.repo.get_issue(number).get_comments()
+                self._comments[number] = [to_comment(gh) for gh in pages]
+        return self._comments[number]
+
+    def find_comment(self, number: int, marker: str) -> Comment | None:
+        return next((c for c in self.comments(number) if marker in c.body), None)
+
+    def create_comment(self, number: int, body: str) -> Comment:
+        with _translated(f"comment on #{number}"):
+            made = to_comment(self.repo.get_issue(number).create_comment(body))
+        if number in self._comments:
+            self._comments[number].append(made)
+        return made
+
+    def edit_comment(self, number: int, comment_id: int, body: str) -> Comment:
+        with _translated(f"edit a comment on #{number}"):
+            gh = self.repo.get_issue(number).get_comment(comment_id)
+            gh.edit(body)
+            edited = to_comment(gh)
+        known = self._comments.get(number, [])
+        self._comments[number] = [edited if c.id == comment_id else c for c in known]
+        return edited
+
+    # ------------------------------------------------------------------ labels
+
+    def add_labels(self, number: int, labels: tuple[str, ...]) -> None:
+        if labels:
+            with _translated(f"label #{number}"):
+                self.repo.get_issue(number).add_to_labels(*labels)
+
+    def remove_label(self, number: int, label: str) -> None:
+        """Remove ``label``; a label that is not there (404) is not an error."""
+        from github import GithubException
+
+        with _translated(f"remove label {label!r} from #{number}"):
+            try:
+                self.repo.get_issue(number).remove_from_labels(label)
+            except GithubException as exc:
+                if exc.status != 404:
+                    raise
+
+
+@contextmanager
+def _translated(doing: str) -> Iterator[None]:
+    """Turn PyGithub's exceptions into one :class:`ForgeError` saying what failed."""
+    from github import GithubException
+
+    try:
+        yield
+    except GithubException as exc:
+        data = exc.data if isinstance(exc.data, dict) else {}
+        message = data.get("message") or exc.message or ""
+        raise ForgeError(
+            f"GitHub refused to {doing}: {exc.status} {message}".rstrip(),
+            hint=_HINTS.get(exc.status, "re-run the job; GitHub may be having trouble"),
+        ) from exc
+
+
+_HINTS = {
+    401: "the token is missing or expired",
+    403: "give the workflow job the permission it needs (see the README's `permissions:`)",
+    404: "check the repository name and that the token can see it",
+    422: "GitHub rejected the data; this is a bug in rfd-bot, please report it",
+}

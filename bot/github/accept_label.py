@@ -1,0 +1,75 @@
+"""Label ``rfd:accept`` (or ``/rfd accept``): accept the RFDs the pull request changes.
+
+The lifecycle's ``accept`` extracts the plan, promotes the RFD, creates or
+updates its tracking issue and links it from the RFD header; the bot commits
+what it changed to the PR branch in one commit.  Nothing is promoted when the
+plan cannot be extracted (the reply says what to fix).  An RFD already Accepted
+on the branch is left alone, so a re-delivered event writes nothing.
+"""
+
+from __future__ import annotations
+
+from bot.config import Config
+from bot.github.api import PullRequest
+from bot.github.auth import AUTHOR_MAY_NOT_ACCEPT, authorize
+from bot.github.changed import changed_rfds
+from bot.github.commands import REGISTRY, Verb
+from bot.github.context import Context
+from bot.github.ops import Refused, commit, pr_workspace
+from bot.status import Status
+
+ACCEPTABLE = (Status.DRAFT, Status.DISCUSSION)
+ALREADY = "Every RFD of this pull request is already accepted: nothing to do."
+NO_RFD = "This pull request changes no RFD: there is nothing to accept."
+
+
+def on_label(ctx: Context) -> None:
+    pr = ctx.delivery.pull_request
+    assert pr is not None
+    label = ctx.cfg.labels.accept
+    decision = authorize(REGISTRY[Verb.ACCEPT], ctx.delivery.actor, ctx.cfg, ctx.api.permission,
+                         authors=(pr.author,), what=f"the {label} label")  # fmt: skip
+    try:
+        if not decision.allowed:
+            raise Refused(decision.reason)
+        message = accept_pr(ctx, pr)
+    except Refused as refusal:
+        ctx.reply(str(refusal))
+        ctx.forge.remove_label(pr.number, label)
+        return
+    if message != ALREADY:
+        ctx.reply(message)
+        ctx.forge.remove_label(pr.number, label)
+
+
+def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
+    """Accept the PR's RFDs (or ``only`` that one); the reply text."""
+    from bot.accept import accept
+
+    changed = [c for c in changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg) if not c.removed]
+    changed = [c for c in changed if only is None or _same(str(c.file.rfd_id), only)]
+    if not changed:
+        raise Refused(NO_RFD)
+    with pr_workspace(ctx, pr, [c.file.path for c in changed]) as (ws, checkout):
+        docs = [ws.document(str(c.file.rfd_id)) for c in changed]
+        todo = [d for d in docs if d.status in ACCEPTABLE]
+        if not todo:
+            return ALREADY
+        _check_authors(ctx.cfg, ctx.delivery.actor.login, [a for d in todo for a in d.authors])
+        outcomes = [accept(ws, str(d.rfd_id)) for d in todo]
+        ids = ", ".join(o.rfd_id for o in outcomes)
+        done = commit(ctx, checkout, [p for o in outcomes for p in o.changed], ids, "accepted")
+    lines = [f"🚀 {o.message}" for o in outcomes]
+    return "\n".join([*lines, "", done])
+
+
+def _check_authors(cfg: Config, login: str, authors: list[str]) -> None:
+    names = {a.strip().lstrip("@").lower() for a in authors}
+    if not cfg.accept.allow_author and login.lower() in names:
+        raise Refused(AUTHOR_MAY_NOT_ACCEPT.format(login=login))
+
+
+def _same(a: str, b: str) -> bool:
+    from bot.ids import RfdId
+
+    return RfdId.parse(a) == RfdId.parse(b)

@@ -1,0 +1,185 @@
+"""What the bot needs from GitHub beyond the :class:`~bot.forge.base.Forge` protocol.
+
+Pull-request facts, the files a PR changes, file contents at a ref (fork content is
+read here, as data, never checked out), collaborator permissions and reactions.
+Requests go through PyGithub's requester so they share its retries and pacing.
+"""
+
+from __future__ import annotations
+
+import base64
+import enum
+import urllib.parse
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bot.errors import ForgeError
+from bot.forge.github import PER_PAGE, _translated
+
+if TYPE_CHECKING:
+    from github.Repository import Repository
+
+
+class Reaction(enum.Enum):
+    EYES = "eyes"
+    ROCKET = "rocket"
+    CONFUSED = "confused"
+
+
+class Permission(enum.IntEnum):
+    """Repository roles, ordered (``role_name`` of the permission API)."""
+
+    NONE = 0
+    READ = 1
+    TRIAGE = 2
+    WRITE = 3
+    MAINTAIN = 4
+    ADMIN = 5
+
+    @classmethod
+    def parse(cls, text: str) -> Permission:
+        return cls.__members__.get(text.strip().upper(), cls.NONE)
+
+
+@dataclass(frozen=True)
+class PullRequest:
+    number: int
+    title: str
+    author: str
+    head_ref: str
+    head_sha: str
+    head_repo: str
+    """``owner/name`` of the head repository (a fork's, for fork PRs)."""
+    base_ref: str
+    base_repo: str
+    labels: tuple[str, ...] = ()
+
+    @property
+    def is_fork(self) -> bool:
+        return self.head_repo != self.base_repo
+
+    @classmethod
+    def from_payload(cls, data: Mapping[str, Any]) -> PullRequest:
+        """From a ``pull_request`` object (webhook payload or ``GET /pulls/{n}``)."""
+        head, base = data["head"], data["base"]
+        head_repo = (head.get("repo") or {}).get("full_name", "")  # deleted forks: null
+        return cls(
+            number=data["number"],
+            title=data["title"],
+            author=data["user"]["login"],
+            head_ref=head["ref"],
+            head_sha=head["sha"],
+            head_repo=head_repo,
+            base_ref=base["ref"],
+            base_repo=base["repo"]["full_name"],
+            labels=tuple(label["name"] for label in data.get("labels", ())),
+        )
+
+
+@dataclass(frozen=True)
+class ChangedFile:
+    path: str
+    status: str  # added | modified | removed | renamed | ...
+    previous_path: str | None = None
+
+
+class RepoApi:
+    """Reads (and reactions) on one repository."""
+
+    def __init__(self, repo: Repository) -> None:
+        self.repo = repo
+        self.requester = repo.requester
+        self.url = repo.url
+        self._files: dict[int, list[ChangedFile]] = {}
+
+    def _get(self, path: str, params: Mapping[str, Any] | None = None) -> Any:
+        _headers, data = self.requester.requestJsonAndCheck(
+            "GET", f"{self.url}{path}", parameters=dict(params or {})
+        )
+        return data
+
+    def permission(self, login: str) -> Permission:
+        """The user's role; ``none`` for non-collaborators (404 or ``none``)."""
+        from github import GithubException
+
+        user = urllib.parse.quote(login, safe="")
+        with _translated(f"read {login}'s permission"):
+            try:
+                data = self._get(f"/collaborators/{user}/permission")
+            except GithubException as exc:
+                if exc.status == 404:
+                    return Permission.NONE
+                raise
+        return Permission.parse(data.get("role_name") or data.get("permission") or "none")
+
+    def react(self, comment_id: int, reaction: Reaction) -> None:
+        with _translated("react to a comment"):
+            self.requester.requestJsonAndCheck(
+                "POST",
+                f"{self.url}/issues/comments/{comment_id}/reactions",
+                input={"content": reaction.value},
+            )
+
+    def pull(self, number: int) -> PullRequest:
+        with _translated(f"read pull request #{number}"):
+            return PullRequest.from_payload(self._get(f"/pulls/{number}"))
+
+    def pull_files(self, number: int) -> list[ChangedFile]:
+        """Files changed by a PR (first 3,000, GitHub's own cap), read once per run."""
+        if number not in self._files:
+            self._files[number] = self._pull_files(number)
+        return self._files[number]
+
+    def _pull_files(self, number: int) -> list[ChangedFile]:
+        files: list[ChangedFile] = []
+        with _translated(f"list the files of #{number}"):
+            for page in range(1, 31):
+                batch = self._get(f"/pulls/{number}/files", {"per_page": PER_PAGE, "page": page})
+                files.extend(
+                    ChangedFile(f["filename"], f["status"], f.get("previous_filename"))
+                    for f in batch
+                )
+                if len(batch) < PER_PAGE:
+                    break
+        return files
+
+    def open_with_label(self, label: str) -> list[int]:
+        """Open issues and PRs carrying ``label`` (first 100)."""
+        with _translated(f"list what carries {label!r}"):
+            found = self._get("/issues", {"state": "open", "labels": label, "per_page": PER_PAGE})
+        return [int(item["number"]) for item in found]
+
+    def find_pull(self, head: str) -> tuple[int, str] | None:
+        """``(number, url)`` of the PR (any state) from branch ``head`` of this repository."""
+        owner = self.repo.full_name.split("/")[0]
+        with _translated(f"look for a PR from {head}"):
+            found = self._get("/pulls", {"state": "all", "head": f"{owner}:{head}"})
+        return (int(found[0]["number"]), str(found[0]["html_url"])) if found else None
+
+    def create_pull(self, title: str, head: str, base: str, body: str) -> tuple[int, str]:
+        with _translated(f"open a PR from {head}"):
+            _h, data = self.requester.requestJsonAndCheck(
+                "POST", f"{self.url}/pulls",
+                input={"title": title, "head": head, "base": base, "body": body},
+            )  # fmt: skip
+        return int(data["number"]), str(data["html_url"])
+
+    def file_text(self, path: str, ref: str, *, repo: str | None = None) -> str | None:
+        """A file's text at ``ref`` (of ``repo``, a fork for instance); None if absent."""
+        from github import GithubException
+
+        base = f"{self.url.rsplit('/repos/', 1)[0]}/repos/{repo}" if repo else self.url
+        quoted = urllib.parse.quote(path)
+        with _translated(f"read {path} at {ref[:12]}"):
+            try:
+                _h, data = self.requester.requestJsonAndCheck(
+                    "GET", f"{base}/contents/{quoted}", parameters={"ref": ref}
+                )
+            except GithubException as exc:
+                if exc.status == 404:
+                    return None
+                raise
+        if not isinstance(data, dict) or data.get("type") != "file":
+            raise ForgeError(f"{path} at {ref[:12]} is not a file")
+        return base64.b64decode(data.get("content", "")).decode("utf-8", errors="replace")

@@ -1,0 +1,44 @@
+"""The RFDs a pull request changes, from its file list (no file is read)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from bot.config import Config
+from bot.discovery import RfdFile
+from bot.github.api import ChangedFile
+from bot.ids import split_file_name
+
+
+@dataclass(frozen=True)
+class ChangedRfd:
+    file: RfdFile
+    status: str
+    """GitHub's file status: ``added``, ``modified``, ``removed``, ``renamed``…"""
+
+    @property
+    def removed(self) -> bool:
+        return self.status == "removed"
+
+
+def rfd_dirs(cfg: Config) -> tuple[str, ...]:
+    drafts = cfg.rfd.drafts_dir.strip("/")
+    extra = (f"{cfg.rfd_dir}/{drafts}",) if drafts not in ("", ".") else ()
+    return (cfg.rfd_dir, *extra)
+
+
+def as_rfd(path: str, cfg: Config) -> RfdFile | None:
+    folder, _, name = path.rpartition("/")
+    parts = split_file_name(name) if folder in rfd_dirs(cfg) else None
+    return RfdFile(parts[0], parts[1], path) if parts else None
+
+
+def changed_rfds(files: Iterable[ChangedFile], cfg: Config) -> list[ChangedRfd]:
+    """RFD files the PR adds, changes or removes, sorted by id."""
+    found = []
+    for changed in files:
+        rfd = as_rfd(changed.path, cfg)
+        if rfd is not None:
+            found.append(ChangedRfd(rfd, changed.status))
+    return sorted(found, key=lambda c: c.file)

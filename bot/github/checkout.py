@@ -1,0 +1,149 @@
+"""The pull request's files on disk, and the one bot commit that goes back to its branch.
+
+The workflow checks out the default branch only (never PR code next to secrets)
+with ``persist-credentials: false``.  For a PR from this repository the bot
+fetches its branch into a separate worktree, lets the lifecycle operation write
+there, commits the files it reports and pushes.  For a fork, the worktree is
+the default branch with the PR's RFD files laid over it, read through the API
+as data; nothing is pushed.  Git runs without hooks; the token travels in an
+environment-only header, never in a URL, a file or an argument.
+"""
+
+from __future__ import annotations
+
+import base64
+import tempfile
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bot.errors import ForgeError
+from bot.github.api import PullRequest, RepoApi
+
+if TYPE_CHECKING:
+    import git
+
+BOT_NAME = "rfd-bot"
+BOT_EMAIL = "41898282+github-actions[bot]@users.noreply.github.com"
+FORK_NOTE = "This PR comes from a fork, which the bot cannot push to: nothing was committed."
+
+
+@dataclass(frozen=True)
+class Checkout:
+    root: Path
+    branch: str
+    writable: bool
+    note: str = ""
+    """Why the branch is not writable (said in the bot's reply)."""
+
+
+def git_env(environ: Mapping[str, str]) -> dict[str, str]:
+    """Identity of bot commits and, when a token is set, an auth header for the server."""
+    env = {
+        "GIT_AUTHOR_NAME": BOT_NAME,
+        "GIT_AUTHOR_EMAIL": BOT_EMAIL,
+        "GIT_COMMITTER_NAME": BOT_NAME,
+        "GIT_COMMITTER_EMAIL": BOT_EMAIL,
+        "GIT_TERMINAL_PROMPT": "0",
+    }
+    token = environ.get("GITHUB_TOKEN", "")
+    if token:
+        server = environ.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/")
+        basic = base64.b64encode(f"x-access-token:{token}".encode()).decode()
+        env |= {
+            "GIT_CONFIG_COUNT": "1",
+            "GIT_CONFIG_KEY_0": f"http.{server}/.extraheader",
+            "GIT_CONFIG_VALUE_0": f"AUTHORIZATION: basic {basic}",
+        }
+    return env
+
+
+def _repo(path: Path) -> git.Repo:
+    import git
+
+    try:
+        return git.Repo(path)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
+        raise ForgeError(f"{path} is not a git checkout", hint="add actions/checkout") from exc
+
+
+def _run(repo: git.Repo, env: Mapping[str, str], *args: str) -> str:
+    import git
+
+    try:
+        return str(repo.git.execute(["git", *args], env=dict(env)))
+    except git.GitCommandError as exc:
+        doing = " ".join(args[:2])
+        raise ForgeError(f"`git {doing}` failed: {exc.stderr.strip()}") from exc
+
+
+def open_pull(
+    base: Path,
+    pr: PullRequest,
+    api: RepoApi,
+    environ: Mapping[str, str],
+    *,
+    paths: Iterable[str] = (),
+) -> Checkout:
+    """A worktree with the PR's content; ``paths`` are read through the API for forks."""
+    repo = _repo(base)
+    env = git_env(environ)
+    dest = Path(tempfile.mkdtemp(prefix=f"rfd-pr{pr.number}-", dir=environ.get("RUNNER_TEMP")))
+    if pr.is_fork or not pr.head_repo:
+        _run(repo, env, "worktree", "add", "--detach", str(dest), "HEAD")
+        for path in paths:
+            _overlay(dest, path, api.file_text(path, pr.head_sha, repo=pr.head_repo))
+        return Checkout(dest, pr.head_ref, writable=False, note=FORK_NOTE)
+    remote = f"refs/remotes/origin/{pr.head_ref}"
+    _run(repo, env, "fetch", "--no-tags", "origin", f"+refs/heads/{pr.head_ref}:{remote}")
+    _run(repo, env, "worktree", "add", "--detach", str(dest), remote)
+    return Checkout(dest, pr.head_ref, writable=True)
+
+
+def _overlay(root: Path, path: str, text: str | None) -> None:
+    target = root / path
+    if not target.resolve().is_relative_to(root.resolve()):
+        raise ForgeError(f"refusing a path outside the repository: {path}")
+    if text is None:
+        target.unlink(missing_ok=True)
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+
+
+def commit_and_push(
+    checkout: Checkout, paths: Iterable[Path | str], message: str, environ: Mapping[str, str]
+) -> str | None:
+    """Commit ``paths`` (if anything changed) and push; the new commit's sha, or None."""
+    if not checkout.writable:
+        return None
+    repo = _repo(checkout.root)
+    env = git_env(environ)
+    relative = [_relative(checkout.root, Path(p)) for p in paths]
+    if not relative:
+        return None
+    _run(repo, env, "add", "--all", "--", *relative)
+    if not _run(repo, env, "diff", "--cached", "--name-only"):
+        return None
+    _run(repo, env, "commit", "--no-verify", "--quiet", "-m", message)
+    _run(repo, env, "push", "--no-verify", "origin", f"HEAD:refs/heads/{checkout.branch}")
+    return _run(repo, env, "rev-parse", "HEAD")
+
+
+def _relative(root: Path, path: Path) -> str:
+    full = path if path.is_absolute() else root / path
+    return full.resolve().relative_to(root.resolve()).as_posix()
+
+
+def close(base: Path, checkout: Checkout) -> None:
+    """Remove the worktree (the job's runner is thrown away anyway; tests are not)."""
+    _run(_repo(base), {}, "worktree", "remove", "--force", str(checkout.root))
+
+
+def open_branch(base: Path, branch: str, environ: Mapping[str, str]) -> Checkout:
+    """A worktree of the default branch's checkout for a new ``branch`` (pushed on commit)."""
+    repo = _repo(base)
+    dest = Path(tempfile.mkdtemp(prefix="rfd-branch-", dir=environ.get("RUNNER_TEMP")))
+    _run(repo, git_env(environ), "worktree", "add", "--detach", str(dest), "HEAD")
+    return Checkout(dest, branch, writable=True)

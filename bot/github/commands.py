@@ -1,0 +1,214 @@
+"""Slash commands in comments: ``/rfd <verb> [args]``, parsed without side effects.
+
+Only lines a reader sees as prose count: fenced and indented code blocks, ``>``
+quotes and HTML comments are skipped, so quoting or documenting a command never
+runs it.  Each verb accepts only its own arguments; a comment may carry at most
+one AI verb.  ``/rfd help`` is generated from :data:`REGISTRY`.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from bot.errors import ValidationError
+
+
+class Verb(enum.Enum):
+    REVIEW = "review"
+    REFINE = "refine"
+    DISMISS = "dismiss"
+    ACCEPT = "accept"
+    IMPLEMENT = "implement"
+    DONE = "done"
+    STATUS = "status"
+    HELP = "help"
+
+
+class Args(enum.Enum):
+    """What may follow the verb, besides ``--rfd ID`` (and ``--model X`` for AI verbs)."""
+
+    NONE = "none"
+    SELECTION = "n… | all"
+    PHASE = "[N]"
+
+
+@dataclass(frozen=True)
+class VerbSpec:
+    verb: Verb
+    summary: str
+    args: Args = Args.NONE
+    mutating: bool = True
+    ai: bool = False
+    who: str = "people with write access"
+
+    @property
+    def usage(self) -> str:
+        parts = [f"/rfd {self.verb.value}"]
+        if self.args is not Args.NONE:
+            parts.append(self.args.value if self.args is Args.PHASE else "<n… | all>")
+        if self.ai:
+            parts.append("[--model X]")
+        if self.verb is not Verb.HELP:
+            parts.append("[--rfd ID]")
+        return " ".join(parts)
+
+
+REGISTRY: dict[Verb, VerbSpec] = {
+    spec.verb: spec
+    for spec in (
+        VerbSpec(Verb.REVIEW, "review the RFDs of this PR and commit the review", ai=True),
+        VerbSpec(Verb.REFINE, "revise the RFD to address its open reviews", ai=True),
+        VerbSpec(Verb.DISMISS, "remove reviews by number (see `/rfd status`)", Args.SELECTION),
+        VerbSpec(
+            Verb.ACCEPT,
+            "accept the RFD: plan, status, tracking issue",
+            who="people with write access other than the RFD's author (unless configured)",
+        ),
+        VerbSpec(
+            Verb.IMPLEMENT, "implement the next (or given) phase in a new PR", Args.PHASE, ai=True
+        ),
+        VerbSpec(Verb.DONE, "mark the RFD Implemented once every phase is done"),
+        VerbSpec(
+            Verb.STATUS, "show the RFDs, their reviews and plan", mutating=False, who="anyone"
+        ),
+        VerbSpec(Verb.HELP, "show this help", mutating=False, who="anyone"),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Command:
+    verb: Verb
+    line: int
+    rfd: str | None = None
+    model: str | None = None
+    selection: tuple[int, ...] | None = None
+    """Review numbers for ``dismiss``; None means ``all``."""
+    phase: int | None = None
+
+    @property
+    def spec(self) -> VerbSpec:
+        return REGISTRY[self.verb]
+
+
+@dataclass(frozen=True)
+class Parsed:
+    commands: tuple[Command, ...]
+    errors: tuple[str, ...]
+
+
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_QUOTE = re.compile(r"^\s{0,3}>")
+_INDENTED = re.compile(r"^(\t| {4})")
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_COMMAND = re.compile(r"^\s{0,3}/rfd(?:\s+(?P<rest>.*?))?\s*$")
+MODEL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,80}$")
+RFD_ID = re.compile(r"^[Dd]?\d{1,5}$")
+
+
+def prose_lines(body: str) -> Iterator[tuple[int, str]]:
+    """``(line number, text)`` of lines outside code, quotes and HTML comments."""
+    body = _HTML_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), body)
+    fenced = False
+    for number, line in enumerate(body.splitlines(), start=1):
+        if _FENCE.match(line):
+            fenced = not fenced
+            continue
+        if not (fenced or _QUOTE.match(line) or _INDENTED.match(line)):
+            yield number, line
+
+
+def parse(body: str) -> Parsed:
+    """All commands of a comment, and what was wrong with the ones that failed."""
+    commands: list[Command] = []
+    errors: list[str] = []
+    for number, line in prose_lines(body):
+        match = _COMMAND.match(line)
+        if match is None:
+            continue
+        try:
+            commands.append(parse_line(match.group("rest") or "", number))
+        except ValidationError as exc:
+            errors.append(f"line {number}: {exc.message}")
+    ai = [c for c in commands if c.spec.ai]
+    if len(ai) > 1:
+        errors.append(f"one AI command per comment, found {len(ai)}: post them separately")
+        commands = [c for c in commands if not c.spec.ai]
+    return Parsed(tuple(commands), tuple(errors))
+
+
+def parse_line(rest: str, line: int) -> Command:
+    words = rest.split()
+    if not words:
+        raise ValidationError("`/rfd` needs a command: try `/rfd help`")
+    try:
+        verb = Verb(words[0].lower())
+    except ValueError:
+        raise ValidationError(f"unknown command `/rfd {words[0]}`: try `/rfd help`") from None
+    spec = REGISTRY[verb]
+    options, positional = _options(words[1:], spec)
+    selection, phase = _positional(positional, spec)
+    return Command(verb, line, options.get("--rfd"), options.get("--model"), selection, phase)
+
+
+def _options(words: list[str], spec: VerbSpec) -> tuple[dict[str, str], list[str]]:
+    allowed = {"--rfd"} if spec.verb is not Verb.HELP else set()
+    if spec.ai:
+        allowed.add("--model")
+    options: dict[str, str] = {}
+    positional: list[str] = []
+    it = iter(words)
+    for word in it:
+        if not word.startswith("--"):
+            positional.append(word)
+            continue
+        name, _, value = word.partition("=")
+        if name not in allowed:
+            raise ValidationError(f"`/rfd {spec.verb.value}` does not take `{name}`: {spec.usage}")
+        value = value or next(it, "")
+        pattern = MODEL_NAME if name == "--model" else RFD_ID
+        if not pattern.match(value):
+            raise ValidationError(f"`{name}` needs a value like {_EXAMPLE[name]}")
+        options[name] = value
+    return options, positional
+
+
+_EXAMPLE = {"--model": "`--model sonnet`", "--rfd": "`--rfd 045`"}
+
+
+def _positional(words: list[str], spec: VerbSpec) -> tuple[tuple[int, ...] | None, int | None]:
+    if spec.args is Args.SELECTION:
+        if words == ["all"]:
+            return None, None
+        if words and all(w.isdigit() and int(w) > 0 for w in words):
+            return tuple(sorted({int(w) for w in words})), None
+        raise ValidationError(f"`/rfd dismiss` needs review numbers or `all`: {spec.usage}")
+    if spec.args is Args.PHASE and len(words) <= 1:
+        if not words:
+            return (), None
+        if words[0].isdigit():
+            return (), int(words[0])
+    if words:
+        raise ValidationError(
+            f"`/rfd {spec.verb.value}` does not take `{' '.join(words)}`: {spec.usage}"
+        )
+    return (), None
+
+
+def _cell(text: str) -> str:
+    """Text for a markdown table cell (a bare ``|`` would end the cell)."""
+    return text.replace("|", "\\|")
+
+
+def help_text() -> str:
+    """The reply to ``/rfd help``, from the registry."""
+    rows = ["| command | what it does | who may use it |", "|---|---|---|"]
+    rows += [f"| `{_cell(s.usage)}` | {s.summary} | {s.who} |" for s in REGISTRY.values()]
+    notes = (
+        "Commands inside code blocks, quotes and HTML comments are ignored. "
+        "One AI command (review, refine, implement) per comment."
+    )
+    return "\n".join(["### RFD bot commands", "", *rows, "", notes])

@@ -1,0 +1,54 @@
+"""What every handler gets: the delivery, the configuration and the edges to GitHub."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.comments import marker, upsert_comment
+from bot.config import Config
+from bot.forge.base import Comment
+from bot.forge.github import GitHubForge
+from bot.github.api import RepoApi
+from bot.github.delivery import Delivery
+from bot.github.redact import redact
+from bot.github.summary import Summary
+
+
+@dataclass(frozen=True)
+class Context:
+    delivery: Delivery
+    cfg: Config
+    forge: GitHubForge
+    api: RepoApi
+    root: Path
+    """The Actions checkout of the default branch (configuration, base of worktrees)."""
+    environ: Mapping[str, str]
+    summary: Summary
+    clock: Callable[[], float] = time.time
+    """Time for the files the operations write (review names): fixed in tests."""
+
+    @property
+    def number(self) -> int:
+        number = self.delivery.number
+        if number is None:
+            raise ValueError(f"{self.delivery.kind} is not about an issue or a PR")
+        return number
+
+    @property
+    def server_url(self) -> str:
+        return self.environ.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/")
+
+    def upsert(self, kind: str, key: str | int, body: str, number: int | None = None) -> Comment:
+        """Create or edit the bot's comment ``kind:key`` (no write when the text is the same)."""
+        target = self.number if number is None else number
+        found, created = upsert_comment(self.forge, target, marker(kind, key), redact(body))
+        verb = "posted" if created else "updated"
+        self.summary.note(f"{kind} comment {verb} on #{target}: {found.url}")
+        return found
+
+    def reply(self, body: str, key: str | None = None) -> Comment:
+        """A reply to this delivery; one per delivery, so a re-run edits instead of repeating."""
+        return self.upsert("reply", key or self.delivery.key, body)

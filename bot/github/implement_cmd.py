@@ -1,0 +1,61 @@
+"""``/rfd implement [N]``: implement a phase on a new branch and open a PR for it.
+
+Runs on the RFD's tracking issue or its pull request.  The work starts from the
+default branch (where the RFD is Accepted); the implement step's writes are
+confined by ``[implement]`` in the configuration (allowed paths and commands) —
+there is nobody to ask in a bot, so anything else is refused.  Progress is one
+comment edited in place; the PR is titled "RFD 045, phase 2: …" and carries the
+code and ``phases/N.md``.  A phase whose PR exists already is not redone.
+"""
+
+from __future__ import annotations
+
+from bot.github.checkout import close, commit_and_push, open_branch
+from bot.github.commands import Command
+from bot.github.context import Context
+from bot.github.ops import COMMIT, Refused, has_model, open_workspace
+from bot.github.verbs import NEEDS_MODEL, rfd_for_implement
+
+BRANCH = "rfd/{rid}-phase-{n}"
+TITLE = "RFD {rid}, phase {n}: {title}"
+RUNNING = "⏳ Implementing RFD {rid}, phase {n}: {title} (branch `{branch}`)…"
+OPENED = "✅ RFD {rid}, phase {n}: {title} — {url}"
+EXISTS = "Phase {n} of RFD {rid} already has a pull request: {url}"
+PR_BODY = (
+    "<!-- rfd-bot:implement:{rid}-{n} -->\nPhase {n} of RFD {rid}: {title}.\n\n{summary}\n\n"
+    "Merging it records the phase (`phases/{n}.md`) and ticks it on the tracking issue. "
+    "Checks do not start by themselves on PRs the bot opens: push a commit or re-run them."
+)
+NO_PHASE = "RFD {rid} has no phase left to implement."
+
+
+def implement(ctx: Context, command: Command) -> str:
+    if not has_model(ctx):
+        raise Refused(NEEDS_MODEL.format(verb="implement"))
+    rid = rfd_for_implement(ctx, command)
+    ws = open_workspace(ctx, ctx.root)
+    state = ws.store.read(rid)
+    n = command.phase or state.next_phase
+    if n is None or not state.plan or not 1 <= n <= len(state.plan):
+        raise Refused(NO_PHASE.format(rid=rid))
+    title, branch = state.plan[n - 1].title, BRANCH.format(rid=rid, n=n)
+    existing = ctx.api.find_pull(branch)
+    if existing is not None:
+        return EXISTS.format(n=n, rid=rid, url=existing[1])
+    from bot.agent.steps import implement_rfd
+
+    facts = {"rid": rid, "n": n, "title": title, "branch": branch}
+    ctx.upsert("implement", f"{rid}-{n}", RUNNING.format(**facts))
+    checkout = open_branch(ctx.root, branch, ctx.environ)
+    try:
+        work = open_workspace(ctx, checkout.root)
+        result = implement_rfd(work, rid, phase=n, model=command.model)
+        work.store.write_phase_summary(rid, n, result.summary)
+        message = COMMIT.format(ids=rid, what=f"phase {n}", key=ctx.delivery.key)
+        commit_and_push(checkout, [checkout.root], message, ctx.environ)
+    finally:
+        close(ctx.root, checkout)
+    body = PR_BODY.format(**facts, summary=result.summary.strip())
+    _, url = ctx.api.create_pull(TITLE.format(**facts), branch, ctx.delivery.default_branch, body)
+    ctx.upsert("implement", f"{rid}-{n}", OPENED.format(**facts, url=url))
+    return f"Opened {url} for phase {n} of RFD {rid}."

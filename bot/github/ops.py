@@ -1,0 +1,79 @@
+"""Running the lifecycle operations for the bot: a workspace on a PR checkout.
+
+The operations themselves (review, accept, dismiss, phases…) are the same ones
+the CLI runs; the bot only gives them the checkout, the default branch's
+configuration, the GitHub forge and the provider the environment allows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bot.github.api import PullRequest
+from bot.github.checkout import Checkout, close, commit_and_push, open_pull
+from bot.github.context import Context
+
+if TYPE_CHECKING:
+    from bot.workspace import Workspace
+
+COMMIT = "RFD {ids}: {what} by rfd-bot\n\nRfd-Bot-Event: {key}"
+FORK_REFUSED = (
+    "This pull request comes from a fork, which the bot cannot push to. Push the branch "
+    "to this repository (or run the command locally with `rfd`) instead."
+)
+NO_KEY = (
+    "No AI provider key is available to this run (a fork PR, or no `ANTHROPIC_API_KEY` "
+    "secret), so this is the offline structural review."
+)
+
+
+def open_workspace(ctx: Context, root: Path) -> Workspace:
+    """A workspace on ``root`` that writes through the GitHub forge; the bot commits itself."""
+    from bot.llm.select import select
+    from bot.workspace import Workspace
+
+    llm, reason = select(ctx.cfg, ctx.environ)
+    ws = Workspace.open(root, config=ctx.cfg, forge=ctx.forge, llm=llm, vcs=False, clock=ctx.clock)
+    ws.llm_reason = reason
+    return ws
+
+
+def has_model(ctx: Context) -> bool:
+    """Does this run have an AI provider (checked before any work is done)?"""
+    from bot.llm.select import select
+
+    return not select(ctx.cfg, ctx.environ)[0].offline
+
+
+def offline_note(ws: Workspace) -> str:
+    """What to tell the user when no model was used (empty when one was)."""
+    return NO_KEY if ws.llm.offline else ""
+
+
+@contextmanager
+def pr_workspace(
+    ctx: Context, pr: PullRequest, paths: list[str], *, writable: bool = True
+) -> Iterator[tuple[Workspace, Checkout]]:
+    """A workspace on the PR's checkout (removed afterwards); Refused when it cannot be
+    written and ``writable`` is needed (a fork)."""
+    if writable and pr.is_fork:
+        raise Refused(FORK_REFUSED)
+    checkout = open_pull(ctx.root, pr, ctx.api, ctx.environ, paths=paths)
+    try:
+        yield open_workspace(ctx, checkout.root), checkout
+    finally:
+        close(ctx.root, checkout)
+
+
+def commit(ctx: Context, checkout: Checkout, paths: Iterable[Path], ids: str, what: str) -> str:
+    """One bot commit of ``paths`` on the PR branch; a line saying what happened."""
+    message = COMMIT.format(ids=ids, what=what, key=ctx.delivery.key)
+    sha = commit_and_push(checkout, paths, message, ctx.environ)
+    return f"Committed as {sha[:12]}." if sha else "Nothing to commit."
+
+
+class Refused(Exception):
+    """A command or label that cannot run here; the message says why (and is posted)."""

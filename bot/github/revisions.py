@@ -1,0 +1,75 @@
+"""Which revision of a PR each posted review was of, and marking older ones.
+
+A review comment carries ``<!-- rfd-bot:review:<id>:<sha> -->`` (the head it
+reviewed, which also makes a re-delivered event find it and do nothing) and
+``<!-- rfd-bot:head:<sha> -->`` (the head after the bot's own commit of the
+review file, which is the same revision as far as the RFD is concerned).
+When the PR moves on, the comment gets a banner saying it is of an older one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from bot.comments import marker
+from bot.forge.base import Comment
+
+SHA_CHARS = 12
+STALE_MARK = "<!-- rfd-bot:stale -->"
+STALE_BANNER = (
+    "> [!NOTE]\n> This review is of an older revision (`{sha}`); the PR has changed since. "
+    "Apply the review label again or comment `/rfd review` for a fresh one."
+)
+_REVIEW = re.compile(r"<!-- rfd-bot:review:(?P<rfd>[A-Za-z0-9]+):(?P<sha>[0-9a-f]+) -->")
+_HEAD = re.compile(r"<!-- rfd-bot:head:(?P<sha>[0-9a-f]+) -->")
+
+
+def short(sha: str) -> str:
+    return sha[:SHA_CHARS]
+
+
+def review_marker(rfd: str, reviewed: str) -> str:
+    return marker("review", f"{rfd}:{short(reviewed)}")
+
+
+def head_marker(head: str) -> str:
+    return marker("head", short(head))
+
+
+@dataclass(frozen=True)
+class PostedReview:
+    comment: Comment
+    rfd: str
+    reviewed: str
+    heads: frozenset[str]
+    """Every head that counts as this revision (reviewed, and after the bot's commit)."""
+
+    def is_current(self, head: str) -> bool:
+        return short(head) in self.heads
+
+    @property
+    def marked_stale(self) -> bool:
+        return STALE_MARK in self.comment.body
+
+
+def posted_reviews(comments: Iterable[Comment]) -> list[PostedReview]:
+    found = []
+    for comment in comments:
+        match = _REVIEW.search(comment.body)
+        if match:
+            heads = {match["sha"], *(m["sha"] for m in _HEAD.finditer(comment.body))}
+            found.append(PostedReview(comment, match["rfd"], match["sha"], frozenset(heads)))
+    return found
+
+
+def with_stale_banner(review: PostedReview) -> str:
+    """The comment's body with the banner after its markers (once)."""
+    body = review.comment.body
+    if review.marked_stale:
+        return body
+    lines = body.split("\n")
+    cut = next((i for i, line in enumerate(lines) if not line.startswith("<!--")), len(lines))
+    banner = f"{STALE_MARK}\n{STALE_BANNER.format(sha=review.reviewed)}\n"
+    return "\n".join([*lines[:cut], banner, *lines[cut:]])

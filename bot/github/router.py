@@ -1,0 +1,141 @@
+"""The one router: which handler (one module per concern) a delivery goes to.
+
+Unknown events and actions are ignored with one log line, before anything is
+read or any request made.  Errors are translated here, once: a user error
+becomes a reply on the PR or issue saying what to do, a configuration error is
+posted where it was triggered, and the exit code tells Actions what happened.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.config import Config, load_config
+from bot.errors import ConfigError, ForgeError, RfdError
+from bot.forge.github import GitHubForge
+from bot.github.api import RepoApi
+from bot.github.context import Context
+from bot.github.delivery import Delivery
+from bot.github.summary import Summary
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[Context], None]
+
+
+@dataclass(frozen=True)
+class Route:
+    kinds: tuple[str, ...]
+    target: str
+    """``module:function`` — imported only when a delivery goes there."""
+    label: str | None = None
+    """For ``labeled`` routes: the attribute of ``cfg.labels`` that must match."""
+
+    def handler(self) -> Handler:
+        module, _, name = self.target.partition(":")
+        found: Handler = getattr(importlib.import_module(module), name)
+        return found
+
+
+PR_CHANGES = ("pull_request.opened", "pull_request.synchronize", "pull_request.reopened")
+ROUTES = (
+    Route(PR_CHANGES, "bot.github.status_comment:on_pull_request"),
+    Route(("pull_request.labeled",), "bot.github.review_label:on_label", label="review"),
+    Route(("pull_request.labeled",), "bot.github.accept_label:on_label", label="accept"),
+    Route(("issue_comment.created",), "bot.github.slash:on_comment"),
+    Route(("push",), "bot.github.push:on_push"),
+    Route(("workflow_dispatch", "schedule"), "bot.github.reconcile:on_dispatch"),
+)
+
+CONFIG_BROKEN = (
+    "### rfd-bot cannot read its configuration\n\n```\n{error}\n```\n\n"
+    "Fix `.github/rfd.toml` on the default branch, then re-run this job."
+)
+FAILED = "### 😕 rfd-bot could not finish\n\n```\n{error}\n```\n\n{retry}"
+RETRY = (
+    "Nothing was left half-done. Fix the problem above, then re-run the job or repeat the command."
+)
+
+
+def candidates(delivery: Delivery) -> list[Route]:
+    return [route for route in ROUTES if delivery.kind in route.kinds]
+
+
+def choose(routes: list[Route], delivery: Delivery, cfg: Config) -> Route | None:
+    for route in routes:
+        if route.label is None or getattr(cfg.labels, route.label) == delivery.label:
+            return route
+    return None
+
+
+def main(
+    environ: Mapping[str, str],
+    *,
+    root: Path | None = None,
+    clock: Callable[[], float] = time.time,
+) -> int:
+    """Handle the delivery described by ``environ``; the process exit code."""
+    delivery = Delivery.from_env(environ)
+    routes = candidates(delivery)
+    if not routes:
+        log.info("rfd-bot: ignoring %s (nothing to do for it)", delivery.kind)
+        return 0
+    root = root or Path(environ.get("GITHUB_WORKSPACE") or ".")
+    summary = Summary(f"rfd-bot · {delivery.kind}")
+    try:
+        return _run(delivery, routes, root, environ, summary, clock)
+    finally:
+        summary.flush(environ)
+
+
+def _run(
+    delivery: Delivery,
+    routes: list[Route],
+    root: Path,
+    environ: Mapping[str, str],
+    summary: Summary,
+    clock: Callable[[], float],
+) -> int:
+    try:
+        cfg = load_config(root)
+    except ConfigError as err:
+        return _config_broken(delivery, err, environ, summary)
+    route = choose(routes, delivery, cfg)
+    if route is None:
+        log.info("rfd-bot: ignoring %s %r (not one of our labels)", delivery.kind, delivery.label)
+        return 0
+    wait = cfg.bot.seconds_between_writes or None
+    forge = GitHubForge.from_env(environ, seconds_between_writes=wait)
+    ctx = Context(delivery, cfg, forge, RepoApi(forge.repo), root, environ, summary, clock)
+    try:
+        route.handler()(ctx)
+    except RfdError as err:
+        return _failed(ctx, err)
+    return 0
+
+
+def _config_broken(
+    delivery: Delivery, err: ConfigError, environ: Mapping[str, str], summary: Summary
+) -> int:
+    summary.problem(err)
+    if delivery.number is not None:
+        forge = GitHubForge.from_env(environ)
+        ctx = Context(delivery, Config(), forge, RepoApi(forge.repo), Path("."), environ, summary)
+        ctx.upsert("config-error", delivery.number, CONFIG_BROKEN.format(error=err))
+    return 1
+
+
+def _failed(ctx: Context, err: RfdError) -> int:
+    ctx.summary.problem(err)
+    if ctx.delivery.number is not None:
+        try:
+            ctx.reply(FAILED.format(error=err, retry=RETRY), key=f"{ctx.delivery.key}-failed")
+        except ForgeError as again:
+            ctx.summary.problem(again)
+            return 1
+    return 1 if isinstance(err, ForgeError) else 0

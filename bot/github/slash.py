@@ -1,0 +1,88 @@
+"""``issue_comment`` created: run the ``/rfd`` commands of a comment.
+
+Only new comments count (an edit never re-runs anything).  The bot's own
+comments are ignored.  A mutating command is acknowledged with 👀 and ends with
+🚀 or 😕 and a reply; read-only ones (status, help) just reply.  Every refusal
+says why.  A comment the bot already answered (a re-delivered event) is left
+alone: its reply carries the comment's id in its marker.
+"""
+
+from __future__ import annotations
+
+from bot.comments import marker
+from bot.errors import ForgeError, RfdError
+from bot.github.api import Reaction
+from bot.github.auth import authorize, is_own
+from bot.github.commands import Command, Verb, parse
+from bot.github.context import Context
+from bot.github.ops import Refused
+from bot.github.verbs import HANDLERS
+
+PARSE_ERRORS = "I could not run this comment's command(s):\n\n{errors}\n\n`/rfd help` lists them."
+FAILED = (
+    "😕 `/rfd {verb}` failed:\n\n```\n{error}\n```\n\n"
+    "Nothing was left half-done: fix this, then comment again."
+)
+
+
+def on_comment(ctx: Context) -> None:
+    body = str(ctx.delivery.comment.get("body") or "")
+    actor = ctx.delivery.actor
+    if is_own(actor, body):
+        ctx.summary.note("ignored: the bot's own comment")
+        return
+    parsed = parse(body)
+    if not parsed.commands and not parsed.errors:
+        ctx.summary.note("no /rfd command in this comment")
+        return
+    if _answered(ctx):
+        ctx.summary.note(f"comment {ctx.delivery.key} was already answered: nothing to do")
+        return
+    if parsed.errors:
+        errors = "\n".join(f"- {e}" for e in parsed.errors)
+        ctx.reply(PARSE_ERRORS.format(errors=errors), key=f"{ctx.delivery.key}-usage")
+    for command in parsed.commands:
+        run(ctx, command)
+
+
+def _answered(ctx: Context) -> bool:
+    prefix = marker("reply", f"{ctx.delivery.key}-").removesuffix(" -->")
+    return any(prefix in c.body for c in ctx.forge.comments(ctx.number))
+
+
+def run(ctx: Context, command: Command) -> None:
+    spec, key = command.spec, f"{ctx.delivery.key}-{command.verb.value}"
+    authors = _pr_author(ctx) if command.verb is Verb.ACCEPT else ()
+    decision = authorize(spec, ctx.delivery.actor, ctx.cfg, ctx.api.permission, authors=authors)
+    if not decision.allowed:
+        _react(ctx, Reaction.CONFUSED)
+        ctx.reply(decision.reason, key=key)
+        return
+    if spec.mutating:
+        _react(ctx, Reaction.EYES)
+    try:
+        message = HANDLERS[command.verb](ctx, command)
+    except Refused as refusal:
+        _react(ctx, Reaction.CONFUSED)
+        ctx.reply(str(refusal), key=key)
+        return
+    except ForgeError:
+        raise  # GitHub itself failed: the router replies once and fails the job
+    except RfdError as err:
+        ctx.summary.problem(err)
+        _react(ctx, Reaction.CONFUSED)
+        ctx.reply(FAILED.format(verb=command.verb.value, error=err), key=key)
+        return
+    if spec.mutating:
+        _react(ctx, Reaction.ROCKET)
+    ctx.reply(message, key=key)
+
+
+def _react(ctx: Context, reaction: Reaction) -> None:
+    ctx.api.react(int(ctx.delivery.comment["id"]), reaction)
+
+
+def _pr_author(ctx: Context) -> tuple[str, ...]:
+    if not ctx.delivery.on_pull_request:
+        return ()
+    return (str(ctx.delivery.payload["issue"]["user"]["login"]),)

@@ -1,0 +1,78 @@
+"""Which RFDs a default-branch push touches, and syncing their tracking issues.
+
+Shared by ``push`` (the RFDs the pushed commits touch) and ``reconcile`` (every
+accepted RFD).  The lifecycle's ``sync_tracking`` does the work: it re-reads the
+issue and merges, so a person's ticks and text outside the bot region survive,
+and an unchanged issue costs no write.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from bot.config import Config
+from bot.errors import RfdError
+from bot.github.changed import as_rfd
+from bot.github.context import Context
+from bot.ids import RfdId
+from bot.status import Status
+
+if TYPE_CHECKING:
+    from bot.workspace import Workspace
+
+TRACKED = (Status.ACCEPTED, Status.IMPLEMENTED)
+_TRACKING = re.compile(r"<!-- rfd-bot:tracking:(?P<rfd>[A-Za-z0-9]+) -->")
+
+
+def rfd_of_issue(body: str) -> str | None:
+    """The RFD a tracking issue tracks (from its hidden marker), if it is one."""
+    found = _TRACKING.search(body)
+    return found["rfd"] if found else None
+
+
+STATE_FILES = ("plan.json", "phases/")
+
+
+def touched_rfds(paths: Iterable[str], cfg: Config) -> set[str]:
+    """RFD ids whose file, plan or phase summaries the paths touch."""
+    found: set[str] = set()
+    state = f"{cfg.state_root}/"
+    for path in paths:
+        rfd = as_rfd(path, cfg)
+        if rfd is not None:
+            found.add(str(rfd.rfd_id))
+        elif path.startswith(state):
+            key, _, rest = path[len(state) :].partition("/")
+            if rest.startswith(STATE_FILES) and _is_id(key):
+                found.add(str(RfdId.parse(key)))
+    return found
+
+
+def _is_id(key: str) -> bool:
+    try:
+        RfdId.parse(key)
+    except RfdError:
+        return False
+    return True
+
+
+def sync(ctx: Context, ws: Workspace, ids: Iterable[str]) -> None:
+    """Sync the tracking issue of each accepted or implemented RFD among ``ids``."""
+    from bot.events import TrackingIssueUpdated
+    from bot.phases import sync_tracking
+
+    def report(event: TrackingIssueUpdated) -> None:
+        what = "created" if event.created else "closed" if event.closed else "in sync"
+        ctx.summary.note(f"RFD {event.rfd_id}: tracking issue #{event.number} {what}")
+
+    ws.bus.subscribe(TrackingIssueUpdated, report, owner="github")
+    for rid in sorted(ids):
+        try:
+            doc = ws.document(rid)
+        except RfdError as err:
+            ctx.summary.problem(err, level="warning")
+            continue
+        if doc.status in TRACKED and ws.store.read_plan(rid):
+            sync_tracking(ws, rid)

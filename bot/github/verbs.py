@@ -1,0 +1,167 @@
+"""What each ``/rfd`` verb does in the bot: a lifecycle operation on the PR, and a reply.
+
+Each handler takes the context and the parsed command and returns the reply
+text; :class:`~bot.github.ops.Refused` says why a command cannot run here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Literal
+
+from bot.github.accept_label import accept_pr
+from bot.github.api import PullRequest
+from bot.github.changed import ChangedRfd, changed_rfds
+from bot.github.commands import Command, Verb, help_text
+from bot.github.context import Context
+from bot.github.ops import Refused, commit, has_model, pr_workspace
+from bot.github.review_label import review_pr
+from bot.github.revisions import posted_reviews
+from bot.github.status_comment import read_row, read_rows, render
+from bot.github.tracked import rfd_of_issue
+
+Handler = Callable[[Context, Command], str]
+
+ON_PR_ONLY = "`/rfd {verb}` works on the RFD's pull request, not on an issue."
+WHICH_RFD = "This pull request changes RFDs {ids}: say which one with `--rfd {first}`."
+NOT_IN_PR = "RFD {rfd} is not changed by this pull request (it changes {ids})."
+NEEDS_MODEL = (
+    "`/rfd {verb}` needs an AI provider key and this run has none (fork PRs never get one): "
+    "nothing was changed."
+)
+NOT_TRACKING = "This issue is not an RFD tracking issue: comment on the RFD's pull request."
+
+
+def _pull(ctx: Context, verb: Verb) -> PullRequest:
+    if not ctx.delivery.on_pull_request:
+        raise Refused(ON_PR_ONLY.format(verb=verb.value))
+    return ctx.api.pull(ctx.number)
+
+
+def _targets(ctx: Context, pr: PullRequest, command: Command, *, one: bool) -> list[ChangedRfd]:
+    changed = [c for c in changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg) if not c.removed]
+    ids = ", ".join(str(c.file.rfd_id) for c in changed) or "none"
+    if command.rfd is not None:
+        from bot.ids import RfdId
+
+        wanted = RfdId.parse(command.rfd)
+        changed = [c for c in changed if c.file.rfd_id == wanted]
+        if not changed:
+            raise Refused(NOT_IN_PR.format(rfd=command.rfd, ids=ids))
+    if not changed:
+        raise Refused("This pull request changes no RFD.")
+    if one and len(changed) > 1:
+        raise Refused(WHICH_RFD.format(ids=ids, first=changed[0].file.rfd_id))
+    return changed
+
+
+def issue_rfd(ctx: Context) -> str:
+    """The RFD of the tracking issue this comment is on (Refused on any other issue)."""
+    rid = rfd_of_issue(str(ctx.delivery.payload["issue"].get("body") or ""))
+    if rid is None:
+        raise Refused(NOT_TRACKING)
+    return rid
+
+
+def rfd_for_implement(ctx: Context, command: Command) -> str:
+    if not ctx.delivery.on_pull_request:
+        return issue_rfd(ctx)
+    pr = ctx.api.pull(ctx.number)
+    (target,) = _targets(ctx, pr, command, one=True)
+    return str(target.file.rfd_id)
+
+
+def do_help(ctx: Context, command: Command) -> str:
+    return help_text()
+
+
+def do_status(ctx: Context, command: Command) -> str:
+    if ctx.delivery.on_pull_request:
+        pr = ctx.api.pull(ctx.number)
+        rows = read_rows(ctx, pr)
+        if not rows:
+            return "This pull request changes no RFD."
+        posted = posted_reviews(ctx.forge.comments(pr.number))
+        return render(rows, posted, repo=pr.head_repo, head=pr.head_sha, ctx=ctx)
+    from bot.workspace import Workspace
+
+    file = Workspace.open(ctx.root, config=ctx.cfg, forge=ctx.forge, vcs=False).find(issue_rfd(ctx))
+    row = read_row(ctx.root, ctx.cfg, ChangedRfd(file, "unchanged"))
+    return render(
+        [row], [], repo=ctx.delivery.repository, head=ctx.delivery.default_branch, ctx=ctx
+    )
+
+
+def do_review(ctx: Context, command: Command) -> str:
+    pr = _pull(ctx, command.verb)
+    only = [str(c.file.rfd_id) for c in _targets(ctx, pr, command, one=False)]
+    done = review_pr(ctx, pr, command.model, only=only)
+    if not done.posted:
+        return "Already reviewed at this revision: see the review comments above."
+    return f"Posted {done.posted} review(s) below."
+
+
+def do_dismiss(ctx: Context, command: Command) -> str:
+    from bot.review import dismiss
+
+    pr = _pull(ctx, command.verb)
+    (target,) = _targets(ctx, pr, command, one=True)
+    selection: tuple[int, ...] | Literal["all"] = command.selection or "all"
+    with pr_workspace(ctx, pr, [target.file.path]) as (ws, checkout):
+        outcome = dismiss(ws, str(target.file.rfd_id), selection)
+        done = commit(ctx, checkout, outcome.changed, outcome.rfd_id, "reviews dismissed")
+    return f"{outcome.message}. {done}"
+
+
+def do_refine(ctx: Context, command: Command) -> str:
+    from bot.agent.steps import refine_rfd
+
+    if not has_model(ctx):
+        raise Refused(NEEDS_MODEL.format(verb="refine"))
+    pr = _pull(ctx, command.verb)
+    (target,) = _targets(ctx, pr, command, one=True)
+    with pr_workspace(ctx, pr, [target.file.path]) as (ws, checkout):
+        result = refine_rfd(ws, str(target.file.rfd_id), model=command.model)
+        path = ws.path(ws.find(str(target.file.rfd_id)))
+        done = commit(ctx, checkout, [path], str(target.file.rfd_id), "refined")
+    passes = [f"- pass {p.number} ({p.focus.value}): "
+              f"{', '.join(p.changed_sections) or 'no change'}" for p in result.passes]  # fmt: skip
+    addressed = ", ".join(f"`{r}`" for r in result.reviews) or "none"
+    if result.reviews:
+        addressed += " — `/rfd dismiss all` once you agree they are settled"
+    lines = [f"Refined RFD {target.file.rfd_id} ({result.stop.value}):", *passes,
+             f"Reviews addressed: {addressed}.", result.warning, done]  # fmt: skip
+    return "\n".join(line for line in lines if line)
+
+
+def do_accept(ctx: Context, command: Command) -> str:
+    return accept_pr(ctx, _pull(ctx, command.verb), only=command.rfd)
+
+
+def do_done(ctx: Context, command: Command) -> str:
+    from bot.lifecycle import done
+
+    pr = _pull(ctx, command.verb)
+    (target,) = _targets(ctx, pr, command, one=True)
+    with pr_workspace(ctx, pr, [target.file.path]) as (ws, checkout):
+        outcome = done(ws, str(target.file.rfd_id))
+        result = commit(ctx, checkout, outcome.changed, outcome.rfd_id, "implemented")
+    return f"{outcome.message}. {result}"
+
+
+def do_implement(ctx: Context, command: Command) -> str:
+    from bot.github.implement_cmd import implement
+
+    return implement(ctx, command)
+
+
+HANDLERS: dict[Verb, Handler] = {
+    Verb.HELP: do_help,
+    Verb.STATUS: do_status,
+    Verb.REVIEW: do_review,
+    Verb.DISMISS: do_dismiss,
+    Verb.REFINE: do_refine,
+    Verb.ACCEPT: do_accept,
+    Verb.DONE: do_done,
+    Verb.IMPLEMENT: do_implement,
+}

@@ -1,0 +1,472 @@
+"""Cassettes of the bot's end-to-end tests (one event through ``rfd bot`` each)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from gh_data import (
+    call,
+    comment,
+    content_file,
+    diff_entry,
+    issue,
+    permission,
+    pull,
+    reaction,
+    user,
+)
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+from tests.github_world import RFD_TEXT
+
+RFD = "docs/rfd/045-streaming-exports.md"
+BODIES = Path(__file__).resolve().parent / "bodies"
+
+
+def body(name: str) -> str:
+    """A comment body the bot posts, kept as a reviewable markdown snapshot."""
+    return (BODIES / f"{name}.md").read_text(encoding="utf-8")
+
+
+FILES = call("GET", "/pulls/2/files", query="per_page=100&page=1", reply=[diff_entry(RFD)])
+NO_COMMENTS = call("GET", "/issues/2/comments", query="per_page=100", reply=[])
+
+
+def status_comment(cid: int = 950) -> dict[str, object]:
+    return comment(cid, 2, body("status-opened"))
+
+
+S = "test_github_status_comment/"
+CASSETTES = {
+    S + "test_opened_posts_one_status_comment": [
+        FILES,
+        NO_COMMENTS,
+        call(
+            "POST",
+            "/issues/2/comments",
+            body={"body": body("status-opened")},
+            status=201,
+            reply=status_comment(),
+        ),
+    ],
+    S + "test_redelivered_opened_writes_nothing": [
+        FILES,
+        call("GET", "/issues/2/comments", query="per_page=100", reply=[status_comment()]),
+    ],
+    S + "test_pr_without_rfds_is_left_alone": [
+        call(
+            "GET",
+            "/pulls/2/files",
+            query="per_page=100&page=1",
+            reply=[diff_entry("src/app.py", "modified")],
+        ),
+    ],
+}
+_ = (issue, permission, reaction, user)
+
+R = "test_github_review_label/"
+ADMIN = call("GET", "/collaborators/Codertocat/permission", reply=permission("Codertocat", "admin"))
+STATUS_ONLY = call("GET", "/issues/2/comments", query="per_page=100", reply=[status_comment()])
+UNLABEL = call("DELETE", "/issues/2/labels/rfd%3Areview", reply=[])
+
+
+def review_comment(cid: int = 951) -> dict[str, object]:
+    return comment(cid, 2, body("review-offline"))
+
+
+CASSETTES |= {
+    R + "test_review_is_committed_posted_and_label_removed": [
+        ADMIN,
+        FILES,
+        STATUS_ONLY,
+        call(
+            "POST",
+            "/issues/2/comments",
+            body={"body": body("review-offline")},
+            status=201,
+            reply=review_comment(),
+        ),
+        call(
+            "PATCH",
+            "/issues/comments/950",
+            body={"body": body("status-after-review")},
+            reply=comment(950, 2, body("status-after-review")),
+        ),
+        UNLABEL,
+    ],
+    R + "test_redelivered_label_writes_nothing": [
+        ADMIN,
+        FILES,
+        call(
+            "GET",
+            "/issues/2/comments",
+            query="per_page=100",
+            reply=[status_comment(), review_comment()],
+        ),
+    ],
+    R + "test_reader_is_refused_with_a_reason": [
+        call("GET", "/collaborators/octocat/permission", reply=permission("octocat", "read")),
+        STATUS_ONLY,
+        call(
+            "POST",
+            "/issues/2/comments",
+            body={"body": body("refused-reader")},
+            status=201,
+            reply=comment(952, 2, body("refused-reader")),
+        ),
+        UNLABEL,
+    ],
+    R + "test_bot_sender_is_refused": [
+        STATUS_ONLY,
+        call(
+            "POST",
+            "/issues/2/comments",
+            body={"body": body("refused-bot")},
+            status=201,
+            reply=comment(952, 2, body("refused-bot")),
+        ),
+        UNLABEL,
+    ],
+    R + "test_fork_without_key_posts_but_does_not_commit": [
+        ADMIN,
+        FILES,
+        STATUS_ONLY,
+        call(
+            "GET",
+            "https://api.github.com/repos/forker/Hello-World/contents/" + RFD,
+            query="ref=ec26c3e57ca3a959ca5aad62de7213c562f8c821",
+            reply=content_file(RFD, RFD_TEXT, "ec26c3e57ca3a959ca5aad62de7213c562f8c821"),
+        ),
+        call(
+            "POST",
+            "/issues/2/comments",
+            body={"body": body("review-fork")},
+            status=201,
+            reply=comment(953, 2, body("review-fork")),
+        ),
+        call(
+            "PATCH",
+            "/issues/comments/950",
+            body={"body": body("status-after-review-fork")},
+            reply=comment(950, 2, body("status-after-review-fork")),
+        ),
+        UNLABEL,
+    ],
+}
+
+C = "test_github_slash/"
+HEAD = "ec26c3e57ca3a959ca5aad62de7213c562f8c821"
+BRANCH = "rfd-045-streaming-exports"
+CID = 492700400
+PULL = call("GET", "/pulls/2", reply=pull(2, BRANCH, HEAD))
+REVIEW_FILE = "docs/rfd/.state/045/reviews/1795830000.md"
+SLASH_FILES = call(
+    "GET",
+    "/pulls/2/files",
+    query="per_page=100&page=1",
+    reply=[diff_entry(RFD), diff_entry(REVIEW_FILE)],
+)
+
+
+def react(content: str) -> dict[str, object]:
+    return call(
+        "POST",
+        f"/issues/comments/{CID}/reactions",
+        body={"content": content},
+        status=201,
+        reply=reaction(content),
+    )
+
+
+def reply(name: str, cid: int = 960, number: int = 2) -> dict[str, object]:
+    return call(
+        "POST",
+        f"/issues/{number}/comments",
+        body={"body": body(name)},
+        status=201,
+        reply=comment(cid, number, body(name)),
+    )
+
+
+def perm(login: str, role: str) -> dict[str, object]:
+    return call("GET", f"/collaborators/{login}/permission", reply=permission(login, role))
+
+
+TRACKING_BODY = body("tracking-new")
+CASSETTES |= {
+    C + "test_status": [NO_COMMENTS, PULL, SLASH_FILES, reply("slash-status")],
+    C + "test_help": [NO_COMMENTS, reply("slash-help")],
+    C + "test_review": [
+        NO_COMMENTS,
+        perm("Codertocat", "admin"),
+        react("eyes"),
+        PULL,
+        SLASH_FILES,
+        call(
+            "POST",
+            "/issues/2/comments",
+            body={"body": body("slash-review-posted")},
+            status=201,
+            reply=comment(961, 2, body("slash-review-posted")),
+        ),
+        react("rocket"),
+        reply("slash-review"),
+    ],
+    C + "test_dismiss_all": [
+        NO_COMMENTS,
+        perm("Codertocat", "admin"),
+        react("eyes"),
+        PULL,
+        SLASH_FILES,
+        react("rocket"),
+        reply("slash-dismiss"),
+    ],
+    C + "test_accept_by_a_maintainer": [
+        NO_COMMENTS,
+        perm("hubot", "maintain"),
+        react("eyes"),
+        PULL,
+        SLASH_FILES,
+        call(
+            "GET", "/issues", query="state=all&sort=created&direction=desc&per_page=100", reply=[]
+        ),
+        call(
+            "POST",
+            "/issues",
+            status=201,
+            body={"title": "RFD 045: Streaming exports", "body": TRACKING_BODY, "labels": []},
+            reply=issue(12, "RFD 045: Streaming exports", TRACKING_BODY),
+        ),
+        react("rocket"),
+        reply("slash-accept"),
+    ],
+    C + "test_accept_by_the_pr_author_is_refused": [
+        NO_COMMENTS,
+        react("confused"),
+        reply("slash-accept-author"),
+    ],
+    C + "test_reader_is_refused": [
+        NO_COMMENTS,
+        perm("octocat", "read"),
+        react("confused"),
+        reply("slash-refused"),
+    ],
+    C + "test_command_in_a_code_block_does_nothing": [],
+    C + "test_redelivered_comment_writes_nothing": [
+        call(
+            "GET",
+            "/issues/2/comments",
+            query="per_page=100",
+            reply=[comment(960, 2, body("slash-status"))],
+        ),
+    ],
+    C + "test_own_comment_is_ignored": [],
+    C + "test_usage_errors_get_a_reply": [NO_COMMENTS, reply("slash-usage")],
+    C + "test_status_on_a_tracking_issue": [
+        call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+        reply("slash-status-issue", number=12),
+    ],
+}
+
+P = "test_github_push/"
+ISSUES_Q = "state=all&sort=created&direction=desc&per_page=100"
+HUMAN = body("tracking-human")  # a person ticked phase 2 and wrote a note
+MERGED = body("tracking-merged")  # phase 1 ticked by the bot, phase 2 still ticked
+DONE = body("tracking-done")
+TRACKING = issue(12, "RFD 045: Streaming exports", HUMAN)
+CASSETTES |= {
+    P + "test_phase_summary_ticks_its_box_and_keeps_a_human_tick": [
+        call("GET", "/issues", query=ISSUES_Q, reply=[TRACKING]),
+        call("GET", "/issues/12", reply=TRACKING),
+        call("PATCH", "/issues/12", body={"body": MERGED}, reply={**TRACKING, "body": MERGED}),
+    ],
+    P + "test_redelivered_push_writes_nothing": [
+        call("GET", "/issues", query=ISSUES_Q, reply=[{**TRACKING, "body": MERGED}]),
+        call("GET", "/issues/12", reply={**TRACKING, "body": MERGED}),
+    ],
+    P + "test_implemented_with_every_phase_closes_the_issue": [
+        call("GET", "/issues", query=ISSUES_Q, reply=[{**TRACKING, "body": MERGED}]),
+        call("GET", "/issues/12", reply={**TRACKING, "body": MERGED}),
+        call("PATCH", "/issues/12", body={"body": DONE}, reply={**TRACKING, "body": DONE}),
+        call(
+            "PATCH",
+            "/issues/12",
+            body={"state": "closed"},
+            reply={**TRACKING, "body": DONE, "state": "closed", "state_reason": "completed"},
+        ),
+    ],
+    P + "test_push_touching_no_rfd_costs_nothing": [],
+    P + "test_push_to_another_branch_is_ignored": [],
+}
+
+A = "test_github_accept_label/"
+UNLABEL_ACCEPT = call("DELETE", "/issues/2/labels/rfd%3Aaccept", reply=[])
+CASSETTES |= {
+    A + "test_accept_commits_once_and_opens_the_tracking_issue": [
+        perm("hubot", "maintain"),
+        FILES,
+        call("GET", "/issues", query=ISSUES_Q, reply=[]),
+        call(
+            "POST",
+            "/issues",
+            status=201,
+            body={"title": "RFD 045: Streaming exports", "body": TRACKING_BODY, "labels": []},
+            reply=issue(12, "RFD 045: Streaming exports", TRACKING_BODY),
+        ),
+        NO_COMMENTS,
+        reply("label-accept"),
+        UNLABEL_ACCEPT,
+    ],
+    A + "test_redelivered_accept_writes_nothing": [perm("hubot", "maintain"), FILES],
+    A + "test_the_rfd_author_may_not_accept": [
+        perm("octocat", "write"),
+        FILES,
+        NO_COMMENTS,
+        reply("label-accept-author"),
+        UNLABEL_ACCEPT,
+    ],
+    A + "test_other_labels_are_ignored": [],
+    A + "test_config_error_is_posted_on_the_pr": [NO_COMMENTS, reply("config-error")],
+}
+
+OLD = "f95f852bd8fca8fcc58a9a2d6c842781e32a215e"
+OLD_REVIEW_COMMENT = comment(940, 2, body("review-old"))
+CASSETTES |= {
+    S + "test_synchronize_marks_older_reviews_and_survives_a_502": [
+        call(
+            "GET",
+            "/pulls/2/files",
+            query="per_page=100&page=1",
+            status=502,
+            reply={"message": "Server Error"},
+        ),
+        FILES,
+        call(
+            "GET",
+            "/issues/2/comments",
+            query="per_page=100",
+            reply=[status_comment(), OLD_REVIEW_COMMENT],
+        ),
+        call(
+            "PATCH",
+            "/issues/comments/950",
+            body={"body": body("status-synchronize")},
+            reply=comment(950, 2, body("status-synchronize")),
+        ),
+        call(
+            "PATCH",
+            "/issues/comments/940",
+            body={"body": body("review-old-stale")},
+            reply=comment(940, 2, body("review-old-stale")),
+        ),
+    ],
+}
+
+PULL_ACCEPTED = call("GET", "/pulls/2", reply=pull(2, BRANCH, HEAD))
+DONE_BODY = body("tracking-done-by-command")
+CASSETTES |= {
+    C + "test_refine_without_a_key_says_so": [
+        NO_COMMENTS,
+        perm("Codertocat", "admin"),
+        react("eyes"),
+        react("confused"),
+        reply("slash-refine-no-key"),
+    ],
+    C + "test_implement_without_a_key_says_so": [
+        call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+        perm("Codertocat", "admin"),
+        react("eyes"),
+        react("confused"),
+        reply("slash-implement-no-key", number=12),
+    ],
+    C + "test_done_marks_the_rfd_implemented_and_closes_its_issue": [
+        NO_COMMENTS,
+        perm("Codertocat", "admin"),
+        react("eyes"),
+        PULL,
+        FILES,
+        call(
+            "GET",
+            "/issues",
+            query=ISSUES_Q,
+            reply=[issue(12, "RFD 045: Streaming exports", TRACKING_BODY)],
+        ),
+        call("GET", "/issues/12", reply=issue(12, "RFD 045: Streaming exports", TRACKING_BODY)),
+        call(
+            "PATCH",
+            "/issues/12",
+            body={"body": DONE_BODY},
+            reply=issue(12, "RFD 045: Streaming exports", DONE_BODY),
+        ),
+        call(
+            "PATCH",
+            "/issues/12",
+            body={"state": "closed"},
+            reply=issue(12, "RFD 045: Streaming exports", DONE_BODY, state="closed"),
+        ),
+        react("rocket"),
+        reply("slash-done"),
+    ],
+    "test_github_reconcile/test_missing_tracking_issue_is_created_and_stuck_labels_reported": [
+        call("GET", "/issues", query=ISSUES_Q, reply=[]),
+        call(
+            "POST",
+            "/issues",
+            status=201,
+            body={"title": "RFD 045: Streaming exports", "body": TRACKING_BODY, "labels": []},
+            reply=issue(12, "RFD 045: Streaming exports", TRACKING_BODY),
+        ),
+        call(
+            "GET",
+            "/issues",
+            query="state=open&labels=rfd%3Areview&per_page=100",
+            reply=[issue(2, "RFD 045: Streaming exports", "", labels=("rfd:review",), pr=True)],
+        ),
+        call("GET", "/issues", query="state=open&labels=rfd%3Aaccept&per_page=100", reply=[]),
+    ],
+}
+
+CASSETTES[S + "test_lint_findings_become_annotations"] = CASSETTES[
+    S + "test_opened_posts_one_status_comment"
+]
+
+CASSETTES[C + "test_refine_commits_the_refined_rfd"] = [
+    NO_COMMENTS,
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    PULL,
+    SLASH_FILES,
+    react("rocket"),
+    reply("slash-refine"),
+]
+
+NEW_PR = pull(3, "rfd/045-phase-1", "b" * 40)
+NEW_PR.update(title="RFD 045, phase 1: Writer", body=body("implement-pr"))
+CASSETTES[C + "test_implement_opens_a_pr_for_the_next_phase"] = [
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    call("GET", "/pulls", query="state=all&head=Codertocat%3Arfd%2F045-phase-1", reply=[]),
+    reply("implement-running", cid=970, number=12),
+    call(
+        "POST",
+        "/pulls",
+        status=201,
+        reply=NEW_PR,
+        body={
+            "title": "RFD 045, phase 1: Writer",
+            "head": "rfd/045-phase-1",
+            "base": "main",
+            "body": body("implement-pr"),
+        },
+    ),
+    call(
+        "PATCH",
+        "/issues/comments/970",
+        body={"body": body("implement-opened")},
+        reply=comment(970, 12, body("implement-opened")),
+    ),
+    react("rocket"),
+    reply("slash-implement", number=12),
+]

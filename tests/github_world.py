@@ -1,0 +1,149 @@
+"""A small GitHub world for the bot's tests: an origin repository, the Actions
+checkout of its default branch, a PR branch, and the webhook payload of an event.
+
+Shared by the bot's test modules (one fake per edge, in one place).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import git
+
+WEBHOOKS = Path(__file__).resolve().parent / "data" / "webhooks"
+REPO = "Codertocat/Hello-World"
+BRANCH = "rfd-045-streaming-exports"
+CONFIG = "[bot]\nseconds_between_writes = 0\n"
+
+
+def payload(name: str, **changes: Any) -> dict[str, Any]:
+    """A webhook fixture with dotted-key changes: ``payload(..., **{"comment.body": "x"})``."""
+    data = json.loads((WEBHOOKS / f"{name}.json").read_text(encoding="utf-8"))
+    for dotted, value in changes.items():
+        node = data
+        *parents, last = dotted.split(".")
+        for key in parents:
+            node = node[key]
+        node[last] = copy.deepcopy(value)
+    return data
+
+
+def write(root: Path, files: Mapping[str, str]) -> None:
+    for rel, text in files.items():
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+
+
+def make_world(tmp: Path, main: Mapping[str, str], pr: Mapping[str, str]) -> tuple[Path, Path]:
+    """``(origin, checkout)``: origin has ``main`` and the PR branch; checkout is on main."""
+    origin, seed, checkout = tmp / "origin.git", tmp / "seed", tmp / "checkout"
+    git(tmp, "init", "-q", "--bare", str(origin))
+    git(tmp, "init", "-q", str(seed))
+    write(seed, {".github/rfd.toml": CONFIG, **main})
+    git(seed, "add", "-A")
+    git(seed, "commit", "-q", "-m", "main")
+    git(seed, "push", "-q", str(origin), "HEAD:refs/heads/main")
+    if pr:
+        git(seed, "checkout", "-q", "-b", BRANCH)
+        write(seed, pr)
+        git(seed, "add", "-A")
+        git(seed, "commit", "-q", "-m", "pr")
+        git(seed, "push", "-q", str(origin), f"HEAD:refs/heads/{BRANCH}")
+    git(tmp, "clone", "-q", "--branch", "main", str(origin), str(checkout))
+    return origin, checkout
+
+
+def event_env(tmp: Path, event: str, data: Mapping[str, Any]) -> dict[str, str]:
+    path = tmp / "event.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return {
+        "GITHUB_EVENT_NAME": event,
+        "GITHUB_EVENT_PATH": str(path),
+        "GITHUB_REPOSITORY": REPO,
+        "GITHUB_API_URL": "https://api.github.com",
+        "GITHUB_TOKEN": "ghs_test",
+        "RUNNER_TEMP": str(tmp),
+    }
+
+
+RFD_PATH = "docs/rfd/045-streaming-exports.md"
+RFD_TEXT = """\
+# RFD 045: Streaming exports
+
+- **Status**: Discussion
+- **Category**: Design
+- **Authors**: @octocat
+- **Date**: 2026-11-01
+
+## Summary
+
+Export large reports as a stream instead of building them in memory.
+
+## Motivation
+
+Reports over 100k rows time out and exhaust the worker's memory.
+
+## Design
+
+A generator yields CSV rows; the endpoint streams them with chunked encoding.
+
+## Drawbacks
+
+Errors after the first byte cannot change the status code.
+
+## Alternatives
+
+Background export to object storage with an email link.
+
+## Non-Goals
+
+Excel output.
+
+## Risks and Open Questions
+
+- Do proxies buffer chunked responses?
+
+## Implementation Plan
+
+### Phase 1: Writer
+
+A streaming CSV writer.
+
+### Phase 2: Endpoint
+
+The HTTP endpoint that uses it.
+"""
+
+
+NOW = 1795831200.0
+"""2026-11-22T02:00:00Z: the clock of the bot's operations in tests."""
+
+
+def run_bot(tmp: Path, checkout: Path, event: str, data: Mapping[str, Any], **env: str) -> int:
+    """The bot's entry point on this world (what `rfd bot` runs in Actions)."""
+    from bot.github.router import main
+
+    environ = event_env(tmp, event, data) | env
+    environ["GITHUB_STEP_SUMMARY"] = str(tmp / "summary.md")
+    return main(environ, root=checkout, clock=lambda: NOW)
+
+
+@pytest.fixture(autouse=False)
+def fixed_git_dates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Commits made in tests (the world's and the bot's) get fixed dates, hence fixed shas."""
+    for name in ("GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE"):
+        monkeypatch.setenv(name, "2026-11-22T02:00:00+00:00")
+
+
+@pytest.fixture
+def all_played(vcr: Any) -> Iterator[None]:
+    """Every recorded exchange was made: the cassette is the exact list of requests."""
+    yield
+    assert vcr.all_played, f"requests not made: {len(vcr.data) - vcr.play_count}"

@@ -1,0 +1,64 @@
+"""Label rfd:accept → plan, status, tracking issue, one commit; refusals; config errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import git
+from tests.github_world import (
+    BRANCH,
+    RFD_PATH,
+    RFD_TEXT,
+    all_played,
+    fixed_git_dates,
+    make_world,
+    payload,
+    run_bot,
+)  # fmt: skip
+
+pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
+_ = (all_played, fixed_git_dates)
+LABELED = "pull_request.labeled.accept"
+
+
+def by(login: str) -> dict[str, object]:
+    return payload(LABELED, **{"sender.login": login})
+
+
+@pytest.mark.vcr
+def test_accept_commits_once_and_opens_the_tracking_issue(tmp_path: Path) -> None:
+    origin, checkout = make_world(tmp_path, {"README.md": "x\n"}, {RFD_PATH: RFD_TEXT})
+    assert run_bot(tmp_path, checkout, "pull_request_target", by("hubot")) == 0
+    log = git(origin, "log", "--format=%s", f"main..{BRANCH}").splitlines()
+    assert log == ["RFD 045: accepted by rfd-bot", "pr"]
+    assert "- **Status**: Accepted" in git(origin, "show", f"{BRANCH}:{RFD_PATH}")
+
+
+@pytest.mark.vcr
+def test_redelivered_accept_writes_nothing(tmp_path: Path) -> None:
+    accepted = RFD_TEXT.replace("Status**: Discussion", "Status**: Accepted")
+    _, checkout = make_world(tmp_path, {"README.md": "x\n"}, {RFD_PATH: accepted})
+    assert run_bot(tmp_path, checkout, "pull_request_target", by("hubot")) == 0
+
+
+@pytest.mark.vcr
+def test_the_rfd_author_may_not_accept(tmp_path: Path) -> None:
+    _, checkout = make_world(tmp_path, {"README.md": "x\n"}, {RFD_PATH: RFD_TEXT})
+    assert run_bot(tmp_path, checkout, "pull_request_target", by("octocat")) == 0
+
+
+@pytest.mark.vcr
+def test_other_labels_are_ignored(tmp_path: Path) -> None:
+    _, checkout = make_world(tmp_path, {"README.md": "x\n"}, {RFD_PATH: RFD_TEXT})
+    data = payload(LABELED, **{"label.name": "bug"})
+    assert run_bot(tmp_path, checkout, "pull_request_target", data) == 0
+
+
+@pytest.mark.vcr
+def test_config_error_is_posted_on_the_pr(tmp_path: Path) -> None:
+    broken = {".github/rfd.toml": "[labels]\nreveiw = 'rfd:review'\n"}
+    _, checkout = make_world(tmp_path, broken, {RFD_PATH: RFD_TEXT})
+    assert run_bot(tmp_path, checkout, "pull_request_target", by("hubot")) == 1
+    assert "unknown key `labels.reveiw`" in (tmp_path / "summary.md").read_text()

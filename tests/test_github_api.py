@@ -1,0 +1,55 @@
+"""The adapter for what the bot needs beyond the Forge protocol."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.forge.github import Connection, GitHubForge
+from bot.github.api import Permission, PullRequest, Reaction, RepoApi
+
+
+@pytest.fixture
+def api() -> RepoApi:
+    conn = Connection("Codertocat/Hello-World", "ghs_test", seconds_between_writes=None)
+    return RepoApi(GitHubForge.connect(conn).repo)
+
+
+@pytest.mark.vcr
+def test_permission(api: RepoApi) -> None:
+    roles = [api.permission(u) for u in ("Codertocat", "octocat", "stranger")]
+    assert roles == [Permission.ADMIN, Permission.MAINTAIN, Permission.NONE]
+
+
+@pytest.mark.vcr
+def test_react(api: RepoApi) -> None:
+    api.react(900, Reaction.EYES)
+
+
+@pytest.mark.vcr
+def test_pull_files_and_text(api: RepoApi) -> None:
+    files = api.pull_files(7)
+    assert [(f.path, f.status) for f in files] == [
+        ("docs/rfd/045-streaming-exports.md", "added"),
+        ("src/app.py", "modified"),
+    ]
+    text = api.file_text("docs/rfd/045-streaming-exports.md", "abc123")
+    assert text is not None and text.startswith("# RFD 045: Streaming exports")
+    assert api.file_text("docs/rfd/046-missing.md", "abc123") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("admin", Permission.ADMIN), ("Write", Permission.WRITE), ("bogus", Permission.NONE)],
+)
+def test_permission_parse(text: str, expected: Permission) -> None:
+    assert Permission.parse(text) is expected
+
+
+def test_pull_request_from_fork_payload() -> None:
+    data = {
+        "number": 3, "title": "t", "user": {"login": "forker"},
+        "head": {"ref": "main", "sha": "a" * 40, "repo": {"full_name": "forker/Hello-World"}},
+        "base": {"ref": "main", "repo": {"full_name": "Codertocat/Hello-World"}},
+    }  # fmt: skip
+    pr = PullRequest.from_payload(data)
+    assert pr.is_fork and pr.head_repo == "forker/Hello-World"

@@ -1,0 +1,68 @@
+"""PR worktrees and the bot's commit, on real git repositories."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.errors import ForgeError
+from bot.github.api import PullRequest
+from bot.github.checkout import FORK_NOTE, close, commit_and_push, git_env, open_pull
+from tests.conftest import git
+from tests.github_world import BRANCH, REPO, make_world
+
+RFD = "docs/rfd/045-streaming-exports.md"
+
+
+def pull(head_repo: str = REPO) -> PullRequest:
+    return PullRequest(2, "RFD 045", "octocat", BRANCH, "f" * 40, head_repo, "main", REPO)
+
+
+class FakeApi:
+    def __init__(self) -> None:
+        self.read: list[tuple[str, str, str | None]] = []
+
+    def file_text(self, path: str, ref: str, *, repo: str | None = None) -> str | None:
+        self.read.append((path, ref, repo))
+        return "# RFD 045 from the fork\n"
+
+
+def test_same_repo_pr_is_fetched_committed_and_pushed(tmp_path: Path) -> None:
+    origin, checkout = make_world(tmp_path, {"README.md": "x\n"}, {RFD: "# RFD 045\n"})
+    co = open_pull(checkout, pull(), FakeApi(), {"RUNNER_TEMP": str(tmp_path)})  # type: ignore[arg-type]
+    assert co.writable and (co.root / RFD).read_text() == "# RFD 045\n"
+    review = co.root / "docs/rfd/.state/045/reviews/1.md"
+    review.parent.mkdir(parents=True)
+    review.write_text("review\n")
+    sha = commit_and_push(co, [review], "RFD 045: review", {})
+    assert sha == git(origin, "rev-parse", BRANCH).strip()
+    assert git(origin, "log", "-1", "--format=%an %s", BRANCH).strip() == "rfd-bot RFD 045: review"
+    assert commit_and_push(co, [review], "again", {}) is None  # nothing changed: no commit
+    close(checkout, co)
+    assert not co.root.exists()
+
+
+def test_fork_reads_files_through_the_api_and_never_pushes(tmp_path: Path) -> None:
+    _, checkout = make_world(tmp_path, {"README.md": "x\n"}, {})
+    api = FakeApi()
+    co = open_pull(
+        checkout, pull("forker/Hello-World"), api, {"RUNNER_TEMP": str(tmp_path)}, paths=[RFD]
+    )  # type: ignore[arg-type]
+    assert not co.writable and co.note == FORK_NOTE
+    assert (co.root / RFD).read_text() == "# RFD 045 from the fork\n"
+    assert api.read == [(RFD, "f" * 40, "forker/Hello-World")]
+    assert commit_and_push(co, [co.root / RFD], "x", {}) is None
+
+
+def test_fork_paths_cannot_escape(tmp_path: Path) -> None:
+    _, checkout = make_world(tmp_path, {"README.md": "x\n"}, {})
+    with pytest.raises(ForgeError, match="outside the repository"):
+        open_pull(checkout, pull("forker/x"), FakeApi(), {}, paths=["../evil"])  # type: ignore[arg-type]
+
+
+def test_token_goes_in_an_environment_header_only() -> None:
+    env = git_env({"GITHUB_TOKEN": "ghs_secret", "GITHUB_SERVER_URL": "https://ghe.example"})
+    assert env["GIT_CONFIG_KEY_0"] == "http.https://ghe.example/.extraheader"
+    assert "ghs_secret" not in env["GIT_CONFIG_VALUE_0"]  # base64, never in a URL or argv
+    assert "GIT_CONFIG_COUNT" not in git_env({})

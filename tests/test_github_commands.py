@@ -1,0 +1,90 @@
+"""Parsing `/rfd` commands from comments."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.github.commands import REGISTRY, Verb, help_text, parse
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("/rfd review", [(Verb.REVIEW, None, None)]),
+        ("Thanks!\n/rfd status\n", [(Verb.STATUS, None, None)]),
+        ("/rfd review --model opus", [(Verb.REVIEW, "opus", None)]),
+        ("/rfd refine --model=sonnet --rfd 045", [(Verb.REFINE, "sonnet", "045")]),
+        ("/RFD help", []),  # the prefix is lowercase, like GitHub's own
+        ("  /rfd ACCEPT", [(Verb.ACCEPT, None, None)]),
+        ("/rfd accept\n/rfd status", [(Verb.ACCEPT, None, None), (Verb.STATUS, None, None)]),
+        ("see /rfd review in the docs", []),
+    ],
+)
+def test_commands_found(body: str, expected: list[tuple[Verb, str | None, str | None]]) -> None:
+    parsed = parse(body)
+    assert [(c.verb, c.model, c.rfd) for c in parsed.commands] == expected
+    assert parsed.errors == ()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "```\n/rfd accept\n```",
+        "~~~md\n/rfd accept\n~~~",
+        "Like this:\n\n    /rfd accept\n",
+        "> /rfd accept",
+        "  > /rfd accept",
+        "<!-- /rfd accept -->",
+        "<!--\n/rfd accept\n-->",
+    ],
+)
+def test_commands_in_code_quotes_and_comments_are_ignored(body: str) -> None:
+    assert parse(body).commands == ()
+
+
+@pytest.mark.parametrize(
+    ("line", "selection"),
+    [("/rfd dismiss 2", (2,)), ("/rfd dismiss 3 1 3", (1, 3)), ("/rfd dismiss all", None)],
+)
+def test_dismiss_selection(line: str, selection: tuple[int, ...] | None) -> None:
+    (command,) = parse(line).commands
+    assert command.selection == selection
+
+
+@pytest.mark.parametrize(("line", "phase"), [("/rfd implement", None), ("/rfd implement 2", 2)])
+def test_implement_phase(line: str, phase: int | None) -> None:
+    (command,) = parse(line).commands
+    assert command.phase == phase
+
+
+@pytest.mark.parametrize(
+    ("body", "error"),
+    [
+        ("/rfd", "needs a command"),
+        ("/rfd deploy", "unknown command `/rfd deploy`"),
+        ("/rfd dismiss", "review numbers or `all`"),
+        ("/rfd dismiss 0", "review numbers or `all`"),
+        ("/rfd accept --model opus", "does not take `--model`"),
+        ("/rfd status now", "does not take `now`"),
+        ("/rfd review --model", "needs a value"),
+        ("/rfd review --model $(rm -rf)", "needs a value"),
+        ("/rfd review --rfd ../../etc", "needs a value"),
+        ("/rfd implement 2 3", "does not take `2 3`"),
+        ("/rfd review\n/rfd refine", "one AI command per comment"),
+    ],
+)
+def test_errors_say_what_is_wrong(body: str, error: str) -> None:
+    parsed = parse(body)
+    assert any(error in e for e in parsed.errors), parsed.errors
+
+
+def test_two_ai_commands_run_neither() -> None:
+    parsed = parse("/rfd review\n/rfd implement\n/rfd status")
+    assert [c.verb for c in parsed.commands] == [Verb.STATUS]
+
+
+def test_help_lists_every_verb_and_who_may_use_it() -> None:
+    text = help_text()
+    for spec in REGISTRY.values():
+        assert f"`{spec.usage}`".replace("|", "\\|") in text
+    assert "other than the RFD's author" in text

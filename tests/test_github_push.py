@@ -1,0 +1,67 @@
+"""push to the default branch → tracking issues ticked, updated, closed; human ticks kept."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.plan import PlanPhase, dumps
+from tests.github_world import RFD_PATH, RFD_TEXT, all_played, make_world, payload, run_bot
+
+BODIES = Path(__file__).resolve().parent / "data" / "cassettes" / "bodies"
+pytestmark = pytest.mark.usefixtures("all_played")
+_ = all_played
+PHASES = (PlanPhase("Writer", "A streaming CSV writer."),
+          PlanPhase("Endpoint", "The HTTP endpoint that uses it."))  # fmt: skip
+STATE = "docs/rfd/.state/045"
+ACCEPTED = RFD_TEXT.replace("- **Status**: Discussion", "- **Status**: Accepted\n"
+                            "- **Tracking Issue**: #12")  # fmt: skip
+
+
+def pushed(*added: str) -> dict[str, object]:
+    data = payload("push")
+    data["commits"][0]["added"] = list(added)
+    return data
+
+
+def world(tmp_path: Path, text: str, done: tuple[int, ...]) -> Path:
+    files = {RFD_PATH: text, f"{STATE}/plan.json": dumps(PHASES)}
+    files |= {f"{STATE}/phases/{n}.md": f"Phase {n} shipped.\n" for n in done}
+    return make_world(tmp_path, files, {})[1]
+
+
+@pytest.mark.vcr
+def test_phase_summary_ticks_its_box_and_keeps_a_human_tick(tmp_path: Path) -> None:
+    checkout = world(tmp_path, ACCEPTED, (1,))
+    assert run_bot(tmp_path, checkout, "push", pushed(f"{STATE}/phases/1.md")) == 0
+    assert "RFD 045: tracking issue #12 in sync" in (tmp_path / "summary.md").read_text()
+    sent = (BODIES / "tracking-merged.md").read_text()  # the PATCH body the cassette matched
+    assert "- [x] 1. Writer" in sent and "- [x] 2. Endpoint" in sent  # bot tick + human tick
+    assert sent.endswith("Note from the team: endpoint shipped early behind a flag.\n")
+
+
+@pytest.mark.vcr
+def test_redelivered_push_writes_nothing(tmp_path: Path) -> None:
+    checkout = world(tmp_path, ACCEPTED, (1,))
+    assert run_bot(tmp_path, checkout, "push", pushed(f"{STATE}/phases/1.md")) == 0
+
+
+@pytest.mark.vcr
+def test_implemented_with_every_phase_closes_the_issue(tmp_path: Path) -> None:
+    done = ACCEPTED.replace("Status**: Accepted", "Status**: Implemented")
+    checkout = world(tmp_path, done, (1, 2))
+    assert run_bot(tmp_path, checkout, "push", pushed(f"{STATE}/phases/2.md", RFD_PATH)) == 0
+    assert "tracking issue #12 closed" in (tmp_path / "summary.md").read_text()
+
+
+@pytest.mark.vcr
+def test_push_touching_no_rfd_costs_nothing(tmp_path: Path) -> None:
+    checkout = world(tmp_path, ACCEPTED, ())
+    assert run_bot(tmp_path, checkout, "push", pushed("src/app.py")) == 0
+
+
+@pytest.mark.vcr
+def test_push_to_another_branch_is_ignored(tmp_path: Path) -> None:
+    data = pushed(f"{STATE}/phases/1.md") | {"ref": "refs/heads/feature"}
+    assert run_bot(tmp_path, world(tmp_path, ACCEPTED, (1,)), "push", data) == 0

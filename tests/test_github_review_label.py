@@ -1,0 +1,73 @@
+"""Label rfd:review → reviews committed to the PR branch, posted, label removed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import git
+from tests.github_world import (
+    BRANCH,
+    RFD_PATH,
+    RFD_TEXT,
+    all_played,
+    fixed_git_dates,
+    make_world,
+    payload,
+    run_bot,
+)  # fmt: skip
+
+pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
+_ = (all_played, fixed_git_dates)
+REVIEW = "docs/rfd/.state/045/reviews/1795831200.md"
+LABELED = "pull_request.labeled.review"
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> tuple[Path, Path]:
+    return make_world(tmp_path, {"README.md": "hello\n"}, {RFD_PATH: RFD_TEXT})
+
+
+def bot_commits(origin: Path) -> list[str]:
+    return git(origin, "log", "--format=%an|%s", f"main..{BRANCH}").splitlines()
+
+
+@pytest.mark.vcr
+def test_review_is_committed_posted_and_label_removed(
+    tmp_path: Path, world: tuple[Path, Path]
+) -> None:
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "pull_request_target", payload(LABELED)) == 0
+    assert bot_commits(origin)[0] == "rfd-bot|RFD 045: review by rfd-bot"
+    assert git(origin, "show", f"{BRANCH}:{REVIEW}").startswith("# Review of RFD 045")
+
+
+@pytest.mark.vcr
+def test_redelivered_label_writes_nothing(tmp_path: Path, world: tuple[Path, Path]) -> None:
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "pull_request_target", payload(LABELED)) == 0
+    assert bot_commits(origin) == ["Test User|pr"]
+
+
+@pytest.mark.vcr
+def test_reader_is_refused_with_a_reason(tmp_path: Path, world: tuple[Path, Path]) -> None:
+    origin, checkout = world
+    data = payload(LABELED, **{"sender.login": "octocat"})
+    assert run_bot(tmp_path, checkout, "pull_request_target", data) == 0
+    assert bot_commits(origin) == ["Test User|pr"]
+
+
+@pytest.mark.vcr
+def test_bot_sender_is_refused(tmp_path: Path, world: tuple[Path, Path]) -> None:
+    _, checkout = world
+    data = payload(LABELED, **{"sender.login": "renovate[bot]", "sender.type": "Bot"})
+    assert run_bot(tmp_path, checkout, "pull_request_target", data) == 0
+
+
+@pytest.mark.vcr
+def test_fork_without_key_posts_but_does_not_commit(tmp_path: Path) -> None:
+    origin, checkout = make_world(tmp_path, {"README.md": "hello\n"}, {})
+    data = payload(LABELED, **{"pull_request.head.repo.full_name": "forker/Hello-World"})
+    assert run_bot(tmp_path, checkout, "pull_request_target", data) == 0
+    assert "rfd-bot" not in git(origin, "log", "--all", "--format=%an")

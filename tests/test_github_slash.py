@@ -1,0 +1,190 @@
+"""/rfd commands in PR and issue comments, end to end through `rfd bot`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import git
+from tests.github_world import (
+    BRANCH,
+    RFD_PATH,
+    RFD_TEXT,
+    all_played,
+    fixed_git_dates,
+    make_world,
+    payload,
+    run_bot,
+)  # fmt: skip
+
+pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
+_ = (all_played, fixed_git_dates)
+OLD_REVIEW = "docs/rfd/.state/045/reviews/1795830000.md"
+PR_COMMENT = "issue_comment.created.pr"
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> tuple[Path, Path]:
+    files = {RFD_PATH: RFD_TEXT, OLD_REVIEW: "# Review of RFD 045\n\nShorter, please.\n"}
+    return make_world(tmp_path, {"README.md": "hello\n"}, files)
+
+
+def comment(body: str, sender: str = "Codertocat", name: str = PR_COMMENT) -> dict[str, object]:
+    changes = {"comment.body": body, "comment.user.login": sender, "sender.login": sender}
+    return payload(name, **changes)
+
+
+def on_branch(origin: Path, path: str) -> str:
+    return git(origin, "show", f"{BRANCH}:{path}")
+
+
+@pytest.mark.vcr
+def test_status(tmp_path: Path, world: tuple[Path, Path]) -> None:
+    assert run_bot(tmp_path, world[1], "issue_comment", comment("/rfd status")) == 0
+
+
+@pytest.mark.vcr
+def test_help(tmp_path: Path, world: tuple[Path, Path]) -> None:
+    assert run_bot(tmp_path, world[1], "issue_comment", comment("/rfd help")) == 0
+
+
+@pytest.mark.vcr
+def test_review(tmp_path: Path, world: tuple[Path, Path]) -> None:
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd review")) == 0
+    assert "Review of RFD 045" in on_branch(origin, "docs/rfd/.state/045/reviews/1795831200.md")
+
+
+@pytest.mark.vcr
+def test_dismiss_all(tmp_path: Path, world: tuple[Path, Path]) -> None:
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd dismiss all")) == 0
+    files = git(origin, "ls-tree", "-r", "--name-only", BRANCH).split()
+    assert OLD_REVIEW not in files and RFD_PATH in files
+
+
+@pytest.mark.vcr
+def test_accept_by_a_maintainer(tmp_path: Path, world: tuple[Path, Path]) -> None:
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd accept", "hubot")) == 0
+    text = on_branch(origin, RFD_PATH)
+    assert "- **Status**: Accepted" in text
+    assert (
+        "- **Tracking Issue**: [#12](https://github.com/Codertocat/Hello-World/issues/12)" in text
+    )
+    assert '"title": "Writer"' in on_branch(origin, "docs/rfd/.state/045/plan.json")
+
+
+@pytest.mark.vcr
+def test_accept_by_the_pr_author_is_refused(tmp_path: Path, world: tuple[Path, Path]) -> None:
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd accept")) == 0
+    assert "- **Status**: Discussion" in on_branch(origin, RFD_PATH)
+
+
+@pytest.mark.vcr
+def test_reader_is_refused(tmp_path: Path, world: tuple[Path, Path]) -> None:
+    assert run_bot(tmp_path, world[1], "issue_comment", comment("/rfd review", "octocat")) == 0
+
+
+@pytest.mark.vcr
+def test_command_in_a_code_block_does_nothing(tmp_path: Path, world: tuple[Path, Path]) -> None:
+    body = "To accept, a maintainer writes:\n\n```\n/rfd accept\n```\n"
+    assert run_bot(tmp_path, world[1], "issue_comment", comment(body)) == 0
+
+
+@pytest.mark.vcr
+def test_redelivered_comment_writes_nothing(tmp_path: Path, world: tuple[Path, Path]) -> None:
+    assert run_bot(tmp_path, world[1], "issue_comment", comment("/rfd status")) == 0
+
+
+@pytest.mark.vcr
+def test_own_comment_is_ignored(tmp_path: Path, world: tuple[Path, Path]) -> None:
+    data = comment("/rfd accept", "github-actions[bot]")
+    assert run_bot(tmp_path, world[1], "issue_comment", data) == 0
+
+
+@pytest.mark.vcr
+def test_usage_errors_get_a_reply(tmp_path: Path, world: tuple[Path, Path]) -> None:
+    data = comment("/rfd dismiss\n/rfd deploy")
+    assert run_bot(tmp_path, world[1], "issue_comment", data) == 0
+
+
+@pytest.mark.vcr
+def test_status_on_a_tracking_issue(tmp_path: Path) -> None:
+    accepted = RFD_TEXT.replace("Discussion", "Accepted")
+    _, checkout = make_world(tmp_path, {RFD_PATH: accepted}, {})
+    data = comment("/rfd status", name="issue_comment.created.issue")
+    data["issue"]["body"] = "<!-- rfd-bot:tracking:045 -->\nTracking issue"
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+
+
+@pytest.mark.vcr
+def test_refine_without_a_key_says_so(tmp_path: Path, world: tuple[Path, Path]) -> None:
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd refine")) == 0
+    assert on_branch(origin, RFD_PATH) == RFD_TEXT
+
+
+@pytest.mark.vcr
+def test_implement_without_a_key_says_so(tmp_path: Path) -> None:
+    from bot.plan import PlanPhase, dumps
+
+    accepted = RFD_TEXT.replace("Discussion", "Accepted")
+    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
+    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
+    _, checkout = make_world(tmp_path, files, {})
+    data = comment("/rfd implement", name="issue_comment.created.issue")
+    data["issue"]["body"] = "<!-- rfd-bot:tracking:045 -->\nTracking issue"
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+
+
+@pytest.mark.vcr
+def test_done_marks_the_rfd_implemented_and_closes_its_issue(tmp_path: Path) -> None:
+    from bot.plan import PlanPhase, dumps
+
+    accepted = RFD_TEXT.replace("Discussion", "Accepted\n- **Tracking Issue**: #12")
+    state = "docs/rfd/.state/045"
+    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
+    files = {RFD_PATH: accepted, f"{state}/plan.json": plan,
+             f"{state}/phases/1.md": "done\n", f"{state}/phases/2.md": "done\n"}  # fmt: skip
+    origin, checkout = make_world(tmp_path, {"README.md": "x\n"}, files)
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd done")) == 0
+    assert "- **Status**: Implemented" in on_branch(origin, RFD_PATH)
+
+
+@pytest.mark.vcr
+def test_refine_commits_the_refined_rfd(
+    tmp_path: Path, world: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.fakes import ScriptedLLM, reply
+
+    section = {"section": "Summary", "content": "Stream large reports row by row."}
+    llm = ScriptedLLM([reply("", ("rfd_section", section)), reply("Rewrote the summary."),
+                       reply("CONVERGED\nNothing to add.")])  # fmt: skip
+    monkeypatch.setattr("bot.llm.select.select", lambda *a, **k: (llm, "scripted model"))
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd refine")) == 0
+    assert "Stream large reports row by row." in on_branch(origin, RFD_PATH)
+
+
+@pytest.mark.vcr
+def test_implement_opens_a_pr_for_the_next_phase(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.plan import PlanPhase, dumps
+    from tests.fakes import ScriptedLLM, reply
+
+    llm = ScriptedLLM([reply("Research."), reply("- [ ] 1. Write the CSV writer\n"),
+                       reply("done"), reply("The writer streams rows.")])  # fmt: skip
+    monkeypatch.setattr("bot.llm.select.select", lambda *a, **k: (llm, "scripted model"))
+    accepted = RFD_TEXT.replace("Discussion", "Accepted")
+    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
+    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
+    origin, checkout = make_world(tmp_path, files, {})
+    data = comment("/rfd implement", name="issue_comment.created.issue")
+    data["issue"]["body"] = "<!-- rfd-bot:tracking:045 -->\nTracking issue"
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    summary = git(origin, "show", "rfd/045-phase-1:docs/rfd/.state/045/phases/1.md")
+    assert summary == "The writer streams rows.\n"

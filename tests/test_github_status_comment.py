@@ -1,0 +1,65 @@
+"""pull_request opened/synchronize/reopened → one status comment, edited in place."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.github_world import RFD_PATH, RFD_TEXT, all_played, make_world, payload, run_bot
+
+pytestmark = pytest.mark.usefixtures("all_played")
+_ = all_played
+
+
+@pytest.fixture
+def checkout(tmp_path: Path) -> Path:
+    return make_world(tmp_path, {"README.md": "hello\n"}, {RFD_PATH: RFD_TEXT})[1]
+
+
+@pytest.mark.vcr
+def test_opened_posts_one_status_comment(tmp_path: Path, checkout: Path) -> None:
+    assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
+    summary = (tmp_path / "summary.md").read_text()
+    assert "status comment posted on #2" in summary
+
+
+@pytest.mark.vcr
+def test_redelivered_opened_writes_nothing(tmp_path: Path, checkout: Path) -> None:
+    assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
+
+
+@pytest.mark.vcr
+def test_pr_without_rfds_is_left_alone(tmp_path: Path, checkout: Path) -> None:
+    assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
+    assert "changes no RFD" in (tmp_path / "summary.md").read_text()
+
+
+@pytest.mark.vcr
+def test_synchronize_marks_older_reviews_and_survives_a_502(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import urllib3.util.retry
+
+    waits: list[float] = []
+    monkeypatch.setattr(urllib3.util.retry.time, "sleep", waits.append)
+    review = "docs/rfd/.state/045/reviews/1795830000.md"
+    _, checkout = make_world(
+        tmp_path, {"README.md": "hello\n"}, {RFD_PATH: RFD_TEXT, review: "# Review\n"}
+    )
+    data = payload("pull_request.synchronize")
+    assert run_bot(tmp_path, checkout, "pull_request", data) == 0
+    assert (
+        "review of RFD 045 marked as of an older revision" in (tmp_path / "summary.md").read_text()
+    )
+
+
+@pytest.mark.vcr
+def test_lint_findings_become_annotations(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    undated = RFD_TEXT.replace("- **Date**: 2026-11-01\n", "")
+    _, checkout = make_world(tmp_path, {"README.md": "hello\n"}, {RFD_PATH: undated})
+    assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
+    out = capsys.readouterr().out
+    assert f"::error file={RFD_PATH},line=" in out and "Date" in out
