@@ -35,6 +35,7 @@ COMMANDS: dict[str, str] = {
     "draft": "bot.cli.ai:draft",
     "plugins": "bot.cli.plugins:plugins",
     "config": "bot.cli.config_cmd:config",
+    "bot": "bot.cli.bot_cmd:command",
 }
 
 
