@@ -83,7 +83,8 @@ def sync_tracking(ws: Workspace, query: str) -> Issue:
     title = f"RFD {rid}: {doc.title}"
     existing = ws.forge.find_issue(mark)
     if existing is None:
-        body = tracking.render_body(rid, doc.title, file.path, phases, done)
+        link = ws.forge.file_url(file.path)
+        body = tracking.render_body(rid, doc.title, link, phases, done)
         issue = ws.forge.create_issue(title, body if mark in body else f"{mark}\n{body}")
         created = True
     else:

@@ -57,6 +57,9 @@ class Forge(Protocol):
 
     def edit_comment(self, number: int, comment_id: int, body: str) -> Comment: ...
 
+    def file_url(self, path: str) -> str:
+        """A link to ``path`` (repository-relative) on the default branch, for issue bodies."""
+
     def add_labels(self, number: int, labels: tuple[str, ...]) -> None: ...
 
     def remove_label(self, number: int, label: str) -> None: ...

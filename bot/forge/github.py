@@ -100,21 +100,41 @@ class GitHubForge:
 
     name = "github"
 
-    def __init__(self, repo: Repository) -> None:
+    def __init__(self, repo: Repository, *, web_url: str = "", branch: str = "main") -> None:
         self.repo = repo
+        self.web_url = web_url.rstrip("/")
+        """``https://github.com/owner/repo``: links in issue bodies (no request to learn it)."""
+        self.branch = branch
         self._comments: dict[int, list[Comment]] = {}
         """Comment lists read during this run (one event), kept in step with our writes."""
 
     @classmethod
-    def connect(cls, connection: Connection) -> GitHubForge:
-        return cls(connection.client().get_repo(connection.repository))
+    def connect(
+        cls, connection: Connection, *, web_url: str = "", branch: str = "main"
+    ) -> GitHubForge:
+        repo = connection.client().get_repo(connection.repository)
+        return cls(repo, web_url=web_url, branch=branch)
 
     @classmethod
     def from_env(
-        cls, environ: Mapping[str, str], *, seconds_between_writes: float | None = 1.0
+        cls,
+        environ: Mapping[str, str],
+        *,
+        seconds_between_writes: float | None = 1.0,
+        branch: str = "main",
     ) -> GitHubForge:
+        """From the Actions environment; ``GITHUB_SERVER_URL`` gives the web address."""
         conn = Connection.from_env(environ, seconds_between_writes=seconds_between_writes)
-        return cls.connect(conn)
+        server = environ.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/")
+        return cls.connect(conn, web_url=f"{server}/{conn.repository}", branch=branch)
+
+    def file_url(self, path: str) -> str:
+        """``…/blob/<default branch>/<path>``: a repository-relative link breaks in an issue."""
+        from urllib.parse import quote
+
+        if not self.web_url:
+            return path
+        return f"{self.web_url}/blob/{quote(self.branch)}/{quote(path)}"
 
     # ------------------------------------------------------------------ issues
 

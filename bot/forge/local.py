@@ -99,6 +99,9 @@ class LocalForge:
                 return self._comment(number, c)
         raise ForgeError(f"no comment {comment_id} on local issue #{number}")
 
+    def file_url(self, path: str) -> str:
+        return path  # read next to the repository: the path is the link
+
     # -- labels ---------------------------------------------------------------------
     def add_labels(self, number: int, labels: tuple[str, ...]) -> None:
         record = self._load(number)

@@ -110,7 +110,9 @@ def _run(
         log.info("rfd-bot: ignoring %s %r (not one of our labels)", delivery.kind, delivery.label)
         return 0
     wait = cfg.bot.seconds_between_writes or None
-    forge = GitHubForge.from_env(environ, seconds_between_writes=wait)
+    forge = GitHubForge.from_env(
+        environ, seconds_between_writes=wait, branch=delivery.default_branch
+    )
     ctx = Context(delivery, cfg, forge, RepoApi(forge.repo), root, environ, summary, clock)
     try:
         route.handler()(ctx)
