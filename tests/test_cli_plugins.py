@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -22,8 +23,9 @@ def test_lists_every_installed_plugin_with_what_it_sees_and_touches(
     configure(git_repo, '[plugins]\nenabled = ["policy"]\n')
     assert main(["-C", str(git_repo), "plugins"]) == 0
     out = capsys.readouterr().out
-    assert "policy       enabled   (built-in)" in out
-    assert "notify       disabled  (built-in)" in out
+    # "(built-in)" from a source checkout, "(rfd-bot 0.1.0)" once installed
+    assert re.search(r"^policy +enabled +\((built-in|rfd-bot [\d.]+)\)$", out, re.M)
+    assert re.search(r"^notify +disabled +\((built-in|rfd-bot [\d.]+)\)$", out, re.M)
     assert "events: tool_call.intercept; intercepts: every tool" in out
     assert "events: all (observe only); intercepts: no tools" in out  # event-log
     assert "none enabled" not in out
