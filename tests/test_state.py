@@ -325,3 +325,22 @@ def test_a_hand_edit_in_the_way_is_a_user_error(
         write(store)
     assert (info.value.path or "").startswith("docs/rfd/.state/")
     assert "rfd status" in (info.value.hint or "")
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        ({}, None),
+        ({"045/plan.json": "[{]"}, None),
+        ({"045/plan.json": '{"title": "x"}'}, None),
+        ({"045/plan.json": "[{}, {}, {}]"}, (0, 3)),
+        ({"045/plan.json": "[{}, {}, {}]", "045/phases/1.md": "a", "045/phases/01.md": "b",
+          "045/phases/3.md": "c", "045/phases/5.md": "d", "045/phases/notes.txt": "e"}, (2, 3)),
+    ],
+)  # fmt: skip
+def test_phase_progress_for_listings(
+    store: StateStore, files: dict[str, str], expected: tuple[int, int] | None
+) -> None:
+    for relpath, text in files.items():
+        put(store, relpath, text)
+    assert store.phase_progress("045") == expected

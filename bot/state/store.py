@@ -93,16 +93,21 @@ class StateStore:
         Counts the entries of ``plan.json`` without validating each one: ``rfd status``
         and ``rfd-state`` report a malformed plan; a listing only needs the numbers.
         """
-        text = self.read_text(rfd_id, PLAN)
+        base = os.path.join(self.base, state_key(rfd_id))
         try:
-            phases = json.loads(text) if text is not None else None
-        except ValueError:
+            with open(os.path.join(base, PLAN), "rb") as handle:
+                phases = json.loads(handle.read())
+        except (OSError, ValueError):
             return None
         if not isinstance(phases, list):
             return None
+        try:
+            names = os.listdir(os.path.join(base, PHASES))
+        except OSError:
+            names = []
         total = len(phases)
-        done = sum(1 for n in self.phase_summaries(rfd_id) if 1 <= n <= total)
-        return done, total
+        done = {int(n[:-3]) for n in names if n.endswith(".md") and n[:-3].isdigit()}
+        return sum(1 for n in done if 1 <= n <= total), total
 
     def read_text(self, rfd_id: Key, relpath: str) -> str | None:
         """The file's text, or None when it does not exist (ParseError when not UTF-8)."""
