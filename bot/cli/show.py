@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from bot import checklist, discovery, render
-from bot import lint as lint_rules
+from bot import checklist, discovery
 from bot.cli.common import repo_root, rfd_command, workspace
 from bot.cli.output import Output
 from bot.config import load_config
 from bot.document import Document
 from bot.state import StateStore
 from bot.status import Status
+
+if TYPE_CHECKING:
+    from bot.lint import Finding
 
 WITH_PLAN = {Status.ACCEPTED, Status.IMPLEMENTED, Status.SUPERSEDED}
 
@@ -60,6 +63,8 @@ def _row(doc: Document, store: StateStore) -> dict[str, object]:
 @click.argument("rfd")
 def status(out: Output, rfd: str) -> int:
     """Where an RFD stands, and what to do next."""
+    from bot import render
+
     ws = workspace(out)
     file = ws.find(rfd)
     doc = ws.document(file)
@@ -90,6 +95,8 @@ def plan_cmd(out: Output, rfd: str) -> int:
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 def lint(out: Output, paths: tuple[Path, ...]) -> int:
     """Check RFD headers and structure (all RFDs, or the files given)."""
+    from bot import lint as lint_rules
+
     root = repo_root()
     cfg = load_config(root)
     docs, errors = discovery.load_all(root, cfg)
@@ -123,7 +130,7 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
     return 1 if failing or problems else 0
 
 
-def _finding(f: lint_rules.Finding) -> dict[str, object]:
+def _finding(f: Finding) -> dict[str, object]:
     return {
         "path": f.path,
         "line": f.line,
