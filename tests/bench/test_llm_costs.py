@@ -56,6 +56,8 @@ def _exchange(item: dict[str, Any]) -> tuple[str, str, Usage] | None:
         answer = json.loads(item["response"]["body"]["string"])
     except (TypeError, ValueError, KeyError):
         return None
+    if not isinstance(request, dict) or not isinstance(answer, dict):
+        return None  # GitHub's label calls and the like: not a model exchange
     step = _step(request)
     if step is None or "usage" not in answer:
         return None
