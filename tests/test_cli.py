@@ -141,3 +141,15 @@ def test_lint_reports_broken_state_with_what_to_do(
     assert run(rfd_repo, "lint") == 1
     out = capsys.readouterr().out
     assert "plan.json" in out and "rfd accept" in out
+
+
+def test_demo_needs_no_git_identity(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = tmp_path / "gitconfig"
+    empty.write_text("")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(empty))
+    for var in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "EMAIL"):
+        monkeypatch.delenv(var, raising=False)
+    assert main(["demo"]) == 0
+    assert "$ rfd done 1" in capsys.readouterr().out

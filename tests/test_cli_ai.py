@@ -109,3 +109,14 @@ def test_spinner_runs_while_waiting_and_stops_for_text() -> None:
     assert not spinner._running
     assert out.stdout.getvalue().endswith("Hello")  # type: ignore[attr-defined]
     spinner.stop()  # idempotent
+
+
+def test_without_a_terminal_writes_need_yes(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    before = path.read_text()
+    scripted.append(ScriptedLLM([]))  # never asked: nothing runs
+    assert run(git_repo, "refine", "1") == 1
+    assert "--yes" in capsys.readouterr().err
+    assert path.read_text() == before

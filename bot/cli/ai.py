@@ -12,7 +12,7 @@ import click
 
 from bot.cli.common import rfd_command, workspace
 from bot.cli.output import Output
-from bot.errors import ProviderError
+from bot.errors import ProviderError, ValidationError
 
 if TYPE_CHECKING:
     from bot.llm.base import Usage
@@ -34,6 +34,11 @@ def ai_workspace(out: Output, yes: bool) -> Workspace:
             "this step needs an AI model, and none is configured",
             hint="set ANTHROPIC_API_KEY (or OPENAI_API_KEY with provider.base_url); "
             "offline, `rfd review` and `rfd accept` still work",
+        )
+    if not interactive and not yes:
+        raise ValidationError(
+            "there is no terminal to confirm the model's writes on",
+            hint="run it in a terminal, or pass --yes to apply every write without asking",
         )
     return ws
 

@@ -48,6 +48,18 @@ def demo(keep: bool) -> None:
         ["accept", "1"],
         ["status", "1"],
     ]
+    try:
+        _walk(out, main, repo, tmp, steps)
+    finally:
+        if not keep:
+            import shutil
+
+            shutil.rmtree(tmp, ignore_errors=True)
+    if keep:
+        out.line(f"\nexample repository: {repo}")
+
+
+def _walk(out: Output, main: object, repo: Path, tmp: Path, steps: list[list[str]]) -> None:
     for argv in steps:
         _run(out, main, repo, argv)
     _git(repo, "add", "-A")
@@ -59,11 +71,6 @@ def demo(keep: bool) -> None:
     for argv in (["review", "1"], ["done", "1"], ["list"]):
         _run(out, main, repo, argv)
     _show_tracking_issue(out, repo)
-    out.line(f"\nexample repository: {repo}" if keep else "")
-    if not keep:
-        import shutil
-
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _run(out: Output, main: object, repo: Path, argv: list[str]) -> None:
@@ -80,5 +87,9 @@ def _show_tracking_issue(out: Output, repo: Path) -> None:
         out.line(issue.read_text(encoding="utf-8"))
 
 
+DEMO_IDENTITY = ("-c", "user.name=rfd demo", "-c", "user.email=demo@rfd-bot.invalid")
+
+
 def _git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
+    """git in the example repository; works on a machine with no git identity set."""
+    subprocess.run(["git", *DEMO_IDENTITY, *args], cwd=repo, check=True, capture_output=True)
