@@ -6,12 +6,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot import document, plan
-from bot.errors import InvalidStructure
+from bot.document import Document
+from bot.errors import InvalidStructure, TransitionError
 from bot.events import PlanExtracted
 from bot.forge.base import Issue
-from bot.lifecycle import promote
+from bot.lifecycle import promote, requires_statuses
 from bot.plan import PlanPhase
-from bot.status import Status
+from bot.status import Status, check_gates
 from bot.workspace import Workspace
 
 
@@ -53,19 +54,25 @@ def accept(ws: Workspace, query: str) -> AcceptOutcome:
     from bot.phases import sync_tracking
 
     changed: list[Path] = []
-    rid = str(ws.find(query).rfd_id)
-    phases, method = extract_plan(ws, rid)  # fails before anything changes
+    file = ws.find(query)
+    rid = str(file.rfd_id)
+    _check_acceptable(ws, file.path, ws.document(file))  # fails before anything changes
+    phases, method = extract_plan(ws, rid)
     if ws.document(rid).status is Status.DRAFT:
         outcome = promote(ws, rid, Status.DISCUSSION)
         changed += outcome.changed
         rid = outcome.rfd_id
+    previous = ws.store.read_text(rid, "plan.json")
     ws.store.write_plan(rid, phases)
     changed.append(ws.store.dir(rid) / "plan.json")
     ws.bus.emit(PlanExtracted(rfd_id=rid, phases=tuple(p.title for p in phases), method=method))
     try:
         outcome = promote(ws, rid, Status.ACCEPTED)
-    except Exception:
-        ws.store.remove_tree(rid, "plan.json")  # as it was: no plan without acceptance
+    except Exception:  # an interceptor vetoed: put plan.json back as it was
+        if previous is None:
+            ws.store.remove_tree(rid, "plan.json")  # it did not exist before this run
+        else:
+            ws.store.write_text(rid, "plan.json", previous)
         raise
     changed += outcome.changed
     issue = sync_tracking(ws, rid)
@@ -77,6 +84,22 @@ def accept(ws: Workspace, query: str) -> AcceptOutcome:
         ws.write_rfd(path, linked)
     msg = f"RFD {rid} accepted with {len(phases)} phases ({method}); tracking issue #{issue.number}"
     return AcceptOutcome(rid, phases, method, issue, path, tuple(dict.fromkeys(changed)), msg)
+
+
+def _check_acceptable(ws: Workspace, path: str, doc: Document) -> None:
+    """Everything accept checks before it writes: the status and the Requires gate."""
+    if doc.status not in (Status.DRAFT, Status.DISCUSSION):
+        hint = (
+            f"it is already {doc.status.value}; see `rfd status {doc.rfd_id}`"
+            if doc.status is not Status.ABANDONED
+            else "an abandoned RFD cannot be accepted"
+        )
+        raise TransitionError(
+            f"RFD {doc.rfd_id} is {doc.status.value}: only Draft or Discussion RFDs are accepted",
+            path=path,
+            hint=hint,
+        )
+    check_gates(Status.ACCEPTED, requires_statuses(ws, doc), path=path)
 
 
 def _issue_ref(issue: Issue) -> str:

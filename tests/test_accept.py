@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from bot import accept, phases
-from bot.errors import InvalidStructure
+from bot.errors import GateError, InvalidStructure, TransitionError
 from bot.lifecycle import done
 from bot.workspace import Workspace
 from tests.conftest import rfd_text, write_rfd
@@ -69,3 +69,24 @@ def test_phase_numbers_and_empty_summaries_are_refused(git_repo: Path) -> None:
         phases.phase_done(ws, "1", 3, "x")
     with pytest.raises(Exception, match="empty"):
         phases.phase_done(ws, "1", 1, "  \n")
+
+
+def test_accepting_again_refuses_and_keeps_the_plan(git_repo: Path) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "Queue"))
+    ws = Workspace.open(git_repo)
+    accept.accept(ws, "1")
+    plan = ws.store.dir("001") / "plan.json"
+    before = plan.read_text()
+    with pytest.raises(TransitionError, match="already Accepted"):
+        accept.accept(ws, "1")
+    assert plan.read_text() == before
+
+
+def test_a_draft_blocked_by_its_requires_is_not_published(git_repo: Path) -> None:
+    write_rfd(git_repo, "001-base.md", rfd_text("001", "Base"))  # only in Discussion
+    draft = write_rfd(git_repo, "D3-b.md", rfd_text("D3", "B", "Draft", requires="RFD 001"))
+    before = draft.read_text()
+    with pytest.raises(GateError, match="001"):
+        accept.accept(Workspace.open(git_repo), "D3")
+    assert draft.read_text() == before
+    assert not (git_repo / "docs/rfd/002-b.md").exists()

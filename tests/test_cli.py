@@ -140,7 +140,7 @@ def test_lint_reports_broken_state_with_what_to_do(
     plan.write_text("[{]")
     assert run(rfd_repo, "lint") == 1
     out = capsys.readouterr().out
-    assert "plan.json" in out and "rfd accept" in out
+    assert "plan.json" in out and "rfd plan 001" in out
 
 
 def test_demo_needs_no_git_identity(

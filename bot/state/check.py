@@ -38,7 +38,8 @@ def fixes(key: str, name: str) -> tuple[str, ...]:
     if name == PLAN:
         return (
             'fix plan.json by hand: a JSON array of {"title": ..., "description": ...} objects',
-            f"re-run `rfd accept {key}` to extract it again from the Implementation Plan",
+            f"see what the Implementation Plan gives with `rfd plan {key}` and copy it in "
+            f"(or, before acceptance, delete plan.json and run `rfd accept {key}`)",
         )
     return (f"fix {name} by hand", f"delete {name} to start that step over")
 
