@@ -262,7 +262,7 @@ def test_validate_clean_state_has_no_errors(store: StateStore) -> None:
         ({"045/plan.json": "[{}]"}, InvalidStructure, "045/plan.json", "fix plan.json by hand"),
         ({"045/decisions.md": "junk\n"}, ParseError, "045/decisions.md", "delete decisions.md"),
         ({"045/explore.md": b"\xff"}, ParseError, "045/explore.md", "fix explore.md by hand"),
-        ({"045/phases/2.md": "x"}, FileNotFound, "045/plan.json", "rfd plan 045"),
+        ({"045/phases/2.md": "x"}, FileNotFound, "045/plan.json", "rfd accept 045"),
         ({"045/plan.json": "[]", "045/phases/2.md": "x"}, InvalidStructure, "045/phases/2.md",
          "rename it to the number"),
         ({"045/plan.json": "[]", "045/phases/0.md": "x"}, InvalidStructure, "045/phases/0.md",
