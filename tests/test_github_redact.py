@@ -23,3 +23,39 @@ from bot.github.redact import redact
 )
 def test_redact(text: str, expected: str) -> None:
     assert redact(text) == expected
+
+
+def test_every_forge_write_is_redacted_whoever_calls_it() -> None:
+    """A review or PR body carrying model output cannot post a credential."""
+    from types import SimpleNamespace
+    from typing import Any
+
+    from bot.forge.github import GitHubForge
+
+    posted: list[str] = []
+    secret = "ghp_" + "z" * 36
+
+    class FakeIssue(SimpleNamespace):
+        def create_comment(self, body: str) -> Any:
+            posted.append(body)
+            return SimpleNamespace(id=1, body=body, html_url="u", user=SimpleNamespace(login="b"))
+
+        def edit(self, **changes: str) -> None:
+            posted.extend(changes.values())
+
+    issue = FakeIssue(number=7, title="t", body="", state="open", html_url="u", labels=[])
+
+    class FakeRepo:
+        def get_issue(self, number: int) -> FakeIssue:
+            return issue
+
+        def create_issue(self, **fields: Any) -> FakeIssue:
+            posted.extend([fields["title"], fields["body"]])
+            return issue
+
+    forge = GitHubForge(FakeRepo())  # type: ignore[arg-type]
+    forge.create_comment(7, f"the model said {secret}")
+    forge.create_issue(f"title {secret}", f"body {secret}")
+    forge.edit_issue(7, body=f"edited {secret}")
+    assert posted and all(secret not in text for text in posted)
+    assert all("[redacted]" in text for text in posted)

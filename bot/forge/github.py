@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.errors import ConfigError, ForgeError
 from bot.forge.base import Comment, Issue
+from bot.github.redact import redact
 
 if TYPE_CHECKING:
     from github import Github
@@ -156,7 +157,10 @@ class GitHubForge:
 
     def create_issue(self, title: str, body: str, labels: tuple[str, ...] = ()) -> Issue:
         with _translated("create an issue"):
-            return to_issue(self.repo.create_issue(title=title, body=body, labels=list(labels)))
+            made = self.repo.create_issue(
+                title=redact(title), body=redact(body), labels=list(labels)
+            )
+            return to_issue(made)
 
     def edit_issue(
         self,
@@ -167,7 +171,7 @@ class GitHubForge:
         state: str | None = None,
     ) -> Issue:
         changes: dict[str, Any] = {
-            key: value
+            key: redact(value) if key != "state" else value
             for key, value in (("title", title), ("body", body), ("state", state))
             if value is not None
         }
@@ -191,7 +195,7 @@ class GitHubForge:
 
     def create_comment(self, number: int, body: str) -> Comment:
         with _translated(f"comment on #{number}"):
-            made = to_comment(self.repo.get_issue(number).create_comment(body))
+            made = to_comment(self.repo.get_issue(number).create_comment(redact(body)))
         if number in self._comments:
             self._comments[number].append(made)
         return made
@@ -199,7 +203,7 @@ class GitHubForge:
     def edit_comment(self, number: int, comment_id: int, body: str) -> Comment:
         with _translated(f"edit a comment on #{number}"):
             gh = self.repo.get_issue(number).get_comment(comment_id)
-            gh.edit(body)
+            gh.edit(redact(body))
             edited = to_comment(gh)
         known = self._comments.get(number, [])
         self._comments[number] = [edited if c.id == comment_id else c for c in known]

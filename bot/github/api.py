@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.errors import ForgeError
 from bot.forge.github import PER_PAGE, _translated
+from bot.github.redact import redact
 
 if TYPE_CHECKING:
     from github.Repository import Repository
@@ -161,7 +162,7 @@ class RepoApi:
         with _translated(f"open a PR from {head}"):
             _h, data = self.requester.requestJsonAndCheck(
                 "POST", f"{self.url}/pulls",
-                input={"title": title, "head": head, "base": base, "body": body},
+                input={"title": redact(title), "head": head, "base": base, "body": redact(body)},
             )  # fmt: skip
         return int(data["number"]), str(data["html_url"])
 

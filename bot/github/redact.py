@@ -1,6 +1,8 @@
 """Nothing the bot posts can carry a credential.
 
-Every comment body goes through :func:`redact` on its way out (``Context.upsert``).
+Every title and body goes through :func:`redact` on its way out: in the forge's
+writes (comments, issues, pull requests) whoever calls them, and already in
+``Context.upsert`` so that comparing with what is posted stays idempotent.
 Text travelling the other way — RFDs read from PRs, reviews — reaches a model only
 through the prompt templates, which sanitise all data (:mod:`bot.sanitize`);
 comment text never does: the bot takes only the parsed, validated command.
