@@ -129,6 +129,12 @@ class ForgeError(RfdError):
     kind = "forge_error"
 
 
+class ForgeUnreachable(ForgeError):
+    """The forge could not be reached at all (network down, DNS, timeout)."""
+
+    kind = "forge_unreachable"
+
+
 class PermissionDenied(RfdError):
     """The actor may not run this command."""
 

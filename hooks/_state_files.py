@@ -34,12 +34,15 @@ class StateChecker:
         data = self.tree.read(path)
         if data is None:
             return
-        for line, kind in find_secrets(data):
+        secrets = list(find_secrets(data))
+        for line, kind in secrets:
             self.report.error(ValidationError(
                 f"looks like {kind}", path=path, line=line,
                 hint="remove it (state files are committed and pushed); revoke it if it ever "
                 "left your machine, and keep keys in environment variables",
             ))  # fmt: skip
+        if secrets:
+            return  # format errors would quote the file's text, secret included
         if self._owner(key) is None:
             return
         try:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.errors import ForgeError, RfdError
+from bot.errors import ForgeError, ForgeUnreachable, RfdError
 from hooks import _git
 from hooks._changes import added_phases, rfd_changes
 from hooks._common import Layout, Report, load_layout
@@ -72,6 +72,9 @@ def run(
             if updates:
                 _sync(root, updates, Tree(root, to_ref or "HEAD", reader), layout, environ,
                       make_forge, report)  # fmt: skip
+    except ForgeUnreachable as err:  # offline or GitHub down: never block a commit or a push for it
+        report.note(f"rfd-sync: tracking issues not updated — {err.message}; they will be "
+                    "on the next run (or by the bot's push handler)")  # fmt: skip
     except (RfdError, _git.GitFailed) as err:
         report.error(err if isinstance(err, RfdError) else RfdError(str(err)))
     return report.code

@@ -152,3 +152,15 @@ def test_configured_state_directory(
     assert code == 1
     assert "rfds/_state/001/plan.json" in out
     assert STATE not in out
+
+
+def test_a_secret_is_never_echoed_by_a_format_error(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    secret = "sk-ant-api03-" + "Q" * 90
+    commit(git_repo, {"docs/rfd/001-a.md": rfd(status="Accepted")})
+    plan = f'[{{"title": "x", "description": "y", "{secret}": 1}}]\n'
+    write(git_repo, {f"{STATE}/001/plan.json": plan})
+    got, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
+    assert got == 1 and "looks like" in out
+    assert secret not in out and secret[:20] not in out

@@ -157,3 +157,21 @@ def test_repository_from_the_origin_remote(git_repo: Path, url: str | None, expe
     if url is not None:
         git(git_repo, "remote", "add", "origin", url)
     assert origin_repository(git_repo) == expected
+
+
+def test_github_unreachable_warns_and_never_blocks_the_push(
+    git_repo: Path, forge: LocalForge, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.errors import ForgeUnreachable as ForgeError
+
+    class Offline(LocalForge):
+        def find_issue(self, marker: str) -> None:
+            raise ForgeError("could not reach GitHub to find an issue: ConnectionError")
+
+        def get_issue(self, number: int) -> None:  # type: ignore[override]
+            raise ForgeError("could not reach GitHub to read an issue: ConnectionError")
+
+    offline = Offline(forge.files)
+    commit(git_repo, phase(2))
+    assert run(git_repo, "", "", TOKEN, lambda root, token: offline) == 0
+    assert "tracking issues not updated" in capsys.readouterr().out

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.errors import ConfigError, ForgeError
+from bot.errors import ConfigError, ForgeError, ForgeUnreachable
 from bot.forge.base import Comment, Issue
 from bot.github.redact import redact
 
@@ -241,6 +241,11 @@ def _translated(doing: str) -> Iterator[None]:
         raise ForgeError(
             f"GitHub refused to {doing}: {exc.status} {message}".rstrip(),
             hint=_HINTS.get(exc.status, "re-run the job; GitHub may be having trouble"),
+        ) from exc
+    except OSError as exc:  # requests' ConnectionError and timeouts are OSErrors
+        raise ForgeUnreachable(
+            f"could not reach GitHub to {doing}: {type(exc).__name__}",
+            hint="check the network (and GITHUB_API_URL), then try again",
         ) from exc
 
 
