@@ -96,7 +96,11 @@ def sync_tracking(ws: Workspace, query: str) -> Issue:
         created = False
     all_done = len(done) == len(phases) and bool(phases)
     closed = False
-    if doc.status is Status.IMPLEMENTED and all_done and issue.state != "closed":
+    finished = (doc.status is Status.IMPLEMENTED and all_done) or doc.status in (
+        Status.ABANDONED,
+        Status.SUPERSEDED,
+    )
+    if finished and issue.state != "closed":
         issue = ws.forge.edit_issue(issue.number, state="closed")
         closed = True
     ws.bus.emit(

@@ -49,10 +49,9 @@ def _state_committed(root: Path, state_root: str) -> list[str]:
     changes = []
     ignore = root / ".gitignore"
     text = ignore.read_text(encoding="utf-8") if ignore.exists() else ""
-    if ".state" in text and f"!{state_root}/" not in text:
-        atomic_write(
-            ignore, text.rstrip("\n") + f"\n# rfd-bot state is committed\n!{state_root}/\n"
-        )
+    rules = f"!{state_root}/\n!{state_root}/**\n"
+    if _ignored(root, state_root) and rules not in text:
+        atomic_write(ignore, text.rstrip("\n") + f"\n# rfd-bot state is committed\n{rules}")
         changes.append(f".gitignore: un-ignored {state_root}/ (the bot reads it from the repo)")
     attrs = root / ".gitattributes"
     rule = f"{state_root}/** linguist-generated=true"
@@ -61,6 +60,22 @@ def _state_committed(root: Path, state_root: str) -> list[str]:
         atomic_write(attrs, (text.rstrip("\n") + "\n" if text else "") + rule + "\n")
         changes.append(f".gitattributes: {state_root}/ collapsed in GitHub diffs")
     return changes
+
+
+SAMPLE_STATE_FILES = ("001/plan.json", "001/reviews/1700000000.md", "001/phases/1.md")
+
+
+def _ignored(root: Path, state_root: str) -> bool:
+    """Would git ignore any state file (``.state/``, ``*.json`` …)?  Asks git itself."""
+    import subprocess
+
+    paths = [f"{state_root}/{sample}" for sample in SAMPLE_STATE_FILES]
+    try:
+        found = subprocess.run(["git", "check-ignore", "--no-index", *paths], cwd=root,
+                               capture_output=True, text=True, check=False)  # fmt: skip
+    except OSError:
+        return False
+    return bool(found.stdout.strip())
 
 
 def _examples(rfd_dir: Path, shown: str) -> list[str]:

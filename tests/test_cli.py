@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -153,3 +154,37 @@ def test_demo_needs_no_git_identity(
         monkeypatch.delenv(var, raising=False)
     assert main(["demo"]) == 0
     assert "$ rfd done 1" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("ignore", [".state/\n", "*.json\n", "docs/rfd/.state/\n"])
+def test_init_makes_every_state_file_committable(git_repo: Path, ignore: str) -> None:
+    from tests.conftest import git as run_git
+
+    (git_repo / ".gitignore").write_text(ignore)
+    assert run(git_repo, "init") == 0
+    for sample in ("001/plan.json", "001/reviews/1700000000.md"):
+        path = f"docs/rfd/.state/{sample}"
+        proc = subprocess.run(
+            ["git", "check-ignore", "--no-index", "-q", path], cwd=git_repo, check=False
+        )
+        assert proc.returncode == 1, f"{path} is still ignored"
+    assert run_git(git_repo, "status", "--short")  # .gitignore changed
+
+
+def test_lint_of_a_path_that_is_no_rfd_says_so(
+    rfd_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(rfd_repo, "lint", str(rfd_repo / "README.md")) == 1
+    assert "not an RFD" in capsys.readouterr().err
+    one = rfd_repo / "docs/rfd/001-webhook-retry-queue.md"
+    assert run(rfd_repo, "lint", str(one)) == 0
+    assert "1 RFD(s) checked" in capsys.readouterr().out
+
+
+def test_abandoning_an_accepted_rfd_closes_its_tracking_issue(
+    rfd_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(rfd_repo, "accept", "1") == 0
+    assert run(rfd_repo, "abandon", "1", "--reason", "replaced by a broker") == 0
+    issue = (rfd_repo / "docs/rfd/.state/.forge/issues/1.md").read_text()
+    assert issue.startswith("# #1 RFD 001: Retry Queue for Outgoing Webhooks (closed)")

@@ -75,6 +75,8 @@ def test_a_failed_item_leaves_the_phase_unrecorded(
     git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
 ) -> None:
     write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    (git_repo / ".github").mkdir()
+    (git_repo / ".github/rfd.toml").write_text('[plugins]\nenabled = ["event-log"]\n')
     assert run(git_repo, "accept", "1") == 0
     from bot.errors import ProviderError
 
@@ -89,6 +91,8 @@ def test_a_failed_item_leaves_the_phase_unrecorded(
     assert "- [ ] 1. Schema" in issue
     items = (git_repo / "docs/rfd/.state/001/implement/1/items.md").read_text()
     assert "- [!] 1. Item [Failed:" in items
+    log = (git_repo / "docs/rfd/.state/001/events.jsonl").read_text()
+    assert '"event": "phase.failed"' in log
 
 
 def test_spinner_runs_while_waiting_and_stops_for_text() -> None:

@@ -174,6 +174,17 @@ def implement(
     if result.dropped:
         out.warning(f"{len(result.dropped)} amendment(s) dropped past the 2× cap")
     if result.failed:
+        from bot.events import PhaseFailed
+
+        reasons = "; ".join(f"{i.number}. {i.label}" for i in result.failed)
+        ws.bus.emit(
+            PhaseFailed(
+                rfd_id=str(ws.find(rfd).rfd_id),
+                number=result.phase,
+                title=result.title,
+                reason=f"failed items: {reasons}",
+            )
+        )
         for item in result.failed:
             out.line(f"  [!] {item.number}. {item.label}", style="red")
         out.line(

@@ -12,6 +12,7 @@ from bot.cli.common import repo_root, rfd_command, workspace
 from bot.cli.output import Output
 from bot.config import load_config
 from bot.document import Document
+from bot.errors import FileNotFound
 from bot.state import StateStore
 from bot.status import Status
 
@@ -101,7 +102,15 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
     cfg = load_config(root)
     docs, errors = discovery.load_all(root, cfg)
     files = {f.path: f for f in discovery.scan(root, cfg)}
-    wanted = {p.resolve().as_posix() for p in paths}
+    wanted = {(p if p.is_absolute() else Path.cwd() / p).resolve().as_posix() for p in paths}
+    known_paths = {(root / d.path).resolve().as_posix() for d in docs}
+    known_paths |= {(root / e.path).resolve().as_posix() for e in errors if e.path}
+    unknown = sorted(w for w in wanted if w not in known_paths)
+    if unknown:
+        raise FileNotFound(
+            f"not an RFD under {cfg.rfd_dir}/: {', '.join(unknown)}",
+            hint=f"give RFD files ({cfg.rfd_dir}/NNN-slug.md), or no path to lint them all",
+        )
 
     def chosen(path: str | None) -> bool:
         return not wanted or (root / (path or "")).resolve().as_posix() in wanted
@@ -125,7 +134,8 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
     for err in problems:
         out.line(str(err))
     if not findings and not problems:
-        out.success(f"{len(docs)} RFD(s) checked, no problems")
+        checked = len([d for d in docs if chosen(d.path)])
+        out.success(f"{checked} RFD(s) checked, no problems")
     failing = [f for f in findings if f.severity is lint_rules.Severity.ERROR]
     return 1 if failing or problems else 0
 
