@@ -34,7 +34,6 @@ def design_review(
     findings = _dedupe(
         [
             *_lint_findings(doc, file, known),
-            *_section_findings(doc),
             *_plan_findings(doc),
             *_link_findings(doc, backlinks),
             *_todo_findings(doc),
@@ -107,23 +106,6 @@ def _lint_findings(
         yield _f(sev, f.section or _section_of(doc, f.line or 0), f.line, f"{f.message}{hint}")
 
 
-def _section_findings(doc: Document) -> Iterable[ReviewFinding]:
-    for name in templates.required_sections(doc.category or "design"):
-        section = doc.section(name)
-        body = doc.section_body(name)
-        if section is None:
-            continue  # lint reports missing sections
-        if body is None or not body.strip():
-            yield _f(Severity.MAJOR, name, section.line, f"the {name} section is empty")
-        elif templates.is_placeholder(body):
-            yield _f(
-                Severity.MAJOR,
-                name,
-                section.line,
-                f"the {name} section still holds the template's placeholder text",
-            )
-
-
 def _plan_findings(doc: Document) -> Iterable[ReviewFinding]:
     if (doc.category or "design").lower() != "design" and doc.section(
         "Implementation Plan"
@@ -192,10 +174,11 @@ def _open_questions(doc: Document) -> Iterable[str]:
 
 
 def _dedupe(findings: list[ReviewFinding]) -> list[ReviewFinding]:
-    seen: set[tuple[int | None, str]] = set()
+    """One finding per place: the lint rule's, when a structural check says it again."""
+    seen: set[tuple[object, ...]] = set()
     out = []
     for f in findings:
-        key = (f.line, f.message)
+        key: tuple[object, ...] = (f.section, f.line) if f.line else (f.line, f.message)
         if key not in seen:
             seen.add(key)
             out.append(f)
