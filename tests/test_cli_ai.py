@@ -124,3 +124,23 @@ def test_without_a_terminal_writes_need_yes(
     assert run(git_repo, "refine", "1") == 1
     assert "--yes" in capsys.readouterr().err
     assert path.read_text() == before
+
+
+def test_running_implement_again_retries_the_failed_items(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.errors import ProviderError
+
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    assert run(git_repo, "accept", "1") == 0
+    boom = ProviderError("model unavailable")
+    scripted.append(
+        ScriptedLLM([reply("Research."), reply("- [ ] 1. Item\n"), boom, boom, reply("Sum.")])
+    )
+    assert run(git_repo, "implement", "1", "--yes") == 1
+    # the second run resumes: no new research or plan, the failed item is tried again
+    scripted.append(ScriptedLLM([reply("done now"), reply("Schema added.")]))
+    assert run(git_repo, "implement", "1", "--yes") == 0
+    assert "phase 1 (Schema) done" in capsys.readouterr().out
+    items = (git_repo / "docs/rfd/.state/001/implement/1/items.md").read_text()
+    assert "- [x] 1. Item" in items

@@ -79,7 +79,9 @@ def implement(session: Session, work: PhaseWork, *, restart: bool = False) -> Im
         store.remove_tree(session.rfd_id, work.base)
     meter = session.meter(Step.IMPLEMENT)
     research = _artifact(session, work, "research.md", lambda: _research(session, work, meter))
-    items = _artifact(session, work, "items.md", lambda: _plan(session, work, meter, research))
+    items = _retry_failed(
+        session, _artifact(session, work, "items.md", lambda: _plan(session, work, meter, research))
+    )
     items, dropped = _work_items(session, work, meter, research, items)
     summary = _summary(session, work, meter, items)
     final = checklist.parse(items).items
@@ -155,6 +157,20 @@ def _work_items(
     if dropped:
         _notice(session, f"dropped {len(dropped)} new item(s) past the 2x cap", "warning")
     return items, tuple(dropped)
+
+
+def _retry_failed(session: Session, items: str) -> str:
+    """A new run tries the items an earlier run marked ``[!]`` again (each run: once)."""
+    failed = [
+        position
+        for position, item in enumerate(checklist.parse(items).items)
+        if item.status is checklist.ItemStatus.FAILED
+    ]
+    for position in failed:
+        items = checklist.mark(items, position, checklist.ItemStatus.PENDING)
+    if failed:
+        _notice(session, f"retrying {len(failed)} item(s) that failed last time")
+    return items
 
 
 def _next_pending(items: str) -> int | None:
