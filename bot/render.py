@@ -6,6 +6,7 @@ Three displays follow the RFD's life: *authoring* (Draft), *review* (Discussion)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -46,15 +47,20 @@ class StatusView:
         return asdict(self)
 
 
-def status_view(doc: Document, state: RfdState, *, path: str, reason: str = "") -> StatusView:
+def status_view(
+    doc: Document, state: RfdState, *, path: str, models: Mapping[str, str] | None = None
+) -> StatusView:
+    """``models``: the configured model of each step (``{"refine": "opus", ...}``), shown
+    next to the actions that use one."""
+    models = models or {}
     rid = str(doc.rfd_id)
     problems = tuple(str(e) for e in (state.plan_error, state.decisions_error) if e)
     if doc.status is Status.DRAFT:
-        return _authoring(doc, state, rid, path, problems)
+        return _authoring(doc, state, rid, path, problems, models)
     if doc.status is Status.DISCUSSION:
-        return _review(doc, state, rid, path, problems, reason)
+        return _review(doc, state, rid, path, problems, models)
     if doc.status is Status.ACCEPTED:
-        return _implementation(doc, state, rid, path, problems)
+        return _implementation(doc, state, rid, path, problems, models)
     lines = [("Status", doc.status.value)]
     for key in ("Superseded by", "Abandoned", "Tracking Issue"):
         if doc.field(key):
@@ -74,6 +80,10 @@ def status_view(doc: Document, state: RfdState, *, path: str, reason: str = "") 
     )
 
 
+def _using(text: str, models: Mapping[str, str], step: str) -> str:
+    return f"{text} ({models[step]})" if models.get(step) else text
+
+
 def _sections_drafted(doc: Document) -> tuple[int, int, list[str]]:
     required = templates.required_sections(doc.category or "design")
     written = [
@@ -85,7 +95,12 @@ def _sections_drafted(doc: Document) -> tuple[int, int, list[str]]:
 
 
 def _authoring(
-    doc: Document, state: RfdState, rid: str, path: str, problems: tuple[str, ...]
+    doc: Document,
+    state: RfdState,
+    rid: str,
+    path: str,
+    problems: tuple[str, ...],
+    models: Mapping[str, str],
 ) -> StatusView:
     done, total, names = _sections_drafted(doc)
     decisions = (
@@ -98,11 +113,15 @@ def _authoring(
         ("Sections", f"{done}/{total} drafted" + (f" ({', '.join(names)})" if names else "")),
     )
     actions = [
-        Action(f"rfd explore {rid}", "Research the problem space (sonnet)"),
-        Action(f"rfd converge {rid}", "Discuss and lock design decisions (opus)"),
+        Action(f"rfd explore {rid}", _using("Research the problem space", models, "explore")),
+        Action(
+            f"rfd converge {rid}", _using("Discuss and lock design decisions", models, "converge")
+        ),
     ]
     if state.decisions:
-        actions.append(Action(f"rfd draft {rid}", "Draft the next section (opus)"))
+        actions.append(
+            Action(f"rfd draft {rid}", _using("Draft the next section", models, "draft"))
+        )
     actions += [
         Action(f"rfd review {rid}", "Review the draft"),
         Action(f"rfd promote {rid}", "Publish: take a number, status Discussion"),
@@ -113,16 +132,23 @@ def _authoring(
 
 
 def _review(
-    doc: Document, state: RfdState, rid: str, path: str, problems: tuple[str, ...], reason: str
+    doc: Document,
+    state: RfdState,
+    rid: str,
+    path: str,
+    problems: tuple[str, ...],
+    models: Mapping[str, str],
 ) -> StatusView:
     reviews = tuple(
         f"{i}. {r.path.name} — {r.headline}" for i, r in enumerate(state.reviews, start=1)
     )
     active = f"{len(reviews)} active" if reviews else "none yet"
-    actions = [Action(f"rfd review {rid}", "Review the RFD" + (f" ({reason})" if reason else ""))]
+    actions = [Action(f"rfd review {rid}", _using("Review the RFD", models, "review"))]
     if reviews:
         actions += [
-            Action(f"rfd refine {rid}", "Refine the RFD from its reviews (opus)"),
+            Action(
+                f"rfd refine {rid}", _using("Refine the RFD from its reviews", models, "refine")
+            ),
             Action(f"rfd dismiss {rid} all", "Dismiss reviews that are addressed"),
         ]
     actions.append(Action(f"rfd accept {rid}", "Extract the plan and promote to Accepted"))
@@ -148,7 +174,12 @@ def _phase_lines(state: RfdState) -> tuple[PhaseLine, ...]:
 
 
 def _implementation(
-    doc: Document, state: RfdState, rid: str, path: str, problems: tuple[str, ...]
+    doc: Document,
+    state: RfdState,
+    rid: str,
+    path: str,
+    problems: tuple[str, ...],
+    models: Mapping[str, str],
 ) -> StatusView:
     phases = _phase_lines(state)
     done = sum(p.done for p in phases)
@@ -161,7 +192,10 @@ def _implementation(
     if done < len(phases):
         nxt = next(p for p in phases if not p.done)
         actions += [
-            Action(f"rfd implement {rid}", f"Implement phase {nxt.number}: {nxt.title} (opus)"),
+            Action(
+                f"rfd implement {rid}",
+                _using(f"Implement phase {nxt.number}: {nxt.title}", models, "implement"),
+            ),
             Action(
                 f"rfd phase {rid} done {nxt.number} --summary FILE",
                 "Record a phase implemented by hand",

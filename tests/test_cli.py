@@ -188,3 +188,15 @@ def test_abandoning_an_accepted_rfd_closes_its_tracking_issue(
     assert run(rfd_repo, "abandon", "1", "--reason", "replaced by a broker") == 0
     issue = (rfd_repo / "docs/rfd/.state/.forge/issues/1.md").read_text()
     assert issue.startswith("# #1 RFD 001: Retry Queue for Outgoing Webhooks (closed)")
+
+
+def test_status_names_the_configured_models(
+    rfd_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (rfd_repo / ".github/rfd.toml").write_text('[steps.review]\nmodel = "gemini-pro"\n')
+    assert run(rfd_repo, "review", "1") == 0
+    capsys.readouterr()
+    assert run(rfd_repo, "status", "1") == 0
+    out = capsys.readouterr().out
+    assert "Review the RFD (gemini-pro)" in out
+    assert "Refine the RFD from its reviews (opus)" in out

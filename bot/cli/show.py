@@ -69,7 +69,9 @@ def status(out: Output, rfd: str) -> int:
     ws = workspace(out)
     file = ws.find(rfd)
     doc = ws.document(file)
-    view = render.status_view(doc, ws.store.read(str(file.rfd_id)), path=file.path)
+    steps = ("explore", "converge", "draft", "review", "refine", "implement")
+    models = {step: getattr(ws.config.steps, step).model for step in steps}
+    view = render.status_view(doc, ws.store.read(str(file.rfd_id)), path=file.path, models=models)
     out.data(view.to_dict())
     out.line(render.to_text(view))
     return 0
