@@ -15,8 +15,8 @@ Terminal output and the forge are listeners like any plugin.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 from bot.bus import EventBus as EventBus  # re-exported: steps import both from here
@@ -33,10 +33,11 @@ class Event:
     at: float = field(default_factory=time.time)
 
     def payload(self) -> dict[str, Any]:
-        """The event as JSON-ready data (for logs and webhooks)."""
+        """The event as JSON-ready data (for logs and webhooks); hooks are left out."""
         out: dict[str, Any] = {"event": self.name}
-        for key, value in self.__dict__.items():
-            out[key] = _jsonable(value)
+        for f in fields(self):
+            if f.metadata.get("payload", True):
+                out[f.name] = _jsonable(getattr(self, f.name))
         return out
 
 
@@ -258,6 +259,11 @@ class ResultReady(Event):
     document: str = ""
     """The RFD text the work answers to."""
     feedback: tuple[str, ...] = ()
+    charge: Callable[[str, Any], None] | None = field(
+        default=None, compare=False, repr=False, metadata={"payload": False}
+    )
+    """``charge(model, usage)``: a judge's model call goes into the usage ledger and budget
+    of the step whose work it judges (raises BudgetExceeded past that budget)."""
 
 
 def all_event_types() -> list[type[Event]]:
