@@ -17,10 +17,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from bot.bus import EventBus as EventBus  # re-exported: steps import both from here
 from bot.bus import Listener as Listener
+
+if TYPE_CHECKING:
+    from bot.forge.base import Issue
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -130,6 +133,23 @@ class PhaseFailed(Event):
     number: int
     title: str
     reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class TrackingDue(Event):
+    """The RFD's tracking issue must follow what just happened (accept, a phase, the end).
+
+    Interceptable, because the update is part of the step, not an observation of it: the
+    forge answers it synchronously (returning the event with ``issue`` set), and what the
+    forge raises is the step's error — reported, never swallowed.
+    """
+
+    name: ClassVar[str] = "tracking.due"
+    interceptable: ClassVar[bool] = True
+    cause: str
+    """What calls for the update: ``accepted``, ``phase.completed``, ``Implemented``…"""
+    issue: Issue | None = field(default=None, metadata={"payload": False})
+    """The issue as the forge left it (``tracking.updated`` reports it to observers)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -280,6 +300,7 @@ def all_event_types() -> list[type[Event]]:
             PlanExtracted,
             PhaseCompleted,
             PhaseFailed,
+            TrackingDue,
             TrackingIssueUpdated,
             CommentPosted,
             Notice,
