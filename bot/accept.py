@@ -51,7 +51,7 @@ def extract_plan(ws: Workspace, query: str) -> tuple[tuple[PlanPhase, ...], str]
 
 
 def accept(ws: Workspace, query: str) -> AcceptOutcome:
-    from bot.phases import sync_tracking
+    from bot.phases import track
 
     changed: list[Path] = []
     file = ws.find(query)
@@ -75,7 +75,7 @@ def accept(ws: Workspace, query: str) -> AcceptOutcome:
             ws.store.write_text(rid, "plan.json", previous)
         raise
     changed += outcome.changed
-    issue = sync_tracking(ws, rid)
+    issue = track(ws, rid, "accepted")
     file = ws.find(rid)
     path = ws.path(file)
     text = path.read_text(encoding="utf-8")

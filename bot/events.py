@@ -15,12 +15,15 @@ Terminal output and the forge are listeners like any plugin.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from bot.bus import EventBus as EventBus  # re-exported: steps import both from here
 from bot.bus import Listener as Listener
+
+if TYPE_CHECKING:
+    from bot.forge.base import Issue
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -33,10 +36,11 @@ class Event:
     at: float = field(default_factory=time.time)
 
     def payload(self) -> dict[str, Any]:
-        """The event as JSON-ready data (for logs and webhooks)."""
+        """The event as JSON-ready data (for logs and webhooks); hooks are left out."""
         out: dict[str, Any] = {"event": self.name}
-        for key, value in self.__dict__.items():
-            out[key] = _jsonable(value)
+        for f in fields(self):
+            if f.metadata.get("payload", True):
+                out[f.name] = _jsonable(getattr(self, f.name))
         return out
 
 
@@ -129,6 +133,23 @@ class PhaseFailed(Event):
     number: int
     title: str
     reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class TrackingDue(Event):
+    """The RFD's tracking issue must follow what just happened (accept, a phase, the end).
+
+    Interceptable, because the update is part of the step, not an observation of it: the
+    forge answers it synchronously (returning the event with ``issue`` set), and what the
+    forge raises is the step's error — reported, never swallowed.
+    """
+
+    name: ClassVar[str] = "tracking.due"
+    interceptable: ClassVar[bool] = True
+    cause: str
+    """What calls for the update: ``accepted``, ``phase.completed``, ``Implemented``…"""
+    issue: Issue | None = field(default=None, metadata={"payload": False})
+    """The issue as the forge left it (``tracking.updated`` reports it to observers)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -258,6 +279,11 @@ class ResultReady(Event):
     document: str = ""
     """The RFD text the work answers to."""
     feedback: tuple[str, ...] = ()
+    charge: Callable[[str, Any], None] | None = field(
+        default=None, compare=False, repr=False, metadata={"payload": False}
+    )
+    """``charge(model, usage)``: a judge's model call goes into the usage ledger and budget
+    of the step whose work it judges (raises BudgetExceeded past that budget)."""
 
 
 def all_event_types() -> list[type[Event]]:
@@ -274,6 +300,7 @@ def all_event_types() -> list[type[Event]]:
             PlanExtracted,
             PhaseCompleted,
             PhaseFailed,
+            TrackingDue,
             TrackingIssueUpdated,
             CommentPosted,
             Notice,

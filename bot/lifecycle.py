@@ -195,16 +195,16 @@ def abandon(ws: Workspace, query: str, reason: str) -> StatusOutcome:
     stamped = f"{reason.strip()} ({_today(ws)})"
     doc = document.parse(document.set_field(doc.text, "Abandoned", stamped), file.path)
     outcome = _set_status(ws, file, doc, Status.ABANDONED, reason=reason)
-    _close_tracking(ws, outcome.rfd_id)
+    _close_tracking(ws, outcome.rfd_id, "Abandoned")
     return outcome
 
 
-def _close_tracking(ws: Workspace, rfd_id: str) -> None:
+def _close_tracking(ws: Workspace, rfd_id: str, cause: str) -> None:
     """An RFD that had a plan has a tracking issue: it closes with the RFD."""
     if ws.store.read_plan(rfd_id) is not None:
-        from bot.phases import sync_tracking
+        from bot.phases import track
 
-        sync_tracking(ws, rfd_id)
+        track(ws, rfd_id, cause)
 
 
 def supersede(ws: Workspace, old_query: str, new_query: str) -> StatusOutcome:
@@ -226,7 +226,7 @@ def supersede(ws: Workspace, old_query: str, new_query: str) -> StatusOutcome:
     linked = document.set_field(old_doc.text, "Superseded by", _link(new_file))
     old_doc = document.parse(linked, old_file.path)
     out = _set_status(ws, old_file, old_doc, Status.SUPERSEDED, reason=f"by RFD {new_file.rfd_id}")
-    _close_tracking(ws, out.rfd_id)
+    _close_tracking(ws, out.rfd_id, "Superseded")
     return StatusOutcome(
         out.rfd_id,
         out.old,
@@ -317,8 +317,8 @@ def _write_new(
 
 def done(ws: Workspace, query: str) -> StatusOutcome:
     """Accepted → Implemented (every phase recorded), then update the tracking issue."""
-    from bot.phases import sync_tracking
+    from bot.phases import track
 
     outcome = promote(ws, query, Status.IMPLEMENTED)
-    sync_tracking(ws, outcome.rfd_id)
+    track(ws, outcome.rfd_id, "Implemented")
     return outcome

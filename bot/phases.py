@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
 from bot import tracking
 from bot.comments import marker
 from bot.errors import GateError, ValidationError
-from bot.events import PhaseCompleted, TrackingIssueUpdated
+from bot.events import PhaseCompleted, TrackingDue, TrackingIssueUpdated
 from bot.forge.base import Issue
 from bot.status import Status
 from bot.workspace import Workspace
@@ -59,9 +60,26 @@ def phase_done(ws: Workspace, query: str, number: int, summary: str) -> PhaseOut
             total=len(phases),
         )
     )
-    issue = sync_tracking(ws, rid)
+    issue = track(ws, rid, PhaseCompleted.name)
     msg = f"RFD {rid}: phase {number} ({title}) done — {done}/{len(phases)} phases"
     return PhaseOutcome(rid, number, title, path, done, len(phases), issue, (path,), msg)
+
+
+def track(ws: Workspace, rfd_id: str, cause: str) -> Issue:
+    """Announce that the tracking issue is due; the forge, a listener, brings it up to date.
+
+    ``tracking.due`` is interceptable: the forge answers it synchronously and an error it
+    raises is this step's error.
+    """
+    answered = ws.bus.intercept(TrackingDue(rfd_id=rfd_id, cause=cause))
+    if answered.issue is None:
+        raise RuntimeError(f"no forge listener answered {TrackingDue.name} for RFD {rfd_id}")
+    return answered.issue
+
+
+def answer(ws: Workspace, event: TrackingDue) -> TrackingDue:
+    """The forge's listener: sync the issue and hand it back on the event."""
+    return dataclasses.replace(event, issue=sync_tracking(ws, event.rfd_id))
 
 
 def tracking_marker(rfd_id: str) -> str:

@@ -26,6 +26,7 @@ from bot.state import StateStore, atomic_write
 from bot.vcs import GitVcs, Vcs
 
 if TYPE_CHECKING:
+    from bot.events import TrackingDue
     from bot.plugins import Plugin
 
 FORGE_DIR = ".forge"
@@ -88,6 +89,7 @@ class Workspace:
             assume_yes=assume_yes,
             llm_reason=reason,
         )
+        ws.bus.subscribe("tracking.due", _forge_listener(ws), owner="forge")
         if resolved is not None and (config.plugins.enabled or config.plugins.options):
             from bot.plugins import load_plugins
 
@@ -125,6 +127,17 @@ class Workspace:
             return path.resolve().relative_to(self.root).as_posix()
         except ValueError:
             return str(path)
+
+
+def _forge_listener(ws: Workspace) -> Callable[[TrackingDue], TrackingDue]:
+    """The forge listens to ``tracking.due`` (interceptable: its errors are the step's)."""
+
+    def answer(event: TrackingDue) -> TrackingDue:
+        from bot.phases import answer  # imported when first needed, not on every start
+
+        return answer(ws, event)
+
+    return answer
 
 
 def _default_llm(config: Config) -> tuple[LLM, str]:

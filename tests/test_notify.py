@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from bot.config import Config, PluginsSection, Resolved
 from bot.events import EventBus, Notice, PhaseFailed, StatusChanged
 from bot.plugins import load_plugins
 from bot.plugins.notify import retry_delay, text_of
+from bot.plugins.outbox import Outbox, flush_all
 
 URL = "https://hooks.slack.com/services/T0000000000/B0000000000/XXXXXXXXXXXXXXXXXXXXXXXX"
 
@@ -38,6 +40,7 @@ def test_a_status_change_is_posted_to_the_webhook(
     with caplog.at_level(logging.WARNING):
         bus.emit(accepted())
         bus.emit(Notice(rfd_id="045", message="not selected: never posted"))
+        assert flush_all(5) == 0
     assert vcr.play_count == 1 and vcr.all_played
     assert caplog.text == ""
 
@@ -50,6 +53,7 @@ def test_a_500_is_retried_and_then_delivered(
     bus = notify_bus(tmp_path, sleeps)
     with caplog.at_level(logging.WARNING):
         bus.emit(accepted())
+        assert flush_all(5) == 0
     assert vcr.play_count == 2 and vcr.all_played
     assert sleeps == [1.0]
     assert "webhook answered 500" in caplog.text
@@ -69,10 +73,67 @@ def test_a_webhook_that_times_out_does_not_fail_the_step(
     bus = notify_bus(tmp_path, sleeps, timeout_seconds=2.5, retries=2)
     with caplog.at_level(logging.WARNING):
         bus.emit(accepted())  # returns: the step goes on
+        assert flush_all(5) == 0
     assert attempts == [2.5, 2.5, 2.5]
     assert sleeps == [1.0, 2.0]
     assert "still failing after 3 attempts" in caplog.text
     assert URL not in caplog.text  # the URL is a secret
+
+
+def stuck_webhook(monkeypatch: pytest.MonkeyPatch) -> tuple[threading.Event, list[str]]:
+    """A webhook that hangs until the returned gate opens, then times out."""
+    gate, finished = threading.Event(), []
+
+    def hang(self: httpx.HTTPTransport, request: httpx.Request) -> httpx.Response:
+        gate.wait(3)
+        finished.append(request.content.decode())
+        raise httpx.ReadTimeout("timed out", request=request)
+
+    monkeypatch.setattr(httpx.HTTPTransport, "handle_request", hang)
+    return gate, finished
+
+
+def test_the_step_goes_on_while_a_delivery_is_still_pending(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    gate, finished = stuck_webhook(monkeypatch)
+    bus = notify_bus(tmp_path, [], retries=0)
+    with caplog.at_level(logging.WARNING):
+        bus.emit(accepted())
+        assert finished == []  # the step has its answer before the webhook has one
+        gate.set()
+        assert flush_all(5) == 0
+    assert len(finished) == 1
+    assert "still failing after 1 attempts" in caplog.text
+
+
+def test_at_exit_the_wait_is_bounded_and_what_is_dropped_is_logged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    gate, _ = stuck_webhook(monkeypatch)
+    bus = notify_bus(tmp_path, [], retries=0)
+    failed = PhaseFailed(rfd_id="045", number=2, title="Parser", reason="tests fail")
+    with caplog.at_level(logging.WARNING):
+        bus.emit(accepted())
+        bus.emit(failed)
+        assert flush_all(0.2) == 2  # gave up waiting instead of hanging the exit
+    assert "not delivered before exit, dropped: RFD 045: Discussion → Accepted" in caplog.text
+    assert "dropped: RFD 045: phase 2 failed — Parser: tests fail" in caplog.text
+    gate.set()
+    assert flush_all(10) == 0
+
+
+def test_a_full_queue_drops_the_newest_message_without_waiting(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    gate, delivered = threading.Event(), []
+    box = Outbox("test-outbox", lambda text: (gate.wait(3), delivered.append(text)), size=1)
+    with caplog.at_level(logging.WARNING):
+        results = [box.put(text) for text in ("one", "two", "three")]
+    gate.set()
+    assert box.flush(5) == []
+    assert results.count(False) >= 1 and "queue full, dropped: three" in caplog.text
+    assert delivered[0] == "one"
 
 
 def test_without_a_url_nothing_is_subscribed(

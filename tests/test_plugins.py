@@ -75,31 +75,37 @@ def test_only_enabled_plugins_are_registered_in_the_order_listed(tmp_path: Path)
 
 
 @pytest.mark.parametrize(
-    ("toml", "message", "hint"),
+    ("toml", "message", "hint", "line"),
     [
         ('[plugins]\nenabled = ["notfy"]\n', "unknown plugin `notfy` in `plugins.enabled`",
-         "installed plugins: event-log, judge, notify, policy"),
+         "installed plugins: event-log, judge, notify, policy", 2),
         ("[plugins.slack]\nurl = 'x'\n", "unknown plugin `slack` in `plugins.slack`",
-         "installed plugins: event-log, judge, notify, policy"),
+         "installed plugins: event-log, judge, notify, policy", 1),
         ('[plugins]\nenabled = ["notify"]\n[plugins.notify]\ncolour = "red"\n',
-         "plugin `notify`: unknown key `plugins.notify.colour`", "known keys here: events"),
+         "plugin `notify`: unknown key `plugins.notify.colour`", "known keys here: events", 4),
         ('[plugins]\nenabled = ["notify"]\n[plugins.notify]\nretries = "3"\n',
-         "plugin `notify`: `plugins.notify.retries` must be an integer, not a string", None),
+         "plugin `notify`: `plugins.notify.retries` must be an integer, not a string", None, 4),
         ('[plugins]\nenabled = ["notify"]\n[plugins.notify]\nevents = ["turn.started"]\n',
-         "plugin `notify`: `plugins.notify.events[0]` must be one of", None),
+         "plugin `notify`: `plugins.notify.events[0]` must be one of", None, 4),
         ('[plugins]\nenabled = ["policy"]\n[plugins.policy.deny_tools_in_steps]\nreveiw = []\n',
          "plugin `policy`: unknown key `plugins.policy.deny_tools_in_steps.reveiw`",
-         "known keys here: accept, converge"),
+         "known keys here: accept, converge", 4),
+        ('[plugins]\nenabled = []\n\n[plugins.notify]  # not enabled: still checked\n'
+         'url = "x"\nretries = "3"\n',
+         "plugin `notify`: `plugins.notify.retries` must be an integer", None, 6),
+        ('[plugins]\nenabled = ["policy"]\nnotify = { retries = 9 }\n',
+         "plugin `notify`: `plugins.notify.retries` must be at most 5", None, 3),
     ],
 )  # fmt: skip
-def test_configuration_mistakes_name_the_plugin_the_key_and_the_file(
-    tmp_path: Path, toml: str, message: str, hint: str | None
+def test_configuration_mistakes_name_the_plugin_the_key_the_file_and_the_line(
+    tmp_path: Path, toml: str, message: str, hint: str | None, line: int
 ) -> None:
     resolved = resolved_from(tmp_path, toml)
     with pytest.raises(ConfigError) as err:
         load_plugins(EventBus(), resolved, root=tmp_path)
     assert message in err.value.message
     assert err.value.path == CONFIG_PATH
+    assert err.value.line == line
     if hint:
         assert hint in (err.value.hint or "")
 
@@ -185,6 +191,28 @@ def test_an_observer_of_every_event_can_neither_change_nor_stop_a_tool_call(
         event = bus.intercept(_call("write_file"))
     assert event.tool == "write_file"
     assert "event-log failed on tool_call.intercept" in caplog.text
+
+
+def test_a_disabled_plugin_is_checked_but_not_registered(tmp_path: Path) -> None:
+    resolved = resolved_from(tmp_path, '[plugins.notify]\nurl = "https://example.com/h"\n')
+    bus = EventBus()
+    assert load_plugins(bus, resolved, root=tmp_path) == ()
+    assert bus.listeners() == []
+
+
+def test_a_mistake_in_the_user_config_names_that_file_and_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    user = tmp_path / "home-config"
+    user.mkdir()
+    monkeypatch.setenv("RFD_CONFIG_HOME", str(user))
+    (user / "config.toml").write_text('# mine\n[plugins.judge]\nmodel = "haiku"\nsteps = ["x"]\n')
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    with pytest.raises(ConfigError) as err:
+        load_plugins(EventBus(), load(repo, user=True), root=repo)
+    assert err.value.location == f"{user / 'config.toml'}:4"
+    assert "`plugins.judge.steps[0]` must be one of" in err.value.message
 
 
 def _call(tool: str) -> ToolCallIntercept:

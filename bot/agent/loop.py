@@ -116,11 +116,15 @@ def _ask_model(conv: Conversation, messages: list[Message], *, retry: bool) -> R
 
 def _complete(conv: Conversation, request: Request) -> Reply:
     reply = conv.llm.complete(request, on_text=conv.on_text)
-    model = reply.model or conv.model
-    if conv.on_usage is not None:
-        conv.on_usage(model, reply.usage)  # recorded even when it ends the step
-    conv.meter.charge(reply.usage, cost(model, reply.usage))
+    charge(conv, reply.model or conv.model, reply.usage)
     return reply
+
+
+def charge(conv: Conversation, model: str, usage: Usage) -> None:
+    """Record one model call of this conversation's step in the ledger and its budget."""
+    if conv.on_usage is not None:
+        conv.on_usage(model, usage)  # recorded even when it ends the step
+    conv.meter.charge(usage, cost(model, usage))
 
 
 def _finish(

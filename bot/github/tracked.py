@@ -1,7 +1,7 @@
 """Which RFDs a default-branch push touches, and syncing their tracking issues.
 
 Shared by ``push`` (the RFDs the pushed commits touch) and ``reconcile`` (every
-accepted RFD).  The lifecycle's ``sync_tracking`` does the work: it re-reads the
+accepted RFD) through ``tracking.due``, which the forge answers: it re-reads the
 issue and merges, so a person's ticks and text outside the bot region survive,
 and an unchanged issue costs no write.
 """
@@ -61,7 +61,7 @@ def _is_id(key: str) -> bool:
 def sync(ctx: Context, ws: Workspace, ids: Iterable[str]) -> None:
     """Sync the tracking issue of each accepted or implemented RFD among ``ids``."""
     from bot.events import TrackingIssueUpdated
-    from bot.phases import sync_tracking
+    from bot.phases import track
 
     def report(event: TrackingIssueUpdated) -> None:
         what = "created" if event.created else "closed" if event.closed else "in sync"
@@ -75,4 +75,4 @@ def sync(ctx: Context, ws: Workspace, ids: Iterable[str]) -> None:
             ctx.summary.problem(err, level="warning")
             continue
         if doc.status in TRACKED and ws.store.read_plan(rid):
-            sync_tracking(ws, rid)
+            track(ws, rid, "sync")

@@ -5,6 +5,11 @@ item and by refine after each pass), asks its own model whether the result meets
 phase description and the RFD, shows the verdict to the user (a ``Notice``), and on
 FAIL appends the reasons to the event's ``feedback`` — which the step adds to the
 conversation as a user message for the model to act on.
+
+Its prompt is the template ``judge.md.j2``, found through the prompt override chain
+like every step's.  Each of its calls is charged to the step it judges (the event's
+``charge``): a line in that RFD's ``usage.jsonl``, counted against the step's budget —
+going over it stops the step like any other call would.
 """
 
 from __future__ import annotations
@@ -14,15 +19,16 @@ import enum
 import logging
 import re
 from collections.abc import Mapping
-from importlib import resources
-from string import Template
 from typing import Any
 
-from bot.errors import RfdError
+from bot.errors import BudgetExceeded, RfdError
 from bot.events import Notice, ResultReady
 from bot.llm.base import LLM, Message, Request
 from bot.plugins.api import PluginContext, PluginInfo, ScopedBus
 from bot.plugins.hookspecs import hookimpl
+from bot.prompts import Prompts
+
+TEMPLATE = "judge"
 
 NAME = "judge"
 log = logging.getLogger(__name__)
@@ -83,7 +89,8 @@ def rfd_register(bus: ScopedBus, options: Mapping[str, Any], context: PluginCont
         log.warning("judge: no model available (offline); results are not judged")
         return
     model = context.config.models.get(options["model"], options["model"])
-    bus.subscribe(ResultReady, Judge(llm, model, options, bus).check)
+    prompts = Prompts(context.root, context.environ)
+    bus.subscribe(ResultReady, Judge(llm, model, options, bus, prompts).check)
 
 
 def parse_verdict(text: str) -> Verdict:
@@ -91,26 +98,41 @@ def parse_verdict(text: str) -> Verdict:
     return Verdict(match.group(1).upper()) if match else Verdict.UNCLEAR
 
 
-def system_prompt(criteria: tuple[str, ...]) -> str:
-    template = resources.files("bot").joinpath("prompts/judge.md").read_text(encoding="utf-8")
-    return Template(template).substitute(criteria="\n".join(f"- {c}" for c in criteria))
-
-
-def user_message(event: ResultReady) -> str:
-    parts = [f"# The RFD\n\n{event.document}" if event.document else ""]
-    if event.phase:
-        parts.append(f"# The phase being implemented\n\n{event.phase}")
-    parts.append(f"# The work to judge ({event.step}: {event.item})\n\n{event.result}")
-    return "\n\n".join(p for p in parts if p)
+def request_for(
+    prompts: Prompts, event: ResultReady, model: str, options: Mapping[str, Any]
+) -> Request:
+    """The judge's request: its template, then the RFD, the phase and the work as data."""
+    rendered = prompts.render(
+        TEMPLATE,
+        rfd_id=event.rfd_id,
+        step=event.step,
+        item=event.item,
+        criteria=list(options["criteria"]),
+    )
+    docs = [
+        ("the RFD", event.document),
+        ("the phase being implemented", event.phase),
+        (f"the work to judge ({event.step}: {event.item})", event.result),
+    ]
+    parts = [prompts.document(label, text) for label, text in docs if text]
+    return Request(
+        model=model,
+        system=rendered.system,
+        messages=(Message(role="user", text="\n\n".join([*parts, rendered.task])),),
+        max_tokens=options["max_tokens"],
+        metadata={"step": f"judge:{event.step}"},
+    )
 
 
 class Judge:
-    def __init__(self, llm: LLM, model: str, options: Mapping[str, Any], bus: ScopedBus) -> None:
+    def __init__(
+        self, llm: LLM, model: str, options: Mapping[str, Any], bus: ScopedBus, prompts: Prompts
+    ) -> None:
         self.llm = llm
         self.model = model
         self.options = options
         self.bus = bus
-        self.system = system_prompt(tuple(options["criteria"]))
+        self.prompts = prompts
 
     def check(self, event: ResultReady) -> ResultReady | None:
         """The event with the verdict appended to ``feedback`` when the model should see it."""
@@ -118,6 +140,8 @@ class Judge:
             return None
         try:
             text = self._ask(event)
+        except BudgetExceeded:  # the step's budget: it stops the step, as any call past it
+            raise
         except RfdError as exc:  # the judge advises; its failure must not stop the work
             self._tell(event, f"judge: could not check “{event.item}”: {exc.message}", "warning")
             return None
@@ -129,14 +153,10 @@ class Judge:
         return None
 
     def _ask(self, event: ResultReady) -> str:
-        request = Request(
-            model=self.model,
-            system=self.system,
-            messages=(Message(role="user", text=user_message(event)),),
-            max_tokens=self.options["max_tokens"],
-            metadata={"step": f"judge:{event.step}"},
-        )
-        return self.llm.complete(request).text
+        reply = self.llm.complete(request_for(self.prompts, event, self.model, self.options))
+        if event.charge is not None:
+            event.charge(reply.model or self.model, reply.usage)
+        return reply.text
 
     def _tell(self, event: ResultReady, message: str, level: str) -> None:
         self.bus.emit(Notice(rfd_id=event.rfd_id, message=message, level=level))

@@ -25,6 +25,7 @@ from bot.events import EventBus
 from bot.plugins import hookspecs
 from bot.plugins.api import LineStore, PluginContext, PluginInfo, ScopedBus, event_names
 from bot.plugins.schema import check_schema, validate
+from bot.toml_lines import line_of
 
 if TYPE_CHECKING:
     from bot.llm.base import LLM
@@ -104,10 +105,11 @@ def load_plugins(
     found = available() if found is None else found
     pm = _new_manager()
     plugins = []
-    for name in _enabled(resolved, found):
+    for name in _enabled(resolved, found, root):
         info = _load(pm, name, found[name])
-        options = _options(resolved, name, info)
+        options = _options(resolved, name, info, root)
         plugins.append(Plugin(name, info, _source(found[name]), enabled=True, options=options))
+    _check_disabled(resolved, found, root, {p.name for p in plugins})
     environ = dict(os.environ) if environ is None else environ
     context = PluginContext(root, resolved.config, store, llm, environ, sleep)
     for plugin in plugins:
@@ -131,19 +133,28 @@ def _new_manager() -> pluggy.PluginManager:
     return pm
 
 
-def _enabled(resolved: Resolved, found: Mapping[str, EntryPoint]) -> list[str]:
+def _enabled(resolved: Resolved, found: Mapping[str, EntryPoint], root: Path) -> list[str]:
     plugins = resolved.config.plugins
     names = list(dict.fromkeys(canonical(n) for n in plugins.enabled))
     keyed = [("plugins.enabled", n) for n in names]
-    keyed += [(f"plugins.{canonical(n)}", canonical(n)) for n in plugins.options]
+    keyed += [(f"plugins.{n}", canonical(n)) for n in plugins.options]
     for key, name in keyed:
         if name not in found:
             raise ConfigError(
                 f"unknown plugin `{name}` in `{key}`",
-                path=_file_of(resolved, key),
+                **_where(resolved, key, root),
                 hint="installed plugins: " + ", ".join(sorted(found)),
             )
     return names
+
+
+def _check_disabled(
+    resolved: Resolved, found: Mapping[str, EntryPoint], root: Path, enabled: set[str]
+) -> None:
+    """Validate the options of plugins that are configured but not enabled (not registered)."""
+    pm = _new_manager()
+    for name in sorted({canonical(n) for n in resolved.config.plugins.options} - enabled):
+        _options(resolved, name, _load(pm, name, found[name]), root)
 
 
 def _load(pm: pluggy.PluginManager, name: str, ep: EntryPoint) -> PluginInfo:
@@ -182,17 +193,30 @@ def _check_info(name: str, info: Any) -> None:
         raise ConfigError(f"plugin `{name}` has an options schema we cannot check: {exc}") from exc
 
 
-def _options(resolved: Resolved, name: str, info: PluginInfo) -> Mapping[str, Any]:
-    tables = {canonical(k): v for k, v in resolved.config.plugins.options.items()}
-    options, problems = validate(tables.get(name, {}), info.options_schema, f"plugins.{name}")
+def _options(resolved: Resolved, name: str, info: PluginInfo, root: Path) -> Mapping[str, Any]:
+    written = {canonical(k): k for k in resolved.config.plugins.options}
+    table = resolved.config.plugins.options.get(written.get(name, name), {})
+    key = f"plugins.{written.get(name, name)}"  # as the user spelt it, to find its line
+    options, problems = validate(table, info.options_schema, key)
     if problems:
         first = problems[0]
         raise ConfigError(
             f"plugin `{name}`: {first.message}",
-            path=_file_of(resolved, first.key),
+            **_where(resolved, first.key, root),
             hint=first.hint or None,
         )
     return options  # type: ignore[no-any-return]
+
+
+def _where(resolved: Resolved, key: str, root: Path) -> dict[str, Any]:
+    """``path`` and ``line`` of the file that set ``key`` (line None when unknown)."""
+    path = _file_of(resolved, key)
+    file = root / path  # the repository file is shown relative to the root
+    try:
+        text = file.read_text(encoding="utf-8") if file.is_file() else ""
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    return {"path": path, "line": line_of(text, key) if text else None}
 
 
 def _file_of(resolved: Resolved, key: str) -> str:

@@ -1,9 +1,12 @@
 """Notify: post selected events to a webhook as Slack-compatible JSON (``{"text": ...}``).
 
-Delivery never fails the step: 429 and 5xx answers and network errors are retried
+Delivery never fails or delays the step: messages go to a background
+:class:`~bot.plugins.outbox.Outbox` (a daemon thread with a bounded queue) and the
+listener returns at once.  There 429 and 5xx answers and network errors are retried
 (``Retry-After`` honoured, capped), each request has a timeout, and what still fails
-is logged.  The webhook URL is a secret: it comes from ``url_env`` (an environment
-variable) unless ``url`` is set, and it is never logged.
+is logged; at exit a short, bounded wait lets the last messages go out.  The webhook
+URL is a secret: it comes from ``url_env`` (an environment variable) unless ``url`` is
+set, and it is never logged.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from bot.events import Event
 from bot.plugins.api import PluginContext, PluginInfo, ScopedBus
 from bot.plugins.hookspecs import hookimpl
+from bot.plugins.outbox import Outbox
 
 if TYPE_CHECKING:
     import httpx
@@ -69,9 +73,9 @@ def rfd_register(bus: ScopedBus, options: Mapping[str, Any], context: PluginCont
     if not url:
         log.warning("notify: no webhook URL (set %s or url); nothing is posted", options["url_env"])
         return
-    webhook = Webhook(url, options, sleep=context.sleep)
+    outbox = Outbox(NAME, Webhook(url, options, sleep=context.sleep).post)
     for name in options["events"]:
-        bus.subscribe(name, lambda event: webhook.post(text_of(event)))
+        bus.subscribe(name, lambda event: outbox.put(text_of(event)))
 
 
 def text_of(event: Event) -> str:
