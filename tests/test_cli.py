@@ -29,6 +29,25 @@ def test_init_is_idempotent_and_commits_state(
     assert "already set up" in capsys.readouterr().out
 
 
+def test_init_example_twice_adds_nothing_twice(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(git_repo, "init", "--example") == 0
+    assert run(git_repo, "promote", "D1") == 0  # the example draft is now RFD 002
+    rfds = git_repo / "docs/rfd"
+    before = sorted(p.name for p in rfds.glob("*.md"))
+    capsys.readouterr()
+    assert run(git_repo, "init", "--example") == 0
+    out = capsys.readouterr().out
+    assert sorted(p.name for p in rfds.glob("*.md")) == before  # no second D1
+    assert "example D1-tracing-for-background-jobs.md is there already: " in out
+    assert "docs/rfd/002-tracing-for-background-jobs.md" in out
+    assert "nothing to do: already set up" in out and "added example" not in out
+    assert run(git_repo, "init", "--example", "--json") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["changed"] == [] and len(data["kept"]) == 2
+
+
 def test_list_and_json(rfd_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(rfd_repo, "list") == 0
     text = capsys.readouterr().out

@@ -16,10 +16,12 @@ from bot.state import OnExists
 def init(out: Output, example: bool) -> int:
     """Set the repository up for RFDs: config, RFD directory, committed state directory."""
     root = repo_root()
-    changes = repo_setup.init(root, example=example)
-    out.data({"changed": changes})
-    for line in changes:
+    done = repo_setup.init(root, example=example)
+    out.data({"changed": done.changed, "kept": done.kept})
+    for line in (*done.changed, *done.kept):
         out.line(f"  {line}")
+    if not done.changed:
+        out.line("  nothing to do: already set up")
     out.success(f"{root.name} is ready for RFDs — try `rfd list`")
     return 0
 
