@@ -219,3 +219,35 @@ def test_status_names_the_configured_models(
     out = capsys.readouterr().out
     assert "Review the RFD (gemini-pro)" in out
     assert "Refine the RFD from its reviews (opus)" in out
+
+
+def test_review_and_dismiss_say_each_result_once(
+    rfd_repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RFD_PROVIDER", "offline")
+    assert run(rfd_repo, "review", "1") == 0
+    out = capsys.readouterr().out
+    saved = next(p for p in (rfd_repo / "docs/rfd/.state/001/reviews").iterdir())
+    shown = saved.relative_to(rfd_repo).as_posix()
+    assert out.count(shown) == 1  # the path of the saved review, once
+    assert out.count("# Review of RFD 001") == 1
+    assert "✓ RFD 001: 1 active review — `rfd refine 001`" in out
+    assert run(rfd_repo, "dismiss", "1", "all") == 0
+    out = capsys.readouterr().out
+    assert out.count(shown) == 1 and out.count("dismissed") == 1
+    assert out.rstrip().endswith("✓ RFD 001: no active reviews left")
+
+
+def test_review_and_dismiss_json_is_one_document(
+    rfd_repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RFD_PROVIDER", "offline")
+    assert run(rfd_repo, "review", "1", "--json") == 0
+    captured = capsys.readouterr()
+    review = json.loads(captured.out)
+    assert review["review"].startswith("# Review of RFD 001")
+    assert captured.err.count(review["path"]) == 1
+    assert run(rfd_repo, "dismiss", "1", "all", "--json") == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == {"dismissed": [review["path"]]}
+    assert captured.err.count(review["path"]) == 1

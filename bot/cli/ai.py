@@ -144,8 +144,7 @@ def _offer_dismiss(out: Output, ws: Workspace, rfd: str) -> None:
         return
     selection = ask_dismiss(TerminalPrompter(), [r.headline for r in reviews])
     if selection:
-        for path in dismiss(ws, rfd, selection).dismissed:
-            out.line(f"Dismissed {ws.rel(path)}")
+        dismiss(ws, rfd, selection)  # the terminal listener names each dismissed file
 
 
 @rfd_command()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -11,6 +12,9 @@ from bot import review as reviewing
 from bot.cli.common import rfd_command, workspace
 from bot.cli.output import Output
 from bot.errors import ValidationError
+
+if TYPE_CHECKING:
+    from bot.workspace import Workspace
 
 
 @rfd_command()
@@ -33,8 +37,21 @@ def review(out: Output, rfd: str, model: str | None) -> int:
         }
     )
     out.markdown(o.text)
-    out.success(o.message)
+    # the terminal listener has said where the review went: end with what to do now
+    then = (_NEXT_IMPL if o.impl else _NEXT_DESIGN).format(rfd=o.rfd_id)
+    out.success(f"{_active(ws, o.rfd_id, o.impl)} — {then}")
     return 0
+
+
+_NEXT_DESIGN = "`rfd refine {rfd}` works the findings in; `rfd dismiss {rfd} N` once addressed"
+_NEXT_IMPL = "fix what it found, then `rfd dismiss {rfd} N --impl`; `rfd done {rfd}` when complete"
+
+
+def _active(ws: Workspace, rfd_id: str, impl: bool) -> str:
+    """``RFD 001: 2 active reviews`` — the state a review or dismissal leaves behind."""
+    n = len(ws.store.list_reviews(rfd_id, impl=impl))
+    what = "implementation review" if impl else "review"
+    return f"RFD {rfd_id}: {n or 'no'} active {what}{'' if n == 1 else 's'}"
 
 
 def parse_selection(items: tuple[str, ...]) -> list[int] | str:
@@ -59,9 +76,7 @@ def dismiss(out: Output, rfd: str, which: tuple[str, ...], impl: bool) -> int:
     selection = parse_selection(which)
     o = reviewing.dismiss(ws, rfd, selection, impl=impl)  # type: ignore[arg-type]
     out.data({"dismissed": [ws.rel(p) for p in o.dismissed]})
-    for p in o.dismissed:
-        out.line(f"Dismissed {ws.rel(p)}")
-    out.success(o.message)
+    out.success(f"{_active(ws, o.rfd_id, impl)} left")  # the listener named each file
     return 0
 
 
