@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 from pathlib import Path
@@ -251,3 +252,55 @@ def test_review_and_dismiss_json_is_one_document(
     captured = capsys.readouterr()
     assert json.loads(captured.out) == {"dismissed": [review["path"]]}
     assert captured.err.count(review["path"]) == 1
+
+
+class Terminal(io.StringIO):
+    """Standard input that is a terminal, with the user's answers already typed."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.fixture
+def accepted(rfd_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The example RFD 001 accepted, phase 1 recorded from first.md."""
+    monkeypatch.setenv("RFD_PROVIDER", "offline")
+    assert run(rfd_repo, "accept", "1") == 0
+    (tmp_path / "first.md").write_text("First summary.\n")
+    (tmp_path / "second.md").write_text("Second summary.\n")
+    assert run(rfd_repo, "phase", "1", "done", "1", "--summary", str(tmp_path / "first.md")) == 0
+    return rfd_repo
+
+
+def test_phase_done_twice_without_a_terminal_overwrites_nothing(
+    accepted: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    recorded = accepted / "docs/rfd/.state/001/phases/1.md"
+    capsys.readouterr()
+    argv = ("phase", "1", "done", "1", "--summary", str(tmp_path / "second.md"))
+    assert run(accepted, *argv) == 1
+    err = capsys.readouterr().err
+    assert "phase 1 of RFD 001 is recorded already: docs/rfd/.state/001/phases/1.md" in err
+    assert "--on-exists use" in err and "--on-exists replace" in err
+    assert recorded.read_text() == "First summary.\n"
+    assert run(accepted, *argv, "--on-exists", "use") == 0
+    assert "using the existing docs/rfd/.state/001/phases/1.md" in capsys.readouterr().out
+    assert recorded.read_text() == "First summary.\n"
+    assert run(accepted, *argv, "--on-exists", "suffix") == 2  # a phase has one summary
+    assert run(accepted, *argv, "--on-exists", "replace") == 0
+    assert recorded.read_text() == "Second summary.\n"
+
+
+def test_phase_done_twice_on_a_terminal_asks(
+    accepted: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    recorded = accepted / "docs/rfd/.state/001/phases/1.md"
+    monkeypatch.setattr("sys.stdin", Terminal("replace\n"))
+    argv = ("phase", "1", "done", "1", "--summary", str(tmp_path / "second.md"))
+    assert run(accepted, *argv) == 0
+    out = capsys.readouterr().out
+    assert "is recorded already" in out and "Choose (use, replace) [use]" in out
+    assert recorded.read_text() == "Second summary.\n"

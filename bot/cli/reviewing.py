@@ -9,9 +9,10 @@ import click
 
 from bot import phases
 from bot import review as reviewing
-from bot.cli.common import rfd_command, workspace
+from bot.cli.common import on_exists_option, resolve_exists, rfd_command, workspace
 from bot.cli.output import Output
 from bot.errors import ValidationError
+from bot.state import OnExists
 
 if TYPE_CHECKING:
     from bot.workspace import Workspace
@@ -54,6 +55,10 @@ def _active(ws: Workspace, rfd_id: str, impl: bool) -> str:
     return f"RFD {rfd_id}: {n or 'no'} active {what}{'' if n == 1 else 's'}"
 
 
+PHASE_CHOICES = (OnExists.USE, OnExists.REPLACE)
+"""A phase has one summary: no suffixed second one."""
+
+
 def parse_selection(items: tuple[str, ...]) -> list[int] | str:
     if [i.lower() for i in items] == ["all"]:
         return "all"
@@ -91,10 +96,19 @@ def dismiss(out: Output, rfd: str, which: tuple[str, ...], impl: bool) -> int:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="Markdown file saying what the phase delivered ('-' for stdin).",
 )
-def phase(out: Output, rfd: str, action: str, number: int, summary_file: Path) -> int:
+@on_exists_option(PHASE_CHOICES, "the phase's summary (phases/N.md)")
+def phase(
+    out: Output, rfd: str, action: str, number: int, summary_file: Path, on_exists: str | None
+) -> int:
     """Record a phase implemented by hand (phases/N.md) and tick it on the tracking issue."""
     ws = workspace(out)
-    o = phases.phase_done(ws, rfd, number, summary_file.read_text(encoding="utf-8"))
+    summary = summary_file.read_text(encoding="utf-8")
+    o = resolve_exists(
+        out,
+        lambda choice: phases.phase_done(ws, rfd, number, summary, on_exists=choice),
+        on_exists,
+        PHASE_CHOICES,
+    )
     out.data(
         {
             "rfd": o.rfd_id,
