@@ -125,7 +125,7 @@ class TerminalEcho:
             case ev.RfdCreated(path=path):
                 return f"created {path}"
             case ev.ReviewSaved(path=path, findings=n, provider=who):
-                return f"review saved: {path} ({n} findings, {who})"
+                return f"review saved: {path} ({n} finding{'' if n == 1 else 's'}, {who})"
             case ev.ReviewsDismissed(paths=paths):
                 return f"dismissed: {', '.join(paths) or 'nothing'}"
             case ev.PlanExtracted(phases=phases, method=method):

@@ -39,13 +39,20 @@ def review(out: Output, rfd: str, model: str | None) -> int:
     )
     out.markdown(o.text)
     # the terminal listener has said where the review went: end with what to do now
-    then = (_NEXT_IMPL if o.impl else _NEXT_DESIGN).format(rfd=o.rfd_id)
+    then = _next_steps(o.impl, bool(o.review.findings)).format(rfd=o.rfd_id)
     out.success(f"{_active(ws, o.rfd_id, o.impl)} — {then}")
     return 0
 
 
 _NEXT_DESIGN = "`rfd refine {rfd}` works the findings in; `rfd dismiss {rfd} N` once addressed"
-_NEXT_IMPL = "fix what it found, then `rfd dismiss {rfd} N --impl`; `rfd done {rfd}` when complete"
+_NEXT_IMPL = "fix what it found, then `rfd dismiss {rfd} N --impl`"
+_NEXT_DONE = "nothing to fix: `rfd done {rfd}` once every phase is recorded"
+
+
+def _next_steps(impl: bool, found: bool) -> str:
+    if not impl:
+        return _NEXT_DESIGN
+    return _NEXT_IMPL if found else _NEXT_DONE
 
 
 def _active(ws: Workspace, rfd_id: str, impl: bool) -> str:
