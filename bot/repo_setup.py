@@ -104,9 +104,12 @@ def _examples(root: Path, cfg: Config, kept: list[str]) -> list[str]:
         if parts is None:
             continue
         rid, slug = parts
-        same = next((f for f in files if f.slug == slug or f.rfd_id == rid), None)
+        same = next((f for f in files if f.slug == slug), None)
+        taken = next((f for f in files if f.rfd_id == rid), None)
         if same is not None:
             kept.append(f"example {entry.name} is there already: {same.path}")
+        elif taken is not None:
+            kept.append(f"example {entry.name} not added: RFD {rid} is {taken.path}")
         elif rid.draft and rid.number <= used_drafts:
             kept.append(f"example {entry.name} not added: draft number {rid} was used before")
         else:

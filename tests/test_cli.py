@@ -49,6 +49,18 @@ def test_init_example_twice_adds_nothing_twice(
     assert data["changed"] == [] and len(data["kept"]) == 2
 
 
+def test_init_example_never_adds_a_second_rfd_with_an_id_in_use(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    own = write_rfd(git_repo, "001-our-own.md", rfd_text("001", "Our own"))
+    (git_repo / "docs/rfd/.state/D1").mkdir(parents=True)  # draft number D1 was used
+    assert run(git_repo, "init", "--example") == 0
+    out = capsys.readouterr().out
+    assert "example 001-webhook-retry-queue.md not added: RFD 001 is docs/rfd/001-our-own.md" in out
+    assert "example D1-tracing-for-background-jobs.md not added: draft number D1" in out
+    assert sorted(p.name for p in own.parent.glob("*.md")) == ["001-our-own.md"]
+
+
 def test_list_and_json(rfd_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(rfd_repo, "list") == 0
     text = capsys.readouterr().out
