@@ -15,7 +15,8 @@ from collections.abc import Callable
 from bot.markdown import LineKind, line_kinds, split_lines
 
 _INLINE = re.compile(r"(?P<lead>\]\(\s*<?)(?P<target>[^()<>\s]+)")
-_DEFINITION = re.compile(r"^(?P<lead>[ ]{0,3}\[[^\]]+\]:[ \t]*<?)(?P<target>[^<>\s]+)")
+_DEFINITION = re.compile(r"^(?P<lead>[ ]{0,3}\[(?!\^)[^\]]+\]:[ \t]*<?)(?P<target>[^<>\s]+)")
+# (``[^1]: text`` is a footnote, not a link definition)
 _EXTERNAL = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|/|#)")
 
 Retarget = Callable[[str], str | None]
