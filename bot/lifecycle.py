@@ -170,10 +170,12 @@ def supersede(ws: Workspace, old_query: str, new_query: str) -> StatusOutcome:
             reason=f"by RFD {new_file.rfd_id}",
         )
     )
+    # both edits are made (and may fail) before either file is written
     new_path = ws.path(new_file)
-    ws.write_rfd(new_path, document.set_field(new_doc.text, "Supersedes", _link(old_file)))
+    new_text = document.set_field(new_doc.text, "Supersedes", _link(old_file))
     linked = document.set_field(old_doc.text, "Superseded by", _link(new_file))
     old_doc = document.parse(linked, old_file.path)
+    ws.write_rfd(new_path, new_text)
     out = _set_status(ws, old_file, old_doc, Status.SUPERSEDED, reason=f"by RFD {new_file.rfd_id}")
     _close_tracking(ws, out.rfd_id)
     return StatusOutcome(
