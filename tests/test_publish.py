@@ -128,3 +128,12 @@ def test_new_refuses_a_title_with_nothing_to_name_the_file(
     assert run(git_repo, "new", "design", "日本語") == 1
     assert "no letters or digits" in capsys.readouterr().err
     assert not (git_repo / "docs/rfd").exists() or not list((git_repo / "docs/rfd").glob("*.md"))
+
+
+def test_a_broken_rfd_elsewhere_does_not_stop_promotion_half_way(git_repo: Path) -> None:
+    broken = git_repo / "docs/rfd/003-broken.md"
+    write_rfd(git_repo, "D1-queue.md", rfd_text("D1", "Queue", "Draft"))
+    broken.write_bytes(b"# RFD 003: Broken\n\xff see RFD D1\n")
+    assert run(git_repo, "promote", "D1") == 0
+    assert (git_repo / "docs/rfd/004-queue.md").exists()
+    assert broken.read_bytes() == b"# RFD 003: Broken\n\xff see RFD D1\n"
