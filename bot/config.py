@@ -20,7 +20,7 @@ import types
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath, PureWindowsPath
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -346,7 +346,28 @@ def _build(cls: type[Any], data: Any, prefix: str, path: str) -> Any:
         if isinstance(coerced, Mapping) and default is not dataclasses.MISSING:
             coerced = MappingProxyType({**default(), **coerced})  # a table extends its defaults
         kwargs[key_name] = coerced
+    if cls is RfdSection:
+        _check_inside(kwargs, prefix, path)
     return cls(**kwargs)
+
+
+_PATH_KEYS = {"dir": "the repository", "drafts_dir": "`rfd.dir`", "state_dir": "`rfd.dir`"}
+
+
+def _check_inside(values: Mapping[str, Any], prefix: str, path: str) -> None:
+    """RFD directories are relative paths that stay inside the repository."""
+    for key, inside in _PATH_KEYS.items():
+        value = values.get(key)
+        if not isinstance(value, str):
+            continue
+        parts = PurePosixPath(value.replace("\\", "/")).parts
+        if PurePosixPath(value).is_absolute() or PureWindowsPath(value).drive or ".." in parts:
+            raise ConfigError(
+                f"`{prefix}{key}` = {value!r} points outside {inside}",
+                path=path,
+                hint=f"set `{prefix}{key}` to a relative path inside {inside}, "
+                f"e.g. {getattr(RfdSection, key)!r}",
+            )
 
 
 def _build_plugins(data: Mapping[str, Any], prefix: str, path: str) -> PluginsSection:

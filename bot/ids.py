@@ -8,6 +8,7 @@ shown zero-padded to three digits, drafts as ``D`` plus the number without paddi
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from bot.errors import ValidationError
@@ -31,6 +32,14 @@ _FILE_RE = re.compile(
     """,
     re.VERBOSE,
 )
+
+_WORD_RE = re.compile(r"[a-z0-9]+", re.ASCII)
+
+_NO_DECOMPOSITION = str.maketrans(
+    {"ß": "ss", "æ": "ae", "Æ": "AE", "ø": "o", "Ø": "O", "œ": "oe", "Œ": "OE",
+     "đ": "d", "Đ": "D", "ł": "l", "Ł": "L", "þ": "th", "Þ": "Th", "ı": "i"}
+)  # fmt: skip
+"""Latin letters that NFKD does not split into a base letter and a mark."""
 
 BAD_ID_HINT = "use a number like 045 (published) or D32 (draft)"
 
@@ -80,7 +89,22 @@ def split_file_name(name: str) -> tuple[RfdId, str] | None:
     return RfdId.parse(match["id"]), match["slug"] or ""
 
 
+SLUG_MAX = 60
+
+
 def slugify(title: str) -> str:
-    """A file-name slug: lower case, ASCII letters and digits joined by single dashes."""
-    words = re.findall(r"[a-z0-9]+", title.lower())
-    return "-".join(words) or "untitled"
+    """A file-name slug: lower-case ASCII letters and digits joined by single dashes.
+
+    Accented letters keep their base letter (``Café résumé`` → ``cafe-resume``);
+    ValidationError when nothing usable is left.
+    """
+    decomposed = unicodedata.normalize("NFKD", title).translate(_NO_DECOMPOSITION)
+    ascii_text = "".join(c for c in decomposed if not unicodedata.combining(c))
+    words = _WORD_RE.findall(ascii_text.lower())
+    slug = "-".join(words)[:SLUG_MAX].rstrip("-")
+    if not slug:
+        raise ValidationError(
+            f"the title {title!r} has no letters or digits to name the file with",
+            hint="use a title with some Latin letters or digits (the file name is ASCII)",
+        )
+    return slug

@@ -7,17 +7,17 @@ Each operation checks the transition and its gates, asks interceptors
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot import document, templates
-from bot.discovery import RfdFile, next_number
+from bot import document, publish, templates
+from bot.discovery import RfdFile
 from bot.document import Document
 from bot.errors import AlreadyExists, GateError, ValidationError
-from bot.events import RfdCreated, RfdRenumbered, StatusChanged, StatusChanging
-from bot.ids import RfdId
+from bot.events import RfdCreated, StatusChanged, StatusChanging
+from bot.ids import RfdId, slugify
 from bot.state import OnExists, unique_suffix
+from bot.state import drafts as state_drafts
 from bot.status import Status, check_gates, check_transition
 from bot.workspace import Workspace
 
@@ -123,62 +123,11 @@ def _set_status(
 
 
 def _publish_draft(ws: Workspace, file: RfdFile, doc: Document) -> StatusOutcome:
-    """Draft → Discussion: take the first free number, rename, rewrite heading and references."""
-    new_id = RfdId(draft=False, number=next_number(ws.files()))
-    old_path = ws.path(file)
-    new_path = ws.root / ws.config.rfd_dir / f"{new_id}-{file.slug}.md"
-    if new_path.exists():
-        raise AlreadyExists(f"{ws.rel(new_path)} exists already", path=file.path)
-    text = document.set_heading(doc.text, new_id)
-    text = document.set_status(text, Status.DISCUSSION)
-    text = document.replace_id_references(text, file.rfd_id, new_id)
-    changed = _move_rfd(ws, old_path, new_path, text)
-    if ws.store.dir(str(file.rfd_id)).exists():
-        ws.store.move(str(file.rfd_id), str(new_id))
-        changed.append(ws.store.dir(str(new_id)))
-    changed += _rewrite_references(ws, file, new_id, skip=new_path)
-    ws.refresh()
-    ws.bus.emit(
-        RfdRenumbered(
-            rfd_id=str(new_id),
-            old_id=str(file.rfd_id),
-            old_path=file.path,
-            new_path=ws.rel(new_path),
-        )
-    )
-    ws.bus.emit(
-        StatusChanged(rfd_id=str(new_id), old="Draft", new="Discussion", path=ws.rel(new_path))
-    )
+    new_id, new_path, changed = publish.publish_draft(ws, file, doc)
     msg = f"RFD {file.rfd_id} is now RFD {new_id} ({ws.rel(new_path)}): Draft → Discussion"
     return StatusOutcome(
-        str(new_id), Status.DRAFT, Status.DISCUSSION, new_path, (old_path, *changed), msg
+        str(new_id), Status.DRAFT, Status.DISCUSSION, new_path, tuple(changed), msg
     )
-
-
-def _move_rfd(ws: Workspace, old: Path, new: Path, text: str) -> list[Path]:
-    if ws.vcs is not None:
-        ws.vcs.rename(old, new)
-    else:
-        old.rename(new)
-    ws.write_rfd(new, text)
-    return [new]
-
-
-def _rewrite_references(ws: Workspace, file: RfdFile, new_id: RfdId, skip: Path) -> list[Path]:
-    changed = []
-    for other in ws.files():
-        path = ws.path(other)
-        if path == skip or other.rfd_id == file.rfd_id or not path.exists():
-            continue
-        text = path.read_text(encoding="utf-8")
-        updated = document.replace_id_references(text, file.rfd_id, new_id)
-        # a link into drafts/ now points beside its target, where published RFDs live
-        moved = f"{new_id}-{file.slug}.md"
-        updated = updated.replace(f"{ws.config.rfd.drafts_dir}/{moved}", moved)
-        if updated != text:
-            ws.write_rfd(path, updated)
-            changed.append(path)
-    return changed
 
 
 def abandon(ws: Workspace, query: str, reason: str) -> StatusOutcome:
@@ -221,10 +170,12 @@ def supersede(ws: Workspace, old_query: str, new_query: str) -> StatusOutcome:
             reason=f"by RFD {new_file.rfd_id}",
         )
     )
+    # both edits are made (and may fail) before either file is written
     new_path = ws.path(new_file)
-    ws.write_rfd(new_path, document.set_field(new_doc.text, "Supersedes", _link(old_file)))
+    new_text = document.set_field(new_doc.text, "Supersedes", _link(old_file))
     linked = document.set_field(old_doc.text, "Superseded by", _link(new_file))
     old_doc = document.parse(linked, old_file.path)
+    ws.write_rfd(new_path, new_text)
     out = _set_status(ws, old_file, old_doc, Status.SUPERSEDED, reason=f"by RFD {new_file.rfd_id}")
     _close_tracking(ws, out.rfd_id, "Superseded")
     return StatusOutcome(
@@ -243,16 +194,6 @@ def _link(file: RfdFile) -> str:
 
 def _today(ws: Workspace) -> str:
     return dt.datetime.fromtimestamp(ws.clock(), dt.UTC).date().isoformat()
-
-
-_SLUG_RE = re.compile(r"[^a-z0-9]+")
-
-
-def slugify(title: str) -> str:
-    slug = _SLUG_RE.sub("-", title.lower()).strip("-")[:60].rstrip("-")
-    if not slug:
-        raise ValidationError(f"the title {title!r} has no letters or digits to name the file")
-    return slug
 
 
 def new_rfd(
@@ -290,9 +231,15 @@ def new_rfd(
             slug = unique_suffix(slug, lambda s: s in taken)
         elif on_exists is OnExists.REPLACE:
             return _replace_draft(ws, existing[0], category, title, authors)
-    drafts = [f.rfd_id.number for f in ws.files() if f.rfd_id.draft]
-    rid = RfdId(draft=True, number=max(drafts, default=0) + 1)
+    rid = RfdId(draft=True, number=next_draft_number(ws))
     return _write_new(ws, rid, slug, category, title, authors)
+
+
+def next_draft_number(ws: Workspace) -> int:
+    """One more than any draft number ever used: present drafts, and the drafts the state
+    directory remembers (published ones, ``.state/D<n>/`` left behind) — never reused."""
+    present = [f.rfd_id.number for f in ws.files() if f.rfd_id.draft]
+    return max(*present, state_drafts.highest_used(ws.store), 0) + 1
 
 
 def _replace_draft(

@@ -8,9 +8,11 @@ from pathlib import Path
 
 from bot import tracking
 from bot.comments import marker
-from bot.errors import GateError, ValidationError
+from bot.errors import AlreadyExists, GateError, ValidationError
 from bot.events import PhaseCompleted, TrackingDue, TrackingIssueUpdated
 from bot.forge.base import Issue
+from bot.plan import PlanPhase
+from bot.state import OnExists
 from bot.status import Status
 from bot.workspace import Workspace
 
@@ -28,8 +30,14 @@ class PhaseOutcome:
     message: str
 
 
-def phase_done(ws: Workspace, query: str, number: int, summary: str) -> PhaseOutcome:
-    """Record phase ``number`` as done (``phases/N.md``) and tick it on the tracking issue."""
+def phase_done(
+    ws: Workspace, query: str, number: int, summary: str, *, on_exists: OnExists | None = None
+) -> PhaseOutcome:
+    """Record phase ``number`` as done (``phases/N.md``) and tick it on the tracking issue.
+
+    When ``phases/N.md`` exists already: ``on_exists`` USE keeps it, REPLACE overwrites
+    it, None refuses (AlreadyExists) — nothing is overwritten unless asked for.
+    """
     file = ws.find(query)
     rid = str(file.rfd_id)
     doc = ws.document(file)
@@ -47,6 +55,16 @@ def phase_done(ws: Workspace, query: str, number: int, summary: str) -> PhaseOut
         )
     if not summary.strip():
         raise ValidationError("the phase summary is empty", hint="say what the phase delivered")
+    if on_exists is OnExists.SUFFIX:
+        raise ValidationError(
+            "a phase summary takes no suffix: phases/N.md is the one record of phase N",
+            hint="use --on-exists use or --on-exists replace",
+        )
+    existing = ws.store.phase_summaries(rid).get(number)
+    if existing is not None and on_exists is not OnExists.REPLACE:
+        if on_exists is not OnExists.USE:
+            raise _recorded_already(ws, rid, number, existing)
+        return _outcome(ws, rid, number, phases, existing, f"using the existing {ws.rel(existing)}")
     path = ws.store.write_phase_summary(rid, number, summary)
     done = len([n for n in ws.store.phase_summaries(rid) if 1 <= n <= len(phases)])
     title = phases[number - 1].title
@@ -60,9 +78,35 @@ def phase_done(ws: Workspace, query: str, number: int, summary: str) -> PhaseOut
             total=len(phases),
         )
     )
+    return _outcome(ws, rid, number, phases, path)
+
+
+def _outcome(
+    ws: Workspace,
+    rid: str,
+    number: int,
+    phases: tuple[PlanPhase, ...],
+    path: Path,
+    note: str = "",
+) -> PhaseOutcome:
     issue = track(ws, rid, PhaseCompleted.name)
+    done = len([n for n in ws.store.phase_summaries(rid) if 1 <= n <= len(phases)])
+    title = phases[number - 1].title
     msg = f"RFD {rid}: phase {number} ({title}) done — {done}/{len(phases)} phases"
-    return PhaseOutcome(rid, number, title, path, done, len(phases), issue, (path,), msg)
+    changed, msg = ((), f"{msg} ({note})") if note else ((path,), msg)
+    return PhaseOutcome(rid, number, title, path, done, len(phases), issue, changed, msg)
+
+
+def _recorded_already(ws: Workspace, rid: str, number: int, existing: Path) -> AlreadyExists:
+    shown = ws.rel(existing)
+    return AlreadyExists(
+        f"phase {number} of RFD {rid} is recorded already: {shown}",
+        path=shown,
+        alternatives=(
+            "use the existing summary (--on-exists use)",
+            "replace it with the new summary (--on-exists replace)",
+        ),
+    )
 
 
 def track(ws: Workspace, rfd_id: str, cause: str) -> Issue:

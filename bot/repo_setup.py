@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from bot.config import CONFIG_PATH, load_config
+from bot.config import CONFIG_PATH, Config, load_config
+from bot.ids import split_file_name
 from bot.state import atomic_write
 
 CONFIG_TEMPLATE = """\
@@ -25,9 +27,18 @@ model = "sonnet"          # alias from [models] or a model id
 """
 
 
-def init(root: Path, *, example: bool = False) -> list[str]:
-    """Create what is missing; return a line per change."""
+@dataclass(frozen=True)
+class InitOutcome:
+    changed: list[str]
+    """A line per change."""
+    kept: list[str]
+    """A line per example that was there already (and why it was not added)."""
+
+
+def init(root: Path, *, example: bool = False) -> InitOutcome:
+    """Create what is missing; say what changed and which examples were kept."""
     changes: list[str] = []
+    kept: list[str] = []
     config_file = root / CONFIG_PATH
     if not config_file.exists():
         config_file.parent.mkdir(parents=True, exist_ok=True)
@@ -40,8 +51,8 @@ def init(root: Path, *, example: bool = False) -> list[str]:
         changes.append(f"created {cfg.rfd_dir}/")
     changes += _state_committed(root, cfg.state_root)
     if example:
-        changes += _examples(rfd_dir, cfg.rfd_dir)
-    return changes or ["nothing to do: already set up"]
+        changes += _examples(root, cfg, kept)
+    return InitOutcome(changes, kept)
 
 
 def _state_committed(root: Path, state_root: str) -> list[str]:
@@ -78,13 +89,30 @@ def _ignored(root: Path, state_root: str) -> bool:
     return bool(found.stdout.strip())
 
 
-def _examples(rfd_dir: Path, shown: str) -> list[str]:
+def _examples(root: Path, cfg: Config, kept: list[str]) -> list[str]:
+    """Add each shipped example unless it (or another RFD with its id) is there already —
+    under any number: a promoted example D1 is still the example."""
+    from bot import discovery
+    from bot.state import StateStore
+    from bot.state import drafts as state_drafts
+
+    files = discovery.scan(root, cfg)
+    used_drafts = state_drafts.highest_used(StateStore(root, cfg))
     changes = []
     for entry in sorted(resources.files("bot.examples").iterdir(), key=lambda e: e.name):
-        if not entry.name.endswith(".md"):
+        parts = split_file_name(entry.name)
+        if parts is None:
             continue
-        target = rfd_dir / entry.name
-        if not target.exists():
-            atomic_write(target, entry.read_text(encoding="utf-8"))
-            changes.append(f"added example {shown}/{entry.name}")
+        rid, slug = parts
+        same = next((f for f in files if f.slug == slug), None)
+        taken = next((f for f in files if f.rfd_id == rid), None)
+        if same is not None:
+            kept.append(f"example {entry.name} is there already: {same.path}")
+        elif taken is not None:
+            kept.append(f"example {entry.name} not added: RFD {rid} is {taken.path}")
+        elif rid.draft and rid.number <= used_drafts:
+            kept.append(f"example {entry.name} not added: draft number {rid} was used before")
+        else:
+            atomic_write(root / cfg.rfd_dir / entry.name, entry.read_text(encoding="utf-8"))
+            changes.append(f"added example {cfg.rfd_dir}/{entry.name}")
     return changes

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 from pathlib import Path
@@ -27,6 +28,37 @@ def test_init_is_idempotent_and_commits_state(
     capsys.readouterr()
     assert run(git_repo, "init") == 0
     assert "already set up" in capsys.readouterr().out
+
+
+def test_init_example_twice_adds_nothing_twice(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(git_repo, "init", "--example") == 0
+    assert run(git_repo, "promote", "D1") == 0  # the example draft is now RFD 002
+    rfds = git_repo / "docs/rfd"
+    before = sorted(p.name for p in rfds.glob("*.md"))
+    capsys.readouterr()
+    assert run(git_repo, "init", "--example") == 0
+    out = capsys.readouterr().out
+    assert sorted(p.name for p in rfds.glob("*.md")) == before  # no second D1
+    assert "example D1-tracing-for-background-jobs.md is there already: " in out
+    assert "docs/rfd/002-tracing-for-background-jobs.md" in out
+    assert "nothing to do: already set up" in out and "added example" not in out
+    assert run(git_repo, "init", "--example", "--json") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["changed"] == [] and len(data["kept"]) == 2
+
+
+def test_init_example_never_adds_a_second_rfd_with_an_id_in_use(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    own = write_rfd(git_repo, "001-our-own.md", rfd_text("001", "Our own"))
+    (git_repo / "docs/rfd/.state/D1").mkdir(parents=True)  # draft number D1 was used
+    assert run(git_repo, "init", "--example") == 0
+    out = capsys.readouterr().out
+    assert "example 001-webhook-retry-queue.md not added: RFD 001 is docs/rfd/001-our-own.md" in out
+    assert "example D1-tracing-for-background-jobs.md not added: draft number D1" in out
+    assert sorted(p.name for p in own.parent.glob("*.md")) == ["001-our-own.md"]
 
 
 def test_list_and_json(rfd_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -200,3 +232,87 @@ def test_status_names_the_configured_models(
     out = capsys.readouterr().out
     assert "Review the RFD (gemini-pro)" in out
     assert "Refine the RFD from its reviews (opus)" in out
+
+
+def test_review_and_dismiss_say_each_result_once(
+    rfd_repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RFD_PROVIDER", "offline")
+    assert run(rfd_repo, "review", "1") == 0
+    out = capsys.readouterr().out
+    saved = next(p for p in (rfd_repo / "docs/rfd/.state/001/reviews").iterdir())
+    shown = saved.relative_to(rfd_repo).as_posix()
+    assert out.count(shown) == 1  # the path of the saved review, once
+    assert out.count("# Review of RFD 001") == 1
+    assert "✓ RFD 001: 1 active review — `rfd refine 001`" in out
+    assert run(rfd_repo, "dismiss", "1", "all") == 0
+    out = capsys.readouterr().out
+    assert out.count(shown) == 1 and out.count("dismissed") == 1
+    assert out.rstrip().endswith("✓ RFD 001: no active reviews left")
+
+
+def test_review_and_dismiss_json_is_one_document(
+    rfd_repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RFD_PROVIDER", "offline")
+    assert run(rfd_repo, "review", "1", "--json") == 0
+    captured = capsys.readouterr()
+    review = json.loads(captured.out)
+    assert review["review"].startswith("# Review of RFD 001")
+    assert captured.err.count(review["path"]) == 1
+    assert run(rfd_repo, "dismiss", "1", "all", "--json") == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == {"dismissed": [review["path"]]}
+    assert captured.err.count(review["path"]) == 1
+
+
+class Terminal(io.StringIO):
+    """Standard input that is a terminal, with the user's answers already typed."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.fixture
+def accepted(rfd_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The example RFD 001 accepted, phase 1 recorded from first.md."""
+    monkeypatch.setenv("RFD_PROVIDER", "offline")
+    assert run(rfd_repo, "accept", "1") == 0
+    (tmp_path / "first.md").write_text("First summary.\n")
+    (tmp_path / "second.md").write_text("Second summary.\n")
+    assert run(rfd_repo, "phase", "1", "done", "1", "--summary", str(tmp_path / "first.md")) == 0
+    return rfd_repo
+
+
+def test_phase_done_twice_without_a_terminal_overwrites_nothing(
+    accepted: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    recorded = accepted / "docs/rfd/.state/001/phases/1.md"
+    capsys.readouterr()
+    argv = ("phase", "1", "done", "1", "--summary", str(tmp_path / "second.md"))
+    assert run(accepted, *argv) == 1
+    err = capsys.readouterr().err
+    assert "phase 1 of RFD 001 is recorded already: docs/rfd/.state/001/phases/1.md" in err
+    assert "--on-exists use" in err and "--on-exists replace" in err
+    assert recorded.read_text() == "First summary.\n"
+    assert run(accepted, *argv, "--on-exists", "use") == 0
+    assert "using the existing docs/rfd/.state/001/phases/1.md" in capsys.readouterr().out
+    assert recorded.read_text() == "First summary.\n"
+    assert run(accepted, *argv, "--on-exists", "suffix") == 2  # a phase has one summary
+    assert run(accepted, *argv, "--on-exists", "replace") == 0
+    assert recorded.read_text() == "Second summary.\n"
+
+
+def test_phase_done_twice_on_a_terminal_asks(
+    accepted: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    recorded = accepted / "docs/rfd/.state/001/phases/1.md"
+    monkeypatch.setattr("sys.stdin", Terminal("replace\n"))
+    argv = ("phase", "1", "done", "1", "--summary", str(tmp_path / "second.md"))
+    assert run(accepted, *argv) == 0
+    out = capsys.readouterr().out
+    assert "is recorded already" in out and "Choose (use, replace) [use]" in out
+    assert recorded.read_text() == "Second summary.\n"

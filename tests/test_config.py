@@ -161,3 +161,36 @@ def test_the_resolved_configuration_cannot_be_changed(tmp_path: Path) -> None:
     with pytest.raises(TypeError):
         config.plugins.options["notify"]["url"] = "https://example.com"  # type: ignore[index]
     assert config.plugins.options["notify"]["events"] == ("status.changed",)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "inside"),
+    [
+        ("dir", "../x", "the repository"),
+        ("dir", "/srv/elsewhere", "the repository"),
+        ("dir", "docs/../../x", "the repository"),
+        ("state_dir", "../../state", "`rfd.dir`"),
+        ("drafts_dir", "/tmp/drafts", "`rfd.dir`"),
+    ],
+)
+def test_rfd_directories_outside_the_repository_are_refused(
+    git_repo: Path, capsys: pytest.CaptureFixture[str], key: str, value: str, inside: str
+) -> None:
+    from bot.cli.main import main
+
+    (git_repo / ".github").mkdir()
+    (git_repo / CONFIG_PATH).write_text(f'[rfd]\n{key} = "{value}"\n')
+    assert main(["-C", str(git_repo), "list"]) == 1
+    err = capsys.readouterr().err
+    assert f"{CONFIG_PATH}: `rfd.{key}` = '{value}' points outside {inside}" in err
+    assert f"set `rfd.{key}` to a relative path" in err
+
+
+def test_rfd_dir_from_the_environment_must_stay_inside_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RFD_DIR", "../other-repo/rfds")
+    with pytest.raises(ConfigError, match=r"environment: `rfd.dir` = '../other-repo/rfds'"):
+        load(tmp_path)
+    monkeypatch.setenv("RFD_DIR", "design/rfds")
+    assert load(tmp_path).config.rfd_dir == "design/rfds"

@@ -72,8 +72,16 @@ def test_split_file_name(name: str, expected: tuple[str, str] | None) -> None:
     [
         ("Layered Interrupt Handler Stack", "layered-interrupt-handler-stack"),
         ("  C++ & Rust: FFI!  ", "c-rust-ffi"),
-        ("???", "untitled"),
+        ("Café résumé", "cafe-resume"),
+        ("Straße über Ærø", "strasse-uber-aero"),
+        ("--Naïve   déjà_vu--", "naive-deja-vu"),
     ],
 )
 def test_slugify(title: str, slug: str) -> None:
     assert slugify(title) == slug
+
+
+@pytest.mark.parametrize("title", ["???", "日本語", "  —  "])
+def test_slugify_refuses_a_title_with_nothing_usable(title: str) -> None:
+    with pytest.raises(ValidationError, match="no letters or digits"):
+        slugify(title)

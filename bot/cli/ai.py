@@ -144,8 +144,7 @@ def _offer_dismiss(out: Output, ws: Workspace, rfd: str) -> None:
         return
     selection = ask_dismiss(TerminalPrompter(), [r.headline for r in reviews])
     if selection:
-        for path in dismiss(ws, rfd, selection).dismissed:
-            out.line(f"Dismissed {ws.rel(path)}")
+        dismiss(ws, rfd, selection)  # the terminal listener names each dismissed file
 
 
 @rfd_command()
@@ -159,6 +158,7 @@ def implement(
     """Implement the next phase: research → plan → one item at a time → summary."""
     from bot.agent.steps import implement_rfd
     from bot.phases import phase_done
+    from bot.state import OnExists
 
     ws = ai_workspace(out, yes)
     result = implement_rfd(ws, rfd, phase=phase, restart=restart, **options(ws, out, model))
@@ -192,7 +192,8 @@ def implement(
             f"fix them and run `rfd implement {rfd}` again (it resumes)"
         )
         return 1
-    outcome = phase_done(ws, rfd, result.phase, result.summary)
+    # the implement run just did this phase: its summary is the record, even over an old one
+    outcome = phase_done(ws, rfd, result.phase, result.summary, on_exists=OnExists.REPLACE)
     out.success(outcome.message)
     return 0
 

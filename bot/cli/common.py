@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from bot.atomic import OnExists
 from bot.cli.output import Output
-from bot.errors import RfdError
+from bot.errors import AlreadyExists, RfdError
 
 if TYPE_CHECKING:
     from bot.events import Event
     from bot.workspace import Workspace
 
 Handler = Callable[..., int | None]
+_T = TypeVar("_T")
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def rfd_command(name: str | None = None, **settings: Any) -> Callable[[Handler], click.Command]:
@@ -47,6 +51,37 @@ def rfd_command(name: str | None = None, **settings: Any) -> Callable[[Handler],
         return command
 
     return decorate
+
+
+def on_exists_option(choices: Sequence[OnExists], what: str) -> Callable[[_F], _F]:
+    """``--on-exists`` limited to ``choices`` (asked on a terminal when omitted)."""
+    names = ", ".join(c.value for c in choices)
+    return click.option(
+        "--on-exists",
+        type=click.Choice([c.value for c in choices]),
+        help=f"When {what} exists already: {names} (asked on a terminal when omitted).",
+    )
+
+
+def resolve_exists(
+    out: Output,
+    attempt: Callable[[OnExists | None], _T],
+    given: str | None,
+    choices: Sequence[OnExists],
+) -> _T:
+    """Run ``attempt`` with the ``--on-exists`` choice; when it finds something existing
+    and none was given, ask on a terminal and run it again — otherwise the error stands
+    (scripts and ``--json`` get the error with the flags to pass, nothing changed)."""
+    choice = OnExists(given) if given else None
+    try:
+        return attempt(choice)
+    except AlreadyExists as err:
+        if choice is not None or out.json_mode or not sys.stdin.isatty():
+            raise
+        out.line(str(err))
+        values = [c.value for c in choices]
+        picked = click.prompt("Choose", type=click.Choice(values), default=OnExists.USE.value)
+        return attempt(OnExists(picked))
 
 
 def repo_root() -> Path:
@@ -90,7 +125,7 @@ class TerminalEcho:
             case ev.RfdCreated(path=path):
                 return f"created {path}"
             case ev.ReviewSaved(path=path, findings=n, provider=who):
-                return f"review saved: {path} ({n} findings, {who})"
+                return f"review saved: {path} ({n} finding{'' if n == 1 else 's'}, {who})"
             case ev.ReviewsDismissed(paths=paths):
                 return f"dismissed: {', '.join(paths) or 'nothing'}"
             case ev.PlanExtracted(phases=phases, method=method):

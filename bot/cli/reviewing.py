@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from bot import phases
 from bot import review as reviewing
-from bot.cli.common import rfd_command, workspace
+from bot.cli.common import on_exists_option, resolve_exists, rfd_command, workspace
 from bot.cli.output import Output
 from bot.errors import ValidationError
+from bot.state import OnExists
+
+if TYPE_CHECKING:
+    from bot.workspace import Workspace
 
 
 @rfd_command()
@@ -33,8 +38,32 @@ def review(out: Output, rfd: str, model: str | None) -> int:
         }
     )
     out.markdown(o.text)
-    out.success(o.message)
+    # the terminal listener has said where the review went: end with what to do now
+    then = _next_steps(o.impl, bool(o.review.findings)).format(rfd=o.rfd_id)
+    out.success(f"{_active(ws, o.rfd_id, o.impl)} — {then}")
     return 0
+
+
+_NEXT_DESIGN = "`rfd refine {rfd}` works the findings in; `rfd dismiss {rfd} N` once addressed"
+_NEXT_IMPL = "fix what it found, then `rfd dismiss {rfd} N --impl`"
+_NEXT_DONE = "nothing to fix: `rfd done {rfd}` once every phase is recorded"
+
+
+def _next_steps(impl: bool, found: bool) -> str:
+    if not impl:
+        return _NEXT_DESIGN
+    return _NEXT_IMPL if found else _NEXT_DONE
+
+
+def _active(ws: Workspace, rfd_id: str, impl: bool) -> str:
+    """``RFD 001: 2 active reviews`` — the state a review or dismissal leaves behind."""
+    n = len(ws.store.list_reviews(rfd_id, impl=impl))
+    what = "implementation review" if impl else "review"
+    return f"RFD {rfd_id}: {n or 'no'} active {what}{'' if n == 1 else 's'}"
+
+
+PHASE_CHOICES = (OnExists.USE, OnExists.REPLACE)
+"""A phase has one summary: no suffixed second one."""
 
 
 def parse_selection(items: tuple[str, ...]) -> list[int] | str:
@@ -59,9 +88,7 @@ def dismiss(out: Output, rfd: str, which: tuple[str, ...], impl: bool) -> int:
     selection = parse_selection(which)
     o = reviewing.dismiss(ws, rfd, selection, impl=impl)  # type: ignore[arg-type]
     out.data({"dismissed": [ws.rel(p) for p in o.dismissed]})
-    for p in o.dismissed:
-        out.line(f"Dismissed {ws.rel(p)}")
-    out.success(o.message)
+    out.success(f"{_active(ws, o.rfd_id, impl)} left")  # the listener named each file
     return 0
 
 
@@ -76,10 +103,19 @@ def dismiss(out: Output, rfd: str, which: tuple[str, ...], impl: bool) -> int:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="Markdown file saying what the phase delivered ('-' for stdin).",
 )
-def phase(out: Output, rfd: str, action: str, number: int, summary_file: Path) -> int:
+@on_exists_option(PHASE_CHOICES, "the phase's summary (phases/N.md)")
+def phase(
+    out: Output, rfd: str, action: str, number: int, summary_file: Path, on_exists: str | None
+) -> int:
     """Record a phase implemented by hand (phases/N.md) and tick it on the tracking issue."""
     ws = workspace(out)
-    o = phases.phase_done(ws, rfd, number, summary_file.read_text(encoding="utf-8"))
+    summary = summary_file.read_text(encoding="utf-8")
+    o = resolve_exists(
+        out,
+        lambda choice: phases.phase_done(ws, rfd, number, summary, on_exists=choice),
+        on_exists,
+        PHASE_CHOICES,
+    )
     out.data(
         {
             "rfd": o.rfd_id,

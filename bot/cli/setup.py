@@ -5,9 +5,8 @@ from __future__ import annotations
 import click
 
 from bot import lifecycle, repo_setup
-from bot.cli.common import repo_root, rfd_command, workspace
+from bot.cli.common import on_exists_option, repo_root, resolve_exists, rfd_command, workspace
 from bot.cli.output import Output
-from bot.errors import AlreadyExists
 from bot.state import OnExists
 
 
@@ -16,10 +15,12 @@ from bot.state import OnExists
 def init(out: Output, example: bool) -> int:
     """Set the repository up for RFDs: config, RFD directory, committed state directory."""
     root = repo_root()
-    changes = repo_setup.init(root, example=example)
-    out.data({"changed": changes})
-    for line in changes:
+    done = repo_setup.init(root, example=example)
+    out.data({"changed": done.changed, "kept": done.kept})
+    for line in (*done.changed, *done.kept):
         out.line(f"  {line}")
+    if not done.changed:
+        out.line("  nothing to do: already set up")
     out.success(f"{root.name} is ready for RFDs — try `rfd list`")
     return 0
 
@@ -28,34 +29,18 @@ def init(out: Output, example: bool) -> int:
 @click.argument("category", type=click.Choice(["design", "decision", "guide", "process"]))
 @click.argument("title")
 @click.option("--authors", default="", help="Authors line (default: TBD).")
-@click.option(
-    "--on-exists",
-    type=click.Choice([o.value for o in OnExists]),
-    help="When an RFD with this name exists: use it, add a suffix, or replace it "
-    "(asked interactively when omitted on a terminal).",
-)
+@on_exists_option(tuple(OnExists), "an RFD with this name")
 def new(out: Output, category: str, title: str, authors: str, on_exists: str | None) -> int:
     """Create a draft RFD from a template."""
     ws = workspace(out)
-    choice = OnExists(on_exists) if on_exists else None
-    try:
-        o = lifecycle.new_rfd(ws, category, title, authors=authors, on_exists=choice)
-    except AlreadyExists as err:
-        if choice is not None or out.json_mode or not _interactive():
-            raise
-        out.line(str(err))
-        picked = click.prompt(
-            "Choose", type=click.Choice([o.value for o in OnExists]), default=OnExists.USE.value
-        )
-        o = lifecycle.new_rfd(ws, category, title, authors=authors, on_exists=OnExists(picked))
+    o = resolve_exists(
+        out,
+        lambda choice: lifecycle.new_rfd(ws, category, title, authors=authors, on_exists=choice),
+        on_exists,
+        tuple(OnExists),
+    )
     out.data({"rfd": o.rfd_id, "path": ws.rel(o.path), "created": o.created})
     out.success(o.message)
     if o.created:
         out.line(f"next: `rfd status {o.rfd_id}`, then `rfd explore {o.rfd_id}` or edit the file")
     return 0
-
-
-def _interactive() -> bool:
-    import sys
-
-    return sys.stdin.isatty()
