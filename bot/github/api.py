@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.errors import ForgeError
 from bot.forge.github import PER_PAGE, _translated
+from bot.forge.pacing import WritePacer
 from bot.github.redact import redact
 
 if TYPE_CHECKING:
@@ -88,8 +89,10 @@ class ChangedFile:
 class RepoApi:
     """Reads (and reactions) on one repository."""
 
-    def __init__(self, repo: Repository) -> None:
+    def __init__(self, repo: Repository, pacer: WritePacer | None = None) -> None:
         self.repo = repo
+        self.pacer = pacer or WritePacer(interval=0)
+        """The forge's: writes made here are paced with the forge's."""
         self.requester = repo.requester
         self.url = repo.url
         self._files: dict[int, list[ChangedFile]] = {}
@@ -115,7 +118,7 @@ class RepoApi:
         return Permission.parse(data.get("role_name") or data.get("permission") or "none")
 
     def react(self, comment_id: int, reaction: Reaction) -> None:
-        with _translated("react to a comment"):
+        with self.pacer.write(), _translated("react to a comment"):
             self.requester.requestJsonAndCheck(
                 "POST",
                 f"{self.url}/issues/comments/{comment_id}/reactions",
@@ -159,7 +162,7 @@ class RepoApi:
         return (int(found[0]["number"]), str(found[0]["html_url"])) if found else None
 
     def create_pull(self, title: str, head: str, base: str, body: str) -> tuple[int, str]:
-        with _translated(f"open a PR from {head}"):
+        with self.pacer.write(), _translated(f"open a PR from {head}"):
             _h, data = self.requester.requestJsonAndCheck(
                 "POST", f"{self.url}/pulls",
                 input={"title": redact(title), "head": head, "base": base, "body": redact(body)},
