@@ -364,7 +364,6 @@ CASSETTES |= {
 }
 
 PULL_ACCEPTED = call("GET", "/pulls/2", reply=pull(2, BRANCH, HEAD))
-DONE_BODY = body("tracking-done-by-command")
 CASSETTES |= {
     C + "test_refine_without_a_key_says_so": [
         NO_COMMENTS,
@@ -380,33 +379,21 @@ CASSETTES |= {
         react("confused"),
         reply("slash-implement-no-key", number=12),
     ],
-    C + "test_done_marks_the_rfd_implemented_and_closes_its_issue": [
+    C + "test_done_on_a_pr_commits_the_status_and_leaves_the_issue_to_the_merge": [
         NO_COMMENTS,
         perm("Codertocat", "admin"),
         react("eyes"),
         PULL,
         FILES,
-        call(
-            "GET",
-            "/issues",
-            query=ISSUES_Q,
-            reply=[issue(12, "RFD 045: Streaming exports", TRACKING_BODY)],
-        ),
-        call("GET", "/issues/12", reply=issue(12, "RFD 045: Streaming exports", TRACKING_BODY)),
-        call(
-            "PATCH",
-            "/issues/12",
-            body={"body": DONE_BODY},
-            reply=issue(12, "RFD 045: Streaming exports", DONE_BODY),
-        ),
-        call(
-            "PATCH",
-            "/issues/12",
-            body={"state": "closed"},
-            reply=issue(12, "RFD 045: Streaming exports", DONE_BODY, state="closed"),
-        ),
         react("rocket"),
         reply("slash-done"),
+    ],
+    C + "test_done_on_a_tracking_issue_is_refused_with_a_reason": [
+        call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+        perm("Codertocat", "admin"),
+        react("eyes"),
+        react("confused"),
+        reply("slash-done-issue", number=12),
     ],
     "test_github_reconcile/test_missing_tracking_issue_is_created_and_stuck_labels_reported": [
         call("GET", "/issues", query=ISSUES_Q, reply=[]),
