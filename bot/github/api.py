@@ -56,6 +56,8 @@ class PullRequest:
     base_ref: str
     base_repo: str
     labels: tuple[str, ...] = ()
+    updated_at: str = ""
+    """ISO 8601 time of the PR's last change (a label counts)."""
 
     @property
     def is_fork(self) -> bool:
@@ -76,6 +78,7 @@ class PullRequest:
             base_ref=base["ref"],
             base_repo=base["repo"]["full_name"],
             labels=tuple(label["name"] for label in data.get("labels", ())),
+            updated_at=str(data.get("updated_at") or ""),
         )
 
 
@@ -148,11 +151,16 @@ class RepoApi:
                     break
         return files
 
-    def open_with_label(self, label: str) -> list[int]:
-        """Open issues and PRs carrying ``label`` (first 100)."""
-        with _translated(f"list what carries {label!r}"):
-            found = self._get("/issues", {"state": "open", "labels": label, "per_page": PER_PAGE})
-        return [int(item["number"]) for item in found]
+    def open_pulls(self, pages: int = 10) -> list[PullRequest]:
+        """Open pull requests, labels included (first ``pages`` × 100)."""
+        pulls: list[PullRequest] = []
+        with _translated("list the open pull requests"):
+            for page in range(1, pages + 1):
+                batch = self._get("/pulls", {"state": "open", "per_page": PER_PAGE, "page": page})
+                pulls.extend(PullRequest.from_payload(item) for item in batch)
+                if len(batch) < PER_PAGE:
+                    break
+        return pulls
 
     def find_pull(self, head: str) -> tuple[int, str] | None:
         """``(number, url)`` of the PR (any state) from branch ``head`` of this repository."""
