@@ -50,8 +50,8 @@ def test_stale_label_removed_and_status_comments_rebuilt(tmp_path: Path, open_pr
     # comment, PATCH #3's status comment (of an older revision) in place
     summary = reconcile(tmp_path, open_prs)
     assert "#2: removed `rfd:review` (its run ended without removing it)" in summary
-    assert "#2: status comment posted" in summary
-    assert "#3: status comment updated" in summary
+    assert "status comment posted on #2" in summary
+    assert "status comment updated on #3" in summary
     assert "reconcile: 3 write(s)" in summary
 
 
@@ -60,7 +60,8 @@ def test_second_run_changes_nothing(tmp_path: Path, open_prs: Path) -> None:
     # the state the first run left: no label, both status comments current
     summary = reconcile(tmp_path, open_prs)
     assert "reconcile: nothing to repair, 0 write(s)" in summary
-    assert "removed" not in summary
+    assert "status comment unchanged on #2" in summary
+    assert "status comment unchanged on #3" in summary
 
 
 @pytest.mark.vcr

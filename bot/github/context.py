@@ -42,20 +42,15 @@ class Context:
         return self.environ.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/")
 
     def upsert(self, kind: str, key: str | int, body: str, number: int | None = None) -> Comment:
-        """Create or edit the bot's comment ``kind:key`` (no write when the text is the same)."""
-        return self.write_comment(kind, key, body, number)[0]
-
-    def write_comment(
-        self, kind: str, key: str | int, body: str, number: int | None = None
-    ) -> tuple[Comment, str]:
-        """:meth:`upsert`, saying what it did: ``posted``, ``updated`` or ``unchanged``."""
+        """Create or edit the bot's comment ``kind:key`` (no write when the text is the same);
+        the job summary says which of the three happened."""
         target = self.number if number is None else number
         mark = marker(kind, key)
         before = self.forge.find_comment(target, mark)
         found, created = upsert_comment(self.forge, target, mark, redact(body))
         verb = "posted" if created else "unchanged" if before == found else "updated"
         self.summary.note(f"{kind} comment {verb} on #{target}: {found.url}")
-        return found, verb
+        return found
 
     def reply(self, body: str, key: str | None = None) -> Comment:
         """A reply to this delivery; one per delivery, so a re-run edits instead of repeating."""

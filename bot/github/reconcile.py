@@ -28,12 +28,10 @@ DONE = "reconcile: {writes} write(s)"
 def on_dispatch(ctx: Context) -> None:
     ws = open_workspace(ctx, ctx.root)
     sync(ctx, ws, [str(f.rfd_id) for f in ws.files()])
-    changes: list[str] = []
     for pr in ctx.api.open_pulls():
-        changes += remove_stale_labels(ctx, pr)
-        changes += [line for line in post_status(ctx, pr) if not line.endswith("unchanged")]
-    for line in changes:
-        ctx.summary.note(line)
+        for line in remove_stale_labels(ctx, pr):
+            ctx.summary.note(line)
+        post_status(ctx, pr)  # notes each comment posted, updated or unchanged
     writes = ctx.forge.pacer.writes
     ctx.summary.note((DONE if writes else NOTHING).format(writes=writes))
 

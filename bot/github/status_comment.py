@@ -127,22 +127,23 @@ def on_pull_request(ctx: Context) -> None:
         ctx.summary.note(f"#{pr.number} changes no RFD: nothing to do")
 
 
-def post_status(ctx: Context, pr: PullRequest) -> list[str]:
+def post_status(ctx: Context, pr: PullRequest) -> bool:
     """Post or edit ``pr``'s status comment and mark reviews of older revisions.
 
-    What changed, as lines for a report (``[]`` when the PR changes no RFD); shared
-    with ``reconcile``, which rebuilds the comment of every open PR this way.
+    False when the PR changes no RFD.  Shared with ``reconcile``, which rebuilds the
+    comment of every open PR this way; the job summary notes what was written.
     """
     rows = read_rows(ctx, pr)
     if not rows:
-        return []
+        return False
     for row in rows:
         if row.problem is not None:
             ctx.summary.problem(row.problem)
     posted = posted_reviews(ctx.forge.comments(pr.number))
     body = render(rows, posted, repo=pr.head_repo, head=pr.head_sha, ctx=ctx)
-    _, verb = ctx.write_comment("status", pr.number, body, number=pr.number)
-    return [f"#{pr.number}: status comment {verb}", *mark_older(ctx, pr, posted)]
+    ctx.upsert("status", pr.number, body, number=pr.number)
+    mark_older(ctx, pr, posted)
+    return True
 
 
 def refresh(
@@ -157,13 +158,8 @@ def refresh(
     ctx.upsert("status", pr.number, body)
 
 
-def mark_older(ctx: Context, pr: PullRequest, posted: list[PostedReview]) -> list[str]:
-    marked = []
+def mark_older(ctx: Context, pr: PullRequest, posted: list[PostedReview]) -> None:
     for review in posted:
         if not review.is_current(pr.head_sha) and not review.marked_stale:
             ctx.forge.edit_comment(pr.number, review.comment.id, with_stale_banner(review))
             ctx.summary.note(f"review of RFD {review.rfd} marked as of an older revision")
-            marked.append(
-                f"#{pr.number}: review of RFD {review.rfd} marked as of an older revision"
-            )
-    return marked
