@@ -113,7 +113,9 @@ class BotSection:
     allowed_bots: tuple[str, ...] = ()
     """Bot accounts (``name[bot]``) whose commands are honoured."""
     seconds_between_writes: float = 1.0
-    """Pause between GitHub writes (secondary rate limits)."""
+    """Pause between GitHub writes past the first ``write_burst`` (secondary rate limits)."""
+    write_burst: int = 4
+    """Writes of one run sent without pausing (one event makes about 3–4)."""
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import yaml
 
 CASSETTES = Path(__file__).resolve().parent.parent / "cassettes"
 BOT_MODULES = ("test_github_status_comment", "test_github_review_label", "test_github_slash",
-               "test_github_accept_label", "test_github_push")  # fmt: skip
+               "test_github_accept_label", "test_github_push", "test_github_reconcile")  # fmt: skip
 BUDGETS = {
     "test_github_review_label/test_review_is_committed_posted_and_label_removed": 8,
     "test_github_slash/test_status": 4,
@@ -40,7 +40,9 @@ def test_budget(name: str, budget: int) -> None:
     assert calls(name)[0] <= budget
 
 
-@pytest.mark.parametrize("name", [s for s in scenarios() if "redelivered" in s])
+@pytest.mark.parametrize(
+    "name", [s for s in scenarios() if "redelivered" in s or "second_run" in s]
+)
 def test_redelivery_writes_nothing(name: str) -> None:
     assert calls(name)[1] == 0
 

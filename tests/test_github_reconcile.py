@@ -1,4 +1,4 @@
-"""workflow_dispatch / schedule → drift repaired and reported."""
+"""workflow_dispatch / schedule → drift repaired and reported; a second run writes nothing."""
 
 from __future__ import annotations
 
@@ -7,20 +7,66 @@ from pathlib import Path
 import pytest
 
 from bot.plan import PlanPhase, dumps
-from tests.github_world import RFD_PATH, RFD_TEXT, all_played, make_world, payload, run_bot
+from tests.github_world import (
+    RFD_PATH,
+    RFD_TEXT,
+    all_played,
+    fixed_git_dates,
+    make_world,
+    payload,
+    run_bot,
+)  # fmt: skip
 
-pytestmark = pytest.mark.usefixtures("all_played")
-_ = all_played
+pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
+_ = (all_played, fixed_git_dates)
+
+
+def reconcile(tmp_path: Path, checkout: Path) -> str:
+    assert run_bot(tmp_path, checkout, "workflow_dispatch", payload("workflow_dispatch")) == 0
+    return (tmp_path / "summary.md").read_text()
+
+
+@pytest.fixture
+def open_prs(tmp_path: Path) -> Path:
+    """A PR branch adding RFD 045; the cassettes list it as open PRs #2 and #3."""
+    return make_world(tmp_path, {"README.md": "hello\n"}, {RFD_PATH: RFD_TEXT})[1]
 
 
 @pytest.mark.vcr
-def test_missing_tracking_issue_is_created_and_stuck_labels_reported(tmp_path: Path) -> None:
+def test_missing_tracking_issue_is_created(tmp_path: Path) -> None:
     plan = dumps((PlanPhase("Writer", "A streaming CSV writer."),
                   PlanPhase("Endpoint", "The HTTP endpoint that uses it.")))  # fmt: skip
     files = {RFD_PATH: RFD_TEXT.replace("Discussion", "Accepted"),
              "docs/rfd/.state/045/plan.json": plan}  # fmt: skip
     _, checkout = make_world(tmp_path, files, {})
-    assert run_bot(tmp_path, checkout, "workflow_dispatch", payload("workflow_dispatch")) == 0
-    summary = (tmp_path / "summary.md").read_text()
+    summary = reconcile(tmp_path, checkout)
     assert "RFD 045: tracking issue #12 created" in summary
-    assert "#2 still has `rfd:review`" in summary
+    assert "reconcile: 1 write(s)" in summary
+
+
+@pytest.mark.vcr
+def test_stale_label_removed_and_status_comments_rebuilt(tmp_path: Path, open_prs: Path) -> None:
+    # the cassette holds the writes: DELETE the label on #2, POST #2's missing status
+    # comment, PATCH #3's status comment (of an older revision) in place
+    summary = reconcile(tmp_path, open_prs)
+    assert "#2: removed `rfd:review` (its run ended without removing it)" in summary
+    assert "status comment posted on #2" in summary
+    assert "status comment updated on #3" in summary
+    assert "reconcile: 3 write(s)" in summary
+
+
+@pytest.mark.vcr
+def test_second_run_changes_nothing(tmp_path: Path, open_prs: Path) -> None:
+    # the state the first run left: no label, both status comments current
+    summary = reconcile(tmp_path, open_prs)
+    assert "reconcile: nothing to repair, 0 write(s)" in summary
+    assert "status comment unchanged on #2" in summary
+    assert "status comment unchanged on #3" in summary
+
+
+@pytest.mark.vcr
+def test_a_label_applied_minutes_ago_is_left_alone(tmp_path: Path, open_prs: Path) -> None:
+    # its run may still be queued or running: only labels older than the job's timeout go
+    summary = reconcile(tmp_path, open_prs)
+    assert "removed" not in summary
+    assert "0 write(s)" in summary

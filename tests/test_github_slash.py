@@ -141,7 +141,11 @@ def test_implement_without_a_key_says_so(tmp_path: Path) -> None:
 
 
 @pytest.mark.vcr
-def test_done_marks_the_rfd_implemented_and_closes_its_issue(tmp_path: Path) -> None:
+def test_done_on_a_pr_commits_the_status_and_leaves_the_issue_to_the_merge(
+    tmp_path: Path,
+) -> None:
+    # the cassette holds no tracking-issue request: the issue is closed by the push to
+    # main once this PR is merged (test_github_push), and the reply says so
     from bot.plan import PlanPhase, dumps
 
     accepted = RFD_TEXT.replace("Discussion", "Accepted\n- **Tracking Issue**: #12")
@@ -152,6 +156,19 @@ def test_done_marks_the_rfd_implemented_and_closes_its_issue(tmp_path: Path) -> 
     origin, checkout = make_world(tmp_path, {"README.md": "x\n"}, files)
     assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd done")) == 0
     assert "- **Status**: Implemented" in on_branch(origin, RFD_PATH)
+
+
+@pytest.mark.vcr
+def test_done_on_a_tracking_issue_is_refused_with_a_reason(tmp_path: Path) -> None:
+    from bot.plan import PlanPhase, dumps
+
+    accepted = RFD_TEXT.replace("Discussion", "Accepted\n- **Tracking Issue**: #12")
+    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": dumps((PlanPhase("W", "w"),))}
+    origin, checkout = make_world(tmp_path, files, {})
+    data = comment("/rfd done", name="issue_comment.created.issue")
+    data["issue"]["body"] = "<!-- rfd-bot:tracking:045 -->\nTracking issue"
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    assert "- **Status**: Accepted" in git(origin, "show", f"main:{RFD_PATH}")
 
 
 @pytest.mark.vcr

@@ -28,6 +28,10 @@ def steps() -> list[dict[str, Any]]:
     return [s for job in jobs for s in job["steps"]] + load(ACTION)["runs"]["steps"]
 
 
+AI_JOBS = {"label", "comment"}
+"""The only jobs that run AI steps: they alone get the key and write access to the code."""
+
+
 def test_every_job_has_least_privilege_and_a_concurrency_group() -> None:
     workflow = load(WORKFLOW)
     assert workflow["permissions"] == {}
@@ -35,6 +39,39 @@ def test_every_job_has_least_privilege_and_a_concurrency_group() -> None:
         assert job.get("permissions"), name
         assert "write-all" not in str(job["permissions"]), name
         assert job["concurrency"]["group"].startswith("rfd-"), name
+
+
+def test_every_concurrency_group_queues_instead_of_dropping_pending_runs() -> None:
+    # Without `queue: max` GitHub keeps one pending run per group and cancels it when a
+    # third arrives: a label, a command or a push would be lost.  `queue` is only valid
+    # when cancel-in-progress is false or unset.
+    for name, job in load(WORKFLOW)["jobs"].items():
+        concurrency = job["concurrency"]
+        assert concurrency.get("queue") == "max", name
+        assert concurrency.get("cancel-in-progress", False) is False, name
+
+
+def test_jobs_sharing_a_group_are_those_that_touch_the_same_pr_or_issues() -> None:
+    groups = {name: job["concurrency"]["group"] for name, job in load(WORKFLOW)["jobs"].items()}
+    pr_group = groups["pull-request"]
+    assert groups["label"] == pr_group  # a label and a new push on one PR run in order
+    assert groups["tracking"] == groups["reconcile"]  # both write tracking issues
+
+
+def test_only_the_ai_jobs_see_the_key_and_may_write_code() -> None:
+    jobs = load(WORKFLOW)["jobs"]
+    sees_key = {name for name, job in jobs.items() if "secrets." in yaml.safe_dump(job)}
+    writes_code = {name for name, job in jobs.items()
+                   if job["permissions"].get("contents") == "write"}  # fmt: skip
+    assert sees_key == AI_JOBS
+    assert writes_code == AI_JOBS
+
+
+def test_the_status_comment_job_has_only_what_it_needs() -> None:
+    job = load(WORKFLOW)["jobs"]["pull-request"]
+    assert job["permissions"] == {"contents": "read", "pull-requests": "write"}
+    assert "github.event.action != 'labeled'" in job["if"]
+    assert "github.event.action == 'labeled'" in load(WORKFLOW)["jobs"]["label"]["if"]
 
 
 def test_checkouts_never_persist_credentials_nor_check_out_pr_code() -> None:
@@ -61,3 +98,56 @@ def test_zizmor_reports_nothing() -> None:
         pytest.skip("zizmor is not installed")
     done = subprocess.run([exe, "--offline", str(ROOT / ".github")], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+SELF_USES = "$/.github/actions/rfd"
+GHES_USES = "./.github/actions/rfd"
+GHES_LINE = (
+    f"uses: {GHES_USES} # zizmor: ignore[self-repository] GitHub Enterprise Server has no $/"
+)
+"""What README tells GitHub Enterprise Server users (no `$/` there) to write instead."""
+
+
+def test_the_ghes_variant_is_as_safe_and_runs_after_the_checkout(tmp_path: Path) -> None:
+    text = WORKFLOW.read_text(encoding="utf-8")
+    assert GHES_LINE in (ROOT / "README.md").read_text(encoding="utf-8")
+    ghes = tmp_path / ".github"
+    shutil.copytree(ROOT / ".github", ghes)
+    (ghes / "workflows" / "rfd.yml").write_text(
+        text.replace(f"uses: {SELF_USES}", GHES_LINE), encoding="utf-8"
+    )
+    for name, job in load(ghes / "workflows" / "rfd.yml")["jobs"].items():
+        uses = [str(step.get("uses", "")) for step in job["steps"]]
+        checkout = next(i for i, u in enumerate(uses) if u.startswith("actions/checkout@"))
+        assert uses.index(GHES_USES) > checkout, name  # `./` needs the checkout first
+        assert "path" not in job["steps"][checkout]["with"], name  # … at the workspace root
+    exe = shutil.which("zizmor") or str(Path(sys.executable).parent / "zizmor")
+    if Path(exe).exists():
+        done = subprocess.run([exe, "--offline", str(ghes)], capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout + done.stderr
+
+
+def _install_target(action_path: Path, tmp: Path) -> Path:
+    """The directory the action's install step hands to pip, with ``python`` stubbed."""
+    (tmp / "bin").mkdir(exist_ok=True)
+    stub = tmp / "bin" / "python"
+    stub.write_text('#!/bin/sh\nfor last; do :; done\nprintf %s "$last"\n', encoding="utf-8")
+    stub.chmod(0o755)
+    (install,) = [s for s in load(ACTION)["runs"]["steps"] if "pip install" in s.get("run", "")]
+    env = {"PATH": f"{tmp / 'bin'}:/usr/bin:/bin", "GITHUB_ACTION_PATH": str(action_path)}
+    done = subprocess.run(["bash", "-c", install["run"]], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return Path(done.stdout).resolve()
+
+
+def test_the_action_installs_rfd_bot_both_ways(tmp_path: Path) -> None:
+    # `./.github/actions/rfd` after the checkout: the action sits in the workspace.
+    local = _install_target(ROOT / ".github" / "actions" / "rfd", tmp_path)
+    # `$/…` or `OWNER/rfd-bot/.github/actions/rfd@<sha>`: the runner downloads the
+    # repository at that commit under `_actions/OWNER/rfd-bot/<sha>/`.
+    downloaded = tmp_path / "_actions" / "OWNER" / "rfd-bot"
+    downloaded.mkdir(parents=True)
+    (downloaded / ("a" * 40)).symlink_to(ROOT)
+    remote = _install_target(downloaded / ("a" * 40) / ".github" / "actions" / "rfd", tmp_path)
+    for target in (local, remote):
+        assert 'name = "rfd-bot"' in (target / "pyproject.toml").read_text(encoding="utf-8")

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.errors import ConfigError, ForgeError, ForgeUnreachable
 from bot.forge.base import Comment, Issue
+from bot.forge.pacing import DEFAULT_BURST, DEFAULT_INTERVAL, WritePacer
 from bot.github.redact import redact
 
 if TYPE_CHECKING:
@@ -40,13 +41,19 @@ class Connection:
     """``owner/name``."""
     token: str
     api_url: str = DEFAULT_API_URL
-    seconds_between_writes: float | None = 1.0
+    seconds_between_writes: float | None = DEFAULT_INTERVAL
+    """Pause between writes once ``write_burst`` writes were made (see :mod:`.pacing`)."""
     retries: int = 3
     secondary_rate_wait: float = 60.0
+    write_burst: int = DEFAULT_BURST
 
     @classmethod
     def from_env(
-        cls, environ: Mapping[str, str], *, seconds_between_writes: float | None = 1.0
+        cls,
+        environ: Mapping[str, str],
+        *,
+        seconds_between_writes: float | None = DEFAULT_INTERVAL,
+        write_burst: int = DEFAULT_BURST,
     ) -> Connection:
         """Read ``GITHUB_REPOSITORY``, ``GITHUB_TOKEN`` and ``GITHUB_API_URL`` (GHE)."""
         repository = environ.get("GITHUB_REPOSITORY", "")
@@ -59,7 +66,11 @@ class Connection:
         if not token:
             raise ConfigError("GITHUB_TOKEN is not set", hint="pass `github.token` in `env:`")
         api_url = environ.get("GITHUB_API_URL") or DEFAULT_API_URL
-        return cls(repository, token, api_url.rstrip("/"), seconds_between_writes)
+        return cls(repository, token, api_url.rstrip("/"), seconds_between_writes,
+                   write_burst=write_burst)  # fmt: skip
+
+    def pacer(self) -> WritePacer:
+        return WritePacer(self.seconds_between_writes or 0.0, self.write_burst)
 
     def client(self) -> Github:
         """A lazy PyGithub client with retries for 5xx and (secondary) rate limits."""
@@ -76,7 +87,7 @@ class Connection:
             retry=retry,
             per_page=PER_PAGE,
             seconds_between_requests=None,
-            seconds_between_writes=self.seconds_between_writes,
+            seconds_between_writes=None,  # paced by WritePacer: only past the burst
             lazy=True,
         )
 
@@ -101,8 +112,17 @@ class GitHubForge:
 
     name = "github"
 
-    def __init__(self, repo: Repository, *, web_url: str = "", branch: str = "main") -> None:
+    def __init__(
+        self,
+        repo: Repository,
+        *,
+        web_url: str = "",
+        branch: str = "main",
+        pacer: WritePacer | None = None,
+    ) -> None:
         self.repo = repo
+        self.pacer = pacer or WritePacer(interval=0)
+        """Shared with :class:`bot.github.api.RepoApi`: every write of the run goes through it."""
         self.web_url = web_url.rstrip("/")
         """``https://github.com/owner/repo``: links in issue bodies (no request to learn it)."""
         self.branch = branch
@@ -114,18 +134,21 @@ class GitHubForge:
         cls, connection: Connection, *, web_url: str = "", branch: str = "main"
     ) -> GitHubForge:
         repo = connection.client().get_repo(connection.repository)
-        return cls(repo, web_url=web_url, branch=branch)
+        return cls(repo, web_url=web_url, branch=branch, pacer=connection.pacer())
 
     @classmethod
     def from_env(
         cls,
         environ: Mapping[str, str],
         *,
-        seconds_between_writes: float | None = 1.0,
+        seconds_between_writes: float | None = DEFAULT_INTERVAL,
+        write_burst: int = DEFAULT_BURST,
         branch: str = "main",
     ) -> GitHubForge:
         """From the Actions environment; ``GITHUB_SERVER_URL`` gives the web address."""
-        conn = Connection.from_env(environ, seconds_between_writes=seconds_between_writes)
+        conn = Connection.from_env(
+            environ, seconds_between_writes=seconds_between_writes, write_burst=write_burst
+        )
         server = environ.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/")
         return cls.connect(conn, web_url=f"{server}/{conn.repository}", branch=branch)
 
@@ -156,7 +179,7 @@ class GitHubForge:
             return to_issue(gh)
 
     def create_issue(self, title: str, body: str, labels: tuple[str, ...] = ()) -> Issue:
-        with _translated("create an issue"):
+        with self.pacer.write(), _translated("create an issue"):
             made = self.repo.create_issue(
                 title=redact(title), body=redact(body), labels=list(labels)
             )
@@ -175,7 +198,7 @@ class GitHubForge:
             for key, value in (("title", title), ("body", body), ("state", state))
             if value is not None
         }
-        with _translated(f"edit issue #{number}"):
+        with self.pacer.write(), _translated(f"edit issue #{number}"):
             gh = self.repo.get_issue(number)
             gh.edit(**changes)
             return to_issue(gh)
@@ -194,14 +217,14 @@ class GitHubForge:
         return next((c for c in self.comments(number) if marker in c.body), None)
 
     def create_comment(self, number: int, body: str) -> Comment:
-        with _translated(f"comment on #{number}"):
+        with self.pacer.write(), _translated(f"comment on #{number}"):
             made = to_comment(self.repo.get_issue(number).create_comment(redact(body)))
         if number in self._comments:
             self._comments[number].append(made)
         return made
 
     def edit_comment(self, number: int, comment_id: int, body: str) -> Comment:
-        with _translated(f"edit a comment on #{number}"):
+        with self.pacer.write(), _translated(f"edit a comment on #{number}"):
             gh = self.repo.get_issue(number).get_comment(comment_id)
             gh.edit(redact(body))
             edited = to_comment(gh)
@@ -213,14 +236,14 @@ class GitHubForge:
 
     def add_labels(self, number: int, labels: tuple[str, ...]) -> None:
         if labels:
-            with _translated(f"label #{number}"):
+            with self.pacer.write(), _translated(f"label #{number}"):
                 self.repo.get_issue(number).add_to_labels(*labels)
 
     def remove_label(self, number: int, label: str) -> None:
         """Remove ``label``; a label that is not there (404) is not an error."""
         from github import GithubException
 
-        with _translated(f"remove label {label!r} from #{number}"):
+        with self.pacer.write(), _translated(f"remove label {label!r} from #{number}"):
             try:
                 self.repo.get_issue(number).remove_from_labels(label)
             except GithubException as exc:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.errors import ForgeError
 from bot.forge.github import PER_PAGE, _translated
+from bot.forge.pacing import WritePacer
 from bot.github.redact import redact
 
 if TYPE_CHECKING:
@@ -55,6 +56,8 @@ class PullRequest:
     base_ref: str
     base_repo: str
     labels: tuple[str, ...] = ()
+    updated_at: str = ""
+    """ISO 8601 time of the PR's last change (a label counts)."""
 
     @property
     def is_fork(self) -> bool:
@@ -75,6 +78,7 @@ class PullRequest:
             base_ref=base["ref"],
             base_repo=base["repo"]["full_name"],
             labels=tuple(label["name"] for label in data.get("labels", ())),
+            updated_at=str(data.get("updated_at") or ""),
         )
 
 
@@ -88,8 +92,10 @@ class ChangedFile:
 class RepoApi:
     """Reads (and reactions) on one repository."""
 
-    def __init__(self, repo: Repository) -> None:
+    def __init__(self, repo: Repository, pacer: WritePacer | None = None) -> None:
         self.repo = repo
+        self.pacer = pacer or WritePacer(interval=0)
+        """The forge's: writes made here are paced with the forge's."""
         self.requester = repo.requester
         self.url = repo.url
         self._files: dict[int, list[ChangedFile]] = {}
@@ -115,7 +121,7 @@ class RepoApi:
         return Permission.parse(data.get("role_name") or data.get("permission") or "none")
 
     def react(self, comment_id: int, reaction: Reaction) -> None:
-        with _translated("react to a comment"):
+        with self.pacer.write(), _translated("react to a comment"):
             self.requester.requestJsonAndCheck(
                 "POST",
                 f"{self.url}/issues/comments/{comment_id}/reactions",
@@ -145,11 +151,16 @@ class RepoApi:
                     break
         return files
 
-    def open_with_label(self, label: str) -> list[int]:
-        """Open issues and PRs carrying ``label`` (first 100)."""
-        with _translated(f"list what carries {label!r}"):
-            found = self._get("/issues", {"state": "open", "labels": label, "per_page": PER_PAGE})
-        return [int(item["number"]) for item in found]
+    def open_pulls(self, pages: int = 10) -> list[PullRequest]:
+        """Open pull requests, labels included (first ``pages`` × 100)."""
+        pulls: list[PullRequest] = []
+        with _translated("list the open pull requests"):
+            for page in range(1, pages + 1):
+                batch = self._get("/pulls", {"state": "open", "per_page": PER_PAGE, "page": page})
+                pulls.extend(PullRequest.from_payload(item) for item in batch)
+                if len(batch) < PER_PAGE:
+                    break
+        return pulls
 
     def find_pull(self, head: str) -> tuple[int, str] | None:
         """``(number, url)`` of the PR (any state) from branch ``head`` of this repository."""
@@ -159,7 +170,7 @@ class RepoApi:
         return (int(found[0]["number"]), str(found[0]["html_url"])) if found else None
 
     def create_pull(self, title: str, head: str, base: str, body: str) -> tuple[int, str]:
-        with _translated(f"open a PR from {head}"):
+        with self.pacer.write(), _translated(f"open a PR from {head}"):
             _h, data = self.requester.requestJsonAndCheck(
                 "POST", f"{self.url}/pulls",
                 input={"title": redact(title), "head": head, "base": base, "body": redact(body)},

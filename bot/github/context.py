@@ -42,10 +42,13 @@ class Context:
         return self.environ.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/")
 
     def upsert(self, kind: str, key: str | int, body: str, number: int | None = None) -> Comment:
-        """Create or edit the bot's comment ``kind:key`` (no write when the text is the same)."""
+        """Create or edit the bot's comment ``kind:key`` (no write when the text is the same);
+        the job summary says which of the three happened."""
         target = self.number if number is None else number
-        found, created = upsert_comment(self.forge, target, marker(kind, key), redact(body))
-        verb = "posted" if created else "updated"
+        mark = marker(kind, key)
+        before = self.forge.find_comment(target, mark)
+        found, created = upsert_comment(self.forge, target, mark, redact(body))
+        verb = "posted" if created else "unchanged" if before == found else "updated"
         self.summary.note(f"{kind} comment {verb} on #{target}: {found.url}")
         return found
 

@@ -1,21 +1,57 @@
 """``workflow_dispatch`` / ``schedule``: repair drift and report it.
 
 Every accepted or implemented RFD's tracking issue is synced from the files
-(created if missing, phases ticked, closed when done); open PRs still carrying
-the review or accept label (a run that died) are listed so someone re-applies
-them.  The job summary says what changed.
+(created if missing, phases ticked, closed when done).  On every open pull
+request, a review or accept label left behind by a run that died is removed
+(so applying it again starts a new run), and the status comment is rebuilt
+from the PR's files — edited in place by its marker, created if missing.
+Everything is idempotent: a second run finds nothing to change and writes
+nothing.  The job summary says what changed.
 """
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
+from bot.github.api import PullRequest
 from bot.github.context import Context
 from bot.github.ops import open_workspace
+from bot.github.status_comment import post_status
 from bot.github.tracked import sync
+
+STALE_AFTER = timedelta(minutes=30)
+"""A label older than the label job's timeout (20 minutes) was left by a run that died."""
+NOTHING = "reconcile: nothing to repair, {writes} write(s)"
+DONE = "reconcile: {writes} write(s)"
 
 
 def on_dispatch(ctx: Context) -> None:
     ws = open_workspace(ctx, ctx.root)
     sync(ctx, ws, [str(f.rfd_id) for f in ws.files()])
-    for label in (ctx.cfg.labels.review, ctx.cfg.labels.accept):
-        for number in ctx.api.open_with_label(label):
-            ctx.summary.note(f"#{number} still has `{label}`: remove and apply it again to retry")
+    for pr in ctx.api.open_pulls():
+        for line in remove_stale_labels(ctx, pr):
+            ctx.summary.note(line)
+        post_status(ctx, pr)  # notes each comment posted, updated or unchanged
+    writes = ctx.forge.pacer.writes
+    ctx.summary.note((DONE if writes else NOTHING).format(writes=writes))
+
+
+def remove_stale_labels(ctx: Context, pr: PullRequest) -> list[str]:
+    """Remove the review/accept labels a dead run left on ``pr``; what was removed."""
+    ours = (ctx.cfg.labels.review, ctx.cfg.labels.accept)
+    stale = [label for label in pr.labels if label in ours]
+    if not stale or not _older_than(pr.updated_at, ctx.clock(), STALE_AFTER):
+        return []
+    for label in stale:
+        ctx.forge.remove_label(pr.number, label)
+    return [f"#{pr.number}: removed `{label}` (its run ended without removing it): "
+            "apply it again to retry" for label in stale]  # fmt: skip
+
+
+def _older_than(stamp: str, now: float, age: timedelta) -> bool:
+    """Was ``stamp`` (ISO 8601) more than ``age`` before ``now``? Unknown times are not."""
+    try:
+        then = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return now - then.timestamp() > age.total_seconds()

@@ -109,11 +109,14 @@ def _run(
     if route is None:
         log.info("rfd-bot: ignoring %s %r (not one of our labels)", delivery.kind, delivery.label)
         return 0
-    wait = cfg.bot.seconds_between_writes or None
     forge = GitHubForge.from_env(
-        environ, seconds_between_writes=wait, branch=delivery.default_branch
+        environ,
+        seconds_between_writes=cfg.bot.seconds_between_writes,
+        write_burst=cfg.bot.write_burst,
+        branch=delivery.default_branch,
     )
-    ctx = Context(delivery, cfg, forge, RepoApi(forge.repo), root, environ, summary, clock)
+    api = RepoApi(forge.repo, forge.pacer)
+    ctx = Context(delivery, cfg, forge, api, root, environ, summary, clock)
     try:
         route.handler()(ctx)
     except RfdError as err:
@@ -127,7 +130,8 @@ def _config_broken(
     summary.problem(err)
     if delivery.number is not None:
         forge = GitHubForge.from_env(environ)
-        ctx = Context(delivery, Config(), forge, RepoApi(forge.repo), Path("."), environ, summary)
+        api = RepoApi(forge.repo, forge.pacer)
+        ctx = Context(delivery, Config(), forge, api, Path("."), environ, summary)
         ctx.upsert("config-error", delivery.number, CONFIG_BROKEN.format(error=err))
     return 1
 

@@ -123,18 +123,27 @@ def on_pull_request(ctx: Context) -> None:
     """``pull_request`` opened / synchronize / reopened."""
     pr = ctx.delivery.pull_request
     assert pr is not None
+    if not post_status(ctx, pr):
+        ctx.summary.note(f"#{pr.number} changes no RFD: nothing to do")
+
+
+def post_status(ctx: Context, pr: PullRequest) -> bool:
+    """Post or edit ``pr``'s status comment and mark reviews of older revisions.
+
+    False when the PR changes no RFD.  Shared with ``reconcile``, which rebuilds the
+    comment of every open PR this way; the job summary notes what was written.
+    """
     rows = read_rows(ctx, pr)
     if not rows:
-        ctx.summary.note(f"#{pr.number} changes no RFD: nothing to do")
-        return
+        return False
     for row in rows:
         if row.problem is not None:
             ctx.summary.problem(row.problem)
     posted = posted_reviews(ctx.forge.comments(pr.number))
-    ctx.upsert(
-        "status", pr.number, render(rows, posted, repo=pr.head_repo, head=pr.head_sha, ctx=ctx)
-    )
+    body = render(rows, posted, repo=pr.head_repo, head=pr.head_sha, ctx=ctx)
+    ctx.upsert("status", pr.number, body, number=pr.number)
     mark_older(ctx, pr, posted)
+    return True
 
 
 def refresh(

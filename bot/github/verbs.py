@@ -30,6 +30,10 @@ NEEDS_MODEL = (
     "nothing was changed."
 )
 NOT_TRACKING = "This issue is not an RFD tracking issue: comment on the RFD's pull request."
+CLOSED_ON_MERGE = (
+    "Tracking issue{issue} stays open until this pull request is merged into `{branch}`; "
+    "the push of the merge closes it (every phase is done)."
+)
 
 
 def _pull(ctx: Context, verb: Verb) -> PullRequest:
@@ -139,14 +143,18 @@ def do_accept(ctx: Context, command: Command) -> str:
 
 
 def do_done(ctx: Context, command: Command) -> str:
-    from bot.lifecycle import done
+    """Implemented, committed to the PR branch; the tracking issue waits for the merge."""
+    from bot.lifecycle import promote
+    from bot.status import Status
 
     pr = _pull(ctx, command.verb)
     (target,) = _targets(ctx, pr, command, one=True)
     with pr_workspace(ctx, pr, [target.file.path]) as (ws, checkout):
-        outcome = done(ws, str(target.file.rfd_id))
+        outcome = promote(ws, str(target.file.rfd_id), Status.IMPLEMENTED)
         result = commit(ctx, checkout, outcome.changed, outcome.rfd_id, "implemented")
-    return f"{outcome.message}. {result}"
+        issue = ws.document(outcome.rfd_id).tracking_issue
+    later = CLOSED_ON_MERGE.format(issue=f" #{issue}" if issue else "", branch=pr.base_ref)
+    return f"{outcome.message}. {result}\n\n{later}"
 
 
 def do_implement(ctx: Context, command: Command) -> str:

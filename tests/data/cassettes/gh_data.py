@@ -253,3 +253,34 @@ def pull(
     out["base"].update(ref="main", label=f"{REPO.split('/')[0]}:main")
     out["base"]["repo"]["full_name"] = REPO
     return out
+
+
+def pull_item(
+    number: int,
+    head_ref: str,
+    head_sha: str,
+    *,
+    labels: tuple[str, ...] = (),
+    updated_at: str = "2026-11-21T09:30:00Z",
+) -> dict[str, Any]:
+    """One item of ``GET /pulls``: the OpenAPI example, moved to ``REPO`` and this branch."""
+    out = example("pull-request-simple-items")[0]
+    out = json.loads(json.dumps(out).replace("/1347", f"/{number}"))
+    out.update(
+        number=number,
+        id=3000 + number,
+        title="RFD 045: Streaming exports",
+        user=user("Codertocat"),
+        labels=[label(n) for n in labels],
+        milestone=None,
+        assignee=None,
+        assignees=[],
+        requested_reviewers=[],
+        requested_teams=[],
+        updated_at=updated_at,
+    )
+    out["head"].update(ref=head_ref, sha=head_sha, label=f"{REPO.split('/')[0]}:{head_ref}")
+    out["head"]["repo"]["full_name"] = REPO
+    out["base"].update(ref="main", label=f"{REPO.split('/')[0]}:main")
+    out["base"]["repo"]["full_name"] = REPO
+    return out

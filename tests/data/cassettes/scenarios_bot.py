@@ -13,6 +13,7 @@ from gh_data import (
     issue,
     permission,
     pull,
+    pull_item,
     reaction,
     user,
 )
@@ -364,7 +365,6 @@ CASSETTES |= {
 }
 
 PULL_ACCEPTED = call("GET", "/pulls/2", reply=pull(2, BRANCH, HEAD))
-DONE_BODY = body("tracking-done-by-command")
 CASSETTES |= {
     C + "test_refine_without_a_key_says_so": [
         NO_COMMENTS,
@@ -380,35 +380,23 @@ CASSETTES |= {
         react("confused"),
         reply("slash-implement-no-key", number=12),
     ],
-    C + "test_done_marks_the_rfd_implemented_and_closes_its_issue": [
+    C + "test_done_on_a_pr_commits_the_status_and_leaves_the_issue_to_the_merge": [
         NO_COMMENTS,
         perm("Codertocat", "admin"),
         react("eyes"),
         PULL,
         FILES,
-        call(
-            "GET",
-            "/issues",
-            query=ISSUES_Q,
-            reply=[issue(12, "RFD 045: Streaming exports", TRACKING_BODY)],
-        ),
-        call("GET", "/issues/12", reply=issue(12, "RFD 045: Streaming exports", TRACKING_BODY)),
-        call(
-            "PATCH",
-            "/issues/12",
-            body={"body": DONE_BODY},
-            reply=issue(12, "RFD 045: Streaming exports", DONE_BODY),
-        ),
-        call(
-            "PATCH",
-            "/issues/12",
-            body={"state": "closed"},
-            reply=issue(12, "RFD 045: Streaming exports", DONE_BODY, state="closed"),
-        ),
         react("rocket"),
         reply("slash-done"),
     ],
-    "test_github_reconcile/test_missing_tracking_issue_is_created_and_stuck_labels_reported": [
+    C + "test_done_on_a_tracking_issue_is_refused_with_a_reason": [
+        call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+        perm("Codertocat", "admin"),
+        react("eyes"),
+        react("confused"),
+        reply("slash-done-issue", number=12),
+    ],
+    "test_github_reconcile/test_missing_tracking_issue_is_created": [
         call("GET", "/issues", query=ISSUES_Q, reply=[]),
         call(
             "POST",
@@ -417,13 +405,7 @@ CASSETTES |= {
             body={"title": "RFD 045: Streaming exports", "body": TRACKING_BODY, "labels": []},
             reply=issue(12, "RFD 045: Streaming exports", TRACKING_BODY),
         ),
-        call(
-            "GET",
-            "/issues",
-            query="state=open&labels=rfd%3Areview&per_page=100",
-            reply=[issue(2, "RFD 045: Streaming exports", "", labels=("rfd:review",), pr=True)],
-        ),
-        call("GET", "/issues", query="state=open&labels=rfd%3Aaccept&per_page=100", reply=[]),
+        call("GET", "/pulls", query="state=open&per_page=100&page=1", reply=[]),
     ],
 }
 
@@ -470,3 +452,72 @@ CASSETTES[C + "test_implement_opens_a_pr_for_the_next_phase"] = [
     react("rocket"),
     reply("slash-implement", number=12),
 ]
+
+# reconcile on open PRs: #2 keeps the review label of a run that died and has no status
+# comment; #3 (same branch) has a status comment of an older revision.
+G = "test_github_reconcile/"
+OPEN_PULLS_Q = "state=open&per_page=100&page=1"
+RECENT = "2026-11-28T01:55:00Z"  # five minutes before the tests' clock
+STATUS_3 = body("status-opened").replace("rfd-bot:status:2", "rfd-bot:status:3")
+STATUS_3_OLD = STATUS_3.replace(HEAD[:12], OLD[:12]).replace(HEAD, OLD)
+
+
+def files_of(number: int) -> dict[str, object]:
+    return call("GET", f"/pulls/{number}/files", query="per_page=100&page=1",
+                reply=[diff_entry(RFD)])  # fmt: skip
+
+
+def comments_of(number: int, *found: dict[str, object]) -> dict[str, object]:
+    return call("GET", f"/issues/{number}/comments", query="per_page=100", reply=list(found))
+
+
+CASSETTES |= {
+    G + "test_stale_label_removed_and_status_comments_rebuilt": [
+        call(
+            "GET",
+            "/pulls",
+            query=OPEN_PULLS_Q,
+            reply=[pull_item(2, BRANCH, HEAD, labels=("rfd:review",)), pull_item(3, BRANCH, HEAD)],
+        ),
+        UNLABEL,
+        files_of(2),
+        NO_COMMENTS,
+        call(
+            "POST",
+            "/issues/2/comments",
+            body={"body": body("status-opened")},
+            status=201,
+            reply=status_comment(),
+        ),
+        files_of(3),
+        comments_of(3, comment(955, 3, STATUS_3_OLD)),
+        call(
+            "PATCH",
+            "/issues/comments/955",
+            body={"body": STATUS_3},
+            reply=comment(955, 3, STATUS_3),
+        ),
+    ],
+    G + "test_second_run_changes_nothing": [
+        call(
+            "GET",
+            "/pulls",
+            query=OPEN_PULLS_Q,
+            reply=[pull_item(2, BRANCH, HEAD), pull_item(3, BRANCH, HEAD)],
+        ),
+        files_of(2),
+        comments_of(2, status_comment()),
+        files_of(3),
+        comments_of(3, comment(955, 3, STATUS_3)),
+    ],
+    G + "test_a_label_applied_minutes_ago_is_left_alone": [
+        call(
+            "GET",
+            "/pulls",
+            query=OPEN_PULLS_Q,
+            reply=[pull_item(2, BRANCH, HEAD, labels=("rfd:review",), updated_at=RECENT)],
+        ),
+        files_of(2),
+        comments_of(2, status_comment()),
+    ],
+}
