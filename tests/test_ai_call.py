@@ -9,7 +9,7 @@ import pytest
 
 from bot.ai.plan import extract_plan
 from bot.ai.review import ai_review
-from bot.errors import ProviderError
+from bot.errors import ConfigError, ProviderError
 from bot.events import Event
 from bot.usage import LEDGER
 from bot.workspace import Workspace
@@ -68,3 +68,14 @@ def test_model_plan_extraction_emits_its_turn(git_repo: Path) -> None:
     assert [p.title for p in extract_plan(ws, ws.document("1"))] == ["Schema"]
     assert turns(seen) == ["turn.started", "turn.cycle_complete", "turn.complete"]
     assert ws.store.read_text("001", LEDGER)
+
+
+def test_a_dollar_budget_on_an_unpriced_review_model_sends_nothing(git_repo: Path) -> None:
+    config = '[steps.review]\nmodel = "qwen3-coder-local"\nbudget_usd = 0.25\n'
+    llm = ScriptedLLM([reply("", ("submit_review", REVIEW))])
+    ws, seen = open_ws(git_repo, llm, config)
+    with pytest.raises(ConfigError, match="'qwen3-coder-local' has no price") as err:
+        ai_review(ws, ws.document("1"), impl=False, model=None)
+    assert "steps.review.budget_tokens" in (err.value.hint or "")
+    assert llm.requests == [] and turns(seen) == []
+    assert ws.store.read_text("001", LEDGER) is None

@@ -118,9 +118,11 @@ def _complete(ws: Workspace, request: Request, *, step: str, rfd_id: Any) -> Cal
 
 
 def within_budget(request: Request, budget: Budget) -> Request:
-    """``request`` with ``max_tokens`` capped by the token budget; BudgetExceeded up front."""
+    """``request`` with ``max_tokens`` capped by the token budget; BudgetExceeded up front
+    (ConfigError when a dollar budget cannot be counted: the model has no price)."""
     from bot.llm.pricing import cost
 
+    budget.require_price(request.model)
     texts = [request.system, *(m.text for m in request.messages)]
     prompt = sum(estimate_tokens(t) for t in texts)
     estimate = Usage(input_tokens=prompt)
