@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
@@ -21,7 +22,12 @@ def review(out: Output, rfd: str, model: str | None) -> int:
     ws = workspace(out)
     if ws.llm.offline and ws.llm_reason:
         out.line(ws.llm_reason, style="yellow")
+    from bot.usage import entry, format_entry
+
     o = reviewing.review(ws, rfd, model=model)
+    for notice in o.notices:
+        out.warning(notice)
+    used = None if ws.llm.offline else entry("review", o.model, o.usage, at=ws.clock())
     out.data(
         {
             "path": ws.rel(o.path),
@@ -29,10 +35,14 @@ def review(out: Output, rfd: str, model: str | None) -> int:
             "findings": len(o.review.findings),
             "model": o.model,
             "cost_usd": o.cost_usd,
+            "usage": None if used is None else json.loads(used.to_line()),
+            "notices": list(o.notices),
             "review": o.text,
         }
     )
     out.markdown(o.text)
+    if used is not None:
+        out.line(format_entry(used))
     out.success(o.message)
     return 0
 
