@@ -193,3 +193,16 @@ def test_accept_model_picks_the_model_of_the_plan_extraction(
     assert run(git_repo, "accept", "1", "--model", "haiku") == 0
     assert [r.model for r in llm.requests] == ["claude-haiku-4-5"]
     assert "accepted with 1 phases (model)" in capsys.readouterr().out
+
+
+def test_ctrl_c_during_explore_says_where_the_partial_result_is(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    scripted.append(ScriptedLLM([reply("", ("list_files", {})), KeyboardInterrupt()]))
+    assert run(git_repo, "explore", "1", "--yes") == 1
+    err = capsys.readouterr().err
+    assert "explore interrupted (Ctrl-C)" in err
+    assert "docs/rfd/.state/001/conversations/explore.partial.md" in err
+    assert "run `rfd explore 001` again to resume from it" in err
+    assert (git_repo / "docs/rfd/.state/001/conversations/explore.partial.md").is_file()
