@@ -85,3 +85,19 @@ def test_an_uncommitted_acceptance_falls_back_to_the_main_branch_and_says_so(
         '<document name="diff against main (the commit that accepted the RFD was not found)">'
         in sent
     )
+
+
+def test_the_fallback_notice_reaches_the_review_posted_on_the_pr() -> None:
+    from bot.github.review_label import review_comment
+    from bot.llm.base import Usage
+    from bot.review import ReviewOutcome
+    from bot.reviews import Review
+
+    notice = "the commit that accepted RFD 045 was not found in the git history"
+    result = ReviewOutcome(
+        "045", Path("r.md"), Review(kind="implementation", summary="S.", findings=(),
+        questions=(), reviewer="anthropic", model="m"), "# Review\n", Usage(), "m", 0.0,
+        (), "saved", (notice,),
+    )  # fmt: skip
+    body = review_comment(result, "a" * 40, "b" * 40, None, ["offline note"])
+    assert "> offline note\n> " + notice in body

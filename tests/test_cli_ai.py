@@ -206,3 +206,29 @@ def test_ctrl_c_during_explore_says_where_the_partial_result_is(
     assert "docs/rfd/.state/001/conversations/explore.partial.md" in err
     assert "run `rfd explore 001` again to resume from it" in err
     assert (git_repo / "docs/rfd/.state/001/conversations/explore.partial.md").is_file()
+
+
+def test_the_spinner_runs_while_the_review_model_is_asked(
+    git_repo: Path,
+    scripted: list[ScriptedLLM],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import sys
+
+    calls: list[str] = []
+
+    class Recording:
+        def __init__(self, out: object) -> None: ...
+        def start(self, _event: object = None) -> None:
+            calls.append("start")
+
+        def stop(self, _event: object = None) -> None:
+            calls.append("stop")
+
+    monkeypatch.setattr("bot.cli.ai.Spinner", Recording)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    scripted.append(ScriptedLLM([_review_reply((100, 50, 0, 0))]))
+    assert run(git_repo, "review", "1") == 0
+    assert calls == ["start", "stop", "stop"]  # turn.started, cycle_complete, complete
