@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from bot.agent.partial import Interrupted
 from bot.agent.permission import Approval, Choice, Mode
 from bot.errors import GateError, ProviderError
 from bot.events import ConversationSaved, Notice
+from bot.llm.base import Reply, Request
 from tests.agent_support import RFD, Repo, make_repo
 from tests.fakes import ScriptedLLM, ScriptedPrompter, StubPrompts, reply
 
@@ -179,3 +181,30 @@ def test_a_timeout_before_any_answer_saves_nothing(repo: Repo) -> None:
     with pytest.raises(ProviderError, match="did not answer"):
         explore(session, "notes")
     assert repo.store.read_text("D1", "conversations/explore.partial.md") is None
+
+
+class CutMidStream(ScriptedLLM):
+    """Plays its script, then streams half a reply and is interrupted (Ctrl-C)."""
+
+    def complete(self, request: Request, *, on_text: Callable[[str], None] | None = None) -> Reply:
+        if self.replies:
+            return super().complete(request, on_text=on_text)
+        self.requests.append(request)
+        assert on_text is not None
+        on_text("Spans per job, ")
+        on_text("and a trace id in every")
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_mid_stream_keeps_the_text_already_shown(repo: Repo) -> None:
+    shown: list[str] = []
+    prompter = ScriptedPrompter(answers=["go on"])
+    llm = CutMidStream([reply("First look.")])
+    session, _ = repo.session(llm, prompter=prompter, on_text=shown.append)
+    with pytest.raises(Interrupted, match="Ctrl-C"):
+        explore(session, "notes")
+    assert shown == ["First look.", "Spans per job, ", "and a trace id in every"]
+    saved = repo.store.read_text("D1", "explore.partial.md") or ""
+    assert saved.endswith("\n\nSpans per job, and a trace id in every [… cut off here]\n")
+    talk = repo.store.read_text("D1", "conversations/explore.partial.md") or ""
+    assert talk.count("First look.") == 1 and "go on" in talk

@@ -11,7 +11,7 @@ model writes only through its dedicated tool: ``rfd_explore_summary``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -103,20 +103,22 @@ def _converse(
 ) -> AuthorResult:
     meter = session.meter(step)
     prompt = session.prompt(step.value, **variables)
+    progress = partial.Progress(session.on_text)
     conversation = session.conversation(step, prompt.system, meter)
+    if session.on_text is not None:  # streaming: keep what a cut-off reply had said
+        conversation = replace(conversation, on_text=progress.on_text)
     messages = session.opening(prompt, [*docs, *partial.earlier(session, step)], notes)
-    progress: list[Message] = []
     exchanges, result = 0, None
     try:
         while True:
-            result = run(conversation, messages, progress=progress)
+            result = run(conversation, messages, progress=progress.messages)
             exchanges += 1
             answer = _next_message(session)
             if answer is None:
                 break
             messages = (*result.messages, Message("user", answer))
     except (KeyboardInterrupt, ProviderError, BudgetExceeded) as exc:  # cut short: keep it
-        interrupted = partial.save(session, step, progress, exc)
+        interrupted = partial.save(session, step, progress.so_far(), exc)
         if interrupted is None:
             raise
         raise interrupted from exc

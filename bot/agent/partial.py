@@ -11,7 +11,7 @@ carries them on.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bot.agent.context import Step
 from bot.agent.loop import final_text
@@ -22,11 +22,36 @@ from bot.events import ConversationSaved, Notice
 from bot.llm.base import Message
 
 TRANSCRIPT = "conversations/{step}.partial.md"
+CUT_OFF = "[… cut off here]"
 EXPLORE = "explore.partial.md"
 BANNER = (
     "> **Partial** — `rfd {step}` was interrupted ({reason}) before it finished. "
     "Run `rfd {step} {rfd}` again to resume from here.\n\n"
 )
+
+
+class Progress:
+    """The exchange so far (the loop keeps :attr:`messages` current), and the text of a
+    reply that was still streaming when the conversation was cut."""
+
+    def __init__(self, forward: Callable[[str], None] | None = None) -> None:
+        self.messages: list[Message] = []
+        self._forward = forward
+        self._chunks: list[tuple[int, str]] = []
+
+    def on_text(self, chunk: str) -> None:
+        """Stream ``chunk`` on, remembering it until its reply is in :attr:`messages`."""
+        now = len(self.messages)
+        self._chunks = [(n, c) for n, c in self._chunks if n == now] + [(now, chunk)]
+        if self._forward is not None:
+            self._forward(chunk)
+
+    def so_far(self) -> list[Message]:
+        """:attr:`messages`, plus the reply that was cut off mid-stream, if any."""
+        cut = "".join(c for n, c in self._chunks if n == len(self.messages))
+        if not cut.strip():
+            return list(self.messages)
+        return [*self.messages, Message("assistant", f"{cut.rstrip()} {CUT_OFF}")]
 
 
 class Interrupted(RfdError):
