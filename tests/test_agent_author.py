@@ -7,9 +7,8 @@ import pytest
 
 from bot.agent.author import converge, draft, explore
 from bot.agent.context import Step
-from bot.agent.partial import Interrupted
 from bot.agent.permission import Approval, Choice, Mode
-from bot.errors import GateError, ProviderError
+from bot.errors import GateError, Interrupted, ProviderError
 from bot.events import ConversationSaved, Notice
 from bot.llm.base import Reply, Request
 from tests.agent_support import RFD, Repo, make_repo

@@ -12,12 +12,13 @@ carries them on.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from bot.agent.context import Step
 from bot.agent.loop import final_text
 from bot.agent.session import Session
 from bot.agent.transcript import render
-from bot.errors import RfdError
+from bot.errors import Interrupted, RfdError
 from bot.events import ConversationSaved, Notice
 from bot.llm.base import Message
 
@@ -37,27 +38,24 @@ class Progress:
     def __init__(self, forward: Callable[[str], None] | None = None) -> None:
         self.messages: list[Message] = []
         self._forward = forward
-        self._chunks: list[tuple[int, str]] = []
+        self._at = 0
+        """``len(messages)`` when the chunks in ``_chunks`` streamed: their reply is next."""
+        self._chunks: list[str] = []
 
     def on_text(self, chunk: str) -> None:
         """Stream ``chunk`` on, remembering it until its reply is in :attr:`messages`."""
-        now = len(self.messages)
-        self._chunks = [(n, c) for n, c in self._chunks if n == now] + [(now, chunk)]
+        if self._at != len(self.messages):  # a new reply: the last one is in messages
+            self._at, self._chunks = len(self.messages), []
+        self._chunks.append(chunk)
         if self._forward is not None:
             self._forward(chunk)
 
     def so_far(self) -> list[Message]:
         """:attr:`messages`, plus the reply that was cut off mid-stream, if any."""
-        cut = "".join(c for n, c in self._chunks if n == len(self.messages))
+        cut = "".join(self._chunks) if self._at == len(self.messages) else ""
         if not cut.strip():
             return list(self.messages)
         return [*self.messages, Message("assistant", f"{cut.rstrip()} {CUT_OFF}")]
-
-
-class Interrupted(RfdError):
-    """An authoring step stopped early; what it had produced is saved."""
-
-    kind = "interrupted"
 
 
 def files(step: Step) -> tuple[str, ...]:
@@ -112,8 +110,6 @@ def _reason(cause: BaseException) -> str:
 
 
 def _shown(session: Session, path: object) -> str:
-    from pathlib import Path
-
     try:
         return Path(str(path)).resolve().relative_to(session.root.resolve()).as_posix()
     except ValueError:
