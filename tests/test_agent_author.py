@@ -207,3 +207,14 @@ def test_ctrl_c_mid_stream_keeps_the_text_already_shown(repo: Repo) -> None:
     assert saved.endswith("\n\nSpans per job, and a trace id in every [… cut off here]\n")
     talk = repo.store.read_text("D1", "conversations/explore.partial.md") or ""
     assert talk.count("First look.") == 1 and "go on" in talk
+
+
+def test_the_partial_transcript_holds_the_talk_not_the_documents(repo: Repo) -> None:
+    session, _ = repo.session(
+        ScriptedLLM([reply("First look."), TIMEOUT]), prompter=ScriptedPrompter(answers=["more"])
+    )
+    with pytest.raises(Interrupted):
+        explore(session, "We need tracing.")
+    talk = repo.store.read_text("D1", "conversations/explore.partial.md") or ""
+    assert "We need tracing." in talk and "First look." in talk
+    assert "Old design." not in talk  # the RFD itself is not copied into the transcript

@@ -107,7 +107,7 @@ def _converse(
     conversation = session.conversation(step, prompt.system, meter)
     if session.on_text is not None:  # streaming: keep what a cut-off reply had said
         conversation = replace(conversation, on_text=progress.on_text)
-    messages = session.opening(prompt, [*docs, *partial.earlier(session, step)], notes)
+    messages = opening = session.opening(prompt, [*docs, *partial.earlier(session, step)], notes)
     exchanges, result = 0, None
     try:
         while True:
@@ -118,7 +118,8 @@ def _converse(
                 break
             messages = (*result.messages, Message("user", answer))
     except (KeyboardInterrupt, ProviderError, BudgetExceeded) as exc:  # cut short: keep it
-        interrupted = partial.save(session, step, progress.so_far(), exc)
+        talk = progress.so_far()[len(opening) - 1 :]  # the documents are on file already
+        interrupted = partial.save(session, step, talk, exc)
         if interrupted is None:
             raise
         raise interrupted from exc
