@@ -25,6 +25,8 @@ class Vcs(Protocol):
 
     def read_at(self, rev: str, path: str) -> str | None: ...
 
+    def is_shallow(self) -> bool: ...
+
     def head(self) -> str: ...
 
     def branch(self) -> str: ...
@@ -104,6 +106,10 @@ class GitVcs:
             return str(self._repo.git.show(f"{rev}:{path}"))
         except git.GitCommandError:
             return None
+
+    def is_shallow(self) -> bool:
+        """Is this a shallow clone (``--depth``), whose history stops early?"""
+        return str(self._repo.git.rev_parse("--is-shallow-repository")).strip() == "true"
 
     def head(self) -> str:
         return str(self._repo.head.commit.hexsha)

@@ -68,6 +68,26 @@ def test_acceptance_followed_across_the_rename_of_a_draft(git_repo: Path) -> Non
     assert review_diff(ws, ws.document("1")).label == f"diff since acceptance (commit {sha[:12]})"
 
 
+def test_a_shallow_clone_that_stops_before_acceptance_falls_back(
+    accepted: tuple[Path, str], tmp_path: Path
+) -> None:
+    origin, _ = accepted
+    git(origin, "commit", "-qam", "uncommitted work, committed")
+    shallow = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{origin}", str(shallow))
+    ws = Workspace.open(shallow)
+    diff = review_diff(ws, ws.document("1"))
+    assert diff.label.startswith("diff against main")
+    assert "is the clone shallow?" in diff.notices[0]
+
+
+def test_an_rfd_added_accepted_in_full_history_was_accepted_there(git_repo: Path) -> None:
+    set_status(git_repo, "Accepted")
+    sha = commit(git_repo, "add an accepted RFD")
+    ws = Workspace.open(git_repo)
+    assert review_diff(ws, ws.document("1")).label == f"diff since acceptance (commit {sha[:12]})"
+
+
 def test_an_uncommitted_acceptance_falls_back_to_the_main_branch_and_says_so(
     git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -4,8 +4,9 @@ The acceptance commit is derived from history, not stored: among the commits tha
 changed the RFD (renames followed), newest first, it is the oldest of the unbroken run
 whose version of the file says ``Accepted`` — the commit that set the status.  The diff
 runs from there to the working tree.  When it cannot be found (the acceptance is not
-committed yet, a shallow clone, no git) the review falls back to ``rfd.main_branch``
-and says so: to the model in the diff's label, to the person in a notice.
+committed yet, a shallow clone stops before it, no git) the review falls back to
+``rfd.main_branch`` and says so: to the model in the diff's label, to the person in a
+notice.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ if TYPE_CHECKING:
 NO_GIT = "not a git repository: the implementation review sees no diff"
 NOT_FOUND = (
     "the commit that accepted RFD {rid} was not found in the git history (is the acceptance "
-    "committed?): the implementation review sees the diff against {main!r} instead"
+    "committed? is the clone shallow?): the implementation review sees the diff against "
+    "{main!r} instead"
 )
 
 
@@ -40,15 +42,21 @@ class ReviewDiff:
 
 
 def acceptance_commit(
-    history: Sequence[tuple[str, str]], read: Callable[[str, str], str | None]
+    history: Sequence[tuple[str, str]],
+    read: Callable[[str, str], str | None],
+    *,
+    complete: bool = True,
 ) -> str | None:
-    """The commit that set the status to Accepted, from ``(commit, path)`` newest first."""
+    """The commit that set the status to Accepted, from ``(commit, path)`` newest first.
+
+    A file Accepted in the oldest commit there is was added Accepted — unless the history
+    is not ``complete`` (a shallow clone), where the acceptance may lie further back."""
     found = None
     for sha, path in history:
         if _status(read(sha, path), path) is not Status.ACCEPTED:
-            break
+            return found
         found = sha
-    return found
+    return found if complete else None
 
 
 def _status(text: str | None, path: str) -> Status | None:
@@ -66,7 +74,8 @@ def review_diff(ws: Workspace, doc: Document) -> ReviewDiff:
     if ws.vcs is None:
         return ReviewDiff("", "diff", (NO_GIT,))
     vcs = ws.vcs
-    since = acceptance_commit(vcs.file_history(ws.root / doc.path), vcs.read_at)
+    history = vcs.file_history(ws.root / doc.path)
+    since = acceptance_commit(history, vcs.read_at, complete=not vcs.is_shallow())
     if since is not None:
         return _diff(vcs, since, f"diff since acceptance (commit {since[:12]})", "retry")
     notice = NOT_FOUND.format(rid=doc.rfd_id or doc.path, main=main)
