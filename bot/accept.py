@@ -27,8 +27,11 @@ class AcceptOutcome:
     message: str
 
 
-def extract_plan(ws: Workspace, query: str) -> tuple[tuple[PlanPhase, ...], str]:
-    """The plan ``accept`` would use: deterministic first (0 tokens), then the model if online."""
+def extract_plan(
+    ws: Workspace, query: str, *, model: str | None = None
+) -> tuple[tuple[PlanPhase, ...], str]:
+    """The plan ``accept`` would use: deterministic first (0 tokens), then the model if online
+    (``model``, when given, instead of the accept step's configured one)."""
     file = ws.find(query)
     doc = ws.document(file)
     result = plan.extract(doc)
@@ -37,7 +40,7 @@ def extract_plan(ws: Workspace, query: str) -> tuple[tuple[PlanPhase, ...], str]
     if not ws.llm.offline:
         from bot.ai.plan import extract_plan as model_extract
 
-        phases = model_extract(ws, doc)
+        phases = model_extract(ws, doc, model=model)
         if phases:
             return phases, "model"
     section = doc.section("Implementation Plan")
@@ -50,14 +53,14 @@ def extract_plan(ws: Workspace, query: str) -> tuple[tuple[PlanPhase, ...], str]
     )
 
 
-def accept(ws: Workspace, query: str) -> AcceptOutcome:
+def accept(ws: Workspace, query: str, *, model: str | None = None) -> AcceptOutcome:
     from bot.phases import track
 
     changed: list[Path] = []
     file = ws.find(query)
     rid = str(file.rfd_id)
     _check_acceptable(ws, file.path, ws.document(file))  # fails before anything changes
-    phases, method = extract_plan(ws, rid)
+    phases, method = extract_plan(ws, rid, model=model)
     if ws.document(rid).status is Status.DRAFT:
         outcome = promote(ws, rid, Status.DISCUSSION)
         changed += outcome.changed

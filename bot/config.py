@@ -162,8 +162,11 @@ class Config:
     plugins: PluginsSection = PluginsSection()
 
     def model_for(self, step: str, override: str | None = None) -> str:
-        """The model id for ``step``: ``override`` or the step's setting, aliases resolved."""
-        name = override or getattr(self.steps, step).model
+        """The model id for ``step``: ``override`` or the step's setting, aliases resolved.
+
+        An empty setting (a ``[steps.<step>]`` table that sets only a budget) is the step's
+        built-in default, not an empty model id."""
+        name = override or getattr(self.steps, step).model or getattr(StepsSection(), step).model
         return self.models.get(name, name)
 
     @property

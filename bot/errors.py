@@ -145,3 +145,9 @@ class Aborted(RfdError):
     """An interceptor or the user aborted an operation."""
 
     kind = "aborted"
+
+
+class Interrupted(RfdError):
+    """A step stopped early (timeout, Ctrl-C, budget); what it had produced is saved."""
+
+    kind = "interrupted"

@@ -32,6 +32,8 @@ class ReviewOutcome:
     cost_usd: float
     changed: tuple[Path, ...]
     message: str
+    notices: tuple[str, ...] = ()
+    """What the user should know about the review's input (cuts, the diff's base)."""
 
     @property
     def impl(self) -> bool:
@@ -57,7 +59,7 @@ def review(ws: Workspace, query: str, *, model: str | None = None) -> ReviewOutc
             hint="reviews apply to Draft, Discussion (design) and Accepted (implementation)",
         )
     impl = doc.status is Status.ACCEPTED
-    result, usage, used_model, cost = _run_review(ws, file, doc, impl=impl, model=model)
+    result, usage, used_model, cost, notices = _run_review(ws, file, doc, impl=impl, model=model)
     text = reviews.render(result, rfd_id=str(file.rfd_id), title=doc.title)
     path = ws.store.save_review(str(file.rfd_id), text, impl=impl, now=ws.now())
     ws.bus.emit(
@@ -73,28 +75,29 @@ def review(ws: Workspace, query: str, *, model: str | None = None) -> ReviewOutc
     what = "implementation review" if impl else "review"
     msg = f"saved {what} of RFD {file.rfd_id}: {ws.rel(path)} ({len(result.findings)} findings)"
     return ReviewOutcome(
-        str(file.rfd_id), path, result, text, usage, used_model, cost, (path,), msg
+        str(file.rfd_id), path, result, text, usage, used_model, cost, (path,), msg, notices
     )
 
 
 def _run_review(
     ws: Workspace, file: RfdFile, doc: Document, *, impl: bool, model: str | None
-) -> tuple[Review, Usage, str, float]:
+) -> tuple[Review, Usage, str, float, tuple[str, ...]]:
     if not ws.llm.offline:
         from bot.ai.review import ai_review
 
         ai = ai_review(ws, doc, impl=impl, model=model)
-        return ai.review, ai.usage, ai.model, ai.cost_usd or 0.0
+        return ai.review, ai.usage, ai.model, ai.cost_usd or 0.0, ai.notices
     rid = str(file.rfd_id)
     if impl:
         phases = ws.store.read_plan(rid) or ()
         summaries = {
             n: p.read_text(encoding="utf-8") for n, p in ws.store.phase_summaries(rid).items()
         }
-        return offline_review.implementation_review(doc, phases, summaries), Usage(), "", 0.0
+        review = offline_review.implementation_review(doc, phases, summaries)
+        return review, Usage(), "", 0.0, ()
     known, linked = _neighbours(ws, doc)
     result = offline_review.design_review(doc, file=file, known=known, backlinks=linked)
-    return result, Usage(), "structural", 0.0
+    return result, Usage(), "structural", 0.0, ()
 
 
 def _neighbours(ws: Workspace, doc: Document) -> tuple[dict[RfdId, Status], dict[RfdId, Document]]:

@@ -21,6 +21,12 @@ class Vcs(Protocol):
 
     def diff_since(self, rev: str, paths: Sequence[str] = ()) -> str: ...
 
+    def file_history(self, path: Path) -> list[tuple[str, str]]: ...
+
+    def read_at(self, rev: str, path: str) -> str | None: ...
+
+    def is_shallow(self) -> bool: ...
+
     def head(self) -> str: ...
 
     def branch(self) -> str: ...
@@ -75,6 +81,35 @@ class GitVcs:
 
     def diff_since(self, rev: str, paths: Sequence[str] = ()) -> str:
         return str(self._repo.git.diff(rev, "--", *paths))
+
+    def file_history(self, path: Path) -> list[tuple[str, str]]:
+        """The commits that changed ``path``, newest first (renames followed), each with the
+        file's repository-relative path in that commit; empty when git knows none."""
+        import git
+
+        try:
+            out = self._repo.git.log("--follow", "--format=%x00%H", "--name-only", "--", path)
+        except git.GitCommandError:  # no commit yet, or a path outside the repository
+            return []
+        history = []
+        for chunk in str(out).split("\0")[1:]:
+            sha, *names = [line for line in chunk.splitlines() if line.strip()]
+            if names:
+                history.append((sha, names[-1]))
+        return history
+
+    def read_at(self, rev: str, path: str) -> str | None:
+        """The text of ``path`` (repository-relative) in commit ``rev``, or None."""
+        import git
+
+        try:
+            return str(self._repo.git.show(f"{rev}:{path}"))
+        except git.GitCommandError:
+            return None
+
+    def is_shallow(self) -> bool:
+        """Is this a shallow clone (``--depth``), whose history stops early?"""
+        return str(self._repo.git.rev_parse("--is-shallow-repository")).strip() == "true"
 
     def head(self) -> str:
         return str(self._repo.head.commit.hexsha)

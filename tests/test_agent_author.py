@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -7,8 +8,9 @@ import pytest
 from bot.agent.author import converge, draft, explore
 from bot.agent.context import Step
 from bot.agent.permission import Approval, Choice, Mode
-from bot.errors import GateError
-from bot.events import ConversationSaved
+from bot.errors import GateError, Interrupted, ProviderError
+from bot.events import ConversationSaved, Notice
+from bot.llm.base import Reply, Request
 from tests.agent_support import RFD, Repo, make_repo
 from tests.fakes import ScriptedLLM, ScriptedPrompter, StubPrompts, reply
 
@@ -116,3 +118,103 @@ def test_the_conversation_is_saved_as_a_transcript(repo: Repo) -> None:
     assert "## assistant\n\nRecording.\n\n→ `rfd_decision` {" in text
     assert "## user\n\n← decisions.md is now:" in text
     assert text.rstrip().endswith("## assistant\n\nRecorded.")
+
+
+TIMEOUT = ProviderError(
+    "Anthropic did not answer within 120 s", hint="raise provider.timeout_seconds"
+)
+
+
+def test_a_timeout_mid_explore_saves_the_partial_result_beside_the_complete_one(
+    repo: Repo,
+) -> None:
+    repo.store.write_explore("D1", "# Earlier complete research\n")
+    prompter = ScriptedPrompter(answers=["go deeper"])
+    llm = ScriptedLLM([reply("First look: spans per job."), reply("", ("list_files", {})), TIMEOUT])
+    session, seen = repo.session(llm, prompter=prompter)
+    with pytest.raises(Interrupted) as err:
+        explore(session, "notes")
+    assert "did not answer within 120 s" in err.value.message
+    assert "docs/rfd/.state/D1/explore.partial.md" in err.value.message
+    assert "docs/rfd/.state/D1/conversations/explore.partial.md" in err.value.message
+    assert "run `rfd explore D1` again to resume" in (err.value.hint or "")
+    assert repo.store.read_explore("D1") == "# Earlier complete research\n"  # kept whole
+    saved = repo.store.read_text("D1", "explore.partial.md") or ""
+    assert saved.startswith("> **Partial**") and "First look: spans per job." in saved
+    talk = repo.store.read_text("D1", "conversations/explore.partial.md") or ""
+    assert "go deeper" in talk and "→ `list_files`" in talk
+    assert any(isinstance(e, Notice) and e.level == "warning" for e in seen)
+
+
+def test_ctrl_c_mid_converge_keeps_the_confirmed_decisions_and_the_exchange(repo: Repo) -> None:
+    add = ("rfd_decision", {"action": "add", "text": "Flat events", "status": "locked"})
+    llm = ScriptedLLM([reply("", add), KeyboardInterrupt()])
+    session, _ = repo.session(llm)
+    with pytest.raises(Interrupted, match=r"converge interrupted \(Ctrl-C\)"):
+        converge(session)
+    decisions = repo.store.read_decisions("D1")
+    assert decisions is not None and [d.text for d in decisions.locked] == ["Flat events"]
+    talk = repo.store.read_text("D1", "conversations/converge.partial.md") or ""
+    assert talk.startswith("> **Partial** — `rfd converge` was interrupted (Ctrl-C)")
+    assert "Flat events" in talk
+    assert repo.store.read_text("D1", "explore.partial.md") is None
+
+
+def test_the_next_run_resumes_from_the_partial_result_and_clears_it(repo: Repo) -> None:
+    session, _ = repo.session(
+        ScriptedLLM([reply("First look."), TIMEOUT]), prompter=ScriptedPrompter(answers=["more"])
+    )
+    with pytest.raises(Interrupted):
+        explore(session, "notes")
+    llm = ScriptedLLM([reply("Full research.")])
+    result = explore(repo.session(llm)[0], "carry on")
+    assert "explore.partial.md (interrupted earlier run)" in llm.opening(0)
+    assert "First look." in llm.opening(0)
+    assert result.saved == "explore.md" and repo.store.read_explore("D1") == "Full research.\n"
+    assert repo.store.read_text("D1", "explore.partial.md") is None
+    assert repo.store.read_text("D1", "conversations/explore.partial.md") is None
+
+
+def test_a_timeout_before_any_answer_saves_nothing(repo: Repo) -> None:
+    session, _ = repo.session(ScriptedLLM([TIMEOUT]))
+    with pytest.raises(ProviderError, match="did not answer"):
+        explore(session, "notes")
+    assert repo.store.read_text("D1", "conversations/explore.partial.md") is None
+
+
+class CutMidStream(ScriptedLLM):
+    """Plays its script, then streams half a reply and is interrupted (Ctrl-C)."""
+
+    def complete(self, request: Request, *, on_text: Callable[[str], None] | None = None) -> Reply:
+        if self.replies:
+            return super().complete(request, on_text=on_text)
+        self.requests.append(request)
+        assert on_text is not None
+        on_text("Spans per job, ")
+        on_text("and a trace id in every")
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_mid_stream_keeps_the_text_already_shown(repo: Repo) -> None:
+    shown: list[str] = []
+    prompter = ScriptedPrompter(answers=["go on"])
+    llm = CutMidStream([reply("First look.")])
+    session, _ = repo.session(llm, prompter=prompter, on_text=shown.append)
+    with pytest.raises(Interrupted, match="Ctrl-C"):
+        explore(session, "notes")
+    assert shown == ["First look.", "Spans per job, ", "and a trace id in every"]
+    saved = repo.store.read_text("D1", "explore.partial.md") or ""
+    assert saved.endswith("\n\nSpans per job, and a trace id in every [… cut off here]\n")
+    talk = repo.store.read_text("D1", "conversations/explore.partial.md") or ""
+    assert talk.count("First look.") == 1 and "go on" in talk
+
+
+def test_the_partial_transcript_holds_the_talk_not_the_documents(repo: Repo) -> None:
+    session, _ = repo.session(
+        ScriptedLLM([reply("First look."), TIMEOUT]), prompter=ScriptedPrompter(answers=["more"])
+    )
+    with pytest.raises(Interrupted):
+        explore(session, "We need tracing.")
+    talk = repo.store.read_text("D1", "conversations/explore.partial.md") or ""
+    assert "We need tracing." in talk and "First look." in talk
+    assert "Old design." not in talk  # the RFD itself is not copied into the transcript

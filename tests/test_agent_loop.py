@@ -12,7 +12,7 @@ from bot.agent.permission import Approval, Choice, Mode
 from bot.agent.session import Session
 from bot.agent.tools import toolset
 from bot.config import Config, StepSection, StepsSection
-from bot.errors import Aborted, BudgetExceeded
+from bot.errors import Aborted, BudgetExceeded, ConfigError
 from bot.events import (
     Event,
     Notice,
@@ -214,6 +214,17 @@ def test_a_cost_budget_uses_the_price_table(tmp_path: Path) -> None:
     with pytest.raises(BudgetExceeded, match=r"review cost \$0.0210, over its budget of \$0.0200"):
         converse(session, Step.REVIEW)
     assert len(llm.requests) == 2
+
+
+def test_a_dollar_budget_on_an_unpriced_model_stops_before_the_first_call(
+    tmp_path: Path,
+) -> None:
+    steps = StepsSection(explore=StepSection(model="llama3.1:8b", budget_usd=1.0))
+    llm = ScriptedLLM([reply("never sent")])
+    session, seen = session_for(tmp_path, llm, config=Config(steps=steps))
+    with pytest.raises(ConfigError, match=r"steps.explore.budget_usd.*'llama3.1:8b' has no price"):
+        converse(session, Step.EXPLORE)
+    assert llm.requests == [] and seen == []
 
 
 def test_turn_events_carry_the_step_model_and_tokens(tmp_path: Path) -> None:

@@ -116,15 +116,17 @@ def test_implementation_review_sees_phase_summaries_and_the_diff(git_repo: Path)
     git(git_repo, "commit", "-q", "-m", "worker")
     out = ai_review(ws, ws.document("1"), impl=True, model=None)
     assert out.review.kind == "implementation"
-    assert out.notices == ()
+    (notice,) = out.notices  # the RFD is not committed: no acceptance commit to diff from
+    assert "the commit that accepted RFD 001 was not found" in notice
+    assert "diff against 'main' instead" in notice
 
 
 def test_implementation_review_without_the_main_branch_says_so(git_repo: Path) -> None:
-    from bot.ai.review import _diff
+    from bot.ai.impl_diff import review_diff
 
     ws = make_ws(git_repo, CONFIG + '[rfd]\nmain_branch = "trunk"\n')
-    diff, notices = _diff(ws)
-    assert diff == "" and "no diff against 'trunk'" in notices[0]
+    diff = review_diff(ws, ws.document("1"))
+    assert diff.text == "" and "no diff against 'trunk'" in diff.notices[-1]
 
 
 def test_hidden_text_in_the_rfd_never_reaches_the_model(git_repo: Path) -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from bot.cli.main import main
 from bot.config import load_config
+from bot.llm.base import Reply, ToolCall, Usage
 from bot.state import StateStore
 from tests.conftest import rfd_text, write_rfd
 from tests.fakes import ScriptedLLM, reply
@@ -144,3 +145,90 @@ def test_running_implement_again_retries_the_failed_items(
     assert "phase 1 (Schema) done" in capsys.readouterr().out
     items = (git_repo / "docs/rfd/.state/001/implement/1/items.md").read_text()
     assert "- [x] 1. Item" in items
+
+
+def _review_reply(tokens: tuple[int, int, int, int]) -> Reply:
+    review = {"summary": "Sound.", "findings": [], "questions": ["Why now?"]}
+    usage = Usage(*tokens)
+    return Reply(
+        "", "claude-sonnet-4-5", "tool_use", usage, (ToolCall("t1", "submit_review", review),)
+    )
+
+
+def test_review_prints_its_usage_and_records_it_in_the_ledger_and_event_log(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    (git_repo / ".github").mkdir()
+    (git_repo / ".github/rfd.toml").write_text('[plugins]\nenabled = ["event-log"]\n')
+    scripted.append(ScriptedLLM([_review_reply((300, 400, 2000, 0))]))
+    assert run(git_repo, "review", "1") == 0
+    out = capsys.readouterr().out
+    assert "review · claude-sonnet-4-5 · 2,300 in (2,000 cache write) · 400 out · $0." in out
+    (line,) = (git_repo / "docs/rfd/.state/001/usage.jsonl").read_text().splitlines()
+    assert json.loads(line)["step"] == "review" and json.loads(line)["output_tokens"] == 400
+    log = (git_repo / "docs/rfd/.state/001/events.jsonl").read_text()
+    assert '"event": "turn.started"' in log and '"event": "turn.complete"' in log
+
+
+def test_review_json_carries_the_usage(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    scripted.append(ScriptedLLM([_review_reply((100, 50, 0, 1800))]))
+    assert run(git_repo, "review", "1", "--json") == 0
+    usage = json.loads(capsys.readouterr().out)["usage"]
+    assert (usage["input_tokens"], usage["output_tokens"]) == (100, 50)
+    assert (usage["cache_read_tokens"], usage["cache_write_tokens"]) == (1800, 0)
+    assert usage["cost_usd"] > 0
+
+
+def test_accept_model_picks_the_model_of_the_plan_extraction(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A", plan="Ship it in one go.\n"))
+    phases = {"phases": [{"title": "Everything", "description": "Ship it.", "label": "1"}]}
+    llm = ScriptedLLM([reply("", ("submit_plan", phases), model="claude-haiku-4-5")])
+    scripted.append(llm)
+    assert run(git_repo, "accept", "1", "--model", "haiku") == 0
+    assert [r.model for r in llm.requests] == ["claude-haiku-4-5"]
+    assert "accepted with 1 phases (model)" in capsys.readouterr().out
+
+
+def test_ctrl_c_during_explore_says_where_the_partial_result_is(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    scripted.append(ScriptedLLM([reply("", ("list_files", {})), KeyboardInterrupt()]))
+    assert run(git_repo, "explore", "1", "--yes") == 1
+    err = capsys.readouterr().err
+    assert "explore interrupted (Ctrl-C)" in err
+    assert "docs/rfd/.state/001/conversations/explore.partial.md" in err
+    assert "run `rfd explore 001` again to resume from it" in err
+    assert (git_repo / "docs/rfd/.state/001/conversations/explore.partial.md").is_file()
+
+
+def test_the_spinner_runs_while_the_review_model_is_asked(
+    git_repo: Path,
+    scripted: list[ScriptedLLM],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import sys
+
+    calls: list[str] = []
+
+    class Recording:
+        def __init__(self, out: object) -> None: ...
+        def start(self, _event: object = None) -> None:
+            calls.append("start")
+
+        def stop(self, _event: object = None) -> None:
+            calls.append("stop")
+
+    monkeypatch.setattr("bot.cli.ai.Spinner", Recording)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    scripted.append(ScriptedLLM([_review_reply((100, 50, 0, 0))]))
+    assert run(git_repo, "review", "1") == 0
+    assert calls == ["start", "stop", "stop"]  # turn.started, cycle_complete, complete

@@ -25,6 +25,11 @@ def test_aliases_resolve_per_step_and_override() -> None:
     assert cfg.model_for("explore", "some-raw-id") == "some-raw-id"
 
 
+def test_a_step_table_with_only_a_budget_keeps_the_step_model() -> None:
+    cfg = config.parse("[steps.implement]\nbudget_usd = 2.0\n")
+    assert cfg.model_for("implement") == "claude-opus-5-5"
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

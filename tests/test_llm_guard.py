@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.config import parse
-from bot.errors import BudgetExceeded, ProviderError, ValidationError
+from bot.errors import BudgetExceeded, ConfigError, ProviderError, ValidationError
 from bot.llm.base import Reply, ToolCall, Usage
 from bot.llm.guard import (
     Budget,
@@ -103,3 +103,21 @@ def test_dollar_budget() -> None:
 
 def test_no_budget_means_no_limit() -> None:
     Budget("review").check(Usage(10**9, 10**9), 10_000.0)
+
+
+def test_a_dollar_budget_on_an_unpriced_model_refuses_to_start() -> None:
+    with pytest.raises(ConfigError) as err:
+        Budget("review", usd=0.5).require_price("llama3.1:8b")
+    assert "'llama3.1:8b' has no price" in err.value.message
+    assert "steps.review.budget_usd is $0.5" in err.value.message
+    assert err.value.hint is not None
+    assert '[models."llama3.1:8b"] in bot/llm/prices.toml' in err.value.hint
+    assert "steps.review.budget_tokens" in err.value.hint
+
+
+@pytest.mark.parametrize(
+    "budget, model",
+    [(Budget("review", usd=0.5), "claude-sonnet-4-5-20250929"), (Budget("review"), "llama3.1:8b")],
+)
+def test_a_priced_model_or_no_dollar_budget_starts(budget: Budget, model: str) -> None:
+    budget.require_price(model)  # no error

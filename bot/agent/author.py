@@ -4,21 +4,23 @@ Each is a conversation with the person at the terminal (their next message comes
 through the :class:`~bot.agent.permission.Prompter`; an empty answer ends it).  The
 model writes only through its dedicated tool: ``rfd_explore_summary``,
 ``rfd_decision``, or ``rfd_draft`` + ``rfd_section`` — each confirmed in ask mode.
-``draft`` refuses to start before ``decisions.md`` exists.
+``draft`` refuses to start before ``decisions.md`` exists.  A conversation cut short
+(timeout, Ctrl-C, budget) keeps what it produced and the next run resumes from it
+(:mod:`bot.agent.partial`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from bot import document
-from bot.agent import transcript
+from bot.agent import partial, transcript
 from bot.agent.context import Step, Store
 from bot.agent.loop import run
 from bot.agent.session import Session
-from bot.errors import GateError, ValidationError
+from bot.errors import BudgetExceeded, GateError, ProviderError, ValidationError
 from bot.llm.base import Message, Usage
 
 YOUR_TURN = "you (enter to finish)> "
@@ -101,17 +103,28 @@ def _converse(
 ) -> AuthorResult:
     meter = session.meter(step)
     prompt = session.prompt(step.value, **variables)
+    progress = partial.Progress(session.on_text)
     conversation = session.conversation(step, prompt.system, meter)
-    messages = session.opening(prompt, docs, notes)
+    if session.on_text is not None:  # streaming: keep what a cut-off reply had said
+        conversation = replace(conversation, on_text=progress.on_text)
+    messages = opening = session.opening(prompt, [*docs, *partial.earlier(session, step)], notes)
     exchanges, result = 0, None
-    while True:
-        result = run(conversation, messages)
-        exchanges += 1
-        answer = _next_message(session)
-        if answer is None:
-            break
-        messages = (*result.messages, Message("user", answer))
+    try:
+        while True:
+            result = run(conversation, messages, progress=progress.messages)
+            exchanges += 1
+            answer = _next_message(session)
+            if answer is None:
+                break
+            messages = (*result.messages, Message("user", answer))
+    except (KeyboardInterrupt, ProviderError, BudgetExceeded) as exc:  # cut short: keep it
+        talk = progress.so_far()[len(opening) - 1 :]  # the documents are on file already
+        interrupted = partial.save(session, step, talk, exc)
+        if interrupted is None:
+            raise
+        raise interrupted from exc
     transcript.save(session, step.value, result.messages)
+    partial.clear(session, step)
     return AuthorResult(step, result.text, None, meter.usage, meter.cost_usd, exchanges)
 
 

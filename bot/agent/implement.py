@@ -75,9 +75,9 @@ class ImplementResult:
 def implement(session: Session, work: PhaseWork, *, restart: bool = False) -> ImplementResult:
     """Run (or resume) the loop for ``work``; BudgetExceeded leaves every artifact consistent."""
     store = _store(session)
+    meter = session.meter(Step.IMPLEMENT)  # refuses an unenforceable budget before any change
     if restart:
         store.remove_tree(session.rfd_id, work.base)
-    meter = session.meter(Step.IMPLEMENT)
     research = _artifact(session, work, "research.md", lambda: _research(session, work, meter))
     items = _retry_failed(
         session, _artifact(session, work, "items.md", lambda: _plan(session, work, meter, research))

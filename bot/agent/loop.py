@@ -65,12 +65,19 @@ class LoopResult:
     stop: Stop
 
 
-def run(conv: Conversation, messages: Sequence[Message]) -> LoopResult:
-    """Run the conversation from ``messages`` until the model answers (or a limit)."""
+def run(
+    conv: Conversation, messages: Sequence[Message], *, progress: list[Message] | None = None
+) -> LoopResult:
+    """Run the conversation from ``messages`` until the model answers (or a limit).
+
+    ``progress``, when given, is kept equal to the exchange so far: what a caller can
+    still save when the run is cut short (a timeout, Ctrl-C)."""
     rfd_id = conv.calls.rfd_id
+    work = [] if progress is None else progress
+    work[:] = messages
     conv.bus.emit(TurnStarted(rfd_id=rfd_id, step=conv.step, model=conv.model))
     try:
-        return _cycles(conv, list(messages))
+        return _cycles(conv, work)
     except BaseException as exc:  # budget, provider, Ctrl-C...: observers hear why, then it goes on
         reason = str(exc) or type(exc).__name__
         conv.bus.emit(TurnAborted(rfd_id=rfd_id, step=conv.step, reason=reason))

@@ -106,8 +106,13 @@ class Session:
         return material(wrapped, prompt.task, notes)
 
     def meter(self, step: Step) -> Meter:
-        """What the step may spend (``steps.<step>.budget_*``), shared by its conversations."""
-        return Meter(Budget.from_config(self.config, step.config_key))
+        """What the step may spend (``steps.<step>.budget_*``), shared by its conversations.
+
+        ConfigError before anything starts when a dollar budget is set on a model without a
+        price (the budget could not be enforced)."""
+        budget = Budget.from_config(self.config, step.config_key)
+        budget.require_price(self.config.model_for(step.config_key, self.model))
+        return Meter(budget)
 
     def record_usage(self, step: Step) -> Callable[[str, Usage], None] | None:
         """Appends each call to the RFD's usage ledger (``usage.jsonl``)."""

@@ -5,7 +5,10 @@
    (system prompt + RFD + reviews), so a second call reads them from the cache;
 3. fit everything into ``provider.context_tokens`` (visible truncation, notices);
 4. refuse to start past the step's budget, retry an empty reply, record the usage
-   in the RFD's ledger and return the reply with its cost.
+   in the RFD's ledger and return the reply with its cost;
+5. put the call on the bus as the loops do (``turn.started``, ``turn.cycle_complete``,
+   ``turn.complete`` — or ``turn.aborted`` with the reason), so the spinner, the event
+   log and plugins see every model call.
 """
 
 from __future__ import annotations
@@ -79,22 +82,47 @@ def build(
 
 def call(ws: Workspace, request: Request, *, step: str, rfd_id: Any) -> Called:
     """Run ``request`` within the step's budget and record its usage in the ledger."""
-    from bot.llm.pricing import cost
-    from bot.usage import LEDGER, entry, record
+    from bot.events import TurnAborted, TurnStarted
 
     request = within_budget(request, Budget.from_config(ws.config, step))
+    key = "" if rfd_id is None else str(rfd_id)
+    ws.bus.emit(TurnStarted(rfd_id=key, step=step, model=request.model))
+    try:
+        return _complete(ws, request, step=step, rfd_id=rfd_id)
+    except BaseException as exc:  # provider, empty reply, Ctrl-C...: observers hear why
+        reason = str(exc) or type(exc).__name__
+        ws.bus.emit(TurnAborted(rfd_id=key, step=step, reason=reason))
+        raise
+
+
+def _complete(ws: Workspace, request: Request, *, step: str, rfd_id: Any) -> Called:
+    from bot.events import TurnComplete, TurnCycleComplete
+    from bot.usage import LEDGER, entry, record
+
+    key = "" if rfd_id is None else str(rfd_id)
     reply = retry_empty(lambda: ws.llm.complete(request))
     model = reply.model or request.model
     item = entry(step, model, reply.usage, at=ws.clock())
     if rfd_id is not None:
         record(lambda line: ws.store.append_line(str(rfd_id), LEDGER, line), item)
-    return Called(reply=reply, model=model, cost_usd=cost(model, reply.usage))
+    ws.bus.emit(TurnCycleComplete(rfd_id=key, step=step, stop_reason=reply.stop_reason))
+    u = reply.usage
+    ws.bus.emit(
+        TurnComplete(
+            rfd_id=key, step=step, text=reply.text,
+            input_tokens=u.input_tokens, output_tokens=u.output_tokens,
+            cost_usd=item.cost_usd or 0.0,
+        )
+    )  # fmt: skip
+    return Called(reply=reply, model=model, cost_usd=item.cost_usd)
 
 
 def within_budget(request: Request, budget: Budget) -> Request:
-    """``request`` with ``max_tokens`` capped by the token budget; BudgetExceeded up front."""
+    """``request`` with ``max_tokens`` capped by the token budget; BudgetExceeded up front
+    (ConfigError when a dollar budget cannot be counted: the model has no price)."""
     from bot.llm.pricing import cost
 
+    budget.require_price(request.model)
     texts = [request.system, *(m.text for m in request.messages)]
     prompt = sum(estimate_tokens(t) for t in texts)
     estimate = Usage(input_tokens=prompt)

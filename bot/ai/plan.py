@@ -53,8 +53,11 @@ TOOL = ToolSpec(
 NOTHING_PROMOTED = "nothing was promoted: fix the Implementation Plan section and accept again"
 
 
-def extract_plan(ws: Workspace, doc: Document) -> tuple[PlanPhase, ...]:
-    """The phases of ``doc`` as the model reads them, validated; ProviderError otherwise."""
+def extract_plan(
+    ws: Workspace, doc: Document, *, model: str | None = None
+) -> tuple[PlanPhase, ...]:
+    """The phases of ``doc`` as the model reads them (``model`` overrides the accept step's
+    model), validated; ProviderError otherwise."""
     require_input(doc.text, f"RFD {doc.rfd_id or doc.path}")
     context = {"rfd_id": str(doc.rfd_id or ""), "title": doc.title, "tool_name": TOOL.name}
     request, _ = build(
@@ -63,7 +66,7 @@ def extract_plan(ws: Workspace, doc: Document) -> tuple[PlanPhase, ...]:
         template="accept_plan",
         context=context,
         docs=[Doc(f"RFD {doc.rfd_id or doc.path}", doc.text, cache=True)],
-        model=ws.config.model_for(STEP),
+        model=ws.config.model_for(STEP, model),
         tool=TOOL,
     )
     done = call(ws, request, step=STEP, rfd_id=doc.rfd_id)

@@ -3,7 +3,8 @@
 One forced tool call whose input schema is :data:`bot.reviews.REVIEW_SCHEMA`, so
 the review always has the fixed shape.  The stable prefix — system prompt, the
 RFD, then the reviews (or phase summaries) already on file — carries cache
-breakpoints: a second review of the same RFD reads it from the prompt cache.
+breakpoints: a second review of the same RFD reads it from the prompt cache.  An
+implementation review also sees the diff since acceptance (:mod:`bot.ai.impl_diff`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.ai.call import Doc, build, call, tool_input
+from bot.ai.impl_diff import review_diff
 from bot.llm.base import ToolSpec, Usage
 from bot.llm.guard import require_input
 from bot.reviews import MAX_FINDINGS, MAX_SUMMARY_CHARS, REVIEW_SCHEMA, Review, from_data
@@ -53,9 +55,10 @@ def ai_review(ws: Workspace, doc: Document, *, impl: bool, model: str | None) ->
     docs = [Doc(f"RFD {doc.rfd_id or doc.path}", doc.text, cache=True)]
     notices: tuple[str, ...] = ()
     if impl:
-        diff, notices = _diff(ws)
-        docs += _phase_summaries(ws, doc) + ([Doc("diff", diff)] if diff else [])
-        context["has_diff"] = bool(diff)
+        diff = review_diff(ws, doc)
+        notices = diff.notices
+        docs += _phase_summaries(ws, doc) + ([Doc(diff.label, diff.text)] if diff.text else [])
+        context["has_diff"] = bool(diff.text)
     else:
         docs += _reviews(ws, doc)
     request, cut = build(
@@ -108,15 +111,3 @@ def _read(ws: Workspace, doc: Document, path: Path) -> str:
 def _last_flags(n: int) -> list[bool]:
     """``[False, …, False, True]``: the breakpoint goes after the last summary only."""
     return [i == n - 1 for i in range(n)]
-
-
-def _diff(ws: Workspace) -> tuple[str, tuple[str, ...]]:
-    """The code changed since the main branch, or why there is none (a notice)."""
-    main = ws.config.rfd.main_branch
-    if ws.vcs is None:
-        return "", ("not a git repository: the implementation review sees no diff",)
-    try:
-        return ws.vcs.diff_since(main), ()
-    except Exception as exc:  # an edge: any VCS failure only costs the review its diff
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        return "", (f"no diff against {main!r} ({first}): check rfd.main_branch",)

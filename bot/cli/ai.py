@@ -46,15 +46,22 @@ def ai_workspace(out: Output, yes: bool) -> Workspace:
 def options(ws: Workspace, out: Output, model: str | None) -> dict[str, Any]:
     from bot.agent.terminal import TerminalPrompter
 
-    spinner = Spinner(out) if out.stdout.isatty() and not out.json_mode else None
-    if spinner is not None:
-        for name in ("turn.started", "tool_call.complete"):
-            ws.bus.subscribe(name, spinner.start, owner="terminal")
-        for name in ("turn.cycle_complete", "turn.complete", "turn.aborted"):
-            ws.bus.subscribe(name, spinner.stop, owner="terminal")
+    spinner = spinner_for(ws, out)
     stream = None if out.json_mode else _stream(out, spinner)
     prompter = TerminalPrompter() if ws.interactive else None
     return {"model": model, "prompter": prompter, "on_text": stream}
+
+
+def spinner_for(ws: Workspace, out: Output) -> Spinner | None:
+    """A spinner that runs while any model call of ``ws`` is out (a terminal only)."""
+    if not out.stdout.isatty() or out.json_mode:
+        return None
+    spinner = Spinner(out)
+    for name in ("turn.started", "tool_call.complete"):
+        ws.bus.subscribe(name, spinner.start, owner="terminal")
+    for name in ("turn.cycle_complete", "turn.complete", "turn.aborted"):
+        ws.bus.subscribe(name, spinner.stop, owner="terminal")
+    return spinner
 
 
 class Spinner:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,7 +27,14 @@ def review(out: Output, rfd: str, model: str | None) -> int:
     ws = workspace(out)
     if ws.llm.offline and ws.llm_reason:
         out.line(ws.llm_reason, style="yellow")
+    from bot.cli.ai import spinner_for
+    from bot.usage import entry, format_entry
+
+    spinner_for(ws, out)
     o = reviewing.review(ws, rfd, model=model)
+    for notice in o.notices:
+        out.warning(notice)
+    used = None if ws.llm.offline else entry("review", o.model, o.usage, at=ws.clock())
     out.data(
         {
             "path": ws.rel(o.path),
@@ -34,10 +42,14 @@ def review(out: Output, rfd: str, model: str | None) -> int:
             "findings": len(o.review.findings),
             "model": o.model,
             "cost_usd": o.cost_usd,
+            "usage": None if used is None else json.loads(used.to_line()),
+            "notices": list(o.notices),
             "review": o.text,
         }
     )
     out.markdown(o.text)
+    if used is not None:
+        out.line(format_entry(used))
     # the terminal listener has said where the review went: end with what to do now
     then = _next_steps(o.impl, bool(o.review.findings)).format(rfd=o.rfd_id)
     out.success(f"{_active(ws, o.rfd_id, o.impl)} — {then}")

@@ -56,10 +56,18 @@ def supersede(out: Output, old: str, new: str) -> int:
 
 @rfd_command()
 @click.argument("rfd")
-def accept(out: Output, rfd: str) -> int:
+@click.option(
+    "--model",
+    help="Model alias or id for the plan extraction, when the headings do not give the plan "
+    "(default: the accept step's model).",
+)
+def accept(out: Output, rfd: str, model: str | None) -> int:
     """Extract the plan, promote to Accepted and open the tracking issue (or change nothing)."""
+    from bot.cli.ai import spinner_for
+
     ws = workspace(out)
-    o = accepting.accept(ws, rfd)
+    spinner_for(ws, out)  # runs only if the headings give no plan and the model is asked
+    o = accepting.accept(ws, rfd, model=model)
     for i, p in enumerate(o.phases, start=1):
         out.line(f"  {i}. {p.title}")
     return _outcome(

@@ -95,8 +95,10 @@ def _review_in(ctx: Context, pr: PullRequest, checkout: Checkout, todo: list[Cha
 
 def review_comment(result: ReviewOutcome, reviewed: str, head: str, saved: str | None,
                    notes: list[str]) -> str:  # fmt: skip
-    """The review as posted: markers, the review's own markdown, notes and a footer."""
+    """The review as posted: markers, the review's own markdown, notes (the review's own
+    notices too: what was cut, the diff's base) and a footer."""
     markers = [review_marker(result.rfd_id, reviewed), head_marker(head)]
+    notes = [*notes, *result.notices]
     return "\n".join([*markers, result.text.strip(), "", *(f"> {n}" for n in notes),
                       "", footer(result, reviewed, saved)])  # fmt: skip
 

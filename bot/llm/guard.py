@@ -5,7 +5,9 @@
   marked in the text and a notice says what was cut;
 * an empty reply is retried, at most :data:`EMPTY_RETRIES` times;
 * a step stops cleanly (:class:`~bot.errors.BudgetExceeded`) once it has spent its
-  token or dollar budget (``steps.<step>.budget_tokens`` / ``budget_usd``).
+  token or dollar budget (``steps.<step>.budget_tokens`` / ``budget_usd``);
+* a dollar budget on a model the price table does not know refuses to start
+  (:meth:`Budget.require_price`): it could not be enforced, and the step would run unbounded.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.errors import BudgetExceeded, ProviderError, ValidationError
+from bot.errors import BudgetExceeded, ConfigError, ProviderError, ValidationError
 from bot.llm.base import Reply, Usage
 
 if TYPE_CHECKING:
@@ -116,6 +118,20 @@ class Budget:
     def from_config(cls, config: Config, step: str) -> Budget:
         s = getattr(config.steps, step)
         return cls(step=step, tokens=s.budget_tokens, usd=s.budget_usd)
+
+    def require_price(self, model: str) -> None:
+        """ConfigError when a dollar budget is set and ``model`` has no price to count it in."""
+        from bot.llm.pricing import PRICES_FILE, price
+
+        if not self.usd or price(model) is not None:
+            return
+        key = f"steps.{self.step}.budget_usd"
+        raise ConfigError(
+            f"{self.step} not started: {key} is ${self.usd:g}, but the model {model!r} has no "
+            f"price in bot/llm/{PRICES_FILE}, so its cost cannot be counted against the budget",
+            hint=f'add its price under [models."{model}"] in bot/llm/{PRICES_FILE}, or budget '
+            f"the step in tokens: set steps.{self.step}.budget_tokens and {key} = 0",
+        )
 
     def check(self, spent: Usage, cost_usd: float | None) -> None:
         """Raise BudgetExceeded when ``spent`` (so far, in this step) is over a limit."""
