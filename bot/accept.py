@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from bot import document, plan
 from bot.document import Document
@@ -15,6 +16,9 @@ from bot.plan import PlanPhase
 from bot.status import Status, check_gates
 from bot.workspace import Workspace
 
+if TYPE_CHECKING:
+    from bot.usage import Entry
+
 
 @dataclass(frozen=True)
 class AcceptOutcome:
@@ -25,24 +29,33 @@ class AcceptOutcome:
     path: Path
     changed: tuple[Path, ...]
     message: str
+    usage: Entry | None = None  # the model call's, when the headings gave no plan
 
 
-def extract_plan(
-    ws: Workspace, query: str, *, model: str | None = None
-) -> tuple[tuple[PlanPhase, ...], str]:
+class Extraction(NamedTuple):
+    """The plan accept would use, how it was found, and the model call's usage if any."""
+
+    phases: tuple[PlanPhase, ...]
+    method: str
+    usage: Entry | None = None
+
+
+def extract_plan(ws: Workspace, query: str, *, model: str | None = None) -> Extraction:
     """The plan ``accept`` would use: deterministic first (0 tokens), then the model if online
     (``model``, when given, instead of the accept step's configured one)."""
     file = ws.find(query)
     doc = ws.document(file)
     result = plan.extract(doc)
     if result.phases:
-        return result.phases, "deterministic"
+        return Extraction(result.phases, "deterministic")
     if not ws.llm.offline:
-        from bot.ai.plan import extract_plan as model_extract
+        from bot.ai.plan import STEP, extract_plan_called
+        from bot.usage import entry
 
-        phases = model_extract(ws, doc, model=model)
+        phases, called = extract_plan_called(ws, doc, model=model)
         if phases:
-            return phases, "model"
+            used = entry(STEP, called.model, called.reply.usage, at=ws.clock())
+            return Extraction(phases, "model", used)
     section = doc.section("Implementation Plan")
     raise InvalidStructure(
         f"no plan to extract: {result.problem}",
@@ -60,7 +73,7 @@ def accept(ws: Workspace, query: str, *, model: str | None = None) -> AcceptOutc
     file = ws.find(query)
     rid = str(file.rfd_id)
     _check_acceptable(ws, file.path, ws.document(file))  # fails before anything changes
-    phases, method = extract_plan(ws, rid, model=model)
+    phases, method, usage = extract_plan(ws, rid, model=model)
     if ws.document(rid).status is Status.DRAFT:
         outcome = promote(ws, rid, Status.DISCUSSION)
         changed += outcome.changed
@@ -86,7 +99,8 @@ def accept(ws: Workspace, query: str, *, model: str | None = None) -> AcceptOutc
     if linked != text:
         ws.write_rfd(path, linked)
     msg = f"RFD {rid} accepted with {len(phases)} phases ({method}); tracking issue #{issue.number}"
-    return AcceptOutcome(rid, phases, method, issue, path, tuple(dict.fromkeys(changed)), msg)
+    changes = tuple(dict.fromkeys(changed))
+    return AcceptOutcome(rid, phases, method, issue, path, changes, msg, usage)
 
 
 def _check_acceptable(ws: Workspace, path: str, doc: Document) -> None:

@@ -195,6 +195,52 @@ def test_accept_model_picks_the_model_of_the_plan_extraction(
     assert "accepted with 1 phases (model)" in capsys.readouterr().out
 
 
+def test_accept_by_the_model_shows_and_returns_its_usage(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A", plan="Ship it in one go.\n"))
+    phases = {"phases": [{"title": "Everything", "description": "Ship it.", "label": "1"}]}
+    scripted.append(
+        ScriptedLLM(
+            [reply("", ("submit_plan", phases), model="claude-haiku-4-5", tokens=(900, 40))]
+        )
+    )
+    assert run(git_repo, "accept", "1", "--model", "haiku") == 0
+    out = capsys.readouterr().out
+    assert "accept · claude-haiku-4-5 · 900 in · 40 out · $" in out
+
+
+def test_accept_json_carries_the_model_usage(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A", plan="Ship it in one go.\n"))
+    phases = {"phases": [{"title": "Everything", "description": "Ship it.", "label": "1"}]}
+    scripted.append(ScriptedLLM([reply("", ("submit_plan", phases), tokens=(900, 40))]))
+    assert run(git_repo, "accept", "1", "--json") == 0
+    usage = json.loads(capsys.readouterr().out)["usage"]
+    assert (usage["input_tokens"], usage["output_tokens"]) == (900, 40)
+
+
+def test_plan_shows_what_asking_the_model_cost(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A", plan="Ship it in one go.\n"))
+    phases = {"phases": [{"title": "Everything", "description": "Ship it.", "label": "1"}]}
+    scripted.append(ScriptedLLM([reply("", ("submit_plan", phases), tokens=(900, 40))]))
+    assert run(git_repo, "plan", "1") == 0
+    out = capsys.readouterr().out
+    assert "1 phases (model)" in out or "1 phase (model)" in out
+    assert "accept · " in out and "900 in · 40 out" in out
+
+
+def test_accept_from_the_headings_has_no_usage(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    assert run(git_repo, "accept", "1", "--json") == 0
+    assert json.loads(capsys.readouterr().out)["usage"] is None
+
+
 def test_ctrl_c_during_explore_says_where_the_partial_result_is(
     git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
 ) -> None:

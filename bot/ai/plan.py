@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from bot.ai.call import Doc, build, call, tool_input
+from bot.ai.call import Called, Doc, build, call, tool_input
 from bot.errors import InvalidStructure, ParseError, ProviderError
 from bot.llm.base import ToolSpec
 from bot.llm.guard import require_input
@@ -58,6 +58,13 @@ def extract_plan(
 ) -> tuple[PlanPhase, ...]:
     """The phases of ``doc`` as the model reads them (``model`` overrides the accept step's
     model), validated; ProviderError otherwise."""
+    return extract_plan_called(ws, doc, model=model)[0]
+
+
+def extract_plan_called(
+    ws: Workspace, doc: Document, *, model: str | None = None
+) -> tuple[tuple[PlanPhase, ...], Called]:
+    """:func:`extract_plan`, with the model call (its model, usage and cost) to show."""
     require_input(doc.text, f"RFD {doc.rfd_id or doc.path}")
     context = {"rfd_id": str(doc.rfd_id or ""), "title": doc.title, "tool_name": TOOL.name}
     request, _ = build(
@@ -70,7 +77,7 @@ def extract_plan(
         tool=TOOL,
     )
     done = call(ws, request, step=STEP, rfd_id=doc.rfd_id)
-    return validate(tool_input(done.reply, TOOL.name), doc.path)
+    return validate(tool_input(done.reply, TOOL.name), doc.path), done
 
 
 def validate(data: dict[str, Any], path: str) -> tuple[PlanPhase, ...]:

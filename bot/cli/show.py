@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -82,15 +83,24 @@ def status(out: Output, rfd: str) -> int:
 def plan_cmd(out: Output, rfd: str) -> int:
     """Show the plan `rfd accept` would extract (changes nothing)."""
     from bot.accept import extract_plan
+    from bot.usage import format_entry
 
     ws = workspace(out)
-    phases, method = extract_plan(ws, rfd)
-    out.data({"method": method, "phases": [p.to_dict() for p in phases]})
+    phases, method, usage = extract_plan(ws, rfd)
+    out.data(
+        {
+            "method": method,
+            "phases": [p.to_dict() for p in phases],
+            "usage": None if usage is None else json.loads(usage.to_line()),
+        }
+    )
     out.line(f"{len(phases)} phases ({method}):")
     for i, p in enumerate(phases, start=1):
         out.line(f"\n{i}. {p.title}")
         for line in p.description.splitlines():
             out.line(f"   {line}")
+    if usage is not None:
+        out.line(format_entry(usage))
     return 0
 
 

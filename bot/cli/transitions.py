@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import click
 
 from bot import accept as accepting
@@ -64,12 +66,15 @@ def supersede(out: Output, old: str, new: str) -> int:
 def accept(out: Output, rfd: str, model: str | None) -> int:
     """Extract the plan, promote to Accepted and open the tracking issue (or change nothing)."""
     from bot.cli.ai import spinner_for
+    from bot.usage import format_entry
 
     ws = workspace(out)
     spinner_for(ws, out)  # runs only if the headings give no plan and the model is asked
     o = accepting.accept(ws, rfd, model=model)
     for i, p in enumerate(o.phases, start=1):
         out.line(f"  {i}. {p.title}")
+    if o.usage is not None:
+        out.line(format_entry(o.usage))
     return _outcome(
         out,
         o.message,
@@ -77,6 +82,7 @@ def accept(out: Output, rfd: str, model: str | None) -> int:
         method=o.method,
         phases=[p.to_dict() for p in o.phases],
         issue=o.issue.number,
+        usage=None if o.usage is None else json.loads(o.usage.to_line()),
     )
 
 
