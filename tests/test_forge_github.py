@@ -60,7 +60,7 @@ def test_create_comment(forge: GitHubForge) -> None:
 
 @pytest.mark.vcr
 def test_502_then_success(forge: GitHubForge, sleeps: list[float]) -> None:
-    assert [c.body for c in forge.comments(7)] == ["Looks good to me"]
+    assert [c.body for c in forge.all_comments(7)] == ["Looks good to me"]
 
 
 @pytest.mark.vcr
@@ -114,3 +114,23 @@ def test_from_env_uses_enterprise_url() -> None:
     conn = Connection.from_env(environ, seconds_between_writes=None)
     assert conn.api_url == "https://ghe.example.com/api/v3"
     assert GitHubForge.connect(conn).repo.full_name == "o/r"
+
+
+@pytest.mark.vcr
+def test_find_issue_skips_a_planted_marker(forge: GitHubForge) -> None:
+    found = forge.find_issue(MARKER)  # a newer issue by mallory carries the same marker
+    assert found is not None and (found.number, found.author) == (12, "github-actions[bot]")
+
+
+@pytest.mark.vcr
+def test_find_comment_skips_a_planted_marker(forge: GitHubForge) -> None:
+    found = forge.find_comment(7, "<!-- rfd-bot:status:7 -->")
+    assert found is not None and found.id == 901
+
+
+@pytest.mark.vcr
+def test_a_configured_login_owns_its_comments() -> None:
+    conn = Connection("Codertocat/Hello-World", "ghs_test", seconds_between_writes=None)
+    forge = GitHubForge.connect(conn, login="rfd-helper[bot]")
+    found = forge.find_comment(7, "<!-- rfd-bot:status:7 -->")
+    assert found is not None and found.id == 903

@@ -43,7 +43,9 @@ def test_every_forge_write_is_redacted_whoever_calls_it() -> None:
         def edit(self, **changes: str) -> None:
             posted.extend(changes.values())
 
-    issue = FakeIssue(number=7, title="t", body="", state="open", html_url="u", labels=[])
+    issue = FakeIssue(
+        number=7, title="t", body="", state="open", html_url="u", labels=[], user=None
+    )
 
     class FakeRepo:
         def get_issue(self, number: int) -> FakeIssue:

@@ -35,6 +35,14 @@ def comment(body: str, sender: str = "Codertocat", name: str = PR_COMMENT) -> di
     return payload(name, **changes)
 
 
+def tracking_issue(data: dict[str, object], author: str = "github-actions[bot]") -> None:
+    """Make the commented issue RFD 045's tracking issue, as written by ``author``."""
+    issue = data["issue"]
+    assert isinstance(issue, dict)
+    issue["body"] = "<!-- rfd-bot:tracking:045 -->\nTracking issue"
+    issue["user"] = {**issue["user"], "login": author, "type": "Bot"}
+
+
 def on_branch(origin: Path, path: str) -> str:
     return git(origin, "show", f"{BRANCH}:{path}")
 
@@ -100,6 +108,23 @@ def test_redelivered_comment_writes_nothing(tmp_path: Path, world: tuple[Path, P
 
 
 @pytest.mark.vcr
+def test_planted_reply_marker_does_not_silence_a_command(
+    tmp_path: Path, world: tuple[Path, Path]
+) -> None:
+    """mallory's comment carries this command's reply marker: the command is answered anyway."""
+    assert run_bot(tmp_path, world[1], "issue_comment", comment("/rfd status")) == 0
+
+
+@pytest.mark.vcr
+def test_status_on_an_issue_with_a_planted_tracking_marker(tmp_path: Path) -> None:
+    accepted = RFD_TEXT.replace("Discussion", "Accepted")
+    _, checkout = make_world(tmp_path, {RFD_PATH: accepted}, {})
+    data = comment("/rfd status", name="issue_comment.created.issue")
+    tracking_issue(data, author="mallory")
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+
+
+@pytest.mark.vcr
 def test_own_comment_is_ignored(tmp_path: Path, world: tuple[Path, Path]) -> None:
     data = comment("/rfd accept", "github-actions[bot]")
     assert run_bot(tmp_path, world[1], "issue_comment", data) == 0
@@ -116,7 +141,7 @@ def test_status_on_a_tracking_issue(tmp_path: Path) -> None:
     accepted = RFD_TEXT.replace("Discussion", "Accepted")
     _, checkout = make_world(tmp_path, {RFD_PATH: accepted}, {})
     data = comment("/rfd status", name="issue_comment.created.issue")
-    data["issue"]["body"] = "<!-- rfd-bot:tracking:045 -->\nTracking issue"
+    tracking_issue(data)
     assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
 
 
@@ -136,7 +161,7 @@ def test_implement_without_a_key_says_so(tmp_path: Path) -> None:
     files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
     _, checkout = make_world(tmp_path, files, {})
     data = comment("/rfd implement", name="issue_comment.created.issue")
-    data["issue"]["body"] = "<!-- rfd-bot:tracking:045 -->\nTracking issue"
+    tracking_issue(data)
     assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
 
 
@@ -184,7 +209,7 @@ def test_implement_opens_a_pr_for_the_next_phase(
     files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
     origin, checkout = make_world(tmp_path, files, {})
     data = comment("/rfd implement", name="issue_comment.created.issue")
-    data["issue"]["body"] = "<!-- rfd-bot:tracking:045 -->\nTracking issue"
+    tracking_issue(data)
     assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
     summary = git(origin, "show", "rfd/045-phase-1:docs/rfd/.state/045/phases/1.md")
     assert summary == "The writer streams rows.\n"

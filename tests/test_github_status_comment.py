@@ -25,6 +25,13 @@ def test_opened_posts_one_status_comment(tmp_path: Path, checkout: Path) -> None
 
 
 @pytest.mark.vcr
+def test_planted_status_marker_is_ignored(tmp_path: Path, checkout: Path) -> None:
+    """mallory's comment carries the status marker: the bot posts its own, edits nothing of hers."""
+    assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
+    assert "status comment posted on #2" in (tmp_path / "summary.md").read_text()
+
+
+@pytest.mark.vcr
 def test_redelivered_opened_writes_nothing(tmp_path: Path, checkout: Path) -> None:
     assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
 

@@ -19,6 +19,7 @@ class Issue:
     state: str  # "open" | "closed"
     url: str
     labels: tuple[str, ...] = ()
+    author: str = ""
 
 
 @dataclass(frozen=True)

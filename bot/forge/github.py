@@ -3,8 +3,10 @@
 Every write the bot makes to GitHub goes through here (or through the small
 :mod:`bot.github.api` adapter for what the Forge protocol does not cover).
 Objects are lazy, so a write costs one request and nothing is fetched to build
-it.  The bot finds its own issues and comments by their hidden marker, never by
-asking who it is: ``GET /user`` answers 403 with the Actions ``GITHUB_TOKEN``.
+it.  The bot finds its own issues and comments by their hidden marker *and*
+their author, the login it is configured to write as (``bot.login``, by default
+``github-actions[bot]``) — never by asking who it is: ``GET /user`` answers 403
+with the Actions ``GITHUB_TOKEN``.  A marker planted by anyone else is ignored.
 
 PyGithub is imported inside functions: importing this module is free.
 """
@@ -16,6 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot.config import ACTIONS_BOT_LOGIN
 from bot.errors import ConfigError, ForgeError, ForgeUnreachable
 from bot.forge.base import Comment, Issue
 from bot.github.redact import redact
@@ -89,11 +92,13 @@ def to_issue(gh: GhIssue) -> Issue:
         state=gh.state,
         url=gh.html_url,
         labels=tuple(label.name for label in gh.labels),
+        author=gh.user.login if gh.user else "",
     )
 
 
 def to_comment(gh: GhComment) -> Comment:
-    return Comment(id=gh.id, body=gh.body or "", url=gh.html_url, author=gh.user.login)
+    login = gh.user.login if gh.user else ""
+    return Comment(id=gh.id, body=gh.body or "", url=gh.html_url, author=login)
 
 
 class GitHubForge:
@@ -101,8 +106,17 @@ class GitHubForge:
 
     name = "github"
 
-    def __init__(self, repo: Repository, *, web_url: str = "", branch: str = "main") -> None:
+    def __init__(
+        self,
+        repo: Repository,
+        *,
+        web_url: str = "",
+        branch: str = "main",
+        login: str = ACTIONS_BOT_LOGIN,
+    ) -> None:
         self.repo = repo
+        self.login = login
+        """The account our token writes as: only what it wrote is ours."""
         self.web_url = web_url.rstrip("/")
         """``https://github.com/owner/repo``: links in issue bodies (no request to learn it)."""
         self.branch = branch
@@ -111,10 +125,15 @@ class GitHubForge:
 
     @classmethod
     def connect(
-        cls, connection: Connection, *, web_url: str = "", branch: str = "main"
+        cls,
+        connection: Connection,
+        *,
+        web_url: str = "",
+        branch: str = "main",
+        login: str = ACTIONS_BOT_LOGIN,
     ) -> GitHubForge:
         repo = connection.client().get_repo(connection.repository)
-        return cls(repo, web_url=web_url, branch=branch)
+        return cls(repo, web_url=web_url, branch=branch, login=login)
 
     @classmethod
     def from_env(
@@ -123,11 +142,17 @@ class GitHubForge:
         *,
         seconds_between_writes: float | None = 1.0,
         branch: str = "main",
+        login: str = ACTIONS_BOT_LOGIN,
     ) -> GitHubForge:
         """From the Actions environment; ``GITHUB_SERVER_URL`` gives the web address."""
         conn = Connection.from_env(environ, seconds_between_writes=seconds_between_writes)
         server = environ.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/")
-        return cls.connect(conn, web_url=f"{server}/{conn.repository}", branch=branch)
+        web_url = f"{server}/{conn.repository}"
+        return cls.connect(conn, web_url=web_url, branch=branch, login=login)
+
+    def is_mine(self, author: str) -> bool:
+        """Did the bot's own account write this (logins are case-insensitive)?"""
+        return author.lower() == self.login.lower()
 
     def file_url(self, path: str) -> str:
         """``…/blob/<default branch>/<path>``: a repository-relative link breaks in an issue."""
@@ -146,7 +171,9 @@ class GitHubForge:
                 if count >= ISSUE_SCAN_LIMIT:
                     return None
                 if "/pull/" not in gh.html_url and marker in (gh.body or ""):
-                    return to_issue(gh)
+                    found = to_issue(gh)
+                    if self.is_mine(found.author):
+                        return found
         return None
 
     def get_issue(self, number: int) -> Issue:
@@ -182,13 +209,20 @@ class GitHubForge:
 
     # ---------------------------------------------------------------- comments
 
-    def comments(self, number: int) -> list[Comment]:
-        """Every comment of issue/PR ``number``, read once per run."""
+    def all_comments(self, number: int) -> list[Comment]:
+        """Every comment of issue/PR ``number``, whoever wrote it, read once per run."""
         if number not in self._comments:
             with _translated(f"list the comments of #{number}"):
                 pages = self.repo.get_issue(number).get_comments()
                 self._comments[number] = [to_comment(gh) for gh in pages]
         return self._comments[number]
+
+    def comments(self, number: int) -> list[Comment]:
+        """The bot's own comments on ``number``: the only ones searched for markers.
+
+        A marker in anyone else's comment is text, not a claim that the bot wrote it.
+        """
+        return [c for c in self.all_comments(number) if self.is_mine(c.author)]
 
     def find_comment(self, number: int, marker: str) -> Comment | None:
         return next((c for c in self.comments(number) if marker in c.body), None)

@@ -111,7 +111,7 @@ def _run(
         return 0
     wait = cfg.bot.seconds_between_writes or None
     forge = GitHubForge.from_env(
-        environ, seconds_between_writes=wait, branch=delivery.default_branch
+        environ, seconds_between_writes=wait, branch=delivery.default_branch, login=cfg.bot.login
     )
     ctx = Context(delivery, cfg, forge, RepoApi(forge.repo), root, environ, summary, clock)
     try:

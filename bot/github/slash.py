@@ -28,7 +28,7 @@ FAILED = (
 def on_comment(ctx: Context) -> None:
     body = str(ctx.delivery.comment.get("body") or "")
     actor = ctx.delivery.actor
-    if is_own(actor, body):
+    if is_own(actor, ctx.forge.login):
         ctx.summary.note("ignored: the bot's own comment")
         return
     parsed = parse(body)

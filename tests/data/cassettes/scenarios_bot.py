@@ -470,3 +470,40 @@ CASSETTES[C + "test_implement_opens_a_pr_for_the_next_phase"] = [
     react("rocket"),
     reply("slash-implement", number=12),
 ]
+
+# Markers planted by someone else than the bot are text, not the bot's own comments.
+MALLORY = user("mallory", 5100)
+CASSETTES |= {
+    S + "test_planted_status_marker_is_ignored": [
+        FILES,
+        call(
+            "GET",
+            "/issues/2/comments",
+            query="per_page=100",
+            reply=[comment(949, 2, "<!-- rfd-bot:status:2 -->\nApproved, merge me!", MALLORY)],
+        ),
+        call(
+            "POST",
+            "/issues/2/comments",
+            body={"body": body("status-opened")},
+            status=201,
+            reply=status_comment(),
+        ),
+    ],
+    C + "test_planted_reply_marker_does_not_silence_a_command": [
+        call(
+            "GET",
+            "/issues/2/comments",
+            query="per_page=100",
+            reply=[comment(959, 2, "<!-- rfd-bot:reply:c492700400-status -->\ndone", MALLORY)],
+        ),
+        PULL,
+        SLASH_FILES,
+        reply("slash-status"),
+    ],
+    C + "test_status_on_an_issue_with_a_planted_tracking_marker": [
+        call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+        react("confused"),
+        reply("slash-not-tracking", number=12),
+    ],
+}

@@ -167,3 +167,22 @@ CASSETTES = {
         ),
     ],
 }
+
+# Markers planted by someone else: the bot only trusts what its own account wrote.
+PLANTED_ISSUE = issue(
+    13, "RFD 045: Streaming exports", f"{MARKER}\nmine now", author=user("mallory")
+)
+PLANTED_STATUS = comment(899, 7, "<!-- rfd-bot:status:7 -->\nplanted", user("mallory"))
+APP = user("rfd-helper[bot]", 4100, "Bot")
+APP_STATUS = comment(903, 7, "<!-- rfd-bot:status:7 -->\n## RFD status", APP)
+CASSETTES |= {
+    F + "test_find_issue_skips_a_planted_marker": [
+        call("GET", "/issues", query=ISSUES_Q, reply=[PLANTED_ISSUE, TRACKING]),
+    ],
+    F + "test_find_comment_skips_a_planted_marker": [
+        call("GET", "/issues/7/comments", query="per_page=100", reply=[PLANTED_STATUS, STATUS]),
+    ],
+    F + "test_a_configured_login_owns_its_comments": [
+        call("GET", "/issues/7/comments", query="per_page=100", reply=[STATUS, APP_STATUS]),
+    ],
+}
