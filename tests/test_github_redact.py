@@ -38,7 +38,8 @@ def test_every_forge_write_is_redacted_whoever_calls_it() -> None:
     class FakeIssue(SimpleNamespace):
         def create_comment(self, body: str) -> Any:
             posted.append(body)
-            return SimpleNamespace(id=1, body=body, html_url="u", user=SimpleNamespace(login="b"))
+            author = SimpleNamespace(login="b")
+            return SimpleNamespace(id=1, body=body, html_url="u", user=author, updated_at=None)
 
         def edit(self, **changes: str) -> None:
             posted.extend(changes.values())

@@ -73,6 +73,16 @@ def test_dismiss_all(tmp_path: Path, world: tuple[Path, Path]) -> None:
 
 
 @pytest.mark.vcr
+def test_rerun_after_a_failure_finishes_the_command(
+    tmp_path: Path, world: tuple[Path, Path]
+) -> None:
+    """The first run got 👀 and a failure report, no final reply: the re-run does the work."""
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd dismiss all")) == 0
+    assert OLD_REVIEW not in git(origin, "ls-tree", "-r", "--name-only", BRANCH).split()
+
+
+@pytest.mark.vcr
 def test_accept_by_a_maintainer(tmp_path: Path, world: tuple[Path, Path]) -> None:
     origin, checkout = world
     assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd accept", "hubot")) == 0

@@ -28,6 +28,8 @@ class Comment:
     body: str
     url: str
     author: str = ""
+    updated: str = ""
+    """When it was last written, ISO 8601 (``2026-11-22T02:00:00+00:00``); "" if unknown."""
 
 
 class Forge(Protocol):

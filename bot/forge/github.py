@@ -98,7 +98,8 @@ def to_issue(gh: GhIssue) -> Issue:
 
 def to_comment(gh: GhComment) -> Comment:
     login = gh.user.login if gh.user else ""
-    return Comment(id=gh.id, body=gh.body or "", url=gh.html_url, author=login)
+    updated = gh.updated_at.isoformat() if gh.updated_at else ""
+    return Comment(id=gh.id, body=gh.body or "", url=gh.html_url, author=login, updated=updated)
 
 
 class GitHubForge:

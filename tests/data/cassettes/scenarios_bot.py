@@ -507,3 +507,62 @@ CASSETTES |= {
         reply("slash-not-tracking", number=12),
     ],
 }
+
+
+def answered(name: str, cid: int, updated: str) -> dict[str, object]:
+    """The bot's reply ``name`` on PR 2, last written at ``updated``."""
+    return {**comment(cid, 2, body(name)), "created_at": updated, "updated_at": updated}
+
+
+LABELED_AT = "2019-05-15T15:20:35Z"  # pull_request.updated_at of the labeled payloads
+AFTER, BEFORE = "2019-05-15T15:20:41Z", "2019-05-14T09:00:00Z"
+CASSETTES |= {
+    R + "test_redelivered_refused_label_writes_nothing": [
+        perm("octocat", "read"),
+        call(
+            "GET",
+            "/issues/2/comments",
+            query="per_page=100",
+            reply=[status_comment(), answered("refused-reader", 952, AFTER)],
+        ),
+    ],
+    A + "test_redelivered_refused_accept_writes_nothing": [
+        perm("octocat", "write"),
+        FILES,
+        call(
+            "GET",
+            "/issues/2/comments",
+            query="per_page=100",
+            reply=[answered("label-accept-author", 960, AFTER)],
+        ),
+    ],
+    A + "test_accept_applied_again_by_its_author_is_taken_off_again": [
+        perm("octocat", "write"),
+        FILES,
+        call(
+            "GET",
+            "/issues/2/comments",
+            query="per_page=100",
+            reply=[answered("label-accept-author", 960, BEFORE)],
+        ),
+        UNLABEL_ACCEPT,
+    ],
+}
+
+# A first run acknowledged /rfd dismiss with 👀, then GitHub failed and the router said so.
+FAILED_BEFORE = comment(
+    958,
+    2,
+    "<!-- rfd-bot:reply:c492700400-failed -->\n### 😕 rfd-bot could not finish\n\n```\n"
+    "GitHub refused to list the files of #2: 502 Server Error\n```\n\n"
+    "Nothing was left half-done. Fix the problem above, then re-run the job or repeat the command.",
+)
+CASSETTES[C + "test_rerun_after_a_failure_finishes_the_command"] = [
+    call("GET", "/issues/2/comments", query="per_page=100", reply=[FAILED_BEFORE]),
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    PULL,
+    SLASH_FILES,
+    react("rocket"),
+    reply("slash-dismiss"),
+]
