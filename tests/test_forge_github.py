@@ -134,3 +134,23 @@ def test_a_configured_login_owns_its_comments() -> None:
     forge = GitHubForge.connect(conn, login="rfd-helper[bot]")
     found = forge.find_comment(7, "<!-- rfd-bot:status:7 -->")
     assert found is not None and found.id == 903
+
+
+@pytest.mark.vcr
+def test_edit_survives_a_502_then_a_503_with_retry_after(
+    forge: GitHubForge, sleeps: list[float]
+) -> None:
+    assert forge.edit_comment(7, 901, "new").body == "new"
+    assert 2.0 in sleeps  # the 503's Retry-After
+
+
+@pytest.mark.vcr
+def test_label_removal_survives_a_504(forge: GitHubForge, sleeps: list[float]) -> None:
+    forge.remove_label(7, "rfd:review")
+
+
+@pytest.mark.vcr
+def test_a_comment_is_not_posted_again_after_a_502(forge: GitHubForge, sleeps: list[float]) -> None:
+    """GitHub may have made the comment before failing: a second POST could duplicate it."""
+    with pytest.raises(ForgeError, match="502"):
+        forge.create_comment(7, "hello")

@@ -65,10 +65,16 @@ class Connection:
         return cls(repository, token, api_url.rstrip("/"), seconds_between_writes)
 
     def client(self) -> Github:
-        """A lazy PyGithub client with retries for 5xx and (secondary) rate limits."""
-        from github import Auth, Github, GithubRetry
+        """A lazy PyGithub client with retries for 5xx and (secondary) rate limits.
 
-        retry = GithubRetry(
+        Idempotent requests (PATCH, PUT and DELETE too) are retried on 5xx; a POST
+        only on a rate limit (see :mod:`bot.forge.github_retry`).
+        """
+        from github import Auth, Github
+
+        from bot.forge.github_retry import BotRetry
+
+        retry = BotRetry(
             total=self.retries,
             backoff_factor=0.5 if self.seconds_between_writes else 0,
             secondary_rate_wait=self.secondary_rate_wait,
