@@ -223,3 +223,46 @@ def test_implement_opens_a_pr_for_the_next_phase(
     assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
     summary = git(origin, "show", "rfd/045-phase-1:docs/rfd/.state/045/phases/1.md")
     assert summary == "The writer streams rows.\n"
+
+
+@pytest.mark.vcr
+def test_implement_recovers_when_opening_its_pr_failed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run 1 pushes the branch, then GitHub answers 502 to the PR; run 2 opens that branch's PR."""
+    from bot.plan import PlanPhase, dumps
+    from tests.fakes import ScriptedLLM, reply
+
+    llm = ScriptedLLM([reply("Research."), reply("- [ ] 1. Write the CSV writer\n"),
+                       reply("done"), reply("The writer streams rows.")])  # fmt: skip
+    monkeypatch.setattr("bot.llm.select.select", lambda *a, **k: (llm, "scripted model"))
+    accepted = RFD_TEXT.replace("Discussion", "Accepted")
+    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
+    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
+    origin, checkout = make_world(tmp_path, files, {})
+    data = comment("/rfd implement", name="issue_comment.created.issue")
+    tracking_issue(data)
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 1
+    pushed = git(origin, "rev-parse", "rfd/045-phase-1")
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    assert git(origin, "rev-parse", "rfd/045-phase-1") == pushed  # not implemented twice
+    assert len(llm.requests) == 4  # the model was asked in run 1 only
+
+
+@pytest.mark.vcr
+def test_implement_reuses_the_pr_a_failed_run_opened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GitHub made the PR, then answered 502: the re-run finds it by its branch, opens none."""
+    from bot.plan import PlanPhase, dumps
+    from tests.fakes import ScriptedLLM
+
+    llm = ScriptedLLM([])  # asking the model would fail the test
+    monkeypatch.setattr("bot.llm.select.select", lambda *a, **k: (llm, "scripted model"))
+    accepted = RFD_TEXT.replace("Discussion", "Accepted")
+    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
+    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
+    _, checkout = make_world(tmp_path, files, {})
+    data = comment("/rfd implement", name="issue_comment.created.issue")
+    tracking_issue(data)
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0

@@ -566,3 +566,79 @@ CASSETTES[C + "test_rerun_after_a_failure_finishes_the_command"] = [
     react("rocket"),
     reply("slash-dismiss"),
 ]
+
+# /rfd implement: run 1 pushes the branch, then POST /pulls answers 502 (not retried: the PR
+# may exist); run 2 finds no PR for the branch, opens it from the pushed work, edits progress.
+RUNNING_COMMENT = comment(970, 12, body("implement-running"))
+FAILED_REPLY = comment(971, 12, body("implement-failed-502"))
+PR_REQUEST = {
+    "title": "RFD 045, phase 1: Writer",
+    "head": "rfd/045-phase-1",
+    "base": "main",
+    "body": body("implement-pr"),
+}
+NO_PR = call("GET", "/pulls", query="state=all&head=Codertocat%3Arfd%2F045-phase-1", reply=[])
+CASSETTES[C + "test_implement_recovers_when_opening_its_pr_failed"] = [
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    NO_PR,
+    reply("implement-running", cid=970, number=12),
+    call("POST", "/pulls", status=502, reply={"message": "Server Error"}, body=PR_REQUEST),
+    reply("implement-failed-502", cid=971, number=12),
+    # run 2 (the job re-run)
+    call(
+        "GET",
+        "/issues/12/comments",
+        query="per_page=100",
+        reply=[RUNNING_COMMENT, FAILED_REPLY],
+    ),
+    perm("Codertocat", "admin"),
+    call(
+        "POST",
+        f"/issues/comments/{CID}/reactions",
+        body={"content": "eyes"},
+        reply=reaction("eyes"),
+    ),
+    NO_PR,
+    call("POST", "/pulls", status=201, reply=NEW_PR, body=PR_REQUEST),
+    call(
+        "PATCH",
+        "/issues/comments/970",
+        body={"body": body("implement-opened")},
+        reply=comment(970, 12, body("implement-opened")),
+    ),
+    react("rocket"),
+    reply("slash-implement-recovered", cid=972, number=12),
+]
+
+# The 502 came after GitHub had made the PR: the re-run reuses it and finishes the progress.
+CASSETTES[C + "test_implement_reuses_the_pr_a_failed_run_opened"] = [
+    call(
+        "GET",
+        "/issues/12/comments",
+        query="per_page=100",
+        reply=[RUNNING_COMMENT, FAILED_REPLY],
+    ),
+    perm("Codertocat", "admin"),
+    call(
+        "POST",
+        f"/issues/comments/{CID}/reactions",
+        body={"content": "eyes"},
+        reply=reaction("eyes"),
+    ),
+    call(
+        "GET",
+        "/pulls",
+        query="state=all&head=Codertocat%3Arfd%2F045-phase-1",
+        reply=[NEW_PR],
+    ),
+    call(
+        "PATCH",
+        "/issues/comments/970",
+        body={"body": body("implement-opened")},
+        reply=comment(970, 12, body("implement-opened")),
+    ),
+    react("rocket"),
+    reply("slash-implement-exists", cid=972, number=12),
+]
