@@ -266,3 +266,22 @@ def test_implement_reuses_the_pr_a_failed_run_opened(
     data = comment("/rfd implement", name="issue_comment.created.issue")
     tracking_issue(data)
     assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+
+
+@pytest.mark.vcr
+def test_implement_refuses_a_stray_branch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Someone's own `rfd/045-phase-1` without a phase summary is neither reused nor overwritten."""
+    from bot.plan import PlanPhase, dumps
+    from tests.fakes import ScriptedLLM
+
+    llm = ScriptedLLM([])
+    monkeypatch.setattr("bot.llm.select.select", lambda *a, **k: (llm, "scripted model"))
+    accepted = RFD_TEXT.replace("Discussion", "Accepted")
+    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
+    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
+    origin, checkout = make_world(tmp_path, files, {})
+    git(origin, "branch", "rfd/045-phase-1", "main")
+    data = comment("/rfd implement", name="issue_comment.created.issue")
+    tracking_issue(data)
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    assert git(origin, "rev-parse", "rfd/045-phase-1") == git(origin, "rev-parse", "main")

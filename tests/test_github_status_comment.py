@@ -37,6 +37,15 @@ def test_redelivered_opened_writes_nothing(tmp_path: Path, checkout: Path) -> No
 
 
 @pytest.mark.vcr
+def test_redelivered_opened_as_an_app_writes_nothing(tmp_path: Path) -> None:
+    """With `bot.login` set to a GitHub App's bot, that account's status comment is the bot's."""
+    config = '[bot]\nseconds_between_writes = 0\nlogin = "rfd-helper[bot]"\n'
+    main = {"README.md": "hello\n", ".github/rfd.toml": config}
+    checkout = make_world(tmp_path, main, {RFD_PATH: RFD_TEXT})[1]
+    assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
+
+
+@pytest.mark.vcr
 def test_pr_without_rfds_is_left_alone(tmp_path: Path, checkout: Path) -> None:
     assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
     assert "changes no RFD" in (tmp_path / "summary.md").read_text()

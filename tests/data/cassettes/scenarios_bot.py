@@ -642,3 +642,25 @@ CASSETTES[C + "test_implement_reuses_the_pr_a_failed_run_opened"] = [
     react("rocket"),
     reply("slash-implement-exists", cid=972, number=12),
 ]
+
+# Run as a GitHub App (`bot.login = "rfd-helper[bot]"`): the App's status comment is its own.
+APP_BOT = user("rfd-helper[bot]", 4100, "Bot")
+CASSETTES[S + "test_redelivered_opened_as_an_app_writes_nothing"] = [
+    FILES,
+    call(
+        "GET",
+        "/issues/2/comments",
+        query="per_page=100",
+        reply=[comment(950, 2, body("status-opened"), APP_BOT)],
+    ),
+]
+
+# A branch of that name exists but no run of the bot made it: refused, nothing overwritten.
+CASSETTES[C + "test_implement_refuses_a_stray_branch"] = [
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    NO_PR,
+    react("confused"),
+    reply("slash-implement-stray", number=12),
+]
