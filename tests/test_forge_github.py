@@ -7,7 +7,8 @@ from collections.abc import Iterator
 import pytest
 
 from bot.errors import ConfigError, ForgeError
-from bot.forge.github import Connection, GitHubForge
+from bot.forge.github import GitHubForge
+from bot.forge.github_connection import Connection
 
 MARKER = "<!-- rfd-bot:tracking:045 -->"
 
