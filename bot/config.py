@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import tomllib
 import types
 import typing
@@ -108,8 +109,14 @@ class AcceptSection:
     """Least repository permission needed to run mutating commands."""
 
 
+ACTIONS_BOT_LOGIN = "github-actions[bot]"
+"""Who writes with the Actions ``GITHUB_TOKEN`` (``GET /user`` answers 403 with it)."""
+
+
 @dataclass(frozen=True)
 class BotSection:
+    login: str = ACTIONS_BOT_LOGIN
+    """The account the bot's token writes as: only its marked comments and issues are the bot's."""
     allowed_bots: tuple[str, ...] = ()
     """Bot accounts (``name[bot]``) whose commands are honoured."""
     seconds_between_writes: float = 1.0
@@ -347,6 +354,7 @@ def _build(cls: type[Any], data: Any, prefix: str, path: str) -> Any:
                 hint=f"known keys here: {choices}",
             )
         coerced = _coerce(hints[key_name], value, f"{prefix}{key}", path)
+        _check_value(f"{prefix}{key_name}", coerced, path)
         default = known[key_name].default_factory
         if isinstance(coerced, Mapping) and default is not dataclasses.MISSING:
             coerced = MappingProxyType({**default(), **coerced})  # a table extends its defaults
@@ -435,6 +443,22 @@ def _coerce(tp: Any, value: Any, key: str, path: str) -> Any:
     if tp in (int, float) and value < 0:
         raise ConfigError(f"`{key}` must not be negative", path=path)
     return value
+
+
+_LOGIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?")
+_VALUE_CHECKS = {
+    "bot.login": (
+        _LOGIN,
+        "a GitHub login such as `github-actions[bot]`, `my-app[bot]` or `rfd-machine-user`",
+    ),
+}
+"""Strings with a shape: key → (pattern the whole value must match, what to write)."""
+
+
+def _check_value(key: str, value: Any, path: str) -> None:
+    check = _VALUE_CHECKS.get(key)
+    if check is not None and not check[0].fullmatch(str(value)):
+        raise ConfigError(f"`{key}` must be {check[1]}, not {value!r}", path=path)
 
 
 _TYPE_WORDS = {str: "a string", int: "an integer", float: "a number", bool: "true or false"}

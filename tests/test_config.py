@@ -38,6 +38,8 @@ def test_a_step_table_with_only_a_budget_keeps_the_step_model() -> None:
         ('[steps.review]\nmax_tokens = "many"\n', "`steps.review.max_tokens` must be an integer"),
         ('[provider]\nname = "gpt"\n', "`provider.name` must be one of"),
         ("[bot]\nallowed_bots = 3\n", "`bot.allowed_bots` must be a list"),
+        ('[bot]\nlogin = "@rfd bot"\n', "`bot.login` must be a GitHub login"),
+        ("[bot]\nlogin = 7\n", "`bot.login` must be a string"),
         ("[accept]\nallow_author = 1\n", "`accept.allow_author` must be true or false"),
         ("[steps.review]\nbudget_usd = -1\n", "must not be negative"),
         ("[plugins]\nnotify = 3\n", "must be a table of plugin options"),
@@ -49,6 +51,11 @@ def test_bad_values_name_the_key_and_the_file(text: str, expected: str) -> None:
         config.parse(text, ".github/rfd.toml")
     assert expected in str(exc.value)
     assert str(exc.value).startswith(".github/rfd.toml")
+
+
+@pytest.mark.parametrize("login", ["github-actions[bot]", "rfd-helper[bot]", "rfd-machine-user"])
+def test_bot_login_takes_actions_app_and_machine_user_accounts(login: str) -> None:
+    assert config.parse(f'[bot]\nlogin = "{login}"\n').bot.login == login
 
 
 def test_unknown_key_lists_the_known_ones() -> None:

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 import pytest
 
 from bot.errors import ConfigError, ForgeError
-from bot.forge.github import Connection, GitHubForge
+from bot.forge.github import GitHubForge
+from bot.forge.github_connection import Connection
 
 MARKER = "<!-- rfd-bot:tracking:045 -->"
 
@@ -60,7 +61,7 @@ def test_create_comment(forge: GitHubForge) -> None:
 
 @pytest.mark.vcr
 def test_502_then_success(forge: GitHubForge, sleeps: list[float]) -> None:
-    assert [c.body for c in forge.comments(7)] == ["Looks good to me"]
+    assert [c.body for c in forge.all_comments(7)] == ["Looks good to me"]
 
 
 @pytest.mark.vcr
@@ -114,3 +115,43 @@ def test_from_env_uses_enterprise_url() -> None:
     conn = Connection.from_env(environ, seconds_between_writes=None)
     assert conn.api_url == "https://ghe.example.com/api/v3"
     assert GitHubForge.connect(conn).repo.full_name == "o/r"
+
+
+@pytest.mark.vcr
+def test_find_issue_skips_a_planted_marker(forge: GitHubForge) -> None:
+    found = forge.find_issue(MARKER)  # a newer issue by mallory carries the same marker
+    assert found is not None and (found.number, found.author) == (12, "github-actions[bot]")
+
+
+@pytest.mark.vcr
+def test_find_comment_skips_a_planted_marker(forge: GitHubForge) -> None:
+    found = forge.find_comment(7, "<!-- rfd-bot:status:7 -->")
+    assert found is not None and found.id == 901
+
+
+@pytest.mark.vcr
+def test_a_configured_login_owns_its_comments() -> None:
+    conn = Connection("Codertocat/Hello-World", "ghs_test", seconds_between_writes=None)
+    forge = GitHubForge.connect(conn, login="rfd-helper[bot]")
+    found = forge.find_comment(7, "<!-- rfd-bot:status:7 -->")
+    assert found is not None and found.id == 903
+
+
+@pytest.mark.vcr
+def test_edit_survives_a_502_then_a_503_with_retry_after(
+    forge: GitHubForge, sleeps: list[float]
+) -> None:
+    assert forge.edit_comment(7, 901, "new").body == "new"
+    assert 2.0 in sleeps  # the 503's Retry-After
+
+
+@pytest.mark.vcr
+def test_label_removal_survives_a_504(forge: GitHubForge, sleeps: list[float]) -> None:
+    forge.remove_label(7, "rfd:review")
+
+
+@pytest.mark.vcr
+def test_a_comment_is_not_posted_again_after_a_502(forge: GitHubForge, sleeps: list[float]) -> None:
+    """GitHub may have made the comment before failing: a second POST could duplicate it."""
+    with pytest.raises(ForgeError, match="502"):
+        forge.create_comment(7, "hello")

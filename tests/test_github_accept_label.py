@@ -50,6 +50,21 @@ def test_the_rfd_author_may_not_accept(tmp_path: Path) -> None:
 
 
 @pytest.mark.vcr
+def test_redelivered_refused_accept_writes_nothing(tmp_path: Path) -> None:
+    """The refusal was answered after this event: no second reply, no label DELETE."""
+    _, checkout = make_world(tmp_path, {"README.md": "x\n"}, {RFD_PATH: RFD_TEXT})
+    assert run_bot(tmp_path, checkout, "pull_request_target", by("octocat")) == 0
+    assert "already answered" in (tmp_path / "summary.md").read_text()
+
+
+@pytest.mark.vcr
+def test_accept_applied_again_by_its_author_is_taken_off_again(tmp_path: Path) -> None:
+    """The same refusal answered an earlier labeling: the label comes off, the reply stays."""
+    _, checkout = make_world(tmp_path, {"README.md": "x\n"}, {RFD_PATH: RFD_TEXT})
+    assert run_bot(tmp_path, checkout, "pull_request_target", by("octocat")) == 0
+
+
+@pytest.mark.vcr
 def test_other_labels_are_ignored(tmp_path: Path) -> None:
     _, checkout = make_world(tmp_path, {"README.md": "x\n"}, {RFD_PATH: RFD_TEXT})
     data = payload(LABELED, **{"label.name": "bug"})

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.forge.github import Connection, GitHubForge
+from bot.forge.github import GitHubForge
+from bot.forge.github_connection import Connection
 from bot.github.api import Permission, PullRequest, Reaction, RepoApi
 
 

@@ -38,12 +38,15 @@ def test_every_forge_write_is_redacted_whoever_calls_it() -> None:
     class FakeIssue(SimpleNamespace):
         def create_comment(self, body: str) -> Any:
             posted.append(body)
-            return SimpleNamespace(id=1, body=body, html_url="u", user=SimpleNamespace(login="b"))
+            author = SimpleNamespace(login="b")
+            return SimpleNamespace(id=1, body=body, html_url="u", user=author, updated_at=None)
 
         def edit(self, **changes: str) -> None:
             posted.extend(changes.values())
 
-    issue = FakeIssue(number=7, title="t", body="", state="open", html_url="u", labels=[])
+    issue = FakeIssue(
+        number=7, title="t", body="", state="open", html_url="u", labels=[], user=None
+    )
 
     class FakeRepo:
         def get_issue(self, number: int) -> FakeIssue:

@@ -59,6 +59,13 @@ def test_reader_is_refused_with_a_reason(tmp_path: Path, world: tuple[Path, Path
 
 
 @pytest.mark.vcr
+def test_redelivered_refused_label_writes_nothing(tmp_path: Path, world: tuple[Path, Path]) -> None:
+    _, checkout = world
+    data = payload(LABELED, **{"sender.login": "octocat"})
+    assert run_bot(tmp_path, checkout, "pull_request_target", data) == 0
+
+
+@pytest.mark.vcr
 def test_bot_sender_is_refused(tmp_path: Path, world: tuple[Path, Path]) -> None:
     _, checkout = world
     data = payload(LABELED, **{"sender.login": "renovate[bot]", "sender.type": "Bot"})

@@ -35,6 +35,14 @@ def comment(body: str, sender: str = "Codertocat", name: str = PR_COMMENT) -> di
     return payload(name, **changes)
 
 
+def tracking_issue(data: dict[str, object], author: str = "github-actions[bot]") -> None:
+    """Make the commented issue RFD 045's tracking issue, as written by ``author``."""
+    issue = data["issue"]
+    assert isinstance(issue, dict)
+    issue["body"] = "<!-- rfd-bot:tracking:045 -->\nTracking issue"
+    issue["user"] = {**issue["user"], "login": author, "type": "Bot"}
+
+
 def on_branch(origin: Path, path: str) -> str:
     return git(origin, "show", f"{BRANCH}:{path}")
 
@@ -62,6 +70,16 @@ def test_dismiss_all(tmp_path: Path, world: tuple[Path, Path]) -> None:
     assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd dismiss all")) == 0
     files = git(origin, "ls-tree", "-r", "--name-only", BRANCH).split()
     assert OLD_REVIEW not in files and RFD_PATH in files
+
+
+@pytest.mark.vcr
+def test_rerun_after_a_failure_finishes_the_command(
+    tmp_path: Path, world: tuple[Path, Path]
+) -> None:
+    """The first run got 👀 and a failure report, no final reply: the re-run does the work."""
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd dismiss all")) == 0
+    assert OLD_REVIEW not in git(origin, "ls-tree", "-r", "--name-only", BRANCH).split()
 
 
 @pytest.mark.vcr
@@ -100,6 +118,23 @@ def test_redelivered_comment_writes_nothing(tmp_path: Path, world: tuple[Path, P
 
 
 @pytest.mark.vcr
+def test_planted_reply_marker_does_not_silence_a_command(
+    tmp_path: Path, world: tuple[Path, Path]
+) -> None:
+    """mallory's comment carries this command's reply marker: the command is answered anyway."""
+    assert run_bot(tmp_path, world[1], "issue_comment", comment("/rfd status")) == 0
+
+
+@pytest.mark.vcr
+def test_status_on_an_issue_with_a_planted_tracking_marker(tmp_path: Path) -> None:
+    accepted = RFD_TEXT.replace("Discussion", "Accepted")
+    _, checkout = make_world(tmp_path, {RFD_PATH: accepted}, {})
+    data = comment("/rfd status", name="issue_comment.created.issue")
+    tracking_issue(data, author="mallory")
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+
+
+@pytest.mark.vcr
 def test_own_comment_is_ignored(tmp_path: Path, world: tuple[Path, Path]) -> None:
     data = comment("/rfd accept", "github-actions[bot]")
     assert run_bot(tmp_path, world[1], "issue_comment", data) == 0
@@ -116,7 +151,7 @@ def test_status_on_a_tracking_issue(tmp_path: Path) -> None:
     accepted = RFD_TEXT.replace("Discussion", "Accepted")
     _, checkout = make_world(tmp_path, {RFD_PATH: accepted}, {})
     data = comment("/rfd status", name="issue_comment.created.issue")
-    data["issue"]["body"] = "<!-- rfd-bot:tracking:045 -->\nTracking issue"
+    tracking_issue(data)
     assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
 
 
@@ -136,7 +171,7 @@ def test_implement_without_a_key_says_so(tmp_path: Path) -> None:
     files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
     _, checkout = make_world(tmp_path, files, {})
     data = comment("/rfd implement", name="issue_comment.created.issue")
-    data["issue"]["body"] = "<!-- rfd-bot:tracking:045 -->\nTracking issue"
+    tracking_issue(data)
     assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
 
 
@@ -201,7 +236,69 @@ def test_implement_opens_a_pr_for_the_next_phase(
     files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
     origin, checkout = make_world(tmp_path, files, {})
     data = comment("/rfd implement", name="issue_comment.created.issue")
-    data["issue"]["body"] = "<!-- rfd-bot:tracking:045 -->\nTracking issue"
+    tracking_issue(data)
     assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
     summary = git(origin, "show", "rfd/045-phase-1:docs/rfd/.state/045/phases/1.md")
     assert summary == "The writer streams rows.\n"
+
+
+@pytest.mark.vcr
+def test_implement_recovers_when_opening_its_pr_failed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run 1 pushes the branch, then GitHub answers 502 to the PR; run 2 opens that branch's PR."""
+    from bot.plan import PlanPhase, dumps
+    from tests.fakes import ScriptedLLM, reply
+
+    llm = ScriptedLLM([reply("Research."), reply("- [ ] 1. Write the CSV writer\n"),
+                       reply("done"), reply("The writer streams rows.")])  # fmt: skip
+    monkeypatch.setattr("bot.llm.select.select", lambda *a, **k: (llm, "scripted model"))
+    accepted = RFD_TEXT.replace("Discussion", "Accepted")
+    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
+    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
+    origin, checkout = make_world(tmp_path, files, {})
+    data = comment("/rfd implement", name="issue_comment.created.issue")
+    tracking_issue(data)
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 1
+    pushed = git(origin, "rev-parse", "rfd/045-phase-1")
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    assert git(origin, "rev-parse", "rfd/045-phase-1") == pushed  # not implemented twice
+    assert len(llm.requests) == 4  # the model was asked in run 1 only
+
+
+@pytest.mark.vcr
+def test_implement_reuses_the_pr_a_failed_run_opened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GitHub made the PR, then answered 502: the re-run finds it by its branch, opens none."""
+    from bot.plan import PlanPhase, dumps
+    from tests.fakes import ScriptedLLM
+
+    llm = ScriptedLLM([])  # asking the model would fail the test
+    monkeypatch.setattr("bot.llm.select.select", lambda *a, **k: (llm, "scripted model"))
+    accepted = RFD_TEXT.replace("Discussion", "Accepted")
+    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
+    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
+    _, checkout = make_world(tmp_path, files, {})
+    data = comment("/rfd implement", name="issue_comment.created.issue")
+    tracking_issue(data)
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+
+
+@pytest.mark.vcr
+def test_implement_refuses_a_stray_branch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Someone's own `rfd/045-phase-1` without a phase summary is neither reused nor overwritten."""
+    from bot.plan import PlanPhase, dumps
+    from tests.fakes import ScriptedLLM
+
+    llm = ScriptedLLM([])
+    monkeypatch.setattr("bot.llm.select.select", lambda *a, **k: (llm, "scripted model"))
+    accepted = RFD_TEXT.replace("Discussion", "Accepted")
+    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
+    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
+    origin, checkout = make_world(tmp_path, files, {})
+    git(origin, "branch", "rfd/045-phase-1", "main")
+    data = comment("/rfd implement", name="issue_comment.created.issue")
+    tracking_issue(data)
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    assert git(origin, "rev-parse", "rfd/045-phase-1") == git(origin, "rev-parse", "main")

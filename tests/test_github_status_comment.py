@@ -25,7 +25,23 @@ def test_opened_posts_one_status_comment(tmp_path: Path, checkout: Path) -> None
 
 
 @pytest.mark.vcr
+def test_planted_status_marker_is_ignored(tmp_path: Path, checkout: Path) -> None:
+    """mallory's comment carries the status marker: the bot posts its own, edits nothing of hers."""
+    assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
+    assert "status comment posted on #2" in (tmp_path / "summary.md").read_text()
+
+
+@pytest.mark.vcr
 def test_redelivered_opened_writes_nothing(tmp_path: Path, checkout: Path) -> None:
+    assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
+
+
+@pytest.mark.vcr
+def test_redelivered_opened_as_an_app_writes_nothing(tmp_path: Path) -> None:
+    """With `bot.login` set to a GitHub App's bot, that account's status comment is the bot's."""
+    config = '[bot]\nseconds_between_writes = 0\nlogin = "rfd-helper[bot]"\n'
+    main = {"README.md": "hello\n", ".github/rfd.toml": config}
+    checkout = make_world(tmp_path, main, {RFD_PATH: RFD_TEXT})[1]
     assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
 
 

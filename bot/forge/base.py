@@ -19,6 +19,7 @@ class Issue:
     state: str  # "open" | "closed"
     url: str
     labels: tuple[str, ...] = ()
+    author: str = ""
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,8 @@ class Comment:
     body: str
     url: str
     author: str = ""
+    updated: str = ""
+    """When it was last written, ISO 8601 (``2026-11-22T02:00:00+00:00``); "" if unknown."""
 
 
 class Forge(Protocol):

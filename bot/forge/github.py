@@ -3,8 +3,10 @@
 Every write the bot makes to GitHub goes through here (or through the small
 :mod:`bot.github.api` adapter for what the Forge protocol does not cover).
 Objects are lazy, so a write costs one request and nothing is fetched to build
-it.  The bot finds its own issues and comments by their hidden marker, never by
-asking who it is: ``GET /user`` answers 403 with the Actions ``GITHUB_TOKEN``.
+it.  The bot finds its own issues and comments by their hidden marker *and*
+their author, the login it is configured to write as (``bot.login``, by default
+``github-actions[bot]``) — never by asking who it is: ``GET /user`` answers 403
+with the Actions ``GITHUB_TOKEN``.  A marker planted by anyone else is ignored.
 
 PyGithub is imported inside functions: importing this module is free.
 """
@@ -13,83 +15,22 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.errors import ConfigError, ForgeError, ForgeUnreachable
+from bot.config import ACTIONS_BOT_LOGIN
+from bot.errors import ForgeError, ForgeUnreachable
 from bot.forge.base import Comment, Issue
+from bot.forge.github_connection import Connection
 from bot.forge.pacing import DEFAULT_BURST, DEFAULT_INTERVAL, WritePacer
 from bot.github.redact import redact
 
 if TYPE_CHECKING:
-    from github import Github
     from github.Issue import Issue as GhIssue
     from github.IssueComment import IssueComment as GhComment
     from github.Repository import Repository
 
-DEFAULT_API_URL = "https://api.github.com"
-PER_PAGE = 100
 ISSUE_SCAN_LIMIT = 1000
 """Issues scanned for a marker before giving up (newest first)."""
-
-
-@dataclass(frozen=True)
-class Connection:
-    """How to reach one repository."""
-
-    repository: str
-    """``owner/name``."""
-    token: str
-    api_url: str = DEFAULT_API_URL
-    seconds_between_writes: float | None = DEFAULT_INTERVAL
-    """Pause between writes once ``write_burst`` writes were made (see :mod:`.pacing`)."""
-    retries: int = 3
-    secondary_rate_wait: float = 60.0
-    write_burst: int = DEFAULT_BURST
-
-    @classmethod
-    def from_env(
-        cls,
-        environ: Mapping[str, str],
-        *,
-        seconds_between_writes: float | None = DEFAULT_INTERVAL,
-        write_burst: int = DEFAULT_BURST,
-    ) -> Connection:
-        """Read ``GITHUB_REPOSITORY``, ``GITHUB_TOKEN`` and ``GITHUB_API_URL`` (GHE)."""
-        repository = environ.get("GITHUB_REPOSITORY", "")
-        token = environ.get("GITHUB_TOKEN", "")
-        if "/" not in repository:
-            raise ConfigError(
-                "GITHUB_REPOSITORY is not set to owner/name",
-                hint="run inside GitHub Actions or export GITHUB_REPOSITORY",
-            )
-        if not token:
-            raise ConfigError("GITHUB_TOKEN is not set", hint="pass `github.token` in `env:`")
-        api_url = environ.get("GITHUB_API_URL") or DEFAULT_API_URL
-        return cls(repository, token, api_url.rstrip("/"), seconds_between_writes,
-                   write_burst=write_burst)  # fmt: skip
-
-    def pacer(self) -> WritePacer:
-        return WritePacer(self.seconds_between_writes or 0.0, self.write_burst)
-
-    def client(self) -> Github:
-        """A lazy PyGithub client with retries for 5xx and (secondary) rate limits."""
-        from github import Auth, Github, GithubRetry
-
-        retry = GithubRetry(
-            total=self.retries,
-            backoff_factor=0.5 if self.seconds_between_writes else 0,
-            secondary_rate_wait=self.secondary_rate_wait,
-        )
-        return Github(
-            auth=Auth.Token(self.token),
-            base_url=self.api_url,
-            retry=retry,
-            per_page=PER_PAGE,
-            seconds_between_requests=None,
-            seconds_between_writes=None,  # paced by WritePacer: only past the burst
-            lazy=True,
-        )
 
 
 def to_issue(gh: GhIssue) -> Issue:
@@ -100,11 +41,14 @@ def to_issue(gh: GhIssue) -> Issue:
         state=gh.state,
         url=gh.html_url,
         labels=tuple(label.name for label in gh.labels),
+        author=gh.user.login if gh.user else "",
     )
 
 
 def to_comment(gh: GhComment) -> Comment:
-    return Comment(id=gh.id, body=gh.body or "", url=gh.html_url, author=gh.user.login)
+    login = gh.user.login if gh.user else ""
+    updated = gh.updated_at.isoformat() if gh.updated_at else ""
+    return Comment(id=gh.id, body=gh.body or "", url=gh.html_url, author=login, updated=updated)
 
 
 class GitHubForge:
@@ -119,10 +63,13 @@ class GitHubForge:
         web_url: str = "",
         branch: str = "main",
         pacer: WritePacer | None = None,
+        login: str = ACTIONS_BOT_LOGIN,
     ) -> None:
         self.repo = repo
         self.pacer = pacer or WritePacer(interval=0)
         """Shared with :class:`bot.github.api.RepoApi`: every write of the run goes through it."""
+        self.login = login
+        """The account our token writes as: only what it wrote is ours."""
         self.web_url = web_url.rstrip("/")
         """``https://github.com/owner/repo``: links in issue bodies (no request to learn it)."""
         self.branch = branch
@@ -131,10 +78,15 @@ class GitHubForge:
 
     @classmethod
     def connect(
-        cls, connection: Connection, *, web_url: str = "", branch: str = "main"
+        cls,
+        connection: Connection,
+        *,
+        web_url: str = "",
+        branch: str = "main",
+        login: str = ACTIONS_BOT_LOGIN,
     ) -> GitHubForge:
         repo = connection.client().get_repo(connection.repository)
-        return cls(repo, web_url=web_url, branch=branch, pacer=connection.pacer())
+        return cls(repo, web_url=web_url, branch=branch, pacer=connection.pacer(), login=login)
 
     @classmethod
     def from_env(
@@ -144,13 +96,19 @@ class GitHubForge:
         seconds_between_writes: float | None = DEFAULT_INTERVAL,
         write_burst: int = DEFAULT_BURST,
         branch: str = "main",
+        login: str = ACTIONS_BOT_LOGIN,
     ) -> GitHubForge:
         """From the Actions environment; ``GITHUB_SERVER_URL`` gives the web address."""
         conn = Connection.from_env(
             environ, seconds_between_writes=seconds_between_writes, write_burst=write_burst
         )
         server = environ.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/")
-        return cls.connect(conn, web_url=f"{server}/{conn.repository}", branch=branch)
+        web_url = f"{server}/{conn.repository}"
+        return cls.connect(conn, web_url=web_url, branch=branch, login=login)
+
+    def is_mine(self, author: str) -> bool:
+        """Did the bot's own account write this (logins are case-insensitive)?"""
+        return author.lower() == self.login.lower()
 
     def file_url(self, path: str) -> str:
         """``…/blob/<default branch>/<path>``: a repository-relative link breaks in an issue."""
@@ -169,7 +127,9 @@ class GitHubForge:
                 if count >= ISSUE_SCAN_LIMIT:
                     return None
                 if "/pull/" not in gh.html_url and marker in (gh.body or ""):
-                    return to_issue(gh)
+                    found = to_issue(gh)
+                    if self.is_mine(found.author):
+                        return found
         return None
 
     def get_issue(self, number: int) -> Issue:
@@ -205,13 +165,20 @@ class GitHubForge:
 
     # ---------------------------------------------------------------- comments
 
-    def comments(self, number: int) -> list[Comment]:
-        """Every comment of issue/PR ``number``, read once per run."""
+    def all_comments(self, number: int) -> list[Comment]:
+        """Every comment of issue/PR ``number``, whoever wrote it, read once per run."""
         if number not in self._comments:
             with _translated(f"list the comments of #{number}"):
                 pages = self.repo.get_issue(number).get_comments()
                 self._comments[number] = [to_comment(gh) for gh in pages]
         return self._comments[number]
+
+    def comments(self, number: int) -> list[Comment]:
+        """The bot's own comments on ``number``: the only ones searched for markers.
+
+        A marker in anyone else's comment is text, not a claim that the bot wrote it.
+        """
+        return [c for c in self.all_comments(number) if self.is_mine(c.author)]
 
     def find_comment(self, number: int, marker: str) -> Comment | None:
         return next((c for c in self.comments(number) if marker in c.body), None)

@@ -15,7 +15,7 @@ from bot.github.auth import AUTHOR_MAY_NOT_ACCEPT, authorize
 from bot.github.changed import changed_rfds
 from bot.github.commands import REGISTRY, Verb
 from bot.github.context import Context
-from bot.github.ops import Refused, commit, pr_workspace
+from bot.github.ops import Refused, commit, pr_workspace, refuse_label
 from bot.status import Status
 
 ACCEPTABLE = (Status.DRAFT, Status.DISCUSSION)
@@ -34,8 +34,7 @@ def on_label(ctx: Context) -> None:
             raise Refused(decision.reason)
         message = accept_pr(ctx, pr)
     except Refused as refusal:
-        ctx.reply(str(refusal))
-        ctx.forge.remove_label(pr.number, label)
+        refuse_label(ctx, pr.number, label, str(refusal))
         return
     if message != ALREADY:
         ctx.reply(message)

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.errors import ForgeError
-from bot.forge.github import PER_PAGE, _translated
+from bot.forge.github import _translated
+from bot.forge.github_connection import PER_PAGE
 from bot.forge.pacing import WritePacer
 from bot.github.redact import redact
 

@@ -16,9 +16,6 @@ from bot.config import Config
 from bot.github.api import Permission
 from bot.github.commands import Verb, VerbSpec
 
-BOT_MARKER = "<!-- rfd-bot:"
-DEFAULT_BOT_LOGIN = "github-actions[bot]"
-
 NOT_ALLOWED = "@{login} {what} needs {need} access to this repository; you have {have}."
 BOT_NOT_ALLOWED = (
     "{what} from the bot account `{login}` is ignored: add it to `bot.allowed_bots` "
@@ -52,9 +49,9 @@ class Decision:
 ALLOW = Decision(True)
 
 
-def is_own(actor: Actor, body: str, bot_login: str = DEFAULT_BOT_LOGIN) -> bool:
-    """Is this the bot's own comment (by login or by its hidden marker)?"""
-    return actor.login == bot_login or BOT_MARKER in body
+def is_own(actor: Actor, bot_login: str) -> bool:
+    """Is this the bot's own comment?  By its author only: anyone can write a marker."""
+    return actor.login.lower() == bot_login.lower()
 
 
 def authorize(

@@ -147,3 +147,23 @@ def open_branch(base: Path, branch: str, environ: Mapping[str, str]) -> Checkout
     dest = Path(tempfile.mkdtemp(prefix="rfd-branch-", dir=environ.get("RUNNER_TEMP")))
     _run(repo, git_env(environ), "worktree", "add", "--detach", str(dest), "HEAD")
     return Checkout(dest, branch, writable=True)
+
+
+def pushed_branch(base: Path, branch: str, environ: Mapping[str, str]) -> str | None:
+    """``branch`` fetched from origin as a remote-tracking ref; None when origin has none."""
+    repo, env = _repo(base), git_env(environ)
+    if not _run(repo, env, "ls-remote", "--heads", "origin", f"refs/heads/{branch}"):
+        return None
+    remote = f"refs/remotes/origin/{branch}"
+    _run(repo, env, "fetch", "--no-tags", "origin", f"+refs/heads/{branch}:{remote}")
+    return remote
+
+
+def file_at(base: Path, ref: str, path: str) -> str | None:
+    """The text of ``path`` at ``ref`` of the checkout's repository; None if it has none."""
+    import git
+
+    try:
+        return str(_repo(base).git.execute(["git", "show", f"{ref}:{path}"]))
+    except git.GitCommandError:
+        return None

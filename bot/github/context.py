@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from bot.comments import marker, upsert_comment
@@ -51,6 +52,18 @@ class Context:
         verb = "posted" if created else "unchanged" if before == found else "updated"
         self.summary.note(f"{kind} comment {verb} on #{target}: {found.url}")
         return found
+
+    def replied_after_event(self, key: str | None = None) -> bool:
+        """Did a run already reply to this very event (a re-delivery), not to an earlier one?
+
+        The reply's marker is the same when the same person applies a label again
+        at the same head; only a reply written after the event answers *this* one.
+        """
+        found = self.forge.find_comment(self.number, marker("reply", key or self.delivery.key))
+        when = self.delivery.happened_at
+        if found is None or when is None or not found.updated:
+            return False
+        return datetime.fromisoformat(found.updated) >= when
 
     def reply(self, body: str, key: str | None = None) -> Comment:
         """A reply to this delivery; one per delivery, so a re-run edits instead of repeating."""

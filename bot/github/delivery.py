@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +87,13 @@ class Delivery:
         """A comment on a PR (``issue.pull_request`` is set) or a PR event."""
         issue = self.payload.get("issue") or {}
         return "pull_request" in self.payload or bool(issue.get("pull_request"))
+
+    @property
+    def happened_at(self) -> datetime | None:
+        """When the event happened, as far as the payload says (a PR's ``updated_at``)."""
+        pr = self.payload.get("pull_request") or {}
+        stamp = pr.get("updated_at")
+        return datetime.fromisoformat(stamp) if isinstance(stamp, str) else None
 
     @property
     def label(self) -> str:

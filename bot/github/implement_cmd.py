@@ -6,11 +6,17 @@ confined by ``[implement]`` in the configuration (allowed paths and commands) â€
 there is nobody to ask in a bot, so anything else is refused.  Progress is one
 comment edited in place; the PR is titled "RFD 045, phase 2: â€¦" and carries the
 code and ``phases/N.md``.  A phase whose PR exists already is not redone.
+
+Retry-safe: a run that pushed the branch but failed to open the PR (a 5xx, a
+422) left the work on the branch; the next run finds the branch with its
+``phases/N.md``, opens the PR for it without implementing again, and says so.
 """
 
 from __future__ import annotations
 
-from bot.github.checkout import close, commit_and_push, open_branch
+from typing import Any
+
+from bot.github.checkout import close, commit_and_push, file_at, open_branch, pushed_branch
 from bot.github.commands import Command
 from bot.github.context import Context
 from bot.github.ops import COMMIT, Refused, has_model, open_workspace
@@ -27,6 +33,15 @@ PR_BODY = (
     "Checks do not start by themselves on PRs the bot opens: push a commit or re-run them."
 )
 NO_PHASE = "RFD {rid} has no phase left to implement."
+OPENED_REPLY = "Opened {url} for phase {n} of RFD {rid}."
+RECOVERED = (
+    "Opened {url} for phase {n} of RFD {rid} from branch `{branch}`, which an earlier run "
+    "pushed before it could open the pull request (nothing was implemented again)."
+)
+STRAY_BRANCH = (
+    "Branch `{branch}` exists but holds no `{summary}`, so it is not an earlier run's work: "
+    "delete the branch (or rename it), then comment `/rfd implement {n}` again."
+)
 
 
 def implement(ctx: Context, command: Command) -> str:
@@ -39,13 +54,36 @@ def implement(ctx: Context, command: Command) -> str:
     if n is None or not state.plan or not 1 <= n <= len(state.plan):
         raise Refused(NO_PHASE.format(rid=rid))
     title, branch = state.plan[n - 1].title, BRANCH.format(rid=rid, n=n)
+    facts: dict[str, Any] = {"rid": rid, "n": n, "title": title, "branch": branch}
     existing = ctx.api.find_pull(branch)
     if existing is not None:
+        ctx.upsert("implement", f"{rid}-{n}", OPENED.format(**facts, url=existing[1]))
         return EXISTS.format(n=n, rid=rid, url=existing[1])
+    summary, reply = _earlier_work(ctx, ws.rel(ws.store.path(rid, f"phases/{n}.md")), facts)
+    if summary is None:
+        ctx.upsert("implement", f"{rid}-{n}", RUNNING.format(**facts))
+        summary = _implement(ctx, command, rid, n, branch)
+    body = PR_BODY.format(**facts, summary=summary.strip())
+    _, url = ctx.api.create_pull(TITLE.format(**facts), branch, ctx.delivery.default_branch, body)
+    ctx.upsert("implement", f"{rid}-{n}", OPENED.format(**facts, url=url))
+    return reply.format(**facts, url=url)
+
+
+def _earlier_work(ctx: Context, summary_path: str, facts: dict[str, Any]) -> tuple[str | None, str]:
+    """``(summary, reply)``: the summary an earlier run pushed on the branch, if it did."""
+    pushed = pushed_branch(ctx.root, facts["branch"], ctx.environ)
+    if pushed is None:
+        return None, OPENED_REPLY
+    found = file_at(ctx.root, pushed, summary_path)
+    if found is None:
+        raise Refused(STRAY_BRANCH.format(**facts, summary=summary_path))
+    return found, RECOVERED
+
+
+def _implement(ctx: Context, command: Command, rid: str, n: int, branch: str) -> str:
+    """Run the implement step on a new branch and push it; the phase summary."""
     from bot.agent.steps import implement_rfd
 
-    facts = {"rid": rid, "n": n, "title": title, "branch": branch}
-    ctx.upsert("implement", f"{rid}-{n}", RUNNING.format(**facts))
     checkout = open_branch(ctx.root, branch, ctx.environ)
     try:
         work = open_workspace(ctx, checkout.root)
@@ -55,7 +93,4 @@ def implement(ctx: Context, command: Command) -> str:
         commit_and_push(checkout, [checkout.root], message, ctx.environ)
     finally:
         close(ctx.root, checkout)
-    body = PR_BODY.format(**facts, summary=result.summary.strip())
-    _, url = ctx.api.create_pull(TITLE.format(**facts), branch, ctx.delivery.default_branch, body)
-    ctx.upsert("implement", f"{rid}-{n}", OPENED.format(**facts, url=url))
-    return f"Opened {url} for phase {n} of RFD {rid}."
+    return result.summary

@@ -75,5 +75,17 @@ def commit(ctx: Context, checkout: Checkout, paths: Iterable[Path], ids: str, wh
     return f"Committed as {sha[:12]}." if sha else "Nothing to commit."
 
 
+def refuse_label(ctx: Context, number: int, label: str, reason: str) -> None:
+    """Say why ``label`` is refused and take it off, unless a run already answered this event.
+
+    A re-delivered refusal makes no write: the label was taken off the first time.
+    """
+    if ctx.replied_after_event():
+        ctx.summary.note(f"the refusal of {label} was already answered: nothing to do")
+        return
+    ctx.reply(reason)
+    ctx.forge.remove_label(number, label)
+
+
 class Refused(Exception):
     """A command or label that cannot run here; the message says why (and is posted)."""

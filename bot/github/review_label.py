@@ -19,7 +19,7 @@ from bot.github.changed import ChangedRfd, changed_rfds
 from bot.github.checkout import Checkout, close, commit_and_push, open_pull
 from bot.github.commands import REGISTRY, Verb
 from bot.github.context import Context
-from bot.github.ops import COMMIT, offline_note, open_workspace
+from bot.github.ops import COMMIT, offline_note, open_workspace, refuse_label
 from bot.github.revisions import head_marker, posted_reviews, review_marker, short
 
 if TYPE_CHECKING:
@@ -42,8 +42,7 @@ def on_label(ctx: Context) -> None:
     decision = authorize(REGISTRY[Verb.REVIEW], ctx.delivery.actor, ctx.cfg, ctx.api.permission,
                          what=what)  # fmt: skip
     if not decision.allowed:
-        ctx.reply(decision.reason)
-        ctx.forge.remove_label(pr.number, label)
+        refuse_label(ctx, pr.number, label, decision.reason)
         return
     done = review_pr(ctx, pr)
     if done.posted or not done.already:

@@ -114,6 +114,7 @@ def _run(
         seconds_between_writes=cfg.bot.seconds_between_writes,
         write_burst=cfg.bot.write_burst,
         branch=delivery.default_branch,
+        login=cfg.bot.login,
     )
     api = RepoApi(forge.repo, forge.pacer)
     ctx = Context(delivery, cfg, forge, api, root, environ, summary, clock)

@@ -4,7 +4,8 @@ Only new comments count (an edit never re-runs anything).  The bot's own
 comments are ignored.  A mutating command is acknowledged with 👀 and ends with
 🚀 or 😕 and a reply; read-only ones (status, help) just reply.  Every refusal
 says why.  A comment the bot already answered (a re-delivered event) is left
-alone: its reply carries the comment's id in its marker.
+alone: each command's final reply carries the comment's id and the verb in its
+marker.  A run that failed half-way left no final reply, so a re-run finishes it.
 """
 
 from __future__ import annotations
@@ -28,26 +29,31 @@ FAILED = (
 def on_comment(ctx: Context) -> None:
     body = str(ctx.delivery.comment.get("body") or "")
     actor = ctx.delivery.actor
-    if is_own(actor, body):
+    if is_own(actor, ctx.forge.login):
         ctx.summary.note("ignored: the bot's own comment")
         return
     parsed = parse(body)
     if not parsed.commands and not parsed.errors:
         ctx.summary.note("no /rfd command in this comment")
         return
-    if _answered(ctx):
-        ctx.summary.note(f"comment {ctx.delivery.key} was already answered: nothing to do")
-        return
     if parsed.errors:
         errors = "\n".join(f"- {e}" for e in parsed.errors)
         ctx.reply(PARSE_ERRORS.format(errors=errors), key=f"{ctx.delivery.key}-usage")
     for command in parsed.commands:
-        run(ctx, command)
+        if _answered(ctx, command):
+            ctx.summary.note(f"`/rfd {command.verb.value}` was already answered: nothing to do")
+        else:
+            run(ctx, command)
 
 
-def _answered(ctx: Context) -> bool:
-    prefix = marker("reply", f"{ctx.delivery.key}-").removesuffix(" -->")
-    return any(prefix in c.body for c in ctx.forge.comments(ctx.number))
+def _answered(ctx: Context, command: Command) -> bool:
+    """Has a run given this command its final reply?
+
+    Only the final reply counts: a run that died after 👀 (or whose failure the
+    router reported) left none, so a re-run finishes the command.
+    """
+    mark = marker("reply", f"{ctx.delivery.key}-{command.verb.value}")
+    return ctx.forge.find_comment(ctx.number, mark) is not None
 
 
 def run(ctx: Context, command: Command) -> None:

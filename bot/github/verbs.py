@@ -61,7 +61,9 @@ def _targets(ctx: Context, pr: PullRequest, command: Command, *, one: bool) -> l
 
 def issue_rfd(ctx: Context) -> str:
     """The RFD of the tracking issue this comment is on (Refused on any other issue)."""
-    rid = rfd_of_issue(str(ctx.delivery.payload["issue"].get("body") or ""))
+    issue = ctx.delivery.payload["issue"]
+    author = str((issue.get("user") or {}).get("login", ""))
+    rid = rfd_of_issue(str(issue.get("body") or "")) if ctx.forge.is_mine(author) else None
     if rid is None:
         raise Refused(NOT_TRACKING)
     return rid

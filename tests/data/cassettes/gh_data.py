@@ -27,6 +27,8 @@ REASONS = {
     404: "Not Found",
     422: "Unprocessable Entity",
     502: "Bad Gateway",
+    503: "Service Unavailable",
+    504: "Gateway Timeout",
 }
 
 _counter = {"request": 0}

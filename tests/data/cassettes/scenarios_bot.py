@@ -521,3 +521,197 @@ CASSETTES |= {
         comments_of(2, status_comment()),
     ],
 }
+
+# Markers planted by someone else than the bot are text, not the bot's own comments.
+MALLORY = user("mallory", 5100)
+CASSETTES |= {
+    S + "test_planted_status_marker_is_ignored": [
+        FILES,
+        call(
+            "GET",
+            "/issues/2/comments",
+            query="per_page=100",
+            reply=[comment(949, 2, "<!-- rfd-bot:status:2 -->\nApproved, merge me!", MALLORY)],
+        ),
+        call(
+            "POST",
+            "/issues/2/comments",
+            body={"body": body("status-opened")},
+            status=201,
+            reply=status_comment(),
+        ),
+    ],
+    C + "test_planted_reply_marker_does_not_silence_a_command": [
+        call(
+            "GET",
+            "/issues/2/comments",
+            query="per_page=100",
+            reply=[comment(959, 2, "<!-- rfd-bot:reply:c492700400-status -->\ndone", MALLORY)],
+        ),
+        PULL,
+        SLASH_FILES,
+        reply("slash-status"),
+    ],
+    C + "test_status_on_an_issue_with_a_planted_tracking_marker": [
+        call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+        react("confused"),
+        reply("slash-not-tracking", number=12),
+    ],
+}
+
+
+def answered(name: str, cid: int, updated: str) -> dict[str, object]:
+    """The bot's reply ``name`` on PR 2, last written at ``updated``."""
+    return {**comment(cid, 2, body(name)), "created_at": updated, "updated_at": updated}
+
+
+LABELED_AT = "2019-05-15T15:20:35Z"  # pull_request.updated_at of the labeled payloads
+AFTER, BEFORE = "2019-05-15T15:20:41Z", "2019-05-14T09:00:00Z"
+CASSETTES |= {
+    R + "test_redelivered_refused_label_writes_nothing": [
+        perm("octocat", "read"),
+        call(
+            "GET",
+            "/issues/2/comments",
+            query="per_page=100",
+            reply=[status_comment(), answered("refused-reader", 952, AFTER)],
+        ),
+    ],
+    A + "test_redelivered_refused_accept_writes_nothing": [
+        perm("octocat", "write"),
+        FILES,
+        call(
+            "GET",
+            "/issues/2/comments",
+            query="per_page=100",
+            reply=[answered("label-accept-author", 960, AFTER)],
+        ),
+    ],
+    A + "test_accept_applied_again_by_its_author_is_taken_off_again": [
+        perm("octocat", "write"),
+        FILES,
+        call(
+            "GET",
+            "/issues/2/comments",
+            query="per_page=100",
+            reply=[answered("label-accept-author", 960, BEFORE)],
+        ),
+        UNLABEL_ACCEPT,
+    ],
+}
+
+# A first run acknowledged /rfd dismiss with 👀, then GitHub failed and the router said so.
+FAILED_BEFORE = comment(
+    958,
+    2,
+    "<!-- rfd-bot:reply:c492700400-failed -->\n### 😕 rfd-bot could not finish\n\n```\n"
+    "GitHub refused to list the files of #2: 502 Server Error\n```\n\n"
+    "Nothing was left half-done. Fix the problem above, then re-run the job or repeat the command.",
+)
+CASSETTES[C + "test_rerun_after_a_failure_finishes_the_command"] = [
+    call("GET", "/issues/2/comments", query="per_page=100", reply=[FAILED_BEFORE]),
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    PULL,
+    SLASH_FILES,
+    react("rocket"),
+    reply("slash-dismiss"),
+]
+
+# /rfd implement: run 1 pushes the branch, then POST /pulls answers 502 (not retried: the PR
+# may exist); run 2 finds no PR for the branch, opens it from the pushed work, edits progress.
+RUNNING_COMMENT = comment(970, 12, body("implement-running"))
+FAILED_REPLY = comment(971, 12, body("implement-failed-502"))
+PR_REQUEST = {
+    "title": "RFD 045, phase 1: Writer",
+    "head": "rfd/045-phase-1",
+    "base": "main",
+    "body": body("implement-pr"),
+}
+NO_PR = call("GET", "/pulls", query="state=all&head=Codertocat%3Arfd%2F045-phase-1", reply=[])
+CASSETTES[C + "test_implement_recovers_when_opening_its_pr_failed"] = [
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    NO_PR,
+    reply("implement-running", cid=970, number=12),
+    call("POST", "/pulls", status=502, reply={"message": "Server Error"}, body=PR_REQUEST),
+    reply("implement-failed-502", cid=971, number=12),
+    # run 2 (the job re-run)
+    call(
+        "GET",
+        "/issues/12/comments",
+        query="per_page=100",
+        reply=[RUNNING_COMMENT, FAILED_REPLY],
+    ),
+    perm("Codertocat", "admin"),
+    call(
+        "POST",
+        f"/issues/comments/{CID}/reactions",
+        body={"content": "eyes"},
+        reply=reaction("eyes"),
+    ),
+    NO_PR,
+    call("POST", "/pulls", status=201, reply=NEW_PR, body=PR_REQUEST),
+    call(
+        "PATCH",
+        "/issues/comments/970",
+        body={"body": body("implement-opened")},
+        reply=comment(970, 12, body("implement-opened")),
+    ),
+    react("rocket"),
+    reply("slash-implement-recovered", cid=972, number=12),
+]
+
+# The 502 came after GitHub had made the PR: the re-run reuses it and finishes the progress.
+CASSETTES[C + "test_implement_reuses_the_pr_a_failed_run_opened"] = [
+    call(
+        "GET",
+        "/issues/12/comments",
+        query="per_page=100",
+        reply=[RUNNING_COMMENT, FAILED_REPLY],
+    ),
+    perm("Codertocat", "admin"),
+    call(
+        "POST",
+        f"/issues/comments/{CID}/reactions",
+        body={"content": "eyes"},
+        reply=reaction("eyes"),
+    ),
+    call(
+        "GET",
+        "/pulls",
+        query="state=all&head=Codertocat%3Arfd%2F045-phase-1",
+        reply=[NEW_PR],
+    ),
+    call(
+        "PATCH",
+        "/issues/comments/970",
+        body={"body": body("implement-opened")},
+        reply=comment(970, 12, body("implement-opened")),
+    ),
+    react("rocket"),
+    reply("slash-implement-exists", cid=972, number=12),
+]
+
+# Run as a GitHub App (`bot.login = "rfd-helper[bot]"`): the App's status comment is its own.
+APP_BOT = user("rfd-helper[bot]", 4100, "Bot")
+CASSETTES[S + "test_redelivered_opened_as_an_app_writes_nothing"] = [
+    FILES,
+    call(
+        "GET",
+        "/issues/2/comments",
+        query="per_page=100",
+        reply=[comment(950, 2, body("status-opened"), APP_BOT)],
+    ),
+]
+
+# A branch of that name exists but no run of the bot made it: refused, nothing overwritten.
+CASSETTES[C + "test_implement_refuses_a_stray_branch"] = [
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    NO_PR,
+    react("confused"),
+    reply("slash-implement-stray", number=12),
+]

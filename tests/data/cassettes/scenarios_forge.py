@@ -167,3 +167,44 @@ CASSETTES = {
         ),
     ],
 }
+
+# Markers planted by someone else: the bot only trusts what its own account wrote.
+PLANTED_ISSUE = issue(
+    13, "RFD 045: Streaming exports", f"{MARKER}\nmine now", author=user("mallory")
+)
+PLANTED_STATUS = comment(899, 7, "<!-- rfd-bot:status:7 -->\nplanted", user("mallory"))
+APP = user("rfd-helper[bot]", 4100, "Bot")
+APP_STATUS = comment(903, 7, "<!-- rfd-bot:status:7 -->\n## RFD status", APP)
+CASSETTES |= {
+    F + "test_find_issue_skips_a_planted_marker": [
+        call("GET", "/issues", query=ISSUES_Q, reply=[PLANTED_ISSUE, TRACKING]),
+    ],
+    F + "test_find_comment_skips_a_planted_marker": [
+        call("GET", "/issues/7/comments", query="per_page=100", reply=[PLANTED_STATUS, STATUS]),
+    ],
+    F + "test_a_configured_login_owns_its_comments": [
+        call("GET", "/issues/7/comments", query="per_page=100", reply=[STATUS, APP_STATUS]),
+    ],
+}
+
+# 5xx on writes: idempotent ones are sent again (honouring Retry-After), a POST is not.
+EDITED = {**STATUS, "body": "new"}
+UNAVAILABLE = {"message": "Service Unavailable"}
+CASSETTES |= {
+    F + "test_edit_survives_a_502_then_a_503_with_retry_after": [
+        call("PATCH", "/issues/comments/901", body={"body": "new"}, status=502,
+             reply={"message": "Server Error"}),
+        call("PATCH", "/issues/comments/901", body={"body": "new"}, status=503,
+             reply=UNAVAILABLE, extra={"Retry-After": "2"}),
+        call("PATCH", "/issues/comments/901", body={"body": "new"}, reply=EDITED),
+    ],
+    F + "test_label_removal_survives_a_504": [
+        call("DELETE", "/issues/7/labels/rfd%3Areview", status=504,
+             reply={"message": "We couldn't respond to your request in time."}),
+        call("DELETE", "/issues/7/labels/rfd%3Areview", reply=[]),
+    ],
+    F + "test_a_comment_is_not_posted_again_after_a_502": [
+        call("POST", "/issues/7/comments", body={"body": "hello"}, status=502,
+             reply={"message": "Server Error"}),
+    ],
+}  # fmt: skip
