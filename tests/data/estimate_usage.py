@@ -5,6 +5,9 @@ Used for the AI-step cassettes (``cassettes/test_ai_review/``): after
 
     python tests/data/estimate_usage.py cassettes/test_ai_review/*.yaml
 
+Streamed answers (``text/event-stream``) are read back into the message they carry and
+rendered again with the new usage in ``message_start`` and ``message_delta``.
+
 Tokens are estimated at four characters each (plus a few per block).  Prompt caching
 is simulated the way the API does it: every ``cache_control`` breakpoint caches the
 prefix up to it (tools and output format, system, message blocks); a later request
@@ -23,6 +26,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from anthropic_sse import parse_sse, sse
 
 THINKING_TOKENS = 320
 """Adaptive thinking with display omitted: billed as output, never shown."""
@@ -79,7 +85,10 @@ def fix(path: Path) -> None:
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     cache: dict[str, int] = {}
     for item in data["interactions"]:
-        answer = json.loads(item["response"]["body"]["string"])
+        response = item["response"]
+        streamed = "event-stream" in "".join(response["headers"].get("content-type", []))
+        body = response["body"]["string"]
+        answer = parse_sse(body) if streamed else json.loads(body)
         fresh, write, read = prompt_usage(json.loads(item["request"]["body"]), cache)
         if answer.get("type") != "message":
             continue
@@ -90,7 +99,10 @@ def fix(path: Path) -> None:
             output_tokens=output_tokens(answer),
             cache_creation={"ephemeral_5m_input_tokens": write, "ephemeral_1h_input_tokens": 0},
         )
-        item["response"]["body"]["string"] = json.dumps(answer, separators=(",", ":"))
+        body = sse(answer) if streamed else json.dumps(answer, separators=(",", ":"))
+        response["body"]["string"] = body
+        if "content-length" in response["headers"]:
+            response["headers"]["content-length"] = [str(len(body.encode()))]
         print(f"{path.name}: {fresh} in, {write} cache write, {read} cache read")
     path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1000))
 

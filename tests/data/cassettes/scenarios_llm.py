@@ -1,0 +1,159 @@
+"""The model's side of the end-to-end agent cassettes (``cassettes/test_agent_e2e/``).
+
+Each scenario lists the Messages API answers of one test, in call order, as the API
+sends them to ``messages.stream()`` (the CLI streams): SSE streams rendered by
+``tests/data/anthropic_sse.py``.  Making a cassette takes three steps, no key and no
+network::
+
+    python tests/data/cassettes/scenarios_llm.py                  # answers, placeholder requests
+    python -m pytest tests/test_agent_e2e.py -p tests.data.rerecord --record-mode=rewrite
+    python tests/data/estimate_usage.py cassettes/test_agent_e2e/test_*_streamed.yaml
+
+The second records the requests the CLI really sends (keys filtered); the third fills
+every answer's ``usage`` from the recorded request (see ``estimate_usage.py``: four
+characters a token, cache reads and writes simulated from the ``cache_control``
+breakpoints).  Usage here is a placeholder until then.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from anthropic_sse import SSE_TYPE, sse  # noqa: E402
+
+ROOT = HERE.parents[2] / "cassettes"
+OPUS, SONNET = "claude-opus-5-5", "claude-sonnet-5-5"
+HEADERS = {
+    "anthropic-organization-id": ["3f1c2a9e-7b4d-4c1e-9a2f-0d5e8b6c7a11"],
+    "anthropic-ratelimit-input-tokens-limit": ["2000000"],
+    "anthropic-ratelimit-input-tokens-remaining": ["2000000"],
+    "anthropic-ratelimit-input-tokens-reset": ["2026-11-23T09:14:02Z"],
+    "anthropic-ratelimit-output-tokens-limit": ["400000"],
+    "anthropic-ratelimit-output-tokens-remaining": ["400000"],
+    "anthropic-ratelimit-output-tokens-reset": ["2026-11-23T09:14:02Z"],
+    "anthropic-ratelimit-requests-limit": ["4000"],
+    "anthropic-ratelimit-requests-remaining": ["3999"],
+    "anthropic-ratelimit-requests-reset": ["2026-11-23T09:14:01Z"],
+    "cache-control": ["no-cache"],
+    "cf-cache-status": ["DYNAMIC"],
+    "cf-ray": ["9a4e1c7b2d3f5061-FRA"],
+    "connection": ["keep-alive"],
+    "content-type": [SSE_TYPE],
+    "date": ["Mon, 23 Nov 2026 09:14:02 GMT"],
+    "server": ["cloudflare"],
+    "strict-transport-security": ["max-age=31536000; includeSubDomains; preload"],
+    "via": ["1.1 google"],
+    "x-envoy-upstream-service-time": ["1412"],
+    "x-robots-tag": ["none"],
+}
+PLACEHOLDER_USAGE = {
+    "input_tokens": 0, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
+    "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0},
+    "output_tokens": 0, "service_tier": "standard",
+}  # fmt: skip
+
+
+def text(t: str) -> dict[str, Any]:
+    return {"type": "text", "text": t}
+
+
+def tool(call_id: str, name: str, **arguments: Any) -> dict[str, Any]:
+    return {"type": "tool_use", "id": call_id, "name": name, "input": arguments}
+
+
+def answer(tag: str, model: str, *blocks: dict[str, Any]) -> dict[str, Any]:
+    stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
+    return {
+        "model": model, "id": f"msg_01{tag}", "type": "message", "role": "assistant",
+        "content": list(blocks), "stop_reason": stop, "stop_sequence": None,
+        "usage": dict(PLACEHOLDER_USAGE),
+    }  # fmt: skip
+
+
+SCHEMA_SQL = (
+    "CREATE TABLE deliveries (\n    id BIGSERIAL PRIMARY KEY,\n    payload JSONB NOT NULL,\n"
+    "    due_at TIMESTAMPTZ NOT NULL DEFAULT now()\n);\n"
+)
+IMPLEMENT = [
+    answer("Impl1Research1LsT9kQ", OPUS, text("I will look at what the repository holds."),
+           tool("toolu_01ImplListRoot4Hq8Zx", "list_files")),
+    answer("Impl1Research2DoneW3", OPUS, text(
+        "Research for phase 1 (Schema):\n- The repository holds only README.md: there is no "
+        "database code yet.\n- The table goes into a new `db/schema.sql`; README.md should "
+        "say where it lives.")),
+    answer("Impl1Plan7Rm2Vb", OPUS, text(
+        "- [ ] 1. Create the deliveries table in db/schema.sql\n"
+        "- [ ] 2. Point README.md at the schema")),
+    answer("Impl1Item1WriteOut5Kd", OPUS, text("Writing the schema next to the repository."),
+           tool("toolu_01ImplWriteOutside7Ue", "write_file", path="../schema.sql",
+                content=SCHEMA_SQL)),
+    answer("Impl1Item1WriteIn8Pc", OPUS, text("That path is outside the repository; inside it:"),
+           tool("toolu_01ImplWriteSchema2Nf", "write_file", path="db/schema.sql",
+                content=SCHEMA_SQL)),
+    answer("Impl1Item1Final3Ys", OPUS, text(
+        "Created `db/schema.sql` with the `deliveries` table (id, payload, due_at). "
+        "No test suite exists yet to run.")),
+    answer("Impl1Item2Edit6Qa", OPUS,
+           tool("toolu_01ImplEditReadme9Wb", "edit_file", path="README.md",
+                old="# test repo\n",
+                new="# test repo\n\nThe database schema lives in `db/schema.sql`.\n")),
+    answer("Impl1Item2Final1Jm", OPUS, text("README.md now points at `db/schema.sql`.")),
+    answer("Impl1Summary4Xe", OPUS, text(
+        "Phase 1 added the `deliveries` table in `db/schema.sql` and a pointer to it in "
+        "README.md. Both items are done; nothing failed.")),
+]  # fmt: skip
+EXPLORE_SUMMARY = (
+    "# Research: Retry queue\n\n- Deliveries fail 0.7% of the time on the first attempt.\n"
+    "- Options: a table polled by a worker, or a message broker.\n"
+)
+AUTHORING = [
+    answer("AuthExplore1Tool8Fa", SONNET, text("I will save what we know so far."),
+           tool("toolu_01AuthExploreSum3Kt", "rfd_explore_summary", content=EXPLORE_SUMMARY)),
+    answer("AuthExplore2Done5Rb", SONNET, text("Saved the research summary to explore.md.")),
+    answer("AuthConverge1Two9Gc", OPUS,
+           text("Two decisions follow from the research."),
+           tool("toolu_01AuthDecideTable6Hd", "rfd_decision", action="add",
+                text="Deliveries are rows of a table polled by a worker, not broker messages."),
+           tool("toolu_01AuthDecideRetry2Je", "rfd_decision", action="add",
+                text="Retries back off exponentially with full jitter, ten attempts at most.")),
+    answer("AuthConverge2Done7Lf", OPUS, text("Recorded decisions 1 and 2 in decisions.md.")),
+    answer("AuthDraft1Section4Mg", OPUS,
+           text("Intent: the Summary states decision 1 in one paragraph."),
+           tool("toolu_01AuthDraftSummary1Nh", "rfd_section", section="Summary",
+                content="Deliveries become rows of a table that a worker polls and retries "
+                "with exponential backoff, so a failed request no longer loses the event.")),
+    answer("AuthDraft2Done3Pi", OPUS, text("Wrote the Summary from decision 1.")),
+]  # fmt: skip
+SCENARIOS = {
+    "test_agent_e2e/test_implement_a_phase_streamed": IMPLEMENT,
+    "test_agent_e2e/test_explore_converge_draft_streamed": AUTHORING,
+}
+
+
+def interaction(n: int, message: dict[str, Any]) -> dict[str, Any]:
+    headers = {**HEADERS, "request-id": [f"req_011CVQ{n:02d}{message['id'][4:18]}"]}
+    return {
+        "request": {"body": "", "headers": {}, "method": "POST",
+                    "uri": "https://api.anthropic.com/v1/messages"},
+        "response": {"body": {"string": sse(message)}, "headers": headers,
+                     "status": {"code": 200, "message": "OK"}},
+    }  # fmt: skip
+
+
+def main() -> int:
+    for key, answers in SCENARIOS.items():
+        out = ROOT / f"{key}.yaml"
+        doc = {"interactions": [interaction(n, a) for n, a in enumerate(answers)], "version": 1}
+        out.write_text(yaml.safe_dump(doc, sort_keys=False, width=1000), encoding="utf-8")
+    print(f"wrote {len(SCENARIOS)} stub cassettes under {ROOT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
