@@ -17,6 +17,7 @@ breakpoints).  Usage here is a placeholder until then.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -134,6 +135,74 @@ SCENARIOS = {
     "test_agent_e2e/test_implement_a_phase_streamed": IMPLEMENT,
     "test_agent_e2e/test_explore_converge_draft_streamed": AUTHORING,
 }
+OPENAI_HEADERS = {
+    "access-control-expose-headers": ["X-Request-ID"],
+    "alt-svc": ['h3=":443"; ma=86400'],
+    "cf-cache-status": ["DYNAMIC"],
+    "cf-ray": ["9a4e2d8c3e4f6172-AMS"],
+    "connection": ["keep-alive"],
+    "content-type": ["application/json"],
+    "date": ["Mon, 23 Nov 2026 09:20:41 GMT"],
+    "openai-organization": ["user-7hq2xkz0v1m3b5n8c4d6f9g2"],
+    "openai-processing-ms": ["2214"],
+    "openai-project": ["proj_Kx8Qm2Vt4Rn7Wb1Yc5Zd9Fh3"],
+    "openai-version": ["2020-10-01"],
+    "server": ["cloudflare"],
+    "strict-transport-security": ["max-age=31536000; includeSubDomains; preload"],
+    "x-content-type-options": ["nosniff"],
+    "x-envoy-upstream-service-time": ["2223"],
+    "x-ratelimit-limit-requests": ["10000"],
+    "x-ratelimit-limit-tokens": ["30000000"],
+    "x-ratelimit-remaining-requests": ["9999"],
+    "x-ratelimit-remaining-tokens": ["29997810"],
+    "x-ratelimit-reset-requests": ["6ms"],
+    "x-ratelimit-reset-tokens": ["4ms"],
+    "x-request-id": ["req_7c1e9a3f5b2d4e6081a3c5e7b9d1f2a4"],
+}
+OPENAI_REVIEW = {
+    "summary": "The outbox table and SKIP LOCKED worker solve the measured loss of events. "
+    "The retry limits are still a TODO, and a crash after sending delivers twice without "
+    "the design saying so.",
+    "findings": [
+        {"severity": "major", "section": "Design", "message": "Decide the maximum backoff "
+         "and the attempt limit; they bound how long an outage is survived."},
+        {"severity": "minor", "section": "Drawbacks", "message": "Say how long delivered "
+         "rows are kept and what removes them."},
+    ],
+    "questions": ["Does a replay keep the original delivery id?"],
+}  # fmt: skip
+
+
+def chat_completion(arguments: dict[str, Any]) -> dict[str, Any]:
+    """A chat.completions answer forced to call ``submit_review`` (usage: placeholder)."""
+    call = {
+        "id": "call_Rv4nT8qK2mW6xZ1bL9cP5dH3",
+        "type": "function",
+        "function": {
+            "name": "submit_review",
+            "arguments": json.dumps(arguments, separators=(",", ":")),
+        },
+    }
+    return {
+        "id": "chatcmpl-CxD41Gp7Nm2Vt8Rq3Wb6Yc9Zf1Kj4", "object": "chat.completion",
+        "created": 1763889641, "model": "gpt-4.1-2025-04-14",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": None,
+                     "tool_calls": [call], "refusal": None, "annotations": []},
+                     "logprobs": None, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0,
+                  "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
+                  "completion_tokens_details": {"reasoning_tokens": 0, "audio_tokens": 0,
+                  "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0}},
+        "service_tier": "default", "system_fingerprint": "fp_b3f1157249",
+    }  # fmt: skip
+
+
+JSON_SCENARIOS = {
+    "test_ai_review/test_review_through_the_chat_completions_provider": [
+        ("https://api.openai.com/v1/chat/completions", OPENAI_HEADERS,
+         chat_completion(OPENAI_REVIEW)),
+    ],
+}  # fmt: skip
 
 
 def interaction(n: int, message: dict[str, Any]) -> dict[str, Any]:
@@ -146,12 +215,23 @@ def interaction(n: int, message: dict[str, Any]) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def json_interaction(uri: str, headers: dict[str, list[str]], body: dict[str, Any]) -> Any:
+    return {
+        "request": {"body": "", "headers": {}, "method": "POST", "uri": uri},
+        "response": {"body": {"string": json.dumps(body, separators=(",", ":"))},
+                     "headers": headers, "status": {"code": 200, "message": "OK"}},
+    }  # fmt: skip
+
+
 def main() -> int:
-    for key, answers in SCENARIOS.items():
+    docs = {key: [interaction(n, a) for n, a in enumerate(answers)]
+            for key, answers in SCENARIOS.items()}  # fmt: skip
+    docs |= {key: [json_interaction(*x) for x in xs] for key, xs in JSON_SCENARIOS.items()}
+    for key, interactions in docs.items():
         out = ROOT / f"{key}.yaml"
-        doc = {"interactions": [interaction(n, a) for n, a in enumerate(answers)], "version": 1}
+        doc = {"interactions": interactions, "version": 1}
         out.write_text(yaml.safe_dump(doc, sort_keys=False, width=1000), encoding="utf-8")
-    print(f"wrote {len(SCENARIOS)} stub cassettes under {ROOT}")
+    print(f"wrote {len(docs)} stub cassettes under {ROOT}")
     return 0
 
 
