@@ -1,15 +1,18 @@
-"""The model's side of the end-to-end agent cassettes (``cassettes/test_agent_e2e/``).
+"""The model's side of the hand-built LLM cassettes: the streamed agent ones
+(``cassettes/test_agent_e2e/``) and the chat-completions review (``cassettes/test_ai_review/``).
 
 Each scenario lists the Messages API answers of one test, in call order, as the API
 sends them to ``messages.stream()`` (the CLI streams): SSE streams rendered by
 ``tests/data/anthropic_sse.py``.  Making a cassette takes three steps, no key and no
 network::
 
-    python tests/data/cassettes/scenarios_llm.py                  # answers, placeholder requests
+    python tests/data/cassettes/scenarios_llm.py implement        # answers, placeholder requests
     python -m pytest tests/test_agent_e2e.py -p tests.data.rerecord --record-mode=rewrite
     python tests/data/estimate_usage.py cassettes/test_agent_e2e/test_*_streamed.yaml
 
-The second records the requests the CLI really sends (keys filtered); the third fills
+The first writes the stubs whose name contains one of its arguments (all without one:
+it overwrites finished cassettes, so name the ones you rebuild).  The second records
+the requests the CLI really sends (keys filtered); the third fills
 every answer's ``usage`` from the recorded request (see ``estimate_usage.py``: four
 characters a token, cache reads and writes simulated from the ``cache_control``
 breakpoints).  Usage here is a placeholder until then.
@@ -223,10 +226,11 @@ def json_interaction(uri: str, headers: dict[str, list[str]], body: dict[str, An
     }  # fmt: skip
 
 
-def main() -> int:
+def main(names: list[str]) -> int:
     docs = {key: [interaction(n, a) for n, a in enumerate(answers)]
             for key, answers in SCENARIOS.items()}  # fmt: skip
     docs |= {key: [json_interaction(*x) for x in xs] for key, xs in JSON_SCENARIOS.items()}
+    docs = {k: v for k, v in docs.items() if not names or any(n in k for n in names)}
     for key, interactions in docs.items():
         out = ROOT / f"{key}.yaml"
         doc = {"interactions": interactions, "version": 1}
@@ -236,4 +240,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
