@@ -65,7 +65,7 @@ def test_second_review_reads_the_prefix_from_the_cache(git_repo: Path, vcr: Any)
     second = ai_review(ws, ws.document("1"), impl=False, model=None)
     assert first.usage.cache_write_tokens > 0 and first.usage.cache_read_tokens == 0
     assert second.usage.cache_read_tokens == first.usage.cache_write_tokens
-    assert cache_read_share(second.usage) > 0.75  # 66-line RFD; see tests/bench
+    assert cache_read_share(second.usage) >= 0.80  # 66-line RFD; see tests/bench
     assert second.cost_usd < first.cost_usd
     body = json.loads(vcr.requests[1].body)
     blocks = body["messages"][0]["content"]  # one turn: the RFD, the first review, the task
