@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -67,7 +69,10 @@ def rfd(repo: Path, *argv: str) -> int:
 
 @pytest.mark.vcr
 def test_implement_a_phase_streamed(
-    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    git_repo: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    vcr: Any,
 ) -> None:
     """research → plan → two items (write and edit tools, one write refused outside the
     repository) → summary, each reply streamed as Messages API SSE events."""
@@ -99,6 +104,11 @@ def test_implement_a_phase_streamed(
     entries = [parse_line(line) for line in (state / "usage.jsonl").read_text().splitlines()]
     assert len(entries) == 9 and all(e and e.model == "claude-opus-5-5" for e in entries)
     assert sum(e.usage.cache_read_tokens for e in entries if e) > 0  # from the SSE usage
+    # research and plan share tools, system prompt, RFD and phase: plan reads them cached
+    research, plan = (json.loads(vcr.requests[i].body) for i in (0, 2))
+    assert (plan["tools"], plan["system"]) == (research["tools"], research["system"])
+    assert plan["messages"][0]["content"][:2] == research["messages"][0]["content"][:2]
+    assert entries[2] and entries[2].usage.cache_read_tokens > 0
 
 
 @pytest.mark.vcr
