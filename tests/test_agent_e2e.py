@@ -31,7 +31,7 @@ NEW_SUMMARY = (
 
 @pytest.mark.vcr
 def test_refine_end_to_end_through_the_anthropic_provider(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vcr: Any
 ) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", DUMMY_KEY)
     config = Config()
@@ -54,11 +54,14 @@ def test_refine_end_to_end_through_the_anthropic_provider(
     assert repo.rfd.read_text() == RFD.replace("Old summary.", NEW_SUMMARY)
     assert result.passes[0].reply.startswith("- Summary is vague → rewrote **Summary**")
     assert [(t.tool, t.is_error) for t in tools] == [("rfd_section", False)]
-    assert (result.usage.cache_write_tokens, result.usage.cache_read_tokens) == (2870, 1480)
     ledger = (repo.store.read_text("D1", "usage.jsonl") or "").splitlines()
     entries = [e for e in map(parse_line, ledger) if e]
     assert [e.model for e in entries] == ["claude-opus-5-5"] * 3
     assert all(e.cost_usd and e.cost_usd > 0 for e in entries)
+    # pass 2 changed nothing pass 1 sent before the RFD: tools and system prompt are cached
+    pass1, pass2 = (json.loads(vcr.requests[i].body) for i in (0, 2))
+    assert (pass2["tools"], pass2["system"]) == (pass1["tools"], pass1["system"])
+    assert entries[2].usage.cache_read_tokens > 0
 
 
 def rfd(repo: Path, *argv: str) -> int:

@@ -8,7 +8,8 @@ one ``ping`` after the first ``content_block_start``, then per block
 empty ``partial_json`` / ``signature_delta``) → ``content_block_stop``, and finally
 ``message_delta`` (``stop_reason``, cumulative usage) and ``message_stop``.  Chunking is
 deterministic so a rebuilt cassette only changes where its content does.
-Only for maintainers (``scenarios_llm.py``, ``estimate_usage.py``); tests never import it.
+Used by ``scenarios_llm.py`` and ``estimate_usage.py``, and by the cost benchmark to read
+streamed answers back; the tests replay the streams through the real SDK.
 """
 
 from __future__ import annotations
