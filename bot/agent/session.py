@@ -100,13 +100,16 @@ class Session:
     def staged(self, shared: str, name: str, **variables: Any) -> Staged:
         """The step template ``name`` with the system prompt of template ``shared``.
 
-        Stages that send the same tools to the same model (implement's research and plan)
-        share one system prompt; each stage's own instructions move after the documents,
-        into the task message.  The next stage then reads tools + system prompt + the
-        documents they have in common from the prompt cache.
+        Stages that send the same tools to the same model (implement's research and plan,
+        the passes of refine) share one system prompt; each stage's own instructions move
+        after the documents, into the task message, without the closing paragraph they
+        have in common with the shared prompt (the data rule).  The next stage then reads
+        tools + system prompt + the documents they have in common from the prompt cache.
         """
-        own = self.prompt(name, **variables)
-        return Staged(self.prompt(shared).system, f"{own.system.strip()}\n\n{own.task}")
+        system, own = self.prompt(shared).system, self.prompt(name, **variables)
+        common = system.strip().rsplit("\n\n", 1)[-1]
+        instructions = own.system.strip().removesuffix(common).strip()
+        return Staged(system, f"{instructions}\n\n{own.task}")
 
     def opening(
         self,
