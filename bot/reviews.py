@@ -149,17 +149,19 @@ def render(review: Review, *, rfd_id: str, title: str) -> str:
         "",
         review.summary or "_No summary._",
         "",
-        "## Findings",
-        "",
     ]
+    return "\n".join(lines + _findings_and_questions(review)) + "\n"
+
+
+def _findings_and_questions(review: Review) -> list[str]:
+    lines = ["## Findings", ""]
     if not review.findings:
         lines.append("_No findings._")
     for f in review.findings:
         where = f"{f.section} (line {f.line})" if f.line else f.section
         lines.append(f"- **{f.severity.value}** · {where}: {f.message}")
     lines += ["", "## Questions", ""]
-    lines += [f"- {q}" for q in review.questions] or ["_None._"]
-    return "\n".join(lines) + "\n"
+    return lines + ([f"- {q}" for q in review.questions] or ["_None._"])
 
 
 _META_RE = re.compile(
@@ -205,6 +207,19 @@ def parse(text: str) -> Review:
         reviewer=meta["reviewer"] if meta else "unknown",
         model=meta["model"] if meta else "unknown",
     )
+
+
+def digest(text: str) -> str:
+    """What a later reviewer needs of a saved review: its findings and questions.
+
+    A new review must not repeat what the reviews on file already say; their summaries
+    restate their main findings, so only the findings and questions are passed on (fewer
+    tokens that are new to the prompt cache).  A review the bot did not write (no
+    ``rfd-bot:review`` marker) passes whole: its shape is not known.
+    """
+    if not _META_RE.search(text):
+        return text
+    return "\n".join(_findings_and_questions(parse(text))) + "\n"
 
 
 def headline(text: str, width: int = 60) -> str:

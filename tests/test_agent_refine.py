@@ -111,11 +111,13 @@ def test_pass_one_sees_the_reviews_and_later_passes_rotate_focus(repo: Repo) -> 
     llm = ScriptedLLM([reply("ok"), reply("ok"), reply("ok")])
     session, _ = repo.session(llm, prompts=prompts)
     refine(session, REVIEWS)
-    assert [(name, ctx.get("focus")) for name, ctx in prompts.rendered] == [
-        ("refine_pass1", None),
-        ("refine_pass", "completeness"),
-    ]
+    steps = [(name, ctx.get("focus")) for name, ctx in prompts.rendered if name[0] != "_"]
+    assert steps == [("refine_pass1", None), ("refine_pass", "completeness")]
     first, second = llm.opening(0), llm.opening(1)
+    # one system prompt for every pass (cache); each pass's instructions follow the documents
+    assert llm.requests[0].system == llm.requests[1].system
+    assert llm.requests[0].system.startswith("[_refine_system system]")
+    assert "[refine_pass1 system]" in first and "[refine_pass system]" in second
     assert '<document name="review reviews/1.md">' in first
     assert "review" not in second and f'<document name="RFD {RFD_PATH}">' in second
     assert all(

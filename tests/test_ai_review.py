@@ -65,7 +65,7 @@ def test_second_review_reads_the_prefix_from_the_cache(git_repo: Path, vcr: Any)
     second = ai_review(ws, ws.document("1"), impl=False, model=None)
     assert first.usage.cache_write_tokens > 0 and first.usage.cache_read_tokens == 0
     assert second.usage.cache_read_tokens == first.usage.cache_write_tokens
-    assert cache_read_share(second.usage) > 0.75  # 66-line RFD; see tests/bench
+    assert cache_read_share(second.usage) >= 0.80  # 66-line RFD; see tests/bench
     assert second.cost_usd < first.cost_usd
     body = json.loads(vcr.requests[1].body)
     blocks = body["messages"][0]["content"]  # one turn: the RFD, the first review, the task
@@ -154,3 +154,30 @@ def test_an_oversized_diff_is_cut_visibly(git_repo: Path) -> None:
                                       "has_diff": True})  # fmt: skip
     assert notices and notices[0].startswith("diff was too large for the context budget")
     assert "[… diff truncated here:" in request.messages[1].text
+
+
+@pytest.mark.vcr
+def test_review_through_the_chat_completions_provider(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`rfd review` end to end over an OpenAI-compatible endpoint: a forced function call."""
+    from bot.cli.main import main
+
+    make_ws(git_repo, '[steps.review]\nmodel = "gpt-4.1"\n')
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-proj-test-dummy-key")
+
+    assert main(["-C", str(git_repo), "review", "1"]) == 0
+
+    out = capsys.readouterr().out
+    assert "Decide the maximum backoff and the attempt limit" in out
+    (saved,) = (git_repo / "docs/rfd/.state/001/reviews").glob("*.md")
+    text = saved.read_text()
+    assert "**major** · Design" in text and "**minor** · Drawbacks" in text
+    assert "Does a replay keep the original delivery id?" in text
+    (line,) = ledger_lines(git_repo)
+    item = parse_line(line)
+    assert item is not None and item.model == "gpt-4.1-2025-04-14" and item.usage.input_tokens > 0
+
+
+def ledger_lines(repo: Path) -> list[str]:
+    return (repo / "docs/rfd/.state/001" / LEDGER).read_text().splitlines()

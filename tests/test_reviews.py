@@ -58,3 +58,18 @@ def test_a_hand_written_review_is_kept_as_its_summary() -> None:
     assert reviews.headline("The migration path is underspecified.\nMore") == (
         "The migration path is underspecified."
     )
+
+
+def test_digest_keeps_what_a_later_review_must_not_repeat() -> None:
+    text = reviews.render(sample(), rfd_id="045", title="Queue")
+    short = reviews.digest(text)
+    assert "Solid idea" not in short and "# Review of" not in short
+    assert short.startswith("## Findings\n\n- **minor** · Design (line 12): Name the backoff cap.")
+    assert short.endswith("## Questions\n\n- Who owns the queue?\n")
+    back = reviews.parse(short)
+    assert (back.findings, back.questions) == (sample().findings, sample().questions)
+
+
+def test_digest_passes_a_hand_written_review_whole() -> None:
+    text = "# Notes\n\n## Findings\n\nThe queue never drains under load.\n"
+    assert reviews.digest(text) == text

@@ -26,6 +26,9 @@ from bot.events import Notice, ResultReady
 from bot.llm.base import Message, Usage
 from bot.llm.guard import Meter
 
+SHARED_SYSTEM = "_implement_system"
+"""The system prompt of research and plan (same read-only tools, same model): plan reads
+research's cached prefix — tools, system prompt, RFD, earlier summaries, the phase."""
 PROGRESS = "Working on step {n} of {total}: {label}"
 NO_ITEMS = "the plan has no checklist items (`- [ ] 1. Label`)"
 STOPS = {Stop.MAX_TURNS: "ran out of turns before finishing", Stop.EMPTY: "empty answers"}
@@ -112,16 +115,18 @@ def _notice(session: Session, message: str, level: str = "info") -> None:
 
 def _research(session: Session, work: PhaseWork, meter: Meter) -> str:
     _notice(session, f"Researching phase {work.number}: {work.title}")
-    prompt = session.prompt("implement_research", **work.variables())
-    first = session.opening(prompt, work.documents(session))
+    prompt = session.staged(SHARED_SYSTEM, "implement_research", **work.variables())
+    first = session.opening(prompt, work.documents(session), task_cached=True)
     return run_text(session, Step.RESEARCH, prompt.system, meter, first)
 
 
 def _plan(session: Session, work: PhaseWork, meter: Meter, research: str) -> str:
     _notice(session, f"Planning phase {work.number}: {work.title}")
     cap = session.config.implement.max_items
-    prompt = session.prompt("implement_plan", max_items=cap, **work.variables())
-    first = session.opening(prompt, work.documents(session, ("research", research)))
+    prompt = session.staged(SHARED_SYSTEM, "implement_plan", max_items=cap, **work.variables())
+    shared = len(work.documents(session))  # what research sent: read from its cache
+    docs = work.documents(session, ("research", research))
+    first = session.opening(prompt, docs, shared=shared, task_cached=True)
     plan = run_text(session, Step.PLAN, prompt.system, meter, first)
     labels = [i.label for i in checklist.parse(plan).items]
     if not labels:

@@ -30,6 +30,9 @@ from bot.llm.base import Usage
 from bot.llm.guard import Meter
 
 MAX_PASSES = 5
+SHARED_SYSTEM = "_refine_system"
+"""The system prompt of every pass (same tools, same model): a pass reads the previous
+pass's cached tools + system prompt, and the RFD too when that pass left it unchanged."""
 CONVERGED = re.compile(r"^\W*CONVERGED\b", re.MULTILINE)
 """The model's way to say it has nothing left to change (a line starting with it)."""
 PARTIAL = "pass {n} failed ({error}); the changes of the earlier passes are kept"
@@ -141,14 +144,18 @@ def _pass(
 ) -> tuple[str, Usage]:
     docs = [(f"RFD {session.rfd_path}", text)]
     if focus is Focus.REVIEWS:
-        prompt = session.prompt("refine_pass1", review_count=len(reviews), max_passes=MAX_PASSES)
+        prompt = session.staged(
+            SHARED_SYSTEM, "refine_pass1", review_count=len(reviews), max_passes=MAX_PASSES
+        )
         docs += [(f"review {r.path}", r.text) for r in reviews]
     else:
-        prompt = session.prompt(
-            "refine_pass", pass_number=number, max_passes=MAX_PASSES, focus=focus.value
-        )
+        prompt = session.staged(
+            SHARED_SYSTEM, "refine_pass", pass_number=number, max_passes=MAX_PASSES,
+            focus=focus.value,
+        )  # fmt: skip
     conversation = session.conversation(Step.REFINE, prompt.system, meter)
-    result = run(conversation, session.opening(prompt, docs))
+    first = session.opening(prompt, docs, shared=1, task_cached=True)  # shared: the RFD
+    result = run(conversation, first)
     result = answered(conversation, result, _ready(session, number, focus, text, result.text))
     return result.text, result.usage
 

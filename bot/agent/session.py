@@ -35,6 +35,14 @@ class PromptSource(Protocol):
     def document(self, label: str, text: str, **context: Any) -> str: ...
 
 
+@dataclass(frozen=True)
+class Staged:
+    """A step prompt whose instructions follow the documents (see :meth:`Session.staged`)."""
+
+    system: str
+    task: str
+
+
 MAX_TURNS = {Step.PLAN: 10, Step.SUMMARY: 2}
 DEFAULT_MAX_TURNS = 30
 
@@ -89,8 +97,28 @@ class Session:
         """The step template ``name`` (``rfd_id`` and ``title`` are always given)."""
         return self.templates.render(name, rfd_id=self.event_id, title=self.rfd_title, **variables)
 
+    def staged(self, shared: str, name: str, **variables: Any) -> Staged:
+        """The step template ``name`` with the system prompt of template ``shared``.
+
+        Stages that send the same tools to the same model (implement's research and plan,
+        the passes of refine) share one system prompt; each stage's own instructions move
+        after the documents, into the task message, without the closing paragraph they
+        have in common with the shared prompt (the data rule).  The next stage then reads
+        tools + system prompt + the documents they have in common from the prompt cache.
+        """
+        system, own = self.prompt(shared).system, self.prompt(name, **variables)
+        common = system.strip().rsplit("\n\n", 1)[-1]
+        instructions = own.system.strip().removesuffix(common).strip()
+        return Staged(system, f"{instructions}\n\n{own.task}")
+
     def opening(
-        self, prompt: Rendered, docs: Sequence[tuple[str, str]], notes: str = ""
+        self,
+        prompt: Rendered,
+        docs: Sequence[tuple[str, str]],
+        notes: str = "",
+        *,
+        shared: int = 0,
+        task_cached: bool = False,
     ) -> tuple[Message, ...]:
         """The first messages of a conversation: ``(label, text)`` documents as data, fitted
         into ``provider.context_tokens`` (the first one, the RFD, is kept whole; what was
@@ -103,7 +131,7 @@ class Session:
             self.bus.emit(Notice(rfd_id=self.event_id, message=cut, level="warning"))
         fitted = zip((label for label, _ in docs), texts[1:-1], strict=True)
         wrapped = [self.templates.document(label, text) for label, text in fitted]
-        return material(wrapped, prompt.task, notes)
+        return material(wrapped, prompt.task, notes, shared=shared, task_cached=task_cached)
 
     def meter(self, step: Step) -> Meter:
         """What the step may spend (``steps.<step>.budget_*``), shared by its conversations.

@@ -17,7 +17,14 @@ from bot.ai.call import Doc, build, call, tool_input
 from bot.ai.impl_diff import review_diff
 from bot.llm.base import ToolSpec, Usage
 from bot.llm.guard import require_input
-from bot.reviews import MAX_FINDINGS, MAX_SUMMARY_CHARS, REVIEW_SCHEMA, Review, from_data
+from bot.reviews import (
+    MAX_FINDINGS,
+    MAX_SUMMARY_CHARS,
+    REVIEW_SCHEMA,
+    Review,
+    digest,
+    from_data,
+)
 
 if TYPE_CHECKING:
     from bot.document import Document
@@ -82,12 +89,14 @@ def _reviews(ws: Workspace, doc: Document) -> list[Doc]:
 
     A new review only adds a block at the end, so the next call finds everything before
     it in the cache (the API looks back from a breakpoint for the longest cached prefix).
+    Each is passed as its :func:`~bot.reviews.digest` (findings and questions): the
+    one part of a second review's prompt the cache cannot hold is the review saved since.
     """
     if doc.rfd_id is None:
         return []
     files = ws.store.list_reviews(str(doc.rfd_id), impl=False)
     return [
-        Doc(f"review on file ({f.path.name})", _read(ws, doc, f.path), cache=last)
+        Doc(f"review on file ({f.path.name})", digest(_read(ws, doc, f.path)), cache=last)
         for last, f in zip(_last_flags(len(files)), files, strict=True)
     ]
 

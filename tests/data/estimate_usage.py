@@ -5,6 +5,12 @@ Used for the AI-step cassettes (``cassettes/test_ai_review/``): after
 
     python tests/data/estimate_usage.py cassettes/test_ai_review/*.yaml
 
+Chat-completions answers (``object: chat.completion``) get ``prompt_tokens`` from the same
+estimate over their request's tools and messages, and no cached tokens (each such
+cassette holds one call, and OpenAI caches automatically only a repeated prefix).
+Streamed answers (``text/event-stream``) are read back into the message they carry and
+rendered again with the new usage in ``message_start`` and ``message_delta``.
+
 Tokens are estimated at four characters each (plus a few per block).  Prompt caching
 is simulated the way the API does it: every ``cache_control`` breakpoint caches the
 prefix up to it (tools and output format, system, message blocks); a later request
@@ -23,6 +29,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from anthropic_sse import parse_sse, sse
 
 THINKING_TOKENS = 320
 """Adaptive thinking with display omitted: billed as output, never shown."""
@@ -75,12 +84,36 @@ def output_tokens(answer: dict[str, Any]) -> int:
     return count
 
 
+def chat_usage(request: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
+    """``answer`` with the usage estimated from ``request`` (chat completions)."""
+    prompt = tokens(json.dumps(request.get("tools") or "")) if request.get("tools") else 0
+    prompt += sum(tokens(m["content"] or "") + 3 for m in request["messages"])
+    message = answer["choices"][0]["message"]
+    calls = message.get("tool_calls") or []
+    completion = tokens(message.get("content") or "")
+    completion += sum(tokens(c["function"]["arguments"]) for c in calls)
+    answer["usage"].update(
+        prompt_tokens=prompt, completion_tokens=completion, total_tokens=prompt + completion
+    )
+    return answer
+
+
 def fix(path: Path) -> None:
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     cache: dict[str, int] = {}
     for item in data["interactions"]:
-        answer = json.loads(item["response"]["body"]["string"])
-        fresh, write, read = prompt_usage(json.loads(item["request"]["body"]), cache)
+        response = item["response"]
+        streamed = "event-stream" in "".join(response["headers"].get("content-type", []))
+        body = response["body"]["string"]
+        answer = parse_sse(body) if streamed else json.loads(body)
+        request = json.loads(item["request"]["body"])
+        if answer.get("object") == "chat.completion":
+            body = json.dumps(chat_usage(request, answer), separators=(",", ":"))
+            response["body"]["string"] = body
+            response["headers"]["content-length"] = [str(len(body.encode()))]
+            print(f"{path.name}: {answer['usage']['prompt_tokens']} prompt tokens")
+            continue
+        fresh, write, read = prompt_usage(request, cache)
         if answer.get("type") != "message":
             continue
         answer["usage"].update(
@@ -90,7 +123,10 @@ def fix(path: Path) -> None:
             output_tokens=output_tokens(answer),
             cache_creation={"ephemeral_5m_input_tokens": write, "ephemeral_1h_input_tokens": 0},
         )
-        item["response"]["body"]["string"] = json.dumps(answer, separators=(",", ":"))
+        body = sse(answer) if streamed else json.dumps(answer, separators=(",", ":"))
+        response["body"]["string"] = body
+        if "content-length" in response["headers"]:
+            response["headers"]["content-length"] = [str(len(body.encode()))]
         print(f"{path.name}: {fresh} in, {write} cache write, {read} cache read")
     path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1000))
 
