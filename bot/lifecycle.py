@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot import document, templates
+from bot import document, phase_ids, templates
 from bot.discovery import RfdFile, next_number
 from bot.document import Document
 from bot.errors import AlreadyExists, GateError, ValidationError
@@ -85,18 +85,29 @@ def requires_statuses(ws: Workspace, doc: Document) -> dict[RfdId, Status | None
 
 def _check_state_gates(ws: Workspace, file: RfdFile, doc: Document, target: Status) -> None:
     rid = str(file.rfd_id)
-    if target is Status.ACCEPTED and ws.store.read_plan(rid) is None:
+    if target not in (Status.ACCEPTED, Status.IMPLEMENTED):
+        return
+    plan = ws.store.read_plan(rid)
+    if target is Status.ACCEPTED and plan is None:
         raise GateError(
             f"RFD {rid} has no extracted plan, so it cannot become Accepted",
             path=file.path,
             hint=f"run `rfd accept {rid}`: it extracts the plan, then promotes",
         )
+    if not plan:
+        raise GateError(
+            f"RFD {rid}'s plan ({ws.rel(ws.store.path(rid, 'plan.json'))}) has no phases, "
+            f"so it cannot become {target.value}",
+            path=file.path,
+            hint=f"add '### Phase 1: Title' headings to its Implementation Plan, check them "
+            f"with `rfd plan {rid}`, then copy them into plan.json (or delete plan.json and "
+            f"run `rfd accept {rid}`)",
+        )
     if target is Status.IMPLEMENTED:
-        plan = ws.store.read_plan(rid) or ()
-        done = set(ws.store.phase_summaries(rid))
-        missing = [i for i in range(1, len(plan) + 1) if i not in done]
+        missing = phase_ids.missing(plan, ws.store.done_phases(rid, plan))
         if missing:
-            names = ", ".join(f"{i}. {plan[i - 1].title}" for i in missing)
+            names = ", ".join(f"{phase_ids.label(plan[i - 1], i)}. {plan[i - 1].title}"
+                              for i in missing)  # fmt: skip
             raise GateError(
                 f"RFD {rid} still has phases to do: {names}",
                 path=file.path,

@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot import tracking
+from bot import phase_ids, tracking
 from bot.comments import marker
 from bot.errors import GateError, ValidationError
 from bot.events import PhaseCompleted, TrackingIssueUpdated
 from bot.forge.base import Issue
+from bot.plan import PlanPhase
 from bot.status import Status
 from bot.workspace import Workspace
 
@@ -18,6 +19,9 @@ from bot.workspace import Workspace
 class PhaseOutcome:
     rfd_id: str
     number: int
+    """The phase's position in the plan (1-based)."""
+    label: str
+    """How users name it: its label in the RFD (``3a``), else its position."""
     title: str
     path: Path
     done: int
@@ -27,8 +31,12 @@ class PhaseOutcome:
     message: str
 
 
-def phase_done(ws: Workspace, query: str, number: int, summary: str) -> PhaseOutcome:
-    """Record phase ``number`` as done (``phases/N.md``) and tick it on the tracking issue."""
+def phase_done(ws: Workspace, query: str, phase: int | str, summary: str) -> PhaseOutcome:
+    """Record a phase as done (``phases/<label>.md``) and tick it on the tracking issue.
+
+    ``phase`` is what a user typed (a label such as ``3a``, see :mod:`bot.phase_ids`) or,
+    as an ``int``, a position in the plan (the implement agent counts phases so).
+    """
     file = ws.find(query)
     rid = str(file.rfd_id)
     doc = ws.document(file)
@@ -39,20 +47,24 @@ def phase_done(ws: Workspace, query: str, number: int, summary: str) -> PhaseOut
             hint=f"run `rfd accept {rid}` first",
         )
     phases = ws.store.read_plan(rid) or ()
-    if not 1 <= number <= len(phases):
+    number = _position(phases, phase)
+    if number is None:
+        names = ", ".join(phase_ids.labels(phases)) or "none"
         raise ValidationError(
-            f"RFD {rid} has no phase {number} (its plan has {len(phases)})",
+            f"RFD {rid} has no phase {phase} (its phases: {names})",
             hint=f"see `rfd status {rid}` for the phases",
         )
     if not summary.strip():
         raise ValidationError("the phase summary is empty", hint="say what the phase delivered")
-    path = ws.store.write_phase_summary(rid, number, summary)
-    done = len([n for n in ws.store.phase_summaries(rid) if 1 <= n <= len(phases)])
+    label = phase_ids.label(phases[number - 1], number)
+    path = ws.store.write_phase_summary(rid, label, summary)
+    done = len(ws.store.done_phases(rid, phases))
     title = phases[number - 1].title
     ws.bus.emit(
         PhaseCompleted(
             rfd_id=rid,
             number=number,
+            label=label,
             title=title,
             summary_path=ws.rel(path),
             done=done,
@@ -60,8 +72,14 @@ def phase_done(ws: Workspace, query: str, number: int, summary: str) -> PhaseOut
         )
     )
     issue = sync_tracking(ws, rid)
-    msg = f"RFD {rid}: phase {number} ({title}) done — {done}/{len(phases)} phases"
-    return PhaseOutcome(rid, number, title, path, done, len(phases), issue, (path,), msg)
+    msg = f"RFD {rid}: phase {label} ({title}) done — {done}/{len(phases)} phases"
+    return PhaseOutcome(rid, number, label, title, path, done, len(phases), issue, (path,), msg)
+
+
+def _position(phases: tuple[PlanPhase, ...], phase: int | str) -> int | None:
+    if isinstance(phase, int) and not isinstance(phase, bool):
+        return phase if 1 <= phase <= len(phases) else None
+    return phase_ids.position(phases, str(phase))
 
 
 def tracking_marker(rfd_id: str) -> str:
@@ -78,7 +96,7 @@ def sync_tracking(ws: Workspace, query: str) -> Issue:
     rid = str(file.rfd_id)
     doc = ws.document(file)
     phases = ws.store.read_plan(rid) or ()
-    done = {n for n in ws.store.phase_summaries(rid) if 1 <= n <= len(phases)}
+    done = ws.store.done_phases(rid, phases)
     mark = tracking_marker(rid)
     title = f"RFD {rid}: {doc.title}"
     existing = ws.forge.find_issue(mark)
@@ -94,7 +112,7 @@ def sync_tracking(ws: Workspace, query: str) -> Issue:
         if body != current.body:
             issue = ws.forge.edit_issue(current.number, body=body)
         created = False
-    all_done = len(done) == len(phases) and bool(phases)
+    all_done = bool(phases) and not phase_ids.missing(phases, done)
     closed = False
     finished = (doc.status is Status.IMPLEMENTED and all_done) or doc.status in (
         Status.ABANDONED,

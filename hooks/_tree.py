@@ -80,6 +80,34 @@ class Tree:
         text = self.text(path)
         return None if text is None else parse(text, path)
 
+    def list_dir(self, folder: str) -> list[str]:
+        """Paths of the files directly in ``folder`` (one ``scandir``, or one ``ls-tree`` for a
+        commit).  For the index the working tree is listed: a name that is not staged reads
+        as a missing file."""
+        if self.rev is None or self.rev == INDEX:
+            try:
+                return sorted(f"{folder}/{e.name}" for e in os.scandir(self.root / folder))
+            except (FileNotFoundError, NotADirectoryError):
+                return []
+        from hooks._git import run
+
+        out = run(self.root, "ls-tree", "-z", "--name-only", self.rev, "--", folder + "/")
+        return sorted(n for n in out.decode("utf-8", "surrogateescape").split("\0") if n)
+
+    def phase_files(self, layout: Layout, key: str) -> dict[str, str]:
+        """The phase summaries of state dir ``key`` that exist here, by phase key
+        (``bot.phase_ids.file_key``: ``01.md`` is ``1``; ``1.md`` wins over ``01.md``)."""
+        from bot.phase_ids import file_key
+
+        found: dict[str, str] = {}
+        for path in self.list_dir(layout.state_path(key, "phases")):
+            name = path.rpartition("/")[2]
+            phase = file_key(name)
+            if phase is not None and (phase not in found or name == f"{phase}.md"):
+                found[phase] = path
+        present = self.read_many(found.values())
+        return {phase: path for phase, path in found.items() if present[path] is not None}
+
     def rfd_names(self, layout: Layout) -> RfdNames:
         """The RFD files of this version, known by name (no file is opened).
 

@@ -27,6 +27,11 @@ DECISIONS = """# Decisions for RFD 001: Alpha
 - ~~3. Enum hierarchy.~~ Spans carry the namespace.
 """
 
+LABELLED = (
+    '[{"title": "Groundwork", "description": "", "label": "0"},'
+    ' {"title": "Split", "description": "", "label": "3a"}]'
+)
+
 # (case id, staged state files, expected exit code, what the output must say)
 CASES: list[tuple[str, Files, int, tuple[str, ...]]] = [
     ("valid plan", {f"{S}/plan.json": plan_json()}, 0, ()),
@@ -45,8 +50,14 @@ CASES: list[tuple[str, Files, int, tuple[str, ...]]] = [
     ("decisions without structure", {f"{S}/decisions.md": "just some notes\n"}, 1,
      (f"{S}/decisions.md",)),
     ("phase beyond the plan", {f"{S}/plan.json": plan_json(), f"{S}/phases/3.md": "x\n"}, 1,
-     ("phase summary '3.md' for no phase: the plan has phases 1-2 only",)),
+     ("phase summary '3.md' for no phase: the plan's phases are 1, 2",)),
     ("phase without a plan", {f"{S}/phases/1.md": "x\n"}, 1, ("no valid", "plan.json")),
+    ("zero-padded phase", {f"{S}/plan.json": plan_json(), f"{S}/phases/02.md": "x\n"}, 0, ()),
+    ("phase by label", {f"{S}/plan.json": LABELLED, f"{S}/phases/3a.md": "x\n"}, 0, ()),
+    ("label the plan lacks", {f"{S}/plan.json": LABELLED, f"{S}/phases/3c.md": "x\n"}, 1,
+     ("'3c.md' for no phase: the plan's phases are 0, 3a", "phases/0.md … phases/3a.md")),
+    ("phase of an empty plan", {f"{S}/plan.json": "[]", f"{S}/phases/1.md": "x\n"}, 1,
+     ("for no phase: the plan is empty",)),
     ("phase not numbered", {f"{S}/plan.json": plan_json(), f"{S}/phases/first.md": "x\n"}, 1,
      ("'first.md' for no phase",)),
     ("review not by timestamp", {f"{S}/reviews/latest.md": "x\n"}, 1,

@@ -15,8 +15,18 @@ B = "docs/rfd/002-beta.md"
 PLAN = f"{STATE}/001/plan.json"
 
 
-def phase(n: int) -> dict[str, str]:
+def phase(n: int | str) -> dict[str, str]:
     return {f"{STATE}/001/phases/{n}.md": f"Phase {n} done.\n"}
+
+
+LABELLED_PLAN = (
+    "### Phase 0: Groundwork\n\nLay it.\n\n### Phase 3a: Split\n\nSplit it.\n\n"
+    "### Phase 3b (optional): Polish\n\nShine it.\n\n### Phase 4: Ship (deferred)\n\nLater.\n"
+)
+
+
+def labelled(status: str) -> str:
+    return rfd(status=status, phases=0).replace("Nothing planned yet.", LABELLED_PLAN)
 
 
 # (case id, committed before, staged, expected exit code, what the output must say)
@@ -64,6 +74,18 @@ CASES: list[tuple[str, Files, Files, int, tuple[str, ...]]] = [
      ("1 of 2 phases not done", f"phase 2: Step 2 (no {STATE}/001/phases/2.md)")),
     ("implemented, phases only in the document", {A: rfd(status="Accepted", phases=3)},
      {A: rfd(status="Implemented", phases=3), **phase(1)}, 1, ("2 of 3 phases not done",)),
+    ("zero-padded summaries count", {A: rfd(status="Accepted"), PLAN: plan_json()},
+     {A: rfd(status="Implemented"), **phase("01"), **phase("02")}, 0, ()),
+    ("labelled phases, optional and deferred ones left", {A: labelled("Accepted")},
+     {A: labelled("Implemented"), **phase(0), **phase("3a")}, 0, ("Accepted → Implemented",)),
+    ("labelled phase missing, named by its label", {A: labelled("Accepted")},
+     {A: labelled("Implemented"), **phase(0), **phase(9)}, 1,
+     ("1 of 4 phases not done", f"phase 3a: Split (no {STATE}/001/phases/3a.md)")),
+    ("accept with an empty plan.json", {A: rfd(status="Discussion")},
+     {A: rfd(status="Accepted"), PLAN: "[]"}, 1,
+     (f"cannot move to Accepted: {PLAN} is an empty plan", "rfd plan 001")),
+    ("implemented with an empty plan.json", {A: rfd(status="Accepted"), PLAN: "[]"},
+     {A: rfd(status="Implemented")}, 1, (f"cannot move to Implemented: {PLAN} is an empty",)),
 ]  # fmt: skip
 
 

@@ -68,7 +68,7 @@ def dismiss(out: Output, rfd: str, which: tuple[str, ...], impl: bool) -> int:
 @rfd_command()
 @click.argument("rfd")
 @click.argument("action", type=click.Choice(["done"]))
-@click.argument("number", type=int)
+@click.argument("number", metavar="PHASE")
 @click.option(
     "--summary",
     "summary_file",
@@ -76,14 +76,16 @@ def dismiss(out: Output, rfd: str, which: tuple[str, ...], impl: bool) -> int:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="Markdown file saying what the phase delivered ('-' for stdin).",
 )
-def phase(out: Output, rfd: str, action: str, number: int, summary_file: Path) -> int:
-    """Record a phase implemented by hand (phases/N.md) and tick it on the tracking issue."""
+def phase(out: Output, rfd: str, action: str, number: str, summary_file: Path) -> int:
+    """Record a phase implemented by hand (phases/<label>.md: 1, 0, 3a, B as the plan names
+    it) and tick it on the tracking issue."""
     ws = workspace(out)
     o = phases.phase_done(ws, rfd, number, summary_file.read_text(encoding="utf-8"))
     out.data(
         {
             "rfd": o.rfd_id,
-            "phase": o.number,
+            "phase": o.label,
+            "position": o.number,
             "done": o.done,
             "total": o.total,
             "issue": o.issue.number if o.issue else None,

@@ -10,6 +10,7 @@ code and ``phases/N.md``.  A phase whose PR exists already is not redone.
 
 from __future__ import annotations
 
+from bot import phase_ids
 from bot.github.checkout import close, commit_and_push, open_branch
 from bot.github.commands import Command
 from bot.github.context import Context
@@ -50,7 +51,7 @@ def implement(ctx: Context, command: Command) -> str:
     try:
         work = open_workspace(ctx, checkout.root)
         result = implement_rfd(work, rid, phase=n, model=command.model)
-        work.store.write_phase_summary(rid, n, result.summary)
+        work.store.write_phase_summary(rid, phase_ids.label(state.plan[n - 1], n), result.summary)
         message = COMMIT.format(ids=rid, what=f"phase {n}", key=ctx.delivery.key)
         commit_and_push(checkout, [checkout.root], message, ctx.environ)
     finally:
