@@ -269,7 +269,7 @@ def test_validate_clean_state_has_no_errors(store: StateStore) -> None:
         ({"045/explore.md": b"\xff"}, ParseError, "045/explore.md", "fix explore.md by hand"),
         ({"045/phases/2.md": "x"}, FileNotFound, "045/plan.json", "rfd accept 045"),
         ({"045/plan.json": "[]", "045/phases/2.md": "x"}, InvalidStructure, "045/phases/2.md",
-         "rename it to the number"),
+         "rename it to the label"),
         ({"045/plan.json": "[]", "045/phases/0.md": "x"}, InvalidStructure, "045/phases/0.md",
          "delete it if it is stale"),
         ({"045/reviews": "a file"}, InvalidStructure, "045/reviews", "a directory named reviews"),
@@ -349,3 +349,16 @@ def test_phase_progress_for_listings(
     for relpath, text in files.items():
         put(store, relpath, text)
     assert store.phase_progress("045") == expected
+
+
+def test_validate_knows_phases_by_label(store: StateStore) -> None:
+    store.write_plan("045", [PlanPhase("Ground", "", "0"), PlanPhase("Split", "", "3a")])
+    put(store, "045/phases/0.md")
+    put(store, "045/phases/3A.md")
+    put(store, "045/phases/3c.md")
+    errors = store.validate("045")
+    assert [str(e).splitlines()[0] for e in errors] == [
+        f"{store.show(store.path('045', 'phases/3c.md'))}: summarises phase 3c, "
+        "but plan.json's phases are 0, 3a"
+    ]
+    assert store.read("045").completed == (1, 2)
