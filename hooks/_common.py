@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from bot.config import Config
     from bot.errors import RfdError
     from bot.ids import RfdId
@@ -90,6 +92,9 @@ class Report:
 
     def __init__(self) -> None:
         self.problems = 0
+        self.where: Callable[[], str] | None = None
+        """Where the problems being reported come from (on pre-push: which commit), asked
+        for only when there is a problem; printed under each one's first line."""
 
     def error(self, err: RfdError) -> None:
         self.problem(str(err))
@@ -97,6 +102,9 @@ class Report:
     def problem(self, text: str) -> None:
         """A problem already worded as ``path:line: message`` (and ``  hint: ...``)."""
         self.problems += 1
+        if self.where is not None:
+            first, newline, rest = text.partition("\n")
+            text = f"{first}\n  {self.where()}{newline}{rest}"
         print(text, file=sys.stdout)
 
     def note(self, text: str) -> None:

@@ -127,6 +127,13 @@ def commits(root: Path, old: str, new: str) -> list[tuple[str, str]]:
     return pairs
 
 
+def describe_commit(root: Path, commit: str) -> str:
+    """``in commit 1a2b3c4 "subject"``: how a pre-push message names a commit."""
+    out = run(root, "log", "-1", "--format=%h%x00%s", commit, "--")
+    short, _, subject = out.decode("utf-8", "replace").strip().partition("\0")
+    return f'in commit {short} "{subject}"'
+
+
 class BlobReader:
     """One ``git cat-file --batch`` process answering every read of a hook run.
 

@@ -150,11 +150,15 @@ def test_pre_push_checks_each_pushed_commit(
     assert code == 0, out
     assert "Draft → Discussion" in out and "Discussion → Accepted" in out
 
-    bad = commit(git_repo, {A: rfd(status="Draft")})
-    monkeypatch.setenv("PRE_COMMIT_TO_REF", bad)
+    bad = commit(git_repo, {A: rfd(status="Draft")}, "Back to the drawing board")
+    fine = commit(git_repo, {A: rfd(status="Draft", title="Alpha, again")}, "Retitle")
+    monkeypatch.setenv("PRE_COMMIT_TO_REF", fine)
     code, out = run_hook(main, git_repo, [A], monkeypatch, capsys)
     assert code == 1
-    assert "cannot move from Accepted to Draft" in out
+    short = git(git_repo, "rev-parse", "--short", bad).strip()
+    blamed = f'in commit {short} "Back to the drawing board"'
+    assert f"{A}:3: cannot move from Accepted to Draft\n  {blamed}\n" in out
+    assert out.count("in commit") == 1  # the later, legal commit is not blamed
 
 
 def test_pre_push_of_a_new_branch_checks_from_the_root(
