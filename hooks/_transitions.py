@@ -36,7 +36,18 @@ def check(root: Path, layout: Layout, from_ref: str, to_ref: str, only: set[str]
             checker = Checker(layout, old, new, report)
             for change in rfd_changes(changes, layout, only):
                 checker.check(change)
+            _removals(changes, layout, new, report)
         report.where = None
+
+
+def _removals(changes: list[_git.Change], layout: Layout, new: Tree, report: Report) -> None:
+    if not any(c.kind in ("D", "R") for c in changes):
+        return
+    from hooks import _deletions
+
+    gone = _deletions.removed(changes, layout, new)
+    for problem in _deletions.check(gone, layout, new) if gone else ():
+        report.error(problem)
 
 
 def _steps(

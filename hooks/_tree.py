@@ -94,6 +94,35 @@ class Tree:
         out = run(self.root, "ls-tree", "-z", "--name-only", self.rev, "--", folder + "/")
         return sorted(n for n in out.decode("utf-8", "surrogateescape").split("\0") if n)
 
+    def has_files(self, folder: str) -> bool:
+        """Whether any file lies under ``folder`` here (one ``git ls-files``/``ls-tree``)."""
+        if self.rev is None:
+            return any(files for _, _, files in os.walk(self.root / folder))
+        from hooks._git import run
+
+        if self.rev == INDEX:
+            args: tuple[str, ...] = ("ls-files", "-z", "--")
+        else:
+            args = ("ls-tree", "-r", "-z", "--name-only", self.rev, "--")
+        return bool(run(self.root, *args, folder + "/").strip(b"\0"))
+
+    def grep(self, patterns: list[str], layout: Layout) -> list[str]:
+        """The RFD files of this version with a line matching one of ``patterns`` (extended
+        regexes, case-insensitive): one ``git grep``, whatever the number of RFDs."""
+        from hooks._git import run
+
+        if not patterns:
+            return []
+        where = ("--cached",) if self.rev in (None, INDEX) else ()
+        specs = [f":(glob){d}/*.md" for d in (layout.rfd_dir, layout.drafts_dir)]
+        args = ["grep", "-l", "-I", "-i", "-E", *where]
+        args += [a for p in patterns for a in ("-e", p)]
+        if not where:
+            args.append(str(self.rev))
+        out = run(self.root, *args, "--", *specs, ok=(0, 1)).decode("utf-8", "surrogateescape")
+        prefix = "" if where else f"{self.rev}:"
+        return [line.removeprefix(prefix) for line in out.splitlines() if line]
+
     def phase_files(self, layout: Layout, key: str) -> dict[str, str]:
         """The phase summaries of state dir ``key`` that exist here, by phase key
         (``bot.phase_ids.file_key``: ``01.md`` is ``1``; ``1.md`` wins over ``01.md``)."""

@@ -225,3 +225,80 @@ def test_the_staged_version_counts_not_the_working_tree(
     assert "docs/rfd/002-beta.md:3: cannot move from Draft to Accepted" in out
     assert f"{A}: Discussion → Accepted" in out
     assert "RFD 002 is" not in out  # the staged RFD 002 is Accepted
+
+
+C = "docs/rfd/003-gamma.md"
+STATE_A = f"{STATE}/001/explore.md"
+
+
+REMOVALS: list[tuple[str, Files, Files, int, tuple[str, ...]]] = [
+    ("state left behind", {A: rfd(), STATE_A: "notes\n"}, {A: None}, 1,
+     (f"{STATE}/001/: state of RFD 001, whose file this commit deletes",
+          f"git rm -r {STATE}/001")),
+    ("state removed too", {A: rfd(), STATE_A: "notes\n"}, {A: None, STATE_A: None}, 0, ()),
+    ("still required", {A: rfd(), B: rfd("002", title="B", requires="[RFD 001]")},
+     {A: None}, 1, (f"{B}:7: Requires RFD 001, which this commit deletes",
+                        "rfd abandon 001")),
+    ("still extended, zero-padded elsewhere",
+     {A: rfd(), C: rfd("003", title="C").replace("- **Date**", "- **Extends**: 1\n- **Date**")},
+     {A: None}, 1, (f"{C}:6: Extends RFD 001, which this commit deletes",)),
+    ("only mentioned in prose", {A: rfd(), B: rfd("002", title="B", extra="See RFD 001.\n\n")},
+     {A: None}, 0, ()),
+    ("required by an RFD deleted with it",
+     {A: rfd(), B: rfd("002", title="B", requires="RFD 001")}, {A: None, B: None}, 0, ()),
+    ("other ids are no match", {A: rfd(), B: rfd("002", title="B", requires="RFD 010, D1")},
+     {A: None}, 0, ()),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("before", "removal", "code", "expected"),
+    [case[1:] for case in REMOVALS],
+    ids=[case[0] for case in REMOVALS],
+)
+def test_removed_rfds(
+    git_repo: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    before: Files,
+    removal: Files,
+    code: int,
+    expected: tuple[str, ...],
+) -> None:
+    """pre-commit passes no deleted file: the hook finds removals itself."""
+    commit(git_repo, before)
+    write(git_repo, {**removal, "notes.md": "unrelated\n"})
+    got, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
+    assert got == code, out
+    for text in expected:
+        assert text in out
+
+
+def test_renumbered_rfd_must_take_its_state_along(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    commit(git_repo, {A: rfd(), STATE_A: "notes\n"})
+    git(git_repo, "mv", A, "docs/rfd/004-alpha.md")
+    write(git_repo, {"docs/rfd/004-alpha.md": rfd("004")})
+    code, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
+    assert code == 1
+    assert f"{STATE}/001/: state of RFD 001, whose file this commit renames" in out
+    assert f"git mv {STATE}/001 {STATE}/004/" in out
+    git(git_repo, "mv", f"{STATE}/001", f"{STATE}/004")
+    assert run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)[0] == 0
+
+
+def test_pre_push_names_the_commit_that_deleted_a_required_rfd(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = commit(git_repo, {A: rfd(), B: rfd("002", title="B", requires="[RFD 001]")})
+    head = commit(git_repo, {A: None}, "Drop alpha")
+    monkeypatch.setenv("PRE_COMMIT_FROM_REF", base)
+    monkeypatch.setenv("PRE_COMMIT_TO_REF", head)
+    code, out = run_hook(main, git_repo, [], monkeypatch, capsys)
+    assert code == 1
+    short = git(git_repo, "rev-parse", "--short", head).strip()
+    assert (
+        f'{B}:7: Requires RFD 001, which this commit deletes\n  in commit {short} "Drop alpha"'
+        in out
+    )
