@@ -95,9 +95,15 @@ class Tree:
         return sorted(n for n in out.decode("utf-8", "surrogateescape").split("\0") if n)
 
     def has_files(self, folder: str) -> bool:
-        """Whether any file lies under ``folder`` here (one ``git ls-files``/``ls-tree``)."""
-        if self.rev is None:
-            return any(files for _, _, files in os.walk(self.root / folder))
+        """Whether any file lies under ``folder`` here (one ``git ls-files``/``ls-tree``).
+
+        For the index, nothing on disk means nothing staged (pre-commit stashes unstaged
+        changes, so a staged file is on disk) and git is not asked.
+        """
+        if self.rev in (None, INDEX):
+            on_disk = any(files for _, _, files in os.walk(self.root / folder))
+            if self.rev is None or not on_disk:
+                return on_disk
         from hooks._git import run
 
         if self.rev == INDEX:
@@ -106,16 +112,17 @@ class Tree:
             args = ("ls-tree", "-r", "-z", "--name-only", self.rev, "--")
         return bool(run(self.root, *args, folder + "/").strip(b"\0"))
 
-    def grep(self, patterns: list[str], layout: Layout) -> list[str]:
+    def grep(self, patterns: list[str], layout: Layout, *, perl: bool = False) -> list[str]:
         """The RFD files of this version with a line matching one of ``patterns`` (extended
-        regexes, case-insensitive): one ``git grep``, whatever the number of RFDs."""
+        regexes, case-insensitive; Perl ones with ``perl``): one ``git grep``, whatever the
+        number of RFDs."""
         from hooks._git import run
 
         if not patterns:
             return []
         where = ("--cached",) if self.rev in (None, INDEX) else ()
         specs = [f":(glob){d}/*.md" for d in (layout.rfd_dir, layout.drafts_dir)]
-        args = ["grep", "-l", "-I", "-i", "-E", *where]
+        args = ["grep", "-l", "-I", "-i", "-P" if perl else "-E", *where]
         args += [a for p in patterns for a in ("-e", p)]
         if not where:
             args.append(str(self.rev))

@@ -228,6 +228,7 @@ def test_the_staged_version_counts_not_the_working_tree(
 
 
 C = "docs/rfd/003-gamma.md"
+D = "docs/rfd/004-d.md"
 STATE_A = f"{STATE}/001/explore.md"
 
 
@@ -302,3 +303,25 @@ def test_pre_push_names_the_commit_that_deleted_a_required_rfd(
         f'{B}:7: Requires RFD 001, which this commit deletes\n  in commit {short} "Drop alpha"'
         in out
     )
+
+
+@pytest.mark.parametrize("perl", [True, False])
+def test_both_regex_flavours_find_the_same_referrers(git_repo: Path, perl: bool) -> None:
+    """git without PCRE falls back to extended regexes: they must find the same files."""
+    from bot.ids import RfdId
+    from hooks._common import DEFAULT_LAYOUT
+    from hooks._deletions import _pattern
+    from hooks._git import BlobReader
+    from hooks._tree import INDEX, Tree
+
+    commit(git_repo, {
+        B: rfd("002", title="B", requires="[RFD 001](001-alpha.md), [RFD D7]"),
+        C: rfd("003", title="C", requires="RFD 010, RFD D70", extra="Requires RFD 001.\n\n"),
+        D: rfd("004", title="D").replace("- **Date**", "- **Extends**: 1\n- **Date**"),
+    })  # fmt: skip
+    ids = [RfdId.parse("001"), RfdId.parse("D7")]
+    with BlobReader(git_repo) as reader:
+        tree = Tree(git_repo, INDEX, reader)
+        found = tree.grep([_pattern(i, perl=perl) for i in ids], DEFAULT_LAYOUT, perl=perl)
+    # 003 mentions RFD 001 after the word "Requires" in prose: a candidate, parsed, no match
+    assert found == [B, C, D]
