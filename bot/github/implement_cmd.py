@@ -24,7 +24,7 @@ OPENED = "✅ RFD {rid}, phase {n}: {title} — {url}"
 EXISTS = "Phase {n} of RFD {rid} already has a pull request: {url}"
 PR_BODY = (
     "<!-- rfd-bot:implement:{rid}-{n} -->\nPhase {n} of RFD {rid}: {title}.\n\n{summary}\n\n"
-    "Merging it records the phase (`phases/{n}.md`) and ticks it on the tracking issue. "
+    "Merging it records the phase (`phases/{label}.md`) and ticks it on the tracking issue. "
     "Checks do not start by themselves on PRs the bot opens: push a commit or re-run them."
 )
 NO_PHASE = "RFD {rid} has no phase left to implement."
@@ -40,18 +40,19 @@ def implement(ctx: Context, command: Command) -> str:
     if n is None or not state.plan or not 1 <= n <= len(state.plan):
         raise Refused(NO_PHASE.format(rid=rid))
     title, branch = state.plan[n - 1].title, BRANCH.format(rid=rid, n=n)
+    label = phase_ids.label(state.plan[n - 1], n)
     existing = ctx.api.find_pull(branch)
     if existing is not None:
         return EXISTS.format(n=n, rid=rid, url=existing[1])
     from bot.agent.steps import implement_rfd
 
-    facts = {"rid": rid, "n": n, "title": title, "branch": branch}
+    facts = {"rid": rid, "n": n, "label": label, "title": title, "branch": branch}
     ctx.upsert("implement", f"{rid}-{n}", RUNNING.format(**facts))
     checkout = open_branch(ctx.root, branch, ctx.environ)
     try:
         work = open_workspace(ctx, checkout.root)
         result = implement_rfd(work, rid, phase=n, model=command.model)
-        work.store.write_phase_summary(rid, phase_ids.label(state.plan[n - 1], n), result.summary)
+        work.store.write_phase_summary(rid, label, result.summary)
         message = COMMIT.format(ids=rid, what=f"phase {n}", key=ctx.delivery.key)
         commit_and_push(checkout, [checkout.root], message, ctx.environ)
     finally:
