@@ -102,9 +102,10 @@ class Report:
     def problem(self, text: str) -> None:
         """A problem already worded as ``path:line: message`` (and ``  hint: ...``)."""
         self.problems += 1
-        if self.where is not None:
+        where = self.where() if self.where is not None else ""
+        if where:
             first, newline, rest = text.partition("\n")
-            text = f"{first}\n  {self.where()}{newline}{rest}"
+            text = f"{first}\n  {where}{newline}{rest}"
         print(text, file=sys.stdout)
 
     def note(self, text: str) -> None:
@@ -114,6 +115,20 @@ class Report:
     @property
     def code(self) -> int:
         return 1 if self.problems else 0
+
+
+def pushed_in(root: Path, from_ref: str, to_ref: str, path: str) -> Callable[[], str] | None:
+    """On pre-push (``to_ref`` set), what names the pushed commit that last changed ``path``
+    (``Report.where``); git is asked only if a problem is reported.  None otherwise."""
+    if not to_ref:
+        return None
+
+    def where() -> str:
+        from hooks._git import last_commit
+
+        return last_commit(root, from_ref, to_ref, path)
+
+    return where
 
 
 def decode(data: bytes, path: str) -> str:

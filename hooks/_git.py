@@ -150,6 +150,17 @@ def describe_commit(root: Path, commit: str) -> str:
     return f'in commit {short} "{subject}"'
 
 
+def last_commit(root: Path, old: str, new: str, path: str) -> str:
+    """``describe_commit`` of the last commit in ``old..new`` that changed ``path`` ("" when
+    none did, or git cannot tell)."""
+    spec = new if old in ("", ZERO) else f"{old}..{new}"
+    try:
+        sha = run(root, "log", "-1", "--format=%H", spec, "--", path).decode().strip()
+        return describe_commit(root, sha) if sha else ""
+    except GitFailed:
+        return ""
+
+
 class BlobReader:
     """One ``git cat-file --batch`` process answering every read of a hook run.
 

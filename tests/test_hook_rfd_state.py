@@ -175,3 +175,17 @@ def test_a_secret_is_never_echoed_by_a_format_error(
     got, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
     assert got == 1 and "looks like" in out
     assert secret not in out and secret[:20] not in out
+
+
+def test_pre_push_names_the_commit_of_each_problem(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = commit(git_repo, {A: rfd()})
+    bad = commit(git_repo, {f"{S}/plan.json": '[{"name": "x"}]'}, "Plan by hand")
+    monkeypatch.setenv("PRE_COMMIT_FROM_REF", base)
+    monkeypatch.setenv("PRE_COMMIT_TO_REF", bad)
+    code, out = run_hook(main, git_repo, [f"{S}/plan.json"], monkeypatch, capsys)
+    assert code == 1
+    short = git(git_repo, "rev-parse", "--short", bad).strip()
+    assert f"{S}/plan.json: phase at index 0" in out
+    assert f'\n  in commit {short} "Plan by hand"\n' in out
