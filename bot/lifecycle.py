@@ -11,10 +11,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot import document, phase_ids, templates
+from bot import document, plan_gates, templates
 from bot.discovery import RfdFile, next_number
 from bot.document import Document
-from bot.errors import AlreadyExists, GateError, ValidationError
+from bot.errors import AlreadyExists, ValidationError
 from bot.events import RfdCreated, RfdRenumbered, StatusChanged, StatusChanging
 from bot.ids import RfdId
 from bot.state import OnExists, unique_suffix
@@ -59,7 +59,7 @@ def promote(
         raise AssertionError("unreachable")
     check_transition(doc.status, target, path=file.path)
     check_gates(target, requires_statuses(ws, doc), path=file.path)
-    _check_state_gates(ws, file, doc, target)
+    plan_gates.check(ws, file, target)
     ws.bus.intercept(
         StatusChanging(
             rfd_id=str(file.rfd_id), old=doc.status.value, new=target.value, reason=reason
@@ -81,38 +81,6 @@ def requires_statuses(ws: Workspace, doc: Document) -> dict[RfdId, Status | None
         except Exception:  # a broken target counts as missing; lint reports it
             out[rid] = None
     return out
-
-
-def _check_state_gates(ws: Workspace, file: RfdFile, doc: Document, target: Status) -> None:
-    rid = str(file.rfd_id)
-    if target not in (Status.ACCEPTED, Status.IMPLEMENTED):
-        return
-    plan = ws.store.read_plan(rid)
-    if target is Status.ACCEPTED and plan is None:
-        raise GateError(
-            f"RFD {rid} has no extracted plan, so it cannot become Accepted",
-            path=file.path,
-            hint=f"run `rfd accept {rid}`: it extracts the plan, then promotes",
-        )
-    if not plan:
-        raise GateError(
-            f"RFD {rid}'s plan ({ws.rel(ws.store.path(rid, 'plan.json'))}) has no phases, "
-            f"so it cannot become {target.value}",
-            path=file.path,
-            hint=f"add '### Phase 1: Title' headings to its Implementation Plan, check them "
-            f"with `rfd plan {rid}`, then copy them into plan.json (or delete plan.json and "
-            f"run `rfd accept {rid}`)",
-        )
-    if target is Status.IMPLEMENTED:
-        missing = phase_ids.missing(plan, ws.store.done_phases(rid, plan))
-        if missing:
-            names = ", ".join(f"{phase_ids.label(plan[i - 1], i)}. {plan[i - 1].title}"
-                              for i in missing)  # fmt: skip
-            raise GateError(
-                f"RFD {rid} still has phases to do: {names}",
-                path=file.path,
-                hint=f"record each: `rfd phase {rid} done N --summary FILE` (or `rfd implement`)",
-            )
 
 
 def _set_status(

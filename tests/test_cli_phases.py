@@ -119,3 +119,13 @@ def test_an_empty_plan_blocks_accepted_and_implemented(
     doc.write_text(doc.read_text().replace("Discussion", "Accepted"))
     assert run(rfd_repo, "done", "7") == 1
     assert "has no phases, so it cannot become Implemented" in capsys.readouterr().err
+
+
+def test_done_without_any_plan_is_refused(
+    rfd_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(rfd_repo, "007-layers.md", rfd_text("007", "Layers", "Accepted"))
+    capsys.readouterr()
+    assert run(rfd_repo, "done", "7") == 1
+    err = capsys.readouterr().err
+    assert "has no extracted plan, so it cannot become Implemented" in err and "rfd plan 007" in err
