@@ -21,7 +21,7 @@ INFLATION = 2
 
 _ITEM = re.compile(
     r"""^(?P<head>\s*[-*+]\s*\[)(?P<box>[ xX!])(?P<mid>\]\s*)
-        (?P<number>\d+)[.)]\s*            # 1.  or 1)
+        (?P<tag>(?P<number>\d+)[a-z]?|[A-Za-z])[.)]\s*  # 1.  1)  3a.  B.
         (?P<label>\S.*?)\s*$""",
     re.VERBOSE,
 )
@@ -43,10 +43,13 @@ class Item:
     """One checklist line; ``line`` is 1-based within the parsed text."""
 
     number: int
+    """The item's number (``3`` of ``3a``; 0 for a letter such as ``B``)."""
     label: str
     status: ItemStatus
     reason: str
     line: int
+    tag: str = ""
+    """The number as written: ``1``, ``3a``, ``B`` (phase labels, see ``bot.phase_ids``)."""
 
 
 @dataclass(frozen=True)
@@ -88,7 +91,8 @@ def _item(match: re.Match[str], line: int) -> Item:
     if failed:
         label, reason = label[: failed.start()].rstrip(), failed["reason"].strip()
     status = ItemStatus(match["box"].lower())
-    return Item(int(match["number"]), label, status, reason, line)
+    number = int(match["number"]) if match["number"] else 0
+    return Item(number, label, status, reason, line, match["tag"])
 
 
 def _original_count(text: str) -> int | None:
@@ -98,10 +102,19 @@ def _original_count(text: str) -> int | None:
     return int(match["value"])
 
 
-def render(labels: list[str] | tuple[str, ...], *, original_count: bool = True) -> str:
-    """A fresh checklist numbered from 1, with the count comment unless told otherwise."""
+def render(
+    labels: list[str] | tuple[str, ...],
+    *,
+    original_count: bool = True,
+    tags: list[str] | tuple[str, ...] | None = None,
+) -> str:
+    """A fresh checklist numbered from 1 (or by ``tags``: phase labels such as ``3a``),
+    with the count comment unless told otherwise."""
+    names = list(tags) if tags is not None else [str(n) for n in range(1, len(labels) + 1)]
+    if len(names) != len(labels):
+        raise ValidationError(f"{len(labels)} checklist items but {len(names)} numbers")
     lines = [f"<!-- original_count: {len(labels)} -->"] if original_count else []
-    lines += [f"- [ ] {n}. {_one_line(label)}" for n, label in enumerate(labels, start=1)]
+    lines += [f"- [ ] {tag}. {_one_line(label)}" for tag, label in zip(names, labels, strict=True)]
     return "".join(f"{line}\n" for line in lines)
 
 

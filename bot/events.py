@@ -122,6 +122,8 @@ class PhaseCompleted(Event):
     name: ClassVar[str] = "phase.completed"
     number: int
     title: str
+    label: str = ""
+    """The phase's label in the RFD (``3a``); its position when it has none."""
     summary_path: str
     done: int
     total: int

@@ -10,10 +10,10 @@ import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot import document, publish, templates
+from bot import document, plan_gates, publish, templates
 from bot.discovery import RfdFile
 from bot.document import Document
-from bot.errors import AlreadyExists, GateError, ValidationError
+from bot.errors import AlreadyExists, ValidationError
 from bot.events import RfdCreated, StatusChanged, StatusChanging
 from bot.ids import RfdId, slugify
 from bot.state import OnExists, unique_suffix
@@ -59,7 +59,7 @@ def promote(
         raise AssertionError("unreachable")
     check_transition(doc.status, target, path=file.path)
     check_gates(target, requires_statuses(ws, doc), path=file.path)
-    _check_state_gates(ws, file, doc, target)
+    plan_gates.check(ws, file, target)
     ws.bus.intercept(
         StatusChanging(
             rfd_id=str(file.rfd_id), old=doc.status.value, new=target.value, reason=reason
@@ -81,27 +81,6 @@ def requires_statuses(ws: Workspace, doc: Document) -> dict[RfdId, Status | None
         except Exception:  # a broken target counts as missing; lint reports it
             out[rid] = None
     return out
-
-
-def _check_state_gates(ws: Workspace, file: RfdFile, doc: Document, target: Status) -> None:
-    rid = str(file.rfd_id)
-    if target is Status.ACCEPTED and ws.store.read_plan(rid) is None:
-        raise GateError(
-            f"RFD {rid} has no extracted plan, so it cannot become Accepted",
-            path=file.path,
-            hint=f"run `rfd accept {rid}`: it extracts the plan, then promotes",
-        )
-    if target is Status.IMPLEMENTED:
-        plan = ws.store.read_plan(rid) or ()
-        done = set(ws.store.phase_summaries(rid))
-        missing = [i for i in range(1, len(plan) + 1) if i not in done]
-        if missing:
-            names = ", ".join(f"{i}. {plan[i - 1].title}" for i in missing)
-            raise GateError(
-                f"RFD {rid} still has phases to do: {names}",
-                path=file.path,
-                hint=f"record each: `rfd phase {rid} done N --summary FILE` (or `rfd implement`)",
-            )
 
 
 def _set_status(

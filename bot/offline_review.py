@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-from bot import lint, plan, templates
+from bot import lint, phase_ids, plan, templates
 from bot.discovery import RfdFile
 from bot.document import Document
 from bot.ids import RfdId
@@ -51,35 +51,27 @@ def design_review(
 
 
 def implementation_review(
-    doc: Document, phases: tuple[plan.PlanPhase, ...], summaries: Mapping[int, str]
+    doc: Document, phases: tuple[plan.PlanPhase, ...], summaries: Mapping[str, str]
 ) -> Review:
+    """``summaries``: the text of each ``phases/<key>.md`` by phase key (``bot.phase_ids``)."""
     findings: list[ReviewFinding] = []
-    for i, _phase in enumerate(phases, start=1):
-        text = summaries.get(i)
-        if text is not None and not text.strip():
-            findings.append(
-                _f(
-                    Severity.MAJOR,
-                    f"Phase {i}",
-                    None,
-                    f"phases/{i}.md is empty: say what phase {i} delivered",
-                )
-            )
-    done = sorted(i for i in summaries if 1 <= i <= len(phases))
-    todo = [i for i in range(1, len(phases) + 1) if i not in summaries]
-    stray = sorted(i for i in summaries if not 1 <= i <= len(phases))
-    for i in stray:
-        findings.append(
-            _f(
-                Severity.MINOR,
-                "Implementation Plan",
-                None,
-                f"phases/{i}.md has no matching phase in plan.json",
-            )
-        )
+    labels = phase_ids.labels(phases)
+    done: dict[int, str] = {}
+    for key, text in sorted(summaries.items()):
+        n = phase_ids.position(phases, key)
+        if n is None:
+            message = f"phases/{key}.md has no matching phase in plan.json"
+            findings.append(_f(Severity.MINOR, "Implementation Plan", None, message))
+            continue
+        done.setdefault(n, text)
+        if not text.strip():
+            message = f"phases/{key}.md is empty: say what phase {labels[n - 1]} delivered"
+            findings.append(_f(Severity.MAJOR, f"Phase {labels[n - 1]}", None, message))
+    todo = [i for i in range(1, len(phases) + 1) if i not in done]
+    nxt = f"; next: phase {labels[todo[0] - 1]} ({phases[todo[0] - 1].title})." if todo else ""
     summary = (
         f"{len(done)} of {len(phases)} phases recorded"
-        + (f"; next: phase {todo[0]} ({phases[todo[0] - 1].title})." if todo else "; all done.")
+        + (nxt or "; all done.")
         + " Offline review: structure only — set an API key for a review of the code."
     )
     return Review("implementation", summary, tuple(findings), (), "offline", "structural")

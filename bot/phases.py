@@ -6,7 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot import tracking
+from bot import phase_ids, tracking
 from bot.comments import marker
 from bot.errors import AlreadyExists, GateError, ValidationError
 from bot.events import PhaseCompleted, TrackingDue, TrackingIssueUpdated
@@ -21,6 +21,9 @@ from bot.workspace import Workspace
 class PhaseOutcome:
     rfd_id: str
     number: int
+    """The phase's position in the plan (1-based)."""
+    label: str
+    """How users name it: its label in the RFD (``3a``), else its position."""
     title: str
     path: Path
     done: int
@@ -31,12 +34,19 @@ class PhaseOutcome:
 
 
 def phase_done(
-    ws: Workspace, query: str, number: int, summary: str, *, on_exists: OnExists | None = None
+    ws: Workspace,
+    query: str,
+    phase: int | str,
+    summary: str,
+    *,
+    on_exists: OnExists | None = None,
 ) -> PhaseOutcome:
-    """Record phase ``number`` as done (``phases/N.md``) and tick it on the tracking issue.
+    """Record a phase as done (``phases/<label>.md``) and tick it on the tracking issue.
 
-    When ``phases/N.md`` exists already: ``on_exists`` USE keeps it, REPLACE overwrites
-    it, None refuses (AlreadyExists) — nothing is overwritten unless asked for.
+    ``phase`` is what a user typed (a label such as ``3a``, see :mod:`bot.phase_ids`) or,
+    as an ``int``, a position in the plan (the implement agent counts phases so).  When the
+    summary exists already: ``on_exists`` USE keeps it, REPLACE overwrites it, None refuses
+    (AlreadyExists) — nothing is overwritten unless asked for.
     """
     file = ws.find(query)
     rid = str(file.rfd_id)
@@ -48,59 +58,65 @@ def phase_done(
             hint=f"run `rfd accept {rid}` first",
         )
     phases = ws.store.read_plan(rid) or ()
-    if not 1 <= number <= len(phases):
+    number = _position(phases, phase)
+    if number is None:
+        names = ", ".join(phase_ids.labels(phases)) or "none"
         raise ValidationError(
-            f"RFD {rid} has no phase {number} (its plan has {len(phases)})",
+            f"RFD {rid} has no phase {phase} (its phases: {names})",
             hint=f"see `rfd status {rid}` for the phases",
         )
     if not summary.strip():
         raise ValidationError("the phase summary is empty", hint="say what the phase delivered")
     if on_exists is OnExists.SUFFIX:
         raise ValidationError(
-            "a phase summary takes no suffix: phases/N.md is the one record of phase N",
+            "a phase summary takes no suffix: phases/<label>.md is the one record of the phase",
             hint="use --on-exists use or --on-exists replace",
         )
-    existing = ws.store.phase_summaries(rid).get(number)
+    label = phase_ids.label(phases[number - 1], number)
+    existing = ws.store.phase_files(rid).get(phase_ids.normalize(label) or label)
     if existing is not None and on_exists is not OnExists.REPLACE:
         if on_exists is not OnExists.USE:
-            raise _recorded_already(ws, rid, number, existing)
-        return _outcome(ws, rid, number, phases, existing, f"using the existing {ws.rel(existing)}")
-    path = ws.store.write_phase_summary(rid, number, summary)
-    done = len([n for n in ws.store.phase_summaries(rid) if 1 <= n <= len(phases)])
+            raise _recorded_already(ws, rid, label, existing)
+        note = f"using the existing {ws.rel(existing)}"
+        return _outcome(ws, rid, number, label, phases, existing, note)
+    path = ws.store.write_phase_summary(rid, label, summary)
+    done = len(ws.store.done_phases(rid, phases))
     title = phases[number - 1].title
     ws.bus.emit(
         PhaseCompleted(
             rfd_id=rid,
             number=number,
+            label=label,
             title=title,
             summary_path=ws.rel(path),
             done=done,
             total=len(phases),
         )
     )
-    return _outcome(ws, rid, number, phases, path)
+    return _outcome(ws, rid, number, label, phases, path)
 
 
 def _outcome(
     ws: Workspace,
     rid: str,
     number: int,
+    label: str,
     phases: tuple[PlanPhase, ...],
     path: Path,
     note: str = "",
 ) -> PhaseOutcome:
     issue = track(ws, rid, PhaseCompleted.name)
-    done = len([n for n in ws.store.phase_summaries(rid) if 1 <= n <= len(phases)])
+    done = len(ws.store.done_phases(rid, phases))
     title = phases[number - 1].title
-    msg = f"RFD {rid}: phase {number} ({title}) done — {done}/{len(phases)} phases"
+    msg = f"RFD {rid}: phase {label} ({title}) done — {done}/{len(phases)} phases"
     changed, msg = ((), f"{msg} ({note})") if note else ((path,), msg)
-    return PhaseOutcome(rid, number, title, path, done, len(phases), issue, changed, msg)
+    return PhaseOutcome(rid, number, label, title, path, done, len(phases), issue, changed, msg)
 
 
-def _recorded_already(ws: Workspace, rid: str, number: int, existing: Path) -> AlreadyExists:
+def _recorded_already(ws: Workspace, rid: str, label: str, existing: Path) -> AlreadyExists:
     shown = ws.rel(existing)
     return AlreadyExists(
-        f"phase {number} of RFD {rid} is recorded already: {shown}",
+        f"phase {label} of RFD {rid} is recorded already: {shown}",
         path=shown,
         alternatives=(
             "use the existing summary (--on-exists use)",
@@ -126,6 +142,12 @@ def answer(ws: Workspace, event: TrackingDue) -> TrackingDue:
     return dataclasses.replace(event, issue=sync_tracking(ws, event.rfd_id))
 
 
+def _position(phases: tuple[PlanPhase, ...], phase: int | str) -> int | None:
+    if isinstance(phase, int) and not isinstance(phase, bool):
+        return phase if 1 <= phase <= len(phases) else None
+    return phase_ids.position(phases, str(phase))
+
+
 def tracking_marker(rfd_id: str) -> str:
     return marker("tracking", rfd_id)
 
@@ -140,7 +162,7 @@ def sync_tracking(ws: Workspace, query: str) -> Issue:
     rid = str(file.rfd_id)
     doc = ws.document(file)
     phases = ws.store.read_plan(rid) or ()
-    done = {n for n in ws.store.phase_summaries(rid) if 1 <= n <= len(phases)}
+    done = ws.store.done_phases(rid, phases)
     mark = tracking_marker(rid)
     title = f"RFD {rid}: {doc.title}"
     existing = ws.forge.find_issue(mark)
@@ -156,7 +178,7 @@ def sync_tracking(ws: Workspace, query: str) -> Issue:
         if body != current.body:
             issue = ws.forge.edit_issue(current.number, body=body)
         created = False
-    all_done = len(done) == len(phases) and bool(phases)
+    all_done = bool(phases) and not phase_ids.missing(phases, done)
     closed = False
     finished = (doc.status is Status.IMPLEMENTED and all_done) or doc.status in (
         Status.ABANDONED,

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from bot import checklist, templates
+from bot import checklist, phase_ids, templates
 from bot.document import Document
 from bot.state import RfdState
 from bot.status import Status
@@ -25,9 +25,14 @@ class Action:
 @dataclass(frozen=True)
 class PhaseLine:
     number: int
+    """Position in the plan (1-based)."""
     title: str
     done: bool
     summary: str | None
+    label: str = ""
+    """How users name the phase (``3a``); see ``bot.phase_ids``."""
+    optional: bool = False
+    """``(optional)``/``(deferred)``: shown, ticked when recorded, never blocking."""
 
 
 @dataclass(frozen=True)
@@ -168,8 +173,9 @@ def _review(
 def _phase_lines(state: RfdState) -> tuple[PhaseLine, ...]:
     out = []
     for i, phase in enumerate(state.plan or (), start=1):
-        done = i in state.completed
-        out.append(PhaseLine(i, phase.title, done, f"phases/{i}.md" if done else None))
+        done, label = i in state.completed, phase_ids.label(phase, i)
+        summary = f"phases/{label}.md" if done else None
+        out.append(PhaseLine(i, phase.title, done, summary, label, phase_ids.optional(phase)))
     return tuple(out)
 
 
@@ -189,20 +195,21 @@ def _implementation(
     if state.impl_reviews:
         lines.append(("Impl reviews", f"{len(state.impl_reviews)} active"))
     actions = []
-    if done < len(phases):
-        nxt = next(p for p in phases if not p.done)
+    todo = [p for p in phases if not p.done and not p.optional]
+    if todo:
+        nxt = todo[0]
         actions += [
             Action(
                 f"rfd implement {rid}",
-                _using(f"Implement phase {nxt.number}: {nxt.title}", models, "implement"),
+                _using(f"Implement phase {nxt.label}: {nxt.title}", models, "implement"),
             ),
             Action(
-                f"rfd phase {rid} done {nxt.number} --summary FILE",
+                f"rfd phase {rid} done {nxt.label} --summary FILE",
                 "Record a phase implemented by hand",
             ),
         ]
     actions.append(Action(f"rfd review {rid}", "Review the implementation so far"))
-    if done == len(phases):
+    if phases and not todo:
         actions.append(Action(f"rfd done {rid}", "Promote to Implemented"))
     return StatusView(
         rid,
@@ -224,7 +231,7 @@ def to_text(view: StatusView) -> str:
     out += [f"  {r}" for r in view.reviews]
     if view.phases and view.stage != "final":
         out += [
-            f"  [{'x' if p.done else ' '}] {p.number}. {p.title}"
+            f"  [{'x' if p.done else ' '}] {p.label or p.number}. {p.title}"
             + (f" ({p.summary})" if p.summary else "")
             for p in view.phases
         ]

@@ -90,9 +90,7 @@ def _run_review(
     rid = str(file.rfd_id)
     if impl:
         phases = ws.store.read_plan(rid) or ()
-        summaries = {
-            n: p.read_text(encoding="utf-8") for n, p in ws.store.phase_summaries(rid).items()
-        }
+        summaries = {k: p.read_text(encoding="utf-8") for k, p in ws.store.phase_files(rid).items()}
         review = offline_review.implementation_review(doc, phases, summaries)
         return review, Usage(), "", 0.0, ()
     known, linked = _neighbours(ws, doc)

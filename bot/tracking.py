@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping, Sequence
 
-from bot import checklist
+from bot import checklist, phase_ids
 from bot.checklist import ItemStatus
 from bot.plan import PlanPhase
 
@@ -51,8 +51,9 @@ def region(
     *,
     record: Collection[int] | None = None,
 ) -> str:
-    """The bot's region: progress, record of the bot's view, checklist (phases 1-based)."""
-    text = checklist.render([_label(n, p) for n, p in enumerate(phases, start=1)])
+    """The bot's region: progress, record of the bot's view (positions, 1-based), and the
+    checklist numbered by phase label (``- [ ] 3a. Title``)."""
+    text = checklist.render([p.title for p in phases], tags=phase_ids.labels(phases))
     for n, reason in sorted((failed or {}).items()):
         if 1 <= n <= len(phases) and n not in done:
             text = checklist.mark(text, n - 1, ItemStatus.FAILED, reason or "unknown reason")
@@ -65,11 +66,6 @@ def region(
     bar = checklist.progress_bar(len(ticked), len(phases), BAR_WIDTH)
     summary = f"**Progress:** {checklist.progress(len(ticked), len(phases))} {bar}"
     return f"{START}\n{summary}\n\n<!-- rfd-bot:done: {mine} -->\n{text}{END}"
-
-
-def _label(position: int, phase: PlanPhase) -> str:
-    named = phase.label and phase.label != str(position)
-    return f"{phase.title} (Phase {phase.label})" if named else phase.title
 
 
 def merge_body(
@@ -89,19 +85,23 @@ def merge_body(
         fresh = region(phases, done, failed)
         return f"{existing.rstrip()}{newline * 2}{fresh.replace(chr(10), newline)}{newline}"
     old = existing[span[0] : span[1]]
-    ticks, unticks = _person_changes(old)
+    ticks, unticks = _person_changes(old, phases)
     shown = (set(done) | ticks) - unticks
     fresh = region(phases, shown, failed, record=done).replace("\n", newline)
     return existing[: span[0]] + fresh + existing[span[1] :]
 
 
-def ticked(body: str) -> set[int]:
-    """Numbers of the ticked phases in the bot's region (empty when there is none)."""
+def ticked(body: str, phases: Sequence[PlanPhase] | None = None) -> set[int]:
+    """The ticked phases in the bot's region (empty when there is none): their positions
+    in ``phases`` (items named by label, ``3a``), or their numbers without a plan."""
     span = _span(body)
     if span is None:
         return set()
     items = checklist.parse(body[span[0] : span[1]]).items
-    return {item.number for item in items if item.status is ItemStatus.DONE}
+    done = [n for n, item in enumerate(items, start=1) if item.status is ItemStatus.DONE]
+    if phases is None or [i.tag for i in items] == [str(n) for n in range(1, len(items) + 1)]:
+        return {items[n - 1].number for n in done}  # numbered 1..N: positions (older bodies)
+    return phase_ids.done(phases, (items[n - 1].tag for n in done))
 
 
 def _span(body: str) -> tuple[int, int] | None:
@@ -111,9 +111,9 @@ def _span(body: str) -> tuple[int, int] | None:
     return None if start < 0 else (start, end + len(END))
 
 
-def _person_changes(old_region: str) -> tuple[set[int], set[int]]:
+def _person_changes(old_region: str, phases: Sequence[PlanPhase]) -> tuple[set[int], set[int]]:
     """Boxes ticked and unticked by a person since the bot last wrote ``old_region``."""
-    now = ticked(old_region)
+    now = ticked(old_region, phases)
     match = _RECORD.search(old_region)
     if match is None:  # no record: keep every tick, assume no untick
         return now, set()

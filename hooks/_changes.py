@@ -66,8 +66,10 @@ def _slug(path: str) -> str:
     return split[1] if split else path
 
 
-def added_phases(changes: Sequence[Change], layout: Layout) -> list[tuple[str, int]]:
-    """``(state key, phase number)`` of each ``phases/N.md`` added by ``changes``."""
+def added_phases(changes: Sequence[Change], layout: Layout) -> list[tuple[str, str]]:
+    """``(state key, phase key)`` of each phase summary (``phases/3a.md``) ``changes`` add."""
+    from bot.phase_ids import file_key
+
     out = []
     for change in changes:
         found = layout.state_file(change.path) if change.kind in ("A", "C") else None
@@ -75,7 +77,7 @@ def added_phases(changes: Sequence[Change], layout: Layout) -> list[tuple[str, i
             continue
         key, rel = found
         head, _, name = rel.partition("/")
-        number = name.removesuffix(".md")
-        if head == "phases" and name.endswith(".md") and number.isdigit():
-            out.append((key, int(number)))
+        phase = file_key(name) if head == "phases" else None
+        if phase is not None:
+            out.append((key, phase))
     return out

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from bot.config import Config
     from bot.errors import RfdError
     from bot.ids import RfdId
@@ -90,6 +92,9 @@ class Report:
 
     def __init__(self) -> None:
         self.problems = 0
+        self.where: Callable[[], str] | None = None
+        """Where the problems being reported come from (on pre-push: which commit), asked
+        for only when there is a problem; printed under each one's first line."""
 
     def error(self, err: RfdError) -> None:
         self.problem(str(err))
@@ -97,6 +102,10 @@ class Report:
     def problem(self, text: str) -> None:
         """A problem already worded as ``path:line: message`` (and ``  hint: ...``)."""
         self.problems += 1
+        where = self.where() if self.where is not None else ""
+        if where:
+            first, newline, rest = text.partition("\n")
+            text = f"{first}\n  {where}{newline}{rest}"
         print(text, file=sys.stdout)
 
     def note(self, text: str) -> None:
@@ -106,6 +115,20 @@ class Report:
     @property
     def code(self) -> int:
         return 1 if self.problems else 0
+
+
+def pushed_in(root: Path, from_ref: str, to_ref: str, path: str) -> Callable[[], str] | None:
+    """On pre-push (``to_ref`` set), what names the pushed commit that last changed ``path``
+    (``Report.where``); git is asked only if a problem is reported.  None otherwise."""
+    if not to_ref:
+        return None
+
+    def where() -> str:
+        from hooks._git import last_commit
+
+        return last_commit(root, from_ref, to_ref, path)
+
+    return where
 
 
 def decode(data: bytes, path: str) -> str:

@@ -2,8 +2,10 @@
 
 → Accepted: a valid ``plan.json`` in the RFD's state directory, or an Implementation
 Plan section from which one can be extracted, and every Requires target at least
-Accepted.  → Implemented: ``phases/N.md`` for every phase of the plan, and every
-Requires target Implemented.  Phases are numbered from 1 (``phases/1.md``).
+Accepted.  → Implemented: a summary ``phases/<label>.md`` for every phase of the plan
+that is not ``(optional)``/``(deferred)``, and every Requires target Implemented.  Phases
+are named as ``bot.phase_ids`` says (``phases/3a.md``, ``phases/01.md`` is phase 1).  An
+empty plan meets neither gate.
 """
 
 from __future__ import annotations
@@ -24,6 +26,12 @@ if TYPE_CHECKING:
 PLAN_HINT = (
     "add an '## Implementation Plan' section with '### Phase 1: Title' headings "
     "(or run `rfd accept {id}`, which writes {plan})"
+)
+
+
+EMPTY_HINT = (
+    "add '### Phase 1: Title' headings to the Implementation Plan and see what they give "
+    "with `rfd plan {id}`; then put them in {plan} (or delete it and run `rfd accept {id}`)"
 )
 
 
@@ -53,10 +61,16 @@ def _plan(
     data = tree.read(path)
     if data is not None:
         try:
-            return plan.loads(decode(data, path), path)
+            phases = plan.loads(decode(data, path), path)
         except RfdError as err:
             problems.append(err)
             return ()
+        if not phases:
+            problems.append(GateError(
+                f"cannot move to {doc.status}: {path} is an empty plan (no phases)",
+                path=doc.path, hint=EMPTY_HINT.format(id=rfd_id, plan=path),
+            ))  # fmt: skip
+        return phases
     found = plan.extract(doc)
     if found.phases:
         return found.phases
@@ -73,20 +87,24 @@ def _plan(
 def _phases_done(
     doc_path: str, rfd_id: RfdId, phases: tuple[PlanPhase, ...], tree: Tree, layout: Layout
 ) -> list[RfdError]:
-    wanted = {n: layout.state_path(rfd_id, f"phases/{n}.md") for n in range(1, len(phases) + 1)}
-    present = tree.read_many(wanted.values())
-    missing = tuple(
-        f"phase {n}: {phases[n - 1].title} (no {p})"
-        for n, p in wanted.items()
-        if present[p] is None
-    )
-    if not missing:
+    from bot import phase_ids
+
+    done = phase_ids.done(phases, tree.phase_files(layout, str(rfd_id)))
+    todo = phase_ids.missing(phases, done)
+    if not todo:
         return []
+    folder = layout.state_path(rfd_id, "phases")
+    missing = tuple(
+        f"phase {label}: {phases[n - 1].title} (no {folder}/{label}.md)"
+        for n in todo
+        if (label := phase_ids.label(phases[n - 1], n))
+    )
     return [
         GateError(
             f"cannot move to Implemented: {len(missing)} of {len(phases)} phases not done",
             path=doc_path,
-            hint="finish them first: a phase is done when its phases/N.md summary is committed",
+            hint="finish them first: a phase is done when its phases/<label>.md summary is "
+            "committed ((optional) and (deferred) phases do not count)",
             alternatives=missing,
         )
     ]

@@ -36,9 +36,11 @@ class Change:
     """The object id of the new content (zeros when deleted)."""
 
 
-def run(root: Path, *args: str, stdin: bytes | None = None) -> bytes:
+def run(root: Path, *args: str, stdin: bytes | None = None, ok: tuple[int, ...] = (0,)) -> bytes:
+    """git's output; GitFailed when it exits with a code not in ``ok`` (``git grep`` says
+    "nothing found" with 1)."""
     proc = subprocess.run(["git", *args], cwd=root, input=stdin, capture_output=True, check=False)
-    if proc.returncode != 0:
+    if proc.returncode not in ok:
         raise GitFailed(proc.stderr.decode("utf-8", "replace").strip() or f"git {args[0]} failed")
     return proc.stdout
 
@@ -59,6 +61,20 @@ def staged_changes(root: Path) -> tuple[str, list[Change]]:
 
 
 _DIFF_CACHED = ("diff", "--cached", "--raw", "-M", "-z", "--abbrev=40")
+
+
+def staged_removals(root: Path, *folders: str) -> list[str]:
+    """Paths directly in ``folders`` that the index no longer has (deleted, or renamed away):
+    the cheap question rfd-status asks of a commit that stages no RFD file."""
+    specs = [f":(glob){folder}/*" for folder in folders]
+    try:
+        out = run(root, "diff", "--cached", "--name-only", "-z", "--no-renames",
+                  "--diff-filter=D", "HEAD", "--", *specs)  # fmt: skip
+    except GitFailed:
+        if has_head(root):
+            raise
+        return []  # before the first commit nothing can be removed
+    return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
 
 
 def diff_changes(root: Path, old: str, new: str) -> list[Change]:
@@ -125,6 +141,24 @@ def commits(root: Path, old: str, new: str) -> list[tuple[str, str]]:
         shas = line.split()
         pairs.append((shas[1] if len(shas) > 1 else EMPTY_TREE, shas[0]))
     return pairs
+
+
+def describe_commit(root: Path, commit: str) -> str:
+    """``in commit 1a2b3c4 "subject"``: how a pre-push message names a commit."""
+    out = run(root, "log", "-1", "--format=%h%x00%s", commit, "--")
+    short, _, subject = out.decode("utf-8", "replace").strip().partition("\0")
+    return f'in commit {short} "{subject}"'
+
+
+def last_commit(root: Path, old: str, new: str, path: str) -> str:
+    """``describe_commit`` of the last commit in ``old..new`` that changed ``path`` ("" when
+    none did, or git cannot tell)."""
+    spec = new if old in ("", ZERO) else f"{old}..{new}"
+    try:
+        sha = run(root, "log", "-1", "--format=%H", spec, "--", path).decode().strip()
+        return describe_commit(root, sha) if sha else ""
+    except GitFailed:
+        return ""
 
 
 class BlobReader:

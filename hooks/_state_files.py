@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.errors import FileNotFound, InvalidStructure, RfdError, ValidationError
 from bot.ids import RfdId
@@ -14,9 +15,11 @@ from hooks._common import Layout, Report, decode
 from hooks._secrets import find_secrets
 from hooks._tree import RfdNames, Tree
 
+if TYPE_CHECKING:
+    from bot.plan import PlanPhase
+
 REVIEW_DIRS = ("reviews", "impl-reviews")
 _REVIEW_NAME = re.compile(r"^[0-9]+\.md$")  # 1721500000.md, as the state store names them
-_PHASE_NAME = re.compile(r"^([0-9]+)\.md$")
 
 
 class StateChecker:
@@ -28,7 +31,7 @@ class StateChecker:
         self.layout, self.report = layout, report
         self._rfds: RfdNames | None = None
         self._owners: dict[str, RfdId | None] = {}
-        self._plans: dict[str, int | None] = {}
+        self._plans: dict[str, tuple[PlanPhase, ...] | None] = {}
 
     def check(self, path: str, key: str, rel: str) -> None:
         data = self.tree.read(path)
@@ -104,27 +107,32 @@ class StateChecker:
             )  # fmt: skip
 
     def _phase(self, path: str, key: str, name: str) -> None:
-        match = _PHASE_NAME.match(name)
-        count = self._plan_length(key)
-        if match and count is not None and 1 <= int(match[1]) <= count:
+        from bot import phase_ids
+
+        phases = self._plan(key)
+        wanted = phase_ids.file_key(name)
+        if wanted is not None and phases and phase_ids.position(phases, wanted) is not None:
             return
         plan = self.layout.state_path(key, "plan.json")
-        if count is None:
+        if phases is None:
             problem, hint = f"no valid {plan} to say which phases exist", "accept the RFD first"
+        elif not phases:
+            problem, hint = "the plan is empty", f"add its phases to {plan} first"
         else:
-            problem = f"the plan has phases 1-{count} only" if count else "the plan is empty"
-            hint = f"name phase summaries phases/1.md … phases/{count}.md"
+            names = phase_ids.labels(phases)
+            problem = f"the plan's phases are {', '.join(names)}"
+            hint = f"name phase summaries by phase: phases/{names[0]}.md … phases/{names[-1]}.md"
         raise InvalidStructure(f"phase summary {name!r} for no phase: {problem}", path=path,
                                hint=hint)  # fmt: skip
 
-    def _plan_length(self, key: str) -> int | None:
+    def _plan(self, key: str) -> tuple[PlanPhase, ...] | None:
         if key not in self._plans:
             from bot import plan
 
             path = self.layout.state_path(key, "plan.json")
             text = self.tree.text(path)
             try:
-                self._plans[key] = None if text is None else len(plan.loads(text, path))
+                self._plans[key] = None if text is None else plan.loads(text, path)
             except RfdError:
                 self._plans[key] = None  # reported on its own when plan.json is committed
         return self._plans[key]

@@ -30,7 +30,7 @@ def apply(forge: Forge, update: Update, tree: Tree, layout: Layout) -> str:
     from bot.tracking import merge_body
 
     phases = plan_phases(tree, layout, update.key)
-    done = done_phases(tree, layout, update.key, len(phases))
+    done = done_phases(tree, layout, update.key, phases)
     body = merge_body(issue.body, phases, done) if phases else issue.body
     state = _state(update.status, issue.state)
     if body == issue.body and state is None:
@@ -66,10 +66,11 @@ def plan_phases(tree: Tree, layout: Layout, key: str) -> tuple[PlanPhase, ...]:
     return () if data is None else plan.loads(decode(data, path), path)
 
 
-def done_phases(tree: Tree, layout: Layout, key: str, count: int) -> set[int]:
-    paths = {n: layout.state_path(key, f"phases/{n}.md") for n in range(1, count + 1)}
-    found = tree.read_many(paths.values())
-    return {n for n, p in paths.items() if found[p] is not None}
+def done_phases(tree: Tree, layout: Layout, key: str, phases: tuple[PlanPhase, ...]) -> set[int]:
+    """Positions of the phases with a summary in ``tree`` (``bot.phase_ids``)."""
+    from bot.phase_ids import done
+
+    return done(phases, tree.phase_files(layout, key))
 
 
 def _state(status: Status | None, current: str) -> str | None:

@@ -5,7 +5,7 @@ Imported by :mod:`hooks.rfd_status` only when the commit touches an RFD file.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,9 +31,23 @@ def check(root: Path, layout: Layout, from_ref: str, to_ref: str, only: set[str]
     """Check every RFD change of the index (or of each pushed commit) into ``report``."""
     with _git.BlobReader(root) as reader:
         for old, new, changes in _steps(root, from_ref, to_ref, reader):
+            if to_ref and new.rev:  # pre-push: name the commit of each problem
+                report.where = cache(partial(_git.describe_commit, root, new.rev))
             checker = Checker(layout, old, new, report)
             for change in rfd_changes(changes, layout, only):
                 checker.check(change)
+            _removals(changes, layout, new, report)
+        report.where = None
+
+
+def _removals(changes: list[_git.Change], layout: Layout, new: Tree, report: Report) -> None:
+    if not any(c.kind in ("D", "R") for c in changes):
+        return
+    from hooks import _deletions
+
+    gone = _deletions.removed(changes, layout, new)
+    for problem in _deletions.check(gone, layout, new) if gone else ():
+        report.error(problem)
 
 
 def _steps(

@@ -80,6 +80,70 @@ class Tree:
         text = self.text(path)
         return None if text is None else parse(text, path)
 
+    def list_dir(self, folder: str) -> list[str]:
+        """Paths of the files directly in ``folder`` (one ``scandir``, or one ``ls-tree`` for a
+        commit).  For the index the working tree is listed: a name that is not staged reads
+        as a missing file."""
+        if self.rev is None or self.rev == INDEX:
+            try:
+                return sorted(f"{folder}/{e.name}" for e in os.scandir(self.root / folder))
+            except (FileNotFoundError, NotADirectoryError):
+                return []
+        from hooks._git import run
+
+        out = run(self.root, "ls-tree", "-z", "--name-only", self.rev, "--", folder + "/")
+        return sorted(n for n in out.decode("utf-8", "surrogateescape").split("\0") if n)
+
+    def has_files(self, folder: str) -> bool:
+        """Whether any file lies under ``folder`` here (one ``git ls-files``/``ls-tree``).
+
+        For the index, nothing on disk means nothing staged (pre-commit stashes unstaged
+        changes, so a staged file is on disk) and git is not asked.
+        """
+        if self.rev in (None, INDEX):
+            on_disk = any(files for _, _, files in os.walk(self.root / folder))
+            if self.rev is None or not on_disk:
+                return on_disk
+        from hooks._git import run
+
+        if self.rev == INDEX:
+            args: tuple[str, ...] = ("ls-files", "-z", "--")
+        else:
+            args = ("ls-tree", "-r", "-z", "--name-only", self.rev, "--")
+        return bool(run(self.root, *args, folder + "/").strip(b"\0"))
+
+    def grep(self, patterns: list[str], layout: Layout, *, perl: bool = False) -> list[str]:
+        """The RFD files of this version with a line matching one of ``patterns`` (extended
+        regexes, case-insensitive; Perl ones with ``perl``): one ``git grep``, whatever the
+        number of RFDs."""
+        from hooks._git import run
+
+        if not patterns:
+            return []
+        where = ("--cached",) if self.rev in (None, INDEX) else ()
+        specs = [f":(glob){d}/*.md" for d in (layout.rfd_dir, layout.drafts_dir)]
+        args = ["grep", "-l", "-I", "-i", "-P" if perl else "-E", *where]
+        args += [a for p in patterns for a in ("-e", p)]
+        if not where:
+            args.append(str(self.rev))
+        out = run(self.root, *args, "--", *specs, ok=(0, 1)).decode("utf-8", "surrogateescape")
+        prefix = "" if where else f"{self.rev}:"
+        return [line.removeprefix(prefix) for line in out.splitlines() if line]
+
+    def phase_files(self, layout: Layout, key: str) -> dict[str, str]:
+        """The phase summaries of state dir ``key`` that exist here, by phase key
+        (``bot.phase_ids.file_key``: ``01.md`` is ``1``; ``1.md`` wins over ``01.md``)."""
+        from bot.phase_ids import file_key
+
+        found: dict[str, str] = {}
+        for path in self.list_dir(layout.state_path(key, "phases")):
+            name = path.rpartition("/")[2]
+            phase = file_key(name)
+            if phase is not None and (phase not in found or name == f"{phase}.md"):
+                found[phase] = path
+        present = self.read_many(found.values())
+        return {phase: path for phase, path in found.items() if present[path] is not None}
+
     def rfd_names(self, layout: Layout) -> RfdNames:
         """The RFD files of this version, known by name (no file is opened).
 

@@ -10,12 +10,13 @@ is read only for an RFD the checks ask about.
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.errors import RfdError
-from hooks._common import Report, load_layout, normalize
+from hooks._common import Report, load_layout, normalize, pushed_in
 
 if TYPE_CHECKING:
     from bot.lint import Finding
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="rfd-lint", description=__doc__.splitlines()[0])
     parser.add_argument("filenames", nargs="*", help="files being committed")
+    parser.add_argument("--from-ref", default=os.environ.get("PRE_COMMIT_FROM_REF", ""))
+    parser.add_argument("--to-ref", default=os.environ.get("PRE_COMMIT_TO_REF", ""))
     args = parser.parse_args(argv)
     report = Report()
     root = Path.cwd()
@@ -41,6 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     tree = Tree(root, None)
     known = Statuses(tree, tree.rfd_names(layout))
     for path in paths:
+        report.where = pushed_in(root, args.from_ref, args.to_ref, path)  # pre-push: blame
         lint_file(tree, path, known, report)
     return report.code
 

@@ -9,16 +9,19 @@ file holds an API key or token.
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
 from bot.errors import RfdError
-from hooks._common import Report, load_layout, normalize
+from hooks._common import Report, load_layout, normalize, pushed_in
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="rfd-state", description=__doc__.splitlines()[0])
     parser.add_argument("filenames", nargs="*", help="files being committed")
+    parser.add_argument("--from-ref", default=os.environ.get("PRE_COMMIT_FROM_REF", ""))
+    parser.add_argument("--to-ref", default=os.environ.get("PRE_COMMIT_TO_REF", ""))
     args = parser.parse_args(argv)
     report = Report()
     root = Path.cwd()
@@ -35,6 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     checker = StateChecker(root, layout, report)
     for path, (key, rel) in state:
+        report.where = pushed_in(root, args.from_ref, args.to_ref, path)  # pre-push: blame
         checker.check(path, key, rel)
     return report.code
 

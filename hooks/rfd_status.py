@@ -3,7 +3,9 @@
 The staged version of each RFD is compared with HEAD (on ``pre-push``, each commit
 of the pushed range with its parent).  An illegal transition fails with the allowed
 next steps; a legal one must meet its gates (see :mod:`hooks._gates`).  A new RFD
-starts as Draft or Discussion; a renamed draft (D32 → 045) keeps its history.
+starts as Draft or Discussion; a renamed draft (D32 → 045) keeps its history.  An RFD
+removed by the commit must leave no state directory behind and no RFD that still
+Requires or Extends it (see :mod:`hooks._deletions`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.errors import RfdError
-from hooks._common import Report, load_layout, normalize
+from hooks._common import Layout, Report, load_layout, normalize
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -28,17 +30,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         layout = load_layout(root)
         only = {normalize(p) for p in args.filenames} or None
-        if only is not None and not any(layout.rfd_id(p) for p in only):
-            return 0  # no RFD file in this commit: nothing to compare, not even with git
-        from hooks import _git, _transitions
+        from hooks import _git
 
         try:
+            # no RFD file staged: only a removal (never passed to hooks) could matter
+            if _no_rfd(only, layout, args.to_ref) and not _git.staged_removals(
+                root, layout.rfd_dir, layout.drafts_dir
+            ):
+                return 0
+            from hooks import _transitions
+
             _transitions.check(root, layout, args.from_ref, args.to_ref, only, report)
         except _git.GitFailed as err:
             report.problem(f"git: {err}")
     except RfdError as err:
         report.error(err)
     return report.code
+
+
+def _no_rfd(only: set[str] | None, layout: Layout, to_ref: str) -> bool:
+    return only is not None and not to_ref and not any(layout.rfd_id(p) for p in only)
 
 
 if __name__ == "__main__":

@@ -37,14 +37,15 @@ class Update:
     """The RFD id, as its state directory is named."""
     path: str | None
     """The RFD file in the newest commit (None when it has none there)."""
-    phases: tuple[int, ...]
+    phases: tuple[str, ...]
+    """The phases whose summary was added, as named (``1``, ``3a``)."""
     status: Status | None
     """The new status when it changed."""
 
     def describe(self) -> str:
         from hooks._tracking import CLOSING
 
-        parts = [f"tick phase(s) {', '.join(map(str, self.phases))}"] if self.phases else []
+        parts = [f"tick phase(s) {', '.join(self.phases)}"] if self.phases else []
         if self.status is not None:
             verb = "close" if self.status in CLOSING else "update"
             parts.append(f"{verb} it (status now {self.status})")
@@ -106,7 +107,7 @@ def collect(
                  for old, new in _git.commits(root, from_ref, to_ref)]  # fmt: skip
     else:
         steps = [("HEAD^", "HEAD", _git.commit_changes(root, "HEAD"))]
-    phases: dict[str, list[int]] = {}
+    phases: dict[str, list[str]] = {}
     statuses: dict[str, Status] = {}
     paths: dict[str, str] = {}
     for parent, commit, changes in steps:

@@ -217,7 +217,7 @@ def test_render_mark_parse_round_trip(names: list[str], data: st.DataObject) -> 
         status, reason = data.draw(statuses), data.draw(reasons)
         text = checklist.mark(text, position, status, reason)
         kept = " ".join(reason.split()) if status is ItemStatus.FAILED else ""
-        expected.append(Item(label.number, label.label, status, kept, label.line))
+        expected.append(Item(label.number, label.label, status, kept, label.line, label.tag))
     assert checklist.parse(text).items == tuple(expected)
     assert [i.label for i in expected] == [" ".join(n.split()) for n in names]
 

@@ -9,6 +9,7 @@ import pytest
 
 from hooks._tree import Tree
 from hooks.rfd_lint import main
+from tests.conftest import git
 from tests.hooks_support import Files, commit, rfd, run_hook, staged, write
 
 A = "docs/rfd/001-alpha.md"
@@ -105,3 +106,19 @@ def test_configured_directory(
     assert code == 1
     assert "design/rfcs/001-a.md:1: RFD003" in out
     assert "docs/rfd" not in out
+
+
+def test_pre_push_names_the_commit_of_each_problem(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = commit(git_repo, {"docs/rfd/001-a.md": rfd()})
+    bad = commit(git_repo, {"docs/rfd/001-a.md": rfd().replace("2026-01-15", "15 Jan")}, "Date")
+    head = commit(git_repo, {"docs/rfd/002-b.md": rfd("002", title="B")}, "Add B")
+    monkeypatch.setenv("PRE_COMMIT_FROM_REF", base)
+    monkeypatch.setenv("PRE_COMMIT_TO_REF", head)
+    code, out = run_hook(main, git_repo, ["docs/rfd/001-a.md", "docs/rfd/002-b.md"],
+                         monkeypatch, capsys)  # fmt: skip
+    assert code == 1
+    short = git(git_repo, "rev-parse", "--short", bad).strip()
+    assert "docs/rfd/001-a.md:6: RFD004" in out and f'\n  in commit {short} "Date"\n' in out
+    assert out.count("in commit") == 1

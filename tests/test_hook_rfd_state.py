@@ -27,6 +27,11 @@ DECISIONS = """# Decisions for RFD 001: Alpha
 - ~~3. Enum hierarchy.~~ Spans carry the namespace.
 """
 
+LABELLED = (
+    '[{"title": "Groundwork", "description": "", "label": "0"},'
+    ' {"title": "Split", "description": "", "label": "3a"}]'
+)
+
 # (case id, staged state files, expected exit code, what the output must say)
 CASES: list[tuple[str, Files, int, tuple[str, ...]]] = [
     ("valid plan", {f"{S}/plan.json": plan_json()}, 0, ()),
@@ -45,8 +50,14 @@ CASES: list[tuple[str, Files, int, tuple[str, ...]]] = [
     ("decisions without structure", {f"{S}/decisions.md": "just some notes\n"}, 1,
      (f"{S}/decisions.md",)),
     ("phase beyond the plan", {f"{S}/plan.json": plan_json(), f"{S}/phases/3.md": "x\n"}, 1,
-     ("phase summary '3.md' for no phase: the plan has phases 1-2 only",)),
+     ("phase summary '3.md' for no phase: the plan's phases are 1, 2",)),
     ("phase without a plan", {f"{S}/phases/1.md": "x\n"}, 1, ("no valid", "plan.json")),
+    ("zero-padded phase", {f"{S}/plan.json": plan_json(), f"{S}/phases/02.md": "x\n"}, 0, ()),
+    ("phase by label", {f"{S}/plan.json": LABELLED, f"{S}/phases/3a.md": "x\n"}, 0, ()),
+    ("label the plan lacks", {f"{S}/plan.json": LABELLED, f"{S}/phases/3c.md": "x\n"}, 1,
+     ("'3c.md' for no phase: the plan's phases are 0, 3a", "phases/0.md … phases/3a.md")),
+    ("phase of an empty plan", {f"{S}/plan.json": "[]", f"{S}/phases/1.md": "x\n"}, 1,
+     ("for no phase: the plan is empty",)),
     ("phase not numbered", {f"{S}/plan.json": plan_json(), f"{S}/phases/first.md": "x\n"}, 1,
      ("'first.md' for no phase",)),
     ("review not by timestamp", {f"{S}/reviews/latest.md": "x\n"}, 1,
@@ -164,3 +175,17 @@ def test_a_secret_is_never_echoed_by_a_format_error(
     got, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
     assert got == 1 and "looks like" in out
     assert secret not in out and secret[:20] not in out
+
+
+def test_pre_push_names_the_commit_of_each_problem(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = commit(git_repo, {A: rfd()})
+    bad = commit(git_repo, {f"{S}/plan.json": '[{"name": "x"}]'}, "Plan by hand")
+    monkeypatch.setenv("PRE_COMMIT_FROM_REF", base)
+    monkeypatch.setenv("PRE_COMMIT_TO_REF", bad)
+    code, out = run_hook(main, git_repo, [f"{S}/plan.json"], monkeypatch, capsys)
+    assert code == 1
+    short = git(git_repo, "rev-parse", "--short", bad).strip()
+    assert f"{S}/plan.json: phase at index 0" in out
+    assert f'\n  in commit {short} "Plan by hand"\n' in out

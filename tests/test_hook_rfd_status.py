@@ -15,8 +15,18 @@ B = "docs/rfd/002-beta.md"
 PLAN = f"{STATE}/001/plan.json"
 
 
-def phase(n: int) -> dict[str, str]:
+def phase(n: int | str) -> dict[str, str]:
     return {f"{STATE}/001/phases/{n}.md": f"Phase {n} done.\n"}
+
+
+LABELLED_PLAN = (
+    "### Phase 0: Groundwork\n\nLay it.\n\n### Phase 3a: Split\n\nSplit it.\n\n"
+    "### Phase 3b (optional): Polish\n\nShine it.\n\n### Phase 4: Ship (deferred)\n\nLater.\n"
+)
+
+
+def labelled(status: str) -> str:
+    return rfd(status=status, phases=0).replace("Nothing planned yet.", LABELLED_PLAN)
 
 
 # (case id, committed before, staged, expected exit code, what the output must say)
@@ -64,6 +74,18 @@ CASES: list[tuple[str, Files, Files, int, tuple[str, ...]]] = [
      ("1 of 2 phases not done", f"phase 2: Step 2 (no {STATE}/001/phases/2.md)")),
     ("implemented, phases only in the document", {A: rfd(status="Accepted", phases=3)},
      {A: rfd(status="Implemented", phases=3), **phase(1)}, 1, ("2 of 3 phases not done",)),
+    ("zero-padded summaries count", {A: rfd(status="Accepted"), PLAN: plan_json()},
+     {A: rfd(status="Implemented"), **phase("01"), **phase("02")}, 0, ()),
+    ("labelled phases, optional and deferred ones left", {A: labelled("Accepted")},
+     {A: labelled("Implemented"), **phase(0), **phase("3a")}, 0, ("Accepted → Implemented",)),
+    ("labelled phase missing, named by its label", {A: labelled("Accepted")},
+     {A: labelled("Implemented"), **phase(0), **phase(9)}, 1,
+     ("1 of 4 phases not done", f"phase 3a: Split (no {STATE}/001/phases/3a.md)")),
+    ("accept with an empty plan.json", {A: rfd(status="Discussion")},
+     {A: rfd(status="Accepted"), PLAN: "[]"}, 1,
+     (f"cannot move to Accepted: {PLAN} is an empty plan", "rfd plan 001")),
+    ("implemented with an empty plan.json", {A: rfd(status="Accepted"), PLAN: "[]"},
+     {A: rfd(status="Implemented")}, 1, (f"cannot move to Implemented: {PLAN} is an empty",)),
 ]  # fmt: skip
 
 
@@ -128,11 +150,15 @@ def test_pre_push_checks_each_pushed_commit(
     assert code == 0, out
     assert "Draft → Discussion" in out and "Discussion → Accepted" in out
 
-    bad = commit(git_repo, {A: rfd(status="Draft")})
-    monkeypatch.setenv("PRE_COMMIT_TO_REF", bad)
+    bad = commit(git_repo, {A: rfd(status="Draft")}, "Back to the drawing board")
+    fine = commit(git_repo, {A: rfd(status="Draft", title="Alpha, again")}, "Retitle")
+    monkeypatch.setenv("PRE_COMMIT_TO_REF", fine)
     code, out = run_hook(main, git_repo, [A], monkeypatch, capsys)
     assert code == 1
-    assert "cannot move from Accepted to Draft" in out
+    short = git(git_repo, "rev-parse", "--short", bad).strip()
+    blamed = f'in commit {short} "Back to the drawing board"'
+    assert f"{A}:3: cannot move from Accepted to Draft\n  {blamed}\n" in out
+    assert out.count("in commit") == 1  # the later, legal commit is not blamed
 
 
 def test_pre_push_of_a_new_branch_checks_from_the_root(
@@ -199,3 +225,103 @@ def test_the_staged_version_counts_not_the_working_tree(
     assert "docs/rfd/002-beta.md:3: cannot move from Draft to Accepted" in out
     assert f"{A}: Discussion → Accepted" in out
     assert "RFD 002 is" not in out  # the staged RFD 002 is Accepted
+
+
+C = "docs/rfd/003-gamma.md"
+D = "docs/rfd/004-d.md"
+STATE_A = f"{STATE}/001/explore.md"
+
+
+REMOVALS: list[tuple[str, Files, Files, int, tuple[str, ...]]] = [
+    ("state left behind", {A: rfd(), STATE_A: "notes\n"}, {A: None}, 1,
+     (f"{STATE}/001/: state of RFD 001, whose file this commit deletes",
+          f"git rm -r {STATE}/001")),
+    ("state removed too", {A: rfd(), STATE_A: "notes\n"}, {A: None, STATE_A: None}, 0, ()),
+    ("still required", {A: rfd(), B: rfd("002", title="B", requires="[RFD 001]")},
+     {A: None}, 1, (f"{B}:7: Requires RFD 001, which this commit deletes",
+                        "rfd abandon 001")),
+    ("still extended, zero-padded elsewhere",
+     {A: rfd(), C: rfd("003", title="C").replace("- **Date**", "- **Extends**: 1\n- **Date**")},
+     {A: None}, 1, (f"{C}:6: Extends RFD 001, which this commit deletes",)),
+    ("only mentioned in prose", {A: rfd(), B: rfd("002", title="B", extra="See RFD 001.\n\n")},
+     {A: None}, 0, ()),
+    ("required by an RFD deleted with it",
+     {A: rfd(), B: rfd("002", title="B", requires="RFD 001")}, {A: None, B: None}, 0, ()),
+    ("other ids are no match", {A: rfd(), B: rfd("002", title="B", requires="RFD 010, D1")},
+     {A: None}, 0, ()),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("before", "removal", "code", "expected"),
+    [case[1:] for case in REMOVALS],
+    ids=[case[0] for case in REMOVALS],
+)
+def test_removed_rfds(
+    git_repo: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    before: Files,
+    removal: Files,
+    code: int,
+    expected: tuple[str, ...],
+) -> None:
+    """pre-commit passes no deleted file: the hook finds removals itself."""
+    commit(git_repo, before)
+    write(git_repo, {**removal, "notes.md": "unrelated\n"})
+    got, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
+    assert got == code, out
+    for text in expected:
+        assert text in out
+
+
+def test_renumbered_rfd_must_take_its_state_along(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    commit(git_repo, {A: rfd(), STATE_A: "notes\n"})
+    git(git_repo, "mv", A, "docs/rfd/004-alpha.md")
+    write(git_repo, {"docs/rfd/004-alpha.md": rfd("004")})
+    code, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
+    assert code == 1
+    assert f"{STATE}/001/: state of RFD 001, whose file this commit renames" in out
+    assert f"git mv {STATE}/001 {STATE}/004/" in out
+    git(git_repo, "mv", f"{STATE}/001", f"{STATE}/004")
+    assert run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)[0] == 0
+
+
+def test_pre_push_names_the_commit_that_deleted_a_required_rfd(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = commit(git_repo, {A: rfd(), B: rfd("002", title="B", requires="[RFD 001]")})
+    head = commit(git_repo, {A: None}, "Drop alpha")
+    monkeypatch.setenv("PRE_COMMIT_FROM_REF", base)
+    monkeypatch.setenv("PRE_COMMIT_TO_REF", head)
+    code, out = run_hook(main, git_repo, [], monkeypatch, capsys)
+    assert code == 1
+    short = git(git_repo, "rev-parse", "--short", head).strip()
+    assert (
+        f'{B}:7: Requires RFD 001, which this commit deletes\n  in commit {short} "Drop alpha"'
+        in out
+    )
+
+
+@pytest.mark.parametrize("perl", [True, False])
+def test_both_regex_flavours_find_the_same_referrers(git_repo: Path, perl: bool) -> None:
+    """git without PCRE falls back to extended regexes: they must find the same files."""
+    from bot.ids import RfdId
+    from hooks._common import DEFAULT_LAYOUT
+    from hooks._deletions import _pattern
+    from hooks._git import BlobReader
+    from hooks._tree import INDEX, Tree
+
+    commit(git_repo, {
+        B: rfd("002", title="B", requires="[RFD 001](001-alpha.md), [RFD D7]"),
+        C: rfd("003", title="C", requires="RFD 010, RFD D70", extra="Requires RFD 001.\n\n"),
+        D: rfd("004", title="D").replace("- **Date**", "- **Extends**: 1\n- **Date**"),
+    })  # fmt: skip
+    ids = [RfdId.parse("001"), RfdId.parse("D7")]
+    with BlobReader(git_repo) as reader:
+        tree = Tree(git_repo, INDEX, reader)
+        found = tree.grep([_pattern(i, perl=perl) for i in ids], DEFAULT_LAYOUT, perl=perl)
+    # 003 mentions RFD 001 after the word "Requires" in prose: a candidate, parsed, no match
+    assert found == [B, C, D]

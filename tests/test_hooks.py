@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import git
-from tests.hooks_support import commit, rfd, write
+from tests.hooks_support import commit, plan_json, rfd, write
 
 CHECKOUT = Path(__file__).resolve().parent.parent
 HOOK_IDS = ("rfd-lint", "rfd-status", "rfd-state", "rfd-sync")
@@ -42,6 +42,13 @@ def test_manifest_is_valid_for_pre_commit() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+def test_rfd_sync_is_verbose_so_its_preview_shows() -> None:
+    """pre-commit hides what a passing hook prints unless the manifest says verbose."""
+    text = (CHECKOUT / ".pre-commit-hooks.yaml").read_text()
+    sync = text[text.index("- id: rfd-sync") :]
+    assert re.search(r"^  verbose: true\b", sync, re.MULTILINE)
+
+
 def test_readme_documents_every_hook() -> None:
     readme = (CHECKOUT / "README.md").read_text()
     missing = [hook_id for hook_id in manifest_ids() if f"id: {hook_id}" not in readme]
@@ -69,14 +76,16 @@ def test_hooks_import_nothing_heavy(git_repo: Path, hook_id: str) -> None:
     assert code == "0", proc.stdout
 
 
-def _try_repo(repo: Path, files: list[str], home: Path) -> tuple[int, str]:
+def _try_repo(repo: Path, files: list[str], home: Path, *extra: str) -> tuple[int, str]:
     """``pre-commit try-repo <checkout> --files …``: every hook of the manifest at its
-    pre-commit stage, installed from the checkout's committed HEAD."""
+    pre-commit stage (or as ``extra`` says), installed from the checkout's committed HEAD."""
     head = git(CHECKOUT, "rev-parse", "HEAD").strip()
     env = {**os.environ, "PRE_COMMIT_HOME": str(home / "pre-commit"),
            "PIP_CACHE_DIR": str(home / "pip"), "PRE_COMMIT_COLOR": "never"}  # fmt: skip
+    for name in ("RFD_GITHUB_TOKEN", "GITHUB_TOKEN"):
+        env.pop(name, None)
     proc = subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(CHECKOUT), "--ref", head,
+        [sys.executable, "-m", "pre_commit", "try-repo", str(CHECKOUT), *extra, "--ref", head,
          "--files", *files],
         cwd=repo, env=env, capture_output=True, text=True, check=False, timeout=900,
     )  # fmt: skip
@@ -113,6 +122,13 @@ def test_pre_commit_try_repo_runs_the_hooks(git_repo: Path, request: pytest.Fixt
     assert re.search(r"^rfd-status .*\.+Failed$", out, re.MULTILINE), out
     assert "docs/rfd/001-a.md:3: cannot move from Discussion to Implemented" in out
 
+    git(git_repo, "reset", "-q", "--hard")
+    commit(git_repo, {"docs/rfd/.state/001/plan.json": plan_json(),
+                      "docs/rfd/.state/001/phases/1.md": "Done.\n"})  # fmt: skip
+    code, out = _try_repo(git_repo, [], home, "rfd-sync", "--hook-stage", "post-commit")
+    assert code == 0, out  # shown without -v: the manifest makes rfd-sync verbose
+    assert "no GitHub token" in out and "RFD 001: tick phase(s) 1 on its tracking issue" in out
+
 
 def test_default_layout_is_the_configured_default() -> None:
     """Hooks skip loading bot.config when there is no config file: same answer either way."""
@@ -137,7 +153,8 @@ def test_rfd_dir_from_the_environment(
 
 @pytest.mark.parametrize("hook_id", ("rfd-lint", "rfd-status", "rfd-state"))
 def test_a_commit_without_rfds_costs_next_to_nothing(git_repo: Path, hook_id: str) -> None:
-    """Most commits touch no RFD: then a hook loads no RFD code and runs no git."""
+    """Most commits touch no RFD: then a hook loads no RFD code and runs no git — except
+    rfd-status, which asks git once whether an RFD was removed (never passed to a hook)."""
     files = write(git_repo, {"src/app.py": "print('hi')\n", "docs/guide.md": "# Guide\n"})
     module = hook_id.replace("-", "_")
     script = (
@@ -147,4 +164,5 @@ def test_a_commit_without_rfds_costs_next_to_nothing(git_repo: Path, hook_id: st
     env = {**os.environ, "PYTHONPATH": str(CHECKOUT)}
     proc = subprocess.run([sys.executable, "-c", script], cwd=git_repo, env=env,
                           capture_output=True, text=True, check=True)  # fmt: skip
-    assert proc.stdout.strip() == "['bot.errors']"
+    extra = ", 'subprocess'" if hook_id == "rfd-status" else ""
+    assert proc.stdout.strip() == f"['bot.errors'{extra}]"

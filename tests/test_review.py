@@ -97,3 +97,18 @@ def test_dismiss_by_number_and_all(git_repo: Path) -> None:
     ]
     review.dismiss(ws, "1", "all")
     assert ws.store.list_reviews("001") == []
+
+
+def test_implementation_review_knows_phases_by_label(git_repo: Path) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A", "Accepted"))
+    ws = open_ws(git_repo)
+    from bot.plan import PlanPhase
+
+    ws.store.write_plan("001", (PlanPhase("Schema", "d", "0"), PlanPhase("Worker", "d", "3a")))
+    ws.store.write_phase_summary("001", "0", "done the schema")
+    ws.store.write_phase_summary("001", "3c", "stray")
+    out = review.review(ws, "1")
+    assert "1 of 2 phases recorded; next: phase 3a (Worker)." in out.review.summary
+    assert [f.message for f in out.review.findings] == [
+        "phases/3c.md has no matching phase in plan.json"
+    ]

@@ -102,7 +102,7 @@ def test_reading_tolerates_hand_edits(store: StateStore) -> None:
     put(store, "045/stray.bin", b"\xff\xfe")
     state = store.read("045")
     assert [(r.timestamp, r.headline) for r in state.reviews] == [(1700000000, "Blocker: plan")]
-    assert state.completed == (0, 1, 7) and state.impl_reviews == ()
+    assert state.completed == (1,) and state.impl_reviews == ()  # 0.md, 7.md: no such phase
     assert store.phase_summaries("045")[1].name == "1.md"
     assert (state.done, state.next_phase, store.phase_progress("045")) == (1, 2, (1, 3))
 
@@ -191,10 +191,15 @@ def test_dismiss_impl_reviews_and_none_active(store: StateStore) -> None:
         store.dismiss("045", [1])
 
 
-@pytest.mark.parametrize("number", [0, -1, True, 1.0])
-def test_phase_numbers_start_at_one(store: StateStore, number: int) -> None:
-    with pytest.raises(ValidationError, match="start at 1"):
+@pytest.mark.parametrize("number", [-1, True, 1.0, "3ab", "x1", ""])
+def test_a_phase_is_named_by_a_number_or_label(store: StateStore, number: int) -> None:
+    with pytest.raises(ValidationError, match="cannot name a phase"):
         store.write_phase_summary("045", number, "x")
+
+
+@pytest.mark.parametrize(("label", "name"), [(0, "0.md"), ("03A", "3a.md"), ("b", "B.md")])
+def test_phase_summaries_are_named_by_label(store: StateStore, label: str, name: str) -> None:
+    assert store.write_phase_summary("045", label, "x").name == name
 
 
 def test_decide_creates_then_updates_decisions(store: StateStore) -> None:
@@ -264,7 +269,7 @@ def test_validate_clean_state_has_no_errors(store: StateStore) -> None:
         ({"045/explore.md": b"\xff"}, ParseError, "045/explore.md", "fix explore.md by hand"),
         ({"045/phases/2.md": "x"}, FileNotFound, "045/plan.json", "rfd accept 045"),
         ({"045/plan.json": "[]", "045/phases/2.md": "x"}, InvalidStructure, "045/phases/2.md",
-         "rename it to the number"),
+         "rename it to the label"),
         ({"045/plan.json": "[]", "045/phases/0.md": "x"}, InvalidStructure, "045/phases/0.md",
          "delete it if it is stale"),
         ({"045/reviews": "a file"}, InvalidStructure, "045/reviews", "a directory named reviews"),
@@ -344,3 +349,16 @@ def test_phase_progress_for_listings(
     for relpath, text in files.items():
         put(store, relpath, text)
     assert store.phase_progress("045") == expected
+
+
+def test_validate_knows_phases_by_label(store: StateStore) -> None:
+    store.write_plan("045", [PlanPhase("Ground", "", "0"), PlanPhase("Split", "", "3a")])
+    put(store, "045/phases/0.md")
+    put(store, "045/phases/3A.md")
+    put(store, "045/phases/3c.md")
+    errors = store.validate("045")
+    assert [str(e).splitlines()[0] for e in errors] == [
+        f"{store.show(store.path('045', 'phases/3c.md'))}: summarises phase 3c, "
+        "but plan.json's phases are 0, 3a"
+    ]
+    assert store.read("045").completed == (1, 2)

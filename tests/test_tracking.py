@@ -40,7 +40,7 @@ def test_brackets_in_the_title_do_not_break_the_link() -> None:
 def test_phase_labels_that_differ_from_positions_are_shown() -> None:
     phases = [PlanPhase("Groundwork", "", "0"), PlanPhase("Split", "", "3a")]
     text = tracking.render_body("045", "T", URL, phases, set())
-    assert "- [ ] 1. Groundwork (Phase 0)\n- [ ] 2. Split (Phase 3a)\n" in text
+    assert "- [ ] 0. Groundwork\n- [ ] 3a. Split\n" in text
 
 
 @pytest.mark.parametrize("done", [set(), {1}, {1, 2, 3}, {2, 9, 0}])
@@ -116,3 +116,24 @@ def test_merge_is_idempotent_and_keeps_outside_text(
     assert once.startswith(outside) and once.endswith(outside)
     assert tracking.merge_body(once, PHASES, done) == once
     assert tracking.ticked(once) == done ^ flips
+
+
+LABELLED = [
+    PlanPhase("Groundwork", "", "0"),
+    PlanPhase("Split", "", "3a"),
+    PlanPhase("Polish (optional)", "", "3b"),
+]
+
+
+def test_a_person_ticking_a_labelled_phase_is_kept() -> None:
+    text = tracking.render_body("045", "T", URL, LABELLED, {1}).replace("[ ] 3a.", "[x] 3a.")
+    merged = tracking.merge_body(text, LABELLED, {1})
+    assert "- [x] 0. Groundwork\n- [x] 3a. Split\n- [ ] 3b. Polish (optional)\n" in merged
+    assert tracking.ticked(merged, LABELLED) == {1, 2}
+
+
+def test_bodies_numbered_by_position_before_labels_keep_their_ticks() -> None:
+    old = f"{tracking.START}\n<!-- rfd-bot:done: 1 -->\n- [x] 1. Groundwork (Phase 0)\n"
+    old += f"- [x] 2. Split (Phase 3a)\n- [ ] 3. Polish\n{tracking.END}\n"
+    merged = tracking.merge_body(old, LABELLED, {1})
+    assert "- [x] 0. Groundwork\n- [x] 3a. Split\n- [ ] 3b. Polish (optional)\n" in merged

@@ -11,12 +11,12 @@ pending item.  The summary is returned; the caller saves it as ``phases/N.md``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot import checklist
+from bot import checklist, phase_ids
 from bot.agent.context import Step, Store
 from bot.agent.feedback import answered
 from bot.agent.loop import Stop, run
@@ -255,13 +255,19 @@ def prepare(session: Session, rfd_text: str, phase: int | None = None) -> PhaseW
     phases = store.read_plan(session.rfd_id)
     if not phases:
         raise GateError("this RFD has no plan yet", hint="accept it first: `rfd accept`")
-    summaries = store.phase_summaries(session.rfd_id)
+    summaries = _by_position(phases, store.phase_files(session.rfd_id))
     number = phase if phase is not None else next_phase(len(phases), set(summaries))
     if not 1 <= number <= len(phases):
         raise ValidationError(f"phase {number} does not exist (the plan has {len(phases)})")
     previous = tuple((n, _read_summary(summaries[n])) for n in sorted(summaries) if n < number)
     chosen = phases[number - 1]
     return PhaseWork(number, chosen.title, chosen.description, rfd_text, previous)
+
+
+def _by_position(phases: Any, files: Mapping[str, Any]) -> dict[int, Any]:
+    """Summary files by the position of their phase (``bot.phase_ids``: ``3a.md`` → 4)."""
+    found = ((phase_ids.position(phases, key), path) for key, path in files.items())
+    return {n: path for n, path in found if n is not None}
 
 
 def _read_summary(path: Any) -> str:

@@ -107,7 +107,7 @@ def dismiss(out: Output, rfd: str, which: tuple[str, ...], impl: bool) -> int:
 @rfd_command()
 @click.argument("rfd")
 @click.argument("action", type=click.Choice(["done"]))
-@click.argument("number", type=int)
+@click.argument("number", metavar="PHASE")
 @click.option(
     "--summary",
     "summary_file",
@@ -115,11 +115,12 @@ def dismiss(out: Output, rfd: str, which: tuple[str, ...], impl: bool) -> int:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="Markdown file saying what the phase delivered ('-' for stdin).",
 )
-@on_exists_option(PHASE_CHOICES, "the phase's summary (phases/N.md)")
+@on_exists_option(PHASE_CHOICES, "the phase's summary (phases/<label>.md)")
 def phase(
-    out: Output, rfd: str, action: str, number: int, summary_file: Path, on_exists: str | None
+    out: Output, rfd: str, action: str, number: str, summary_file: Path, on_exists: str | None
 ) -> int:
-    """Record a phase implemented by hand (phases/N.md) and tick it on the tracking issue."""
+    """Record a phase implemented by hand (phases/<label>.md: 1, 0, 3a, B as the plan names
+    it) and tick it on the tracking issue."""
     ws = workspace(out)
     summary = summary_file.read_text(encoding="utf-8")
     o = resolve_exists(
@@ -131,7 +132,8 @@ def phase(
     out.data(
         {
             "rfd": o.rfd_id,
-            "phase": o.number,
+            "phase": o.label,
+            "position": o.number,
             "done": o.done,
             "total": o.total,
             "issue": o.issue.number if o.issue else None,

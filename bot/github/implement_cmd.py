@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot import phase_ids
 from bot.github.checkout import close, commit_and_push, file_at, open_branch, pushed_branch
 from bot.github.commands import Command
 from bot.github.context import Context
@@ -29,7 +30,7 @@ OPENED = "✅ RFD {rid}, phase {n}: {title} — {url}"
 EXISTS = "Phase {n} of RFD {rid} already has a pull request: {url}"
 PR_BODY = (
     "<!-- rfd-bot:implement:{rid}-{n} -->\nPhase {n} of RFD {rid}: {title}.\n\n{summary}\n\n"
-    "Merging it records the phase (`phases/{n}.md`) and ticks it on the tracking issue. "
+    "Merging it records the phase (`phases/{label}.md`) and ticks it on the tracking issue. "
     "Checks do not start by themselves on PRs the bot opens: push a commit or re-run them."
 )
 NO_PHASE = "RFD {rid} has no phase left to implement."
@@ -54,15 +55,16 @@ def implement(ctx: Context, command: Command) -> str:
     if n is None or not state.plan or not 1 <= n <= len(state.plan):
         raise Refused(NO_PHASE.format(rid=rid))
     title, branch = state.plan[n - 1].title, BRANCH.format(rid=rid, n=n)
-    facts: dict[str, Any] = {"rid": rid, "n": n, "title": title, "branch": branch}
+    label = phase_ids.label(state.plan[n - 1], n)
+    facts: dict[str, Any] = {"rid": rid, "n": n, "label": label, "title": title, "branch": branch}
     existing = ctx.api.find_pull(branch)
     if existing is not None:
         ctx.upsert("implement", f"{rid}-{n}", OPENED.format(**facts, url=existing[1]))
         return EXISTS.format(n=n, rid=rid, url=existing[1])
-    summary, reply = _earlier_work(ctx, ws.rel(ws.store.path(rid, f"phases/{n}.md")), facts)
+    summary, reply = _earlier_work(ctx, ws.rel(ws.store.path(rid, f"phases/{label}.md")), facts)
     if summary is None:
         ctx.upsert("implement", f"{rid}-{n}", RUNNING.format(**facts))
-        summary = _implement(ctx, command, rid, n, branch)
+        summary = _implement(ctx, command, rid, n, label, branch)
     body = PR_BODY.format(**facts, summary=summary.strip())
     _, url = ctx.api.create_pull(TITLE.format(**facts), branch, ctx.delivery.default_branch, body)
     ctx.upsert("implement", f"{rid}-{n}", OPENED.format(**facts, url=url))
@@ -80,7 +82,7 @@ def _earlier_work(ctx: Context, summary_path: str, facts: dict[str, Any]) -> tup
     return found, RECOVERED
 
 
-def _implement(ctx: Context, command: Command, rid: str, n: int, branch: str) -> str:
+def _implement(ctx: Context, command: Command, rid: str, n: int, label: str, branch: str) -> str:
     """Run the implement step on a new branch and push it; the phase summary."""
     from bot.agent.steps import implement_rfd
 
@@ -88,7 +90,7 @@ def _implement(ctx: Context, command: Command, rid: str, n: int, branch: str) ->
     try:
         work = open_workspace(ctx, checkout.root)
         result = implement_rfd(work, rid, phase=n, model=command.model)
-        work.store.write_phase_summary(rid, n, result.summary)
+        work.store.write_phase_summary(rid, label, result.summary)
         message = COMMIT.format(ids=rid, what=f"phase {n}", key=ctx.delivery.key)
         commit_and_push(checkout, [checkout.root], message, ctx.environ)
     finally:

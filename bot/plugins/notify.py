@@ -33,7 +33,7 @@ MESSAGES: Mapping[str, str] = {
     "status.changed": "RFD {rfd_id}: {old} → {new}",
     "review.saved": "RFD {rfd_id}: {kind} review saved ({findings} findings)",
     "plan.extracted": "RFD {rfd_id}: plan extracted ({method})",
-    "phase.completed": "RFD {rfd_id}: phase {number} done — {title} ({done}/{total})",
+    "phase.completed": "RFD {rfd_id}: phase {label} done — {title} ({done}/{total})",
     "phase.failed": "RFD {rfd_id}: phase {number} failed — {title}: {reason}",
     "tracking.updated": "RFD {rfd_id}: tracking issue #{number} updated {url}",
     "turn.aborted": "RFD {rfd_id}: {step} stopped: {reason}",

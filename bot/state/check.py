@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from bot import phase_ids
 from bot.errors import FileNotFound, InvalidStructure, RfdError
 from bot.plan import PlanPhase
 from bot.state.layout import (
@@ -91,7 +92,7 @@ def _shape_errors(store: StateStore, key: str) -> list[RfdError]:
 def _phase_errors(
     store: StateStore, key: str, plan: tuple[PlanPhase, ...] | None
 ) -> list[RfdError]:
-    summaries = store.phase_summaries(key)
+    summaries = store.phase_files(key)
     if plan is None and summaries:
         message = f"{len(summaries)} phase summaries exist but plan.json does not"
         alternatives = (
@@ -101,18 +102,18 @@ def _phase_errors(
         return [
             FileNotFound(message, path=store.show(store.path(key, PLAN)), alternatives=alternatives)
         ]
-    total = len(plan or ())
+    phases = plan or ()
     return [
-        _past_end(store.show(path), n, total)
-        for n, path in summaries.items()
-        if not 1 <= n <= total
+        _past_end(store.show(path), name, phase_ids.labels(phases))
+        for name, path in summaries.items()
+        if phase_ids.position(phases, name) is None
     ]
 
 
-def _past_end(shown: str, number: int, total: int) -> RfdError:
-    message = f"summarises phase {number}, but plan.json has {total} phases"
+def _past_end(shown: str, name: str, labels: list[str]) -> RfdError:
+    message = f"summarises phase {name}, but plan.json's phases are {', '.join(labels) or 'none'}"
     alternatives = (
-        "rename it to the number of the phase it summarises",
+        "rename it to the label of the phase it summarises",
         "delete it if it is stale",
         "add the missing phases to plan.json",
     )

@@ -11,6 +11,7 @@ from pathlib import Path, PurePosixPath
 from typing import Protocol
 
 from bot.errors import InvalidStructure, RfdError, ValidationError
+from bot.phase_ids import file_key
 from bot.plan import PlanPhase
 
 EXPLORE, DECISIONS, PLAN = "explore.md", "decisions.md", "plan.json"
@@ -57,7 +58,7 @@ class RfdState:
     plan: tuple[PlanPhase, ...] | None = None
     plan_error: RfdError | None = None
     completed: tuple[int, ...] = ()
-    """Numbers N of the existing ``phases/N.md`` files (even past the plan's end)."""
+    """Positions (1-based) of the plan's phases that have a summary (``bot.phase_ids``)."""
     reviews: tuple[ReviewFile, ...] = ()
     impl_reviews: tuple[ReviewFile, ...] = ()
 
@@ -113,6 +114,23 @@ def numbered(folder: Path) -> list[tuple[int, Path]]:
         return []
     found = [(int(m[1]), Path(e.path)) for e in entries if (m := _NUMBERED_MD.match(e.name))]
     return sorted(found, key=lambda item: (item[0], item[1].name != f"{item[0]}.md"))
+
+
+def phase_files(folder: Path) -> dict[str, Path]:
+    """Phase summaries in ``folder`` by phase key (``bot.phase_ids.file_key``).
+
+    When ``01.md`` and ``1.md`` both exist, ``1.md`` wins.
+    """
+    try:
+        entries = sorted(e.name for e in os.scandir(folder) if e.is_file())
+    except (FileNotFoundError, NotADirectoryError):
+        return {}
+    found: dict[str, Path] = {}
+    for name in entries:
+        key = file_key(name)
+        if key is not None and (key not in found or name == f"{key}.md"):
+            found[key] = folder / name
+    return found
 
 
 def headline(path: Path) -> str:

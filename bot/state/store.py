@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Literal, TypeVar
 
 from bot import decisions as decisions_md
+from bot import phase_ids
 from bot import plan as plan_json
 from bot.atomic import append_line, atomic_write
 from bot.config import Config
@@ -31,6 +32,7 @@ from bot.state.layout import (
     headline,
     in_the_way,
     numbered,
+    phase_files,
     relative_parts,
     select,
     state_key,
@@ -82,7 +84,7 @@ class StateStore:
             decisions_error=decisions_error,
             plan=plan,
             plan_error=plan_error,
-            completed=tuple(self.phase_summaries(key)),
+            completed=tuple(sorted(phase_ids.done(plan or (), self.phase_files(key)))),
             reviews=tuple(self.list_reviews(key)),
             impl_reviews=tuple(self.list_reviews(key, impl=True)),
         )
@@ -105,9 +107,9 @@ class StateStore:
             names = os.listdir(os.path.join(base, PHASES))
         except OSError:
             names = []
-        total = len(phases)
-        done = {int(n[:-3]) for n in names if n.endswith(".md") and n[:-3].isdigit()}
-        return sum(1 for n in done if 1 <= n <= total), total
+        keys = [key for name in names if (key := phase_ids.file_key(name))]
+        labelled = [_Labelled(p) for p in phases]
+        return len(phase_ids.done(labelled, keys)), len(phases)
 
     def read_text(self, rfd_id: Key, relpath: str) -> str | None:
         """The file's text, or None when it does not exist (ParseError when not UTF-8)."""
@@ -221,17 +223,25 @@ class StateStore:
             review.path.unlink(missing_ok=True)
         return [review.path for review in chosen]
 
-    def write_phase_summary(self, rfd_id: Key, number: int, text: str) -> Path:
-        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-            raise ValidationError(f"phase numbers start at 1, not {number!r}")
-        return self.write_text(rfd_id, f"{PHASES}/{number}.md", text)
+    def write_phase_summary(self, rfd_id: Key, phase: int | str, text: str) -> Path:
+        """Write ``phases/<label>.md`` (a number, or a label such as ``3a``)."""
+        bad = isinstance(phase, bool) or (isinstance(phase, int) and phase < 0)
+        key = None if bad else phase_ids.normalize(str(phase))
+        if key is None:
+            raise ValidationError(f"{phase!r} cannot name a phase", hint="use e.g. 1, 0, 3a or B")
+        return self.write_text(rfd_id, f"{PHASES}/{key}.md", text)
+
+    def phase_files(self, rfd_id: Key) -> dict[str, Path]:
+        """Phase summaries by phase key (``01.md`` is ``1`` unless ``1.md`` exists)."""
+        return phase_files(self.path(rfd_id, PHASES))
 
     def phase_summaries(self, rfd_id: Key) -> dict[int, Path]:
-        """``phases/N.md`` files by N (``01.md`` counts as 1 unless ``1.md`` exists)."""
-        summaries: dict[int, Path] = {}
-        for number, path in numbered(self.path(rfd_id, PHASES)):
-            summaries.setdefault(number, path)
-        return summaries
+        """``phases/N.md`` files by number N (labelled ones such as ``3a.md`` left out)."""
+        return {int(k): p for k, p in self.phase_files(rfd_id).items() if k.isdigit()}
+
+    def done_phases(self, rfd_id: Key, phases: Sequence[PlanPhase]) -> set[int]:
+        """Positions (1-based) of the phases of ``phases`` that have a summary."""
+        return phase_ids.done(phases, self.phase_files(rfd_id))
 
     def validate(self, rfd_id: Key) -> list[RfdError]:
         """Typed errors (with the user's alternatives) about this RFD's state files."""
@@ -262,6 +272,15 @@ class StateStore:
             return  # a broken file is left for the user; validate() reports it
         if found is not None and found.rfd and found.rfd != state_key(rfd_id):
             self.write_decisions(rfd_id, replace(found, rfd=state_key(rfd_id)))
+
+
+class _Labelled:
+    """A raw ``plan.json`` entry seen as a phase (``phase_progress`` does not validate)."""
+
+    def __init__(self, item: object) -> None:
+        data = item if isinstance(item, dict) else {}
+        self.title = str(data.get("title", ""))
+        self.label = str(data.get("label", "") or "")
 
 
 def _attempt(read: Callable[[], _T]) -> tuple[_T | None, RfdError | None]:
