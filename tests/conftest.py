@@ -129,3 +129,18 @@ def rfd_text(
         )
     )
     return f"# RFD {rid}: {title}\n\n{header}\n{sections}## Implementation Plan\n\n{phases}"
+
+
+# Used by the GitHub bot's tests (tests/github_world.py builds their world).
+@pytest.fixture
+def fixed_git_dates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Commits made in tests (the world's and the bot's) get fixed dates, hence fixed shas."""
+    for name in ("GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE"):
+        monkeypatch.setenv(name, "2026-11-22T02:00:00+00:00")
+
+
+@pytest.fixture
+def all_played(vcr: Any) -> Iterator[None]:
+    """Every recorded exchange was made: the cassette is the exact list of requests."""
+    yield
+    assert vcr.all_played, f"requests not made: {len(vcr.data) - vcr.play_count}"

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from tests.conftest import git
 
@@ -133,17 +131,3 @@ def run_bot(tmp: Path, checkout: Path, event: str, data: Mapping[str, Any], **en
     environ = event_env(tmp, event, data) | env
     environ["GITHUB_STEP_SUMMARY"] = str(tmp / "summary.md")
     return main(environ, root=checkout, clock=lambda: NOW)
-
-
-@pytest.fixture(autouse=False)
-def fixed_git_dates(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Commits made in tests (the world's and the bot's) get fixed dates, hence fixed shas."""
-    for name in ("GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE"):
-        monkeypatch.setenv(name, "2026-11-22T02:00:00+00:00")
-
-
-@pytest.fixture
-def all_played(vcr: Any) -> Iterator[None]:
-    """Every recorded exchange was made: the cassette is the exact list of requests."""
-    yield
-    assert vcr.all_played, f"requests not made: {len(vcr.data) - vcr.play_count}"

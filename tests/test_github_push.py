@@ -7,11 +7,10 @@ from pathlib import Path
 import pytest
 
 from bot.plan import PlanPhase, dumps
-from tests.github_world import RFD_PATH, RFD_TEXT, all_played, make_world, payload, run_bot
+from tests.github_world import RFD_PATH, RFD_TEXT, make_world, payload, run_bot
 
 BODIES = Path(__file__).resolve().parent / "data" / "cassettes" / "bodies"
 pytestmark = pytest.mark.usefixtures("all_played")
-_ = all_played
 PHASES = (PlanPhase("Writer", "A streaming CSV writer."),
           PlanPhase("Endpoint", "The HTTP endpoint that uses it."))  # fmt: skip
 STATE = "docs/rfd/.state/045"

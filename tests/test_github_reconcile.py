@@ -10,15 +10,12 @@ from bot.plan import PlanPhase, dumps
 from tests.github_world import (
     RFD_PATH,
     RFD_TEXT,
-    all_played,
-    fixed_git_dates,
     make_world,
     payload,
     run_bot,
 )  # fmt: skip
 
 pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
-_ = (all_played, fixed_git_dates)
 
 
 def reconcile(tmp_path: Path, checkout: Path) -> str:

@@ -11,15 +11,12 @@ from tests.github_world import (
     BRANCH,
     RFD_PATH,
     RFD_TEXT,
-    all_played,
-    fixed_git_dates,
     make_world,
     payload,
     run_bot,
 )  # fmt: skip
 
 pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
-_ = (all_played, fixed_git_dates)
 REVIEW = "docs/rfd/.state/045/reviews/1795831200.md"
 LABELED = "pull_request.labeled.review"
 

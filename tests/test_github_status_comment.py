@@ -6,10 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.github_world import RFD_PATH, RFD_TEXT, all_played, make_world, payload, run_bot
+from tests.github_world import RFD_PATH, RFD_TEXT, make_world, payload, run_bot
 
 pytestmark = pytest.mark.usefixtures("all_played")
-_ = all_played
 
 
 @pytest.fixture
