@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from bot.document import Document, parse
 from bot.errors import AmbiguousId, FileNotFound, ParseError, RfdError
@@ -24,8 +23,7 @@ LIST_HINT = "`rfd list` shows every RFD"
 NEARBY = 5
 
 
-@dataclass(frozen=True, order=True)
-class RfdFile:
+class RfdFile(NamedTuple):
     """An RFD file found by name; ``path`` is relative to the repository root (posix)."""
 
     rfd_id: RfdId

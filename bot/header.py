@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bot.ids import RfdId
 from bot.markdown import Heading, LazyMask, Mask, content
@@ -42,8 +42,7 @@ FIELD_RE = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class Field:
+class Field(NamedTuple):
     """One header field; ``line`` is 1-based, ``span`` the number of lines it takes."""
 
     key: str
@@ -52,7 +51,7 @@ class Field:
     span: int = 1
 
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]  # shadows tuple.index
         """0-based index of the field's first line."""
         return self.line - 1
 
