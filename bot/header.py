@@ -76,12 +76,13 @@ def scan_fields(lines: Sequence[str], start: int, mask: Mask | None = None) -> l
     index = start
     while index < len(lines):
         line = content(lines[index])
-        match = None if mask[index] else FIELD_RE.match(line)
+        opaque = mask[index]
+        match = None if opaque else FIELD_RE.match(line)
         if match is not None:
             span = _continuation(lines, mask, index + 1)
             fields.append(_field(match, lines, index, span))
             index += 1 + span
-        elif mask[index] or not line.strip():
+        elif opaque or not line.strip():
             index += 1
         else:
             break
@@ -91,9 +92,12 @@ def scan_fields(lines: Sequence[str], start: int, mask: Mask | None = None) -> l
 def _continuation(lines: Sequence[str], mask: Mask, index: int) -> int:
     """How many indented, non-field lines after a field line continue its value."""
     count = 0
-    while index + count < len(lines) and not mask[index + count]:
+    while index + count < len(lines):
         line = content(lines[index + count])
-        if not line.strip() or not line[0].isspace() or FIELD_RE.match(line):
+        # the cheap tests first: the line after a field is mostly the next field or blank
+        if not line.strip() or not line[0].isspace():
+            break
+        if mask[index + count] or FIELD_RE.match(line):
             break
         count += 1
     return count
