@@ -104,6 +104,8 @@ def _continuation(lines: Sequence[str], mask: Mask, index: int) -> int:
 
 
 def _field(match: re.Match[str], lines: Sequence[str], index: int, extra: int) -> Field:
+    if not extra:  # the usual one-line field
+        return Field(match["key"].strip(), match["value"], index + 1, 1)
     parts = [match["value"], *(content(x).strip() for x in lines[index + 1 : index + 1 + extra])]
     value = " ".join(p for p in parts if p)
     return Field(match["key"].strip(), value, index + 1, 1 + extra)

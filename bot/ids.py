@@ -104,7 +104,8 @@ def split_file_name(name: str) -> tuple[RfdId, str] | None:
     match = _FILE_RE.match(name)
     if match is None:
         return None
-    return RfdId.parse(match["id"]), match["slug"] or ""
+    digits = match["id"].lstrip("Dd")  # [Dd]?[0-9]{1,6}: no need to parse it again
+    return RfdId(draft=digits != match["id"], number=int(digits)), match["slug"] or ""
 
 
 def slugify(title: str) -> str:
