@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
@@ -51,6 +50,8 @@ def unique_suffix(name: str, exists: Callable[[str], bool]) -> str:
 
 def atomic_write(path: Path, text: str) -> None:
     """Replace ``path`` with ``text`` (UTF-8, newlines as given) all at once."""
+    import tempfile  # only when writing: read-only commands (rfd list) skip its ~5 ms import
+
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from bot.document import Document, parse
 from bot.errors import AmbiguousId, FileNotFound, ParseError, RfdError
@@ -24,8 +23,7 @@ LIST_HINT = "`rfd list` shows every RFD"
 NEARBY = 5
 
 
-@dataclass(frozen=True, order=True)
-class RfdFile:
+class RfdFile(NamedTuple):
     """An RFD file found by name; ``path`` is relative to the repository root (posix)."""
 
     rfd_id: RfdId
@@ -43,7 +41,13 @@ def scan(root: Path, cfg: Config) -> list[RfdFile]:
     drafts = cfg.rfd.drafts_dir.strip("/")
     if drafts not in ("", "."):
         found += _scan_dir(root, f"{cfg.rfd_dir}/{drafts}")
-    return sorted(found)
+    return sorted(found, key=_by_id)
+
+
+def _by_id(file: RfdFile) -> tuple[bool, int, str, str]:
+    """The order of ``RfdFile`` itself, as plain values: sorting 2,000 files compares
+    them ~20,000 times, and ``RfdId``'s comparisons are Python calls."""
+    return file.rfd_id.draft, file.rfd_id.number, file.slug, file.path
 
 
 def _scan_dir(root: Path, relative: str) -> Iterable[RfdFile]:
@@ -97,7 +101,8 @@ def next_number(files: Iterable[RfdFile]) -> int:
 def read(root: Path, file: RfdFile) -> Document:
     """Read and parse one RFD; ParseError naming the file when it cannot be read."""
     try:
-        data = (root / file.path).read_bytes()
+        with open(os.path.join(root, file.path), "rb") as handle:  # no Path per file
+            data = handle.read()
     except OSError as err:
         raise ParseError(f"cannot read: {err.strerror or err}", path=file.path) from err
     try:

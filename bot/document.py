@@ -8,17 +8,9 @@ change only the bytes they mean to.  Line numbers in errors are 1-based.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING, Final, NamedTuple
 
-from bot.edits import (
-    remove_field,
-    replace_id_references,
-    replace_section,
-    set_field,
-    set_heading,
-    set_status,
-)
 from bot.errors import InvalidStructure, ParseError
 from bot.header import Field, find_title, normalize_key, scan_fields, split_title
 from bot.ids import RfdId
@@ -30,8 +22,18 @@ from bot.markdown import (
     section_end,
     split_lines,
 )
-from bot.phases_parse import PhaseHeading, phase_headings
 from bot.status import Status
+
+if TYPE_CHECKING:
+    from bot.edits import (
+        remove_field,
+        replace_id_references,
+        replace_section,
+        set_field,
+        set_heading,
+        set_status,
+    )
+    from bot.phases_parse import PhaseHeading, phase_headings
 
 __all__ = [
     "Document",
@@ -47,6 +49,23 @@ __all__ = [
     "set_heading",
     "set_status",
 ]
+
+_LAZY = {
+    **dict.fromkeys(("remove_field", "replace_id_references", "replace_section", "set_field",
+                     "set_heading", "set_status"), "bot.edits"),
+    **dict.fromkeys(("PhaseHeading", "phase_headings"), "bot.phases_parse"),
+}  # fmt: skip
+
+
+def __getattr__(name: str) -> object:
+    """The edits and the phase parser, imported on first use: what only parses RFDs (the
+    hooks, ``rfd list``) does not load them."""
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 LINK_KEYS = ("Requires", "Extends", "Supersedes", "Superseded by")
 """Header fields whose values list other RFDs."""
@@ -64,8 +83,7 @@ _ISSUE_RE = re.compile(r"(?:#|/issues/)([0-9]+)|^\s*([0-9]+)\s*$")
 _WORD_RE = re.compile(r"[A-Za-z]+")
 
 
-@dataclass(frozen=True)
-class Section:
+class Section(NamedTuple):
     """A ``##`` (or deeper) section: ``line`` is the 1-based line of its heading,
     ``start``/``end`` the 0-based line indexes of its body (end exclusive: the next
     heading of the same or a higher level, or the end of the file)."""
@@ -77,17 +95,34 @@ class Section:
     end: int
 
 
-@dataclass(frozen=True)
 class Document:
-    """A parsed RFD.  ``rfd_id`` is None when the heading carries no ``RFD NNN``."""
+    """A parsed RFD.  ``rfd_id`` is None when the heading carries no ``RFD NNN``.
 
-    path: str
-    text: str
-    rfd_id: RfdId | None
-    title: str
-    heading_line: int
-    fields: tuple[Field, ...]
-    status: Status
+    Immutable, and equal to another when path and text are (everything else is parsed
+    from them).  A plain class, not a dataclass, so that the hooks, which parse RFDs,
+    do not import ``dataclasses`` (see :class:`bot.ids.RfdId`).
+    """
+
+    def __init__(
+        self, *, path: str, text: str, rfd_id: RfdId | None, title: str, heading_line: int,
+        fields: tuple[Field, ...], status: Status,
+    ) -> None:  # fmt: skip
+        self.path: Final = path
+        self.text: Final = text
+        self.rfd_id: Final = rfd_id
+        self.title: Final = title
+        self.heading_line: Final = heading_line
+        self.fields: Final = fields
+        self.status: Final = status
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Document) and (self.path, self.text) == (other.path, other.text)
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.text))
+
+    def __repr__(self) -> str:
+        return f"Document(path={self.path!r}, rfd_id={self.rfd_id!r}, status={self.status!r})"
 
     @cached_property
     def lines(self) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bot.ids import RfdId
 from bot.markdown import Heading, LazyMask, Mask, content
@@ -42,8 +42,7 @@ FIELD_RE = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class Field:
+class Field(NamedTuple):
     """One header field; ``line`` is 1-based, ``span`` the number of lines it takes."""
 
     key: str
@@ -52,7 +51,7 @@ class Field:
     span: int = 1
 
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]  # shadows tuple.index
         """0-based index of the field's first line."""
         return self.line - 1
 
@@ -77,12 +76,13 @@ def scan_fields(lines: Sequence[str], start: int, mask: Mask | None = None) -> l
     index = start
     while index < len(lines):
         line = content(lines[index])
-        match = None if mask[index] else FIELD_RE.match(line)
+        opaque = mask[index]
+        match = None if opaque else FIELD_RE.match(line)
         if match is not None:
             span = _continuation(lines, mask, index + 1)
             fields.append(_field(match, lines, index, span))
             index += 1 + span
-        elif mask[index] or not line.strip():
+        elif opaque or not line.strip():
             index += 1
         else:
             break
@@ -92,15 +92,20 @@ def scan_fields(lines: Sequence[str], start: int, mask: Mask | None = None) -> l
 def _continuation(lines: Sequence[str], mask: Mask, index: int) -> int:
     """How many indented, non-field lines after a field line continue its value."""
     count = 0
-    while index + count < len(lines) and not mask[index + count]:
+    while index + count < len(lines):
         line = content(lines[index + count])
-        if not line.strip() or not line[0].isspace() or FIELD_RE.match(line):
+        # the cheap tests first: the line after a field is mostly the next field or blank
+        if not line.strip() or not line[0].isspace():
+            break
+        if mask[index + count] or FIELD_RE.match(line):
             break
         count += 1
     return count
 
 
 def _field(match: re.Match[str], lines: Sequence[str], index: int, extra: int) -> Field:
+    if not extra:  # the usual one-line field
+        return Field(match["key"].strip(), match["value"], index + 1, 1)
     parts = [match["value"], *(content(x).strip() for x in lines[index + 1 : index + 1 + extra])]
     value = " ".join(p for p in parts if p)
     return Field(match["key"].strip(), value, index + 1, 1 + extra)

@@ -14,8 +14,7 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from bot import templates
 from bot.document import LINK_KEYS, NO_STATUS, Document, parse
@@ -34,8 +33,7 @@ REQUIRED_FIELDS = ("Status", "Category", "Authors", "Date")
 _DATE_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 
 
-@dataclass(frozen=True)
-class Context:
+class Context(NamedTuple):
     doc: Document
     known: Mapping[RfdId, Status]
     file: RfdFile | None

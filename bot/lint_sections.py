@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bot import templates
 from bot.document import Document
@@ -26,8 +26,7 @@ class Severity(enum.Enum):
     WARNING = "warning"  # reported only
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     """One problem: where, which rule, what is wrong and what to do."""
 
     path: str

@@ -11,8 +11,7 @@ import enum
 import itertools
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 _HEADING_RE = re.compile(
     r"""
@@ -36,13 +35,12 @@ class Mask(Protocol):
     def __getitem__(self, index: int) -> bool: ...
 
 
-@dataclass(frozen=True)
-class Heading:
+class Heading(NamedTuple):
     """An ATX heading: its level, its title and the 0-based index of its line."""
 
     level: int
     title: str
-    index: int
+    index: int  # type: ignore[assignment]  # the line's index; shadows tuple.index
 
 
 def split_lines(text: str) -> list[str]:

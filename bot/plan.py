@@ -13,11 +13,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from bot.errors import InvalidStructure, ParseError
-from bot.phases_parse import PhaseHeading, phase_headings
+
+if TYPE_CHECKING:
+    from bot.phases_parse import PhaseHeading
 
 SECTION = "Implementation Plan"
 
@@ -30,8 +31,7 @@ _PLACEHOLDER = re.compile(
 _KEYS = {"title", "description", "label"}
 
 
-@dataclass(frozen=True)
-class PlanPhase:
+class PlanPhase(NamedTuple):
     title: str
     description: str
     label: str = ""
@@ -42,8 +42,7 @@ class PlanPhase:
         return {**out, "label": self.label} if self.label else out
 
 
-@dataclass(frozen=True)
-class PlanResult:
+class PlanResult(NamedTuple):
     phases: tuple[PlanPhase, ...]
     problem: str | None = None
 
@@ -64,6 +63,8 @@ def extract_from_section(body: str | None) -> PlanResult:
 
     ``problem`` names no file: callers put it next to the document's path.
     """
+    from bot.phases_parse import phase_headings  # not needed to read plan.json (hooks)
+
     if body is None:
         return PlanResult((), f"there is no `## {SECTION}` section")
     if not body.strip():

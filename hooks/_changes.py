@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bot.ids import split_file_name
 from hooks._common import Layout
@@ -23,8 +23,7 @@ class Kind(enum.Enum):
     MODIFIED = "modified"
 
 
-@dataclass(frozen=True)
-class RfdChange:
+class RfdChange(NamedTuple):
     kind: Kind
     path: str
     old_path: str | None

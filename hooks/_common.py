@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -23,8 +22,7 @@ if TYPE_CHECKING:
     from bot.ids import RfdId
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(NamedTuple):
     """The configured directories, as repository-relative posix paths."""
 
     rfd_dir: str

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 INDEX = ""
 """The revision prefix of the staged version (``:path``), as in ``hooks._tree.INDEX``."""
@@ -25,8 +25,7 @@ class GitFailed(RuntimeError):
     """git exited non-zero (the message is git's own stderr)."""
 
 
-@dataclass(frozen=True)
-class Change:
+class Change(NamedTuple):
     """One changed path: ``kind`` is git's letter (A, M, D, R, C, T), ``old`` the path before."""
 
     kind: str

@@ -12,9 +12,8 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from bot.errors import ForgeError, ForgeUnreachable, RfdError
 from hooks import _git
@@ -29,8 +28,7 @@ if TYPE_CHECKING:
 TOKEN_ENV = ("RFD_GITHUB_TOKEN", "GITHUB_TOKEN")
 
 
-@dataclass(frozen=True)
-class Update:
+class Update(NamedTuple):
     """What to do to the tracking issue of one RFD."""
 
     key: str

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -131,6 +130,8 @@ class StateStore:
         """Delete a file or directory (all state with ``relpath=""``): explicit requests only."""
         path = self.path(rfd_id, relpath) if relpath else self.dir(rfd_id)
         if path.is_dir() and not path.is_symlink():
+            import shutil  # rarely needed: listing and reading state skip its import
+
             shutil.rmtree(path)
         elif path.exists() or path.is_symlink():
             path.unlink()

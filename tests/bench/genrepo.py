@@ -77,6 +77,10 @@ def make_repo(repo: Path, count: int) -> Path:
     git(repo, "config", "user.email", "bench@example.com")
     git(repo, "config", "user.name", "Bench")
     git(repo, "config", "commit.gpgsign", "false")
+    # No background `git gc --auto` after committing 22,000 files: it would run during the
+    # measurements.  The repository is packed below instead, as a real (cloned) one is.
+    git(repo, "config", "gc.auto", "0")
+    git(repo, "config", "maintenance.auto", "false")
     for n in range(1, count + 1):
         files = {f"docs/rfd/{n:03d}-generated-{n}.md": rfd_text(n, STATUSES[n % 4])}
         files.update(state_files(n))
@@ -86,6 +90,7 @@ def make_repo(repo: Path, count: int) -> Path:
             target.write_text(text)
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", f"{count} RFDs")
+    git(repo, "gc", "-q")
     return repo
 
 

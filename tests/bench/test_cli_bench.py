@@ -2,41 +2,27 @@
 
 Run with ``./.ci/bench -k cli``; prints a markdown table for the README.
 Targets: ``rfd list`` ≤ 0.4 s; ``rfd status <id>`` independent of the repository size.
+
+Each command runs in a fresh interpreter with bytecode cached, as an installed ``rfd``
+runs; runs are interleaved (every command once per round, after a warm-up round that is
+not counted) so that load on the machine hits all of them alike, and both wall and CPU
+(user + system) time are reported: on a shared machine the CPU time is the steadier one.
 """
 
 from __future__ import annotations
 
-import os
-import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from tests.bench.genrepo import make_repo
+from tests.bench.test_hooks_bench import Timing, environment, measure
 
-RUNS = 5
 CLI = "from bot.cli.main import main; raise SystemExit(main())"
+COMMANDS = (("--version",), ("list",), ("status", "1"), ("status", "1", "--json"))
 
-
-def env(cache: Path) -> dict[str, str]:
-    """Bytecode cached as on a user's machine (this one sets PYTHONDONTWRITEBYTECODE)."""
-    out = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    return {**out, "PYTHONPYCACHEPREFIX": str(cache)}
-
-
-def wall(repo: Path, *argv: str) -> float:
-    command = [sys.executable, "-c", CLI, "-C", str(repo), *argv]
-    cache = repo.parent / "pycache"
-    subprocess.run(command, check=True, capture_output=True, env=env(cache))  # warm-up
-    times = []
-    for _ in range(RUNS):
-        start = time.perf_counter()
-        subprocess.run(command, check=True, capture_output=True, env=env(cache))
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+pytestmark = pytest.mark.bench
 
 
 @pytest.fixture(scope="module")
@@ -46,10 +32,20 @@ def repos(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Path]:
 
 
 def test_list_and_status(repos: dict[int, Path]) -> None:
-    bare = wall(repos[20], "--version")
-    rows = [("`rfd --version` (start-up)", bare, bare)]
-    for argv in (("list",), ("status", "1"), ("status", "1", "--json")):
-        rows.append((f"`rfd {' '.join(argv)}`", wall(repos[20], *argv), wall(repos[2000], *argv)))
-    print("\n| command | 20 RFDs | 2,000 RFDs |\n| --- | ---: | ---: |")
-    for name, small, big in rows:
-        print(f"| {name} | {small * 1000:.0f} ms | {big * 1000:.0f} ms |")
+    jobs = {
+        f"{n}:{' '.join(argv)}": ([sys.executable, "-c", CLI, "-C", str(repo), *argv], repo)
+        for argv in COMMANDS
+        for n, repo in repos.items()
+    }
+    table = measure(jobs, environment(repos[20].parent / "pycache"))
+    print("\n| command | 20 RFDs: wall (cpu) ms | 2,000 RFDs: wall (cpu) ms |")
+    print("| --- | ---: | ---: |")
+    for argv in COMMANDS:
+        name = " ".join(argv)
+        small, big = table[f"20:{name}"], table[f"2000:{name}"]
+        print(f"| `rfd {name}` | {cell(small)} | {cell(big)} |")
+
+
+def cell(timing: Timing) -> str:
+    wall, cpu = timing
+    return f"{wall:.0f} ({cpu:.0f})"
