@@ -2,10 +2,12 @@
 
 Run with ``.ci/bench`` (or ``pytest tests/bench -s``).  Every Messages API / chat
 completion answer under ``cassettes/`` is attributed to a step by the first words of
-its step template (``bot/prompts/``): in the task message for staged steps (refine,
-implement's research and plan), else in the system prompt; and
-priced with ``bot/llm/prices.toml``.  The second design review of the example RFD
-shows how much of the prompt the cache serves (target: at least 80%).
+its step template (``bot/prompts/``): in the task message for staged steps (review,
+refine and plan extraction, which share one system prompt; implement's research and
+plan), else in the system prompt; and priced with ``bot/llm/prices.toml``.  The second
+design review of the example RFD shows how much of the prompt the cache serves (target:
+at least 80%), and review → refine → accept on one model how much of the shared prefix
+the later steps read from the cache.
 """
 
 from __future__ import annotations
@@ -26,11 +28,11 @@ CASSETTES = Path(__file__).resolve().parents[2] / "cassettes"
 SECOND_REVIEW = CASSETTES / "test_ai_review/test_second_review_reads_the_prefix_from_the_cache.yaml"
 TARGET_SHARE = 0.80
 OPENINGS = {
-    "You review design documents": "review",
+    "Review RFD": "review",
     "You review the implementation": "review (implementation)",
-    "You revise a design document": "refine (pass 1)",
-    "You improve a design document": "refine (passes 2-5)",
-    "You extract the implementation plan": "accept (model plan)",
+    "Apply the": "refine (pass 1)",
+    "Revise RFD": "refine (passes 2-5)",
+    "Extract the implementation plan": "accept (model plan)",
     "You research a problem": "explore",
     "You help a contributor make the design decisions": "converge",
     "You draft a design document": "draft",
