@@ -26,6 +26,9 @@ from tests.data.anthropic_sse import parse_sse
 
 CASSETTES = Path(__file__).resolve().parents[2] / "cassettes"
 SECOND_REVIEW = CASSETTES / "test_ai_review/test_second_review_reads_the_prefix_from_the_cache.yaml"
+SHARED_CHAIN = (
+    CASSETTES / "test_shared_prefix/test_review_refine_accept_on_one_model_share_the_prefix.yaml"
+)
 TARGET_SHARE = 0.80
 OPENINGS = {
     "Review RFD": "review",
@@ -136,6 +139,21 @@ def test_report_cache_share_of_a_second_review() -> None:
     print(f" the share is {TARGET_SHARE:.0%} or more while system prompt + RFD hold", end="")
     print(f" {4 * fresh:,} tokens or more")
     assert share > 0.5  # the cache is used at all; the target is reported, not enforced
+
+
+def test_report_review_refine_accept_on_one_model() -> None:
+    data = yaml.safe_load(SHARED_CHAIN.read_text(encoding="utf-8"))
+    chain = [e for e in map(_exchange, data["interactions"]) if e]
+    assert [step for step, _, _ in chain] == [
+        "review", "refine (pass 1)", "refine (passes 2-5)", "accept (model plan)"
+    ]
+    print("\nreview → refine → accept on one model (steps.refine.model = \"sonnet\"):")
+    for exchange in chain:
+        usage = exchange[2]
+        print(f"  {_line(exchange)} · {cache_read_share(usage):.0%} of the prompt from the cache")
+    review, refine, _, accept = (u for _, _, u in chain)
+    assert refine.cache_read_tokens == review.cache_write_tokens  # the whole shared prefix
+    assert accept.cache_write_tokens == 0 and accept.cache_read_tokens > 0
 
 
 def _line(exchange: tuple[str, str, Usage]) -> str:
