@@ -145,9 +145,12 @@ def test_report_review_refine_accept_on_one_model() -> None:
     data = yaml.safe_load(SHARED_CHAIN.read_text(encoding="utf-8"))
     chain = [e for e in map(_exchange, data["interactions"]) if e]
     assert [step for step, _, _ in chain] == [
-        "review", "refine (pass 1)", "refine (passes 2-5)", "accept (model plan)"
+        "review",
+        "refine (pass 1)",
+        "refine (passes 2-5)",
+        "accept (model plan)",
     ]
-    print("\nreview → refine → accept on one model (steps.refine.model = \"sonnet\"):")
+    print('\nreview → refine → accept on one model (steps.refine.model = "sonnet"):')
     for exchange in chain:
         usage = exchange[2]
         print(f"  {_line(exchange)} · {cache_read_share(usage):.0%} of the prompt from the cache")

@@ -223,8 +223,13 @@ SHARED_REVIEW = {
     "summary": "The outbox table and SKIP LOCKED worker fix the lost events the motivation "
     "measures. The retry limits are still a TODO, so the design cannot be accepted yet.",
     "findings": [
-        {"severity": "major", "section": "Design", "line": 26, "message": "The maximum "
-         "backoff and the attempt limit are still a TODO; pick values and say why."},
+        {
+            "severity": "major",
+            "section": "Design",
+            "line": 26,
+            "message": "The maximum "
+            "backoff and the attempt limit are still a TODO; pick values and say why.",
+        },
     ],
     "questions": ["Should a replay keep the original delivery id?"],
 }
