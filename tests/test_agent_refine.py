@@ -18,9 +18,15 @@ from tests.fakes import ScriptedLLM, ScriptedPrompter, StubPrompts, reply
 REVIEWS = (ReviewText("reviews/1.md", "Summary is vague."), ReviewText("reviews/2.md", "Nit."))
 
 
+def revision(summary: str, notes: str) -> Reply:
+    """The model's answer to one pass: a new Summary section, and its notes."""
+    sections = [{"section": "Summary", "content": summary}]
+    return reply("", ("submit_revision", {"sections": sections, "notes": notes}))
+
+
 def edit(summary: str, answer: str = "changed the summary") -> list[Reply]:
-    """One pass that rewrites the Summary section, then answers."""
-    return [reply("", ("rfd_section", {"section": "Summary", "content": summary})), reply(answer)]
+    """One pass that rewrites the Summary section."""
+    return [revision(summary, answer)]
 
 
 @pytest.fixture
@@ -49,7 +55,7 @@ def test_the_cap_is_five_passes(repo: Repo) -> None:
     result = refine(session, REVIEWS)
     assert (result.stop, len(result.passes)) == (StopReason.CAP, 5)
     assert "Version 5." in repo.rfd.read_text()
-    assert len(llm.replies) == 2  # the sixth pass never ran
+    assert len(llm.replies) == 1  # the sixth pass never ran
 
 
 def test_two_unchanged_passes_stop(repo: Repo) -> None:
@@ -81,8 +87,7 @@ def test_a_provider_failure_keeps_the_earlier_passes(repo: Repo) -> None:
 def test_an_interruption_inside_a_pass_keeps_its_written_sections(
     repo: Repo, error: BaseException
 ) -> None:
-    first = reply("", ("rfd_section", {"section": "Summary", "content": "Half."}))
-    llm = ScriptedLLM([first, error])
+    llm = ScriptedLLM([*edit("Half."), error])
     session, _ = repo.session(llm)
     result = refine(session)
     assert result.stop is StopReason.INTERRUPTED
@@ -90,7 +95,7 @@ def test_an_interruption_inside_a_pass_keeps_its_written_sections(
 
 
 def test_a_budget_stop_leaves_the_document_consistent(repo: Repo) -> None:
-    steps = StepsSection(refine=StepSection(budget_tokens=40))
+    steps = StepsSection(refine=StepSection(budget_tokens=20))
     repo = make_repo(repo.root, Config(steps=steps))
     llm = ScriptedLLM([*edit("Within budget."), *edit("Over budget.")])
     session, _ = repo.session(llm)
@@ -111,18 +116,30 @@ def test_pass_one_sees_the_reviews_and_later_passes_rotate_focus(repo: Repo) -> 
     llm = ScriptedLLM([reply("ok"), reply("ok"), reply("ok")])
     session, _ = repo.session(llm, prompts=prompts)
     refine(session, REVIEWS)
-    steps = [(name, ctx.get("focus")) for name, ctx in prompts.rendered if name[0] != "_"]
+    steps = [(name, ctx.get("focus")) for name, ctx in prompts.rendered]
     assert steps == [("refine_pass1", None), ("refine_pass", "completeness")]
-    first, second = llm.opening(0), llm.opening(1)
-    # one system prompt for every pass (cache); each pass's instructions follow the documents
-    assert llm.requests[0].system == llm.requests[1].system
-    assert llm.requests[0].system.startswith("[_refine_system system]")
-    assert "[refine_pass1 system]" in first and "[refine_pass system]" in second
-    assert '<document name="review reviews/1.md">' in first
-    assert "review" not in second and f'<document name="RFD {RFD_PATH}">' in second
-    assert all(
-        t == ["read_file", "list_files", "grep_files", "rfd_section"] for t in llm.tool_names
-    )
+    first, second = llm.requests
+    assert "[refine_pass1 task]" in first.messages[-1].text
+    assert "[refine_pass task]" in second.messages[-1].text
+    # every pass sees the RFD and the reviews (as their digest), in the system prompt
+    for request in (first, second):
+        assert '<document name="RFD D1">' in request.system
+        assert '<document name="review on file (1.md)">\nSummary is vague.' in request.system
+    assert all(t == ["submit_review", "submit_revision", "submit_plan"] for t in llm.tool_names)
+    assert [r.tool_choice for r in llm.requests] == ["submit_revision"] * 2
+
+
+def test_every_pass_sends_the_prefix_review_and_accept_share(repo: Repo) -> None:
+    """Same tools, same system blocks up to the last breakpoint; only the task differs."""
+    llm = ScriptedLLM([reply("no change"), reply("none either")])
+    session, _ = repo.session(llm)
+    refine(session, REVIEWS)
+    first, second = llm.requests
+    assert first.tools == second.tools and first.system_parts == second.system_parts
+    assert [p.cache for p in first.system_parts] == [True, True, False, True]
+    assert "pass 1 of at most 5" in first.messages[-1].text.replace("\n", " ")
+    assert "pass 2 of at most 5" in second.messages[-1].text
+    assert "submit_revision" in first.messages[-1].text
 
 
 @pytest.mark.parametrize(
@@ -166,8 +183,8 @@ def test_every_call_lands_in_the_usage_ledger(repo: Repo) -> None:
     result = refine(session, REVIEWS)
     lines = (repo.store.read_text("D1", "usage.jsonl") or "").splitlines()
     entries = [parse_line(line) for line in lines]
-    assert [(e.step, e.usage.input_tokens) for e in entries if e] == [("refine", 10)] * 3
-    assert result.usage.input_tokens == 30
+    assert [(e.step, e.usage.input_tokens) for e in entries if e] == [("refine", 10)] * 2
+    assert result.usage.input_tokens == 20
 
 
 def test_a_judge_sees_each_pass_and_its_feedback_is_answered(repo: Repo) -> None:
@@ -177,8 +194,8 @@ def test_a_judge_sees_each_pass_and_its_feedback_is_answered(repo: Repo) -> None
         seen.append(event)
         return dataclasses.replace(event, feedback=("FAIL: too short",) if len(seen) == 1 else ())
 
-    fix = ("rfd_section", {"section": "Summary", "content": "Longer summary."})
-    llm = ScriptedLLM([*edit("Short."), reply("", fix), reply("lengthened"), reply("CONVERGED")])
+    fix = revision("Longer summary.", "lengthened")
+    llm = ScriptedLLM([*edit("Short."), fix, reply("CONVERGED")])
     session, _ = repo.session(llm)
     session.bus.subscribe(ResultReady, judge, owner="judge")
     result = refine(session, REVIEWS)
@@ -187,6 +204,7 @@ def test_a_judge_sees_each_pass_and_its_feedback_is_answered(repo: Repo) -> None
     assert "+Short." in seen[0].result.splitlines()
     assert result.passes[0].reply == "lengthened"
     assert "+Longer summary." in result.passes[0].diff.splitlines()
+    assert "FAIL: too short" in llm.requests[1].messages[-1].text
 
 
 def test_a_document_too_large_for_the_context_is_cut_visibly(tmp_path: Path) -> None:
@@ -199,6 +217,6 @@ def test_a_document_too_large_for_the_context_is_cut_visibly(tmp_path: Path) -> 
     session, seen = repo.session(llm)
     refine(session, [huge])
     warnings = [e.message for e in seen if isinstance(e, Notice)]
-    assert len(warnings) == 1 and "review reviews/1.md" in warnings[0]
-    assert "truncated here" in llm.opening(0)
-    assert len(llm.opening(0)) < 3000 * 4 + 2000
+    assert len(warnings) == 1 and "review on file (1.md)" in warnings[0]
+    assert "truncated here" in llm.requests[0].system
+    assert len(llm.requests[0].system) < 3000 * 4 + 2000

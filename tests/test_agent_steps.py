@@ -40,7 +40,7 @@ def test_refine_applies_the_active_reviews(tmp_path: Path) -> None:
     result = refine_rfd(ws, "D1")
     assert result.stop is StopReason.CONVERGED
     assert result.reviews == ("docs/rfd/.state/D1/reviews/1700000000.md",)
-    assert "Summary is vague." in llm.opening(0)
+    assert "Summary is vague." in llm.requests[0].system
 
 
 def test_implement_runs_the_next_phase(tmp_path: Path) -> None:

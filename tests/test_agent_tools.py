@@ -16,7 +16,6 @@ AUTHOR_WRITES = {
     Step.EXPLORE: {"rfd_explore_summary"},
     Step.CONVERGE: {"rfd_decision"},
     Step.DRAFT: {"rfd_draft", "rfd_section"},
-    Step.REFINE: {"rfd_section"},
     Step.IMPLEMENT: {"write_file", "edit_file", "run_command"},
 }
 
@@ -31,6 +30,16 @@ def test_each_step_gets_only_its_write_tools(step: Step) -> None:
 def test_read_only_steps_have_no_write_tool_at_all(step: Step) -> None:
     assert not any(t.writes for t in toolset(step))
     assert not any(spec(t).writes for t in toolset(step))
+
+
+def test_the_document_steps_answer_tools_write_nothing() -> None:
+    """Review, refine and plan extraction are offered these tools, and only these."""
+    from bot.ai.answers import DOCUMENT_TOOLS
+
+    assert [t.name for t in DOCUMENT_TOOLS] == ["submit_review", "submit_revision", "submit_plan"]
+    assert not any(t.writes for t in DOCUMENT_TOOLS)
+    assert not {t.name for t in DOCUMENT_TOOLS} & set(ALL_TOOLS)
+    assert toolset(Step.REFINE) == ()
 
 
 def ctx_for(root: Path, **implement: Any) -> ToolContext:

@@ -47,10 +47,12 @@ def test_refine_reports_passes_and_hints_at_dismiss(
 ) -> None:
     write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
     StateStore(git_repo, load_config(git_repo)).save_review("001", "# R\n\nVague.\n", now=1)
-    scripted.append(ScriptedLLM([reply("CONVERGED")]))
+    notes = "CONVERGED\nThe review is already answered."
+    scripted.append(ScriptedLLM([reply("", ("submit_revision", {"sections": [], "notes": notes}))]))
     assert run(git_repo, "refine", "1", "--yes", "--json") == 0
     data = json.loads(capsys.readouterr().out)
     assert data["stop"] == "converged"
+    assert data["passes"][0]["notes"] == notes
     assert data["reviews"] == ["docs/rfd/.state/001/reviews/1.md"]
 
 

@@ -210,7 +210,8 @@ def test_refine_commits_the_refined_rfd(
     from tests.fakes import ScriptedLLM, reply
 
     section = {"section": "Summary", "content": "Stream large reports row by row."}
-    llm = ScriptedLLM([reply("", ("rfd_section", section)), reply("Rewrote the summary."),
+    revision = {"sections": [section], "notes": "Rewrote the summary."}
+    llm = ScriptedLLM([reply("", ("submit_revision", revision)),
                        reply("CONVERGED\nNothing to add.")])  # fmt: skip
     monkeypatch.setattr("bot.llm.select.select", lambda *a, **k: (llm, "scripted model"))
     origin, checkout = world

@@ -123,7 +123,8 @@ def judged_refine(tmp_path: Path, config: Config, llm: ScriptedLLM) -> Any:
     return repo, lambda: refine(session, (ReviewText("reviews/1.md", "Summary is vague."),))
 
 
-EDIT = ("rfd_section", {"section": "Summary", "content": "Better."})
+EDIT = ("submit_revision", {"sections": [{"section": "Summary", "content": "Better."}],
+                            "notes": "edited"})  # fmt: skip
 
 
 def verdict(text: str) -> Any:
@@ -133,26 +134,26 @@ def verdict(text: str) -> Any:
 def test_the_judges_calls_are_in_the_usage_ledger_of_the_step_it_judges(tmp_path: Path) -> None:
     from bot.usage import parse_line
 
-    steps = [reply("", EDIT), reply("edited"), verdict("PASS"), reply("CONVERGED"), verdict("PASS")]
+    steps = [reply("", EDIT), verdict("PASS"), reply("CONVERGED"), verdict("PASS")]
     repo, run = judged_refine(tmp_path, judge_config(), ScriptedLLM(steps))
     result = run()
     lines = (repo.store.read_text("D1", "usage.jsonl") or "").splitlines()
     entries = [e for e in map(parse_line, lines) if e]
     judged = [(e.step, e.usage.input_tokens) for e in entries if e.model == "claude-haiku-4-5"]
     assert judged == [("refine", 100), ("refine", 100)]
-    assert len(entries) == 5
-    assert result.usage.input_tokens == 3 * 10 + 2 * 100  # the step's spend includes the judge
+    assert len(entries) == 4
+    assert result.usage.input_tokens == 2 * 10 + 2 * 100  # the step's spend includes the judge
 
 
 def test_the_judges_calls_count_against_the_steps_budget(tmp_path: Path) -> None:
     from bot.errors import BudgetExceeded
 
-    steps = [reply("", EDIT), reply("edited"), verdict("PASS"), reply("CONVERGED"), verdict("PASS")]
+    steps = [reply("", EDIT), verdict("PASS"), reply("CONVERGED"), verdict("PASS")]
     repo, run = judged_refine(tmp_path, judge_config(refine=120), ScriptedLLM(steps))
-    with pytest.raises(BudgetExceeded, match="refine used 137 tokens, over its budget of 120"):
-        run()  # 2 step calls (30 tokens) + the judge's first call (107) is over 120
+    with pytest.raises(BudgetExceeded, match="refine used 122 tokens, over its budget of 120"):
+        run()  # the pass's call (15 tokens) + the judge's first call (107) is over 120
     lines = (repo.store.read_text("D1", "usage.jsonl") or "").splitlines()
-    assert len(lines) == 3  # the call that went over is recorded too
+    assert len(lines) == 2  # the call that went over is recorded too
 
 
 OVERRIDE = (

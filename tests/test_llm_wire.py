@@ -10,7 +10,15 @@ import pytest
 from bot.errors import ProviderError
 from bot.llm import anthropic_wire as aw
 from bot.llm import openai_wire as ow
-from bot.llm.base import Message, Request, ToolCall, ToolResult, ToolSpec, assistant_message
+from bot.llm.base import (
+    Message,
+    Request,
+    SystemPart,
+    ToolCall,
+    ToolResult,
+    ToolSpec,
+    assistant_message,
+)
 
 TOOL = ToolSpec("submit", "Submit.", {"type": "object", "properties": {}})
 CALL = ToolCall("toolu_1", "read_file", {"path": "a.py"})
@@ -139,3 +147,60 @@ def test_an_empty_structured_answer_is_empty_not_broken() -> None:
 def test_temperature_only_reaches_models_that_accept_it(model: str, sent: bool) -> None:
     params = aw.params(Request(model, "s", (Message("user", "x"),), temperature=0.3))
     assert ("temperature" in params) is sent
+
+
+ANSWERS = tuple(
+    ToolSpec(name, name, {"type": "object", "properties": {"x": {"type": "string"}}})
+    for name in ("submit_review", "submit_revision", "submit_plan")
+)
+
+
+def shared(model: str, forced: str) -> dict[str, Any]:
+    parts = (SystemPart("rules", cache=True), SystemPart("<document>RFD</document>", cache=True))
+    req = Request(model, "rules\nRFD", (Message("user", "task"),), ANSWERS, forced,
+                  system_parts=parts)  # fmt: skip
+    return aw.params(req)
+
+
+@pytest.mark.parametrize("model", ["claude-haiku-4-5", "claude-sonnet-5-5"])
+def test_the_answer_tools_send_the_same_prefix_whichever_step_forces_one(model: str) -> None:
+    """Review, refine and accept force different tools; tools, schema and system stay equal."""
+    review, plan = shared(model, "submit_review"), shared(model, "submit_plan")
+    assert (
+        review["system"]
+        == plan["system"]
+        == [
+            {"type": "text", "text": "rules", "cache_control": {"type": "ephemeral"}},
+            {
+                "type": "text",
+                "text": "<document>RFD</document>",
+                "cache_control": {"type": "ephemeral"},
+            },
+        ]
+    )
+    assert (review.get("tools"), review.get("output_config")) == (
+        plan.get("tools"), plan.get("output_config")
+    )  # fmt: skip
+    if model.startswith("claude-haiku"):  # a forced tool: only tool_choice differs
+        assert [t["name"] for t in review["tools"]] == [t.name for t in ANSWERS]
+        assert (review["tool_choice"]["name"], plan["tool_choice"]["name"]) == (
+            "submit_review", "submit_plan"
+        )  # fmt: skip
+    else:  # one schema for the three: a property per tool
+        schema = review["output_config"]["format"]["schema"]
+        assert list(schema["properties"]) == [t.name for t in ANSWERS] and "tools" not in review
+
+
+def test_an_answer_to_the_shared_schema_is_the_forced_tools_property() -> None:
+    def message(text: str) -> Any:
+        usage = NS(input_tokens=1, output_tokens=1)
+        return NS(
+            content=[NS(type="text", text=text)], model="m", stop_reason="end_turn", usage=usage
+        )
+
+    got = aw.reply(
+        message('{"submit_plan": {"phases": []}}'), structured="submit_plan", shared=True
+    )
+    assert [(c.name, c.arguments) for c in got.tool_calls] == [("submit_plan", {"phases": []})]
+    other = aw.reply(message('{"submit_review": {}}'), structured="submit_plan", shared=True)
+    assert other.tool_calls == ()  # the step then says the model did not answer its tool

@@ -7,18 +7,22 @@ from typing import Any
 
 import pytest
 
+from bot.ai.answers import SHARED_VARIABLES
 from bot.errors import FileNotFound, ParseError, ValidationError
 from bot.prompts import STEPS, Prompts
 
 BASE = {"rfd_id": "045", "title": "Layered interrupts"}
 PHASE = {"phase_number": 2, "phase_title": "Stack registration"}
 CONTEXT: dict[str, dict[str, Any]] = {
-    "review": {"max_findings": 25, "summary_chars": 1500, "tool_name": "submit_review"},
+    "review": {"tool_name": "submit_review", **SHARED_VARIABLES},
     "review_impl": {"max_findings": 25, "summary_chars": 1500, "tool_name": "submit_review",
                     "has_diff": True},
-    "refine_pass1": {"review_count": 2, "max_passes": 5},
-    "refine_pass": {"pass_number": 3, "max_passes": 5, "focus": "edge_cases"},
-    "accept_plan": {"tool_name": "submit_plan"},
+    "refine_pass1": {"review_count": 2, "tool_name": "submit_revision", **SHARED_VARIABLES},
+    "refine_pass": {
+        "pass_number": 3, "focus": "edge_cases", "tool_name": "submit_revision",
+        **SHARED_VARIABLES,
+    },
+    "accept_plan": {"tool_name": "submit_plan", **SHARED_VARIABLES},
     "explore": {},
     "converge": {},
     "draft": {"sections": ["Summary", "Motivation", "Design"]},
@@ -60,9 +64,19 @@ def test_a_missing_variable_is_an_error_naming_it(prompts: Prompts, step: str) -
 def test_refine_passes_rotate_focus_and_carry_the_converged_rule(
     prompts: Prompts, focus: str, question: str
 ) -> None:
-    rendered = prompts.render("refine_pass", **BASE, pass_number=2, max_passes=5, focus=focus)
-    assert question in rendered.system
-    assert "CONVERGED" in rendered.system
+    context = {**CONTEXT["refine_pass"], "pass_number": 2, "focus": focus}
+    rendered = prompts.render("refine_pass", **BASE, **context)
+    assert question in rendered.task
+    assert "CONVERGED" in rendered.task and "CONVERGED" in rendered.system
+
+
+@pytest.mark.parametrize("step", ["review", "refine_pass1", "refine_pass", "accept_plan"])
+def test_the_document_steps_share_one_system_prompt(prompts: Prompts, step: str) -> None:
+    """Review, refine and plan extraction: same system prompt, own instructions in the task."""
+    shared = prompts.render("_document_step", **SHARED_VARIABLES).system
+    rendered = prompts.render(step, **BASE, **CONTEXT[step])
+    assert rendered.system == shared
+    assert f"`{CONTEXT[step]['tool_name']}`" in rendered.task
 
 
 def test_draft_carries_the_two_stage_rule(prompts: Prompts) -> None:

@@ -2,10 +2,12 @@
 
 Pass 1 applies every active review; passes 2–5 each look at the document with one
 focus (completeness, correctness, edge cases, scope, clarity; with no review to
-apply, pass 1 takes the first focus).  The model changes the RFD one section at a
-time with ``rfd_section``.  The loop stops when the model answers ``CONVERGED``,
-after two passes in a row that change nothing, when a pass brings the document back
-to what it was two passes earlier (oscillation), or after five passes.  A provider
+apply, pass 1 takes the first focus).  Each pass is one model call answered with
+``submit_revision`` (:mod:`bot.agent.revision`), on the prefix review and accept share;
+the pass applies the sections it proposes with ``rfd_section`` semantics.
+The loop stops when the model answers ``CONVERGED``, after two passes in a row that
+change nothing, when a pass brings the document back to what it was two passes
+earlier (oscillation), or after five passes.  A provider
 failure, a timeout or Ctrl-C mid-loop keeps every section already written and says
 so (the result's ``warning``).
 """
@@ -20,19 +22,15 @@ from pathlib import Path
 
 from bot import document
 from bot.agent.context import Step
-from bot.agent.feedback import answered
 from bot.agent.files import unified_diff
-from bot.agent.loop import run
+from bot.agent.revision import Asked, revise
 from bot.agent.session import Session
+from bot.ai.answers import MAX_PASSES
 from bot.errors import ProviderError, RfdError, ValidationError
-from bot.events import Notice, ResultReady
+from bot.events import Notice
 from bot.llm.base import Usage
 from bot.llm.guard import Meter
 
-MAX_PASSES = 5
-SHARED_SYSTEM = "_refine_system"
-"""The system prompt of every pass (same tools, same model): a pass reads the previous
-pass's cached tools + system prompt, and the RFD too when that pass left it unchanged."""
 CONVERGED = re.compile(r"^\W*CONVERGED\b", re.MULTILINE)
 """The model's way to say it has nothing left to change (a line starting with it)."""
 PARTIAL = "pass {n} failed ({error}); the changes of the earlier passes are kept"
@@ -110,7 +108,7 @@ def refine(
     for number in range(1, min(max_passes, MAX_PASSES) + 1):
         focus = focus_for(number, reviews=bool(reviews))
         try:
-            reply, usage = _pass(session, meter, number, focus, reviews, history[-1])
+            reply, usage = _pass(session, meter, number, focus, reviews)
         except (ProviderError, TimeoutError, KeyboardInterrupt) as exc:
             reply, usage, stop = "", Usage(), StopReason.INTERRUPTED
             warning = PARTIAL.format(n=number, error=str(exc) or type(exc).__name__)
@@ -140,35 +138,16 @@ def _pass(
     number: int,
     focus: Focus,
     reviews: Sequence[ReviewText],
-    text: str,
 ) -> tuple[str, Usage]:
-    docs = [(f"RFD {session.rfd_path}", text)]
-    if focus is Focus.REVIEWS:
-        prompt = session.staged(
-            SHARED_SYSTEM, "refine_pass1", review_count=len(reviews), max_passes=MAX_PASSES
-        )
-        docs += [(f"review {r.path}", r.text) for r in reviews]
-    else:
-        prompt = session.staged(
-            SHARED_SYSTEM, "refine_pass", pass_number=number, max_passes=MAX_PASSES,
-            focus=focus.value,
-        )  # fmt: skip
-    conversation = session.conversation(Step.REFINE, prompt.system, meter)
-    first = session.opening(prompt, docs, shared=1, task_cached=True)  # shared: the RFD
-    result = run(conversation, first)
-    result = answered(conversation, result, _ready(session, number, focus, text, result.text))
-    return result.text, result.usage
-
-
-def _ready(session: Session, number: int, focus: Focus, before: str, reply: str) -> ResultReady:
-    """The pass as a judge sees it: the model's closing words and the diff."""
-    after = _rfd_file(session).read_text(encoding="utf-8")
-    diff = unified_diff(before, after, session.rfd_path or "")
+    """One pass: the model's notes and its usage (the RFD file holds the result)."""
     item = f"refine pass {number} ({focus.value.replace('_', ' ')})"
-    return ResultReady(
-        rfd_id=session.event_id, step=Step.REFINE.value, item=item,
-        result=f"{reply}\n\n{diff}".strip(), document=after,
-    )  # fmt: skip
+    if focus is Focus.REVIEWS:
+        asked = Asked(
+            "refine_pass1", {"review_count": len(reviews), "max_passes": MAX_PASSES}, item
+        )
+    else:
+        asked = Asked("refine_pass", {"pass_number": number, "focus": focus.value}, item)
+    return revise(session, meter, asked, [(r.path, r.text) for r in reviews])
 
 
 def _stop(

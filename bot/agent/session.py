@@ -100,8 +100,9 @@ class Session:
     def staged(self, shared: str, name: str, **variables: Any) -> Staged:
         """The step template ``name`` with the system prompt of template ``shared``.
 
-        Stages that send the same tools to the same model (implement's research and plan,
-        the passes of refine) share one system prompt; each stage's own instructions move
+        Stages that send the same tools to the same model (implement's research and plan;
+        review, refine and accept share theirs through :mod:`bot.ai.shared`) share one
+        system prompt; each stage's own instructions move
         after the documents, into the task message, without the closing paragraph they
         have in common with the shared prompt (the data rule).  The next stage then reads
         tools + system prompt + the documents they have in common from the prompt cache.

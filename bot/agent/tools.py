@@ -2,7 +2,9 @@
 
 Read-only steps (review, research, plan, summary) carry no write tool at all; the
 authoring steps carry only their dedicated RFD tool (seed 000's table); implement
-gets the full set.  ``toolset`` is the single place that decides.
+gets the full set.  Review, refine and plan extraction answer with the answer tools of
+:mod:`bot.ai.answers` instead, none of which writes (refine applies its answer itself).
+``toolset`` is the single place that decides.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ _TOOLSETS: Mapping[Step, tuple[Tool, ...]] = {
     Step.CONVERGE: (*READ_ONLY, RFD_DECISION),
     Step.DRAFT: (*READ_ONLY, RFD_DRAFT, RFD_SECTION),
     Step.REVIEW: READ_ONLY,
-    Step.REFINE: (*READ_ONLY, RFD_SECTION),
+    Step.REFINE: (),  # answers `submit_revision` (bot.ai.answers); the pass applies it
     Step.RESEARCH: READ_ONLY,
     Step.PLAN: READ_ONLY,
     Step.IMPLEMENT: (*READ_ONLY, WRITE_FILE, EDIT_FILE, RUN_COMMAND),

@@ -2,7 +2,7 @@
 
 ``accept`` tries :func:`bot.plan.extract` first (no tokens).  Only when that finds
 nothing usable does it call :func:`extract_plan`: one forced tool call with
-:data:`PLAN_SCHEMA`, whose answer is validated exactly like a hand-written
+:data:`~bot.ai.answers.PLAN_SCHEMA`, whose answer is validated exactly like a hand-written
 ``plan.json``.  Any failure raises ProviderError, and the caller promotes nothing.
 """
 
@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from bot.ai.call import Called, Doc, build, call, tool_input
+from bot.ai.answers import PLAN_TOOL
+from bot.ai.call import Called, call, tool_input
+from bot.ai.shared import shared_request
 from bot.errors import InvalidStructure, ParseError, ProviderError
-from bot.llm.base import ToolSpec
 from bot.llm.guard import require_input
 
 if TYPE_CHECKING:
@@ -22,34 +23,7 @@ if TYPE_CHECKING:
     from bot.workspace import Workspace
 
 STEP = "accept"
-MAX_PHASES = 30
-PLAN_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["phases"],
-    "properties": {
-        "phases": {
-            "type": "array",
-            "maxItems": MAX_PHASES,
-            "description": "The phases of the Implementation Plan, in the document's order.",
-            "items": {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["title", "description"],
-                "properties": {
-                    "title": {"type": "string", "description": "The phase's name, no number."},
-                    "description": {"type": "string", "description": "What the phase delivers."},
-                    "label": {"type": "string", "description": "Its number: 1, 2a, B; or ''."},
-                },
-            },
-        }
-    },
-}
-TOOL = ToolSpec(
-    name="submit_plan",
-    description="Submit the implementation plan's phases, in order.",
-    input_schema=PLAN_SCHEMA,
-)
+TOOL = PLAN_TOOL
 NOTHING_PROMOTED = "nothing was promoted: fix the Implementation Plan section and accept again"
 
 
@@ -67,15 +41,10 @@ def extract_plan_called(
     """:func:`extract_plan`, with the model call (its model, usage and cost) to show."""
     require_input(doc.text, f"RFD {doc.rfd_id or doc.path}")
     context = {"rfd_id": str(doc.rfd_id or ""), "title": doc.title, "tool_name": TOOL.name}
-    request, _ = build(
-        ws,
-        step=STEP,
-        template="accept_plan",
-        context=context,
-        docs=[Doc(f"RFD {doc.rfd_id or doc.path}", doc.text, cache=True)],
-        model=ws.config.model_for(STEP, model),
-        tool=TOOL,
-    )
+    request, _ = shared_request(
+        ws, doc, step=STEP, template="accept_plan", context=context,
+        model=ws.config.model_for(STEP, model), tool=TOOL,
+    )  # fmt: skip
     done = call(ws, request, step=STEP, rfd_id=doc.rfd_id)
     return validate(tool_input(done.reply, TOOL.name), doc.path), done
 

@@ -112,6 +112,8 @@ def refine(out: Output, rfd: str, model: str | None, yes: bool) -> int:
     for p in result.passes:
         changed = ", ".join(p.changed_sections) or "no change"
         out.line(f"\npass {p.number} ({p.focus.value}): {changed}", style="bold")
+        if p.reply:  # the model's notes: what it changed and why (answers are not streamed)
+            out.line(p.reply)
         if p.diff:
             out.line(p.diff)
     out.line(f"stopped: {result.stop.value}")
@@ -126,6 +128,7 @@ def refine(out: Output, rfd: str, model: str | None, yes: bool) -> int:
                     "focus": p.focus.value,
                     "diff": p.diff,
                     "sections": list(p.changed_sections),
+                    "notes": p.reply,
                 }
                 for p in result.passes
             ],

@@ -75,7 +75,7 @@ class AnthropicLLM:
             ) from None
         except anthropic.APIConnectionError as exc:
             raise ProviderError(f"cannot reach the Anthropic API: {exc.message}") from None
-        return wire.reply(message, structured=structured)
+        return wire.reply(message, structured=structured, shared=wire.shared_answer(request))
 
     def _call(self, params: dict[str, Any], on_text: Callable[[str], None] | None) -> Any:
         client = self._sdk()

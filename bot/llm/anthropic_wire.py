@@ -9,8 +9,12 @@ Structured output (``Request.tool_choice``): models in :data:`LEGACY_MODELS` get
 tool with a forced ``tool_choice`` and answer with a ``tool_use`` block.  Newer models
 think by default or reject a forced tool (Sonnet 5.5 answers 400), so they get
 ``output_config.format`` with the tool's schema and answer JSON text, which
-:func:`reply` turns into the same :class:`ToolCall`.  Newer models also answer 400
-to sampling parameters, so ``Request.temperature`` only reaches legacy models.
+:func:`reply` turns into the same :class:`ToolCall`.  A request offering several answer
+tools (the document steps' shared list) gets one schema for all of them — an object with
+one optional property per tool — so its bytes, and the cached prefix, are the same
+whichever tool the step asks for; the answer is the property the step named.
+Newer models also answer 400 to sampling parameters, so ``Request.temperature`` only
+reaches legacy models.
 """
 
 from __future__ import annotations
@@ -49,12 +53,14 @@ def params(request: Request) -> dict[str, Any]:
     out: dict[str, Any] = {
         "model": request.model,
         "max_tokens": request.max_tokens,
-        "messages": messages(request.messages, request.cache_system),
+        "messages": messages(request.messages, _system_breakpoints(request)),
     }
-    if request.system:
+    if request.system_parts:
+        out["system"] = [_text_block(p.text, cache=p.cache) for p in request.system_parts]
+    elif request.system:
         out["system"] = system_blocks(request.system, cache=request.cache_system)
     forced, schema = request.tool_choice, structured_schema(request)
-    tools = [t for t in request.tools if schema is None or t.name != forced]
+    tools = [t for t in request.tools if schema is None or not _answered(request, t.name)]
     if tools:
         out["tools"] = [
             {"name": t.name, "description": t.description, "input_schema": dict(t.input_schema)}
@@ -73,22 +79,45 @@ def structured_schema(request: Request) -> dict[str, Any] | None:
     """The schema to send as ``output_config.format``, or None (no structured output / tool)."""
     if not request.tool_choice or legacy(request.model):
         return None
+    if shared_answer(request):
+        props = {t.name: dict(t.input_schema) for t in request.tools}
+        return {"type": "object", "additionalProperties": False, "properties": props}
     for tool in request.tools:
         if tool.name == request.tool_choice:
             return dict(tool.input_schema)
     raise ProviderError(f"tool_choice names {request.tool_choice!r}, which is not in tools")
 
 
+def shared_answer(request: Request) -> bool:
+    """Does the request offer several answer tools (one schema for all, see above)?"""
+    return bool(request.tool_choice) and len(request.tools) > 1
+
+
+def _answered(request: Request, name: str) -> bool:
+    """Is tool ``name`` answered through ``output_config`` rather than offered as a tool?"""
+    return shared_answer(request) or name == request.tool_choice
+
+
 def system_blocks(system: str, *, cache: bool) -> list[dict[str, Any]]:
-    block: dict[str, Any] = {"type": "text", "text": system}
+    return [_text_block(system, cache=cache)]
+
+
+def _text_block(text: str, *, cache: bool) -> dict[str, Any]:
+    block: dict[str, Any] = {"type": "text", "text": text}
     if cache:
         block["cache_control"] = dict(EPHEMERAL)
-    return [block]
+    return block
 
 
-def messages(history: tuple[Message, ...], system_cached: bool) -> list[dict[str, Any]]:
+def _system_breakpoints(request: Request) -> int:
+    if request.system_parts:
+        return sum(p.cache for p in request.system_parts)
+    return 1 if request.system and request.cache_system else 0
+
+
+def messages(history: tuple[Message, ...], system_breakpoints: int) -> list[dict[str, Any]]:
     """API messages; consecutive messages of one role become one turn of several blocks."""
-    budget = MAX_BREAKPOINTS - (1 if system_cached else 0)
+    budget = MAX_BREAKPOINTS - system_breakpoints
     marked = [i for i, m in enumerate(history) if m.cache][-budget:] if budget else []
     out: list[dict[str, Any]] = []
     for i, m in enumerate(history):
@@ -126,8 +155,9 @@ def _blocks(msg: Message) -> list[dict[str, Any]]:
     return blocks
 
 
-def reply(message: Any, *, structured: str | None = None) -> Reply:
-    """A :class:`Reply` from an SDK ``Message``; ``structured``: the tool its JSON text answers."""
+def reply(message: Any, *, structured: str | None = None, shared: bool = False) -> Reply:
+    """A :class:`Reply` from an SDK ``Message``; ``structured``: the tool its JSON text answers
+    (``shared``: the text answers the shared schema, the tool's arguments are its property)."""
     text = "".join(b.text for b in message.content if b.type == "text")
     calls = tuple(
         ToolCall(id=b.id, name=b.name, arguments=dict(b.input))
@@ -135,7 +165,9 @@ def reply(message: Any, *, structured: str | None = None) -> Reply:
         if b.type == "tool_use"
     )
     if structured and text.strip():  # an empty answer stays empty: the caller retries it
-        calls += (ToolCall(STRUCTURED_ID, structured, _json(text, message.stop_reason)),)
+        data: Any = _json(text, message.stop_reason)
+        data = data.get(structured) if shared else data
+        calls += (ToolCall(STRUCTURED_ID, structured, data),) if isinstance(data, dict) else ()
     return Reply(
         text=text,
         model=message.model,

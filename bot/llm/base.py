@@ -76,16 +76,29 @@ class Usage:
 
 
 @dataclass(frozen=True)
+class SystemPart:
+    """One block of a system prompt given in parts; ``cache``: a breakpoint follows it."""
+
+    text: str
+    cache: bool = False
+
+
+@dataclass(frozen=True)
 class Request:
     model: str
     system: str
     messages: tuple[Message, ...]
     tools: tuple[ToolSpec, ...] = ()
     tool_choice: str | None = None
-    """Force this tool (structured output)."""
+    """Force this tool (structured output).  With several tools, all of them are answer
+    tools (none writes): one list, identical in every request, so that requests forcing
+    different tools share the cached prefix (see :mod:`bot.ai.shared`)."""
     max_tokens: int = 4096
     temperature: float | None = None
     cache_system: bool = True
+    system_parts: tuple[SystemPart, ...] = ()
+    """The system prompt in blocks with their own breakpoints (``system`` is their text
+    joined, for providers without blocks); empty: ``system`` is one block."""
     metadata: Mapping[str, str] = field(default_factory=dict)
 
 

@@ -2,10 +2,12 @@
 
 Run with ``.ci/bench`` (or ``pytest tests/bench -s``).  Every Messages API / chat
 completion answer under ``cassettes/`` is attributed to a step by the first words of
-its step template (``bot/prompts/``): in the task message for staged steps (refine,
-implement's research and plan), else in the system prompt; and
-priced with ``bot/llm/prices.toml``.  The second design review of the example RFD
-shows how much of the prompt the cache serves (target: at least 80%).
+its step template (``bot/prompts/``): in the task message for staged steps (review,
+refine and plan extraction, which share one system prompt; implement's research and
+plan), else in the system prompt; and priced with ``bot/llm/prices.toml``.  The second
+design review of the example RFD shows how much of the prompt the cache serves (target:
+at least 80%), and review → refine → accept on one model how much of the shared prefix
+the later steps read from the cache.
 """
 
 from __future__ import annotations
@@ -24,13 +26,16 @@ from tests.data.anthropic_sse import parse_sse
 
 CASSETTES = Path(__file__).resolve().parents[2] / "cassettes"
 SECOND_REVIEW = CASSETTES / "test_ai_review/test_second_review_reads_the_prefix_from_the_cache.yaml"
+SHARED_CHAIN = (
+    CASSETTES / "test_shared_prefix/test_review_refine_accept_on_one_model_share_the_prefix.yaml"
+)
 TARGET_SHARE = 0.80
 OPENINGS = {
-    "You review design documents": "review",
+    "Review RFD": "review",
     "You review the implementation": "review (implementation)",
-    "You revise a design document": "refine (pass 1)",
-    "You improve a design document": "refine (passes 2-5)",
-    "You extract the implementation plan": "accept (model plan)",
+    "Apply the": "refine (pass 1)",
+    "Revise RFD": "refine (passes 2-5)",
+    "Extract the implementation plan": "accept (model plan)",
     "You research a problem": "explore",
     "You help a contributor make the design decisions": "converge",
     "You draft a design document": "draft",
@@ -134,6 +139,24 @@ def test_report_cache_share_of_a_second_review() -> None:
     print(f" the share is {TARGET_SHARE:.0%} or more while system prompt + RFD hold", end="")
     print(f" {4 * fresh:,} tokens or more")
     assert share > 0.5  # the cache is used at all; the target is reported, not enforced
+
+
+def test_report_review_refine_accept_on_one_model() -> None:
+    data = yaml.safe_load(SHARED_CHAIN.read_text(encoding="utf-8"))
+    chain = [e for e in map(_exchange, data["interactions"]) if e]
+    assert [step for step, _, _ in chain] == [
+        "review",
+        "refine (pass 1)",
+        "refine (passes 2-5)",
+        "accept (model plan)",
+    ]
+    print('\nreview → refine → accept on one model (steps.refine.model = "sonnet"):')
+    for exchange in chain:
+        usage = exchange[2]
+        print(f"  {_line(exchange)} · {cache_read_share(usage):.0%} of the prompt from the cache")
+    review, refine, _, accept = (u for _, _, u in chain)
+    assert refine.cache_read_tokens == review.cache_write_tokens  # the whole shared prefix
+    assert accept.cache_write_tokens == 0 and accept.cache_read_tokens > 0
 
 
 def _line(exchange: tuple[str, str, Usage]) -> str:

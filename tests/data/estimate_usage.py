@@ -14,7 +14,8 @@ rendered again with the new usage in ``message_start`` and ``message_delta``.
 Tokens are estimated at four characters each (plus a few per block).  Prompt caching
 is simulated the way the API does it: every ``cache_control`` breakpoint caches the
 prefix up to it (tools and output format, system, message blocks); a later request
-of the same cassette with the same prefix reads it from the cache.  Answers with a
+of the same cassette with the same prefix reads it from the cache.  ``tool_choice``
+sits between system and messages: changing it invalidates the cached messages only.  Answers with a
 ``thinking`` block also pay :data:`THINKING_TOKENS` of output.  Only for maintainers.
 """
 
@@ -44,10 +45,12 @@ def tokens(text: str) -> int:
 
 def segments(body: dict[str, Any]) -> Iterator[tuple[str, int, bool]]:
     """(identity, tokens, is a breakpoint) of each prompt piece, in cache-prefix order."""
-    head = [body.get("tools"), body.get("output_config"), body.get("tool_choice")]
+    head = [body.get("tools"), body.get("output_config")]
     yield json.dumps(head, sort_keys=True), tokens(json.dumps(head)) if any(head) else 0, False
     for block in body.get("system", []):
         yield _identity("system", block), tokens(block["text"]), "cache_control" in block
+    choice = body.get("tool_choice")  # changing it invalidates the cached messages only
+    yield json.dumps(choice, sort_keys=True), tokens(json.dumps(choice)) if choice else 0, False
     for message in body["messages"]:
         for block in message["content"]:
             text = block.get("text") or json.dumps(block.get("input") or block.get("content"))

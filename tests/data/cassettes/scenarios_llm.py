@@ -1,5 +1,6 @@
 """The model's side of the hand-built LLM cassettes: the streamed agent ones
-(``cassettes/test_agent_e2e/``) and the chat-completions review (``cassettes/test_ai_review/``).
+(``cassettes/test_agent_e2e/``), the chat-completions review (``cassettes/test_ai_review/``)
+and review → refine → accept on one model (``cassettes/test_shared_prefix/``).
 
 Each scenario lists the Messages API answers of one test, in call order, as the API
 sends them to ``messages.stream()`` (the CLI streams): SSE streams rendered by
@@ -200,10 +201,77 @@ def chat_completion(arguments: dict[str, Any]) -> dict[str, Any]:
     }  # fmt: skip
 
 
+MESSAGES_URL = "https://api.anthropic.com/v1/messages"
+JSON_HEADERS = {**HEADERS, "content-type": ["application/json"], "x-envoy-upstream-service-time":
+                ["1873"]}  # fmt: skip
+SIGNATURE = (
+    "EqQBCkgIBxABGAIiQL3Vf0ZK6mJd8s2n1Qe4cHq7Xr0TtW3y9aZb2kLcN5oP6rS8uV1wX4yZ7aB0cD3eF6gH9iJ2kL5m"
+    "N8oP1qR4sEgxbnRqVmZ3WkM5cGtGGgx0TzJhUm1qN1ZYcUwiMJ7kD0Xq3mWv8yZ2aB5cD8eF1gH4iJ7kL0mN3oP6qR9s"
+    "T2uV5wX8yZ1aB4cD7eF0gH3iJ6kL9mN2oP5qR8sT1uV4wX7yZ0aB3cD6eF9gH2iJ5kL8mN1oP4q"
+)
+
+
+def structured(tag: str, tool_name: str, data: dict[str, Any]) -> dict[str, Any]:
+    """A Sonnet 5.5 answer to the shared answer schema (``output_config.format``): thinking
+    with display omitted, then the JSON text, whose one property names the tool."""
+    thinking = {"type": "thinking", "thinking": "", "signature": SIGNATURE}
+    body = json.dumps({tool_name: data}, ensure_ascii=False)
+    return answer(tag, SONNET, thinking, text(body))
+
+
+SHARED_REVIEW = {
+    "summary": "The outbox table and SKIP LOCKED worker fix the lost events the motivation "
+    "measures. The retry limits are still a TODO, so the design cannot be accepted yet.",
+    "findings": [
+        {
+            "severity": "major",
+            "section": "Design",
+            "line": 26,
+            "message": "The maximum "
+            "backoff and the attempt limit are still a TODO; pick values and say why.",
+        },
+    ],
+    "questions": ["Should a replay keep the original delivery id?"],
+}
+REVISED_DESIGN = (
+    "Every event that must be delivered is written to a `webhook_deliveries` table in the\n"
+    "same transaction as the change that caused it. A worker claims due deliveries with\n"
+    "`SELECT … FOR UPDATE SKIP LOCKED`, sends them, and records the outcome.\n\n"
+    "Failed attempts are retried with exponential backoff and full jitter, starting at ten\n"
+    "seconds and capped at six hours; after 15 attempts (about two days) a delivery stops.\n"
+    "Two days covers a receiver's weekend outage without piling up dead letters.\n\n"
+    "After the last attempt a delivery moves to the dead-letter state. The admin page lists\n"
+    "dead-lettered deliveries per endpoint, with a button to replay one or all of them.\n"
+)
+SHARED_PLAN = {"phases": [
+    {"label": "1", "title": "Delivery table and enqueue", "description": "Create the "
+     "webhook_deliveries table and write a row wherever a webhook is sent today, inside the "
+     "same transaction."},
+    {"label": "2", "title": "Worker with backoff", "description": "A worker claims due rows, "
+     "sends them and retries with exponential backoff and jitter, six hours and 15 attempts "
+     "at most."},
+    {"label": "3", "title": "Dead letters and replay", "description": "Deliveries past the "
+     "attempt limit are dead-lettered; the admin page can replay one or all."},
+]}  # fmt: skip
+SHARED_PREFIX = [
+    structured("Shr1Review6Tq2Wm", "submit_review", SHARED_REVIEW),
+    structured("Shr2Refine1Vz8Kc", "submit_revision", {
+        "sections": [{"section": "Design", "content": REVISED_DESIGN}],
+        "notes": "- major · Design (retry limits): addressed in **Design**: six hours, 15 "
+                 "attempts.\n- Question (replay id): left to the authors, still open in Risks."}),
+    structured("Shr3Refine2Hn4Jd", "submit_revision", {
+        "sections": [],
+        "notes": "CONVERGED\nEvery requirement in the motivation has an answer in the design."}),
+    structured("Shr4Plan5Rb7Xs", "submit_plan", SHARED_PLAN),
+]  # fmt: skip
 JSON_SCENARIOS = {
     "test_ai_review/test_review_through_the_chat_completions_provider": [
         ("https://api.openai.com/v1/chat/completions", OPENAI_HEADERS,
          chat_completion(OPENAI_REVIEW)),
+    ],
+    "test_shared_prefix/test_review_refine_accept_on_one_model_share_the_prefix": [
+        (MESSAGES_URL, {**JSON_HEADERS, "request-id": [f"req_011CVR{n:02d}{a['id'][6:20]}"]}, a)
+        for n, a in enumerate(SHARED_PREFIX)
     ],
 }  # fmt: skip
 
@@ -233,6 +301,7 @@ def main(names: list[str]) -> int:
     docs = {k: v for k, v in docs.items() if not names or any(n in k for n in names)}
     for key, interactions in docs.items():
         out = ROOT / f"{key}.yaml"
+        out.parent.mkdir(parents=True, exist_ok=True)
         doc = {"interactions": interactions, "version": 1}
         out.write_text(yaml.safe_dump(doc, sort_keys=False, width=1000), encoding="utf-8")
     print(f"wrote {len(docs)} stub cassettes under {ROOT}")

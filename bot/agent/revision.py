@@ -1,0 +1,118 @@
+"""One refine pass: ask for a revision, apply it section by section, answer the judges.
+
+The model sees the prefix review and accept share (:mod:`bot.ai.shared`: the answer
+tools, the common system prompt, the RFD as it stands, the active reviews) and answers
+with ``submit_revision``: the sections to replace or append, and notes.  The pass
+applies each section with ``rfd_section`` semantics — one section's body replaced (or
+a missing one appended), every other byte kept — through the same tool runner as the
+authoring steps, so ask mode shows each change and asks, interceptors see it, and the
+bot (nobody to ask) applies it within the RFD file.  A reply without the tool call is
+read as notes with no change.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.agent.answer import answer
+from bot.agent.calls import CallRunner
+from bot.agent.context import Step
+from bot.agent.files import unified_diff
+from bot.agent.loop import Conversation, charge
+from bot.agent.rfd_tools import RFD_SECTION
+from bot.agent.session import Session
+from bot.ai.answers import REVISION_TOOL
+from bot.ai.shared import prefix_request
+from bot.events import Notice, ResultReady
+from bot.llm.base import Message, Reply, Request, ToolCall, Usage
+from bot.llm.guard import Meter
+
+FEEDBACK = (
+    "Your revision is applied: the RFD above includes it. Feedback on it follows; answer "
+    "with `{tool}` again, giving only the sections that still need a change."
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Asked:
+    """What one pass asks: its template, variables, and a title for the judges."""
+
+    template: str
+    variables: Mapping[str, Any]
+    item: str
+
+
+def revise(
+    session: Session, meter: Meter, asked: Asked, reviews: Sequence[tuple[str, str]]
+) -> tuple[str, Usage]:
+    """Run one pass on ``session.rfd_path``: the model's notes and what the pass used."""
+    before = _read(session)
+    conv = session.conversation(Step.REFINE, "", meter)
+    request = _request(session, asked, before, reviews)
+    reply = answer(conv, request)
+    notes, usage = apply(session, reply), reply.usage
+    feedback = _feedback(session, conv, asked, before, notes)
+    if feedback:
+        extra = Message("user", "\n\n".join([FEEDBACK.format(tool=REVISION_TOOL.name), *feedback]))
+        request = _request(session, asked, _read(session), reviews)
+        request = dataclasses.replace(request, messages=(*request.messages, extra))
+        reply = answer(conv, request)
+        notes, usage = apply(session, reply), usage + reply.usage
+    return notes, usage
+
+
+def apply(session: Session, reply: Reply) -> str:
+    """Write the sections ``reply`` proposes; its notes (the reply's text without them)."""
+    data = next((c.arguments for c in reply.tool_calls if c.name == REVISION_TOOL.name), None)
+    if data is None:
+        return reply.text.strip()
+    runner = CallRunner(
+        (RFD_SECTION,), session.tool_context(), session.bus, Step.REFINE,
+        mode=session.mode, prompter=session.prompter, rfd_id=session.event_id,
+    )  # fmt: skip
+    for n, item in enumerate(data.get("sections") or ()):
+        args = {"section": str(item.get("section", "")), "content": str(item.get("content", ""))}
+        result = runner.run(ToolCall(f"revision_{n}", RFD_SECTION.name, args))
+        if result.is_error and result.content.startswith("error:"):
+            message = f"section `{args['section']}` not applied: {result.content[7:]}"
+            session.bus.emit(Notice(rfd_id=session.event_id, message=message, level="warning"))
+    return str(data.get("notes") or "").strip()
+
+
+def _request(
+    session: Session, asked: Asked, text: str, reviews: Sequence[tuple[str, str]]
+) -> Request:
+    config = session.config
+    request, cuts = prefix_request(
+        session.templates, template=asked.template,
+        context={"rfd_id": session.event_id, "title": session.rfd_title, **asked.variables},
+        rfd=(f"RFD {session.event_id or session.rfd_path}", text), reviews=reviews,
+        model=config.model_for(Step.REFINE.config_key, session.model), tool=REVISION_TOOL,
+        max_tokens=config.steps.refine.max_tokens,
+        context_tokens=config.provider.context_tokens,
+    )  # fmt: skip
+    for cut in cuts:
+        session.bus.emit(Notice(rfd_id=session.event_id, message=cut, level="warning"))
+    return request
+
+
+def _feedback(
+    session: Session, conv: Conversation, asked: Asked, before: str, notes: str
+) -> tuple[str, ...]:
+    """What the ``result.ready`` interceptors (judges) say about the pass."""
+    after = _read(session)
+    diff = unified_diff(before, after, session.rfd_path or "")
+    event = ResultReady(
+        rfd_id=session.event_id, step=Step.REFINE.value, item=asked.item,
+        result=f"{notes}\n\n{diff}".strip(), document=after,
+        charge=functools.partial(charge, conv),
+    )  # fmt: skip
+    return tuple(session.bus.intercept(event).feedback)
+
+
+def _read(session: Session) -> str:
+    path = session.tool_context().sandbox.resolve(session.rfd_path or "")
+    return path.read_text(encoding="utf-8")
