@@ -39,11 +39,18 @@ class PhaseWork:
     """The phase being implemented and what the conversations see of it."""
 
     number: int
+    """The phase's position in the plan (1-based): where its artifacts live."""
     title: str
     description: str
     rfd_text: str
-    previous: tuple[tuple[int, str], ...] = ()
-    """Summaries of the phases already done: (number, text)."""
+    previous: tuple[tuple[str, str], ...] = ()
+    """Summaries of the phases already done: (label, text)."""
+    label: str = ""
+    """How users name the phase (``3a``, see :mod:`bot.phase_ids`); default its position."""
+
+    @property
+    def name(self) -> str:
+        return self.label or str(self.number)
 
     @property
     def base(self) -> str:
@@ -52,16 +59,19 @@ class PhaseWork:
     def documents(self, session: Session, *extra: tuple[str, str]) -> list[tuple[str, str]]:
         """The RFD, earlier phase summaries, this phase, then ``extra`` (label, text)."""
         done = [(f"summary of phase {n}", text) for n, text in self.previous]
-        phase = (f"phase {self.number}", f"{self.title}\n\n{self.description}")
+        phase = (f"phase {self.name}", f"{self.title}\n\n{self.description}")
         return [(f"RFD {session.rfd_path}", self.rfd_text), *done, phase, *extra]
 
     def variables(self) -> dict[str, Any]:
-        return {"phase_number": self.number, "phase_title": self.title}
+        return {"phase_number": self.name, "phase_title": self.title}
 
 
 @dataclass(frozen=True)
 class ImplementResult:
     phase: int
+    """The phase's position in the plan (1-based)."""
+    label: str
+    """How users name it (``3a``)."""
     title: str
     summary: str
     items: tuple[checklist.Item, ...]
@@ -89,7 +99,7 @@ def implement(session: Session, work: PhaseWork, *, restart: bool = False) -> Im
     summary = _summary(session, work, meter, items)
     final = checklist.parse(items).items
     return ImplementResult(
-        work.number, work.title, summary, final, dropped, meter.usage, meter.cost_usd
+        work.number, work.name, work.title, summary, final, dropped, meter.usage, meter.cost_usd
     )
 
 
@@ -114,14 +124,14 @@ def _notice(session: Session, message: str, level: str = "info") -> None:
 
 
 def _research(session: Session, work: PhaseWork, meter: Meter) -> str:
-    _notice(session, f"Researching phase {work.number}: {work.title}")
+    _notice(session, f"Researching phase {work.name}: {work.title}")
     prompt = session.staged(SHARED_SYSTEM, "implement_research", **work.variables())
     first = session.opening(prompt, work.documents(session), task_cached=True)
     return run_text(session, Step.RESEARCH, prompt.system, meter, first)
 
 
 def _plan(session: Session, work: PhaseWork, meter: Meter, research: str) -> str:
-    _notice(session, f"Planning phase {work.number}: {work.title}")
+    _notice(session, f"Planning phase {work.name}: {work.title}")
     cap = session.config.implement.max_items
     prompt = session.staged(SHARED_SYSTEM, "implement_plan", max_items=cap, **work.variables())
     shared = len(work.documents(session))  # what research sent: read from its cache
@@ -229,7 +239,7 @@ def _amend(items: str, text: str) -> tuple[str, list[str]]:
 
 
 def _summary(session: Session, work: PhaseWork, meter: Meter, items: str) -> str:
-    _notice(session, f"Summarizing phase {work.number}: {work.title}")
+    _notice(session, f"Summarizing phase {work.name}: {work.title}")
     results = [_result(session, work, n) for n in range(len(checklist.parse(items).items))]
     prompt = session.prompt("implement_summary", **work.variables())
     first = session.opening(prompt, work.documents(session, ("plan", items), *results))
@@ -249,19 +259,39 @@ def next_phase(phase_count: int, done: set[int]) -> int:
     raise GateError("every phase is implemented", hint="promote the RFD with `rfd done`")
 
 
-def prepare(session: Session, rfd_text: str, phase: int | None = None) -> PhaseWork:
-    """The work of ``phase`` (default: the next one) from the plan and earlier summaries."""
+def prepare(session: Session, rfd_text: str, phase: str | int | None = None) -> PhaseWork:
+    """The work of ``phase`` (default: the next one) from the plan and earlier summaries.
+
+    ``phase`` is what a user typed: a label (``3a``), or a number that is no label, which
+    names a phase by position (:mod:`bot.phase_ids`); an ``int`` is a position.
+    """
     store = _store(session)
     phases = store.read_plan(session.rfd_id)
     if not phases:
         raise GateError("this RFD has no plan yet", hint="accept it first: `rfd accept`")
     summaries = _by_position(phases, store.phase_files(session.rfd_id))
-    number = phase if phase is not None else next_phase(len(phases), set(summaries))
-    if not 1 <= number <= len(phases):
-        raise ValidationError(f"phase {number} does not exist (the plan has {len(phases)})")
-    previous = tuple((n, _read_summary(summaries[n])) for n in sorted(summaries) if n < number)
+    done = set(summaries)
+    number = next_phase(len(phases), done) if phase is None else _chosen(phases, phase)
+    names = phase_ids.labels(phases)
+    previous = tuple(
+        (names[n - 1], _read_summary(summaries[n])) for n in sorted(summaries) if n < number
+    )
     chosen = phases[number - 1]
-    return PhaseWork(number, chosen.title, chosen.description, rfd_text, previous)
+    return PhaseWork(
+        number, chosen.title, chosen.description, rfd_text, previous, names[number - 1]
+    )
+
+
+def _chosen(phases: Sequence[Any], phase: str | int) -> int:
+    """The position of the phase a user named; ValidationError naming the plan's labels."""
+    if isinstance(phase, int):
+        number: int | None = phase if 1 <= phase <= len(phases) else None
+    else:
+        number = phase_ids.position(phases, phase)
+    if number is None:
+        names = ", ".join(phase_ids.labels(phases))
+        raise ValidationError(f"phase {phase} does not exist (the plan's phases: {names})")
+    return number
 
 
 def _by_position(phases: Any, files: Mapping[str, Any]) -> dict[int, Any]:

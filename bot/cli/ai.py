@@ -156,11 +156,11 @@ def _offer_dismiss(out: Output, ws: Workspace, rfd: str) -> None:
 
 @rfd_command()
 @click.argument("rfd")
-@click.option("--phase", type=int, help="Phase number (default: the next one not done).")
+@click.option("--phase", help="The phase's label, e.g. 2 or 3a (default: the next one not done).")
 @click.option("--restart", is_flag=True, help="Discard this phase's research, plan and results.")
 @ai_options
 def implement(
-    out: Output, rfd: str, phase: int | None, restart: bool, model: str | None, yes: bool
+    out: Output, rfd: str, phase: str | None, restart: bool, model: str | None, yes: bool
 ) -> int:
     """Implement the next phase: research → plan → one item at a time → summary."""
     from bot.agent.steps import implement_rfd
@@ -172,7 +172,8 @@ def implement(
     show_usage(out, ws, "implement", model, result.usage)
     out.data(
         {
-            "phase": result.phase,
+            "phase": result.label,
+            "position": result.phase,
             "summary": result.summary,
             "failed": [i.label for i in result.failed],
             "dropped": list(result.dropped),
@@ -188,6 +189,7 @@ def implement(
             PhaseFailed(
                 rfd_id=str(ws.find(rfd).rfd_id),
                 number=result.phase,
+                label=result.label,
                 title=result.title,
                 reason=f"failed items: {reasons}",
             )
@@ -195,7 +197,7 @@ def implement(
         for item in result.failed:
             out.line(f"  [!] {item.number}. {item.label}", style="red")
         out.line(
-            f"phase {result.phase} is not recorded: {len(result.failed)} item(s) failed; "
+            f"phase {result.label} is not recorded: {len(result.failed)} item(s) failed; "
             f"fix them and run `rfd implement {rfd}` again (it resumes)"
         )
         return 1

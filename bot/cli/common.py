@@ -130,10 +130,10 @@ class TerminalEcho:
                 return f"dismissed: {', '.join(paths) or 'nothing'}"
             case ev.PlanExtracted(phases=phases, method=method):
                 return f"plan extracted ({method}): {len(phases)} phases"
-            case ev.PhaseCompleted(number=n, done=done, total=total):
-                return f"phase {n} done ({done}/{total})"
-            case ev.PhaseFailed(number=n, reason=reason):
-                return f"phase {n} failed: {reason}"
+            case ev.PhaseCompleted(number=n, label=label, done=done, total=total):
+                return f"phase {label or n} done ({done}/{total})"
+            case ev.PhaseFailed(number=n, label=label, reason=reason):
+                return f"phase {label or n} failed: {reason}"
             case ev.TrackingIssueUpdated(number=n, url=url, created=created, closed=closed):
                 verb = "opened" if created else "closed" if closed else "updated"
                 return f"tracking issue #{n} {verb}: {url.removeprefix('local:')}"

@@ -7,7 +7,7 @@ import json
 import click
 
 from bot import accept as accepting
-from bot import lifecycle
+from bot import lifecycle, phase_ids
 from bot.cli.common import rfd_command, workspace
 from bot.cli.output import Output
 from bot.status import Status
@@ -71,8 +71,8 @@ def accept(out: Output, rfd: str, model: str | None) -> int:
     ws = workspace(out)
     spinner_for(ws, out)  # runs only if the headings give no plan and the model is asked
     o = accepting.accept(ws, rfd, model=model)
-    for i, p in enumerate(o.phases, start=1):
-        out.line(f"  {i}. {p.title}")
+    for name, p in zip(phase_ids.labels(o.phases), o.phases, strict=True):
+        out.line(f"  {name}. {p.title}")
     if o.usage is not None:
         out.line(format_entry(o.usage))
     return _outcome(
