@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -74,12 +76,19 @@ def test_dismiss_all(tmp_path: Path, world: tuple[Path, Path]) -> None:
 
 @pytest.mark.vcr
 def test_rerun_after_a_failure_finishes_the_command(
-    tmp_path: Path, world: tuple[Path, Path]
+    tmp_path: Path, world: tuple[Path, Path], vcr: Any
 ) -> None:
-    """The first run got 👀 and a failure report, no final reply: the re-run does the work."""
+    """The first run got 👀 and a failure report, no final reply: the re-run does the work,
+    and its answer is written over the failure report — the PR shows one, current, reply."""
     origin, checkout = world
     assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd dismiss all")) == 0
     assert OLD_REVIEW not in git(origin, "ls-tree", "-r", "--name-only", BRANCH).split()
+    writes = [(r.method, r.path) for r in vcr.requests if r.method != "GET"]
+    assert writes[-1] == ("PATCH", "/repos/Codertocat/Hello-World/issues/comments/958")
+    assert ("POST", "/repos/Codertocat/Hello-World/issues/2/comments") not in writes
+    (edit,) = [r for r in vcr.requests if r.method == "PATCH"]
+    text = json.loads(edit.body)["body"]
+    assert "rfd-bot:reply:c492700400-dismiss" in text and "could not finish" not in text
 
 
 @pytest.mark.vcr

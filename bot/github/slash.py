@@ -5,7 +5,8 @@ comments are ignored.  A mutating command is acknowledged with 👀 and ends wit
 🚀 or 😕 and a reply; read-only ones (status, help) just reply.  Every refusal
 says why.  A comment the bot already answered (a re-delivered event) is left
 alone: each command's final reply carries the comment's id and the verb in its
-marker.  A run that failed half-way left no final reply, so a re-run finishes it.
+marker.  A run that failed half-way left no final reply, so a re-run finishes it; its
+reply takes the place of the failure report (see :meth:`Context.reply`).
 """
 
 from __future__ import annotations

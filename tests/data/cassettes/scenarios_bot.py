@@ -190,6 +190,16 @@ def reply(name: str, cid: int = 960, number: int = 2) -> dict[str, object]:
     )
 
 
+def edited(name: str, cid: int, number: int = 2) -> dict[str, object]:
+    """The reply ``name`` written over the bot's comment ``cid`` (its failure report)."""
+    return call(
+        "PATCH",
+        f"/issues/comments/{cid}",
+        body={"body": body(name)},
+        reply=comment(cid, number, body(name)),
+    )
+
+
 def perm(login: str, role: str) -> dict[str, object]:
     return call("GET", f"/collaborators/{login}/permission", reply=permission(login, role))
 
@@ -615,7 +625,7 @@ CASSETTES[C + "test_rerun_after_a_failure_finishes_the_command"] = [
     PULL,
     SLASH_FILES,
     react("rocket"),
-    reply("slash-dismiss"),
+    edited("slash-dismiss", 958),  # the failure report becomes the answer: one reply
 ]
 
 # /rfd implement: run 1 pushes the branch, then POST /pulls answers 502 (not retried: the PR
@@ -660,7 +670,7 @@ CASSETTES[C + "test_implement_recovers_when_opening_its_pr_failed"] = [
         reply=comment(970, 12, body("implement-opened")),
     ),
     react("rocket"),
-    reply("slash-implement-recovered", cid=972, number=12),
+    edited("slash-implement-recovered", 971, number=12),
 ]
 
 # The 502 came after GitHub had made the PR: the re-run reuses it and finishes the progress.
@@ -691,7 +701,7 @@ CASSETTES[C + "test_implement_reuses_the_pr_a_failed_run_opened"] = [
         reply=comment(970, 12, body("implement-opened")),
     ),
     react("rocket"),
-    reply("slash-implement-exists", cid=972, number=12),
+    edited("slash-implement-exists", 971, number=12),
 ]
 
 # Run as a GitHub App (`bot.login = "rfd-helper[bot]"`): the App's status comment is its own.
