@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.errors import ForgeError, ForgeUnreachable, RfdError
+from bot.text import noun
 from hooks import _git
 from hooks._changes import added_phases, rfd_changes
 from hooks._common import Layout, Report, load_layout
@@ -45,7 +46,11 @@ class Update:
     def describe(self) -> str:
         from hooks._tracking import CLOSING
 
-        parts = [f"tick phase(s) {', '.join(self.phases)}"] if self.phases else []
+        parts = (
+            [f"tick {noun(len(self.phases), 'phase')} {', '.join(self.phases)}"]
+            if self.phases
+            else []
+        )
         if self.status is not None:
             verb = "close" if self.status in CLOSING else "update"
             parts.append(f"{verb} it (status now {self.status})")

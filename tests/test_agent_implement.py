@@ -107,7 +107,7 @@ def test_amendments_stop_at_twice_the_original_count(repo: Repo) -> None:
     result = implement(session, WORK)
     assert [i.label for i in result.items] == ["Only item", "Second"]
     assert result.dropped == ("Third", "Fourth")
-    assert "dropped 2 new item(s) past the 2x cap" in notices(seen)
+    assert "dropped 2 new items past the 2x cap" in notices(seen)
 
 
 def test_the_plan_is_cut_to_max_items(repo: Repo) -> None:

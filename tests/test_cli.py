@@ -210,7 +210,7 @@ def test_lint_of_a_path_that_is_no_rfd_says_so(
     assert "not an RFD" in capsys.readouterr().err
     one = rfd_repo / "docs/rfd/001-webhook-retry-queue.md"
     assert run(rfd_repo, "lint", str(one)) == 0
-    assert "1 RFD(s) checked" in capsys.readouterr().out
+    assert "1 RFD checked" in capsys.readouterr().out
 
 
 def test_abandoning_an_accepted_rfd_closes_its_tracking_issue(

@@ -25,6 +25,7 @@ from bot.errors import GateError, InvalidStructure, ProviderError, ValidationErr
 from bot.events import Notice, ResultReady
 from bot.llm.base import Message, Usage
 from bot.llm.guard import Meter
+from bot.text import plural
 
 SHARED_SYSTEM = "_implement_system"
 """The system prompt of research and plan (same read-only tools, same model): plan reads
@@ -170,7 +171,7 @@ def _work_items(
         dropped += lost
         _store(session).write_text(session.rfd_id, f"{work.base}/items.md", items)
     if dropped:
-        _notice(session, f"dropped {len(dropped)} new item(s) past the 2x cap", "warning")
+        _notice(session, f"dropped {plural(len(dropped), 'new item')} past the 2x cap", "warning")
     return items, tuple(dropped)
 
 
@@ -184,7 +185,7 @@ def _retry_failed(session: Session, items: str) -> str:
     for position in failed:
         items = checklist.mark(items, position, checklist.ItemStatus.PENDING)
     if failed:
-        _notice(session, f"retrying {len(failed)} item(s) that failed last time")
+        _notice(session, f"retrying {plural(len(failed), 'item')} that failed last time")
     return items
 
 

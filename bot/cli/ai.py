@@ -13,6 +13,7 @@ import click
 from bot.cli.common import rfd_command, workspace
 from bot.cli.output import Output
 from bot.errors import ProviderError, ValidationError
+from bot.text import plural
 
 if TYPE_CHECKING:
     from bot.llm.base import Usage
@@ -180,7 +181,7 @@ def implement(
         }
     )
     if result.dropped:
-        out.warning(f"{len(result.dropped)} amendment(s) dropped past the 2× cap")
+        out.warning(f"{plural(len(result.dropped), 'amendment')} dropped past the 2× cap")
     if result.failed:
         from bot.events import PhaseFailed
 
@@ -197,7 +198,7 @@ def implement(
         for item in result.failed:
             out.line(f"  [!] {item.number}. {item.label}", style="red")
         out.line(
-            f"phase {result.label} is not recorded: {len(result.failed)} item(s) failed; "
+            f"phase {result.label} is not recorded: {plural(len(result.failed), 'item')} failed; "
             f"fix them and run `rfd implement {rfd}` again (it resumes)"
         )
         return 1

@@ -13,6 +13,7 @@ import click
 from bot.atomic import OnExists
 from bot.cli.output import Output
 from bot.errors import AlreadyExists, RfdError
+from bot.text import plural
 
 if TYPE_CHECKING:
     from bot.events import Event
@@ -125,11 +126,11 @@ class TerminalEcho:
             case ev.RfdCreated(path=path):
                 return f"created {path}"
             case ev.ReviewSaved(path=path, findings=n, provider=who):
-                return f"review saved: {path} ({n} finding{'' if n == 1 else 's'}, {who})"
+                return f"review saved: {path} ({plural(n, 'finding')}, {who})"
             case ev.ReviewsDismissed(paths=paths):
                 return f"dismissed: {', '.join(paths) or 'nothing'}"
             case ev.PlanExtracted(phases=phases, method=method):
-                return f"plan extracted ({method}): {len(phases)} phases"
+                return f"plan extracted ({method}): {plural(len(phases), 'phase')}"
             case ev.PhaseCompleted(number=n, label=label, done=done, total=total):
                 return f"phase {label or n} done ({done}/{total})"
             case ev.PhaseFailed(number=n, label=label, reason=reason):

@@ -14,6 +14,7 @@ from bot.cli.common import on_exists_option, resolve_exists, rfd_command, worksp
 from bot.cli.output import Output
 from bot.errors import ValidationError
 from bot.state import OnExists
+from bot.text import noun
 
 if TYPE_CHECKING:
     from bot.workspace import Workspace
@@ -71,7 +72,7 @@ def _active(ws: Workspace, rfd_id: str, impl: bool) -> str:
     """``RFD 001: 2 active reviews`` — the state a review or dismissal leaves behind."""
     n = len(ws.store.list_reviews(rfd_id, impl=impl))
     what = "implementation review" if impl else "review"
-    return f"RFD {rfd_id}: {n or 'no'} active {what}{'' if n == 1 else 's'}"
+    return f"RFD {rfd_id}: {n or 'no'} active {noun(n, what)}"
 
 
 PHASE_CHOICES = (OnExists.USE, OnExists.REPLACE)
