@@ -192,7 +192,7 @@ def test_accept_model_picks_the_model_of_the_plan_extraction(
     scripted.append(llm)
     assert run(git_repo, "accept", "1", "--model", "haiku") == 0
     assert [r.model for r in llm.requests] == ["claude-haiku-4-5"]
-    assert "accepted with 1 phase (model)" in capsys.readouterr().out
+    assert "plan extracted (model): 1 phase\n" in capsys.readouterr().out
 
 
 def test_accept_by_the_model_shows_and_returns_its_usage(

@@ -204,7 +204,9 @@ def implement(
         return 1
     # the implement run just did this phase: its summary is the record, even over an old one
     outcome = phase_done(ws, rfd, result.phase, result.summary, on_exists=OnExists.REPLACE)
-    out.success(outcome.message)
+    from bot.cli.next_step import next_step
+
+    out.success(next_step(ws, outcome.rfd_id))  # the event lines said the phase is done
     return 0
 
 

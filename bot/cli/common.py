@@ -131,8 +131,8 @@ class TerminalEcho:
                 return f"dismissed: {', '.join(paths) or 'nothing'}"
             case ev.PlanExtracted(phases=phases, method=method):
                 return f"plan extracted ({method}): {plural(len(phases), 'phase')}"
-            case ev.PhaseCompleted(number=n, label=label, done=done, total=total):
-                return f"phase {label or n} done ({done}/{total})"
+            case ev.PhaseCompleted(number=n, label=label, title=title, done=done, total=total):
+                return f"phase {label or n} ({title}) done — {done}/{plural(total, 'phase')}"
             case ev.PhaseFailed(number=n, label=label, reason=reason):
                 return f"phase {label or n} failed: {reason}"
             case ev.TrackingIssueUpdated(number=n, url=url, created=created, closed=closed):

@@ -67,13 +67,9 @@ def _row(doc: Document, store: StateStore) -> dict[str, object]:
 def status(out: Output, rfd: str) -> int:
     """Where an RFD stands, and what to do next."""
     from bot import render
+    from bot.cli.next_step import status_of
 
-    ws = workspace(out)
-    file = ws.find(rfd)
-    doc = ws.document(file)
-    steps = ("explore", "converge", "draft", "review", "refine", "implement")
-    models = {step: getattr(ws.config.steps, step).model for step in steps}
-    view = render.status_view(doc, ws.store.read(str(file.rfd_id)), path=file.path, models=models)
+    view = status_of(workspace(out), rfd)
     out.data(view.to_dict())
     out.line(render.to_text(view))
     return 0
