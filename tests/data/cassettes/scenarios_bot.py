@@ -463,6 +463,44 @@ CASSETTES[C + "test_implement_opens_a_pr_for_the_next_phase"] = [
     reply("slash-implement", number=12),
 ]
 
+# /rfd implement 3a on a plan labelled 0, 3a: the label names the branch, PR, progress, summary.
+PR_3A = pull(3, "rfd/045-phase-3a", "b" * 40)
+PR_3A.update(title="RFD 045, phase 3a: Endpoint", body=body("implement-pr-3a"))
+CASSETTES[C + "test_implement_takes_the_phase_by_its_label"] = [
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    call("GET", "/pulls", query="state=all&head=Codertocat%3Arfd%2F045-phase-3a", reply=[]),
+    reply("implement-running-3a", cid=970, number=12),
+    call(
+        "POST",
+        "/pulls",
+        status=201,
+        reply=PR_3A,
+        body={
+            "title": "RFD 045, phase 3a: Endpoint",
+            "head": "rfd/045-phase-3a",
+            "base": "main",
+            "body": body("implement-pr-3a"),
+        },
+    ),
+    call(
+        "PATCH",
+        "/issues/comments/970",
+        body={"body": body("implement-opened-3a")},
+        reply=comment(970, 12, body("implement-opened-3a")),
+    ),
+    react("rocket"),
+    reply("slash-implement-3a", number=12),
+]
+CASSETTES[C + "test_implement_of_a_phase_the_plan_lacks_names_its_phases"] = [
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    react("confused"),
+    reply("slash-implement-no-such-phase", number=12),
+]
+
 # reconcile on open PRs: #2 keeps the review label of a run that died and has no status
 # comment; #3 (same branch) has a status comment of an older revision.
 G = "test_github_reconcile/"
