@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.agent.implement import PhaseWork, implement, next_phase, prepare
+from bot.agent.implement import implement
+from bot.agent.phase_work import PhaseWork, next_phase, prepare
 from bot.checklist import ItemStatus
 from bot.config import Config, ImplementSection, StepSection, StepsSection
 from bot.errors import BudgetExceeded, GateError, InvalidStructure, ProviderError, ValidationError

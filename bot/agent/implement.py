@@ -6,22 +6,22 @@ failure in view, and ends ``[x]`` or ``[!] … [Failed: reason]``.  New items th
 proposes (``- [ ] N. Label``) are appended up to twice the original count.  The
 research, the checklist and each item's result are saved under
 ``implement/<N>/`` in the RFD's state, so an interrupted run resumes at the first
-pending item.  The summary is returned; the caller saves it as ``phases/N.md``.
+pending item.  The summary is returned; the caller saves it as ``phases/<label>.md``.
+Which phase, and what the conversations see of it: :mod:`bot.agent.phase_work`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
-from bot import checklist, phase_ids
+from bot import checklist
 from bot.agent.context import Step, Store
 from bot.agent.feedback import answered
 from bot.agent.loop import Stop, run
+from bot.agent.phase_work import PhaseWork
 from bot.agent.session import Session
-from bot.errors import GateError, InvalidStructure, ProviderError, ValidationError
+from bot.errors import InvalidStructure, ProviderError, ValidationError
 from bot.events import Notice, ResultReady
 from bot.llm.base import Message, Usage
 from bot.llm.guard import Meter
@@ -33,38 +33,6 @@ research's cached prefix — tools, system prompt, RFD, earlier summaries, the p
 PROGRESS = "Working on step {n} of {total}: {label}"
 NO_ITEMS = "the plan has no checklist items (`- [ ] 1. Label`)"
 STOPS = {Stop.MAX_TURNS: "ran out of turns before finishing", Stop.EMPTY: "empty answers"}
-
-
-@dataclass(frozen=True)
-class PhaseWork:
-    """The phase being implemented and what the conversations see of it."""
-
-    number: int
-    """The phase's position in the plan (1-based): where its artifacts live."""
-    title: str
-    description: str
-    rfd_text: str
-    previous: tuple[tuple[str, str], ...] = ()
-    """Summaries of the phases already done: (label, text)."""
-    label: str = ""
-    """How users name the phase (``3a``, see :mod:`bot.phase_ids`); default its position."""
-
-    @property
-    def name(self) -> str:
-        return self.label or str(self.number)
-
-    @property
-    def base(self) -> str:
-        return f"implement/{self.number}"
-
-    def documents(self, session: Session, *extra: tuple[str, str]) -> list[tuple[str, str]]:
-        """The RFD, earlier phase summaries, this phase, then ``extra`` (label, text)."""
-        done = [(f"summary of phase {n}", text) for n, text in self.previous]
-        phase = (f"phase {self.name}", f"{self.title}\n\n{self.description}")
-        return [(f"RFD {session.rfd_path}", self.rfd_text), *done, phase, *extra]
-
-    def variables(self) -> dict[str, Any]:
-        return {"phase_number": self.name, "phase_title": self.title}
 
 
 @dataclass(frozen=True)
@@ -250,56 +218,3 @@ def _summary(session: Session, work: PhaseWork, meter: Meter, items: str) -> str
 def _result(session: Session, work: PhaseWork, position: int) -> tuple[str, str]:
     text = _store(session).read_text(session.rfd_id, f"{work.base}/items/{position + 1}.md")
     return f"result of item {position + 1}", text or "(no result saved)"
-
-
-def next_phase(phase_count: int, done: set[int]) -> int:
-    """The first phase (1-based) without a summary; GateError when all are done."""
-    for number in range(1, phase_count + 1):
-        if number not in done:
-            return number
-    raise GateError("every phase is implemented", hint="promote the RFD with `rfd done`")
-
-
-def prepare(session: Session, rfd_text: str, phase: str | int | None = None) -> PhaseWork:
-    """The work of ``phase`` (default: the next one) from the plan and earlier summaries.
-
-    ``phase`` is what a user typed: a label (``3a``), or a number that is no label, which
-    names a phase by position (:mod:`bot.phase_ids`); an ``int`` is a position.
-    """
-    store = _store(session)
-    phases = store.read_plan(session.rfd_id)
-    if not phases:
-        raise GateError("this RFD has no plan yet", hint="accept it first: `rfd accept`")
-    summaries = _by_position(phases, store.phase_files(session.rfd_id))
-    done = set(summaries)
-    number = next_phase(len(phases), done) if phase is None else _chosen(phases, phase)
-    names = phase_ids.labels(phases)
-    previous = tuple(
-        (names[n - 1], _read_summary(summaries[n])) for n in sorted(summaries) if n < number
-    )
-    chosen = phases[number - 1]
-    return PhaseWork(
-        number, chosen.title, chosen.description, rfd_text, previous, names[number - 1]
-    )
-
-
-def _chosen(phases: Sequence[Any], phase: str | int) -> int:
-    """The position of the phase a user named; ValidationError naming the plan's labels."""
-    if isinstance(phase, int):
-        number: int | None = phase if 1 <= phase <= len(phases) else None
-    else:
-        number = phase_ids.position(phases, phase)
-    if number is None:
-        names = ", ".join(phase_ids.labels(phases))
-        raise ValidationError(f"phase {phase} does not exist (the plan's phases: {names})")
-    return number
-
-
-def _by_position(phases: Any, files: Mapping[str, Any]) -> dict[int, Any]:
-    """Summary files by the position of their phase (``bot.phase_ids``: ``3a.md`` → 4)."""
-    found = ((phase_ids.position(phases, key), path) for key, path in files.items())
-    return {n: path for n, path in found if n is not None}
-
-
-def _read_summary(path: Any) -> str:
-    return Path(path).read_text(encoding="utf-8")

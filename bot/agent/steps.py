@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from bot.agent import author as authoring
 from bot.agent.author import AuthorResult
-from bot.agent.implement import ImplementResult, implement, prepare
+from bot.agent.implement import ImplementResult, implement
 from bot.agent.permission import Prompter
+from bot.agent.phase_work import prepare
 from bot.agent.refine import RefineResult, ReviewText, refine
 from bot.agent.session import Session
 
