@@ -279,6 +279,9 @@ def test_promote_accept_phase_and_done_say_each_fact_once_then_what_is_next(
     out = capsys.readouterr().out
     assert out.count("3 phases") == 1 and out.count("tracking issue #1") == 1
     assert "✓ RFD 001: next, `rfd implement 001` — Implement phase 1: Delivery table" in out
+    assert run(rfd_repo, "status", "1") == 0
+    out = capsys.readouterr().out
+    assert "Phases:         0/3 done\n" in out and "0/3 phases" not in out
     summary = rfd_repo / "s.md"
     summary.write_text("did it\n")
     assert run(rfd_repo, "phase", "1", "done", "1", "--summary", str(summary)) == 0
