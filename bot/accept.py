@@ -14,6 +14,7 @@ from bot.forge.base import Issue
 from bot.lifecycle import promote, requires_statuses
 from bot.plan import PlanPhase
 from bot.status import Status, check_gates
+from bot.text import plural
 from bot.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -98,7 +99,10 @@ def accept(ws: Workspace, query: str, *, model: str | None = None) -> AcceptOutc
     linked = document.set_field(text, "Tracking Issue", _issue_ref(issue))
     if linked != text:
         ws.write_rfd(path, linked)
-    msg = f"RFD {rid} accepted with {len(phases)} phases ({method}); tracking issue #{issue.number}"
+    msg = (
+        f"RFD {rid} accepted with {plural(len(phases), 'phase')} ({method}); "
+        f"tracking issue #{issue.number}"
+    )
     changes = tuple(dict.fromkeys(changed))
     return AcceptOutcome(rid, phases, method, issue, path, changes, msg, usage)
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from bot.errors import ValidationError
+from bot.text import plural
 
 INFLATION = 2
 """Amendments may grow a checklist to this many times its original item count."""
@@ -112,7 +113,9 @@ def render(
     with the count comment unless told otherwise."""
     names = list(tags) if tags is not None else [str(n) for n in range(1, len(labels) + 1)]
     if len(names) != len(labels):
-        raise ValidationError(f"{len(labels)} checklist items but {len(names)} numbers")
+        raise ValidationError(
+            f"{plural(len(labels), 'checklist item')} but {plural(len(names), 'number')}"
+        )
     lines = [f"<!-- original_count: {len(labels)} -->"] if original_count else []
     lines += [f"- [ ] {tag}. {_one_line(label)}" for tag, label in zip(names, labels, strict=True)]
     return "".join(f"{line}\n" for line in lines)
@@ -132,7 +135,9 @@ def mark(text: str, position: int, status: ItemStatus, reason: str = "") -> str:
     """
     found = _matches(text)
     if not 0 <= position < len(found):
-        raise ValidationError(f"no checklist item at position {position} ({len(found)} items)")
+        raise ValidationError(
+            f"no checklist item at position {position} ({plural(len(found), 'item')})"
+        )
     if status is ItemStatus.FAILED and not reason.strip():
         raise ValidationError("a reason is required to mark an item failed")
     n, match = found[position]
@@ -185,7 +190,7 @@ def extract_new_items(text: str) -> list[str]:
 
 def progress(done: int, total: int) -> str:
     """``3/5 phases`` (``1/1 phase``)."""
-    return f"{done}/{total} {'phase' if total == 1 else 'phases'}"
+    return f"{done}/{plural(total, 'phase')}"
 
 
 def progress_bar(done: int, total: int, width: int = 20) -> str:

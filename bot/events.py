@@ -134,6 +134,8 @@ class PhaseFailed(Event):
     name: ClassVar[str] = "phase.failed"
     number: int
     title: str
+    label: str = ""
+    """The phase's label in the RFD (``3a``); its position when it has none."""
     reason: str
 
 

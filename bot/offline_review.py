@@ -17,6 +17,7 @@ from bot.document import Document
 from bot.ids import RfdId
 from bot.reviews import Review, ReviewFinding, Severity
 from bot.status import Status
+from bot.text import plural
 
 _TODO_RE = re.compile(r"\b(TODO|TBD|FIXME|XXX)\b")
 _OPEN_BOX_RE = re.compile(r"^\s*[-*]\s+\[ \]\s+(?P<q>.+)$")
@@ -70,7 +71,7 @@ def implementation_review(
     todo = [i for i in range(1, len(phases) + 1) if i not in done]
     nxt = f"; next: phase {labels[todo[0] - 1]} ({phases[todo[0] - 1].title})." if todo else ""
     summary = (
-        f"{len(done)} of {len(phases)} phases recorded"
+        f"{len(done)} of {plural(len(phases), 'phase')} recorded"
         + (nxt or "; all done.")
         + " Offline review: structure only — set an API key for a review of the code."
     )
@@ -189,7 +190,7 @@ def _summary(doc: Document, findings: list[ReviewFinding], questions: tuple[str,
         counts[f.severity.value] = counts.get(f.severity.value, 0) + 1
     parts = ", ".join(f"{n} {sev}" for sev, n in counts.items())
     return (
-        f"{len(findings)} structural finding(s) ({parts or 'none'})"
-        f" and {len(questions)} open question(s). Offline review: structure only — "
+        f"{plural(len(findings), 'structural finding')} ({parts or 'none'})"
+        f" and {plural(len(questions), 'open question')}. Offline review: structure only — "
         "set an API key for a review of the content."
     )

@@ -14,6 +14,7 @@ from bot.forge.base import Issue
 from bot.plan import PlanPhase
 from bot.state import OnExists
 from bot.status import Status
+from bot.text import plural
 from bot.workspace import Workspace
 
 
@@ -108,7 +109,7 @@ def _outcome(
     issue = track(ws, rid, PhaseCompleted.name)
     done = len(ws.store.done_phases(rid, phases))
     title = phases[number - 1].title
-    msg = f"RFD {rid}: phase {label} ({title}) done — {done}/{len(phases)} phases"
+    msg = f"RFD {rid}: phase {label} ({title}) done — {done}/{plural(len(phases), 'phase')}"
     changed, msg = ((), f"{msg} ({note})") if note else ((path,), msg)
     return PhaseOutcome(rid, number, label, title, path, done, len(phases), issue, changed, msg)
 

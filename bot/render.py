@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from bot import checklist, phase_ids, templates
+from bot import phase_ids, templates
 from bot.document import Document
 from bot.state import RfdState
 from bot.status import Status
@@ -72,7 +72,7 @@ def status_view(
             lines.append((key, doc.field(key) or ""))
     phases = _phase_lines(state)
     if phases:
-        lines.append(("Phases", checklist.progress(sum(p.done for p in phases), len(phases))))
+        lines.append(("Phases", f"{sum(p.done for p in phases)}/{len(phases)} done"))
     return StatusView(
         rid,
         doc.title,
@@ -189,7 +189,7 @@ def _implementation(
 ) -> StatusView:
     phases = _phase_lines(state)
     done = sum(p.done for p in phases)
-    lines = [("Status", "Accepted"), ("Phases", checklist.progress(done, len(phases)))]
+    lines = [("Status", "Accepted"), ("Phases", f"{done}/{len(phases)} done")]
     if doc.field("Tracking Issue"):
         lines.append(("Tracking Issue", doc.field("Tracking Issue") or ""))
     if state.impl_reviews:

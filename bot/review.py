@@ -16,6 +16,7 @@ from bot.ids import RfdId
 from bot.llm.base import Usage
 from bot.reviews import Review
 from bot.status import Status
+from bot.text import plural
 from bot.workspace import Workspace
 
 REVIEWABLE = {Status.DRAFT, Status.DISCUSSION, Status.ACCEPTED}
@@ -73,7 +74,8 @@ def review(ws: Workspace, query: str, *, model: str | None = None) -> ReviewOutc
         )
     )
     what = "implementation review" if impl else "review"
-    msg = f"saved {what} of RFD {file.rfd_id}: {ws.rel(path)} ({len(result.findings)} findings)"
+    findings = plural(len(result.findings), "finding")
+    msg = f"saved {what} of RFD {file.rfd_id}: {ws.rel(path)} ({findings})"
     return ReviewOutcome(
         str(file.rfd_id), path, result, text, usage, used_model, cost, (path,), msg, notices
     )
@@ -125,5 +127,5 @@ def dismiss(
     file = ws.find(query)
     removed = ws.store.dismiss(str(file.rfd_id), selection, impl=impl)
     ws.bus.emit(ReviewsDismissed(rfd_id=str(file.rfd_id), paths=tuple(ws.rel(p) for p in removed)))
-    msg = f"dismissed {len(removed)} review(s) of RFD {file.rfd_id}"
+    msg = f"dismissed {plural(len(removed), 'review')} of RFD {file.rfd_id}"
     return DismissOutcome(str(file.rfd_id), tuple(removed), tuple(removed), msg)

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from bot.errors import GateError, ParseError, TransitionError
+from bot.text import plural
 
 if TYPE_CHECKING:
     from bot.ids import RfdId
@@ -101,7 +102,7 @@ def check_gates(
     )
     if blocking:
         raise GateError(
-            f"cannot move to {new}: {len(blocking)} required RFD(s) not {needed} yet",
+            f"cannot move to {new}: {plural(len(blocking), 'required RFD')} not {needed} yet",
             path=path,
             hint=f"promote the RFDs below to {needed} first, or remove them from Requires",
             alternatives=blocking,

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from bot.errors import GateError, RfdError
 from bot.status import Status, check_gates
+from bot.text import plural
 from hooks._common import Layout, decode
 from hooks._tree import Statuses, Tree
 
@@ -101,7 +102,8 @@ def _phases_done(
     )
     return [
         GateError(
-            f"cannot move to Implemented: {len(missing)} of {len(phases)} phases not done",
+            f"cannot move to Implemented: {len(missing)} of {plural(len(phases), 'phase')} "
+            "not done",
             path=doc_path,
             hint="finish them first: a phase is done when its phases/<label>.md summary is "
             "committed ((optional) and (deferred) phases do not count)",

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from bot.errors import RfdError
 from bot.status import Status
+from bot.text import plural
 from hooks._common import Layout, decode
 from hooks._tree import Tree
 
@@ -39,7 +40,7 @@ def apply(forge: Forge, update: Update, tree: Tree, layout: Layout) -> str:
     closed = " and closed it" if state == "closed" else ""
     return (
         f"RFD {update.key}: updated tracking issue #{issue.number} "
-        f"({len(done)}/{len(phases)} phases){closed}"
+        f"({len(done)}/{plural(len(phases), 'phase')}){closed}"
     )
 
 

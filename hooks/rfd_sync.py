@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from bot.errors import ForgeError, ForgeUnreachable, RfdError
+from bot.text import noun
 from hooks import _git
 from hooks._changes import added_phases, rfd_changes
 from hooks._common import Layout, Report, load_layout
@@ -43,7 +44,11 @@ class Update(NamedTuple):
     def describe(self) -> str:
         from hooks._tracking import CLOSING
 
-        parts = [f"tick phase(s) {', '.join(self.phases)}"] if self.phases else []
+        parts = (
+            [f"tick {noun(len(self.phases), 'phase')} {', '.join(self.phases)}"]
+            if self.phases
+            else []
+        )
         if self.status is not None:
             verb = "close" if self.status in CLOSING else "update"
             parts.append(f"{verb} it (status now {self.status})")

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.agent.implement import PhaseWork, implement, next_phase, prepare
+from bot.agent.implement import implement
+from bot.agent.phase_work import PhaseWork, next_phase, prepare
 from bot.checklist import ItemStatus
 from bot.config import Config, ImplementSection, StepSection, StepsSection
 from bot.errors import BudgetExceeded, GateError, InvalidStructure, ProviderError, ValidationError
@@ -107,7 +108,7 @@ def test_amendments_stop_at_twice_the_original_count(repo: Repo) -> None:
     result = implement(session, WORK)
     assert [i.label for i in result.items] == ["Only item", "Second"]
     assert result.dropped == ("Third", "Fourth")
-    assert "dropped 2 new item(s) past the 2x cap" in notices(seen)
+    assert "dropped 2 new items past the 2x cap" in notices(seen)
 
 
 def test_the_plan_is_cut_to_max_items(repo: Repo) -> None:
@@ -163,10 +164,32 @@ def test_prepare_picks_the_next_phase_with_earlier_summaries(repo: Repo) -> None
     session, _ = repo.session(ScriptedLLM([]))
     work = prepare(session, RFD)
     assert (work.number, work.title, work.description) == (2, "Two", "second")
-    assert work.previous == ((1, "Did one.\n"),)
-    assert prepare(session, RFD, phase=3).previous == ((1, "Did one.\n"),)
+    assert work.previous == (("1", "Did one.\n"),)
+    assert prepare(session, RFD, phase=3).previous == (("1", "Did one.\n"),)
     with pytest.raises(ValidationError, match="phase 4 does not exist"):
         prepare(session, RFD, phase=4)
+
+
+def test_prepare_takes_the_phase_by_its_label(repo: Repo) -> None:
+    """``rfd implement --phase 3a`` means the phase labelled 3a; the model is told its label."""
+    phases = [
+        PlanPhase("Ground", "g", "0"),
+        PlanPhase("Split", "s", "3a"),
+        PlanPhase("End", "e", "4"),
+    ]
+    repo.store.write_plan("D1", phases)
+    repo.store.write_phase_summary("D1", "0", "Laid.\n")
+    session, _ = repo.session(ScriptedLLM([]))
+    work = prepare(session, RFD)
+    assert (work.number, work.name, work.title) == (2, "3a", "Split")
+    assert work.previous == (("0", "Laid.\n"),)
+    assert ("phase 3a", "Split\n\ns") in work.documents(session)
+    assert prepare(session, RFD, phase="4").title == "End"
+    assert prepare(session, RFD, phase="2").title == "Split"  # no label 2: a position
+    with pytest.raises(
+        ValidationError, match=r"phase 3c does not exist \(the plan's phases: 0, 3a, 4\)"
+    ):
+        prepare(session, RFD, phase="3c")
 
 
 def test_prepare_needs_a_plan(repo: Repo) -> None:

@@ -210,7 +210,7 @@ def test_lint_of_a_path_that_is_no_rfd_says_so(
     assert "not an RFD" in capsys.readouterr().err
     one = rfd_repo / "docs/rfd/001-webhook-retry-queue.md"
     assert run(rfd_repo, "lint", str(one)) == 0
-    assert "1 RFD(s) checked" in capsys.readouterr().out
+    assert "1 RFD checked" in capsys.readouterr().out
 
 
 def test_abandoning_an_accepted_rfd_closes_its_tracking_issue(
@@ -264,6 +264,40 @@ def test_review_and_dismiss_json_is_one_document(
     captured = capsys.readouterr()
     assert json.loads(captured.out) == {"dismissed": [review["path"]]}
     assert captured.err.count(review["path"]) == 1
+
+
+def test_promote_accept_phase_and_done_say_each_fact_once_then_what_is_next(
+    rfd_repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The event lines (→) say what changed; the ✓ line names the next step, nothing twice."""
+    monkeypatch.setenv("RFD_PROVIDER", "offline")
+    assert run(rfd_repo, "promote", "D1") == 0
+    out = capsys.readouterr().out
+    assert out.count("Draft → Discussion") == 1 and out.count("002-tracing") == 1
+    assert "✓ RFD 002: next, `rfd review 002` — Review the RFD" in out
+    assert run(rfd_repo, "accept", "1") == 0
+    out = capsys.readouterr().out
+    assert out.count("3 phases") == 1 and out.count("tracking issue #1") == 1
+    assert "✓ RFD 001: next, `rfd implement 001` — Implement phase 1: Delivery table" in out
+    assert run(rfd_repo, "status", "1") == 0
+    out = capsys.readouterr().out
+    assert "Phases:         0/3 done\n" in out and "0/3 phases" not in out
+    summary = rfd_repo / "s.md"
+    summary.write_text("did it\n")
+    assert run(rfd_repo, "phase", "1", "done", "1", "--summary", str(summary)) == 0
+    out = capsys.readouterr().out
+    assert out.count("Delivery table and enqueue") == 1 and out.count("1/3") == 1
+    assert "✓ RFD 001: next, `rfd implement 001` — Implement phase 2: Worker" in out
+    for n in ("2", "3"):
+        assert run(rfd_repo, "phase", "1", "done", n, "--summary", str(summary)) == 0
+    assert "✓ RFD 001: next, `rfd done 001` — Promote to Implemented" in capsys.readouterr().out
+    assert run(rfd_repo, "review", "1") == 0
+    assert "nothing to fix: `rfd done 001` promotes it" in capsys.readouterr().out
+    assert run(rfd_repo, "done", "1", "--json") == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["new"] == "Implemented"  # still one JSON document
+    assert captured.err.count("Accepted → Implemented") == 1
+    assert "nothing left to do" not in captured.out
 
 
 class Terminal(io.StringIO):

@@ -88,7 +88,7 @@ def test_a_failed_item_leaves_the_phase_unrecorded(
         ScriptedLLM([reply("Research."), reply("- [ ] 1. Item\n"), boom, boom, reply("Sum.")])
     )
     assert run(git_repo, "implement", "1", "--yes") == 1
-    assert "item(s) failed" in capsys.readouterr().out
+    assert "1 item failed" in capsys.readouterr().out
     assert not (git_repo / "docs/rfd/.state/001/phases/1.md").exists()
     issue = (git_repo / "docs/rfd/.state/.forge/issues/1.md").read_text()
     assert "- [ ] 1. Schema" in issue
@@ -194,7 +194,7 @@ def test_accept_model_picks_the_model_of_the_plan_extraction(
     scripted.append(llm)
     assert run(git_repo, "accept", "1", "--model", "haiku") == 0
     assert [r.model for r in llm.requests] == ["claude-haiku-4-5"]
-    assert "accepted with 1 phases (model)" in capsys.readouterr().out
+    assert "plan extracted (model): 1 phase\n" in capsys.readouterr().out
 
 
 def test_accept_by_the_model_shows_and_returns_its_usage(
@@ -231,7 +231,7 @@ def test_plan_shows_what_asking_the_model_cost(
     scripted.append(ScriptedLLM([reply("", ("submit_plan", phases), tokens=(900, 40))]))
     assert run(git_repo, "plan", "1") == 0
     out = capsys.readouterr().out
-    assert "1 phases (model)" in out or "1 phase (model)" in out
+    assert "1 phase (model)" in out
     assert "accept · " in out and "900 in · 40 out" in out
 
 

@@ -37,6 +37,15 @@ def issue_body(repo: Path) -> str:
     return next(b for b in bodies if "rfd-bot:tracking:007" in b)
 
 
+def test_accept_lists_the_phases_by_their_labels(
+    rfd_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(rfd_repo, "007-layers.md", rfd_text("007", "Layers", plan=PLAN))
+    assert run(rfd_repo, "accept", "7") == 0
+    out = capsys.readouterr().out
+    assert "  0. Groundwork\n  3a. Split\n  3b. Polish (optional)\n" in out
+
+
 def test_labels_are_what_status_list_and_the_tracking_issue_show(
     accepted: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

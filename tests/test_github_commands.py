@@ -51,8 +51,11 @@ def test_dismiss_selection(line: str, selection: tuple[int, ...] | None) -> None
     assert command.selection == selection
 
 
-@pytest.mark.parametrize(("line", "phase"), [("/rfd implement", None), ("/rfd implement 2", 2)])
-def test_implement_phase(line: str, phase: int | None) -> None:
+@pytest.mark.parametrize(
+    ("line", "phase"),
+    [("/rfd implement", None), ("/rfd implement 2", "2"), ("/rfd implement 3a", "3a")],
+)
+def test_implement_phase(line: str, phase: str | None) -> None:
     (command,) = parse(line).commands
     assert command.phase == phase
 
@@ -70,6 +73,7 @@ def test_implement_phase(line: str, phase: int | None) -> None:
         ("/rfd review --model $(rm -rf)", "needs a value"),
         ("/rfd review --rfd ../../etc", "needs a value"),
         ("/rfd implement 2 3", "does not take `2 3`"),
+        ("/rfd implement next", "does not take `next`"),
         ("/rfd review\n/rfd refine", "one AI command per comment"),
     ],
 )

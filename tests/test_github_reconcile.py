@@ -38,7 +38,7 @@ def test_missing_tracking_issue_is_created(tmp_path: Path) -> None:
     _, checkout = make_world(tmp_path, files, {})
     summary = reconcile(tmp_path, checkout)
     assert "RFD 045: tracking issue #12 created" in summary
-    assert "reconcile: 1 write(s)" in summary
+    assert "reconcile: 1 write" in summary
 
 
 @pytest.mark.vcr
@@ -49,14 +49,14 @@ def test_stale_label_removed_and_status_comments_rebuilt(tmp_path: Path, open_pr
     assert "#2: removed `rfd:review` (its run ended without removing it)" in summary
     assert "status comment posted on #2" in summary
     assert "status comment updated on #3" in summary
-    assert "reconcile: 3 write(s)" in summary
+    assert "reconcile: 3 writes" in summary
 
 
 @pytest.mark.vcr
 def test_second_run_changes_nothing(tmp_path: Path, open_prs: Path) -> None:
     # the state the first run left: no label, both status comments current
     summary = reconcile(tmp_path, open_prs)
-    assert "reconcile: nothing to repair, 0 write(s)" in summary
+    assert "reconcile: nothing to repair, 0 writes" in summary
     assert "status comment unchanged on #2" in summary
     assert "status comment unchanged on #3" in summary
 
@@ -66,4 +66,4 @@ def test_a_label_applied_minutes_ago_is_left_alone(tmp_path: Path, open_prs: Pat
     # its run may still be queued or running: only labels older than the job's timeout go
     summary = reconcile(tmp_path, open_prs)
     assert "removed" not in summary
-    assert "0 write(s)" in summary
+    assert "0 writes" in summary

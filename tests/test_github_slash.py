@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -71,12 +73,19 @@ def test_dismiss_all(tmp_path: Path, world: tuple[Path, Path]) -> None:
 
 @pytest.mark.vcr
 def test_rerun_after_a_failure_finishes_the_command(
-    tmp_path: Path, world: tuple[Path, Path]
+    tmp_path: Path, world: tuple[Path, Path], vcr: Any
 ) -> None:
-    """The first run got 👀 and a failure report, no final reply: the re-run does the work."""
+    """The first run got 👀 and a failure report, no final reply: the re-run does the work,
+    and its answer is written over the failure report — the PR shows one, current, reply."""
     origin, checkout = world
     assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd dismiss all")) == 0
     assert OLD_REVIEW not in git(origin, "ls-tree", "-r", "--name-only", BRANCH).split()
+    writes = [(r.method, r.path) for r in vcr.requests if r.method != "GET"]
+    assert writes[-1] == ("PATCH", "/repos/Codertocat/Hello-World/issues/comments/958")
+    assert ("POST", "/repos/Codertocat/Hello-World/issues/2/comments") not in writes
+    (edit,) = [r for r in vcr.requests if r.method == "PATCH"]
+    text = json.loads(edit.body)["body"]
+    assert "rfd-bot:reply:c492700400-dismiss" in text and "could not finish" not in text
 
 
 @pytest.mark.vcr
@@ -238,6 +247,48 @@ def test_implement_opens_a_pr_for_the_next_phase(
     assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
     summary = git(origin, "show", "rfd/045-phase-1:docs/rfd/.state/045/phases/1.md")
     assert summary == "The writer streams rows.\n"
+
+
+@pytest.mark.vcr
+def test_implement_takes_the_phase_by_its_label(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`/rfd implement 3a`: branch rfd/045-phase-3a, PR "RFD 045, phase 3a: …", phases/3a.md."""
+    from bot.plan import PlanPhase, dumps
+    from tests.fakes import ScriptedLLM, reply
+
+    llm = ScriptedLLM([reply("Research."), reply("- [ ] 1. Add the endpoint\n"),
+                       reply("done"), reply("The endpoint streams the export.")])  # fmt: skip
+    monkeypatch.setattr("bot.llm.select.select", lambda *a, **k: (llm, "scripted model"))
+    accepted = RFD_TEXT.replace("Discussion", "Accepted")
+    plan = dumps((PlanPhase("Writer", "w", "0"), PlanPhase("Endpoint", "e", "3a")))
+    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
+    origin, checkout = make_world(tmp_path, files, {})
+    data = comment("/rfd implement 3a", name="issue_comment.created.issue")
+    tracking_issue(data)
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    summary = git(origin, "show", "rfd/045-phase-3a:docs/rfd/.state/045/phases/3a.md")
+    assert summary == "The endpoint streams the export.\n"
+    assert "Research phase 3a" in str(llm.requests[0])
+
+
+@pytest.mark.vcr
+def test_implement_of_a_phase_the_plan_lacks_names_its_phases(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.plan import PlanPhase, dumps
+    from tests.fakes import ScriptedLLM
+
+    llm = ScriptedLLM([])
+    monkeypatch.setattr("bot.llm.select.select", lambda *a, **k: (llm, "scripted model"))
+    accepted = RFD_TEXT.replace("Discussion", "Accepted")
+    plan = dumps((PlanPhase("Writer", "w", "0"), PlanPhase("Endpoint", "e", "3a")))
+    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
+    origin, checkout = make_world(tmp_path, files, {})
+    data = comment("/rfd implement 3c", name="issue_comment.created.issue")
+    tracking_issue(data)
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    assert "rfd/045-phase-3c" not in git(origin, "branch", "--list")
 
 
 @pytest.mark.vcr

@@ -130,7 +130,7 @@ def test_pre_commit_try_repo_runs_the_hooks(git_repo: Path, request: pytest.Fixt
                       "docs/rfd/.state/001/phases/1.md": "Done.\n"})  # fmt: skip
     code, out = _try_repo(git_repo, [], home, "rfd-sync", "--hook-stage", "post-commit")
     assert code == 0, out  # shown without -v: the manifest makes rfd-sync verbose
-    assert "no GitHub token" in out and "RFD 001: tick phase(s) 1 on its tracking issue" in out
+    assert "no GitHub token" in out and "RFD 001: tick phase 1 on its tracking issue" in out
 
 
 def test_default_layout_is_the_configured_default() -> None:

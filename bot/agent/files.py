@@ -12,6 +12,7 @@ from typing import Any
 from bot.agent.context import Tool, ToolContext, schema
 from bot.agent.sandbox import write_text
 from bot.errors import FileNotFound, ValidationError
+from bot.text import plural
 
 MAX_READ_CHARS = 100_000
 MAX_LIST = 500
@@ -113,7 +114,7 @@ def _write(ctx: ToolContext, args: Mapping[str, Any]) -> str:
     target, before, after = _new_content(ctx, args)
     write_text(target, after)
     verb = "created" if not before and "content" in args else "updated"
-    return f"{verb} {ctx.sandbox.relative(target)} ({len(after.splitlines())} lines)"
+    return f"{verb} {ctx.sandbox.relative(target)} ({plural(len(after.splitlines()), 'line')})"
 
 
 READ_FILE = Tool(

@@ -6,25 +6,26 @@ failure in view, and ends ``[x]`` or ``[!] … [Failed: reason]``.  New items th
 proposes (``- [ ] N. Label``) are appended up to twice the original count.  The
 research, the checklist and each item's result are saved under
 ``implement/<N>/`` in the RFD's state, so an interrupted run resumes at the first
-pending item.  The summary is returned; the caller saves it as ``phases/N.md``.
+pending item.  The summary is returned; the caller saves it as ``phases/<label>.md``.
+Which phase, and what the conversations see of it: :mod:`bot.agent.phase_work`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
-from bot import checklist, phase_ids
+from bot import checklist
 from bot.agent.context import Step, Store
 from bot.agent.feedback import answered
 from bot.agent.loop import Stop, run
+from bot.agent.phase_work import PhaseWork
 from bot.agent.session import Session
-from bot.errors import GateError, InvalidStructure, ProviderError, ValidationError
+from bot.errors import InvalidStructure, ProviderError, ValidationError
 from bot.events import Notice, ResultReady
 from bot.llm.base import Message, Usage
 from bot.llm.guard import Meter
+from bot.text import plural
 
 SHARED_SYSTEM = "_implement_system"
 """The system prompt of research and plan (same read-only tools, same model): plan reads
@@ -35,33 +36,11 @@ STOPS = {Stop.MAX_TURNS: "ran out of turns before finishing", Stop.EMPTY: "empty
 
 
 @dataclass(frozen=True)
-class PhaseWork:
-    """The phase being implemented and what the conversations see of it."""
-
-    number: int
-    title: str
-    description: str
-    rfd_text: str
-    previous: tuple[tuple[int, str], ...] = ()
-    """Summaries of the phases already done: (number, text)."""
-
-    @property
-    def base(self) -> str:
-        return f"implement/{self.number}"
-
-    def documents(self, session: Session, *extra: tuple[str, str]) -> list[tuple[str, str]]:
-        """The RFD, earlier phase summaries, this phase, then ``extra`` (label, text)."""
-        done = [(f"summary of phase {n}", text) for n, text in self.previous]
-        phase = (f"phase {self.number}", f"{self.title}\n\n{self.description}")
-        return [(f"RFD {session.rfd_path}", self.rfd_text), *done, phase, *extra]
-
-    def variables(self) -> dict[str, Any]:
-        return {"phase_number": self.number, "phase_title": self.title}
-
-
-@dataclass(frozen=True)
 class ImplementResult:
     phase: int
+    """The phase's position in the plan (1-based)."""
+    label: str
+    """How users name it (``3a``)."""
     title: str
     summary: str
     items: tuple[checklist.Item, ...]
@@ -89,7 +68,7 @@ def implement(session: Session, work: PhaseWork, *, restart: bool = False) -> Im
     summary = _summary(session, work, meter, items)
     final = checklist.parse(items).items
     return ImplementResult(
-        work.number, work.title, summary, final, dropped, meter.usage, meter.cost_usd
+        work.number, work.name, work.title, summary, final, dropped, meter.usage, meter.cost_usd
     )
 
 
@@ -114,14 +93,14 @@ def _notice(session: Session, message: str, level: str = "info") -> None:
 
 
 def _research(session: Session, work: PhaseWork, meter: Meter) -> str:
-    _notice(session, f"Researching phase {work.number}: {work.title}")
+    _notice(session, f"Researching phase {work.name}: {work.title}")
     prompt = session.staged(SHARED_SYSTEM, "implement_research", **work.variables())
     first = session.opening(prompt, work.documents(session), task_cached=True)
     return run_text(session, Step.RESEARCH, prompt.system, meter, first)
 
 
 def _plan(session: Session, work: PhaseWork, meter: Meter, research: str) -> str:
-    _notice(session, f"Planning phase {work.number}: {work.title}")
+    _notice(session, f"Planning phase {work.name}: {work.title}")
     cap = session.config.implement.max_items
     prompt = session.staged(SHARED_SYSTEM, "implement_plan", max_items=cap, **work.variables())
     shared = len(work.documents(session))  # what research sent: read from its cache
@@ -160,7 +139,7 @@ def _work_items(
         dropped += lost
         _store(session).write_text(session.rfd_id, f"{work.base}/items.md", items)
     if dropped:
-        _notice(session, f"dropped {len(dropped)} new item(s) past the 2x cap", "warning")
+        _notice(session, f"dropped {plural(len(dropped), 'new item')} past the 2x cap", "warning")
     return items, tuple(dropped)
 
 
@@ -174,7 +153,7 @@ def _retry_failed(session: Session, items: str) -> str:
     for position in failed:
         items = checklist.mark(items, position, checklist.ItemStatus.PENDING)
     if failed:
-        _notice(session, f"retrying {len(failed)} item(s) that failed last time")
+        _notice(session, f"retrying {plural(len(failed), 'item')} that failed last time")
     return items
 
 
@@ -229,7 +208,7 @@ def _amend(items: str, text: str) -> tuple[str, list[str]]:
 
 
 def _summary(session: Session, work: PhaseWork, meter: Meter, items: str) -> str:
-    _notice(session, f"Summarizing phase {work.number}: {work.title}")
+    _notice(session, f"Summarizing phase {work.name}: {work.title}")
     results = [_result(session, work, n) for n in range(len(checklist.parse(items).items))]
     prompt = session.prompt("implement_summary", **work.variables())
     first = session.opening(prompt, work.documents(session, ("plan", items), *results))
@@ -239,36 +218,3 @@ def _summary(session: Session, work: PhaseWork, meter: Meter, items: str) -> str
 def _result(session: Session, work: PhaseWork, position: int) -> tuple[str, str]:
     text = _store(session).read_text(session.rfd_id, f"{work.base}/items/{position + 1}.md")
     return f"result of item {position + 1}", text or "(no result saved)"
-
-
-def next_phase(phase_count: int, done: set[int]) -> int:
-    """The first phase (1-based) without a summary; GateError when all are done."""
-    for number in range(1, phase_count + 1):
-        if number not in done:
-            return number
-    raise GateError("every phase is implemented", hint="promote the RFD with `rfd done`")
-
-
-def prepare(session: Session, rfd_text: str, phase: int | None = None) -> PhaseWork:
-    """The work of ``phase`` (default: the next one) from the plan and earlier summaries."""
-    store = _store(session)
-    phases = store.read_plan(session.rfd_id)
-    if not phases:
-        raise GateError("this RFD has no plan yet", hint="accept it first: `rfd accept`")
-    summaries = _by_position(phases, store.phase_files(session.rfd_id))
-    number = phase if phase is not None else next_phase(len(phases), set(summaries))
-    if not 1 <= number <= len(phases):
-        raise ValidationError(f"phase {number} does not exist (the plan has {len(phases)})")
-    previous = tuple((n, _read_summary(summaries[n])) for n in sorted(summaries) if n < number)
-    chosen = phases[number - 1]
-    return PhaseWork(number, chosen.title, chosen.description, rfd_text, previous)
-
-
-def _by_position(phases: Any, files: Mapping[str, Any]) -> dict[int, Any]:
-    """Summary files by the position of their phase (``bot.phase_ids``: ``3a.md`` → 4)."""
-    found = ((phase_ids.position(phases, key), path) for key, path in files.items())
-    return {n: path for n, path in found if n is not None}
-
-
-def _read_summary(path: Any) -> str:
-    return Path(path).read_text(encoding="utf-8")

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from bot.agent import author as authoring
 from bot.agent.author import AuthorResult
-from bot.agent.implement import ImplementResult, implement, prepare
+from bot.agent.implement import ImplementResult, implement
 from bot.agent.permission import Prompter
+from bot.agent.phase_work import prepare
 from bot.agent.refine import RefineResult, ReviewText, refine
 from bot.agent.session import Session
 
@@ -54,9 +55,15 @@ def refine_rfd(ws: Workspace, query: str, **options: Any) -> RefineResult:
 
 
 def implement_rfd(
-    ws: Workspace, query: str, *, phase: int | None = None, restart: bool = False, **options: Any
+    ws: Workspace,
+    query: str,
+    *,
+    phase: str | int | None = None,
+    restart: bool = False,
+    **options: Any,
 ) -> ImplementResult:
-    """``rfd implement``: the next (or given) phase; the caller saves ``phases/N.md``."""
+    """``rfd implement``: the next (or given) phase — a label such as ``3a``, or a position
+    as an ``int`` — the caller saves ``phases/<label>.md``."""
     session = session_for(ws, query, **options)
     work = prepare(session, ws.document(query).text, phase)
     return implement(session, work, restart=restart)

@@ -18,6 +18,7 @@ from bot.agent.files import EDIT_FILE, GREP_FILES, LIST_FILES, READ_FILE, WRITE_
 from bot.agent.rfd_tools import RFD_DECISION, RFD_DRAFT, RFD_EXPLORE_SUMMARY, RFD_SECTION
 from bot.errors import ValidationError
 from bot.llm.base import ToolSpec
+from bot.text import noun
 
 READ_ONLY: tuple[Tool, ...] = (READ_FILE, LIST_FILES, GREP_FILES)
 
@@ -60,10 +61,14 @@ def check_arguments(tool: Tool, arguments: Mapping[str, Any]) -> dict[str, Any]:
     props: Mapping[str, Any] = tool.input_schema.get("properties", {})
     missing = [k for k in tool.input_schema.get("required", ()) if arguments.get(k) is None]
     if missing:
-        raise ValidationError(f"{tool.name}: missing argument(s) {', '.join(missing)}")
+        raise ValidationError(
+            f"{tool.name}: missing {noun(len(missing), 'argument')} {', '.join(missing)}"
+        )
     unknown = sorted(set(arguments) - set(props))
     if unknown:
-        raise ValidationError(f"{tool.name}: unknown argument(s) {', '.join(unknown)}")
+        raise ValidationError(
+            f"{tool.name}: unknown {noun(len(unknown), 'argument')} {', '.join(unknown)}"
+        )
     for key, value in arguments.items():
         _check_value(tool.name, key, value, props[key])
     return dict(arguments)

@@ -13,6 +13,7 @@ import click
 from bot.cli.common import rfd_command, workspace
 from bot.cli.output import Output
 from bot.errors import ProviderError, ValidationError
+from bot.text import plural
 
 if TYPE_CHECKING:
     from bot.llm.base import Usage
@@ -159,11 +160,11 @@ def _offer_dismiss(out: Output, ws: Workspace, rfd: str) -> None:
 
 @rfd_command()
 @click.argument("rfd")
-@click.option("--phase", type=int, help="Phase number (default: the next one not done).")
+@click.option("--phase", help="The phase's label, e.g. 2 or 3a (default: the next one not done).")
 @click.option("--restart", is_flag=True, help="Discard this phase's research, plan and results.")
 @ai_options
 def implement(
-    out: Output, rfd: str, phase: int | None, restart: bool, model: str | None, yes: bool
+    out: Output, rfd: str, phase: str | None, restart: bool, model: str | None, yes: bool
 ) -> int:
     """Implement the next phase: research → plan → one item at a time → summary."""
     from bot.agent.steps import implement_rfd
@@ -175,14 +176,15 @@ def implement(
     show_usage(out, ws, "implement", model, result.usage)
     out.data(
         {
-            "phase": result.phase,
+            "phase": result.label,
+            "position": result.phase,
             "summary": result.summary,
             "failed": [i.label for i in result.failed],
             "dropped": list(result.dropped),
         }
     )
     if result.dropped:
-        out.warning(f"{len(result.dropped)} amendment(s) dropped past the 2× cap")
+        out.warning(f"{plural(len(result.dropped), 'amendment')} dropped past the 2× cap")
     if result.failed:
         from bot.events import PhaseFailed
 
@@ -191,6 +193,7 @@ def implement(
             PhaseFailed(
                 rfd_id=str(ws.find(rfd).rfd_id),
                 number=result.phase,
+                label=result.label,
                 title=result.title,
                 reason=f"failed items: {reasons}",
             )
@@ -198,13 +201,15 @@ def implement(
         for item in result.failed:
             out.line(f"  [!] {item.number}. {item.label}", style="red")
         out.line(
-            f"phase {result.phase} is not recorded: {len(result.failed)} item(s) failed; "
+            f"phase {result.label} is not recorded: {plural(len(result.failed), 'item')} failed; "
             f"fix them and run `rfd implement {rfd}` again (it resumes)"
         )
         return 1
     # the implement run just did this phase: its summary is the record, even over an old one
     outcome = phase_done(ws, rfd, result.phase, result.summary, on_exists=OnExists.REPLACE)
-    out.success(outcome.message)
+    from bot.cli.next_step import next_step
+
+    out.success(next_step(ws, outcome.rfd_id))  # the event lines said the phase is done
     return 0
 
 

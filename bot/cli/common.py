@@ -13,6 +13,7 @@ import click
 from bot.atomic import OnExists
 from bot.cli.output import Output
 from bot.errors import AlreadyExists, RfdError
+from bot.text import plural
 
 if TYPE_CHECKING:
     from bot.events import Event
@@ -125,15 +126,15 @@ class TerminalEcho:
             case ev.RfdCreated(path=path):
                 return f"created {path}"
             case ev.ReviewSaved(path=path, findings=n, provider=who):
-                return f"review saved: {path} ({n} finding{'' if n == 1 else 's'}, {who})"
+                return f"review saved: {path} ({plural(n, 'finding')}, {who})"
             case ev.ReviewsDismissed(paths=paths):
                 return f"dismissed: {', '.join(paths) or 'nothing'}"
             case ev.PlanExtracted(phases=phases, method=method):
-                return f"plan extracted ({method}): {len(phases)} phases"
-            case ev.PhaseCompleted(number=n, done=done, total=total):
-                return f"phase {n} done ({done}/{total})"
-            case ev.PhaseFailed(number=n, reason=reason):
-                return f"phase {n} failed: {reason}"
+                return f"plan extracted ({method}): {plural(len(phases), 'phase')}"
+            case ev.PhaseCompleted(number=n, label=label, title=title, done=done, total=total):
+                return f"phase {label or n} ({title}) done — {done}/{plural(total, 'phase')}"
+            case ev.PhaseFailed(number=n, label=label, reason=reason):
+                return f"phase {label or n} failed: {reason}"
             case ev.TrackingIssueUpdated(number=n, url=url, created=created, closed=closed):
                 verb = "opened" if created else "closed" if closed else "updated"
                 return f"tracking issue #{n} {verb}: {url.removeprefix('local:')}"

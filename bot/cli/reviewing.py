@@ -14,6 +14,7 @@ from bot.cli.common import on_exists_option, resolve_exists, rfd_command, worksp
 from bot.cli.output import Output
 from bot.errors import ValidationError
 from bot.state import OnExists
+from bot.text import noun
 
 if TYPE_CHECKING:
     from bot.workspace import Workspace
@@ -51,27 +52,39 @@ def review(out: Output, rfd: str, model: str | None) -> int:
     if used is not None:
         out.line(format_entry(used))
     # the terminal listener has said where the review went: end with what to do now
-    then = _next_steps(o.impl, bool(o.review.findings)).format(rfd=o.rfd_id)
+    then = _next_steps(o.impl, bool(o.review.findings), _all_done(ws, o.rfd_id))
+    then = then.format(rfd=o.rfd_id)
     out.success(f"{_active(ws, o.rfd_id, o.impl)} — {then}")
     return 0
 
 
 _NEXT_DESIGN = "`rfd refine {rfd}` works the findings in; `rfd dismiss {rfd} N` once addressed"
 _NEXT_IMPL = "fix what it found, then `rfd dismiss {rfd} N --impl`"
-_NEXT_DONE = "nothing to fix: `rfd done {rfd}` once every phase is recorded"
+_NEXT_LATER = "nothing to fix: `rfd done {rfd}` once every phase is recorded"
+_NEXT_DONE = "nothing to fix: `rfd done {rfd}` promotes it to Implemented"
 
 
-def _next_steps(impl: bool, found: bool) -> str:
+def _next_steps(impl: bool, found: bool, all_done: bool) -> str:
     if not impl:
         return _NEXT_DESIGN
-    return _NEXT_IMPL if found else _NEXT_DONE
+    if found:
+        return _NEXT_IMPL
+    return _NEXT_DONE if all_done else _NEXT_LATER
+
+
+def _all_done(ws: Workspace, rfd_id: str) -> bool:
+    """Is ``rfd done`` what comes next (every required phase recorded)?"""
+    from bot.cli.next_step import next_action, status_of
+
+    action = next_action(status_of(ws, rfd_id))
+    return action is not None and action.command.startswith("rfd done ")
 
 
 def _active(ws: Workspace, rfd_id: str, impl: bool) -> str:
     """``RFD 001: 2 active reviews`` — the state a review or dismissal leaves behind."""
     n = len(ws.store.list_reviews(rfd_id, impl=impl))
     what = "implementation review" if impl else "review"
-    return f"RFD {rfd_id}: {n or 'no'} active {what}{'' if n == 1 else 's'}"
+    return f"RFD {rfd_id}: {n or 'no'} active {noun(n, what)}"
 
 
 PHASE_CHOICES = (OnExists.USE, OnExists.REPLACE)
@@ -139,5 +152,13 @@ def phase(
             "issue": o.issue.number if o.issue else None,
         }
     )
-    out.success(o.message)
+    _phase_recorded(out, ws, o.rfd_id, o.message, bool(o.changed))
     return 0
+
+
+def _phase_recorded(out: Output, ws: Workspace, rfd_id: str, message: str, new: bool) -> None:
+    """A new record was announced by the event lines: say what is next; an existing one
+    (``--on-exists use``) was not, so say that."""
+    from bot.cli.next_step import next_step
+
+    out.success(next_step(ws, rfd_id) if new else message)

@@ -16,6 +16,7 @@ from bot.document import Document
 from bot.errors import FileNotFound
 from bot.state import StateStore
 from bot.status import Status
+from bot.text import plural
 
 if TYPE_CHECKING:
     from bot.lint import Finding
@@ -66,13 +67,9 @@ def _row(doc: Document, store: StateStore) -> dict[str, object]:
 def status(out: Output, rfd: str) -> int:
     """Where an RFD stands, and what to do next."""
     from bot import render
+    from bot.cli.next_step import status_of
 
-    ws = workspace(out)
-    file = ws.find(rfd)
-    doc = ws.document(file)
-    steps = ("explore", "converge", "draft", "review", "refine", "implement")
-    models = {step: getattr(ws.config.steps, step).model for step in steps}
-    view = render.status_view(doc, ws.store.read(str(file.rfd_id)), path=file.path, models=models)
+    view = status_of(workspace(out), rfd)
     out.data(view.to_dict())
     out.line(render.to_text(view))
     return 0
@@ -94,7 +91,7 @@ def plan_cmd(out: Output, rfd: str) -> int:
             "usage": None if usage is None else json.loads(usage.to_line()),
         }
     )
-    out.line(f"{len(phases)} phases ({method}):")
+    out.line(f"{plural(len(phases), 'phase')} ({method}):")
     for i, p in enumerate(phases, start=1):
         out.line(f"\n{i}. {p.title}")
         for line in p.description.splitlines():
@@ -147,7 +144,7 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
         out.line(str(err))
     if not findings and not problems:
         checked = len([d for d in docs if chosen(d.path)])
-        out.success(f"{checked} RFD(s) checked, no problems")
+        out.success(f"{plural(checked, 'RFD')} checked, no problems")
     failing = [f for f in findings if f.severity is lint_rules.Severity.ERROR]
     return 1 if failing or problems else 0
 

@@ -3,19 +3,32 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
 
 from bot import accept as accepting
-from bot import lifecycle
+from bot import lifecycle, phase_ids
 from bot.cli.common import rfd_command, workspace
 from bot.cli.output import Output
 from bot.status import Status
+
+if TYPE_CHECKING:
+    from bot.workspace import Workspace
 
 
 def _outcome(out: Output, message: str, **data: object) -> int:
     out.data({"message": message, **data})
     out.success(message)
+    return 0
+
+
+def _moved_on(out: Output, ws: Workspace, message: str, **data: object) -> int:
+    """The event lines said what changed: end with what to do next (JSON: the message)."""
+    from bot.cli.next_step import next_step
+
+    out.data({"message": message, **data})
+    out.success(next_step(ws, str(data["rfd"])))
     return 0
 
 
@@ -31,8 +44,8 @@ def promote(out: Output, rfd: str, to: str | None) -> int:
     """Move an RFD to its next status (a draft takes its permanent number)."""
     ws = workspace(out)
     o = lifecycle.promote(ws, rfd, Status.parse(to) if to else None)
-    return _outcome(
-        out, o.message, rfd=o.rfd_id, old=o.old.value, new=o.new.value, path=ws.rel(o.path)
+    return _moved_on(
+        out, ws, o.message, rfd=o.rfd_id, old=o.old.value, new=o.new.value, path=ws.rel(o.path)
     )
 
 
@@ -71,12 +84,13 @@ def accept(out: Output, rfd: str, model: str | None) -> int:
     ws = workspace(out)
     spinner_for(ws, out)  # runs only if the headings give no plan and the model is asked
     o = accepting.accept(ws, rfd, model=model)
-    for i, p in enumerate(o.phases, start=1):
-        out.line(f"  {i}. {p.title}")
+    for name, p in zip(phase_ids.labels(o.phases), o.phases, strict=True):
+        out.line(f"  {name}. {p.title}")
     if o.usage is not None:
         out.line(format_entry(o.usage))
-    return _outcome(
+    return _moved_on(
         out,
+        ws,
         o.message,
         rfd=o.rfd_id,
         method=o.method,
@@ -92,4 +106,4 @@ def done(out: Output, rfd: str) -> int:
     """Promote to Implemented once every phase is recorded; close the tracking issue."""
     ws = workspace(out)
     o = lifecycle.done(ws, rfd)
-    return _outcome(out, o.message, rfd=o.rfd_id, old=o.old.value, new=o.new.value)
+    return _moved_on(out, ws, o.message, rfd=o.rfd_id, old=o.old.value, new=o.new.value)

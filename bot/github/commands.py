@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from bot import phase_ids
 from bot.errors import ValidationError
 
 
@@ -32,7 +33,7 @@ class Args(enum.Enum):
 
     NONE = "none"
     SELECTION = "n… | all"
-    PHASE = "[N]"
+    PHASE = "[phase]"
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,8 @@ class Command:
     model: str | None = None
     selection: tuple[int, ...] | None = None
     """Review numbers for ``dismiss``; None means ``all``."""
-    phase: int | None = None
+    phase: str | None = None
+    """The phase ``implement`` was given, as typed (a label such as ``3a``)."""
 
     @property
     def spec(self) -> VerbSpec:
@@ -179,7 +181,7 @@ def _options(words: list[str], spec: VerbSpec) -> tuple[dict[str, str], list[str
 _EXAMPLE = {"--model": "`--model sonnet`", "--rfd": "`--rfd 045`"}
 
 
-def _positional(words: list[str], spec: VerbSpec) -> tuple[tuple[int, ...] | None, int | None]:
+def _positional(words: list[str], spec: VerbSpec) -> tuple[tuple[int, ...] | None, str | None]:
     if spec.args is Args.SELECTION:
         if words == ["all"]:
             return None, None
@@ -189,8 +191,8 @@ def _positional(words: list[str], spec: VerbSpec) -> tuple[tuple[int, ...] | Non
     if spec.args is Args.PHASE and len(words) <= 1:
         if not words:
             return (), None
-        if words[0].isdigit():
-            return (), int(words[0])
+        if phase_ids.normalize(words[0]) is not None:
+            return (), words[0]
     if words:
         raise ValidationError(
             f"`/rfd {spec.verb.value}` does not take `{' '.join(words)}`: {spec.usage}"

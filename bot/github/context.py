@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from bot.comments import marker, upsert_comment
+from bot.comments import marker, upsert_comment, with_marker
 from bot.config import Config
 from bot.forge.base import Comment
 from bot.forge.github import GitHubForge
@@ -65,6 +65,28 @@ class Context:
             return False
         return datetime.fromisoformat(found.updated) >= when
 
+    @property
+    def failure_key(self) -> str:
+        """The key of the reply saying this delivery's run could not finish."""
+        return f"{self.delivery.key}-failed"
+
     def reply(self, body: str, key: str | None = None) -> Comment:
-        """A reply to this delivery; one per delivery, so a re-run edits instead of repeating."""
-        return self.upsert("reply", key or self.delivery.key, body)
+        """A reply to this delivery; one per delivery, so a re-run edits instead of repeating.
+
+        A re-run that answers where an earlier run reported a failure edits that report in
+        place (it takes this reply's marker): the thread shows one, current, answer.
+        """
+        key = key or self.delivery.key
+        report = self._failure_report(key)
+        if report is None:
+            return self.upsert("reply", key, body)
+        text = with_marker(redact(body), marker("reply", key))
+        edited = self.forge.edit_comment(self.number, report.id, text)
+        self.summary.note(f"failure report replaced by the reply on #{self.number}: {edited.url}")
+        return edited
+
+    def _failure_report(self, key: str) -> Comment | None:
+        """The earlier run's failure report, when ``key`` has no reply of its own yet."""
+        if key == self.failure_key or self.forge.find_comment(self.number, marker("reply", key)):
+            return None
+        return self.forge.find_comment(self.number, marker("reply", self.failure_key))

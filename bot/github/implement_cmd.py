@@ -1,19 +1,22 @@
-"""``/rfd implement [N]``: implement a phase on a new branch and open a PR for it.
+"""``/rfd implement [phase]``: implement a phase on a new branch and open a PR for it.
 
 Runs on the RFD's tracking issue or its pull request.  The work starts from the
 default branch (where the RFD is Accepted); the implement step's writes are
 confined by ``[implement]`` in the configuration (allowed paths and commands) —
 there is nobody to ask in a bot, so anything else is refused.  Progress is one
 comment edited in place; the PR is titled "RFD 045, phase 2: …" and carries the
-code and ``phases/N.md``.  A phase whose PR exists already is not redone.
+code and ``phases/2.md``.  A phase is named by its label in the RFD (``3a``, see
+:mod:`bot.phase_ids`) everywhere: the command, the branch ``rfd/045-phase-3a``, the
+title, the messages and the markers.  A phase whose PR exists already is not redone.
 
 Retry-safe: a run that pushed the branch but failed to open the PR (a 5xx, a
 422) left the work on the branch; the next run finds the branch with its
-``phases/N.md``, opens the PR for it without implementing again, and says so.
+``phases/<label>.md``, opens the PR for it without implementing again, and says so.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot import phase_ids
@@ -34,6 +37,7 @@ PR_BODY = (
     "Checks do not start by themselves on PRs the bot opens: push a commit or re-run them."
 )
 NO_PHASE = "RFD {rid} has no phase left to implement."
+UNKNOWN_PHASE = "RFD {rid} has no phase {asked}: its phases are {labels}."
 OPENED_REPLY = "Opened {url} for phase {n} of RFD {rid}."
 RECOVERED = (
     "Opened {url} for phase {n} of RFD {rid} from branch `{branch}`, which an earlier run "
@@ -51,24 +55,49 @@ def implement(ctx: Context, command: Command) -> str:
     rid = rfd_for_implement(ctx, command)
     ws = open_workspace(ctx, ctx.root)
     state = ws.store.read(rid)
-    n = command.phase or state.next_phase
-    if n is None or not state.plan or not 1 <= n <= len(state.plan):
-        raise Refused(NO_PHASE.format(rid=rid))
-    title, branch = state.plan[n - 1].title, BRANCH.format(rid=rid, n=n)
-    label = phase_ids.label(state.plan[n - 1], n)
-    facts: dict[str, Any] = {"rid": rid, "n": n, "label": label, "title": title, "branch": branch}
+    position = _position(rid, state.plan, command.phase, state.next_phase)
+    plan = state.plan or ()
+    label = phase_ids.label(plan[position - 1], position)
+    branch = BRANCH.format(rid=rid, n=label)
+    facts: dict[str, Any] = {
+        "rid": rid,
+        "n": label,
+        "label": label,
+        "title": plan[position - 1].title,
+        "branch": branch,
+    }
+    key = f"{rid}-{label}"  # the label: unique in the plan, and what users call the phase
     existing = ctx.api.find_pull(branch)
     if existing is not None:
-        ctx.upsert("implement", f"{rid}-{n}", OPENED.format(**facts, url=existing[1]))
-        return EXISTS.format(n=n, rid=rid, url=existing[1])
+        ctx.upsert("implement", key, OPENED.format(**facts, url=existing[1]))
+        return EXISTS.format(**facts, url=existing[1])
     summary, reply = _earlier_work(ctx, ws.rel(ws.store.path(rid, f"phases/{label}.md")), facts)
     if summary is None:
-        ctx.upsert("implement", f"{rid}-{n}", RUNNING.format(**facts))
-        summary = _implement(ctx, command, rid, n, label, branch)
+        ctx.upsert("implement", key, RUNNING.format(**facts))
+        summary = _implement(ctx, command, rid, position, label, branch)
     body = PR_BODY.format(**facts, summary=summary.strip())
     _, url = ctx.api.create_pull(TITLE.format(**facts), branch, ctx.delivery.default_branch, body)
-    ctx.upsert("implement", f"{rid}-{n}", OPENED.format(**facts, url=url))
+    ctx.upsert("implement", key, OPENED.format(**facts, url=url))
     return reply.format(**facts, url=url)
+
+
+def _position(rid: str, plan: Sequence[Any] | None, asked: str | None, nxt: int | None) -> int:
+    """The position of the phase to implement: the one asked for (its label, or a number
+    that is no label: a position), else the next one; Refused when there is none."""
+    if not plan:
+        raise Refused(NO_PHASE.format(rid=rid))
+    if asked is None:
+        if nxt is None:
+            raise Refused(NO_PHASE.format(rid=rid))
+        return nxt
+    found = phase_ids.position(plan, asked)
+    if found is None:
+        raise Refused(UNKNOWN_PHASE.format(rid=rid, asked=asked, labels=_labels(plan)))
+    return found
+
+
+def _labels(plan: Sequence[Any]) -> str:
+    return ", ".join(phase_ids.labels(plan))
 
 
 def _earlier_work(ctx: Context, summary_path: str, facts: dict[str, Any]) -> tuple[str | None, str]:
@@ -82,16 +111,18 @@ def _earlier_work(ctx: Context, summary_path: str, facts: dict[str, Any]) -> tup
     return found, RECOVERED
 
 
-def _implement(ctx: Context, command: Command, rid: str, n: int, label: str, branch: str) -> str:
+def _implement(
+    ctx: Context, command: Command, rid: str, position: int, label: str, branch: str
+) -> str:
     """Run the implement step on a new branch and push it; the phase summary."""
     from bot.agent.steps import implement_rfd
 
     checkout = open_branch(ctx.root, branch, ctx.environ)
     try:
         work = open_workspace(ctx, checkout.root)
-        result = implement_rfd(work, rid, phase=n, model=command.model)
+        result = implement_rfd(work, rid, phase=position, model=command.model)
         work.store.write_phase_summary(rid, label, result.summary)
-        message = COMMIT.format(ids=rid, what=f"phase {n}", key=ctx.delivery.key)
+        message = COMMIT.format(ids=rid, what=f"phase {label}", key=ctx.delivery.key)
         commit_and_push(checkout, [checkout.root], message, ctx.environ)
     finally:
         close(ctx.root, checkout)

@@ -18,11 +18,12 @@ from bot.github.context import Context
 from bot.github.ops import open_workspace
 from bot.github.status_comment import post_status
 from bot.github.tracked import sync
+from bot.text import plural
 
 STALE_AFTER = timedelta(minutes=30)
 """A label older than the label job's timeout (20 minutes) was left by a run that died."""
-NOTHING = "reconcile: nothing to repair, {writes} write(s)"
-DONE = "reconcile: {writes} write(s)"
+NOTHING = "reconcile: nothing to repair, {writes}"
+DONE = "reconcile: {writes}"
 
 
 def on_dispatch(ctx: Context) -> None:
@@ -33,7 +34,7 @@ def on_dispatch(ctx: Context) -> None:
             ctx.summary.note(line)
         post_status(ctx, pr)  # notes each comment posted, updated or unchanged
     writes = ctx.forge.pacer.writes
-    ctx.summary.note((DONE if writes else NOTHING).format(writes=writes))
+    ctx.summary.note((DONE if writes else NOTHING).format(writes=plural(writes, "write")))
 
 
 def remove_stale_labels(ctx: Context, pr: PullRequest) -> list[str]:

@@ -141,7 +141,7 @@ def _failed(ctx: Context, err: RfdError) -> int:
     ctx.summary.problem(err)
     if ctx.delivery.number is not None:
         try:
-            ctx.reply(FAILED.format(error=err, retry=RETRY), key=f"{ctx.delivery.key}-failed")
+            ctx.reply(FAILED.format(error=err, retry=RETRY), key=ctx.failure_key)
         except ForgeError as again:
             ctx.summary.problem(again)
             return 1

@@ -5,7 +5,8 @@ comments are ignored.  A mutating command is acknowledged with 👀 and ends wit
 🚀 or 😕 and a reply; read-only ones (status, help) just reply.  Every refusal
 says why.  A comment the bot already answered (a re-delivered event) is left
 alone: each command's final reply carries the comment's id and the verb in its
-marker.  A run that failed half-way left no final reply, so a re-run finishes it.
+marker.  A run that failed half-way left no final reply, so a re-run finishes it; its
+reply takes the place of the failure report (see :meth:`Context.reply`).
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from bot.github.commands import Command, Verb, parse
 from bot.github.context import Context
 from bot.github.ops import Refused
 from bot.github.verbs import HANDLERS
+from bot.text import noun
 
-PARSE_ERRORS = "I could not run this comment's command(s):\n\n{errors}\n\n`/rfd help` lists them."
+PARSE_ERRORS = "I could not run this comment's {what}:\n\n{errors}\n\n`/rfd help` lists them."
 FAILED = (
     "😕 `/rfd {verb}` failed:\n\n```\n{error}\n```\n\n"
     "Nothing was left half-done: fix this, then comment again."
@@ -38,7 +40,8 @@ def on_comment(ctx: Context) -> None:
         return
     if parsed.errors:
         errors = "\n".join(f"- {e}" for e in parsed.errors)
-        ctx.reply(PARSE_ERRORS.format(errors=errors), key=f"{ctx.delivery.key}-usage")
+        what = noun(len(parsed.errors), "command")
+        ctx.reply(PARSE_ERRORS.format(what=what, errors=errors), key=f"{ctx.delivery.key}-usage")
     for command in parsed.commands:
         if _answered(ctx, command):
             ctx.summary.note(f"`/rfd {command.verb.value}` was already answered: nothing to do")

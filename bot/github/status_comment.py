@@ -21,6 +21,7 @@ from bot.github.context import Context
 from bot.github.revisions import PostedReview, posted_reviews, short, with_stale_banner
 from bot.state import StateStore
 from bot.status import Status
+from bot.text import plural
 
 HEADER = "### RFDs in this pull request"
 COMMANDS = (
@@ -50,7 +51,7 @@ def read_row(root: Path, cfg: Config, changed: ChangedRfd) -> Row:
     except RfdError as err:
         return Row(changed, problem=err)
     state = StateStore(root, cfg).read(changed.file.rfd_id)
-    plan = f"{state.done}/{state.total} phases" if state.plan else "—"
+    plan = f"{state.done}/{plural(state.total, 'phase')}" if state.plan else "—"
     return Row(changed, doc.title, doc.status.value, len(state.reviews), len(state.impl_reviews),
                plan, doc.tracking_issue)  # fmt: skip
 
@@ -116,7 +117,7 @@ def annotate_lint(ctx: Context, root: Path, rows: list[Row]) -> None:
             ctx.summary.annotate(level, f"{f.code} {f.message} ({f.hint})", file=path, line=f.line)
             count += 1
     if count:
-        ctx.summary.note(f"{count} lint finding(s) annotated on the changed RFDs")
+        ctx.summary.note(f"{plural(count, 'lint finding')} annotated on the changed RFDs")
 
 
 def on_pull_request(ctx: Context) -> None:

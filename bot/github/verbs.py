@@ -19,6 +19,7 @@ from bot.github.review_label import review_pr
 from bot.github.revisions import posted_reviews
 from bot.github.status_comment import read_row, read_rows, render
 from bot.github.tracked import rfd_of_issue
+from bot.text import plural
 
 Handler = Callable[[Context, Command], str]
 
@@ -104,7 +105,7 @@ def do_review(ctx: Context, command: Command) -> str:
     done = review_pr(ctx, pr, command.model, only=only)
     if not done.posted:
         return "Already reviewed at this revision: see the review comments above."
-    return f"Posted {done.posted} review(s) below."
+    return f"Posted {plural(done.posted, 'review')} below."
 
 
 def do_dismiss(ctx: Context, command: Command) -> str:

@@ -21,6 +21,7 @@ from bot.events import Event
 from bot.plugins.api import PluginContext, PluginInfo, ScopedBus
 from bot.plugins.hookspecs import hookimpl
 from bot.plugins.outbox import Outbox
+from bot.text import plural
 
 if TYPE_CHECKING:
     import httpx
@@ -31,10 +32,10 @@ log = logging.getLogger(__name__)
 MESSAGES: Mapping[str, str] = {
     "rfd.created": "RFD {rfd_id} created: {title}",
     "status.changed": "RFD {rfd_id}: {old} → {new}",
-    "review.saved": "RFD {rfd_id}: {kind} review saved ({findings} findings)",
+    "review.saved": "RFD {rfd_id}: {kind} review saved ({findings_counted})",
     "plan.extracted": "RFD {rfd_id}: plan extracted ({method})",
     "phase.completed": "RFD {rfd_id}: phase {label} done — {title} ({done}/{total})",
-    "phase.failed": "RFD {rfd_id}: phase {number} failed — {title}: {reason}",
+    "phase.failed": "RFD {rfd_id}: phase {name} failed — {title}: {reason}",
     "tracking.updated": "RFD {rfd_id}: tracking issue #{number} updated {url}",
     "turn.aborted": "RFD {rfd_id}: {step} stopped: {reason}",
 }
@@ -81,6 +82,10 @@ def rfd_register(bus: ScopedBus, options: Mapping[str, Any], context: PluginCont
 def text_of(event: Event) -> str:
     """The message for ``event``, escaped the way Slack wants (``&``, ``<``, ``>``)."""
     fields = {k: ("" if v is None else v) for k, v in event.payload().items()}
+    findings = fields.get("findings")
+    if isinstance(findings, int):
+        fields["findings_counted"] = plural(findings, "finding")
+    fields["name"] = fields.get("label") or fields.get("number", "")
     text = MESSAGES.get(event.name, "{event}").format_map(fields)
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 

@@ -24,6 +24,7 @@ from bot.state.layout import (
     Key,
     state_key,
 )
+from bot.text import plural
 
 if TYPE_CHECKING:
     from bot.state.store import StateStore
@@ -94,7 +95,9 @@ def _phase_errors(
 ) -> list[RfdError]:
     summaries = store.phase_files(key)
     if plan is None and summaries:
-        message = f"{len(summaries)} phase summaries exist but plan.json does not"
+        n = len(summaries)
+        exist = "exists" if n == 1 else "exist"
+        message = f"{plural(n, 'phase summary')} {exist} but plan.json does not"
         alternatives = (
             f"re-run `rfd accept {key}` to write plan.json",
             f"delete {PHASES}/ if those summaries are stale",

@@ -190,6 +190,16 @@ def reply(name: str, cid: int = 960, number: int = 2) -> dict[str, object]:
     )
 
 
+def edited(name: str, cid: int, number: int = 2) -> dict[str, object]:
+    """The reply ``name`` written over the bot's comment ``cid`` (its failure report)."""
+    return call(
+        "PATCH",
+        f"/issues/comments/{cid}",
+        body={"body": body(name)},
+        reply=comment(cid, number, body(name)),
+    )
+
+
 def perm(login: str, role: str) -> dict[str, object]:
     return call("GET", f"/collaborators/{login}/permission", reply=permission(login, role))
 
@@ -453,6 +463,44 @@ CASSETTES[C + "test_implement_opens_a_pr_for_the_next_phase"] = [
     reply("slash-implement", number=12),
 ]
 
+# /rfd implement 3a on a plan labelled 0, 3a: the label names the branch, PR, progress, summary.
+PR_3A = pull(3, "rfd/045-phase-3a", "b" * 40)
+PR_3A.update(title="RFD 045, phase 3a: Endpoint", body=body("implement-pr-3a"))
+CASSETTES[C + "test_implement_takes_the_phase_by_its_label"] = [
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    call("GET", "/pulls", query="state=all&head=Codertocat%3Arfd%2F045-phase-3a", reply=[]),
+    reply("implement-running-3a", cid=970, number=12),
+    call(
+        "POST",
+        "/pulls",
+        status=201,
+        reply=PR_3A,
+        body={
+            "title": "RFD 045, phase 3a: Endpoint",
+            "head": "rfd/045-phase-3a",
+            "base": "main",
+            "body": body("implement-pr-3a"),
+        },
+    ),
+    call(
+        "PATCH",
+        "/issues/comments/970",
+        body={"body": body("implement-opened-3a")},
+        reply=comment(970, 12, body("implement-opened-3a")),
+    ),
+    react("rocket"),
+    reply("slash-implement-3a", number=12),
+]
+CASSETTES[C + "test_implement_of_a_phase_the_plan_lacks_names_its_phases"] = [
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    react("confused"),
+    reply("slash-implement-no-such-phase", number=12),
+]
+
 # reconcile on open PRs: #2 keeps the review label of a run that died and has no status
 # comment; #3 (same branch) has a status comment of an older revision.
 G = "test_github_reconcile/"
@@ -615,7 +663,7 @@ CASSETTES[C + "test_rerun_after_a_failure_finishes_the_command"] = [
     PULL,
     SLASH_FILES,
     react("rocket"),
-    reply("slash-dismiss"),
+    edited("slash-dismiss", 958),  # the failure report becomes the answer: one reply
 ]
 
 # /rfd implement: run 1 pushes the branch, then POST /pulls answers 502 (not retried: the PR
@@ -660,7 +708,7 @@ CASSETTES[C + "test_implement_recovers_when_opening_its_pr_failed"] = [
         reply=comment(970, 12, body("implement-opened")),
     ),
     react("rocket"),
-    reply("slash-implement-recovered", cid=972, number=12),
+    edited("slash-implement-recovered", 971, number=12),
 ]
 
 # The 502 came after GitHub had made the PR: the re-run reuses it and finishes the progress.
@@ -691,7 +739,7 @@ CASSETTES[C + "test_implement_reuses_the_pr_a_failed_run_opened"] = [
         reply=comment(970, 12, body("implement-opened")),
     ),
     react("rocket"),
-    reply("slash-implement-exists", cid=972, number=12),
+    edited("slash-implement-exists", 971, number=12),
 ]
 
 # Run as a GitHub App (`bot.login = "rfd-helper[bot]"`): the App's status comment is its own.

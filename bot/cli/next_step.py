@@ -1,0 +1,45 @@
+"""What to do next: the last line of a step that changed an RFD.
+
+The event lines (``  → …``) have already said what happened — the status change, the
+phase recorded, the issue updated — so the closing ``✓`` line does not repeat them: it
+names the next action, the one ``rfd status`` would list first.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.render import Action, StatusView
+    from bot.workspace import Workspace
+
+STEPS = ("explore", "converge", "draft", "review", "refine", "implement")
+FINISHED = "RFD {rid} has nothing left to do"
+
+
+def status_of(ws: Workspace, query: str) -> StatusView:
+    """What ``rfd status`` shows for ``query``, with each step's configured model."""
+    from bot import render
+
+    file = ws.find(query)
+    doc = ws.document(file)
+    models = {step: getattr(ws.config.steps, step).model for step in STEPS}
+    return render.status_view(doc, ws.store.read(str(file.rfd_id)), path=file.path, models=models)
+
+
+def next_action(view: StatusView) -> Action | None:
+    """The action that moves the RFD on: ``rfd done`` once it is possible, else the first."""
+    done = [a for a in view.actions if a.command.startswith("rfd done ")]
+    if done:
+        return done[0]
+    return view.actions[0] if view.actions else None
+
+
+def next_step(ws: Workspace, rfd_id: str) -> str:
+    """``RFD 001: next, `rfd implement 001` — Implement phase 2: … (opus)``."""
+    ws.refresh()  # a promotion may have renamed the file
+    view = status_of(ws, rfd_id)
+    action = next_action(view)
+    if action is None:
+        return FINISHED.format(rid=view.rfd_id)
+    return f"RFD {view.rfd_id}: next, `{action.command}` — {action.description}"
