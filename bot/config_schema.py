@@ -1,0 +1,220 @@
+"""The configuration's schema: frozen dataclasses, one per table of ``.github/rfd.toml``.
+
+The dataclasses *are* the schema: :mod:`bot.config_check` validates data against them,
+and each field's docstring is its documentation (:func:`schema_keys`, which the README's
+configuration table is checked against).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal
+
+
+@dataclass(frozen=True)
+class RfdSection:
+    """Where RFDs live."""
+
+    dir: str = "docs/rfd"
+    """Directory of the RFD files, relative to the repository root."""
+    drafts_dir: str = "drafts"
+    """Sub-directory (of ``dir``) that may hold drafts; drafts beside published RFDs work too."""
+    state_dir: str = ".state"
+    """Sub-directory (of ``dir``) holding the workflow state of each RFD."""
+    main_branch: str = "main"
+    """The branch that accepted RFDs and phase summaries land on."""
+
+
+@dataclass(frozen=True)
+class LabelsSection:
+    """Pull-request labels the GitHub bot reacts to."""
+
+    review: str = "rfd:review"
+    """Apply to a PR to get an AI review of every RFD it changes."""
+    accept: str = "rfd:accept"
+    """Apply to a PR to accept (promote) the RFDs it changes."""
+
+
+@dataclass(frozen=True)
+class ProviderSection:
+    """Which LLM provider to use and how to reach it."""
+
+    name: Literal["auto", "anthropic", "openai", "offline"] = "auto"
+    """``auto``: Anthropic when ANTHROPIC_API_KEY is set, else OpenAI-compatible when its key
+    is set, else offline."""
+    base_url: str = "https://api.openai.com/v1"
+    """Base URL of the OpenAI-compatible endpoint (Gemini, OpenRouter, Ollama, vLLM...)."""
+    api_key_env: str = "OPENAI_API_KEY"
+    """Environment variable holding the OpenAI-compatible key."""
+    timeout_seconds: float = 120.0
+    """Timeout of one request."""
+    max_retries: int = 2
+    """Retries of 408/409/429/5xx answers (the SDK's own retry loop)."""
+    context_tokens: int = 180_000
+    """Input budget; larger inputs are truncated visibly."""
+
+
+@dataclass(frozen=True)
+class StepSection:
+    """Settings of one lifecycle step."""
+
+    model: str = ""
+    """Model alias or id; empty means the built-in default of the step."""
+    max_tokens: int = 8192
+    """Largest reply of one model call."""
+    budget_tokens: int = 0
+    """Stop the step cleanly past this many tokens (0: no limit)."""
+    budget_usd: float = 0.0
+    """Stop the step cleanly past this cost in US dollars (0: no limit)."""
+
+
+@dataclass(frozen=True)
+class StepsSection:
+    explore: StepSection = StepSection(model="sonnet")
+    converge: StepSection = StepSection(model="opus")
+    draft: StepSection = StepSection(model="opus")
+    review: StepSection = StepSection(model="sonnet")
+    refine: StepSection = StepSection(model="opus")
+    accept: StepSection = StepSection(model="sonnet")
+    implement: StepSection = StepSection(model="opus")
+
+
+@dataclass(frozen=True)
+class AcceptSection:
+    allow_author: bool = False
+    """May the RFD's own author accept it (label or ``/rfd accept``)?"""
+    min_permission: Literal["write", "maintain", "admin"] = "write"
+    """Least repository permission needed to run mutating commands."""
+
+
+ACTIONS_BOT_LOGIN = "github-actions[bot]"
+"""Who writes with the Actions ``GITHUB_TOKEN`` (``GET /user`` answers 403 with it)."""
+
+
+@dataclass(frozen=True)
+class BotSection:
+    login: str = ACTIONS_BOT_LOGIN
+    """The account the bot's token writes as: only its marked comments and issues are the bot's."""
+    allowed_bots: tuple[str, ...] = ()
+    """Bot accounts (``name[bot]``) whose commands are honoured."""
+    seconds_between_writes: float = 1.0
+    """Pause between GitHub writes past the first ``write_burst`` (secondary rate limits)."""
+    write_burst: int = 4
+    """Writes of one run sent without pausing (one event makes about 3–4)."""
+
+
+@dataclass(frozen=True)
+class ImplementSection:
+    allowed_commands: tuple[str, ...] = ("pytest", "python -m pytest", "make test", "ruff")
+    """Command prefixes the implement step may run."""
+    allowed_paths: tuple[str, ...] = ("**",)
+    """Globs the implement step may write."""
+    protected_paths: tuple[str, ...] = (".git/**", ".github/workflows/**")
+    """Globs the implement step may never write, whatever ``allowed_paths`` says."""
+    max_items: int = 30
+    """Largest item checklist per phase (amendments are capped at twice the original count)."""
+
+
+@dataclass(frozen=True)
+class PluginsSection:
+    enabled: tuple[str, ...] = ()
+    """Plugins to enable, by name (see ``rfd plugins``)."""
+    options: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
+    """``[plugins.<name>]`` tables, validated by each plugin's own JSON Schema."""
+
+
+@dataclass(frozen=True)
+class Config:
+    rfd: RfdSection = RfdSection()
+    labels: LabelsSection = LabelsSection()
+    provider: ProviderSection = ProviderSection()
+    models: Mapping[str, str] = field(
+        default_factory=lambda: MappingProxyType(
+            {
+                "haiku": "claude-haiku-4-5",
+                "sonnet": "claude-sonnet-5-5",
+                "opus": "claude-opus-5-5",
+                "gemini-pro": "gemini-2.5-pro",
+                "gemini-flash": "gemini-2.5-flash",
+            }
+        )
+    )
+    """Model aliases → model ids."""
+    steps: StepsSection = StepsSection()
+    accept: AcceptSection = AcceptSection()
+    bot: BotSection = BotSection()
+    implement: ImplementSection = ImplementSection()
+    plugins: PluginsSection = PluginsSection()
+
+    def model_for(self, step: str, override: str | None = None) -> str:
+        """The model id for ``step``: ``override`` or the step's setting, aliases resolved.
+
+        An empty setting (a ``[steps.<step>]`` table that sets only a budget) is the step's
+        built-in default, not an empty model id."""
+        name = override or getattr(self.steps, step).model or getattr(StepsSection(), step).model
+        return self.models.get(name, name)
+
+    @property
+    def rfd_dir(self) -> str:
+        return self.rfd.dir.rstrip("/")
+
+    @property
+    def state_root(self) -> str:
+        return f"{self.rfd_dir}/{self.rfd.state_dir}"
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A validated configuration plus where each set value came from."""
+
+    config: Config
+    sources: Mapping[str, str]
+    """Dotted key → layer name (``default``, ``user``, ``repo``, ``env``, ``cli``)."""
+    files: Mapping[str, str] = field(default_factory=dict)
+    """Layer name → the file (or ``environment``, ``command line``) it was read from."""
+
+
+def schema_keys() -> list[tuple[str, str, str]]:
+    """Every configuration key as ``(dotted key, default, description)`` (for docs and tests)."""
+    out: list[tuple[str, str, str]] = []
+    _walk_keys(Config, Config(), "", out)
+    return out
+
+
+def _walk_keys(cls: type[Any], default: Any, prefix: str, out: list[tuple[str, str, str]]) -> None:
+    docs = _field_docs(cls)
+    for f in dataclasses.fields(cls):
+        value = getattr(default, f.name)
+        key = f"{prefix}{f.name}"
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            _walk_keys(type(value), value, key + ".", out)
+        else:
+            out.append((key, repr(value), docs.get(f.name, "")))
+
+
+def _field_docs(cls: type[Any]) -> dict[str, str]:
+    """Attribute docstrings (the string literal after each field) of a dataclass."""
+    import ast
+    import inspect
+    import itertools
+    import textwrap
+
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
+    except (OSError, TypeError):
+        return {}
+    body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+    docs: dict[str, str] = {}
+    for prev, node in itertools.pairwise(body):
+        if (
+            isinstance(prev, ast.AnnAssign)
+            and isinstance(prev.target, ast.Name)
+            and isinstance(node, ast.Expr)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+        ):
+            docs[prev.target.id] = " ".join(node.value.value.split())
+    return docs
