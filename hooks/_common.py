@@ -9,7 +9,6 @@ more than the interpreter and argparse.
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -75,14 +74,19 @@ DEFAULT_LAYOUT = Layout("docs/rfd", "docs/rfd/drafts", "docs/rfd/.state")
 def load_layout(root: Path) -> Layout:
     """The layout configured for ``root`` (ConfigError for a broken ``.github/rfd.toml``).
 
-    Without a configuration file (nor ``RFD_DIR``) it is the default layout, and the
-    configuration module — ~15 ms of dataclass building at import — is not loaded.
+    The file is read by :mod:`hooks._config`; the configuration module (~30 ms of
+    dataclass building at import) is loaded only for a file that reader cannot vouch for.
     """
-    if not os.environ.get("RFD_DIR") and not (root / CONFIG_PATH).is_file():
-        return DEFAULT_LAYOUT
-    from bot.config import load_config
+    from hooks._config import rfd_section
 
-    return Layout.of(load_config(root))
+    rfd = rfd_section(root, CONFIG_PATH)
+    if rfd is None:
+        from bot.config import load_config
+
+        return Layout.of(load_config(root))
+    rfd_dir = rfd.get("dir", DEFAULT_LAYOUT.rfd_dir).rstrip("/")
+    drafts = rfd.get("drafts_dir", "drafts").strip("/")
+    return Layout(rfd_dir, f"{rfd_dir}/{drafts}", f"{rfd_dir}/{rfd.get('state_dir', '.state')}")
 
 
 class Report:
