@@ -38,9 +38,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 root, layout.rfd_dir, layout.drafts_dir
             ):
                 return 0
+            # git reads the index while the checks are imported
+            staged = None if args.to_ref else _git.staged_changes(root)
             from hooks import _transitions
 
-            _transitions.check(root, layout, args.from_ref, args.to_ref, only, report)
+            _transitions.check(root, layout, args.from_ref, args.to_ref, only, report, staged)
         except _git.GitFailed as err:
             report.problem(f"git: {err}")
     except RfdError as err:

@@ -30,7 +30,7 @@ from tests.bench.genrepo import git, make_repo, one_rfd_commit
 CHECKOUT = Path(__file__).resolve().parents[2]
 HOOKS = ("rfd-lint", "rfd-status", "rfd-state", "rfd-sync")
 SIZES = {"small": 20, "big": 2000}
-RUNS = 9
+RUNS = 21
 MAX_VS_CHECK_YAML = 1.2
 MAX_BIG_VS_SMALL = 1.15
 
