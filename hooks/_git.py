@@ -108,10 +108,14 @@ def diff_changes(root: Path, old: str, new: str) -> list[Change]:
     return _raw(run(root, "diff", "--raw", "-M", "-z", "--abbrev=40", old, new, "--"))
 
 
-def commit_changes(root: Path, commit: str) -> list[Change]:
-    """The changes one commit made to its first parent (everything for a root commit)."""
-    return _raw(run(root, "diff-tree", "-r", "-M", "--root", "--no-commit-id", "--raw", "-z",
-                    "--abbrev=40", commit))  # fmt: skip
+def commit_changes(root: Path, commit: str) -> Callable[[], list[Change]]:
+    """The changes one commit made to its first parent (everything for a root commit).
+
+    git starts at once (comparing two versions of a 2,000-entry folder takes it ~8 ms);
+    the answer is waited for when asked."""
+    output = start(root, "diff-tree", "-r", "-M", "--root", "--no-commit-id", "--raw", "-z",
+                   "--abbrev=40", commit)  # fmt: skip
+    return lambda: _raw(output())
 
 
 def _raw(out: bytes) -> list[Change]:

@@ -17,13 +17,12 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from bot.errors import ForgeError, ForgeUnreachable, RfdError
 from hooks import _git
-from hooks._changes import added_phases, rfd_changes
 from hooks._common import Layout, Report, load_layout
-from hooks._tree import Tree
 
 if TYPE_CHECKING:
     from bot.forge.base import Forge
     from bot.status import Status
+    from hooks._tree import Tree
 
 TOKEN_ENV = ("RFD_GITHUB_TOKEN", "GITHUB_TOKEN")
 
@@ -65,9 +64,13 @@ def run(
 ) -> int:  # fmt: skip
     report = Report()
     try:
+        # post-commit: git compares HEAD with its parent while the configuration loads
+        head = None if to_ref else _git.commit_changes(root, "HEAD")
         layout = load_layout(root)
+        from hooks._tree import Tree
+
         with _git.BlobReader(root) as reader:
-            updates = collect(root, layout, from_ref, to_ref, reader)
+            updates = collect(root, layout, from_ref, to_ref, reader, head)
             if updates:
                 _sync(root, updates, Tree(root, to_ref or "HEAD", reader), layout, environ,
                       make_forge, report)  # fmt: skip
@@ -97,14 +100,19 @@ def _sync(
 
 
 def collect(
-    root: Path, layout: Layout, from_ref: str, to_ref: str, reader: _git.BlobReader
-) -> list[Update]:
-    """The updates due for the pushed commits, or for HEAD alone (post-commit)."""
+    root: Path, layout: Layout, from_ref: str, to_ref: str, reader: _git.BlobReader,
+    head: Callable[[], list[_git.Change]] | None = None,
+) -> list[Update]:  # fmt: skip
+    """The updates due for the pushed commits, or for HEAD alone (post-commit; ``head`` is
+    :func:`hooks._git.commit_changes` of HEAD when the caller started it already)."""
+    from hooks._changes import added_phases, rfd_changes
+    from hooks._tree import Tree
+
     if to_ref:
         steps = [(old, new, _git.diff_changes(root, old, new))
                  for old, new in _git.commits(root, from_ref, to_ref)]  # fmt: skip
     else:
-        steps = [("HEAD^", "HEAD", _git.commit_changes(root, "HEAD"))]
+        steps = [("HEAD^", "HEAD", (head or _git.commit_changes(root, "HEAD"))())]
     phases: dict[str, list[str]] = {}
     statuses: dict[str, Status] = {}
     paths: dict[str, str] = {}
