@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tomllib
 import typing
 from collections.abc import Mapping
 from dataclasses import fields, is_dataclass
@@ -17,7 +18,7 @@ from bot.config import _ENV_KEYS, _VALUE_CHECKS, CONFIG_PATH, Config, PluginsSec
 from bot.errors import ConfigError
 from bot.repo_setup import CONFIG_TEMPLATE
 from hooks._common import Layout, load_layout
-from hooks._config import ENV_VARS, LEAVES, LIST_OF_STR, Check, rfd_section
+from hooks._config import ENV_VARS, LEAVES, LIST_OF_STR, Check, _simple, parse, rfd_section
 
 CHECKOUT = Path(__file__).resolve().parent.parent
 
@@ -147,13 +148,54 @@ def schema_leaves(cls: type[Any], prefix: str) -> dict[str, Check]:
     return out
 
 
-def test_a_hook_in_a_repo_set_up_by_rfd_init_does_not_load_bot_config(tmp_path: Path) -> None:
-    configured(tmp_path, CONFIG_TEMPLATE)
+def test_a_hook_in_a_repo_set_up_by_rfd_init_loads_neither_bot_config_nor_tomllib(
+    tmp_path: Path,
+) -> None:
+    configured(tmp_path, CONFIG_TEMPLATE.replace('"docs/rfd"', '"rfcs"'))
+    (tmp_path / "rfcs").mkdir()
+    (tmp_path / "rfcs/001-a.md").write_text("# Not an RFD header\n")
     script = (
-        "import sys; from hooks.rfd_lint import main; code = main(['docs/rfd/001-a.md']); "
+        "import sys; from hooks.rfd_lint import main; code = main(['rfcs/001-a.md']); "
         "print(code, 'bot.config' in sys.modules, 'tomllib' in sys.modules)"
     )
     env = {**os.environ, "PYTHONPATH": str(CHECKOUT)}
     proc = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env,
                           capture_output=True, text=True, check=True)  # fmt: skip
-    assert proc.stdout.split() == ["0", "False", "True"]
+    assert proc.stdout.split()[-3:] == ["1", "False", "False"]  # the configured dir is linted
+
+
+SIMPLE = {
+    "rfd init's file": CONFIG_TEMPLATE,
+    "comments only": "# nothing set\n\n   # indented\t comment\n",
+    "nested tables": '[steps.review]\nmodel = "opus"\n[steps.draft]\nmodel = ""\n',
+    "table after its sub-table's parent": '[steps]\n[steps.review]\nmodel = "x"  # a comment\n',
+}
+NOT_SIMPLE = {  # left to tomllib, which reads them (or rejects them) as TOML says
+    "a number": "[provider]\nmax_retries = 3\n",
+    "an escape": '[rfd]\ndir = "docs\\\\rfd"\n',
+    "a literal string": "[rfd]\ndir = 'docs/rfd'\n",
+    "a dotted key": '[rfd]\nstate.dir = "x"\n',
+    "windows line ends": '[rfd]\r\ndir = "x"\r\n',
+    "parent table after a sub-table": '[steps.review]\nmodel = "x"\n[steps]\n',
+    "a table repeated": '[rfd]\ndir = "a"\n[rfd]\nmain_branch = "b"\n',
+    "a key repeated": '[rfd]\ndir = "a"\ndir = "b"\n',
+    "a table over a key": '[steps]\nreview = "x"\n[steps.review]\n',
+    "an unclosed header": "[rfd\n",
+    "a tab in a string": '[rfd]\ndir = "a\tb"\n',
+}
+
+
+@pytest.mark.parametrize("text", SIMPLE.values(), ids=SIMPLE.keys())
+def test_a_simple_file_is_read_as_tomllib_reads_it(text: str) -> None:
+    assert _simple(text) is not None
+    assert parse(text.encode()) == tomllib.loads(text)
+
+
+@pytest.mark.parametrize("text", NOT_SIMPLE.values(), ids=NOT_SIMPLE.keys())
+def test_any_other_file_is_left_to_tomllib(text: str) -> None:
+    assert _simple(text) is None
+    try:
+        expected: dict[str, Any] | None = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        expected = None
+    assert parse(text.encode()) == expected
