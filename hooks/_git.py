@@ -34,6 +34,8 @@ class Change(NamedTuple):
     old: str
     blob: str = ZERO
     """The object id of the new content (zeros when deleted)."""
+    old_blob: str = ZERO
+    """The object id of the content before (zeros when added)."""
 
 
 def run(root: Path, *args: str, stdin: bytes | None = None, ok: tuple[int, ...] = (0,)) -> bytes:
@@ -125,12 +127,12 @@ def _raw(out: bytes) -> list[Change]:
     i = 0
     while i + 1 < len(fields):
         meta = fields[i].split()
-        kind, blob = meta[4][:1], meta[3]
+        kind, old_blob, blob = meta[4][:1], meta[2], meta[3]
         if kind in ("R", "C"):
-            changes.append(Change(kind, fields[i + 2], fields[i + 1], blob))
+            changes.append(Change(kind, fields[i + 2], fields[i + 1], blob, old_blob))
             i += 3
         else:
-            changes.append(Change(kind, fields[i + 1], fields[i + 1], blob))
+            changes.append(Change(kind, fields[i + 1], fields[i + 1], blob, old_blob))
             i += 2
     return changes
 

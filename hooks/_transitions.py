@@ -59,12 +59,16 @@ def _steps(
 ) -> list[tuple[Tree, Tree, list[_git.Change]]]:
     """``(old tree, new tree, changes)``: the index against HEAD, or each pushed commit."""
     if to_ref:
+        steps = [(old, new, _git.diff_changes(root, old, new))
+                 for old, new in _git.commits(root, from_ref, to_ref)]  # fmt: skip
         return [
-            (Tree(root, old, reader), Tree(root, new, reader), _git.diff_changes(root, old, new))
-            for old, new in _git.commits(root, from_ref, to_ref)
-        ]
+            (Tree(root, old, reader).knowing(changes, before=True),
+             Tree(root, new, reader).knowing(changes), changes)
+            for old, new, changes in steps
+        ]  # fmt: skip
     base, changes = (staged or _git.staged_changes(root))()
-    return [(Tree(root, base, reader), Tree.index(root, base, changes, reader), changes)]
+    old_tree = Tree(root, base, reader).knowing(changes, before=True)
+    return [(old_tree, Tree.index(root, base, changes, reader), changes)]
 
 
 class Checker:

@@ -117,10 +117,14 @@ def collect(
     statuses: dict[str, Status] = {}
     paths: dict[str, str] = {}
     for parent, commit, changes in steps:
-        old, new = Tree(root, parent, reader), Tree(root, commit, reader)
+        old = Tree(root, parent, reader).knowing(changes, before=True)
+        new = Tree(root, commit, reader).knowing(changes)
         for key, number in added_phases(changes, layout):
             phases.setdefault(key, []).append(number)
-        for change in rfd_changes(changes, layout):
+        changed = rfd_changes(changes, layout)
+        if changed:
+            reader.start()  # git loads while the RFD parser is imported
+        for change in changed:
             key = str(layout.rfd_id(change.path))
             paths[key] = change.path
             after = _status_change(old, new, change.old_path, change.path)
