@@ -9,16 +9,31 @@ more than the interpreter and argparse.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from argparse import Namespace
+    from collections.abc import Callable, Sequence
 
     from bot.config import Config
     from bot.errors import RfdError
     from bot.ids import RfdId
+
+
+def hook_args(prog: str, doc: str, argv: Sequence[str] | None, files: str) -> Namespace:
+    """The command line every hook takes: the file names pre-commit passes (``files`` says
+    what the hook does with them) and, on pre-push, the pushed range (from pre-commit's
+    ``PRE_COMMIT_FROM_REF``/``PRE_COMMIT_TO_REF`` unless given)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog=prog, description=doc.splitlines()[0])
+    parser.add_argument("filenames", nargs="*", help=files)
+    parser.add_argument("--from-ref", default=os.environ.get("PRE_COMMIT_FROM_REF", ""))
+    parser.add_argument("--to-ref", default=os.environ.get("PRE_COMMIT_TO_REF", ""))
+    return parser.parse_args(argv)
 
 
 class Layout(NamedTuple):

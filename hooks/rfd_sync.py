@@ -9,7 +9,6 @@ only when there is something to do and a token to do it with.
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -17,7 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from bot.errors import ForgeError, ForgeUnreachable, RfdError
 from hooks import _git
-from hooks._common import Layout, Report, load_layout
+from hooks._common import Layout, Report, hook_args, load_layout
 
 if TYPE_CHECKING:
     from bot.forge.base import Forge
@@ -50,11 +49,7 @@ class Update(NamedTuple):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="rfd-sync", description=__doc__.splitlines()[0])
-    parser.add_argument("filenames", nargs="*", help="ignored: the commits say what changed")
-    parser.add_argument("--from-ref", default=os.environ.get("PRE_COMMIT_FROM_REF", ""))
-    parser.add_argument("--to-ref", default=os.environ.get("PRE_COMMIT_TO_REF", ""))
-    args = parser.parse_args(argv)
+    args = hook_args("rfd-sync", __doc__, argv, "ignored: the commits say what changed")
     return run(Path.cwd(), args.from_ref, args.to_ref, os.environ, github_forge)
 
 
