@@ -1,5 +1,5 @@
-"""The little git the hooks need, through subprocess (~10 ms a call; GitPython costs ~100 ms
-just to import).
+"""The little git the hooks need, as git processes (~10 ms a call, started by :mod:`hooks._spawn`;
+GitPython costs ~100 ms just to import).
 
 Every function takes the repository root and returns text; blobs are read in one
 ``git cat-file --batch`` process however many there are.
@@ -8,10 +8,11 @@ Every function takes the repository root and returns text; blobs are read in one
 from __future__ import annotations
 
 import re
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
+
+from hooks._spawn import Process, spawn
 
 INDEX = ""
 """The revision prefix of the staged version (``:path``), as in ``hooks._tree.INDEX``."""
@@ -38,22 +39,20 @@ class Change(NamedTuple):
     """The object id of the content before (zeros when added)."""
 
 
-def run(root: Path, *args: str, stdin: bytes | None = None, ok: tuple[int, ...] = (0,)) -> bytes:
+def run(root: Path, *args: str, ok: tuple[int, ...] = (0,)) -> bytes:
     """git's output; GitFailed when it exits with a code not in ``ok`` (``git grep`` says
     "nothing found" with 1)."""
-    proc = subprocess.run(["git", *args], cwd=root, input=stdin, capture_output=True, check=False)
-    return _checked(args, proc.returncode, proc.stdout, proc.stderr, ok)
+    return start(root, *args, ok=ok)()
 
 
-def start(root: Path, *args: str) -> Callable[[], bytes]:
+def start(root: Path, *args: str, ok: tuple[int, ...] = (0,)) -> Callable[[], bytes]:
     """Start git now; calling the result waits for its output (as :func:`run` returns it),
     so git works while the hook goes on with something else."""
-    proc = subprocess.Popen(["git", *args], cwd=root, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)  # fmt: skip
+    proc = spawn(root, args)
 
     def output() -> bytes:
-        out, err = proc.communicate()
-        return _checked(args, proc.returncode, out, err, (0,))
+        code, out, err = proc.output()
+        return _checked(args, code, out, err, ok)
 
     return output
 
@@ -202,7 +201,7 @@ class BlobReader:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self._proc: subprocess.Popen[bytes] | None = None
+        self._proc: Process | None = None
 
     def read(self, spec: str) -> bytes | None:
         """The blob ``rev:path`` (``:path`` is the staged version), None when there is none."""
@@ -221,12 +220,9 @@ class BlobReader:
         self._start()
         return self
 
-    def _start(self) -> subprocess.Popen[bytes]:
+    def _start(self) -> Process:
         if self._proc is None:
-            self._proc = subprocess.Popen(
-                ["git", "cat-file", "--batch"], cwd=self.root,
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            )  # fmt: skip
+            self._proc = spawn(self.root, ("cat-file", "--batch"), stdin=True, stderr=False)
         return self._proc
 
     def __enter__(self) -> BlobReader:

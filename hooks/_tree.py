@@ -167,7 +167,7 @@ class Tree:
                 for entry in os.scandir(self.root / d)
             ]
         else:
-            from hooks._git import run  # subprocess: only hooks that read revisions pay it
+            from hooks._git import run  # git: only hooks that read revisions pay for it
 
             out = run(self.root, "ls-tree", "-z", "--name-only", self.rev, "--",
                       layout.rfd_dir + "/", layout.drafts_dir + "/")  # fmt: skip
