@@ -15,11 +15,25 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from argparse import Namespace
+    from collections.abc import Callable, Sequence
 
     from bot.config import Config
     from bot.errors import RfdError
     from bot.ids import RfdId
+
+
+def hook_args(prog: str, doc: str, argv: Sequence[str] | None, files: str) -> Namespace:
+    """The command line every hook takes: the file names pre-commit passes (``files`` says
+    what the hook does with them) and, on pre-push, the pushed range (from pre-commit's
+    ``PRE_COMMIT_FROM_REF``/``PRE_COMMIT_TO_REF`` unless given)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog=prog, description=doc.splitlines()[0])
+    parser.add_argument("filenames", nargs="*", help=files)
+    parser.add_argument("--from-ref", default=os.environ.get("PRE_COMMIT_FROM_REF", ""))
+    parser.add_argument("--to-ref", default=os.environ.get("PRE_COMMIT_TO_REF", ""))
+    return parser.parse_args(argv)
 
 
 class Layout(NamedTuple):
@@ -75,14 +89,19 @@ DEFAULT_LAYOUT = Layout("docs/rfd", "docs/rfd/drafts", "docs/rfd/.state")
 def load_layout(root: Path) -> Layout:
     """The layout configured for ``root`` (ConfigError for a broken ``.github/rfd.toml``).
 
-    Without a configuration file (nor ``RFD_DIR``) it is the default layout, and the
-    configuration module — ~15 ms of dataclass building at import — is not loaded.
+    The file is read by :mod:`hooks._config`; the configuration module (~30 ms of
+    dataclass building at import) is loaded only for a file that reader cannot vouch for.
     """
-    if not os.environ.get("RFD_DIR") and not (root / CONFIG_PATH).is_file():
-        return DEFAULT_LAYOUT
-    from bot.config import load_config
+    from hooks._config import rfd_section
 
-    return Layout.of(load_config(root))
+    rfd = rfd_section(root, CONFIG_PATH)
+    if rfd is None:
+        from bot.config import load_config
+
+        return Layout.of(load_config(root))
+    rfd_dir = rfd.get("dir", DEFAULT_LAYOUT.rfd_dir).rstrip("/")
+    drafts = rfd.get("drafts_dir", "drafts").strip("/")
+    return Layout(rfd_dir, f"{rfd_dir}/{drafts}", f"{rfd_dir}/{rfd.get('state_dir', '.state')}")
 
 
 class Report:

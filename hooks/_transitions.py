@@ -9,6 +9,7 @@ from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.document import Document  # every run parses RFDs: loaded while git reads the index
 from bot.errors import RfdError, TransitionError
 from bot.status import Status, check_transition
 from hooks import _gates, _git
@@ -17,7 +18,9 @@ from hooks._common import Layout, Report
 from hooks._tree import Statuses, Tree
 
 if TYPE_CHECKING:
-    from bot.document import Document
+    from collections.abc import Callable
+
+    Staged = Callable[[], tuple[str, list[_git.Change]]]
 
 FIRST_STATUSES = (Status.DRAFT, Status.DISCUSSION)
 NEW_HINT = (
@@ -27,10 +30,11 @@ NEW_HINT = (
 
 
 def check(root: Path, layout: Layout, from_ref: str, to_ref: str, only: set[str] | None,
-          report: Report) -> None:  # fmt: skip
-    """Check every RFD change of the index (or of each pushed commit) into ``report``."""
-    with _git.BlobReader(root) as reader:
-        for old, new, changes in _steps(root, from_ref, to_ref, reader):
+          report: Report, staged: Staged | None = None) -> None:  # fmt: skip
+    """Check every RFD change of the index (or of each pushed commit) into ``report``;
+    ``staged`` is :func:`hooks._git.staged_changes` when the caller started it already."""
+    with _git.BlobReader(root).start() as reader:
+        for old, new, changes in _steps(root, from_ref, to_ref, reader, staged):
             if to_ref and new.rev:  # pre-push: name the commit of each problem
                 report.where = cache(partial(_git.describe_commit, root, new.rev))
             checker = Checker(layout, old, new, report)
@@ -51,16 +55,20 @@ def _removals(changes: list[_git.Change], layout: Layout, new: Tree, report: Rep
 
 
 def _steps(
-    root: Path, from_ref: str, to_ref: str, reader: _git.BlobReader
+    root: Path, from_ref: str, to_ref: str, reader: _git.BlobReader, staged: Staged | None
 ) -> list[tuple[Tree, Tree, list[_git.Change]]]:
     """``(old tree, new tree, changes)``: the index against HEAD, or each pushed commit."""
     if to_ref:
+        steps = [(old, new, _git.diff_changes(root, old, new))
+                 for old, new in _git.commits(root, from_ref, to_ref)]  # fmt: skip
         return [
-            (Tree(root, old, reader), Tree(root, new, reader), _git.diff_changes(root, old, new))
-            for old, new in _git.commits(root, from_ref, to_ref)
-        ]
-    base, changes = _git.staged_changes(root)
-    return [(Tree(root, base, reader), Tree.index(root, base, changes, reader), changes)]
+            (Tree(root, old, reader).knowing(changes, before=True),
+             Tree(root, new, reader).knowing(changes), changes)
+            for old, new, changes in steps
+        ]  # fmt: skip
+    base, changes = (staged or _git.staged_changes(root))()
+    old_tree = Tree(root, base, reader).knowing(changes, before=True)
+    return [(old_tree, Tree.index(root, base, changes, reader), changes)]
 
 
 class Checker:

@@ -43,11 +43,20 @@ class Tree:
         named for the changed paths, and ``base`` (HEAD) for every other path."""
         tree = cls(root, INDEX, reader)
         tree._base = base
+        return tree.knowing(changes)
+
+    def knowing(self, changes: Iterable[Change], *, before: bool = False) -> Tree:
+        """This tree, told the blobs of the paths ``changes`` lead to (``before``: come from),
+        which it then reads by id: no lookup through large folders."""
         for change in changes:
+            if before:
+                if change.kind != "C":
+                    self._staged[change.old] = change.old_blob
+                continue
             if change.kind == "R":
-                tree._staged.setdefault(change.old, ZERO)
-            tree._staged[change.path] = change.blob
-        return tree
+                self._staged.setdefault(change.old, ZERO)
+            self._staged[change.path] = change.blob
+        return self
 
     def read_many(self, paths: Iterable[str]) -> dict[str, bytes | None]:
         """Contents of ``paths`` (None when absent), cached."""
@@ -158,7 +167,7 @@ class Tree:
                 for entry in os.scandir(self.root / d)
             ]
         else:
-            from hooks._git import run  # subprocess: only hooks that read revisions pay it
+            from hooks._git import run  # git: only hooks that read revisions pay for it
 
             out = run(self.root, "ls-tree", "-z", "--name-only", self.rev, "--",
                       layout.rfd_dir + "/", layout.drafts_dir + "/")  # fmt: skip

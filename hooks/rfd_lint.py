@@ -9,14 +9,12 @@ is read only for an RFD the checks ask about.
 
 from __future__ import annotations
 
-import argparse
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.errors import RfdError
-from hooks._common import Report, load_layout, normalize, pushed_in
+from hooks._common import Report, hook_args, load_layout, normalize, pushed_in
 
 if TYPE_CHECKING:
     from bot.lint import Finding
@@ -24,11 +22,7 @@ if TYPE_CHECKING:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="rfd-lint", description=__doc__.splitlines()[0])
-    parser.add_argument("filenames", nargs="*", help="files being committed")
-    parser.add_argument("--from-ref", default=os.environ.get("PRE_COMMIT_FROM_REF", ""))
-    parser.add_argument("--to-ref", default=os.environ.get("PRE_COMMIT_TO_REF", ""))
-    args = parser.parse_args(argv)
+    args = hook_args("rfd-lint", __doc__, argv, "files being committed")
     report = Report()
     root = Path.cwd()
     try:

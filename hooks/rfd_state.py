@@ -8,21 +8,15 @@ file holds an API key or token.
 
 from __future__ import annotations
 
-import argparse
-import os
 from collections.abc import Sequence
 from pathlib import Path
 
 from bot.errors import RfdError
-from hooks._common import Report, load_layout, normalize, pushed_in
+from hooks._common import Report, hook_args, load_layout, normalize, pushed_in
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="rfd-state", description=__doc__.splitlines()[0])
-    parser.add_argument("filenames", nargs="*", help="files being committed")
-    parser.add_argument("--from-ref", default=os.environ.get("PRE_COMMIT_FROM_REF", ""))
-    parser.add_argument("--to-ref", default=os.environ.get("PRE_COMMIT_TO_REF", ""))
-    args = parser.parse_args(argv)
+    args = hook_args("rfd-state", __doc__, argv, "files being committed")
     report = Report()
     root = Path.cwd()
     try:

@@ -10,21 +10,15 @@ Requires or Extends it (see :mod:`hooks._deletions`).
 
 from __future__ import annotations
 
-import argparse
-import os
 from collections.abc import Sequence
 from pathlib import Path
 
 from bot.errors import RfdError
-from hooks._common import Layout, Report, load_layout, normalize
+from hooks._common import Layout, Report, hook_args, load_layout, normalize
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="rfd-status", description=__doc__.splitlines()[0])
-    parser.add_argument("filenames", nargs="*", help="files being committed (a filter)")
-    parser.add_argument("--from-ref", default=os.environ.get("PRE_COMMIT_FROM_REF", ""))
-    parser.add_argument("--to-ref", default=os.environ.get("PRE_COMMIT_TO_REF", ""))
-    args = parser.parse_args(argv)
+    args = hook_args("rfd-status", __doc__, argv, "files being committed (a filter)")
     report = Report()
     root = Path.cwd()
     try:
@@ -38,9 +32,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 root, layout.rfd_dir, layout.drafts_dir
             ):
                 return 0
+            # git reads the index while the checks are imported
+            staged = None if args.to_ref else _git.staged_changes(root)
             from hooks import _transitions
 
-            _transitions.check(root, layout, args.from_ref, args.to_ref, only, report)
+            _transitions.check(root, layout, args.from_ref, args.to_ref, only, report, staged)
         except _git.GitFailed as err:
             report.problem(f"git: {err}")
     except RfdError as err:

@@ -9,7 +9,6 @@ only when there is something to do and a token to do it with.
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -18,13 +17,12 @@ from typing import TYPE_CHECKING, NamedTuple
 from bot.errors import ForgeError, ForgeUnreachable, RfdError
 from bot.text import noun
 from hooks import _git
-from hooks._changes import added_phases, rfd_changes
-from hooks._common import Layout, Report, load_layout
-from hooks._tree import Tree
+from hooks._common import Layout, Report, hook_args, load_layout
 
 if TYPE_CHECKING:
     from bot.forge.base import Forge
     from bot.status import Status
+    from hooks._tree import Tree
 
 TOKEN_ENV = ("RFD_GITHUB_TOKEN", "GITHUB_TOKEN")
 
@@ -56,11 +54,7 @@ class Update(NamedTuple):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="rfd-sync", description=__doc__.splitlines()[0])
-    parser.add_argument("filenames", nargs="*", help="ignored: the commits say what changed")
-    parser.add_argument("--from-ref", default=os.environ.get("PRE_COMMIT_FROM_REF", ""))
-    parser.add_argument("--to-ref", default=os.environ.get("PRE_COMMIT_TO_REF", ""))
-    args = parser.parse_args(argv)
+    args = hook_args("rfd-sync", __doc__, argv, "ignored: the commits say what changed")
     return run(Path.cwd(), args.from_ref, args.to_ref, os.environ, github_forge)
 
 
@@ -70,9 +64,13 @@ def run(
 ) -> int:  # fmt: skip
     report = Report()
     try:
+        # post-commit: git compares HEAD with its parent while the configuration loads
+        head = None if to_ref else _git.commit_changes(root, "HEAD")
         layout = load_layout(root)
+        from hooks._tree import Tree
+
         with _git.BlobReader(root) as reader:
-            updates = collect(root, layout, from_ref, to_ref, reader)
+            updates = collect(root, layout, from_ref, to_ref, reader, head)
             if updates:
                 _sync(root, updates, Tree(root, to_ref or "HEAD", reader), layout, environ,
                       make_forge, report)  # fmt: skip
@@ -102,22 +100,31 @@ def _sync(
 
 
 def collect(
-    root: Path, layout: Layout, from_ref: str, to_ref: str, reader: _git.BlobReader
-) -> list[Update]:
-    """The updates due for the pushed commits, or for HEAD alone (post-commit)."""
+    root: Path, layout: Layout, from_ref: str, to_ref: str, reader: _git.BlobReader,
+    head: Callable[[], list[_git.Change]] | None = None,
+) -> list[Update]:  # fmt: skip
+    """The updates due for the pushed commits, or for HEAD alone (post-commit; ``head`` is
+    :func:`hooks._git.commit_changes` of HEAD when the caller started it already)."""
+    from hooks._changes import added_phases, rfd_changes
+    from hooks._tree import Tree
+
     if to_ref:
         steps = [(old, new, _git.diff_changes(root, old, new))
                  for old, new in _git.commits(root, from_ref, to_ref)]  # fmt: skip
     else:
-        steps = [("HEAD^", "HEAD", _git.commit_changes(root, "HEAD"))]
+        steps = [("HEAD^", "HEAD", (head or _git.commit_changes(root, "HEAD"))())]
     phases: dict[str, list[str]] = {}
     statuses: dict[str, Status] = {}
     paths: dict[str, str] = {}
     for parent, commit, changes in steps:
-        old, new = Tree(root, parent, reader), Tree(root, commit, reader)
+        old = Tree(root, parent, reader).knowing(changes, before=True)
+        new = Tree(root, commit, reader).knowing(changes)
         for key, number in added_phases(changes, layout):
             phases.setdefault(key, []).append(number)
-        for change in rfd_changes(changes, layout):
+        changed = rfd_changes(changes, layout)
+        if changed:
+            reader.start()  # git loads while the RFD parser is imported
+        for change in changed:
             key = str(layout.rfd_id(change.path))
             paths[key] = change.path
             after = _status_change(old, new, change.old_path, change.path)

@@ -2,6 +2,8 @@
 
     python -m tests.bench.genrepo /tmp/big 2000      # 2,000 RFDs, 20,000 state files
 
+The repository is set up as ``rfd init`` sets one up (``.github/rfd.toml`` with its
+defaults, ``.gitattributes``), so every hook reads the configuration as in a real repo.
 RFD ``n`` is Implemented, Accepted, Discussion or Draft in turn; every one has the same
 ten state files.  :func:`one_rfd_commit` then stages the kind of commit a user makes:
 one RFD accepted, with its plan and a review.
@@ -13,6 +15,8 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+
+from bot.repo_setup import init
 
 STATE = "docs/rfd/.state"
 STATUSES = ("Implemented", "Accepted", "Discussion", "Draft")
@@ -81,6 +85,7 @@ def make_repo(repo: Path, count: int) -> Path:
     # measurements.  The repository is packed below instead, as a real (cloned) one is.
     git(repo, "config", "gc.auto", "0")
     git(repo, "config", "maintenance.auto", "false")
+    init(repo)  # .github/rfd.toml as `rfd init` writes it: every real repository has one
     for n in range(1, count + 1):
         files = {f"docs/rfd/{n:03d}-generated-{n}.md": rfd_text(n, STATUSES[n % 4])}
         files.update(state_files(n))

@@ -3,7 +3,8 @@
 ``python -m pytest tests/bench/test_hooks_bench.py -s``
 or ``python -m tests.bench.test_hooks_bench``.
 
-Every command runs as a console script in a fresh interpreter, as pre-commit runs it,
+Both repositories are set up by ``rfd init`` (``.github/rfd.toml`` included, as in any
+real one).  Every command runs as a console script in a fresh interpreter, as pre-commit runs it,
 with bytecode cached (as in an installed environment; this machine's
 ``PYTHONDONTWRITEBYTECODE`` would otherwise make every run recompile the standard
 library).  Runs are interleaved so that load on the machine hits every command alike.
@@ -23,12 +24,13 @@ from pathlib import Path
 
 import pytest
 
+from bot.config import CONFIG_PATH
 from tests.bench.genrepo import git, make_repo, one_rfd_commit
 
 CHECKOUT = Path(__file__).resolve().parents[2]
 HOOKS = ("rfd-lint", "rfd-status", "rfd-state", "rfd-sync")
 SIZES = {"small": 20, "big": 2000}
-RUNS = 9
+RUNS = 21
 MAX_VS_CHECK_YAML = 1.2
 MAX_BIG_VS_SMALL = 1.15
 
@@ -102,6 +104,7 @@ def bench(workdir: Path) -> dict[str, dict[str, Timing]]:
     commits: dict[str, Path] = {}
     for size, count in SIZES.items():
         repo = make_repo(workdir / size, count)
+        assert (repo / CONFIG_PATH).is_file(), "hooks must be measured reading the config"
         files = one_rfd_commit(repo, count)
         yaml = [f for f in files if f.endswith(".json")]
         commits[size] = repo

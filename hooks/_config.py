@@ -1,0 +1,165 @@
+"""The hooks' reading of ``.github/rfd.toml``: the three ``[rfd]`` directories, fast.
+
+:mod:`bot.config` validates the whole file against its dataclass schema; importing it
+costs a hook ~30 ms, more than the hook's own work.  This reader parses the file with
+``tomllib`` and vouches for it only when every key in it is a schema key whose value it
+can check exactly as :mod:`bot.config` does (a string, a non-negative number, one of
+a few literal words...).  Anything else — a typo, a wrong type, a key with a pattern
+such as ``bot.login``, ``[plugins]``, invalid TOML, an ``RFD_*`` variable set — is
+handed to :mod:`bot.config`, so a broken file fails a hook with the same message as
+``rfd`` itself.  A test keeps :data:`LEAVES` equal to the schema.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+LIST_OF_STR = "list of str"
+"""A ``tuple[str, ...]`` key, written as a TOML array of strings."""
+
+Check = type | str | tuple[str, ...]
+"""A plain type, :data:`LIST_OF_STR`, or the words a ``Literal`` key allows."""
+
+_STEP = {"model": str, "max_tokens": int, "budget_tokens": int, "budget_usd": float}
+LEAVES: dict[str, Check] = {
+    "rfd.dir": str, "rfd.drafts_dir": str, "rfd.state_dir": str, "rfd.main_branch": str,
+    "labels.review": str, "labels.accept": str,
+    "provider.name": ("auto", "anthropic", "openai", "offline"),
+    "provider.base_url": str, "provider.api_key_env": str, "provider.timeout_seconds": float,
+    "provider.max_retries": int, "provider.context_tokens": int,
+    "models.*": str,
+    **{f"steps.{step}.{key}": check for step in ("explore", "converge", "draft", "review",
+                                                 "refine", "accept", "implement")
+       for key, check in _STEP.items()},
+    "accept.allow_author": bool, "accept.min_permission": ("write", "maintain", "admin"),
+    "bot.allowed_bots": LIST_OF_STR, "bot.seconds_between_writes": float,
+    "bot.write_burst": int,
+    "implement.allowed_commands": LIST_OF_STR, "implement.allowed_paths": LIST_OF_STR,
+    "implement.protected_paths": LIST_OF_STR, "implement.max_items": int,
+}  # fmt: skip
+"""The keys this reader checks itself (``models.*``: any key of that table)."""
+
+ENV_VARS = ("RFD_DIR", "RFD_PROVIDER", "RFD_BASE_URL", "RFD_PLUGINS")
+"""The variables :func:`bot.config.env_layer` reads: when one is set, bot.config decides."""
+
+PATH_KEYS = ("dir", "drafts_dir", "state_dir")
+
+
+def rfd_section(root: Path, config_path: str) -> dict[str, str] | None:
+    """The ``[rfd]`` table of ``root``'s configuration ({} without a file), or None when
+    only :mod:`bot.config` can tell whether the configuration is valid."""
+    if any(os.environ.get(name) for name in ENV_VARS):
+        return None
+    try:
+        data = (root / config_path).read_bytes()
+    except (FileNotFoundError, NotADirectoryError):
+        return {}
+    except OSError:
+        return None
+    table = parse(data)
+    if table is None or not _plain(table, ""):
+        return None
+    rfd: dict[str, str] = table.get("rfd", {})
+    return rfd if all(_inside(rfd.get(key, "x")) for key in PATH_KEYS) else None
+
+
+def parse(data: bytes) -> dict[str, Any] | None:
+    """The TOML document ``data`` (None when it is not valid TOML).
+
+    A file made only of ``[table]`` headers, ``key = "text"`` lines and comments — what
+    ``rfd init`` writes — is read line by line; any other is left to ``tomllib`` (~5 ms
+    to import, with ``datetime``).
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    table = _simple(text)
+    if table is not None:
+        return table
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
+
+
+_SIMPLE_LINE = re.compile(
+    r"""[ \t]*
+    (?: \[ (?P<table> [A-Za-z0-9_-]+ (?:\.[A-Za-z0-9_-]+)* ) \]      # [table], [steps.review]
+      | (?P<key> [A-Za-z0-9_-]+ ) [ ]*=[ ]* "(?P<value> [^"\\\x00-\x1f\x7f]* )"  # key = "text"
+    )?
+    [ \t]* (?: \#[^\x00-\x08\x0a-\x1f\x7f]* )?                          # a comment
+    """,
+    re.VERBOSE,
+)
+
+
+def _simple(text: str) -> dict[str, Any] | None:
+    """``text`` as tomllib reads it, when every line is simple and no table or key repeats
+    (None otherwise: then tomllib decides, and reports errors)."""
+    root: dict[str, Any] = {}
+    current = root
+    for line in text.split("\n"):
+        match = _SIMPLE_LINE.fullmatch(line)
+        if match is None:
+            return None
+        if match["table"]:
+            found = _new_table(root, match["table"].split("."))
+            if found is None:
+                return None
+            current = found
+        elif match["key"]:
+            if match["key"] in current:
+                return None
+            current[match["key"]] = match["value"]
+    return root
+
+
+def _new_table(root: dict[str, Any], names: list[str]) -> dict[str, Any] | None:
+    node = root
+    for name in names[:-1]:
+        node = node.setdefault(name, {})
+        if not isinstance(node, dict):
+            return None
+    if names[-1] in node:
+        return None  # defined before (or implicitly by [a.b]): tomllib knows the rules
+    node[names[-1]] = {}
+    return node[names[-1]]  # type: ignore[no-any-return]
+
+
+def _plain(table: dict[str, Any], prefix: str) -> bool:
+    """Every key of ``table`` is in :data:`LEAVES` (or a table of them), with a good value."""
+    for key, value in table.items():
+        dotted = prefix + key
+        check = LEAVES.get(dotted) or LEAVES.get(prefix + "*")
+        if check is None:
+            tables = isinstance(value, dict) and any(k.startswith(dotted + ".") for k in LEAVES)
+            if not tables or not _plain(value, dotted + "."):
+                return False
+        elif not _valid(check, value):
+            return False
+    return True
+
+
+def _valid(check: Check, value: object) -> bool:
+    if isinstance(check, tuple):
+        return isinstance(value, str) and value in check
+    if check == LIST_OF_STR:
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if isinstance(value, bool):
+        return check is bool
+    if check in (int, float):
+        return isinstance(value, int if check is int else (int, float)) and value >= 0
+    return isinstance(value, check)  # type: ignore[arg-type]
+
+
+def _inside(path: object) -> bool:
+    """A plainly relative path (bot.config has the final word on anything unusual)."""
+    if not isinstance(path, str) or not path or "\\" in path or ":" in path:
+        return False
+    return not path.startswith("/") and ".." not in path.split("/")
