@@ -14,7 +14,8 @@ from typing import Any, Literal
 
 import pytest
 
-from bot.config import _ENV_KEYS, _VALUE_CHECKS, CONFIG_PATH, Config, PluginsSection, load_config
+from bot.config import _ENV_KEYS, CONFIG_PATH, Config, PluginsSection, load_config
+from bot.config_check import _VALUE_CHECKS
 from bot.errors import ConfigError
 from bot.repo_setup import CONFIG_TEMPLATE
 from hooks._common import Layout, load_layout
