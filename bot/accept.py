@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from bot import document, plan
+from bot.atomic import read_exact
 from bot.document import Document
 from bot.errors import InvalidStructure, TransitionError
 from bot.events import PlanExtracted
@@ -95,7 +96,7 @@ def accept(ws: Workspace, query: str, *, model: str | None = None) -> AcceptOutc
     issue = track(ws, rid, "accepted")
     file = ws.find(rid)
     path = ws.path(file)
-    text = path.read_text(encoding="utf-8")
+    text = read_exact(path)
     linked = document.set_field(text, "Tracking Issue", _issue_ref(issue))
     if linked != text:
         ws.write_rfd(path, linked)

@@ -20,6 +20,12 @@ DEFAULT_MODE = 0o644
 """Mode of newly created files (``mkstemp`` would make them private to the user)."""
 
 
+def read_exact(path: Path) -> str:
+    """The file's text exactly as stored: unlike ``Path.read_text``, CRLF line endings stay
+    CRLF, so what is read, edited and written back changes only what the edit meant to."""
+    return path.read_bytes().decode("utf-8")
+
+
 class OnExists(Enum):
     """What to do when something to be created exists already (``--on-exists``)."""
 

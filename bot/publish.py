@@ -13,6 +13,7 @@ import posixpath
 from pathlib import Path
 
 from bot import document, links
+from bot.atomic import read_exact
 from bot.discovery import RfdFile, next_number
 from bot.document import Document
 from bot.errors import AlreadyExists
@@ -96,7 +97,7 @@ def _rewrite_references(
         if other.path in moved or other.rfd_id == file.rfd_id or not path.exists():
             continue
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_exact(path)
         except (OSError, UnicodeDecodeError):
             continue  # a broken RFD is left as it is; `rfd lint` reports it
         here = _dir(other.path)

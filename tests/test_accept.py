@@ -90,3 +90,15 @@ def test_a_draft_blocked_by_its_requires_is_not_published(git_repo: Path) -> Non
         accept.accept(Workspace.open(git_repo), "D3")
     assert draft.read_text() == before
     assert not (git_repo / "docs/rfd/002-b.md").exists()
+
+
+def test_accept_keeps_crlf_line_endings_and_changes_only_its_lines(git_repo: Path) -> None:
+    lf = rfd_text("001", "Queue")
+    path = write_rfd(git_repo, "001-a.md", "")
+    path.write_bytes(lf.replace("\n", "\r\n").encode())
+    accept.accept(Workspace.open(git_repo), "1")
+    after = path.read_bytes()
+    assert b"\n" not in after.replace(b"\r\n", b"")  # every line still ends in CRLF
+    added = set(after.split(b"\r\n")) - set(lf.replace("\n", "\r\n").encode().split(b"\r\n"))
+    assert b"- **Status**: Accepted" in added and len(added) == 2
+    assert any(line.startswith(b"- **Tracking Issue**: #1") for line in added)

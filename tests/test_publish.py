@@ -137,3 +137,14 @@ def test_a_broken_rfd_elsewhere_does_not_stop_promotion_half_way(git_repo: Path)
     assert run(git_repo, "promote", "D1") == 0
     assert (git_repo / "docs/rfd/004-queue.md").exists()
     assert broken.read_bytes() == b"# RFD 003: Broken\n\xff see RFD D1\n"
+
+
+def test_references_rewritten_on_publication_keep_crlf_line_endings(git_repo: Path) -> None:
+    other = write_rfd(git_repo, "001-base.md", "")
+    text = rfd_text("001", "Base", requires="[RFD D1](D1-queue.md)")
+    other.write_bytes(text.replace("\n", "\r\n").encode())
+    write_rfd(git_repo, "D1-queue.md", rfd_text("D1", "Queue", "Draft"))
+    assert run(git_repo, "promote", "D1") == 0
+    after = other.read_bytes()
+    assert b"RFD 002" in after and b"D1" not in after
+    assert b"\n" not in after.replace(b"\r\n", b"")  # only the reference changed, CRLF kept

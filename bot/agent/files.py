@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.agent.context import Tool, ToolContext, schema
 from bot.agent.sandbox import write_text
+from bot.atomic import read_exact
 from bot.errors import FileNotFound, ValidationError
 from bot.text import plural
 
@@ -80,7 +81,7 @@ def _grep_file(ctx: ToolContext, path: Path, pattern: re.Pattern[str]) -> list[s
 
 
 def current_text(target: Path) -> str:
-    return target.read_text(encoding="utf-8") if target.is_file() else ""
+    return read_exact(target) if target.is_file() else ""
 
 
 def unified_diff(before: str, after: str, name: str) -> str:

@@ -26,6 +26,7 @@ from bot.agent.files import unified_diff
 from bot.agent.revision import Asked, revise
 from bot.agent.session import Session
 from bot.ai.answers import MAX_PASSES
+from bot.atomic import read_exact
 from bot.errors import ProviderError, RfdError, ValidationError
 from bot.events import Notice
 from bot.llm.base import Usage
@@ -102,7 +103,7 @@ def refine(
     """Run the rule-of-five loop on ``session.rfd_path``; the file is changed in place."""
     target = _rfd_file(session)
     meter = session.meter(Step.REFINE)
-    history = [target.read_text(encoding="utf-8")]
+    history = [read_exact(target)]
     passes: list[RefinePass] = []
     stop, warning = StopReason.CAP, ""
     for number in range(1, min(max_passes, MAX_PASSES) + 1):
@@ -113,7 +114,7 @@ def refine(
             reply, usage, stop = "", Usage(), StopReason.INTERRUPTED
             warning = PARTIAL.format(n=number, error=str(exc) or type(exc).__name__)
             session.bus.emit(Notice(rfd_id=session.event_id, message=warning, level="warning"))
-        after = target.read_text(encoding="utf-8")
+        after = read_exact(target)
         passes.append(_record(session, number, focus, history[-1], after, reply, usage))
         if stop is StopReason.INTERRUPTED:
             break

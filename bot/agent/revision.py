@@ -26,6 +26,7 @@ from bot.agent.rfd_tools import RFD_SECTION
 from bot.agent.session import Session
 from bot.ai.answers import REVISION_TOOL
 from bot.ai.shared import prefix_request
+from bot.atomic import read_exact
 from bot.events import Notice, ResultReady
 from bot.llm.base import Message, Reply, Request, ToolCall, Usage
 from bot.llm.guard import Meter
@@ -115,4 +116,4 @@ def _feedback(
 
 def _read(session: Session) -> str:
     path = session.tool_context().sandbox.resolve(session.rfd_path or "")
-    return path.read_text(encoding="utf-8")
+    return read_exact(path)
