@@ -96,6 +96,30 @@ def test_json_errors_are_json(rfd_repo: Path, capsys: pytest.CaptureFixture[str]
     assert data["error"]["type"] == "file_not_found"
 
 
+def test_usage_errors_are_json_too_with_json(
+    rfd_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(rfd_repo, "dismiss", "1", "--json") == 2
+    captured = capsys.readouterr()
+    error = json.loads(captured.out)["error"]
+    assert error["type"] == "usage_error" and "WHICH" in error["message"]
+    assert error["hint"] == "see `rfd dismiss --help`"
+    assert "Usage: rfd dismiss" in captured.err  # people still get click's usage text
+
+
+def test_an_empty_no_color_does_not_turn_colour_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.cli.output import Output
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setenv("NO_COLOR", "")
+    assert Output()._styled(Tty())
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not Output()._styled(Tty())
+
+
 def test_lint_reports_path_and_line(git_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
     write_rfd(git_repo, "002-b.md", rfd_text("003", "B"))  # heading id ≠ file name

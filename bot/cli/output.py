@@ -27,7 +27,7 @@ class Output:
     _consoles: dict[bool, Console] = field(default_factory=dict, repr=False)
 
     def _styled(self, stream: IO[str]) -> bool:
-        return "NO_COLOR" not in os.environ and stream.isatty()
+        return not os.environ.get("NO_COLOR") and stream.isatty()  # set and non-empty: no colour
 
     def _console(self, stderr: bool) -> Console:
         if stderr not in self._consoles:
