@@ -162,8 +162,9 @@ def _todo_findings(doc: Document) -> Iterable[ReviewFinding]:
 def _open_questions(doc: Document) -> Iterable[str]:
     for n, line in _code_free_lines(doc):
         m = _OPEN_BOX_RE.match(line)
-        if m and "question" in _section_of(doc, n).lower():
-            yield f"Still open (line {n}): {m['q'].strip()}"
+        section = _section_of(doc, n)
+        if m and "question" in section.lower():
+            yield f"Still open · {section} (line {n}): {m['q'].strip()}"
 
 
 def _dedupe(findings: list[ReviewFinding]) -> list[ReviewFinding]:

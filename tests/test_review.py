@@ -42,6 +42,7 @@ def test_offline_review_names_sections_and_lines(git_repo: Path) -> None:
     todo = next(f for f in out.review.findings if "TODO" in f.message)
     assert text.splitlines()[todo.line - 1].endswith("TODO: pick a cap.")  # type: ignore[operator]
     assert out.review.questions and "Who owns the queue?" in out.review.questions[0]
+    assert "Risks and Open Questions (line " in out.review.questions[0]  # names where it is
 
 
 def test_missing_plan_and_one_sided_supersede_are_reported(git_repo: Path) -> None:
