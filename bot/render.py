@@ -170,6 +170,12 @@ def _review(
     )
 
 
+MISSING_PLAN = (
+    "plan.json is missing — restore it from git history, or write the phases "
+    "`rfd plan {rid} --json` shows into it; until then no phase can be recorded"
+)
+
+
 def _phase_lines(state: RfdState) -> tuple[PhaseLine, ...]:
     out = []
     for i, phase in enumerate(state.plan or (), start=1):
@@ -190,6 +196,8 @@ def _implementation(
     phases = _phase_lines(state)
     done = sum(p.done for p in phases)
     lines = [("Status", "Accepted"), ("Phases", f"{done}/{len(phases)} done")]
+    if state.plan is None and state.plan_error is None:
+        lines.append(("Plan", MISSING_PLAN.format(rid=rid)))
     if doc.field("Tracking Issue"):
         lines.append(("Tracking Issue", doc.field("Tracking Issue") or ""))
     if state.impl_reviews:

@@ -374,3 +374,14 @@ def test_phase_done_twice_on_a_terminal_asks(
     out = capsys.readouterr().out
     assert "is recorded already" in out and "Choose (use, replace) [use]" in out
     assert recorded.read_text() == "Second summary.\n"
+
+
+def test_status_of_an_accepted_rfd_whose_plan_was_deleted_says_so(
+    rfd_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(rfd_repo, "accept", "1") == 0
+    (rfd_repo / "docs/rfd/.state/001/plan.json").unlink()
+    capsys.readouterr()
+    assert run(rfd_repo, "status", "1") == 0
+    out = capsys.readouterr().out
+    assert "plan.json is missing" in out and "rfd plan 001 --json" in out
