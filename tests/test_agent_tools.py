@@ -196,6 +196,23 @@ def test_command_failures_are_reported(repo: Path, monkeypatch: pytest.MonkeyPat
         call(ctx, "run_command", command="no-such-binary --version")
 
 
+def test_commands_get_an_environment_without_secrets(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    secrets = ["GITHUB_TOKEN", "ANTHROPIC_API_KEY", "GH_PAT", "NPM_AUTH", "AWS_CREDENTIALS"]
+    for name in secrets:
+        monkeypatch.setenv(name, "s3cr3t")
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    ctx = ctx_for(repo, allowed_commands=(f"{sys.executable} -c",))
+    code = (
+        "import os; e = os.environ;"
+        " print(sorted(k for k, v in e.items() if v == 's3cr3t'), e['LANG'], 'PATH' in e)"
+    )
+    assert call(ctx, "run_command", command=f'{sys.executable} -c "{code}"') == (
+        "exit code 0\n[] C.UTF-8 True\n"
+    )
+
+
 def test_a_slow_command_times_out(repo: Path) -> None:
     ctx = ctx_for(repo, allowed_commands=(sys.executable,))
     slow = ToolContext(ctx.sandbox, ctx.config, command_timeout=0.2)

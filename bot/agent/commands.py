@@ -19,7 +19,9 @@ from bot.agent.context import Tool, ToolContext, schema
 from bot.errors import PermissionDenied, ValidationError
 
 MAX_OUTPUT_CHARS = 20_000
-SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD", re.IGNORECASE)
+SECRET_NAME = re.compile(
+    r"KEY|TOKEN|SECRET|PASS|CREDENTIAL|AUTH|COOKIE|(?:^|_)PAT(?:_|$)", re.IGNORECASE
+)
 """Environment variables a command never sees (API keys, forge tokens)."""
 
 
