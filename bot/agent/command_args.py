@@ -4,7 +4,7 @@ An allowed prefix (``implement.allowed_commands``) says *what* may start; this m
 says *where* it may reach.  Without a shell, a program only sees paths through its
 arguments, so each argument after the prefix is read as a path — the whole word,
 the value of ``--option=value`` or ``NAME=value``, the text glued to a short option
-(``-C/``) — and must resolve inside the repository and outside
+(``-C/``, ``-kC/``) — and must resolve inside the repository and outside
 ``implement.protected_paths``.  Words that are not paths (``-k "not slow"``) resolve
 harmlessly inside.  Options that move the working directory or load configuration
 from elsewhere are refused outright for the tools we know.
@@ -53,8 +53,9 @@ def path_words(argument: str) -> Iterator[str]:
     """The texts of ``argument`` that a program could take as a path."""
     if not argument.startswith("-"):
         yield argument
-    elif not argument.startswith("--") and len(argument) > 2 and "=" not in argument:
-        yield argument[2:]  # -C/ or -f/tmp/x.mk
+    elif not argument.startswith("--") and "=" not in argument:
+        # a value glued to a short option, maybe after flags: -C/, -f/tmp/x.mk, -kC/
+        yield from (argument[i:] for i in range(2, len(argument)))
     _, sep, value = argument.partition("=")
     while sep:
         yield value
