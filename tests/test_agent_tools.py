@@ -172,6 +172,12 @@ def test_allowed_commands_cannot_name_paths_outside_or_protected(
         tool.preview(ctx_for(repo), {"command": command})
 
 
+def test_configured_protected_paths_bind_command_arguments(repo: Path) -> None:
+    ctx = ctx_for(repo, protected_paths=(".git/**", "migrations/**"))
+    with pytest.raises(PermissionDenied, match=r"`migrations/x\.py`, which is protected"):
+        call(ctx, "run_command", command="ruff check --fix migrations/x.py")
+
+
 def test_commands_run_in_the_repository_root(repo: Path) -> None:
     ctx = ctx_for(repo, allowed_commands=(f"{sys.executable} -c",))
     out = call(ctx, "run_command", command=f"{sys.executable} -c 'import os; print(os.getcwd())'")
