@@ -109,3 +109,14 @@ def test_write_text_creates_parents_and_leaves_no_temp_file(tmp_path: Path) -> N
     write_text(target, "one\r\ntwo\n")
     assert target.read_bytes() == b"one\r\ntwo\n"
     assert os.listdir(target.parent) == ["b.txt"]
+
+
+@pytest.mark.parametrize("path", [".git", ".git/config", "vendor/lib/.git/config", "src/../.git"])
+def test_git_directories_are_never_readable(repo: Path, path: str) -> None:
+    with pytest.raises(PermissionDenied, match="never read"):
+        Sandbox(repo, protected_paths=()).readable(path)
+
+
+def test_everything_else_inside_is_readable(repo: Path) -> None:
+    assert Sandbox(repo).readable("src/app.py") == (repo / "src" / "app.py").resolve()
+    assert Sandbox(repo).readable(".gitignore") == (repo / ".gitignore").resolve()

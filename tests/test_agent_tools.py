@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -69,6 +70,33 @@ def test_read_file_with_a_line_window(repo: Path) -> None:
         call(ctx_for(repo), "read_file", path="src")
 
 
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("read_file", {"path": ".git/config"}),
+        ("read_file", {"path": "src/../.git/config"}),
+        ("list_files", {"path": ".git"}),
+        ("grep_files", {"pattern": "two", "path": ".git"}),
+        ("read_file", {"path": "link-to-git/config"}),
+        ("read_file", {"path": "outside/secret.txt"}),
+    ],
+)
+def test_reads_never_enter_git_or_leave_the_repository(
+    repo: Path, tool: str, args: dict[str, Any]
+) -> None:
+    (repo / "link-to-git").symlink_to(repo / ".git")
+    (repo.parent / "secret.txt").write_text("outside\n")
+    (repo / "outside").symlink_to(repo.parent)
+    with pytest.raises(PermissionDenied, match=r"never read|outside the repository"):
+        call(ctx_for(repo), tool, **args)
+
+
+def test_workflows_stay_readable(repo: Path) -> None:
+    (repo / ".github" / "workflows").mkdir(parents=True)
+    (repo / ".github" / "workflows" / "ci.yml").write_text("on: push\n")
+    assert call(ctx_for(repo), "read_file", path=".github/workflows/ci.yml") == "on: push\n"
+
+
 def test_list_and_grep_skip_git_and_stay_inside(repo: Path) -> None:
     assert call(ctx_for(repo), "list_files").splitlines() == ["notes.md", "src/app.py"]
     hits = call(ctx_for(repo), "grep_files", pattern="two")
@@ -116,8 +144,44 @@ def test_writes_to_protected_or_outside_paths_are_refused(repo: Path, path: str)
 
 def test_allowed_commands_run_without_a_shell(repo: Path) -> None:
     ctx = ctx_for(repo, allowed_commands=(f"{sys.executable} -c",))
-    out = call(ctx, "run_command", command=f"{sys.executable} -c 'print(1+1)'; rm -rf /")
+    out = call(ctx, "run_command", command=f"{sys.executable} -c 'print(1+1)'; rm -rf src")
     assert out.startswith("exit code 0\n")
+    assert (repo / "src" / "app.py").exists()
+
+
+@pytest.mark.parametrize(
+    ("command", "argument"),
+    [
+        ("ruff check --fix /etc", "/etc"),
+        ("make test -C /", "-C"),
+        ("make test -f /tmp/evil.mk", "-f"),
+        ("pytest /somewhere/else", "/somewhere/else"),
+        ("python -m pytest --rootdir=/ tests", "--rootdir=/"),
+        ("ruff format .git/config", ".git/config"),
+    ],
+)
+def test_allowed_commands_cannot_name_paths_outside_or_protected(
+    repo: Path, command: str, argument: str
+) -> None:
+    tool = ALL_TOOLS["run_command"]
+    assert tool.preview is not None
+    refused = re.escape(f"argument `{argument}`")
+    with pytest.raises(PermissionDenied, match=refused):
+        call(ctx_for(repo), "run_command", command=command)
+    with pytest.raises(PermissionDenied, match=refused):  # the preview refuses before asking
+        tool.preview(ctx_for(repo), {"command": command})
+
+
+def test_configured_protected_paths_bind_command_arguments(repo: Path) -> None:
+    ctx = ctx_for(repo, protected_paths=(".git/**", "migrations/**"))
+    with pytest.raises(PermissionDenied, match=r"`migrations/x\.py`, which is protected"):
+        call(ctx, "run_command", command="ruff check --fix migrations/x.py")
+
+
+def test_commands_run_in_the_repository_root(repo: Path) -> None:
+    ctx = ctx_for(repo, allowed_commands=(f"{sys.executable} -c",))
+    out = call(ctx, "run_command", command=f"{sys.executable} -c 'import os; print(os.getcwd())'")
+    assert out == f"exit code 0\n{repo.resolve()}\n"
 
 
 @pytest.mark.parametrize(
@@ -136,6 +200,23 @@ def test_command_failures_are_reported(repo: Path, monkeypatch: pytest.MonkeyPat
     assert out == "exit code 3\nNone\n"  # secrets never reach the command
     with pytest.raises(ValidationError, match="not installed"):
         call(ctx, "run_command", command="no-such-binary --version")
+
+
+def test_commands_get_an_environment_without_secrets(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    secrets = ["GITHUB_TOKEN", "ANTHROPIC_API_KEY", "GH_PAT", "NPM_AUTH", "AWS_CREDENTIALS"]
+    for name in secrets:
+        monkeypatch.setenv(name, "s3cr3t")
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    ctx = ctx_for(repo, allowed_commands=(f"{sys.executable} -c",))
+    code = (
+        "import os; e = os.environ;"
+        " print(sorted(k for k, v in e.items() if v == 's3cr3t'), e['LANG'], 'PATH' in e)"
+    )
+    assert call(ctx, "run_command", command=f'{sys.executable} -c "{code}"') == (
+        "exit code 0\n[] C.UTF-8 True\n"
+    )
 
 
 def test_a_slow_command_times_out(repo: Path) -> None:

@@ -43,6 +43,14 @@ def call(step: str, tool: str, **arguments: Any) -> ToolCallIntercept:
         ("implement", "write_file", {"path": "src/secrets.py"}, "(matches `**/secrets.py`)"),
         ("implement", "write_file", {"path": "secrets.py"}, "(matches `**/secrets.py`)"),
         ("implement", "delete_files", {"paths": ["ok.py", "uv.lock"]}, "`uv.lock` is protected"),
+        ("implement", "run_command", {"command": "ruff check --fix migrations/x.py"},
+         "`migrations/x.py` is protected during implement"),
+        ("implement", "run_command", {"command": "ruff check --fix migrations"},
+         "`migrations` is protected during implement (matches `migrations/**`)"),
+        ("implement", "run_command", {"command": "ruff format --stdin-filename=./src/secrets.py"},
+         "`src/secrets.py` is protected"),
+        ("implement", "run_command", {"command": "pytest --junitxml=migrations/r.xml"},
+         "`migrations/r.xml` is protected"),
     ],
 )  # fmt: skip
 def test_calls_breaking_a_rule_are_aborted_with_the_reason(
@@ -62,7 +70,9 @@ def test_calls_breaking_a_rule_are_aborted_with_the_reason(
         ("implement", "write_file", {"path": "docs/migrations/notes.md"}),
         ("implement", "write_file", {"path": "sub/uv.lock"}),  # `*` stays within one name
         ("refine", "write_file", {"path": "migrations/0002.py"}),  # globs guard implement only
-        ("implement", "run_command", {"command": "rm -rf migrations"}),  # not a path argument
+        ("implement", "run_command", {"command": "pytest -q tests/test_migrations.py"}),
+        ("implement", "run_command", {"command": "ruff check 'unclosed"}),  # the tool refuses it
+        ("review", "run_command", {"command": "ruff check --fix migrations"}),
     ],
 )
 def test_calls_within_the_rules_pass_unchanged(

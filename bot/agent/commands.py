@@ -1,4 +1,9 @@
-"""The run_command tool: allow-listed command prefixes, no shell, a timeout, capped output."""
+"""The run_command tool: allow-listed command prefixes, no shell, a timeout, capped output.
+
+What follows the prefix is confined by :mod:`bot.agent.command_args` (paths inside the
+repository and outside the protected globs); the command runs in the repository root
+with an environment stripped of keys and tokens.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +14,14 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.agent import command_args
 from bot.agent.context import Tool, ToolContext, schema
 from bot.errors import PermissionDenied, ValidationError
 
 MAX_OUTPUT_CHARS = 20_000
-SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD", re.IGNORECASE)
+SECRET_NAME = re.compile(
+    r"KEY|TOKEN|SECRET|PASS|CREDENTIAL|AUTH|COOKIE|(?:^|_)PAT(?:_|$)", re.IGNORECASE
+)
 """Environment variables a command never sees (API keys, forge tokens)."""
 
 
@@ -28,13 +36,14 @@ def split(command: str) -> list[str]:
     return argv
 
 
-def allowed(argv: Sequence[str], prefixes: Sequence[str]) -> bool:
-    """Does ``argv`` start with the words of one of the allowed prefixes?"""
+def allowed(argv: Sequence[str], prefixes: Sequence[str]) -> int:
+    """How many words of ``argv`` the longest matching allowed prefix covers (0: none)."""
+    matched = 0
     for prefix in prefixes:
         words = shlex.split(prefix)
         if words and list(argv[: len(words)]) == words:
-            return True
-    return False
+            matched = max(matched, len(words))
+    return matched
 
 
 def cap(text: str, limit: int = MAX_OUTPUT_CHARS) -> str:
@@ -48,11 +57,13 @@ def cap(text: str, limit: int = MAX_OUTPUT_CHARS) -> str:
 def _checked(ctx: ToolContext, command: str) -> list[str]:
     argv = split(command)
     prefixes = ctx.config.implement.allowed_commands
-    if not allowed(argv, prefixes):
+    prefix_words = allowed(argv, prefixes)
+    if not prefix_words:
         raise PermissionDenied(
             f"`{command}` is not an allowed command",
             hint="allowed prefixes (implement.allowed_commands): " + ", ".join(prefixes),
         )
+    command_args.check(argv, prefix_words, ctx.sandbox)
     return argv
 
 

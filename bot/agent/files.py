@@ -23,7 +23,7 @@ SKIP_DIRS = frozenset({".git", ".venv", "node_modules", "__pycache__", ".mypy_ca
 
 
 def _read(ctx: ToolContext, args: Mapping[str, Any]) -> str:
-    target = ctx.sandbox.resolve(args["path"])
+    target = ctx.sandbox.readable(args["path"])
     if not target.is_file():
         raise FileNotFound(f"`{args['path']}` is not a file")
     text = target.read_text(encoding="utf-8", errors="replace")
@@ -43,7 +43,7 @@ def _walk(base: Path) -> Iterator[Path]:
 
 
 def _list(ctx: ToolContext, args: Mapping[str, Any]) -> str:
-    base = ctx.sandbox.resolve(args.get("path") or ".")
+    base = ctx.sandbox.readable(args.get("path") or ".")
     if not base.is_dir():
         raise FileNotFound(f"`{args.get('path')}` is not a directory")
     found = [ctx.sandbox.relative(p) for p in _walk(base) if not p.is_symlink()]
@@ -57,7 +57,7 @@ def _grep(ctx: ToolContext, args: Mapping[str, Any]) -> str:
         pattern = re.compile(args["pattern"])
     except re.error as exc:
         raise ValidationError(f"bad regular expression: {exc}") from exc
-    base = ctx.sandbox.resolve(args.get("path") or ".")
+    base = ctx.sandbox.readable(args.get("path") or ".")
     files = [base] if base.is_file() else list(_walk(base))
     hits: list[str] = []
     for path in files:

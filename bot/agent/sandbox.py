@@ -1,7 +1,8 @@
 """Confinement of every path a tool touches to the repository.
 
 A path is resolved (``..`` and symlinks too) and must land inside the repository
-root.  Writes must also match ``implement.allowed_paths`` and none of
+root.  Reads never enter a ``.git`` directory (its ``config`` may hold credentials).
+Writes must also match ``implement.allowed_paths`` and none of
 ``implement.protected_paths`` (``.git/**`` and ``.github/workflows/**`` by default).
 """
 
@@ -20,6 +21,9 @@ from bot.errors import PermissionDenied, ValidationError
 OUTSIDE = "is outside the repository"
 PROTECTED = "is protected (implement.protected_paths)"
 NOT_ALLOWED = "is not in implement.allowed_paths"
+PRIVATE = "is inside `.git/`, which tools never read"
+UNREADABLE = ("**/.git/**",)
+"""Never read, whatever the configuration: git's own files, remotes and credentials."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,13 @@ class Sandbox:
     def relative(self, target: Path) -> str:
         """The posix path of a resolved ``target`` relative to the root ("." for the root)."""
         return target.relative_to(self.root.resolve()).as_posix()
+
+    def readable(self, path: str) -> Path:
+        """Like :meth:`resolve`, and the path must not be inside a ``.git`` directory."""
+        target = self.resolve(path)
+        if matches_any(self.relative(target), UNREADABLE):
+            raise PermissionDenied(f"`{path}` {PRIVATE}")
+        return target
 
     def writable(self, path: str) -> Path:
         """Like :meth:`resolve`, and the path must be allowed and not protected."""

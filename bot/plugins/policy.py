@@ -7,6 +7,10 @@ to the model as the tool's result::
     [plugins.policy]
     deny_tools_in_steps = { review = ["write_file", "edit_file"] }
     protected_globs = ["migrations/**"]      # never written during implement
+
+A command (``run_command``'s ``command``) is read with the argument parser of
+:mod:`bot.agent.command_args`: each path it names is checked like a path argument,
+and a directory counts for what is below it (``ruff check --fix migrations``).
 """
 
 from __future__ import annotations
@@ -14,10 +18,12 @@ from __future__ import annotations
 import dataclasses
 import posixpath
 import re
+import shlex
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import PurePath
 from typing import Any
 
+from bot.agent.command_args import path_words
 from bot.config import StepsSection
 from bot.errors import Aborted
 from bot.events import ToolCallIntercept
@@ -58,6 +64,7 @@ OPTIONS_SCHEMA: Mapping[str, Any] = {
 DENIED = "policy: `{tool}` is not allowed during {step}"
 PROTECTED = "policy: `{path}` is protected during {step} (matches `{glob}`)"
 HINT = "the rule is in [plugins.policy] of the configuration"
+COMMAND_ARGUMENT = "command"
 
 
 @hookimpl
@@ -92,7 +99,7 @@ class Policy:
             return
         for path in self._paths(event.arguments):
             for glob, regex in self.globs:
-                if regex.fullmatch(path):
+                if regex.fullmatch(path) or regex.fullmatch(path + "/"):
                     message = PROTECTED.format(path=path, step=event.step, glob=glob)
                     raise Aborted(message, hint=HINT)
 
@@ -103,6 +110,19 @@ class Policy:
             for item in values:
                 if isinstance(item, str) and item:
                     yield normalise(item, self.root)
+        command = arguments.get(COMMAND_ARGUMENT)
+        if isinstance(command, str):
+            yield from (normalise(word, self.root) for word in command_paths(command))
+
+
+def command_paths(command: str) -> Iterator[str]:
+    """The texts of ``command``'s arguments a program could take as paths."""
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return  # run_command refuses it itself
+    for argument in argv[1:]:
+        yield from (word for word in path_words(argument) if word)
 
 
 def normalise(path: str, root: str) -> str:
