@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -12,20 +14,20 @@ from bot.config import load_config
 from bot.llm.base import Reply, ToolCall, Usage
 from bot.state import StateStore
 from tests.conftest import rfd_text, write_rfd
-from tests.fakes import ScriptedLLM, reply
+from tests.fakes import ScriptedLLM, reply, scripted_providers
 
 
 @pytest.fixture
 def scripted(monkeypatch: pytest.MonkeyPatch) -> list[ScriptedLLM]:
     """Every workspace the CLI opens talks to the next scripted model."""
-    from bot.llm.offline import OfflineLLM
+    from bot.llm.select import Providers
 
     models: list[ScriptedLLM] = []
 
-    def next_model(cfg: object) -> tuple[object, str]:
-        return (models.pop(0), "scripted") if models else (OfflineLLM(), "offline")
+    def next_model(cfg: Any, environ: Mapping[str, str]) -> Providers:
+        return scripted_providers(models.pop(0))(cfg, environ) if models else Providers(cfg, {})
 
-    monkeypatch.setattr("bot.workspace._default_llm", next_model)
+    monkeypatch.setattr("bot.workspace._providers", next_model)
     return models
 
 
