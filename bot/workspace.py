@@ -81,7 +81,7 @@ class Workspace:
         store = StateStore(root, config)
         reason, providers = "", None
         if llm is None:
-            providers = _providers(config, os.environ if environ is None else environ)
+            providers = make_providers(config, os.environ if environ is None else environ)
             llm, reason = providers.default()
         ws = cls(
             root=root,
@@ -159,7 +159,8 @@ def _forge_listener(ws: Workspace) -> Callable[[TrackingDue], TrackingDue]:
     return answer
 
 
-def _providers(config: Config, environ: Mapping[str, str]) -> Providers:
+def make_providers(config: Config, environ: Mapping[str, str]) -> Providers:
+    """The providers a workspace (or a bot run checking for a model) routes its steps to."""
     from bot.llm.select import Providers
 
     return Providers(config, environ)

@@ -34,7 +34,7 @@ def reply(
 
 
 def scripted_providers(llm: Any) -> Callable[[Any, Mapping[str, str]], Any]:
-    """A ``bot.workspace._providers`` whose Anthropic provider is ``llm`` (``claude-*`` steps
+    """A ``bot.workspace.make_providers`` whose Anthropic provider is ``llm`` (``claude-*`` steps
     route to it; the real routing decides)."""
     from bot.llm.select import Providers
 

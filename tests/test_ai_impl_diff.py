@@ -95,7 +95,7 @@ def test_an_uncommitted_acceptance_falls_back_to_the_main_branch_and_says_so(
     commit(git_repo, "discuss")
     set_status(git_repo, "Accepted")  # accepted in the working tree only
     llm = ScriptedLLM([reply("", ("submit_review", REVIEW))])
-    monkeypatch.setattr("bot.workspace._providers", scripted_providers(llm))
+    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
     assert main(["-C", str(git_repo), "review", "1"]) == 0
     err = capsys.readouterr().err
     assert "the commit that accepted RFD 001 was not found" in err

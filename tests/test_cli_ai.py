@@ -27,7 +27,7 @@ def scripted(monkeypatch: pytest.MonkeyPatch) -> list[ScriptedLLM]:
     def next_model(cfg: Any, environ: Mapping[str, str]) -> Providers:
         return scripted_providers(models.pop(0))(cfg, environ) if models else Providers(cfg, {})
 
-    monkeypatch.setattr("bot.workspace._providers", next_model)
+    monkeypatch.setattr("bot.workspace.make_providers", next_model)
     return models
 
 

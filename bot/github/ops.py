@@ -41,9 +41,9 @@ def open_workspace(ctx: Context, root: Path) -> Workspace:
 
 def has_model(ctx: Context, step: str, model: str | None = None) -> bool:
     """Does this run have an AI provider for ``step`` (checked before any work is done)?"""
-    from bot.llm.select import Providers
+    from bot.workspace import make_providers
 
-    return not Providers(ctx.cfg, ctx.environ).for_step(step, model).llm.offline
+    return not make_providers(ctx.cfg, ctx.environ).for_step(step, model).llm.offline
 
 
 def offline_note(ws: Workspace, model: str | None = None) -> str:
