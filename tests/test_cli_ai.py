@@ -44,6 +44,20 @@ def test_ai_steps_offline_say_what_is_missing(
         assert "needs an AI model" in capsys.readouterr().err
 
 
+def test_a_step_whose_provider_has_no_key_says_which_one(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only the OpenAI-compatible key: Claude steps refuse (AI-only) or review offline, each
+    naming the key its model needs; nothing is sent to the endpoint under a Claude id."""
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A", status="Discussion"))
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-proj-test-dummy-key")
+    assert run(git_repo, "refine", "1") == 1
+    assert "no ANTHROPIC_API_KEY set for claude-opus-5-5 (step refine)" in capsys.readouterr().err
+    assert run(git_repo, "review", "1") == 0
+    out = capsys.readouterr().out
+    assert "no ANTHROPIC_API_KEY set for claude-sonnet-5-5 (step review): using the offline" in out
+
+
 def test_refine_reports_passes_and_hints_at_dismiss(
     git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
 ) -> None:
