@@ -50,7 +50,7 @@ def extract_plan(ws: Workspace, query: str, *, model: str | None = None) -> Extr
     result = plan.extract(doc)
     if result.phases:
         return Extraction(result.phases, "deterministic")
-    if not ws.llm.offline:
+    if not ws.llm_for("accept", model).offline:
         from bot.ai.plan import STEP, extract_plan_called
         from bot.usage import entry
 

@@ -43,8 +43,8 @@ class ProviderSection:
     """Which LLM provider to use and how to reach it."""
 
     name: Literal["auto", "anthropic", "openai", "offline"] = "auto"
-    """``auto``: Anthropic when ANTHROPIC_API_KEY is set, else OpenAI-compatible when its key
-    is set, else offline."""
+    """``auto``: per step, ``claude-*`` models go to Anthropic and any other model to the
+    OpenAI-compatible endpoint; a provider without its key is offline."""
     base_url: str = "https://api.openai.com/v1"
     """Base URL of the OpenAI-compatible endpoint (Gemini, OpenRouter, Ollama, vLLM...)."""
     api_key_env: str = "OPENAI_API_KEY"
@@ -63,6 +63,8 @@ class StepSection:
 
     model: str = ""
     """Model alias or id; empty means the built-in default of the step."""
+    provider: Literal["", "auto", "anthropic", "openai", "offline"] = ""
+    """The step's provider (values as ``provider.name``); empty means ``provider.name``."""
     max_tokens: int = 8192
     """Largest reply of one model call."""
     budget_tokens: int = 0

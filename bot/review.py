@@ -84,7 +84,7 @@ def review(ws: Workspace, query: str, *, model: str | None = None) -> ReviewOutc
 def _run_review(
     ws: Workspace, file: RfdFile, doc: Document, *, impl: bool, model: str | None
 ) -> tuple[Review, Usage, str, float, tuple[str, ...]]:
-    if not ws.llm.offline:
+    if not ws.llm_for("review", model).offline:
         from bot.ai.review import ai_review
 
         ai = ai_review(ws, doc, impl=impl, model=model)

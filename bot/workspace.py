@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,6 +27,7 @@ from bot.vcs import GitVcs, Vcs
 
 if TYPE_CHECKING:
     from bot.events import TrackingDue
+    from bot.llm.select import Choice, Providers
     from bot.plugins import Plugin
 
 FORGE_DIR = ".forge"
@@ -46,6 +47,8 @@ class Workspace:
     assume_yes: bool = False
     llm_reason: str = ""
     plugins: tuple[Plugin, ...] = ()
+    providers: Providers | None = None
+    """Each step's provider, built on first use (None: ``llm`` serves every step)."""
     _files: list[RfdFile] | None = field(default=None, repr=False)
 
     @classmethod
@@ -62,20 +65,24 @@ class Workspace:
         clock: Callable[[], float] = time.time,
         interactive: bool = False,
         assume_yes: bool = False,
+        environ: Mapping[str, str] | None = None,
     ) -> Workspace:
         """The workspace at ``root``.
 
         Without an explicit ``config`` the configuration is resolved from every layer
-        (user config included) and the enabled plugins are registered on the bus.
+        (user config included) and the enabled plugins are registered on the bus.  Without
+        an explicit ``llm`` each step gets the provider ``environ`` (default: the process's
+        environment) allows it (:meth:`provider`).
         """
         root = root.resolve()
         if config is None:
             resolved = resolved or load(root, user=True)
             config = resolved.config
         store = StateStore(root, config)
-        reason = ""
+        reason, providers = "", None
         if llm is None:
-            llm, reason = _default_llm(config)
+            providers = make_providers(config, os.environ if environ is None else environ)
+            llm, reason = providers.default()
         ws = cls(
             root=root,
             config=config,
@@ -88,6 +95,7 @@ class Workspace:
             interactive=interactive,
             assume_yes=assume_yes,
             llm_reason=reason,
+            providers=providers,
         )
         ws.bus.subscribe("tracking.due", _forge_listener(ws), owner="forge")
         if resolved is not None and (config.plugins.enabled or config.plugins.options):
@@ -95,6 +103,17 @@ class Workspace:
 
             ws.plugins = load_plugins(ws.bus, resolved, root=root, store=store, llm=llm)
         return ws
+
+    def provider(self, step: str, model: str | None = None) -> Choice:
+        """The provider of ``step`` (``model``: its ``--model``) and why it was chosen."""
+        from bot.llm.select import Choice
+
+        if self.providers is None:
+            return Choice(self.llm, self.llm_reason)
+        return self.providers.for_step(step, model)
+
+    def llm_for(self, step: str, model: str | None = None) -> LLM:
+        return self.provider(step, model).llm
 
     # -- RFD files ----------------------------------------------------------------
     def files(self) -> list[RfdFile]:
@@ -140,7 +159,8 @@ def _forge_listener(ws: Workspace) -> Callable[[TrackingDue], TrackingDue]:
     return answer
 
 
-def _default_llm(config: Config) -> tuple[LLM, str]:
-    from bot.llm.select import select
+def make_providers(config: Config, environ: Mapping[str, str]) -> Providers:
+    """The providers a workspace (or a bot run checking for a model) routes its steps to."""
+    from bot.llm.select import Providers
 
-    return select(config, os.environ)
+    return Providers(config, environ)

@@ -23,11 +23,15 @@ LIST_OF_STR = "list of str"
 Check = type | str | tuple[str, ...]
 """A plain type, :data:`LIST_OF_STR`, or the words a ``Literal`` key allows."""
 
-_STEP = {"model": str, "max_tokens": int, "budget_tokens": int, "budget_usd": float}
+_PROVIDERS = ("auto", "anthropic", "openai", "offline")
+_STEP: dict[str, Check] = {
+    "model": str, "provider": ("", *_PROVIDERS), "max_tokens": int, "budget_tokens": int,
+    "budget_usd": float,
+}  # fmt: skip
 LEAVES: dict[str, Check] = {
     "rfd.dir": str, "rfd.drafts_dir": str, "rfd.state_dir": str, "rfd.main_branch": str,
     "labels.review": str, "labels.accept": str,
-    "provider.name": ("auto", "anthropic", "openai", "offline"),
+    "provider.name": _PROVIDERS,
     "provider.base_url": str, "provider.api_key_env": str, "provider.timeout_seconds": float,
     "provider.max_retries": int, "provider.context_tokens": int,
     "models.*": str,

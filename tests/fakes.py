@@ -33,6 +33,17 @@ def reply(
     return Reply(text, model, stop, usage, tool_calls)
 
 
+def scripted_providers(llm: Any) -> Callable[[Any, Mapping[str, str]], Any]:
+    """A ``bot.workspace.make_providers`` whose Anthropic provider is ``llm`` (``claude-*`` steps
+    route to it; the real routing decides)."""
+    from bot.llm.select import Providers
+
+    def providers(config: Any, environ: Mapping[str, str]) -> Providers:
+        return Providers(config, {"ANTHROPIC_API_KEY": "test-key"}, built={"anthropic": llm})
+
+    return providers
+
+
 class ScriptedLLM:
     """An ``LLM`` that plays a script; ``requests`` holds what it was sent."""
 

@@ -10,7 +10,7 @@ from bot.ai.impl_diff import acceptance_commit, review_diff
 from bot.cli.main import main
 from bot.workspace import Workspace
 from tests.conftest import git, rfd_text, write_rfd
-from tests.fakes import ScriptedLLM, reply
+from tests.fakes import ScriptedLLM, reply, scripted_providers
 
 RFD = "001-a.md"
 REVIEW = {"summary": "Matches.", "findings": [], "questions": []}
@@ -95,7 +95,7 @@ def test_an_uncommitted_acceptance_falls_back_to_the_main_branch_and_says_so(
     commit(git_repo, "discuss")
     set_status(git_repo, "Accepted")  # accepted in the working tree only
     llm = ScriptedLLM([reply("", ("submit_review", REVIEW))])
-    monkeypatch.setattr("bot.workspace._default_llm", lambda cfg: (llm, ""))
+    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
     assert main(["-C", str(git_repo), "review", "1"]) == 0
     err = capsys.readouterr().err
     assert "the commit that accepted RFD 001 was not found" in err

@@ -185,3 +185,40 @@ def test_review_through_the_chat_completions_provider(
 
 def ledger_lines(repo: Path) -> list[str]:
     return (repo / "docs/rfd/.state/001" / LEDGER).read_text().splitlines()
+
+
+@pytest.mark.vcr("test_review_through_the_chat_completions_provider.yaml")
+def test_review_model_flag_routes_past_anthropic_to_the_endpoint(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Both keys set, the review step configured for Claude: `--model gpt-4.1` goes to the
+    OpenAI-compatible endpoint (the same exchange as above), not to Anthropic."""
+    from bot.cli.main import main
+
+    make_ws(git_repo, "")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-api03-test-dummy-key")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-proj-test-dummy-key")
+
+    assert main(["-C", str(git_repo), "review", "1", "--model", "gpt-4.1"]) == 0
+
+    assert "Decide the maximum backoff and the attempt limit" in capsys.readouterr().out
+    (line,) = ledger_lines(git_repo)
+    item = parse_line(line)
+    assert item is not None and item.model == "gpt-4.1-2025-04-14"
+
+
+def test_a_gemini_review_with_only_the_anthropic_key_is_refused(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Nothing is sent to Anthropic under a Gemini model id: the user is told what to set."""
+    from bot.cli.main import main
+
+    make_ws(git_repo, "")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-api03-test-dummy-key")
+
+    assert main(["-C", str(git_repo), "review", "1", "--model", "gemini-pro"]) == 1
+
+    err = capsys.readouterr().err
+    assert "step review uses model gemini-2.5-pro, which is not a Claude model" in err
+    assert "provider.base_url" in err and "$OPENAI_API_KEY" in err
+    assert not (git_repo / "docs/rfd/.state/001/reviews").exists()

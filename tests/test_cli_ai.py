@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -12,20 +14,20 @@ from bot.config import load_config
 from bot.llm.base import Reply, ToolCall, Usage
 from bot.state import StateStore
 from tests.conftest import rfd_text, write_rfd
-from tests.fakes import ScriptedLLM, reply
+from tests.fakes import ScriptedLLM, reply, scripted_providers
 
 
 @pytest.fixture
 def scripted(monkeypatch: pytest.MonkeyPatch) -> list[ScriptedLLM]:
     """Every workspace the CLI opens talks to the next scripted model."""
-    from bot.llm.offline import OfflineLLM
+    from bot.llm.select import Providers
 
     models: list[ScriptedLLM] = []
 
-    def next_model(cfg: object) -> tuple[object, str]:
-        return (models.pop(0), "scripted") if models else (OfflineLLM(), "offline")
+    def next_model(cfg: Any, environ: Mapping[str, str]) -> Providers:
+        return scripted_providers(models.pop(0))(cfg, environ) if models else Providers(cfg, {})
 
-    monkeypatch.setattr("bot.workspace._default_llm", next_model)
+    monkeypatch.setattr("bot.workspace.make_providers", next_model)
     return models
 
 
@@ -40,6 +42,20 @@ def test_ai_steps_offline_say_what_is_missing(
     for argv in (["refine", "1"], ["implement", "1"], ["explore", "1"], ["author", "X"]):
         assert run(git_repo, *argv) == 1
         assert "needs an AI model" in capsys.readouterr().err
+
+
+def test_a_step_whose_provider_has_no_key_says_which_one(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only the OpenAI-compatible key: Claude steps refuse (AI-only) or review offline, each
+    naming the key its model needs; nothing is sent to the endpoint under a Claude id."""
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A", status="Discussion"))
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-proj-test-dummy-key")
+    assert run(git_repo, "refine", "1") == 1
+    assert "no ANTHROPIC_API_KEY set for claude-opus-5-5 (step refine)" in capsys.readouterr().err
+    assert run(git_repo, "review", "1") == 0
+    out = capsys.readouterr().out
+    assert "no ANTHROPIC_API_KEY set for claude-sonnet-5-5 (step review): using the offline" in out
 
 
 def test_refine_reports_passes_and_hints_at_dismiss(

@@ -216,13 +216,13 @@ def test_done_on_a_tracking_issue_is_refused_with_a_reason(tmp_path: Path) -> No
 def test_refine_commits_the_refined_rfd(
     tmp_path: Path, world: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tests.fakes import ScriptedLLM, reply
+    from tests.fakes import ScriptedLLM, reply, scripted_providers
 
     section = {"section": "Summary", "content": "Stream large reports row by row."}
     revision = {"sections": [section], "notes": "Rewrote the summary."}
     llm = ScriptedLLM([reply("", ("submit_revision", revision)),
                        reply("CONVERGED\nNothing to add.")])  # fmt: skip
-    monkeypatch.setattr("bot.llm.select.select", lambda *a, **k: (llm, "scripted model"))
+    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
     origin, checkout = world
     assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd refine")) == 0
     assert "Stream large reports row by row." in on_branch(origin, RFD_PATH)
@@ -233,11 +233,11 @@ def test_implement_opens_a_pr_for_the_next_phase(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from bot.plan import PlanPhase, dumps
-    from tests.fakes import ScriptedLLM, reply
+    from tests.fakes import ScriptedLLM, reply, scripted_providers
 
     llm = ScriptedLLM([reply("Research."), reply("- [ ] 1. Write the CSV writer\n"),
                        reply("done"), reply("The writer streams rows.")])  # fmt: skip
-    monkeypatch.setattr("bot.llm.select.select", lambda *a, **k: (llm, "scripted model"))
+    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
     accepted = RFD_TEXT.replace("Discussion", "Accepted")
     plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
     files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
@@ -255,11 +255,11 @@ def test_implement_takes_the_phase_by_its_label(
 ) -> None:
     """`/rfd implement 3a`: branch rfd/045-phase-3a, PR "RFD 045, phase 3a: …", phases/3a.md."""
     from bot.plan import PlanPhase, dumps
-    from tests.fakes import ScriptedLLM, reply
+    from tests.fakes import ScriptedLLM, reply, scripted_providers
 
     llm = ScriptedLLM([reply("Research."), reply("- [ ] 1. Add the endpoint\n"),
                        reply("done"), reply("The endpoint streams the export.")])  # fmt: skip
-    monkeypatch.setattr("bot.llm.select.select", lambda *a, **k: (llm, "scripted model"))
+    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
     accepted = RFD_TEXT.replace("Discussion", "Accepted")
     plan = dumps((PlanPhase("Writer", "w", "0"), PlanPhase("Endpoint", "e", "3a")))
     files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
@@ -277,10 +277,10 @@ def test_implement_of_a_phase_the_plan_lacks_names_its_phases(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from bot.plan import PlanPhase, dumps
-    from tests.fakes import ScriptedLLM
+    from tests.fakes import ScriptedLLM, scripted_providers
 
     llm = ScriptedLLM([])
-    monkeypatch.setattr("bot.llm.select.select", lambda *a, **k: (llm, "scripted model"))
+    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
     accepted = RFD_TEXT.replace("Discussion", "Accepted")
     plan = dumps((PlanPhase("Writer", "w", "0"), PlanPhase("Endpoint", "e", "3a")))
     files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
@@ -297,11 +297,11 @@ def test_implement_recovers_when_opening_its_pr_failed(
 ) -> None:
     """Run 1 pushes the branch, then GitHub answers 502 to the PR; run 2 opens that branch's PR."""
     from bot.plan import PlanPhase, dumps
-    from tests.fakes import ScriptedLLM, reply
+    from tests.fakes import ScriptedLLM, reply, scripted_providers
 
     llm = ScriptedLLM([reply("Research."), reply("- [ ] 1. Write the CSV writer\n"),
                        reply("done"), reply("The writer streams rows.")])  # fmt: skip
-    monkeypatch.setattr("bot.llm.select.select", lambda *a, **k: (llm, "scripted model"))
+    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
     accepted = RFD_TEXT.replace("Discussion", "Accepted")
     plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
     files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
@@ -321,10 +321,10 @@ def test_implement_reuses_the_pr_a_failed_run_opened(
 ) -> None:
     """GitHub made the PR, then answered 502: the re-run finds it by its branch, opens none."""
     from bot.plan import PlanPhase, dumps
-    from tests.fakes import ScriptedLLM
+    from tests.fakes import ScriptedLLM, scripted_providers
 
     llm = ScriptedLLM([])  # asking the model would fail the test
-    monkeypatch.setattr("bot.llm.select.select", lambda *a, **k: (llm, "scripted model"))
+    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
     accepted = RFD_TEXT.replace("Discussion", "Accepted")
     plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
     files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
@@ -338,10 +338,10 @@ def test_implement_reuses_the_pr_a_failed_run_opened(
 def test_implement_refuses_a_stray_branch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Someone's own `rfd/045-phase-1` without a phase summary is neither reused nor overwritten."""
     from bot.plan import PlanPhase, dumps
-    from tests.fakes import ScriptedLLM
+    from tests.fakes import ScriptedLLM, scripted_providers
 
     llm = ScriptedLLM([])
-    monkeypatch.setattr("bot.llm.select.select", lambda *a, **k: (llm, "scripted model"))
+    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
     accepted = RFD_TEXT.replace("Discussion", "Accepted")
     plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
     files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}

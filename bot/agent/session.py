@@ -68,14 +68,17 @@ class Session:
     """Stamps the usage ledger's lines."""
     prompts: PromptSource | None = None
     """Prompt templates; ``None`` means ``bot.prompts.Prompts`` with the repository's overrides."""
+    llm_for: Callable[[str, str | None], LLM] | None = None
+    """The provider of a step and model (the workspace's routing); ``None``: ``llm`` for all."""
 
     @classmethod
     def from_workspace(cls, ws: Any, **kwargs: Any) -> Session:
         """A session on a ``bot.workspace.Workspace`` (``--yes`` / no terminal → mode)."""
         mode = Mode.YES if ws.assume_yes else Mode.ASK if ws.interactive else Mode.CONFINED
         base = dict(
-            root=ws.root, config=ws.config, llm=ws.llm, bus=ws.bus, store=ws.store, clock=ws.clock
-        )
+            root=ws.root, config=ws.config, llm=ws.llm, llm_for=ws.llm_for, bus=ws.bus,
+            store=ws.store, clock=ws.clock,
+        )  # fmt: skip
         return cls(**{"mode": mode, **base, **kwargs})
 
     def for_rfd(self, rfd_id: Any, rfd_path: str | None, title: str = "") -> Session:
@@ -169,8 +172,9 @@ class Session:
             mode=self.mode, prompter=self.prompter, rfd_id=self.event_id,
         )  # fmt: skip
         section = getattr(self.config.steps, step.config_key)
+        llm = self.llm if self.llm_for is None else self.llm_for(step.config_key, self.model)
         return Conversation(
-            self.llm, self.bus, calls, self.config.model_for(step.config_key, self.model),
+            llm, self.bus, calls, self.config.model_for(step.config_key, self.model),
             system, max_turns=MAX_TURNS.get(step, DEFAULT_MAX_TURNS),
             max_tokens=section.max_tokens, meter=meter, on_text=self.on_text,
             on_usage=self.record_usage(step),

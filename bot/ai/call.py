@@ -100,7 +100,8 @@ def _complete(ws: Workspace, request: Request, *, step: str, rfd_id: Any) -> Cal
     from bot.usage import LEDGER, entry, record
 
     key = "" if rfd_id is None else str(rfd_id)
-    reply = retry_empty(lambda: ws.llm.complete(request))
+    llm = ws.llm_for(step, request.model)
+    reply = retry_empty(lambda: llm.complete(request))
     model = reply.model or request.model
     item = entry(step, model, reply.usage, at=ws.clock())
     if rfd_id is not None:

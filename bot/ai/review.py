@@ -56,7 +56,7 @@ def ai_review(ws: Workspace, doc: Document, *, impl: bool, model: str | None) ->
     done = call(ws, request, step=STEP, rfd_id=doc.rfd_id)
     data = tool_input(done.reply, TOOL.name)
     kind = "implementation" if impl else "design"
-    review = from_data(data, kind=kind, reviewer=ws.llm.name, model=done.model)
+    review = from_data(data, kind=kind, reviewer=ws.llm_for(STEP, model).name, model=done.model)
     return AiReview(review, done.reply.usage, done.model, done.cost_usd or 0.0, notices)
 
 

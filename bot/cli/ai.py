@@ -27,13 +27,15 @@ def ai_options(fn: F) -> F:
     return click.option("--yes", "-y", is_flag=True, help="Apply every write without asking.")(fn)
 
 
-def ai_workspace(out: Output, yes: bool) -> Workspace:
+def ai_workspace(out: Output, yes: bool, step: str, model: str | None) -> Workspace:
     interactive = sys.stdin.isatty() and not out.json_mode
     ws = workspace(out, interactive=interactive, assume_yes=yes)
-    if ws.llm.offline:
+    provider = ws.provider(step, model)
+    if provider.llm.offline:
         raise ProviderError(
-            "this step needs an AI model, and none is configured",
-            hint="set ANTHROPIC_API_KEY (or OPENAI_API_KEY with provider.base_url); "
+            f"this step needs an AI model, and none is configured ({provider.reason})",
+            hint="set ANTHROPIC_API_KEY for claude-* models, or provider.base_url and "
+            "OPENAI_API_KEY (provider.api_key_env) for others; "
             "offline, `rfd review` and `rfd accept` still work",
         )
     if not interactive and not yes:
@@ -108,7 +110,7 @@ def refine(out: Output, rfd: str, model: str | None, yes: bool) -> int:
     """Refine the RFD from its active reviews (rule of five), then offer to dismiss them."""
     from bot.agent.steps import refine_rfd
 
-    ws = ai_workspace(out, yes)
+    ws = ai_workspace(out, yes, "refine", model)
     result = refine_rfd(ws, rfd, **options(ws, out, model))
     for p in result.passes:
         changed = ", ".join(p.changed_sections) or "no change"
@@ -171,7 +173,7 @@ def implement(
     from bot.phases import phase_done
     from bot.state import OnExists
 
-    ws = ai_workspace(out, yes)
+    ws = ai_workspace(out, yes, "implement", model)
     result = implement_rfd(ws, rfd, phase=phase, restart=restart, **options(ws, out, model))
     show_usage(out, ws, "implement", model, result.usage)
     out.data(
@@ -221,7 +223,7 @@ def _author_step(name: str, run: str, doc: str) -> click.Command:
     def command(out: Output, rfd: str, notes: str, model: str | None, yes: bool) -> int:
         from bot.agent import steps
 
-        ws = ai_workspace(out, yes)
+        ws = ai_workspace(out, yes, name, model)
         result = getattr(steps, run)(ws, rfd, notes, **options(ws, out, model))
         show_usage(out, ws, name, model, result.usage)
         out.data({"saved": result.saved, "text": result.text, "cost_usd": result.cost_usd})
@@ -248,7 +250,7 @@ def author(out: Output, title: str, category: str, notes: str, model: str | None
     """Start a new RFD: create the draft, then explore the problem with the model."""
     from bot.agent.steps import author as start
 
-    ws = ai_workspace(out, yes)
+    ws = ai_workspace(out, yes, "explore", model)
     result = start(ws, title, notes, category=category, **options(ws, out, model))
     show_usage(out, ws, "explore", model, result.usage)
     out.data({"saved": result.saved, "cost_usd": result.cost_usd})

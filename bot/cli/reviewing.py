@@ -26,8 +26,9 @@ if TYPE_CHECKING:
 def review(out: Output, rfd: str, model: str | None) -> int:
     """Review the RFD (Discussion) or its implementation (Accepted); save the review."""
     ws = workspace(out)
-    if ws.llm.offline and ws.llm_reason:
-        out.line(ws.llm_reason, style="yellow")
+    provider = ws.provider("review", model)
+    if provider.llm.offline and provider.reason:
+        out.line(provider.reason, style="yellow")
     from bot.cli.ai import spinner_for
     from bot.usage import entry, format_entry
 
@@ -35,7 +36,7 @@ def review(out: Output, rfd: str, model: str | None) -> int:
     o = reviewing.review(ws, rfd, model=model)
     for notice in o.notices:
         out.warning(notice)
-    used = None if ws.llm.offline else entry("review", o.model, o.usage, at=ws.clock())
+    used = None if provider.llm.offline else entry("review", o.model, o.usage, at=ws.clock())
     out.data(
         {
             "path": ws.rel(o.path),

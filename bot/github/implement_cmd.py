@@ -50,7 +50,7 @@ STRAY_BRANCH = (
 
 
 def implement(ctx: Context, command: Command) -> str:
-    if not has_model(ctx):
+    if not has_model(ctx, "implement", command.model):
         raise Refused(NEEDS_MODEL.format(verb="implement"))
     rid = rfd_for_implement(ctx, command)
     ws = open_workspace(ctx, ctx.root)

@@ -32,25 +32,23 @@ NO_KEY = (
 
 def open_workspace(ctx: Context, root: Path) -> Workspace:
     """A workspace on ``root`` that writes through the GitHub forge; the bot commits itself."""
-    from bot.llm.select import select
     from bot.workspace import Workspace
 
-    llm, reason = select(ctx.cfg, ctx.environ)
-    ws = Workspace.open(root, config=ctx.cfg, forge=ctx.forge, llm=llm, vcs=False, clock=ctx.clock)
-    ws.llm_reason = reason
-    return ws
+    return Workspace.open(
+        root, config=ctx.cfg, forge=ctx.forge, vcs=False, clock=ctx.clock, environ=ctx.environ
+    )
 
 
-def has_model(ctx: Context) -> bool:
-    """Does this run have an AI provider (checked before any work is done)?"""
-    from bot.llm.select import select
+def has_model(ctx: Context, step: str, model: str | None = None) -> bool:
+    """Does this run have an AI provider for ``step`` (checked before any work is done)?"""
+    from bot.workspace import make_providers
 
-    return not select(ctx.cfg, ctx.environ)[0].offline
+    return not make_providers(ctx.cfg, ctx.environ).for_step(step, model).llm.offline
 
 
-def offline_note(ws: Workspace) -> str:
-    """What to tell the user when no model was used (empty when one was)."""
-    return NO_KEY if ws.llm.offline else ""
+def offline_note(ws: Workspace, model: str | None = None) -> str:
+    """What to tell the user when the review used no model (empty when it did)."""
+    return NO_KEY if ws.llm_for("review", model).offline else ""
 
 
 @contextmanager

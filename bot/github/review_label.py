@@ -83,7 +83,7 @@ def _review_in(ctx: Context, pr: PullRequest, checkout: Checkout, todo: list[Cha
                             key=ctx.delivery.key)  # fmt: skip
     paths = [p for r in results for p in r.changed]
     head = commit_and_push(checkout, paths, message, ctx.environ) or pr.head_sha
-    notes = [n for n in (offline_note(ws), checkout.note) if n]
+    notes = [n for n in (offline_note(ws, model), checkout.note) if n]
     for result in results:
         saved = ws.rel(result.path) if checkout.writable else None
         body = review_comment(result, pr.head_sha, head, saved, notes)

@@ -123,7 +123,7 @@ def do_dismiss(ctx: Context, command: Command) -> str:
 def do_refine(ctx: Context, command: Command) -> str:
     from bot.agent.steps import refine_rfd
 
-    if not has_model(ctx):
+    if not has_model(ctx, "refine", command.model):
         raise Refused(NEEDS_MODEL.format(verb="refine"))
     pr = _pull(ctx, command.verb)
     (target,) = _targets(ctx, pr, command, one=True)

@@ -1,15 +1,22 @@
 """Choose the provider from the configuration and the environment.
 
-``provider.name = "auto"``: Anthropic when ``ANTHROPIC_API_KEY`` is set, else the
-OpenAI-compatible endpoint when the variable named by ``provider.api_key_env`` is
-set, else offline — and the caller shows the reason string to the user.
-Nothing heavy is imported here: providers import their SDK on the first call.
+Per step (:class:`Providers`): ``[steps.<step>] provider``, else ``provider.name``.  With
+``auto`` the step's model id decides: ``claude-*`` → Anthropic; any other id → the
+OpenAI-compatible endpoint (``provider.base_url``, key in ``provider.api_key_env``).  A
+routed provider without its key is offline, said plainly — except a non-Claude model while
+only the Anthropic key is set: a ConfigError, never a send to the wrong API.
+
+The workspace default (:func:`select`, for plugins): Anthropic when ``ANTHROPIC_API_KEY`` is
+set, else the OpenAI-compatible endpoint when its key is set, else offline.
+Nothing heavy is imported here: providers import their SDK on the first call, and a
+provider is built only when a step asks for it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple
 
 from bot.errors import ConfigError
 
@@ -17,41 +24,110 @@ if TYPE_CHECKING:
     from bot.config import Config
     from bot.llm.base import LLM
 
+ANTHROPIC_KEY = "ANTHROPIC_API_KEY"
 NONE_SET = (
     "no ANTHROPIC_API_KEY or OPENAI_API_KEY set: using the offline provider "
     "(structural review, deterministic plan extraction)"
 )
 NAMES = ("auto", "anthropic", "openai", "offline")
+CLAUDE_PREFIX = "claude-"
+NO_STEP_KEY = "no {key} set for {model} (step {step}): using the offline provider"
+NO_ENDPOINT = (
+    "step {step} uses model {model}, which is not a Claude model, and no OpenAI-compatible "
+    "endpoint is configured (${key} is not set)"
+)
+NO_ENDPOINT_HINT = (
+    "set provider.base_url to the endpoint serving it (now {url}) and its key in ${key} "
+    '(provider.api_key_env), set [steps.{step}] provider = "openai", or choose a claude-* '
+    "model with [steps.{step}] model or --model"
+)
+
+
+class Choice(NamedTuple):
+    """A provider and the one-line reason it was chosen (for the offline notice)."""
+
+    llm: LLM
+    reason: str
 
 
 def select(
     config: Config, environ: Mapping[str, str], *, override: str | None = None
 ) -> tuple[LLM, str]:
-    """The provider to use and a one-line reason (for ``--verbose`` and the offline notice)."""
-    name = override or config.provider.name
-    if name not in NAMES:
-        raise ConfigError(f"unknown provider {name!r}", hint=f"choose one of {', '.join(NAMES)}")
-    if name == "auto":
-        return _auto(config, environ)
-    return _build(name, config, environ), f"provider {name} (configured)"
+    """The workspace's default provider and a one-line reason (``--verbose``, offline notice)."""
+    name, reason = pick(config, environ, override=override)
+    return build(name, config, environ), reason
 
 
-def _auto(config: Config, environ: Mapping[str, str]) -> tuple[LLM, str]:
-    from bot.llm.anthropic import KEY_ENV
-
-    if environ.get(KEY_ENV):
-        return _build("anthropic", config, environ), f"{KEY_ENV} is set: using Anthropic"
+def pick(
+    config: Config, environ: Mapping[str, str], *, override: str | None = None
+) -> tuple[str, str]:
+    """:func:`select`'s provider name and reason, nothing built."""
+    name = _checked(override or config.provider.name)
+    if name != "auto":
+        return name, f"provider {name} (configured)"
+    if environ.get(ANTHROPIC_KEY):
+        return "anthropic", f"{ANTHROPIC_KEY} is set: using Anthropic"
     key_env = config.provider.api_key_env
     if environ.get(key_env):
-        reason = f"{key_env} is set: using {config.provider.base_url}"
-        return _build("openai", config, environ), reason
-    reason = (
-        NONE_SET if key_env == "OPENAI_API_KEY" else NONE_SET.replace("OPENAI_API_KEY", key_env)
-    )
-    return _build("offline", config, environ), reason
+        return "openai", f"{key_env} is set: using {config.provider.base_url}"
+    return "offline", NONE_SET.replace("OPENAI_API_KEY", key_env)
 
 
-def _build(name: str, config: Config, environ: Mapping[str, str]) -> LLM:
+def route(config: Config, environ: Mapping[str, str], step: str, model: str) -> tuple[str, str]:
+    """The provider name for ``step`` running ``model`` (a model id), and why.
+
+    ConfigError for a non-Claude model under ``auto`` when only the Anthropic key is set."""
+    name = _checked(getattr(config.steps, step).provider or config.provider.name)
+    if name != "auto":
+        return name, f"provider {name} (configured)"
+    key_env = config.provider.api_key_env
+    if model.startswith(CLAUDE_PREFIX):
+        if environ.get(ANTHROPIC_KEY):
+            return "anthropic", f"{ANTHROPIC_KEY} is set: using Anthropic for {model}"
+        return "offline", NO_STEP_KEY.format(key=ANTHROPIC_KEY, model=model, step=step)
+    if environ.get(key_env):
+        return "openai", f"{key_env} is set: using {config.provider.base_url} for {model}"
+    if environ.get(ANTHROPIC_KEY):
+        url = config.provider.base_url
+        raise ConfigError(
+            NO_ENDPOINT.format(step=step, model=model, key=key_env),
+            hint=NO_ENDPOINT_HINT.format(step=step, key=key_env, url=url),
+        )
+    return "offline", NO_STEP_KEY.format(key=key_env, model=model, step=step)
+
+
+@dataclass
+class Providers:
+    """One instance per provider, built the first time a step routes to it."""
+
+    config: Config
+    environ: Mapping[str, str]
+    built: dict[str, LLM] = field(default_factory=dict, repr=False)
+    """Provider name → its instance, filled as steps ask."""
+
+    def default(self) -> Choice:
+        """The workspace's default provider (:func:`select`)."""
+        name, reason = pick(self.config, self.environ)
+        return Choice(self.get(name), reason)
+
+    def for_step(self, step: str, model: str | None = None) -> Choice:
+        """The provider of ``step`` (``model``: ``--model``, an alias or id)."""
+        name, reason = route(self.config, self.environ, step, self.config.model_for(step, model))
+        return Choice(self.get(name), reason)
+
+    def get(self, name: str) -> LLM:
+        if name not in self.built:
+            self.built[name] = build(name, self.config, self.environ)
+        return self.built[name]
+
+
+def _checked(name: str) -> str:
+    if name not in NAMES:
+        raise ConfigError(f"unknown provider {name!r}", hint=f"choose one of {', '.join(NAMES)}")
+    return name
+
+
+def build(name: str, config: Config, environ: Mapping[str, str]) -> LLM:
     if name == "anthropic":
         from bot.llm.anthropic import AnthropicLLM
 
