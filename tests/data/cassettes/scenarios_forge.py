@@ -132,6 +132,17 @@ CASSETTES = {
         ),
         call("GET", "/collaborators/octocat/permission", reply=permission("octocat", "maintain")),
         call("GET", "/collaborators/stranger/permission", status=404, reply=NOT_FOUND),
+        # an organization's custom roles: their base level is the legacy `permission`
+        call(
+            "GET",
+            "/collaborators/hubot/permission",
+            reply=permission("hubot", "docs-writer", legacy="write"),
+        ),
+        call(
+            "GET",
+            "/collaborators/monalisa/permission",
+            reply=permission("monalisa", "auditor", legacy="read"),
+        ),
     ],
     A + "test_react": [
         call(
