@@ -205,6 +205,7 @@ def perm(login: str, role: str) -> dict[str, object]:
 
 
 TRACKING_BODY = body("tracking-new")
+CREATED_12 = issue(12, "RFD 045: Streaming exports", TRACKING_BODY)
 CASSETTES |= {
     C + "test_status": [NO_COMMENTS, PULL, SLASH_FILES, reply("slash-status")],
     C + "test_help": [NO_COMMENTS, reply("slash-help")],
@@ -415,6 +416,12 @@ CASSETTES |= {
             body={"title": "RFD 045: Streaming exports", "body": TRACKING_BODY, "labels": []},
             reply=issue(12, "RFD 045: Streaming exports", TRACKING_BODY),
         ),
+        call("GET", "/pulls", query="state=open&per_page=100&page=1", reply=[]),
+    ],
+    # the issue the first run created is found by its marker; the header still lacks the link
+    "test_github_reconcile/test_an_unlinked_header_is_reported_again_without_a_write": [
+        call("GET", "/issues", query=ISSUES_Q, reply=[CREATED_12]),
+        call("GET", "/issues/12", reply=CREATED_12),
         call("GET", "/pulls", query="state=open&per_page=100&page=1", reply=[]),
     ],
 }
