@@ -63,14 +63,31 @@ CASSETTES = {
         ),
         call("GET", "/issues/7/comments", query="per_page=100", reply=[HUMAN]),
     ],
-    F + "test_secondary_rate_limit_waits": [
+    F + "test_secondary_rate_limit_waits_its_retry_after": [
         call(
             "POST",
             "/issues/7/comments",
             body={"body": "hello"},
             status=403,
             reply=SECONDARY,
-            extra={"Retry-After": "60", "X-RateLimit-Remaining": "4000"},
+            extra={"Retry-After": "1", "X-RateLimit-Remaining": "4000"},
+        ),
+        call(
+            "POST",
+            "/issues/7/comments",
+            body={"body": "hello"},
+            status=201,
+            reply=comment(902, 7, "hello"),
+        ),
+    ],
+    F + "test_secondary_rate_limit_without_retry_after_waits_the_configured_time": [
+        call(
+            "POST",
+            "/issues/7/comments",
+            body={"body": "hello"},
+            status=403,
+            reply=SECONDARY,
+            extra={"X-RateLimit-Remaining": "4000"},
         ),
         call(
             "POST",
