@@ -64,10 +64,26 @@ def test_502_then_success(forge: GitHubForge, sleeps: list[float]) -> None:
     assert [c.body for c in forge.all_comments(7)] == ["Looks good to me"]
 
 
+def patient_forge() -> GitHubForge:
+    """A forge told to wait 7 s for a secondary rate limit that names no time."""
+    conn = Connection(
+        "Codertocat/Hello-World", "ghs_test", seconds_between_writes=None, secondary_rate_wait=7.0
+    )
+    return GitHubForge.connect(conn)
+
+
 @pytest.mark.vcr
-def test_secondary_rate_limit_waits(forge: GitHubForge, sleeps: list[float]) -> None:
-    assert forge.create_comment(7, "hello").id == 902
-    assert sleeps == [60.0]
+def test_secondary_rate_limit_waits_its_retry_after(sleeps: list[float]) -> None:
+    assert patient_forge().create_comment(7, "hello").id == 902
+    assert sleeps == [1.0]  # GitHub's `Retry-After: 1`, not the configured 7 s
+
+
+@pytest.mark.vcr
+def test_secondary_rate_limit_without_retry_after_waits_the_configured_time(
+    sleeps: list[float],
+) -> None:
+    assert patient_forge().create_comment(7, "hello").id == 902
+    assert sleeps == [7.0]
 
 
 @pytest.mark.vcr

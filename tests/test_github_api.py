@@ -17,8 +17,12 @@ def api() -> RepoApi:
 
 @pytest.mark.vcr
 def test_permission(api: RepoApi) -> None:
-    roles = [api.permission(u) for u in ("Codertocat", "octocat", "stranger")]
-    assert roles == [Permission.ADMIN, Permission.MAINTAIN, Permission.NONE]
+    users = ("Codertocat", "octocat", "stranger", "hubot", "monalisa")
+    roles = [api.permission(u) for u in users]
+    # hubot's custom role is based on write: allowed to run mutating commands, not refused
+    assert roles == [
+        Permission.ADMIN, Permission.MAINTAIN, Permission.NONE, Permission.WRITE, Permission.READ
+    ]  # fmt: skip
 
 
 @pytest.mark.vcr

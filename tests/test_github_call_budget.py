@@ -1,6 +1,8 @@
 """REST calls per event, counted from the cassettes (each test asserts all were made).
 
-``python tests/test_github_call_budget.py`` prints the table reported in the README.
+The README's table of calls per event is checked against the cassettes its rows
+name in :data:`README_ROWS`; ``python tests/test_github_call_budget.py`` prints
+that table and, below it, the count of every scenario.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-CASSETTES = Path(__file__).resolve().parent.parent / "cassettes"
+ROOT = Path(__file__).resolve().parent.parent
+CASSETTES = ROOT / "cassettes"
+README = ROOT / "README.md"
 BOT_MODULES = ("test_github_status_comment", "test_github_review_label", "test_github_slash",
                "test_github_accept_label", "test_github_push", "test_github_reconcile")  # fmt: skip
 BUDGETS = {
@@ -35,14 +39,82 @@ def scenarios() -> list[str]:
     )  # fmt: skip
 
 
+SLASH, STATUS = "test_github_slash/test_", "test_github_status_comment/test_"
+RECONCILE = "test_github_reconcile/test_"
+README_ROWS: dict[str, tuple[str, ...]] = {
+    "`rfd:review`, one-RFD PR (target ≤ 8)":
+        ("test_github_review_label/test_review_is_committed_posted_and_label_removed",),
+    "`/rfd status` on a PR (target ≤ 4)": (SLASH + "status",),
+    "`/rfd review`": (SLASH + "review",),
+    "`/rfd refine` (commits the refined RFD)": (SLASH + "refine_commits_the_refined_rfd",),
+    "`/rfd dismiss all`, `/rfd dismiss 1 3`":
+        (SLASH + "dismiss_all", SLASH + "dismiss_by_number_keeps_the_others"),
+    "`/rfd accept` (creates the tracking issue)": (SLASH + "accept_by_a_maintainer",),
+    "`/rfd implement` (opens the phase's PR)": (SLASH + "implement_opens_a_pr_for_the_next_phase",),
+    "`/rfd done` on the RFD's PR":
+        (SLASH + "done_on_a_pr_commits_the_status_and_leaves_the_issue_to_the_merge",),
+    "`/rfd help`": (SLASH + "help",),
+    "`rfd:accept` label":
+        ("test_github_accept_label/test_accept_commits_once_and_opens_the_tracking_issue",),
+    "PR opened → status comment": (STATUS + "opened_posts_one_status_comment",),
+    "PR synchronize → status comment edited, older review marked (one 502 retried)":
+        (STATUS + "synchronize_marks_older_reviews_and_survives_a_502",),
+    "PR reopened → status comment edited in place":
+        (STATUS + "reopened_edits_the_status_comment_in_place",),
+    "PR reopened, status comment current":
+        (STATUS + "reopened_with_a_current_status_comment_writes_nothing",),
+    "push ticking a phase":
+        ("test_github_push/test_phase_summary_ticks_its_box_and_keeps_a_human_tick",),
+    "`reconcile` creating a missing tracking issue":
+        (RECONCILE + "missing_tracking_issue_is_created",),
+    "`reconcile`, 2 open PRs: stale label, missing and outdated status comments":
+        (RECONCILE + "stale_label_removed_and_status_comments_rebuilt",),
+    "`reconcile` run again (nothing to repair)": (RECONCILE + "second_run_changes_nothing",),
+    "re-delivered event (status, review, accept, push, comment, refused label)":
+        tuple(s for s in scenarios() if "redelivered" in s),
+}  # fmt: skip
+"""README row → the cassettes it counts (a range when several)."""
+
+
+def counted(names: tuple[str, ...]) -> tuple[str, str]:
+    """``(calls, writes)`` as the README writes them: ``1–3`` over several cassettes."""
+    found = [calls(name) for name in names]
+
+    def span(values: list[int]) -> str:
+        low, high = min(values), max(values)
+        return str(low) if low == high else f"{low}–{high}"
+
+    return span([c for c, _ in found]), span([w for _, w in found])
+
+
+def readme_rows() -> dict[str, tuple[str, str]]:
+    """The README's calls-per-event table: event → ``(calls, writes)``, bold dropped."""
+    lines = README.read_text(encoding="utf-8").splitlines()
+    start = lines.index("| event | calls | writes |") + 2
+    rows: dict[str, tuple[str, str]] = {}
+    for line in lines[start:]:
+        if not line.startswith("|"):
+            break
+        event, total, writes = (cell.strip().strip("*") for cell in line.strip("|").split(" | "))
+        rows[event] = (total, writes)
+    return rows
+
+
+def test_readme_table_matches_the_cassettes() -> None:
+    expected = {event: counted(names) for event, names in README_ROWS.items()}
+    assert readme_rows() == expected
+
+
 @pytest.mark.parametrize(("name", "budget"), sorted(BUDGETS.items()))
 def test_budget(name: str, budget: int) -> None:
     assert calls(name)[0] <= budget
 
 
-@pytest.mark.parametrize(
-    "name", [s for s in scenarios() if "redelivered" in s or "second_run" in s]
-)
+NO_WRITES = ("redelivered", "second_run", "writes_nothing", "without_a_write")
+"""Scenarios that must write nothing: a re-delivery, a second run, an unchanged state."""
+
+
+@pytest.mark.parametrize("name", [s for s in scenarios() if any(w in s for w in NO_WRITES)])
 def test_redelivery_writes_nothing(name: str) -> None:
     assert calls(name)[1] == 0
 
@@ -56,6 +128,14 @@ def table() -> str:
     return "\n".join(rows)
 
 
+def readme_table() -> str:
+    rows = ["| event | calls | writes |", "| --- | ---: | ---: |"]
+    for event, names in README_ROWS.items():
+        total, writes = counted(names)
+        rows.append(f"| {event} | {total} | {'**0**' if writes == '0' else writes} |")
+    return "\n".join(rows)
+
+
 if __name__ == "__main__":
-    print(table())
+    print(readme_table(), table(), sep="\n\n")
     sys.exit(0)

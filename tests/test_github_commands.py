@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot import config
 from bot.github.commands import REGISTRY, Verb, help_text, parse
 
 
@@ -88,7 +89,20 @@ def test_two_ai_commands_run_neither() -> None:
 
 
 def test_help_lists_every_verb_and_who_may_use_it() -> None:
-    text = help_text()
+    text = help_text(config.parse(""))
     for spec in REGISTRY.values():
         assert f"`{spec.usage}`".replace("|", "\\|") in text
-    assert "other than the RFD's author" in text
+    assert "| people with write access or more other than the RFD's author |" in text
+    assert "Commands from bot accounts are ignored" in text
+
+
+def test_help_says_what_the_repository_configured() -> None:
+    cfg = config.parse(
+        '[accept]\nmin_permission = "maintain"\nallow_author = true\n'
+        '[bot]\nallowed_bots = ["renovate[bot]"]\n'
+    )
+    text = help_text(cfg)
+    assert "write access" not in text
+    assert "| people with maintain access or more (the RFD's author too) |" in text
+    assert "| review the RFDs of this PR and commit the review | people with maintain" in text
+    assert "only `renovate[bot]` may use the commands" in text

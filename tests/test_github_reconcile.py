@@ -29,16 +29,34 @@ def open_prs(tmp_path: Path) -> Path:
     return make_world(tmp_path, {"README.md": "hello\n"}, {RFD_PATH: RFD_TEXT})[1]
 
 
-@pytest.mark.vcr
-def test_missing_tracking_issue_is_created(tmp_path: Path) -> None:
+def accepted_unlinked(tmp_path: Path) -> Path:
+    """The default branch holds RFD 045, Accepted with a plan, its header without a link."""
     plan = dumps((PlanPhase("Writer", "A streaming CSV writer."),
                   PlanPhase("Endpoint", "The HTTP endpoint that uses it.")))  # fmt: skip
     files = {RFD_PATH: RFD_TEXT.replace("Discussion", "Accepted"),
              "docs/rfd/.state/045/plan.json": plan}  # fmt: skip
-    _, checkout = make_world(tmp_path, files, {})
-    summary = reconcile(tmp_path, checkout)
+    return make_world(tmp_path, files, {})[1]
+
+
+LINK = "`- **Tracking Issue**: [#12](https://github.com/Codertocat/Hello-World/issues/12)`"
+
+
+@pytest.mark.vcr
+def test_missing_tracking_issue_is_created(tmp_path: Path) -> None:
+    summary = reconcile(tmp_path, accepted_unlinked(tmp_path))
     assert "RFD 045: tracking issue #12 created" in summary
     assert "reconcile: 1 write" in summary
+    # the job may not commit to the default branch: it says which line to add, and where
+    assert f"`{RFD_PATH}:1`: RFD 045's header does not link its tracking issue #12" in summary
+    assert f"add the line {LINK}" in summary
+
+
+@pytest.mark.vcr
+def test_an_unlinked_header_is_reported_again_without_a_write(tmp_path: Path) -> None:
+    summary = reconcile(tmp_path, accepted_unlinked(tmp_path))
+    assert "RFD 045: tracking issue #12 in sync" in summary
+    assert "does not link its tracking issue #12" in summary
+    assert "reconcile: nothing to repair, 0 writes" in summary
 
 
 @pytest.mark.vcr

@@ -72,6 +72,20 @@ def test_dismiss_all(tmp_path: Path, world: tuple[Path, Path]) -> None:
 
 
 @pytest.mark.vcr
+def test_dismiss_by_number_keeps_the_others(tmp_path: Path) -> None:
+    # reviews are numbered oldest first, as `/rfd status` lists them
+    reviews = [f"docs/rfd/.state/045/reviews/{stamp}.md" for stamp in (1795820000, 1795825000)]
+    files = {RFD_PATH: RFD_TEXT, OLD_REVIEW: "# Review 3\n"}
+    files |= {path: f"# Review {n}\n" for n, path in enumerate(reviews, start=1)}
+    origin, checkout = make_world(tmp_path, {"README.md": "hello\n"}, files)
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd dismiss 1 3")) == 0
+    kept = [
+        p for p in git(origin, "ls-tree", "-r", "--name-only", BRANCH).split() if "/reviews/" in p
+    ]
+    assert kept == [reviews[1]]
+
+
+@pytest.mark.vcr
 def test_rerun_after_a_failure_finishes_the_command(
     tmp_path: Path, world: tuple[Path, Path], vcr: Any
 ) -> None:

@@ -45,6 +45,21 @@ def test_redelivered_opened_as_an_app_writes_nothing(tmp_path: Path) -> None:
 
 
 @pytest.mark.vcr
+def test_reopened_edits_the_status_comment_in_place(tmp_path: Path, checkout: Path) -> None:
+    # the cassette holds one PATCH of comment 950 and no POST: no second status comment
+    assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.reopened")) == 0
+    assert "status comment updated on #2" in (tmp_path / "summary.md").read_text()
+
+
+@pytest.mark.vcr
+def test_reopened_with_a_current_status_comment_writes_nothing(
+    tmp_path: Path, checkout: Path
+) -> None:
+    assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.reopened")) == 0
+    assert "status comment unchanged on #2" in (tmp_path / "summary.md").read_text()
+
+
+@pytest.mark.vcr
 def test_pr_without_rfds_is_left_alone(tmp_path: Path, checkout: Path) -> None:
     assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
     assert "changes no RFD" in (tmp_path / "summary.md").read_text()

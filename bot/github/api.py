@@ -44,6 +44,19 @@ class Permission(enum.IntEnum):
     def parse(cls, text: str) -> Permission:
         return cls.__members__.get(text.strip().upper(), cls.NONE)
 
+    @classmethod
+    def of_collaborator(cls, data: Mapping[str, Any]) -> Permission:
+        """From the permission API's answer: ``role_name`` when it is a base role.
+
+        An organization's custom role (``role_name`` like ``docs-writer``) is not
+        one of ours, so its base level, the legacy ``permission`` field
+        (``admin``/``write``/``read``/``none``), decides.
+        """
+        role = str(data.get("role_name") or "").strip().upper()
+        if role in cls.__members__:
+            return cls[role]
+        return cls.parse(str(data.get("permission") or "none"))
+
 
 @dataclass(frozen=True)
 class PullRequest:
@@ -119,7 +132,7 @@ class RepoApi:
                 if exc.status == 404:
                     return Permission.NONE
                 raise
-        return Permission.parse(data.get("role_name") or data.get("permission") or "none")
+        return Permission.of_collaborator(data)
 
     def react(self, comment_id: int, reaction: Reaction) -> None:
         with self.pacer.write(), _translated("react to a comment"):

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from bot import phase_ids
+from bot.config import Config
 from bot.errors import ValidationError
 
 
@@ -43,7 +44,6 @@ class VerbSpec:
     args: Args = Args.NONE
     mutating: bool = True
     ai: bool = False
-    who: str = "people with write access"
 
     @property
     def usage(self) -> str:
@@ -63,19 +63,13 @@ REGISTRY: dict[Verb, VerbSpec] = {
         VerbSpec(Verb.REVIEW, "review the RFDs of this PR and commit the review", ai=True),
         VerbSpec(Verb.REFINE, "revise the RFD to address its open reviews", ai=True),
         VerbSpec(Verb.DISMISS, "remove reviews by number (see `/rfd status`)", Args.SELECTION),
-        VerbSpec(
-            Verb.ACCEPT,
-            "accept the RFD: plan, status, tracking issue",
-            who="people with write access other than the RFD's author (unless configured)",
-        ),
+        VerbSpec(Verb.ACCEPT, "accept the RFD: plan, status, tracking issue"),
         VerbSpec(
             Verb.IMPLEMENT, "implement the next (or given) phase in a new PR", Args.PHASE, ai=True
         ),
         VerbSpec(Verb.DONE, "mark the RFD Implemented once every phase is done"),
-        VerbSpec(
-            Verb.STATUS, "show the RFDs, their reviews and plan", mutating=False, who="anyone"
-        ),
-        VerbSpec(Verb.HELP, "show this help", mutating=False, who="anyone"),
+        VerbSpec(Verb.STATUS, "show the RFDs, their reviews and plan", mutating=False),
+        VerbSpec(Verb.HELP, "show this help", mutating=False),
     )
 }
 
@@ -205,12 +199,30 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def help_text() -> str:
-    """The reply to ``/rfd help``, from the registry."""
+def who_may(spec: VerbSpec, cfg: Config) -> str:
+    """Who may run ``spec`` under ``cfg``, as ``bot.github.auth.authorize`` decides it."""
+    if not spec.mutating:
+        return "anyone"
+    who = f"people with {cfg.accept.min_permission} access or more"
+    if spec.verb is Verb.ACCEPT:
+        author = cfg.accept.allow_author
+        who += " (the RFD's author too)" if author else " other than the RFD's author"
+    return who
+
+
+def _bots(cfg: Config) -> str:
+    if not cfg.bot.allowed_bots:
+        return "Commands from bot accounts are ignored (`bot.allowed_bots` is empty)."
+    names = ", ".join(f"`{name}`" for name in cfg.bot.allowed_bots)
+    return f"Of bot accounts, only {names} may use the commands above (`bot.allowed_bots`)."
+
+
+def help_text(cfg: Config) -> str:
+    """The reply to ``/rfd help``, from the registry and the repository's configuration."""
     rows = ["| command | what it does | who may use it |", "|---|---|---|"]
-    rows += [f"| `{_cell(s.usage)}` | {s.summary} | {s.who} |" for s in REGISTRY.values()]
+    rows += [f"| `{_cell(s.usage)}` | {s.summary} | {who_may(s, cfg)} |" for s in REGISTRY.values()]
     notes = (
         "Commands inside code blocks, quotes and HTML comments are ignored. "
-        "One AI command (review, refine, implement) per comment."
+        "One AI command (review, refine, implement) per comment. " + _bots(cfg)
     )
     return "\n".join(["### RFD bot commands", "", *rows, "", notes])

@@ -1,7 +1,9 @@
 """``workflow_dispatch`` / ``schedule``: repair drift and report it.
 
 Every accepted or implemented RFD's tracking issue is synced from the files
-(created if missing, phases ticked, closed when done).  On every open pull
+(created if missing, phases ticked, closed when done); an RFD header that does
+not link its issue is reported with the line to commit (this job may not write
+files, see ``tracked.unlinked``).  On every open pull
 request, a review or accept label left behind by a run that died is removed
 (so applying it again starts a new run), and the status comment is rebuilt
 from the PR's files — edited in place by its marker, created if missing.

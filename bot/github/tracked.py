@@ -16,10 +16,13 @@ from bot.config import Config
 from bot.errors import RfdError
 from bot.github.changed import as_rfd
 from bot.github.context import Context
+from bot.header import normalize_key
 from bot.ids import RfdId
 from bot.status import Status
 
 if TYPE_CHECKING:
+    from bot.document import Document
+    from bot.forge.base import Issue
     from bot.workspace import Workspace
 
 TRACKED = (Status.ACCEPTED, Status.IMPLEMENTED)
@@ -75,4 +78,34 @@ def sync(ctx: Context, ws: Workspace, ids: Iterable[str]) -> None:
             ctx.summary.problem(err, level="warning")
             continue
         if doc.status in TRACKED and ws.store.read_plan(rid):
-            track(ws, rid, "sync")
+            problem = unlinked(doc, track(ws, rid, "sync"))
+            if problem is not None:
+                ctx.summary.problem(problem, level="warning")
+
+
+UNLINKED = "RFD {rid}'s header does not link its tracking issue #{number}"
+MISLINKED = "RFD {rid}'s header links #{linked}, but its tracking issue is #{number}"
+LINK_HINT = (
+    "{verb} `- **Tracking Issue**: [#{number}]({url})` in the header and commit it to the "
+    "default branch: the bot's jobs there may not write to the repository's files"
+)
+
+
+def unlinked(doc: Document, issue: Issue) -> RfdError | None:
+    """What the RFD's header lacks to link ``issue`` back (None when it does).
+
+    The tracking issue links the RFD from its body; the header's link is written by
+    accept, on the PR branch.  A default-branch job (push, reconcile) has read-only
+    contents, so it reports a missing or wrong link with the exact line to commit.
+    """
+    linked = doc.tracking_issue
+    if linked == issue.number:
+        return None
+    field = next((f for f in doc.fields if normalize_key(f.key) == "tracking issue"), None)
+    line = field.line if field else doc.heading_line
+    rid, number = str(doc.rfd_id), issue.number
+    message = (UNLINKED.format(rid=rid, number=number) if linked is None
+               else MISLINKED.format(rid=rid, linked=linked, number=number))  # fmt: skip
+    verb = "add the line" if field is None else "make that line"
+    hint = LINK_HINT.format(verb=verb, number=number, url=issue.url)
+    return RfdError(message, path=doc.path, line=line, hint=hint)

@@ -79,7 +79,7 @@ def rfd_for_implement(ctx: Context, command: Command) -> str:
 
 
 def do_help(ctx: Context, command: Command) -> str:
-    return help_text()
+    return help_text(ctx.cfg)
 
 
 def do_status(ctx: Context, command: Command) -> str:

@@ -144,9 +144,10 @@ def diff_entry(path: str, status: str = "added", sha: str = "0" * 40) -> dict[st
     return out
 
 
-def permission(login: str, role: str) -> dict[str, Any]:
+def permission(login: str, role: str, legacy: str | None = None) -> dict[str, Any]:
+    """The permission API's answer; ``legacy`` is the base level of a custom ``role``."""
     out = example("repository-collaborator-permission-response-if-user-has-admin-permissions")
-    legacy = {"maintain": "write", "triage": "read"}.get(role, role)
+    legacy = legacy or {"maintain": "write", "triage": "read"}.get(role, role)
     out.update(permission=legacy, role_name=role, user=user(login, 3000 + len(login)))
     out["user"]["role_name"] = role
     out["user"]["permissions"] = {

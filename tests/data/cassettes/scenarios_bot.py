@@ -205,6 +205,7 @@ def perm(login: str, role: str) -> dict[str, object]:
 
 
 TRACKING_BODY = body("tracking-new")
+CREATED_12 = issue(12, "RFD 045: Streaming exports", TRACKING_BODY)
 CASSETTES |= {
     C + "test_status": [NO_COMMENTS, PULL, SLASH_FILES, reply("slash-status")],
     C + "test_help": [NO_COMMENTS, reply("slash-help")],
@@ -232,6 +233,15 @@ CASSETTES |= {
         SLASH_FILES,
         react("rocket"),
         reply("slash-dismiss"),
+    ],
+    C + "test_dismiss_by_number_keeps_the_others": [
+        NO_COMMENTS,
+        perm("Codertocat", "admin"),
+        react("eyes"),
+        PULL,
+        SLASH_FILES,
+        react("rocket"),
+        reply("slash-dismiss-numbers"),
     ],
     C + "test_accept_by_a_maintainer": [
         NO_COMMENTS,
@@ -417,6 +427,12 @@ CASSETTES |= {
         ),
         call("GET", "/pulls", query="state=open&per_page=100&page=1", reply=[]),
     ],
+    # the issue the first run created is found by its marker; the header still lacks the link
+    "test_github_reconcile/test_an_unlinked_header_is_reported_again_without_a_write": [
+        call("GET", "/issues", query=ISSUES_Q, reply=[CREATED_12]),
+        call("GET", "/issues/12", reply=CREATED_12),
+        call("GET", "/pulls", query="state=open&per_page=100&page=1", reply=[]),
+    ],
 }
 
 CASSETTES[S + "test_lint_findings_become_annotations"] = CASSETTES[
@@ -518,6 +534,27 @@ def files_of(number: int) -> dict[str, object]:
 def comments_of(number: int, *found: dict[str, object]) -> dict[str, object]:
     return call("GET", f"/issues/{number}/comments", query="per_page=100", reply=list(found))
 
+
+# reopened: the status comment left from before the PR was closed is of an older revision
+STATUS_OLD = body("status-opened").replace(HEAD[:12], OLD[:12]).replace(HEAD, OLD)
+CASSETTES |= {
+    S + "test_reopened_edits_the_status_comment_in_place": [
+        FILES,
+        call(
+            "GET", "/issues/2/comments", query="per_page=100", reply=[comment(950, 2, STATUS_OLD)]
+        ),
+        call(
+            "PATCH",
+            "/issues/comments/950",
+            body={"body": body("status-opened")},
+            reply=status_comment(),
+        ),
+    ],
+    S + "test_reopened_with_a_current_status_comment_writes_nothing": [
+        FILES,
+        call("GET", "/issues/2/comments", query="per_page=100", reply=[status_comment()]),
+    ],
+}
 
 CASSETTES |= {
     G + "test_stale_label_removed_and_status_comments_rebuilt": [

@@ -63,14 +63,31 @@ CASSETTES = {
         ),
         call("GET", "/issues/7/comments", query="per_page=100", reply=[HUMAN]),
     ],
-    F + "test_secondary_rate_limit_waits": [
+    F + "test_secondary_rate_limit_waits_its_retry_after": [
         call(
             "POST",
             "/issues/7/comments",
             body={"body": "hello"},
             status=403,
             reply=SECONDARY,
-            extra={"Retry-After": "60", "X-RateLimit-Remaining": "4000"},
+            extra={"Retry-After": "1", "X-RateLimit-Remaining": "4000"},
+        ),
+        call(
+            "POST",
+            "/issues/7/comments",
+            body={"body": "hello"},
+            status=201,
+            reply=comment(902, 7, "hello"),
+        ),
+    ],
+    F + "test_secondary_rate_limit_without_retry_after_waits_the_configured_time": [
+        call(
+            "POST",
+            "/issues/7/comments",
+            body={"body": "hello"},
+            status=403,
+            reply=SECONDARY,
+            extra={"X-RateLimit-Remaining": "4000"},
         ),
         call(
             "POST",
@@ -132,6 +149,17 @@ CASSETTES = {
         ),
         call("GET", "/collaborators/octocat/permission", reply=permission("octocat", "maintain")),
         call("GET", "/collaborators/stranger/permission", status=404, reply=NOT_FOUND),
+        # an organization's custom roles: their base level is the legacy `permission`
+        call(
+            "GET",
+            "/collaborators/hubot/permission",
+            reply=permission("hubot", "docs-writer", legacy="write"),
+        ),
+        call(
+            "GET",
+            "/collaborators/monalisa/permission",
+            reply=permission("monalisa", "auditor", legacy="read"),
+        ),
     ],
     A + "test_react": [
         call(
