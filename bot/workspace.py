@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -62,11 +62,14 @@ class Workspace:
         clock: Callable[[], float] = time.time,
         interactive: bool = False,
         assume_yes: bool = False,
+        environ: Mapping[str, str] | None = None,
     ) -> Workspace:
         """The workspace at ``root``.
 
         Without an explicit ``config`` the configuration is resolved from every layer
-        (user config included) and the enabled plugins are registered on the bus.
+        (user config included); given a ``resolved`` one (the bot's), it is used as is.
+        Either way the enabled plugins are registered on the bus (``environ`` is what they
+        see, the process environment by default).
         """
         root = root.resolve()
         if config is None:
@@ -93,7 +96,9 @@ class Workspace:
         if resolved is not None and (config.plugins.enabled or config.plugins.options):
             from bot.plugins import load_plugins
 
-            ws.plugins = load_plugins(ws.bus, resolved, root=root, store=store, llm=llm)
+            ws.plugins = load_plugins(
+                ws.bus, resolved, root=root, store=store, llm=llm, environ=environ
+            )
         return ws
 
     # -- RFD files ----------------------------------------------------------------

@@ -36,7 +36,16 @@ def open_workspace(ctx: Context, root: Path) -> Workspace:
     from bot.workspace import Workspace
 
     llm, reason = select(ctx.cfg, ctx.environ)
-    ws = Workspace.open(root, config=ctx.cfg, forge=ctx.forge, llm=llm, vcs=False, clock=ctx.clock)
+    ws = Workspace.open(
+        root,
+        config=None if ctx.resolved else ctx.cfg,
+        resolved=ctx.resolved,
+        forge=ctx.forge,
+        llm=llm,
+        vcs=False,
+        clock=ctx.clock,
+        environ=ctx.environ,
+    )
     ws.llm_reason = reason
     return ws
 

@@ -84,6 +84,23 @@ def _describe(pm: pluggy.PluginManager, name: str, ep: EntryPoint, enabled: bool
         return Plugin(name, broken, _source(ep), enabled=enabled, error=err.message)
 
 
+def check_plugins(
+    resolved: Resolved, *, root: Path, found: Mapping[str, EntryPoint] | None = None
+) -> None:
+    """Validate the plugin sections (names and options) without registering anything.
+
+    Raises the same :class:`ConfigError` (file, line, plugin and key) as :func:`load_plugins`.
+    """
+    if not resolved.config.plugins.enabled and not resolved.config.plugins.options:
+        return
+    found = available() if found is None else found
+    pm = _new_manager()
+    names = _enabled(resolved, found, root)
+    for name in names:
+        _options(resolved, name, _load(pm, name, found[name]), root)
+    _check_disabled(resolved, found, root, set(names))
+
+
 def load_plugins(
     bus: EventBus,
     resolved: Resolved,
