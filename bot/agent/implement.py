@@ -21,8 +21,8 @@ from bot.agent.feedback import answered
 from bot.agent.loop import Stop, run
 from bot.agent.phase_work import PhaseWork
 from bot.agent.session import Session
-from bot.errors import InvalidStructure, ProviderError, ValidationError
-from bot.events import Notice, ResultReady
+from bot.errors import BudgetExceeded, InvalidStructure, ProviderError, ValidationError
+from bot.events import Notice, PhaseFailed, ResultReady
 from bot.llm.base import Message, Usage
 from bot.llm.guard import Meter
 from bot.text import plural
@@ -55,7 +55,32 @@ class ImplementResult:
 
 
 def implement(session: Session, work: PhaseWork, *, restart: bool = False) -> ImplementResult:
-    """Run (or resume) the loop for ``work``; BudgetExceeded leaves every artifact consistent."""
+    """Run (or resume) the loop for ``work``; BudgetExceeded leaves every artifact consistent.
+
+    A phase that ends with failed items, or stops on the budget or a provider error,
+    emits ``phase.failed`` (whoever runs it: the CLI, the bot, a plugin sees it).
+    """
+    try:
+        result = _implement(session, work, restart)
+    except (BudgetExceeded, ProviderError) as exc:
+        _failed(session, work, f"stopped: {exc}")
+        raise
+    if result.failed:
+        reasons = "; ".join(f"{i.number}. {i.label}" for i in result.failed)
+        _failed(session, work, f"failed items: {reasons}")
+    return result
+
+
+def _failed(session: Session, work: PhaseWork, reason: str) -> None:
+    session.bus.emit(
+        PhaseFailed(
+            rfd_id=session.event_id, number=work.number, label=work.name, title=work.title,
+            reason=reason,
+        )
+    )  # fmt: skip
+
+
+def _implement(session: Session, work: PhaseWork, restart: bool) -> ImplementResult:
     store = _store(session)
     meter = session.meter(Step.IMPLEMENT)  # refuses an unenforceable budget before any change
     if restart:

@@ -185,19 +185,7 @@ def implement(
     )
     if result.dropped:
         out.warning(f"{plural(len(result.dropped), 'amendment')} dropped past the 2× cap")
-    if result.failed:
-        from bot.events import PhaseFailed
-
-        reasons = "; ".join(f"{i.number}. {i.label}" for i in result.failed)
-        ws.bus.emit(
-            PhaseFailed(
-                rfd_id=str(ws.find(rfd).rfd_id),
-                number=result.phase,
-                label=result.label,
-                title=result.title,
-                reason=f"failed items: {reasons}",
-            )
-        )
+    if result.failed:  # the step emitted phase.failed; the CLI only shows it
         for item in result.failed:
             out.line(f"  [!] {item.number}. {item.label}", style="red")
         out.line(
