@@ -253,3 +253,24 @@ def test_a_judges_feedback_is_answered_before_the_next_item(repo: Repo) -> None:
     answer = llm.requests[3].messages
     assert (answer[-2].role, answer[-1].text) == ("assistant", "FAIL: no tests")
     assert repo.store.read_text("D1", f"{BASE}/items/1.md") == "module + tests\n"
+
+
+def test_the_judge_sees_the_diff_of_what_the_item_wrote(repo: Repo) -> None:
+    seen: list[ResultReady] = []
+    (repo.root / "src").mkdir(exist_ok=True)
+    (repo.root / "src/old.py").write_text("A = 1\n")
+    write = ("write_file", {"path": "src/mod.py", "content": "X = 1\n"})
+    edit = ("edit_file", {"path": "src/old.py", "old": "A = 1", "new": "A = 2"})
+    plan = "- [ ] 1. Add module\n"
+    llm = ScriptedLLM(
+        [reply("R."), reply(plan), reply("", write), reply("", edit), reply("Done, with tests."),
+         reply("S.")]
+    )  # fmt: skip
+    session, _ = repo.session(llm)
+    session.bus.subscribe(ResultReady, lambda e: seen.append(e), owner="judge")
+    implement(session, WORK)
+    (event,) = seen
+    assert event.result == "Done, with tests."
+    lines = event.diff.splitlines()
+    assert "+++ b/src/mod.py" in lines and "+X = 1" in lines
+    assert "-A = 1" in lines and "+A = 2" in lines

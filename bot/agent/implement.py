@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from bot import checklist
 from bot.agent.context import Step, Store
 from bot.agent.feedback import answered
+from bot.agent.files import recorded_diff
 from bot.agent.loop import Stop, run
 from bot.agent.phase_work import PhaseWork
 from bot.agent.session import Session
@@ -194,6 +195,7 @@ def _attempt(
 ) -> tuple[checklist.ItemStatus, str, str]:
     """Run one item, retrying once with the failure in view: (status, reason, final text)."""
     failure, count = "", len(checklist.parse(items).items)
+    originals: dict[str, str] = {}  # what the item's writes replaced, over both attempts
     for _ in range(2):
         prompt = session.prompt(
             "implement_item", item_number=item.number, item_count=count, item_label=item.label,
@@ -201,10 +203,14 @@ def _attempt(
         )  # fmt: skip
         docs = work.documents(session, ("research", research), ("plan", items))
         conversation = session.conversation(Step.IMPLEMENT, prompt.system, meter)
+        conversation.calls.ctx.originals.update(originals)
+        originals = conversation.calls.ctx.originals
         try:
             result = run(conversation, session.opening(prompt, docs))
             if result.stop is Stop.END:
-                result = answered(conversation, result, _ready(session, work, item, result.text))
+                diff = recorded_diff(conversation.calls.ctx, originals)
+                ready = _ready(session, work, item, result.text, diff)
+                result = answered(conversation, result, ready)
         except (ProviderError, TimeoutError) as exc:
             failure = str(exc)
             continue
@@ -214,10 +220,12 @@ def _attempt(
     return checklist.ItemStatus.FAILED, failure, ""
 
 
-def _ready(session: Session, work: PhaseWork, item: checklist.Item, text: str) -> ResultReady:
+def _ready(
+    session: Session, work: PhaseWork, item: checklist.Item, text: str, diff: str
+) -> ResultReady:
     return ResultReady(
         rfd_id=session.event_id, step=Step.IMPLEMENT.value, item=item.label, result=text,
-        phase=f"{work.title}\n\n{work.description}", document=work.rfd_text,
+        phase=f"{work.title}\n\n{work.description}", document=work.rfd_text, diff=diff,
     )  # fmt: skip
 
 
