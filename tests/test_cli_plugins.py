@@ -47,3 +47,12 @@ def test_says_how_to_enable_one_when_none_is(
 ) -> None:
     assert main(["-C", str(git_repo), "plugins"]) == 0
     assert "none enabled — add names to `enabled` under [plugins]" in capsys.readouterr().out
+
+
+def test_a_bad_plugin_option_is_exit_1_naming_file_line_plugin_and_key(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(git_repo, "[plugins]\nenabled = []\n\n[plugins.policy]\nbogus = 1\n")
+    assert main(["-C", str(git_repo), "plugins"]) == 1
+    err = capsys.readouterr().err
+    assert f"{CONFIG_PATH}:5: plugin `policy`: unknown key `plugins.policy.bogus`" in err

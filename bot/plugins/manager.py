@@ -86,19 +86,20 @@ def _describe(pm: pluggy.PluginManager, name: str, ep: EntryPoint, enabled: bool
 
 def check_plugins(
     resolved: Resolved, *, root: Path, found: Mapping[str, EntryPoint] | None = None
-) -> None:
-    """Validate the plugin sections (names and options) without registering anything.
+) -> dict[str, Mapping[str, Any]]:
+    """The validated options (defaults filled in) of every enabled or configured plugin,
+    by name, registering nothing.
 
     Raises the same :class:`ConfigError` (file, line, plugin and key) as :func:`load_plugins`.
     """
-    if not resolved.config.plugins.enabled and not resolved.config.plugins.options:
-        return
+    plugins = resolved.config.plugins
+    if not plugins.enabled and not plugins.options:
+        return {}
     found = available() if found is None else found
     pm = _new_manager()
     names = _enabled(resolved, found, root)
-    for name in names:
-        _options(resolved, name, _load(pm, name, found[name]), root)
-    _check_disabled(resolved, found, root, set(names))
+    names += sorted({canonical(n) for n in plugins.options} - set(names))
+    return {name: _options(resolved, name, _load(pm, name, found[name]), root) for name in names}
 
 
 def load_plugins(
