@@ -58,7 +58,7 @@ def _events(events: tuple[str, ...]) -> str:
     return ", ".join(events) or "none"
 
 
-def _tools(tools: tuple[str, ...]) -> str:
-    if ALL in tools:
-        return "every tool"
-    return ", ".join(tools) or "no tools"
+def _tools(intercepts: tuple[str, ...]) -> str:
+    """What it may intercept: ``every tool``, tool names, interceptable event names."""
+    names = ["every tool" if name == ALL else name for name in intercepts]
+    return ", ".join(names) or "nothing"

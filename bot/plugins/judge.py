@@ -78,6 +78,7 @@ def rfd_plugin_info() -> PluginInfo:
         name=NAME,
         description="A second model checks each implement item / refine pass and answers",
         events=(ResultReady.name,),
+        intercepts=(ResultReady.name,),
         options_schema=OPTIONS_SCHEMA,
     )
 

@@ -23,7 +23,14 @@ from bot.config import CONFIG_PATH, Config, Resolved
 from bot.errors import ConfigError, RfdError
 from bot.events import EventBus
 from bot.plugins import hookspecs
-from bot.plugins.api import LineStore, PluginContext, PluginInfo, ScopedBus, event_names
+from bot.plugins.api import (
+    LineStore,
+    PluginContext,
+    PluginInfo,
+    ScopedBus,
+    event_names,
+    interceptable_events,
+)
 from bot.plugins.schema import check_schema, validate
 from bot.toml_lines import line_of
 
@@ -205,6 +212,13 @@ def _check_info(name: str, info: Any) -> None:
     unknown = sorted(set(info.events) - event_names())
     if unknown:
         raise ConfigError(f"plugin `{name}` declares unknown events: {', '.join(unknown)}")
+    wrong = sorted(i for i in info.intercepts if "." in i and i not in interceptable_events())
+    if wrong:
+        raise ConfigError(
+            f"plugin `{name}` declares in `intercepts` what is no interceptable event: "
+            + ", ".join(wrong),
+            hint="interceptable events: " + ", ".join(sorted(interceptable_events())),
+        )
     try:
         check_schema(info.options_schema)
     except ValueError as exc:
