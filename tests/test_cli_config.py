@@ -98,3 +98,34 @@ def test_a_bad_plugin_option_is_exit_1_naming_file_line_plugin_and_key(
     assert main(["-C", str(repo), "config", "show"]) == 1
     err = capsys.readouterr().err
     assert f"{CONFIG_PATH}:2: plugin `policy`: unknown key `plugins.policy.bogus`" in err
+
+
+def test_root_set_is_the_cli_layer_of_every_command(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["-C", str(repo), "--set", "steps.review.model=haiku", "--set", "rfd.dir=rfcs"]
+    assert main([*argv, "config", "show", "--set", "rfd.dir=specs"]) == 0
+    lines = {line.split(" = ")[0].strip(): line for line in capsys.readouterr().out.splitlines()}
+    assert lines["steps.review.model"].endswith('= "haiku"  # cli (command line)')
+    assert lines["rfd.dir"].endswith('= "specs"  # cli (command line)')  # the command's own wins
+
+
+def test_model_flag_enters_the_configuration_of_its_step(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.config import Config
+    from bot.llm.offline import OfflineLLM
+
+    seen: list[Config] = []
+
+    def offline(config: Config) -> tuple[OfflineLLM, str]:
+        seen.append(config)
+        return OfflineLLM(), "offline"
+
+    monkeypatch.setattr("bot.workspace._default_llm", offline)
+    argv = ["-C", str(repo), "--set", "steps.refine.max_tokens=300"]
+    assert main([*argv, "implement", "1", "--model", "haiku"]) == 1  # offline: stops at once
+    assert main([*argv, "refine", "1"]) == 1
+    implement, refine = seen
+    assert implement.steps.implement.model == "haiku"
+    assert refine.steps.implement.model == "opus" and refine.steps.refine.max_tokens == 300

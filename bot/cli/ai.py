@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from bot.cli.common import rfd_command, workspace
+from bot.cli.common import model_flag, rfd_command, workspace
 from bot.cli.output import Output
 from bot.errors import ProviderError, ValidationError
 from bot.text import plural
@@ -27,9 +27,11 @@ def ai_options(fn: F) -> F:
     return click.option("--yes", "-y", is_flag=True, help="Apply every write without asking.")(fn)
 
 
-def ai_workspace(out: Output, yes: bool) -> Workspace:
+def ai_workspace(out: Output, yes: bool, step: str = "", model: str | None = None) -> Workspace:
+    """An AI step's workspace; ``--model`` enters the configuration as ``steps.<step>.model``."""
     interactive = sys.stdin.isatty() and not out.json_mode
-    ws = workspace(out, interactive=interactive, assume_yes=yes)
+    flags = model_flag(step, model) if step else {}
+    ws = workspace(out, flags=flags, interactive=interactive, assume_yes=yes)
     if ws.llm.offline:
         raise ProviderError(
             "this step needs an AI model, and none is configured",
@@ -108,7 +110,7 @@ def refine(out: Output, rfd: str, model: str | None, yes: bool) -> int:
     """Refine the RFD from its active reviews (rule of five), then offer to dismiss them."""
     from bot.agent.steps import refine_rfd
 
-    ws = ai_workspace(out, yes)
+    ws = ai_workspace(out, yes, "refine", model)
     result = refine_rfd(ws, rfd, **options(ws, out, model))
     for p in result.passes:
         changed = ", ".join(p.changed_sections) or "no change"
@@ -171,7 +173,7 @@ def implement(
     from bot.phases import phase_done
     from bot.state import OnExists
 
-    ws = ai_workspace(out, yes)
+    ws = ai_workspace(out, yes, "implement", model)
     result = implement_rfd(ws, rfd, phase=phase, restart=restart, **options(ws, out, model))
     show_usage(out, ws, "implement", model, result.usage)
     out.data(
@@ -209,7 +211,7 @@ def _author_step(name: str, run: str, doc: str) -> click.Command:
     def command(out: Output, rfd: str, notes: str, model: str | None, yes: bool) -> int:
         from bot.agent import steps
 
-        ws = ai_workspace(out, yes)
+        ws = ai_workspace(out, yes, name, model)
         result = getattr(steps, run)(ws, rfd, notes, **options(ws, out, model))
         show_usage(out, ws, name, model, result.usage)
         out.data({"saved": result.saved, "text": result.text, "cost_usd": result.cost_usd})
@@ -236,7 +238,7 @@ def author(out: Output, title: str, category: str, notes: str, model: str | None
     """Start a new RFD: create the draft, then explore the problem with the model."""
     from bot.agent.steps import author as start
 
-    ws = ai_workspace(out, yes)
+    ws = ai_workspace(out, yes, "explore", model)
     result = start(ws, title, notes, category=category, **options(ws, out, model))
     show_usage(out, ws, "explore", model, result.usage)
     out.data({"saved": result.saved, "cost_usd": result.cost_usd})

@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from bot.cli.common import repo_root, rfd_command
+from bot.cli.common import cli_layer, repo_root, rfd_command
 from bot.cli.output import Output
 from bot.config import PluginsSection, Resolved, load
 from bot.errors import ValidationError
@@ -59,7 +59,7 @@ SET_HELP = "Override a key for this run (the command-line layer), e.g. rfd.dir=r
 def show(out: Output, assignments: tuple[str, ...]) -> int:
     """Print every key with its value and where it came from."""
     root = repo_root()
-    resolved = load(root, user=True, cli=parse_assignments(assignments))
+    resolved = load(root, user=True, cli=cli_layer(parse_assignments(assignments)))
     rows = settings(resolved, check_plugins(resolved, root=root))
     out.data({"settings": [row.to_dict() for row in rows]})
     width = max(len(r.key) for r in rows)
@@ -130,6 +130,16 @@ def parse_assignments(assignments: tuple[str, ...]) -> dict[str, Any]:
             node = node.setdefault(part, {})
         node[last] = _toml_value(raw.strip())
     return out
+
+
+def merge(base: dict[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
+    """``extra``'s keys over ``base``'s, table by table (``base`` is changed and returned)."""
+    for key, value in extra.items():
+        if isinstance(value, Mapping) and isinstance(base.get(key), dict):
+            merge(base[key], value)
+        else:
+            base[key] = dict(value) if isinstance(value, Mapping) else value
+    return base
 
 
 def _toml_value(raw: str) -> Any:

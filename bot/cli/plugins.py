@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.cli.common import repo_root, rfd_command
+from bot.cli.common import cli_layer, repo_root, rfd_command
 from bot.cli.output import Output
 from bot.config import load
 from bot.plugins import Plugin, check_plugins, installed
@@ -17,7 +17,7 @@ NONE_ENABLED = "none enabled — add names to `enabled` under [plugins] in .gith
 def plugins(out: Output) -> int:
     """List installed plugins, enabled or not, with their events and intercepted tools."""
     root = repo_root()
-    resolved = load(root, user=True)
+    resolved = load(root, user=True, cli=cli_layer())
     check_plugins(resolved, root=root)  # a bad [plugins.<name>] table is an error here too
     found = installed(resolved.config)
     out.data({"plugins": [as_dict(p) for p in found]})
