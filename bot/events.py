@@ -277,11 +277,16 @@ class ResultReady(Event):
     item: str
     """What was done: the item's label, or ``refine pass 2``."""
     result: str
-    """What the model produced: its closing summary, and the diff when there is one."""
+    """What the model said it did (its closing summary or notes)."""
     phase: str = ""
-    """The description of the phase being implemented (empty for refine)."""
+    """What the work was asked to do: the phase's description (implement), the pass's focus
+    (refine)."""
     document: str = ""
     """The RFD text the work answers to."""
+    diff: str = ""
+    """What the work changed: a unified diff of the files it wrote (capped)."""
+    reviews: str = ""
+    """The reviews a refine pass addresses (empty otherwise)."""
     feedback: tuple[str, ...] = ()
     charge: Callable[[str, Any], None] | None = field(
         default=None, compare=False, repr=False, metadata={"payload": False}

@@ -70,9 +70,10 @@ class Workspace:
         """The workspace at ``root``.
 
         Without an explicit ``config`` the configuration is resolved from every layer
-        (user config included) and the enabled plugins are registered on the bus.  Without
-        an explicit ``llm`` each step gets the provider ``environ`` (default: the process's
-        environment) allows it (:meth:`provider`).
+        (user config included); given a ``resolved`` one (the bot's), it is used as is.
+        Either way the enabled plugins are registered on the bus (``environ`` is what they
+        see, the process environment by default).  Without an explicit ``llm`` each step
+        gets the provider ``environ`` allows it (:meth:`provider`).
         """
         root = root.resolve()
         if config is None:
@@ -101,7 +102,9 @@ class Workspace:
         if resolved is not None and (config.plugins.enabled or config.plugins.options):
             from bot.plugins import load_plugins
 
-            ws.plugins = load_plugins(ws.bus, resolved, root=root, store=store, llm=llm)
+            ws.plugins = load_plugins(
+                ws.bus, resolved, root=root, store=store, llm=llm, environ=environ
+            )
         return ws
 
     def provider(self, step: str, model: str | None = None) -> Choice:

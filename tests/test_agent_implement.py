@@ -10,7 +10,7 @@ from bot.agent.phase_work import PhaseWork, next_phase, prepare
 from bot.checklist import ItemStatus
 from bot.config import Config, ImplementSection, StepSection, StepsSection
 from bot.errors import BudgetExceeded, GateError, InvalidStructure, ProviderError, ValidationError
-from bot.events import Notice, ResultReady
+from bot.events import Notice, PhaseFailed, ResultReady
 from bot.plan import PlanPhase
 from tests.agent_support import RFD, Repo, make_repo
 from tests.fakes import ScriptedLLM, StubPrompts, reply
@@ -91,6 +91,25 @@ def test_a_failed_item_is_retried_once_then_marked(repo: Repo) -> None:
     failures = [c["previous_failure"] for n, c in prompts.rendered if n == "implement_item"]
     assert failures == ["", "overloaded", ""]
     assert "Step 1 failed: overloaded" in notices(seen)
+    (failed,) = [e for e in seen if isinstance(e, PhaseFailed)]
+    assert (failed.rfd_id, failed.label, failed.title) == ("D1", "1", "Skeleton")
+    assert failed.reason == "failed items: 1. Add module — in src"
+
+
+def test_a_phase_that_finishes_emits_no_phase_failed(repo: Repo) -> None:
+    llm = ScriptedLLM([reply("R."), reply(PLAN), reply("one"), reply("two"), reply("S.")])
+    session, seen = repo.session(llm)
+    implement(session, WORK)
+    assert not [e for e in seen if isinstance(e, PhaseFailed)]
+
+
+def test_a_provider_error_outside_the_items_emits_phase_failed(repo: Repo) -> None:
+    llm = ScriptedLLM([ProviderError("model unavailable")])
+    session, seen = repo.session(llm)
+    with pytest.raises(ProviderError):
+        implement(session, WORK)
+    (failed,) = [e for e in seen if isinstance(e, PhaseFailed)]
+    assert failed.reason == "stopped: model unavailable"
 
 
 def test_a_retry_can_succeed(repo: Repo) -> None:
@@ -132,9 +151,10 @@ def test_an_interrupted_run_resumes_at_the_first_pending_item(repo: Repo) -> Non
     steps = StepsSection(implement=StepSection(budget_tokens=50))
     tight = make_repo(repo.root, Config(steps=steps))
     llm = ScriptedLLM([reply("R."), reply(PLAN), reply("one"), reply("two")])
-    session, _ = tight.session(llm)
+    session, stopped = tight.session(llm)
     with pytest.raises(BudgetExceeded):
         implement(session, WORK)
+    assert [e.reason[:8] for e in stopped if isinstance(e, PhaseFailed)] == ["stopped:"]
     items = repo.store.read_text("D1", f"{BASE}/items.md") or ""
     assert "- [x] 1. Add module" in items and "- [ ] 2. Add tests" in items  # consistent
 
@@ -233,3 +253,24 @@ def test_a_judges_feedback_is_answered_before_the_next_item(repo: Repo) -> None:
     answer = llm.requests[3].messages
     assert (answer[-2].role, answer[-1].text) == ("assistant", "FAIL: no tests")
     assert repo.store.read_text("D1", f"{BASE}/items/1.md") == "module + tests\n"
+
+
+def test_the_judge_sees_the_diff_of_what_the_item_wrote(repo: Repo) -> None:
+    seen: list[ResultReady] = []
+    (repo.root / "src").mkdir(exist_ok=True)
+    (repo.root / "src/old.py").write_text("A = 1\n")
+    write = ("write_file", {"path": "src/mod.py", "content": "X = 1\n"})
+    edit = ("edit_file", {"path": "src/old.py", "old": "A = 1", "new": "A = 2"})
+    plan = "- [ ] 1. Add module\n"
+    llm = ScriptedLLM(
+        [reply("R."), reply(plan), reply("", write), reply("", edit), reply("Done, with tests."),
+         reply("S.")]
+    )  # fmt: skip
+    session, _ = repo.session(llm)
+    session.bus.subscribe(ResultReady, lambda e: seen.append(e), owner="judge")
+    implement(session, WORK)
+    (event,) = seen
+    assert event.result == "Done, with tests."
+    lines = event.diff.splitlines()
+    assert "+++ b/src/mod.py" in lines and "+X = 1" in lines
+    assert "-A = 1" in lines and "+A = 2" in lines

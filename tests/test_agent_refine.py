@@ -200,8 +200,12 @@ def test_a_judge_sees_each_pass_and_its_feedback_is_answered(repo: Repo) -> None
     session.bus.subscribe(ResultReady, judge, owner="judge")
     result = refine(session, REVIEWS)
     assert [e.item for e in seen] == ["refine pass 1 (reviews)", "refine pass 2 (completeness)"]
-    assert seen[0].result.startswith("changed the summary\n\n--- a/docs/rfd/D1-tracing.md")
-    assert "+Short." in seen[0].result.splitlines()
+    assert seen[0].result == "changed the summary"
+    assert seen[0].diff.startswith("--- a/docs/rfd/D1-tracing.md")
+    assert "+Short." in seen[0].diff.splitlines()
+    assert seen[0].phase.startswith("Apply the active reviews")
+    assert "Summary is vague." in seen[0].reviews
+    assert seen[1].phase.startswith("Completeness") and seen[1].reviews == ""
     assert result.passes[0].reply == "lengthened"
     assert "+Longer summary." in result.passes[0].diff.splitlines()
     assert "FAIL: too short" in llm.requests[1].messages[-1].text

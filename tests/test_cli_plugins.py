@@ -27,7 +27,8 @@ def test_lists_every_installed_plugin_with_what_it_sees_and_touches(
     assert re.search(r"^policy +enabled +\((built-in|rfd-bot [\d.]+)\)$", out, re.M)
     assert re.search(r"^notify +disabled +\((built-in|rfd-bot [\d.]+)\)$", out, re.M)
     assert "events: tool_call.intercept; intercepts: every tool" in out
-    assert "events: all (observe only); intercepts: no tools" in out  # event-log
+    assert "events: all (observe only); intercepts: nothing" in out  # event-log
+    assert "events: result.ready; intercepts: result.ready" in out  # judge
     assert "none enabled" not in out
 
 
@@ -39,6 +40,7 @@ def test_json_lists_declarations_and_schemas(
     assert sorted(plugins) == ["event-log", "judge", "notify", "policy"]
     assert not any(p["enabled"] for p in plugins.values())
     assert plugins["judge"]["events"] == ["result.ready"]
+    assert plugins["judge"]["intercepts"] == ["result.ready"]
     assert "criteria" in plugins["judge"]["options_schema"]["properties"]
 
 
@@ -47,3 +49,12 @@ def test_says_how_to_enable_one_when_none_is(
 ) -> None:
     assert main(["-C", str(git_repo), "plugins"]) == 0
     assert "none enabled — add names to `enabled` under [plugins]" in capsys.readouterr().out
+
+
+def test_a_bad_plugin_option_is_exit_1_naming_file_line_plugin_and_key(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(git_repo, "[plugins]\nenabled = []\n\n[plugins.policy]\nbogus = 1\n")
+    assert main(["-C", str(git_repo), "plugins"]) == 1
+    err = capsys.readouterr().err
+    assert f"{CONFIG_PATH}:5: plugin `policy`: unknown key `plugins.policy.bogus`" in err

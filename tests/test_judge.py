@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,26 @@ def test_a_fail_verdict_is_fed_back_to_the_model_and_shown_to_the_user(tmp_path:
     sent = request.messages[0].text
     assert "### Phase 1: Tokens" in sent and "A tokenizer with tests." in sent
     assert "No tests yet." in sent
+
+
+def test_the_judge_sees_the_diff_and_for_refine_the_focus_and_reviews(tmp_path: Path) -> None:
+    llm = ScriptedLLM([reply("PASS"), reply("PASS")])
+    bus, _ = judged(tmp_path, llm)
+    diff = "--- a/bot/tokens.py\n+++ b/bot/tokens.py\n+def tokens(): ...\n"
+    bus.intercept(dataclasses.replace(item_done(), diff=diff))
+    implement_sent = llm.requests[0].messages[0].text
+    assert "+def tokens(): ..." in implement_sent
+    assert "the phase being implemented" in implement_sent
+    refine = ResultReady(
+        rfd_id="045", step="refine", item="refine pass 1 (reviews)", result="shortened",
+        phase="Apply the active reviews", document=RFD, diff="-Long.\n+Short.\n",
+        reviews="## reviews/1.md\n\nThe summary is vague.",
+    )  # fmt: skip
+    bus.intercept(refine)
+    sent = llm.requests[1].messages[0].text
+    assert "Apply the active reviews" in sent and "The summary is vague." in sent
+    assert "+Short." in sent and "shortened" in sent
+    assert "what the diff shows" in llm.requests[1].system
 
 
 @pytest.mark.parametrize(("report_pass", "fed_back"), [(False, 0), (True, 1)])

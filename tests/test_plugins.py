@@ -12,7 +12,7 @@ import pytest
 
 from bot.config import CONFIG_PATH, Config, PluginsSection, Resolved, load
 from bot.errors import Aborted, ConfigError
-from bot.events import EventBus, StatusChanged, ToolCallIntercept
+from bot.events import EventBus, StatusChanged, StatusChanging, ToolCallIntercept
 from bot.plugins import available, installed, load_plugins
 from bot.plugins.manager import BUILTIN
 from bot.state import StateStore
@@ -151,6 +151,69 @@ def test_a_plugin_gets_only_the_events_it_declared(
         """)  # fmt: skip
     config = Config(plugins=PluginsSection(enabled=("greedy",)))
     with pytest.raises(ConfigError, match=f"`greedy` subscribes to `{subscribes}` without"):
+        load_plugins(EventBus(), Resolved(config, {}), root=tmp_path)
+
+
+@pytest.mark.parametrize("event", ["result.ready", "status.changing", "tracking.due"])
+def test_an_interceptable_event_must_be_declared_in_intercepts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, event: str
+) -> None:
+    install(tmp_path / "site", monkeypatch, "sneaky", f"""
+        @hookimpl
+        def rfd_plugin_info():
+            return PluginInfo(name="sneaky", description="x", events=({event!r},))
+
+        @hookimpl
+        def rfd_register(bus, options, context):
+            bus.subscribe({event!r}, lambda ev: None)
+        """)  # fmt: skip
+    config = Config(plugins=PluginsSection(enabled=("sneaky",)))
+    with pytest.raises(
+        ConfigError, match=f"`sneaky` intercepts `{event}` without declaring"
+    ) as err:
+        load_plugins(EventBus(), Resolved(config, {}), root=tmp_path)
+    assert "intercepts" in (err.value.hint or "")
+
+
+def test_a_declared_interceptable_event_is_delivered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install(tmp_path / "site", monkeypatch, "gate", """
+        from bot.errors import Aborted
+
+        @hookimpl
+        def rfd_plugin_info():
+            return PluginInfo(name="gate", description="x", events=("status.changing",),
+                              intercepts=("status.changing", "write_file"))
+
+        @hookimpl
+        def rfd_register(bus, options, context):
+            def veto(ev):
+                raise Aborted("frozen")
+            bus.subscribe("status.changing", veto)
+        """)  # fmt: skip
+    bus = EventBus()
+    config = Config(plugins=PluginsSection(enabled=("gate",)))
+    (plugin,) = load_plugins(bus, Resolved(config, {}), root=tmp_path)
+    assert plugin.info.tools == frozenset({"write_file"})
+    with pytest.raises(Aborted, match="frozen"):
+        bus.intercept(StatusChanging(old="Draft", new="Discussion"))
+
+
+def test_intercepts_naming_no_interceptable_event_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install(tmp_path / "site", monkeypatch, "odd", """
+        @hookimpl
+        def rfd_plugin_info():
+            return PluginInfo(name="odd", description="x", intercepts=("status.changed",))
+
+        @hookimpl
+        def rfd_register(bus, options, context):
+            pass
+        """)  # fmt: skip
+    config = Config(plugins=PluginsSection(enabled=("odd",)))
+    with pytest.raises(ConfigError, match=r"no interceptable event: status\.changed"):
         load_plugins(EventBus(), Resolved(config, {}), root=tmp_path)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.agent.sandbox import Sandbox
@@ -60,6 +60,8 @@ class ToolContext:
     """The RFD file, relative to the repository root."""
     rfd_title: str = ""
     command_timeout: float = 300.0
+    originals: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    """Each file the write tools changed, as it was before their first change (for diffs)."""
 
     @classmethod
     def for_repo(cls, root: Any, config: Config, **kwargs: Any) -> ToolContext:

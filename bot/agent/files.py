@@ -92,6 +92,22 @@ def unified_diff(before: str, after: str, name: str) -> str:
     return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
 
+DIFF_CAP = 20_000
+"""Characters of a recorded diff shown to a judge; the rest is cut with a note."""
+
+
+def recorded_diff(ctx: ToolContext, originals: Mapping[str, str], cap: int = DIFF_CAP) -> str:
+    """The unified diff of every file in ``originals`` against its current content (capped)."""
+    parts = [
+        unified_diff(before, current_text(ctx.sandbox.resolve(path)), path)
+        for path, before in sorted(originals.items())
+    ]
+    text = "".join(parts)
+    if len(text) <= cap:
+        return text
+    return text[:cap] + f"\n[diff cut: {len(text) - cap} more characters]\n"
+
+
 def _new_content(ctx: ToolContext, args: Mapping[str, Any]) -> tuple[Path, str, str]:
     """(target, before, after) of a write_file or edit_file call, without writing."""
     target = ctx.sandbox.writable(args["path"])
@@ -113,6 +129,7 @@ def _preview(ctx: ToolContext, args: Mapping[str, Any]) -> str:
 
 def _write(ctx: ToolContext, args: Mapping[str, Any]) -> str:
     target, before, after = _new_content(ctx, args)
+    ctx.originals.setdefault(ctx.sandbox.relative(target), before)
     write_text(target, after)
     verb = "created" if not before and "content" in args else "updated"
     return f"{verb} {ctx.sandbox.relative(target)} ({plural(len(after.splitlines()), 'line')})"

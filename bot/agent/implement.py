@@ -18,11 +18,12 @@ from dataclasses import dataclass
 from bot import checklist
 from bot.agent.context import Step, Store
 from bot.agent.feedback import answered
+from bot.agent.files import recorded_diff
 from bot.agent.loop import Stop, run
 from bot.agent.phase_work import PhaseWork
 from bot.agent.session import Session
-from bot.errors import InvalidStructure, ProviderError, ValidationError
-from bot.events import Notice, ResultReady
+from bot.errors import BudgetExceeded, InvalidStructure, ProviderError, ValidationError
+from bot.events import Notice, PhaseFailed, ResultReady
 from bot.llm.base import Message, Usage
 from bot.llm.guard import Meter
 from bot.text import plural
@@ -55,7 +56,32 @@ class ImplementResult:
 
 
 def implement(session: Session, work: PhaseWork, *, restart: bool = False) -> ImplementResult:
-    """Run (or resume) the loop for ``work``; BudgetExceeded leaves every artifact consistent."""
+    """Run (or resume) the loop for ``work``; BudgetExceeded leaves every artifact consistent.
+
+    A phase that ends with failed items, or stops on the budget or a provider error,
+    emits ``phase.failed`` (whoever runs it: the CLI, the bot, a plugin sees it).
+    """
+    try:
+        result = _implement(session, work, restart)
+    except (BudgetExceeded, ProviderError) as exc:
+        _failed(session, work, f"stopped: {exc}")
+        raise
+    if result.failed:
+        reasons = "; ".join(f"{i.number}. {i.label}" for i in result.failed)
+        _failed(session, work, f"failed items: {reasons}")
+    return result
+
+
+def _failed(session: Session, work: PhaseWork, reason: str) -> None:
+    session.bus.emit(
+        PhaseFailed(
+            rfd_id=session.event_id, number=work.number, label=work.name, title=work.title,
+            reason=reason,
+        )
+    )  # fmt: skip
+
+
+def _implement(session: Session, work: PhaseWork, restart: bool) -> ImplementResult:
     store = _store(session)
     meter = session.meter(Step.IMPLEMENT)  # refuses an unenforceable budget before any change
     if restart:
@@ -169,6 +195,7 @@ def _attempt(
 ) -> tuple[checklist.ItemStatus, str, str]:
     """Run one item, retrying once with the failure in view: (status, reason, final text)."""
     failure, count = "", len(checklist.parse(items).items)
+    originals: dict[str, str] = {}  # what the item's writes replaced, over both attempts
     for _ in range(2):
         prompt = session.prompt(
             "implement_item", item_number=item.number, item_count=count, item_label=item.label,
@@ -176,10 +203,14 @@ def _attempt(
         )  # fmt: skip
         docs = work.documents(session, ("research", research), ("plan", items))
         conversation = session.conversation(Step.IMPLEMENT, prompt.system, meter)
+        conversation.calls.ctx.originals.update(originals)
+        originals = conversation.calls.ctx.originals
         try:
             result = run(conversation, session.opening(prompt, docs))
             if result.stop is Stop.END:
-                result = answered(conversation, result, _ready(session, work, item, result.text))
+                diff = recorded_diff(conversation.calls.ctx, originals)
+                ready = _ready(session, work, item, result.text, diff)
+                result = answered(conversation, result, ready)
         except (ProviderError, TimeoutError) as exc:
             failure = str(exc)
             continue
@@ -189,10 +220,12 @@ def _attempt(
     return checklist.ItemStatus.FAILED, failure, ""
 
 
-def _ready(session: Session, work: PhaseWork, item: checklist.Item, text: str) -> ResultReady:
+def _ready(
+    session: Session, work: PhaseWork, item: checklist.Item, text: str, diff: str
+) -> ResultReady:
     return ResultReady(
         rfd_id=session.event_id, step=Step.IMPLEMENT.value, item=item.label, result=text,
-        phase=f"{work.title}\n\n{work.description}", document=work.rfd_text,
+        phase=f"{work.title}\n\n{work.description}", document=work.rfd_text, diff=diff,
     )  # fmt: skip
 
 

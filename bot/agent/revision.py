@@ -31,6 +31,22 @@ from bot.events import Notice, ResultReady
 from bot.llm.base import Message, Reply, Request, ToolCall, Usage
 from bot.llm.guard import Meter
 
+FOCUS = {
+    "reviews": "Apply the active reviews: each finding is answered by a change to the RFD, "
+    "or the notes say why not.",
+    "completeness": "Completeness: every requirement has an answer in the design, no section "
+    "is a placeholder, each phase of the plan can be verified.",
+    "correctness": "Correctness: no contradictions, right claims about existing code and "
+    "tools, realistic constraints.",
+    "edge_cases": "Edge cases: bad or huge input, partial failure, retries, concurrency, "
+    "upgrade, rollback and security.",
+    "scope": "Scope: bounded, non-goals stated, nothing that belongs in another RFD.",
+    "clarity": "Clarity: an engineer new to the project could build it one way only; terms "
+    "defined before use.",
+}
+"""What each pass is asked to do, for the judges (the ``refine_pass`` template's focuses)."""
+REVIEWS_CAP = 20_000
+
 FEEDBACK = (
     "Your revision is applied: the RFD above includes it. Feedback on it follows; answer "
     "with `{tool}` again, giving only the sections that still need a change."
@@ -55,7 +71,7 @@ def revise(
     request = _request(session, asked, before, reviews)
     reply = answer(conv, request)
     notes, usage = apply(session, reply), reply.usage
-    feedback = _feedback(session, conv, asked, before, notes)
+    feedback = _feedback(session, conv, asked, (before, notes), reviews)
     if feedback:
         extra = Message("user", "\n\n".join([FEEDBACK.format(tool=REVISION_TOOL.name), *feedback]))
         request = _request(session, asked, _read(session), reviews)
@@ -101,14 +117,22 @@ def _request(
 
 
 def _feedback(
-    session: Session, conv: Conversation, asked: Asked, before: str, notes: str
+    session: Session,
+    conv: Conversation,
+    asked: Asked,
+    before_notes: tuple[str, str],
+    reviews: Sequence[tuple[str, str]],
 ) -> tuple[str, ...]:
     """What the ``result.ready`` interceptors (judges) say about the pass."""
+    before, notes = before_notes
     after = _read(session)
-    diff = unified_diff(before, after, session.rfd_path or "")
+    focus = str(asked.variables.get("focus", "reviews"))
+    addressed = "\n\n".join(f"## {path}\n\n{text}" for path, text in reviews)
     event = ResultReady(
         rfd_id=session.event_id, step=Step.REFINE.value, item=asked.item,
-        result=f"{notes}\n\n{diff}".strip(), document=after,
+        result=notes or "(no notes)", phase=FOCUS.get(focus, focus), document=after,
+        diff=unified_diff(before, after, session.rfd_path or ""),
+        reviews=addressed[:REVIEWS_CAP] if focus == "reviews" else "",
         charge=functools.partial(charge, conv),
     )  # fmt: skip
     return tuple(session.bus.intercept(event).feedback)

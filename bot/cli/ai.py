@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from bot.cli.common import rfd_command, workspace
+from bot.cli.common import model_flag, rfd_command, workspace
 from bot.cli.output import Output
 from bot.errors import ProviderError, ValidationError
 from bot.text import plural
@@ -28,8 +28,9 @@ def ai_options(fn: F) -> F:
 
 
 def ai_workspace(out: Output, yes: bool, step: str, model: str | None) -> Workspace:
+    """An AI step's workspace; ``--model`` enters the configuration as ``steps.<step>.model``."""
     interactive = sys.stdin.isatty() and not out.json_mode
-    ws = workspace(out, interactive=interactive, assume_yes=yes)
+    ws = workspace(out, flags=model_flag(step, model), interactive=interactive, assume_yes=yes)
     provider = ws.provider(step, model)
     if provider.llm.offline:
         raise ProviderError(
@@ -187,19 +188,7 @@ def implement(
     )
     if result.dropped:
         out.warning(f"{plural(len(result.dropped), 'amendment')} dropped past the 2× cap")
-    if result.failed:
-        from bot.events import PhaseFailed
-
-        reasons = "; ".join(f"{i.number}. {i.label}" for i in result.failed)
-        ws.bus.emit(
-            PhaseFailed(
-                rfd_id=str(ws.find(rfd).rfd_id),
-                number=result.phase,
-                label=result.label,
-                title=result.title,
-                reason=f"failed items: {reasons}",
-            )
-        )
+    if result.failed:  # the step emitted phase.failed; the CLI only shows it
         for item in result.failed:
             out.line(f"  [!] {item.number}. {item.label}", style="red")
         out.line(

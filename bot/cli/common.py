@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -95,11 +95,33 @@ def repo_root() -> Path:
     return start
 
 
-def workspace(out: Output, **options: Any) -> Workspace:
-    """Open the workspace with the terminal as a listener on its event bus."""
+def cli_layer(flags: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The command-line configuration layer: ``rfd --set KEY=VALUE``, then a command's own
+    flags (``flags``, nested tables such as ``{"steps": {"review": {"model": "opus"}}}``)."""
+    from bot.cli.config_cmd import merge, parse_assignments
+
+    ctx = click.get_current_context()
+    layer = parse_assignments(tuple((ctx.find_root().obj or {}).get("set", ())))
+    return merge(layer, flags or {})
+
+
+def model_flag(step: str, model: str | None) -> dict[str, Any]:
+    """``--model`` of a step as the configuration key it overrides (``steps.<step>.model``)."""
+    return {"steps": {step: {"model": model}}} if model else {}
+
+
+def workspace(out: Output, *, flags: Mapping[str, Any] | None = None, **options: Any) -> Workspace:
+    """Open the workspace with the terminal as a listener on its event bus.
+
+    The configuration is resolved once, command-line layer included (``--set`` and the
+    command's ``flags``), so ``rfd config show`` reports the same values the command uses.
+    """
+    from bot.config import load
     from bot.workspace import Workspace
 
-    ws = Workspace.open(repo_root(), **options)
+    root = repo_root()
+    resolved = load(root, user=True, cli=cli_layer(flags))
+    ws = Workspace.open(root, resolved=resolved, **options)
     ws.bus.subscribe("*", TerminalEcho(out), owner="terminal")
     return ws
 

@@ -12,10 +12,12 @@ from typing import Any
 
 import click
 
-from bot.cli.common import repo_root, rfd_command
+from bot.cli.common import cli_layer, repo_root, rfd_command
 from bot.cli.output import Output
 from bot.config import PluginsSection, Resolved, load
 from bot.errors import ValidationError
+from bot.plugins import check_plugins
+from bot.plugins.manager import canonical
 
 _SECRET = re.compile(r"^plugins\..+(?:url|token|secret|password)$")
 """Plugin options that are secrets (a webhook URL is one): shown as ``<hidden>``."""
@@ -56,8 +58,9 @@ SET_HELP = "Override a key for this run (the command-line layer), e.g. rfd.dir=r
 @click.option("-c", "--set", "assignments", multiple=True, metavar="KEY=VALUE", help=SET_HELP)
 def show(out: Output, assignments: tuple[str, ...]) -> int:
     """Print every key with its value and where it came from."""
-    resolved = load(repo_root(), user=True, cli=parse_assignments(assignments))
-    rows = settings(resolved)
+    root = repo_root()
+    resolved = load(root, user=True, cli=cli_layer(parse_assignments(assignments)))
+    rows = settings(resolved, check_plugins(resolved, root=root))
     out.data({"settings": [row.to_dict() for row in rows]})
     width = max(len(r.key) for r in rows)
     for row in rows:
@@ -69,10 +72,24 @@ def show(out: Output, assignments: tuple[str, ...]) -> int:
 config.add_command(show)
 
 
-def settings(resolved: Resolved) -> list[Setting]:
-    """Every key of the resolved configuration, in schema order, with its source."""
+def settings(
+    resolved: Resolved, plugin_options: Mapping[str, Mapping[str, Any]] | None = None
+) -> list[Setting]:
+    """Every key of the resolved configuration, in schema order, with its source.
+
+    ``plugin_options`` (validated, defaults filled in) replace the plugin tables as written,
+    so a plugin's defaults show with the source ``default``.
+    """
+    config = resolved.config
+    if plugin_options:
+        as_written = config.plugins.options.items()
+        written = {k: v for k, v in as_written if canonical(k) not in plugin_options}
+        written |= plugin_options
+        config = dataclasses.replace(
+            config, plugins=dataclasses.replace(config.plugins, options=written)
+        )
     rows = []
-    for key, value in _leaves(resolved.config, ""):
+    for key, value in _leaves(config, ""):
         source = resolved.sources.get(key, "default")
         shown = HIDDEN if _SECRET.match(key) and value else value
         rows.append(Setting(key, shown, source, resolved.files.get(source)))
@@ -113,6 +130,16 @@ def parse_assignments(assignments: tuple[str, ...]) -> dict[str, Any]:
             node = node.setdefault(part, {})
         node[last] = _toml_value(raw.strip())
     return out
+
+
+def merge(base: dict[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
+    """``extra``'s keys over ``base``'s, table by table (``base`` is changed and returned)."""
+    for key, value in extra.items():
+        if isinstance(value, Mapping) and isinstance(base.get(key), dict):
+            merge(base[key], value)
+        else:
+            base[key] = dict(value) if isinstance(value, Mapping) else value
+    return base
 
 
 def _toml_value(raw: str) -> Any:

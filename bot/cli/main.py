@@ -63,10 +63,17 @@ class LazyGroup(click.Group):
     default=".",
     help="Repository to work in (default: the current directory).",
 )
+@click.option(
+    "--set",
+    "assignments",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Set a configuration key for this run (the command-line layer, applied last).",
+)
 @click.pass_context
-def cli(ctx: click.Context, repo: str) -> None:
+def cli(ctx: click.Context, repo: str, assignments: tuple[str, ...]) -> None:
     """Run RFDs through explore → converge → draft → review → refine → accept → implement → done."""
-    ctx.obj = {"repo": repo}
+    ctx.obj = {"repo": repo, "set": assignments}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.cli.common import repo_root, rfd_command
+from bot.cli.common import cli_layer, repo_root, rfd_command
 from bot.cli.output import Output
 from bot.config import load
-from bot.plugins import Plugin, installed
+from bot.plugins import Plugin, check_plugins, installed
 from bot.plugins.api import ALL
 
 NONE_ENABLED = "none enabled — add names to `enabled` under [plugins] in .github/rfd.toml"
@@ -16,8 +16,10 @@ NONE_ENABLED = "none enabled — add names to `enabled` under [plugins] in .gith
 @rfd_command("plugins")
 def plugins(out: Output) -> int:
     """List installed plugins, enabled or not, with their events and intercepted tools."""
-    config = load(repo_root(), user=True).config
-    found = installed(config)
+    root = repo_root()
+    resolved = load(root, user=True, cli=cli_layer())
+    check_plugins(resolved, root=root)  # a bad [plugins.<name>] table is an error here too
+    found = installed(resolved.config)
     out.data({"plugins": [as_dict(p) for p in found]})
     for plugin in found:
         for line in describe(plugin):
@@ -56,7 +58,7 @@ def _events(events: tuple[str, ...]) -> str:
     return ", ".join(events) or "none"
 
 
-def _tools(tools: tuple[str, ...]) -> str:
-    if ALL in tools:
-        return "every tool"
-    return ", ".join(tools) or "no tools"
+def _tools(intercepts: tuple[str, ...]) -> str:
+    """What it may intercept: ``every tool``, tool names, interceptable event names."""
+    names = ["every tool" if name == ALL else name for name in intercepts]
+    return ", ".join(names) or "nothing"

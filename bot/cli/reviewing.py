@@ -10,7 +10,7 @@ import click
 
 from bot import phases
 from bot import review as reviewing
-from bot.cli.common import on_exists_option, resolve_exists, rfd_command, workspace
+from bot.cli.common import model_flag, on_exists_option, resolve_exists, rfd_command, workspace
 from bot.cli.output import Output
 from bot.errors import ValidationError
 from bot.state import OnExists
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 @click.option("--model", help="Model alias or id (default: the review step's model).")
 def review(out: Output, rfd: str, model: str | None) -> int:
     """Review the RFD (Discussion) or its implementation (Accepted); save the review."""
-    ws = workspace(out)
+    ws = workspace(out, flags=model_flag("review", model))
     provider = ws.provider("review", model)
     if provider.llm.offline and provider.reason:
         out.line(provider.reason, style="yellow")

@@ -9,7 +9,7 @@ from datetime import datetime
 from pathlib import Path
 
 from bot.comments import marker, upsert_comment, with_marker
-from bot.config import Config
+from bot.config import Config, Resolved
 from bot.forge.base import Comment
 from bot.forge.github import GitHubForge
 from bot.github.api import RepoApi
@@ -30,6 +30,9 @@ class Context:
     summary: Summary
     clock: Callable[[], float] = time.time
     """Time for the files the operations write (review names): fixed in tests."""
+    resolved: Resolved | None = None
+    """The resolved configuration ``cfg`` comes from (with each value's source): the
+    workspace loads the enabled plugins from it."""
 
     @property
     def number(self) -> int:

@@ -35,7 +35,13 @@ def open_workspace(ctx: Context, root: Path) -> Workspace:
     from bot.workspace import Workspace
 
     return Workspace.open(
-        root, config=ctx.cfg, forge=ctx.forge, vcs=False, clock=ctx.clock, environ=ctx.environ
+        root,
+        config=None if ctx.resolved else ctx.cfg,
+        resolved=ctx.resolved,
+        forge=ctx.forge,
+        vcs=False,
+        clock=ctx.clock,
+        environ=ctx.environ,
     )
 
 

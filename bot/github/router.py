@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.config import Config, load_config
+from bot.config import Config, Resolved, load
 from bot.errors import ConfigError, ForgeError, RfdError
 from bot.forge.github import GitHubForge
 from bot.github.api import RepoApi
@@ -102,9 +102,10 @@ def _run(
     clock: Callable[[], float],
 ) -> int:
     try:
-        cfg = load_config(root)
+        resolved = _resolve(root)
     except ConfigError as err:
         return _config_broken(delivery, err, environ, summary)
+    cfg = resolved.config
     route = choose(routes, delivery, cfg)
     if route is None:
         log.info("rfd-bot: ignoring %s %r (not one of our labels)", delivery.kind, delivery.label)
@@ -117,12 +118,21 @@ def _run(
         login=cfg.bot.login,
     )
     api = RepoApi(forge.repo, forge.pacer)
-    ctx = Context(delivery, cfg, forge, api, root, environ, summary, clock)
+    ctx = Context(delivery, cfg, forge, api, root, environ, summary, clock, resolved)
     try:
         route.handler()(ctx)
     except RfdError as err:
         return _failed(ctx, err)
     return 0
+
+
+def _resolve(root: Path) -> Resolved:
+    """The default branch's configuration (repo file, environment), plugin sections checked."""
+    from bot.plugins import check_plugins
+
+    resolved = load(root)
+    check_plugins(resolved, root=root)
+    return resolved
 
 
 def _config_broken(

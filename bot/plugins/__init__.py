@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bot.plugins.api import PluginContext, PluginInfo, ScopedBus
 from bot.plugins.hookspecs import hookimpl
-from bot.plugins.manager import Plugin, available, installed, load_plugins
+from bot.plugins.manager import Plugin, available, check_plugins, installed, load_plugins
 
 __all__ = [
     "Plugin",
@@ -15,6 +15,7 @@ __all__ = [
     "PluginInfo",
     "ScopedBus",
     "available",
+    "check_plugins",
     "hookimpl",
     "installed",
     "load_plugins",

@@ -40,14 +40,18 @@ class PluginInfo:
     events: tuple[str, ...] = ()
     """Event names it subscribes to (``"*"``: observe every event); none means it gets none."""
     intercepts: tuple[str, ...] = ()
-    """Tool names whose ``tool_call.*`` events it may intercept (``"*"``: every tool)."""
+    """What it may intercept: tool names, for the ``tool_call.*`` events (``"*"``: every
+    tool), and the other interceptable events it listens to by name (``result.ready``,
+    ``status.changing``, ``tracking.due``)."""
     options_schema: Mapping[str, Any] = field(default_factory=lambda: EMPTY_SCHEMA)
     """JSON Schema of its ``[plugins.<name>]`` table (an object; unknown keys are errors)."""
 
     @property
     def tools(self) -> frozenset[str] | None:
         """The bus's ``tools=`` filter: ``None`` lets every tool through."""
-        return None if ALL in self.intercepts else frozenset(self.intercepts)
+        if ALL in self.intercepts:
+            return None
+        return frozenset(self.intercepts) - interceptable_events()
 
 
 class SharedLines(Protocol):
@@ -81,6 +85,13 @@ def event_names() -> frozenset[str]:
     return frozenset(t.name for t in all_event_types()) | {ALL}
 
 
+def interceptable_events() -> frozenset[str]:
+    """The interceptable events that are not about a tool call: declared by name."""
+    return frozenset(
+        t.name for t in all_event_types() if t.interceptable and not t.name.startswith("tool_call.")
+    )
+
+
 class ScopedBus:
     """The event bus as one plugin sees it: only the events and tools it declared."""
 
@@ -95,6 +106,12 @@ class ScopedBus:
             raise ConfigError(
                 f"plugin `{self._info.name}` subscribes to `{name}` without declaring it",
                 hint=f"it declares: {', '.join(self._info.events) or 'no events'}; "
+                "fix the plugin or remove it from [plugins] enabled",
+            )
+        if name in interceptable_events() and name not in self._info.intercepts:
+            raise ConfigError(
+                f"plugin `{self._info.name}` intercepts `{name}` without declaring it",
+                hint=f"interceptable events are declared in `intercepts` too (add {name!r}); "
                 "fix the plugin or remove it from [plugins] enabled",
             )
         owner = self._info.name

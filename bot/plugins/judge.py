@@ -78,6 +78,7 @@ def rfd_plugin_info() -> PluginInfo:
         name=NAME,
         description="A second model checks each implement item / refine pass and answers",
         events=(ResultReady.name,),
+        intercepts=(ResultReady.name,),
         options_schema=OPTIONS_SCHEMA,
     )
 
@@ -101,7 +102,8 @@ def parse_verdict(text: str) -> Verdict:
 def request_for(
     prompts: Prompts, event: ResultReady, model: str, options: Mapping[str, Any]
 ) -> Request:
-    """The judge's request: its template, then the RFD, the phase and the work as data."""
+    """The judge's request: its template, then the RFD, what was asked (the phase or the
+    pass's focus, the reviews), what the model claims and the diff, as data."""
     rendered = prompts.render(
         TEMPLATE,
         rfd_id=event.rfd_id,
@@ -109,10 +111,13 @@ def request_for(
         item=event.item,
         criteria=list(options["criteria"]),
     )
+    asked = "the phase being implemented" if event.step == "implement" else "what the pass does"
     docs = [
         ("the RFD", event.document),
-        ("the phase being implemented", event.phase),
-        (f"the work to judge ({event.step}: {event.item})", event.result),
+        (asked, event.phase),
+        ("the reviews the pass addresses", event.reviews),
+        (f"what the model says it did ({event.step}: {event.item})", event.result),
+        ("the diff of the work (what it changed)", event.diff),
     ]
     parts = [prompts.document(label, text) for label, text in docs if text]
     return Request(

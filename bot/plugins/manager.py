@@ -23,7 +23,14 @@ from bot.config import CONFIG_PATH, Config, Resolved
 from bot.errors import ConfigError, RfdError
 from bot.events import EventBus
 from bot.plugins import hookspecs
-from bot.plugins.api import LineStore, PluginContext, PluginInfo, ScopedBus, event_names
+from bot.plugins.api import (
+    LineStore,
+    PluginContext,
+    PluginInfo,
+    ScopedBus,
+    event_names,
+    interceptable_events,
+)
 from bot.plugins.schema import check_schema, validate
 from bot.toml_lines import line_of
 
@@ -82,6 +89,24 @@ def _describe(pm: pluggy.PluginManager, name: str, ep: EntryPoint, enabled: bool
     except ConfigError as err:
         broken = PluginInfo(name=name, description=f"cannot be loaded: {err.message}")
         return Plugin(name, broken, _source(ep), enabled=enabled, error=err.message)
+
+
+def check_plugins(
+    resolved: Resolved, *, root: Path, found: Mapping[str, EntryPoint] | None = None
+) -> dict[str, Mapping[str, Any]]:
+    """The validated options (defaults filled in) of every enabled or configured plugin,
+    by name, registering nothing.
+
+    Raises the same :class:`ConfigError` (file, line, plugin and key) as :func:`load_plugins`.
+    """
+    plugins = resolved.config.plugins
+    if not plugins.enabled and not plugins.options:
+        return {}
+    found = available() if found is None else found
+    pm = _new_manager()
+    names = _enabled(resolved, found, root)
+    names += sorted({canonical(n) for n in plugins.options} - set(names))
+    return {name: _options(resolved, name, _load(pm, name, found[name]), root) for name in names}
 
 
 def load_plugins(
@@ -187,6 +212,13 @@ def _check_info(name: str, info: Any) -> None:
     unknown = sorted(set(info.events) - event_names())
     if unknown:
         raise ConfigError(f"plugin `{name}` declares unknown events: {', '.join(unknown)}")
+    wrong = sorted(i for i in info.intercepts if "." in i and i not in interceptable_events())
+    if wrong:
+        raise ConfigError(
+            f"plugin `{name}` declares in `intercepts` what is no interceptable event: "
+            + ", ".join(wrong),
+            hint="interceptable events: " + ", ".join(sorted(interceptable_events())),
+        )
     try:
         check_schema(info.options_schema)
     except ValueError as exc:

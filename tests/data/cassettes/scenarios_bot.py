@@ -800,3 +800,8 @@ CASSETTES[C + "test_implement_refuses_a_stray_branch"] = [
     react("confused"),
     reply("slash-implement-stray", number=12),
 ]
+
+P = "test_github_plugins/"
+CASSETTES |= {
+    P + "test_a_bad_plugin_option_is_posted_on_the_pr": [NO_COMMENTS, reply("config-error-plugin")],
+}
