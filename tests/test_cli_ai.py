@@ -280,3 +280,61 @@ def test_the_spinner_runs_while_the_review_model_is_asked(
     scripted.append(ScriptedLLM([_review_reply((100, 50, 0, 0))]))
     assert run(git_repo, "review", "1") == 0
     assert calls == ["start", "stop", "stop"]  # turn.started, cycle_complete, complete
+
+
+def _revision(summary: str) -> Reply:
+    sections = [{"section": "Summary", "content": summary}]
+    return reply("", ("submit_revision", {"sections": sections, "notes": "tightened"}))
+
+
+def test_a_refine_budget_stop_shows_the_kept_passes_the_reason_and_the_usage(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    (git_repo / ".github").mkdir()
+    (git_repo / ".github/rfd.toml").write_text("[steps.refine]\nbudget_tokens = 20\n")
+    StateStore(git_repo, load_config(git_repo)).save_review("001", "# R\n\nVague.\n", now=1)
+    scripted.append(ScriptedLLM([_revision("Kept summary."), _revision("Too far.")]))
+    assert run(git_repo, "refine", "1", "--yes") == 0
+    captured = capsys.readouterr()
+    assert "+Kept summary." in captured.out  # pass 1's diff
+    assert "stopped: budget reached" in captured.out
+    assert "budget reached (30 tokens / $0.0000 of 20 tokens) during pass 2" in captured.err
+    assert "refine · " in captured.out and "20 in · 10 out" in captured.out
+    assert "rfd dismiss 1 <n…|all>" in captured.out  # the dismiss prompt (no terminal: a hint)
+    assert "Kept summary." in (git_repo / "docs/rfd/001-a.md").read_text()
+
+
+def test_an_implement_budget_stop_keeps_the_items_and_shows_reason_and_usage(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    assert run(git_repo, "accept", "1") == 0
+    (git_repo / ".github").mkdir()
+    (git_repo / ".github/rfd.toml").write_text("[steps.implement]\nbudget_tokens = 40\n")
+    plan = "- [ ] 1. First\n- [ ] 2. Second\n"
+    scripted.append(ScriptedLLM([reply("Research."), reply(plan), reply("did it")]))
+    capsys.readouterr()
+    assert run(git_repo, "implement", "1", "--yes") == 1
+    captured = capsys.readouterr()
+    assert "implement · " in captured.out and "30 in · 15 out" in captured.out
+    assert "budget reached (45 tokens / $0.0000 of 40 tokens)" in captured.err
+    assert "run `rfd implement 1` again to resume" in captured.err
+    items = (git_repo / "docs/rfd/.state/001/implement/1/items.md").read_text()
+    assert items.endswith(plan)  # the item it stopped in is still pending: a rerun resumes
+    assert not (git_repo / "docs/rfd/.state/001/phases/1.md").exists()
+
+
+def test_implement_shows_its_usage_when_a_step_fails(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.errors import ProviderError
+
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    assert run(git_repo, "accept", "1") == 0
+    scripted.append(ScriptedLLM([reply("Research."), ProviderError("model unavailable")]))
+    capsys.readouterr()
+    assert run(git_repo, "implement", "1", "--yes") == 1
+    captured = capsys.readouterr()
+    assert "model unavailable" in captured.err
+    assert "implement · " in captured.out and "10 in · 5 out" in captured.out

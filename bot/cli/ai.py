@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from bot.workspace import Workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
+RESUME = "the items done so far are kept; run `rfd implement {rfd}` again to resume"
 
 
 def ai_options(fn: F) -> F:
@@ -167,12 +168,25 @@ def implement(
     out: Output, rfd: str, phase: str | None, restart: bool, model: str | None, yes: bool
 ) -> int:
     """Implement the next phase: research → plan → one item at a time → summary."""
-    from bot.agent.steps import implement_rfd
+    from bot.agent.steps import implement_meter, implement_rfd
+    from bot.errors import BudgetExceeded
     from bot.phases import phase_done
     from bot.state import OnExists
 
     ws = ai_workspace(out, yes)
-    result = implement_rfd(ws, rfd, phase=phase, restart=restart, **options(ws, out, model))
+    meter = implement_meter(ws, model)
+    try:
+        result = implement_rfd(
+            ws, rfd, phase=phase, restart=restart, meter=meter, **options(ws, out, model)
+        )
+    except BudgetExceeded:  # a clean stop: what is done stays done, the next run resumes
+        show_usage(out, ws, "implement", model, meter.usage)
+        out.warning(f"{meter.reached()}; {RESUME.format(rfd=rfd)}")
+        return 1
+    except BaseException:  # the error is reported by the entry point; what it cost, here
+        if meter.usage.total:
+            show_usage(out, ws, "implement", model, meter.usage)
+        raise
     show_usage(out, ws, "implement", model, result.usage)
     out.data(
         {
