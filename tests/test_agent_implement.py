@@ -233,3 +233,12 @@ def test_a_judges_feedback_is_answered_before_the_next_item(repo: Repo) -> None:
     answer = llm.requests[3].messages
     assert (answer[-2].role, answer[-1].text) == ("assistant", "FAIL: no tests")
     assert repo.store.read_text("D1", f"{BASE}/items/1.md") == "module + tests\n"
+
+
+def test_an_empty_rfd_is_refused_before_any_model_call(repo: Repo) -> None:
+    llm = ScriptedLLM([reply("never asked")])
+    session, _ = repo.session(llm)
+    with pytest.raises(ValidationError, match=r"RFD docs/rfd/D1-tracing\.md is empty"):
+        implement(session, dataclasses.replace(WORK, rfd_text=" \n"))
+    assert llm.requests == []
+    assert repo.store.read_text("D1", f"{BASE}/research.md") is None

@@ -233,3 +233,22 @@ def test_a_document_too_large_for_the_context_is_cut_visibly(tmp_path: Path) -> 
     assert len(warnings) == 1 and "review on file (1.md)" in warnings[0]
     assert "truncated here" in llm.requests[0].system
     assert len(llm.requests[0].system) < 3000 * 4 + 2000
+
+
+def test_an_rfd_larger_than_the_context_is_cut_visibly(tmp_path: Path) -> None:
+    from bot.config import ProviderSection
+
+    config = Config(provider=ProviderSection(context_tokens=3000))
+    repo = make_repo(tmp_path, config, rfd=RFD + "Detail line of the design.\n" * 3000)
+    llm = ScriptedLLM([reply("CONVERGED")])
+    session, seen = repo.session(llm)
+    refine(session, REVIEWS)
+    warnings = [e.message for e in seen if isinstance(e, Notice)]
+    assert [w.split(" was")[0] for w in warnings] == [
+        "review on file (2.md)",  # the reviews are cut first, the RFD last
+        "review on file (1.md)",
+        "RFD D1",
+    ]
+    assert "cut lines" in warnings[-1]
+    assert "RFD D1 truncated here" in llm.requests[0].system
+    assert len(llm.requests[0].system) < 3000 * 4 + 2000

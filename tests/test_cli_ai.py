@@ -338,3 +338,32 @@ def test_implement_shows_its_usage_when_a_step_fails(
     captured = capsys.readouterr()
     assert "model unavailable" in captured.err
     assert "implement · " in captured.out and "10 in · 5 out" in captured.out
+
+
+def test_accept_offline_without_plan_headings_says_no_model_is_configured(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A", plan="Ship it in one go.\n"))
+    assert run(git_repo, "accept", "1") == 1
+    err = capsys.readouterr().err
+    assert "no AI model is configured to read the plan" in err
+    assert "set ANTHROPIC_API_KEY" in err and "### Phase 1: Title" in err
+    assert "**Status**: Discussion" in (git_repo / "docs/rfd/001-a.md").read_text()
+
+
+def test_accept_says_what_was_cut_from_an_rfd_too_large_for_the_context(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    long_plan = "Ship it in one go.\n" + "A detail of the rollout.\n" * 3000
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A", plan=long_plan))
+    (git_repo / ".github").mkdir()
+    (git_repo / ".github/rfd.toml").write_text("[provider]\ncontext_tokens = 3000\n")
+    phases = {"phases": [{"title": "Everything", "description": "Ship it.", "label": "1"}]}
+    llm = ScriptedLLM([reply("", ("submit_plan", phases))])
+    scripted.append(llm)
+    assert run(git_repo, "accept", "1", "--json") == 0
+    captured = capsys.readouterr()
+    (notice,) = json.loads(captured.out)["notices"]
+    assert notice.startswith("RFD 001 was too large for the context budget: kept lines 1–")
+    assert f"warning: {notice}" in captured.err
+    assert "RFD 001 truncated here" in llm.requests[0].system
