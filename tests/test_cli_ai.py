@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -101,8 +103,8 @@ def test_a_failed_item_leaves_the_phase_unrecorded(
 def test_spinner_runs_while_waiting_and_stops_for_text() -> None:
     import io
 
-    from bot.cli.ai import Spinner, _stream
     from bot.cli.output import Output
+    from bot.cli.stream import Spinner, TextStream
 
     class Tty(io.StringIO):
         def isatty(self) -> bool:
@@ -112,10 +114,74 @@ def test_spinner_runs_while_waiting_and_stops_for_text() -> None:
     spinner = Spinner(out)
     spinner.start()
     assert spinner._running
-    _stream(out, spinner)("Hello")
+    TextStream(out, before=spinner.stop).write("Hello")
     assert not spinner._running
     assert out.stdout.getvalue().endswith("Hello")  # type: ignore[attr-defined]
     spinner.stop()  # idempotent
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+MESSAGE = "# Plan\n\nUse **flat** events:\n\n- one\n- two\n"
+
+
+def test_a_streamed_message_ends_rendered_as_markdown_on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bot.cli.output import Output
+    from bot.cli.stream import TextStream
+    from bot.events import EventBus, TurnCycleComplete
+
+    monkeypatch.delenv("NO_COLOR")
+    out, bus = Output(stdout=_Tty()), EventBus()
+    stream = TextStream(out)
+    stream.subscribe(bus)
+    for chunk in (MESSAGE[:9], MESSAGE[9:30], MESSAGE[30:]):
+        stream.write(chunk)
+    bus.emit(TurnCycleComplete(rfd_id="1", step="explore", stop_reason="end_turn"))
+    shown = out.stdout.getvalue()  # type: ignore[attr-defined]
+    after_live = shown.rsplit("\x1b[2K", 1)[-1]  # what stays once the live region is cleared
+    after_live = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", after_live)  # colours and styles
+    assert "**flat**" not in after_live and "# Plan" not in after_live
+    assert "flat" in after_live and "• one" in after_live
+    assert after_live.count("Plan") == 1
+
+
+@pytest.mark.parametrize("styled", [False, True])
+def test_streamed_text_stays_raw_when_piped_or_no_color(
+    monkeypatch: pytest.MonkeyPatch, styled: bool
+) -> None:
+    from bot.cli.output import Output
+    from bot.cli.stream import TextStream
+
+    out = Output(stdout=_Tty() if styled else io.StringIO())  # a terminal, but NO_COLOR is set
+    stream = TextStream(out)
+    stream.write(MESSAGE[:9])
+    stream.write(MESSAGE[9:])
+    stream.end()
+    assert out.stdout.getvalue() == MESSAGE  # type: ignore[attr-defined]
+
+
+def test_refine_notes_are_rendered_as_markdown_on_a_terminal(
+    git_repo: Path,
+    scripted: list[ScriptedLLM],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import sys
+
+    monkeypatch.delenv("NO_COLOR")
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr("bot.cli.stream.Spinner.start", lambda self, _e=None: None)
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    notes = "CONVERGED\n\nThe review is **already** answered."
+    scripted.append(ScriptedLLM([reply("", ("submit_revision", {"sections": [], "notes": notes}))]))
+    assert run(git_repo, "refine", "1", "--yes") == 0
+    out = capsys.readouterr().out
+    assert "already" in out and "**already**" not in out
 
 
 def test_without_a_terminal_writes_need_yes(
@@ -274,7 +340,7 @@ def test_the_spinner_runs_while_the_review_model_is_asked(
         def stop(self, _event: object = None) -> None:
             calls.append("stop")
 
-    monkeypatch.setattr("bot.cli.ai.Spinner", Recording)
+    monkeypatch.setattr("bot.cli.stream.Spinner", Recording)
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
     scripted.append(ScriptedLLM([_review_reply((100, 50, 0, 0))]))

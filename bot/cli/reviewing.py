@@ -28,7 +28,7 @@ def review(out: Output, rfd: str, model: str | None) -> int:
     ws = workspace(out)
     if ws.llm.offline and ws.llm_reason:
         out.line(ws.llm_reason, style="yellow")
-    from bot.cli.ai import spinner_for
+    from bot.cli.stream import spinner_for
     from bot.usage import entry, format_entry
 
     spinner_for(ws, out)

@@ -78,7 +78,7 @@ def supersede(out: Output, old: str, new: str) -> int:
 )
 def accept(out: Output, rfd: str, model: str | None) -> int:
     """Extract the plan, promote to Accepted and open the tracking issue (or change nothing)."""
-    from bot.cli.ai import spinner_for
+    from bot.cli.stream import spinner_for
     from bot.usage import format_entry
 
     ws = workspace(out)
