@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from bot.usage import Entry
 
 
+NO_MODEL = "; no AI model is configured to read the plan from the text instead"
+
+
 @dataclass(frozen=True)
 class AcceptOutcome:
     rfd_id: str
@@ -32,6 +35,8 @@ class AcceptOutcome:
     changed: tuple[Path, ...]
     message: str
     usage: Entry | None = None  # the model call's, when the headings gave no plan
+    notices: tuple[str, ...] = ()
+    """What had to be cut from the model's prompt to fit the context."""
 
 
 class Extraction(NamedTuple):
@@ -40,6 +45,8 @@ class Extraction(NamedTuple):
     phases: tuple[PlanPhase, ...]
     method: str
     usage: Entry | None = None
+    notices: tuple[str, ...] = ()
+    """What had to be cut from the model's prompt to fit the context."""
 
 
 def extract_plan(ws: Workspace, query: str, *, model: str | None = None) -> Extraction:
@@ -54,18 +61,21 @@ def extract_plan(ws: Workspace, query: str, *, model: str | None = None) -> Extr
         from bot.ai.plan import STEP, extract_plan_called
         from bot.usage import entry
 
-        phases, called = extract_plan_called(ws, doc, model=model)
+        phases, called, notices = extract_plan_called(ws, doc, model=model)
         if phases:
             used = entry(STEP, called.model, called.reply.usage, at=ws.clock())
-            return Extraction(phases, "model", used)
+            return Extraction(phases, "model", used, notices)
     section = doc.section("Implementation Plan")
+    offline = NO_MODEL if ws.llm.offline else ""
     raise InvalidStructure(
-        f"no plan to extract: {result.problem}",
+        f"no plan to extract: {result.problem}{offline}",
         path=file.path,
         line=section.line if section else None,
-        hint="write `### Phase 1: Title` blocks with a description under "
+        hint=("set ANTHROPIC_API_KEY (or OPENAI_API_KEY with provider.base_url) to let the "
+              "model read the plan, or " if offline else "")
+        + "write `### Phase 1: Title` blocks with a description under "
         "`## Implementation Plan`, then run accept again (nothing was promoted)",
-    )
+    )  # fmt: skip
 
 
 def accept(ws: Workspace, query: str, *, model: str | None = None) -> AcceptOutcome:
@@ -75,7 +85,7 @@ def accept(ws: Workspace, query: str, *, model: str | None = None) -> AcceptOutc
     file = ws.find(query)
     rid = str(file.rfd_id)
     _check_acceptable(ws, file.path, ws.document(file))  # fails before anything changes
-    phases, method, usage = extract_plan(ws, rid, model=model)
+    phases, method, usage, notices = extract_plan(ws, rid, model=model)
     if ws.document(rid).status is Status.DRAFT:
         outcome = promote(ws, rid, Status.DISCUSSION)
         changed += outcome.changed
@@ -105,7 +115,7 @@ def accept(ws: Workspace, query: str, *, model: str | None = None) -> AcceptOutc
         f"tracking issue #{issue.number}"
     )
     changes = tuple(dict.fromkeys(changed))
-    return AcceptOutcome(rid, phases, method, issue, path, changes, msg, usage)
+    return AcceptOutcome(rid, phases, method, issue, path, changes, msg, usage, notices)
 
 
 def _check_acceptable(ws: Workspace, path: str, doc: Document) -> None:

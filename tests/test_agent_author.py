@@ -8,7 +8,7 @@ import pytest
 from bot.agent.author import converge, draft, explore
 from bot.agent.context import Step
 from bot.agent.permission import Approval, Choice, Mode
-from bot.errors import GateError, Interrupted, ProviderError
+from bot.errors import GateError, Interrupted, ProviderError, ValidationError
 from bot.events import ConversationSaved, Notice
 from bot.llm.base import Reply, Request
 from tests.agent_support import RFD, Repo, make_repo
@@ -218,3 +218,40 @@ def test_the_partial_transcript_holds_the_talk_not_the_documents(repo: Repo) -> 
     talk = repo.store.read_text("D1", "conversations/explore.partial.md") or ""
     assert "We need tracing." in talk and "First look." in talk
     assert "Old design." not in talk  # the RFD itself is not copied into the transcript
+
+
+@pytest.mark.parametrize("step", [explore, converge, draft])
+def test_an_empty_rfd_is_refused_before_any_model_call(
+    repo: Repo, step: Callable[..., object]
+) -> None:
+    repo.store.decide("D1", "add", text="Flat events", status="locked")
+    repo.rfd.write_text("\n  \n")
+    llm = ScriptedLLM([reply("never asked")])
+    session, _ = repo.session(llm)
+    with pytest.raises(ValidationError, match=r"RFD docs/rfd/D1-tracing\.md is empty"):
+        step(session, "")
+    assert llm.requests == []
+
+
+def test_draft_refuses_empty_decisions(repo: Repo) -> None:
+    repo.store.write_text("D1", "decisions.md", " \n")
+    llm = ScriptedLLM([reply("never asked")])
+    session, _ = repo.session(llm)
+    with pytest.raises(ValidationError, match=r"decisions\.md of RFD D1 is empty"):
+        draft(session)
+    assert llm.requests == []
+
+
+def test_an_rfd_larger_than_the_context_is_cut_visibly(tmp_path: Path) -> None:
+    from bot.config import Config, ProviderSection
+
+    repo = make_repo(tmp_path, Config(provider=ProviderSection(context_tokens=3000)))
+    repo.rfd.write_text(RFD + "Detail line of the design.\n" * 3000)
+    llm = ScriptedLLM([reply("Research done.")])
+    session, seen = repo.session(llm)
+    explore(session, "")
+    warnings = [e.message for e in seen if isinstance(e, Notice) and e.level == "warning"]
+    assert any(w.startswith("RFD docs/rfd/D1-tracing.md was too large") for w in warnings)
+    sent = "".join(m.text for m in llm.requests[0].messages)
+    assert "RFD docs/rfd/D1-tracing.md truncated here" in sent
+    assert len(sent) + len(llm.requests[0].system) < 3000 * 4 + 2000

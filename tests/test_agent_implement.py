@@ -274,3 +274,12 @@ def test_the_judge_sees_the_diff_of_what_the_item_wrote(repo: Repo) -> None:
     lines = event.diff.splitlines()
     assert "+++ b/src/mod.py" in lines and "+X = 1" in lines
     assert "-A = 1" in lines and "+A = 2" in lines
+
+
+def test_an_empty_rfd_is_refused_before_any_model_call(repo: Repo) -> None:
+    llm = ScriptedLLM([reply("never asked")])
+    session, _ = repo.session(llm)
+    with pytest.raises(ValidationError, match=r"RFD docs/rfd/D1-tracing\.md is empty"):
+        implement(session, dataclasses.replace(WORK, rfd_text=" \n"))
+    assert llm.requests == []
+    assert repo.store.read_text("D1", f"{BASE}/research.md") is None

@@ -238,3 +238,30 @@ def test_turn_events_carry_the_step_model_and_tokens(tmp_path: Path) -> None:
     assert (done.text, done.input_tokens, done.output_tokens) == ("hi", 7, 3)
     assert cycle.stop_reason == "end_turn"
     assert llm.requests[0].model == "claude-haiku-4-5"
+
+
+def test_retried_empty_replies_count_in_the_result_as_in_the_ledger(tmp_path: Path) -> None:
+    from bot.llm.base import Usage
+
+    llm = ScriptedLLM([reply("", tokens=(100, 0)), reply("", tokens=(100, 0)), reply("ok")])
+    session, _ = session_for(tmp_path, llm)
+    spent: list[Usage] = []
+    conv = dataclasses.replace(
+        session.conversation(Step.IMPLEMENT, "system", session.meter(Step.IMPLEMENT)),
+        on_usage=lambda _model, usage: spent.append(usage),
+    )
+    result = run(conv, [HELLO])
+    assert result.usage.input_tokens == 210 == sum(u.input_tokens for u in spent)
+    assert result.usage == conv.meter.usage
+
+
+def test_turn_complete_prices_the_model_that_answered(tmp_path: Path) -> None:
+    from bot.llm.base import Usage
+    from bot.llm.pricing import cost
+
+    answer = reply("done", tokens=(1_000_000, 1000), model="claude-haiku-4-5")
+    session, seen = session_for(tmp_path, ScriptedLLM([answer]))  # configured: the opus alias
+    converse(session)
+    (complete,) = [e for e in seen if isinstance(e, TurnComplete)]
+    assert complete.cost_usd == cost("claude-haiku-4-5", Usage(1_000_000, 1000))
+    assert complete.cost_usd != cost(session.config.model_for("implement"), Usage(1_000_000, 1000))

@@ -8,7 +8,7 @@ import pytest
 from bot.agent.permission import Mode
 from bot.agent.refine import Focus, ReviewText, StopReason, changed_sections, focus_for, refine
 from bot.config import Config, StepSection, StepsSection
-from bot.errors import BudgetExceeded, ProviderError
+from bot.errors import ProviderError, ValidationError
 from bot.events import Notice, ResultReady
 from bot.llm.base import Reply
 from bot.usage import parse_line
@@ -94,14 +94,27 @@ def test_an_interruption_inside_a_pass_keeps_its_written_sections(
     assert result.passes[0].changed_sections == ("Summary",)
 
 
-def test_a_budget_stop_leaves_the_document_consistent(repo: Repo) -> None:
+def test_a_budget_stop_ends_the_loop_and_keeps_the_earlier_passes(repo: Repo) -> None:
     steps = StepsSection(refine=StepSection(budget_tokens=20))
     repo = make_repo(repo.root, Config(steps=steps))
     llm = ScriptedLLM([*edit("Within budget."), *edit("Over budget.")])
-    session, _ = repo.session(llm)
-    with pytest.raises(BudgetExceeded):
-        refine(session, REVIEWS)
+    session, seen = repo.session(llm)
+    result = refine(session, REVIEWS)
     assert repo.rfd.read_text() == RFD.replace("Old summary.", "Within budget.")
+    assert (result.stop, len(result.passes)) == (StopReason.BUDGET, 2)
+    assert result.passes[0].changed_sections == ("Summary",)
+    assert result.warning.startswith("budget reached (30 tokens / $0.0000 of 20 tokens) during")
+    assert result.usage.total == 30  # the call that went over is counted too
+    assert [e.message for e in seen if isinstance(e, Notice)] == [result.warning]
+
+
+def test_an_empty_rfd_is_refused_before_any_model_call(repo: Repo) -> None:
+    repo.rfd.write_text("  \n")
+    llm = ScriptedLLM([reply("CONVERGED")])
+    session, _ = repo.session(llm)
+    with pytest.raises(ValidationError, match="is empty: there is nothing to send"):
+        refine(session, REVIEWS)
+    assert llm.requests == []
 
 
 def test_empty_replies_are_retried(repo: Repo) -> None:
@@ -223,4 +236,23 @@ def test_a_document_too_large_for_the_context_is_cut_visibly(tmp_path: Path) -> 
     warnings = [e.message for e in seen if isinstance(e, Notice)]
     assert len(warnings) == 1 and "review on file (1.md)" in warnings[0]
     assert "truncated here" in llm.requests[0].system
+    assert len(llm.requests[0].system) < 3000 * 4 + 2000
+
+
+def test_an_rfd_larger_than_the_context_is_cut_visibly(tmp_path: Path) -> None:
+    from bot.config import ProviderSection
+
+    config = Config(provider=ProviderSection(context_tokens=3000))
+    repo = make_repo(tmp_path, config, rfd=RFD + "Detail line of the design.\n" * 3000)
+    llm = ScriptedLLM([reply("CONVERGED")])
+    session, seen = repo.session(llm)
+    refine(session, REVIEWS)
+    warnings = [e.message for e in seen if isinstance(e, Notice)]
+    assert [w.split(" was")[0] for w in warnings] == [
+        "review on file (2.md)",  # the reviews are cut first, the RFD last
+        "review on file (1.md)",
+        "RFD D1",
+    ]
+    assert "cut lines" in warnings[-1]
+    assert "RFD D1 truncated here" in llm.requests[0].system
     assert len(llm.requests[0].system) < 3000 * 4 + 2000

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -117,8 +119,8 @@ def test_a_failed_item_leaves_the_phase_unrecorded(
 def test_spinner_runs_while_waiting_and_stops_for_text() -> None:
     import io
 
-    from bot.cli.ai import Spinner, _stream
     from bot.cli.output import Output
+    from bot.cli.stream import Spinner, TextStream
 
     class Tty(io.StringIO):
         def isatty(self) -> bool:
@@ -128,10 +130,74 @@ def test_spinner_runs_while_waiting_and_stops_for_text() -> None:
     spinner = Spinner(out)
     spinner.start()
     assert spinner._running
-    _stream(out, spinner)("Hello")
+    TextStream(out, before=spinner.stop).write("Hello")
     assert not spinner._running
     assert out.stdout.getvalue().endswith("Hello")  # type: ignore[attr-defined]
     spinner.stop()  # idempotent
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+MESSAGE = "# Plan\n\nUse **flat** events:\n\n- one\n- two\n"
+
+
+def test_a_streamed_message_ends_rendered_as_markdown_on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bot.cli.output import Output
+    from bot.cli.stream import TextStream
+    from bot.events import EventBus, TurnCycleComplete
+
+    monkeypatch.delenv("NO_COLOR")
+    out, bus = Output(stdout=_Tty()), EventBus()
+    stream = TextStream(out)
+    stream.subscribe(bus)
+    for chunk in (MESSAGE[:9], MESSAGE[9:30], MESSAGE[30:]):
+        stream.write(chunk)
+    bus.emit(TurnCycleComplete(rfd_id="1", step="explore", stop_reason="end_turn"))
+    shown = out.stdout.getvalue()  # type: ignore[attr-defined]
+    after_live = shown.rsplit("\x1b[2K", 1)[-1]  # what stays once the live region is cleared
+    after_live = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", after_live)  # colours and styles
+    assert "**flat**" not in after_live and "# Plan" not in after_live
+    assert "flat" in after_live and "• one" in after_live
+    assert after_live.count("Plan") == 1
+
+
+@pytest.mark.parametrize("styled", [False, True])
+def test_streamed_text_stays_raw_when_piped_or_no_color(
+    monkeypatch: pytest.MonkeyPatch, styled: bool
+) -> None:
+    from bot.cli.output import Output
+    from bot.cli.stream import TextStream
+
+    out = Output(stdout=_Tty() if styled else io.StringIO())  # a terminal, but NO_COLOR is set
+    stream = TextStream(out)
+    stream.write(MESSAGE[:9])
+    stream.write(MESSAGE[9:])
+    stream.end()
+    assert out.stdout.getvalue() == MESSAGE  # type: ignore[attr-defined]
+
+
+def test_refine_notes_are_rendered_as_markdown_on_a_terminal(
+    git_repo: Path,
+    scripted: list[ScriptedLLM],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import sys
+
+    monkeypatch.delenv("NO_COLOR")
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr("bot.cli.stream.Spinner.start", lambda self, _e=None: None)
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    notes = "CONVERGED\n\nThe review is **already** answered."
+    scripted.append(ScriptedLLM([reply("", ("submit_revision", {"sections": [], "notes": notes}))]))
+    assert run(git_repo, "refine", "1", "--yes") == 0
+    out = capsys.readouterr().out
+    assert "already" in out and "**already**" not in out
 
 
 def test_without_a_terminal_writes_need_yes(
@@ -290,9 +356,96 @@ def test_the_spinner_runs_while_the_review_model_is_asked(
         def stop(self, _event: object = None) -> None:
             calls.append("stop")
 
-    monkeypatch.setattr("bot.cli.ai.Spinner", Recording)
+    monkeypatch.setattr("bot.cli.stream.Spinner", Recording)
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
     scripted.append(ScriptedLLM([_review_reply((100, 50, 0, 0))]))
     assert run(git_repo, "review", "1") == 0
     assert calls == ["start", "stop", "stop"]  # turn.started, cycle_complete, complete
+
+
+def _revision(summary: str) -> Reply:
+    sections = [{"section": "Summary", "content": summary}]
+    return reply("", ("submit_revision", {"sections": sections, "notes": "tightened"}))
+
+
+def test_a_refine_budget_stop_shows_the_kept_passes_the_reason_and_the_usage(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    (git_repo / ".github").mkdir()
+    (git_repo / ".github/rfd.toml").write_text("[steps.refine]\nbudget_tokens = 20\n")
+    StateStore(git_repo, load_config(git_repo)).save_review("001", "# R\n\nVague.\n", now=1)
+    scripted.append(ScriptedLLM([_revision("Kept summary."), _revision("Too far.")]))
+    assert run(git_repo, "refine", "1", "--yes") == 0
+    captured = capsys.readouterr()
+    assert "+Kept summary." in captured.out  # pass 1's diff
+    assert "stopped: budget reached" in captured.out
+    assert "budget reached (30 tokens / $0.0000 of 20 tokens) during pass 2" in captured.err
+    assert "refine · " in captured.out and "20 in · 10 out" in captured.out
+    assert "rfd dismiss 1 <n…|all>" in captured.out  # the dismiss prompt (no terminal: a hint)
+    assert "Kept summary." in (git_repo / "docs/rfd/001-a.md").read_text()
+
+
+def test_an_implement_budget_stop_keeps_the_items_and_shows_reason_and_usage(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    assert run(git_repo, "accept", "1") == 0
+    (git_repo / ".github").mkdir()
+    (git_repo / ".github/rfd.toml").write_text("[steps.implement]\nbudget_tokens = 40\n")
+    plan = "- [ ] 1. First\n- [ ] 2. Second\n"
+    scripted.append(ScriptedLLM([reply("Research."), reply(plan), reply("did it")]))
+    capsys.readouterr()
+    assert run(git_repo, "implement", "1", "--yes") == 1
+    captured = capsys.readouterr()
+    assert "implement · " in captured.out and "30 in · 15 out" in captured.out
+    assert "budget reached (45 tokens / $0.0000 of 40 tokens)" in captured.err
+    assert "run `rfd implement 1` again to resume" in captured.err
+    items = (git_repo / "docs/rfd/.state/001/implement/1/items.md").read_text()
+    assert items.endswith(plan)  # the item it stopped in is still pending: a rerun resumes
+    assert not (git_repo / "docs/rfd/.state/001/phases/1.md").exists()
+
+
+def test_implement_shows_its_usage_when_a_step_fails(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.errors import ProviderError
+
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    assert run(git_repo, "accept", "1") == 0
+    scripted.append(ScriptedLLM([reply("Research."), ProviderError("model unavailable")]))
+    capsys.readouterr()
+    assert run(git_repo, "implement", "1", "--yes") == 1
+    captured = capsys.readouterr()
+    assert "model unavailable" in captured.err
+    assert "implement · " in captured.out and "10 in · 5 out" in captured.out
+
+
+def test_accept_offline_without_plan_headings_says_no_model_is_configured(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A", plan="Ship it in one go.\n"))
+    assert run(git_repo, "accept", "1") == 1
+    err = capsys.readouterr().err
+    assert "no AI model is configured to read the plan" in err
+    assert "set ANTHROPIC_API_KEY" in err and "### Phase 1: Title" in err
+    assert "**Status**: Discussion" in (git_repo / "docs/rfd/001-a.md").read_text()
+
+
+def test_accept_says_what_was_cut_from_an_rfd_too_large_for_the_context(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    long_plan = "Ship it in one go.\n" + "A detail of the rollout.\n" * 3000
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A", plan=long_plan))
+    (git_repo / ".github").mkdir()
+    (git_repo / ".github/rfd.toml").write_text("[provider]\ncontext_tokens = 3000\n")
+    phases = {"phases": [{"title": "Everything", "description": "Ship it.", "label": "1"}]}
+    llm = ScriptedLLM([reply("", ("submit_plan", phases))])
+    scripted.append(llm)
+    assert run(git_repo, "accept", "1", "--json") == 0
+    captured = capsys.readouterr()
+    (notice,) = json.loads(captured.out)["notices"]
+    assert notice.startswith("RFD 001 was too large for the context budget: kept lines 1–")
+    assert f"warning: {notice}" in captured.err
+    assert "RFD 001 truncated here" in llm.requests[0].system

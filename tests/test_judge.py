@@ -167,12 +167,15 @@ def test_the_judges_calls_are_in_the_usage_ledger_of_the_step_it_judges(tmp_path
 
 
 def test_the_judges_calls_count_against_the_steps_budget(tmp_path: Path) -> None:
-    from bot.errors import BudgetExceeded
+    from bot.agent.refine import StopReason
 
     steps = [reply("", EDIT), verdict("PASS"), reply("CONVERGED"), verdict("PASS")]
     repo, run = judged_refine(tmp_path, judge_config(refine=120), ScriptedLLM(steps))
-    with pytest.raises(BudgetExceeded, match="refine used 122 tokens, over its budget of 120"):
-        run()  # the pass's call (15 tokens) + the judge's first call (107) is over 120
+    result = run()  # the pass's call (15 tokens) + the judge's first call (107) is over 120
+    assert result.stop is StopReason.BUDGET
+    assert result.warning.startswith("budget reached (122 tokens / $")
+    assert "of 120 tokens) during pass 1" in result.warning
+    assert "Better." in repo.rfd.read_text()  # what the pass applied before the judge stays
     lines = (repo.store.read_text("D1", "usage.jsonl") or "").splitlines()
     assert len(lines) == 2  # the call that went over is recorded too
 

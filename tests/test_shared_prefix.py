@@ -38,7 +38,7 @@ def test_review_refine_accept_on_one_model_share_the_prefix(git_repo: Path, vcr:
     session = Session.from_workspace(ws).for_rfd("001", ws.find("1").path, "Retry Queue")
     refined = refine(dataclasses.replace(session, mode=Mode.YES), active_reviews(session))
     ws.refresh()
-    phases, planned = extract_plan_called(ws, ws.document("1"))
+    phases, planned, _ = extract_plan_called(ws, ws.document("1"))
 
     assert refined.stop is StopReason.CONVERGED
     assert [p.changed_sections for p in refined.passes] == [("Design",), ()]

@@ -4,7 +4,8 @@ Each is a conversation with the person at the terminal (their next message comes
 through the :class:`~bot.agent.permission.Prompter`; an empty answer ends it).  The
 model writes only through its dedicated tool: ``rfd_explore_summary``,
 ``rfd_decision``, or ``rfd_draft`` + ``rfd_section`` — each confirmed in ask mode.
-``draft`` refuses to start before ``decisions.md`` exists.  A conversation cut short
+``draft`` refuses to start before ``decisions.md`` exists; an empty RFD (or an empty
+``decisions.md`` for draft) is refused before any model call.  A conversation cut short
 (timeout, Ctrl-C, budget) keeps what it produced and the next run resumes from it
 (:mod:`bot.agent.partial`).
 """
@@ -22,6 +23,7 @@ from bot.agent.loop import run
 from bot.agent.session import Session
 from bot.errors import BudgetExceeded, GateError, ProviderError, ValidationError
 from bot.llm.base import Message, Usage
+from bot.llm.guard import require_input
 
 YOUR_TURN = "you (enter to finish)> "
 END_WORDS = frozenset({"", "/done", "/quit", "/exit"})
@@ -61,11 +63,13 @@ def converge(session: Session, notes: str = "") -> AuthorResult:
 
 def draft(session: Session, notes: str = "") -> AuthorResult:
     """Write the RFD section by section (the two-stage rule is in the prompt)."""
-    if _store(session).read_text(session.rfd_id, "decisions.md") is None:
+    decisions = _store(session).read_text(session.rfd_id, "decisions.md")
+    if decisions is None:
         raise GateError(
             "there are no decisions to draft from yet",
             hint=f"run `rfd converge {session.event_id}` first",
         )
+    require_input(decisions, f"decisions.md of RFD {session.event_id}")
     docs = [_rfd_document(session), *_state_documents(session, "decisions.md", "explore.md")]
     return _converse(session, Step.DRAFT, docs, notes, sections=list(_sections(session)))
 
@@ -82,8 +86,11 @@ def _rfd_text(session: Session) -> str | None:
 
 
 def _rfd_document(session: Session) -> tuple[str, str]:
+    """The RFD as the model sees it; ValidationError when the file is there but empty."""
     text = _rfd_text(session)
-    return f"RFD {session.rfd_path}", text or "(the file does not exist yet)"
+    if text is None:
+        return f"RFD {session.rfd_path}", "(the file does not exist yet)"
+    return f"RFD {session.rfd_path}", require_input(text, f"RFD {session.rfd_path}")
 
 
 def _sections(session: Session) -> tuple[str, ...]:

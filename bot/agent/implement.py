@@ -25,7 +25,7 @@ from bot.agent.session import Session
 from bot.errors import BudgetExceeded, InvalidStructure, ProviderError, ValidationError
 from bot.events import Notice, PhaseFailed, ResultReady
 from bot.llm.base import Message, Usage
-from bot.llm.guard import Meter
+from bot.llm.guard import Meter, require_input
 from bot.text import plural
 
 SHARED_SYSTEM = "_implement_system"
@@ -55,14 +55,17 @@ class ImplementResult:
         return tuple(i for i in self.items if i.status is checklist.ItemStatus.FAILED)
 
 
-def implement(session: Session, work: PhaseWork, *, restart: bool = False) -> ImplementResult:
-    """Run (or resume) the loop for ``work``; BudgetExceeded leaves every artifact consistent.
+def implement(
+    session: Session, work: PhaseWork, *, restart: bool = False, meter: Meter | None = None
+) -> ImplementResult:
+    """Run (or resume) the loop for ``work``; BudgetExceeded leaves every artifact consistent
+    (the item it stopped in stays pending).  ``meter``: the step's, when the caller made it.
 
     A phase that ends with failed items, or stops on the budget or a provider error,
     emits ``phase.failed`` (whoever runs it: the CLI, the bot, a plugin sees it).
     """
     try:
-        result = _implement(session, work, restart)
+        result = _implement(session, work, restart, meter)
     except (BudgetExceeded, ProviderError) as exc:
         _failed(session, work, f"stopped: {exc}")
         raise
@@ -81,9 +84,13 @@ def _failed(session: Session, work: PhaseWork, reason: str) -> None:
     )  # fmt: skip
 
 
-def _implement(session: Session, work: PhaseWork, restart: bool) -> ImplementResult:
+def _implement(
+    session: Session, work: PhaseWork, restart: bool, meter: Meter | None
+) -> ImplementResult:
     store = _store(session)
-    meter = session.meter(Step.IMPLEMENT)  # refuses an unenforceable budget before any change
+    require_input(work.rfd_text, f"RFD {session.rfd_path or session.event_id}")
+    # refuses an unenforceable budget before any change
+    meter = meter or session.meter(Step.IMPLEMENT)
     if restart:
         store.remove_tree(session.rfd_id, work.base)
     research = _artifact(session, work, "research.md", lambda: _research(session, work, meter))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot.agent.calls import CallRunner
 from bot.agent.tools import spec
@@ -85,10 +85,11 @@ def run(
 
 
 def _cycles(conv: Conversation, messages: list[Message]) -> LoopResult:
-    usage, calls = Usage(), 0
+    usage, calls, spent = Usage(), 0, Spent()
     for cycle in range(1, conv.max_turns + 1):
         reply = _ask_model(conv, messages, retry=calls == 0)
         usage = usage + reply.usage
+        spent.add(reply.model or conv.model, reply.usage)
         messages.append(assistant_message(reply))
         conv.bus.emit(
             TurnCycleComplete(
@@ -97,13 +98,13 @@ def _cycles(conv: Conversation, messages: list[Message]) -> LoopResult:
         )
         if not reply.tool_calls:
             stop = Stop.EMPTY if is_empty(reply) and calls == 0 else Stop.END
-            return _finish(conv, messages, usage, cycle, calls, stop)
+            return _finish(conv, messages, usage, spent, cycle, calls, stop)
         results = tuple(conv.calls.run(call) for call in reply.tool_calls)
         calls += len(results)
         messages.append(Message("user", tool_results=results, cache=True))
     reason = f"stopped after {conv.max_turns} model calls without a final answer"
     conv.bus.emit(TurnAborted(rfd_id=conv.calls.rfd_id, step=conv.step, reason=reason))
-    return _finish(conv, messages, usage, conv.max_turns, calls, Stop.MAX_TURNS)
+    return _finish(conv, messages, usage, spent, conv.max_turns, calls, Stop.MAX_TURNS)
 
 
 def _ask_model(conv: Conversation, messages: list[Message], *, retry: bool) -> Reply:
@@ -114,11 +115,14 @@ def _ask_model(conv: Conversation, messages: list[Message], *, retry: bool) -> R
         tools=tuple(spec(t) for t in conv.calls.tools),
         max_tokens=conv.max_tokens,
     )
+    spent = Usage()  # every attempt is paid for: the result counts them as the ledger does
     for _ in range(EMPTY_RETRIES if retry else 0):
         reply = _complete(conv, request)
+        spent = spent + reply.usage
         if not is_empty(reply):
-            return reply
-    return _complete(conv, request)
+            return replace(reply, usage=spent)
+    reply = _complete(conv, request)
+    return replace(reply, usage=spent + reply.usage)
 
 
 def _complete(conv: Conversation, request: Request) -> Reply:
@@ -134,10 +138,21 @@ def charge(conv: Conversation, model: str, usage: Usage) -> None:
     conv.meter.charge(usage, cost(model, usage))
 
 
+@dataclass
+class Spent:
+    """The cost of a conversation's calls, each priced as the model that answered it."""
+
+    usd: float = 0.0
+
+    def add(self, model: str, usage: Usage) -> None:
+        self.usd += cost(model, usage) or 0.0
+
+
 def _finish(
     conv: Conversation,
     messages: list[Message],
     usage: Usage,
+    spent: Spent,
     cycles: int,
     calls: int,
     stop: Stop,
@@ -147,7 +162,7 @@ def _finish(
         TurnComplete(
             rfd_id=conv.calls.rfd_id, step=conv.step, text=text,
             input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
-            cost_usd=cost(conv.model, usage) or 0.0,
+            cost_usd=spent.usd,
         )
     )  # fmt: skip
     return LoopResult(text, tuple(messages), usage, cycles, calls, stop)

@@ -9,7 +9,8 @@ The loop stops when the model answers ``CONVERGED``, after two passes in a row t
 change nothing, when a pass brings the document back to what it was two passes
 earlier (oscillation), or after five passes.  A provider
 failure, a timeout or Ctrl-C mid-loop keeps every section already written and says
-so (the result's ``warning``).
+so (the result's ``warning``); a pass that takes the step over its budget
+(``steps.refine.budget_*``) ends the loop the same way, as cleanly as the cap.
 """
 
 from __future__ import annotations
@@ -27,14 +28,18 @@ from bot.agent.revision import Asked, revise
 from bot.agent.session import Session
 from bot.ai.answers import MAX_PASSES
 from bot.atomic import read_exact
-from bot.errors import ProviderError, RfdError, ValidationError
+from bot.errors import BudgetExceeded, ProviderError, RfdError, ValidationError
 from bot.events import Notice
 from bot.llm.base import Usage
-from bot.llm.guard import Meter
+from bot.llm.guard import Meter, require_input
 
 CONVERGED = re.compile(r"^\W*CONVERGED\b", re.MULTILINE)
 """The model's way to say it has nothing left to change (a line starting with it)."""
 PARTIAL = "pass {n} failed ({error}); the changes of the earlier passes are kept"
+OVER_BUDGET = (
+    "{reached} during pass {n}; every section written before is kept; "
+    "raise steps.refine.budget_tokens / budget_usd (0: no limit) to let refine go further"
+)
 
 
 class Focus(enum.Enum):
@@ -57,6 +62,7 @@ class StopReason(enum.Enum):
     OSCILLATION = "oscillation"
     CAP = "pass limit"
     INTERRUPTED = "interrupted"
+    BUDGET = "budget reached"
 
 
 @dataclass(frozen=True)
@@ -103,7 +109,7 @@ def refine(
     """Run the rule-of-five loop on ``session.rfd_path``; the file is changed in place."""
     target = _rfd_file(session)
     meter = session.meter(Step.REFINE)
-    history = [read_exact(target)]
+    history = [require_input(read_exact(target), f"RFD {session.rfd_path}")]
     passes: list[RefinePass] = []
     stop, warning = StopReason.CAP, ""
     for number in range(1, min(max_passes, MAX_PASSES) + 1):
@@ -113,10 +119,14 @@ def refine(
         except (ProviderError, TimeoutError, KeyboardInterrupt) as exc:
             reply, usage, stop = "", Usage(), StopReason.INTERRUPTED
             warning = PARTIAL.format(n=number, error=str(exc) or type(exc).__name__)
+        except BudgetExceeded:
+            reply, usage, stop = "", Usage(), StopReason.BUDGET
+            warning = OVER_BUDGET.format(reached=meter.reached(), n=number)
+        if warning:
             session.bus.emit(Notice(rfd_id=session.event_id, message=warning, level="warning"))
         after = read_exact(target)
         passes.append(_record(session, number, focus, history[-1], after, reply, usage))
-        if stop is StopReason.INTERRUPTED:
+        if stop in (StopReason.INTERRUPTED, StopReason.BUDGET):
             break
         found = _stop(reply, history, after, passes)
         history.append(after)

@@ -125,10 +125,11 @@ class Session:
         task_cached: bool = False,
     ) -> tuple[Message, ...]:
         """The first messages of a conversation: ``(label, text)`` documents as data, fitted
-        into ``provider.context_tokens`` (the first one, the RFD, is kept whole; what was
-        cut from the others is said), then the task and the person's notes."""
+        into ``provider.context_tokens`` (the last ones are cut first, so the first one, the
+        RFD, only when nothing else is left to cut; every cut is said), then the task and
+        the person's notes."""
         parts = [Part("system prompt", prompt.system, cuttable=False)]
-        parts += [Part(label, text, cuttable=n > 0) for n, (label, text) in enumerate(docs)]
+        parts += [Part(label, text) for label, text in docs]
         parts.append(Part("task", f"{prompt.task}\n{notes}", cuttable=False))
         texts, cuts = fit(parts, self.config.provider.context_tokens)
         for cut in cuts:

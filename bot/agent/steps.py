@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.agent import author as authoring
 from bot.agent.author import AuthorResult
+from bot.agent.context import Step
 from bot.agent.implement import ImplementResult, implement
 from bot.agent.permission import Prompter
 from bot.agent.phase_work import prepare
@@ -21,6 +22,7 @@ from bot.agent.refine import RefineResult, ReviewText, refine
 from bot.agent.session import Session
 
 if TYPE_CHECKING:
+    from bot.llm.guard import Meter
     from bot.workspace import Workspace
 
 OnText = Callable[[str], None]
@@ -60,13 +62,20 @@ def implement_rfd(
     *,
     phase: str | int | None = None,
     restart: bool = False,
+    meter: Meter | None = None,
     **options: Any,
 ) -> ImplementResult:
     """``rfd implement``: the next (or given) phase — a label such as ``3a``, or a position
-    as an ``int`` — the caller saves ``phases/<label>.md``."""
+    as an ``int`` — the caller saves ``phases/<label>.md``.  ``meter`` (from
+    :func:`implement_meter`) lets the caller show what was spent when the run fails."""
     session = session_for(ws, query, **options)
     work = prepare(session, ws.document(query).text, phase)
-    return implement(session, work, restart=restart)
+    return implement(session, work, restart=restart, meter=meter)
+
+
+def implement_meter(ws: Workspace, model: str | None = None) -> Meter:
+    """The implement step's budget meter; ConfigError when the budget cannot be enforced."""
+    return Session.from_workspace(ws, model=model).meter(Step.IMPLEMENT)
 
 
 def explore_rfd(ws: Workspace, query: str, notes: str = "", **options: Any) -> AuthorResult:

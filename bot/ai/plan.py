@@ -37,16 +37,17 @@ def extract_plan(
 
 def extract_plan_called(
     ws: Workspace, doc: Document, *, model: str | None = None
-) -> tuple[tuple[PlanPhase, ...], Called]:
-    """:func:`extract_plan`, with the model call (its model, usage and cost) to show."""
+) -> tuple[tuple[PlanPhase, ...], Called, tuple[str, ...]]:
+    """:func:`extract_plan`, with the model call (its model, usage and cost) to show, and
+    what had to be cut from the prompt to fit the context (one notice per cut)."""
     require_input(doc.text, f"RFD {doc.rfd_id or doc.path}")
     context = {"rfd_id": str(doc.rfd_id or ""), "title": doc.title, "tool_name": TOOL.name}
-    request, _ = shared_request(
+    request, notices = shared_request(
         ws, doc, step=STEP, template="accept_plan", context=context,
         model=ws.config.model_for(STEP, model), tool=TOOL,
     )  # fmt: skip
     done = call(ws, request, step=STEP, rfd_id=doc.rfd_id)
-    return validate(tool_input(done.reply, TOOL.name), doc.path), done
+    return validate(tool_input(done.reply, TOOL.name), doc.path), done, notices
 
 
 def validate(data: dict[str, Any], path: str) -> tuple[PlanPhase, ...]:

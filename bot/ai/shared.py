@@ -55,13 +55,13 @@ def prefix_request(
 ) -> tuple[Request, tuple[str, ...]]:
     """The request of one document step, and what had to be cut to fit the context.
 
-    ``rfd``: (label, text), kept whole; ``reviews``: (path, text) of each review on file,
-    oldest first, passed as their digest."""
+    ``rfd``: (label, text), cut only when it does not fit even with every review cut;
+    ``reviews``: (path, text) of each review on file, oldest first, passed as their digest."""
     variables = {**context, **SHARED_VARIABLES, "tool_name": tool.name}
     rendered = templates.render(template, **variables)
     docs = [rfd, *((review_label(path), digest(text)) for path, text in reviews)]
     parts = [Part("system prompt", rendered.system, cuttable=False)]
-    parts += [Part(label, text, cuttable=n > 0) for n, (label, text) in enumerate(docs)]
+    parts += [Part(label, text) for label, text in docs]  # the last cut first: the RFD last
     parts.append(Part("task", rendered.task, cuttable=False))
     texts, notices = fit(parts, context_tokens)
     fitted = zip((label for label, _ in docs), texts[1:-1], strict=True)

@@ -1,6 +1,7 @@
 """AI steps in the terminal: ``refine``, ``implement``, ``author``, ``explore``, ``converge``,
-``draft``.  Replies stream as they arrive; every write is shown and confirmed (ask mode)
-unless ``--yes``; usage and cost are printed after each step."""
+``draft``.  Replies stream as they arrive (rendered as markdown on a terminal,
+:mod:`bot.cli.stream`); every write is shown and confirmed (ask mode) unless ``--yes``;
+usage and cost are printed after each step."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from bot.workspace import Workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
+RESUME = "the items done so far are kept; run `rfd implement {rfd}` again to resume"
 
 
 def ai_options(fn: F) -> F:
@@ -49,53 +51,12 @@ def ai_workspace(out: Output, yes: bool, step: str, model: str | None) -> Worksp
 
 def options(ws: Workspace, out: Output, model: str | None) -> dict[str, Any]:
     from bot.agent.terminal import TerminalPrompter
+    from bot.cli.stream import spinner_for, stream_for
 
     spinner = spinner_for(ws, out)
-    stream = None if out.json_mode else _stream(out, spinner)
+    stream = None if out.json_mode else stream_for(ws, out, spinner)
     prompter = TerminalPrompter() if ws.interactive else None
     return {"model": model, "prompter": prompter, "on_text": stream}
-
-
-def spinner_for(ws: Workspace, out: Output) -> Spinner | None:
-    """A spinner that runs while any model call of ``ws`` is out (a terminal only)."""
-    if not out.stdout.isatty() or out.json_mode:
-        return None
-    spinner = Spinner(out)
-    for name in ("turn.started", "tool_call.complete"):
-        ws.bus.subscribe(name, spinner.start, owner="terminal")
-    for name in ("turn.cycle_complete", "turn.complete", "turn.aborted"):
-        ws.bus.subscribe(name, spinner.stop, owner="terminal")
-    return spinner
-
-
-class Spinner:
-    """ "Waiting for the model…" while a request is out; gone as soon as text streams."""
-
-    def __init__(self, out: Output) -> None:
-        from rich.console import Console
-
-        self._status = Console(file=out.stdout).status("waiting for the model…")
-        self._running = False
-
-    def start(self, _event: object = None) -> None:
-        if not self._running:
-            self._status.start()
-            self._running = True
-
-    def stop(self, _event: object = None) -> None:
-        if self._running:
-            self._status.stop()
-            self._running = False
-
-
-def _stream(out: Output, spinner: Spinner | None) -> Callable[[str], None]:
-    def write(chunk: str) -> None:
-        if spinner is not None:
-            spinner.stop()
-        out.stdout.write(chunk)
-        out.stdout.flush()
-
-    return write
 
 
 def show_usage(out: Output, ws: Workspace, step: str, model: str | None, usage: Usage) -> None:
@@ -117,7 +78,7 @@ def refine(out: Output, rfd: str, model: str | None, yes: bool) -> int:
         changed = ", ".join(p.changed_sections) or "no change"
         out.line(f"\npass {p.number} ({p.focus.value}): {changed}", style="bold")
         if p.reply:  # the model's notes: what it changed and why (answers are not streamed)
-            out.line(p.reply)
+            out.markdown(p.reply)
         if p.diff:
             out.line(p.diff)
     out.line(f"stopped: {result.stop.value}")
@@ -170,12 +131,25 @@ def implement(
     out: Output, rfd: str, phase: str | None, restart: bool, model: str | None, yes: bool
 ) -> int:
     """Implement the next phase: research → plan → one item at a time → summary."""
-    from bot.agent.steps import implement_rfd
+    from bot.agent.steps import implement_meter, implement_rfd
+    from bot.errors import BudgetExceeded
     from bot.phases import phase_done
     from bot.state import OnExists
 
     ws = ai_workspace(out, yes, "implement", model)
-    result = implement_rfd(ws, rfd, phase=phase, restart=restart, **options(ws, out, model))
+    meter = implement_meter(ws, model)
+    try:
+        result = implement_rfd(
+            ws, rfd, phase=phase, restart=restart, meter=meter, **options(ws, out, model)
+        )
+    except BudgetExceeded:  # a clean stop: what is done stays done, the next run resumes
+        show_usage(out, ws, "implement", model, meter.usage)
+        out.warning(f"{meter.reached()}; {RESUME.format(rfd=rfd)}")
+        return 1
+    except BaseException:  # the error is reported by the entry point; what it cost, here
+        if meter.usage.total:
+            show_usage(out, ws, "implement", model, meter.usage)
+        raise
     show_usage(out, ws, "implement", model, result.usage)
     out.data(
         {

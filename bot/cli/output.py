@@ -29,6 +29,11 @@ class Output:
     def _styled(self, stream: IO[str]) -> bool:
         return not os.environ.get("NO_COLOR") and stream.isatty()  # set and non-empty: no colour
 
+    @property
+    def styled(self) -> bool:
+        """Whether people read stdout on a terminal that takes colour (and markdown)."""
+        return not self.json_mode and self._styled(self.stdout)
+
     def _console(self, stderr: bool) -> Console:
         if stderr not in self._consoles:
             from rich.console import Console

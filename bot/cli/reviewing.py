@@ -29,7 +29,7 @@ def review(out: Output, rfd: str, model: str | None) -> int:
     provider = ws.provider("review", model)
     if provider.llm.offline and provider.reason:
         out.line(provider.reason, style="yellow")
-    from bot.cli.ai import spinner_for
+    from bot.cli.stream import spinner_for
     from bot.usage import entry, format_entry
 
     spinner_for(ws, out)

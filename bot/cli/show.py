@@ -83,12 +83,15 @@ def plan_cmd(out: Output, rfd: str) -> int:
     from bot.usage import format_entry
 
     ws = workspace(out)
-    phases, method, usage = extract_plan(ws, rfd)
+    phases, method, usage, notices = extract_plan(ws, rfd)
+    for notice in notices:
+        out.warning(notice)
     out.data(
         {
             "method": method,
             "phases": [p.to_dict() for p in phases],
             "usage": None if usage is None else json.loads(usage.to_line()),
+            "notices": list(notices),
         }
     )
     out.line(f"{plural(len(phases), 'phase')} ({method}):")

@@ -78,12 +78,14 @@ def supersede(out: Output, old: str, new: str) -> int:
 )
 def accept(out: Output, rfd: str, model: str | None) -> int:
     """Extract the plan, promote to Accepted and open the tracking issue (or change nothing)."""
-    from bot.cli.ai import spinner_for
+    from bot.cli.stream import spinner_for
     from bot.usage import format_entry
 
     ws = workspace(out)
     spinner_for(ws, out)  # runs only if the headings give no plan and the model is asked
     o = accepting.accept(ws, rfd, model=model)
+    for notice in o.notices:
+        out.warning(notice)
     for name, p in zip(phase_ids.labels(o.phases), o.phases, strict=True):
         out.line(f"  {name}. {p.title}")
     if o.usage is not None:
@@ -97,6 +99,7 @@ def accept(out: Output, rfd: str, model: str | None) -> int:
         phases=[p.to_dict() for p in o.phases],
         issue=o.issue.number,
         usage=None if o.usage is None else json.loads(o.usage.to_line()),
+        notices=list(o.notices),
     )
 
 

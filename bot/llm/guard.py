@@ -133,6 +133,12 @@ class Budget:
             f"the step in tokens: set steps.{self.step}.budget_tokens and {key} = 0",
         )
 
+    def limit(self) -> str:
+        """The limit as people read it: ``20,000 tokens``, ``$0.50``, or both."""
+        parts = [f"{self.tokens:,} tokens"] if self.tokens else []
+        parts += [f"${self.usd:.2f}"] if self.usd else []
+        return " / ".join(parts) or "no limit"
+
     def check(self, spent: Usage, cost_usd: float | None) -> None:
         """Raise BudgetExceeded when ``spent`` (so far, in this step) is over a limit."""
         if self.tokens and spent.total > self.tokens:
@@ -159,3 +165,8 @@ class Meter:
         self.usage = self.usage + usage
         self.cost_usd += cost_usd or 0.0
         self.budget.check(self.usage, self.cost_usd)
+
+    def reached(self) -> str:
+        """Why a step stopped on its budget: ``budget reached (N tokens / $X of <limit>)``."""
+        spent = f"{self.usage.total:,} tokens / ${self.cost_usd:.4f}"
+        return f"budget reached ({spent} of {self.budget.limit()})"
