@@ -22,6 +22,7 @@ import yaml
 from bot.llm.base import Usage
 from bot.llm.pricing import cost
 from bot.usage import Entry, cache_read_share, format_entry
+from tests.data import openai_sse
 from tests.data.anthropic_sse import parse_sse
 
 CASSETTES = Path(__file__).resolve().parents[2] / "cassettes"
@@ -61,7 +62,7 @@ def _exchange(item: dict[str, Any]) -> tuple[str, str, Usage] | None:
     try:
         request = json.loads(item["request"]["body"])
         body = item["response"]["body"]["string"]
-        answer = parse_sse(body) if body.startswith("event: ") else json.loads(body)
+        answer = _answer(body)
     except (TypeError, ValueError, KeyError, AttributeError):
         return None
     if not isinstance(request, dict) or not isinstance(answer, dict):
@@ -70,6 +71,15 @@ def _exchange(item: dict[str, Any]) -> tuple[str, str, Usage] | None:
     if step is None or "usage" not in answer:
         return None
     return step, answer["model"], _usage(answer["usage"])
+
+
+def _answer(body: str) -> Any:
+    """The answer's JSON; of a streamed chat completion, its last chunk (model and usage)."""
+    if body.startswith("event: "):
+        return parse_sse(body)
+    if body.startswith("data: "):
+        return next((c for c in reversed(openai_sse.parse_sse(body)) if c.get("usage")), {})
+    return json.loads(body)
 
 
 def _step(request: dict[str, Any]) -> str | None:
