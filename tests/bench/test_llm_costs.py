@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from itertools import takewhile
 from pathlib import Path
 from typing import Any
 
@@ -97,10 +98,13 @@ def _step(request: dict[str, Any]) -> str | None:
 
 def _task(request: dict[str, Any]) -> str:
     """The last text block of the first user turn: where a staged step's instructions are."""
-    first = next((m for m in request.get("messages", []) if m.get("role") == "user"), None)
+    messages = request.get("messages", [])
+    first = next((m for m in messages if m.get("role") == "user"), None)
     content = first["content"] if first else ""
-    if isinstance(content, str):
-        return content
+    if isinstance(content, str):  # chat completions: one user message per block
+        lead = takewhile(lambda m: m.get("role") in ("system", "user"), messages)
+        texts = [m["content"] for m in lead if m["role"] == "user"]
+        return texts[-1] if texts else ""
     texts = [b.get("text", "") for b in content if b.get("type") == "text"]
     return texts[-1] if texts else ""
 
