@@ -78,6 +78,20 @@ def test_streamed_tool_call_pieces_are_joined() -> None:
     assert reply.stop_reason == "tool_calls" and reply.usage.output_tokens == 2
 
 
+def test_whole_tool_calls_without_an_index_stay_apart() -> None:
+    """Gemini's endpoint streams each call whole in one piece, with no ``index``."""
+    calls = ",".join(
+        f'{{"function":{{"arguments":"{{\\"n\\":{n}}}","name":"add"}},"id":"c{n}","type":"function"}}'
+        for n in (1, 2)
+    )
+    lines = [f'data: {{"choices":[{{"delta":{{"tool_calls":[{calls}]}},"index":0}}]}}']
+    reply = reply_of(stream.fold(stream.events(lines), lambda _: None))
+    assert [(c.id, c.name, c.arguments) for c in reply.tool_calls] == [
+        ("c1", "add", {"n": 1}),
+        ("c2", "add", {"n": 2}),
+    ]
+
+
 @pytest.mark.vcr
 def test_forced_function_gives_structured_output(llm: OpenAILLM) -> None:
     tool = ToolSpec("submit_review", "Submit the review.", REVIEW_SCHEMA)

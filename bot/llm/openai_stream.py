@@ -4,7 +4,8 @@ With ``"stream": true`` and ``"stream_options": {"include_usage": true}`` the se
 sends ``data: {chunk}`` lines, then ``data: [DONE]``: text arrives in
 ``choices[0].delta.content``, tool calls in pieces keyed by ``index`` (the id and
 name first, the JSON arguments split across chunks), and the usage in a last chunk
-whose ``choices`` is empty.
+whose ``choices`` is empty.  Gemini's endpoint sends each tool call whole, without an
+``index``: a piece without one that names a function starts a new call.
 """
 
 from __future__ import annotations
@@ -58,10 +59,19 @@ def fold(chunks: Iterable[dict[str, Any]], on_text: Callable[[str], None]) -> di
 
 def _add_piece(calls: dict[int, dict[str, Any]], piece: dict[str, Any]) -> None:
     call = calls.setdefault(
-        int(piece.get("index", 0)),
+        _slot(calls, piece),
         {"id": "", "type": "function", "function": {"name": "", "arguments": ""}},
     )
     call["id"] = piece.get("id") or call["id"]
     fn = piece.get("function") or {}
     call["function"]["name"] += fn.get("name") or ""
     call["function"]["arguments"] += fn.get("arguments") or ""
+
+
+def _slot(calls: dict[int, dict[str, Any]], piece: dict[str, Any]) -> int:
+    """The call ``piece`` belongs to: its ``index``, else a new call when it names one."""
+    if "index" in piece:
+        return int(piece["index"])
+    if not calls or (piece.get("function") or {}).get("name"):
+        return max(calls, default=-1) + 1
+    return max(calls)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from itertools import takewhile
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ import yaml
 from bot.llm.base import Usage
 from bot.llm.pricing import cost
 from bot.usage import Entry, cache_read_share, format_entry
+from tests.data import openai_sse
 from tests.data.anthropic_sse import parse_sse
 
 CASSETTES = Path(__file__).resolve().parents[2] / "cassettes"
@@ -61,7 +63,7 @@ def _exchange(item: dict[str, Any]) -> tuple[str, str, Usage] | None:
     try:
         request = json.loads(item["request"]["body"])
         body = item["response"]["body"]["string"]
-        answer = parse_sse(body) if body.startswith("event: ") else json.loads(body)
+        answer = _answer(body)
     except (TypeError, ValueError, KeyError, AttributeError):
         return None
     if not isinstance(request, dict) or not isinstance(answer, dict):
@@ -70,6 +72,15 @@ def _exchange(item: dict[str, Any]) -> tuple[str, str, Usage] | None:
     if step is None or "usage" not in answer:
         return None
     return step, answer["model"], _usage(answer["usage"])
+
+
+def _answer(body: str) -> Any:
+    """The answer's JSON; of a streamed chat completion, its last chunk (model and usage)."""
+    if body.startswith("event: "):
+        return parse_sse(body)
+    if body.startswith("data: "):
+        return next((c for c in reversed(openai_sse.parse_sse(body)) if c.get("usage")), {})
+    return json.loads(body)
 
 
 def _step(request: dict[str, Any]) -> str | None:
@@ -87,10 +98,13 @@ def _step(request: dict[str, Any]) -> str | None:
 
 def _task(request: dict[str, Any]) -> str:
     """The last text block of the first user turn: where a staged step's instructions are."""
-    first = next((m for m in request.get("messages", []) if m.get("role") == "user"), None)
+    messages = request.get("messages", [])
+    first = next((m for m in messages if m.get("role") == "user"), None)
     content = first["content"] if first else ""
-    if isinstance(content, str):
-        return content
+    if isinstance(content, str):  # chat completions: one user message per block
+        lead = takewhile(lambda m: m.get("role") in ("system", "user"), messages)
+        texts = [m["content"] for m in lead if m["role"] == "user"]
+        return texts[-1] if texts else ""
     texts = [b.get("text", "") for b in content if b.get("type") == "text"]
     return texts[-1] if texts else ""
 

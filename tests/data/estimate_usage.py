@@ -5,9 +5,12 @@ Used for the AI-step cassettes (``cassettes/test_ai_review/``): after
 
     python tests/data/estimate_usage.py cassettes/test_ai_review/*.yaml
 
-Chat-completions answers (``object: chat.completion``) get ``prompt_tokens`` from the same
-estimate over their request's tools and messages, and no cached tokens (each such
-cassette holds one call, and OpenAI caches automatically only a repeated prefix).
+Chat-completions answers (``object: chat.completion``, or a stream of
+``chat.completion.chunk`` lines whose last chunk carries the usage) get ``prompt_tokens``
+from the same estimate over their request's tools and messages.  OpenAI and Gemini
+cache implicitly: ``prompt_tokens_details.cached_tokens`` is the longest prefix (tools,
+then whole messages) an earlier request of the same cassette sent, from
+:data:`MIN_IMPLICIT` tokens on.
 Streamed answers (``text/event-stream``) are read back into the message they carry and
 rendered again with the new usage in ``message_start`` and ``message_delta``.
 
@@ -32,11 +35,14 @@ from typing import Any
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import openai_sse
 from anthropic_sse import parse_sse, sse
 
 THINKING_TOKENS = 320
 """Adaptive thinking with display omitted: billed as output, never shown."""
 MIN_CACHEABLE = 512
+MIN_IMPLICIT = {"gemini-2.5-pro": 2048}
+"""The smallest prefix a model caches implicitly where it is not 1024 tokens."""
 
 
 def tokens(text: str) -> int:
@@ -87,35 +93,88 @@ def output_tokens(answer: dict[str, Any]) -> int:
     return count
 
 
-def chat_usage(request: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
-    """``answer`` with the usage estimated from ``request`` (chat completions)."""
-    prompt = tokens(json.dumps(request.get("tools") or "")) if request.get("tools") else 0
-    prompt += sum(tokens(m["content"] or "") + 3 for m in request["messages"])
-    message = answer["choices"][0]["message"]
+def chat_segments(request: dict[str, Any]) -> list[tuple[str, int]]:
+    """(identity, tokens) of the tools and of each message, in prompt order."""
+    tools = request.get("tools")
+    out = [(json.dumps(tools, sort_keys=True), tokens(json.dumps(tools)) if tools else 0)]
+    for m in request["messages"]:
+        calls = json.dumps(m.get("tool_calls")) if m.get("tool_calls") else ""
+        out.append((json.dumps(m, sort_keys=True), tokens((m["content"] or "") + calls) + 3))
+    return out
+
+
+def cached_prefix(
+    segments: list[tuple[str, int]], seen: list[list[tuple[str, int]]], model: str
+) -> int:
+    """Tokens of the longest prefix an earlier request sent (0 under the model's minimum)."""
+    best = 0
+    for earlier in seen:
+        total = 0
+        for mine, theirs in zip(segments, earlier, strict=False):
+            if mine[0] != theirs[0]:
+                break
+            total += mine[1]
+        best = max(best, total)
+    return best if best >= MIN_IMPLICIT.get(model, 1024) else 0
+
+
+def chat_usage(
+    request: dict[str, Any],
+    message: dict[str, Any],
+    usage: dict[str, Any],
+    seen: list[list[tuple[str, int]]],
+) -> None:
+    """Fill ``usage`` of the answer ``message`` to ``request`` (chat completions)."""
+    segments = chat_segments(request)
+    prompt = sum(n for _, n in segments)
+    cached = cached_prefix(segments, seen, request["model"])
+    seen.append(segments)
     calls = message.get("tool_calls") or []
     completion = tokens(message.get("content") or "")
     completion += sum(tokens(c["function"]["arguments"]) for c in calls)
-    answer["usage"].update(
+    usage.update(
         prompt_tokens=prompt, completion_tokens=completion, total_tokens=prompt + completion
     )
-    return answer
+    if cached or "prompt_tokens_details" in usage:
+        usage["prompt_tokens_details"] = {**usage.get("prompt_tokens_details", {}),
+                                          "cached_tokens": cached}  # fmt: skip
+
+
+def fix_chat(response: dict[str, Any], request: dict[str, Any], seen: Any) -> str:
+    """Rewrite one chat-completions answer with its estimated usage; a line to print."""
+    body = response["body"]["string"]
+    if body.startswith("data:"):
+        chunks = openai_sse.parse_sse(body)
+        last = next(c for c in reversed(chunks) if c.get("usage"))
+        chat_usage(request, openai_sse.folded(chunks), last["usage"], seen)
+        usage, body = last["usage"], openai_sse.render(chunks)
+    else:
+        answer = json.loads(body)
+        chat_usage(request, answer["choices"][0]["message"], answer["usage"], seen)
+        usage, body = answer["usage"], json.dumps(answer, separators=(",", ":"))
+    response["body"]["string"] = body
+    if "content-length" in response["headers"]:
+        response["headers"]["content-length"] = [str(len(body.encode()))]
+    cached = (usage.get("prompt_tokens_details") or {}).get("cached_tokens", 0)
+    return f"{usage['prompt_tokens']} prompt tokens, {cached} cached"
 
 
 def fix(path: Path) -> None:
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     cache: dict[str, int] = {}
+    seen: list[list[tuple[str, int]]] = []
     for item in data["interactions"]:
         response = item["response"]
+        if "chat/completions" in item["request"]["uri"]:
+            if response["status"]["code"] != 200:
+                continue  # an error body has no usage
+            request = json.loads(item["request"]["body"])
+            print(f"{path.name}: {fix_chat(response, request, seen)}")
+            continue
         streamed = "event-stream" in "".join(response["headers"].get("content-type", []))
         body = response["body"]["string"]
         answer = parse_sse(body) if streamed else json.loads(body)
         request = json.loads(item["request"]["body"])
-        if answer.get("object") == "chat.completion":
-            body = json.dumps(chat_usage(request, answer), separators=(",", ":"))
-            response["body"]["string"] = body
-            response["headers"]["content-length"] = [str(len(body.encode()))]
-            print(f"{path.name}: {answer['usage']['prompt_tokens']} prompt tokens")
-            continue
         fresh, write, read = prompt_usage(request, cache)
         if answer.get("type") != "message":
             continue
