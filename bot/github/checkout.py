@@ -131,6 +131,25 @@ def commit_and_push(
     return _run(repo, env, "rev-parse", "HEAD")
 
 
+def delivery_commit(checkout: Checkout, key: str) -> str | None:
+    """The branch's bot commit of the event ``key`` (an earlier run of it), if any."""
+    if not checkout.writable:
+        return None
+    found = _run(_repo(checkout.root), {}, "log", "-1", "--format=%H",
+                 f"--grep=^Rfd-Bot-Event: {key}$", "HEAD")  # fmt: skip
+    return found.strip() or None
+
+
+def committed_paths(checkout: Checkout, sha: str) -> list[str]:
+    """The files ``sha`` changed, relative to the repository."""
+    out = _run(_repo(checkout.root), {}, "show", "--name-only", "--format=", sha)
+    return [line for line in out.splitlines() if line]
+
+
+def parent_of(checkout: Checkout, sha: str) -> str:
+    return _run(_repo(checkout.root), {}, "rev-parse", f"{sha}^")
+
+
 def _relative(root: Path, path: Path) -> str:
     full = path if path.is_absolute() else root / path
     return full.resolve().relative_to(root.resolve()).as_posix()

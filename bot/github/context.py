@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
@@ -30,6 +30,8 @@ class Context:
     summary: Summary
     clock: Callable[[], float] = time.time
     """Time for the files the operations write (review names): fixed in tests."""
+    progress: list[str] = field(default_factory=list)
+    """What this run has already written (said in the failure reply if a later step fails)."""
 
     @property
     def number(self) -> int:
@@ -60,10 +62,14 @@ class Context:
         at the same head; only a reply written after the event answers *this* one.
         """
         found = self.forge.find_comment(self.number, marker("reply", key or self.delivery.key))
+        return found is not None and self.written_after_event(found)
+
+    def written_after_event(self, comment: Comment) -> bool:
+        """Was ``comment`` written after this event happened (so it answers this event)?"""
         when = self.delivery.happened_at
-        if found is None or when is None or not found.updated:
+        if when is None or not comment.updated:
             return False
-        return datetime.fromisoformat(found.updated) >= when
+        return datetime.fromisoformat(comment.updated) >= when
 
     @property
     def failure_key(self) -> str:

@@ -72,6 +72,8 @@ def commit(ctx: Context, checkout: Checkout, paths: Iterable[Path], ids: str, wh
     """One bot commit of ``paths`` on the PR branch; a line saying what happened."""
     message = COMMIT.format(ids=ids, what=what, key=ctx.delivery.key)
     sha = commit_and_push(checkout, paths, message, ctx.environ)
+    if sha:
+        ctx.progress.append(f"RFD {ids} {what}: committed to `{checkout.branch}` as {sha[:12]}")
     return f"Committed as {sha[:12]}." if sha else "Nothing to commit."
 
 

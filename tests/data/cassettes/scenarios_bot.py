@@ -72,6 +72,15 @@ STATUS_ONLY = call("GET", "/issues/2/comments", query="per_page=100", reply=[sta
 UNLABEL = call("DELETE", "/issues/2/labels/rfd%3Areview", reply=[])
 
 
+LABELED_AT = "2019-05-15T15:20:35Z"  # pull_request.updated_at of the labeled payloads
+AFTER, BEFORE = "2019-05-15T15:20:41Z", "2019-05-14T09:00:00Z"
+
+
+def answered(name: str, cid: int, updated: str) -> dict[str, object]:
+    """The bot's comment ``name`` on PR 2, last written at ``updated``."""
+    return {**comment(cid, 2, body(name)), "created_at": updated, "updated_at": updated}
+
+
 def review_comment(cid: int = 951) -> dict[str, object]:
     return comment(cid, 2, body("review-offline"))
 
@@ -103,7 +112,7 @@ CASSETTES |= {
             "GET",
             "/issues/2/comments",
             query="per_page=100",
-            reply=[status_comment(), review_comment()],
+            reply=[status_comment(), answered("review-offline", 951, AFTER)],
         ),
     ],
     R + "test_reader_is_refused_with_a_reason": [
@@ -608,13 +617,6 @@ CASSETTES |= {
 }
 
 
-def answered(name: str, cid: int, updated: str) -> dict[str, object]:
-    """The bot's reply ``name`` on PR 2, last written at ``updated``."""
-    return {**comment(cid, 2, body(name)), "created_at": updated, "updated_at": updated}
-
-
-LABELED_AT = "2019-05-15T15:20:35Z"  # pull_request.updated_at of the labeled payloads
-AFTER, BEFORE = "2019-05-15T15:20:41Z", "2019-05-14T09:00:00Z"
 CASSETTES |= {
     R + "test_redelivered_refused_label_writes_nothing": [
         perm("octocat", "read"),
@@ -762,4 +764,50 @@ CASSETTES[C + "test_implement_refuses_a_stray_branch"] = [
     NO_PR,
     react("confused"),
     reply("slash-implement-stray", number=12),
+]
+
+# The label applied again (a new event) on a PR already reviewed at its head (a fork's head
+# never moves): the label comes off and the reply links the review.
+CASSETTES[R + "test_label_applied_again_on_a_reviewed_pr_is_answered"] = [
+    ADMIN,
+    FILES,
+    call(
+        "GET",
+        "/issues/2/comments",
+        query="per_page=100",
+        reply=[status_comment(), answered("review-offline", 951, BEFORE)],
+    ),
+    reply("label-review-already"),
+    UNLABEL,
+]
+
+# Run 1 commits the review, then GitHub answers 502 to posting it (a POST is not retried):
+# the failure reply says the commit is there.  Run 2 (the job re-run) finds the commit by its
+# Rfd-Bot-Event trailer and posts the committed review: one file, one commit, one comment.
+REVIEW = {"body": body("review-offline")}
+FAILED_REVIEW = [status_comment(), answered("review-failed-502", 961, AFTER)]
+CASSETTES[R + "test_rerun_after_posting_failed_posts_the_committed_review"] = [
+    ADMIN,
+    FILES,
+    STATUS_ONLY,
+    call("POST", "/issues/2/comments", status=502, reply={"message": "Server Error"}, body=REVIEW),
+    reply("review-failed-502", cid=961),
+    # run 2
+    ADMIN,
+    FILES,
+    call("GET", "/issues/2/comments", query="per_page=100", reply=FAILED_REVIEW),
+    call(
+        "POST",
+        "/issues/2/comments",
+        body={"body": body("review-resumed")},
+        status=201,
+        reply=comment(962, 2, body("review-resumed")),
+    ),
+    call(
+        "PATCH",
+        "/issues/comments/950",
+        body={"body": body("status-after-review")},
+        reply=comment(950, 2, body("status-after-review")),
+    ),
+    UNLABEL,
 ]
