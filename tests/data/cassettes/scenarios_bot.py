@@ -338,7 +338,24 @@ CASSETTES |= {
         reply("label-accept"),
         UNLABEL_ACCEPT,
     ],
-    A + "test_redelivered_accept_writes_nothing": [perm("hubot", "maintain"), FILES],
+    A + "test_redelivered_accept_writes_nothing": [
+        perm("hubot", "maintain"),
+        FILES,
+        call(
+            "GET",
+            "/issues/2/comments",
+            query="per_page=100",
+            reply=[answered("label-accept", 960, AFTER)],  # the first run's answer
+        ),
+    ],
+    # a new labeling of an accepted RFD: taken off, with a reply (never silence)
+    A + "test_accept_label_on_an_accepted_rfd_is_answered": [
+        perm("hubot", "maintain"),
+        FILES,
+        NO_COMMENTS,
+        reply("label-accept-already"),
+        UNLABEL_ACCEPT,
+    ],
     A + "test_the_rfd_author_may_not_accept": [
         perm("octocat", "write"),
         FILES,
