@@ -229,6 +229,26 @@ def test_refine_commits_the_refined_rfd(
 
 
 @pytest.mark.vcr
+def test_refine_rerun_after_its_reply_failed_does_not_refine_again(
+    tmp_path: Path, world: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run 1 commits, then its reply fails; the re-run finds the commit and only answers."""
+    from tests.fakes import ScriptedLLM, reply
+
+    section = {"section": "Summary", "content": "Stream large reports row by row."}
+    revision = {"sections": [section], "notes": "Rewrote the summary."}
+    llm = ScriptedLLM([reply("", ("submit_revision", revision)),
+                       reply("CONVERGED\nNothing to add.")])  # fmt: skip
+    monkeypatch.setattr("bot.llm.select.select", lambda *a, **k: (llm, "scripted model"))
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd refine")) == 1
+    refined = git(origin, "rev-parse", BRANCH)
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd refine")) == 0
+    assert git(origin, "rev-parse", BRANCH) == refined  # committed once
+    assert len(llm.requests) == 2  # the model was asked in run 1 only
+
+
+@pytest.mark.vcr
 def test_implement_opens_a_pr_for_the_next_phase(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -828,3 +828,47 @@ CASSETTES[R + "test_rerun_after_posting_failed_posts_the_committed_review"] = [
     ),
     UNLABEL,
 ]
+
+# /rfd refine: run 1 commits the refined RFD, then GitHub answers 502 to the reply; the
+# failure report says the commit is there.  Run 2 finds the commit by its trailer and says
+# so, in place of the report: the model is not asked again, nothing is committed twice.
+REFINE_REPLY = {"body": body("slash-refine")}
+CASSETTES[C + "test_refine_rerun_after_its_reply_failed_does_not_refine_again"] = [
+    NO_COMMENTS,
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    PULL,
+    SLASH_FILES,
+    react("rocket"),
+    call(
+        "POST",
+        "/issues/2/comments",
+        status=502,
+        reply={"message": "Server Error"},
+        body=REFINE_REPLY,
+    ),
+    reply("slash-refine-failed-502", cid=963),
+    # run 2
+    call(
+        "GET",
+        "/issues/2/comments",
+        query="per_page=100",
+        reply=[answered("slash-refine-failed-502", 963, AFTER)],
+    ),
+    perm("Codertocat", "admin"),
+    call(
+        "POST",
+        f"/issues/comments/{CID}/reactions",
+        body={"content": "eyes"},
+        reply=reaction("eyes"),
+    ),
+    PULL,
+    SLASH_FILES,
+    call(
+        "POST",
+        f"/issues/comments/{CID}/reactions",
+        body={"content": "rocket"},
+        reply=reaction("rocket"),
+    ),
+    edited("slash-refine-again", 963),
+]
