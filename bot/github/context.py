@@ -91,6 +91,12 @@ class Context:
         self.summary.note(f"failure report replaced by the reply on #{self.number}: {edited.url}")
         return edited
 
+    def settle_failure(self, body: str) -> None:
+        """A run that finished where an earlier run of this event reported a failure: the
+        report says ``body`` instead (no write when there was no report)."""
+        if self.delivery.number is not None and self._failure_report(self.delivery.key):
+            self.reply(body)
+
     def _failure_report(self, key: str) -> Comment | None:
         """The earlier run's failure report, when ``key`` has no reply of its own yet."""
         if key == self.failure_key or self.forge.find_comment(self.number, marker("reply", key)):

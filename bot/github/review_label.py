@@ -26,11 +26,13 @@ from bot.github.context import Context
 from bot.github.ops import COMMIT, offline_note, open_workspace, refuse_label
 from bot.github.resume import resume_reviews
 from bot.github.revisions import PostedReview, head_marker, posted_reviews, review_marker, short
+from bot.text import plural
 
 if TYPE_CHECKING:
     from bot.review import ReviewOutcome
 
 NOTHING_TO_REVIEW = "This pull request changes no RFD: there is nothing to review."
+FINISHED = "✅ Finished by a re-run of this job: {n} posted above, the label taken off."
 ALREADY_REVIEWED = (
     "Already reviewed at this revision (`{sha}`): {links}. Nothing was done; push a change "
     "to the RFD, then apply the label again for a fresh review."
@@ -66,6 +68,8 @@ def on_label(ctx: Context) -> None:
             return  # a re-delivery: its reviews are the answer and the label was taken off
         ctx.reply(already_reviewed(done.found, pr.head_sha))
     ctx.forge.remove_label(pr.number, label)
+    if done.posted:
+        ctx.settle_failure(FINISHED.format(n=plural(done.posted, "review")))
 
 
 def review_pr(

@@ -827,6 +827,7 @@ CASSETTES[R + "test_rerun_after_posting_failed_posts_the_committed_review"] = [
         reply=comment(950, 2, body("status-after-review")),
     ),
     UNLABEL,
+    edited("review-finished", 961),  # the failure report says the re-run finished
 ]
 
 # /rfd refine: run 1 commits the refined RFD, then GitHub answers 502 to the reply; the
