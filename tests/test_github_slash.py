@@ -64,6 +64,19 @@ def test_review(tmp_path: Path, world: tuple[Path, Path]) -> None:
 
 
 @pytest.mark.vcr
+def test_review_rerun_after_posting_failed_posts_the_committed_review(
+    tmp_path: Path, world: tuple[Path, Path]
+) -> None:
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd review")) == 1
+    committed = git(origin, "rev-parse", BRANCH)
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd review")) == 0
+    assert git(origin, "rev-parse", BRANCH) == committed  # reviewed and committed once
+    reviews = git(origin, "ls-tree", "--name-only", f"{BRANCH}:docs/rfd/.state/045/reviews")
+    assert reviews.split() == ["1795830000.md", "1795831200.md"]  # the earlier one, one new
+
+
+@pytest.mark.vcr
 def test_dismiss_all(tmp_path: Path, world: tuple[Path, Path]) -> None:
     origin, checkout = world
     assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd dismiss all")) == 0

@@ -873,3 +873,52 @@ CASSETTES[C + "test_refine_rerun_after_its_reply_failed_does_not_refine_again"] 
     ),
     edited("slash-refine-again", 963),
 ]
+
+# /rfd review: run 1 commits the review, then posting it answers 502.  Run 2 sees the bot's
+# commit as the PR's head, finds it by its trailer and posts the committed review.
+REVIEWED_HEAD = "cb94cb3376633806c370606a362f10e5cc947791"  # the bot's commit (fixed git dates)
+CASSETTES[C + "test_review_rerun_after_posting_failed_posts_the_committed_review"] = [
+    NO_COMMENTS,
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    PULL,
+    SLASH_FILES,
+    call(
+        "POST",
+        "/issues/2/comments",
+        status=502,
+        reply={"message": "Server Error"},
+        body={"body": body("slash-review-posted")},
+    ),
+    reply("slash-review-failed-502", cid=964),
+    # run 2
+    call(
+        "GET",
+        "/issues/2/comments",
+        query="per_page=100",
+        reply=[answered("slash-review-failed-502", 964, AFTER)],
+    ),
+    perm("Codertocat", "admin"),
+    call(
+        "POST",
+        f"/issues/comments/{CID}/reactions",
+        body={"content": "eyes"},
+        reply=reaction("eyes"),
+    ),
+    call("GET", "/pulls/2", reply=pull(2, BRANCH, REVIEWED_HEAD)),
+    SLASH_FILES,
+    call(
+        "POST",
+        "/issues/2/comments",
+        body={"body": body("slash-review-resumed")},
+        status=201,
+        reply=comment(965, 2, body("slash-review-resumed")),
+    ),
+    call(
+        "POST",
+        f"/issues/comments/{CID}/reactions",
+        body={"content": "rocket"},
+        reply=reaction("rocket"),
+    ),
+    edited("slash-review", 964),
+]
