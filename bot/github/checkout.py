@@ -135,9 +135,14 @@ def delivery_commit(checkout: Checkout, key: str) -> str | None:
     """The branch's bot commit of the event ``key`` (an earlier run of it), if any."""
     if not checkout.writable:
         return None
-    found = _run(_repo(checkout.root), {}, "log", "-1", "--format=%H",
-                 f"--grep=^Rfd-Bot-Event: {key}$", "HEAD")  # fmt: skip
-    return found.strip() or None
+    trailer = f"Rfd-Bot-Event: {key}"
+    out = _run(_repo(checkout.root), {}, "log", "--format=%H%x1f%B%x1e", "--fixed-strings",
+               f"--grep={trailer}", "HEAD")  # fmt: skip
+    for entry in out.split("\x1e"):
+        sha, _, body = entry.strip().partition("\x1f")
+        if trailer in body.splitlines():
+            return sha
+    return None
 
 
 def committed_paths(checkout: Checkout, sha: str) -> list[str]:
