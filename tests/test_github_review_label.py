@@ -117,3 +117,13 @@ def test_rerun_after_posting_failed_posts_the_committed_review(
     assert git(origin, "rev-parse", BRANCH) == committed  # reviewed and committed once
     folder = REVIEW.rsplit("/", 1)[0]
     assert git(origin, "ls-tree", "--name-only", f"{BRANCH}:{folder}").split() == ["1795831200.md"]
+
+
+@pytest.mark.vcr
+def test_rerun_after_a_failure_past_posting_takes_the_label_off(
+    tmp_path: Path, world: tuple[Path, Path]
+) -> None:
+    """Posted, then failed: the re-run reviews nothing again but finishes (label, report)."""
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "pull_request_target", payload(LABELED)) == 0
+    assert bot_commits(origin) == ["Test User|pr"]

@@ -94,8 +94,12 @@ class Context:
     def settle_failure(self, body: str) -> None:
         """A run that finished where an earlier run of this event reported a failure: the
         report says ``body`` instead (no write when there was no report)."""
-        if self.delivery.number is not None and self._failure_report(self.delivery.key):
+        if self.failure_report() is not None:
             self.reply(body)
+
+    def failure_report(self) -> Comment | None:
+        """This delivery's failure report, when no reply has replaced it yet."""
+        return None if self.delivery.number is None else self._failure_report(self.delivery.key)
 
     def _failure_report(self, key: str) -> Comment | None:
         """The earlier run's failure report, when ``key`` has no reply of its own yet."""

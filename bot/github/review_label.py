@@ -63,13 +63,14 @@ def on_label(ctx: Context) -> None:
         refuse_label(ctx, pr.number, label, decision.reason)
         return
     done = review_pr(ctx, pr)
-    if not done.posted and done.already:
+    failed_before = ctx.failure_report() is not None
+    if not done.posted and done.already and not failed_before:
         if any(ctx.written_after_event(p.comment) for p in done.found):
             return  # a re-delivery: its reviews are the answer and the label was taken off
         ctx.reply(already_reviewed(done.found, pr.head_sha))
     ctx.forge.remove_label(pr.number, label)
-    if done.posted:
-        ctx.settle_failure(FINISHED.format(n=plural(done.posted, "review")))
+    if failed_before:  # an earlier run of this event failed after posting: now it is finished
+        ctx.settle_failure(FINISHED.format(n=plural(done.posted + done.already, "review")))
 
 
 def review_pr(

@@ -922,3 +922,18 @@ CASSETTES[C + "test_review_rerun_after_posting_failed_posts_the_committed_review
     ),
     edited("slash-review", 964),
 ]
+
+# An earlier run posted the review, then failed (its report is on the PR): the re-run has
+# nothing to review, but takes the label off and turns the report into "finished".
+CASSETTES[R + "test_rerun_after_a_failure_past_posting_takes_the_label_off"] = [
+    ADMIN,
+    FILES,
+    call(
+        "GET",
+        "/issues/2/comments",
+        query="per_page=100",
+        reply=[status_comment(), answered("review-offline", 951, AFTER), FAILED_REVIEW[1]],
+    ),
+    UNLABEL,
+    edited("review-finished", 961),
+]
