@@ -41,6 +41,15 @@ def test_redelivered_accept_writes_nothing(tmp_path: Path) -> None:
 
 
 @pytest.mark.vcr
+def test_accept_label_on_an_accepted_rfd_is_answered(tmp_path: Path) -> None:
+    """No answer to this labeling yet: the label comes off and the reply says it is accepted."""
+    accepted = RFD_TEXT.replace("Status**: Discussion", "Status**: Accepted")
+    origin, checkout = make_world(tmp_path, {"README.md": "x\n"}, {RFD_PATH: accepted})
+    assert run_bot(tmp_path, checkout, "pull_request_target", by("hubot")) == 0
+    assert git(origin, "log", "--format=%s", f"main..{BRANCH}").splitlines() == ["pr"]
+
+
+@pytest.mark.vcr
 def test_the_rfd_author_may_not_accept(tmp_path: Path) -> None:
     _, checkout = make_world(tmp_path, {"README.md": "x\n"}, {RFD_PATH: RFD_TEXT})
     assert run_bot(tmp_path, checkout, "pull_request_target", by("octocat")) == 0

@@ -54,6 +54,14 @@ README_ROWS: dict[str, tuple[str, ...]] = {
     "`/rfd done` on the RFD's PR":
         (SLASH + "done_on_a_pr_commits_the_status_and_leaves_the_issue_to_the_merge",),
     "`/rfd help`": (SLASH + "help",),
+    "label applied again, nothing left to do (reviewed / accepted)": (
+        "test_github_review_label/test_label_applied_again_on_a_reviewed_pr_is_answered",
+        "test_github_accept_label/test_accept_label_on_an_accepted_rfd_is_answered",
+    ),
+    "`rfd:review` whose post failed after its commit, then re-run (both runs: the failure "
+    "report, then the committed review posted)": (
+        "test_github_review_label/test_rerun_after_posting_failed_posts_the_committed_review",
+    ),
     "`rfd:accept` label":
         ("test_github_accept_label/test_accept_commits_once_and_opens_the_tracking_issue",),
     "PR opened → status comment": (STATUS + "opened_posts_one_status_comment",),

@@ -8,7 +8,14 @@ import pytest
 
 from bot.errors import ForgeError
 from bot.github.api import PullRequest
-from bot.github.checkout import FORK_NOTE, close, commit_and_push, git_env, open_pull
+from bot.github.checkout import (
+    FORK_NOTE,
+    close,
+    commit_and_push,
+    delivery_commit,
+    git_env,
+    open_pull,
+)
 from tests.conftest import git
 from tests.github_world import BRANCH, REPO, make_world
 
@@ -41,6 +48,18 @@ def test_same_repo_pr_is_fetched_committed_and_pushed(tmp_path: Path) -> None:
     assert commit_and_push(co, [review], "again", {}) is None  # nothing changed: no commit
     close(checkout, co)
     assert not co.root.exists()
+
+
+def test_the_commit_of_a_delivery_is_found_by_its_exact_trailer(tmp_path: Path) -> None:
+    """A re-run finds its own event's commit; a key that merely starts the same does not."""
+    _, checkout = make_world(tmp_path, {"README.md": "x\n"}, {RFD: "# RFD 045\n"})
+    co = open_pull(checkout, pull(), FakeApi(), {"RUNNER_TEMP": str(tmp_path)})  # type: ignore[arg-type]
+    (co.root / "a.md").write_text("a\n")
+    sha = commit_and_push(co, ["a.md"], "RFD 045: review\n\nRfd-Bot-Event: c12", {})
+    assert delivery_commit(co, "c12") == sha
+    assert delivery_commit(co, "c1") is None
+    assert delivery_commit(co, "labeled-abc-needs.review*") is None  # regex characters are text
+    close(checkout, co)
 
 
 def test_fork_reads_files_through_the_api_and_never_pushes(tmp_path: Path) -> None:

@@ -94,3 +94,36 @@ def test_writes_are_paced_only_between_writes_past_the_burst(
     assert run_bot(tmp_path, checkout, "pull_request_target", payload(LABELED)) == 0
     assert len(slept) == pauses
     assert all(0 < s <= 1.0 for s in slept)
+
+
+@pytest.mark.vcr
+def test_label_applied_again_on_a_reviewed_pr_is_answered(
+    tmp_path: Path, world: tuple[Path, Path]
+) -> None:
+    """A new labeling (after the review was posted) is answered and taken off, never ignored."""
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "pull_request_target", payload(LABELED)) == 0
+    assert bot_commits(origin) == ["Test User|pr"]
+
+
+@pytest.mark.vcr
+def test_rerun_after_posting_failed_posts_the_committed_review(
+    tmp_path: Path, world: tuple[Path, Path]
+) -> None:
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "pull_request_target", payload(LABELED)) == 1
+    committed = git(origin, "rev-parse", BRANCH)
+    assert run_bot(tmp_path, checkout, "pull_request_target", payload(LABELED)) == 0
+    assert git(origin, "rev-parse", BRANCH) == committed  # reviewed and committed once
+    folder = REVIEW.rsplit("/", 1)[0]
+    assert git(origin, "ls-tree", "--name-only", f"{BRANCH}:{folder}").split() == ["1795831200.md"]
+
+
+@pytest.mark.vcr
+def test_rerun_after_a_failure_past_posting_takes_the_label_off(
+    tmp_path: Path, world: tuple[Path, Path]
+) -> None:
+    """Posted, then failed: the re-run reviews nothing again but finishes (label, report)."""
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "pull_request_target", payload(LABELED)) == 0
+    assert bot_commits(origin) == ["Test User|pr"]

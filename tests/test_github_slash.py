@@ -64,6 +64,19 @@ def test_review(tmp_path: Path, world: tuple[Path, Path]) -> None:
 
 
 @pytest.mark.vcr
+def test_review_rerun_after_posting_failed_posts_the_committed_review(
+    tmp_path: Path, world: tuple[Path, Path]
+) -> None:
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd review")) == 1
+    committed = git(origin, "rev-parse", BRANCH)
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd review")) == 0
+    assert git(origin, "rev-parse", BRANCH) == committed  # reviewed and committed once
+    reviews = git(origin, "ls-tree", "--name-only", f"{BRANCH}:docs/rfd/.state/045/reviews")
+    assert reviews.split() == ["1795830000.md", "1795831200.md"]  # the earlier one, one new
+
+
+@pytest.mark.vcr
 def test_dismiss_all(tmp_path: Path, world: tuple[Path, Path]) -> None:
     origin, checkout = world
     assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd dismiss all")) == 0
@@ -240,6 +253,26 @@ def test_refine_commits_the_refined_rfd(
     origin, checkout = world
     assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd refine")) == 0
     assert "Stream large reports row by row." in on_branch(origin, RFD_PATH)
+
+
+@pytest.mark.vcr
+def test_refine_rerun_after_its_reply_failed_does_not_refine_again(
+    tmp_path: Path, world: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run 1 commits, then its reply fails; the re-run finds the commit and only answers."""
+    from tests.fakes import ScriptedLLM, reply, scripted_providers
+
+    section = {"section": "Summary", "content": "Stream large reports row by row."}
+    revision = {"sections": [section], "notes": "Rewrote the summary."}
+    llm = ScriptedLLM([reply("", ("submit_revision", revision)),
+                       reply("CONVERGED\nNothing to add.")])  # fmt: skip
+    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd refine")) == 1
+    refined = git(origin, "rev-parse", BRANCH)
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd refine")) == 0
+    assert git(origin, "rev-parse", BRANCH) == refined  # committed once
+    assert len(llm.requests) == 2  # the model was asked in run 1 only
 
 
 @pytest.mark.vcr

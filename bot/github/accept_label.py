@@ -4,7 +4,8 @@ The lifecycle's ``accept`` extracts the plan, promotes the RFD, creates or
 updates its tracking issue and links it from the RFD header; the bot commits
 what it changed to the PR branch in one commit.  Nothing is promoted when the
 plan cannot be extracted (the reply says what to fix).  An RFD already Accepted
-on the branch is left alone, so a re-delivered event writes nothing.
+on the branch is left alone: a re-delivered event (its reply written after it)
+writes nothing, and a new labeling is taken off with a reply saying so.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from bot.status import Status
 
 ACCEPTABLE = (Status.DRAFT, Status.DISCUSSION)
 ALREADY = "Every RFD of this pull request is already accepted: nothing to do."
+ALREADY_KEY = "{key}-already"
 NO_RFD = "This pull request changes no RFD: there is nothing to accept."
 
 
@@ -36,9 +38,15 @@ def on_label(ctx: Context) -> None:
     except Refused as refusal:
         refuse_label(ctx, pr.number, label, str(refusal))
         return
-    if message != ALREADY:
+    if message.startswith(ALREADY):
+        again = ALREADY_KEY.format(key=ctx.delivery.key)
+        if ctx.replied_after_event() or ctx.replied_after_event(again):
+            ctx.summary.note(f"{label} on #{pr.number} was already answered: nothing to do")
+            return
+        ctx.reply(message, key=again)
+    else:
         ctx.reply(message)
-        ctx.forge.remove_label(pr.number, label)
+    ctx.forge.remove_label(pr.number, label)
 
 
 def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
@@ -53,13 +61,24 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
         docs = [ws.document(str(c.file.rfd_id)) for c in changed]
         todo = [d for d in docs if d.status in ACCEPTABLE]
         if not todo:
-            return ALREADY
+            return already(ctx, pr, [(str(d.rfd_id), d.tracking_issue) for d in docs],
+                           [c.file.path for c in changed])  # fmt: skip
         _check_authors(ctx.cfg, ctx.delivery.actor.login, [a for d in todo for a in d.authors])
         outcomes = [accept(ws, str(d.rfd_id)) for d in todo]
         ids = ", ".join(o.rfd_id for o in outcomes)
         done = commit(ctx, checkout, [p for o in outcomes for p in o.changed], ids, "accepted")
     lines = [f"🚀 {o.message}" for o in outcomes]
     return "\n".join([*lines, "", done])
+
+
+def already(ctx: Context, pr: PullRequest, docs: list[tuple[str, int | None]],
+            paths: list[str]) -> str:  # fmt: skip
+    """The answer when nothing is left to accept: each RFD, linked, and its tracking issue."""
+    blob = f"{ctx.server_url}/{pr.head_repo or ctx.delivery.repository}/blob/{pr.head_ref}"
+    lines = [f"- [RFD {rid}]({blob}/{path}) is Accepted"
+             + (f", tracking issue #{issue}" if issue else "")
+             for (rid, issue), path in zip(docs, paths, strict=True)]  # fmt: skip
+    return "\n".join([ALREADY, "", *lines])
 
 
 def _check_authors(cfg: Config, login: str, authors: list[str]) -> None:

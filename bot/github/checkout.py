@@ -131,6 +131,30 @@ def commit_and_push(
     return _run(repo, env, "rev-parse", "HEAD")
 
 
+def delivery_commit(checkout: Checkout, key: str) -> str | None:
+    """The branch's bot commit of the event ``key`` (an earlier run of it), if any."""
+    if not checkout.writable:
+        return None
+    trailer = f"Rfd-Bot-Event: {key}"
+    out = _run(_repo(checkout.root), {}, "log", "--format=%H%x1f%B%x1e", "--fixed-strings",
+               f"--grep={trailer}", "HEAD")  # fmt: skip
+    for entry in out.split("\x1e"):
+        sha, _, body = entry.strip().partition("\x1f")
+        if trailer in body.splitlines():
+            return sha
+    return None
+
+
+def committed_paths(checkout: Checkout, sha: str) -> list[str]:
+    """The files ``sha`` changed, relative to the repository."""
+    out = _run(_repo(checkout.root), {}, "show", "--name-only", "--format=", sha)
+    return [line for line in out.splitlines() if line]
+
+
+def parent_of(checkout: Checkout, sha: str) -> str:
+    return _run(_repo(checkout.root), {}, "rev-parse", f"{sha}^")
+
+
 def _relative(root: Path, path: Path) -> str:
     full = path if path.is_absolute() else root / path
     return full.resolve().relative_to(root.resolve()).as_posix()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
@@ -33,6 +33,8 @@ class Context:
     resolved: Resolved | None = None
     """The resolved configuration ``cfg`` comes from (with each value's source): the
     workspace loads the enabled plugins from it."""
+    progress: list[str] = field(default_factory=list)
+    """What this run has already written (said in the failure reply if a later step fails)."""
 
     @property
     def number(self) -> int:
@@ -63,10 +65,14 @@ class Context:
         at the same head; only a reply written after the event answers *this* one.
         """
         found = self.forge.find_comment(self.number, marker("reply", key or self.delivery.key))
+        return found is not None and self.written_after_event(found)
+
+    def written_after_event(self, comment: Comment) -> bool:
+        """Was ``comment`` written after this event happened (so it answers this event)?"""
         when = self.delivery.happened_at
-        if found is None or when is None or not found.updated:
+        if when is None or not comment.updated:
             return False
-        return datetime.fromisoformat(found.updated) >= when
+        return datetime.fromisoformat(comment.updated) >= when
 
     @property
     def failure_key(self) -> str:
@@ -87,6 +93,16 @@ class Context:
         edited = self.forge.edit_comment(self.number, report.id, text)
         self.summary.note(f"failure report replaced by the reply on #{self.number}: {edited.url}")
         return edited
+
+    def settle_failure(self, body: str) -> None:
+        """A run that finished where an earlier run of this event reported a failure: the
+        report says ``body`` instead (no write when there was no report)."""
+        if self.failure_report() is not None:
+            self.reply(body)
+
+    def failure_report(self) -> Comment | None:
+        """This delivery's failure report, when no reply has replaced it yet."""
+        return None if self.delivery.number is None else self._failure_report(self.delivery.key)
 
     def _failure_report(self, key: str) -> Comment | None:
         """The earlier run's failure report, when ``key`` has no reply of its own yet."""

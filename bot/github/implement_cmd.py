@@ -123,7 +123,9 @@ def _implement(
         result = implement_rfd(work, rid, phase=position, model=command.model)
         work.store.write_phase_summary(rid, label, result.summary)
         message = COMMIT.format(ids=rid, what=f"phase {label}", key=ctx.delivery.key)
-        commit_and_push(checkout, [checkout.root], message, ctx.environ)
+        if commit_and_push(checkout, [checkout.root], message, ctx.environ):
+            ctx.progress.append(f"phase {label} of RFD {rid} pushed to `{branch}`; "
+                                "its pull request not yet opened")  # fmt: skip
     finally:
         close(ctx.root, checkout)
     return result.summary

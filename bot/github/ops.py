@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.github.api import PullRequest
-from bot.github.checkout import Checkout, close, commit_and_push, open_pull
+from bot.github.checkout import Checkout, close, commit_and_push, delivery_commit, open_pull
 from bot.github.context import Context
 
 if TYPE_CHECKING:
@@ -23,6 +23,10 @@ COMMIT = "RFD {ids}: {what} by rfd-bot\n\nRfd-Bot-Event: {key}"
 FORK_REFUSED = (
     "This pull request comes from a fork, which the bot cannot push to. Push the branch "
     "to this repository (or run the command locally with `rfd`) instead."
+)
+DONE_BEFORE = (
+    "RFD {ids} {what}: an earlier run of this command committed it as {sha} and could not "
+    "reply (its job summary has the details). Nothing was done again."
 )
 NO_KEY = (
     "No AI provider key is available to this run (a fork PR, or no `ANTHROPIC_API_KEY` "
@@ -76,7 +80,16 @@ def commit(ctx: Context, checkout: Checkout, paths: Iterable[Path], ids: str, wh
     """One bot commit of ``paths`` on the PR branch; a line saying what happened."""
     message = COMMIT.format(ids=ids, what=what, key=ctx.delivery.key)
     sha = commit_and_push(checkout, paths, message, ctx.environ)
+    if sha:
+        ctx.progress.append(f"RFD {ids} {what}: committed to `{checkout.branch}` as {sha[:12]}")
     return f"Committed as {sha[:12]}." if sha else "Nothing to commit."
+
+
+def done_before(ctx: Context, checkout: Checkout, ids: str, what: str) -> str | None:
+    """The reply when an earlier run of this event already made its commit (found by the
+    ``Rfd-Bot-Event`` trailer on the branch): the re-run finishes by saying so."""
+    sha = delivery_commit(checkout, ctx.delivery.key)
+    return DONE_BEFORE.format(ids=ids, what=what, sha=sha[:12]) if sha else None
 
 
 def refuse_label(ctx: Context, number: int, label: str, reason: str) -> None:

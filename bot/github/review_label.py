@@ -2,9 +2,13 @@
 
 Design review for RFDs in Discussion, implementation review for Accepted ones
 (the lifecycle's ``review`` decides).  The review files go back to the PR branch
-in one bot commit; then each review is posted with a footer (model, tokens,
-cost) and the label is removed so it can be applied again.  A re-delivered
-event finds its reviews by their marker and writes nothing.
+in one bot commit (trailer ``Rfd-Bot-Event: <delivery key>``); then each review
+is posted with a footer (model, tokens, cost) and the label is removed so it can
+be applied again.  Commit first, post second: a re-run of an event whose commit
+is on the branch posts the missing reviews from the committed files instead of
+reviewing again, and a re-delivered event finds its reviews by their marker and
+writes nothing.  A label applied again where every RFD is already reviewed is
+taken off with a reply that links the reviews.
 """
 
 from __future__ import annotations
@@ -16,22 +20,36 @@ from bot.github import status_comment
 from bot.github.api import PullRequest
 from bot.github.auth import authorize
 from bot.github.changed import ChangedRfd, changed_rfds
-from bot.github.checkout import Checkout, close, commit_and_push, open_pull
+from bot.github.checkout import Checkout, close, commit_and_push, delivery_commit, open_pull
 from bot.github.commands import REGISTRY, Verb
 from bot.github.context import Context
 from bot.github.ops import COMMIT, offline_note, open_workspace, refuse_label
-from bot.github.revisions import head_marker, posted_reviews, review_marker, short
+from bot.github.resume import resume_reviews
+from bot.github.revisions import PostedReview, head_marker, posted_reviews, review_marker, short
+from bot.text import plural
 
 if TYPE_CHECKING:
     from bot.review import ReviewOutcome
 
 NOTHING_TO_REVIEW = "This pull request changes no RFD: there is nothing to review."
+FINISHED = "✅ Finished by a re-run of this job: {n} posted above, the label taken off."
+ALREADY_REVIEWED = (
+    "Already reviewed at this revision (`{sha}`): {links}. Nothing was done; push a change "
+    "to the RFD, then apply the label again for a fresh review."
+)
 
 
 @dataclass(frozen=True)
 class Reviewed:
     posted: int
     already: int
+    found: tuple[PostedReview, ...] = ()
+    """The reviews that were already there, of this revision."""
+
+
+def already_reviewed(found: tuple[PostedReview, ...], head: str) -> str:
+    links = ", ".join(f"[RFD {p.rfd}]({p.comment.url})" for p in found) or "see the reviews above"
+    return ALREADY_REVIEWED.format(sha=short(head), links=links)
 
 
 def on_label(ctx: Context) -> None:
@@ -45,8 +63,14 @@ def on_label(ctx: Context) -> None:
         refuse_label(ctx, pr.number, label, decision.reason)
         return
     done = review_pr(ctx, pr)
-    if done.posted or not done.already:
-        ctx.forge.remove_label(pr.number, label)
+    failed_before = ctx.failure_report() is not None
+    if not done.posted and done.already and not failed_before:
+        if any(ctx.written_after_event(p.comment) for p in done.found):
+            return  # a re-delivery: its reviews are the answer and the label was taken off
+        ctx.reply(already_reviewed(done.found, pr.head_sha))
+    ctx.forge.remove_label(pr.number, label)
+    if failed_before:  # an earlier run of this event failed after posting: now it is finished
+        ctx.settle_failure(FINISHED.format(n=plural(done.posted + done.already, "review")))
 
 
 def review_pr(
@@ -58,12 +82,13 @@ def review_pr(
     if not changed:
         ctx.reply(NOTHING_TO_REVIEW)
         return Reviewed(0, 0)
-    done = {p.rfd for p in posted_reviews(ctx.forge.comments(pr.number))
-            if p.reviewed == short(pr.head_sha)}  # fmt: skip
-    todo = [c for c in changed if str(c.file.rfd_id) not in done]
+    ids = {str(c.file.rfd_id) for c in changed}
+    found = tuple(p for p in posted_reviews(ctx.forge.comments(pr.number))
+                  if p.rfd in ids and p.is_current(pr.head_sha))  # fmt: skip
+    todo = [c for c in changed if str(c.file.rfd_id) not in {p.rfd for p in found}]
     if not todo:
         ctx.summary.note(f"every RFD of #{pr.number} is already reviewed at {short(pr.head_sha)}")
-        return Reviewed(0, len(changed))
+        return Reviewed(0, len(changed), found)
     checkout = open_pull(ctx.root, pr, ctx.api, ctx.environ, paths=[c.file.path for c in changed])
     try:
         head = _review_in(ctx, pr, checkout, todo, model)
@@ -78,16 +103,26 @@ def _review_in(ctx: Context, pr: PullRequest, checkout: Checkout, todo: list[Cha
     from bot.review import review
 
     ws = open_workspace(ctx, checkout.root)
-    results = [review(ws, str(c.file.rfd_id), model=model) for c in todo]
+    earlier = delivery_commit(checkout, ctx.delivery.key)
+    resumed = resume_reviews(ctx, pr, checkout, ws, earlier, todo) if earlier else set()
+    results = [review(ws, str(c.file.rfd_id), model=model) for c in todo
+               if str(c.file.rfd_id) not in resumed]  # fmt: skip
+    if not results:
+        return earlier or pr.head_sha
     message = COMMIT.format(ids=", ".join(r.rfd_id for r in results), what="review",
                             key=ctx.delivery.key)  # fmt: skip
     paths = [p for r in results for p in r.changed]
-    head = commit_and_push(checkout, paths, message, ctx.environ) or pr.head_sha
+    sha = commit_and_push(checkout, paths, message, ctx.environ)
+    if sha:
+        ctx.progress.append(f"review of RFD {', '.join(r.rfd_id for r in results)} committed to "
+                            f"`{checkout.branch}` as {short(sha)}; not yet posted")  # fmt: skip
+    head = sha or pr.head_sha
     notes = [n for n in (offline_note(ws, model), checkout.note) if n]
     for result in results:
         saved = ws.rel(result.path) if checkout.writable else None
         body = review_comment(result, pr.head_sha, head, saved, notes)
         ctx.forge.create_comment(pr.number, body)
+        ctx.progress.append(f"review of RFD {result.rfd_id} posted")
         ctx.summary.note(f"posted {result.message}")
     return head
 

@@ -60,6 +60,17 @@ FAILED = "### 😕 rfd-bot could not finish\n\n```\n{error}\n```\n\n{retry}"
 RETRY = (
     "Nothing was left half-done. Fix the problem above, then re-run the job or repeat the command."
 )
+PARTLY = (
+    "Done before the failure:\n{done}\n\nFix the problem above, then re-run the job (or repeat "
+    "the command): the re-run finds what was done and finishes the rest without doing it twice."
+)
+
+
+def retry_text(progress: list[str]) -> str:
+    """How to retry, saying truthfully what this run already wrote."""
+    if not progress:
+        return RETRY
+    return PARTLY.format(done="\n".join(f"- {step}" for step in progress))
 
 
 def candidates(delivery: Delivery) -> list[Route]:
@@ -151,7 +162,7 @@ def _failed(ctx: Context, err: RfdError) -> int:
     ctx.summary.problem(err)
     if ctx.delivery.number is not None:
         try:
-            ctx.reply(FAILED.format(error=err, retry=RETRY), key=ctx.failure_key)
+            ctx.reply(FAILED.format(error=err, retry=retry_text(ctx.progress)), key=ctx.failure_key)
         except ForgeError as again:
             ctx.summary.problem(again)
             return 1

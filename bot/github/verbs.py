@@ -14,7 +14,7 @@ from bot.github.api import PullRequest
 from bot.github.changed import ChangedRfd, changed_rfds
 from bot.github.commands import Command, Verb, help_text
 from bot.github.context import Context
-from bot.github.ops import Refused, commit, has_model, pr_workspace
+from bot.github.ops import Refused, commit, done_before, has_model, pr_workspace
 from bot.github.review_label import review_pr
 from bot.github.revisions import posted_reviews
 from bot.github.status_comment import read_row, read_rows, render
@@ -115,6 +115,8 @@ def do_dismiss(ctx: Context, command: Command) -> str:
     (target,) = _targets(ctx, pr, command, one=True)
     selection: tuple[int, ...] | Literal["all"] = command.selection or "all"
     with pr_workspace(ctx, pr, [target.file.path]) as (ws, checkout):
+        if again := done_before(ctx, checkout, str(target.file.rfd_id), "reviews dismissed"):
+            return again
         outcome = dismiss(ws, str(target.file.rfd_id), selection)
         done = commit(ctx, checkout, outcome.changed, outcome.rfd_id, "reviews dismissed")
     return f"{outcome.message}. {done}"
@@ -128,6 +130,8 @@ def do_refine(ctx: Context, command: Command) -> str:
     pr = _pull(ctx, command.verb)
     (target,) = _targets(ctx, pr, command, one=True)
     with pr_workspace(ctx, pr, [target.file.path]) as (ws, checkout):
+        if again := done_before(ctx, checkout, str(target.file.rfd_id), "refined"):
+            return again
         result = refine_rfd(ws, str(target.file.rfd_id), model=command.model)
         path = ws.path(ws.find(str(target.file.rfd_id)))
         done = commit(ctx, checkout, [path], str(target.file.rfd_id), "refined")
@@ -153,6 +157,8 @@ def do_done(ctx: Context, command: Command) -> str:
     pr = _pull(ctx, command.verb)
     (target,) = _targets(ctx, pr, command, one=True)
     with pr_workspace(ctx, pr, [target.file.path]) as (ws, checkout):
+        if again := done_before(ctx, checkout, str(target.file.rfd_id), "implemented"):
+            return again
         outcome = promote(ws, str(target.file.rfd_id), Status.IMPLEMENTED)
         result = commit(ctx, checkout, outcome.changed, outcome.rfd_id, "implemented")
         issue = ws.document(outcome.rfd_id).tracking_issue

@@ -72,6 +72,15 @@ STATUS_ONLY = call("GET", "/issues/2/comments", query="per_page=100", reply=[sta
 UNLABEL = call("DELETE", "/issues/2/labels/rfd%3Areview", reply=[])
 
 
+LABELED_AT = "2019-05-15T15:20:35Z"  # pull_request.updated_at of the labeled payloads
+AFTER, BEFORE = "2019-05-15T15:20:41Z", "2019-05-14T09:00:00Z"
+
+
+def answered(name: str, cid: int, updated: str) -> dict[str, object]:
+    """The bot's comment ``name`` on PR 2, last written at ``updated``."""
+    return {**comment(cid, 2, body(name)), "created_at": updated, "updated_at": updated}
+
+
 def review_comment(cid: int = 951) -> dict[str, object]:
     return comment(cid, 2, body("review-offline"))
 
@@ -103,7 +112,7 @@ CASSETTES |= {
             "GET",
             "/issues/2/comments",
             query="per_page=100",
-            reply=[status_comment(), review_comment()],
+            reply=[status_comment(), answered("review-offline", 951, AFTER)],
         ),
     ],
     R + "test_reader_is_refused_with_a_reason": [
@@ -339,7 +348,24 @@ CASSETTES |= {
         reply("label-accept"),
         UNLABEL_ACCEPT,
     ],
-    A + "test_redelivered_accept_writes_nothing": [perm("hubot", "maintain"), FILES],
+    A + "test_redelivered_accept_writes_nothing": [
+        perm("hubot", "maintain"),
+        FILES,
+        call(
+            "GET",
+            "/issues/2/comments",
+            query="per_page=100",
+            reply=[answered("label-accept", 960, AFTER)],  # the first run's answer
+        ),
+    ],
+    # a new labeling of an accepted RFD: taken off, with a reply (never silence)
+    A + "test_accept_label_on_an_accepted_rfd_is_answered": [
+        perm("hubot", "maintain"),
+        FILES,
+        NO_COMMENTS,
+        reply("label-accept-already"),
+        UNLABEL_ACCEPT,
+    ],
     A + "test_the_rfd_author_may_not_accept": [
         perm("octocat", "write"),
         FILES,
@@ -645,13 +671,6 @@ CASSETTES |= {
 }
 
 
-def answered(name: str, cid: int, updated: str) -> dict[str, object]:
-    """The bot's reply ``name`` on PR 2, last written at ``updated``."""
-    return {**comment(cid, 2, body(name)), "created_at": updated, "updated_at": updated}
-
-
-LABELED_AT = "2019-05-15T15:20:35Z"  # pull_request.updated_at of the labeled payloads
-AFTER, BEFORE = "2019-05-15T15:20:41Z", "2019-05-14T09:00:00Z"
 CASSETTES |= {
     R + "test_redelivered_refused_label_writes_nothing": [
         perm("octocat", "read"),
@@ -805,3 +824,158 @@ P = "test_github_plugins/"
 CASSETTES |= {
     P + "test_a_bad_plugin_option_is_posted_on_the_pr": [NO_COMMENTS, reply("config-error-plugin")],
 }
+
+# The label applied again (a new event) on a PR already reviewed at its head (a fork's head
+# never moves): the label comes off and the reply links the review.
+CASSETTES[R + "test_label_applied_again_on_a_reviewed_pr_is_answered"] = [
+    ADMIN,
+    FILES,
+    call(
+        "GET",
+        "/issues/2/comments",
+        query="per_page=100",
+        reply=[status_comment(), answered("review-offline", 951, BEFORE)],
+    ),
+    reply("label-review-already"),
+    UNLABEL,
+]
+
+# Run 1 commits the review, then GitHub answers 502 to posting it (a POST is not retried):
+# the failure reply says the commit is there.  Run 2 (the job re-run) finds the commit by its
+# Rfd-Bot-Event trailer and posts the committed review: one file, one commit, one comment.
+REVIEW = {"body": body("review-offline")}
+FAILED_REVIEW = [status_comment(), answered("review-failed-502", 961, AFTER)]
+CASSETTES[R + "test_rerun_after_posting_failed_posts_the_committed_review"] = [
+    ADMIN,
+    FILES,
+    STATUS_ONLY,
+    call("POST", "/issues/2/comments", status=502, reply={"message": "Server Error"}, body=REVIEW),
+    reply("review-failed-502", cid=961),
+    # run 2
+    ADMIN,
+    FILES,
+    call("GET", "/issues/2/comments", query="per_page=100", reply=FAILED_REVIEW),
+    call(
+        "POST",
+        "/issues/2/comments",
+        body={"body": body("review-resumed")},
+        status=201,
+        reply=comment(962, 2, body("review-resumed")),
+    ),
+    call(
+        "PATCH",
+        "/issues/comments/950",
+        body={"body": body("status-after-review")},
+        reply=comment(950, 2, body("status-after-review")),
+    ),
+    UNLABEL,
+    edited("review-finished", 961),  # the failure report says the re-run finished
+]
+
+# /rfd refine: run 1 commits the refined RFD, then GitHub answers 502 to the reply; the
+# failure report says the commit is there.  Run 2 finds the commit by its trailer and says
+# so, in place of the report: the model is not asked again, nothing is committed twice.
+REFINE_REPLY = {"body": body("slash-refine")}
+CASSETTES[C + "test_refine_rerun_after_its_reply_failed_does_not_refine_again"] = [
+    NO_COMMENTS,
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    PULL,
+    SLASH_FILES,
+    react("rocket"),
+    call(
+        "POST",
+        "/issues/2/comments",
+        status=502,
+        reply={"message": "Server Error"},
+        body=REFINE_REPLY,
+    ),
+    reply("slash-refine-failed-502", cid=963),
+    # run 2
+    call(
+        "GET",
+        "/issues/2/comments",
+        query="per_page=100",
+        reply=[answered("slash-refine-failed-502", 963, AFTER)],
+    ),
+    perm("Codertocat", "admin"),
+    call(
+        "POST",
+        f"/issues/comments/{CID}/reactions",
+        body={"content": "eyes"},
+        reply=reaction("eyes"),
+    ),
+    PULL,
+    SLASH_FILES,
+    call(
+        "POST",
+        f"/issues/comments/{CID}/reactions",
+        body={"content": "rocket"},
+        reply=reaction("rocket"),
+    ),
+    edited("slash-refine-again", 963),
+]
+
+# /rfd review: run 1 commits the review, then posting it answers 502.  Run 2 sees the bot's
+# commit as the PR's head, finds it by its trailer and posts the committed review.
+REVIEWED_HEAD = "cb94cb3376633806c370606a362f10e5cc947791"  # the bot's commit (fixed git dates)
+CASSETTES[C + "test_review_rerun_after_posting_failed_posts_the_committed_review"] = [
+    NO_COMMENTS,
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    PULL,
+    SLASH_FILES,
+    call(
+        "POST",
+        "/issues/2/comments",
+        status=502,
+        reply={"message": "Server Error"},
+        body={"body": body("slash-review-posted")},
+    ),
+    reply("slash-review-failed-502", cid=964),
+    # run 2
+    call(
+        "GET",
+        "/issues/2/comments",
+        query="per_page=100",
+        reply=[answered("slash-review-failed-502", 964, AFTER)],
+    ),
+    perm("Codertocat", "admin"),
+    call(
+        "POST",
+        f"/issues/comments/{CID}/reactions",
+        body={"content": "eyes"},
+        reply=reaction("eyes"),
+    ),
+    call("GET", "/pulls/2", reply=pull(2, BRANCH, REVIEWED_HEAD)),
+    SLASH_FILES,
+    call(
+        "POST",
+        "/issues/2/comments",
+        body={"body": body("slash-review-resumed")},
+        status=201,
+        reply=comment(965, 2, body("slash-review-resumed")),
+    ),
+    call(
+        "POST",
+        f"/issues/comments/{CID}/reactions",
+        body={"content": "rocket"},
+        reply=reaction("rocket"),
+    ),
+    edited("slash-review", 964),
+]
+
+# An earlier run posted the review, then failed (its report is on the PR): the re-run has
+# nothing to review, but takes the label off and turns the report into "finished".
+CASSETTES[R + "test_rerun_after_a_failure_past_posting_takes_the_label_off"] = [
+    ADMIN,
+    FILES,
+    call(
+        "GET",
+        "/issues/2/comments",
+        query="per_page=100",
+        reply=[status_comment(), answered("review-offline", 951, AFTER), FAILED_REVIEW[1]],
+    ),
+    UNLABEL,
+    edited("review-finished", 961),
+]

@@ -1,0 +1,59 @@
+"""Finishing an event an earlier run left half-done: its review commit is on the branch.
+
+A run commits the review files first and posts them second.  When posting failed,
+the re-run of the same event finds the commit by its ``Rfd-Bot-Event`` trailer and
+posts the reviews from the committed files: no second review, no second file.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.github.api import PullRequest
+from bot.github.changed import ChangedRfd
+from bot.github.checkout import Checkout, committed_paths, parent_of
+from bot.github.context import Context
+from bot.github.ops import NO_KEY
+from bot.github.revisions import head_marker, review_marker, short
+
+if TYPE_CHECKING:
+    from bot.workspace import Workspace
+
+RESUMED = "posted by a re-run from the committed file"
+
+
+def resume_reviews(
+    ctx: Context, pr: PullRequest, checkout: Checkout, ws: Workspace, earlier: str,
+    todo: list[ChangedRfd],
+) -> set[str]:  # fmt: skip
+    """Post the reviews of ``todo`` that the commit ``earlier`` holds; the RFDs posted."""
+    paths = committed_paths(checkout, earlier)
+    # what was reviewed: the event's head, unless that is the bot's commit (a live head)
+    reviewed = parent_of(checkout, earlier) if earlier == pr.head_sha else pr.head_sha
+    posted: set[str] = set()
+    for changed in todo:
+        rid = str(changed.file.rfd_id)
+        folder = ws.rel(ws.store.dir(rid))
+        saved = [p for p in paths if p.startswith(f"{folder}/") and "reviews/" in p]
+        texts = [(p, (checkout.root / p).read_text(encoding="utf-8")) for p in saved
+                 if (checkout.root / p).is_file()]  # fmt: skip
+        for path, text in texts:
+            ctx.forge.create_comment(pr.number, resumed_comment(rid, text, reviewed, earlier, path))
+            ctx.progress.append(f"review of RFD {rid} posted")
+            ctx.summary.note(f"posted the review of RFD {rid} committed as {short(earlier)}")
+        if texts:
+            posted.add(rid)
+    return posted
+
+
+def resumed_comment(rid: str, text: str, reviewed: str, head: str, saved: str) -> str:
+    """The comment of a committed review (the file has no tokens or cost: the footer says so)."""
+    from bot.reviews import parse
+
+    meta = parse(text)
+    offline = meta.reviewer == "offline"
+    model = "offline structural checks" if offline else f"model `{meta.model}`"
+    notes = [f"> {NO_KEY}", ""] if offline else []
+    markers = [review_marker(rid, reviewed), head_marker(head)]
+    footer = f"<sub>{model} · of `{short(reviewed)}` · saved as `{saved}` · {RESUMED}</sub>"
+    return "\n".join([*markers, text.strip(), "", *notes, footer])
