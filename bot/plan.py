@@ -102,25 +102,41 @@ def loads(text: str, path: str) -> tuple[PlanPhase, ...]:
             hint='fix the JSON syntax (a list of {"title", "description"} objects)',
         ) from exc
     if not isinstance(data, list):
-        raise InvalidStructure(f"plan must be a JSON array, not {_kind(data)}", path=path)
-    return tuple(_load_phase(item, n, path) for n, item in enumerate(data))
+        raise _schema(f"plan must be a JSON array, not {_kind(data)}", text, path)
+    return tuple(_load_phase(item, n, text, path) for n, item in enumerate(data))
 
 
-def _load_phase(item: Any, index: int, path: str) -> PlanPhase:
+SCHEMA_HINT = (
+    'each phase is {"title": "…", "description": "…"} (and optionally "label": "3a"), '
+    "in one JSON array; fix the file, or delete it and let `rfd accept` extract the plan "
+    "again from the RFD's Implementation Plan"
+)
+
+
+def _schema(
+    message: str, text: str, path: str, index: int | None = None, key: str | None = None
+) -> InvalidStructure:
+    """A schema error pointing at the line of phase ``index`` (its ``key``) in ``text``."""
+    from bot.plan_lines import line_of  # a scan of the text, only once it is known bad
+
+    return InvalidStructure(message, path=path, line=line_of(text, index, key), hint=SCHEMA_HINT)
+
+
+def _load_phase(item: Any, index: int, text: str, path: str) -> PlanPhase:
     where = f"phase at index {index}"
     if not isinstance(item, dict):
-        raise InvalidStructure(f"{where} must be an object, not {_kind(item)}", path=path)
+        raise _schema(f"{where} must be an object, not {_kind(item)}", text, path, index)
     for key in item:
         if key not in _KEYS:
-            hint = "allowed keys: title, description, label"
-            raise InvalidStructure(f"{where} has unknown key {key!r}", path=path, hint=hint)
+            raise _schema(f"{where} has unknown key {key!r} (allowed: title, description, "
+                          "label)", text, path, index, key)  # fmt: skip
     for key in ("title", "description", "label"):
         if key in item and not isinstance(item[key], str):
-            raise InvalidStructure(f"{where}: {key!r} must be a string", path=path)
+            raise _schema(f"{where}: {key!r} must be a string", text, path, index, key)
     if not item.get("title", "").strip():
-        raise InvalidStructure(f"{where} needs a non-empty 'title'", path=path)
+        raise _schema(f"{where} needs a non-empty 'title'", text, path, index, "title")
     if "description" not in item:
-        raise InvalidStructure(f"{where} needs a 'description' (may be empty)", path=path)
+        raise _schema(f"{where} needs a 'description' (may be empty)", text, path, index)
     return PlanPhase(item["title"], item["description"], item.get("label", ""))
 
 

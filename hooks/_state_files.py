@@ -123,7 +123,7 @@ class StateChecker:
             problem = f"the plan's phases are {', '.join(names)}"
             hint = f"name phase summaries by phase: phases/{names[0]}.md … phases/{names[-1]}.md"
         raise InvalidStructure(f"phase summary {name!r} for no phase: {problem}", path=path,
-                               hint=hint)  # fmt: skip
+                               line=1, hint=hint)  # fmt: skip
 
     def _plan(self, key: str) -> tuple[PlanPhase, ...] | None:
         if key not in self._plans:

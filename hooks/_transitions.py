@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     Staged = Callable[[], tuple[str, list[_git.Change]]]
 
 FIRST_STATUSES = (Status.DRAFT, Status.DISCUSSION)
+_BACK = {Status.ACCEPTED: Status.DISCUSSION, Status.IMPLEMENTED: Status.ACCEPTED}
+"""Where an RFD whose status's gate does not hold goes back to."""
 NEW_HINT = (
     "add it as Draft and promote it step by step (`rfd promote`); to import an RFD decided "
     "elsewhere, commit it once with SKIP=rfd-status"
@@ -41,7 +43,17 @@ def check(root: Path, layout: Layout, from_ref: str, to_ref: str, only: set[str]
             for change in rfd_changes(changes, layout, only):
                 checker.check(change)
             _removals(changes, layout, new, report)
+            if only and not to_ref:  # --all-files, or paths named with nothing staged
+                for path in unchanged_rfds(only, changes, layout):
+                    checker.check_held(path)
         report.where = None
+
+
+def unchanged_rfds(only: set[str], changes: list[_git.Change], layout: Layout) -> list[str]:
+    """The RFD files among ``only`` that ``changes`` leave alone (none on a plain commit:
+    pre-commit passes the staged files only)."""
+    touched = {change.path for change in changes}
+    return sorted(p for p in only if p not in touched and layout.rfd_id(p) is not None)
 
 
 def _removals(changes: list[_git.Change], layout: Layout, new: Tree, report: Report) -> None:
@@ -92,6 +104,25 @@ class Checker:
                 problem.line = status_line(doc)
             self.report.error(problem)
 
+    def check_held(self, path: str) -> None:
+        """The gates of the status an unchanged RFD already has (Accepted, Implemented)."""
+        try:
+            doc = self.new.document(path)
+        except RfdError as err:
+            self.report.error(err)
+            return
+        rfd_id = self.layout.rfd_id(path)
+        if doc is None or rfd_id is None:
+            return
+        status = doc.status
+        for problem in _gates.check(doc, rfd_id, status, self.new, self.layout, self.statuses):
+            if problem.path == doc.path:
+                problem.line = problem.line or status_line(doc)
+                problem.message = held_message(problem.message, status)
+                back = f"if it is not {status} yet, set its Status back to {_BACK[status]}"
+                problem.hint = f"{problem.hint}; or, {back}" if problem.hint else back
+            self.report.error(problem)
+
     def _before(self, change: RfdChange) -> Status | None:
         if change.old_path is None:
             return None
@@ -127,6 +158,13 @@ def describe(change: RfdChange, before: Status | None, after: Status) -> str:
     if before is None or before is after:
         return f"{change.path}: status {after}, unchanged{moved}"
     return f"{change.path}: {before} → {after}{moved}"
+
+
+def held_message(message: str, status: Status) -> str:
+    """A gate's "cannot move to X: why" said of an RFD that is X already."""
+    prefix = f"cannot move to {status}: "
+    why = message[len(prefix) :] if message.startswith(prefix) else message
+    return f"is {status}, but its gate does not hold: {why}"
 
 
 def status_line(doc: Document) -> int | None:

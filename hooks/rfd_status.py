@@ -5,7 +5,9 @@ of the pushed range with its parent).  An illegal transition fails with the allo
 next steps; a legal one must meet its gates (see :mod:`hooks._gates`).  A new RFD
 starts as Draft or Discussion; a renamed draft (D32 → 045) keeps its history.  An RFD
 removed by the commit must leave no state directory behind and no RFD that still
-Requires or Extends it (see :mod:`hooks._deletions`).
+Requires or Extends it (see :mod:`hooks._deletions`).  An RFD file it is given that the
+index leaves unchanged (``pre-commit run --all-files``, ``rfd-status <paths>``) must meet
+the gates of the status it has; on a plain commit pre-commit gives only staged files.
 """
 
 from __future__ import annotations

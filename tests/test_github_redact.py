@@ -19,6 +19,22 @@ from bot.github.redact import redact
             "sha ec26c3e57ca3a959ca5aad62de7213c562f8c821",
             "sha ec26c3e57ca3a959ca5aad62de7213c562f8c821",
         ),
+        (  # the same shapes rfd-state refuses in state files (bot.secret_shapes)
+            "run with GITHUB_TOKEN=9f8e7d6c5b4a39281706f5e4d3c2b1a0ffeeddcc set",
+            "run with GITHUB_TOKEN=[redacted] set",
+        ),
+        ('api_key: "a8f5f167f44f4964e6c998dee827110c"', 'api_key: "[redacted]"'),
+        (
+            "Authorization: Bearer 4f2a9c1e7b3d8f6a0e5c9b2d7a1f3e8c",
+            "Authorization: Bearer [redacted]",
+        ),
+        ("jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3", "jwt [redacted]"),
+        (
+            "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3",
+            "Authorization: Bearer [redacted]",
+        ),
+        ("token: ${{ secrets.GITHUB_TOKEN }}", "token: ${{ secrets.GITHUB_TOKEN }}"),
+        ("password: REDACTED", "password: REDACTED"),
     ],
 )
 def test_redact(text: str, expected: str) -> None:

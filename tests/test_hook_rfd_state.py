@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,18 @@ LABELLED = (
     ' {"title": "Split", "description": "", "label": "3a"}]'
 )
 
+BAD_TITLE = """[
+  {
+    "title": "Step 1",
+    "description": "Do step 1."
+  },
+  {
+    "title": 2,
+    "description": "Do step 2."
+  }
+]
+"""
+
 # (case id, staged state files, expected exit code, what the output must say)
 CASES: list[tuple[str, Files, int, tuple[str, ...]]] = [
     ("valid plan", {f"{S}/plan.json": plan_json()}, 0, ()),
@@ -46,11 +59,21 @@ CASES: list[tuple[str, Files, int, tuple[str, ...]]] = [
                                         f"{STATE}/README.md": "x\n"}, 0, ()),
     ("plan is not JSON", {f"{S}/plan.json": '[{"title": "x",'}, 1, (f"{S}/plan.json:1:",)),
     ("plan breaks the schema", {f"{S}/plan.json": '[{"name": "x"}]'}, 1,
-     (f"{S}/plan.json", "index 0")),
+     (f"{S}/plan.json:1: phase at index 0 has unknown key 'name'",)),
+    ("plan is an object", {f"{S}/plan.json": '\n{"title": "A", "description": ""}\n'}, 1,
+     (f"{S}/plan.json:2: plan must be a JSON array, not an object",
+      'hint: each phase is {"title": "…", "description": "…"}', "`rfd accept`")),
+    ("title of phase 2 not a string", {f"{S}/plan.json": BAD_TITLE}, 1,
+     (f"{S}/plan.json:7: phase at index 1: 'title' must be a string", "hint: each phase is")),
+    ("phase 2 not an object", {f"{S}/plan.json": '[\n  {"title": "A", "description": ""},\n'
+                                                 '  "B"\n]'}, 1,
+     (f"{S}/plan.json:3: phase at index 1 must be an object, not a string",)),
+    ("phase 1 without description", {f"{S}/plan.json": '[\n  {\n    "title": "A"\n  }\n]'}, 1,
+     (f"{S}/plan.json:2: phase at index 0 needs a 'description'",)),
     ("decisions without structure", {f"{S}/decisions.md": "just some notes\n"}, 1,
      (f"{S}/decisions.md",)),
     ("phase beyond the plan", {f"{S}/plan.json": plan_json(), f"{S}/phases/3.md": "x\n"}, 1,
-     ("phase summary '3.md' for no phase: the plan's phases are 1, 2",)),
+     (f"{S}/phases/3.md:1: phase summary '3.md' for no phase: the plan's phases are 1, 2",)),
     ("phase without a plan", {f"{S}/phases/1.md": "x\n"}, 1, ("no valid", "plan.json")),
     ("zero-padded phase", {f"{S}/plan.json": plan_json(), f"{S}/phases/02.md": "x\n"}, 0, ()),
     ("phase by label", {f"{S}/plan.json": LABELLED, f"{S}/phases/3a.md": "x\n"}, 0, ()),
@@ -121,6 +144,72 @@ def test_secrets_are_reported_without_echoing_them(
     assert secret[6:20] not in out
 
 
+HEX40 = "9f8e7d6c5b4a39281706f5e4d3c2b1a0ffeeddcc"
+JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THs"
+
+# (case id, a line of a state file holding a secret without a vendor prefix, what is said)
+UNPREFIXED = [
+    ("exported token", f"export GITHUB_TOKEN={HEX40}", "a secret given to GITHUB_TOKEN"),
+    ("yaml api key", 'api_key: "a8f5f167f44f4964e6c998dee827110c"', "a secret given to api_key"),
+    ("json api key", '{"apiKey": "a8f5f167f44f4964e6c998dee827110c"}', "a secret given to apiKey"),
+    ("bearer jwt", f"Authorization: Bearer {JWT}", "a JSON Web Token"),
+    ("bearer opaque", "curl -H 'Authorization: Bearer 4f2a9c1e7b3d8f6a0e5c9b2d7a1f3e8c'",
+     "a secret given to Authorization"),
+    ("bare bearer", "sent Bearer 4f2a9c1e7b3d8f6a0e5c9b2d7a1f3e8c to the API", "a bearer token"),
+    ("aws secret", "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYzz9a8b7c6d",
+     "a secret given to AWS_SECRET_ACCESS_KEY"),
+    ("client secret", "client_secret = 3d5f7a9b1c2e4f6a8b0c", "a secret given to client_secret"),
+    ("password", "db password: hunter2hunter2hunter2x9", "a secret given to password"),
+    ("pem key", "-----BEGIN EC PRIVATE KEY-----", "a private key"),
+]  # fmt: skip
+
+# lines a user writes in phase summaries and notes that hold no secret
+NOT_SECRETS = [
+    f"Implemented in commit {HEX40}.",
+    f"key decisions landed in {HEX40[:12]} and {HEX40}",
+    "token: <your token>",
+    "token: ${{ secrets.GITHUB_TOKEN }}",
+    "GITHUB_TOKEN=$GITHUB_TOKEN",
+    "api_key: xxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    "password: ***",
+    "token: REDACTED",
+    "api_key: your-api-key-goes-here-123",
+    "secret: docs/rfd/.state/001/phases/1.md",
+    "The token refresh is handled by the forge adapter since 2026.",
+    "tokenizer: bert-base-uncased-v1234567",
+    "Bearer tokens are refreshed every hour.",
+]
+
+
+@pytest.mark.parametrize(("line", "kind"), [c[1:] for c in UNPREFIXED],
+                         ids=[c[0] for c in UNPREFIXED])  # fmt: skip
+def test_secrets_without_a_vendor_prefix_are_reported_without_echoing_them(
+    git_repo: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    line: str,
+    kind: str,
+) -> None:
+    commit(git_repo, {A: rfd()})
+    write(git_repo, {f"{S}/phases/notes.md": f"# Phase 1\n\nRan it with\n\n    {line}\n"})
+    code, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
+    assert code == 1, out
+    assert f"{S}/phases/notes.md:5: looks like {kind}" in out
+    assert "for no phase" not in out  # format errors are not reported next to a secret
+    for value in re.findall(r"[A-Za-z0-9/+]{16,}", line):
+        assert value not in out and value[4:14] not in out
+
+
+@pytest.mark.parametrize("line", NOT_SECRETS)
+def test_placeholders_and_commit_ids_are_not_secrets(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], line: str
+) -> None:
+    commit(git_repo, {A: rfd(status="Accepted"), f"{S}/plan.json": plan_json()})
+    write(git_repo, {f"{S}/phases/1.md": f"# Phase 1: Step 1\n\n{line}\n"})
+    code, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
+    assert (code, out) == (0, "")
+
+
 def test_all_files_checks_every_state_file_and_skips_the_rest(
     git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -187,5 +276,5 @@ def test_pre_push_names_the_commit_of_each_problem(
     code, out = run_hook(main, git_repo, [f"{S}/plan.json"], monkeypatch, capsys)
     assert code == 1
     short = git(git_repo, "rev-parse", "--short", bad).strip()
-    assert f"{S}/plan.json: phase at index 0" in out
+    assert f"{S}/plan.json:1: phase at index 0" in out
     assert f'\n  in commit {short} "Plan by hand"\n' in out

@@ -12,6 +12,7 @@ from tests.hooks_support import STATE, Files, commit, plan_json, rfd, run_hook, 
 
 A = "docs/rfd/001-alpha.md"
 B = "docs/rfd/002-beta.md"
+C = "docs/rfd/003-gamma.md"
 PLAN = f"{STATE}/001/plan.json"
 
 
@@ -63,6 +64,14 @@ CASES: list[tuple[str, Files, Files, int, tuple[str, ...]]] = [
      ("cannot move to Accepted: no plan", "### Phase 1: Title")),
     ("accept with a broken plan.json", {A: rfd(status="Discussion")},
      {A: rfd(status="Accepted"), PLAN: '[{"title": 1}'}, 1, (f"{PLAN}:",)),
+    ("accept with a plan.json off the schema", {A: rfd(status="Discussion")},
+     {A: rfd(status="Accepted"),
+      PLAN: '[\n  {"title": "A", "description": ""},\n  {"title": 2}\n]'}, 1,
+     (f"{PLAN}:3: phase at index 1: 'title' must be a string",
+         'hint: each phase is {"title": "…", "description": "…"}')),
+    ("accept with a plan.json object", {A: rfd(status="Discussion")},
+     {A: rfd(status="Accepted"), PLAN: '{"phases": []}'}, 1,
+     (f"{PLAN}:1: plan must be a JSON array, not an object", "`rfd accept`")),
     ("accept with a draft requirement",
      {A: rfd(status="Discussion", requires="[RFD 002]"), B: rfd("002", title="B")},
      {A: rfd(status="Accepted", requires="[RFD 002]")}, 1,
@@ -172,12 +181,82 @@ def test_pre_push_of_a_new_branch_checks_from_the_root(
     assert "a new RFD cannot start as Implemented" in out
 
 
-def test_all_files_without_staged_changes_passes(
+def test_all_files_passes_a_repository_whose_statuses_hold(
     git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    commit(git_repo, {A: rfd(status="Implemented"), B: rfd("002", "Accepted", phases=0)})
+    commit(git_repo, {A: rfd(status="Implemented"), PLAN: plan_json(), **phase(1), **phase(2),
+                      B: rfd("002", "Accepted", requires="RFD 001"), C: rfd("003")})  # fmt: skip
     files = git(git_repo, "ls-files").split()
     assert run_hook(main, git_repo, files, monkeypatch, capsys) == (0, "")
+
+
+SEEN_AT = "is {}, but its gate does not hold: "
+
+# (case id, committed files, what `pre-commit run --all-files` must report)
+HELD: list[tuple[str, Files, tuple[str, ...]]] = [
+    ("accepted without a plan", {A: rfd(status="Accepted", phases=0)},
+     (f"{A}:3: {SEEN_AT.format('Accepted')}no plan", "### Phase 1: Title",
+      "set its Status back to Discussion")),
+    ("accepted with an empty plan.json", {A: rfd(status="Accepted"), PLAN: "[]"},
+     (f"{A}:3: {SEEN_AT.format('Accepted')}{PLAN} is an empty plan",)),
+    ("accepted with a plan.json off the schema", {A: rfd(status="Accepted"), PLAN: "{}"},
+     (f"{PLAN}:1: plan must be a JSON array, not an object",)),
+    ("accepted requiring a draft", {A: rfd(status="Accepted", requires="RFD 002"),
+                                   B: rfd("002", title="B")},
+     (f"{A}:3: {SEEN_AT.format('Accepted')}1 required RFD not Accepted yet",
+      "RFD 002 is Draft (needs Accepted)")),
+    ("implemented with a phase missing", {A: rfd(status="Implemented"), PLAN: plan_json(),
+                                         **phase(1)},
+     (f"{A}:3: {SEEN_AT.format('Implemented')}1 of 2 phases not done",
+      f"phase 2: Step 2 (no {STATE}/001/phases/2.md)", "set its Status back to Accepted")),
+    ("implemented requiring an accepted RFD",
+     {A: rfd(status="Implemented", requires="RFD 002", phases=0), PLAN: plan_json(1),
+      **phase(1), B: rfd("002", "Accepted", title="B")},
+     (f"{A}:3: {SEEN_AT.format('Implemented')}1 required RFD not Implemented yet",)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("files", "expected"), [c[1:] for c in HELD], ids=[c[0] for c in HELD])
+def test_all_files_checks_the_gates_of_current_statuses(
+    git_repo: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    files: Files,
+    expected: tuple[str, ...],
+) -> None:
+    """`pre-commit run --all-files` with nothing staged: the repository as it is."""
+    commit(git_repo, {**files, C: rfd("003")})
+    code, out = run_hook(main, git_repo, git(git_repo, "ls-files").split(), monkeypatch, capsys)
+    assert code == 1, out
+    for text in expected:
+        assert text in out
+    assert C not in out
+
+
+def test_named_paths_with_nothing_staged_are_checked_as_they_are(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    commit(git_repo, {A: rfd(status="Accepted", phases=0), B: rfd("002", "Accepted", phases=0)})
+    code, out = run_hook(main, git_repo, [B], monkeypatch, capsys)
+    assert code == 1
+    assert f"{B}:3: is Accepted, but its gate does not hold: no plan" in out
+    assert A not in out
+
+
+def test_a_commit_checks_only_what_it_stages(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Staged RFDs keep their transition checks; unchanged ones are not looked at, however
+    broken (pre-commit passes only the staged files on a commit)."""
+    commit(git_repo, {A: rfd(status="Accepted", phases=0), B: rfd("002", "Discussion")})
+    write(git_repo, {B: rfd("002", "Accepted"), C: rfd("003")})
+    code, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
+    assert code == 0, out
+    assert f"{B}: Discussion → Accepted" in out and A not in out
+    write(git_repo, {A: rfd(status="Accepted", phases=0, title="Alpha renamed")})
+    code, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
+    assert code == 0, out  # status unchanged by the commit: no gate to pass
+    assert f"{A}: status Accepted, unchanged" in out and "no plan" not in out
 
 
 def test_filenames_limit_what_is_checked(
@@ -227,7 +306,6 @@ def test_the_staged_version_counts_not_the_working_tree(
     assert "RFD 002 is" not in out  # the staged RFD 002 is Accepted
 
 
-C = "docs/rfd/003-gamma.md"
 D = "docs/rfd/004-d.md"
 STATE_A = f"{STATE}/001/explore.md"
 

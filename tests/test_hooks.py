@@ -100,12 +100,15 @@ def _try_repo(repo: Path, files: list[str], home: Path, *extra: str) -> tuple[in
     return proc.returncode, out
 
 
-def test_pre_commit_try_repo_runs_the_hooks(git_repo: Path, request: pytest.FixtureRequest) -> None:
+def test_pre_commit_try_repo_runs_the_hooks(
+    git_repo: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     """The real pre-commit installs this checkout and runs its hooks on a good and a bad
-    commit (the environment is cached in pytest's cache while HEAD stays the same)."""
+    commit (the environment lives under pytest's base temp dir, shared by the three runs;
+    pytest's cache is not used, so ``-p no:cacheprovider`` changes nothing)."""
     if not (CHECKOUT / ".git").exists():
         pytest.skip("this checkout is not a git repository: try-repo needs one")
-    home = request.config.cache.mkdir("pre-commit-try-repo")
+    home = tmp_path_factory.mktemp("pre-commit-try-repo")
     commit(git_repo, {"docs/rfd/001-a.md": rfd()})
     good = write(git_repo, {"docs/rfd/001-a.md": rfd(status="Discussion"),
                             "docs/rfd/.state/001/explore.md": "notes\n"})  # fmt: skip

@@ -187,6 +187,34 @@ def test_loads_schema_errors_name_index_and_key(text: str, message: str) -> None
     assert info.value.path == "plan.json"
 
 
+TRICKY = """[
+  {"title": "A, [b] {c}", "description": "say \\"x\\", then ]"},
+  {
+    "description": "the title key below is the second one: \\"title\\": here is text",
+    "label": "1b",
+    "title": ["B"]
+  }
+]
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ('\n\n  {"title": "A"}', 3),  # the top-level value's own line
+        (TRICKY, 6),  # brackets, commas and quoted keys inside strings are text
+        ('[{"title": "A", "description": ""},\n\n 7]', 3),
+        ('[\n  {"title": "A", "description": "", "extra": 1}]', 2),
+        ('[{"title": "A", "description": ""},\n {"title": "B"}]', 2),
+    ],
+)
+def test_schema_errors_point_at_the_phase_or_key_at_fault(text: str, line: int) -> None:
+    with pytest.raises(InvalidStructure) as info:
+        plan.loads(text, "plan.json")
+    assert info.value.line == line
+    assert info.value.hint is not None and '{"title": "…", "description": "…"}' in info.value.hint
+
+
 def test_to_dict_leaves_out_empty_label() -> None:
     assert PlanPhase("A", "d").to_dict() == {"title": "A", "description": "d"}
 

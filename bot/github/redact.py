@@ -6,24 +6,25 @@ writes (comments, issues, pull requests) whoever calls them, and already in
 Text travelling the other way — RFDs read from PRs, reviews — reaches a model only
 through the prompt templates, which sanitise all data (:mod:`bot.sanitize`);
 comment text never does: the bot takes only the parsed, validated command.
+What counts as a credential is :mod:`bot.secret_shapes` (rfd-state's detector too).
 """
 
 from __future__ import annotations
 
-import re
-
-_SECRET = re.compile(
-    r"""(
-        gh[pousr]_[A-Za-z0-9]{20,}      # GitHub tokens
-      | github_pat_[A-Za-z0-9_]{20,}
-      | sk-ant-[A-Za-z0-9_-]{20,}       # Anthropic keys
-      | sk-[A-Za-z0-9]{32,}             # OpenAI-style keys
-      | AKIA[0-9A-Z]{16}                # AWS access key ids
-    )""",
-    re.VERBOSE,
-)
+from bot.secret_shapes import find
 
 
 def redact(text: str) -> str:
-    """``text`` with anything shaped like a credential replaced by ``[redacted]``."""
-    return _SECRET.sub("[redacted]", text)
+    """``text`` with anything shaped like a credential replaced by ``[redacted]`` (a value
+    given to a secret-ish name loses the value, the name stays: ``API_KEY=[redacted]``)."""
+    spans = sorted((secret.start, secret.end) for secret in find(text))
+    if not spans:
+        return text
+    out, done = [], 0
+    for start, end in spans:
+        if start < done:  # overlaps the span redacted last
+            done = max(done, end)
+            continue
+        out += [text[done:start], "[redacted]"]
+        done = end
+    return "".join(out) + text[done:]
