@@ -4,7 +4,11 @@ Kept apart from the event types so that opening a workspace costs nothing more t
 this small class: defining two dozen dataclasses is measurable at start-up.
 
 * **informational** (``emit``): listeners observe; a failing listener is logged and
-  never fails or blocks the step;
+  never fails the step.  Inline listeners (the core's: terminal output, the forge, and
+  plugins that declare ``inline``) run in place, in order; every other listener is
+  fire-and-forget: it runs on one background worker per bus, in emission order, so a
+  slow observer never holds the step up (:meth:`EventBus.drain` waits for it, bounded;
+  at exit :func:`bot.outbox.flush_all` gives it a last, bounded chance);
 * **interceptable** (``intercept``): listeners run synchronously, in registration
   order, and may return a modified event (``dataclasses.replace``) or raise
   :class:`~bot.errors.Aborted`.  What the last interceptor returns is what happens.
@@ -19,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from bot.events import Event
+    from bot.outbox import Outbox
 
 log = logging.getLogger("bot.events")
 
@@ -32,6 +37,7 @@ class _Registration:
     listener: Listener
     owner: str
     tools: frozenset[str] | None  # for tool_call.* interceptors: the tools they may touch
+    inline: bool = True  # informational events: run in place (False: on the background worker)
 
 
 class EventBus:
@@ -39,6 +45,7 @@ class EventBus:
 
     def __init__(self) -> None:
         self._registrations: list[_Registration] = []
+        self._background: Outbox[tuple[_Registration, Event]] | None = None
 
     def subscribe(
         self,
@@ -47,9 +54,10 @@ class EventBus:
         *,
         owner: str = "core",
         tools: frozenset[str] | None = None,
+        inline: bool = True,
     ) -> None:
         name = event if isinstance(event, str) else event.name
-        self._registrations.append(_Registration(name, listener, owner, tools))
+        self._registrations.append(_Registration(name, listener, owner, tools, inline))
 
     def listeners(self) -> list[tuple[str, str]]:
         """``(event name, owner)`` pairs, in delivery order."""
@@ -60,10 +68,22 @@ class EventBus:
         if event.interceptable:
             raise TypeError(f"{event.name} is interceptable: use intercept()")
         for reg in self._matching(event):
-            try:
-                reg.listener(event)
-            except Exception:  # an observer must never break the step
-                log.warning("listener %s failed on %s", reg.owner, event.name, exc_info=True)
+            if reg.inline:
+                _deliver((reg, event))
+            else:
+                self._worker().put((reg, event))
+
+    def drain(self, timeout: float = 5.0) -> int:
+        """Wait at most ``timeout`` seconds for the background listeners; how many events
+        are still undelivered (0: every listener has seen every event so far)."""
+        return 0 if self._background is None else len(self._background.flush(timeout))
+
+    def _worker(self) -> Outbox[tuple[_Registration, Event]]:
+        if self._background is None:
+            from bot.outbox import Outbox
+
+            self._background = Outbox("rfd-bot event listeners", _deliver)
+        return self._background
 
     def intercept(self, event: E) -> E:
         """Run interceptors in order; each may return a replacement event or raise Aborted."""
@@ -85,3 +105,11 @@ class EventBus:
 
     def _matching(self, event: Event) -> list[_Registration]:
         return [r for r in self._registrations if r.event in (event.name, "*")]
+
+
+def _deliver(item: tuple[_Registration, Event]) -> None:
+    reg, event = item
+    try:
+        reg.listener(event)
+    except Exception:  # an observer must never break the step
+        log.warning("listener %s failed on %s", reg.owner, event.name, exc_info=True)

@@ -139,3 +139,38 @@ def test_result_ready_collects_feedback_from_every_judge() -> None:
     event = bus.intercept(ResultReady(step="implement", item="Add parser", result="done"))
     assert event.feedback == ("FAIL: tests missing", "FAIL: wrong name")
     assert ResultReady in all_event_types()
+
+
+def test_a_slow_background_listener_does_not_hold_up_the_step() -> None:
+    import threading
+
+    bus, seen, gate = EventBus(), [], threading.Event()
+
+    def slow(event: StatusChanged) -> None:
+        gate.wait(10)  # were emit synchronous, it would return only after this
+        seen.append(event.new)
+
+    bus.subscribe(StatusChanged, slow, owner="plugin", inline=False)
+    bus.emit(changed())
+    assert seen == []  # emit returned while the listener still waits
+    gate.set()
+    assert bus.drain(10) == 0
+    assert seen == ["Accepted"]
+
+
+def test_background_listeners_see_events_in_emission_order_and_failures_are_logged(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    bus, seen = EventBus(), []
+
+    def picky(event: StatusChanged) -> None:
+        if event.new == "Abandoned":
+            raise RuntimeError("boom")
+        seen.append(event.new)
+
+    bus.subscribe(StatusChanged, picky, owner="plugin", inline=False)
+    for new in ("Discussion", "Abandoned", "Accepted"):
+        bus.emit(dataclasses.replace(changed(), new=new))
+    assert bus.drain(10) == 0
+    assert seen == ["Discussion", "Accepted"]
+    assert "listener plugin failed on status.changed" in caplog.text

@@ -13,9 +13,9 @@ from vcr.cassette import Cassette
 
 from bot.config import Config, PluginsSection, Resolved
 from bot.events import EventBus, Notice, PhaseFailed, StatusChanged
+from bot.outbox import Outbox, flush_all
 from bot.plugins import load_plugins
 from bot.plugins.notify import retry_delay, text_of
-from bot.plugins.outbox import Outbox, flush_all
 
 URL = "https://hooks.slack.com/services/T0000000000/B0000000000/XXXXXXXXXXXXXXXXXXXXXXXX"
 

@@ -129,6 +129,7 @@ def test_a_third_party_plugin_is_found_through_its_entry_point(
     (plugin,) = load_plugins(bus, Resolved(config, {}), root=tmp_path)
     assert plugin.source == "rfd_shout_plugin 1.0"
     bus.emit(StatusChanged(old="Draft", new="Discussion", path="x.md"))
+    assert bus.drain(10) == 0  # not inline: its listener runs on the bus's worker
     assert (tmp_path / "heard").read_text() == "Discussion"
 
 

@@ -45,6 +45,10 @@ class PluginInfo:
     ``status.changing``, ``tracking.due``)."""
     options_schema: Mapping[str, Any] = field(default_factory=lambda: EMPTY_SCHEMA)
     """JSON Schema of its ``[plugins.<name>]`` table (an object; unknown keys are errors)."""
+    inline: bool = False
+    """Run its listeners of informational events in place, in order with the step (for
+    cheap work that must be complete when the step is: the event log).  Otherwise they run
+    on the bus's background worker, so a slow plugin never holds the step up."""
 
     @property
     def tools(self) -> frozenset[str] | None:
@@ -116,9 +120,11 @@ class ScopedBus:
             )
         owner = self._info.name
         if name == ALL:  # observing everything must not be able to change or stop anything
-            self._bus.subscribe(ALL, _observer(listener, owner), owner=owner)
+            observer = _observer(listener, owner)
+            self._bus.subscribe(ALL, observer, owner=owner, inline=self._info.inline)
         else:
-            self._bus.subscribe(name, listener, owner=owner, tools=self._info.tools)
+            tools, inline = self._info.tools, self._info.inline
+            self._bus.subscribe(name, listener, owner=owner, tools=tools, inline=inline)
 
     def emit(self, event: Event) -> None:
         """Emit an informational event (e.g. a :class:`~bot.events.Notice` for the user)."""

@@ -49,6 +49,7 @@ def rfd_plugin_info() -> PluginInfo:
         description=f"Append every event as a JSON line to the RFD's {LOG_FILE}",
         events=(ALL,),
         options_schema=OPTIONS_SCHEMA,
+        inline=True,  # the record of the step: a local append, in order
     )
 
 

@@ -18,9 +18,9 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from bot.events import Event
+from bot.outbox import Outbox
 from bot.plugins.api import PluginContext, PluginInfo, ScopedBus
 from bot.plugins.hookspecs import hookimpl
-from bot.plugins.outbox import Outbox
 from bot.text import plural
 
 if TYPE_CHECKING:
@@ -65,6 +65,7 @@ def rfd_plugin_info() -> PluginInfo:
         description="Post selected events to a Slack-compatible webhook",
         events=tuple(MESSAGES),
         options_schema=OPTIONS_SCHEMA,
+        inline=True,  # its listener only queues: the posting is its own outbox's
     )
 
 

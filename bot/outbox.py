@@ -1,4 +1,7 @@
-"""A background outbox: informational listeners hand work to it and return at once.
+"""A background outbox: informational work is handed to it and the caller returns at once.
+
+Used by the event bus (plugin listeners of informational events) and by the notify
+plugin (webhook posts).
 
 One daemon thread per outbox delivers queued items in order through ``deliver``.  The
 queue is bounded: when it is full the newest item is dropped and logged, never waited
@@ -16,30 +19,33 @@ import threading
 import time
 import weakref
 from collections.abc import Callable
+from typing import Any, Generic, TypeVar
 
 log = logging.getLogger(__name__)
 
 QUEUE_SIZE = 100
 EXIT_WAIT_SECONDS = 5.0
 
-_live: weakref.WeakSet[Outbox] = weakref.WeakSet()
+T = TypeVar("T")
+
+_live: weakref.WeakSet[Outbox[Any]] = weakref.WeakSet()
 
 
-class Outbox:
+class Outbox(Generic[T]):
     """Delivers items with ``deliver`` on a daemon thread; :meth:`put` never blocks."""
 
     def __init__(
-        self, name: str, deliver: Callable[[str], object], *, size: int = QUEUE_SIZE
+        self, name: str, deliver: Callable[[T], object], *, size: int = QUEUE_SIZE
     ) -> None:
         self.name = name
         self._deliver = deliver
-        self._queue: queue.Queue[str] = queue.Queue(maxsize=size)
-        self._current: str | None = None
+        self._queue: queue.Queue[T] = queue.Queue(maxsize=size)
+        self._current: T | None = None
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         _live.add(self)
 
-    def put(self, item: str) -> bool:
+    def put(self, item: T) -> bool:
         """Queue ``item``; False (and a warning) when the queue is full and it is dropped."""
         try:
             self._queue.put_nowait(item)
@@ -49,7 +55,7 @@ class Outbox:
         self._start()
         return True
 
-    def flush(self, timeout: float) -> list[str]:
+    def flush(self, timeout: float) -> list[T]:
         """Wait at most ``timeout`` seconds for the queue to empty; what is still undelivered."""
         deadline = time.monotonic() + timeout
         done = self._queue.all_tasks_done
