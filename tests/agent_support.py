@@ -65,3 +65,17 @@ def make_repo(root: Path, config: Config | None = None, *, rfd: str | None = RFD
         (root / RFD_PATH).parent.mkdir(parents=True, exist_ok=True)
         (root / RFD_PATH).write_text(rfd)
     return Repo(root, cfg, StateStore(root, cfg))
+
+
+def assert_authored(repo: Path, path: Path, out: str) -> None:
+    """What explore → converge → draft of the retry-queue scenario leave (either provider):
+    the research, both decisions, the drafted Summary, and every other section untouched."""
+    assert "Recorded decisions 1 and 2 in decisions.md." in out
+    state = repo / "docs/rfd/.state/001"
+    assert (state / "explore.md").read_text().startswith("# Research: Retry queue\n")
+    decided = (state / "decisions.md").read_text()
+    assert "polled by a worker, not broker messages" in decided
+    assert "ten attempts at most" in decided
+    summary = path.read_text().split("## Summary\n\n", 1)[1].split("\n\n", 1)[0]
+    assert summary.startswith("Deliveries become rows of a table that a worker polls")
+    assert "Written motivation text." in path.read_text()  # other sections untouched

@@ -18,7 +18,7 @@ from bot.config import Config
 from bot.events import EventBus, ToolCallComplete
 from bot.llm.anthropic import AnthropicLLM
 from bot.usage import parse_line
-from tests.agent_support import RFD, RFD_PATH, make_repo
+from tests.agent_support import RFD, RFD_PATH, assert_authored, make_repo
 from tests.conftest import rfd_text, write_rfd
 
 DUMMY_KEY = "sk-ant-api03-test-dummy-key"
@@ -135,13 +135,4 @@ def test_explore_converge_draft_streamed(
     for step in ("explore", "converge", "draft"):
         assert rfd(git_repo, step, "1", "--yes") == 0
 
-    out = capsys.readouterr().out
-    assert "Recorded decisions 1 and 2 in decisions.md." in out
-    state = git_repo / "docs/rfd/.state/001"
-    assert (state / "explore.md").read_text().startswith("# Research: Retry queue\n")
-    decided = (state / "decisions.md").read_text()
-    assert "polled by a worker, not broker messages" in decided
-    assert "ten attempts at most" in decided
-    summary = path.read_text().split("## Summary\n\n", 1)[1].split("\n\n", 1)[0]
-    assert summary.startswith("Deliveries become rows of a table that a worker polls")
-    assert "Written motivation text." in path.read_text()  # other sections untouched
+    assert_authored(git_repo, path, capsys.readouterr().out)

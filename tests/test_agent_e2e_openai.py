@@ -19,6 +19,7 @@ import pytest
 
 from bot.usage import LEDGER, parse_line
 from bot.workspace import Workspace
+from tests.agent_support import assert_authored
 from tests.conftest import rfd_text, write_rfd
 
 GEMINI = """[provider]
@@ -151,15 +152,6 @@ def test_explore_converge_draft_streamed_over_chat_completions(
     for step in ("explore", "converge", "draft"):
         assert rfd(gemini, step, "1", "--yes") == 0
 
-    out = capsys.readouterr().out
-    assert "Recorded decisions 1 and 2 in decisions.md." in out
-    state = gemini / "docs/rfd/.state/001"
-    assert (state / "explore.md").read_text().startswith("# Research: Retry queue\n")
-    decided = (state / "decisions.md").read_text()
-    assert "polled by a worker, not broker messages" in decided
-    assert "ten attempts at most" in decided
-    summary = path.read_text().split("## Summary\n\n", 1)[1].split("\n\n", 1)[0]
-    assert summary.startswith("Deliveries become rows of a table that a worker polls")
-    assert "Written motivation text." in path.read_text()
+    assert_authored(gemini, path, capsys.readouterr().out)
     models = [e.model for e in ledger(gemini)]
     assert models == ["gemini-2.5-flash"] * 2 + ["gemini-2.5-pro"] * 4
