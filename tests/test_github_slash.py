@@ -42,6 +42,35 @@ def tracking_issue(data: dict[str, object], author: str = "github-actions[bot]")
     issue["user"] = {**issue["user"], "login": author, "type": "Bot"}
 
 
+def accepted_world(tmp_path: Path, *labels: str) -> tuple[Path, Path]:
+    """RFD 045 Accepted on main with a two-phase plan (Writer, Endpoint; ``labels`` if given)."""
+    from bot.plan import PlanPhase, dumps
+
+    first, second = labels or ("", "")
+    plan = dumps((PlanPhase("Writer", "w", first), PlanPhase("Endpoint", "e", second)))
+    accepted = RFD_TEXT.replace("Discussion", "Accepted")
+    return make_world(tmp_path, {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}, {})
+
+
+def implement_comment(body: str = "/rfd implement") -> dict[str, object]:
+    """``body`` commented on RFD 045's tracking issue."""
+    data = comment(body, name="issue_comment.created.issue")
+    tracking_issue(data)
+    return data
+
+
+def scripted_model(monkeypatch: pytest.MonkeyPatch, *texts: str) -> Any:
+    """Every step's model answers ``texts`` in turn (none: asking it fails the test)."""
+    from tests.fakes import ScriptedLLM, reply, scripted_providers
+
+    llm = ScriptedLLM([reply(t) for t in texts])
+    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
+    return llm
+
+
+WRITER = ("Research.", "- [ ] 1. Write the CSV writer\n", "done", "The writer streams rows.")
+
+
 def on_branch(origin: Path, path: str) -> str:
     return git(origin, "show", f"{BRANCH}:{path}")
 
@@ -197,15 +226,8 @@ def test_refine_without_a_key_says_so(tmp_path: Path, world: tuple[Path, Path]) 
 
 @pytest.mark.vcr
 def test_implement_without_a_key_says_so(tmp_path: Path) -> None:
-    from bot.plan import PlanPhase, dumps
-
-    accepted = RFD_TEXT.replace("Discussion", "Accepted")
-    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
-    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
-    _, checkout = make_world(tmp_path, files, {})
-    data = comment("/rfd implement", name="issue_comment.created.issue")
-    tracking_issue(data)
-    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    _, checkout = accepted_world(tmp_path)
+    assert run_bot(tmp_path, checkout, "issue_comment", implement_comment()) == 0
 
 
 @pytest.mark.vcr
@@ -279,19 +301,9 @@ def test_refine_rerun_after_its_reply_failed_does_not_refine_again(
 def test_implement_opens_a_pr_for_the_next_phase(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.plan import PlanPhase, dumps
-    from tests.fakes import ScriptedLLM, reply, scripted_providers
-
-    llm = ScriptedLLM([reply("Research."), reply("- [ ] 1. Write the CSV writer\n"),
-                       reply("done"), reply("The writer streams rows.")])  # fmt: skip
-    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
-    accepted = RFD_TEXT.replace("Discussion", "Accepted")
-    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
-    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
-    origin, checkout = make_world(tmp_path, files, {})
-    data = comment("/rfd implement", name="issue_comment.created.issue")
-    tracking_issue(data)
-    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    scripted_model(monkeypatch, *WRITER)
+    origin, checkout = accepted_world(tmp_path)
+    assert run_bot(tmp_path, checkout, "issue_comment", implement_comment()) == 0
     summary = git(origin, "show", "rfd/045-phase-1:docs/rfd/.state/045/phases/1.md")
     assert summary == "The writer streams rows.\n"
 
@@ -301,19 +313,10 @@ def test_implement_takes_the_phase_by_its_label(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`/rfd implement 3a`: branch rfd/045-phase-3a, PR "RFD 045, phase 3a: …", phases/3a.md."""
-    from bot.plan import PlanPhase, dumps
-    from tests.fakes import ScriptedLLM, reply, scripted_providers
-
-    llm = ScriptedLLM([reply("Research."), reply("- [ ] 1. Add the endpoint\n"),
-                       reply("done"), reply("The endpoint streams the export.")])  # fmt: skip
-    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
-    accepted = RFD_TEXT.replace("Discussion", "Accepted")
-    plan = dumps((PlanPhase("Writer", "w", "0"), PlanPhase("Endpoint", "e", "3a")))
-    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
-    origin, checkout = make_world(tmp_path, files, {})
-    data = comment("/rfd implement 3a", name="issue_comment.created.issue")
-    tracking_issue(data)
-    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    texts = ("Research.", "- [ ] 1. Add the endpoint\n", "done", "The endpoint streams the export.")
+    llm = scripted_model(monkeypatch, *texts)
+    origin, checkout = accepted_world(tmp_path, "0", "3a")
+    assert run_bot(tmp_path, checkout, "issue_comment", implement_comment("/rfd implement 3a")) == 0
     summary = git(origin, "show", "rfd/045-phase-3a:docs/rfd/.state/045/phases/3a.md")
     assert summary == "The endpoint streams the export.\n"
     assert "Research phase 3a" in str(llm.requests[0])
@@ -323,18 +326,9 @@ def test_implement_takes_the_phase_by_its_label(
 def test_implement_of_a_phase_the_plan_lacks_names_its_phases(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.plan import PlanPhase, dumps
-    from tests.fakes import ScriptedLLM, scripted_providers
-
-    llm = ScriptedLLM([])
-    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
-    accepted = RFD_TEXT.replace("Discussion", "Accepted")
-    plan = dumps((PlanPhase("Writer", "w", "0"), PlanPhase("Endpoint", "e", "3a")))
-    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
-    origin, checkout = make_world(tmp_path, files, {})
-    data = comment("/rfd implement 3c", name="issue_comment.created.issue")
-    tracking_issue(data)
-    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    scripted_model(monkeypatch)
+    origin, checkout = accepted_world(tmp_path, "0", "3a")
+    assert run_bot(tmp_path, checkout, "issue_comment", implement_comment("/rfd implement 3c")) == 0
     assert "rfd/045-phase-3c" not in git(origin, "branch", "--list")
 
 
@@ -343,18 +337,9 @@ def test_implement_recovers_when_opening_its_pr_failed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Run 1 pushes the branch, then GitHub answers 502 to the PR; run 2 opens that branch's PR."""
-    from bot.plan import PlanPhase, dumps
-    from tests.fakes import ScriptedLLM, reply, scripted_providers
-
-    llm = ScriptedLLM([reply("Research."), reply("- [ ] 1. Write the CSV writer\n"),
-                       reply("done"), reply("The writer streams rows.")])  # fmt: skip
-    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
-    accepted = RFD_TEXT.replace("Discussion", "Accepted")
-    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
-    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
-    origin, checkout = make_world(tmp_path, files, {})
-    data = comment("/rfd implement", name="issue_comment.created.issue")
-    tracking_issue(data)
+    llm = scripted_model(monkeypatch, *WRITER)
+    origin, checkout = accepted_world(tmp_path)
+    data = implement_comment()
     assert run_bot(tmp_path, checkout, "issue_comment", data) == 1
     pushed = git(origin, "rev-parse", "rfd/045-phase-1")
     assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
@@ -367,34 +352,16 @@ def test_implement_reuses_the_pr_a_failed_run_opened(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """GitHub made the PR, then answered 502: the re-run finds it by its branch, opens none."""
-    from bot.plan import PlanPhase, dumps
-    from tests.fakes import ScriptedLLM, scripted_providers
-
-    llm = ScriptedLLM([])  # asking the model would fail the test
-    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
-    accepted = RFD_TEXT.replace("Discussion", "Accepted")
-    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
-    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
-    _, checkout = make_world(tmp_path, files, {})
-    data = comment("/rfd implement", name="issue_comment.created.issue")
-    tracking_issue(data)
-    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    scripted_model(monkeypatch)  # asking the model would fail the test
+    _, checkout = accepted_world(tmp_path)
+    assert run_bot(tmp_path, checkout, "issue_comment", implement_comment()) == 0
 
 
 @pytest.mark.vcr
 def test_implement_refuses_a_stray_branch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Someone's own `rfd/045-phase-1` without a phase summary is neither reused nor overwritten."""
-    from bot.plan import PlanPhase, dumps
-    from tests.fakes import ScriptedLLM, scripted_providers
-
-    llm = ScriptedLLM([])
-    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
-    accepted = RFD_TEXT.replace("Discussion", "Accepted")
-    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
-    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan}
-    origin, checkout = make_world(tmp_path, files, {})
+    scripted_model(monkeypatch)
+    origin, checkout = accepted_world(tmp_path)
     git(origin, "branch", "rfd/045-phase-1", "main")
-    data = comment("/rfd implement", name="issue_comment.created.issue")
-    tracking_issue(data)
-    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    assert run_bot(tmp_path, checkout, "issue_comment", implement_comment()) == 0
     assert git(origin, "rev-parse", "rfd/045-phase-1") == git(origin, "rev-parse", "main")
