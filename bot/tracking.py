@@ -63,9 +63,31 @@ def region(
     mine = ",".join(
         str(n) for n in sorted(set(ticked if record is None else record)) if 1 <= n <= len(phases)
     )
-    bar = checklist.progress_bar(len(ticked), len(phases), BAR_WIDTH)
-    summary = f"**Progress:** {checklist.progress(len(ticked), len(phases))} {bar}"
-    return f"{START}\n{summary}\n\n<!-- rfd-bot:done: {mine} -->\n{text}{END}"
+    return f"{START}\n{_progress(phases, ticked)}\n\n<!-- rfd-bot:done: {mine} -->\n{text}{END}"
+
+
+EXPLAINED = (
+    "The phases of the RFD's plan. rfd-bot ticks a phase when its summary lands on the default "
+    "branch; tick one yourself if it was done another way — the bot keeps your tick."
+)
+OPTIONAL_NOTE = " Optional phases are not counted."
+
+
+def _progress(phases: Sequence[PlanPhase], ticked: Collection[int]) -> str:
+    """The progress line, counted from the boxes as rendered (optional phases left out)."""
+    required = [n for n, p in enumerate(phases, start=1) if not phase_ids.optional(p)]
+    done = sum(1 for n in required if n in ticked)
+    bar = checklist.progress_bar(done, len(required), BAR_WIDTH)
+    note = OPTIONAL_NOTE if len(required) < len(phases) else ""
+    progress = checklist.progress(done, len(required))
+    return f"{EXPLAINED}{note}\n\n**Progress:** {progress} {bar}"
+
+
+def inline(text: str) -> str:
+    """Untrusted text shown inline in the issue: one line, no markdown structure, no mention."""
+    for char in "\\`*_[]<>|#~!":
+        text = text.replace(char, f"\\{char}")
+    return " ".join(text.split()).replace("@", "@\u200b")
 
 
 def merge_body(

@@ -80,13 +80,14 @@ def test_fork_without_key_posts_but_does_not_commit(tmp_path: Path) -> None:
 @pytest.mark.vcr
 @pytest.mark.default_cassette("test_review_is_committed_posted_and_label_removed.yaml")
 @pytest.mark.parametrize(
-    ("config", "pauses"), [("", 0), ("[bot]\nwrite_burst = 1\n", 2)], ids=["default", "no-burst"]
+    ("config", "pauses"), [("", 0), ("[bot]\nwrite_burst = 1\n", 3)], ids=["default", "no-burst"]
 )
 def test_writes_are_paced_only_between_writes_past_the_burst(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, config: str, pauses: int
 ) -> None:
-    # the default configuration: the review event's three writes go out without a pause;
-    # with no burst the pause falls between writes 1–2 and 2–3, never before or after.
+    # the default configuration: the review event's four writes (review, status comment,
+    # lifecycle label, trigger label off) go out without a pause; with no burst a pause
+    # falls between each two writes, never before or after.
     slept: list[float] = []
     monkeypatch.setattr("bot.forge.pacing.time.sleep", slept.append)
     _, checkout = make_world(tmp_path, {"README.md": "hello\n"}, {RFD_PATH: RFD_TEXT})

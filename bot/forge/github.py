@@ -152,10 +152,12 @@ class GitHubForge:
         title: str | None = None,
         body: str | None = None,
         state: str | None = None,
+        state_reason: str | None = None,
     ) -> Issue:
+        fields = {"title": title, "body": body, "state": state, "state_reason": state_reason}
         changes: dict[str, Any] = {
-            key: redact(value) if key != "state" else value
-            for key, value in (("title", title), ("body", body), ("state", state))
+            key: redact(value) if key in ("title", "body") else value
+            for key, value in fields.items()
             if value is not None
         }
         with self.pacer.write(), _translated(f"edit issue #{number}"):

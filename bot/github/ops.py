@@ -61,6 +61,14 @@ def offline_note(ws: Workspace, model: str | None = None) -> str:
     return NO_KEY if ws.llm_for("review", model).offline else ""
 
 
+def refreshed(ctx: Context, pr: PullRequest, checkout: Checkout) -> None:
+    """The PR's status comment and label as the checkout has them after the bot's change."""
+    from bot.github.checkout import head_of
+    from bot.github.status_comment import refresh
+
+    refresh(ctx, pr, checkout.root, head_of(checkout, pr))
+
+
 @contextmanager
 def pr_workspace(
     ctx: Context, pr: PullRequest, paths: list[str], *, writable: bool = True

@@ -14,6 +14,7 @@ from bot.github.changed import ChangedRfd
 from bot.github.checkout import Checkout, committed_paths, parent_of
 from bot.github.context import Context
 from bot.github.ops import NO_KEY
+from bot.github.review_post import Where, render
 from bot.github.revisions import head_marker, review_marker, short
 
 if TYPE_CHECKING:
@@ -37,8 +38,9 @@ def resume_reviews(
         saved = [p for p in paths if p.startswith(f"{folder}/") and "reviews/" in p]
         texts = [(p, (checkout.root / p).read_text(encoding="utf-8")) for p in saved
                  if (checkout.root / p).is_file()]  # fmt: skip
+        where = Where(f"{ctx.server_url}/{pr.head_repo}", changed.file.path, reviewed)
         for path, text in texts:
-            ctx.forge.create_comment(pr.number, resumed_comment(rid, text, reviewed, earlier, path))
+            ctx.forge.create_comment(pr.number, resumed_comment(rid, text, where, earlier, path))
             ctx.progress.append(f"review of RFD {rid} posted")
             ctx.summary.note(f"posted the review of RFD {rid} committed as {short(earlier)}")
         if texts:
@@ -46,14 +48,14 @@ def resume_reviews(
     return posted
 
 
-def resumed_comment(rid: str, text: str, reviewed: str, head: str, saved: str) -> str:
+def resumed_comment(rid: str, text: str, where: Where, head: str, saved: str) -> str:
     """The comment of a committed review (the file has no tokens or cost: the footer says so)."""
     from bot.reviews import parse
 
-    meta = parse(text)
-    offline = meta.reviewer == "offline"
-    model = "offline structural checks" if offline else f"model `{meta.model}`"
+    review = parse(text)
+    offline = review.reviewer == "offline"
+    model = "offline structural checks" if offline else f"model `{review.model}`"
     notes = [f"> {NO_KEY}", ""] if offline else []
-    markers = [review_marker(rid, reviewed), head_marker(head)]
-    footer = f"<sub>{model} · of `{short(reviewed)}` · saved as `{saved}` · {RESUMED}</sub>"
-    return "\n".join([*markers, text.strip(), "", *notes, footer])
+    markers = [review_marker(rid, where.sha), head_marker(head)]
+    footer = f"<sub>{model} · of `{short(where.sha)}` · saved as `{saved}` · {RESUMED}</sub>"
+    return "\n".join([*markers, render(review, rid=rid, where=where), *notes, footer])

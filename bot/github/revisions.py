@@ -24,6 +24,8 @@ STALE_BANNER = (
 )
 _REVIEW = re.compile(r"<!-- rfd-bot:review:(?P<rfd>[A-Za-z0-9]+):(?P<sha>[0-9a-f]+) -->")
 _HEAD = re.compile(r"<!-- rfd-bot:head:(?P<sha>[0-9a-f]+) -->")
+_SAVED = re.compile(r"saved as `[^`]*/(?P<name>\d+\.md)`")
+"""The footer's ``saved as `…/reviews/1795831200.md``: the file ``/rfd dismiss`` removes."""
 
 
 def short(sha: str) -> str:
@@ -48,6 +50,12 @@ class PostedReview:
 
     def is_current(self, head: str) -> bool:
         return short(head) in self.heads
+
+    @property
+    def saved_name(self) -> str | None:
+        """The review file's name on the branch (None when it was not saved: a fork)."""
+        found = _SAVED.search(self.comment.body)
+        return found["name"] if found else None
 
     @property
     def marked_stale(self) -> bool:

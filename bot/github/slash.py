@@ -22,6 +22,7 @@ from bot.github.verbs import HANDLERS
 from bot.text import noun
 
 PARSE_ERRORS = "I could not run this comment's {what}:\n\n{errors}\n\n`/rfd help` lists them."
+FINISHED = "✅ Finished by a re-run of this job: see the comments above."
 FAILED = (
     "😕 `/rfd {verb}` failed:\n\n```\n{error}\n```\n\n"
     "Nothing was left half-done: fix this, then comment again."
@@ -84,7 +85,10 @@ def run(ctx: Context, command: Command) -> None:
         return
     if spec.mutating:
         _react(ctx, Reaction.ROCKET)
-    ctx.reply(message, key=key)
+    if message:
+        ctx.reply(message, key=key)
+    else:  # the reaction and what the command posted say it all
+        ctx.settle_failure(FINISHED)
 
 
 def _react(ctx: Context, reaction: Reaction) -> None:

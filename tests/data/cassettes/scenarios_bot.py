@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from urllib.parse import quote
 
 from gh_data import (
+    API,
+    REPO,
     call,
     comment,
     content_file,
     diff_entry,
     issue,
+    label,
     permission,
     pull,
     pull_item,
@@ -19,6 +23,7 @@ from gh_data import (
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+from bot.lifecycle_labels import AUTO_COLOR, style
 from tests.github_world import RFD_TEXT
 
 RFD = "docs/rfd/045-streaming-exports.md"
@@ -30,6 +35,33 @@ def body(name: str) -> str:
     return (BODIES / f"{name}.md").read_text(encoding="utf-8")
 
 
+def lifecycle_label(name: str, *, new: bool = False) -> dict[str, object]:
+    """A lifecycle label as GitHub answers it: grey and bare when labelling just created it."""
+    found = style(name)
+    assert found is not None
+    color, description = (AUTO_COLOR, None) if new else found
+    return {**label(name), "url": f"{API}/repos/{REPO}/labels/{quote(name, safe='')}", "color": color,
+            "description": description, "default": False}  # fmt: skip
+
+
+def labelled(number: int, *names: str, new: bool = False) -> list[dict[str, object]]:
+    """#``number`` given lifecycle labels; one created by it is given its colour once."""
+    calls = [call("POST", f"/issues/{number}/labels", body={"labels": list(names)},
+                  reply=[lifecycle_label(n, new=new) for n in names])]  # fmt: skip
+    color_of = {n: style(n) for n in names}
+    return calls + [
+        call("PATCH", f"/labels/{quote(n, safe='')}",
+             body={"color": color_of[n][0], "description": color_of[n][1]},  # type: ignore[index]
+             reply=lifecycle_label(n))
+        for n in names if new
+    ]  # fmt: skip
+
+
+def unlabelled(number: int, name: str) -> dict[str, object]:
+    return call("DELETE", f"/issues/{number}/labels/{quote(name, safe='')}", reply=[])
+
+
+DISCUSSION, ACCEPTED = "rfd: discussion", "rfd: accepted"
 FILES = call("GET", "/pulls/2/files", query="per_page=100&page=1", reply=[diff_entry(RFD)])
 NO_COMMENTS = call("GET", "/issues/2/comments", query="per_page=100", reply=[])
 
@@ -50,6 +82,7 @@ CASSETTES = {
             status=201,
             reply=status_comment(),
         ),
+        *labelled(2, DISCUSSION, new=True),  # the first PR to use the label creates it
     ],
     S + "test_redelivered_opened_writes_nothing": [
         FILES,
@@ -103,6 +136,7 @@ CASSETTES |= {
             body={"body": body("status-after-review")},
             reply=comment(950, 2, body("status-after-review")),
         ),
+        *labelled(2, DISCUSSION),
         UNLABEL,
     ],
     R + "test_redelivered_label_writes_nothing": [
@@ -161,6 +195,7 @@ CASSETTES |= {
             body={"body": body("status-after-review-fork")},
             reply=comment(950, 2, body("status-after-review-fork")),
         ),
+        *labelled(2, DISCUSSION),
         UNLABEL,
     ],
 }
@@ -214,7 +249,14 @@ def perm(login: str, role: str) -> dict[str, object]:
 
 
 TRACKING_BODY = body("tracking-new")
-CREATED_12 = issue(12, "RFD 045: Streaming exports", TRACKING_BODY)
+CREATED_12 = issue(12, "RFD 045: Streaming exports", TRACKING_BODY, labels=(ACCEPTED,))
+OPEN_TRACKING = call(
+    "POST",
+    "/issues",
+    status=201,
+    body={"title": "RFD 045: Streaming exports", "body": TRACKING_BODY, "labels": [ACCEPTED]},
+    reply=CREATED_12,
+)
 CASSETTES |= {
     C + "test_status": [NO_COMMENTS, PULL, SLASH_FILES, reply("slash-status")],
     C + "test_help": [NO_COMMENTS, reply("slash-help")],
@@ -337,14 +379,16 @@ CASSETTES |= {
         perm("hubot", "maintain"),
         FILES,
         call("GET", "/issues", query=ISSUES_Q, reply=[]),
+        OPEN_TRACKING,
+        NO_COMMENTS,
         call(
             "POST",
-            "/issues",
+            "/issues/2/comments",
+            body={"body": body("status-accepted")},
             status=201,
-            body={"title": "RFD 045: Streaming exports", "body": TRACKING_BODY, "labels": []},
-            reply=issue(12, "RFD 045: Streaming exports", TRACKING_BODY),
+            reply=comment(950, 2, body("status-accepted")),
         ),
-        NO_COMMENTS,
+        *labelled(2, ACCEPTED, new=True),  # the tracking issue made it: grey until now
         reply("label-accept"),
         UNLABEL_ACCEPT,
     ],
@@ -401,6 +445,7 @@ CASSETTES |= {
             body={"body": body("status-synchronize")},
             reply=comment(950, 2, body("status-synchronize")),
         ),
+        *labelled(2, DISCUSSION),
         call(
             "PATCH",
             "/issues/comments/940",
@@ -461,8 +506,17 @@ CASSETTES |= {
     ],
 }
 
-CASSETTES[S + "test_lint_findings_become_annotations"] = CASSETTES[
-    S + "test_opened_posts_one_status_comment"
+CASSETTES[S + "test_lint_findings_become_annotations"] = [
+    FILES,
+    NO_COMMENTS,
+    call(
+        "POST",
+        "/issues/2/comments",
+        body={"body": body("status-lint")},
+        status=201,
+        reply=comment(950, 2, body("status-lint")),
+    ),
+    *labelled(2, DISCUSSION),
 ]
 
 CASSETTES[C + "test_refine_commits_the_refined_rfd"] = [
@@ -575,6 +629,7 @@ CASSETTES |= {
             body={"body": body("status-opened")},
             reply=status_comment(),
         ),
+        *labelled(2, DISCUSSION),
     ],
     S + "test_reopened_with_a_current_status_comment_writes_nothing": [
         FILES,
@@ -651,6 +706,7 @@ CASSETTES |= {
             status=201,
             reply=status_comment(),
         ),
+        *labelled(2, DISCUSSION),
     ],
     C + "test_planted_reply_marker_does_not_silence_a_command": [
         call(
@@ -865,9 +921,10 @@ CASSETTES[R + "test_rerun_after_posting_failed_posts_the_committed_review"] = [
     call(
         "PATCH",
         "/issues/comments/950",
-        body={"body": body("status-after-review")},
-        reply=comment(950, 2, body("status-after-review")),
+        body={"body": body("status-after-rerun")},
+        reply=comment(950, 2, body("status-after-rerun")),
     ),
+    *labelled(2, DISCUSSION),
     UNLABEL,
     edited("review-finished", 961),  # the failure report says the re-run finished
 ]
