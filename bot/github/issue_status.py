@@ -52,8 +52,8 @@ def implementation_status(ctx: Context, rid: str) -> str:
         done = n in state.completed
         summary = ws.rel(ws.store.path(rid, f"phases/{label}.md"))
         extra = f" · [summary]({web}/blob/{ctx.delivery.default_branch}/{summary})" if done else ""
-        box = "x" if done else " "
-        lines.append(f"- [{box}] {label}. {_inline(phase.title)} — {prs}{extra}")
+        mark = "✓" if done else "○"
+        lines.append(f"- {mark} {label}. {_inline(phase.title)} — {prs}{extra}")
     required = [p for p in plan if not phase_ids.optional(p)]
     missing = phase_ids.missing(plan, state.completed)
     optional = len(plan) - len(required)

@@ -22,7 +22,7 @@ from bot.github.verbs import HANDLERS
 from bot.text import noun
 
 PARSE_ERRORS = "I could not run this comment's {what}:\n\n{errors}\n\n`/rfd help` lists them."
-FINISHED = "✅ Finished by a re-run of this job: see the comments above."
+FINISHED = "✅ Finished by a re-run of this job: nothing is left half-done."
 FAILED = (
     "😕 `/rfd {verb}` failed:\n\n```\n{error}\n```\n\n"
     "Nothing was left half-done: fix this, then comment again."

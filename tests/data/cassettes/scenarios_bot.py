@@ -40,8 +40,8 @@ def lifecycle_label(name: str, *, new: bool = False) -> dict[str, object]:
     found = style(name)
     assert found is not None
     color, description = (AUTO_COLOR, None) if new else found
-    return {**label(name), "url": f"{API}/repos/{REPO}/labels/{quote(name, safe='')}", "color": color,
-            "description": description, "default": False}  # fmt: skip
+    url = f"{API}/repos/{REPO}/labels/{quote(name, safe='')}"
+    return {**label(name), "url": url, "color": color, "description": description}
 
 
 def labelled(number: int, *names: str, new: bool = False) -> list[dict[str, object]]:
@@ -244,11 +244,20 @@ def edited(name: str, cid: int, number: int = 2) -> dict[str, object]:
     )
 
 
+def status_posted(name: str, *labels: str, new: bool = False) -> list[dict[str, object]]:
+    """The status comment the command's run posts on PR 2 (none was there), and its label."""
+    made = call("POST", "/issues/2/comments", body={"body": body(name)}, status=201,
+                reply=comment(950, 2, body(name)))  # fmt: skip
+    return [made, *labelled(2, *(labels or (DISCUSSION,)), new=new)]
+
+
 def perm(login: str, role: str) -> dict[str, object]:
     return call("GET", f"/collaborators/{login}/permission", reply=permission(login, role))
 
 
 TRACKING_BODY = body("tracking-new")
+STATUS_SLASH = comment(950, 2, body("status-slash"))
+STATUS_REFINED = comment(950, 2, body("status-refined"))
 CREATED_12 = issue(12, "RFD 045: Streaming exports", TRACKING_BODY, labels=(ACCEPTED,))
 OPEN_TRACKING = call(
     "POST",
@@ -258,7 +267,12 @@ OPEN_TRACKING = call(
     reply=CREATED_12,
 )
 CASSETTES |= {
-    C + "test_status": [NO_COMMENTS, PULL, SLASH_FILES, reply("slash-status")],
+    C + "test_status": [  # the status comment is current: refreshed without a write
+        call("GET", "/issues/2/comments", query="per_page=100", reply=[STATUS_SLASH]),
+        PULL,
+        SLASH_FILES,
+        reply("slash-status"),
+    ],
     C + "test_help": [NO_COMMENTS, reply("slash-help")],
     C + "test_review": [
         NO_COMMENTS,
@@ -273,8 +287,8 @@ CASSETTES |= {
             status=201,
             reply=comment(961, 2, body("slash-review-posted")),
         ),
-        react("rocket"),
-        reply("slash-review"),
+        *status_posted("status-slash-review"),
+        react("rocket"),  # the review and the status comment answer: no reply
     ],
     C + "test_dismiss_all": [
         NO_COMMENTS,
@@ -282,6 +296,7 @@ CASSETTES |= {
         react("eyes"),
         PULL,
         SLASH_FILES,
+        *status_posted("status-dismissed"),
         react("rocket"),
         reply("slash-dismiss"),
     ],
@@ -291,6 +306,7 @@ CASSETTES |= {
         react("eyes"),
         PULL,
         SLASH_FILES,
+        *status_posted("status-dismissed-numbers"),
         react("rocket"),
         reply("slash-dismiss-numbers"),
     ],
@@ -303,13 +319,8 @@ CASSETTES |= {
         call(
             "GET", "/issues", query="state=all&sort=created&direction=desc&per_page=100", reply=[]
         ),
-        call(
-            "POST",
-            "/issues",
-            status=201,
-            body={"title": "RFD 045: Streaming exports", "body": TRACKING_BODY, "labels": []},
-            reply=issue(12, "RFD 045: Streaming exports", TRACKING_BODY),
-        ),
+        OPEN_TRACKING,
+        *status_posted("status-slash-accepted", ACCEPTED, new=True),
         react("rocket"),
         reply("slash-accept"),
     ],
@@ -346,7 +357,8 @@ ISSUES_Q = "state=all&sort=created&direction=desc&per_page=100"
 HUMAN = body("tracking-human")  # a person ticked phase 2 and wrote a note
 MERGED = body("tracking-merged")  # phase 1 ticked by the bot, phase 2 still ticked
 DONE = body("tracking-done")
-TRACKING = issue(12, "RFD 045: Streaming exports", HUMAN)
+TRACKING = issue(12, "RFD 045: Streaming exports", HUMAN, labels=(ACCEPTED,))
+IMPLEMENTED = "rfd: implemented"
 CASSETTES |= {
     P + "test_phase_summary_ticks_its_box_and_keeps_a_human_tick": [
         call("GET", "/issues", query=ISSUES_Q, reply=[TRACKING]),
@@ -361,10 +373,14 @@ CASSETTES |= {
         call("GET", "/issues", query=ISSUES_Q, reply=[{**TRACKING, "body": MERGED}]),
         call("GET", "/issues/12", reply={**TRACKING, "body": MERGED}),
         call("PATCH", "/issues/12", body={"body": DONE}, reply={**TRACKING, "body": DONE}),
+        unlabelled(12, ACCEPTED),
+        call(  # PyGithub sends the bare array GitHub also accepts (see ECOSYSTEM-NOTES)
+            "POST", "/issues/12/labels", body=[IMPLEMENTED], reply=[lifecycle_label(IMPLEMENTED)]
+        ),
         call(
             "PATCH",
             "/issues/12",
-            body={"state": "closed"},
+            body={"state": "closed", "state_reason": "completed"},
             reply={**TRACKING, "body": DONE, "state": "closed", "state_reason": "completed"},
         ),
     ],
@@ -477,6 +493,7 @@ CASSETTES |= {
         react("eyes"),
         PULL,
         FILES,
+        *status_posted("status-implemented", "rfd: implemented", new=True),
         react("rocket"),
         reply("slash-done"),
     ],
@@ -489,13 +506,7 @@ CASSETTES |= {
     ],
     "test_github_reconcile/test_missing_tracking_issue_is_created": [
         call("GET", "/issues", query=ISSUES_Q, reply=[]),
-        call(
-            "POST",
-            "/issues",
-            status=201,
-            body={"title": "RFD 045: Streaming exports", "body": TRACKING_BODY, "labels": []},
-            reply=issue(12, "RFD 045: Streaming exports", TRACKING_BODY),
-        ),
+        OPEN_TRACKING,
         call("GET", "/pulls", query="state=open&per_page=100&page=1", reply=[]),
     ],
     # the issue the first run created is found by its marker; the header still lacks the link
@@ -525,6 +536,7 @@ CASSETTES[C + "test_refine_commits_the_refined_rfd"] = [
     react("eyes"),
     PULL,
     SLASH_FILES,
+    *status_posted("status-refined"),
     react("rocket"),
     reply("slash-refine"),
 ]
@@ -655,6 +667,7 @@ CASSETTES |= {
             status=201,
             reply=status_comment(),
         ),
+        *labelled(2, DISCUSSION),
         files_of(3),
         comments_of(3, comment(955, 3, STATUS_3_OLD)),
         call(
@@ -663,6 +676,7 @@ CASSETTES |= {
             body={"body": STATUS_3},
             reply=comment(955, 3, STATUS_3),
         ),
+        *labelled(3, DISCUSSION),
     ],
     G + "test_second_run_changes_nothing": [
         call(
@@ -717,6 +731,7 @@ CASSETTES |= {
         ),
         PULL,
         SLASH_FILES,
+        *status_posted("status-slash"),
         reply("slash-status"),
     ],
     C + "test_status_on_an_issue_with_a_planted_tracking_marker": [
@@ -774,6 +789,7 @@ CASSETTES[C + "test_rerun_after_a_failure_finishes_the_command"] = [
     react("eyes"),
     PULL,
     SLASH_FILES,
+    *status_posted("status-dismissed"),
     react("rocket"),
     edited("slash-dismiss", 958),  # the failure report becomes the answer: one reply
 ]
@@ -939,6 +955,7 @@ CASSETTES[C + "test_refine_rerun_after_its_reply_failed_does_not_refine_again"] 
     react("eyes"),
     PULL,
     SLASH_FILES,
+    *status_posted("status-refined"),
     react("rocket"),
     call(
         "POST",
@@ -953,7 +970,7 @@ CASSETTES[C + "test_refine_rerun_after_its_reply_failed_does_not_refine_again"] 
         "GET",
         "/issues/2/comments",
         query="per_page=100",
-        reply=[answered("slash-refine-failed-502", 963, AFTER)],
+        reply=[STATUS_REFINED, answered("slash-refine-failed-502", 963, AFTER)],
     ),
     perm("Codertocat", "admin"),
     call(
@@ -1013,13 +1030,14 @@ CASSETTES[C + "test_review_rerun_after_posting_failed_posts_the_committed_review
         status=201,
         reply=comment(965, 2, body("slash-review-resumed")),
     ),
+    *status_posted("status-slash-review-resumed"),
     call(
         "POST",
         f"/issues/comments/{CID}/reactions",
         body={"content": "rocket"},
         reply=reaction("rocket"),
     ),
-    edited("slash-review", 964),
+    edited("slash-review-finished", 964),  # the failure report says the re-run finished
 ]
 
 # An earlier run posted the review, then failed (its report is on the PR): the re-run has
