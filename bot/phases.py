@@ -155,7 +155,7 @@ ABANDONED_NOTE = "RFD {rid} was abandoned{why}, so its remaining phases will not
 SUPERSEDED_NOTE = "RFD {rid} was superseded by {successor}: its phases continue there, not here."
 
 
-def _closing_note(rid: str, doc: Document) -> str:
+def closing_note(rid: str, doc: Document) -> str:
     """Why the tracking issue closes as not planned: the reason, or the successor."""
     if doc.status is Status.SUPERSEDED:
         successors = ", ".join(f"RFD {s}" for s in doc.links("Superseded by")) or "another RFD"
@@ -215,7 +215,7 @@ def sync_tracking(ws: Workspace, query: str) -> Issue:
         issue = ws.forge.edit_issue(issue.number, state="closed", state_reason="completed")
         closed = True
     elif doc.status in NOT_PLANNED and issue.state != "closed":
-        ws.forge.create_comment(issue.number, _closing_note(rid, doc))
+        ws.forge.create_comment(issue.number, closing_note(rid, doc))
         issue = ws.forge.edit_issue(issue.number, state="closed", state_reason="not_planned")
         closed = True
     ws.bus.emit(

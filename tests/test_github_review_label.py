@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -128,3 +130,31 @@ def test_rerun_after_a_failure_past_posting_takes_the_label_off(
     origin, checkout = world
     assert run_bot(tmp_path, checkout, "pull_request_target", payload(LABELED)) == 0
     assert bot_commits(origin) == ["Test User|pr"]
+
+
+UNPLANNED = (
+    RFD_TEXT.replace(
+        "A generator yields CSV rows;", "A generator yields CSV rows (TODO: the chunk size);"
+    ).split("## Implementation Plan")[0]
+    + "## Implementation Plan\n\nWe will see.\n"
+)
+
+
+@pytest.mark.vcr
+def test_findings_lead_with_the_verdict_and_link_the_rfd_lines(tmp_path: Path, vcr: Any) -> None:
+    """The major is visible with a link to its line at the reviewed commit; the minor folds."""
+    _, checkout = make_world(tmp_path, {"README.md": "hello\n"}, {RFD_PATH: UNPLANNED})
+    assert run_bot(tmp_path, checkout, "pull_request_target", payload(LABELED)) == 0
+    (review,) = [json.loads(r.body)["body"] for r in vcr.requests
+                 if r.method == "POST" and r.path.endswith("/issues/2/comments")]  # fmt: skip
+    heading, _, verdict = review.split("\n")[2:5]
+    assert heading == "### 🔍 Review of RFD 045 — ⚠️ 1 major · 1 minor"
+    assert verdict.startswith("**Needs changes**")
+    at = "https://github.com/Codertocat/Hello-World/blob/ec26c3e57ca3a959ca5aad62de7213c562f8c821"
+    design_line = UNPLANNED.splitlines().index(next(
+        line for line in UNPLANNED.splitlines() if "TODO" in line)) + 1  # fmt: skip
+    visible, folded = review.split("<details>")
+    assert f"]({at}/{RFD_PATH}#L" in visible and "major" in visible and "TODO" not in visible
+    assert f"[Design L{design_line}]({at}/{RFD_PATH}#L{design_line})" in folded
+    assert "0 tokens" not in review and "$0.0000" not in review
+    assert review.count("offline structural review") == 1

@@ -20,8 +20,8 @@ ICON = {Severity.BLOCKER: "🛑", Severity.MAJOR: "⚠️", Severity.MINOR: "", 
 VISIBLE = (Severity.BLOCKER, Severity.MAJOR)
 HEADING = "### 🔍 {kind} of RFD {rid} — {tally}"
 VERDICT = {
-    Severity.BLOCKER: "**Not ready to accept:** resolve the blockers below first.",
-    Severity.MAJOR: "**Needs changes** before it is accepted: see the major findings below.",
+    Severity.BLOCKER: "**Not ready to accept:** resolve the blocking findings below first.",
+    Severity.MAJOR: "**Needs changes** before it is accepted: see the findings below.",
     Severity.MINOR: "**No blocking findings:** the rest is polish.",
 }
 CLEAN = "**Nothing to fix** as far as this review sees."

@@ -1054,3 +1054,55 @@ CASSETTES[R + "test_rerun_after_a_failure_past_posting_takes_the_label_off"] = [
     UNLABEL,
     edited("review-finished", 961),
 ]
+
+# An RFD with a TODO and a plan without phases: the verdict, the major linked, the minor folded.
+CASSETTES[R + "test_findings_lead_with_the_verdict_and_link_the_rfd_lines"] = [
+    ADMIN,
+    FILES,
+    STATUS_ONLY,
+    call(
+        "POST",
+        "/issues/2/comments",
+        body={"body": body("review-findings")},
+        status=201,
+        reply=comment(951, 2, body("review-findings")),
+    ),
+    call(
+        "PATCH",
+        "/issues/comments/950",
+        body={"body": body("status-after-findings")},
+        reply=comment(950, 2, body("status-after-findings")),
+    ),
+    *labelled(2, DISCUSSION),
+    UNLABEL,
+]
+
+# Abandoned after phase 1: the issue is labelled, told why, and closed as not planned.
+ABANDONED_LABEL = "rfd: abandoned"
+MERGED_12 = {**TRACKING, "body": MERGED}
+CASSETTES[
+    "test_github_push/test_an_abandoned_rfd_closes_its_issue_as_not_planned_with_the_reason"
+] = [
+    call("GET", "/issues", query=ISSUES_Q, reply=[MERGED_12]),
+    call("GET", "/issues/12", reply=MERGED_12),
+    unlabelled(12, ACCEPTED),
+    call(
+        "POST",
+        "/issues/12/labels",
+        body=[ABANDONED_LABEL],
+        reply=[lifecycle_label(ABANDONED_LABEL)],
+    ),
+    call(
+        "POST",
+        "/issues/12/comments",
+        body={"body": body("tracking-abandoned")},
+        status=201,
+        reply=comment(980, 12, body("tracking-abandoned")),
+    ),
+    call(
+        "PATCH",
+        "/issues/12",
+        body={"state": "closed", "state_reason": "not_planned"},
+        reply={**MERGED_12, "state": "closed", "state_reason": "not_planned"},
+    ),
+]
