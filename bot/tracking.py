@@ -84,7 +84,8 @@ def _progress(phases: Sequence[PlanPhase], ticked: Collection[int]) -> str:
 
 
 def inline(text: str) -> str:
-    """Untrusted text shown inline in the issue: one line, no markdown structure, no mention."""
+    """Untrusted text shown inline (issue, status comment): one line, no markdown structure,
+    no HTML, no mention — the one function the shared neutralisation module will replace."""
     for char in "\\`*_[]<>|#~!":
         text = text.replace(char, f"\\{char}")
     return " ".join(text.split()).replace("@", "@\u200b")

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from bot.github.review_post import ICON
 from bot.reviews import Severity
 from bot.status import Status
+from bot.tracking import inline as _inline
 
 MAIN_PATH = (Status.DRAFT, Status.DISCUSSION, Status.ACCEPTED, Status.IMPLEMENTED)
 
@@ -81,13 +82,6 @@ class Who:
 
     review: str
     accept: str
-
-
-def _inline(text: str) -> str:
-    """Untrusted text shown inline: no markdown structure, no HTML, no table break."""
-    for char in "\\`*_[]<>|#~!":
-        text = text.replace(char, f"\\{char}")
-    return " ".join(text.split())
 
 
 def stepper(status: Status | None) -> str:

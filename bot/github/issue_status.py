@@ -15,6 +15,7 @@ from bot.github.implement_cmd import BRANCH
 from bot.github.ops import open_workspace
 from bot.status import Status
 from bot.text import plural
+from bot.tracking import inline as _inline
 
 HEADER = "### Implementation of RFD {rid} — {status}"
 PROGRESS = "{done} of {total} done{optional}."
@@ -25,13 +26,6 @@ NEXT_DONE = (
 )
 NO_PLAN = "RFD {rid} has no plan on `{branch}` yet: merge the pull request that accepts it."
 FINISHED = "RFD {rid} is {status}: nothing is left to run."
-
-
-def _inline(text: str) -> str:
-    """Untrusted text (a phase title) inline: no markdown structure."""
-    for char in "\\`*_[]<>|#~!":
-        text = text.replace(char, f"\\{char}")
-    return " ".join(text.split())
 
 
 def implementation_status(ctx: Context, rid: str) -> str:
