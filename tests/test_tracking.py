@@ -156,11 +156,11 @@ def test_closing_note_names_the_successor_or_the_reason() -> None:
     from bot.phases import closing_note
 
     head = "# RFD 045: Layered\n\n- **Status**: {status}\n{extra}\n## Summary\n\nx\n"
-    superseded = document.parse(head.format(status="Superseded",
-                                            extra="- **Superseded by**: [RFD 050]\n"), URL)  # fmt: skip
+    successor = head.format(status="Superseded", extra="- **Superseded by**: [RFD 050]\n")
+    superseded = document.parse(successor, URL)
     assert "superseded by RFD 050" in closing_note("045", superseded)
-    abandoned = document.parse(head.format(status="Abandoned",
-                                           extra="- **Abandoned**: too **slow** @x\n"), URL)  # fmt: skip
+    reason = head.format(status="Abandoned", extra="- **Abandoned**: too **slow** @x\n")
+    abandoned = document.parse(reason, URL)
     assert closing_note("045", abandoned).endswith(
         "RFD 045 was abandoned: too \\*\\*slow\\*\\* @\u200bx, so its remaining phases will not "
         "be implemented."
