@@ -93,3 +93,13 @@ def test_lint_findings_become_annotations(
     assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
     out = capsys.readouterr().out
     assert f"::error file={RFD_PATH},line=" in out and "Date" in out
+
+
+@pytest.mark.vcr
+def test_a_config_error_reported_earlier_is_cleared_once_the_config_reads(
+    tmp_path: Path, checkout: Path
+) -> None:
+    # the cassette: the status comment is posted, and the config-error comment an earlier
+    # run left is edited to say it is fixed (no request to find it: the comments were listed)
+    assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
+    assert "config-error comment updated on #2" in (tmp_path / "summary.md").read_text()

@@ -175,6 +175,10 @@ class GitHubForge:
                 self._comments[number] = [to_comment(gh) for gh in pages]
         return self._comments[number]
 
+    def read_comments(self, number: int) -> list[Comment] | None:
+        """The bot's comments on ``number`` if this run already listed them (no request)."""
+        return self.comments(number) if number in self._comments else None
+
     def comments(self, number: int) -> list[Comment]:
         """The bot's own comments on ``number``: the only ones searched for markers.
 

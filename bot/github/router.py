@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.comments import marker
 from bot.config import Config, Resolved, load
 from bot.errors import ConfigError, ForgeError, RfdError
 from bot.forge.github import GitHubForge
@@ -56,6 +57,7 @@ CONFIG_BROKEN = (
     "### rfd-bot cannot read its configuration\n\n```\n{error}\n```\n\n"
     "Fix `.github/rfd.toml` on the default branch, then re-run this job."
 )
+CONFIG_FIXED = "✅ rfd-bot reads its configuration again: the error reported here is fixed."
 FAILED = "### 😕 rfd-bot could not finish\n\n```\n{error}\n```\n\n{retry}"
 RETRY = (
     "Nothing was left half-done. Fix the problem above, then re-run the job or repeat the command."
@@ -132,9 +134,21 @@ def _run(
     ctx = Context(delivery, cfg, forge, api, root, environ, summary, clock, resolved)
     try:
         route.handler()(ctx)
+        _clear_config_error(ctx)
     except RfdError as err:
         return _failed(ctx, err)
     return 0
+
+
+def _clear_config_error(ctx: Context) -> None:
+    """The configuration read fine: a config-error comment on this PR or issue says it is
+    fixed (checked only when this run listed the comments anyway: no extra request)."""
+    number = ctx.delivery.number
+    if number is None:
+        return
+    known = ctx.forge.read_comments(number) or ()
+    if any(marker("config-error", number) in c.body for c in known):
+        ctx.upsert("config-error", number, CONFIG_FIXED)
 
 
 def _resolve(root: Path) -> Resolved:

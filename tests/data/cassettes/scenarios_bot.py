@@ -1106,3 +1106,29 @@ CASSETTES[
         reply={**MERGED_12, "state": "closed", "state_reason": "not_planned"},
     ),
 ]
+
+# The configuration was broken on an earlier run (its comment is on the PR), then fixed.
+CONFIG_FIXED = body("config-fixed")
+CASSETTES[S + "test_a_config_error_reported_earlier_is_cleared_once_the_config_reads"] = [
+    FILES,
+    call(
+        "GET",
+        "/issues/2/comments",
+        query="per_page=100",
+        reply=[comment(945, 2, body("config-error"))],
+    ),
+    call(
+        "POST",
+        "/issues/2/comments",
+        body={"body": body("status-opened")},
+        status=201,
+        reply=status_comment(),
+    ),
+    *labelled(2, DISCUSSION),
+    call(
+        "PATCH",
+        "/issues/comments/945",
+        body={"body": CONFIG_FIXED},
+        reply=comment(945, 2, CONFIG_FIXED),
+    ),
+]
