@@ -151,8 +151,11 @@ def _position(phases: tuple[PlanPhase, ...], phase: int | str) -> int | None:
 
 
 NOT_PLANNED = (Status.ABANDONED, Status.SUPERSEDED)
-ABANDONED_NOTE = "RFD {rid} was abandoned{why}, so its remaining phases will not be implemented."
-SUPERSEDED_NOTE = "RFD {rid} was superseded by {successor}: its phases continue there, not here."
+ABANDONED_NOTE = "RFD {rid} was abandoned{why}. This issue closes as not planned."
+SUPERSEDED_NOTE = (
+    "RFD {rid} was superseded by {successor}, where the work continues. This issue closes as "
+    "not planned."
+)
 
 
 def closing_note(rid: str, doc: Document) -> str:

@@ -33,15 +33,21 @@ def test_stepper_marks_the_current_status(status: Status, line: str) -> None:
 
 
 def test_discussion_without_reviews_offers_review_and_accept_and_says_who() -> None:
-    text = step(Panel("045", "X", URL, Status.DISCUSSION))
+    panel = Panel("045", "X", URL, Status.DISCUSSION)
+    text = step(panel)
     assert "`/rfd review`" in text and "`/rfd accept`" in text and "`rfd:accept`" in text
-    assert "other than the RFD's author" in text and "/rfd implement" not in text
+    assert "/rfd implement" not in text
+    body = render([panel], head="abc", who=WHO, review_label="rfd:review",
+                  accept_label="rfd:accept", commands="")  # fmt: skip
+    who = ("<sub>Who may: people with write access or more; `/rfd accept` and `rfd:accept`: "
+           "people with write access or more other than the RFD's author.</sub>")  # fmt: skip
+    assert who in body
 
 
 def test_open_reviews_with_a_blocker_say_so_and_offer_refine_and_dismiss() -> None:
     blocker = ReviewEntry(1, "u", {Severity.BLOCKER: 1, Severity.MINOR: 2})
     text = step(Panel("045", "X", URL, Status.DISCUSSION, reviews=(blocker,)))
-    assert text.startswith("1 open review (🛑 1 blocker · 2 minor)")
+    assert text.startswith("1 open review (🛑 1 blocker · 2 minor): push fixes")
     assert "`/rfd refine`" in text and "`/rfd dismiss all`" in text
 
 

@@ -21,23 +21,23 @@ from bot.tracking import inline as _inline
 MAIN_PATH = (Status.DRAFT, Status.DISCUSSION, Status.ACCEPTED, Status.IMPLEMENTED)
 
 NEXT_REVIEW = (
-    "label `{review}` or comment `/rfd review` for a review ({who_review}). Once the "
-    "discussion has settled, accept it with `/rfd accept` or the `{accept}` label ({who_accept})."
+    "label `{review}` or comment `/rfd review` for a review. Once the discussion has settled, "
+    "accept it with `/rfd accept` or the `{accept}` label."
 )
 NEXT_SETTLE = (
-    "{open} — push fixes or comment `/rfd refine`, then `/rfd dismiss all` (or "
-    "`/rfd dismiss 1`…) for the settled ones ({who_review}). Accept with `/rfd accept` or the "
-    "`{accept}` label ({who_accept})."
+    "{open}: push fixes or comment `/rfd refine`, then `/rfd dismiss all` (or `/rfd dismiss 1`…) "
+    "for the settled ones. Then accept with `/rfd accept` or the `{accept}` label."
 )
 NEXT_READ = (
-    "{open}: nothing there blocks acceptance. `/rfd dismiss all` once read "
-    "({who_review}); accept with `/rfd accept` or the `{accept}` label ({who_accept})."
+    "{open}: nothing there blocks acceptance. `/rfd dismiss all` once read; accept with "
+    "`/rfd accept` or the `{accept}` label."
 )
 NEXT_IMPLEMENT = (
-    "merge this pull request, then comment `/rfd implement` on {where} to start phase "
-    "{phase} ({who_review})."
+    "merge this pull request, then comment `/rfd implement` on {where} to start phase {phase}."
 )
-NEXT_DONE = "every phase is done: comment `/rfd done` here to mark it Implemented ({who_review})."
+NEXT_DONE = "every phase is done: comment `/rfd done` here to mark it Implemented."
+WHO_MAY = "Who may: {who_review}; `/rfd accept` and `{accept}`: {who_accept}."
+WHO_MAY_LATER = "Who may: {who_review}."
 NEXT_NO_PLAN = "merge this pull request; its plan has no phase to implement."
 NEXT_IMPLEMENTED = "nothing left to do: merging this pull request closes {issue}."
 NEXT_CLOSED = "nothing left to do: merging this pull request records it as {status}."
@@ -105,8 +105,7 @@ def tally(counts: Mapping[Severity, int] | None) -> str:
 
 
 def next_step(panel: Panel, who: Who, review_label: str, accept_label: str) -> str:
-    facts = {"review": review_label, "accept": accept_label,
-             "who_review": who.review, "who_accept": who.accept}  # fmt: skip
+    facts = {"review": review_label, "accept": accept_label}
     status = panel.status
     if status in (Status.DRAFT, Status.DISCUSSION):
         active = [r for r in panel.reviews if not r.dismissed]
@@ -128,6 +127,16 @@ def next_step(panel: Panel, who: Who, review_label: str, accept_label: str) -> s
         issue = f"tracking issue #{panel.tracking}" if panel.tracking else "its tracking issue"
         return NEXT_IMPLEMENTED.format(issue=issue)
     return NEXT_CLOSED.format(status=status.value if status else "changed")
+
+
+def _who(status: Status | None, who: Who, accept_label: str) -> str:
+    if status in (Status.DRAFT, Status.DISCUSSION):
+        text = WHO_MAY.format(who_review=who.review, who_accept=who.accept, accept=accept_label)
+    elif status is Status.ACCEPTED:
+        text = WHO_MAY_LATER.format(who_review=who.review)
+    else:
+        return ""
+    return f"<sub>{text}</sub>"
 
 
 def review_table(entries: Sequence[ReviewEntry]) -> list[str]:
@@ -168,6 +177,8 @@ def panel_text(panel: Panel, who: Who, review_label: str, accept_label: str) -> 
     lines += [stepper(panel.status), ""]
     step = next_step(panel, who, review_label, accept_label)
     lines += [f"**Next step:** {step}", ""]
+    if who_line := _who(panel.status, who, accept_label):
+        lines += [who_line, ""]
     if panel.status in (Status.DRAFT, Status.DISCUSSION) or panel.reviews:
         lines += [*review_table(panel.reviews), ""]
     if panel.impl_reviews:

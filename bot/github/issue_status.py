@@ -46,8 +46,8 @@ def implementation_status(ctx: Context, rid: str) -> str:
         done = n in state.completed
         summary = ws.rel(ws.store.path(rid, f"phases/{label}.md"))
         extra = f" · [summary]({web}/blob/{ctx.delivery.default_branch}/{summary})" if done else ""
-        mark = "✓" if done else "○"
-        lines.append(f"- {mark} {label}. {_inline(phase.title)} — {prs}{extra}")
+        where = "done" if done else "to do"
+        lines.append(f"- Phase {label}: {_inline(phase.title)} — {where} · {prs}{extra}")
     required = [p for p in plan if not phase_ids.optional(p)]
     missing = phase_ids.missing(plan, state.completed)
     optional = len(plan) - len(required)

@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 
 COMMIT = "RFD {ids}: {what} by rfd-bot\n\nRfd-Bot-Event: {key}"
 FORK_REFUSED = (
-    "This pull request comes from a fork, which the bot cannot push to. Push the branch "
-    "to this repository (or run the command locally with `rfd`) instead."
+    "This pull request comes from a fork, which the bot cannot push to: push the branch to "
+    "this repository, open the pull request from there, then repeat the command."
 )
 DONE_BEFORE = (
     "RFD {ids} {what}: an earlier run of this command committed it as {sha} and could not "
