@@ -14,7 +14,7 @@ URL = "https://github.com/o/r/blob/abc/docs/rfd/045-x.md"
 
 
 def step(panel: Panel) -> str:
-    return next_step(panel, WHO, "rfd:review", "rfd:accept")
+    return next_step(panel, "rfd:review", "rfd:accept")
 
 
 @pytest.mark.parametrize(

@@ -104,7 +104,8 @@ def tally(counts: Mapping[Severity, int] | None) -> str:
     return " · ".join(parts) or "no findings"
 
 
-def next_step(panel: Panel, who: Who, review_label: str, accept_label: str) -> str:
+def next_step(panel: Panel, review_label: str, accept_label: str) -> str:
+    """What to do now, in this status (who may do it is said on the line below)."""
     facts = {"review": review_label, "accept": accept_label}
     status = panel.status
     if status in (Status.DRAFT, Status.DISCUSSION):
@@ -175,7 +176,7 @@ def panel_text(panel: Panel, who: Who, review_label: str, accept_label: str) -> 
     if panel.problem:
         return [*lines, BROKEN.format(problem=_inline(panel.problem)), ""]
     lines += [stepper(panel.status), ""]
-    step = next_step(panel, who, review_label, accept_label)
+    step = next_step(panel, review_label, accept_label)
     lines += [f"**Next step:** {step}", ""]
     if who_line := _who(panel.status, who, accept_label):
         lines += [who_line, ""]
