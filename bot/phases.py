@@ -170,6 +170,20 @@ def closing_note(rid: str, doc: Document) -> str:
     return f"{marker('closed', rid)}\n{text}"
 
 
+SUMMARY_LINK = "[summary]({url})"
+
+
+def summary_links(ws: Workspace, rid: str, phases: tuple[PlanPhase, ...]) -> dict[int, str]:
+    """A link to each recorded phase's summary on the default branch, by position."""
+    files = ws.store.phase_files(rid)
+    found = {}
+    for n, phase in enumerate(phases, start=1):
+        path = files.get(phase_ids.label(phase, n))
+        if path is not None:
+            found[n] = SUMMARY_LINK.format(url=ws.forge.file_url(ws.rel(path)))
+    return found
+
+
 def _relabel(ws: Workspace, issue: Issue, status: Status) -> None:
     """The issue carries its RFD's status label, and no other lifecycle label."""
     todo = lifecycle_labels.changes(issue.labels, [status])
@@ -198,15 +212,16 @@ def sync_tracking(ws: Workspace, query: str) -> Issue:
     title = f"RFD {rid}: {doc.title}"
     existing = ws.forge.find_issue(mark)
     label = lifecycle_labels.label_of(doc.status)
+    links = summary_links(ws, rid, phases)
     if existing is None:
         link = ws.forge.file_url(file.path)
-        body = tracking.render_body(rid, doc.title, link, phases, done)
+        body = tracking.render_body(rid, doc.title, link, phases, done, links=links)
         body = body if mark in body else f"{mark}\n{body}"
         issue = ws.forge.create_issue(title, body, labels=(label,))
         created = True
     else:
         current = ws.forge.get_issue(existing.number)  # re-read: never lose a racing tick
-        body = tracking.merge_body(current.body, phases, done)
+        body = tracking.merge_body(current.body, phases, done, links=links)
         issue = current
         if body != current.body:
             issue = ws.forge.edit_issue(current.number, body=body)

@@ -37,11 +37,12 @@ def render_body(
     done: Collection[int],
     *,
     failed: Mapping[int, str] | None = None,
+    links: Mapping[int, str] | None = None,
 ) -> str:
     """A fresh issue body: marker, link to the RFD, and the checklist region."""
     shown = title.replace("[", "\\[").replace("]", "\\]")  # keep the link intact
     intro = f"Tracking issue for [RFD {rfd_id}: {shown}]({rfd_path})."
-    return f"{marker(rfd_id)}\n{intro}\n\n{region(phases, done, failed)}\n"
+    return f"{marker(rfd_id)}\n{intro}\n\n{region(phases, done, failed, links=links)}\n"
 
 
 def region(
@@ -50,10 +51,15 @@ def region(
     failed: Mapping[int, str] | None = None,
     *,
     record: Collection[int] | None = None,
+    links: Mapping[int, str] | None = None,
 ) -> str:
     """The bot's region: progress, record of the bot's view (positions, 1-based), and the
-    checklist numbered by phase label (``- [ ] 3a. Title``)."""
-    text = checklist.render([p.title for p in phases], tags=phase_ids.labels(phases))
+    checklist numbered by phase label (``- [ ] 3a. Title``), each item followed by its
+    ``links`` (``[summary](…)``) when it has some."""
+    links = links or {}
+    titles = [f"{p.title} — {links[n]}" if n in links else p.title
+              for n, p in enumerate(phases, start=1)]  # fmt: skip
+    text = checklist.render(titles, tags=phase_ids.labels(phases))
     for n, reason in sorted((failed or {}).items()):
         if 1 <= n <= len(phases) and n not in done:
             text = checklist.mark(text, n - 1, ItemStatus.FAILED, reason or "unknown reason")
@@ -97,6 +103,7 @@ def merge_body(
     done: Collection[int],
     *,
     failed: Mapping[int, str] | None = None,
+    links: Mapping[int, str] | None = None,
 ) -> str:
     """``existing`` with its region brought up to date (appended if it has none).
 
@@ -105,12 +112,12 @@ def merge_body(
     span = _span(existing)
     newline = "\r\n" if "\r\n" in existing else "\n"
     if span is None:
-        fresh = region(phases, done, failed)
+        fresh = region(phases, done, failed, links=links)
         return f"{existing.rstrip()}{newline * 2}{fresh.replace(chr(10), newline)}{newline}"
     old = existing[span[0] : span[1]]
     ticks, unticks = _person_changes(old, phases)
     shown = (set(done) | ticks) - unticks
-    fresh = region(phases, shown, failed, record=done).replace("\n", newline)
+    fresh = region(phases, shown, failed, record=done, links=links).replace("\n", newline)
     return existing[: span[0]] + fresh + existing[span[1] :]
 
 

@@ -164,3 +164,13 @@ def test_closing_note_names_the_successor_or_the_reason() -> None:
     assert closing_note("045", abandoned).endswith(
         "RFD 045 was abandoned: too \\*\\*slow\\*\\* @\u200bx. This issue closes as not planned."
     )
+
+
+def test_a_recorded_phase_links_its_summary_and_a_persons_tick_still_counts() -> None:
+    links = {1: "[summary](https://x/blob/main/docs/rfd/.state/045/phases/1.md)"}
+    text = tracking.render_body("045", "Layered", URL, PHASES, {1}, links=links)
+    assert (
+        "- [x] 1. Skeleton — [summary](https://x/blob/main/docs/rfd/.state/045/phases/1.md)\n"
+        in text
+    )
+    assert tracking.ticked(tick(text, 2), PHASES) == {1, 2}
