@@ -1,0 +1,130 @@
+"""Commands implement runs: what they can and cannot reach, for each mechanism that works here."""
+
+from __future__ import annotations
+
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.agent.context import ToolContext
+from bot.agent.isolation import Mechanism, command_env, works
+from bot.agent.permission import Mode, permit
+from bot.agent.tools import ALL_TOOLS, check_arguments
+from bot.config import Config, ImplementSection
+from bot.errors import PermissionDenied
+from tests.conftest import git
+from tests.fakes import ScriptedPrompter
+from tests.hostile import CONFTEST, PYTEST, SECRETS, TEST_TMP, leaked, plant
+
+RFD = "docs/rfd/001-a.md"
+MECHANISMS = [
+    pytest.param(m, marks=pytest.mark.skipif(not works(m), reason=f"{m.value} does not work here"))
+    for m in Mechanism
+]
+
+
+def test_the_environment_is_an_allowlist() -> None:
+    environ = {**SECRETS, "PATH": "/usr/bin", "LC_ALL": "C", "TZ": "UTC", "HOME": "/home/me"}
+    environ |= {"PYTHONPATH": "/evil", "GIT_CONFIG_COUNT": "1", "SSH_AUTH_SOCK": "/run/a"}
+    env = command_env(environ, passed=("TZ", "CI"))
+    assert env == {
+        "PATH": "/usr/bin", "LC_ALL": "C", "TZ": "UTC", "HOME": "/tmp/home", "TMPDIR": "/tmp",
+        "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null",
+    }  # fmt: skip
+
+
+@pytest.fixture
+def worktree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A linked worktree of a repository holding an RFD, as the bot makes one; secrets planted."""
+    base = tmp_path / "base"
+    (base / "docs/rfd").mkdir(parents=True)
+    (base / RFD).write_text("# RFD 001: A\n", encoding="utf-8")
+    git(tmp_path, "init", "-q", str(base))
+    git(base, "add", "-A")
+    git(base, "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-q", "-m", "rfd")
+    git(base, "worktree", "add", "-q", "--detach", str(tmp_path / "wt"), "HEAD")
+    plant(monkeypatch, Path.home(), base)
+    return tmp_path / "wt"
+
+
+def run_command(root: Path, command: str, mechanism: str, **implement: Any) -> str:
+    commands = (PYTEST, sys.executable)
+    config = Config(implement=ImplementSection(allowed_commands=commands, isolation=mechanism,
+                                               **implement))  # fmt: skip
+    tool = ALL_TOOLS["run_command"]
+    arguments = check_arguments(tool, {"command": command})
+    return tool.handler(ToolContext.for_repo(root, config), arguments)
+
+
+@pytest.mark.parametrize("mechanism", MECHANISMS)
+def test_a_hostile_conftest_finds_no_secret_and_cannot_delete_the_rfds(
+    worktree: Path, mechanism: Mechanism
+) -> None:
+    (worktree / "conftest.py").write_text(CONFTEST, encoding="utf-8")
+    (worktree / "test_tmp.py").write_text(TEST_TMP, encoding="utf-8")
+    out = run_command(worktree, f"{PYTEST} -q test_tmp.py", mechanism.value)
+    loot = (worktree / "leak.txt").read_text(encoding="utf-8")
+    assert "GIT_CONFIG_GLOBAL" in loot  # it ran, and read its own environment
+    assert leaked(loot) == [] and leaked(out) == []
+    assert (worktree / RFD).read_text(encoding="utf-8") == "# RFD 001: A\n"
+    assert "1 passed" in out
+
+
+PROBE = """
+import os, pathlib, socket, sys
+for target in pathlib.Path("targets.txt").read_text().split():
+    try:
+        pathlib.Path(target).write_text("x")
+        print("wrote", target)
+    except OSError as exc:
+        print("refused", target, exc.errno)
+try:
+    socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=2)
+    print("connected")
+except OSError:
+    print("offline")
+"""
+
+
+@pytest.mark.parametrize("mechanism", MECHANISMS)
+@pytest.mark.parametrize("network", [False, True])
+def test_writes_stay_in_the_worktree_and_the_network_is_off_unless_configured(
+    worktree: Path, tmp_path: Path, mechanism: Mechanism, network: bool
+) -> None:
+    (worktree / "probe.py").write_text(PROBE, encoding="utf-8")
+    outside = [tmp_path / "base" / "x", tmp_path / "base/.git/hooks/pre-commit", "/usr/x"]
+    inside = [worktree / "src.py", worktree / RFD, worktree / ".git"]
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        targets = "\n".join(str(p) for p in (*outside, *inside))
+        (worktree / "targets.txt").write_text(targets, encoding="utf-8")  # no argument names them
+        command = f"{sys.executable} probe.py {server.getsockname()[1]}"
+        out = run_command(worktree, command, mechanism.value, network=network)
+    assert (worktree / "src.py").read_text(encoding="utf-8") == "x"
+    # an emptied directory may take a write, which vanishes with the command
+    assert not any(Path(p).exists() for p in outside)
+    assert (worktree / RFD).read_text(encoding="utf-8") == "# RFD 001: A\n"
+    assert (worktree / ".git").read_text(encoding="utf-8").startswith("gitdir:")
+    assert ("connected" if network else "offline") in out
+
+
+def test_without_isolation_the_bot_refuses_commands_and_says_how_to_enable_it(
+    tmp_path: Path,
+) -> None:
+    ctx = ToolContext.for_repo(tmp_path, Config(implement=ImplementSection(isolation="none")))
+    with pytest.raises(PermissionDenied, match="cannot be isolated here") as info:
+        permit(ALL_TOOLS["run_command"], {"command": "pytest"}, ctx, Mode.CONFINED, None)
+    assert "bubblewrap" in info.value.hint
+
+
+def test_without_isolation_a_person_confirms_each_command_even_with_yes(tmp_path: Path) -> None:
+    ctx = ToolContext.for_repo(tmp_path, Config(implement=ImplementSection(isolation="none")))
+    prompter = ScriptedPrompter(["y"])
+    args = {"command": "pytest -q"}
+    assert permit(ALL_TOOLS["run_command"], args, ctx, Mode.YES, prompter) == args
+    [(tool, preview)] = prompter.shown
+    assert tool == "run_command" and "not isolated" in preview and "$ pytest -q" in preview
