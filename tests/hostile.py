@@ -51,7 +51,8 @@ def _views(text: str) -> Iterator[str]:
         plain = run.replace("-", "+").replace("_", "/").rstrip("=")
         for skip in range(4):
             chunk = plain[skip:]
-            chunk = chunk[: len(chunk) // 4 * 4]
+            chunk = chunk[: len(chunk) - (len(chunk) % 4 == 1)]
+            chunk += "=" * (-len(chunk) % 4)
             try:
                 yield base64.b64decode(chunk).decode("latin-1")
             except (binascii.Error, ValueError):
