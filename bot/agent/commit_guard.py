@@ -6,8 +6,8 @@ isolation lets them (the worktree).  Before the bot commits — and after ``rfd 
 ``implement.allowed_paths``, inside ``implement.protected_paths``, or a symlink leading out
 of the repository is put back as it was (a person's own uncommitted change included);
 every changed file that holds a secret value the process has (:mod:`bot.secret_values`,
-any encoding) has it redacted.  The RFD's own state directory is the bot's: exempt from
-the path check, never from the secret scan.
+any encoding) has it redacted.  The state directory is the bot's: exempt from the path
+check, never from the secret scan.
 """
 
 from __future__ import annotations
@@ -92,13 +92,12 @@ def baseline(root: Path) -> Baseline:
     return Baseline({rel: entry(root / rel) for rel in changed_paths(root)})
 
 
-def check_run(
-    root: Path, before: Baseline, config: Config, rfd_id: object, environ: Mapping[str, str]
-) -> Report:
-    """:func:`check` with the bounds of ``[implement]`` and the state of RFD ``rfd_id`` exempt."""
+def check_run(root: Path, before: Baseline, config: Config, environ: Mapping[str, str]) -> Report:
+    """:func:`check` with the bounds of ``[implement]``; the state directory, which the bot
+    writes (the RFD's results, usage, events; a local tracking issue), is exempt."""
     impl = config.implement
     values = held(environ, (*impl.redacted_env, config.provider.api_key_env))
-    exempt = (f"{config.state_root}/{rfd_id}/**",)
+    exempt = (f"{config.state_root}/**",)
     return check(root, before, allowed=impl.allowed_paths, protected=impl.protected_paths,
                  exempt=exempt, values=values)  # fmt: skip
 
