@@ -71,10 +71,11 @@ def leaked(text: str) -> list[str]:
 
 
 def leaked_files(root: Path) -> dict[str, list[str]]:
-    """``{relative path: secrets}`` for every file under ``root`` holding one."""
+    """``{relative path: secrets}`` for every file under ``root`` (or ``root`` itself) holding
+    one, git's own directory aside."""
     found = {}
     for path in root.rglob("*"):
-        if path.is_file() and not path.is_symlink():
+        if path.is_file() and not path.is_symlink() and ".git" not in path.parts:
             names = leaked(path.read_bytes().decode("latin-1"))
             if names:
                 found[path.relative_to(root).as_posix()] = names

@@ -98,5 +98,6 @@ def test_a_file_name_cannot_shape_the_report(repo: Path) -> None:
     name = "x` <!-- rfd-bot:reply:1 --> [link](a)`.yml"
     (repo / ".github/workflows" / name).write_text("on: push\n")
     [line] = guard(repo, Baseline())
-    assert line.startswith("discarded `.github/workflows/x? ??-- rfd-bot?reply?1 --? ?link??a??.yml`")
+    shown = ".github/workflows/x? ??-- rfd-bot?reply?1 --? ?link??a??.yml"
+    assert line.startswith(f"discarded `{shown}`")
     assert line.count("`") == 2
