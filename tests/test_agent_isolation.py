@@ -128,3 +128,32 @@ def test_without_isolation_a_person_confirms_each_command_even_with_yes(tmp_path
     assert permit(ALL_TOOLS["run_command"], args, ctx, Mode.YES, prompter) == args
     [(tool, preview)] = prompter.shown
     assert tool == "run_command" and "not isolated" in preview and "$ pytest -q" in preview
+
+
+def test_rfds_at_the_repository_root_leave_the_worktree_writable(tmp_path: Path) -> None:
+    from bot.agent.jail_view import view_for
+
+    (tmp_path / "docs").mkdir()
+    assert tmp_path.resolve() not in view_for(tmp_path, ".", {}).read_only
+    assert (tmp_path / "docs").resolve() in view_for(tmp_path, "docs", {}).read_only
+
+
+def test_rfd_implement_says_plainly_when_commands_cannot_be_isolated(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No terminal to ask (--yes, piped): the command is refused, the model told why."""
+    from bot.cli.main import main
+    from tests.conftest import rfd_text, write_rfd
+    from tests.fakes import ScriptedLLM, reply, scripted_providers
+
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    (git_repo / ".github").mkdir()
+    (git_repo / ".github/rfd.toml").write_text('[implement]\nisolation = "none"\n')
+    assert main(["-C", str(git_repo), "accept", "1"]) == 0
+    item = [reply("", ("run_command", {"command": "pytest -q"})), reply("done")]
+    llm = ScriptedLLM([reply("Research."), reply("- [ ] 1. Test\n"), *item, reply("Sum.")])
+    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
+    assert main(["-C", str(git_repo), "implement", "1", "--yes"]) == 0
+    assert "commands cannot be isolated here" in capsys.readouterr().err
+    [result] = [m for m in llm.requests[3].messages if "refused" in str(m)]
+    assert "cannot be isolated here" in str(result)

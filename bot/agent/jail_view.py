@@ -53,7 +53,10 @@ def view_for(
     hidden = _existing([Path(p) for p in HIDDEN] + [Path(environ[k]) for k in HIDDEN_ENV
                                                     if environ.get(k)])  # fmt: skip
     python = [p for p in _python() if any(p.is_relative_to(h) for h in hidden)]
-    read_only = python + [p for p in (root / rfd_dir, dot_git) if p.exists()] + list(git_dirs)
+    rfds = (root / rfd_dir).resolve()
+    rfds_apart = rfds != root and rfds.is_relative_to(root)  # RFDs at the root: root stays rw
+    read_only = python + [p for p in (rfds, dot_git) if p.exists() and (p != rfds or rfds_apart)]
+    read_only += list(git_dirs)
     return View(root, tuple(read_only), hidden, config, network)
 
 

@@ -17,8 +17,9 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 STAGE = Path("/mnt")
 """A private tmpfs here holds the binds while the directories they come from are hidden."""
@@ -31,6 +32,9 @@ DROP_PRIVILEGES = (
     "--no-new-privs", "--",
 )  # fmt: skip
 USAGE = "usage: python -I -m bot.agent.unshare_setup SPEC -- COMMAND..."
+SETUP_FAILED = "isolation set-up failed, the command did not run: {error} {detail}"
+SETUP_EXIT = 125
+"""Like ``env`` and ``timeout``: the wrapper failed, not the command."""
 
 
 def mount(*args: str) -> None:
@@ -69,13 +73,15 @@ def _place(at: Path, dest: str, writable: bool) -> None:
         mount("-o", "remount,bind,ro", dest)
 
 
-def set_up(spec: dict[str, object]) -> None:
-    places = [(str(s), str(d), bool(w)) for s, d, w in spec["places"]]  # type: ignore[attr-defined]
+def set_up(spec: Mapping[str, Any]) -> None:
+    """Shape the mount namespace as ``spec`` says: ``places`` (source, destination,
+    writable) bound over everything read-only, ``hidden`` directories emptied, ``home`` made."""
+    places = [(str(s), str(d), bool(w)) for s, d, w in spec["places"]]
     places += [(f"/dev/{name}", f"/dev/{name}", True) for name in DEVICES]
     staged = _stage(places)
     _read_only_everywhere()
-    for hidden in [*spec["hidden"], "/dev"]:  # type: ignore[misc]
-        mount("-t", "tmpfs", "-o", "mode=755", "rfd-empty", str(hidden))
+    for hidden in [*map(str, spec["hidden"]), "/dev"]:
+        mount("-t", "tmpfs", "-o", "mode=755", "rfd-empty", hidden)
     for at, dest, writable in staged:
         _place(at, dest, writable)
     subprocess.run(["umount", "--recursive", "--lazy", str(STAGE)], check=True)
@@ -91,7 +97,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(USAGE, file=sys.stderr)
         return 2
     spec = json.loads(args[0])
-    set_up(spec)
+    try:
+        set_up(spec)
+    except (OSError, subprocess.CalledProcessError) as exc:
+        detail = getattr(exc, "stderr", b"") or b""
+        print(
+            SETUP_FAILED.format(error=exc, detail=detail.decode(errors="replace")), file=sys.stderr
+        )
+        return SETUP_EXIT
     os.chdir(str(spec["root"]))
     os.execvp(DROP_PRIVILEGES[0], [*DROP_PRIVILEGES, *args[2:]])
 
