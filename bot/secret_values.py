@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 SECRET_NAME = re.compile(
-    r"KEY|TOKEN|SECRET|PASS|PWD|CREDENTIAL|AUTH|COOKIE|DSN|WEBHOOK|SESSION|(?:^|_)PAT(?:_|$)",
+    r"KEY|TOKEN|SECRET|PASS|PWD|CREDENTIAL|AUTH(?!OR)|COOKIE|DSN|WEBHOOK|(?:^|_)PAT(?:_|$)",
     re.IGNORECASE,
 )
-"""Variable names whose value is a secret (``MYSQL_PWD``, ``SENTRY_DSN``, ``API_KEY``)."""
+"""Variable names whose value is a secret (``MYSQL_PWD``, ``SENTRY_DSN``, ``API_KEY``; not
+``GIT_AUTHOR_NAME``)."""
 URL_CREDENTIALS = re.compile(r"://[^/@\s]+@")
 """A value carrying credentials in a URL (``DATABASE_URL=postgres://u:p@host/db``)."""
 NOT_SECRET = frozenset({"PWD", "OLDPWD"})
@@ -29,6 +30,7 @@ NOT_SECRET = frozenset({"PWD", "OLDPWD"})
 MIN_LENGTH = 8
 """Shorter values would redact ordinary words; no real credential is that short."""
 KIND = "the value of {name}"
+REDACTED = "[redacted]"
 
 
 def secret_names(environ: Mapping[str, str], configured: Iterable[str] = ()) -> set[str]:
@@ -65,6 +67,10 @@ class SecretValues:
             return
         for match in self.pattern.finditer(text):
             yield match.start(), match.end(), self.kinds.get(match.group(), "a secret value")
+
+    def redact(self, text: str) -> str:
+        """``text`` with every occurrence replaced by ``[redacted]``."""
+        return text if self.pattern is None else self.pattern.sub(REDACTED, text)
 
     def find_bytes(self, data: bytes) -> list[tuple[int, int, str]]:
         """Occurrences in a file's bytes (latin-1 keeps one character per byte)."""

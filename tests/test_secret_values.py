@@ -51,3 +51,8 @@ def test_the_process_environment_is_what_redact_holds_by_default(
 def test_short_values_are_no_secret() -> None:
     assert not held({"API_KEY": "abc"})
     assert redact("abc abc", held({"API_KEY": "abc"})) == "abc abc"
+
+
+def test_names_that_merely_contain_a_secret_word_are_not_secrets() -> None:
+    environ = {"GIT_AUTHOR_NAME": "Jane Developer", "GIT_AUTHOR_EMAIL": "jane@example.com"}
+    assert secret_names(environ) == set()

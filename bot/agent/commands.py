@@ -23,7 +23,6 @@ from bot.agent.context import Tool, ToolContext, schema
 from bot.agent.isolation import NO_ISOLATION, choose, command_env, isolated
 from bot.agent.jail_view import sanitized_copy, view_for
 from bot.errors import PermissionDenied, ValidationError
-from bot.github.redact import redact
 from bot.secret_values import held
 
 MAX_OUTPUT_CHARS = 20_000
@@ -83,7 +82,7 @@ def _run(ctx: ToolContext, args: Mapping[str, Any]) -> str:
         wrapped = argv if mechanism is None else isolated(mechanism, view, argv, git_config)
         output = _execute(ctx, wrapped, env)
     values = held(os.environ, (*impl.redacted_env, ctx.config.provider.api_key_env))
-    return cap(redact(output, values))
+    return cap(values.redact(output))
 
 
 def _require(program: str, root: Path, env: Mapping[str, str]) -> None:
