@@ -20,7 +20,7 @@ from tests.fakes import ScriptedLLM, reply, scripted_providers
 from tests.github_world import RFD_PATH, RFD_TEXT, make_world, payload, run_bot
 from tests.hostile import PYTEST, SECRETS, hostile_item, leaked, leaked_files, plant
 
-pytestmark = pytest.mark.skipif(choose("auto") is None, reason="no isolation works here")
+isolating = pytest.mark.skipif(choose("auto") is None, reason="no isolation works here")
 WORKFLOW = ".github/workflows/x.yml"
 DISCARDED = (
     f"discarded `{WORKFLOW}`: it is protected (implement.protected_paths) (put back as it was)"
@@ -34,6 +34,7 @@ def hostile_model(summary: str) -> ScriptedLLM:
     return ScriptedLLM([reply("Research."), reply(plan), *item, reply(summary)])
 
 
+@isolating
 def test_the_cli_lets_no_secret_out_and_keeps_the_rfds(
     git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -58,6 +59,7 @@ def test_the_cli_lets_no_secret_out_and_keeps_the_rfds(
     assert (git_repo / "docs/rfd/.state/001/phases/1.md").read_text() == "Schema added.\n"
 
 
+@isolating
 @pytest.mark.vcr
 @pytest.mark.usefixtures("all_played", "fixed_git_dates")
 def test_the_bot_pushes_no_secret_and_no_protected_path(
@@ -72,11 +74,8 @@ def test_the_bot_pushes_no_secret_and_no_protected_path(
     plant(monkeypatch, Path.home(), checkout)
     llm = hostile_model("The writer streams rows.")
     monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
-    data = payload("issue_comment.created.issue", **{"comment.body": "/rfd implement"})
-    data["issue"]["body"] = "<!-- rfd-bot:tracking:045 -->\nTracking issue"
-    data["issue"]["user"] = {**data["issue"]["user"], "login": "github-actions[bot]"}
     env = {"GITHUB_TOKEN": SECRETS["GITHUB_TOKEN"]}
-    assert run_bot(tmp_path, checkout, "issue_comment", data, **env) == 0
+    assert run_bot(tmp_path, checkout, "issue_comment", implement_comment(), **env) == 0
 
     pushed = tmp_path / "pushed"
     git(tmp_path, "clone", "-q", "--branch", "rfd/045-phase-1", str(origin), str(pushed))
@@ -92,10 +91,34 @@ def test_the_bot_pushes_no_secret_and_no_protected_path(
     assert leaked(json.dumps(posted)) == []  # comments and the PR body
 
 
-def sent_bodies() -> list[str]:
+@pytest.mark.vcr
+@pytest.mark.usefixtures("all_played")
+def test_the_bot_refuses_implement_where_nothing_isolates(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fail closed, before any model call; the reply says how to enable isolation."""
+    config = CONFIG + 'isolation = "none"\n'
+    _, checkout = make_world(tmp_path, {RFD_PATH: RFD_TEXT, ".github/rfd.toml": config}, {})
+    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(ScriptedLLM([])))
+    assert run_bot(tmp_path, checkout, "issue_comment", implement_comment()) == 0
+    [reply_body] = [json.loads(b)["body"] for b in sent_bodies(REFUSED) if "rfd-bot:reply" in b]
+    assert "cannot be isolated here" in reply_body and "bubblewrap" in reply_body
+
+
+def implement_comment() -> dict[str, object]:
+    data = payload("issue_comment.created.issue", **{"comment.body": "/rfd implement"})
+    data["issue"]["body"] = "<!-- rfd-bot:tracking:045 -->\nTracking issue"
+    data["issue"]["user"] = {**data["issue"]["user"], "login": "github-actions[bot]"}
+    return data
+
+
+PUSHED = "test_the_bot_pushes_no_secret_and_no_protected_path.yaml"
+REFUSED = "test_the_bot_refuses_implement_where_nothing_isolates.yaml"
+
+
+def sent_bodies(name: str = PUSHED) -> list[str]:
     import yaml
 
-    name = "test_the_bot_pushes_no_secret_and_no_protected_path.yaml"
     path = Path(__file__).parent.parent / "cassettes" / "test_implement_hostile" / name
     exchanges = yaml.safe_load(path.read_text(encoding="utf-8"))["interactions"]
     return [e["request"]["body"] for e in exchanges if e["request"]["body"]]
