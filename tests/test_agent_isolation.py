@@ -86,6 +86,11 @@ try:
     print("connected")
 except OSError:
     print("offline")
+try:
+    socket.socket(socket.AF_UNIX).connect(pathlib.Path("daemon.txt").read_text())
+    print("daemon reached")
+except OSError:
+    print("no daemon")
 """
 
 
@@ -97,7 +102,11 @@ def test_writes_stay_in_the_worktree_and_the_network_is_off_unless_configured(
     (worktree / "probe.py").write_text(PROBE, encoding="utf-8")
     outside = [tmp_path / "base" / "x", tmp_path / "base/.git/hooks/pre-commit", "/usr/x"]
     inside = [worktree / "src.py", worktree / RFD, worktree / ".git"]
-    with socket.socket() as server:
+    daemon = socket.socket(socket.AF_UNIX)  # like Docker's socket: a network namespace
+    daemon.bind(str(tmp_path / "d.sock"))  # does not cover Unix sockets, hiding does
+    daemon.listen()
+    (worktree / "daemon.txt").write_text(str(tmp_path / "d.sock"), encoding="utf-8")
+    with daemon, socket.socket() as server:
         server.bind(("127.0.0.1", 0))
         server.listen()
         targets = "\n".join(str(p) for p in (*outside, *inside))
@@ -110,6 +119,7 @@ def test_writes_stay_in_the_worktree_and_the_network_is_off_unless_configured(
     assert (worktree / RFD).read_text(encoding="utf-8") == "# RFD 001: A\n"
     assert (worktree / ".git").read_text(encoding="utf-8").startswith("gitdir:")
     assert ("connected" if network else "offline") in out
+    assert "no daemon" in out
 
 
 def test_without_isolation_the_bot_refuses_commands_and_says_how_to_enable_it(
@@ -136,6 +146,7 @@ def test_rfds_at_the_repository_root_leave_the_worktree_writable(tmp_path: Path)
     (tmp_path / "docs").mkdir()
     assert tmp_path.resolve() not in view_for(tmp_path, ".", {}).read_only
     assert (tmp_path / "docs").resolve() in view_for(tmp_path, "docs", {}).read_only
+    assert Path("/run") in view_for(tmp_path, "docs", {}).hidden  # daemons' sockets
 
 
 def test_rfd_implement_says_plainly_when_commands_cannot_be_isolated(

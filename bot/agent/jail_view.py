@@ -18,8 +18,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-HIDDEN = ("/home", "/root", "/tmp", "/var/tmp", "/run/user")
-"""Always emptied: other users' homes and everybody's temporary files."""
+HIDDEN = ("/home", "/root", "/tmp", "/var/tmp", "/run", "/var/run")
+"""Always emptied: the homes, everybody's temporary files, and the daemons' sockets in
+``/run`` (a network namespace does not cover Unix sockets: Docker's would be root)."""
+RESOLVER = Path("/etc/resolv.conf")
+"""Often a link into ``/run`` (systemd-resolved): shown again when the network is on."""
 HIDDEN_ENV = ("HOME", "RUNNER_TEMP", "RUNNER_WORKSPACE", "TMPDIR", "XDG_RUNTIME_DIR")
 """Emptied wherever they point (the runner's event file, `GITHUB_ENV` and the like)."""
 HOME = "/tmp/home"
@@ -56,7 +59,7 @@ def view_for(
     rfds = (root / rfd_dir).resolve()
     rfds_apart = rfds != root and rfds.is_relative_to(root)  # RFDs at the root: root stays rw
     read_only = python + [p for p in (rfds, dot_git) if p.exists() and (p != rfds or rfds_apart)]
-    read_only += list(git_dirs)
+    read_only += list(git_dirs) + (_resolver(hidden) if network else [])
     return View(root, tuple(read_only), hidden, config, network)
 
 
@@ -64,6 +67,12 @@ def _python() -> list[Path]:
     """The installation of the Python running the bot (pyenv keeps it in a home)."""
     found = {Path(p).resolve() for p in (sys.base_prefix, sys.prefix)}
     return sorted(p for p in found if p.is_dir())
+
+
+def _resolver(hidden: tuple[Path, ...]) -> list[Path]:
+    """The directory of the DNS configuration, when it lies in an emptied directory."""
+    where = RESOLVER.resolve().parent
+    return [where] if where.is_dir() and any(where.is_relative_to(h) for h in hidden) else []
 
 
 def git_directories(root: Path) -> tuple[Path, ...]:
