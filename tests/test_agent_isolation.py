@@ -168,3 +168,15 @@ def test_rfd_implement_says_plainly_when_commands_cannot_be_isolated(
     assert "commands cannot be isolated here" in capsys.readouterr().err
     [result] = [m for m in llm.requests[3].messages if "refused" in str(m)]
     assert "cannot be isolated here" in str(result)
+
+
+def test_a_command_started_outside_a_tool_call_fails_closed_without_isolation(
+    tmp_path: Path,
+) -> None:
+    """What the item loop runs itself (a verify command) goes through the same door."""
+    from bot.agent.commands import run_isolated
+
+    ctx = ToolContext.for_repo(tmp_path, Config(implement=ImplementSection(isolation="none")))
+    with pytest.raises(PermissionDenied, match="cannot be isolated here"):
+        run_isolated(ctx, [sys.executable, "-c", "print('ran')"])
+    assert not list(tmp_path.iterdir())

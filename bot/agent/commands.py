@@ -20,7 +20,7 @@ from typing import Any
 
 from bot.agent import command_args
 from bot.agent.context import Tool, ToolContext, schema
-from bot.agent.isolation import NO_ISOLATION, choose, command_env, isolated
+from bot.agent.isolation import ENABLE, NO_ISOLATION, choose, command_env, isolated
 from bot.agent.jail_view import sanitized_copy, view_for
 from bot.errors import PermissionDenied, ValidationError
 from bot.secret_values import held
@@ -72,9 +72,21 @@ def _checked(ctx: ToolContext, command: str) -> list[str]:
 
 
 def _run(ctx: ToolContext, args: Mapping[str, Any]) -> str:
-    argv = _checked(ctx, args["command"])
+    # permit() let it through: isolated, or confirmed by a person where nothing isolates
+    return run_isolated(ctx, _checked(ctx, args["command"]), unisolated_confirmed=True)
+
+
+def run_isolated(
+    ctx: ToolContext, argv: Sequence[str], *, unisolated_confirmed: bool = False
+) -> str:
+    """Run ``argv`` in the repository root as every implement command runs — isolated, with
+    the allowlisted environment — and return its exit code and output, secret values
+    redacted.  Where nothing isolates it runs only when a person confirmed it
+    (``unisolated_confirmed``); otherwise PermissionDenied (fail closed)."""
     impl = ctx.config.implement
     mechanism = choose(impl.isolation)
+    if mechanism is None and not unisolated_confirmed:
+        raise PermissionDenied(f"`{shlex.join(argv)}` refused: {NO_ISOLATION}", hint=ENABLE)
     view = view_for(ctx.sandbox.root, ctx.config.rfd_dir, os.environ, network=impl.network)
     with sanitized_copy(view) as git_config:
         env = command_env(os.environ, impl.env)

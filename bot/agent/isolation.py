@@ -41,6 +41,11 @@ NO_ISOLATION = (
     "commands cannot be isolated here (no working bubblewrap or unshare), so a command a "
     "model wrote could read this process's secrets"
 )
+ENABLE = (
+    "install bubblewrap (`apt-get install bubblewrap`; on Ubuntu 24.04 also load AppArmor's "
+    "`bwrap-userns-restrict` profile) or allow unprivileged user namespaces for `unshare`; "
+    'see the README, "What implement\'s commands can reach"'
+)
 
 
 class Mechanism(enum.Enum):

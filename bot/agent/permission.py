@@ -18,18 +18,13 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.agent.context import Tool, ToolContext
-from bot.agent.isolation import NO_ISOLATION, choose
+from bot.agent.isolation import ENABLE, NO_ISOLATION, choose
 from bot.agent.tools import check_arguments
 from bot.errors import Aborted, PermissionDenied
 
 MAX_EDITS = 3
 DECLINED = "the user declined this call"
 NO_PERSON = "`{tool}` needs a person to confirm it, and nobody can be asked here"
-ENABLE_ISOLATION = (
-    "install bubblewrap (`apt-get install bubblewrap`; on Ubuntu 24.04 also load AppArmor's "
-    "`bwrap-userns-restrict` profile) or allow unprivileged user namespaces for `unshare`; "
-    'see the README, "What implement\'s commands can reach"'
-)
 
 
 class Mode(enum.Enum):
@@ -75,7 +70,7 @@ def permit(
     """The arguments the call may run with, or PermissionDenied / Aborted."""
     if tool.isolated and choose(ctx.config.implement.isolation) is None:
         if mode is Mode.CONFINED or prompter is None:
-            raise PermissionDenied(f"`{tool.name}` refused: {NO_ISOLATION}", hint=ENABLE_ISOLATION)
+            raise PermissionDenied(f"`{tool.name}` refused: {NO_ISOLATION}", hint=ENABLE)
         return _ask(tool, arguments, ctx, prompter)
     if not tool.writes or mode is Mode.YES:
         return arguments

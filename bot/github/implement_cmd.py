@@ -27,8 +27,7 @@ from typing import Any
 
 from bot import phase_ids
 from bot.agent.commit_guard import baseline, check_run
-from bot.agent.isolation import NO_ISOLATION, choose
-from bot.agent.permission import ENABLE_ISOLATION
+from bot.agent.isolation import ENABLE, NO_ISOLATION, choose
 from bot.github.checkout import close, commit_and_push, file_at, open_branch, pushed_branch
 from bot.github.commands import Command
 from bot.github.context import Context
@@ -64,7 +63,7 @@ def implement(ctx: Context, command: Command) -> str:
     if not has_model(ctx, "implement", command.model):
         raise Refused(NEEDS_MODEL.format(verb="implement"))
     if choose(ctx.cfg.implement.isolation) is None:
-        raise Refused(NOT_ISOLATED.format(why=NO_ISOLATION, how=ENABLE_ISOLATION))
+        raise Refused(NOT_ISOLATED.format(why=NO_ISOLATION, how=ENABLE))
     rid = rfd_for_implement(ctx, command)
     ws = open_workspace(ctx, ctx.root)
     state = ws.store.read(rid)
