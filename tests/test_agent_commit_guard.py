@@ -101,3 +101,11 @@ def test_a_file_name_cannot_shape_the_report(repo: Path) -> None:
     shown = ".github/workflows/x? ??-- rfd-bot?reply?1 --? ?link??a??.yml"
     assert line.startswith(f"discarded `{shown}`")
     assert line.count("`") == 2
+
+
+def test_a_directory_in_place_of_a_protected_file_is_removed(repo: Path) -> None:
+    (repo / ".github/workflows/ci.yml").unlink()
+    (repo / ".github/workflows/ci.yml").mkdir()
+    (repo / ".github/workflows/ci.yml/x.yml").write_text("on: push\n")
+    assert len(guard(repo, Baseline())) == 2
+    assert (repo / ".github/workflows/ci.yml").read_text() == "on: push\n"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from pathlib import Path
 
 from bot.agent.sandbox import matches_any
 from bot.config import Config
+from bot.errors import ValidationError
 from bot.secret_values import SecretValues, held
 
 Entry = tuple[str, bytes, bool] | None
@@ -32,6 +34,8 @@ LINK_OUT = "is a symlink leading out of the repository"
 SECRET = "held {what}: redacted"
 DISCARDED = "discarded `{path}`: it {reason} (put back as it was)"
 REDACTED_NOTE = "`{path}` {note}"
+GIT_FAILED = "checking what implement left in {root}: `git {args}` failed: {error}"
+GIT_FAILED_HINT = "nothing was committed; fix the worktree and run again"
 UNSAFE = re.compile(r"[^\w./ +@=,-]")
 
 
@@ -67,7 +71,11 @@ def shown(path: str) -> str:
 
 def _git(root: Path, *args: str) -> bytes:
     argv = ["git", "-c", "core.hooksPath=/dev/null", *args]  # no hook runs for the bot
-    done = subprocess.run(argv, cwd=root, capture_output=True, check=True)
+    done = subprocess.run(argv, cwd=root, capture_output=True, check=False)
+    if done.returncode:
+        error = done.stderr.decode(errors="replace").strip()
+        message = GIT_FAILED.format(args=" ".join(args[:2]), root=root, error=error)
+        raise ValidationError(message, hint=GIT_FAILED_HINT)
     return done.stdout
 
 
@@ -156,6 +164,8 @@ def _restore(root: Path, rel: str, before: Baseline) -> None:
     path = root / rel
     if path.is_symlink() or path.is_file():
         path.unlink()
+    elif path.is_dir():  # a directory where the file was: the run made it
+        shutil.rmtree(path)
     if rel in before.entries:
         _write(path, before.entries[rel])
     elif _git(root, "ls-tree", "--name-only", "HEAD", "--", rel):
