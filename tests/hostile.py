@@ -16,6 +16,8 @@ import urllib.parse
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+import pytest
+
 SECRETS: Mapping[str, str] = {
     "GITHUB_TOKEN": "ghs_" + "Q7mZp2Lx9KfT4rWb8NcY1vHs6JdE3uGa0oPi",
     "ANTHROPIC_API_KEY": "sk-ant-api03-" + "Zk4Yq9Wm2Xr7Tn5Vb8Lc3Hd6Fg1Js0Pa-ExAmQ",
@@ -31,10 +33,10 @@ B64_RUN = re.compile(r"[A-Za-z0-9+/_\-]{12,}={0,2}")
 HEX_RUN = re.compile(r"[0-9A-Fa-f]{16,}")
 
 
-def plant(monkeypatch: object, home: Path, checkout: Path) -> None:
+def plant(monkeypatch: pytest.MonkeyPatch, home: Path, checkout: Path) -> None:
     """Put every secret where a careless command could read it."""
     for name, value in SECRETS.items():
-        monkeypatch.setenv(name, value)  # type: ignore[attr-defined]
+        monkeypatch.setenv(name, value)
     header = f'[http]\n\textraheader = "AUTHORIZATION: bearer {GITCONFIG_SECRET}"\n'
     home.mkdir(parents=True, exist_ok=True)
     (home / ".gitconfig").write_text(header, encoding="utf-8")
