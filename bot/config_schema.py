@@ -118,6 +118,18 @@ class ImplementSection:
     """Globs the implement step may never write, whatever ``allowed_paths`` says."""
     max_items: int = 30
     """Largest item checklist per phase (amendments are capped at twice the original count)."""
+    isolation: Literal["auto", "bwrap", "unshare", "none"] = "auto"
+    """How commands are isolated (fresh namespaces, see README "What implement's commands can
+    reach"): ``auto`` probes bubblewrap, then ``unshare``; ``none`` runs them unisolated, which
+    only a person confirming each command may allow (the bot refuses)."""
+    network: bool = False
+    """Whether commands may reach the network (off: a namespace without interfaces)."""
+    env: tuple[str, ...] = ()
+    """Environment variables passed to commands besides the built-in allowlist (PATH, LANG,
+    LC_*, TERM, TZ): never a secret, whose value the bot redacts from everything it writes."""
+    redacted_env: tuple[str, ...] = ()
+    """More environment variables whose values are secrets (redacted in every encoding from
+    command output and commits), beyond key-, token- and password-like names."""
 
 
 @dataclass(frozen=True)
