@@ -26,7 +26,8 @@ from bot.workspace import Workspace
 
 def publish_draft(ws: Workspace, file: RfdFile, doc: Document) -> tuple[RfdId, Path, list[Path]]:
     """Publish ``file``; return its new id, new path and every path changed."""
-    new_id = RfdId(draft=False, number=next_number(ws.files()))
+    digits = ws.config.conventions.id_digits
+    new_id = RfdId(draft=False, number=next_number(ws.files()), digits=digits)
     old_path = ws.path(file)
     new_path = ws.root / ws.config.rfd_dir / new_id.file_name(file.slug)
     _check_free(ws, file, new_id, new_path)

@@ -31,6 +31,9 @@ class Vcs(Protocol):
 
     def branch(self) -> str: ...
 
+    def author(self) -> str:
+        """``Name <email>`` from the git configuration ("" when neither is set)."""
+
 
 class GitVcs:
     """A working tree, through GitPython — imported on first use (≈ 150 ms), so commands
@@ -119,6 +122,11 @@ class GitVcs:
             return str(self._repo.active_branch.name)
         except TypeError:  # detached HEAD
             return self.head()[:12]
+
+    def author(self) -> str:
+        reader = self._repo.config_reader()
+        name, email = (str(reader.get_value("user", key, "")).strip() for key in ("name", "email"))
+        return f"{name} <{email}>" if name and email else name or (f"<{email}>" if email else "")
 
 
 def _top_level(path: Path) -> Path | None:

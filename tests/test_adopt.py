@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 
 import pytest
 
 from bot.cli.main import main
 from tests.adopt_repo import RFD_COUNT, build_adopt_repo
+from tests.conftest import git
 
 
 @pytest.fixture
@@ -60,3 +62,82 @@ def test_a_heading_naming_another_draft_never_redirects_a_command(
     code, d48 = run_json(adopted, capsys, "status", "D48")
     assert code == 0 and isinstance(d48, dict)
     assert d48["path"] == "docs/rfd/drafts/D48-keyboard-shortcuts.md"
+
+
+def test_init_detects_each_convention_and_says_why(
+    adopted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["-C", str(adopted), "init"]) == 0
+    text = (adopted / ".github/rfd.toml").read_text()
+    config = tomllib.loads(text)
+    assert config["rfd"] == {
+        "dir": "docs/rfd",
+        "drafts_dir": "drafts",
+        "templates": "000-*-template.md",
+    }
+    assert config["conventions"] == {
+        "id_digits": 3,
+        "draft_digits": 2,
+        "draft_numbers": "first-free",
+        "link_style": "reference",
+        "back_links": ["Extended by"],
+        "abandon_notice": "> [!CAUTION]\n> **Abandoned.** {reason}",
+        "tracking_issue": "header",
+    }
+    for evidence in (
+        "# docs/rfd — 31 published RFDs live there\ndir =",
+        "# 7 of 7 drafts live in drafts/\ndrafts_dir =",
+        "# 4 templates: decision, design, guide, process\ntemplates =",
+        "# 7 of 7 draft ids have 2 digits\ndraft_digits =",
+        "# draft 5 was added while draft 55 existed: free numbers are reused\n",
+        "Extended by: 2 of 2 Extends links answered",
+        "Statuses in use: Accepted 13, Implemented 12, Draft 7, Discussion 4, Abandoned 1,",
+    ):
+        assert evidence in text
+    assert "from the conventions of the RFDs in docs/rfd/" in capsys.readouterr().out
+
+
+def test_init_never_replaces_an_existing_configuration_unasked(
+    adopted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = adopted / ".github/rfd.toml"
+    config.parent.mkdir()
+    config.write_text('[rfd]\ndir = "docs/rfd"  # ours\n')
+    assert main(["-C", str(adopted), "init"]) == 0
+    assert config.read_text() == '[rfd]\ndir = "docs/rfd"  # ours\n'
+    assert "rfd init --overwrite" in capsys.readouterr().out
+    assert main(["-C", str(adopted), "init", "--overwrite"]) == 0
+    assert (adopted / ".github/rfd.toml.orig").read_text() == '[rfd]\ndir = "docs/rfd"  # ours\n'
+    assert "draft_digits = 2" in config.read_text()
+
+
+def test_new_fills_the_repository_template_in_its_drafts_directory(
+    adopted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["-C", str(adopted), "init"]) == 0
+    git(adopted, "config", "user.name", "Amara Kone")
+    git(adopted, "config", "user.email", "amara.kone@example.org")
+    code, data = run_json(adopted, capsys, "new", "decision", "Adopt Ruff")
+    assert code == 0 and isinstance(data, dict)
+    assert data["path"] == "docs/rfd/drafts/D01-adopt-ruff.md"  # first free slot, two digits
+    text = (adopted / data["path"]).read_text()
+    template = (adopted / "docs/rfd/000-decision-template.md").read_text()
+    assert "# RFD D01: Adopt Ruff\n" in text
+    assert "- **Authors**: Amara Kone <amara.kone@example.org>\n" in text
+    assert "- **Date**: DATE" not in text and "- **Date**: 20" in text
+    assert text.endswith(template.split("- **Date**: DATE\n", 1)[1])  # its sections, as written
+    assert "## Context" in text and "## Alternatives" not in text  # not rfd-bot's template
+
+
+def test_new_by_max_plus_one_continues_after_the_highest_draft(
+    adopted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = adopted / ".github/rfd.toml"
+    config.parent.mkdir()
+    config.write_text("[conventions]\ndraft_digits = 2\n")
+    code, data = run_json(adopted, capsys, "new", "design", "Prompt caching")
+    assert code == 0 and isinstance(data, dict)
+    assert data["rfd"] == "D56"
+    code, status = run_json(adopted, capsys, "status", "D05")
+    assert isinstance(status, dict) and status["rfd_id"] == "D05"
+    assert dict(status["lines"])["Explore"] != "not started"  # .state/D05/explore.md is read
