@@ -10,7 +10,7 @@ import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot import document, drafting, plan_gates, publish
+from bot import document, drafting, plan_gates, publish, style
 from bot.discovery import RfdFile
 from bot.document import Document
 from bot.errors import AlreadyExists, ValidationError
@@ -120,7 +120,8 @@ def abandon(ws: Workspace, query: str, reason: str) -> StatusOutcome:
         )
     )
     stamped = f"{reason.strip()} ({_today(ws)})"
-    doc = document.parse(document.set_field(doc.text, "Abandoned", stamped), file.path)
+    noted = style.abandon(doc.text, file.path, stamped, ws.config.conventions)
+    doc = document.parse(noted, file.path)
     outcome = _set_status(ws, file, doc, Status.ABANDONED, reason=reason)
     _close_tracking(ws, outcome.rfd_id, "Abandoned")
     return outcome
@@ -150,8 +151,13 @@ def supersede(ws: Workspace, old_query: str, new_query: str) -> StatusOutcome:
     )
     # both edits are made (and may fail) before either file is written
     new_path = ws.path(new_file)
-    new_text = document.set_field(new_doc.text, "Supersedes", _link(old_file))
-    linked = document.set_field(old_doc.text, "Superseded by", _link(new_file))
+    conventions = ws.config.conventions
+    new_text = style.set_link_field(
+        new_doc.text, new_file.path, "Supersedes", old_file, conventions
+    )
+    linked = style.set_link_field(
+        old_doc.text, old_file.path, "Superseded by", new_file, conventions
+    )
     old_doc = document.parse(linked, old_file.path)
     ws.write_rfd(new_path, new_text)
     out = _set_status(ws, old_file, old_doc, Status.SUPERSEDED, reason=f"by RFD {new_file.rfd_id}")
@@ -164,10 +170,6 @@ def supersede(ws: Workspace, old_query: str, new_query: str) -> StatusOutcome:
         (*out.changed, new_path),
         f"{out.message} (superseded by RFD {new_file.rfd_id})",
     )
-
-
-def _link(file: RfdFile) -> str:
-    return f"[RFD {file.rfd_id}]({Path(file.path).name})"
 
 
 def _today(ws: Workspace) -> str:
