@@ -141,3 +141,26 @@ def test_new_by_max_plus_one_continues_after_the_highest_draft(
     code, status = run_json(adopted, capsys, "status", "D05")
     assert isinstance(status, dict) and status["rfd_id"] == "D05"
     assert dict(status["lines"])["Explore"] != "not started"  # .state/D05/explore.md is read
+
+
+def test_a_state_directory_named_without_the_padding_keeps_working(
+    adopted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before ids kept their padding, D05's state went to .state/D5/: it is still D05's."""
+    state = adopted / "docs/rfd/.state"
+    (state / "D05").rename(state / "D5")
+    code, status = run_json(adopted, capsys, "status", "D05")
+    assert code == 0 and isinstance(status, dict)
+    assert dict(status["lines"])["Explore"] == "complete (explore.md)"
+
+
+def test_promoting_a_draft_gives_it_a_padded_number_and_moves_its_state(
+    adopted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["-C", str(adopted), "init"]) == 0
+    assert main(["-C", str(adopted), "promote", "D05"]) == 0
+    published = adopted / "docs/rfd/032-internal-dev-plugin.md"
+    text = published.read_text()
+    assert text.startswith("# RFD 032: Internal Dev Plugin")
+    assert "\n[RFD 001]: 001-the-rfd-process.md\n" in text  # its definitions follow the move
+    assert (adopted / "docs/rfd/.state/032/explore.md").is_file()
