@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from bot.cli.main import main
-from tests.adopt_repo import RFD_COUNT, build_adopt_repo
+from tests.adopt_repo import RFD_COUNT, TEMPLATES, build_adopt_repo
 from tests.conftest import git
+from tests.hooks_support import run_hook
 
 
 @pytest.fixture
@@ -164,3 +165,14 @@ def test_promoting_a_draft_gives_it_a_padded_number_and_moves_its_state(
     assert text.startswith("# RFD 032: Internal Dev Plugin")
     assert "\n[RFD 001]: 001-the-rfd-process.md\n" in text  # its definitions follow the move
     assert (adopted / "docs/rfd/.state/032/explore.md").is_file()
+
+
+@pytest.mark.parametrize("hook", ["rfd_lint", "rfd_status", "rfd_state"])
+def test_the_hooks_pass_over_the_templates(
+    adopted: Path, hook: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib
+
+    main_of = importlib.import_module(f"hooks.{hook}").main
+    code, out = run_hook(main_of, adopted, list(TEMPLATES), monkeypatch, capsys)
+    assert (code, out) == (0, "")
