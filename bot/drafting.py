@@ -48,21 +48,8 @@ def directory(root: Path, cfg: Config) -> str:
 
 def categories(root: Path, cfg: Config) -> tuple[str, ...]:
     """The categories ``rfd new`` offers: the repository's templates', then the built-ins."""
-    own = _own_categories(root, cfg)
+    own = repo_templates.found(root / cfg.rfd_dir, cfg.rfd.templates)
     return tuple(dict.fromkeys((*own, *templates.CATEGORIES)))
-
-
-def _own_categories(root: Path, cfg: Config) -> list[str]:
-    pattern = cfg.rfd.templates
-    folder = root / cfg.rfd_dir / Path(pattern.strip("/")).parent if pattern else None
-    if folder is None or not folder.is_dir():
-        return []
-    prefix = folder.relative_to(root / cfg.rfd_dir).as_posix()
-    names = sorted(p.name for p in folder.iterdir() if p.is_file())
-    found = (
-        repo_templates.category_of(n if prefix == "." else f"{prefix}/{n}", pattern) for n in names
-    )
-    return [c for c in found if c]
 
 
 def render(

@@ -41,18 +41,20 @@ def category_of(relative: str, pattern: str) -> str | None:
     return match["category"].casefold()
 
 
+def found(rfd_dir: Path, pattern: str) -> dict[str, Path]:
+    """The repository's templates under ``rfd_dir``, by category (the first file of each)."""
+    folder = rfd_dir / Path(pattern.strip("/")).parent
+    if not pattern or not folder.is_dir():
+        return {}
+    prefix = folder.relative_to(rfd_dir).as_posix()
+    out: dict[str, Path] = {}
+    for path in sorted(p for p in folder.iterdir() if p.is_file()):
+        category = category_of(path.name if prefix == "." else f"{prefix}/{path.name}", pattern)
+        if category:
+            out.setdefault(category, path)
+    return out
+
+
 def find(rfd_dir: Path, pattern: str, category: str) -> Path | None:
     """The repository's template for ``category`` under ``rfd_dir``, None when it has none."""
-    if not pattern:
-        return None
-    folder = rfd_dir / Path(pattern.strip("/")).parent
-    try:
-        names = sorted(p.name for p in folder.iterdir() if p.is_file())
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    prefix = folder.relative_to(rfd_dir).as_posix()
-    for name in names:
-        relative = name if prefix == "." else f"{prefix}/{name}"
-        if category_of(relative, pattern) == category.casefold():
-            return folder / name
-    return None
+    return found(rfd_dir, pattern).get(category.casefold())

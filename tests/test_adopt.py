@@ -184,3 +184,18 @@ def test_the_readme_shows_what_init_writes_for_this_repository(adopted: Path) ->
     shown = section.split("```toml\n", 1)[1].split("```", 1)[0]
     assert main(["-C", str(adopted), "init"]) == 0
     assert shown in (adopted / ".github/rfd.toml").read_text()
+
+
+def test_new_offers_the_categories_the_repository_has_templates_for(
+    adopted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    template = adopted / "docs/rfd/000-research-template.md"
+    template.write_text(
+        "# RFD NNN: TITLE\n\n- **Status**: Draft\n- **Date**: DATE\n\n## Question\n"
+    )
+    assert main(["-C", str(adopted), "new", "research", "Token costs"]) == 0
+    created = next((adopted / "docs/rfd/drafts").glob("*-token-costs.md")).read_text()
+    assert created.endswith("## Question\n") and "# RFD D56: Token costs" in created
+    capsys.readouterr()
+    assert main(["-C", str(adopted), "new", "essay", "Why"]) == 1
+    assert "choose one of: decision, design, guide, process, research" in capsys.readouterr().err
