@@ -124,7 +124,7 @@ def _draft_numbers(corpus: Corpus) -> Convention:
         evidence = f"draft {n} was added while draft {top} existed: free numbers are reused"
         return Convention(key, "first-free", evidence)
     total = plural(len(corpus.drafts_added), "draft")
-    return Convention(key, "max+1", f"each of {total} added took a number above the others'")
+    return Convention(key, "max+1", f"each of {total} added took a number above those before it")
 
 
 def _link_style(corpus: Corpus) -> Convention:
