@@ -124,9 +124,17 @@ class GitVcs:
             return self.head()[:12]
 
     def author(self) -> str:
-        reader = self._repo.config_reader()
-        name, email = (str(reader.get_value("user", key, "")).strip() for key in ("name", "email"))
+        name, email = self._config("user.name"), self._config("user.email")
         return f"{name} <{email}>" if name and email else name or (f"<{email}>" if email else "")
+
+    def _config(self, key: str) -> str:
+        """A git configuration value as git itself resolves it ("" when unset)."""
+        import git
+
+        try:
+            return str(self._repo.git.config("--get", key)).strip()
+        except git.GitCommandError:
+            return ""
 
 
 def _top_level(path: Path) -> Path | None:

@@ -199,3 +199,12 @@ def test_new_offers_the_categories_the_repository_has_templates_for(
     capsys.readouterr()
     assert main(["-C", str(adopted), "new", "essay", "Why"]) == 1
     assert "choose one of: decision, design, guide, process, research" in capsys.readouterr().err
+
+
+def test_new_without_a_git_identity_leaves_the_authors_to_fill_in(
+    adopted: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(adopted / "no-such-gitconfig"))
+    code, data = run_json(adopted, capsys, "new", "guide", "Reviewing RFDs")
+    assert code == 0 and isinstance(data, dict)
+    assert "- **Authors**: TBD\n" in (adopted / data["path"]).read_text()
