@@ -40,6 +40,22 @@ def set_link_field(
     return add_definition(text, label, target(source_path, file, dotted=True))
 
 
+def add_back_link(
+    text: str, source_path: str, key: str, file: RfdFile, style: ConventionsSection
+) -> str:
+    """Add a link to ``file`` to the back-link field ``key`` (``Extended by``) of the RFD
+    at ``source_path``, after the ids it lists already; unchanged when it lists it."""
+    doc = document.parse(text, source_path)
+    if file.rfd_id in doc.links(key):
+        return text
+    label = file.rfd_id.label
+    inline = style.link_style == "inline"
+    link = f"[{label}]({target(source_path, file)})" if inline else f"[{label}]"
+    current = (doc.field(key) or "").strip()
+    text = document.set_field(text, key, f"{current}, {link}" if current else link)
+    return text if inline else add_definition(text, label, target(source_path, file, dotted=True))
+
+
 def add_definition(text: str, label: str, link: str) -> str:
     """``text`` ending with ``[label]: link`` unless it defines ``label`` already."""
     if re.search(_DEFINED_RE.format(label=re.escape(label)), text, re.MULTILINE | re.I):

@@ -208,3 +208,25 @@ def test_new_without_a_git_identity_leaves_the_authors_to_fill_in(
     code, data = run_json(adopted, capsys, "new", "guide", "Reviewing RFDs")
     assert code == 0 and isinstance(data, dict)
     assert "- **Authors**: TBD\n" in (adopted / data["path"]).read_text()
+
+
+def test_publishing_keeps_the_back_links_the_repository_keeps(
+    adopted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The team answers each Extends with an Extended by (not each Requires with a Required by)."""
+    assert main(["-C", str(adopted), "init"]) == 0
+    draft = adopted / "docs/rfd/drafts/D18-plugin-event-subscriptions.md"
+    draft.write_text(
+        draft.read_text().replace("- **Requires**: [RFD 028]", "- **Extends**: [RFD 028]")
+    )
+    (adopted / "docs/rfd/drafts/D12-remote-workspaces.md").write_text(
+        (adopted / "docs/rfd/drafts/D12-remote-workspaces.md")
+        .read_text()
+        .replace("- **Date**: 2025-08-04\n", "- **Date**: 2025-08-04\n- **Requires**: [RFD 009]\n")
+    )
+    assert main(["-C", str(adopted), "promote", "D18"]) == 0
+    assert main(["-C", str(adopted), "promote", "D12"]) == 0
+    extended = (adopted / "docs/rfd/028-command-plugin-system.md").read_text()
+    assert "- **Extended by**: [RFD 032]\n" in extended
+    assert extended.endswith("\n[RFD 032]: ./032-plugin-event-subscriptions.md\n")
+    assert "Required by" not in (adopted / "docs/rfd/009-tool-call-sandboxing.md").read_text()

@@ -55,3 +55,11 @@ def test_the_abandon_notice_goes_under_the_header_in_the_repository_form() -> No
 def test_without_a_notice_form_the_reason_is_a_header_field() -> None:
     text = style.abandon(RFD, "docs/rfd/028-plugins.md", "Replaced by MCP.", ConventionsSection())
     assert "- **Abandoned**: Replaced by MCP.\n" in text and "> " not in text
+
+
+def test_a_back_link_joins_the_ones_listed_once() -> None:
+    text = RFD.replace("- **Date**", "- **Extended by**: [RFD 012]\n- **Date**")
+    linked = style.add_back_link(text, "docs/rfd/028-plugins.md", "Extended by", NEW, REFERENCE)
+    assert "- **Extended by**: [RFD 012], [RFD D18]\n" in linked
+    again = style.add_back_link(linked, "docs/rfd/028-plugins.md", "Extended by", NEW, REFERENCE)
+    assert again == linked
