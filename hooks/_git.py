@@ -2,7 +2,9 @@
 GitPython costs ~100 ms just to import).
 
 Every function takes the repository root and returns text; blobs are read in one
-``git cat-file --batch`` process however many there are.
+``git cat-file --batch`` process however many there are.  Revisions follow
+``--end-of-options`` and paths follow ``--``: a ref from the environment (pre-push's
+``PRE_COMMIT_FROM_REF``) or a file name can never become an option of git.
 """
 
 from __future__ import annotations
@@ -87,7 +89,7 @@ def staged_changes(root: Path) -> Callable[[], tuple[str, list[Change]]]:
     return changes
 
 
-_DIFF_CACHED = ("diff", "--cached", "--raw", "-M", "-z", "--abbrev=40")
+_DIFF_CACHED = ("diff", "--cached", "--raw", "-M", "-z", "--abbrev=40", "--end-of-options")
 
 
 def staged_removals(root: Path, *folders: str) -> list[str]:
@@ -96,7 +98,7 @@ def staged_removals(root: Path, *folders: str) -> list[str]:
     specs = [f":(glob){folder}/*" for folder in folders]
     try:
         out = run(root, "diff", "--cached", "--name-only", "-z", "--no-renames",
-                  "--diff-filter=D", "HEAD", "--", *specs)  # fmt: skip
+                  "--diff-filter=D", "--end-of-options", "HEAD", "--", *specs)  # fmt: skip
     except GitFailed:
         if has_head(root):
             raise
@@ -106,7 +108,8 @@ def staged_removals(root: Path, *folders: str) -> list[str]:
 
 def diff_changes(root: Path, old: str, new: str) -> list[Change]:
     """The changes between two commits (renames detected)."""
-    return _raw(run(root, "diff", "--raw", "-M", "-z", "--abbrev=40", old, new, "--"))
+    return _raw(run(root, "diff", "--raw", "-M", "-z", "--abbrev=40", "--end-of-options", old, new,
+                    "--"))  # fmt: skip
 
 
 def commit_changes(root: Path, commit: str) -> Callable[[], list[Change]]:
@@ -115,7 +118,7 @@ def commit_changes(root: Path, commit: str) -> Callable[[], list[Change]]:
     git starts at once (comparing two versions of a 2,000-entry folder takes it ~8 ms);
     the answer is waited for when asked."""
     output = start(root, "diff-tree", "-r", "-M", "--root", "--no-commit-id", "--raw", "-z",
-                   "--abbrev=40", commit)  # fmt: skip
+                   "--abbrev=40", "--end-of-options", commit)  # fmt: skip
     return lambda: _raw(output())
 
 
@@ -166,7 +169,7 @@ def commits(root: Path, old: str, new: str) -> list[tuple[str, str]]:
     """``(first parent, commit)`` of each commit in ``old..new`` (all of ``new`` when ``old``
     is empty or zeros: a new branch), oldest first."""
     spec = new if old in ("", ZERO) else f"{old}..{new}"
-    out = run(root, "rev-list", "--parents", spec, "--").decode()
+    out = run(root, "rev-list", "--parents", "--end-of-options", spec, "--").decode()
     pairs = []
     for line in reversed(out.splitlines()):
         shas = line.split()
@@ -176,7 +179,7 @@ def commits(root: Path, old: str, new: str) -> list[tuple[str, str]]:
 
 def describe_commit(root: Path, commit: str) -> str:
     """``in commit 1a2b3c4 "subject"``: how a pre-push message names a commit."""
-    out = run(root, "log", "-1", "--format=%h%x00%s", commit, "--")
+    out = run(root, "log", "-1", "--format=%h%x00%s", "--end-of-options", commit, "--")
     short, _, subject = out.decode("utf-8", "replace").strip().partition("\0")
     return f'in commit {short} "{subject}"'
 
@@ -186,7 +189,8 @@ def last_commit(root: Path, old: str, new: str, path: str) -> str:
     none did, or git cannot tell)."""
     spec = new if old in ("", ZERO) else f"{old}..{new}"
     try:
-        sha = run(root, "log", "-1", "--format=%H", spec, "--", path).decode().strip()
+        out = run(root, "log", "-1", "--format=%H", "--end-of-options", spec, "--", path)
+        sha = out.decode().strip()
         return describe_commit(root, sha) if sha else ""
     except GitFailed:
         return ""

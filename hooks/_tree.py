@@ -100,7 +100,8 @@ class Tree:
                 return []
         from hooks._git import run
 
-        out = run(self.root, "ls-tree", "-z", "--name-only", self.rev, "--", folder + "/")
+        out = run(self.root, "ls-tree", "-z", "--name-only", "--end-of-options", self.rev, "--",
+                  folder + "/")  # fmt: skip
         return sorted(n for n in out.decode("utf-8", "surrogateescape").split("\0") if n)
 
     def has_files(self, folder: str) -> bool:
@@ -118,7 +119,7 @@ class Tree:
         if self.rev == INDEX:
             args: tuple[str, ...] = ("ls-files", "-z", "--")
         else:
-            args = ("ls-tree", "-r", "-z", "--name-only", self.rev, "--")
+            args = ("ls-tree", "-r", "-z", "--name-only", "--end-of-options", self.rev, "--")
         return bool(run(self.root, *args, folder + "/").strip(b"\0"))
 
     def grep(self, patterns: list[str], layout: Layout, *, perl: bool = False) -> list[str]:
@@ -134,7 +135,7 @@ class Tree:
         args = ["grep", "-l", "-I", "-i", "-P" if perl else "-E", *where]
         args += [a for p in patterns for a in ("-e", p)]
         if not where:
-            args.append(str(self.rev))
+            args.append(str(self.rev))  # a commit id: git grep has no --end-of-options
         out = run(self.root, *args, "--", *specs, ok=(0, 1)).decode("utf-8", "surrogateescape")
         prefix = "" if where else f"{self.rev}:"
         return [line.removeprefix(prefix) for line in out.splitlines() if line]
@@ -169,7 +170,7 @@ class Tree:
         else:
             from hooks._git import run  # git: only hooks that read revisions pay for it
 
-            out = run(self.root, "ls-tree", "-z", "--name-only", self.rev, "--",
+            out = run(self.root, "ls-tree", "-z", "--name-only", "--end-of-options", self.rev, "--",
                       layout.rfd_dir + "/", layout.drafts_dir + "/")  # fmt: skip
             names = out.decode("utf-8", "surrogateescape").split("\0")
         return RfdNames(layout, sorted(n for n in names if n))
