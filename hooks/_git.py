@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
+from typing import IO, NamedTuple
 
+from hooks._files import MAX_BYTES, too_large
 from hooks._spawn import Process, spawn
 
 INDEX = ""
@@ -92,18 +93,22 @@ def staged_changes(root: Path) -> Callable[[], tuple[str, list[Change]]]:
 _DIFF_CACHED = ("diff", "--cached", "--raw", "-M", "-z", "--abbrev=40", "--end-of-options")
 
 
-def staged_removals(root: Path, *folders: str) -> list[str]:
-    """Paths directly in ``folders`` that the index no longer has (deleted, or renamed away):
-    the cheap question rfd-status asks of a commit that stages no RFD file."""
+def staged_in(root: Path, *folders: str) -> list[tuple[str, str]]:
+    """``(git's letter, path)`` of each path directly in ``folders`` that the index changes
+    (renames as a deletion and an addition): the cheap question rfd-status asks of a
+    commit that stages no file it recognises as an RFD (a removal, or a name no RFD
+    pattern matches because it holds a control character)."""
     specs = [f":(glob){folder}/*" for folder in folders]
     try:
-        out = run(root, "diff", "--cached", "--name-only", "-z", "--no-renames",
-                  "--diff-filter=D", "--end-of-options", "HEAD", "--", *specs)  # fmt: skip
+        out = run(root, "diff", "--cached", "--name-status", "-z", "--no-renames",
+                  "--end-of-options", "HEAD", "--", *specs)  # fmt: skip
     except GitFailed:
         if has_head(root):
             raise
-        return []  # before the first commit nothing can be removed
-    return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
+        out = run(root, "diff", "--cached", "--name-status", "-z", "--end-of-options",
+                  EMPTY_TREE, "--", *specs)  # fmt: skip
+    fields = out.decode("utf-8", "surrogateescape").split("\0")
+    return list(zip(fields[0:-1:2], fields[1::2], strict=False))
 
 
 def diff_changes(root: Path, old: str, new: str) -> list[Change]:
@@ -196,6 +201,15 @@ def last_commit(root: Path, old: str, new: str, path: str) -> str:
         return ""
 
 
+def _skip(stream: IO[bytes], count: int) -> None:
+    """Read past ``count`` bytes in chunks (a blob too large to hold)."""
+    while count > 0:
+        chunk = stream.read(min(count, 1 << 16))
+        if not chunk:
+            return
+        count -= len(chunk)
+
+
 class BlobReader:
     """One ``git cat-file --batch`` process answering every read of a hook run.
 
@@ -207,8 +221,10 @@ class BlobReader:
         self.root = root
         self._proc: Process | None = None
 
-    def read(self, spec: str) -> bytes | None:
-        """The blob ``rev:path`` (``:path`` is the staged version), None when there is none."""
+    def read(self, spec: str, shown: str = "") -> bytes | None:
+        """The blob ``rev:path`` (``:path`` is the staged version), None when there is none;
+        ParseError naming ``shown`` (the blob's path) past :data:`hooks._files.MAX_BYTES`
+        (the blob is skipped, not held)."""
         proc = self._start()
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write(spec.encode("utf-8", "surrogateescape") + b"\n")
@@ -216,7 +232,11 @@ class BlobReader:
         header = proc.stdout.readline().split()
         if len(header) != 3 or not header[2].isdigit():  # "<spec> missing" / "ambiguous"
             return None
-        data = proc.stdout.read(int(header[2]) + 1)[:-1]
+        size = int(header[2])
+        if size > MAX_BYTES:
+            _skip(proc.stdout, size + 1)
+            raise too_large(shown or spec.partition(":")[2] or spec)
+        data = proc.stdout.read(size + 1)[:-1]
         return data if header[1] == b"blob" else None
 
     def start(self) -> BlobReader:

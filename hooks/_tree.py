@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from bot.errors import RfdError
 from bot.ids import RfdId
 from hooks._common import Layout, decode
+from hooks._files import read_inside
 
 if TYPE_CHECKING:
     from bot.document import Document
@@ -63,7 +64,7 @@ class Tree:
         paths = list(dict.fromkeys(paths))
         todo = [p for p in paths if p not in self._blobs]
         if self.rev is None:
-            self._blobs.update((p, _read_file(self.root / p)) for p in todo)
+            self._blobs.update((p, read_inside(self.root, p)) for p in todo)
         else:
             self._blobs.update((p, self._read_blob(p)) for p in todo)
         return {p: self._blobs[p] for p in paths}
@@ -75,8 +76,8 @@ class Tree:
         assert self._reader is not None, "a revision is read through a BlobReader"
         blob = self._staged.get(path)
         if blob is not None:
-            return None if blob == ZERO else self._reader.read(blob)
-        return self._reader.read(f"{self._base}:{path}")
+            return None if blob == ZERO else self._reader.read(blob, path)
+        return self._reader.read(f"{self._base}:{path}", path)
 
     def text(self, path: str) -> str | None:
         data = self.read(path)
@@ -201,13 +202,6 @@ class RfdNames:
                 if rfd_id is not None:
                     self._all.setdefault(rfd_id, path)
         return self._all
-
-
-def _read_file(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        return None
 
 
 class Statuses(Mapping["RfdId", "Status"]):
