@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.errors import ForgeError
+from bot.errors import ForgeError, InvalidStructure
 from bot.github.api import PullRequest, RepoApi
+from bot.github.symlinks import refuse_links
 
 if TYPE_CHECKING:
     import git
@@ -85,8 +86,13 @@ def open_pull(
     environ: Mapping[str, str],
     *,
     paths: Iterable[str] = (),
+    guarded: Iterable[str] = (),
 ) -> Checkout:
-    """A worktree with the PR's content; ``paths`` are read through the API for forks."""
+    """A worktree with the PR's content; ``paths`` are read through the API for forks.
+
+    A same-repository PR's branch is checked out as it is: a symbolic link under
+    ``guarded`` (the RFD directory) is refused before anything reads it
+    (:mod:`bot.github.symlinks`)."""
     repo = _repo(base)
     env = git_env(environ)
     dest = Path(tempfile.mkdtemp(prefix=f"rfd-pr{pr.number}-", dir=environ.get("RUNNER_TEMP")))
@@ -99,7 +105,13 @@ def open_pull(
     _run(repo, env, "fetch", "--no-tags", "--end-of-options", "origin",
          f"+refs/heads/{pr.head_ref}:{remote}")  # fmt: skip
     _run(repo, env, "worktree", "add", "--detach", "--end-of-options", str(dest), remote)
-    return Checkout(dest, pr.head_ref, writable=True)
+    checkout = Checkout(dest, pr.head_ref, writable=True)
+    try:
+        refuse_links(dest, guarded)
+    except InvalidStructure:
+        close(base, checkout)
+        raise
+    return checkout
 
 
 def _overlay(root: Path, path: str, text: str | None) -> None:
