@@ -55,14 +55,14 @@ PATH_KEYS = ("dir", "drafts_dir", "state_dir")
 
 def rfd_section(root: Path, config_path: str) -> dict[str, str] | None:
     """The ``[rfd]`` table of ``root``'s configuration ({} without a file), or None when
-    only :mod:`bot.config` can tell whether the configuration is valid."""
+    only :mod:`bot.config` can tell whether the configuration is valid.  The file is read
+    as the hooks read every file (:func:`hooks._files.read_inside`)."""
+    from hooks._files import read_inside  # RfdError: a link out of the repository, a device
+
+    data = read_inside(root, config_path)
+    if data is None:
+        return {} if not (root / config_path).exists() else None
     if any(os.environ.get(name) for name in ENV_VARS):
-        return None
-    try:
-        data = (root / config_path).read_bytes()
-    except (FileNotFoundError, NotADirectoryError):
-        return {}
-    except OSError:
         return None
     table = parse(data)
     if table is None or not _plain(table, ""):

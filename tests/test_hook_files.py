@@ -131,3 +131,12 @@ def test_rfd_lint_names_an_rfd_file_with_a_control_character(
     code, out = run_hook(rfd_lint.main, repo, ["docs/rfd/002-beta\r.md"], monkeypatch, capsys)
     assert code == 1
     assert "docs/rfd/002-beta\\r.md: file name holds a control character" in out
+
+
+def test_a_configuration_linked_to_dev_zero_is_an_error_not_a_hang(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    link(repo, ".github/rfd.toml", "/dev/zero")
+    code, out = run_hook(rfd_lint.main, repo, [A], monkeypatch, capsys)
+    assert code == 1
+    assert ".github/rfd.toml: is a symlink to a file outside the repository" in out
