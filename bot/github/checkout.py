@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.config_shapes import is_branch
 from bot.errors import ForgeError, InvalidStructure
 from bot.github.api import PullRequest, RepoApi
 from bot.github.symlinks import refuse_links
@@ -101,6 +102,8 @@ def open_pull(
         for path in paths:
             _overlay(dest, path, api.file_text(path, pr.head_sha, repo=pr.head_repo))
         return Checkout(dest, pr.head_ref, writable=False, note=FORK_NOTE)
+    if not is_branch(pr.head_ref):  # from the event: never a refspec or an option
+        raise ForgeError(f"the PR's branch name {pr.head_ref!r} is not one git accepts")
     remote = f"refs/remotes/origin/{pr.head_ref}"
     _run(repo, env, "fetch", "--no-tags", "--end-of-options", "origin",
          f"+refs/heads/{pr.head_ref}:{remote}")  # fmt: skip
