@@ -59,11 +59,12 @@ def rfd_section(root: Path, config_path: str) -> dict[str, str] | None:
     as the hooks read every file (:func:`hooks._files.read_inside`)."""
     from hooks._files import read_inside  # RfdError: a link out of the repository, a device
 
+    if any(os.environ.get(name) for name in ENV_VARS):
+        read_inside(root, config_path)  # bot.config reads it next: never through a bad link
+        return None
     data = read_inside(root, config_path)
     if data is None:
         return {} if not (root / config_path).exists() else None
-    if any(os.environ.get(name) for name in ENV_VARS):
-        return None
     table = parse(data)
     if table is None or not _plain(table, ""):
         return None
