@@ -94,3 +94,21 @@ def test_prompt_overrides_come_from_the_default_branch_never_the_pr(
         assert source == ours
     else:
         assert pr not in source.parents  # the package's own template
+
+
+@pytest.mark.vcr
+@pytest.mark.usefixtures("all_played", "fixed_git_dates")
+def test_reconcile_goes_on_past_a_pr_whose_branch_holds_a_link(tmp_path: Path) -> None:
+    origin, checkout = make_world(tmp_path, {"README.md": "hello\n"}, {RFD_PATH: RFD_TEXT})
+    seed = tmp_path / "seed"
+    git(seed, "checkout", "-q", "-b", "linked")
+    (seed / STATE).mkdir(parents=True)
+    (seed / STATE / "plan.json").symlink_to("/proc/self/environ")
+    git(seed, "add", "-A")
+    git(seed, "commit", "-q", "-m", "link")
+    git(seed, "push", "-q", str(origin), "HEAD:refs/heads/linked")
+    assert run_bot(tmp_path, checkout, "workflow_dispatch", payload("workflow_dispatch")) == 0
+    summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
+    assert f"`{STATE}/plan.json`: is a symbolic link on the pull request's branch" in summary
+    assert "#2: status comment not rebuilt" in summary
+    assert "status comment unchanged on #3" in summary
