@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from bot.config import Config
     from bot.errors import RfdError
     from bot.ids import RfdId
+    from bot.lint_codes import LintSettings
+    from bot.process import Process
 
 
 def hook_args(prog: str, doc: str, argv: Sequence[str] | None, files: str) -> Namespace:
@@ -87,21 +89,49 @@ DEFAULT_LAYOUT = Layout("docs/rfd", "docs/rfd/drafts", "docs/rfd/.state")
 
 
 def load_layout(root: Path) -> Layout:
-    """The layout configured for ``root`` (ConfigError for a broken ``.github/rfd.toml``).
+    """The layout configured for ``root`` (ConfigError for a broken ``.github/rfd.toml``)."""
+    return load_settings(root).layout
+
+
+class Settings(NamedTuple):
+    """What the hooks read of the configuration."""
+
+    layout: Layout
+    process: Process
+    lint: LintSettings
+
+
+def load_settings(root: Path) -> Settings:
+    """The settings configured for ``root`` (ConfigError for a broken ``.github/rfd.toml``).
 
     The file is read by :mod:`hooks._config`; the configuration module (~30 ms of
     dataclass building at import) is loaded only for a file that reader cannot vouch for.
     """
-    from hooks._config import rfd_section
+    from bot.lint_codes import LintSettings
+    from bot.process import Process
+    from hooks._config import rfd_of, vouched
 
-    rfd = rfd_section(root, CONFIG_PATH)
-    if rfd is None:
+    table = vouched(root, CONFIG_PATH)
+    rfd = rfd_of(table)
+    if rfd is None or table is None:
         from bot.config import load_config
 
-        return Layout.of(load_config(root))
+        return settings_of(load_config(root))
     rfd_dir = rfd.get("dir", DEFAULT_LAYOUT.rfd_dir).rstrip("/")
     drafts = rfd.get("drafts_dir", "drafts").strip("/")
-    return Layout(rfd_dir, f"{rfd_dir}/{drafts}", f"{rfd_dir}/{rfd.get('state_dir', '.state')}")
+    layout = Layout(rfd_dir, f"{rfd_dir}/{drafts}", f"{rfd_dir}/{rfd.get('state_dir', '.state')}")
+    process = Process.from_table(table.get("process", {}))
+    return Settings(layout, process, LintSettings.from_table(table.get("lint", {})))
+
+
+def settings_of(cfg: Config) -> Settings:
+    """The hooks' settings of a configuration :mod:`bot.config` loaded."""
+    from bot.lint_codes import LintSettings
+    from bot.process import Process
+
+    process = Process.from_table({k: getattr(cfg.process, k) for k in Process._fields})
+    lint = LintSettings.from_table({k: getattr(cfg.lint, k) for k in LintSettings._fields})
+    return Settings(Layout.of(cfg), process, lint)
 
 
 class Report:
