@@ -12,11 +12,11 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from argparse import Namespace
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
     from bot.config import Config
     from bot.errors import RfdError
@@ -55,7 +55,10 @@ class Layout(NamedTuple):
         if parent not in (self.rfd_dir, self.drafts_dir):
             return None
         from bot.ids import split_file_name
+        from bot.template_files import is_template
 
+        if is_template(name):
+            return None
         split = split_file_name(name)
         return split[0] if split else None
 
@@ -93,12 +96,31 @@ def load_layout(root: Path) -> Layout:
     return load_settings(root).layout
 
 
-class Settings(NamedTuple):
-    """What the hooks read of the configuration."""
+class Settings:
+    """What the hooks read of the configuration; ``process`` and ``lint`` are built on first
+    use, so a commit without RFDs does not import them."""
 
-    layout: Layout
-    process: Process
-    lint: LintSettings
+    def __init__(self, layout: Layout, table: Mapping[str, Any] | None, cfg: Config | None):
+        self.layout = layout
+        self._table, self._cfg = table, cfg
+
+    def _section(self, name: str, fields: tuple[str, ...]) -> Mapping[str, Any]:
+        if self._cfg is not None:
+            section = getattr(self._cfg, name)
+            return {key: getattr(section, key) for key in fields}
+        return (self._table or {}).get(name, {})  # type: ignore[no-any-return]
+
+    @property
+    def process(self) -> Process:
+        from bot.process import Process
+
+        return Process.from_table(self._section("process", Process._fields))
+
+    @property
+    def lint(self) -> LintSettings:
+        from bot.lint_codes import LintSettings
+
+        return LintSettings.from_table(self._section("lint", LintSettings._fields))
 
 
 def load_settings(root: Path) -> Settings:
@@ -107,8 +129,6 @@ def load_settings(root: Path) -> Settings:
     The file is read by :mod:`hooks._config`; the configuration module (~30 ms of
     dataclass building at import) is loaded only for a file that reader cannot vouch for.
     """
-    from bot.lint_codes import LintSettings
-    from bot.process import Process
     from hooks._config import rfd_of, vouched
 
     table = vouched(root, CONFIG_PATH)
@@ -120,18 +140,12 @@ def load_settings(root: Path) -> Settings:
     rfd_dir = rfd.get("dir", DEFAULT_LAYOUT.rfd_dir).rstrip("/")
     drafts = rfd.get("drafts_dir", "drafts").strip("/")
     layout = Layout(rfd_dir, f"{rfd_dir}/{drafts}", f"{rfd_dir}/{rfd.get('state_dir', '.state')}")
-    process = Process.from_table(table.get("process", {}))
-    return Settings(layout, process, LintSettings.from_table(table.get("lint", {})))
+    return Settings(layout, table, None)
 
 
 def settings_of(cfg: Config) -> Settings:
     """The hooks' settings of a configuration :mod:`bot.config` loaded."""
-    from bot.lint_codes import LintSettings
-    from bot.process import Process
-
-    process = Process.from_table({k: getattr(cfg.process, k) for k in Process._fields})
-    lint = LintSettings.from_table({k: getattr(cfg.lint, k) for k in LintSettings._fields})
-    return Settings(Layout.of(cfg), process, lint)
+    return Settings(Layout.of(cfg), None, cfg)
 
 
 class Report:

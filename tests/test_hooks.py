@@ -172,4 +172,5 @@ def test_a_commit_without_rfds_costs_next_to_nothing(git_repo: Path, hook_id: st
     proc = subprocess.run([sys.executable, "-c", script], cwd=git_repo, env=env,
                           capture_output=True, text=True, check=True)  # fmt: skip
     extra = ", 'hooks._spawn'" if hook_id == "rfd-status" else ""
-    assert proc.stdout.strip() == f"['bot.errors'{extra}]"
+    # bot.lint_codes: the table of rule codes (no imports) the configuration reader checks
+    assert proc.stdout.strip() == f"['bot.errors', 'bot.lint_codes'{extra}]"

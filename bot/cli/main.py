@@ -18,7 +18,7 @@ COMMANDS: dict[str, str] = {
     "list": "bot.cli.show:list_cmd",
     "status": "bot.cli.show:status",
     "plan": "bot.cli.show:plan_cmd",
-    "lint": "bot.cli.show:lint",
+    "lint": "bot.cli.lint_cmd:lint",
     "promote": "bot.cli.transitions:promote",
     "abandon": "bot.cli.transitions:abandon",
     "supersede": "bot.cli.transitions:supersede",
