@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.errors import RfdError
-from hooks._common import Layout, Report, hook_args, load_layout, normalize
+from hooks._common import Layout, Report, hook_args, load_settings, normalize
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -24,7 +24,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     report = Report()
     root = Path.cwd()
     try:
-        layout = load_layout(root)
+        settings = load_settings(root)
+        layout = settings.layout
         only = {normalize(p) for p in args.filenames} or None
         from hooks import _git
 
@@ -38,7 +39,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             staged = None if args.to_ref else _git.staged_changes(root)
             from hooks import _transitions
 
-            _transitions.check(root, layout, args.from_ref, args.to_ref, only, report, staged)
+            _transitions.check(root, settings, args.from_ref, args.to_ref, only, report, staged)
         except _git.GitFailed as err:
             report.problem(f"git: {err}")
     except RfdError as err:
