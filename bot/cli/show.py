@@ -89,8 +89,10 @@ def plan_cmd(out: Output, rfd: str) -> int:
         }
     )
     out.line(f"{plural(len(phases), 'phase')} ({method}):")
-    for i, p in enumerate(phases, start=1):
-        out.line(f"\n{i}. {p.title}")
+    from bot import phase_ids
+
+    for label, p in zip(phase_ids.labels(phases), phases, strict=True):
+        out.line(f"\n{label}. {p.title}")
         for line in p.description.splitlines():
             out.line(f"   {line}")
     if usage is not None:
