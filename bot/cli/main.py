@@ -13,6 +13,8 @@ from bot import __version__
 
 COMMANDS: dict[str, str] = {
     "init": "bot.cli.setup:init",
+    "adopt": "bot.cli.adopt:adopt",
+    "track": "bot.cli.adopt:track",
     "demo": "bot.cli.demo:demo",
     "new": "bot.cli.setup:new",
     "list": "bot.cli.show:list_cmd",
