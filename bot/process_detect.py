@@ -59,12 +59,12 @@ def render(settings: Sequence[Setting]) -> str:
 
 
 def _new_statuses(history: History) -> Setting:
-    seen = {s for s in history.added_as if s not in FIRST_STATUSES}
-    extra = [s for s in Status if s in seen]
+    seen = set(history.added_as)
+    extra = [s for s in (Status.ACCEPTED, Status.IMPLEMENTED) if s in seen]
     words = tuple(s.value for s in (*FIRST_STATUSES, *extra))
     if not extra:
-        return Setting("new_statuses", words, f"all {plural(len(history.added_as), 'RFD')} "
-                       "were added as Draft or Discussion")  # fmt: skip
+        return Setting("new_statuses", words, f"none of {plural(len(history.added_as), 'RFD')} "
+                       "was added as Accepted or Implemented")  # fmt: skip
     counts = ", ".join(f"{sum(1 for a in history.added_as if a is s)} as {s.value}" for s in extra)
     return Setting("new_statuses", words, f"RFDs were added {counts}")
 

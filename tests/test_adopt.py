@@ -119,7 +119,7 @@ def test_a_strict_process_when_the_history_shows_nothing_else() -> None:
     settings = detect(facts, History([Status.DRAFT, Status.DISCUSSION], []))
     assert render(settings) == (
         "[process]  # detected by `rfd adopt` from the repository's history\n"
-        'new_statuses = ["Draft", "Discussion"]  # all 2 RFDs were added as Draft or Discussion\n'
+        'new_statuses = ["Draft", "Discussion"]  # none of 2 RFDs was added as Accepted or Implemented\n'
         "implemented_needs_phases = true  # Implemented RFDs without recorded phases: 0 of 1\n"
         "accepted_needs_plan = true  # Accepted/Implemented RFDs without a plan: 0 of 1\n"
         "extends_gates = true  # accepted RFDs that Extend one not as far along: 0\n"
