@@ -126,7 +126,7 @@ def test_pre_commit_try_repo_runs_the_hooks(
     assert re.search(r"^rfd-lint .*\.+Failed$", out, re.MULTILINE), out
     assert "docs/rfd/001-a.md:6: RFD004" in out
     assert re.search(r"^rfd-status .*\.+Failed$", out, re.MULTILINE), out
-    assert "docs/rfd/001-a.md:3: cannot move from Discussion to Implemented" in out
+    assert "docs/rfd/001-a.md:3: cannot move to Implemented: 2 of 2 phases not done" in out
 
     git(git_repo, "reset", "-q", "--hard")
     commit(git_repo, {"docs/rfd/.state/001/plan.json": plan_json(),
