@@ -87,7 +87,9 @@ def read_history(root: Path, cfg: Config) -> History:
             continue  # an RFD that did not parse then tells nothing of the process
     deleted = _git(root, "log", "-M", "--diff-filter=D", "--format=", "--name-only", "--",
                    cfg.rfd_dir, ok=(0, 128))  # fmt: skip
-    gone = sorted({p for p in deleted.splitlines() if _published(p, dirs) and not (root / p).exists()})
+    gone = sorted(
+        {p for p in deleted.splitlines() if _published(p, dirs) and not (root / p).exists()}
+    )
     return History(statuses, gone)
 
 

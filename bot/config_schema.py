@@ -133,7 +133,7 @@ class LintSection:
     required_sections: Mapping[str, tuple[str, ...]] = field(
         default_factory=lambda: MappingProxyType({})
     )
-    """``##`` sections an RFD of a category must have (``design = ["Summary"]``); none by default."""
+    """``##`` sections RFDs of a category must have (``design = ["Summary"]``); default: none."""
 
 
 @dataclass(frozen=True)

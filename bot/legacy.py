@@ -49,6 +49,8 @@ def track(ws: Workspace, query: str) -> TrackOutcome:
                                hint=NO_PLAN_HINT.format(id=rid))  # fmt: skip
     path = ws.store.write_plan(rid, found.phases)
     labels = ", ".join(phase_ids.labels(found.phases))
-    message = (f"RFD {rid} is tracked: {plan_path} holds its {len(found.phases)} phases "
-               f"({labels}); commit it, then record each with `rfd phase {rid} done <label>`")  # fmt: skip
+    message = (
+        f"RFD {rid} is tracked: {plan_path} holds its {len(found.phases)} phases ({labels}); "
+        f"commit it, then record each with `rfd phase {rid} done <label>`"
+    )
     return TrackOutcome(rid, found.phases, path, message)

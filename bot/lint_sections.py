@@ -49,12 +49,14 @@ def body_findings(doc: Document, category: str, required: tuple[str, ...]) -> li
     return [*_draft_mentions(doc), *_required_sections(doc, category, required)]
 
 
-def _required_sections(doc: Document, category: str, required: tuple[str, ...]) -> Iterator[Finding]:
+def _required_sections(
+    doc: Document, category: str, required: tuple[str, ...]
+) -> Iterator[Finding]:
     severity = Severity.WARNING if doc.status is Status.DRAFT else Severity.ERROR
     for title in required:
         section = doc.section(title)
         if section is None:
-            hint = f"add a '## {title}' section (required of {category} RFDs by [lint.required_sections])"
+            hint = f"add a '## {title}' section ([lint.required_sections] {category})"
             message = f"required section '{title}' is missing"
             yield Finding(doc.path, doc.heading_line, "RFD006", message, hint, section=title)
             continue

@@ -17,6 +17,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from bot.lint_codes import RULES, SEVERITIES
+
 LIST_OF_STR = "list of str"
 """A ``tuple[str, ...]`` key, written as a TOML array of strings."""
 
@@ -25,8 +27,6 @@ LIST_OF_STATUS = "list of status"
 
 Check = type | str | tuple[str, ...]
 """A plain type, :data:`LIST_OF_STR`, or the words a ``Literal`` key allows."""
-
-from bot.lint_codes import RULES, SEVERITIES
 
 _PROVIDERS = ("auto", "anthropic", "openai", "offline")
 _STATUSES = ("Draft", "Discussion", "Accepted", "Implemented", "Abandoned", "Superseded")

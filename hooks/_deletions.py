@@ -61,8 +61,9 @@ def _published(gone: dict[RfdId, str | None], settings: Settings) -> list[RfdErr
     if settings.lint.severity.get("RFD016") == "off":
         return []
     return [
-        GateError(f"RFD016 published RFD {rfd_id} is deleted: a published RFD stays, "
-                  "as history", path=f"{settings.layout.rfd_dir}/", hint=DELETED_HINT.format(id=rfd_id))
+        GateError(f"RFD016 published RFD {rfd_id} is deleted: a published RFD stays, as "
+                  "history", path=f"{settings.layout.rfd_dir}/",
+                  hint=DELETED_HINT.format(id=rfd_id))
         for rfd_id, target in gone.items()
         if target is None and not rfd_id.draft
     ]  # fmt: skip

@@ -123,7 +123,9 @@ class Checker:
         status = doc.status
         if self.baseline().grandfathers(rfd_id, status):
             return  # reached before adoption: history is not re-gated
-        gates = _gates.check(doc, rfd_id, status, self.new, self.layout, self.statuses, self.process)
+        gates = _gates.check(
+            doc, rfd_id, status, self.new, self.layout, self.statuses, self.process
+        )
         for problem in gates:
             if problem.path == doc.path:
                 problem.line = problem.line or status_line(doc)

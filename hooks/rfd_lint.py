@@ -66,8 +66,10 @@ class TreeCorpus:
         return self.tree.exists(path)
 
 
-def lint_file(tree: Tree, path: str, known: Statuses, report: Report,
-              settings: LintSettings | None = None, corpus: TreeCorpus | None = None) -> None:  # fmt: skip
+def lint_file(
+    tree: Tree, path: str, known: Statuses, report: Report,
+    settings: LintSettings | None = None, corpus: TreeCorpus | None = None,
+) -> None:  # fmt: skip
     from bot.discovery import RfdFile
     from bot.ids import split_file_name
     from bot.lint import lint_text

@@ -33,9 +33,11 @@ def legacy(git_repo: Path) -> Path:
     template, and a published RFD deleted once."""
     commit(git_repo, {A: rfd(status="Discussion", phases=0), D: rfd("004", title="Delta")})
     commit(git_repo, {A: rfd(status="Implemented", phases=0), D: None})
-    beta = rfd("002", "Accepted", title="Beta", phases=0).replace("Nothing planned yet.\n", LIST_PLAN)
+    beta = rfd("002", "Accepted", title="Beta", phases=0).replace(
+        "Nothing planned yet.\n", LIST_PLAN
+    )
     commit(git_repo, {B: beta, C: rfd("003", "Draft", title="Gamma"),
-                      TEMPLATE: "# RFD 000: TITLE\n\n- **Status**: Draft\n- **Date**: DATE\n"})  # fmt: skip
+                      TEMPLATE: "# RFD 000: TITLE\n\n- **Date**: DATE\n"})  # fmt: skip
     return git_repo
 
 
@@ -57,7 +59,9 @@ def test_adopt_records_the_baseline_and_the_process_the_history_shows(
         "001": "Implemented", "002": "Accepted", "003": "Draft"}}  # fmt: skip
     config = (legacy / ".github/rfd.toml").read_text()
     assert "[process]" in config
-    assert "accepted_needs_plan = false  # Accepted/Implemented RFDs without a plan: 1 of 2" in config
+    assert (
+        "accepted_needs_plan = false  # Accepted/Implemented RFDs without a plan: 1 of 2" in config
+    )
     assert "new_statuses" in config and "RFDs were added 1 as Accepted" in config
     assert "delete_published = true  # 1 published RFD deleted (docs/rfd/004-delta.md)" in config
     git(legacy, "add", "-A")
@@ -104,8 +108,10 @@ def test_track_extracts_a_numbered_list_plan(
 
 @pytest.mark.parametrize(
     ("rfd_id", "error"),
-    [("3", "RFD 003 is Draft: `rfd track` takes an RFD that is Accepted or Implemented"),
-     ("1", "no plan to extract")],
+    [
+        ("3", "RFD 003 is Draft: `rfd track` takes an RFD that is Accepted or Implemented"),
+        ("1", "no plan to extract"),
+    ],
 )
 def test_track_refuses_what_it_cannot_track(
     legacy: Path, capsys: pytest.CaptureFixture[str], rfd_id: str, error: str
@@ -119,7 +125,8 @@ def test_a_strict_process_when_the_history_shows_nothing_else() -> None:
     settings = detect(facts, History([Status.DRAFT, Status.DISCUSSION], []))
     assert render(settings) == (
         "[process]  # detected by `rfd adopt` from the repository's history\n"
-        'new_statuses = ["Draft", "Discussion"]  # none of 2 RFDs was added as Accepted or Implemented\n'
+        'new_statuses = ["Draft", "Discussion"]  '
+        "# none of 2 RFDs was added as Accepted or Implemented\n"
         "implemented_needs_phases = true  # Implemented RFDs without recorded phases: 0 of 1\n"
         "accepted_needs_plan = true  # Accepted/Implemented RFDs without a plan: 0 of 1\n"
         "extends_gates = true  # accepted RFDs that Extend one not as far along: 0\n"

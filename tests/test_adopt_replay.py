@@ -112,8 +112,8 @@ def accept_then_finish(repo: Path) -> None:
 REPLAY: list[tuple[str, Callable[[Path], None], int, str]] = [
     ("a typo fix in the Process RFD", edit(PROCESS_RFD, "discussion", "discusion"), 0, ""),
     ("a draft promoted with rfd", cli("promote", "D12"), 0, ""),
-    ("a plan written into a draft", edit(OFFLINE, "## Design sketch", OFFLINE_PLAN + "\n## Design sketch"),
-     0, ""),
+    ("a plan written into a draft",
+     edit(OFFLINE, "## Design sketch", OFFLINE_PLAN + "\n## Design sketch"), 0, ""),
     ("rfd accept on that draft, its phases and rfd done in one commit", accept_then_finish, 0, ""),
     ("a Discussion RFD accepted by editing its Status line, no plan",
      edit("docs/rfd/017-persona-definitions.md", "**Status**: Discussion", "**Status**: Accepted"),
@@ -129,8 +129,9 @@ REPLAY: list[tuple[str, Callable[[Path], None], int, str]] = [
     ("status written in lower case", edit("docs/rfd/023-editor-integration.md",
                                           "**Status**: Accepted", "**Status**: accepted"), 1,
      "RFD013 error: status 'accepted' is not written as 'Accepted'"),
-    ("a cycle closed through Extends", edit("docs/rfd/006-conversation-storage-format.md",
-                                            "- **Status**", "- **Extends**: [RFD 025]\n- **Status**"),
+    ("a cycle closed through Extends",
+     edit("docs/rfd/006-conversation-storage-format.md", "- **Status**",
+          "- **Extends**: [RFD 025]\n- **Status**"),
      1, "RFD012 error: Extends RFD 025 leads back to this RFD"),
 ]  # fmt: skip
 

@@ -207,7 +207,8 @@ def test_prepare_takes_the_phase_by_its_label(repo: Repo) -> None:
     assert prepare(session, RFD, phase="4").title == "End"
     for unknown in ("3c", "2"):  # 2 is a position, but no label: it names nothing
         with pytest.raises(
-            ValidationError, match=rf"phase {unknown} does not exist \(the plan's phases: 0, 3a, 4\)"
+            ValidationError,
+            match=rf"phase {unknown} does not exist \(the plan's phases: 0, 3a, 4\)",
         ):
             prepare(session, RFD, phase=unknown)
 

@@ -15,12 +15,11 @@ from typing import Any, Literal
 import pytest
 
 from bot.config import _ENV_KEYS, CONFIG_PATH, Config, PluginsSection, load_config
-from bot.config_check import _VALUE_CHECKS
+from bot.config_check import _VALUE_CHECKS, CATEGORIES
 from bot.errors import ConfigError
+from bot.lint_codes import RULES
 from bot.repo_setup import CONFIG_TEMPLATE
 from hooks._common import Layout, load_layout, load_settings, settings_of
-from bot.config_check import CATEGORIES
-from bot.lint_codes import RULES
 from hooks._config import (
     ENV_VARS,
     LEAVES,

@@ -111,7 +111,9 @@ def test_pre_push_syncs_every_pushed_commit(git_repo: Path, forge: LocalForge) -
 
 
 def test_pre_push_syncs_nothing_when_rfd_status_refuses_the_push(
-    git_repo: Path, forge: LocalForge, monkeypatch: pytest.MonkeyPatch,
+    git_repo: Path,
+    forge: LocalForge,
+    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     base = commit(git_repo, {"notes.txt": "x\n"})

@@ -149,7 +149,10 @@ def test_a_fresh_template_only_warns_about_placeholders() -> None:
 
 def test_findings_print_like_compiler_errors() -> None:
     finding = Finding("docs/rfd/x.md", 4, "RFD004", "date 'x' is not YYYY-MM-DD", "write it")
-    assert str(finding) == "docs/rfd/x.md:4: RFD004 error: date 'x' is not YYYY-MM-DD\n  hint: write it"
+    assert (
+        str(finding)
+        == "docs/rfd/x.md:4: RFD004 error: date 'x' is not YYYY-MM-DD\n  hint: write it"
+    )
 
 
 def test_lint_document_takes_a_parsed_document() -> None:
@@ -188,12 +191,21 @@ def test_status_must_be_written_exactly() -> None:
 @pytest.mark.parametrize(
     ("header", "others", "expected"),
     [
-        ("- **Requires**: [RFD 001]\n", {"001": {"Extends": "RFD 045"}},
-         "Requires RFD 001 leads back to this RFD: RFD 045 → RFD 001 → RFD 045"),
-        ("- **Extends**: [RFD 001]\n", {"001": {"Requires": "002"}, "002": {"Extends": "045"}},
-         "Extends RFD 001 leads back to this RFD: RFD 045 → RFD 001 → RFD 002 → RFD 045"),
-        ("- **Requires**: [RFD 001]\n", {"001": {"Requires": "002"}, "002": {"Requires": "001"}},
-         None),  # a cycle elsewhere is reported on its own members
+        (
+            "- **Requires**: [RFD 001]\n",
+            {"001": {"Extends": "RFD 045"}},
+            "Requires RFD 001 leads back to this RFD: RFD 045 → RFD 001 → RFD 045",
+        ),
+        (
+            "- **Extends**: [RFD 001]\n",
+            {"001": {"Requires": "002"}, "002": {"Extends": "045"}},
+            "Extends RFD 001 leads back to this RFD: RFD 045 → RFD 001 → RFD 002 → RFD 045",
+        ),
+        (
+            "- **Requires**: [RFD 001]\n",
+            {"001": {"Requires": "002"}, "002": {"Requires": "001"}},
+            None,
+        ),  # a cycle elsewhere is reported on its own members
     ],
 )
 def test_cycles_in_requires_and_extends(
@@ -207,8 +219,11 @@ def test_cycles_in_requires_and_extends(
     ("header", "others", "expected"),
     [
         ("- **Extended by**: [RFD 001]\n", {"001": {"Extends": "RFD 045"}}, None),
-        ("- **Extended by**: [RFD 001]\n", {"001": {"Extends": "RFD 002"}},
-         "Extended by: RFD 001, whose Extends does not name RFD 045"),
+        (
+            "- **Extended by**: [RFD 001]\n",
+            {"001": {"Extends": "RFD 002"}},
+            "Extended by: RFD 001, whose Extends does not name RFD 045",
+        ),
         ("- **Required by**: [RFD 003]\n", {}, "Required by: RFD 003 does not exist"),
     ],
 )

@@ -65,8 +65,9 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
         finding
         for doc in docs
         if chosen(doc.path)
-        for finding in lint_document(doc, known=known, file=files.get(doc.path),
-                                     settings=settings, corpus=corpus)  # fmt: skip
+        for finding in lint_document(
+            doc, known=known, file=files.get(doc.path), settings=settings, corpus=corpus
+        )
     ]
     problems = [e for e in errors if chosen(e.path)]
     store = StateStore(root, cfg)
