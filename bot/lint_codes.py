@@ -85,6 +85,11 @@ class LintSettings(NamedTuple):
     """Category (lower case) → the ``##`` sections its RFDs must have."""
 
     @classmethod
+    def of(cls, section: object) -> LintSettings:
+        """From :class:`bot.config_schema.LintSection` (``cfg.lint``)."""
+        return cls.from_table({key: getattr(section, key) for key in cls._fields})
+
+    @classmethod
     def from_table(cls, table: Mapping[str, Any]) -> LintSettings:
         """From ``[lint]`` as TOML data, or as :class:`bot.config_schema.LintSection` fields."""
         sections = table.get("required_sections", {})

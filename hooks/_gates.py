@@ -27,8 +27,9 @@ if TYPE_CHECKING:
     from bot.process import Process
 
 PLAN_HINT = (
-    "add an '## Implementation Plan' section with '### Phase 1: Title' headings "
-    "(or run `rfd accept {id}`, which writes {plan})"
+    "add an '## Implementation Plan' section with '### Phase 1: Title' headings or a numbered "
+    "list '1. **Title** …' (`rfd accept {id}` writes {plan}; for an RFD accepted before rfd-bot, "
+    "`rfd track {id}`, or `rfd adopt` to leave the statuses of history alone)"
 )
 
 

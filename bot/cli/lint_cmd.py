@@ -59,7 +59,7 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
 
     by_id = {f.rfd_id: d for d in docs if (f := files.get(d.path)) is not None}
     known = {rfd_id: d.status for rfd_id, d in by_id.items()}
-    settings = LintSettings.from_table({k: getattr(cfg.lint, k) for k in LintSettings._fields})
+    settings = LintSettings.of(cfg.lint)
     corpus = DocsCorpus(root, by_id)
     findings = [
         finding
