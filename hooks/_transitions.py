@@ -65,8 +65,13 @@ def _removals(changes: list[_git.Change], settings: Settings, new: Tree, report:
     from hooks import _deletions
 
     gone = _deletions.removed(changes, settings.layout, new)
-    for problem in _deletions.check(gone, settings, new) if gone else ():
-        report.error(problem)
+    paths = {i: c.old for c in changes if c.kind == "D" and (i := settings.layout.rfd_id(c.old))}
+    warn = settings.lint.severity.get(_deletions.DELETED_CODE) == "warning"
+    for problem in _deletions.check(gone, settings, new, paths) if gone else ():
+        if warn and problem.message.startswith(_deletions.DELETED_CODE):
+            report.note(f"{problem} (warning)")
+        else:
+            report.error(problem)
 
 
 def _steps(
