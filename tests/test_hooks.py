@@ -52,6 +52,17 @@ def test_rfd_sync_is_verbose_so_its_preview_shows() -> None:
     assert re.search(r"^  verbose: true\b", sync, re.MULTILINE)
 
 
+@pytest.mark.parametrize("hook_id", HOOK_IDS)
+def test_every_hook_declares_its_stages(hook_id: str) -> None:
+    """A hook without stages runs (and prints "Skipped") at every stage installed: after a
+    commit only rfd-sync has something to do."""
+    text = (CHECKOUT / ".pre-commit-hooks.yaml").read_text()
+    entry = text[text.index(f"- id: {hook_id}") :].split("\n- id:")[0]
+    stages = re.search(r"^  stages: \[(.*)\]", entry, re.MULTILINE)
+    assert stages is not None, entry
+    assert ("post-commit" in stages[1]) == (hook_id == "rfd-sync")
+
+
 def test_readme_documents_every_hook() -> None:
     readme = (CHECKOUT / "README.md").read_text()
     missing = [hook_id for hook_id in manifest_ids() if f"id: {hook_id}" not in readme]
