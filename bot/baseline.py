@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
-from bot.errors import ParseError
+from bot.errors import ParseError, ValidationError
 from bot.ids import RfdId
 from bot.status import Status
 
@@ -57,7 +57,7 @@ def loads(text: str, path: str) -> Baseline:
     for key, word in statuses.items():
         try:
             out[RfdId.parse(key)] = Status(word)
-        except (ValueError, ParseError) as exc:
+        except (ValueError, ValidationError) as exc:
             raise ParseError(f"bad entry {key!r}: {word!r}", path=path, hint=SCHEMA_HINT) from exc
     return Baseline(data.get("commit", ""), out)
 
