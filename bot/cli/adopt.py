@@ -12,8 +12,8 @@ from bot.config import CONFIG_PATH, load_config
 @rfd_command()
 def adopt(out: Output) -> int:
     """Record the adoption baseline and the process rules the history shows."""
-    from bot.adopt import PROCESS_KEPT
-    from bot.adopt import adopt as adopting
+    from bot.adoption import PROCESS_KEPT
+    from bot.adoption import adopt as adopting
 
     root = repo_root()
     done = adopting(root, load_config(root))
