@@ -19,9 +19,9 @@ from bot.document import Document, parse
 from bot.errors import RfdError
 from bot.ids import split_file_name
 from bot.process_detect import History, RfdFacts, Setting, detect, render
+from bot.repo_templates import is_template
 from bot.state import StateStore
 from bot.status import Status
-from bot.template_files import is_template
 
 PROCESS_KEPT = "kept the [process] table of {config}; these are what the history shows:"
 
@@ -34,7 +34,7 @@ class AdoptOutcome(NamedTuple):
 
 
 def adopt(root: Path, cfg: Config) -> AdoptOutcome:
-    docs = [d for d in discovery.load_all(root, cfg)[0] if not is_template(d.path)]
+    docs = discovery.load_all(root, cfg)[0]
     store = StateStore(root, cfg)
     head = _git(root, "rev-parse", "--verify", "-q", "HEAD", ok=(0, 1)).strip()
     keys = [(_key(d), d.status) for d in docs]
@@ -76,7 +76,7 @@ def _write_process(root: Path, settings: list[Setting]) -> bool:
 
 def read_history(root: Path, cfg: Config) -> History:
     """What the git history says: each RFD's status when added, published RFDs deleted."""
-    dirs = (cfg.rfd_dir, f"{cfg.rfd_dir}/{cfg.rfd.drafts_dir.strip('/')}")
+    dirs = (cfg.rfd_dir, f"{cfg.rfd_dir}/{cfg.rfd.drafts_dir.strip('/')}", cfg.rfd.templates)
     added = list(_added(root, dirs))
     blobs = _cat(root, [f"{sha}:{path}" for sha, path in added])
     statuses = []
@@ -93,7 +93,11 @@ def read_history(root: Path, cfg: Config) -> History:
     return History(statuses, gone)
 
 
-def _added(root: Path, dirs: tuple[str, str]) -> Iterator[tuple[str, str]]:
+Dirs = tuple[str, str, str]
+"""The RFD directory, the drafts directory and the templates' pattern."""
+
+
+def _added(root: Path, dirs: Dirs) -> Iterator[tuple[str, str]]:
     out = _git(root, "log", "-M", "--diff-filter=A", "--format=%x00%H", "--name-only", "--",
                dirs[0], ok=(0, 128))  # fmt: skip
     for block in out.split("\0")[1:]:
@@ -103,12 +107,14 @@ def _added(root: Path, dirs: tuple[str, str]) -> Iterator[tuple[str, str]]:
                 yield sha, name
 
 
-def _rfd(path: str, dirs: tuple[str, str]) -> bool:
+def _rfd(path: str, dirs: Dirs) -> bool:
     parent, _, name = path.rpartition("/")
-    return parent in dirs and not is_template(name) and split_file_name(name) is not None
+    if parent not in dirs[:2] or is_template(path[len(dirs[0]) + 1 :], dirs[2]):
+        return False
+    return split_file_name(name) is not None
 
 
-def _published(path: str, dirs: tuple[str, str]) -> bool:
+def _published(path: str, dirs: Dirs) -> bool:
     split = split_file_name(path.rpartition("/")[2])
     return _rfd(path, dirs) and split is not None and not split[0].draft
 

@@ -41,8 +41,10 @@ _COMMITS = (
     ("RFD 001: the RFD process and templates", ("README.md", f"{RFD_DIR}/000-", f"{RFD_DIR}/001-")),
     ("RFDs 002-019", tuple(f"{RFD_DIR}/{n:03d}-" for n in range(2, 20))),
     ("RFDs 020-031", tuple(f"{RFD_DIR}/{n:03d}-" for n in range(20, 32))),
-    ("Drafts", (f"{DRAFTS_DIR}/", f"{RFD_DIR}/.state/")),
+    ("Drafts", tuple(f"{DRAFTS_DIR}/D{n}-" for n in (12, 18, 23, 31, 48, 55))),
+    ("RFD D05: internal dev plugin", (f"{DRAFTS_DIR}/D05-", f"{RFD_DIR}/.state/")),
 )
+"""D05 comes last: the team reuses free draft numbers (RFD 001), and history shows it."""
 
 
 def _git(repo: Path, *args: str, date: str = "") -> None:

@@ -49,6 +49,7 @@ def test_the_planted_problems_and_nothing_else(
     reported = {line.split(":")[0] for line in out.splitlines() if not line.startswith(" ")}
     assert reported == {path for path, _ in PLANTED_CODES}
     assert run_hook(rfd_status.main, adopted, files, monkeypatch, capsys) == (0, "")
+    assert run_hook(rfd_state.main, adopted, files, monkeypatch, capsys) == (0, "")
 
 
 def edit(path: str, old: str, new: str) -> Callable[[Path], None]:

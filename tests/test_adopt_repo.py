@@ -15,6 +15,7 @@ def test_the_repository_is_committed_in_a_few_realistic_steps(tmp_path: Path) ->
     repo = build_adopt_repo(tmp_path / "jp")
     log = git(repo, "log", "--format=%s").splitlines()
     assert log == [
+        "RFD D05: internal dev plugin",
         "Drafts",
         "RFDs 020-031",
         "RFDs 002-019",

@@ -16,7 +16,6 @@ from bot.errors import FileNotFound
 from bot.ids import RfdId
 from bot.lint import Finding, LintSettings, Severity, lint_document
 from bot.state import StateStore
-from bot.template_files import is_template
 from bot.text import plural
 
 NOT_AN_RFD_HINT = "give RFD files ({dir}/NNN-slug.md), or no path to lint them all"
@@ -42,9 +41,7 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
     """Check RFD headers and structure (all RFDs, or the files given)."""
     root = repo_root()
     cfg = load_config(root)
-    all_docs, all_errors = discovery.load_all(root, cfg)
-    docs = [d for d in all_docs if not is_template(d.path)]
-    errors = [e for e in all_errors if not (e.path and is_template(e.path))]
+    docs, errors = discovery.load_all(root, cfg)  # templates are not RFDs
     files = {f.path: f for f in discovery.scan(root, cfg)}
     wanted = {(p if p.is_absolute() else Path.cwd() / p).resolve().as_posix() for p in paths}
     known_paths = {(root / d.path).resolve().as_posix() for d in docs}
