@@ -48,9 +48,10 @@ def lint(ctx: Context, root: Path, rows: list[Row]) -> Lint:
     """Lint the changed RFDs: each finding an annotation on the PR's diff; the counts
     ``(errors, warnings)`` by path."""
     from bot.discovery import scan
-    from bot.lint import lint_text
+    from bot.lint import LintSettings, lint_text
 
     files = scan(root, ctx.cfg)
+    settings = LintSettings.of(ctx.cfg.lint)
     known = {f.rfd_id: Status.DRAFT if f.rfd_id.draft else Status.DISCUSSION for f in files}
     counts: Lint = {}
     for row in rows:
@@ -58,7 +59,7 @@ def lint(ctx: Context, root: Path, rows: list[Row]) -> Lint:
             continue
         path = row.changed.file.path
         text = (root / path).read_text(encoding="utf-8")
-        found = lint_text(text, path, known=known, file=row.changed.file)
+        found = lint_text(text, path, known=known, file=row.changed.file, settings=settings)
         for f in found:
             level = "error" if f.severity.name == "ERROR" else "warning"
             ctx.summary.annotate(level, f"{f.code} {f.message} ({f.hint})", file=path, line=f.line)
