@@ -1,10 +1,19 @@
-"""Idempotent bot text on a forge: find our own comment by its hidden marker, edit in place."""
+"""Idempotent bot text on a forge: find our own comment by its hidden marker, edit in place.
+
+A marker counts only where the bot puts it: in the run of marker lines that opens
+a body it wrote (:func:`leading_markers`).  The same text anywhere else — an RFD
+title, a review, a quoted comment — is just text, and :mod:`bot.markdown_safe`
+keeps such text from ever forming one.
+"""
 
 from __future__ import annotations
+
+import re
 
 from bot.forge.base import Comment, Forge
 
 MARKER_PREFIX = "<!-- rfd-bot:"
+_MARKER_LINE = re.compile(r"<!-- rfd-bot:[^<>\n]*? -->")
 
 
 def marker(kind: str, key: str | int) -> str:
@@ -12,12 +21,23 @@ def marker(kind: str, key: str | int) -> str:
     return f"{MARKER_PREFIX}{kind}:{key} -->"
 
 
+def leading_markers(body: str) -> tuple[str, ...]:
+    """The markers in the bot's structural position: the marker lines that open ``body``."""
+    found: list[str] = []
+    for line in body.split("\n"):
+        if not _MARKER_LINE.fullmatch(line.rstrip("\r")):
+            break
+        found.append(line.rstrip("\r"))
+    return tuple(found)
+
+
+def carries(body: str, mark: str) -> bool:
+    """Does ``body`` carry ``mark`` where the bot puts it (not merely somewhere in its text)?"""
+    return mark in leading_markers(body)
+
+
 def with_marker(body: str, mark: str) -> str:
-    return body if mark in body else f"{mark}\n{body}"
-
-
-def is_bot_text(body: str) -> bool:
-    return MARKER_PREFIX in body
+    return body if carries(body, mark) else f"{mark}\n{body}"
 
 
 def upsert_comment(forge: Forge, number: int, mark: str, body: str) -> tuple[Comment, bool]:

@@ -59,3 +59,19 @@ def test_labels() -> None:
     forge.add_labels(1, ("rfd:review", "a"))
     forge.remove_label(1, "a")
     assert forge.get_issue(1).labels == ("rfd:review",)
+
+
+def test_a_marker_counts_only_where_the_bot_puts_it() -> None:
+    """A review quoting the status marker is not the status comment: it is never overwritten."""
+    forge = LocalForge(MemoryFiles())
+    forge.create_issue("PR", "")
+    status = marker("status", 1)
+    review = forge.create_comment(1, f"{marker('review', '045:abc')}\nSee {status} here\n{status}")
+    posted, created = upsert_comment(forge, 1, status, "| RFD | status |")
+    assert created and posted.id != review.id
+    assert forge._load(1)["comments"][0]["body"] == review.body
+    assert forge.find_issue(marker("tracking", "045")) is None
+    forge.create_issue(
+        "RFD 046: Beta <!-- rfd-bot:tracking:045 -->", "x <!-- rfd-bot:tracking:045 -->"
+    )
+    assert forge.find_issue(marker("tracking", "045")) is None

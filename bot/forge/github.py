@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from bot.comments import carries
 from bot.config import ACTIONS_BOT_LOGIN
 from bot.errors import ForgeError, ForgeUnreachable
 from bot.forge.base import Comment, Issue
@@ -126,7 +127,7 @@ class GitHubForge:
             for count, gh in enumerate(pages):
                 if count >= ISSUE_SCAN_LIMIT:
                     return None
-                if "/pull/" not in gh.html_url and marker in (gh.body or ""):
+                if "/pull/" not in gh.html_url and carries(gh.body or "", marker):
                     found = to_issue(gh)
                     if self.is_mine(found.author):
                         return found
@@ -181,7 +182,7 @@ class GitHubForge:
         return [c for c in self.all_comments(number) if self.is_mine(c.author)]
 
     def find_comment(self, number: int, marker: str) -> Comment | None:
-        return next((c for c in self.comments(number) if marker in c.body), None)
+        return next((c for c in self.comments(number) if carries(c.body, marker)), None)
 
     def create_comment(self, number: int, body: str) -> Comment:
         with self.pacer.write(), _translated(f"comment on #{number}"):

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from bot.comments import carries
 from bot.errors import ForgeError
 from bot.forge.base import Comment, Issue
 
@@ -41,7 +42,7 @@ class LocalForge:
     def find_issue(self, marker: str) -> Issue | None:
         for number in self._numbers():
             record = self._load(number)
-            if marker in record["body"]:
+            if carries(record["body"], marker):
                 return self._issue(record)
         return None
 
@@ -79,7 +80,7 @@ class LocalForge:
     # -- comments -------------------------------------------------------------------
     def find_comment(self, number: int, marker: str) -> Comment | None:
         for c in self._load(number)["comments"]:
-            if marker in c["body"]:
+            if carries(c["body"], marker):
                 return self._comment(number, c)
         return None
 

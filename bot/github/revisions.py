@@ -5,6 +5,8 @@ reviewed, which also makes a re-delivered event find it and do nothing) and
 ``<!-- rfd-bot:head:<sha> -->`` (the head after the bot's own commit of the
 review file, which is the same revision as far as the RFD is concerned).
 When the PR moves on, the comment gets a banner saying it is of an older one.
+Only the markers that open the comment count: a review quoting a marker (or a
+model writing one) never makes it current at another head.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bot.comments import marker
+from bot.comments import leading_markers, marker
 from bot.forge.base import Comment
 
 SHA_CHARS = 12
@@ -51,15 +53,16 @@ class PostedReview:
 
     @property
     def marked_stale(self) -> bool:
-        return STALE_MARK in self.comment.body
+        return STALE_MARK in leading_markers(self.comment.body)
 
 
 def posted_reviews(comments: Iterable[Comment]) -> list[PostedReview]:
     found = []
     for comment in comments:
-        match = _REVIEW.search(comment.body)
+        markers = leading_markers(comment.body)
+        match = next((m for m in map(_REVIEW.fullmatch, markers) if m), None)
         if match:
-            heads = {match["sha"], *(m["sha"] for m in _HEAD.finditer(comment.body))}
+            heads = {match["sha"], *(m["sha"] for m in map(_HEAD.fullmatch, markers) if m)}
             found.append(PostedReview(comment, match["rfd"], match["sha"], frozenset(heads)))
     return found
 
@@ -70,6 +73,6 @@ def with_stale_banner(review: PostedReview) -> str:
     if review.marked_stale:
         return body
     lines = body.split("\n")
-    cut = next((i for i, line in enumerate(lines) if not line.startswith("<!--")), len(lines))
+    cut = len(leading_markers(body))
     banner = f"{STALE_MARK}\n{STALE_BANNER.format(sha=review.reviewed)}\n"
     return "\n".join([*lines[:cut], banner, *lines[cut:]])
