@@ -6,7 +6,8 @@ they hold, they must read as text there: never a hidden ``<!-- rfd-bot:… -->``
 marker or checklist boundary (the bot trusts its markers), never raw HTML or an
 image, never a mention that pings a person or a team.
 
-- :func:`inline` — text inside one line or table cell: also no line or cell breaks.
+- :func:`inline` — text inside one line: also no line breaks.
+- :func:`cell` — text inside a table cell: no line breaks and no cell breaks either.
 - :func:`block` — model output shown as a block: markdown formatting stays, an
   unclosed code fence is closed so the bot's own lines after it stay outside.
 - :func:`fenced` — text shown verbatim in a code block that it cannot close.
@@ -60,15 +61,23 @@ def one_line(text: str) -> str:
 
 
 def inline(text: str) -> str:
-    """``text`` for a place inside one line, a table cell included."""
-    cells = _CELL_BREAK.sub(lambda m: m.group(1) * 2 + "\\|", one_line(text))
-    return _defused(cells)
+    """``text`` for a place inside one line of the bot's text (not a table: see :func:`cell`)."""
+    return _defused(one_line(text))
+
+
+def cell(text: str) -> str:
+    """``text`` for a markdown table cell: a ``|`` in it stays a ``|``, never a new cell."""
+    return _CELL_BREAK.sub(lambda m: m.group(1) * 2 + "\\|", inline(text))
 
 
 def block(text: str) -> str:
-    """Model output (a review) as a block of the bot's post: its markdown, defused."""
+    """Model output (a review) as a block of the bot's post: its markdown, defused.
+
+    HTML comments standing as blocks are dropped (a reader never saw them); any other
+    ``<!--`` is defused and shows as the text it is.
+    """
     lines = _LINE_BREAKS.sub("\n", _visible(text)).strip("\n")
-    return _closed(_defused(lines))
+    return _closed(_defused(_without_comment_blocks(lines)))
 
 
 def fenced(text: str, info: str = "") -> str:
@@ -77,6 +86,17 @@ def fenced(text: str, info: str = "") -> str:
     longest = max((len(run) for run in _BACKTICKS.findall(body)), default=0)
     fence = "`" * max(3, longest + 1)
     return f"{fence}{one_line(info)}\n{_defused(body)}\n{fence}"
+
+
+def _without_comment_blocks(text: str) -> str:
+    lines = text.split("\n")
+    hidden = {
+        n
+        for token in _parser().parse(text)
+        if token.type == "html_block" and token.map and token.content.lstrip().startswith("<!--")
+        for n in range(*token.map)
+    }
+    return "\n".join(line for n, line in enumerate(lines) if n not in hidden).strip("\n")
 
 
 def _closed(text: str) -> str:

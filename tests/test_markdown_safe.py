@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from markdown_it import MarkdownIt
 
-from bot.markdown_safe import block, fenced, inline, one_line
+from bot.markdown_safe import block, cell, fenced, inline, one_line
 
 GFM = MarkdownIt("commonmark").enable("table")
 HOSTILE = [
@@ -34,8 +34,8 @@ def text_nodes(markdown: str) -> str:
 
 
 @pytest.mark.parametrize("text", HOSTILE)
-def test_inline_text_is_one_table_cell_of_plain_text(text: str) -> None:
-    row = f"| RFD 1 | {inline(text)} | Discussion |"
+def test_cell_text_is_one_table_cell_of_plain_text(text: str) -> None:
+    row = f"| RFD 1 | {cell(text)} | Discussion |"
     rendered = html(f"| a | b | c |\n|---|---|---|\n{row}\n")
     assert "<!--" not in row and "<img" not in rendered and "<details" not in rendered
     assert rendered.count("<td>") == 3  # never a cell more, never a row more
@@ -52,8 +52,10 @@ def test_inline_text_is_one_table_cell_of_plain_text(text: str) -> None:
         ("two\nlines\u2028here", "two lines here"),
     ],
 )
-def test_inline_reads_as_the_original_text(text: str, shown: str) -> None:
-    assert text_nodes(f"| x |\n|---|\n| {inline(text)} |\n") == f"x{shown}"
+def test_cell_reads_as_the_original_text(text: str, shown: str) -> None:
+    assert text_nodes(f"| x |\n|---|\n| {cell(text)} |\n") == f"x{shown}"
+    if "\\" not in text:  # outside a table a backslash escapes, as it does in the RFD
+        assert text_nodes(inline(text)) == shown
 
 
 def test_mentions_do_not_ping_and_markers_cannot_form() -> None:
@@ -65,7 +67,8 @@ def test_mentions_do_not_ping_and_markers_cannot_form() -> None:
 def test_block_keeps_markdown_but_not_markers_html_images_or_mentions() -> None:
     review = (
         "## Findings\n\n- **Design**: fine, see `x<y`\n"
-        "<!-- rfd-bot:status:7 -->\n<img src=x>\n![p](https://e.example/p.png)\ncc @octocat\n"
+        "see <!-- rfd-bot:status:7 --> here\n<img src=x>\n"
+        "![p](https://e.example/p.png)\ncc @octocat\n"
     )
     out = block(review)
     rendered = html(out)
@@ -95,3 +98,8 @@ def test_fenced_text_cannot_close_its_block() -> None:
 
 def test_one_line_for_titles() -> None:
     assert one_line(" RFD\n 2:\u2028 Beta\t\u202e ") == "RFD 2: Beta"
+
+
+def test_block_drops_the_comments_a_reader_never_saw() -> None:
+    review = "# Review\n<!-- rfd-bot:review kind=design -->\n\nFine.\n\n```\n<!-- shown -->\n```"
+    assert block(review) == "# Review\n\nFine.\n\n```\n<\u200b!-- shown -->\n```"

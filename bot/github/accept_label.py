@@ -10,6 +10,8 @@ writes nothing, and a new labeling is taken off with a reply saying so.
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 from bot.config import Config
 from bot.github.api import PullRequest
 from bot.github.auth import AUTHOR_MAY_NOT_ACCEPT, authorize
@@ -17,6 +19,7 @@ from bot.github.changed import changed_rfds
 from bot.github.commands import REGISTRY, Verb
 from bot.github.context import Context
 from bot.github.ops import Refused, commit, pr_workspace, refuse_label
+from bot.markdown_safe import inline
 from bot.status import Status
 
 ACCEPTABLE = (Status.DRAFT, Status.DISCUSSION)
@@ -67,15 +70,15 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
         outcomes = [accept(ws, str(d.rfd_id)) for d in todo]
         ids = ", ".join(o.rfd_id for o in outcomes)
         done = commit(ctx, checkout, [p for o in outcomes for p in o.changed], ids, "accepted")
-    lines = [f"🚀 {o.message}" for o in outcomes]
+    lines = [f"🚀 {inline(o.message)}" for o in outcomes]
     return "\n".join([*lines, "", done])
 
 
 def already(ctx: Context, pr: PullRequest, docs: list[tuple[str, int | None]],
             paths: list[str]) -> str:  # fmt: skip
     """The answer when nothing is left to accept: each RFD, linked, and its tracking issue."""
-    blob = f"{ctx.server_url}/{pr.head_repo or ctx.delivery.repository}/blob/{pr.head_ref}"
-    lines = [f"- [RFD {rid}]({blob}/{path}) is Accepted"
+    blob = f"{ctx.server_url}/{pr.head_repo or ctx.delivery.repository}/blob/{quote(pr.head_ref)}"
+    lines = [f"- [RFD {rid}]({blob}/{quote(path)}) is Accepted"
              + (f", tracking issue #{issue}" if issue else "")
              for (rid, issue), path in zip(docs, paths, strict=True)]  # fmt: skip
     return "\n".join([ALREADY, "", *lines])

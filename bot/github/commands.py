@@ -163,7 +163,9 @@ def _options(words: list[str], spec: VerbSpec) -> tuple[dict[str, str], list[str
             continue
         name, _, value = word.partition("=")
         if name not in allowed:
-            raise ValidationError(f"`/rfd {spec.verb.value}` does not take `{name}`: {spec.usage}")
+            raise ValidationError(
+                f"`/rfd {spec.verb.value}` does not take `{name}`: `{spec.usage}`"
+            )
         value = value or next(it, "")
         pattern = MODEL_NAME if name == "--model" else RFD_ID
         if not pattern.match(value):
@@ -181,7 +183,7 @@ def _positional(words: list[str], spec: VerbSpec) -> tuple[tuple[int, ...] | Non
             return None, None
         if words and all(w.isdigit() and int(w) > 0 for w in words):
             return tuple(sorted({int(w) for w in words})), None
-        raise ValidationError(f"`/rfd dismiss` needs review numbers or `all`: {spec.usage}")
+        raise ValidationError(f"`/rfd dismiss` needs review numbers or `all`: `{spec.usage}`")
     if spec.args is Args.PHASE and len(words) <= 1:
         if not words:
             return (), None
@@ -189,7 +191,7 @@ def _positional(words: list[str], spec: VerbSpec) -> tuple[tuple[int, ...] | Non
             return (), words[0]
     if words:
         raise ValidationError(
-            f"`/rfd {spec.verb.value}` does not take `{' '.join(words)}`: {spec.usage}"
+            f"`/rfd {spec.verb.value}` does not take `{' '.join(words)}`: `{spec.usage}`"
         )
     return (), None
 

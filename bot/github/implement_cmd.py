@@ -25,6 +25,7 @@ from bot.github.commands import Command
 from bot.github.context import Context
 from bot.github.ops import COMMIT, Refused, has_model, open_workspace
 from bot.github.verbs import NEEDS_MODEL, rfd_for_implement
+from bot.markdown_safe import block, inline, one_line
 
 BRANCH = "rfd/{rid}-phase-{n}"
 TITLE = "RFD {rid}, phase {n}: {title}"
@@ -63,7 +64,7 @@ def implement(ctx: Context, command: Command) -> str:
         "rid": rid,
         "n": label,
         "label": label,
-        "title": plan[position - 1].title,
+        "title": inline(plan[position - 1].title),
         "branch": branch,
     }
     key = f"{rid}-{label}"  # the label: unique in the plan, and what users call the phase
@@ -75,8 +76,9 @@ def implement(ctx: Context, command: Command) -> str:
     if summary is None:
         ctx.upsert("implement", key, RUNNING.format(**facts))
         summary = _implement(ctx, command, rid, position, label, branch)
-    body = PR_BODY.format(**facts, summary=summary.strip())
-    _, url = ctx.api.create_pull(TITLE.format(**facts), branch, ctx.delivery.default_branch, body)
+    body = PR_BODY.format(**facts, summary=block(summary))
+    title = TITLE.format(**facts | {"title": one_line(plan[position - 1].title)})
+    _, url = ctx.api.create_pull(title, branch, ctx.delivery.default_branch, body)
     ctx.upsert("implement", key, OPENED.format(**facts, url=url))
     return reply.format(**facts, url=url)
 

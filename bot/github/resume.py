@@ -15,6 +15,7 @@ from bot.github.checkout import Checkout, committed_paths, parent_of
 from bot.github.context import Context
 from bot.github.ops import NO_KEY
 from bot.github.revisions import head_marker, review_marker, short
+from bot.markdown_safe import block, inline
 
 if TYPE_CHECKING:
     from bot.workspace import Workspace
@@ -52,8 +53,9 @@ def resumed_comment(rid: str, text: str, reviewed: str, head: str, saved: str) -
 
     meta = parse(text)
     offline = meta.reviewer == "offline"
-    model = "offline structural checks" if offline else f"model `{meta.model}`"
+    model = "offline structural checks" if offline else f"model `{inline(meta.model)}`"
     notes = [f"> {NO_KEY}", ""] if offline else []
     markers = [review_marker(rid, reviewed), head_marker(head)]
-    footer = f"<sub>{model} · of `{short(reviewed)}` · saved as `{saved}` · {RESUMED}</sub>"
-    return "\n".join([*markers, text.strip(), "", *notes, footer])
+    where = f"saved as `{inline(saved)}`"
+    footer = f"<sub>{model} · of `{short(reviewed)}` · {where} · {RESUMED}</sub>"
+    return "\n".join([*markers, block(text), "", *notes, footer])

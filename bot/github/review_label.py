@@ -26,6 +26,7 @@ from bot.github.context import Context
 from bot.github.ops import COMMIT, offline_note, open_workspace, refuse_label
 from bot.github.resume import resume_reviews
 from bot.github.revisions import PostedReview, head_marker, posted_reviews, review_marker, short
+from bot.markdown_safe import block, inline
 from bot.text import plural
 
 if TYPE_CHECKING:
@@ -133,14 +134,14 @@ def review_comment(result: ReviewOutcome, reviewed: str, head: str, saved: str |
     notices too: what was cut, the diff's base) and a footer."""
     markers = [review_marker(result.rfd_id, reviewed), head_marker(head)]
     notes = [*notes, *result.notices]
-    return "\n".join([*markers, result.text.strip(), "", *(f"> {n}" for n in notes),
+    return "\n".join([*markers, block(result.text), "", *(f"> {inline(n)}" for n in notes),
                       "", footer(result, reviewed, saved)])  # fmt: skip
 
 
 def footer(result: ReviewOutcome, reviewed: str, saved: str | None) -> str:
     offline = result.review.reviewer == "offline"
-    model = "offline structural checks" if offline else f"model `{result.model}`"
+    model = "offline structural checks" if offline else f"model `{inline(result.model)}`"
     tokens = f"{result.usage.total:,} tokens"
     cost = "cost unknown" if result.cost_usd is None else f"${result.cost_usd:.4f}"
-    where = f"saved as `{saved}`" if saved else "not saved to the branch"
+    where = f"saved as `{inline(saved)}`" if saved else "not saved to the branch"
     return f"<sub>{model} · {tokens} · {cost} · of `{short(reviewed)}` · {where}</sub>"

@@ -22,6 +22,7 @@ from bot.github.api import RepoApi
 from bot.github.context import Context
 from bot.github.delivery import Delivery
 from bot.github.summary import Summary
+from bot.markdown_safe import fenced, inline
 
 log = logging.getLogger(__name__)
 
@@ -53,10 +54,10 @@ ROUTES = (
 )
 
 CONFIG_BROKEN = (
-    "### rfd-bot cannot read its configuration\n\n```\n{error}\n```\n\n"
+    "### rfd-bot cannot read its configuration\n\n{error}\n\n"
     "Fix `.github/rfd.toml` on the default branch, then re-run this job."
 )
-FAILED = "### 😕 rfd-bot could not finish\n\n```\n{error}\n```\n\n{retry}"
+FAILED = "### 😕 rfd-bot could not finish\n\n{error}\n\n{retry}"
 RETRY = (
     "Nothing was left half-done. Fix the problem above, then re-run the job or repeat the command."
 )
@@ -70,7 +71,7 @@ def retry_text(progress: list[str]) -> str:
     """How to retry, saying truthfully what this run already wrote."""
     if not progress:
         return RETRY
-    return PARTLY.format(done="\n".join(f"- {step}" for step in progress))
+    return PARTLY.format(done="\n".join(f"- {inline(step)}" for step in progress))
 
 
 def candidates(delivery: Delivery) -> list[Route]:
@@ -154,7 +155,7 @@ def _config_broken(
         forge = GitHubForge.from_env(environ)
         api = RepoApi(forge.repo, forge.pacer)
         ctx = Context(delivery, Config(), forge, api, Path("."), environ, summary)
-        ctx.upsert("config-error", delivery.number, CONFIG_BROKEN.format(error=err))
+        ctx.upsert("config-error", delivery.number, CONFIG_BROKEN.format(error=fenced(str(err))))
     return 1
 
 
@@ -162,7 +163,10 @@ def _failed(ctx: Context, err: RfdError) -> int:
     ctx.summary.problem(err)
     if ctx.delivery.number is not None:
         try:
-            ctx.reply(FAILED.format(error=err, retry=retry_text(ctx.progress)), key=ctx.failure_key)
+            ctx.reply(
+                FAILED.format(error=fenced(str(err)), retry=retry_text(ctx.progress)),
+                key=ctx.failure_key,
+            )
         except ForgeError as again:
             ctx.summary.problem(again)
             return 1

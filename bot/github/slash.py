@@ -19,11 +19,12 @@ from bot.github.commands import Command, Verb, parse
 from bot.github.context import Context
 from bot.github.ops import Refused
 from bot.github.verbs import HANDLERS
+from bot.markdown_safe import fenced, inline
 from bot.text import noun
 
 PARSE_ERRORS = "I could not run this comment's {what}:\n\n{errors}\n\n`/rfd help` lists them."
 FAILED = (
-    "😕 `/rfd {verb}` failed:\n\n```\n{error}\n```\n\n"
+    "😕 `/rfd {verb}` failed:\n\n{error}\n\n"
     "Nothing was left half-done: fix this, then comment again."
 )
 
@@ -39,7 +40,7 @@ def on_comment(ctx: Context) -> None:
         ctx.summary.note("no /rfd command in this comment")
         return
     if parsed.errors:
-        errors = "\n".join(f"- {e}" for e in parsed.errors)
+        errors = "\n".join(f"- {inline(e)}" for e in parsed.errors)
         what = noun(len(parsed.errors), "command")
         ctx.reply(PARSE_ERRORS.format(what=what, errors=errors), key=f"{ctx.delivery.key}-usage")
     for command in parsed.commands:
@@ -73,14 +74,14 @@ def run(ctx: Context, command: Command) -> None:
         message = HANDLERS[command.verb](ctx, command)
     except Refused as refusal:
         _react(ctx, Reaction.CONFUSED)
-        ctx.reply(str(refusal), key=key)
+        ctx.reply(inline(str(refusal)), key=key)
         return
     except ForgeError:
         raise  # GitHub itself failed: the router replies once and fails the job
     except RfdError as err:
         ctx.summary.problem(err)
         _react(ctx, Reaction.CONFUSED)
-        ctx.reply(FAILED.format(verb=command.verb.value, error=err), key=key)
+        ctx.reply(FAILED.format(verb=command.verb.value, error=fenced(str(err))), key=key)
         return
     if spec.mutating:
         _react(ctx, Reaction.ROCKET)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 from bot.comments import marker
 from bot.config import Config
@@ -19,6 +20,7 @@ from bot.github.changed import ChangedRfd, changed_rfds
 from bot.github.checkout import close, open_pull
 from bot.github.context import Context
 from bot.github.revisions import PostedReview, posted_reviews, short, with_stale_banner
+from bot.markdown_safe import cell
 from bot.state import StateStore
 from bot.status import Status
 from bot.text import plural
@@ -86,10 +88,10 @@ def render(rows: list[Row], posted: list[PostedReview], *, repo: str, head: str,
     lines = [header, "", f"At `{short(head)}`.", "",
              "| RFD | status | reviews | plan | tracking |", "|---|---|---|---|---|"]  # fmt: skip
     for row in rows:
-        url = f"{ctx.server_url}/{repo}/blob/{head}/{row.changed.file.path}"
-        rfd = f"[RFD {row.changed.file.rfd_id}]({url}) {row.title}".strip()
+        url = f"{ctx.server_url}/{repo}/blob/{quote(head)}/{quote(row.changed.file.path)}"
+        rfd = f"[RFD {row.changed.file.rfd_id}]({url}) {cell(row.title)}".strip()
         if row.problem is not None:
-            lines.append(f"| {rfd} | ⚠️ {row.problem.message} | | | |")
+            lines.append(f"| {rfd} | ⚠️ {cell(row.problem.message)} | | | |")
             continue
         tracking = f"#{row.tracking}" if row.tracking else "—"
         reviews = _reviews_cell(row, posted, head)
