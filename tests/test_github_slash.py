@@ -174,6 +174,25 @@ def test_command_in_a_code_block_does_nothing(tmp_path: Path, world: tuple[Path,
     assert run_bot(tmp_path, world[1], "issue_comment", comment(body)) == 0
 
 
+@pytest.mark.vcr  # no cassette: not one request is made
+@pytest.mark.parametrize(
+    "body",
+    [
+        "LGTM\n\n<!-- maintainers only\n\n/rfd accept\n",
+        "~~~\n```\n/rfd accept\n```\n~~~\n",
+        "<pre>\n/rfd accept\n</pre>",
+        "> I would not\u2028/rfd accept",
+    ],
+)
+def test_a_command_a_reader_cannot_see_does_nothing(
+    tmp_path: Path, world: tuple[Path, Path], body: str
+) -> None:
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "issue_comment", comment(body, "hubot")) == 0
+    assert "- **Status**: Discussion" in on_branch(origin, RFD_PATH)
+    assert "no /rfd command" in (tmp_path / "summary.md").read_text(encoding="utf-8")
+
+
 @pytest.mark.vcr
 def test_redelivered_comment_writes_nothing(tmp_path: Path, world: tuple[Path, Path]) -> None:
     assert run_bot(tmp_path, world[1], "issue_comment", comment("/rfd status")) == 0

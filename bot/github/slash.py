@@ -74,7 +74,7 @@ def run(ctx: Context, command: Command) -> None:
         message = HANDLERS[command.verb](ctx, command)
     except Refused as refusal:
         _react(ctx, Reaction.CONFUSED)
-        ctx.reply(inline(str(refusal)), key=key)
+        ctx.reply(str(refusal), key=key)
         return
     except ForgeError:
         raise  # GitHub itself failed: the router replies once and fails the job
