@@ -164,6 +164,15 @@ def test_accept_by_the_pr_author_is_refused(tmp_path: Path, world: tuple[Path, P
 
 
 @pytest.mark.vcr
+def test_accept_by_an_author_named_by_email_is_refused(tmp_path: Path) -> None:
+    """`Authors: Hu Bot <hubot@example.com>` (the README's format): hubot may not accept."""
+    text = RFD_TEXT.replace("- **Authors**: @octocat", "- **Authors**: Hu Bot <hubot@example.com>")
+    origin, checkout = make_world(tmp_path, {"README.md": "hello\n"}, {RFD_PATH: text})
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd accept", "hubot")) == 0
+    assert "- **Status**: Discussion" in on_branch(origin, RFD_PATH)
+
+
+@pytest.mark.vcr
 def test_reader_is_refused(tmp_path: Path, world: tuple[Path, Path]) -> None:
     assert run_bot(tmp_path, world[1], "issue_comment", comment("/rfd review", "octocat")) == 0
 

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot.authors import CommitBy
 from bot.errors import ForgeError
 from bot.forge.github import _translated
 from bot.forge.github_connection import PER_PAGE
@@ -165,6 +166,17 @@ class RepoApi:
                     break
         return files
 
+    def pull_commits(self, number: int) -> list[CommitBy]:
+        """The PR's commits (first 250, GitHub's cap) and the user GitHub says wrote each."""
+        commits: list[CommitBy] = []
+        with _translated(f"list the commits of #{number}"):
+            for page in range(1, 4):
+                batch = self._get(f"/pulls/{number}/commits", {"per_page": PER_PAGE, "page": page})
+                commits.extend(_commit_by(c) for c in batch)
+                if len(batch) < PER_PAGE:
+                    break
+        return commits
+
     def open_pulls(self, pages: int = 10) -> list[PullRequest]:
         """Open pull requests, labels included (first ``pages`` × 100)."""
         pulls: list[PullRequest] = []
@@ -209,3 +221,11 @@ class RepoApi:
         if not isinstance(data, dict) or data.get("type") != "file":
             raise ForgeError(f"{path} at {ref[:12]} is not a file")
         return base64.b64decode(data.get("content", "")).decode("utf-8", errors="replace")
+
+
+def _commit_by(data: Mapping[str, Any]) -> CommitBy:
+    login = (data.get("author") or {}).get("login")
+    email = ((data.get("commit") or {}).get("author") or {}).get("email")
+    return CommitBy(
+        str(data["sha"]), (str(login),) if login else (), (str(email),) if email else ()
+    )

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.authors import CommitBy
 from bot.errors import ForgeError
 from bot.github.api import PullRequest, RepoApi
 
@@ -149,6 +150,15 @@ def committed_paths(checkout: Checkout, sha: str) -> list[str]:
     """The files ``sha`` changed, relative to the repository."""
     out = _run(_repo(checkout.root), {}, "show", "--name-only", "--format=", sha)
     return [line for line in out.splitlines() if line]
+
+
+def writers(checkout: Checkout, path: str) -> list[CommitBy]:
+    """The commits on the checkout's branch that wrote ``path``, with their authors' emails."""
+    if not checkout.writable:  # a fork's files laid over the default branch: no history
+        return []
+    out = _run(_repo(checkout.root), {}, "log", "--format=%H%x1f%ae", "HEAD", "--", path)
+    found = (line.split("\x1f", 1) for line in out.splitlines() if "\x1f" in line)
+    return [CommitBy(sha, (), (email,)) for sha, email in found]
 
 
 def parent_of(checkout: Checkout, sha: str) -> str:

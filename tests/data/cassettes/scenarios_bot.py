@@ -8,6 +8,7 @@ from pathlib import Path
 from gh_data import (
     call,
     comment,
+    commit_item,
     content_file,
     diff_entry,
     issue,
@@ -31,6 +32,8 @@ def body(name: str) -> str:
 
 
 FILES = call("GET", "/pulls/2/files", query="per_page=100&page=1", reply=[diff_entry(RFD)])
+PR_COMMIT = commit_item("1" * 40, user("Codertocat"), "test@example.com", "Test User")
+COMMITS = call("GET", "/pulls/2/commits", query="per_page=100&page=1", reply=[PR_COMMIT])
 NO_COMMENTS = call("GET", "/issues/2/comments", query="per_page=100", reply=[])
 
 
@@ -258,6 +261,7 @@ CASSETTES |= {
         react("eyes"),
         PULL,
         SLASH_FILES,
+        COMMITS,
         call(
             "GET", "/issues", query="state=all&sort=created&direction=desc&per_page=100", reply=[]
         ),
@@ -270,6 +274,25 @@ CASSETTES |= {
         ),
         react("rocket"),
         reply("slash-accept"),
+    ],
+    # the RFD names hubot by email; GitHub says hubot made the commit with that email
+    C + "test_accept_by_an_author_named_by_email_is_refused": [
+        NO_COMMENTS,
+        perm("hubot", "maintain"),
+        react("eyes"),
+        PULL,
+        SLASH_FILES,
+        call(
+            "GET",
+            "/pulls/2/commits",
+            query="per_page=100&page=1",
+            reply=[
+                PR_COMMIT,
+                commit_item("2" * 40, user("hubot", 7), "hubot@example.com", "Hu Bot"),
+            ],
+        ),
+        react("confused"),
+        reply("slash-accept-email-author"),
     ],
     C + "test_accept_by_the_pr_author_is_refused": [
         NO_COMMENTS,
@@ -336,6 +359,7 @@ CASSETTES |= {
     A + "test_accept_commits_once_and_opens_the_tracking_issue": [
         perm("hubot", "maintain"),
         FILES,
+        COMMITS,
         call("GET", "/issues", query=ISSUES_Q, reply=[]),
         call(
             "POST",
