@@ -10,8 +10,16 @@ from __future__ import annotations
 
 import re
 
+from bot.errors import ForgeGone
 from bot.forge.base import Comment, Forge
+from bot.markdown_safe import closed
 
+BODY_LIMIT = 65_536
+"""GitHub's limit on an issue or comment body, in characters (422 beyond)."""
+CUT = (
+    "\n\n> [!WARNING]\n> This text was cut to fit GitHub's limit of 65,536 characters: "
+    "the last {n:,} were left out (the job summary has the run's details)."
+)
 MARKER_PREFIX = "<!-- rfd-bot:"
 _MARKER_LINE = re.compile(r"<!-- rfd-bot:[^<>\n]*? -->")
 
@@ -36,6 +44,16 @@ def carries(body: str, mark: str) -> bool:
     return mark in leading_markers(body)
 
 
+def fit(body: str, limit: int = BODY_LIMIT) -> str:
+    """``body`` cut (at a line, fences closed) with a note saying so when it is over ``limit``."""
+    if len(body) <= limit:
+        return body
+    room = limit - len(CUT.format(n=len(body))) - 16  # room for closing a code fence
+    kept = body[:room]
+    kept = kept[: kept.rfind("\n")] if "\n" in kept else kept
+    return closed(kept) + CUT.format(n=len(body) - len(kept))
+
+
 def with_marker(body: str, mark: str) -> str:
     return body if carries(body, mark) else f"{mark}\n{body}"
 
@@ -51,4 +69,7 @@ def upsert_comment(forge: Forge, number: int, mark: str, body: str) -> tuple[Com
         return forge.create_comment(number, text), True
     if existing.body.strip() == text.strip():
         return existing, False
-    return forge.edit_comment(number, existing.id, text), False
+    try:
+        return forge.edit_comment(number, existing.id, text), False
+    except ForgeGone:  # deleted since it was read: write it anew
+        return forge.create_comment(number, text), True

@@ -77,7 +77,7 @@ def block(text: str) -> str:
     ``<!--`` is defused and shows as the text it is.
     """
     lines = _LINE_BREAKS.sub("\n", _visible(text)).strip("\n")
-    return _closed(_defused(_without_comment_blocks(lines)))
+    return closed(_defused(_without_comment_blocks(lines)))
 
 
 def fenced(text: str, info: str = "") -> str:
@@ -99,7 +99,7 @@ def _without_comment_blocks(text: str) -> str:
     return "\n".join(line for n, line in enumerate(lines) if n not in hidden).strip("\n")
 
 
-def _closed(text: str) -> str:
+def closed(text: str) -> str:
     """``text`` with a code fence it leaves open at its end closed."""
     tokens = _parser().parse(text)
     lines = text.split("\n")

@@ -173,6 +173,17 @@ def test_accept_by_an_author_named_by_email_is_refused(tmp_path: Path) -> None:
 
 
 @pytest.mark.vcr
+def test_a_command_whose_comment_was_deleted_is_not_run(
+    tmp_path: Path, world: tuple[Path, Path]
+) -> None:
+    """The 👀 answers 404: the run (or every re-run) ends cleanly and does nothing."""
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd accept", "hubot")) == 0
+    assert "- **Status**: Discussion" in on_branch(origin, RFD_PATH)
+    assert "was deleted before it ran" in (tmp_path / "summary.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.vcr
 def test_reader_is_refused(tmp_path: Path, world: tuple[Path, Path]) -> None:
     assert run_bot(tmp_path, world[1], "issue_comment", comment("/rfd review", "octocat")) == 0
 

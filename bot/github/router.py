@@ -15,14 +15,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.comments import marker
 from bot.config import Config, Resolved, load
 from bot.errors import ConfigError, ForgeError, RfdError
 from bot.forge.github import GitHubForge
 from bot.github.api import RepoApi
 from bot.github.context import Context
 from bot.github.delivery import Delivery
+from bot.github.failure import FAILED, retry_text, steps_reported
 from bot.github.summary import Summary
-from bot.markdown_safe import fenced, inline
+from bot.markdown_safe import fenced
 
 log = logging.getLogger(__name__)
 
@@ -57,21 +59,6 @@ CONFIG_BROKEN = (
     "### rfd-bot cannot read its configuration\n\n{error}\n\n"
     "Fix `.github/rfd.toml` on the default branch, then re-run this job."
 )
-FAILED = "### 😕 rfd-bot could not finish\n\n{error}\n\n{retry}"
-RETRY = (
-    "Nothing was left half-done. Fix the problem above, then re-run the job or repeat the command."
-)
-PARTLY = (
-    "Done before the failure:\n{done}\n\nFix the problem above, then re-run the job (or repeat "
-    "the command): the re-run finds what was done and finishes the rest without doing it twice."
-)
-
-
-def retry_text(progress: list[str]) -> str:
-    """How to retry, saying truthfully what this run already wrote."""
-    if not progress:
-        return RETRY
-    return PARTLY.format(done="\n".join(f"- {inline(step)}" for step in progress))
 
 
 def candidates(delivery: Delivery) -> list[Route]:
@@ -163,10 +150,10 @@ def _failed(ctx: Context, err: RfdError) -> int:
     ctx.summary.problem(err)
     if ctx.delivery.number is not None:
         try:
-            ctx.reply(
-                FAILED.format(error=fenced(str(err)), retry=retry_text(ctx.progress)),
-                key=ctx.failure_key,
-            )
+            earlier = ctx.forge.find_comment(ctx.number, marker("reply", ctx.failure_key))
+            done = [*(steps_reported(earlier.body) if earlier else []), *ctx.progress]
+            body = FAILED.format(error=fenced(str(err)), retry=retry_text(done))
+            ctx.reply(body, key=ctx.failure_key)
         except ForgeError as again:
             ctx.summary.problem(again)
             return 1

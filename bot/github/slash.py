@@ -17,16 +17,18 @@ from bot.github.api import Reaction
 from bot.github.auth import authorize, is_own
 from bot.github.commands import Command, Verb, parse
 from bot.github.context import Context
+from bot.github.failure import retry_text
 from bot.github.ops import Refused
 from bot.github.verbs import HANDLERS
 from bot.markdown_safe import fenced, inline
 from bot.text import noun
 
 PARSE_ERRORS = "I could not run this comment's {what}:\n\n{errors}\n\n`/rfd help` lists them."
-FAILED = (
-    "😕 `/rfd {verb}` failed:\n\n{error}\n\n"
-    "Nothing was left half-done: fix this, then comment again."
-)
+FAILED = "😕 `/rfd {verb}` failed:\n\n{error}\n\n{retry}"
+RETRY = "Nothing was left half-done: fix this, then comment again."
+GONE = "the comment of `/rfd {verb}` was deleted before it ran: not run"
+MAX_ERRORS = 20
+"""Usage errors listed in one reply (a flood of bad commands is summed up)."""
 
 
 def on_comment(ctx: Context) -> None:
@@ -40,7 +42,9 @@ def on_comment(ctx: Context) -> None:
         ctx.summary.note("no /rfd command in this comment")
         return
     if parsed.errors:
-        errors = "\n".join(f"- {inline(e)}" for e in parsed.errors)
+        errors = "\n".join(f"- {inline(e)}" for e in parsed.errors[:MAX_ERRORS])
+        if len(parsed.errors) > MAX_ERRORS:
+            errors += f"\n- … and {len(parsed.errors) - MAX_ERRORS} more"
         what = noun(len(parsed.errors), "command")
         ctx.reply(PARSE_ERRORS.format(what=what, errors=errors), key=f"{ctx.delivery.key}-usage")
     for command in parsed.commands:
@@ -68,8 +72,9 @@ def run(ctx: Context, command: Command) -> None:
         _react(ctx, Reaction.CONFUSED)
         ctx.reply(decision.reason, key=key)
         return
-    if spec.mutating:
-        _react(ctx, Reaction.EYES)
+    if spec.mutating and not _react(ctx, Reaction.EYES):
+        ctx.summary.note(GONE.format(verb=command.verb.value))
+        return
     try:
         message = HANDLERS[command.verb](ctx, command)
     except Refused as refusal:
@@ -81,15 +86,19 @@ def run(ctx: Context, command: Command) -> None:
     except RfdError as err:
         ctx.summary.problem(err)
         _react(ctx, Reaction.CONFUSED)
-        ctx.reply(FAILED.format(verb=command.verb.value, error=fenced(str(err))), key=key)
+        retry = retry_text(ctx.progress) if ctx.progress else RETRY
+        ctx.reply(
+            FAILED.format(verb=command.verb.value, error=fenced(str(err)), retry=retry), key=key
+        )
         return
     if spec.mutating:
         _react(ctx, Reaction.ROCKET)
     ctx.reply(message, key=key)
 
 
-def _react(ctx: Context, reaction: Reaction) -> None:
-    ctx.api.react(int(ctx.delivery.comment["id"]), reaction)
+def _react(ctx: Context, reaction: Reaction) -> bool:
+    """React to the command's comment; False when it was deleted meanwhile."""
+    return ctx.api.react(int(ctx.delivery.comment["id"]), reaction)
 
 
 def _pr_author(ctx: Context) -> tuple[str, ...]:

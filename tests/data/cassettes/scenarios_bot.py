@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from gh_data import (
+    NOT_FOUND,
     call,
     comment,
     commit_item,
@@ -293,6 +294,18 @@ CASSETTES |= {
         ),
         react("confused"),
         reply("slash-accept-email-author"),
+    ],
+    # the comment was deleted between the event and the run (or before a re-run)
+    C + "test_a_command_whose_comment_was_deleted_is_not_run": [
+        NO_COMMENTS,
+        perm("hubot", "maintain"),
+        call(
+            "POST",
+            f"/issues/comments/{CID}/reactions",
+            body={"content": "eyes"},
+            status=404,
+            reply=NOT_FOUND,
+        ),
     ],
     C + "test_accept_by_the_pr_author_is_refused": [
         NO_COMMENTS,
@@ -1003,3 +1016,9 @@ CASSETTES[R + "test_rerun_after_a_failure_past_posting_takes_the_label_off"] = [
     UNLABEL,
     edited("review-finished", 961),
 ]
+
+CASSETTES["test_github_failure/test_a_rerun_failing_again_keeps_what_the_first_run_did"] = [
+    call("GET", "/issues/2/comments", query="per_page=100",
+         reply=[status_comment(), answered("accept-failed-502", 961, BEFORE)]),
+    edited("accept-failed-again", 961),
+]  # fmt: skip

@@ -236,3 +236,16 @@ CASSETTES |= {
              reply={"message": "Server Error"}),
     ],
 }  # fmt: skip
+
+EYES = {"content": "eyes"}
+CASSETTES |= {
+    A + "test_react_survives_a_502": [
+        call("POST", "/issues/comments/900/reactions", body=EYES, status=502,
+             reply={"message": "Server Error"}),
+        call("POST", "/issues/comments/900/reactions", body=EYES, status=201,
+             reply=reaction("eyes")),
+    ],
+    A + "test_react_to_a_deleted_comment_says_so": [
+        call("POST", "/issues/comments/900/reactions", body=EYES, status=404, reply=NOT_FOUND),
+    ],
+}  # fmt: skip
