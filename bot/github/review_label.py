@@ -103,7 +103,7 @@ def _review_in(ctx: Context, pr: PullRequest, checkout: Checkout, todo: list[Cha
                model: str | None) -> str:  # fmt: skip
     from bot.review import review
 
-    ws = open_workspace(ctx, checkout.root)
+    ws = open_workspace(ctx, checkout.root, pr)
     earlier = delivery_commit(checkout, ctx.delivery.key)
     resumed = resume_reviews(ctx, pr, checkout, ws, earlier, todo) if earlier else set()
     results = [review(ws, str(c.file.rfd_id), model=model) for c in todo
