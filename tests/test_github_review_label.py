@@ -82,7 +82,7 @@ def test_fork_without_key_posts_but_does_not_commit(tmp_path: Path) -> None:
 def test_a_fork_prs_review_never_gets_the_model_key(tmp_path: Path) -> None:
     """Under `pull_request_target` the job holds the key; a fork's RFD still goes to no model:
     the same offline review is posted, with the same note, as without a key."""
-    origin, checkout = make_world(tmp_path, {"README.md": "hello\n"}, {})
+    _, checkout = make_world(tmp_path, {"README.md": "hello\n"}, {})
     data = payload(LABELED, **{"pull_request.head.repo.full_name": "forker/Hello-World"})
     keys = {"ANTHROPIC_API_KEY": "sk-ant-test", "OPENAI_API_KEY": "sk-test"}
     assert run_bot(tmp_path, checkout, "pull_request_target", data, **keys) == 0

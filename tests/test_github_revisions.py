@@ -37,3 +37,19 @@ def test_the_stale_banner_goes_after_the_markers_once() -> None:
     assert lines[2] == "<!-- rfd-bot:stale -->" and lines[3].startswith("> [!NOTE]")
     (again,) = posted_reviews([Comment(1, body, "https://x/1")])
     assert again.marked_stale and with_stale_banner(again) == body
+
+
+def with_blob(blob: str) -> Comment:
+    markers = (
+        f"{review_marker('045', REVIEWED)}\n{head_marker(BOT_COMMIT)}\n<!-- rfd-bot:blob:{blob} -->"
+    )
+    return Comment(3, f"{markers}\nFine.", "https://x/3")
+
+
+def test_the_content_reviewed_decides_when_it_is_known() -> None:
+    (posted,) = posted_reviews([with_blob("0123456789ab")])
+    # a force-push to other content: stale even at a head the review names
+    assert not posted.is_current(BOT_COMMIT, "fedcba987654" + "0" * 28)
+    # a rebase that left the RFD as it was: still current
+    assert posted.is_current(FORCED, "0123456789ab" + "0" * 28)
+    assert posted.is_current(BOT_COMMIT)  # content unknown: the heads decide

@@ -107,6 +107,8 @@ class ChangedFile:
     path: str
     status: str  # added | modified | removed | renamed | ...
     previous_path: str | None = None
+    blob: str = ""
+    """The file's git blob sha in the PR (its content; empty when removed or unknown)."""
 
 
 class RepoApi:
@@ -184,10 +186,7 @@ class RepoApi:
         with _translated(f"list the files of #{number}"):
             for page in range(1, 31):
                 batch = self._get(f"/pulls/{number}/files", {"per_page": PER_PAGE, "page": page})
-                files.extend(
-                    ChangedFile(f["filename"], f["status"], f.get("previous_filename"))
-                    for f in batch
-                )
+                files.extend(_changed_file(f) for f in batch)
                 if len(batch) < PER_PAGE:
                     break
         return files
@@ -258,3 +257,8 @@ def _commit_by(data: Mapping[str, Any]) -> CommitBy:
 def _server_error(err: ForgeError) -> bool:
     cause = err.__cause__
     return int(getattr(cause, "status", 0) or 0) >= 500
+
+
+def _changed_file(data: Mapping[str, Any]) -> ChangedFile:
+    previous = data.get("previous_filename")
+    return ChangedFile(data["filename"], data["status"], previous, str(data.get("sha") or ""))
