@@ -248,6 +248,15 @@ def test_usage_errors_get_a_reply(tmp_path: Path, world: tuple[Path, Path]) -> N
 
 
 @pytest.mark.vcr
+def test_a_flood_of_bad_commands_gets_one_short_reply(
+    tmp_path: Path, world: tuple[Path, Path]
+) -> None:
+    """3,000 bad commands: the first 20 errors and a count, never a body GitHub rejects."""
+    data = comment("\n".join(f"/rfd x{n}" for n in range(1, 3001)))
+    assert run_bot(tmp_path, world[1], "issue_comment", data) == 0
+
+
+@pytest.mark.vcr
 def test_status_on_a_tracking_issue(tmp_path: Path) -> None:
     accepted = RFD_TEXT.replace("Discussion", "Accepted")
     _, checkout = make_world(tmp_path, {RFD_PATH: accepted}, {})

@@ -329,6 +329,10 @@ CASSETTES |= {
     ],
     C + "test_own_comment_is_ignored": [],
     C + "test_usage_errors_get_a_reply": [NO_COMMENTS, reply("slash-usage")],
+    C + "test_a_flood_of_bad_commands_gets_one_short_reply": [
+        NO_COMMENTS,
+        reply("slash-usage-flood"),
+    ],
     C + "test_status_on_a_tracking_issue": [
         call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
         reply("slash-status-issue", number=12),
