@@ -4,6 +4,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.comments import marker, upsert_comment
+from bot.forge.base import Comment
 from bot.forge.local import LocalForge
 
 
@@ -75,3 +76,23 @@ def test_a_marker_counts_only_where_the_bot_puts_it() -> None:
         "RFD 046: Beta <!-- rfd-bot:tracking:045 -->", "x <!-- rfd-bot:tracking:045 -->"
     )
     assert forge.find_issue(marker("tracking", "045")) is None
+
+
+class Vanishing(LocalForge):
+    """Someone deletes the comment between the bot reading it and editing it."""
+
+    def edit_comment(self, number: int, comment_id: int, body: str) -> Comment:
+        record = self._load(number)
+        record["comments"] = [c for c in record["comments"] if c["id"] != comment_id]
+        self._save(record)
+        return super().edit_comment(number, comment_id, body)
+
+
+def test_a_comment_deleted_before_its_edit_is_written_anew() -> None:
+    forge = Vanishing(MemoryFiles())
+    forge.create_issue("PR", "")
+    mark = marker("status", 1)
+    upsert_comment(forge, 1, mark, "status: 1 review")
+    again, created = upsert_comment(forge, 1, mark, "status: 2 reviews")
+    assert created and [c["body"] for c in forge._load(1)["comments"]] == [again.body]
+    assert again.body.endswith("status: 2 reviews")

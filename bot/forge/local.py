@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from bot.comments import carries
-from bot.errors import ForgeError
+from bot.errors import ForgeError, ForgeGone
 from bot.forge.base import Comment, Issue
 
 
@@ -98,7 +98,7 @@ class LocalForge:
                 c["body"] = body
                 self._save(record)
                 return self._comment(number, c)
-        raise ForgeError(f"no comment {comment_id} on local issue #{number}")
+        raise ForgeGone(f"no comment {comment_id} on local issue #{number}")
 
     def file_url(self, path: str) -> str:
         return path  # read next to the repository: the path is the link
