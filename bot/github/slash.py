@@ -6,7 +6,8 @@ comments are ignored.  A mutating command is acknowledged with 👀 and ends wit
 says why.  A comment the bot already answered (a re-delivered event) is left
 alone: each command's final reply carries the comment's id and the verb in its
 marker.  A run that failed half-way left no final reply, so a re-run finishes it; its
-reply takes the place of the failure report (see :meth:`Context.reply`).
+reply takes the place of the failure report (see :meth:`Context.reply`).  A comment
+deleted before its command ran (the 👀 finds it gone) runs nothing, on a re-run too.
 """
 
 from __future__ import annotations
@@ -42,16 +43,20 @@ def on_comment(ctx: Context) -> None:
         ctx.summary.note("no /rfd command in this comment")
         return
     if parsed.errors:
-        errors = "\n".join(f"- {inline(e)}" for e in parsed.errors[:MAX_ERRORS])
-        if len(parsed.errors) > MAX_ERRORS:
-            errors += f"\n- … and {len(parsed.errors) - MAX_ERRORS} more"
-        what = noun(len(parsed.errors), "command")
-        ctx.reply(PARSE_ERRORS.format(what=what, errors=errors), key=f"{ctx.delivery.key}-usage")
+        ctx.reply(usage_reply(parsed.errors), key=f"{ctx.delivery.key}-usage")
     for command in parsed.commands:
         if _answered(ctx, command):
             ctx.summary.note(f"`/rfd {command.verb.value}` was already answered: nothing to do")
         else:
             run(ctx, command)
+
+
+def usage_reply(errors: tuple[str, ...]) -> str:
+    """What was wrong with the comment's commands (the first :data:`MAX_ERRORS` of them)."""
+    lines = [f"- {inline(e)}" for e in errors[:MAX_ERRORS]]
+    if len(errors) > MAX_ERRORS:
+        lines.append(f"- … and {len(errors) - MAX_ERRORS} more")
+    return PARSE_ERRORS.format(what=noun(len(errors), "command"), errors="\n".join(lines))
 
 
 def _answered(ctx: Context, command: Command) -> bool:
