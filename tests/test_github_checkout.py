@@ -85,3 +85,24 @@ def test_token_goes_in_an_environment_header_only() -> None:
     assert env["GIT_CONFIG_KEY_0"] == "http.https://ghe.example/.extraheader"
     assert "ghs_secret" not in env["GIT_CONFIG_VALUE_0"]  # base64, never in a URL or argv
     assert "GIT_CONFIG_COUNT" not in git_env({})
+
+
+def test_the_content_a_commit_holds_and_who_wrote_a_file(git_repo: Path) -> None:
+    """What a resumed review records (the RFD's blob at the review commit) and the writers
+    accept checks (the emails of the commits that wrote the file)."""
+    from bot.github.checkout import Checkout, blob_at, writers
+
+    (git_repo / "rfd.md").write_text("# RFD\n", encoding="utf-8")
+    git(git_repo, "add", "rfd.md")
+    git(git_repo, "commit", "-q", "-m", "rfd", "--author", "Ann <9+ann@users.noreply.github.com>")
+    first = git(git_repo, "rev-parse", "HEAD").strip()
+    (git_repo / "rfd.md").write_text("# RFD, force-pushed\n", encoding="utf-8")
+    git(git_repo, "commit", "-q", "-am", "other text")
+    checkout = Checkout(git_repo, "main", writable=True)
+    assert (
+        blob_at(checkout, first, "rfd.md") == git(git_repo, "rev-parse", f"{first}:rfd.md").strip()
+    )
+    assert blob_at(checkout, first, "rfd.md") != blob_at(checkout, "HEAD", "rfd.md")
+    assert blob_at(checkout, first, "missing.md") == ""
+    emails = [email for c in writers(checkout, "rfd.md") for email in c.emails]
+    assert emails == ["test@example.com", "9+ann@users.noreply.github.com"]

@@ -161,6 +161,15 @@ def writers(checkout: Checkout, path: str) -> list[CommitBy]:
     return [CommitBy(sha, (), (email,)) for sha, email in found]
 
 
+def blob_at(checkout: Checkout, sha: str, path: str) -> str:
+    """The git blob of ``path`` at commit ``sha`` (its content's sha); empty when absent."""
+    try:
+        return _run(_repo(checkout.root), {}, "rev-parse", "--verify", "--end-of-options",
+                    f"{sha}:{path}")  # fmt: skip
+    except ForgeError:
+        return ""
+
+
 def parent_of(checkout: Checkout, sha: str) -> str:
     return _run(_repo(checkout.root), {}, "rev-parse", f"{sha}^")
 

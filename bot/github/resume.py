@@ -2,7 +2,9 @@
 
 A run commits the review files first and posts them second.  When posting failed,
 the re-run of the same event finds the commit by its ``Rfd-Bot-Event`` trailer and
-posts the reviews from the committed files: no second review, no second file.
+posts the reviews from the committed files: no second review, no second file.  Each
+records the RFD content of that commit (its blob), not the branch's now: after a
+force-push to other text the review is of an older revision, whatever the heads say.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from bot.github.api import PullRequest
 from bot.github.changed import ChangedRfd
-from bot.github.checkout import Checkout, committed_paths, parent_of
+from bot.github.checkout import Checkout, blob_at, committed_paths, parent_of
 from bot.github.context import Context
 from bot.github.ops import NO_KEY
 from bot.github.revisions import blob_markers, head_marker, review_marker, short
@@ -39,7 +41,7 @@ def resume_reviews(
         texts = [(p, (checkout.root / p).read_text(encoding="utf-8")) for p in saved
                  if (checkout.root / p).is_file()]  # fmt: skip
         for path, text in texts:
-            of = (reviewed, earlier, changed.blob)
+            of = (reviewed, earlier, blob_at(checkout, earlier, changed.file.path))
             ctx.forge.create_comment(pr.number, resumed_comment(rid, text, of, path))
             ctx.progress.append(f"review of RFD {rid} posted")
             ctx.summary.note(f"posted the review of RFD {rid} committed as {short(earlier)}")

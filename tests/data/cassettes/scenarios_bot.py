@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from pathlib import Path
 
@@ -32,7 +33,11 @@ def body(name: str) -> str:
     return (BODIES / f"{name}.md").read_text(encoding="utf-8")
 
 
-FILES = call("GET", "/pulls/2/files", query="per_page=100&page=1", reply=[diff_entry(RFD)])
+RFD_BLOB = hashlib.sha1(b"blob %d\0" % len(RFD_TEXT.encode()) + RFD_TEXT.encode()).hexdigest()
+"""The PR's RFD as GitHub lists it: ``sha`` is the file's git blob."""
+FILES = call(
+    "GET", "/pulls/2/files", query="per_page=100&page=1", reply=[diff_entry(RFD, sha=RFD_BLOB)]
+)
 PR_COMMIT = commit_item("1" * 40, user("Codertocat"), "test@example.com", "Test User")
 COMMITS = call("GET", "/pulls/2/commits", query="per_page=100&page=1", reply=[PR_COMMIT])
 NO_COMMENTS = call("GET", "/issues/2/comments", query="per_page=100", reply=[])
@@ -179,7 +184,7 @@ SLASH_FILES = call(
     "GET",
     "/pulls/2/files",
     query="per_page=100&page=1",
-    reply=[diff_entry(RFD), diff_entry(REVIEW_FILE)],
+    reply=[diff_entry(RFD, sha=RFD_BLOB), diff_entry(REVIEW_FILE)],
 )
 
 
@@ -595,7 +600,7 @@ STATUS_3_OLD = STATUS_3.replace(HEAD[:12], OLD[:12]).replace(HEAD, OLD)
 
 def files_of(number: int) -> dict[str, object]:
     return call("GET", f"/pulls/{number}/files", query="per_page=100&page=1",
-                reply=[diff_entry(RFD)])  # fmt: skip
+                reply=[diff_entry(RFD, sha=RFD_BLOB)])  # fmt: skip
 
 
 def comments_of(number: int, *found: dict[str, object]) -> dict[str, object]:
