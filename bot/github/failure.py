@@ -33,6 +33,11 @@ def retry_text(progress: Iterable[str]) -> str:
     return PARTLY.format(done="\n".join(f"- {step}" for step in steps))
 
 
+def steps_done(report: str | None, progress: Iterable[str]) -> list[str]:
+    """What an earlier run reported done (``report``: its failure report) and this run did."""
+    return [*(steps_reported(report) if report else []), *progress]
+
+
 def steps_reported(report: str) -> list[str]:
     """The steps an earlier failure report (the bot's own comment) said were done."""
     _, head, rest = report.partition(f"\n{DONE_HEAD}\n")

@@ -22,7 +22,7 @@ from bot.forge.github import GitHubForge
 from bot.github.api import RepoApi
 from bot.github.context import Context
 from bot.github.delivery import Delivery
-from bot.github.failure import FAILED, retry_text, steps_reported
+from bot.github.failure import FAILED, retry_text, steps_done
 from bot.github.summary import Summary
 from bot.markdown_safe import fenced
 
@@ -151,7 +151,7 @@ def _failed(ctx: Context, err: RfdError) -> int:
     if ctx.delivery.number is not None:
         try:
             earlier = ctx.forge.find_comment(ctx.number, marker("reply", ctx.failure_key))
-            done = [*(steps_reported(earlier.body) if earlier else []), *ctx.progress]
+            done = steps_done(earlier.body if earlier else None, ctx.progress)
             body = FAILED.format(error=fenced(str(err)), retry=retry_text(done))
             ctx.reply(body, key=ctx.failure_key)
         except ForgeError as again:

@@ -18,7 +18,7 @@ from bot.github.api import Reaction
 from bot.github.auth import authorize, is_own
 from bot.github.commands import Command, Verb, parse
 from bot.github.context import Context
-from bot.github.failure import retry_text
+from bot.github.failure import retry_text, steps_done
 from bot.github.ops import Refused
 from bot.github.verbs import HANDLERS
 from bot.markdown_safe import fenced, inline
@@ -91,7 +91,9 @@ def run(ctx: Context, command: Command) -> None:
     except RfdError as err:
         ctx.summary.problem(err)
         _react(ctx, Reaction.CONFUSED)
-        retry = retry_text(ctx.progress) if ctx.progress else RETRY
+        report = ctx.failure_report()  # an earlier run's: what it did stays said
+        done = steps_done(report.body if report else None, ctx.progress)
+        retry = retry_text(done) if done else RETRY
         ctx.reply(
             FAILED.format(verb=command.verb.value, error=fenced(str(err)), retry=retry), key=key
         )
