@@ -93,7 +93,7 @@ def implement(ctx: Context, command: Command) -> str:
     title = TITLE.format(**facts | {"title": one_line(plan[position - 1].title)})
     _, url = ctx.api.create_pull(title, branch, ctx.delivery.default_branch, body)
     ctx.upsert("implement", key, OPENED.format(**facts, url=url))
-    lines = "\n".join(f"- {line}" for line in checked)
+    lines = "\n".join(f"- {inline(line)}" for line in checked)
     return reply.format(**facts, url=url) + (f"\n\n{CHECKED.format(lines=lines)}" if lines else "")
 
 
