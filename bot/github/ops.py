@@ -60,6 +60,7 @@ def open_workspace(ctx: Context, root: Path, pr: PullRequest | None = None) -> W
         vcs=False,
         clock=ctx.clock,
         environ=model_environ(ctx, pr),
+        prompt_root=ctx.root,  # the default branch's overrides, never the PR's
     )
 
 
@@ -83,7 +84,7 @@ def pr_workspace(
     written and ``writable`` is needed (a fork)."""
     if writable and pr.is_fork:
         raise Refused(FORK_REFUSED)
-    checkout = open_pull(ctx.root, pr, ctx.api, ctx.environ, paths=paths)
+    checkout = open_pull(ctx.root, pr, ctx.api, ctx.environ, paths=paths, guarded=[ctx.cfg.rfd_dir])
     try:
         yield open_workspace(ctx, checkout.root, pr), checkout
     finally:
