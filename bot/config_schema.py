@@ -118,6 +118,11 @@ class ImplementSection:
     """Globs the implement step may never write, whatever ``allowed_paths`` says."""
     max_items: int = 30
     """Largest item checklist per phase (amendments are capped at twice the original count)."""
+    verify: str = "auto"
+    """Command run after each item (through the same runner as the model's commands); an item
+    is ``[x]`` only when it passes.  ``auto``: ``pytest`` when the repository has pytest tests,
+    ``make test`` when the Makefile has a ``test`` target, ``npm test`` when package.json has a
+    test script; ``""``: no check."""
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ import re
 import shlex
 import subprocess
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bot.agent import command_args
@@ -72,10 +73,24 @@ def _clean_env() -> dict[str, str]:
 
 
 def _run(ctx: ToolContext, args: Mapping[str, Any]) -> str:
-    argv = _checked(ctx, args["command"])
+    done = execute(ctx, _checked(ctx, args["command"]))
+    return cap(f"exit code {done.returncode}\n{done.output}")
+
+
+@dataclass(frozen=True)
+class Completed:
+    """What one command left: its exit code and its output (stdout, then stderr)."""
+
+    returncode: int
+    output: str
+
+
+def execute(ctx: ToolContext, argv: Sequence[str]) -> Completed:
+    """Run ``argv`` the way every implement command runs (the model's and the verify
+    command alike); ValidationError when it is not installed or times out."""
     try:
         done = subprocess.run(
-            argv,
+            list(argv),
             cwd=ctx.sandbox.root,
             capture_output=True,
             text=True,
@@ -88,7 +103,7 @@ def _run(ctx: ToolContext, args: Mapping[str, Any]) -> str:
         raise ValidationError(f"`{argv[0]}` is not installed") from exc
     except subprocess.TimeoutExpired as exc:
         raise ValidationError(f"timed out after {ctx.command_timeout:g} s") from exc
-    return cap(f"exit code {done.returncode}\n{done.stdout}{done.stderr}")
+    return Completed(done.returncode, f"{done.stdout}{done.stderr}")
 
 
 def _preview(ctx: ToolContext, args: Mapping[str, Any]) -> str:

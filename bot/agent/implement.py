@@ -17,13 +17,13 @@ from dataclasses import dataclass
 
 from bot import checklist
 from bot.agent.context import Step, Store
-from bot.agent.feedback import answered
-from bot.agent.files import recorded_diff
+from bot.agent.item import STOPS, Task, attempt
 from bot.agent.loop import Stop, run
 from bot.agent.phase_work import PhaseWork
 from bot.agent.session import Session
+from bot.agent.verify import command_for
 from bot.errors import BudgetExceeded, InvalidStructure, ProviderError, ValidationError
-from bot.events import Notice, PhaseFailed, ResultReady
+from bot.events import Notice, PhaseFailed
 from bot.llm.base import Message, Usage
 from bot.llm.guard import Meter, require_input
 from bot.text import plural
@@ -33,7 +33,13 @@ SHARED_SYSTEM = "_implement_system"
 research's cached prefix — tools, system prompt, RFD, earlier summaries, the phase."""
 PROGRESS = "Working on step {n} of {total}: {label}"
 NO_ITEMS = "the plan has no checklist items (`- [ ] 1. Label`)"
-STOPS = {Stop.MAX_TURNS: "ran out of turns before finishing", Stop.EMPTY: "empty answers"}
+EMPTY = "{step} stopped: {why}; nothing was saved"
+CUT_OFF_MARK = "\n\n[… cut off at max_tokens: this answer is incomplete]"
+ORIGINAL_COUNT = "original_count"
+"""Beside ``items.md``: the plan's item count, the base of the amendment cap."""
+SUMMARY = "summary.md"
+"""Beside ``items.md``: the last summary, failed items listed (what a person may record)."""
+FAILED_ITEMS = "\n\n## Failed items\n\n{items}\n"
 
 
 @dataclass(frozen=True)
@@ -151,25 +157,37 @@ def _plan(session: Session, work: PhaseWork, meter: Meter, research: str) -> str
 def run_text(
     session: Session, step: Step, system: str, meter: Meter, first: Sequence[Message]
 ) -> str:
-    """The final text of a one-shot conversation (a trailing newline added)."""
-    return run(session.conversation(step, system, meter), first).text + "\n"
+    """The final text of a one-shot conversation (a trailing newline added); ProviderError
+    when it stayed empty (nothing is saved), a visible mark when it was cut off."""
+    result = run(session.conversation(step, system, meter), first)
+    if result.stop is not Stop.END or not result.text.strip():
+        raise ProviderError(
+            EMPTY.format(step=step.value, why=STOPS.get(result.stop, "an empty answer")),
+            hint=f"run `rfd implement {session.event_id}` again (it resumes here), or "
+            "choose another model with --model",
+        )
+    return result.text + (CUT_OFF_MARK if result.cut_off else "") + "\n"
 
 
 def _work_items(
     session: Session, work: PhaseWork, meter: Meter, research: str, items: str
 ) -> tuple[str, tuple[str, ...]]:
     dropped: list[str] = []
+    original = _original_count(session, work, items)
+    verify = command_for(session.root, session.config.implement.verify)
     while (position := _next_pending(items)) is not None:
         current = checklist.parse(items).items
         item, total = current[position], len(current)
         _notice(session, PROGRESS.format(n=position + 1, total=total, label=item.label))
-        status, reason, text = _attempt(session, work, meter, research, items, item)
-        _save(session, work, position, text or f"Failed: {reason}\n")
-        items = checklist.mark(items, position, status, reason)
-        if status is checklist.ItemStatus.FAILED:
-            _notice(session, f"Step {position + 1} failed: {reason}", "warning")
-        items, lost = _amend(items, text)
-        dropped += lost
+        task = Task(work, research, items, item, verify)
+        outcome = attempt(session, meter, task)
+        _save(session, work, position, outcome.text)
+        items = checklist.mark(items, position, outcome.status, outcome.reason)
+        if outcome.status is checklist.ItemStatus.FAILED:
+            _notice(session, f"Step {position + 1} failed: {outcome.reason}", "warning")
+        else:
+            items, lost = _amend(items, outcome.text, original)
+            dropped += lost
         _store(session).write_text(session.rfd_id, f"{work.base}/items.md", items)
     if dropped:
         _notice(session, f"dropped {plural(len(dropped), 'new item')} past the 2x cap", "warning")
@@ -197,54 +215,28 @@ def _next_pending(items: str) -> int | None:
     return None
 
 
-def _attempt(
-    session: Session, work: PhaseWork, meter: Meter, research: str, items: str, item: checklist.Item
-) -> tuple[checklist.ItemStatus, str, str]:
-    """Run one item, retrying once with the failure in view: (status, reason, final text)."""
-    failure, count = "", len(checklist.parse(items).items)
-    originals: dict[str, str] = {}  # what the item's writes replaced, over both attempts
-    for _ in range(2):
-        prompt = session.prompt(
-            "implement_item", item_number=item.number, item_count=count, item_label=item.label,
-            previous_failure=failure, **work.variables(),
-        )  # fmt: skip
-        docs = work.documents(session, ("research", research), ("plan", items))
-        conversation = session.conversation(Step.IMPLEMENT, prompt.system, meter)
-        conversation.calls.ctx.originals.update(originals)
-        originals = conversation.calls.ctx.originals
-        try:
-            result = run(conversation, session.opening(prompt, docs))
-            if result.stop is Stop.END:
-                diff = recorded_diff(conversation.calls.ctx, originals)
-                ready = _ready(session, work, item, result.text, diff)
-                result = answered(conversation, result, ready)
-        except (ProviderError, TimeoutError) as exc:
-            failure = str(exc)
-            continue
-        if result.stop is Stop.END:
-            return checklist.ItemStatus.DONE, "", result.text
-        failure = STOPS[result.stop]
-    return checklist.ItemStatus.FAILED, failure, ""
-
-
-def _ready(
-    session: Session, work: PhaseWork, item: checklist.Item, text: str, diff: str
-) -> ResultReady:
-    return ResultReady(
-        rfd_id=session.event_id, step=Step.IMPLEMENT.value, item=item.label, result=text,
-        phase=f"{work.title}\n\n{work.description}", document=work.rfd_text, diff=diff,
-    )  # fmt: skip
-
-
 def _save(session: Session, work: PhaseWork, position: int, text: str) -> None:
     relpath = f"{work.base}/items/{position + 1}.md"
     _store(session).write_text(session.rfd_id, relpath, text.rstrip("\n") + "\n")
 
 
-def _amend(items: str, text: str) -> tuple[str, list[str]]:
+def _amend(items: str, text: str, original: int) -> tuple[str, list[str]]:
     known = {i.label.lower() for i in checklist.parse(items).items}
     new = [label for label in checklist.extract_new_items(text) if label.lower() not in known]
-    return checklist.append(items, new) if new else (items, [])
+    return checklist.append(items, new, original_count=original) if new else (items, [])
+
+
+def _original_count(session: Session, work: PhaseWork, items: str) -> int:
+    """How many items the plan started with, kept in its own state file beside the checklist
+    (the ``original_count`` comment in it can be edited away: the bound holds without it)."""
+    store, relpath = _store(session), f"{work.base}/{ORIGINAL_COUNT}"
+    saved = (store.read_text(session.rfd_id, relpath) or "").strip()
+    if saved.isdigit() and int(saved) > 0:
+        return int(saved)
+    parsed = checklist.parse(items)
+    count = parsed.original_count or len(parsed.items)
+    store.write_text(session.rfd_id, relpath, f"{count}\n")
+    return count
 
 
 def _summary(session: Session, work: PhaseWork, meter: Meter, items: str) -> str:
@@ -252,7 +244,22 @@ def _summary(session: Session, work: PhaseWork, meter: Meter, items: str) -> str
     results = [_result(session, work, n) for n in range(len(checklist.parse(items).items))]
     prompt = session.prompt("implement_summary", **work.variables())
     first = session.opening(prompt, work.documents(session, ("plan", items), *results))
-    return run_text(session, Step.SUMMARY, prompt.system, meter, first)
+    summary = run_text(session, Step.SUMMARY, prompt.system, meter, first)
+    summary += failed_items(checklist.parse(items).items)
+    _store(session).write_text(session.rfd_id, f"{work.base}/{SUMMARY}", summary)
+    return summary
+
+
+def failed_items(items: Sequence[checklist.Item]) -> str:
+    """The summary's own list of the failed items (what the model wrote is not relied on)."""
+    failed = [i for i in items if i.status is checklist.ItemStatus.FAILED]
+    lines = [f"- {i.tag or i.number}. {_code(i.label)} — {_code(i.reason)}" for i in failed]
+    return FAILED_ITEMS.format(items="\n".join(lines)) if failed else ""
+
+
+def _code(text: str) -> str:
+    """Model text shown as a code span: it cannot become markdown structure or a mention."""
+    return f"`{text.replace('`', chr(39))}`"
 
 
 def _result(session: Session, work: PhaseWork, position: int) -> tuple[str, str]:
