@@ -13,7 +13,7 @@ from bot.errors import BudgetExceeded, GateError, InvalidStructure, ProviderErro
 from bot.events import Notice, PhaseFailed, ResultReady
 from bot.plan import PlanPhase
 from tests.agent_support import RFD, Repo, make_repo
-from tests.fakes import ScriptedLLM, StubPrompts, item_done, item_failed, reply
+from tests.fakes import ScriptedLLM, StubPrompts, item_done, reply
 
 PLAN = "# Plan\n- [ ] 1. Add module — in src\n- [ ] 2. Add tests — with pytest\n"
 WORK = PhaseWork(1, "Skeleton", "Create the module.", RFD)

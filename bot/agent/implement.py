@@ -39,7 +39,7 @@ ORIGINAL_COUNT = "original_count"
 """Beside ``items.md``: the plan's item count, the base of the amendment cap."""
 SUMMARY = "summary.md"
 """Beside ``items.md``: the last summary, failed items listed (what a person may record)."""
-FAILED_ITEMS = "\n\n## Failed items\n\n{items}\n"
+FAILED_ITEMS = "\n## Failed items\n\n{items}\n"
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,11 @@ class ImplementResult:
     """Amendments dropped past the 2x cap."""
     usage: Usage
     cost_usd: float = 0.0
+
+    @property
+    def summary_file(self) -> str:
+        """Where the summary is kept in the RFD's state (failed items listed)."""
+        return f"implement/{self.phase}/{SUMMARY}"
 
     @property
     def failed(self) -> tuple[checklist.Item, ...]:
@@ -245,7 +250,7 @@ def _summary(session: Session, work: PhaseWork, meter: Meter, items: str) -> str
     prompt = session.prompt("implement_summary", **work.variables())
     first = session.opening(prompt, work.documents(session, ("plan", items), *results))
     summary = run_text(session, Step.SUMMARY, prompt.system, meter, first)
-    summary += failed_items(checklist.parse(items).items)
+    summary = summary.rstrip("\n") + "\n" + failed_items(checklist.parse(items).items)
     _store(session).write_text(session.rfd_id, f"{work.base}/{SUMMARY}", summary)
     return summary
 
