@@ -100,7 +100,7 @@ def test_passing_tests_tick_the_item(tmp_path: Path) -> None:
 def test_only_a_structured_done_ticks(tmp_path: Path, answers: list[Reply], reason: str) -> None:
     repo = verified(tmp_path, "")
     llm = ScriptedLLM([reply("R."), reply(ONE), *answers, reply("S.")])
-    session, seen = repo.session(llm)
+    session, _ = repo.session(llm)
     result = implement(session, WORK)
     assert [i.reason for i in result.failed] == [reason]
     assert f"- [!] 1. Add module [Failed: {reason}]" in checklist_text(repo)
