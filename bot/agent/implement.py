@@ -37,6 +37,10 @@ EMPTY = "{step} stopped: {why}; nothing was saved"
 CUT_OFF_MARK = "\n\n[… cut off at max_tokens: this answer is incomplete]"
 ORIGINAL_COUNT = "original_count"
 """Beside ``items.md``: the plan's item count, the base of the amendment cap."""
+LOCK = ".lock"
+"""``implement/<N>.lock``, beside the phase's directory (``--restart`` empties that) while a
+run works on the phase: a second run refuses."""
+RUNNING = "implement of phase {phase} of RFD {rfd}"
 SUMMARY = "summary.md"
 """Beside ``items.md``: the last summary, failed items listed (what a person may record)."""
 FAILED_ITEMS = "\n## Failed items\n\n{items}\n"
@@ -75,8 +79,10 @@ def implement(
     A phase that ends with failed items, or stops on the budget or a provider error,
     emits ``phase.failed`` (whoever runs it: the CLI, the bot, a plugin sees it).
     """
+    running = RUNNING.format(phase=work.name, rfd=session.event_id)
     try:
-        result = _implement(session, work, restart, meter)
+        with _store(session).hold(session.rfd_id, f"{work.base}{LOCK}", running):
+            result = _implement(session, work, restart, meter)
     except (BudgetExceeded, ProviderError) as exc:
         _failed(session, work, f"stopped: {exc}")
         raise
