@@ -295,8 +295,11 @@ def test_a_second_run_of_a_phase_already_running_refuses_before_any_model_call(
 ) -> None:
     llm = ScriptedLLM([reply("never asked")])
     session, seen = repo.session(llm)
-    with repo.store.hold("D1", "implement/1.lock", "the first run"):
-        with pytest.raises(GateError, match="implement of phase 1 of RFD D1 is already running"):
-            implement(session, WORK)
+    running = "implement of phase 1 of RFD D1 is already running"
+    with (
+        repo.store.hold("D1", "implement/1.lock", "the first run"),
+        pytest.raises(GateError, match=running),
+    ):
+        implement(session, WORK)
     assert llm.requests == []
     assert not [e for e in seen if isinstance(e, PhaseFailed)]  # the first run is not failed

@@ -22,10 +22,10 @@ def taken(path: Path, pid: int, host: str = "", started: float = 1_000.0) -> Non
 
 def test_a_live_run_refuses_the_second_and_keeps_its_lock(tmp_path: Path) -> None:
     lock = tmp_path / "1.lock"
+    refused = rf"{WHAT} is already running \(process {os.getpid()}"
     with held(lock, WHAT):
-        with pytest.raises(GateError, match=rf"{WHAT} is already running \(process {os.getpid()}"):
-            with held(lock, WHAT):
-                pass
+        with pytest.raises(GateError, match=refused), held(lock, WHAT):
+            pass
         assert lock.is_file()
     assert not lock.exists()  # released when the block ends
 
