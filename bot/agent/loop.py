@@ -24,7 +24,16 @@ from bot.events import (
     TurnCycleComplete,
     TurnStarted,
 )  # fmt: skip
-from bot.llm.base import LLM, Message, Reply, Request, ToolResult, Usage, assistant_message
+from bot.llm.base import (
+    LLM,
+    Message,
+    PaidError,
+    Reply,
+    Request,
+    ToolResult,
+    Usage,
+    assistant_message,
+)  # fmt: skip
 from bot.llm.guard import CUT_OFF, EMPTY_RETRIES, Budget, Meter, is_cut_off, is_empty
 from bot.llm.pricing import cost
 
@@ -109,7 +118,7 @@ def _cycles(conv: Conversation, messages: list[Message]) -> LoopResult:
             )
         )
         if is_cut_off(reply):
-            _say_cut_off(conv)
+            say_cut_off(conv)
         if not reply.tool_calls:
             stop = Stop.EMPTY if is_empty(reply) and calls == 0 else Stop.END
             return _finish(conv, messages, usage, spent, cycle, calls, stop, is_cut_off(reply))
@@ -129,7 +138,7 @@ def _ended(conv: Conversation, reply: Reply, results: Sequence[ToolResult]) -> b
     return any(r.call_id in ids and not r.is_error for r in results)
 
 
-def _say_cut_off(conv: Conversation) -> None:
+def say_cut_off(conv: Conversation) -> None:
     key = conv.calls.step.config_key
     message = CUT_OFF.format(step=conv.step, limit=conv.max_tokens, key=key)
     conv.bus.emit(Notice(rfd_id=conv.calls.rfd_id, message=message, level="warning"))
@@ -154,9 +163,18 @@ def _ask_model(conv: Conversation, messages: list[Message], *, retry: bool) -> R
 
 
 def _complete(conv: Conversation, request: Request) -> Reply:
-    reply = conv.llm.complete(request, on_text=conv.on_text)
+    reply = paid(conv, lambda: conv.llm.complete(request, on_text=conv.on_text))
     charge(conv, reply.model or conv.model, reply.usage)
     return reply
+
+
+def paid(conv: Conversation, call: Callable[[], Reply]) -> Reply:
+    """``call()``; a billed reply that cannot be used is charged before its error goes on."""
+    try:
+        return call()
+    except PaidError as exc:
+        charge(conv, exc.model or conv.model, exc.usage)
+        raise
 
 
 def charge(conv: Conversation, model: str, usage: Usage) -> None:
