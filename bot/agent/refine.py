@@ -3,8 +3,8 @@
 Pass 1 applies every active review; passes 2–5 each look at the document with one
 focus (completeness, correctness, edge cases, then scope and clarity together; with no
 review to apply, passes 1–5 take the five focuses one by one).  Each pass is one model
-call answered with ``submit_revision`` (:mod:`bot.agent.revision`), on the prefix review and accept share;
-the pass applies the sections it proposes with ``rfd_section`` semantics.
+call answered with ``submit_revision`` (:mod:`bot.agent.revision`), on the prefix review
+and accept share; the pass applies the sections it proposes with ``rfd_section`` semantics.
 The loop stops when the model answers ``CONVERGED``, after two passes in a row that
 change nothing, when a pass brings the document back to what it was two passes
 earlier (oscillation), or after five passes.  A provider
