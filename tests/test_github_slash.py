@@ -285,6 +285,26 @@ def test_refine_commits_the_refined_rfd(
 
 
 @pytest.mark.vcr
+def test_refine_whose_pass_fails_keeps_the_reviews(
+    tmp_path: Path, world: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pass that fails: what came before is committed, and the reply neither says the
+    reviews are addressed nor suggests dismissing them."""
+    from bot.errors import ProviderError
+    from tests.fakes import ScriptedLLM, reply, scripted_providers
+
+    section = {"section": "Summary", "content": "Stream large reports row by row."}
+    revision = {"sections": [section], "notes": "Rewrote the summary."}
+    boom = ProviderError("model unavailable")
+    llm = ScriptedLLM([reply("", ("submit_revision", revision)), boom])
+    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd refine")) == 0
+    assert "Stream large reports row by row." in on_branch(origin, RFD_PATH)
+    assert OLD_REVIEW.rsplit("/", 1)[1] in git(origin, "ls-tree", "-r", "--name-only", BRANCH)
+
+
+@pytest.mark.vcr
 def test_refine_rerun_after_its_reply_failed_does_not_refine_again(
     tmp_path: Path, world: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:

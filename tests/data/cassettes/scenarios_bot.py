@@ -1011,3 +1011,14 @@ CASSETTES[C + "test_implement_with_failing_checks_opens_a_pr_that_records_nothin
     react("rocket"),
     reply("slash-implement-failed", number=12),
 ]
+
+# /rfd refine whose second pass fails: the first pass is committed, the reviews are kept
+CASSETTES[C + "test_refine_whose_pass_fails_keeps_the_reviews"] = [
+    NO_COMMENTS,
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    PULL,
+    SLASH_FILES,
+    react("rocket"),
+    reply("slash-refine-failed"),
+]
