@@ -43,6 +43,7 @@ LEAVES: dict[str, Check] = {
     "bot.write_burst": int,
     "implement.allowed_commands": LIST_OF_STR, "implement.allowed_paths": LIST_OF_STR,
     "implement.protected_paths": LIST_OF_STR, "implement.max_items": int,
+    "implement.verify": str,
 }  # fmt: skip
 """The keys this reader checks itself (``models.*``: any key of that table)."""
 
