@@ -214,6 +214,28 @@ def test_without_a_terminal_writes_need_yes(
     assert path.read_text() == before
 
 
+def test_an_honest_model_whose_check_fails_is_not_ticked_anywhere(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    assert run(git_repo, "accept", "1") == 0
+    (git_repo / ".github").mkdir()
+    (git_repo / ".github/rfd.toml").write_text('[implement]\nverify = "false"\n')
+    says = "I could NOT complete this item: `pytest -q` fails"
+    scripted.append(ScriptedLLM([reply("Research."), reply("- [ ] 1. Item\n"),
+                                 item_done(says), reply(says), reply("Sum.")]))  # fmt: skip
+    assert run(git_repo, "implement", "1", "--yes") == 1
+    out = capsys.readouterr().out
+    assert "[!] 1. Item" in out and "phase 1 is not recorded: 1 item failed" in out
+    state = git_repo / "docs/rfd/.state/001"
+    items = (state / "implement/1/items.md").read_text()
+    assert "- [!] 1. Item [Failed: the model ended without calling `submit_item_result`]" in items
+    assert not (state / "phases/1.md").exists()
+    assert "- [ ] 1. Schema" in (git_repo / "docs/rfd/.state/.forge/issues/1.md").read_text()
+    kept = (state / "implement/1/summary.md").read_text()
+    assert "## Failed items" in kept and "`Item`" in kept
+
+
 def test_running_implement_again_retries_the_failed_items(
     git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
 ) -> None:
