@@ -19,6 +19,13 @@ from bot import checklist
 from bot.agent.context import Step, Store
 from bot.agent.item import STOPS, Task, attempt
 from bot.agent.loop import Stop, run
+from bot.agent.phase_checklist import (
+    amend,
+    failed_items,
+    next_pending,
+    original_count,
+    reset_failed,
+)  # fmt: skip
 from bot.agent.phase_work import PhaseWork
 from bot.agent.session import Session
 from bot.agent.verify import command_for
@@ -35,15 +42,12 @@ PROGRESS = "Working on step {n} of {total}: {label}"
 NO_ITEMS = "the plan has no checklist items (`- [ ] 1. Label`)"
 EMPTY = "{step} stopped: {why}; nothing was saved"
 CUT_OFF_MARK = "\n\n[… cut off at max_tokens: this answer is incomplete]"
-ORIGINAL_COUNT = "original_count"
-"""Beside ``items.md``: the plan's item count, the base of the amendment cap."""
 LOCK = ".lock"
 """``implement/<N>.lock``, beside the phase's directory (``--restart`` empties that) while a
 run works on the phase: a second run refuses."""
 RUNNING = "implement of phase {phase} of RFD {rfd}"
 SUMMARY = "summary.md"
 """Beside ``items.md``: the last summary, failed items listed (what a person may record)."""
-FAILED_ITEMS = "\n## Failed items\n\n{items}\n"
 
 
 @dataclass(frozen=True)
@@ -111,9 +115,10 @@ def _implement(
     if restart:
         store.remove_tree(session.rfd_id, work.base)
     research = _artifact(session, work, "research.md", lambda: _research(session, work, meter))
-    items = _retry_failed(
-        session, _artifact(session, work, "items.md", lambda: _plan(session, work, meter, research))
-    )
+    planned = _artifact(session, work, "items.md", lambda: _plan(session, work, meter, research))
+    items, again = reset_failed(planned)
+    if again:
+        _notice(session, f"retrying {plural(again, 'item')} that failed last time")
     items, dropped = _work_items(session, work, meter, research, items)
     summary = _summary(session, work, meter, items)
     final = checklist.parse(items).items
@@ -184,9 +189,9 @@ def _work_items(
     session: Session, work: PhaseWork, meter: Meter, research: str, items: str
 ) -> tuple[str, tuple[str, ...]]:
     dropped: list[str] = []
-    original = _original_count(session, work, items)
+    original = original_count(_store(session), session.rfd_id, work.base, items)
     verify = command_for(session.root, session.config.implement.verify)
-    while (position := _next_pending(items)) is not None:
+    while (position := next_pending(items)) is not None:
         current = checklist.parse(items).items
         item, total = current[position], len(current)
         _notice(session, PROGRESS.format(n=position + 1, total=total, label=item.label))
@@ -197,7 +202,7 @@ def _work_items(
         if outcome.status is checklist.ItemStatus.FAILED:
             _notice(session, f"Step {position + 1} failed: {outcome.reason}", "warning")
         else:
-            items, lost = _amend(items, outcome.text, original)
+            items, lost = amend(items, outcome.text, original)
             dropped += lost
         _store(session).write_text(session.rfd_id, f"{work.base}/items.md", items)
     if dropped:
@@ -205,49 +210,9 @@ def _work_items(
     return items, tuple(dropped)
 
 
-def _retry_failed(session: Session, items: str) -> str:
-    """A new run tries the items an earlier run marked ``[!]`` again (each run: once)."""
-    failed = [
-        position
-        for position, item in enumerate(checklist.parse(items).items)
-        if item.status is checklist.ItemStatus.FAILED
-    ]
-    for position in failed:
-        items = checklist.mark(items, position, checklist.ItemStatus.PENDING)
-    if failed:
-        _notice(session, f"retrying {plural(len(failed), 'item')} that failed last time")
-    return items
-
-
-def _next_pending(items: str) -> int | None:
-    for position, item in enumerate(checklist.parse(items).items):
-        if item.status is checklist.ItemStatus.PENDING:
-            return position
-    return None
-
-
 def _save(session: Session, work: PhaseWork, position: int, text: str) -> None:
     relpath = f"{work.base}/items/{position + 1}.md"
     _store(session).write_text(session.rfd_id, relpath, text.rstrip("\n") + "\n")
-
-
-def _amend(items: str, text: str, original: int) -> tuple[str, list[str]]:
-    known = {i.label.lower() for i in checklist.parse(items).items}
-    new = [label for label in checklist.extract_new_items(text) if label.lower() not in known]
-    return checklist.append(items, new, original_count=original) if new else (items, [])
-
-
-def _original_count(session: Session, work: PhaseWork, items: str) -> int:
-    """How many items the plan started with, kept in its own state file beside the checklist
-    (the ``original_count`` comment in it can be edited away: the bound holds without it)."""
-    store, relpath = _store(session), f"{work.base}/{ORIGINAL_COUNT}"
-    saved = (store.read_text(session.rfd_id, relpath) or "").strip()
-    if saved.isdigit() and int(saved) > 0:
-        return int(saved)
-    parsed = checklist.parse(items)
-    count = parsed.original_count or len(parsed.items)
-    store.write_text(session.rfd_id, relpath, f"{count}\n")
-    return count
 
 
 def _summary(session: Session, work: PhaseWork, meter: Meter, items: str) -> str:
@@ -259,18 +224,6 @@ def _summary(session: Session, work: PhaseWork, meter: Meter, items: str) -> str
     summary = summary.rstrip("\n") + "\n" + failed_items(checklist.parse(items).items)
     _store(session).write_text(session.rfd_id, f"{work.base}/{SUMMARY}", summary)
     return summary
-
-
-def failed_items(items: Sequence[checklist.Item]) -> str:
-    """The summary's own list of the failed items (what the model wrote is not relied on)."""
-    failed = [i for i in items if i.status is checklist.ItemStatus.FAILED]
-    lines = [f"- {i.tag or i.number}. {_code(i.label)} — {_code(i.reason)}" for i in failed]
-    return FAILED_ITEMS.format(items="\n".join(lines)) if failed else ""
-
-
-def _code(text: str) -> str:
-    """Model text shown as a code span: it cannot become markdown structure or a mention."""
-    return f"`{text.replace('`', chr(39))}`"
 
 
 def _result(session: Session, work: PhaseWork, position: int) -> tuple[str, str]:
