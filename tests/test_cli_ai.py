@@ -231,7 +231,10 @@ def test_an_honest_model_whose_check_fails_is_not_ticked_anywhere(
     items = (state / "implement/1/items.md").read_text()
     assert "- [!] 1. Item [Failed: the model ended without calling `submit_item_result`]" in items
     assert not (state / "phases/1.md").exists()
-    assert "- [ ] 1. Schema" in (git_repo / "docs/rfd/.state/.forge/issues/1.md").read_text()
+    issue = (git_repo / "docs/rfd/.state/.forge/issues/1.md").read_text()
+    assert "- [ ] 1. Schema" in issue  # not ticked, but the failed items are shown on it
+    assert "Phase 1 of RFD 001 (`Schema`) is not recorded: some items failed." in issue
+    assert "- 1. `Item` — `the model ended without calling 'submit_item_result'`" in issue
     kept = (state / "implement/1/summary.md").read_text()
     assert "## Failed items" in kept and "`Item`" in kept
 

@@ -145,8 +145,10 @@ def implement(
     out: Output, rfd: str, phase: str | None, restart: bool, model: str | None, yes: bool
 ) -> int:
     """Implement the next phase: research → plan → one item at a time → summary."""
+    from bot.agent.phase_checklist import failed_items
     from bot.agent.steps import implement_meter, implement_rfd
     from bot.errors import BudgetExceeded
+    from bot.phase_failed import report_failed
     from bot.phases import phase_done
     from bot.state import OnExists
 
@@ -179,7 +181,10 @@ def implement(
     if result.failed:  # the step emitted phase.failed; the CLI only shows it
         for item in result.failed:
             out.line(f"  [!] {item.number}. {item.label}", style="red")
-        summary = ws.rel(ws.store.path(outcome_id(ws, rfd), result.summary_file))
+        rid = outcome_id(ws, rfd)
+        summary = ws.rel(ws.store.path(rid, result.summary_file))
+        listed = failed_items(result.items)
+        report_failed(ws, rid, result.label, result.title, listed, summary)  # tracking issue
         out.line(NOT_RECORDED.format(
             label=result.label, failed=plural(len(result.failed), "item"), rfd=rfd, summary=summary
         ))  # fmt: skip
