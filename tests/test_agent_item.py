@@ -146,3 +146,12 @@ def test_the_amendment_bound_holds_when_the_count_comment_is_lost(tmp_path: Path
     result = implement(session, WORK)
     assert len(result.items) == 4  # 2 planned, at most twice that
     assert result.dropped == ("New 5", "New 6", "New 7", "New 8")
+
+
+def test_an_empty_research_an_older_run_saved_is_done_again(tmp_path: Path) -> None:
+    repo = verified(tmp_path, "")
+    repo.store.write_text("D1", f"{BASE}/research.md", "\n")
+    llm = ScriptedLLM([reply("Real notes."), reply(ONE), item_done("ok"), reply("S.")])
+    session, _ = repo.session(llm)
+    implement(session, WORK)
+    assert repo.store.read_text("D1", f"{BASE}/research.md") == "Real notes.\n"

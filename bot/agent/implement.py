@@ -136,7 +136,7 @@ def _store(session: Session) -> Store:
 def _artifact(session: Session, work: PhaseWork, name: str, make: Callable[[], str]) -> str:
     store = _store(session)
     saved = store.read_text(session.rfd_id, f"{work.base}/{name}")
-    if saved is not None:
+    if saved is not None and saved.strip():  # an empty one (an older run saved it) is redone
         return saved
     text = make()
     store.write_text(session.rfd_id, f"{work.base}/{name}", text)
