@@ -73,6 +73,7 @@ def attempt(session: Session, meter: Meter, task: Task) -> Outcome:
         reason, detail = _judged(session, task, result)
         if not reason:
             return Outcome(checklist.ItemStatus.DONE, "", text)
+    reason = item_result.one_line(reason)  # it lands in the checklist line
     saved = f"Failed: {reason}\n\n{text}" if text else f"Failed: {reason}"
     return Outcome(checklist.ItemStatus.FAILED, reason, saved)
 
@@ -81,7 +82,8 @@ def _prompt(session: Session, task: Task, failure: str) -> Rendered:
     count = len(checklist.parse(task.items).items)
     return session.prompt(
         "implement_item", item_number=task.item.number, item_count=count,
-        item_label=task.item.label, previous_failure=failure, **task.work.variables(),
+        item_label=task.item.label, previous_failure=failure, verify_command=task.verify,
+        **task.work.variables(),
     )  # fmt: skip
 
 
