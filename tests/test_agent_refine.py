@@ -291,3 +291,13 @@ def test_a_cut_off_answer_is_billed_in_the_ledger_and_the_budget(repo: Repo) -> 
     entries = [parse_line(line) for line in lines]
     assert [(e.step, e.usage.output_tokens) for e in entries if e] == [("refine", 8_192)]
     assert result.usage.output_tokens == 8_192  # the step's budget counted it
+
+
+def test_a_pass_cut_off_at_max_tokens_says_so(repo: Repo) -> None:
+    cut = dataclasses.replace(revision("Half a summ", "cut"), stop_reason="max_tokens")
+    session, seen = repo.session(ScriptedLLM([cut, reply("CONVERGED")]))
+    refine(session, REVIEWS)
+    warned = [e.message for e in seen if isinstance(e, Notice) and e.level == "warning"]
+    assert any(
+        w.startswith("the refine answer was cut off at its max_tokens limit") for w in warned
+    )
