@@ -237,6 +237,11 @@ def test_an_honest_model_whose_check_fails_is_not_ticked_anywhere(
     assert "- 1. `Item` — `the model ended without calling 'submit_item_result'`" in issue
     kept = (state / "implement/1/summary.md").read_text()
     assert "## Failed items" in kept and "`Item`" in kept
+    # a person decides to record it as it is: the command the CLI printed does it
+    summary = git_repo / "docs/rfd/.state/001/implement/1/summary.md"  # printed from the root
+    assert run(git_repo, "phase", "1", "done", "1", "--summary", str(summary)) == 0
+    assert (state / "phases/1.md").read_text() == kept
+    assert "- [x] 1. Schema" in (git_repo / "docs/rfd/.state/.forge/issues/1.md").read_text()
 
 
 def test_running_implement_again_retries_the_failed_items(
