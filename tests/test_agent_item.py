@@ -31,7 +31,8 @@ def lean_pytest(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def verified(root: Path, command: str) -> Repo:
-    return make_repo(root, Config(implement=ImplementSection(verify=command)))
+    lean = ("PYTEST_DISABLE_PLUGIN_AUTOLOAD",)  # passed into the isolated check (lean_pytest)
+    return make_repo(root, Config(implement=ImplementSection(verify=command, env=lean)))
 
 
 def checklist_text(repo: Repo) -> str:

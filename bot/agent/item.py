@@ -14,13 +14,15 @@ from dataclasses import dataclass
 
 from bot import checklist
 from bot.agent import item_result
+from bot.agent.commands import UNISOLATED
 from bot.agent.context import Step
 from bot.agent.feedback import answered
 from bot.agent.files import recorded_diff
 from bot.agent.loop import LoopResult, Stop, run
+from bot.agent.permission import Choice, Mode
 from bot.agent.phase_work import PhaseWork
 from bot.agent.session import Rendered, Session
-from bot.agent.verify import verify
+from bot.agent.verify import Confirm, verify
 from bot.errors import ProviderError
 from bot.events import ResultReady
 from bot.llm.guard import Meter
@@ -28,6 +30,8 @@ from bot.llm.guard import Meter
 STOPS = {Stop.MAX_TURNS: "ran out of turns before finishing", Stop.EMPTY: "empty answers"}
 REPORTED = "the model reports it failed: {reason}"
 NO_REASON = "no reason given"
+CHECK = "implement.verify"
+"""What the person is asked about when the check cannot run isolated."""
 
 
 @dataclass(frozen=True)
@@ -101,10 +105,25 @@ def _judged(session: Session, task: Task, result: LoopResult) -> tuple[str, str]
         return reason, reason
     if not task.verify:
         return "", ""
-    verdict = verify(session.tool_context(), task.verify)
+    verdict = verify(session.tool_context(), task.verify, _confirm(session))
     if verdict.passed:
         return "", ""
     return verdict.reason, f"{verdict.reason}; the end of its output:\n{verdict.detail}"
+
+
+def _confirm(session: Session) -> Confirm | None:
+    """The person who may let the check run where nothing isolates (never with nobody to
+    ask, as for the model's commands)."""
+    prompter = session.prompter
+    if prompter is None or session.mode is Mode.CONFINED:
+        return None
+
+    def ask(line: str) -> bool:
+        preview = f"{UNISOLATED}\n$ {line}"
+        answer = prompter.approve(CHECK, {"command": line}, preview)
+        return answer.choice is Choice.YES
+
+    return ask
 
 
 def _text(result: LoopResult) -> str:

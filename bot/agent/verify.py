@@ -1,8 +1,9 @@
 """The repository's own check of an implement item: ``implement.verify``, run after each item.
 
 The command comes from the configuration (a person's choice, not the model's), so it is
-not held to ``implement.allowed_commands``; it runs through the same runner as the
-model's commands (:func:`bot.agent.commands.execute`), with the same confinement.
+not held to ``implement.allowed_commands``; but it runs the tests the model wrote, so it
+goes through the same door as the model's commands (:func:`bot.agent.commands.execute`):
+isolated, or — where nothing isolates — only when a person confirms it.
 ``auto`` picks the usual test command of the repository; ``""`` turns the check off.
 """
 
@@ -11,11 +12,13 @@ from __future__ import annotations
 import json
 import re
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from bot.agent.commands import execute, split
 from bot.agent.context import ToolContext
+from bot.agent.isolation import choose
 from bot.errors import ConfigError, ValidationError
 
 AUTO = "auto"
@@ -33,6 +36,8 @@ NOT_INSTALLED = (
     'repository\'s tests, or to "" to check items without it'
 )
 FAILED = "`{command}` failed (exit code {code})"
+Confirm = Callable[[str], bool]
+"""Asks a person whether a command line may run unisolated (True: yes)."""
 
 
 @dataclass(frozen=True)
@@ -93,11 +98,15 @@ def _read(path: Path) -> str | None:
         return None
 
 
-def verify(ctx: ToolContext, command: str) -> Verdict:
-    """Run ``command`` in the repository; ConfigError when it cannot start at all."""
+def verify(ctx: ToolContext, command: str, confirm: Confirm | None = None) -> Verdict:
+    """Run ``command`` in the repository, isolated as the model's commands are; where nothing
+    isolates only when ``confirm`` (a person) says yes, else PermissionDenied.  ConfigError
+    when it cannot start at all."""
     argv = split(command)
+    unisolated = choose(ctx.config.implement.isolation) is None
+    confirmed = unisolated and confirm is not None and confirm(shlex.join(argv))
     try:
-        done = execute(ctx, argv)
+        done = execute(ctx, argv, unisolated_confirmed=confirmed)
     except ValidationError as exc:
         if "not installed" in exc.message:
             raise ConfigError(NOT_INSTALLED.format(error=exc.message)) from exc
