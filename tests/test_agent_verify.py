@@ -62,3 +62,21 @@ def test_a_check_that_cannot_start_stops_the_step_with_what_to_set(tmp_path: Pat
     ctx = make_repo(tmp_path, Config()).tool_context()
     with pytest.raises(ConfigError, match=r"implement.verify: `no-such-tool-x` is not installed"):
         verify(ctx, "no-such-tool-x --all")
+
+
+def test_where_nothing_isolates_the_check_runs_only_when_a_person_says_yes(
+    tmp_path: Path,
+) -> None:
+    from bot.config import ImplementSection
+    from bot.errors import PermissionDenied
+
+    config = Config(implement=ImplementSection(isolation="none"))
+    ctx = make_repo(tmp_path, config).tool_context()
+    failing = f'{sys.executable} -c "import sys; sys.exit(2)"'
+    asked: list[str] = []
+    verdict = verify(ctx, failing, lambda line: asked.append(line) or True)
+    assert asked and asked[0].endswith("sys.exit(2)'") and verdict.reason.endswith("(exit code 2)")
+    with pytest.raises(PermissionDenied, match="refused"):
+        verify(ctx, failing, lambda line: False)
+    with pytest.raises(PermissionDenied, match="refused"):
+        verify(ctx, failing)  # nobody to ask: fail closed
