@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from argparse import Namespace
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
     from bot.config import Config
     from bot.errors import RfdError
@@ -82,6 +82,19 @@ class Layout(NamedTuple):
 
     def state_path(self, rfd_id: RfdId | str, rel: str) -> str:
         return f"{self.state_root}/{rfd_id}/{rel}"
+
+    def holds(self, path: str) -> bool:
+        """Does ``path`` lie under the RFD directory (drafts and state included)?"""
+        return self.rfd_dir in ("", ".") or normalize(path).startswith(self.rfd_dir + "/")
+
+
+def bad_names(paths: Iterable[str], layout: Layout) -> list[RfdError]:
+    """An error for each path under the RFD directory whose name holds a control character
+    (a newline would otherwise make it no RFD file at all, and skip its checks)."""
+    from hooks._files import control_in_name
+
+    found = (control_in_name(p) for p in dict.fromkeys(paths) if layout.holds(p))
+    return [err for err in found if err is not None]
 
 
 def normalize(path: str) -> str:

@@ -116,7 +116,7 @@ class StateStore:
         try:
             with open(os.path.join(base, PLAN), "rb") as handle:
                 phases = json.loads(handle.read())
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             return None
         if not isinstance(phases, list):
             return None
