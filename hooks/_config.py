@@ -56,7 +56,6 @@ LEAVES: dict[str, Check] = {
     "bot.write_burst": int,
     "implement.allowed_commands": LIST_OF_STR, "implement.allowed_paths": LIST_OF_STR,
     "implement.protected_paths": LIST_OF_STR, "implement.max_items": int,
-    "implement.verify": str,
     "implement.isolation": ("auto", "bwrap", "unshare", "none"), "implement.network": bool,
     "implement.env": LIST_OF_STR, "implement.redacted_env": LIST_OF_STR,
     **{f"lint.severity.{code}": SEVERITIES for code in RULES},
