@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
+from bot.llm.base import Reply
 from tests.conftest import git
+from tests.fakes import item_done
 from tests.github_world import (
     BRANCH,
     RFD_PATH,
@@ -59,16 +61,21 @@ def implement_comment(body: str = "/rfd implement") -> dict[str, object]:
     return data
 
 
-def scripted_model(monkeypatch: pytest.MonkeyPatch, *texts: str) -> Any:
+def scripted_model(monkeypatch: pytest.MonkeyPatch, *texts: str | Reply) -> Any:
     """Every step's model answers ``texts`` in turn (none: asking it fails the test)."""
     from tests.fakes import ScriptedLLM, reply, scripted_providers
 
-    llm = ScriptedLLM([reply(t) for t in texts])
+    llm = ScriptedLLM([t if isinstance(t, Reply) else reply(t) for t in texts])
     monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
     return llm
 
 
-WRITER = ("Research.", "- [ ] 1. Write the CSV writer\n", "done", "The writer streams rows.")
+WRITER = (
+    "Research.",
+    "- [ ] 1. Write the CSV writer\n",
+    item_done("done"),
+    "The writer streams rows.",
+)
 
 
 def on_branch(origin: Path, path: str) -> str:
@@ -326,6 +333,26 @@ def test_refine_commits_the_refined_rfd(
 
 
 @pytest.mark.vcr
+def test_refine_whose_pass_fails_keeps_the_reviews(
+    tmp_path: Path, world: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pass that fails: what came before is committed, and the reply neither says the
+    reviews are addressed nor suggests dismissing them."""
+    from bot.errors import ProviderError
+    from tests.fakes import ScriptedLLM, reply, scripted_providers
+
+    section = {"section": "Summary", "content": "Stream large reports row by row."}
+    revision = {"sections": [section], "notes": "Rewrote the summary."}
+    boom = ProviderError("model unavailable")
+    llm = ScriptedLLM([reply("", ("submit_revision", revision)), boom])
+    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd refine")) == 0
+    assert "Stream large reports row by row." in on_branch(origin, RFD_PATH)
+    assert OLD_REVIEW.rsplit("/", 1)[1] in git(origin, "ls-tree", "-r", "--name-only", BRANCH)
+
+
+@pytest.mark.vcr
 def test_refine_rerun_after_its_reply_failed_does_not_refine_again(
     tmp_path: Path, world: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -357,11 +384,36 @@ def test_implement_opens_a_pr_for_the_next_phase(
 
 
 @pytest.mark.vcr
+def test_implement_with_failing_checks_opens_a_pr_that_records_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An honest model whose check fails: `[!] … [Failed: …]`, the PR and the tracking issue
+    say so, and the branch holds no `phases/1.md` (merging it records nothing)."""
+    from bot.plan import PlanPhase, dumps
+
+    scripted_model(
+        monkeypatch, "Research.", "- [ ] 1. Write the CSV writer\n", item_done("Wrote it."),
+        item_done("Fixed it."), "The writer does not stream rows yet: its tests fail.",
+    )  # fmt: skip
+    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
+    main = {RFD_PATH: RFD_TEXT.replace("Discussion", "Accepted"),
+            "docs/rfd/.state/045/plan.json": plan,
+            ".github/rfd.toml": '[implement]\nverify = "false"\n'}  # fmt: skip
+    origin, checkout = make_world(tmp_path, main, {})
+    assert run_bot(tmp_path, checkout, "issue_comment", implement_comment()) == 0
+    state = "rfd/045-phase-1:docs/rfd/.state/045"
+    items = git(origin, "show", f"{state}/implement/1/items.md")
+    assert "- [!] 1. Write the CSV writer [Failed: `false` failed (exit code 1)]" in items
+    assert "phases/1.md" not in git(origin, "ls-tree", "-r", "--name-only", "rfd/045-phase-1")
+
+
+@pytest.mark.vcr
 def test_implement_takes_the_phase_by_its_label(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`/rfd implement 3a`: branch rfd/045-phase-3a, PR "RFD 045, phase 3a: …", phases/3a.md."""
-    texts = ("Research.", "- [ ] 1. Add the endpoint\n", "done", "The endpoint streams the export.")
+    texts = ("Research.", "- [ ] 1. Add the endpoint\n", item_done("done"),
+             "The endpoint streams the export.")  # fmt: skip
     llm = scripted_model(monkeypatch, *texts)
     origin, checkout = accepted_world(tmp_path, "0", "3a")
     assert run_bot(tmp_path, checkout, "issue_comment", implement_comment("/rfd implement 3a")) == 0

@@ -123,7 +123,14 @@ def do_dismiss(ctx: Context, command: Command) -> str:
     return f"{inline(outcome.message)}. {done}"
 
 
+REFINE_FAILED = (
+    "⚠️ Refine of RFD {rid} did not finish ({stop}): the passes before the failure are kept; "
+    "comment `/rfd refine` again to go on."
+)
+
+
 def do_refine(ctx: Context, command: Command) -> str:
+    from bot.agent.refine import StopReason
     from bot.agent.steps import refine_rfd
 
     if not has_model(ctx, "refine", command.model):
@@ -140,10 +147,13 @@ def do_refine(ctx: Context, command: Command) -> str:
               f"{inline(', '.join(p.changed_sections)) or 'no change'}"
               for p in result.passes]  # fmt: skip
     addressed = ", ".join(f"`{inline(r)}`" for r in result.reviews) or "none"
-    if result.reviews:
+    failed = result.stop in (StopReason.INTERRUPTED, StopReason.BUDGET)
+    if result.reviews and not failed:  # after a failed pass nothing says they are settled
         addressed += " — `/rfd dismiss all` once you agree they are settled"
-    lines = [f"Refined RFD {target.file.rfd_id} ({result.stop.value}):", *passes,
-             f"Reviews addressed: {addressed}.", inline(result.warning), done]  # fmt: skip
+    head = REFINE_FAILED if failed else "Refined RFD {rid} ({stop}):"
+    lines = [head.format(rid=target.file.rfd_id, stop=result.stop.value), *passes,
+             f"Reviews {'kept' if failed else 'addressed'}: {addressed}.", inline(result.warning),
+             done]  # fmt: skip
     return "\n".join(line for line in lines if line)
 
 

@@ -1031,3 +1031,46 @@ CASSETTES["test_github_failure/test_a_rerun_failing_again_keeps_what_the_first_r
          reply=[status_comment(), answered("accept-failed-502", 961, BEFORE)]),
     edited("accept-failed-again", 961),
 ]  # fmt: skip
+
+
+# /rfd implement where the item's check fails twice: the PR says so and records nothing
+FAILED_PR = pull(3, "rfd/045-phase-1", "b" * 40)
+FAILED_PR.update(title="RFD 045, phase 1: Writer", body=body("implement-pr-failed"))
+CASSETTES[C + "test_implement_with_failing_checks_opens_a_pr_that_records_nothing"] = [
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    call("GET", "/pulls", query="state=all&head=Codertocat%3Arfd%2F045-phase-1", reply=[]),
+    reply("implement-running", cid=970, number=12),
+    call(
+        "POST",
+        "/pulls",
+        status=201,
+        reply=FAILED_PR,
+        body={
+            "title": "RFD 045, phase 1: Writer",
+            "head": "rfd/045-phase-1",
+            "base": "main",
+            "body": body("implement-pr-failed"),
+        },
+    ),
+    call(
+        "PATCH",
+        "/issues/comments/970",
+        body={"body": body("implement-opened-failed")},
+        reply=comment(970, 12, body("implement-opened-failed")),
+    ),
+    react("rocket"),
+    reply("slash-implement-failed", number=12),
+]
+
+# /rfd refine whose second pass fails: the first pass is committed, the reviews are kept
+CASSETTES[C + "test_refine_whose_pass_fails_keeps_the_reviews"] = [
+    NO_COMMENTS,
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    PULL,
+    SLASH_FILES,
+    react("rocket"),
+    reply("slash-refine-failed"),
+]
