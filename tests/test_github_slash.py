@@ -171,6 +171,26 @@ def test_accept_by_the_pr_author_is_refused(tmp_path: Path, world: tuple[Path, P
 
 
 @pytest.mark.vcr
+def test_accept_by_an_author_named_by_email_is_refused(tmp_path: Path) -> None:
+    """`Authors: Hu Bot <hubot@example.com>` (the README's format): hubot may not accept."""
+    text = RFD_TEXT.replace("- **Authors**: @octocat", "- **Authors**: Hu Bot <hubot@example.com>")
+    origin, checkout = make_world(tmp_path, {"README.md": "hello\n"}, {RFD_PATH: text})
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd accept", "hubot")) == 0
+    assert "- **Status**: Discussion" in on_branch(origin, RFD_PATH)
+
+
+@pytest.mark.vcr
+def test_a_command_whose_comment_was_deleted_is_not_run(
+    tmp_path: Path, world: tuple[Path, Path]
+) -> None:
+    """The 👀 answers 404: the run (or every re-run) ends cleanly and does nothing."""
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd accept", "hubot")) == 0
+    assert "- **Status**: Discussion" in on_branch(origin, RFD_PATH)
+    assert "was deleted before it ran" in (tmp_path / "summary.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.vcr
 def test_reader_is_refused(tmp_path: Path, world: tuple[Path, Path]) -> None:
     assert run_bot(tmp_path, world[1], "issue_comment", comment("/rfd review", "octocat")) == 0
 
@@ -179,6 +199,25 @@ def test_reader_is_refused(tmp_path: Path, world: tuple[Path, Path]) -> None:
 def test_command_in_a_code_block_does_nothing(tmp_path: Path, world: tuple[Path, Path]) -> None:
     body = "To accept, a maintainer writes:\n\n```\n/rfd accept\n```\n"
     assert run_bot(tmp_path, world[1], "issue_comment", comment(body)) == 0
+
+
+@pytest.mark.vcr  # no cassette: not one request is made
+@pytest.mark.parametrize(
+    "body",
+    [
+        "LGTM\n\n<!-- maintainers only\n\n/rfd accept\n",
+        "~~~\n```\n/rfd accept\n```\n~~~\n",
+        "<pre>\n/rfd accept\n</pre>",
+        "> I would not\u2028/rfd accept",
+    ],
+)
+def test_a_command_a_reader_cannot_see_does_nothing(
+    tmp_path: Path, world: tuple[Path, Path], body: str
+) -> None:
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "issue_comment", comment(body, "hubot")) == 0
+    assert "- **Status**: Discussion" in on_branch(origin, RFD_PATH)
+    assert "no /rfd command" in (tmp_path / "summary.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.vcr
@@ -212,6 +251,15 @@ def test_own_comment_is_ignored(tmp_path: Path, world: tuple[Path, Path]) -> Non
 @pytest.mark.vcr
 def test_usage_errors_get_a_reply(tmp_path: Path, world: tuple[Path, Path]) -> None:
     data = comment("/rfd dismiss\n/rfd deploy")
+    assert run_bot(tmp_path, world[1], "issue_comment", data) == 0
+
+
+@pytest.mark.vcr
+def test_a_flood_of_bad_commands_gets_one_short_reply(
+    tmp_path: Path, world: tuple[Path, Path]
+) -> None:
+    """3,000 bad commands: the first 20 errors and a count, never a body GitHub rejects."""
+    data = comment("\n".join(f"/rfd x{n}" for n in range(1, 3001)))
     assert run_bot(tmp_path, world[1], "issue_comment", data) == 0
 
 

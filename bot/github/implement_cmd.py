@@ -33,6 +33,7 @@ from bot.github.commands import Command
 from bot.github.context import Context
 from bot.github.ops import COMMIT, Refused, has_model, open_workspace
 from bot.github.verbs import NEEDS_MODEL, rfd_for_implement
+from bot.markdown_safe import block, inline, one_line
 
 KEPT = "implement/{position}/summary.md"
 """Where the implement step keeps the summary (``bot.agent.implement.SUMMARY``)."""
@@ -95,7 +96,7 @@ def implement(ctx: Context, command: Command) -> str:
         "rid": rid,
         "n": label,
         "label": label,
-        "title": plan[position - 1].title,
+        "title": inline(plan[position - 1].title),
         "branch": branch,
     }
     facts["record"] = ws.rel(ws.store.path(rid, f"phases/{label}.md"))
@@ -111,9 +112,10 @@ def implement(ctx: Context, command: Command) -> str:
         ctx.upsert("implement", key, RUNNING.format(**facts))
         done, checked = _implement(ctx, command, rid, position, label, branch)
     summary, failed = done
-    body = (FAILED_PR_BODY if failed else PR_BODY).format(**facts, summary=summary.strip())
-    _, url = ctx.api.create_pull(TITLE.format(**facts), branch, ctx.delivery.default_branch, body)
-    lines = "\n".join(f"- {line}" for line in checked)
+    body = (FAILED_PR_BODY if failed else PR_BODY).format(**facts, summary=block(summary))
+    title = TITLE.format(**facts | {"title": one_line(plan[position - 1].title)})
+    _, url = ctx.api.create_pull(title, branch, ctx.delivery.default_branch, body)
+    lines = "\n".join(f"- {inline(line)}" for line in checked)
     extra = f"\n\n{CHECKED.format(lines=lines)}" if lines else ""
     if not failed:
         ctx.upsert("implement", key, OPENED.format(**facts, url=url))
