@@ -7,11 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot import lifecycle_labels, phase_ids, tracking
-from bot.comments import marker
+from bot.comments import marker, with_marker
 from bot.document import Document
 from bot.errors import AlreadyExists, GateError, ValidationError
 from bot.events import PhaseCompleted, TrackingDue, TrackingIssueUpdated
 from bot.forge.base import Issue
+from bot.markdown_safe import inline, one_line
 from bot.plan import PlanPhase
 from bot.state import OnExists
 from bot.status import Status
@@ -165,7 +166,7 @@ def closing_note(rid: str, doc: Document) -> str:
         text = SUPERSEDED_NOTE.format(rid=rid, successor=successors)
     else:
         reason = " ".join((doc.field("Abandoned") or "").split())
-        why = f": {tracking.inline(reason)}" if reason else ""
+        why = f": {inline(reason)}" if reason else ""
         text = ABANDONED_NOTE.format(rid=rid, why=why)
     return f"{marker('closed', rid)}\n{text}"
 
@@ -209,15 +210,14 @@ def sync_tracking(ws: Workspace, query: str) -> Issue:
     phases = ws.store.read_plan(rid) or ()
     done = ws.store.done_phases(rid, phases)
     mark = tracking_marker(rid)
-    title = f"RFD {rid}: {doc.title}"
+    title = f"RFD {rid}: {one_line(doc.title)}"
     existing = ws.forge.find_issue(mark)
     label = lifecycle_labels.label_of(doc.status)
     links = summary_links(ws, rid, phases)
     if existing is None:
         link = ws.forge.file_url(file.path)
         body = tracking.render_body(rid, doc.title, link, phases, done, links=links)
-        body = body if mark in body else f"{mark}\n{body}"
-        issue = ws.forge.create_issue(title, body, labels=(label,))
+        issue = ws.forge.create_issue(title, with_marker(body, mark), labels=(label,))
         created = True
     else:
         current = ws.forge.get_issue(existing.number)  # re-read: never lose a racing tick

@@ -16,6 +16,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 from bot import checklist, phase_ids
 from bot.checklist import ItemStatus
+from bot.markdown_safe import inline, link_text
 from bot.plan import PlanPhase
 
 START = "<!-- rfd-bot:checklist:start -->"
@@ -40,7 +41,7 @@ def render_body(
     links: Mapping[int, str] | None = None,
 ) -> str:
     """A fresh issue body: marker, link to the RFD, and the checklist region."""
-    shown = title.replace("[", "\\[").replace("]", "\\]")  # keep the link intact
+    shown = link_text(title)  # keeps the link intact
     intro = f"Tracking issue for [RFD {rfd_id}: {shown}]({rfd_path})."
     return f"{marker(rfd_id)}\n{intro}\n\n{region(phases, done, failed, links=links)}\n"
 
@@ -57,12 +58,13 @@ def region(
     checklist numbered by phase label (``- [ ] 3a. Title``), each item followed by its
     ``links`` (``[summary](…)``) when it has some."""
     links = links or {}
-    titles = [f"{p.title} — {links[n]}" if n in links else p.title
-              for n, p in enumerate(phases, start=1)]  # fmt: skip
+    titles = [inline(p.title) for p in phases]  # never a region boundary, mention or image
+    titles = [f"{t} — {links[n]}" if n in links else t for n, t in enumerate(titles, start=1)]
     text = checklist.render(titles, tags=phase_ids.labels(phases))
     for n, reason in sorted((failed or {}).items()):
         if 1 <= n <= len(phases) and n not in done:
-            text = checklist.mark(text, n - 1, ItemStatus.FAILED, reason or "unknown reason")
+            shown = inline(reason) or "unknown reason"
+            text = checklist.mark(text, n - 1, ItemStatus.FAILED, shown)
     ticked = sorted(n for n in set(done) if 1 <= n <= len(phases))
     for n in ticked:
         text = checklist.mark(text, n - 1, ItemStatus.DONE)
@@ -87,14 +89,6 @@ def _progress(phases: Sequence[PlanPhase], ticked: Collection[int]) -> str:
     note = OPTIONAL_NOTE if len(required) < len(phases) else ""
     progress = checklist.progress(done, len(required))
     return f"{EXPLAINED}{note}\n\n**Progress:** {progress} {bar}"
-
-
-def inline(text: str) -> str:
-    """Untrusted text shown inline (issue, status comment): one line, no markdown structure,
-    no HTML, no mention — the one function the shared neutralisation module will replace."""
-    for char in "\\`*_[]<>|#~!":
-        text = text.replace(char, f"\\{char}")
-    return " ".join(text.split()).replace("@", "@\u200b")
 
 
 def merge_body(

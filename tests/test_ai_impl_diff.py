@@ -121,5 +121,5 @@ def test_the_fallback_notice_reaches_the_review_posted_on_the_pr() -> None:
         (), "saved", (notice,),
     )  # fmt: skip
     where = Where("https://github.com/o/r", "docs/rfd/045-x.md", "a" * 40)
-    body = review_comment(result, "b" * 40, None, ["offline note"], where)
+    body = review_comment(result, ("b" * 40, ""), None, ["offline note"], where)
     assert "> offline note\n> " + notice in body

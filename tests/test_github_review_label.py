@@ -13,6 +13,7 @@ from tests.github_world import (
     BRANCH,
     RFD_PATH,
     RFD_TEXT,
+    UNPLANNED,
     make_world,
     payload,
     run_bot,
@@ -80,6 +81,17 @@ def test_fork_without_key_posts_but_does_not_commit(tmp_path: Path) -> None:
 
 
 @pytest.mark.vcr
+@pytest.mark.default_cassette("test_fork_without_key_posts_but_does_not_commit.yaml")
+def test_a_fork_prs_review_never_gets_the_model_key(tmp_path: Path) -> None:
+    """Under `pull_request_target` the job holds the key; a fork's RFD still goes to no model:
+    the same offline review is posted, with the same note, as without a key."""
+    _, checkout = make_world(tmp_path, {"README.md": "hello\n"}, {})
+    data = payload(LABELED, **{"pull_request.head.repo.full_name": "forker/Hello-World"})
+    keys = {"ANTHROPIC_API_KEY": "sk-ant-test", "OPENAI_API_KEY": "sk-test"}
+    assert run_bot(tmp_path, checkout, "pull_request_target", data, **keys) == 0
+
+
+@pytest.mark.vcr
 @pytest.mark.default_cassette("test_review_is_committed_posted_and_label_removed.yaml")
 @pytest.mark.parametrize(
     ("config", "pauses"), [("", 0), ("[bot]\nwrite_burst = 1\n", 3)], ids=["default", "no-burst"]
@@ -132,14 +144,6 @@ def test_rerun_after_a_failure_past_posting_takes_the_label_off(
     assert bot_commits(origin) == ["Test User|pr"]
 
 
-UNPLANNED = (
-    RFD_TEXT.replace(
-        "A generator yields CSV rows;", "A generator yields CSV rows (TODO: the chunk size);"
-    ).split("## Implementation Plan")[0]
-    + "## Implementation Plan\n\nWe will see.\n"
-)
-
-
 @pytest.mark.vcr
 def test_findings_lead_with_the_verdict_and_link_the_rfd_lines(tmp_path: Path, vcr: Any) -> None:
     """The major is visible with a link to its line at the reviewed commit; the minor folds."""
@@ -147,7 +151,7 @@ def test_findings_lead_with_the_verdict_and_link_the_rfd_lines(tmp_path: Path, v
     assert run_bot(tmp_path, checkout, "pull_request_target", payload(LABELED)) == 0
     (review,) = [json.loads(r.body)["body"] for r in vcr.requests
                  if r.method == "POST" and r.path.endswith("/issues/2/comments")]  # fmt: skip
-    heading, _, verdict = review.split("\n")[2:5]
+    heading, _, verdict = review.split("\n")[3:6]  # after the review, head and blob markers
     assert heading == "### 🔍 Review of RFD 045 — ⚠️ 1 major · 1 minor"
     assert verdict.startswith("**Needs changes**")
     at = "https://github.com/Codertocat/Hello-World/blob/ec26c3e57ca3a959ca5aad62de7213c562f8c821"

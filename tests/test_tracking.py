@@ -162,7 +162,7 @@ def test_closing_note_names_the_successor_or_the_reason() -> None:
     reason = head.format(status="Abandoned", extra="- **Abandoned**: too **slow** @x\n")
     abandoned = document.parse(reason, URL)
     assert closing_note("045", abandoned).endswith(
-        "RFD 045 was abandoned: too \\*\\*slow\\*\\* @\u200bx. This issue closes as not planned."
+        "RFD 045 was abandoned: too **slow** @\u200bx. This issue closes as not planned."
     )
 
 

@@ -5,7 +5,7 @@ one-line stepper with the current status marked, a **Next step** that names the
 commands that apply in that status and who may run them, its reviews numbered as
 ``/rfd dismiss`` takes them (each linked to its comment, dismissed ones struck
 through) and a lint summary.  Text that comes from the RFD (its title) goes
-through :func:`_inline` only.
+through :mod:`bot.markdown_safe` only.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.github.review_post import ICON
+from bot.markdown_safe import inline, link_text
 from bot.reviews import Severity
 from bot.status import Status
-from bot.tracking import inline as _inline
 
 MAIN_PATH = (Status.DRAFT, Status.DISCUSSION, Status.ACCEPTED, Status.IMPLEMENTED)
 
@@ -122,7 +122,7 @@ def next_step(panel: Panel, review_label: str, accept_label: str) -> str:
     if status is Status.ACCEPTED:
         if panel.next_phase:
             where = f"tracking issue #{panel.tracking}" if panel.tracking else "its tracking issue"
-            return NEXT_IMPLEMENT.format(where=where, phase=_inline(panel.next_phase), **facts)
+            return NEXT_IMPLEMENT.format(where=where, phase=inline(panel.next_phase), **facts)
         return NEXT_DONE.format(**facts) if panel.phases else NEXT_NO_PLAN
     if status is Status.IMPLEMENTED:
         issue = f"tracking issue #{panel.tracking}" if panel.tracking else "its tracking issue"
@@ -170,11 +170,11 @@ def lint_line(errors: int, warnings: int) -> str:
 
 
 def panel_text(panel: Panel, who: Who, review_label: str, accept_label: str) -> list[str]:
-    title = _inline(f"RFD {panel.rfd_id}: {panel.title}".strip().rstrip(":"))
+    title = link_text(f"RFD {panel.rfd_id}: {panel.title}".strip().rstrip(":"))
     status = f" — {panel.status.value}" if panel.status else ""
     lines = [f"### [{title}]({panel.url}){status}", ""]
     if panel.problem:
-        return [*lines, BROKEN.format(problem=_inline(panel.problem)), ""]
+        return [*lines, BROKEN.format(problem=inline(panel.problem)), ""]
     lines += [stepper(panel.status), ""]
     step = next_step(panel, review_label, accept_label)
     lines += [f"**Next step:** {step}", ""]

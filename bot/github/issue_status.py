@@ -13,9 +13,9 @@ from bot import phase_ids
 from bot.github.context import Context
 from bot.github.implement_cmd import BRANCH
 from bot.github.ops import open_workspace
+from bot.markdown_safe import inline
 from bot.status import Status
 from bot.text import plural
-from bot.tracking import inline as _inline
 
 HEADER = "### Implementation of RFD {rid} — {status}"
 PROGRESS = "{done} of {total} done{optional}."
@@ -47,7 +47,7 @@ def implementation_status(ctx: Context, rid: str) -> str:
         summary = ws.rel(ws.store.path(rid, f"phases/{label}.md"))
         extra = f" · [summary]({web}/blob/{ctx.delivery.default_branch}/{summary})" if done else ""
         where = "done" if done else "to do"
-        lines.append(f"- Phase {label}: {_inline(phase.title)} — {where} · {prs}{extra}")
+        lines.append(f"- Phase {label}: {inline(phase.title)} — {where} · {prs}{extra}")
     required = [p for p in plan if not phase_ids.optional(p)]
     missing = phase_ids.missing(plan, state.completed)
     optional = len(plan) - len(required)
@@ -58,7 +58,7 @@ def implementation_status(ctx: Context, rid: str) -> str:
     if missing:
         nxt = plan[missing[0] - 1]
         lines.append(NEXT_PHASE.format(label=phase_ids.label(nxt, missing[0]),
-                                       title=_inline(nxt.title)))  # fmt: skip
+                                       title=inline(nxt.title)))  # fmt: skip
     else:
         lines.append(NEXT_DONE)
     return "\n".join(lines)

@@ -78,10 +78,11 @@ def read_row(root: Path, cfg: Config, changed: ChangedRfd) -> Row:
 
 
 def _entry(number: int | None, counts: Counts | None, posted: PostedReview | None,
-           head: str, *, dismissed: bool = False) -> ReviewEntry:  # fmt: skip
+           now: tuple[str, str], *, dismissed: bool = False) -> ReviewEntry:  # fmt: skip
+    """``now``: the PR's head and the RFD's blob there (a review of that content is current)."""
     if posted is None:
         return ReviewEntry(number, None, counts)
-    revision, current = short(posted.reviewed)[:7], posted.is_current(head)
+    revision, current = short(posted.reviewed)[:7], posted.is_current(*now)
     return ReviewEntry(number, posted.comment.url, counts, revision, current, dismissed)
 
 
@@ -89,13 +90,14 @@ def review_entries(row: Row, posted: Sequence[PostedReview], head: str) -> list[
     """The RFD's reviews as the status comment lists them: on file (numbered), then the
     posted ones no longer on file (dismissed) or never saved (a fork's)."""
     mine = [p for p in posted if p.rfd == str(row.changed.file.rfd_id)]
+    now = (head, row.changed.blob)
     by_file = {p.saved_name: p for p in mine if p.saved_name}
-    entries = [_entry(n, counts, by_file.get(name), head)
+    entries = [_entry(n, counts, by_file.get(name), now)
                for n, (name, counts) in enumerate(row.reviews, start=1)]  # fmt: skip
     on_file = {name for name, _ in row.reviews}
     for p in mine:
         if p.saved_name not in on_file:
-            entries.append(_entry(None, None, p, head, dismissed=p.saved_name is not None))
+            entries.append(_entry(None, None, p, now, dismissed=p.saved_name is not None))
     return entries
 
 

@@ -4,7 +4,7 @@ The heading carries the severity tally; one line says what it means for
 acceptance; blockers and majors are a table whose every finding links the RFD's
 line at the reviewed commit; minors, nits and questions fold into ``<details>``.
 Offline reviews say so once and show no token count or cost.  Text from the
-review (model output) goes through :func:`_cell` only.
+review (model output) goes through :mod:`bot.markdown_safe` only.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import quote
 
+from bot.markdown_safe import cell, inline, link_text
 from bot.reviews import Review, ReviewFinding, Severity
 from bot.text import plural
 
@@ -44,13 +45,6 @@ class Where:
         return f"{self.web}/blob/{self.sha}/{quote(self.path)}#L{n}"
 
 
-def _cell(text: str) -> str:
-    """Untrusted text in a table cell or a list item: one line, no HTML, no table break,
-    no mention."""
-    text = " ".join(text.split()).replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
-    return text.replace("@", "@\u200b")
-
-
 def tally(review: Review) -> str:
     counts = review.counts()
     parts = [f"{ICON[s]} {counts[s.value]} {s.value}".strip() for s in Severity if counts[s.value]]
@@ -65,10 +59,13 @@ def verdict(review: Review) -> str:
 
 
 def _row(finding: ReviewFinding, where: Where) -> str:
-    section = _cell(finding.section)
-    place = f"[{section} L{finding.line}]({where.line(finding.line)})" if finding.line else section
+    if finding.line:
+        text = cell(link_text(finding.section))
+        place = f"[{text} L{finding.line}]({where.line(finding.line)})"
+    else:
+        place = cell(finding.section)
     icon = f"{ICON[finding.severity]} " if ICON[finding.severity] else ""
-    return f"| {icon}{finding.severity.value} | {place} | {_cell(finding.message)} |"
+    return f"| {icon}{finding.severity.value} | {place} | {cell(finding.message)} |"
 
 
 def _table(findings: list[ReviewFinding], where: Where) -> list[str]:
@@ -85,7 +82,7 @@ def _folded(rest: list[ReviewFinding], questions: tuple[str, ...], where: Where)
     what = [f"{plural(len(rest), 'more finding')} ({kinds})" if rest else "",
             plural(len(questions), "question") if questions else ""]  # fmt: skip
     summary = " and ".join(w for w in what if w)
-    asked = ["**Questions**", "", *(f"- {_cell(q)}" for q in questions), ""] if questions else []
+    asked = ["**Questions**", "", *(f"- {inline(q)}" for q in questions), ""] if questions else []
     return [f"<details><summary>{summary}</summary>", "", *_table(rest, where), *asked,
             "</details>", ""]  # fmt: skip
 
@@ -99,6 +96,6 @@ def render(review: Review, *, rid: str, where: Where) -> str:
     rest = [f for f in review.findings if f.severity not in VISIBLE]
     lines = [HEADING.format(kind=kind, rid=rid, tally=tally(review)), "", verdict(review), ""]
     if summary:
-        lines += [_cell(summary), ""]
+        lines += [inline(summary), ""]
     lines += [*_table(shown, where), *_folded(rest, review.questions, where)]
     return "\n".join(lines).rstrip() + "\n"

@@ -11,6 +11,7 @@ revisions get a banner.
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import quote
 
 from bot.comments import marker
 from bot.forge.base import Comment
@@ -77,7 +78,7 @@ def render(ctx: Context, rows: list[Row], lint: Lint, posted: list[PostedReview]
     panels = []
     for row in rows:
         path = row.changed.file.path
-        url = f"{ctx.server_url}/{repo}/blob/{head}/{path}"
+        url = f"{ctx.server_url}/{repo}/blob/{quote(head)}/{quote(path)}"
         panels.append(panel(row, posted, url=url, head=head, lint=lint.get(path, (0, 0))))
     cfg = ctx.cfg
     who = dashboard.Who(who_may(REGISTRY[Verb.REVIEW], cfg), who_may(REGISTRY[Verb.ACCEPT], cfg))
@@ -109,7 +110,7 @@ def post_status(ctx: Context, pr: PullRequest) -> Comment | None:
     posted = posted_reviews(ctx.forge.comments(pr.number))
     body = render(ctx, rows, counts, posted, repo=pr.head_repo, head=pr.head_sha)
     found = _write(ctx, pr, body, rows)
-    mark_older(ctx, pr, posted)
+    mark_older(ctx, pr, posted, {str(r.changed.file.rfd_id): r.changed.blob for r in rows})
     return found
 
 
@@ -135,8 +136,14 @@ def _write(ctx: Context, pr: PullRequest, body: str, rows: list[Row]) -> Comment
     return found
 
 
-def mark_older(ctx: Context, pr: PullRequest, posted: list[PostedReview]) -> None:
+def mark_older(
+    ctx: Context, pr: PullRequest, posted: list[PostedReview], blobs: dict[str, str]
+) -> None:
+    """Banner the reviews of another content of their RFD (``blobs``: each RFD's now)."""
     for review in posted:
-        if not review.is_current(pr.head_sha) and not review.marked_stale:
+        if (
+            not review.is_current(pr.head_sha, blobs.get(review.rfd, ""))
+            and not review.marked_stale
+        ):
             ctx.forge.edit_comment(pr.number, review.comment.id, with_stale_banner(review))
             ctx.summary.note(f"review of RFD {review.rfd} marked as of an older revision")

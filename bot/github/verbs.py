@@ -18,6 +18,7 @@ from bot.github.ops import Refused, commit, done_before, has_model, pr_workspace
 from bot.github.review_label import already_reviewed, review_pr
 from bot.github.status_comment import post_status
 from bot.github.tracked import rfd_of_issue
+from bot.markdown_safe import inline
 
 Handler = Callable[[Context, Command], str]
 
@@ -114,10 +115,18 @@ def do_dismiss(ctx: Context, command: Command) -> str:
         outcome = dismiss(ws, str(target.file.rfd_id), selection)
         done = commit(ctx, checkout, outcome.changed, outcome.rfd_id, "reviews dismissed")
         refreshed(ctx, pr, checkout)
-    return f"{outcome.message[:1].upper()}{outcome.message[1:]}. {done}"
+    message = inline(outcome.message)
+    return f"{message[:1].upper()}{message[1:]}. {done}"
+
+
+REFINE_FAILED = (
+    "⚠️ Refine of RFD {rid} did not finish ({stop}): the passes before the failure are kept; "
+    "comment `/rfd refine` again to go on."
+)
 
 
 def do_refine(ctx: Context, command: Command) -> str:
+    from bot.agent.refine import StopReason
     from bot.agent.steps import refine_rfd
 
     if not has_model(ctx, "refine", command.model):
@@ -132,12 +141,16 @@ def do_refine(ctx: Context, command: Command) -> str:
         done = commit(ctx, checkout, [path], str(target.file.rfd_id), "refined")
         refreshed(ctx, pr, checkout)
     passes = [f"- pass {p.number} ({p.focus.value}): "
-              f"{', '.join(p.changed_sections) or 'no change'}" for p in result.passes]  # fmt: skip
-    addressed = ", ".join(f"`{r}`" for r in result.reviews) or "none"
-    if result.reviews:
+              f"{inline(', '.join(p.changed_sections)) or 'no change'}"
+              for p in result.passes]  # fmt: skip
+    addressed = ", ".join(f"`{inline(r)}`" for r in result.reviews) or "none"
+    failed = result.stop in (StopReason.INTERRUPTED, StopReason.BUDGET)
+    if result.reviews and not failed:  # after a failed pass nothing says they are settled
         addressed += " — `/rfd dismiss all` once you agree they are settled"
-    lines = [f"Refined RFD {target.file.rfd_id} ({result.stop.value}):", *passes,
-             f"Reviews addressed: {addressed}.", result.warning, done]  # fmt: skip
+    head = REFINE_FAILED if failed else "Refined RFD {rid} ({stop}):"
+    lines = [head.format(rid=target.file.rfd_id, stop=result.stop.value), *passes,
+             f"Reviews {'kept' if failed else 'addressed'}: {addressed}.", inline(result.warning),
+             done]  # fmt: skip
     return "\n".join(line for line in lines if line)
 
 
@@ -160,7 +173,7 @@ def do_done(ctx: Context, command: Command) -> str:
         refreshed(ctx, pr, checkout)
         issue = ws.document(outcome.rfd_id).tracking_issue
     later = CLOSED_ON_MERGE.format(issue=f" #{issue}" if issue else "", branch=pr.base_ref)
-    return f"{outcome.message}. {result}\n\n{later}"
+    return f"{inline(outcome.message)}. {result}\n\n{later}"
 
 
 def do_implement(ctx: Context, command: Command) -> str:
