@@ -20,9 +20,9 @@ from bot.github.changed import changed_rfds
 from bot.github.checkout import Checkout, writers
 from bot.github.commands import REGISTRY, Verb
 from bot.github.context import Context
-from bot.github.ops import Refused, commit, pr_workspace, refuse_label
-from bot.markdown_safe import inline
+from bot.github.ops import Refused, commit, pr_workspace, refreshed, refuse_label
 from bot.status import Status
+from bot.text import plural
 
 if TYPE_CHECKING:
     from bot.document import Document
@@ -31,6 +31,8 @@ ACCEPTABLE = (Status.DRAFT, Status.DISCUSSION)
 ALREADY = "Every RFD of this pull request is already accepted: nothing to do."
 ALREADY_KEY = "{key}-already"
 NO_RFD = "This pull request changes no RFD: there is nothing to accept."
+ACCEPTED = "🚀 RFD {rid} is Accepted: {phases}, tracking issue #{issue}."
+NEXT = "Next: merge this pull request, then comment `/rfd implement` on #{issue}."
 
 
 def on_label(ctx: Context) -> None:
@@ -75,8 +77,10 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
         outcomes = [accept(ws, str(d.rfd_id)) for d in todo]
         ids = ", ".join(o.rfd_id for o in outcomes)
         done = commit(ctx, checkout, [p for o in outcomes for p in o.changed], ids, "accepted")
-    lines = [f"🚀 {inline(o.message)}" for o in outcomes]
-    return "\n".join([*lines, "", done])
+        refreshed(ctx, pr, checkout)
+    lines = [ACCEPTED.format(rid=o.rfd_id, phases=plural(len(o.phases), "phase"),
+                             issue=o.issue.number) for o in outcomes]  # fmt: skip
+    return "\n".join([*lines, "", done, "", NEXT.format(issue=outcomes[0].issue.number)])
 
 
 def already(ctx: Context, pr: PullRequest, docs: list[tuple[str, int | None]],

@@ -25,6 +25,7 @@ from bot.markdown_safe import fenced, inline
 from bot.text import noun
 
 PARSE_ERRORS = "I could not run this comment's {what}:\n\n{errors}\n\n`/rfd help` lists them."
+FINISHED = "✅ Finished by a re-run of this job: nothing is left half-done."
 FAILED = "😕 `/rfd {verb}` failed:\n\n{error}\n\n{retry}"
 RETRY = "Nothing was left half-done: fix this, then comment again."
 GONE = "the comment of `/rfd {verb}` was deleted before it ran: not run"
@@ -100,7 +101,10 @@ def run(ctx: Context, command: Command) -> None:
         return
     if spec.mutating:
         _react(ctx, Reaction.ROCKET)
-    ctx.reply(message, key=key)
+    if message:
+        ctx.reply(message, key=key)
+    else:  # the reaction and what the command posted say it all
+        ctx.settle_failure(FINISHED)
 
 
 def _react(ctx: Context, reaction: Reaction) -> bool:
