@@ -37,7 +37,7 @@ def test_explore_summary_written_by_the_tool_is_kept(repo: Repo) -> None:
     llm = ScriptedLLM([reply("", summary), reply("Saved the findings.")])
     session, _ = repo.session(llm, mode=Mode.ASK, prompter=prompter)
     result = explore(session, "notes")
-    assert result.saved is None
+    assert result.saved == "explore.md"  # what `--json` reports: the tool saved it
     assert repo.store.read_explore("D1") == "# Findings\n"
     assert prompter.shown[0][0] == "rfd_explore_summary"
 

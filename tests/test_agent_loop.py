@@ -117,7 +117,8 @@ def test_an_interceptor_abort_reaches_the_model_and_the_user(tmp_path: Path) -> 
         (
             Approval(Choice.NO, note="use y.txt"),
             None,
-            "aborted: the user declined this call: use y.txt",
+            'aborted: the person declined this call and said: "use y.txt"; their answer is'
+            " final: do not make this change in another way, ask them instead",
         ),
         (Approval(Choice.EDIT, {"path": "x.txt", "content": "edited\n"}), "edited\n", "created"),
     ],

@@ -20,12 +20,13 @@ from bot import document
 from bot.agent import partial, transcript
 from bot.agent.context import Step, Store
 from bot.agent.loop import run
+from bot.agent.rfd_tools import RFD_EXPLORE_SUMMARY
 from bot.agent.session import Session
 from bot.errors import BudgetExceeded, GateError, ProviderError, ValidationError
 from bot.llm.base import Message, Usage
 from bot.llm.guard import require_input
 
-YOUR_TURN = "you (enter to finish)> "
+YOUR_TURN = "you (enter to finish)>"
 END_WORDS = frozenset({"", "/done", "/quit", "/exit"})
 
 
@@ -39,6 +40,8 @@ class AuthorResult:
     usage: Usage
     cost_usd: float
     exchanges: int
+    declined: tuple[str, ...] = ()
+    """The tools whose proposals the person declined."""
 
 
 def explore(session: Session, notes: str) -> AuthorResult:
@@ -49,10 +52,12 @@ def explore(session: Session, notes: str) -> AuthorResult:
     if before:
         docs.append(("explore.md (earlier research)", before))
     result = _converse(session, Step.EXPLORE, docs, notes)
-    if store.read_text(session.rfd_id, "explore.md") == before and result.text:
-        store.write_explore(session.rfd_id, result.text + "\n")
+    if store.read_text(session.rfd_id, "explore.md") != before:  # the summary tool saved it
         return _with_saved(result, "explore.md")
-    return result
+    if RFD_EXPLORE_SUMMARY.name in result.declined or not result.text:
+        return result  # the person said no to saving: the final answer is not saved either
+    store.write_explore(session.rfd_id, result.text + "\n")
+    return _with_saved(result, "explore.md")
 
 
 def converge(session: Session, notes: str = "") -> AuthorResult:
@@ -127,12 +132,15 @@ def _converse(
     except (KeyboardInterrupt, ProviderError, BudgetExceeded) as exc:  # cut short: keep it
         talk = progress.so_far()[len(opening) - 1 :]  # the documents are on file already
         interrupted = partial.save(session, step, talk, exc)
+        if interrupted is None and isinstance(exc, KeyboardInterrupt):
+            interrupted = partial.nothing_saved(session, step, exc)
         if interrupted is None:
             raise
         raise interrupted from exc
     transcript.save(session, step.value, result.messages)
     partial.clear(session, step)
-    return AuthorResult(step, result.text, None, meter.usage, meter.cost_usd, exchanges)
+    declined = tuple(conversation.calls.declined)
+    return AuthorResult(step, result.text, None, meter.usage, meter.cost_usd, exchanges, declined)
 
 
 def _next_message(session: Session) -> str | None:
@@ -143,6 +151,4 @@ def _next_message(session: Session) -> str | None:
 
 
 def _with_saved(result: AuthorResult, saved: str) -> AuthorResult:
-    return AuthorResult(
-        result.step, result.text, saved, result.usage, result.cost_usd, result.exchanges
-    )
+    return replace(result, saved=saved)

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.agent.context import Step, Tool, ToolContext
-from bot.agent.permission import Mode, Prompter, permit
+from bot.agent.permission import Declined, Mode, Prompter, permit
 from bot.agent.tools import check_arguments
 from bot.errors import Aborted, RfdError
 from bot.events import EventBus, Notice, ToolCallAfter, ToolCallComplete, ToolCallIntercept
@@ -32,6 +32,8 @@ class CallRunner:
     mode: Mode = Mode.ASK
     prompter: Prompter | None = None
     rfd_id: str = ""
+    declined: list[str] = field(default_factory=list)
+    """The tools whose proposals the person declined in this conversation, in order."""
 
     def run(self, call: ToolCall) -> ToolResult:
         started = time.monotonic()
@@ -41,6 +43,8 @@ class CallRunner:
             arguments = self._approved(tool, call.arguments)
             content, is_error = tool.handler(self.ctx, arguments), False
         except Aborted as exc:
+            if isinstance(exc, Declined):
+                self.declined.append(call.name)
             self._tell_user(call.name, exc.message)
             content, is_error = f"aborted: {exc.message}", True
         except (RfdError, OSError) as exc:

@@ -1,0 +1,74 @@
+"""The authoring steps at a real terminal: the person's answer is final, leaving loses nothing.
+
+Each test runs ``rfd`` on a pseudo-terminal with a scripted model (:mod:`tests.pty_support`)
+and types what a person would: ``n`` and a note, Ctrl-D, Ctrl-C.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import rfd_text, write_rfd
+from tests.pty_support import CTRL_C, CTRL_D, Terminal
+
+YOU = "you (enter to finish)>"
+APPLY = "Apply? [Y]es / [n]o / [e]dit (enter: yes)"
+STATE = "docs/rfd/.state/001"
+
+
+def _summary(content: str) -> dict[str, object]:
+    return {"calls": [["rfd_explore_summary", {"content": content}]]}
+
+
+def test_a_declined_summary_leaves_explore_md_byte_identical(git_repo: Path) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    mine = git_repo / STATE / "explore.md"
+    mine.parent.mkdir(parents=True)
+    mine.write_bytes(b"# My research\r\n\r\nDo not lose this.\n")
+    replies = [_summary("# Overwritten\n"), {"text": "Understood, I will not save it."}]
+    term = Terminal(git_repo, replies, "explore", "1")
+    term.expect(APPLY)
+    term.send("n\r")
+    term.expect("What should it do instead?")
+    term.send("do not overwrite my research\r")
+    term.expect(YOU)
+    term.send("\r")
+    assert term.wait() == 0
+    assert mine.read_bytes() == b"# My research\r\n\r\nDo not lose this.\n"
+    told = term.sent()[1][-1]
+    assert 'declined this call and said: "do not overwrite my research"' in told
+    assert "saved explore.md" not in term.screen
+
+
+def test_ctrl_d_at_your_turn_leaves_a_partial_the_next_run_resumes(git_repo: Path) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    term = Terminal(git_repo, [{"text": "Queues retry with backoff."}], "explore", "1")
+    term.expect(YOU)
+    term.send(CTRL_D)
+    assert term.wait() == 1
+    assert "explore interrupted (Ctrl-D at the prompt)" in term.screen
+    assert f"{STATE}/conversations/explore.partial.md" in term.screen
+    assert "run `rfd explore 001` again to resume from it" in term.screen
+    assert "aborted" not in term.screen
+    partial = (git_repo / STATE / "explore.partial.md").read_text(encoding="utf-8")
+    assert "Queues retry with backoff." in partial
+
+    again = Terminal(git_repo, [{"text": "Resumed: backoff is capped."}], "explore", "1")
+    again.expect(YOU)
+    again.send("\r")
+    assert again.wait() == 0
+    first_request = "\n".join(again.sent()[0])
+    assert "Queues retry with backoff." in first_request  # it resumed from the partial
+    assert not (git_repo / STATE / "explore.partial.md").exists()
+    assert (git_repo / STATE / "explore.md").read_text() == "Resumed: backoff is capped.\n"
+
+
+def test_ctrl_c_at_apply_keeps_the_talk_and_writes_nothing(git_repo: Path) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    term = Terminal(git_repo, [_summary("# Findings\n")], "explore", "1")
+    term.expect(APPLY)
+    term.send(CTRL_C)
+    assert term.wait() == 1
+    assert "explore interrupted (Ctrl-C at the prompt)" in term.screen
+    assert (git_repo / STATE / "conversations/explore.partial.md").is_file()
+    assert not (git_repo / STATE / "explore.md").exists()
