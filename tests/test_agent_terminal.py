@@ -68,7 +68,8 @@ def test_edit_without_content_edits_the_json_arguments(
 
 
 @pytest.mark.parametrize(
-    ("raised", "reason"), [(EOFError, "Ctrl-D at the prompt"), (KeyboardInterrupt, "Ctrl-C at the prompt")]
+    ("raised", "reason"),
+    [(EOFError, "Ctrl-D at the prompt"), (KeyboardInterrupt, "Ctrl-C at the prompt")],
 )
 def test_leaving_the_prompt_is_not_an_empty_answer(
     raised: type[BaseException], reason: str
