@@ -235,6 +235,9 @@ class ToolCallIntercept(Event):
     step: str
     tool: str
     arguments: Mapping[str, Any]
+    paths: tuple[str, ...] = ()
+    """Repository paths the call writes that its arguments do not name (the dedicated RFD
+    tools write the RFD file or its state files): what policies check besides arguments."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -72,3 +72,22 @@ def test_ctrl_c_at_apply_keeps_the_talk_and_writes_nothing(git_repo: Path) -> No
     assert "explore interrupted (Ctrl-C at the prompt)" in term.screen
     assert (git_repo / STATE / "conversations/explore.partial.md").is_file()
     assert not (git_repo / STATE / "explore.md").exists()
+
+
+def test_rfd_section_under_a_protected_glob_is_refused(git_repo: Path) -> None:
+    rfd = write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    before = rfd.read_bytes()
+    (git_repo / STATE).mkdir(parents=True)
+    (git_repo / STATE / "decisions.md").write_text("# Decisions\n\n1. **Flat events** (locked)\n")
+    (git_repo / ".github").mkdir(exist_ok=True)
+    (git_repo / ".github/rfd.toml").write_text(
+        '[plugins]\nenabled = ["policy"]\n'
+        '[plugins.policy]\nprotected_globs = ["docs/rfd/**"]\nprotected_steps = ["draft"]\n'
+    )
+    section = {"section": "Summary", "content": "Rewritten."}
+    replies = [{"text": "Next: Summary.", "calls": [["rfd_section", section]]}, {"text": "Ok."}]
+    term = Terminal(git_repo, replies, "draft", "1", "--yes")
+    assert term.wait() == 0
+    assert "rfd_section: policy: `docs/rfd/001-a.md` is protected during draft" in term.screen
+    assert rfd.read_bytes() == before
+    assert "is protected during draft" in term.sent()[1][-1]  # the model is told too

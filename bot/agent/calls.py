@@ -68,9 +68,11 @@ class CallRunner:
 
     def _approved(self, tool: Tool, arguments: Mapping[str, Any]) -> dict[str, Any]:
         checked = check_arguments(tool, arguments)
+        paths = tool.targets(self.ctx, checked) if tool.targets else ()
         event = ToolCallIntercept(
-            rfd_id=self.rfd_id, step=self.step.value, tool=tool.name, arguments=checked
-        )
+            rfd_id=self.rfd_id, step=self.step.value, tool=tool.name, arguments=checked,
+            paths=paths,
+        )  # fmt: skip
         checked = check_arguments(tool, self.bus.intercept(event).arguments)
         return permit(tool, checked, self.ctx, self.mode, self.prompter)
 

@@ -36,6 +36,7 @@ _IMPLEMENT_PARTS = frozenset({Step.RESEARCH, Step.PLAN, Step.SUMMARY})
 class Store(Protocol):
     """What the tools and loops need of ``bot.state.StateStore``."""
 
+    def path(self, rfd_id: Any, relpath: str) -> Any: ...
     def read_text(self, rfd_id: Any, relpath: str) -> str | None: ...
     def write_text(self, rfd_id: Any, relpath: str, text: str) -> Any: ...
     def remove_tree(self, rfd_id: Any, relpath: str) -> Any: ...
@@ -45,6 +46,9 @@ class Store(Protocol):
     def read_plan(self, rfd_id: Any) -> Any: ...
     def phase_summaries(self, rfd_id: Any) -> Mapping[int, Any]: ...
     def phase_files(self, rfd_id: Any) -> Mapping[str, Any]: ...
+
+
+Targets = Callable[["ToolContext", Mapping[str, Any]], tuple[str, ...]]
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,8 @@ class Tool:
     """Shows the change before it is made (a unified diff for writes), for ask mode."""
     confined: bool = False
     """Bounded by configuration (paths, command allow-list): may run without a person."""
+    targets: Targets | None = None
+    """The repository paths the tool writes by the workflow rather than by argument."""
 
 
 def schema(

@@ -9,7 +9,7 @@ paths, and its state directory), so they may run where nobody can be asked.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,20 @@ def _rfd_file(ctx: ToolContext) -> Path:
     if not ctx.rfd_path:
         raise ValidationError("no RFD file in this step")
     return ctx.sandbox.writable(ctx.rfd_path)
+
+
+def _rfd_target(ctx: ToolContext, _args: Mapping[str, Any]) -> tuple[str, ...]:
+    return (ctx.rfd_path,) if ctx.rfd_path else ()
+
+
+def _state_target(name: str) -> Callable[[ToolContext, Mapping[str, Any]], tuple[str, ...]]:
+    def target(ctx: ToolContext, _args: Mapping[str, Any]) -> tuple[str, ...]:
+        if ctx.store is None or ctx.rfd_id is None:
+            return ()
+        path = Path(ctx.store.path(ctx.rfd_id, name)).resolve()
+        return (ctx.sandbox.relative(path),)
+
+    return target
 
 
 # ------------------------------------------------------------------ rfd_explore_summary
@@ -144,6 +158,7 @@ RFD_EXPLORE_SUMMARY = Tool(
     writes=True,
     confined=True,
     preview=_explore_change,
+    targets=_state_target("explore.md"),
 )
 RFD_DECISION = Tool(
     "rfd_decision",
@@ -161,6 +176,7 @@ RFD_DECISION = Tool(
     writes=True,
     confined=True,
     preview=_decision_change,
+    targets=_state_target("decisions.md"),
 )
 RFD_DRAFT = Tool(
     "rfd_draft",
@@ -170,6 +186,7 @@ RFD_DRAFT = Tool(
     writes=True,
     confined=True,
     preview=_draft_change,
+    targets=_rfd_target,
 )
 RFD_SECTION = Tool(
     "rfd_section",
@@ -179,4 +196,5 @@ RFD_SECTION = Tool(
     writes=True,
     confined=True,
     preview=_section_change,
+    targets=_rfd_target,
 )
