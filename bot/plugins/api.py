@@ -30,6 +30,9 @@ ALL = "*"
 EMPTY_SCHEMA: Mapping[str, Any] = {"type": "object", "properties": {}}
 
 
+ModelRoute = Callable[[str, "str | None", str], "LLM"]
+
+
 @dataclass(frozen=True)
 class PluginInfo:
     """A plugin's declaration, returned by its ``rfd_plugin_info`` hook."""
@@ -82,6 +85,14 @@ class PluginContext:
     llm: LLM | None = None
     environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
     sleep: Callable[[float], None] = time.sleep
+    route: ModelRoute | None = None
+    """The provider serving a model id for a plugin (``route(model, provider, plugin)``),
+    by the rules a step's model follows; None when the caller gave one fixed ``llm``."""
+
+    def llm_for(self, model: str, provider: str | None, plugin: str) -> LLM | None:
+        """The provider for ``model``: routed like a step's, else the one fixed ``llm``.
+        ConfigError when the model cannot be served (a non-Claude model, no endpoint)."""
+        return self.llm if self.route is None else self.route(model, provider, plugin)
 
 
 def event_names() -> frozenset[str]:
