@@ -153,6 +153,13 @@ class Interrupted(RfdError):
     kind = "interrupted"
 
 
+class PluginFailed(RfdError):
+    """A plugin's interceptor raised something other than :class:`Aborted`: the step stops
+    (what it produced is kept) and the error names the plugin."""
+
+    kind = "plugin_failed"
+
+
 class LeftPrompt(KeyboardInterrupt):
     """The person left an interactive prompt: Ctrl-C, Ctrl-D or a closed terminal.
 

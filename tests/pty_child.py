@@ -1,13 +1,15 @@
 """Run ``rfd`` in a child process with a scripted model (for the pseudo-terminal tests).
 
 ``python -m tests.pty_child SCRIPT.json rfd-args…``: SCRIPT holds the model's replies,
-each ``{"text": …, "calls": [[tool, arguments], …]}``.  Everything else is the real
+each ``{"text": …, "calls": [[tool, arguments], …]}``; ``RFD_TEST_PLUGIN=name=module``
+installs one more plugin.  Everything else is the real
 ``rfd``: click's prompts, the terminal prompter, the step, the state directory.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -20,8 +22,13 @@ def main(argv: list[str]) -> int:
     replies = [reply(r.get("text", ""), *[(n, a) for n, a in r.get("calls", [])]) for r in script]
     llm = ScriptedLLM(replies)
 
+    import bot.plugins.manager
     import bot.workspace
     from bot.cli.main import main as rfd
+
+    if plugin := os.environ.get("RFD_TEST_PLUGIN"):  # NAME=module: as if installed
+        name, module = plugin.split("=")
+        bot.plugins.manager.BUILTIN = {**bot.plugins.manager.BUILTIN, name: module}
 
     bot.workspace.make_providers = scripted_providers(llm)  # type: ignore[assignment]
     try:

@@ -11,6 +11,7 @@ import json
 import os
 import pty
 import select
+import signal
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -20,19 +21,31 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 CTRL_C = b"\x03"
 CTRL_D = b"\x04"
-WAIT = 20.0
+WAIT = 60.0
 """Seconds to wait for expected output before failing (a deadline, not a sleep)."""
 
 
 class Terminal:
     """``rfd argv…`` running on a pty with the model playing ``replies``."""
 
-    def __init__(self, repo: Path, replies: Sequence[Mapping[str, Any]], *argv: str) -> None:
+    def __init__(
+        self,
+        repo: Path,
+        replies: Sequence[Mapping[str, Any]],
+        *argv: str,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
         script = repo.parent / f"script-{os.getpid()}-{time.monotonic_ns()}.json"
         script.write_text(json.dumps(list(replies)), encoding="utf-8")
         self.sent_file = Path(f"{script}.sent")
         args = [sys.executable, "-m", "tests.pty_child", str(script), "-C", str(repo), *argv]
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "dumb", "COLUMNS": "100"}
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            "TERM": "dumb",
+            "COLUMNS": "100",
+            **(env or {}),
+        }
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: becomes rfd
             os.chdir(ROOT)
@@ -56,7 +69,14 @@ class Terminal:
         deadline = time.monotonic() + WAIT
         while self._read(deadline - time.monotonic()):
             pass
-        _, status = os.waitpid(self.pid, 0)
+        pid, status = os.waitpid(self.pid, os.WNOHANG)
+        while pid == 0 and time.monotonic() < deadline:  # the terminal closes before the exit
+            time.sleep(0.01)
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+        if pid == 0:  # still running after the deadline: stop it and show why
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+            raise AssertionError(f"rfd did not finish; the screen:\n{self.screen}")
         self.code = os.waitstatus_to_exitcode(status)
         os.close(self.fd)
         return self.code

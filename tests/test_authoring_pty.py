@@ -87,7 +87,26 @@ def test_rfd_section_under_a_protected_glob_is_refused(git_repo: Path) -> None:
     section = {"section": "Summary", "content": "Rewritten."}
     replies = [{"text": "Next: Summary.", "calls": [["rfd_section", section]]}, {"text": "Ok."}]
     term = Terminal(git_repo, replies, "draft", "1", "--yes")
+    term.expect(YOU)
+    term.send("\r")
     assert term.wait() == 0
     assert "rfd_section: policy: `docs/rfd/001-a.md` is protected during draft" in term.screen
     assert rfd.read_bytes() == before
     assert "is protected during draft" in term.sent()[1][-1]  # the model is told too
+
+
+def test_a_crashing_interceptor_stops_the_step_cleanly_with_a_partial_save(
+    git_repo: Path,
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    (git_repo / ".github").mkdir(exist_ok=True)
+    (git_repo / ".github/rfd.toml").write_text('[plugins]\nenabled = ["crashy"]\n')
+    replies = [{"text": "Looking around.", "calls": [["list_files", {}]]}]
+    plugin = {"RFD_TEST_PLUGIN": "crashy=tests.crashing_plugin"}
+    term = Terminal(git_repo, replies, "explore", "1", "--yes", env=plugin)
+    assert term.wait() == 1
+    assert "plugin `crashy` failed on tool_call.intercept: KeyError: 'list_files'" in term.screen
+    assert "Traceback" not in term.screen
+    assert "fix the plugin or remove it from [plugins] enabled" in term.screen
+    talk = (git_repo / STATE / "conversations/explore.partial.md").read_text(encoding="utf-8")
+    assert "Looking around." in talk

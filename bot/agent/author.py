@@ -22,7 +22,7 @@ from bot.agent.context import Step, Store
 from bot.agent.loop import run
 from bot.agent.rfd_tools import RFD_EXPLORE_SUMMARY
 from bot.agent.session import Session
-from bot.errors import BudgetExceeded, GateError, ProviderError, ValidationError
+from bot.errors import BudgetExceeded, GateError, PluginFailed, ProviderError, ValidationError
 from bot.llm.base import Message, Usage
 from bot.llm.guard import require_input
 
@@ -129,7 +129,7 @@ def _converse(
             if answer is None:
                 break
             messages = (*result.messages, Message("user", answer))
-    except (KeyboardInterrupt, ProviderError, BudgetExceeded) as exc:  # cut short: keep it
+    except (KeyboardInterrupt, ProviderError, BudgetExceeded, PluginFailed) as exc:  # keep it
         talk = progress.so_far()[len(opening) - 1 :]  # the documents are on file already
         interrupted = partial.save(session, step, talk, exc)
         if interrupted is None and isinstance(exc, KeyboardInterrupt):

@@ -16,7 +16,7 @@ from typing import Any
 from bot.agent.context import Step, Tool, ToolContext
 from bot.agent.permission import Declined, Mode, Prompter, permit
 from bot.agent.tools import check_arguments
-from bot.errors import Aborted, RfdError
+from bot.errors import Aborted, PluginFailed, RfdError
 from bot.events import EventBus, Notice, ToolCallAfter, ToolCallComplete, ToolCallIntercept
 from bot.llm.base import ToolCall, ToolResult
 
@@ -47,6 +47,8 @@ class CallRunner:
                 self.declined.append(call.name)
             self._tell_user(call.name, exc.message)
             content, is_error = f"aborted: {exc.message}", True
+        except PluginFailed:
+            raise  # a broken plugin stops the step: its guarantees no longer hold
         except (RfdError, OSError) as exc:
             content, is_error = f"error: {exc}", True
         content, is_error = self._after(call.name, arguments, content, is_error)

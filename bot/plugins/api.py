@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from bot.errors import ConfigError
+from bot.errors import Aborted, ConfigError, PluginFailed, RfdError
 from bot.events import Event, EventBus, all_event_types
 
 if TYPE_CHECKING:
@@ -107,6 +107,10 @@ def interceptable_events() -> frozenset[str]:
     )
 
 
+def _all_interceptable() -> frozenset[str]:
+    return frozenset(t.name for t in all_event_types() if t.interceptable)
+
+
 class ScopedBus:
     """The event bus as one plugin sees it: only the events and tools it declared."""
 
@@ -135,6 +139,8 @@ class ScopedBus:
             self._bus.subscribe(ALL, observer, owner=owner, inline=self._info.inline)
         else:
             tools, inline = self._info.tools, self._info.inline
+            if name in _all_interceptable():
+                listener = _guarded(listener, owner, name)
             self._bus.subscribe(name, listener, owner=owner, tools=tools, inline=inline)
 
     def emit(self, event: Event) -> None:
@@ -150,3 +156,27 @@ def _observer(listener: Callable[[Any], Any], owner: str) -> Callable[[Any], Non
             log.warning("listener %s failed on %s", owner, event.name, exc_info=True)
 
     return observe
+
+
+PLUGIN_FAILED = "plugin `{owner}` failed on {event}: {error}"
+PLUGIN_FAILED_HINT = (
+    "the step stopped there; fix the plugin or remove it from [plugins] enabled, "
+    "then run the step again"
+)
+
+
+def _guarded(listener: Callable[[Any], Any], owner: str, event: str) -> Callable[[Any], Any]:
+    """``listener`` as an interceptor that fails cleanly: :class:`Aborted` is its documented
+    way to stop a call; anything else it raises becomes :class:`PluginFailed`, naming it."""
+
+    def intercept(ev: Any) -> Any:
+        try:
+            return listener(ev)
+        except Aborted:
+            raise
+        except Exception as exc:
+            error = exc.message if isinstance(exc, RfdError) else f"{type(exc).__name__}: {exc}"
+            message = PLUGIN_FAILED.format(owner=owner, event=event, error=error)
+            raise PluginFailed(message, hint=PLUGIN_FAILED_HINT) from exc
+
+    return intercept
