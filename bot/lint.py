@@ -7,6 +7,7 @@ offline review.  Pure: the caller passes the statuses of the other RFDs.
     RFD003 heading id ≠ file name        RFD009 published RFD links to a draft
     RFD004 date not YYYY-MM-DD           RFD010 header field given twice
     RFD005 unknown category              RFD011 Superseded without "Superseded by"
+                                         RFD018 second '#' title / section given twice
 """
 
 from __future__ import annotations

@@ -147,3 +147,16 @@ def test_findings_print_like_compiler_errors() -> None:
 def test_lint_document_takes_a_parsed_document() -> None:
     doc = parse(rfd(), "docs/rfd/045-t.md")
     assert lint_document(doc, known=KNOWN) == []
+
+
+def test_a_second_title_and_a_repeated_section_are_flagged() -> None:
+    body = SECTIONS + "# RFD 099: Injected\n\n## summary\n\nAgain.\n\n```\n# not a title\n```\n"
+    text = rfd(body=body)
+    lines = text.splitlines()
+    assert codes(text) == [
+        ("RFD018", lines.index("# RFD 099: Injected") + 1),
+        ("RFD018", lines.index("## summary") + 1),
+    ]
+    found = lint_text(text, "x.md", known=KNOWN)
+    assert found[0].message == "a second title '# RFD 099: Injected'"
+    assert found[1].message == "section 'summary' is given twice (only the first one counts)"

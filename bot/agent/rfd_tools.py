@@ -8,7 +8,6 @@ paths, and its state directory), so they may run where nobody can be asked.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -17,11 +16,11 @@ from bot import decisions, document
 from bot.agent.context import Store, Tool, ToolContext, schema
 from bot.agent.files import current_text, unified_diff
 from bot.agent.sandbox import write_text
+from bot.agent.section_body import section_edit
 from bot.errors import AlreadyExists, FileNotFound, ValidationError
 
 DECISION_ACTIONS = ("add", "update", "reject")
 DECISION_STATUSES = ("locked", "discussing")
-LEADING_HEADING = re.compile(r"\A\s*\#{1,6}[ \t]+(?P<title>[^\n]*)\n?")
 
 
 def _store(ctx: ToolContext) -> Store:
@@ -117,24 +116,13 @@ def _draft_write(ctx: ToolContext, args: Mapping[str, Any]) -> str:
 # -------------------------------------------------------------------------- rfd_section
 
 
-def section_edit(text: str, path: str, section: str, content: str) -> str:
-    """``text`` with one section's body replaced (matched case-insensitively, else appended)."""
-    doc = document.parse(text, path)
-    wanted = section.strip().lstrip("#").strip()
-    title = next((s.title for s in doc.sections if s.title.lower() == wanted.lower()), wanted)
-    heading = LEADING_HEADING.match(content)
-    if heading and heading["title"].strip().lower() == title.lower():
-        content = content[heading.end() :]
-    body = content.strip("\n") + "\n"
-    return document.replace_section(text, title, body)
-
-
 def _section_after(ctx: ToolContext, args: Mapping[str, Any]) -> tuple[str, str]:
     target = _rfd_file(ctx)
     if not target.is_file():
         raise FileNotFound(f"`{ctx.rfd_path}` does not exist", hint="create it with rfd_draft")
     before = current_text(target)
-    return before, section_edit(before, ctx.rfd_path or "", args["section"], args["content"])
+    path, new = ctx.rfd_path or "", bool(args.get("new"))
+    return before, section_edit(before, path, args["section"], args["content"], new=new)
 
 
 def _section_change(ctx: ToolContext, args: Mapping[str, Any]) -> str:
@@ -190,8 +178,9 @@ RFD_DRAFT = Tool(
 )
 RFD_SECTION = Tool(
     "rfd_section",
-    "Replace the body of one section of the RFD (e.g. 'Summary'); a missing one is appended.",
-    schema({"section": "string", "content": "string"}),
+    "Replace the body of one section of the RFD (e.g. 'Summary'): the body only, no heading "
+    "at the section's level or above; new: true appends a section the RFD does not have.",
+    schema({"section": "string", "content": "string"}, {"new": "boolean"}),
     _section_write,
     writes=True,
     confined=True,
