@@ -241,6 +241,18 @@ class ToolCallIntercept(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ToolCallModified(Event):
+    """A plugin changed a tool call's arguments at ``tool_call.intercept``: the record of it."""
+
+    name: ClassVar[str] = "tool_call.modified"
+    step: str
+    tool: str
+    plugin: str
+    changes: tuple[str, ...]
+    """One line per argument: ``path: "a" → "b"`` (values cut, see bot.agent.calls)."""
+
+
+@dataclass(frozen=True, kw_only=True)
 class ToolCallAfter(Event):
     """After execution, before the model sees the result: transform or redact ``result``."""
 
