@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from bot.errors import Aborted, ConfigError, PluginFailed, RfdError
+from bot.errors import Aborted, BudgetExceeded, ConfigError, PluginFailed, RfdError
 from bot.events import Event, EventBus, all_event_types
 
 if TYPE_CHECKING:
@@ -172,8 +172,8 @@ def _guarded(listener: Callable[[Any], Any], owner: str, event: str) -> Callable
     def intercept(ev: Any) -> Any:
         try:
             return listener(ev)
-        except Aborted:
-            raise
+        except (Aborted, BudgetExceeded):
+            raise  # a budget stop (the judge's calls count against the step) is no failure
         except Exception as exc:
             error = exc.message if isinstance(exc, RfdError) else f"{type(exc).__name__}: {exc}"
             message = PLUGIN_FAILED.format(owner=owner, event=event, error=error)
