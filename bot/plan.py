@@ -101,11 +101,14 @@ def loads(text: str, path: str) -> tuple[PlanPhase, ...]:
             line=exc.lineno,
             hint='fix the JSON syntax (a list of {"title", "description"} objects)',
         ) from exc
+    except RecursionError:
+        raise ParseError(TOO_DEEP, path=path, hint=SCHEMA_HINT) from None
     if not isinstance(data, list):
         raise _schema(f"plan must be a JSON array, not {_kind(data)}", text, path)
     return tuple(_load_phase(item, n, text, path) for n, item in enumerate(data))
 
 
+TOO_DEEP = "plan is nested too deeply to be a list of phases"
 SCHEMA_HINT = (
     'each phase is {"title": "…", "description": "…"} (and optionally "label": "3a"), '
     "in one JSON array; fix the file, or delete it and let `rfd accept` extract the plan "

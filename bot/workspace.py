@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from bot.llm.select import Choice, Providers
     from bot.plugins import Plugin
     from bot.plugins.api import ModelRoute
+    from bot.prompts import Prompts
 
 FORGE_DIR = ".forge"
 
@@ -50,6 +51,9 @@ class Workspace:
     plugins: tuple[Plugin, ...] = ()
     providers: Providers | None = None
     """Each step's provider, built on first use (None: ``llm`` serves every step)."""
+    prompt_root: Path | None = None
+    """The checkout whose ``.rfd/prompts/`` overrides the templates (None: ``root``).  The
+    bot sets its default branch's: a PR branch never supplies prompts."""
     _files: list[RfdFile] | None = field(default=None, repr=False)
 
     @classmethod
@@ -67,6 +71,7 @@ class Workspace:
         interactive: bool = False,
         assume_yes: bool = False,
         environ: Mapping[str, str] | None = None,
+        prompt_root: Path | None = None,
     ) -> Workspace:
         """The workspace at ``root``.
 
@@ -98,6 +103,7 @@ class Workspace:
             assume_yes=assume_yes,
             llm_reason=reason,
             providers=providers,
+            prompt_root=prompt_root,
         )
         ws.bus.subscribe("tracking.due", _forge_listener(ws), owner="forge")
         if resolved is not None and (config.plugins.enabled or config.plugins.options):
@@ -106,6 +112,7 @@ class Workspace:
             ws.plugins = load_plugins(
                 ws.bus, resolved, root=root, store=store, llm=llm, environ=environ,
                 route=_plugin_route(providers),
+                prompt_root=prompt_root,
             )  # fmt: skip
         return ws
 
@@ -116,6 +123,12 @@ class Workspace:
         if self.providers is None:
             return Choice(self.llm, self.llm_reason)
         return self.providers.for_step(step, model)
+
+    def prompts(self) -> Prompts:
+        """The step templates, with the overrides of :attr:`prompt_root` (else ``root``)."""
+        from bot.prompts import Prompts
+
+        return Prompts(self.prompt_root or self.root)
 
     def llm_for(self, step: str, model: str | None = None) -> LLM:
         return self.provider(step, model).llm

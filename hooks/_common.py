@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from argparse import Namespace
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
     from bot.config import Config
     from bot.errors import RfdError
@@ -36,23 +36,35 @@ def hook_args(prog: str, doc: str, argv: Sequence[str] | None, files: str) -> Na
     return parser.parse_args(argv)
 
 
+TEMPLATES = "000-*-template.md"
+"""``bot.config.RfdSection.templates`` (the default layout's test keeps the two equal)."""
+
+
 class Layout(NamedTuple):
     """The configured directories, as repository-relative posix paths."""
 
     rfd_dir: str
     drafts_dir: str
     state_root: str
+    templates: str = TEMPLATES
+    """The repository's own templates (a glob relative to ``rfd_dir``): never RFDs."""
 
     @classmethod
     def of(cls, cfg: Config) -> Layout:
-        return cls(cfg.rfd_dir, f"{cfg.rfd_dir}/{cfg.rfd.drafts_dir.strip('/')}", cfg.state_root)
+        drafts = f"{cfg.rfd_dir}/{cfg.rfd.drafts_dir.strip('/')}"
+        return cls(cfg.rfd_dir, drafts, cfg.state_root, cfg.rfd.templates)
 
     def rfd_id(self, path: str) -> RfdId | None:
         """The id of the RFD file at ``path``, None when it is not an RFD file."""
-        parent, _, name = normalize(path).rpartition("/")
+        path = normalize(path)
+        parent, _, name = path.rpartition("/")
         if parent not in (self.rfd_dir, self.drafts_dir):
             return None
         from bot.ids import split_file_name
+        from bot.repo_templates import is_template
+
+        if is_template(path[len(self.rfd_dir) + 1 :], self.templates):
+            return None
 
         split = split_file_name(name)
         return split[0] if split else None
@@ -71,6 +83,19 @@ class Layout(NamedTuple):
     def state_path(self, rfd_id: RfdId | str, rel: str) -> str:
         return f"{self.state_root}/{rfd_id}/{rel}"
 
+    def holds(self, path: str) -> bool:
+        """Does ``path`` lie under the RFD directory (drafts and state included)?"""
+        return self.rfd_dir in ("", ".") or normalize(path).startswith(self.rfd_dir + "/")
+
+
+def bad_names(paths: Iterable[str], layout: Layout) -> list[RfdError]:
+    """An error for each path under the RFD directory whose name holds a control character
+    (a newline would otherwise make it no RFD file at all, and skip its checks)."""
+    from hooks._files import control_in_name
+
+    found = (control_in_name(p) for p in dict.fromkeys(paths) if layout.holds(p))
+    return [err for err in found if err is not None]
+
 
 def normalize(path: str) -> str:
     """pre-commit's paths are relative already; tolerate ``./`` and backslashes."""
@@ -82,7 +107,7 @@ def normalize(path: str) -> str:
 
 CONFIG_PATH = ".github/rfd.toml"
 """``bot.config.CONFIG_PATH`` (a test keeps the two equal)."""
-DEFAULT_LAYOUT = Layout("docs/rfd", "docs/rfd/drafts", "docs/rfd/.state")
+DEFAULT_LAYOUT = Layout("docs/rfd", "docs/rfd/drafts", "docs/rfd/.state", TEMPLATES)
 """``Layout.of(Config())`` (a test keeps the two equal)."""
 
 
@@ -101,7 +126,8 @@ def load_layout(root: Path) -> Layout:
         return Layout.of(load_config(root))
     rfd_dir = rfd.get("dir", DEFAULT_LAYOUT.rfd_dir).rstrip("/")
     drafts = rfd.get("drafts_dir", "drafts").strip("/")
-    return Layout(rfd_dir, f"{rfd_dir}/{drafts}", f"{rfd_dir}/{rfd.get('state_dir', '.state')}")
+    state_root = f"{rfd_dir}/{rfd.get('state_dir', '.state')}"
+    return Layout(rfd_dir, f"{rfd_dir}/{drafts}", state_root, rfd.get("templates", TEMPLATES))
 
 
 class Report:

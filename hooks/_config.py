@@ -4,10 +4,11 @@
 costs a hook ~30 ms, more than the hook's own work.  This reader parses the file with
 ``tomllib`` and vouches for it only when every key in it is a schema key whose value it
 can check exactly as :mod:`bot.config` does (a string, a non-negative number, one of
-a few literal words...).  Anything else — a typo, a wrong type, a key with a pattern
-such as ``bot.login``, ``[plugins]``, invalid TOML, an ``RFD_*`` variable set — is
-handed to :mod:`bot.config`, so a broken file fails a hook with the same message as
-``rfd`` itself.  A test keeps :data:`LEAVES` equal to the schema.
+a few literal words...).  Anything else — a typo, a wrong type, a key with a shape
+(:mod:`bot.config_shapes`: ``bot.login``, ``rfd.main_branch``...), a directory with a
+control character, ``[plugins]``, invalid TOML, an ``RFD_*`` variable set — is handed
+to :mod:`bot.config`, so a broken file fails a hook with the same message as ``rfd``
+itself.  A test keeps :data:`LEAVES` equal to the schema.
 """
 
 from __future__ import annotations
@@ -29,10 +30,15 @@ _STEP: dict[str, Check] = {
     "budget_usd": float,
 }  # fmt: skip
 LEAVES: dict[str, Check] = {
-    "rfd.dir": str, "rfd.drafts_dir": str, "rfd.state_dir": str, "rfd.main_branch": str,
+    "rfd.dir": str, "rfd.drafts_dir": str, "rfd.state_dir": str,
+    "rfd.templates": str,
+    "conventions.id_digits": int, "conventions.draft_digits": int,
+    "conventions.draft_numbers": ("max+1", "first-free"),
+    "conventions.link_style": ("inline", "reference"), "conventions.back_links": LIST_OF_STR,
+    "conventions.abandon_notice": str, "conventions.tracking_issue": ("header", "state"),
     "labels.review": str, "labels.accept": str,
     "provider.name": _PROVIDERS,
-    "provider.base_url": str, "provider.api_key_env": str, "provider.timeout_seconds": float,
+    "provider.timeout_seconds": float,
     "provider.max_retries": int, "provider.context_tokens": int,
     "models.*": str,
     **{f"steps.{step}.{key}": check for step in ("explore", "converge", "draft", "review",
@@ -43,6 +49,8 @@ LEAVES: dict[str, Check] = {
     "bot.write_burst": int,
     "implement.allowed_commands": LIST_OF_STR, "implement.allowed_paths": LIST_OF_STR,
     "implement.protected_paths": LIST_OF_STR, "implement.max_items": int,
+    "implement.isolation": ("auto", "bwrap", "unshare", "none"), "implement.network": bool,
+    "implement.env": LIST_OF_STR, "implement.redacted_env": LIST_OF_STR,
 }  # fmt: skip
 """The keys this reader checks itself (``models.*``: any key of that table)."""
 
@@ -54,15 +62,16 @@ PATH_KEYS = ("dir", "drafts_dir", "state_dir")
 
 def rfd_section(root: Path, config_path: str) -> dict[str, str] | None:
     """The ``[rfd]`` table of ``root``'s configuration ({} without a file), or None when
-    only :mod:`bot.config` can tell whether the configuration is valid."""
+    only :mod:`bot.config` can tell whether the configuration is valid.  The file is read
+    as the hooks read every file (:func:`hooks._files.read_inside`)."""
+    from hooks._files import read_inside  # RfdError: a link out of the repository, a device
+
     if any(os.environ.get(name) for name in ENV_VARS):
+        read_inside(root, config_path)  # bot.config reads it next: never through a bad link
         return None
-    try:
-        data = (root / config_path).read_bytes()
-    except (FileNotFoundError, NotADirectoryError):
-        return {}
-    except OSError:
-        return None
+    data = read_inside(root, config_path)
+    if data is None:
+        return {} if not (root / config_path).exists() else None
     table = parse(data)
     if table is None or not _plain(table, ""):
         return None
@@ -165,5 +174,7 @@ def _valid(check: Check, value: object) -> bool:
 def _inside(path: object) -> bool:
     """A plainly relative path (bot.config has the final word on anything unusual)."""
     if not isinstance(path, str) or not path or "\\" in path or ":" in path:
+        return False
+    if path.startswith("-") or not path.isprintable():
         return False
     return not path.startswith("/") and ".." not in path.split("/")

@@ -14,7 +14,7 @@ from bot.errors import RfdError, TransitionError
 from bot.status import Status, check_transition
 from hooks import _gates, _git
 from hooks._changes import Kind, RfdChange, rfd_changes
-from hooks._common import Layout, Report
+from hooks._common import Layout, Report, bad_names
 from hooks._tree import Statuses, Tree
 
 if TYPE_CHECKING:
@@ -39,6 +39,9 @@ def check(root: Path, layout: Layout, from_ref: str, to_ref: str, only: set[str]
         for old, new, changes in _steps(root, from_ref, to_ref, reader, staged):
             if to_ref and new.rev:  # pre-push: name the commit of each problem
                 report.where = cache(partial(_git.describe_commit, root, new.rev))
+            named = [c.path for c in changes if c.kind != "D"]
+            for bad in bad_names([*named, *(only or ())] if not to_ref else named, layout):
+                report.error(bad)  # no RFD pattern matches such a name: never skip it silently
             checker = Checker(layout, old, new, report)
             for change in rfd_changes(changes, layout, only):
                 checker.check(change)

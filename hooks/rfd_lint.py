@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.errors import RfdError
-from hooks._common import Report, hook_args, load_layout, normalize, pushed_in
+from hooks._common import Report, bad_names, hook_args, load_layout, normalize, pushed_in
 
 if TYPE_CHECKING:
     from bot.lint import Finding
@@ -30,9 +30,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RfdError as err:
         report.error(err)
         return report.code
-    paths = [normalize(p) for p in args.filenames if layout.rfd_id(p) is not None]
+    for bad in bad_names(args.filenames, layout):
+        report.error(bad)
+    paths = [normalize(p) for p in args.filenames
+             if layout.rfd_id(p) is not None and p.isprintable()]  # fmt: skip
     if not paths:
-        return 0  # no RFD file in this commit
+        return report.code  # no RFD file in this commit (or only misnamed ones)
     from hooks._tree import Statuses, Tree
 
     tree = Tree(root, None)

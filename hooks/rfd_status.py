@@ -29,9 +29,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from hooks import _git
 
         try:
-            # no RFD file staged: only a removal (never passed to hooks) could matter
-            if _no_rfd(only, layout, args.to_ref) and not _git.staged_removals(
-                root, layout.rfd_dir, layout.drafts_dir
+            # no RFD file staged: only a removal (never passed to hooks) or a name with a
+            # control character (no RFD pattern matches it) could matter
+            if _no_rfd(only, layout, args.to_ref) and not any(
+                kind == "D" or not path.isprintable()
+                for kind, path in _git.staged_in(root, layout.rfd_dir, layout.drafts_dir)
             ):
                 return 0
             # git reads the index while the checks are imported

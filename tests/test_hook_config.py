@@ -15,7 +15,7 @@ from typing import Any, Literal
 import pytest
 
 from bot.config import _ENV_KEYS, CONFIG_PATH, Config, PluginsSection, load_config
-from bot.config_check import _VALUE_CHECKS
+from bot.config_shapes import SHAPES
 from bot.errors import ConfigError
 from bot.repo_setup import CONFIG_TEMPLATE
 from hooks._common import Layout, load_layout
@@ -28,8 +28,6 @@ FAST = {
     "empty": "",
     "other layout": '[rfd]\ndir = "design/rfcs/"\ndrafts_dir = "wip/"\nstate_dir = "st"\n',
     "every plain key": """
-        [rfd]
-        main_branch = "trunk"
         [provider]
         name = "openai"
         timeout_seconds = 30
@@ -50,6 +48,7 @@ FAST = {
 }
 DEFERRED_VALID = {
     "bot.login has a pattern": '[bot]\nlogin = "my-app[bot]"\n',
+    "rfd.main_branch has a shape": '[rfd]\nmain_branch = "trunk"\n',
     "plugins": '[plugins]\nenabled = ["notify"]\n[plugins.notify]\nevents = ["x"]\n',
     "hyphenated key": '[rfd]\ndrafts-dir = "wip"\n',
     "nan budget": "[steps.review]\nbudget_usd = nan\n",
@@ -69,6 +68,12 @@ INVALID = {
     "absolute": '[rfd]\nstate_dir = "/var/state"\n',
     "windows drive": '[rfd]\ndir = "C:/rfds"\n',
     "bad login": '[bot]\nlogin = "not a login"\n',
+    "a branch that is an option": '[rfd]\nmain_branch = "--output=/some/file"\n',
+    "a branch git refuses": '[rfd]\nmain_branch = "a..b"\n',
+    "a directory with a newline": '[rfd]\ndir = "docs\\nrfd"\n',
+    "a directory that is an option": '[rfd]\nstate_dir = "--git-dir=x"\n',
+    "an environment variable name": '[provider]\napi_key_env = "A B"\n',
+    "a base URL that is not http": '[provider]\nbase_url = "file:///etc/passwd"\n',
     "not TOML": "[rfd\n",
     "not a table of plugin options": "[plugins]\nnotify = 1\n",
 }
@@ -113,7 +118,8 @@ def test_an_rfd_variable_leaves_the_answer_to_bot_config(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, var: str
 ) -> None:
     root = configured(tmp_path, CONFIG_TEMPLATE)
-    monkeypatch.setenv(var, "bogus" if var == "RFD_PROVIDER" else "rfcs")
+    values = {"RFD_PROVIDER": "bogus", "RFD_BASE_URL": "http://localhost:8000/v1"}
+    monkeypatch.setenv(var, values.get(var, "rfcs"))
     assert rfd_section(root, CONFIG_PATH) is None
     if var == "RFD_PROVIDER":
         with pytest.raises(ConfigError, match=r"provider\.name"):
@@ -134,7 +140,7 @@ def schema_leaves(cls: type[Any], prefix: str) -> dict[str, Check]:
     for f in fields(cls):
         key, tp = prefix + f.name, hints[f.name]
         origin = typing.get_origin(tp)
-        if tp is PluginsSection or key in _VALUE_CHECKS:
+        if tp is PluginsSection or key in SHAPES:
             continue  # checked by bot.config alone
         if is_dataclass(tp):
             out.update(schema_leaves(tp, key + "."))  # type: ignore[arg-type]

@@ -287,7 +287,7 @@ def test_broken_config_is_reported(
     write(git_repo, {".github/rfd.toml": "[rfd]\ndirr = 'x'\n"})
     code, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
     assert code == 1
-    assert ".github/rfd.toml: unknown key `rfd.dirr`" in out
+    assert ".github/rfd.toml:2: unknown key `rfd.dirr`" in out
 
 
 def test_the_staged_version_counts_not_the_working_tree(

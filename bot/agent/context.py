@@ -92,6 +92,8 @@ class Tool:
     """Bounded by configuration (paths, command allow-list): may run without a person."""
     targets: Targets | None = None
     """The repository paths the tool writes by the workflow rather than by argument."""
+    isolated: bool = False
+    """Runs model-chosen code: without a person only where :mod:`bot.agent.isolation` works."""
 
 
 def schema(

@@ -12,10 +12,16 @@ from bot.state import OnExists
 
 @rfd_command()
 @click.option("--example", is_flag=True, help="Add an example RFD to try every step on.")
-def init(out: Output, example: bool) -> int:
-    """Set the repository up for RFDs: config, RFD directory, committed state directory."""
+@click.option(
+    "--overwrite",
+    is_flag=True,
+    help="Replace an existing .github/rfd.toml with the detected conventions (kept as .orig).",
+)
+def init(out: Output, example: bool, overwrite: bool) -> int:
+    """Set the repository up for RFDs: config (detected from the RFDs already there), RFD
+    directory, committed state directory."""
     root = repo_root()
-    done = repo_setup.init(root, example=example)
+    done = repo_setup.init(root, example=example, overwrite=overwrite)
     out.data({"changed": done.changed, "kept": done.kept})
     for line in (*done.changed, *done.kept):
         out.line(f"  {line}")
@@ -26,12 +32,13 @@ def init(out: Output, example: bool) -> int:
 
 
 @rfd_command()
-@click.argument("category", type=click.Choice(["design", "decision", "guide", "process"]))
+@click.argument("category")
 @click.argument("title")
-@click.option("--authors", default="", help="Authors line (default: TBD).")
+@click.option("--authors", default="", help="Authors line (default: your git name and email).")
 @on_exists_option(tuple(OnExists), "an RFD with this name")
 def new(out: Output, category: str, title: str, authors: str, on_exists: str | None) -> int:
-    """Create a draft RFD from a template."""
+    """Create a draft RFD from the repository's template for CATEGORY (design, decision,
+    guide, process, or any its templates name)."""
     ws = workspace(out)
     o = resolve_exists(
         out,

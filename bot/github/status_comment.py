@@ -62,7 +62,7 @@ def read_rows(ctx: Context, pr: PullRequest) -> list[Row]:
     if not changed:
         return []
     paths = [c.file.path for c in changed]
-    checkout = open_pull(ctx.root, pr, ctx.api, ctx.environ, paths=paths)
+    checkout = open_pull(ctx.root, pr, ctx.api, ctx.environ, paths=paths, guarded=[ctx.cfg.rfd_dir])
     try:
         rows = [read_row(checkout.root, ctx.cfg, c) for c in changed]
         annotate_lint(ctx, checkout.root, rows)

@@ -94,6 +94,9 @@ class PluginContext:
         ConfigError when the model cannot be served (a non-Claude model, no endpoint)."""
         return self.llm if self.route is None else self.route(model, provider, plugin)
 
+    prompt_root: Path | None = None
+    """Where prompt overrides come from (None: ``root``); the bot's default branch."""
+
 
 def event_names() -> frozenset[str]:
     """Every name a plugin may declare in ``events``."""

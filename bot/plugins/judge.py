@@ -95,7 +95,7 @@ def rfd_register(bus: ScopedBus, options: Mapping[str, Any], context: PluginCont
     if llm is None or llm.offline:
         log.warning("judge: no model available (offline); results are not judged")
         return
-    prompts = Prompts(context.root, context.environ)
+    prompts = Prompts(context.prompt_root or context.root, context.environ)
     bus.subscribe(ResultReady, Judge(llm, model, options, bus, prompts).check)
 
 

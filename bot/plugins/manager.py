@@ -121,6 +121,7 @@ def load_plugins(
     sleep: Callable[[float], None] = time.sleep,
     found: Mapping[str, EntryPoint] | None = None,
     route: ModelRoute | None = None,
+    prompt_root: Path | None = None,
 ) -> tuple[Plugin, ...]:
     """Register the enabled plugins on ``bus``, in the order ``[plugins] enabled`` lists them.
 
@@ -138,7 +139,9 @@ def load_plugins(
         plugins.append(Plugin(name, info, _source(found[name]), enabled=True, options=options))
     _check_disabled(resolved, found, root, {p.name for p in plugins})
     environ = dict(os.environ) if environ is None else environ
-    context = PluginContext(root, resolved.config, store, llm, environ, sleep, route)
+    context = PluginContext(
+        root, resolved.config, store, llm, environ, sleep, route=route, prompt_root=prompt_root
+    )
     for plugin in plugins:
         _register(pm, plugin, bus, context)
     return tuple(plugins)
