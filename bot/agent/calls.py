@@ -14,11 +14,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.agent import call_notices
+from bot.agent import call_notices, intent
 from bot.agent.context import Step, Tool, ToolContext
 from bot.agent.permission import Declined, Mode, Prompter, permit
 from bot.agent.tools import check_arguments
-from bot.errors import Aborted, PluginFailed, RfdError
+from bot.errors import Aborted, PluginFailed, RfdError, ValidationError
 from bot.events import (
     EventBus,
     Notice,
@@ -41,14 +41,17 @@ class CallRunner:
     mode: Mode = Mode.ASK
     prompter: Prompter | None = None
     rfd_id: str = ""
+    intent_first: frozenset[str] = frozenset()
+    """Tools refused in a reply whose text states no intent (draft under ``--yes``)."""
     declined: list[str] = field(default_factory=list)
     """The tools whose proposals the person declined in this conversation, in order."""
 
-    def run(self, call: ToolCall) -> ToolResult:
+    def run(self, call: ToolCall, said: str = "") -> ToolResult:
+        """Run ``call``; ``said`` is the text of the reply that asked for it."""
         started = time.monotonic()
         arguments: Mapping[str, Any] = call.arguments
         try:
-            tool, arguments = self._prepared(call)
+            tool, arguments = self._prepared(call, said)
             arguments = self._approved(tool, arguments)
             content, is_error = tool.handler(self.ctx, arguments), False
         except Aborted as exc:
@@ -77,11 +80,15 @@ class CallRunner:
         known = ", ".join(t.name for t in self.tools) or "none"
         raise RfdError(f"unknown tool `{name}` in this step (available: {known})")
 
-    def _prepared(self, call: ToolCall) -> tuple[Tool, dict[str, Any]]:
+    def _prepared(self, call: ToolCall, said: str) -> tuple[Tool, dict[str, Any]]:
         """The tool and the checked arguments; a call the model got wrong is shown too."""
         try:
             tool = self._tool(call.name)
-            return tool, check_arguments(tool, call.arguments)
+            checked = check_arguments(tool, call.arguments)
+            refused = intent.refusal(tool.name, said, self.intent_first)
+            if refused is not None:
+                raise ValidationError(refused)
+            return tool, checked
         except RfdError as exc:
             message = call_notices.invalid(call.name, exc.message)
             self.bus.emit(Notice(rfd_id=self.rfd_id, message=message, level="warning"))
