@@ -110,3 +110,42 @@ def test_a_crashing_interceptor_stops_the_step_cleanly_with_a_partial_save(
     assert "fix the plugin or remove it from [plugins] enabled" in term.screen
     talk = (git_repo / STATE / "conversations/explore.partial.md").read_text(encoding="utf-8")
     assert "Looking around." in talk
+
+
+def test_author_notes_are_kept_for_converge_and_draft(git_repo: Path) -> None:
+    notes = "Webhook deliveries get lost when the receiver is down."
+    term = Terminal(
+        git_repo, [{"text": "Researched."}], "author", "Retry queue", "--notes", notes, "--yes"
+    )
+    term.expect(YOU)
+    term.send("\r")
+    assert term.wait() == 0
+    [state] = list((git_repo / "docs/rfd/.state").iterdir())
+    assert (state / "notes.md").read_text(encoding="utf-8") == notes + "\n"
+    assert "\n".join(term.sent()[0]).count(notes) == 1  # explore: once, as its task
+
+    again = Terminal(git_repo, [{"text": "Two decisions."}], "converge", state.name, "--yes")
+    again.expect(YOU)
+    again.send("\r")
+    assert again.wait() == 0
+    opening = "\n".join(again.sent()[0])
+    assert '<document name="notes.md">' in opening and notes in opening
+
+
+def test_with_no_color_the_reply_never_runs_into_a_prompt(git_repo: Path) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    replies = [
+        {"text": "I will save the findings", "calls": [["rfd_explore_summary", {"content": "F"}]]},
+        {"text": "Saved them"},
+    ]
+    term = Terminal(git_repo, replies, "explore", "1", env={"NO_COLOR": "1"})
+    term.expect(APPLY)
+    term.send("y\r")
+    term.expect(YOU)
+    term.send("\r")
+    assert term.wait() == 0
+    lines = term.screen.splitlines()
+    assert "I will save the findings" in lines
+    assert "Saved them" in lines
+    assert any(line.startswith(APPLY) for line in lines)
+    assert any(line.startswith(YOU) for line in lines)

@@ -27,6 +27,8 @@ from bot.llm.base import Message, Usage
 from bot.llm.guard import require_input
 
 YOUR_TURN = "you (enter to finish)>"
+NOTES = "notes.md"
+"""The problem statement ``rfd author --notes`` was given: a document of every step."""
 END_WORDS = frozenset({"", "/done", "/quit", "/exit"})
 
 
@@ -49,6 +51,7 @@ def explore(session: Session, notes: str) -> AuthorResult:
     store = _store(session)
     before = store.read_text(session.rfd_id, "explore.md")
     docs = [_rfd_document(session)]
+    docs += [d for d in _state_documents(session, NOTES) if d[1].strip() != notes.strip()]
     if before:
         docs.append(("explore.md (earlier research)", before))
     result = _converse(session, Step.EXPLORE, docs, notes)
@@ -62,7 +65,7 @@ def explore(session: Session, notes: str) -> AuthorResult:
 
 def converge(session: Session, notes: str = "") -> AuthorResult:
     """Settle design decisions; ``decisions.md`` evolves through ``rfd_decision``."""
-    docs = [_rfd_document(session), *_state_documents(session, "explore.md", "decisions.md")]
+    docs = [_rfd_document(session), *_state_documents(session, NOTES, "explore.md", "decisions.md")]
     return _converse(session, Step.CONVERGE, docs, notes)
 
 
@@ -75,8 +78,14 @@ def draft(session: Session, notes: str = "") -> AuthorResult:
             hint=f"run `rfd converge {session.event_id}` first",
         )
     require_input(decisions, f"decisions.md of RFD {session.event_id}")
-    docs = [_rfd_document(session), *_state_documents(session, "decisions.md", "explore.md")]
+    docs = [_rfd_document(session), *_state_documents(session, "decisions.md", NOTES, "explore.md")]
     return _converse(session, Step.DRAFT, docs, notes, sections=list(_sections(session)))
+
+
+def keep_notes(session: Session, notes: str) -> None:
+    """Store the author's notes, so that converge and draft read them as a document."""
+    if notes.strip():
+        _store(session).write_text(session.rfd_id, NOTES, notes.strip() + "\n")
 
 
 def _store(session: Session) -> Store:
