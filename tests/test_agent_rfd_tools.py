@@ -137,8 +137,41 @@ def test_rfd_draft_creates_the_file_once(tmp_path: Path) -> None:
         call(repo, "rfd_draft", content="no heading here\n")
     call(repo, "rfd_draft", content=RFD)
     assert repo.rfd.read_text() == RFD
-    with pytest.raises(AlreadyExists, match="rfd_section"):
+    with pytest.raises(AlreadyExists, match="has written sections already") as refused:
         call(repo, "rfd_draft", content=RFD)
+    assert refused.value.hint == "write its sections one by one with rfd_section"
+
+
+SKELETON = RFD.replace("Old summary.", "<!-- TODO: one paragraph -->").replace("Old design.", "")
+
+
+def test_rfd_draft_lays_out_a_bare_skeleton_keeping_its_header(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, rfd=SKELETON.replace("\n", "\r\n"))
+    content = "# RFD D9: Other\n\n- **Status**: Accepted\n\n## Goals\n\n## Design\n\nFlat.\n"
+    diff = preview(repo, "rfd_draft", content=content)
+    assert "\n+## Goals\r\n" in diff and repo.rfd.read_text() == SKELETON
+    out = call(repo, "rfd_draft", content=content)
+    header = SKELETON.split("## Summary")[0]
+    expected = header + "## Goals\n\n## Design\n\nFlat.\n"
+    assert repo.rfd.read_bytes() == expected.replace("\n", "\r\n").encode()
+    assert out.startswith(f"kept the heading and header fields of {RFD_PATH}")
+    assert "sections: Goals, Design; now write" in out
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("Just prose.\n", "no `##` section headings"),
+        ("## Summary\n\n# RFD D2: Injected\n", "a `#` title after its sections begin"),
+    ],
+)
+def test_rfd_draft_refuses_content_without_sections_or_with_a_second_title(
+    tmp_path: Path, content: str, message: str
+) -> None:
+    repo = make_repo(tmp_path, rfd=SKELETON)
+    with pytest.raises(ValidationError, match=message):
+        call(repo, "rfd_draft", content=content)
+    assert repo.rfd.read_text() == SKELETON
 
 
 @pytest.mark.parametrize(

@@ -149,3 +149,57 @@ def test_with_no_color_the_reply_never_runs_into_a_prompt(git_repo: Path) -> Non
     assert "Saved them" in lines
     assert any(line.startswith(APPLY) for line in lines)
     assert any(line.startswith(YOU) for line in lines)
+
+
+def test_rfd_draft_lays_out_the_skeleton_rfd_new_created(git_repo: Path) -> None:
+    term = Terminal(git_repo, [], "new", "design", "Retry queue")
+    assert term.wait() == 0
+    rfd = git_repo / "docs/rfd/D1-retry-queue.md"
+    header = rfd.read_text(encoding="utf-8").split("\n## ")[0]
+    state = git_repo / "docs/rfd/.state/D1"
+    state.mkdir(parents=True)
+    (state / "decisions.md").write_text("# Decisions\n\n1. **A table** (locked)\n")
+    layout = {"content": "## Summary\n\n## Queue table\n\n## Worker\n"}
+    replies = [{"text": "I will lay out three sections.", "calls": [["rfd_draft", layout]]}]
+    draft = Terminal(git_repo, [*replies, {"text": "Laid out."}], "draft", "D1", "--yes")
+    draft.expect(YOU)
+    draft.send("\r")
+    assert draft.wait() == 0
+    assert (
+        rfd.read_text(encoding="utf-8") == header + "\n## Summary\n\n## Queue table\n\n## Worker\n"
+    )
+    assert "kept the heading and header fields" in draft.sent()[1][-1]
+
+
+def test_a_plugin_change_to_a_call_is_shown_under_yes_and_logged(git_repo: Path) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    (git_repo / ".github").mkdir(exist_ok=True)
+    (git_repo / ".github/rfd.toml").write_text('[plugins]\nenabled = ["redirect", "event-log"]\n')
+    replies = [{"text": "Looking.", "calls": [["list_files", {"path": "."}]]}, {"text": "Done."}]
+    plugin = {"RFD_TEST_PLUGIN": "redirect=tests.redirect_plugin"}
+    term = Terminal(git_repo, replies, "explore", "1", "--yes", env=plugin)
+    term.expect(YOU)
+    term.send("\r")
+    assert term.wait() == 0
+    assert 'redirect changed `list_files`\'s path: "." → "docs"' in term.screen
+    log = (git_repo / STATE / "events.jsonl").read_text(encoding="utf-8")
+    assert '"event": "tool_call.modified"' in log and '"plugin": "redirect"' in log
+
+
+def test_calls_the_model_got_wrong_are_shown_and_a_draft_write_needs_an_intent(
+    git_repo: Path,
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    (git_repo / STATE).mkdir(parents=True)
+    (git_repo / STATE / "decisions.md").write_text("# Decisions\n\n1. **Flat events** (locked)\n")
+    section = {"section": "Summary", "content": "Rewritten."}
+    calls = [["rm_rf", {}], ["read_file", {}], ["rfd_section", section]]
+    replies = [{"text": "", "calls": calls}, {"text": "Sorry."}]
+    term = Terminal(git_repo, replies, "draft", "1", "--yes")
+    term.expect(YOU)
+    term.send("\r")
+    assert term.wait() == 0
+    assert 'the model\'s call of "rm_rf" was refused (it was told why)' in term.screen
+    assert "read_file: missing argument path" in term.screen
+    assert "`rfd_section` refused: state your intent first" in term.screen
+    assert "Rewritten." not in (git_repo / "docs/rfd/001-a.md").read_text(encoding="utf-8")

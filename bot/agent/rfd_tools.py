@@ -13,13 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from bot import decisions, document
+from bot.agent import skeleton
 from bot.agent.context import Store, Tool, ToolContext, schema
 from bot.agent.files import current_text, unified_diff
 from bot.agent.sandbox import write_text
 from bot.agent.section_body import section_edit
-from bot.errors import AlreadyExists, FileNotFound, ValidationError
+from bot.errors import FileNotFound, ValidationError
 
 DECISION_ACTIONS = ("add", "update", "reject")
+DRAFT_NEXT = "; now write its sections one by one with rfd_section"
 DECISION_STATUSES = ("locked", "discussing")
 
 
@@ -97,20 +99,27 @@ def _decision_write(ctx: ToolContext, args: Mapping[str, Any]) -> str:
 # ---------------------------------------------------------------------------- rfd_draft
 
 
-def _draft_change(ctx: ToolContext, args: Mapping[str, Any]) -> str:
+def _draft_after(ctx: ToolContext, args: Mapping[str, Any]) -> tuple[str, str]:
+    """The file before (empty when it does not exist) and after the call."""
     target = _rfd_file(ctx)
     if target.exists():
-        raise AlreadyExists(
-            f"`{ctx.rfd_path}` exists already", hint="write its sections with rfd_section"
-        )
+        before = current_text(target)
+        return before, skeleton.lay_out(before, ctx.rfd_path or "", args["content"])
     document.parse(args["content"], ctx.rfd_path or "")  # refuse what would not parse
-    return unified_diff("", args["content"], ctx.rfd_path or "")
+    return "", args["content"]
+
+
+def _draft_change(ctx: ToolContext, args: Mapping[str, Any]) -> str:
+    before, after = _draft_after(ctx, args)
+    return unified_diff(before, after, ctx.rfd_path or "") or "(no change)"
 
 
 def _draft_write(ctx: ToolContext, args: Mapping[str, Any]) -> str:
-    _draft_change(ctx, args)
-    write_text(_rfd_file(ctx), args["content"])
-    return f"created {ctx.rfd_path}; now write its sections one by one with rfd_section"
+    before, after = _draft_after(ctx, args)
+    write_text(_rfd_file(ctx), after)
+    if before:
+        return skeleton.summary(after, ctx.rfd_path or "") + DRAFT_NEXT
+    return f"created {ctx.rfd_path}" + DRAFT_NEXT
 
 
 # -------------------------------------------------------------------------- rfd_section
@@ -168,7 +177,9 @@ RFD_DECISION = Tool(
 )
 RFD_DRAFT = Tool(
     "rfd_draft",
-    "Create the RFD file (heading, metadata fields, section headings) once.",
+    "Lay out the RFD's sections: create the file (heading, metadata fields, section "
+    "headings), or give a file that is still the bare template its section headings "
+    "(its heading and metadata fields are kept); refused once a section is written.",
     schema({"content": "string"}),
     _draft_write,
     writes=True,
