@@ -87,6 +87,7 @@ def test_rfd_section_appends_only_a_section_the_call_declares_new(repo: Repo) ->
         ("  ## ", "needs a section name"),
         ("Status", "`Status` is a header field"),
         ("authors", "`authors` is a header field"),
+        ("Superseded by", "`Superseded by` is a header field"),
         ("Tracing", "`Tracing` is the RFD's title"),
         ("# RFD D1: Tracing", "is the RFD's title"),
         ("Summary\n# RFD D2: X", "one line"),

@@ -60,7 +60,8 @@ def _target(doc: document.Document, section: str, *, new: bool) -> tuple[str, in
     if "\n" in name or "\r" in name:
         raise ValidationError(MULTILINE_NAME, hint=NO_NAME_HINT)
     wanted = normalize_title(name)
-    fields = {normalize_title(f) for f in (*REQUIRED_FIELDS, *(f.key for f in doc.fields))}
+    known = (*REQUIRED_FIELDS, *document.LINK_KEYS, "Tracking Issue", *(f.key for f in doc.fields))
+    fields = {normalize_title(f) for f in known}
     if wanted in fields:
         raise ValidationError(NAME_IS_FIELD.format(name=name), hint=NAME_IS_FIELD_HINT)
     heading = normalize_title(doc.lines[doc.heading_line - 1].lstrip(" #"))
