@@ -17,6 +17,7 @@ from bot.errors import ValidationError
 from bot.lint import REQUIRED_FIELDS
 from bot.markdown import Heading, headings, normalize_title, split_lines
 
+TRACKING = "Tracking Issue"
 LEADING_HEADING = re.compile(r"\A\s*\#{1,6}[ \t]+(?P<title>[^\n]*)\n?")
 
 NO_NAME = "rfd_section needs a section name"
@@ -59,14 +60,7 @@ def _target(doc: document.Document, section: str, *, new: bool) -> tuple[str, in
         raise ValidationError(NO_NAME, hint=NO_NAME_HINT)
     if "\n" in name or "\r" in name:
         raise ValidationError(MULTILINE_NAME, hint=NO_NAME_HINT)
-    wanted = normalize_title(name)
-    known = (*REQUIRED_FIELDS, *document.LINK_KEYS, "Tracking Issue", *(f.key for f in doc.fields))
-    fields = {normalize_title(f) for f in known}
-    if wanted in fields:
-        raise ValidationError(NAME_IS_FIELD.format(name=name), hint=NAME_IS_FIELD_HINT)
-    heading = normalize_title(doc.lines[doc.heading_line - 1].lstrip(" #"))
-    if wanted in (normalize_title(doc.title), heading):
-        raise ValidationError(NAME_IS_TITLE.format(name=name), hint=NAME_IS_TITLE_HINT)
+    _check_name(doc, name)
     found = doc.section(name)
     if found is not None:
         return found.title, found.level
@@ -75,6 +69,17 @@ def _target(doc: document.Document, section: str, *, new: bool) -> tuple[str, in
         message = UNKNOWN_SECTION.format(name=name, known=known)
         raise ValidationError(message, hint=UNKNOWN_SECTION_HINT)
     return name, 2
+
+
+def _check_name(doc: document.Document, name: str) -> None:
+    """A header field or the title is no section, whatever the RFD holds below."""
+    wanted = normalize_title(name)
+    keys = (*REQUIRED_FIELDS, *document.LINK_KEYS, TRACKING, *(f.key for f in doc.fields))
+    if wanted in {normalize_title(key) for key in keys}:
+        raise ValidationError(NAME_IS_FIELD.format(name=name), hint=NAME_IS_FIELD_HINT)
+    heading = normalize_title(doc.lines[doc.heading_line - 1].lstrip(" #"))
+    if wanted in (normalize_title(doc.title), heading):
+        raise ValidationError(NAME_IS_TITLE.format(name=name), hint=NAME_IS_TITLE_HINT)
 
 
 def _check_body(title: str, level: int, content: str) -> None:
