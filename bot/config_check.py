@@ -14,7 +14,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 from types import MappingProxyType
 from typing import Any, Literal
 
-from bot.config_schema import PluginsSection, RfdSection
+from bot.config_schema import LintSection, PluginsSection, RfdSection
 from bot.config_shapes import SHAPES, is_plain_text
 from bot.errors import ConfigError
 
@@ -46,7 +46,27 @@ def build(cls: type[Any], data: Any, prefix: str, path: str) -> Any:
         kwargs[key_name] = coerced
     if cls is RfdSection:
         _check_inside(kwargs, prefix, path)
+    if cls is LintSection:
+        _check_lint_keys(kwargs, prefix, path)
     return cls(**kwargs)
+
+
+CATEGORIES = ("design", "decision", "guide", "process")
+"""``bot.templates.CATEGORIES`` (a test keeps the two equal)."""
+
+
+def _check_lint_keys(values: Mapping[str, Any], prefix: str, path: str) -> None:
+    """``[lint.severity]`` names rule codes, ``[lint.required_sections]`` categories."""
+    from bot.lint_codes import RULES
+
+    for table, known in (("severity", tuple(RULES)), ("required_sections", CATEGORIES)):
+        for key in values.get(table, {}):
+            if key not in known:
+                raise ConfigError(
+                    f"unknown key `{prefix}{table}.{key}`",
+                    path=path,
+                    hint=f"known keys here: {', '.join(known)}",
+                )
 
 
 _PATH_KEYS = {"dir": "the repository", "drafts_dir": "`rfd.dir`", "state_dir": "`rfd.dir`"}

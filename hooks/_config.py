@@ -18,13 +18,20 @@ import re
 from pathlib import Path
 from typing import Any
 
+from bot.lint_codes import RULES, SEVERITIES
+
 LIST_OF_STR = "list of str"
 """A ``tuple[str, ...]`` key, written as a TOML array of strings."""
+
+LIST_OF_STATUS = "list of status"
+"""A ``tuple[StatusWord, ...]`` key: a TOML array of status words."""
 
 Check = type | str | tuple[str, ...]
 """A plain type, :data:`LIST_OF_STR`, or the words a ``Literal`` key allows."""
 
 _PROVIDERS = ("auto", "anthropic", "openai", "offline")
+_STATUSES = ("Draft", "Discussion", "Accepted", "Implemented", "Abandoned", "Superseded")
+_CATEGORIES = ("design", "decision", "guide", "process")
 _STEP: dict[str, Check] = {
     "model": str, "provider": ("", *_PROVIDERS), "max_tokens": int, "budget_tokens": int,
     "budget_usd": float,
@@ -51,6 +58,11 @@ LEAVES: dict[str, Check] = {
     "implement.protected_paths": LIST_OF_STR, "implement.max_items": int,
     "implement.isolation": ("auto", "bwrap", "unshare", "none"), "implement.network": bool,
     "implement.env": LIST_OF_STR, "implement.redacted_env": LIST_OF_STR,
+    **{f"lint.severity.{code}": SEVERITIES for code in RULES},
+    **{f"lint.required_sections.{name}": LIST_OF_STR for name in _CATEGORIES},
+    "process.implemented_needs_phases": bool, "process.accepted_needs_plan": bool,
+    "process.new_statuses": LIST_OF_STATUS, "process.extends_gates": bool,
+    "process.delete_published": bool,
 }  # fmt: skip
 """The keys this reader checks itself (``models.*``: any key of that table)."""
 
@@ -62,8 +74,22 @@ PATH_KEYS = ("dir", "drafts_dir", "state_dir")
 
 def rfd_section(root: Path, config_path: str) -> dict[str, str] | None:
     """The ``[rfd]`` table of ``root``'s configuration ({} without a file), or None when
-    only :mod:`bot.config` can tell whether the configuration is valid.  The file is read
-    as the hooks read every file (:func:`hooks._files.read_inside`)."""
+    only :mod:`bot.config` can tell whether the configuration is valid."""
+    return rfd_of(vouched(root, config_path))
+
+
+def rfd_of(table: dict[str, Any] | None) -> dict[str, str] | None:
+    """The ``[rfd]`` table of a vouched configuration, None when bot.config must decide."""
+    if table is None:
+        return None
+    rfd: dict[str, str] = table.get("rfd", {})
+    return rfd if all(_inside(rfd.get(key, "x")) for key in PATH_KEYS) else None
+
+
+def vouched(root: Path, config_path: str) -> dict[str, Any] | None:
+    """``root``'s whole configuration file as TOML data ({} without a file), or None when
+    only :mod:`bot.config` can tell whether it is valid.  The file is read as the hooks
+    read every file (:func:`hooks._files.read_inside`)."""
     from hooks._files import read_inside  # RfdError: a link out of the repository, a device
 
     if any(os.environ.get(name) for name in ENV_VARS):
@@ -73,10 +99,7 @@ def rfd_section(root: Path, config_path: str) -> dict[str, str] | None:
     if data is None:
         return {} if not (root / config_path).exists() else None
     table = parse(data)
-    if table is None or not _plain(table, ""):
-        return None
-    rfd: dict[str, str] = table.get("rfd", {})
-    return rfd if all(_inside(rfd.get(key, "x")) for key in PATH_KEYS) else None
+    return table if table is not None and _plain(table, "") else None
 
 
 def parse(data: bytes) -> dict[str, Any] | None:
@@ -164,6 +187,8 @@ def _valid(check: Check, value: object) -> bool:
         return isinstance(value, str) and value in check
     if check == LIST_OF_STR:
         return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if check == LIST_OF_STATUS:
+        return isinstance(value, list) and all(v in _STATUSES for v in value)
     if isinstance(value, bool):
         return check is bool
     if check in (int, float):

@@ -79,6 +79,12 @@ class Tree:
             return None if blob == ZERO else self._reader.read(blob, path)
         return self._reader.read(f"{self._base}:{path}", path)
 
+    def exists(self, path: str) -> bool:
+        """Whether ``path`` is a file in this version (the working tree: on disk)."""
+        if self.rev is None:
+            return (self.root / path).is_file()
+        return self.read(path) is not None
+
     def text(self, path: str) -> str | None:
         data = self.read(path)
         return None if data is None else decode(data, path)

@@ -15,11 +15,25 @@ from typing import Any, Literal
 import pytest
 
 from bot.config import _ENV_KEYS, CONFIG_PATH, Config, PluginsSection, load_config
+from bot.config_check import CATEGORIES
 from bot.config_shapes import SHAPES
 from bot.errors import ConfigError
+from bot.lint_codes import RULES
 from bot.repo_setup import CONFIG_TEMPLATE
-from hooks._common import Layout, load_layout
-from hooks._config import ENV_VARS, LEAVES, LIST_OF_STR, Check, _simple, parse, rfd_section
+from hooks._common import Layout, load_layout, load_settings, settings_of
+from hooks._config import (
+    ENV_VARS,
+    LEAVES,
+    LIST_OF_STATUS,
+    LIST_OF_STR,
+    Check,
+    _simple,
+    parse,
+    rfd_section,
+)
+
+MAPPING_KEYS = {"lint.severity": tuple(RULES), "lint.required_sections": CATEGORIES}
+"""Tables whose keys bot.config checks against a list: the reader knows each key."""
 
 CHECKOUT = Path(__file__).resolve().parent.parent
 
@@ -44,6 +58,13 @@ FAST = {
         [implement]
         protected_paths = [".git/**"]
         max_items = 12
+        [lint.severity]
+        RFD012 = "warning"
+        [lint.required_sections]
+        design = ["Summary"]
+        [process]
+        new_statuses = ["Draft", "Accepted"]
+        implemented_needs_phases = false
     """,
 }
 DEFERRED_VALID = {
@@ -75,6 +96,10 @@ INVALID = {
     "an environment variable name": '[provider]\napi_key_env = "A B"\n',
     "a base URL that is not http": '[provider]\nbase_url = "file:///etc/passwd"\n',
     "not TOML": "[rfd\n",
+    "unknown lint code": '[lint.severity]\nRFD999 = "off"\n',
+    "unknown severity": '[lint.severity]\nRFD012 = "fatal"\n',
+    "unknown category": '[lint.required_sections]\nessay = ["Summary"]\n',
+    "unknown status": '[process]\nnew_statuses = ["Approved"]\n',
     "not a table of plugin options": "[plugins]\nnotify = 1\n",
 }
 
@@ -92,6 +117,8 @@ def test_a_plain_file_is_read_without_bot_config_with_the_same_layout(
     root = configured(tmp_path, text)
     assert rfd_section(root, CONFIG_PATH) is not None
     assert load_layout(root) == Layout.of(load_config(root))
+    fast, slow = load_settings(root), settings_of(load_config(root))
+    assert (fast.process, fast.lint) == (slow.process, slow.lint)  # [process], [lint] too
 
 
 @pytest.mark.parametrize("text", DEFERRED_VALID.values(), ids=DEFERRED_VALID.keys())
@@ -147,7 +174,12 @@ def schema_leaves(cls: type[Any], prefix: str) -> dict[str, Check]:
         elif origin is Literal:
             out[key] = typing.get_args(tp)
         elif origin is tuple:
-            out[key] = LIST_OF_STR
+            item = typing.get_args(tp)[0]
+            out[key] = LIST_OF_STATUS if typing.get_origin(item) is Literal else LIST_OF_STR
+        elif origin is Mapping and key in MAPPING_KEYS:
+            value = typing.get_args(tp)[1]
+            check = typing.get_args(value) if typing.get_origin(value) is Literal else LIST_OF_STR
+            out.update({f"{key}.{name}": check for name in MAPPING_KEYS[key]})
         elif origin is Mapping:
             out[key + ".*"] = typing.get_args(tp)[1]
         else:

@@ -152,6 +152,13 @@ class StateStore:
             return False
         return True
 
+    def write_root_file(self, name: str, text: str) -> Path:
+        """A file of the state root itself (``baseline.json``), written atomically."""
+        (part,) = relative_parts(name)  # one plain name: never a directory or outside
+        path = self.base / part
+        self._write(path, text)
+        return path
+
     def _write(self, path: Path, text: str) -> None:
         with in_the_way(self.show(path)):
             atomic_write(path, text)
