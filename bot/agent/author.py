@@ -19,7 +19,7 @@ from typing import Any
 from bot import document
 from bot.agent import partial, transcript
 from bot.agent.context import Step, Store
-from bot.agent.loop import run
+from bot.agent.loop import Stop, run
 from bot.agent.rfd_tools import RFD_EXPLORE_SUMMARY
 from bot.agent.session import Session
 from bot.errors import BudgetExceeded, GateError, PluginFailed, ProviderError, ValidationError
@@ -30,6 +30,7 @@ YOUR_TURN = "you (enter to finish)>"
 NOTES = "notes.md"
 """The problem statement ``rfd author --notes`` was given: a document of every step."""
 END_WORDS = frozenset({"", "/done", "/quit", "/exit"})
+EMPTY = "{step} stopped: the model answered nothing, even when asked again; nothing was saved"
 
 
 @dataclass(frozen=True)
@@ -134,6 +135,8 @@ def _converse(
         while True:
             result = run(conversation, messages, progress=progress.messages)
             exchanges += 1
+            if result.stop is Stop.EMPTY:
+                break
             answer = _next_message(session)
             if answer is None:
                 break
@@ -146,6 +149,12 @@ def _converse(
         if interrupted is None:
             raise
         raise interrupted from exc
+    if result.stop is Stop.EMPTY:  # nothing to save, nothing to resume from
+        raise ProviderError(
+            EMPTY.format(step=step.value),
+            hint=f"run `rfd {step.value} {session.event_id}` "
+            "again, or choose another model with --model",
+        )
     transcript.save(session, step.value, result.messages)
     partial.clear(session, step)
     declined = tuple(conversation.calls.declined)
