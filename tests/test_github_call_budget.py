@@ -50,7 +50,8 @@ README_ROWS: dict[str, tuple[str, ...]] = {
     "`/rfd dismiss all`, `/rfd dismiss 1 3`":
         (SLASH + "dismiss_all", SLASH + "dismiss_by_number_keeps_the_others"),
     "`/rfd accept` (creates the tracking issue)": (SLASH + "accept_by_a_maintainer",),
-    "`/rfd implement` (opens the phase's PR)": (SLASH + "implement_opens_a_pr_for_the_next_phase",),
+    "`/rfd implement` (opens the phase's PR, links it on the tracking issue)":
+        (SLASH + "implement_opens_a_pr_for_the_next_phase",),
     "`/rfd done` on the RFD's PR":
         (SLASH + "done_on_a_pr_commits_the_status_and_leaves_the_issue_to_the_merge",),
     "`/rfd help`": (SLASH + "help",),

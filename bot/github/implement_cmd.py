@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot import phase_ids
 from bot.agent.commit_guard import baseline, check_run
@@ -34,6 +34,10 @@ from bot.github.context import Context
 from bot.github.ops import COMMIT, Refused, has_model, open_workspace
 from bot.github.verbs import NEEDS_MODEL, rfd_for_implement
 from bot.markdown_safe import block, inline, one_line
+from bot.tracking import PULL_LINK
+
+if TYPE_CHECKING:
+    from bot.workspace import Workspace
 
 KEPT = "implement/{position}/summary.md"
 """Where the implement step keeps the summary (``bot.agent.implement.SUMMARY``)."""
@@ -105,6 +109,7 @@ def implement(ctx: Context, command: Command) -> str:
     existing = ctx.api.find_pull(branch)
     if existing is not None:
         ctx.upsert("implement", key, OPENED.format(**facts, url=existing[1]))
+        link_pull(ws, rid, position, existing)
         return EXISTS.format(**facts, url=existing[1])
     done, reply = _earlier_work(ctx, facts)
     checked: list[str] = []
@@ -114,7 +119,9 @@ def implement(ctx: Context, command: Command) -> str:
     summary, failed = done
     body = (FAILED_PR_BODY if failed else PR_BODY).format(**facts, summary=block(summary))
     title = TITLE.format(**facts | {"title": one_line(plan[position - 1].title)})
-    _, url = ctx.api.create_pull(title, branch, ctx.delivery.default_branch, body)
+    opened = ctx.api.create_pull(title, branch, ctx.delivery.default_branch, body)
+    url = opened[1]
+    link_pull(ws, rid, position, opened)
     lines = "\n".join(f"- {inline(line)}" for line in checked)
     extra = f"\n\n{CHECKED.format(lines=lines)}" if lines else ""
     if not failed:
@@ -126,6 +133,14 @@ def implement(ctx: Context, command: Command) -> str:
     if tracking is not None and tracking != ctx.number:  # the tracking issue shows it too
         ctx.upsert("implement", key, progress, number=tracking)
     return (FAILED_REPLY if reply is OPENED_REPLY else reply).format(**facts, url=url) + extra
+
+
+def link_pull(ws: Workspace, rid: str, position: int, pull: tuple[int, str]) -> None:
+    """The tracking issue's line of the phase links its pull request ``(number, url)``."""
+    from bot.phases import sync_tracking
+
+    number, url = pull
+    sync_tracking(ws, rid, pulls={position: PULL_LINK.format(number=number, url=url)})
 
 
 def _position(rid: str, plan: Sequence[Any] | None, asked: str | None, nxt: int | None) -> int:
