@@ -7,7 +7,8 @@ which records the phase, ticks it and keeps that link beside the summary's.
 from __future__ import annotations
 
 from gh_data import call
-from scenarios_bot import CREATED_12, ISSUES_Q, body
+from scenarios_bot import CASSETTES as CASSETTES_SLASH
+from scenarios_bot import CREATED_12, ISSUES_Q, body, reply
 
 P = "test_github_push/"
 LINKED = {**CREATED_12, "body": body("tracking-pr-linked")}
@@ -20,3 +21,11 @@ CASSETTES = {
         call("PATCH", "/issues/12", body={"body": TICKED}, reply={**LINKED, "body": TICKED}),
     ],
 }
+
+# A hostile model drives `/rfd implement` (tests/test_implement_hostile.py): the PR is opened
+# and linked on the tracking issue; the reply says what was discarded before the commit.
+C = "test_github_slash/"
+CASSETTES["test_implement_hostile/test_the_bot_pushes_no_secret_and_no_protected_path"] = [
+    *CASSETTES_SLASH[C + "test_implement_opens_a_pr_for_the_next_phase"][:-1],
+    reply("slash-implement-hostile", number=12),
+]
