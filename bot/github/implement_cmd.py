@@ -8,6 +8,7 @@ comment edited in place; the PR is titled "RFD 045, phase 2: …" and carries th
 code and ``phases/2.md``.  A phase is named by its label in the RFD (``3a``, see
 :mod:`bot.phase_ids`) everywhere: the command, the branch ``rfd/045-phase-3a``, the
 title, the messages and the markers.  A phase whose PR exists already is not redone.
+The PR, opened or found, is linked from the phase's line on the tracking issue.
 
 The model's commands run isolated (:mod:`bot.agent.isolation`); where no isolation works
 the command is refused before any model call, saying how to enable it.  What the run

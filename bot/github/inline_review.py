@@ -75,11 +75,15 @@ def submit_inline(ctx: Context, pr: PullRequest, rid: str, review: Review, where
     placed, left = line_comments(review, where.path, on_diff)
     if not placed:
         return
-    mark = pr_review_marker(rid, where.sha)
-    if any(carries(r.body, mark) and ctx.forge.is_mine(r.author)
-           for r in pull_reviews(ctx.api, pr.number)):  # fmt: skip
+    if _submitted(ctx, pr.number, pr_review_marker(rid, where.sha)):
         ctx.summary.note(ALREADY.format(rid=rid, sha=short(where.sha)))
         return
     body = review_body(rid, review, where.sha, len(placed), left)
     submit_review(ctx.api, pr.number, where.sha, body, placed)
     ctx.progress.append(SUBMITTED.format(rid=rid, n=plural(len(placed), "line comment")))
+
+
+def _submitted(ctx: Context, number: int, mark: str) -> bool:
+    """Is the bot's PR review carrying ``mark`` there already (a re-run, a re-delivery)?"""
+    reviews = pull_reviews(ctx.api, number)
+    return any(carries(r.body, mark) and ctx.forge.is_mine(r.author) for r in reviews)
