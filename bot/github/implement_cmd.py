@@ -17,19 +17,25 @@ Retry-safe: a run that pushed the branch but failed to open the PR (a 5xx, a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot import phase_ids
+from bot.errors import ForgeError
 from bot.github.checkout import close, commit_and_push, file_at, open_branch, pushed_branch
 from bot.github.commands import Command
 from bot.github.context import Context
 from bot.github.ops import COMMIT, Refused, has_model, open_workspace
+from bot.github.progress import Progress, Snapshot, Stage, implement_listener
+from bot.github.run_link import run_id, run_url
 from bot.github.verbs import NEEDS_MODEL, rfd_for_implement
+
+if TYPE_CHECKING:
+    from bot.agent.implement import ImplementResult
 
 BRANCH = "rfd/{rid}-phase-{n}"
 TITLE = "RFD {rid}, phase {n}: {title}"
-RUNNING = "⏳ Implementing RFD {rid}, phase {n}: {title} (branch `{branch}`)…"
-OPENED = "✅ RFD {rid}, phase {n}: {title} — {url}"
+RUNNING = "RFD {rid}, phase {n}: {title}"
+OPENED = "### ✅ RFD {rid}, phase {n}: {title} — {pr}"
 EXISTS = "Phase {n} of RFD {rid} already has a pull request: {url}"
 PR_BODY = (
     "<!-- rfd-bot:implement:{rid}-{n} -->\nPhase {n} of RFD {rid}: {title}.\n\n{summary}\n\n"
@@ -37,6 +43,8 @@ PR_BODY = (
     "Checks do not start by themselves on PRs the bot opens: push a commit or re-run them."
 )
 NO_PHASE = "RFD {rid} has no phase left to implement."
+PR_LINK = "pull request [#{number}]({url}) opened"
+RETRY = "Comment `/rfd implement {n}` to run the phase again (the job summary has the details)."
 UNKNOWN_PHASE = "RFD {rid} has no phase {asked}: its phases are {labels}."
 OPENED_REPLY = "Opened {url} for phase {n} of RFD {rid}."
 RECOVERED = (
@@ -69,16 +77,56 @@ def implement(ctx: Context, command: Command) -> str:
     key = f"{rid}-{label}"  # the label: unique in the plan, and what users call the phase
     existing = ctx.api.find_pull(branch)
     if existing is not None:
-        ctx.upsert("implement", key, OPENED.format(**facts, url=existing[1]))
+        ctx.upsert("implement", key, OPENED.format(**facts, pr=_pr_link(existing[1])))
         return EXISTS.format(**facts, url=existing[1])
     summary, reply = _earlier_work(ctx, ws.rel(ws.store.path(rid, f"phases/{label}.md")), facts)
-    if summary is None:
-        ctx.upsert("implement", key, RUNNING.format(**facts))
-        summary = _implement(ctx, command, rid, position, label, branch)
-    body = PR_BODY.format(**facts, summary=summary.strip())
-    _, url = ctx.api.create_pull(TITLE.format(**facts), branch, ctx.delivery.default_branch, body)
-    ctx.upsert("implement", key, OPENED.format(**facts, url=url))
+    if summary is not None:
+        url = _open_pull(ctx, facts, summary)
+        ctx.upsert("implement", key, OPENED.format(**facts, pr=_pr_link(url)))
+        return reply.format(**facts, url=url)
+    progress = _progress(ctx, key, facts)
+    try:
+        result = _implement(ctx, command, position, facts, progress)
+        url = _open_pull(ctx, facts, result.summary)
+    except Exception as exc:
+        _report(ctx, progress, exc, facts)
+        raise
+    progress.done(_pr_link(url), result.items)
     return reply.format(**facts, url=url)
+
+
+def _pr_link(url: str) -> str:
+    return PR_LINK.format(number=url.rsplit("/", 1)[-1], url=url)
+
+
+def _report(ctx: Context, progress: Progress, exc: Exception, facts: dict[str, Any]) -> None:
+    """The progress comment says the run failed (never a stale ⏳), unless GitHub is down."""
+    try:
+        progress.failed(str(exc), RETRY.format(**facts))
+    except ForgeError as again:
+        ctx.summary.problem(again)
+
+
+def _open_pull(ctx: Context, facts: dict[str, Any], summary: str) -> str:
+    body = PR_BODY.format(**facts, summary=summary.strip())
+    branch = facts["branch"]
+    _, url = ctx.api.create_pull(TITLE.format(**facts), branch, ctx.delivery.default_branch, body)
+    return url
+
+
+def _progress(ctx: Context, key: str, facts: dict[str, Any]) -> Progress:
+    """The phase's progress comment, posted now (research is the first stage)."""
+    snap = Snapshot(
+        "Implementing", RUNNING.format(**facts), Stage.RESEARCH,
+        run_url=run_url(ctx.environ), detail=f"branch `{facts['branch']}`",
+    )  # fmt: skip
+    progress = Progress(
+        lambda text: ctx.upsert("implement", key, text), snap, clock=ctx.clock,
+        spent=lambda: (ctx.summary.spent.tokens, ctx.summary.spent.cost_usd),
+        run_id=run_id(ctx.environ),
+    )  # fmt: skip
+    progress.update(force=True)
+    return progress
 
 
 def _position(rid: str, plan: Sequence[Any] | None, asked: str | None, nxt: int | None) -> int:
@@ -112,20 +160,25 @@ def _earlier_work(ctx: Context, summary_path: str, facts: dict[str, Any]) -> tup
 
 
 def _implement(
-    ctx: Context, command: Command, rid: str, position: int, label: str, branch: str
-) -> str:
-    """Run the implement step on a new branch and push it; the phase summary."""
+    ctx: Context, command: Command, position: int, facts: dict[str, Any], progress: Progress
+) -> ImplementResult:
+    """Run the implement step on a new branch and push it (the progress comment follows)."""
     from bot.agent.steps import implement_rfd
+    from bot.events import Notice
 
+    rid, label, branch = facts["rid"], facts["label"], facts["branch"]
     checkout = open_branch(ctx.root, branch, ctx.environ)
     try:
         work = open_workspace(ctx, checkout.root)
+        files = lambda name: work.store.read_text(rid, f"implement/{position}/{name}")  # noqa: E731
+        work.bus.subscribe(Notice, implement_listener(progress, files), owner="progress")
         result = implement_rfd(work, rid, phase=position, model=command.model)
         work.store.write_phase_summary(rid, label, result.summary)
+        progress.update(stage=Stage.PUSH, items=result.items)
         message = COMMIT.format(ids=rid, what=f"phase {label}", key=ctx.delivery.key)
         if commit_and_push(checkout, [checkout.root], message, ctx.environ):
             ctx.progress.append(f"phase {label} of RFD {rid} pushed to `{branch}`; "
                                 "its pull request not yet opened")  # fmt: skip
     finally:
         close(ctx.root, checkout)
-    return result.summary
+    return result

@@ -36,9 +36,10 @@ NO_KEY = (
 
 def open_workspace(ctx: Context, root: Path) -> Workspace:
     """A workspace on ``root`` that writes through the GitHub forge; the bot commits itself."""
+    from bot.events import TurnComplete
     from bot.workspace import Workspace
 
-    return Workspace.open(
+    ws = Workspace.open(
         root,
         config=None if ctx.resolved else ctx.cfg,
         resolved=ctx.resolved,
@@ -47,6 +48,8 @@ def open_workspace(ctx: Context, root: Path) -> Workspace:
         clock=ctx.clock,
         environ=ctx.environ,
     )
+    ws.bus.subscribe(TurnComplete, ctx.summary.spent.add, owner="job-summary")
+    return ws
 
 
 def has_model(ctx: Context, step: str, model: str | None = None) -> bool:

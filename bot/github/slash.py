@@ -26,6 +26,7 @@ FAILED = (
     "😕 `/rfd {verb}` failed:\n\n```\n{error}\n```\n\n"
     "Nothing was left half-done: fix this, then comment again."
 )
+DONE, REFUSED, FAILED_OUTCOME = "✅ done", "😕 refused", "❌ failed"
 
 
 def on_comment(ctx: Context) -> None:
@@ -64,27 +65,39 @@ def run(ctx: Context, command: Command) -> None:
     authors = _pr_author(ctx) if command.verb is Verb.ACCEPT else ()
     decision = authorize(spec, ctx.delivery.actor, ctx.cfg, ctx.api.permission, authors=authors)
     if not decision.allowed:
-        _react(ctx, Reaction.CONFUSED)
-        ctx.reply(decision.reason, key=key)
+        _answer(ctx, command, key, decision.reason, Reaction.CONFUSED, REFUSED)
         return
     if spec.mutating:
         _react(ctx, Reaction.EYES)
     try:
         message = HANDLERS[command.verb](ctx, command)
     except Refused as refusal:
-        _react(ctx, Reaction.CONFUSED)
-        ctx.reply(str(refusal), key=key)
+        _answer(ctx, command, key, str(refusal), Reaction.CONFUSED, REFUSED)
         return
     except ForgeError:
+        _ran(ctx, command, FAILED_OUTCOME)
         raise  # GitHub itself failed: the router replies once and fails the job
     except RfdError as err:
         ctx.summary.problem(err)
-        _react(ctx, Reaction.CONFUSED)
-        ctx.reply(FAILED.format(verb=command.verb.value, error=err), key=key)
+        text = FAILED.format(verb=command.verb.value, error=err)
+        _answer(ctx, command, key, text, Reaction.CONFUSED, FAILED_OUTCOME)
         return
-    if spec.mutating:
-        _react(ctx, Reaction.ROCKET)
-    ctx.reply(message, key=key)
+    _answer(ctx, command, key, message, Reaction.ROCKET if spec.mutating else None, DONE)
+
+
+def _answer(
+    ctx: Context, command: Command, key: str, text: str, reaction: Reaction | None, how: str
+) -> None:
+    """End ``command``: the reaction, the reply, and its line in the job summary."""
+    if reaction is not None:
+        _react(ctx, reaction)
+    _ran(ctx, command, f"{how}: {text}")
+    ctx.reply(text, key=key)
+
+
+def _ran(ctx: Context, command: Command, outcome: str) -> None:
+    login = ctx.delivery.actor.login
+    ctx.summary.answered(f"`/rfd {command.verb.value}`", login, outcome)
 
 
 def _react(ctx: Context, reaction: Reaction) -> None:

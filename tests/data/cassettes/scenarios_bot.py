@@ -740,13 +740,14 @@ CASSETTES[C + "test_implement_recovers_when_opening_its_pr_failed"] = [
     NO_PR,
     reply("implement-running", cid=970, number=12),
     call("POST", "/pulls", status=502, reply={"message": "Server Error"}, body=PR_REQUEST),
+    edited("implement-failed-progress", 970, number=12),  # no ⏳ left behind
     reply("implement-failed-502", cid=971, number=12),
     # run 2 (the job re-run)
     call(
         "GET",
         "/issues/12/comments",
         query="per_page=100",
-        reply=[RUNNING_COMMENT, FAILED_REPLY],
+        reply=[comment(970, 12, body("implement-failed-progress")), FAILED_REPLY],
     ),
     perm("Codertocat", "admin"),
     call(
@@ -760,8 +761,8 @@ CASSETTES[C + "test_implement_recovers_when_opening_its_pr_failed"] = [
     call(
         "PATCH",
         "/issues/comments/970",
-        body={"body": body("implement-opened")},
-        reply=comment(970, 12, body("implement-opened")),
+        body={"body": body("implement-opened-again")},
+        reply=comment(970, 12, body("implement-opened-again")),
     ),
     react("rocket"),
     edited("slash-implement-recovered", 971, number=12),
@@ -791,8 +792,8 @@ CASSETTES[C + "test_implement_reuses_the_pr_a_failed_run_opened"] = [
     call(
         "PATCH",
         "/issues/comments/970",
-        body={"body": body("implement-opened")},
-        reply=comment(970, 12, body("implement-opened")),
+        body={"body": body("implement-opened-again")},
+        reply=comment(970, 12, body("implement-opened-again")),
     ),
     react("rocket"),
     edited("slash-implement-exists", 971, number=12),
