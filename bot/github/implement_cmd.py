@@ -27,6 +27,7 @@ from bot.github.context import Context
 from bot.github.ops import COMMIT, Refused, has_model, open_workspace
 from bot.github.progress import Progress, Snapshot, Stage, implement_listener
 from bot.github.run_link import run_id, run_url
+from bot.text import plural
 from bot.github.verbs import NEEDS_MODEL, rfd_for_implement
 
 if TYPE_CHECKING:
@@ -91,7 +92,8 @@ def implement(ctx: Context, command: Command) -> str:
     except Exception as exc:
         _report(ctx, progress, exc, facts)
         raise
-    progress.done(_pr_link(url), result.items)
+    failed = f" with {plural(len(result.failed), 'failed item')}" if result.failed else ""
+    progress.done(_pr_link(url) + failed, result.items)
     return reply.format(**facts, url=url)
 
 

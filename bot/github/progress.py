@@ -91,7 +91,9 @@ def duration(seconds: float) -> str:
     minutes, secs = divmod(rest, 60)
     if hours:
         return f"{hours} h {minutes} min"
-    return f"{minutes} min {secs} s" if minutes else f"{secs} s"
+    if minutes:
+        return f"{minutes} min {secs} s" if secs else f"{minutes} min"
+    return f"{secs} s"
 
 
 def _facts(snap: Snapshot) -> str:

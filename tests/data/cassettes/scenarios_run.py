@@ -1,0 +1,61 @@
+"""Cassettes of ``tests/test_github_run.py``: replies and progress in workflow run 4242."""
+
+from __future__ import annotations
+
+from gh_data import call, comment, pull
+from scenarios_bot import CID, body, perm, react, reply
+
+T = "test_github_run/"
+NO_COMMENTS_12 = call("GET", "/issues/12/comments", query="per_page=100", reply=[])
+NO_COMMENTS_2 = call("GET", "/issues/2/comments", query="per_page=100", reply=[])
+
+
+def edited(name: str, cid: int = 970, number: int = 12) -> dict[str, object]:
+    return call(
+        "PATCH",
+        f"/issues/comments/{cid}",
+        body={"body": body(name)},
+        reply=comment(cid, number, body(name)),
+    )
+
+
+PR = pull(3, "rfd/045-phase-1", "b" * 40)
+PR.update(title="RFD 045, phase 1: Writer", body=body("implement-pr"))
+CASSETTES: dict[str, list[dict[str, object]]] = {
+    T + "test_a_reply_links_its_run": [NO_COMMENTS_2, reply("run-help")],
+    T + "test_a_refusal_links_its_run_and_the_summary_says_refused": [
+        NO_COMMENTS_12,
+        perm("Codertocat", "admin"),
+        react("eyes"),
+        react("confused"),
+        reply("run-implement-no-key", number=12),
+    ],
+    T + "test_implement_progress_ticks_and_fails_items_then_says_the_outcome": [
+        NO_COMMENTS_12,
+        perm("Codertocat", "admin"),
+        react("eyes"),
+        call("GET", "/pulls", query="state=all&head=Codertocat%3Arfd%2F045-phase-1", reply=[]),
+        reply("run-progress-research", cid=970, number=12),
+        edited("run-progress-plan"),
+        edited("run-progress-item-1"),
+        edited("run-progress-item-2"),
+        edited("run-progress-summary"),
+        edited("run-progress-push"),
+        call(
+            "POST",
+            "/pulls",
+            status=201,
+            reply=PR,
+            body={
+                "title": "RFD 045, phase 1: Writer",
+                "head": "rfd/045-phase-1",
+                "base": "main",
+                "body": body("run-implement-pr"),
+            },
+        ),
+        edited("run-progress-opened"),
+        react("rocket"),
+        reply("run-implement", number=12),
+    ],
+}
+_ = CID

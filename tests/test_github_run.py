@@ -1,0 +1,62 @@
+"""Every reply links its workflow run; the job summary says who ran what, how it ended and
+what it cost; `/rfd implement`'s progress comment follows the items and ends in the outcome."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+
+from bot.errors import ProviderError
+from tests.github_world import NOW, event_env
+from tests.test_github_slash import accepted_world, comment, implement_comment, scripted_model
+
+pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
+RUN = {"GITHUB_RUN_ID": "4242", "GITHUB_SERVER_URL": "https://github.com"}
+RUN_URL = "https://github.com/Codertocat/Hello-World/actions/runs/4242"
+
+
+def run(tmp_path: Path, checkout: Path, data: dict[str, object], step: float = 0.0) -> str:
+    """``rfd bot`` on this world in workflow run 4242; the job summary it wrote."""
+    from bot.github.router import main
+
+    environ = event_env(tmp_path, "issue_comment", data) | RUN
+    environ["GITHUB_STEP_SUMMARY"] = str(tmp_path / "summary.md")
+    clock = itertools.count(NOW, step).__next__ if step else lambda: NOW
+    assert main(environ, root=checkout, clock=clock) == 0
+    return (tmp_path / "summary.md").read_text()
+
+
+@pytest.mark.vcr
+def test_a_reply_links_its_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    scripted_model(monkeypatch)
+    _, checkout = accepted_world(tmp_path)
+    summary = run(tmp_path, checkout, comment("/rfd help"))  # the cassette holds the link
+    assert "| `/rfd help` | @Codertocat | ✅ done: " in summary
+
+
+@pytest.mark.vcr
+def test_a_refusal_links_its_run_and_the_summary_says_refused(tmp_path: Path) -> None:
+    _, checkout = accepted_world(tmp_path)
+    summary = run(tmp_path, checkout, implement_comment())  # no model key
+    assert "| `/rfd implement` | @Codertocat | 😕 refused: `/rfd implement` needs" in summary
+    assert "Model cost of this run: none" in summary
+
+
+@pytest.mark.vcr
+def test_implement_progress_ticks_and_fails_items_then_says_the_outcome(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each stage is edited in (the clock moves 30 s a tick): research, plan, item 1 of 2,
+    item 2 of 2 with item 1 ticked, the summary with item 2 failed, then the PR opened."""
+    from tests.fakes import ScriptedLLM, reply, scripted_providers
+
+    overloaded = ProviderError("the model is overloaded")
+    plan = "- [ ] 1. Write the CSV writer\n- [ ] 2. Add the endpoint\n"
+    script = [reply("Research."), reply(plan), reply("done"), overloaded, overloaded,
+              reply("Summary.")]  # fmt: skip
+    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(ScriptedLLM(script)))
+    _, checkout = accepted_world(tmp_path)
+    summary = run(tmp_path, checkout, implement_comment(), step=30.0)
+    assert "| `/rfd implement` | @Codertocat | ✅ done: Opened" in summary
