@@ -27,8 +27,8 @@ from bot.github.context import Context
 from bot.github.ops import COMMIT, Refused, has_model, open_workspace
 from bot.github.progress import Progress, Snapshot, Stage, implement_listener
 from bot.github.run_link import run_id, run_url
-from bot.text import plural
 from bot.github.verbs import NEEDS_MODEL, rfd_for_implement
+from bot.text import plural
 
 if TYPE_CHECKING:
     from bot.agent.implement import ImplementResult
