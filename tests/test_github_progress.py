@@ -117,3 +117,17 @@ def test_listener_reads_stage_and_checklist_from_the_steps_files() -> None:
         seen.append(written[-1].splitlines()[2].split(" · ")[0])
     assert seen == ["**Research**", "**Plan**", "**Item 2 of 2**", "**Summary**"]
     assert "- ❌ 2. B — failed: no" in written[-1]
+
+
+def test_a_dead_runs_comment_is_marked_ended_and_keeps_its_checklist() -> None:
+    from bot.github.progress_repair import ended
+
+    text = "<!-- rfd-bot:implement:045-1 -->\n" + render(snap(), run_id="42")
+    repaired = ended(text)
+    assert repaired is not None
+    assert "⏳" not in repaired and "rfd-bot:run:" not in repaired
+    assert "### ⚠️ Implementing RFD 045, phase 1: Writer — the run ended without finishing" in (
+        repaired
+    )
+    assert "- [x] 1. Write the writer" in repaired and repaired.startswith("<!-- rfd-bot:implement")
+    assert ended(repaired) is None  # an outcome (or a repaired comment) is left alone

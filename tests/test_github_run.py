@@ -60,3 +60,12 @@ def test_implement_progress_ticks_and_fails_items_then_says_the_outcome(
     _, checkout = accepted_world(tmp_path)
     summary = run(tmp_path, checkout, implement_comment(), step=30.0)
     assert "| `/rfd implement` | @Codertocat | ✅ done: Opened" in summary
+
+
+@pytest.mark.vcr
+def test_reconcile_marks_the_progress_of_a_dead_run_as_ended(tmp_path: Path) -> None:
+    """Issue #12 holds run 4100's progress, untouched for an hour: that run is over."""
+    from tests.test_github_reconcile import accepted_unlinked, reconcile
+
+    summary = reconcile(tmp_path, accepted_unlinked(tmp_path))
+    assert "#12: progress comment of run 4100 marked as ended" in summary

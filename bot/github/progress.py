@@ -35,6 +35,7 @@ FINISHED = "Finished in {facts}."
 STOPPED = "It stopped during **{stage}**, after {facts}: {reason}"
 RUN_LINK = "<sub>[Workflow run]({url}){note}</sub>"
 LIVE_NOTE = " · this comment is updated as the run goes"
+WORKING = " ← working on it"
 ITEM_MARK = {
     checklist.ItemStatus.DONE: "x",
     checklist.ItemStatus.FAILED: "!",
@@ -111,7 +112,7 @@ def _checklist(snap: Snapshot, working: bool) -> list[str]:
         if item.status is checklist.ItemStatus.FAILED:
             line += f" — failed: {plain(item.reason) or 'no reason given'}"
         elif working and snap.stage is Stage.ITEM and position == snap.k:
-            line += " ← working on it"
+            line += WORKING
         lines.append(line.replace("- [!]", "- ❌", 1))
     return lines
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gh_data import call, comment, pull
-from scenarios_bot import CID, body, perm, react, reply
+from scenarios_bot import CID, CREATED_12, ISSUES_Q, body, perm, react, reply
 
 T = "test_github_run/"
 NO_COMMENTS_12 = call("GET", "/issues/12/comments", query="per_page=100", reply=[])
@@ -59,3 +59,14 @@ CASSETTES: dict[str, list[dict[str, object]]] = {
     ],
 }
 _ = CID
+
+HOUR_AGO = "2026-11-22T01:00:00Z"  # an hour before the tests' clock
+DEAD = {**comment(970, 12, body("run-progress-item-2").replace("4242", "4100")),
+        "updated_at": HOUR_AGO}  # fmt: skip
+CASSETTES[T + "test_reconcile_marks_the_progress_of_a_dead_run_as_ended"] = [
+    call("GET", "/issues", query=ISSUES_Q, reply=[CREATED_12]),
+    call("GET", "/issues/12", reply=CREATED_12),
+    call("GET", "/pulls", query="state=open&per_page=100&page=1", reply=[]),
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[DEAD]),
+    edited("run-progress-ended"),
+]
