@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.errors import ProviderError
-from tests.github_world import NOW, event_env
+from tests.github_world import NOW, RFD_PATH, RFD_TEXT, event_env, make_world
 from tests.test_github_slash import accepted_world, comment, implement_comment, scripted_model
 
 pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
@@ -69,3 +69,30 @@ def test_reconcile_marks_the_progress_of_a_dead_run_as_ended(tmp_path: Path) -> 
 
     summary = reconcile(tmp_path, accepted_unlinked(tmp_path))
     assert "#12: progress comment of run 4100 marked as ended" in summary
+
+
+@pytest.mark.vcr
+def test_implement_on_the_open_accepting_pr_says_merge_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Accepted on the PR branch, not yet on main: the reply names the way on (cassette)."""
+    scripted_model(monkeypatch)
+    accepted = {RFD_PATH: RFD_TEXT.replace("Discussion", "Accepted")}
+    _, checkout = make_world(tmp_path, {"README.md": "hello\n"}, accepted)
+    summary = run(tmp_path, checkout, comment("/rfd implement"))
+    assert "merge this pull request first, then comment `/rfd implement` on its tracking" in (
+        summary
+    )
+
+
+@pytest.mark.vcr
+def test_implement_with_every_phase_done_names_the_next_step(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scripted_model(monkeypatch)
+    _, checkout = accepted_world(tmp_path)
+    for label in ("1", "2"):
+        (checkout / f"docs/rfd/.state/045/phases/{label}.md").parent.mkdir(exist_ok=True)
+        (checkout / f"docs/rfd/.state/045/phases/{label}.md").write_text("Done.\n")
+    summary = run(tmp_path, checkout, implement_comment())
+    assert "nothing is left to implement. **Next step:** `/rfd done`" in summary

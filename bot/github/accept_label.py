@@ -10,6 +10,9 @@ writes nothing, and a new labeling is taken off with a reply saying so.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from bot import phase_ids
 from bot.config import Config
 from bot.github.api import PullRequest
 from bot.github.auth import AUTHOR_MAY_NOT_ACCEPT, authorize
@@ -17,12 +20,22 @@ from bot.github.changed import changed_rfds
 from bot.github.commands import REGISTRY, Verb
 from bot.github.context import Context
 from bot.github.ops import Refused, commit, pr_workspace, refuse_label
+from bot.github.progress import plain
 from bot.status import Status
+from bot.text import plural
+
+if TYPE_CHECKING:
+    from bot.accept import AcceptOutcome
 
 ACCEPTABLE = (Status.DRAFT, Status.DISCUSSION)
 ALREADY = "Every RFD of this pull request is already accepted: nothing to do."
 ALREADY_KEY = "{key}-already"
 NO_RFD = "This pull request changes no RFD: there is nothing to accept."
+ACCEPTED = "🚀 RFD {rid} is Accepted: {phases}, tracked in #{issue}."
+NEXT = (
+    "**Next step** for RFD {rid}: merge this pull request into `{base}`, then comment "
+    "`/rfd implement` on #{issue} to implement phase {first} ({title}) in a new pull request."
+)
 
 
 def on_label(ctx: Context) -> None:
@@ -67,8 +80,17 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
         outcomes = [accept(ws, str(d.rfd_id)) for d in todo]
         ids = ", ".join(o.rfd_id for o in outcomes)
         done = commit(ctx, checkout, [p for o in outcomes for p in o.changed], ids, "accepted")
-    lines = [f"🚀 {o.message}" for o in outcomes]
-    return "\n".join([*lines, "", done])
+    facts = [_facts(o, pr.base_ref) for o in outcomes]
+    accepted = [ACCEPTED.format(**f) for f in facts]
+    return "\n\n".join(["\n".join([*accepted, done]), *(NEXT.format(**f) for f in facts)])
+
+
+def _facts(outcome: AcceptOutcome, base: str) -> dict[str, object]:
+    """What the reply says of one accepted RFD (its next step in GitHub terms)."""
+    first = outcome.phases[0]
+    return {"rid": outcome.rfd_id, "base": base, "issue": outcome.issue.number,
+            "phases": plural(len(outcome.phases), "phase"), "title": plain(first.title),
+            "first": phase_ids.label(first, 1)}  # fmt: skip
 
 
 def already(ctx: Context, pr: PullRequest, docs: list[tuple[str, int | None]],

@@ -43,7 +43,18 @@ PR_BODY = (
     "Merging it records the phase (`phases/{label}.md`) and ticks it on the tracking issue. "
     "Checks do not start by themselves on PRs the bot opens: push a commit or re-run them."
 )
-NO_PHASE = "RFD {rid} has no phase left to implement."
+NO_PHASE = (
+    "Every phase of RFD {rid} has its summary on `{branch}`: nothing is left to implement. "
+    "**Next step:** `/rfd done` on a pull request that changes RFD {rid} marks it Implemented."
+)
+MERGE_FIRST = (
+    "RFD {rid} is not Accepted on `{branch}` yet. **Next step:** merge this pull request "
+    "first, then comment `/rfd implement` on {issue}."
+)
+ACCEPT_FIRST = (
+    "RFD {rid} has no accepted plan on `{branch}`. **Next step:** accept it on its pull "
+    "request (`/rfd accept`) and merge that pull request, then comment `/rfd implement` here."
+)
 PR_LINK = "pull request [#{number}]({url}) opened"
 RETRY = "Comment `/rfd implement {n}` to run the phase again (the job summary has the details)."
 UNKNOWN_PHASE = "RFD {rid} has no phase {asked}: its phases are {labels}."
@@ -64,8 +75,10 @@ def implement(ctx: Context, command: Command) -> str:
     rid = rfd_for_implement(ctx, command)
     ws = open_workspace(ctx, ctx.root)
     state = ws.store.read(rid)
-    position = _position(rid, state.plan, command.phase, state.next_phase)
-    plan = state.plan or ()
+    if not state.plan:
+        raise Refused(_not_accepted_yet(ctx, rid))
+    plan = state.plan
+    position = _position(ctx, rid, plan, command.phase, state.next_phase)
     label = phase_ids.label(plan[position - 1], position)
     branch = BRANCH.format(rid=rid, n=label)
     facts: dict[str, Any] = {
@@ -131,14 +144,25 @@ def _progress(ctx: Context, key: str, facts: dict[str, Any]) -> Progress:
     return progress
 
 
-def _position(rid: str, plan: Sequence[Any] | None, asked: str | None, nxt: int | None) -> int:
+def _not_accepted_yet(ctx: Context, rid: str) -> str:
+    """The dead end of an RFD without a plan on the default branch, and the way out."""
+    from bot.comments import marker
+
+    branch = ctx.delivery.default_branch
+    if not ctx.delivery.on_pull_request:
+        return ACCEPT_FIRST.format(rid=rid, branch=branch)
+    issue = ctx.forge.find_issue(marker("tracking", rid))
+    where = f"its tracking issue #{issue.number}" if issue else "its tracking issue"
+    return MERGE_FIRST.format(rid=rid, branch=branch, issue=where)
+
+
+def _position(ctx: Context, rid: str, plan: Sequence[Any], asked: str | None,
+              nxt: int | None) -> int:  # fmt: skip
     """The position of the phase to implement: the one asked for (its label, or a number
     that is no label: a position), else the next one; Refused when there is none."""
-    if not plan:
-        raise Refused(NO_PHASE.format(rid=rid))
     if asked is None:
         if nxt is None:
-            raise Refused(NO_PHASE.format(rid=rid))
+            raise Refused(NO_PHASE.format(rid=rid, branch=ctx.delivery.default_branch))
         return nxt
     found = phase_ids.position(plan, asked)
     if found is None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from gh_data import call, comment, pull
-from scenarios_bot import CID, CREATED_12, ISSUES_Q, body, perm, react, reply
+from gh_data import call, comment, diff_entry, pull
+from scenarios_bot import CID, CREATED_12, ISSUES_Q, PULL, body, perm, react, reply
 
 T = "test_github_run/"
 NO_COMMENTS_12 = call("GET", "/issues/12/comments", query="per_page=100", reply=[])
@@ -69,4 +69,24 @@ CASSETTES[T + "test_reconcile_marks_the_progress_of_a_dead_run_as_ended"] = [
     call("GET", "/pulls", query="state=open&per_page=100&page=1", reply=[]),
     call("GET", "/issues/12/comments", query="per_page=100", reply=[DEAD]),
     edited("run-progress-ended"),
+]
+
+FILES_2 = call("GET", "/pulls/2/files", query="per_page=100&page=1",
+               reply=[diff_entry("docs/rfd/045-streaming-exports.md")])  # fmt: skip
+CASSETTES[T + "test_implement_on_the_open_accepting_pr_says_merge_first"] = [
+    NO_COMMENTS_2,
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    PULL,
+    FILES_2,
+    call("GET", "/issues", query=ISSUES_Q, reply=[CREATED_12]),
+    react("confused"),
+    reply("run-implement-merge-first"),
+]
+CASSETTES[T + "test_implement_with_every_phase_done_names_the_next_step"] = [
+    NO_COMMENTS_12,
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    react("confused"),
+    reply("run-implement-all-done", number=12),
 ]
