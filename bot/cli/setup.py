@@ -2,27 +2,56 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from bot import lifecycle, repo_setup
 from bot.cli.common import on_exists_option, repo_root, resolve_exists, rfd_command, workspace
 from bot.cli.output import Output
+from bot.config import load_config
 from bot.state import OnExists
+
+GITHUB_NEXT = (
+    "next, on GitHub: commit and push the workflow; create the labels {labels} (Settings → "
+    'Labels, or `gh label create`); for `/rfd implement` tick "Allow GitHub Actions to create '
+    'and approve pull requests" (Settings → Actions → General); add the ANTHROPIC_API_KEY '
+    "secret (or OPENAI_API_KEY and the RFD_BASE_URL variable) — see the README's set-up"
+)
 
 
 @rfd_command()
 @click.option("--example", is_flag=True, help="Add an example RFD to try every step on.")
-def init(out: Output, example: bool) -> int:
+@click.option("--github", is_flag=True, help="Also write the bot's workflow, pinned to a release.")
+@click.option("--action-repo", default=None, help="Where rfd-bot's action lives (OWNER/NAME).")
+@click.option("--action-ref", default=None, help="The tag or commit sha to pin the action to.")
+def init(
+    out: Output, example: bool, github: bool, action_repo: str | None, action_ref: str | None
+) -> int:
     """Set the repository up for RFDs: config, RFD directory, committed state directory."""
     root = repo_root()
     done = repo_setup.init(root, example=example)
-    out.data({"changed": done.changed, "kept": done.kept})
-    for line in (*done.changed, *done.kept):
+    changed = list(done.changed)
+    if github:
+        changed.append(_workflow(root, action_repo, action_ref))
+    out.data({"changed": changed, "kept": done.kept})
+    for line in (*changed, *done.kept):
         out.line(f"  {line}")
-    if not done.changed:
+    if not changed:
         out.line("  nothing to do: already set up")
     out.success(f"{root.name} is ready for RFDs — try `rfd list`")
+    if github:
+        cfg = load_config(root)
+        out.line(GITHUB_NEXT.format(labels=f"`{cfg.labels.review}` and `{cfg.labels.accept}`"))
     return 0
+
+
+def _workflow(root: Path, repo: str | None, ref: str | None) -> str:
+    from bot import __version__, workflow_setup
+
+    src = workflow_setup.source(repo, ref, __version__)
+    branch = workflow_setup.default_branch(root, load_config(root).rfd.main_branch)
+    return workflow_setup.write_workflow(root, src, branch)
 
 
 @rfd_command()
