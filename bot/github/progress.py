@@ -100,7 +100,9 @@ def duration(seconds: float) -> str:
 def _facts(snap: Snapshot) -> str:
     parts = [duration(snap.elapsed)]
     if snap.tokens:
-        parts.append(f"{snap.tokens:,} tokens · ${snap.cost_usd:.4f}")
+        parts.append(f"{snap.tokens:,} tokens")
+    if snap.cost_usd:
+        parts.append(f"${snap.cost_usd:.4f}")
     return " · ".join(parts + ([snap.detail] if snap.detail else []))
 
 
