@@ -83,3 +83,19 @@ def test_a_bad_action_repo_is_refused(repo: str) -> None:
 
     with pytest.raises(ConfigError, match="does not look like OWNER/NAME"):
         workflow_setup.source(repo, None, "0.1.0")
+
+
+def test_the_readmes_pictures_exist_and_its_diagram_has_every_status() -> None:
+    import re
+
+    from bot.status import Status
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    pictures = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", readme)
+    assert ".github/images/bot-on-a-pr.png" in pictures
+    assert all((ROOT / p).is_file() and p.startswith(".github/images/") for p in pictures)
+    diagram = readme[
+        readme.index("```mermaid") : readme.index("```", readme.index("```mermaid") + 3)
+    ]
+    assert "flowchart TD" in diagram
+    assert all(f"<b>{s.value}</b>" in diagram for s in Status)

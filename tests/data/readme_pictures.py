@@ -6,7 +6,8 @@ timeline by the design renderer (``github-render``: GitHub's CSS, task lists, me
 
     .venv/bin/python tests/data/readme_pictures.py > /tmp/spec.json
     cd <github-render> && node render.mjs /tmp/spec.json html
-    OUT=.github/images ./shoot.sh bot-on-a-pr 1150; OUT=.github/images ./shoot.sh bot-implementing 1000
+    OUT=<repo>/.github/images ./shoot.sh bot-on-a-pr 760
+    OUT=<repo>/.github/images ./shoot.sh bot-implementing 700
 
 Run it again after a change to those texts and commit the PNGs.
 """
