@@ -72,3 +72,22 @@ def test_ask_returns_none_at_end_of_input() -> None:
 
     assert TerminalPrompter(prompt=eof).ask("you> ") is None
     assert TerminalPrompter(prompt=lambda _: "more").ask("you> ") == "more"
+
+
+@pytest.mark.parametrize(
+    ("question", "shown"),
+    [
+        ("Dismiss resolved reviews? [numbers, 'all', or enter to skip]: ", "to skip]: "),
+        ("you (enter to finish)> ", "finish)> "),
+        ("Apply? [y]es / [n]o / [e]dit", "[e]dit: "),
+    ],
+)
+def test_a_prompt_never_ends_in_two_colons(question: str, shown: str) -> None:
+    from click.testing import CliRunner
+
+    from bot.agent.terminal import _click_prompt
+
+    with CliRunner().isolation(input="1\n") as (out, *_):
+        assert _click_prompt(question) == "1"
+        printed = out.getvalue().decode()
+    assert printed.endswith(f"{shown}1\n") and ": :" not in printed

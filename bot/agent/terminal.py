@@ -23,7 +23,15 @@ WHY_NOT = "What should it do instead? (enter to skip)"
 def _click_prompt(text: str) -> str:
     import click
 
-    return str(click.prompt(text, default="", show_default=False))
+    question, suffix = prompt_parts(text)
+    return str(click.prompt(question, default="", show_default=False, prompt_suffix=suffix))
+
+
+def prompt_parts(text: str) -> tuple[str, str]:
+    """``(question, suffix)`` for click: a question that already ends in ``:``, ``>`` or
+    ``?`` gets a space, not click's ``": "`` again (never ``"…skip]: : "``)."""
+    question = text.rstrip()
+    return question, " " if question.endswith((":", ">", "?")) else ": "
 
 
 def _click_edit(text: str, extension: str) -> str | None:
