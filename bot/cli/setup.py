@@ -29,7 +29,7 @@ def init(
     out: Output, example: bool, github: bool, action_repo: str | None, action_ref: str | None
 ) -> int:
     """Set the repository up for RFDs: config, RFD directory, committed state directory."""
-    root = repo_root()
+    root = repo_root(required=False)
     done = repo_setup.init(root, example=example)
     changed = list(done.changed)
     if github:

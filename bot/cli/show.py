@@ -104,6 +104,9 @@ def plan_cmd(out: Output, rfd: str) -> int:
     return 0
 
 
+LINT_TALLY = "{errors}, {warnings}: errors fail the check, warnings are reported only"
+
+
 @rfd_command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 def lint(out: Output, paths: tuple[Path, ...]) -> int:
@@ -142,13 +145,20 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
     )
     for finding in findings:
         hint = f" — {finding.hint}" if finding.hint else ""
-        out.line(f"{finding.path}:{finding.line or 1}: {finding.code} {finding.message}{hint}")
+        where, level = f"{finding.path}:{finding.line or 1}", finding.severity.value
+        out.line(f"{where}: {level} {finding.code} {finding.message}{hint}")
     for err in problems:
-        out.line(str(err))
+        out.line(str(err).replace(f"{err.location}: ", f"{err.location}: error ", 1))
+    failing = [f for f in findings if f.severity is lint_rules.Severity.ERROR]
     if not findings and not problems:
         checked = len([d for d in docs if chosen(d.path)])
         out.success(f"{plural(checked, 'RFD')} checked, no problems")
-    failing = [f for f in findings if f.severity is lint_rules.Severity.ERROR]
+    else:
+        errors = len(failing) + len(problems)
+        warnings = len(findings) - len(failing)
+        out.line(
+            LINT_TALLY.format(errors=plural(errors, "error"), warnings=plural(warnings, "warning"))
+        )
     return 1 if failing or problems else 0
 
 

@@ -1,0 +1,54 @@
+"""What the terminal says when something is off: outside a repository, a mistyped command
+or id, and which lint findings are errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.cli.main import main
+from tests.conftest import write_rfd
+
+
+def run(repo: Path, *argv: str) -> int:
+    return main(["-C", str(repo), *argv])
+
+
+@pytest.mark.parametrize("argv", [("list",), ("status", "1"), ("lint",)])
+def test_outside_a_repository_is_an_error_that_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]
+) -> None:
+    assert run(tmp_path, *argv) == 1
+    err = capsys.readouterr().err
+    assert f"{tmp_path.resolve()} is not inside a repository" in err
+    assert "`rfd init` sets one up" in err
+
+
+def test_a_mistyped_command_gets_a_did_you_mean(
+    rfd_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(rfd_repo, "lsit") == 2
+    assert "No such command 'lsit'. Did you mean 'list' or 'lint'?" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("query", "meant"), [("webhok", "001"), ("tracing-bg", "D1"), ("2", "001")]
+)
+def test_a_mistyped_id_or_name_gets_a_did_you_mean(
+    rfd_repo: Path, capsys: pytest.CaptureFixture[str], query: str, meant: str
+) -> None:
+    assert run(rfd_repo, "status", query) == 1
+    err = capsys.readouterr().err
+    assert "did you mean" in err and f"- {meant}  docs/rfd/" in err
+
+
+def test_lint_says_which_findings_are_errors(
+    rfd_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(rfd_repo, "002-bad.md", "# RFD 002: Bad\n\n- **Status**: Wat\n\n## Summary\n\nx\n")
+    assert run(rfd_repo, "lint") == 1
+    out = capsys.readouterr().out
+    assert "docs/rfd/002-bad.md:3: error unknown status 'Wat'" in out
+    assert ": warning RFD007 section 'Motivation'" in out  # the example draft's empty sections
+    assert "errors fail the check, warnings are reported only" in out.splitlines()[-1]
