@@ -154,10 +154,9 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
         checked = len([d for d in docs if chosen(d.path)])
         out.success(f"{plural(checked, 'RFD')} checked, no problems")
     else:
-        errors = len(failing) + len(problems)
-        warnings = len(findings) - len(failing)
+        wrong, noted = len(failing) + len(problems), len(findings) - len(failing)
         out.line(
-            LINT_TALLY.format(errors=plural(errors, "error"), warnings=plural(warnings, "warning"))
+            LINT_TALLY.format(errors=plural(wrong, "error"), warnings=plural(noted, "warning"))
         )
     return 1 if failing or problems else 0
 
