@@ -52,3 +52,38 @@ def test_lint_says_which_findings_are_errors(
     assert "docs/rfd/002-bad.md:3: error unknown status 'Wat'" in out
     assert ": warning RFD007 section 'Motivation'" in out  # the example draft's empty sections
     assert "errors fail the check, warnings are reported only" in out.splitlines()[-1]
+
+
+@pytest.mark.parametrize(
+    ("line", "style"),
+    [("--- a/x.md", "bold"), ("+++ b/x.md", "bold"), ("@@ -1 +1 @@", "cyan"),
+     ("+added", "green"), ("-removed", "red"), (" context", None)],
+)  # fmt: skip
+def test_diff_lines_are_coloured_by_kind(line: str, style: str | None) -> None:
+    from bot.cli.output import diff_style
+
+    assert diff_style(line) == style
+
+
+def test_refine_in_ask_mode_shows_each_diff_once(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The change is shown when it is approved, and not printed again after the pass."""
+    import sys
+
+    from bot.config import load_config
+    from bot.state import StateStore
+    from tests.conftest import rfd_text
+    from tests.fakes import ScriptedLLM, reply, scripted_providers
+
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    StateStore(git_repo, load_config(git_repo)).save_review("001", "# R\n\nVague.\n", now=1)
+    revision = {"sections": [{"section": "Summary", "content": "Kept summary."}], "notes": "ok"}
+    llm = ScriptedLLM([reply("", ("submit_revision", revision)), reply("CONVERGED")])
+    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr("click.prompt", lambda *_a, **_k: "")  # enter: apply; skip dismissing
+    assert run(git_repo, "refine", "1") == 0
+    out = capsys.readouterr().out
+    assert out.count("+Kept summary.") == 1
+    assert "Kept summary." in (git_repo / "docs/rfd/001-a.md").read_text()
