@@ -87,3 +87,23 @@ def test_refine_in_ask_mode_shows_each_diff_once(
     out = capsys.readouterr().out
     assert out.count("+Kept summary.") == 1
     assert "Kept summary." in (git_repo / "docs/rfd/001-a.md").read_text()
+
+
+def test_markdown_on_a_terminal_is_wrapped_never_cropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A review's long finding ends up on the screen whole, wrapped at the terminal's width."""
+    import io
+    import re
+
+    from bot.cli.output import Output
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setenv("COLUMNS", "40")
+    monkeypatch.delenv("NO_COLOR")
+    out = Output(stdout=Tty())
+    out.markdown("## Findings\n\n- **major** · Design: " + "word " * 30 + "END\n")
+    shown = re.sub(r"\x1b\[[0-9;]*m", "", out.stdout.getvalue())
+    assert "END" in shown and shown.count("word") == 30
+    assert max(len(line.rstrip()) for line in shown.splitlines()) <= 40

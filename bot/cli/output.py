@@ -69,7 +69,9 @@ class Output:
         if self._styled(self.stdout):
             from rich.markdown import Markdown
 
-            self._console(False).print(Markdown(text))
+            # soft_wrap (the console's default, for plain lines) would crop markdown at the
+            # terminal's edge: rendered text is wrapped to the width instead
+            self._console(False).print(Markdown(text), soft_wrap=False)
         else:
             self.stdout.write(text if text.endswith("\n") else text + "\n")
 
