@@ -131,3 +131,23 @@ def test_a_dead_runs_comment_is_marked_ended_and_keeps_its_checklist() -> None:
     )
     assert "- [x] 1. Write the writer" in repaired and repaired.startswith("<!-- rfd-bot:implement")
     assert ended(repaired) is None  # an outcome (or a repaired comment) is left alone
+
+
+def test_refine_progress_counts_the_passes_and_ends_with_how_it_stopped() -> None:
+    from types import SimpleNamespace
+
+    from bot.events import ResultReady, TurnStarted
+    from bot.github.refine_progress import RefineProgress
+
+    progress, written, clock = tracker()
+    follower = RefineProgress(progress)
+    for focus in ("reviews", "completeness"):
+        clock.now += EDIT_EVERY
+        follower.on_turn(TurnStarted(rfd_id="045", step="refine", model="m"))
+        follower.on_result(
+            ResultReady(rfd_id="045", step="refine", item=f"refine pass 1 ({focus})", result="")
+        )
+    assert written[-1].splitlines()[2].startswith("**Pass 2 of at most 5**")
+    follower.finish(SimpleNamespace(passes=(1, 2), stop=SimpleNamespace(value="converged")))  # type: ignore[arg-type]
+    assert "— refined in 2 passes (converged)" in written[-1]
+    assert "- [x] 1. reviews\n- [x] 2. completeness" in written[-1]

@@ -50,7 +50,7 @@ class Stage(Enum):
     ITEM = "item {k} of {n}"
     SUMMARY = "summary"
     PUSH = "push"
-    PASS = "pass {k} of {n}"
+    PASS = "pass {k} of at most {n}"
     COMMIT = "commit"
 
 

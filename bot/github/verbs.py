@@ -124,6 +124,7 @@ def do_dismiss(ctx: Context, command: Command) -> str:
 
 def do_refine(ctx: Context, command: Command) -> str:
     from bot.agent.steps import refine_rfd
+    from bot.github.refine_progress import refine_progress
 
     if not has_model(ctx, "refine", command.model):
         raise Refused(NEEDS_MODEL.format(verb="refine"))
@@ -132,7 +133,9 @@ def do_refine(ctx: Context, command: Command) -> str:
     with pr_workspace(ctx, pr, [target.file.path]) as (ws, checkout):
         if again := done_before(ctx, checkout, str(target.file.rfd_id), "refined"):
             return again
-        result = refine_rfd(ws, str(target.file.rfd_id), model=command.model)
+        with refine_progress(ctx, ws, str(target.file.rfd_id)) as progress:
+            result = refine_rfd(ws, str(target.file.rfd_id), model=command.model)
+            progress.finish(result)
         path = ws.path(ws.find(str(target.file.rfd_id)))
         done = commit(ctx, checkout, [path], str(target.file.rfd_id), "refined")
     passes = [f"- pass {p.number} ({p.focus.value}): "

@@ -473,6 +473,8 @@ CASSETTES[C + "test_refine_commits_the_refined_rfd"] = [
     react("eyes"),
     PULL,
     SLASH_FILES,
+    reply("refine-progress-start", cid=965),
+    edited("refine-progress-done", 965),
     react("rocket"),
     reply("slash-refine"),
 ]
@@ -885,6 +887,8 @@ CASSETTES[C + "test_refine_rerun_after_its_reply_failed_does_not_refine_again"] 
     react("eyes"),
     PULL,
     SLASH_FILES,
+    reply("refine-progress-start", cid=965),
+    edited("refine-progress-done", 965),
     react("rocket"),
     call(
         "POST",
