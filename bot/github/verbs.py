@@ -28,7 +28,9 @@ WHICH_RFD = "This pull request changes RFDs {ids}: say which one with `--rfd {fi
 NOT_IN_PR = "RFD {rfd} is not changed by this pull request (it changes {ids})."
 NEEDS_MODEL = (
     "`/rfd {verb}` needs an AI provider key and this run has none (fork PRs never get one): "
-    "nothing was changed."
+    "nothing was changed. **Next step:** a maintainer adds the `ANTHROPIC_API_KEY` secret (or "
+    "`OPENAI_API_KEY`) under Settings → Secrets and variables → Actions, then comments "
+    "`/rfd {verb}` again."
 )
 NOT_TRACKING = "This issue is not an RFD tracking issue: comment on the RFD's pull request."
 CLOSED_ON_MERGE = (
