@@ -36,7 +36,7 @@ def test_running_shows_stage_checklist_time_cost_and_run() -> None:
     assert text.startswith("<!-- rfd-bot:run:42 -->\n### ⏳ Implementing RFD 045, phase 1: Writer")
     assert "**Item 3 of 3** · 2 min 5 s · 12,345 tokens · $0.2500" in text
     assert "- [x] 1. Write the writer" in text
-    assert "- ❌ 2. Add the endpoint — failed: tests fail" in text
+    assert "- [ ] 2. Add the endpoint — ❌ failed: tests fail" in text
     assert "- [ ] 3. Docs ← working on it" in text
     assert f"[Workflow run]({URL})" in text
 
@@ -116,7 +116,7 @@ def test_listener_reads_stage_and_checklist_from_the_steps_files() -> None:
         listen(Notice(rfd_id="045", message="…"))
         seen.append(written[-1].splitlines()[2].split(" · ")[0])
     assert seen == ["**Research**", "**Plan**", "**Item 2 of 2**", "**Summary**"]
-    assert "- ❌ 2. B — failed: no" in written[-1]
+    assert "- [ ] 2. B — ❌ failed: no" in written[-1]
 
 
 def test_a_dead_runs_comment_is_marked_ended_and_keeps_its_checklist() -> None:

@@ -111,11 +111,12 @@ def _checklist(snap: Snapshot, working: bool) -> list[str]:
     for position, item in enumerate(snap.items, start=1):
         label = plain(item.label)
         line = f"- [{ITEM_MARK[item.status]}] {item.tag or item.number}. {label}"
-        if item.status is checklist.ItemStatus.FAILED:
-            line += f" — failed: {plain(item.reason) or 'no reason given'}"
+        if item.status is checklist.ItemStatus.FAILED:  # an open box, marked: still to do
+            line = line.replace("- [!]", "- [ ]", 1)
+            line += f" — ❌ failed: {plain(item.reason) or 'no reason given'}"
         elif working and snap.stage is Stage.ITEM and position == snap.k:
             line += WORKING
-        lines.append(line.replace("- [!]", "- ❌", 1))
+        lines.append(line)
     return lines
 
 
