@@ -99,3 +99,21 @@ def test_the_readmes_pictures_exist_and_its_diagram_has_every_status() -> None:
     ]
     assert "flowchart TD" in diagram
     assert all(f"<b>{s.value}</b>" in diagram for s in Status)
+
+
+def test_the_written_workflow_is_as_safe_as_our_own(tmp_path: Path) -> None:
+    """zizmor finds nothing in what `rfd init --github` writes (pinned to a commit)."""
+    import shutil
+    import subprocess
+    import sys
+
+    exe = shutil.which("zizmor") or str(Path(sys.executable).parent / "zizmor")
+    if not Path(exe).exists():
+        pytest.skip("zizmor is not installed")
+    flows = tmp_path / ".github" / "workflows"
+    flows.mkdir(parents=True)
+    action = workflow_setup.Source("acme/rfd-bot", SHA).action
+    (flows / "rfd.yml").write_text(workflow_setup.render(action, "trunk"), encoding="utf-8")
+    done = subprocess.run([exe, "--offline", str(tmp_path / ".github")], capture_output=True,
+                          text=True)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
