@@ -6,7 +6,8 @@ template by a test) with two things filled in: the action, pinned
 (for the push trigger).  Where rfd-bot came from is read from how it was installed
 (PEP 610's ``direct_url.json``: ``pip install git+https://github.com/OWNER/rfd-bot@…``
 records the repository and the exact commit, the strongest pin), else it must be
-given.  An existing workflow is never overwritten.
+given.  An existing workflow is never overwritten.  With a token (``RFD_GITHUB_TOKEN`` or
+``GITHUB_TOKEN``) and a github ``origin``, the trigger labels are created too.
 """
 
 from __future__ import annotations
@@ -14,10 +15,13 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
+from typing import Protocol
 
+from bot.config import Config
 from bot.errors import ConfigError
 from bot.state import atomic_write
 
@@ -35,7 +39,19 @@ NO_SOURCE = (
 NO_SOURCE_HINT = "say it: `rfd init --github --action-repo OWNER/rfd-bot [--action-ref vX.Y.Z]`"
 BAD_VALUE = "{what} {value!r} does not look like {shape}"
 WROTE = "created {path} (action {action}, push trigger on `{branch}`)"
+LABEL_CREATED = "created label {name} on {repo}"
+LABEL_KEPT = "label {name} exists on {repo} already"
+TOKEN_ENV = ("RFD_GITHUB_TOKEN", "GITHUB_TOKEN")
+LABELS = (
+    ("review", "1d76db", "rfd-bot: review the RFDs this pull request changes"),
+    ("accept", "0e8a16", "rfd-bot: accept the RFDs this pull request changes"),
+)
+"""The trigger labels: attribute of ``[labels]``, colour, description."""
 KEPT = "kept {path}: it exists already (compare it with `rfd init --github` in an empty repo)"
+
+
+class LabelForge(Protocol):
+    def create_label(self, name: str, color: str, description: str) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -100,6 +116,28 @@ def write_workflow(root: Path, src: Source, branch: str) -> str:
     target.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(target, render(src.action, branch))
     return WROTE.format(path=WORKFLOW_PATH, action=src.action, branch=branch)
+
+
+def github_environ(root: Path, environ: Mapping[str, str]) -> dict[str, str] | None:
+    """What the GitHub forge needs (token, ``owner/name`` of ``origin``), None without a
+    token or a github remote: the labels are then created by hand."""
+    from hooks import _git
+
+    token = next((environ[name] for name in TOKEN_ENV if environ.get(name)), "")
+    repository = _git.origin_repository(root)
+    if not token or not repository:
+        return None
+    return {**environ, "GITHUB_TOKEN": token, "GITHUB_REPOSITORY": repository}
+
+
+def create_labels(forge: LabelForge, cfg: Config, repository: str) -> list[str]:
+    """Create the trigger labels ``[labels]`` names; a line for each."""
+    lines = []
+    for attr, color, description in LABELS:
+        name = getattr(cfg.labels, attr)
+        made = forge.create_label(name, color, description)
+        lines.append((LABEL_CREATED if made else LABEL_KEPT).format(name=name, repo=repository))
+    return lines
 
 
 def _check(value: str, shape: re.Pattern[str], what: str, described: str) -> None:

@@ -117,3 +117,19 @@ def test_the_written_workflow_is_as_safe_as_our_own(tmp_path: Path) -> None:
     done = subprocess.run([exe, "--offline", str(tmp_path / ".github")], capture_output=True,
                           text=True)  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.vcr
+@pytest.mark.usefixtures("all_played")
+def test_init_github_creates_the_labels_with_a_token(
+    git_repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cassette: POST rfd:review (created), POST rfd:accept (422 already_exists)."""
+    git(git_repo, "remote", "add", "origin", "https://github.com/Codertocat/Hello-World.git")
+    monkeypatch.setenv("RFD_GITHUB_TOKEN", "ghs_test")
+    monkeypatch.setenv("GITHUB_API_URL", "https://api.github.com")
+    assert run(git_repo, "init", "--github", "--action-repo", "acme/rfd-bot") == 0
+    out = capsys.readouterr().out
+    assert "created label rfd:review on Codertocat/Hello-World" in out
+    assert "label rfd:accept exists on Codertocat/Hello-World already" in out
+    assert "create the labels" not in out

@@ -12,12 +12,16 @@ from bot.cli.output import Output
 from bot.config import load_config
 from bot.state import OnExists
 
+AFTER_LABELS = (
+    'for `/rfd implement` tick "Allow GitHub Actions to create and approve pull requests" '
+    "(Settings → Actions → General); add the ANTHROPIC_API_KEY secret (or OPENAI_API_KEY and "
+    "the RFD_BASE_URL variable) — see the README's set-up"
+)
 GITHUB_NEXT = (
     "next, on GitHub: commit and push the workflow; create the labels {labels} (Settings → "
-    'Labels, or `gh label create`); for `/rfd implement` tick "Allow GitHub Actions to create '
-    'and approve pull requests" (Settings → Actions → General); add the ANTHROPIC_API_KEY '
-    "secret (or OPENAI_API_KEY and the RFD_BASE_URL variable) — see the README's set-up"
+    "Labels, or run this again with RFD_GITHUB_TOKEN set); " + AFTER_LABELS
 )
+GITHUB_NEXT_LABELLED = "next, on GitHub: commit and push the workflow; " + AFTER_LABELS
 
 
 @rfd_command()
@@ -32,8 +36,12 @@ def init(
     root = repo_root(required=False)
     done = repo_setup.init(root, example=example)
     changed = list(done.changed)
+    labelled = False
     if github:
         changed.append(_workflow(root, action_repo, action_ref))
+        made = _labels(root)
+        changed += made
+        labelled = bool(made)
     out.data({"changed": changed, "kept": done.kept})
     for line in (*changed, *done.kept):
         out.line(f"  {line}")
@@ -42,8 +50,23 @@ def init(
     out.success(f"{root.name} is ready for RFDs — try `rfd list`")
     if github:
         cfg = load_config(root)
-        out.line(GITHUB_NEXT.format(labels=f"`{cfg.labels.review}` and `{cfg.labels.accept}`"))
+        labels = f"`{cfg.labels.review}` and `{cfg.labels.accept}`"
+        out.line((GITHUB_NEXT_LABELLED if labelled else GITHUB_NEXT).format(labels=labels))
     return 0
+
+
+def _labels(root: Path) -> list[str]:
+    """The trigger labels, created when a token and a github ``origin`` allow it."""
+    import os
+
+    from bot import workflow_setup
+    from bot.forge.github import GitHubForge
+
+    environ = workflow_setup.github_environ(root, os.environ)
+    if environ is None:
+        return []
+    forge = GitHubForge.from_env(environ)
+    return workflow_setup.create_labels(forge, load_config(root), environ["GITHUB_REPOSITORY"])
 
 
 def _workflow(root: Path, repo: str | None, ref: str | None) -> str:

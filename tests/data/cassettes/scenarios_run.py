@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gh_data import call, comment, diff_entry, pull
+from gh_data import API, REPO, call, comment, diff_entry, example, pull
 from scenarios_bot import CID, CREATED_12, ISSUES_Q, PULL, body, perm, react, reply
 
 T = "test_github_run/"
@@ -90,3 +90,20 @@ CASSETTES[T + "test_implement_with_every_phase_done_names_the_next_step"] = [
     react("confused"),
     reply("run-implement-all-done", number=12),
 ]
+
+# rfd init --github with a token: rfd:review is created, rfd:accept exists already.
+REVIEW_LABEL = {"name": "rfd:review", "color": "1d76db",
+                "description": "rfd-bot: review the RFDs this pull request changes"}  # fmt: skip
+ACCEPT_LABEL = {"name": "rfd:accept", "color": "0e8a16",
+                "description": "rfd-bot: accept the RFDs this pull request changes"}  # fmt: skip
+CREATED_LABEL = {**example("label"), **REVIEW_LABEL, "url": f"{API}/repos/{REPO}/labels/rfd:review"}
+EXISTS = {
+    "message": "Validation Failed",
+    "errors": [{"resource": "Label", "code": "already_exists", "field": "name"}],
+    "documentation_url": "https://docs.github.com/rest/issues/labels#create-a-label",
+    "status": "422",
+}
+CASSETTES["test_workflow_setup/test_init_github_creates_the_labels_with_a_token"] = [
+    call("POST", "/labels", body=REVIEW_LABEL, status=201, reply=CREATED_LABEL),
+    call("POST", "/labels", body=ACCEPT_LABEL, status=422, reply=EXISTS),
+]  # fmt: skip
