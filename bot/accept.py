@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from bot import document, plan
 from bot.atomic import read_exact
+from bot.config import ConventionsSection
 from bot.document import Document
 from bot.errors import InvalidStructure, TransitionError
 from bot.events import PlanExtracted
@@ -104,12 +105,8 @@ def accept(ws: Workspace, query: str, *, model: str | None = None) -> AcceptOutc
         raise
     changed += outcome.changed
     issue = track(ws, rid, "accepted")
-    file = ws.find(rid)
-    path = ws.path(file)
-    text = read_exact(path)
-    linked = document.set_field(text, "Tracking Issue", _issue_ref(issue))
-    if linked != text:
-        ws.write_rfd(path, linked)
+    path = ws.path(ws.find(rid))
+    _record_tracking(ws, path, tracking_header(issue, ws.config.conventions))
     msg = (
         f"RFD {rid} accepted with {plural(len(phases), 'phase')} ({method}); "
         f"tracking issue #{issue.number}"
@@ -134,7 +131,19 @@ def _check_acceptable(ws: Workspace, path: str, doc: Document) -> None:
     check_gates(Status.ACCEPTED, requires_statuses(ws, doc), path=path)
 
 
-def _issue_ref(issue: Issue) -> str:
-    if issue.url.startswith("local:"):
-        return f"#{issue.number} ({issue.url[len('local:') :]})"
+def tracking_header(issue: Issue, style: ConventionsSection) -> str | None:
+    """The ``Tracking Issue`` header value, None when the issue stays in the state directory
+    only: the repository says so, or the issue is the local forge's (its number means
+    nothing on GitHub, its path nothing to a reader of the RFD)."""
+    if style.tracking_issue == "state" or issue.url.startswith("local:"):
+        return None
     return f"[#{issue.number}]({issue.url})"
+
+
+def _record_tracking(ws: Workspace, path: Path, value: str | None) -> None:
+    if value is None:
+        return
+    text = read_exact(path)
+    linked = document.set_field(text, "Tracking Issue", value)
+    if linked != text:
+        ws.write_rfd(path, linked)

@@ -26,6 +26,31 @@ class RfdSection:
     """Sub-directory (of ``dir``) holding the workflow state of each RFD."""
     main_branch: str = "main"
     """The branch that accepted RFDs and phase summaries land on."""
+    templates: str = "000-*-template.md"
+    """The repository's own templates, a glob relative to ``dir`` (``*`` is the category,
+    e.g. ``templates/*.md``): never RFDs, and what ``rfd new`` fills."""
+
+
+@dataclass(frozen=True)
+class ConventionsSection:
+    """How the repository writes RFDs; ``rfd init`` detects them in an existing corpus."""
+
+    id_digits: int = 3
+    """Digits of a new published id (``045``: 3)."""
+    draft_digits: int = 1
+    """Digits of a new draft id (``D5``: 1, ``D05``: 2)."""
+    draft_numbers: Literal["max+1", "first-free"] = "max+1"
+    """A new draft's number: one more than any used (``max+1``) or the lowest free one."""
+    link_style: Literal["inline", "reference"] = "inline"
+    """Links rfd writes: ``[RFD 045](045-x.md)`` or ``[RFD 045]`` plus a definition line."""
+    back_links: tuple[str, ...] = ()
+    """Back-link fields the repository keeps (``Required by``, ``Extended by``)."""
+    abandon_notice: str = ""
+    """How an abandoned RFD says so: empty for an ``Abandoned`` header field, else a block
+    put under the header with ``{reason}`` filled in."""
+    tracking_issue: Literal["header", "state"] = "header"
+    """Where the tracking issue is recorded: a ``Tracking Issue`` header field (GitHub
+    issues only) or the state directory alone."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +143,18 @@ class ImplementSection:
     """Globs the implement step may never write, whatever ``allowed_paths`` says."""
     max_items: int = 30
     """Largest item checklist per phase (amendments are capped at twice the original count)."""
+    isolation: Literal["auto", "bwrap", "unshare", "none"] = "auto"
+    """How commands are isolated (fresh namespaces, see README "What implement's commands can
+    reach"): ``auto`` probes bubblewrap, then ``unshare``; ``none`` runs them unisolated, which
+    only a person confirming each command may allow (the bot refuses)."""
+    network: bool = False
+    """Whether commands may reach the network (off: a namespace without interfaces)."""
+    env: tuple[str, ...] = ()
+    """Environment variables passed to commands besides the built-in allowlist (PATH, LANG,
+    LC_*, TERM, TZ): never a secret, whose value the bot redacts from everything it writes."""
+    redacted_env: tuple[str, ...] = ()
+    """More environment variables whose values are secrets (redacted in every encoding from
+    command output and commits), beyond key-, token- and password-like names."""
 
 
 @dataclass(frozen=True)
@@ -131,6 +168,7 @@ class PluginsSection:
 @dataclass(frozen=True)
 class Config:
     rfd: RfdSection = RfdSection()
+    conventions: ConventionsSection = ConventionsSection()
     labels: LabelsSection = LabelsSection()
     provider: ProviderSection = ProviderSection()
     models: Mapping[str, str] = field(

@@ -1,8 +1,9 @@
 """Finding RFD files: scanning names, resolving what a user typed, reading them.
 
 Published RFDs are ``<dir>/NNN-slug.md``; drafts ``DNN-slug.md`` sit beside them
-or in ``<dir>/<drafts_dir>/``.  :func:`scan` looks at names only (``os.scandir``),
-so listing is cheap; :func:`read` is the one place RFD files are opened.
+or in ``<dir>/<drafts_dir>/``.  The repository's own templates (``[rfd] templates``)
+are never RFDs.  :func:`scan` looks at names only (``os.scandir``), so listing is
+cheap; :func:`read` is the one place RFD files are opened.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from bot.document import Document, parse
 from bot.errors import AmbiguousId, FileNotFound, ParseError, RfdError, ValidationError
 from bot.ids import RfdId, split_file_name
+from bot.repo_templates import is_template
 
 if TYPE_CHECKING:
     from bot.config import Config
@@ -43,6 +45,9 @@ def scan(root: Path, cfg: Config) -> list[RfdFile]:
     drafts = cfg.rfd.drafts_dir.strip("/")
     if drafts not in ("", "."):
         found += _scan_dir(root, f"{cfg.rfd_dir}/{drafts}")
+    prefix = len(cfg.rfd_dir) + 1
+    pattern = cfg.rfd.templates
+    found = [f for f in found if not is_template(f.path[prefix:], pattern)]
     return sorted(found, key=_by_id)
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 
 from bot.errors import InvalidStructure, ParseError
 from bot.header import Field, find_title, normalize_key, scan_fields, split_title
-from bot.ids import RfdId
+from bot.ids import RfdId, split_file_name
 from bot.markdown import (
     LazyMask,
     headings,
@@ -96,7 +96,10 @@ class Section(NamedTuple):
 
 
 class Document:
-    """A parsed RFD.  ``rfd_id`` is None when the heading carries no ``RFD NNN``.
+    """A parsed RFD.  ``rfd_id`` is the id its file name gives (the file name is the
+    identity); only a path that is not an RFD file name (``notes.md``) falls back to the
+    heading's.  ``heading_id`` is what the ``# RFD NNN`` heading says (None without one):
+    lint compares the two, nothing else reads it.
 
     Immutable, and equal to another when path and text are (everything else is parsed
     from them).  A plain class, not a dataclass, so that the hooks, which parse RFDs,
@@ -105,11 +108,12 @@ class Document:
 
     def __init__(
         self, *, path: str, text: str, rfd_id: RfdId | None, title: str, heading_line: int,
-        fields: tuple[Field, ...], status: Status,
+        fields: tuple[Field, ...], status: Status, heading_id: RfdId | None = None,
     ) -> None:  # fmt: skip
         self.path: Final = path
         self.text: Final = text
         self.rfd_id: Final = rfd_id
+        self.heading_id: Final = heading_id
         self.title: Final = title
         self.heading_line: Final = heading_line
         self.fields: Final = fields
@@ -193,11 +197,13 @@ def parse(text: str, path: str) -> Document:
     if title is None:
         raise InvalidStructure(NO_HEADING, path=path, line=1, hint=HEADING_HINT)
     fields = tuple(scan_fields(lines, title.index + 1, mask))
-    rfd_id, name = split_title(title.title)
+    heading_id, name = split_title(title.title)
+    named = split_file_name(path.rpartition("/")[2])
     return Document(
         path=path,
         text=text,
-        rfd_id=rfd_id,
+        rfd_id=heading_id if named is None else named[0],
+        heading_id=heading_id,
         title=name,
         heading_line=title.index + 1,
         fields=fields,

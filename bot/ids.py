@@ -1,8 +1,10 @@
 """RFD identifiers: published ``045`` and draft ``D32``.
 
 An :class:`RfdId` is what a user types (``045``, ``45``, ``D32``, ``d32``, ``RFD 045``)
-and what file names start with (``045-slug.md``, ``D32-slug.md``).  Published ids are
-shown zero-padded to three digits, drafts as ``D`` plus the number without padding.
+and what file names start with (``045-slug.md``, ``D32-slug.md``).  An id keeps the
+padding it was written with (``D05`` stays ``D05``; the file name is the identity), but
+compares by kind and number alone (``D5`` finds ``D05``).  Published ids are shown with
+at least three digits, drafts with at least one.
 """
 
 from __future__ import annotations
@@ -54,11 +56,13 @@ class RfdId:
     Not a NamedTuple either: an id must serialize as ``"045"``, not as a JSON array.
     """
 
-    __slots__ = ("draft", "number")
+    __slots__ = ("digits", "draft", "number")
 
-    def __init__(self, draft: bool, number: int) -> None:
+    def __init__(self, draft: bool, number: int, digits: int = 0) -> None:
         self.draft: Final = draft
         self.number: Final = number
+        self.digits: Final = digits
+        """How many digits it is written with (zero-padded); 0: the least for its kind."""
 
     def _key(self) -> tuple[bool, int]:
         return self.draft, self.number
@@ -83,14 +87,17 @@ class RfdId:
         match = _ID_RE.match(text)
         if match is None:
             raise ValidationError(f"not an RFD id: {text!r}", hint=BAD_ID_HINT)
-        return cls(draft=match["draft"] is not None, number=int(match["number"]))
+        digits = match["number"]
+        return cls(draft=match["draft"] is not None, number=int(digits), digits=len(digits))
 
     @classmethod
-    def published(cls, number: int) -> RfdId:
-        return cls(draft=False, number=number)
+    def published(cls, number: int, digits: int = 0) -> RfdId:
+        return cls(draft=False, number=number, digits=digits)
 
     def __str__(self) -> str:
-        return f"D{self.number}" if self.draft else f"{self.number:03d}"
+        if self.draft:
+            return f"D{self.number:0{max(self.digits, 1)}d}"
+        return f"{self.number:0{max(self.digits, 3)}d}"
 
     @property
     def state_key(self) -> str:
@@ -113,7 +120,8 @@ def split_file_name(name: str) -> tuple[RfdId, str] | None:
     if match is None:
         return None
     digits = match["id"].lstrip("Dd")  # [Dd]?[0-9]{1,6}: no need to parse it again
-    return RfdId(draft=digits != match["id"], number=int(digits)), match["slug"] or ""
+    rfd_id = RfdId(draft=digits != match["id"], number=int(digits), digits=len(digits))
+    return rfd_id, match["slug"] or ""
 
 
 SLUG_MAX = 60

@@ -10,14 +10,13 @@ import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot import document, plan_gates, publish, templates
+from bot import document, drafting, plan_gates, publish, style
 from bot.discovery import RfdFile
 from bot.document import Document
 from bot.errors import AlreadyExists, ValidationError
 from bot.events import RfdCreated, StatusChanged, StatusChanging
 from bot.ids import RfdId, slugify
 from bot.state import OnExists, unique_suffix
-from bot.state import drafts as state_drafts
 from bot.status import Status, check_gates, check_transition
 from bot.workspace import Workspace
 
@@ -121,7 +120,8 @@ def abandon(ws: Workspace, query: str, reason: str) -> StatusOutcome:
         )
     )
     stamped = f"{reason.strip()} ({_today(ws)})"
-    doc = document.parse(document.set_field(doc.text, "Abandoned", stamped), file.path)
+    noted = style.abandon(doc.text, file.path, stamped, ws.config.conventions)
+    doc = document.parse(noted, file.path)
     outcome = _set_status(ws, file, doc, Status.ABANDONED, reason=reason)
     _close_tracking(ws, outcome.rfd_id, "Abandoned")
     return outcome
@@ -151,8 +151,13 @@ def supersede(ws: Workspace, old_query: str, new_query: str) -> StatusOutcome:
     )
     # both edits are made (and may fail) before either file is written
     new_path = ws.path(new_file)
-    new_text = document.set_field(new_doc.text, "Supersedes", _link(old_file))
-    linked = document.set_field(old_doc.text, "Superseded by", _link(new_file))
+    conventions = ws.config.conventions
+    new_text = style.set_link_field(
+        new_doc.text, new_file.path, "Supersedes", old_file, conventions
+    )
+    linked = style.set_link_field(
+        old_doc.text, old_file.path, "Superseded by", new_file, conventions
+    )
     old_doc = document.parse(linked, old_file.path)
     ws.write_rfd(new_path, new_text)
     out = _set_status(ws, old_file, old_doc, Status.SUPERSEDED, reason=f"by RFD {new_file.rfd_id}")
@@ -167,10 +172,6 @@ def supersede(ws: Workspace, old_query: str, new_query: str) -> StatusOutcome:
     )
 
 
-def _link(file: RfdFile) -> str:
-    return f"[RFD {file.rfd_id}]({Path(file.path).name})"
-
-
 def _today(ws: Workspace) -> str:
     return dt.datetime.fromtimestamp(ws.clock(), dt.UTC).date().isoformat()
 
@@ -183,12 +184,8 @@ def new_rfd(
     authors: str = "",
     on_exists: OnExists | None = None,
 ) -> NewOutcome:
-    """Create a draft from the category's template (``DNN-slug.md`` beside the published RFDs)."""
-    if category not in templates.CATEGORIES:
-        raise ValidationError(
-            f"unknown category {category!r}",
-            hint=f"choose one of: {', '.join(templates.CATEGORIES)}",
-        )
+    """Create a draft the repository's way (:mod:`bot.drafting`): its template, id rule,
+    padding and drafts directory; the author from git unless given."""
     slug = slugify(title)
     existing = [f for f in ws.files() if f.slug == slug]
     if existing:
@@ -210,15 +207,9 @@ def new_rfd(
             slug = unique_suffix(slug, lambda s: s in taken)
         elif on_exists is OnExists.REPLACE:
             return _replace_draft(ws, existing[0], category, title, authors)
-    rid = RfdId(draft=True, number=next_draft_number(ws))
-    return _write_new(ws, rid, slug, category, title, authors)
-
-
-def next_draft_number(ws: Workspace) -> int:
-    """One more than any draft number ever used: present drafts, and the drafts the state
-    directory remembers (published ones, ``.state/D<n>/`` left behind) — never reused."""
-    present = [f.rfd_id.number for f in ws.files() if f.rfd_id.draft]
-    return max(*present, state_drafts.highest_used(ws.store), 0) + 1
+    rid = drafting.next_id(ws.files(), ws.store, ws.config)
+    folder = ws.root / drafting.directory(ws.root, ws.config)
+    return _write_new(ws, folder / rid.file_name(slug), rid, category, title, authors)
 
 
 def _replace_draft(
@@ -226,14 +217,14 @@ def _replace_draft(
 ) -> NewOutcome:
     if not f.rfd_id.draft:
         raise AlreadyExists(f"{f.path} is published; only drafts can be replaced", path=f.path)
-    return _write_new(ws, f.rfd_id, f.slug, category, title, authors)
+    return _write_new(ws, ws.path(f), f.rfd_id, category, title, authors)
 
 
 def _write_new(
-    ws: Workspace, rid: RfdId, slug: str, category: str, title: str, authors: str
+    ws: Workspace, path: Path, rid: RfdId, category: str, title: str, authors: str
 ) -> NewOutcome:
-    path = ws.root / ws.config.rfd_dir / f"{rid}-{slug}.md"
-    text = templates.render(category, str(rid), title, authors or "TBD", _today(ws))
+    authors = authors or (ws.vcs.author() if ws.vcs is not None else "") or "TBD"
+    text = drafting.render(ws.root, ws.config, category, rid, title, authors, _today(ws))
     path.parent.mkdir(parents=True, exist_ok=True)
     ws.write_rfd(path, text)
     ws.refresh()

@@ -39,6 +39,8 @@ def _sub(match: re.Match[str], retarget: Retarget) -> str:
         return match[0]
     path, sep, rest = _split_suffix(target)
     new = retarget(path) if path else None
+    if new is not None and path.startswith("./") and not new.startswith("../"):
+        new = f"./{new}"  # the repository writes "./x.md": so does the re-aimed link
     return match["lead"] + (new + sep + rest if new is not None else target)
 
 

@@ -88,9 +88,9 @@ def _missing_fields(ctx: Context) -> Iterator[Finding]:
 
 
 def _heading_matches_file(ctx: Context) -> Iterator[Finding]:
-    if ctx.file is None or ctx.doc.rfd_id == ctx.file.rfd_id:
+    if ctx.file is None or ctx.doc.heading_id == ctx.file.rfd_id:
         return
-    shown = f"RFD {ctx.doc.rfd_id}" if ctx.doc.rfd_id else "no RFD id"
+    shown = f"RFD {ctx.doc.heading_id}" if ctx.doc.heading_id else "no RFD id"
     hint = f"make the heading '# RFD {ctx.file.rfd_id}: {ctx.doc.title}' or rename the file"
     message = f"heading says {shown} but the file name says RFD {ctx.file.rfd_id}"
     yield ctx.finding(ctx.doc.heading_line, "RFD003", message, hint)

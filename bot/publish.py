@@ -12,11 +12,11 @@ from __future__ import annotations
 import posixpath
 from pathlib import Path
 
-from bot import document, links
+from bot import document, links, style
 from bot.atomic import read_exact
 from bot.discovery import RfdFile, next_number
 from bot.document import Document
-from bot.errors import AlreadyExists
+from bot.errors import AlreadyExists, RfdError
 from bot.events import RfdRenumbered, StatusChanged
 from bot.ids import RfdId
 from bot.state import drafts
@@ -26,7 +26,8 @@ from bot.workspace import Workspace
 
 def publish_draft(ws: Workspace, file: RfdFile, doc: Document) -> tuple[RfdId, Path, list[Path]]:
     """Publish ``file``; return its new id, new path and every path changed."""
-    new_id = RfdId(draft=False, number=next_number(ws.files()))
+    digits = ws.config.conventions.id_digits
+    new_id = RfdId(draft=False, number=next_number(ws.files()), digits=digits)
     old_path = ws.path(file)
     new_path = ws.root / ws.config.rfd_dir / new_id.file_name(file.slug)
     _check_free(ws, file, new_id, new_path)
@@ -43,6 +44,7 @@ def publish_draft(ws: Workspace, file: RfdFile, doc: Document) -> tuple[RfdId, P
     drafts.record(ws.store, new_id, file.rfd_id)
     changed += _rewrite_references(ws, file, new_id, moved)
     ws.refresh()
+    changed += _back_links(ws, document.parse(text, moved[1]), ws.find(str(new_id)))
     ws.bus.emit(
         RfdRenumbered(
             rfd_id=str(new_id), old_id=str(file.rfd_id), old_path=file.path, new_path=moved[1]
@@ -85,6 +87,33 @@ def _move_rfd(ws: Workspace, old: Path, new: Path, text: str) -> None:
     else:
         old.rename(new)
     ws.write_rfd(new, text)
+
+
+BACK_LINKS = {"Requires": "Required by", "Extends": "Extended by"}
+
+
+def _back_links(ws: Workspace, doc: Document, published: RfdFile) -> list[Path]:
+    """The RFDs it Requires/Extends list it under the back-link fields the repository keeps
+    (``[conventions] back_links``)."""
+    style_ = ws.config.conventions
+    changed = []
+    for forward, back in BACK_LINKS.items():
+        if back not in style_.back_links:
+            continue
+        for rid in doc.links(forward):
+            other = next((f for f in ws.files() if f.rfd_id == rid), None)
+            if other is None:
+                continue  # a link to a missing RFD: lint reports it
+            path = ws.path(other)
+            try:
+                text = read_exact(path)
+                updated = style.add_back_link(text, other.path, back, published, style_)
+            except (OSError, UnicodeDecodeError, RfdError):
+                continue  # a broken RFD is left as it is; `rfd lint` reports it
+            if updated != text:
+                ws.write_rfd(path, updated)
+                changed.append(path)
+    return changed
 
 
 def _rewrite_references(

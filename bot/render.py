@@ -53,11 +53,18 @@ class StatusView:
 
 
 def status_view(
-    doc: Document, state: RfdState, *, path: str, models: Mapping[str, str] | None = None
+    doc: Document,
+    state: RfdState,
+    *,
+    path: str,
+    models: Mapping[str, str] | None = None,
+    tracking: str = "",
 ) -> StatusView:
     """``models``: the configured model of each step (``{"refine": "opus", ...}``), shown
-    next to the actions that use one."""
+    next to the actions that use one; ``tracking``: the tracking issue when the header
+    does not record it (the repository keeps it in the state directory)."""
     models = models or {}
+    tracking = doc.field("Tracking Issue") or tracking
     rid = str(doc.rfd_id)
     problems = tuple(str(e) for e in (state.plan_error, state.decisions_error) if e)
     if doc.status is Status.DRAFT:
@@ -65,11 +72,13 @@ def status_view(
     if doc.status is Status.DISCUSSION:
         return _review(doc, state, rid, path, problems, models)
     if doc.status is Status.ACCEPTED:
-        return _implementation(doc, state, rid, path, problems, models)
+        return _implementation(doc, state, rid, path, problems, models, tracking)
     lines = [("Status", doc.status.value)]
-    for key in ("Superseded by", "Abandoned", "Tracking Issue"):
+    for key in ("Superseded by", "Abandoned"):
         if doc.field(key):
             lines.append((key, doc.field(key) or ""))
+    if tracking:
+        lines.append(("Tracking Issue", tracking))
     phases = _phase_lines(state)
     if phases:
         lines.append(("Phases", f"{sum(p.done for p in phases)}/{len(phases)} done"))
@@ -192,14 +201,15 @@ def _implementation(
     path: str,
     problems: tuple[str, ...],
     models: Mapping[str, str],
+    tracking: str,
 ) -> StatusView:
     phases = _phase_lines(state)
     done = sum(p.done for p in phases)
     lines = [("Status", "Accepted"), ("Phases", f"{done}/{len(phases)} done")]
     if state.plan is None and state.plan_error is None:
         lines.append(("Plan", MISSING_PLAN.format(rid=rid)))
-    if doc.field("Tracking Issue"):
-        lines.append(("Tracking Issue", doc.field("Tracking Issue") or ""))
+    if tracking:
+        lines.append(("Tracking Issue", tracking))
     if state.impl_reviews:
         lines.append(("Impl reviews", f"{len(state.impl_reviews)} active"))
     actions = []

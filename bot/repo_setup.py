@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from bot.config import CONFIG_PATH, Config, load_config
+from bot.config import CONFIG_PATH, Config, load_config, parse
 from bot.ids import split_file_name
 from bot.state import atomic_write
 
@@ -35,15 +35,21 @@ class InitOutcome:
     """A line per example that was there already (and why it was not added)."""
 
 
-def init(root: Path, *, example: bool = False) -> InitOutcome:
-    """Create what is missing; say what changed and which examples were kept."""
+DETECTED = "created {path} from the conventions of the RFDs in {rfd_dir}/ (each setting says why)"
+KEPT_CONFIG = (
+    "kept {path} as it is; `rfd init --overwrite` replaces it with the conventions detected "
+    "in {rfd_dir}/ (the current file is kept as {backup})"
+)
+BACKUP_SUFFIX = ".orig"
+
+
+def init(root: Path, *, example: bool = False, overwrite: bool = False) -> InitOutcome:
+    """Create what is missing; say what changed and which examples were kept.  In a
+    repository that has RFDs already the configuration is detected from them (an existing
+    configuration is replaced only with ``overwrite``, and kept beside as a backup)."""
     changes: list[str] = []
     kept: list[str] = []
-    config_file = root / CONFIG_PATH
-    if not config_file.exists():
-        config_file.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(config_file, CONFIG_TEMPLATE)
-        changes.append(f"created {CONFIG_PATH}")
+    _write_config(root, overwrite, changes, kept)
     cfg = load_config(root)
     rfd_dir = root / cfg.rfd_dir
     if not rfd_dir.is_dir():
@@ -53,6 +59,34 @@ def init(root: Path, *, example: bool = False) -> InitOutcome:
     if example:
         changes += _examples(root, cfg, kept)
     return InitOutcome(changes, kept)
+
+
+def _write_config(root: Path, overwrite: bool, changes: list[str], kept: list[str]) -> None:
+    from bot.adopt import detected_config, find_rfd_dir
+
+    config_file = root / CONFIG_PATH
+    exists = config_file.exists()
+    found = find_rfd_dir(root)
+    text = detected_config(root) if found is not None else None
+    if exists and (found is None or not overwrite):
+        if found is not None and text is not None and _differs(load_config(root), parse(text)):
+            backup = CONFIG_PATH + BACKUP_SUFFIX
+            kept.append(KEPT_CONFIG.format(path=CONFIG_PATH, rfd_dir=found[0], backup=backup))
+        return
+    config_file.parent.mkdir(parents=True, exist_ok=True)
+    if exists:
+        atomic_write(root / (CONFIG_PATH + BACKUP_SUFFIX), config_file.read_text(encoding="utf-8"))
+        changes.append(f"kept the previous {CONFIG_PATH} as {CONFIG_PATH}{BACKUP_SUFFIX}")
+    atomic_write(config_file, text or CONFIG_TEMPLATE)
+    if found is None:
+        changes.append(f"created {CONFIG_PATH}")
+    else:
+        changes.append(DETECTED.format(path=CONFIG_PATH, rfd_dir=found[0]))
+
+
+def _differs(current: Config, detected: Config) -> bool:
+    """Would the detected conventions change what the current configuration says?"""
+    return (current.rfd, current.conventions) != (detected.rfd, detected.conventions)
 
 
 def _state_committed(root: Path, state_root: str) -> list[str]:

@@ -31,6 +31,9 @@ class Vcs(Protocol):
 
     def branch(self) -> str: ...
 
+    def author(self) -> str:
+        """``Name <email>`` from the git configuration ("" when neither is set)."""
+
 
 class GitVcs:
     """A working tree, through GitPython — imported on first use (≈ 150 ms), so commands
@@ -119,6 +122,19 @@ class GitVcs:
             return str(self._repo.active_branch.name)
         except TypeError:  # detached HEAD
             return self.head()[:12]
+
+    def author(self) -> str:
+        name, email = self._config("user.name"), self._config("user.email")
+        return f"{name} <{email}>" if name and email else name or (f"<{email}>" if email else "")
+
+    def _config(self, key: str) -> str:
+        """A git configuration value as git itself resolves it ("" when unset)."""
+        import git
+
+        try:
+            return str(self._repo.git.config("--get", key)).strip()
+        except git.GitCommandError:
+            return ""
 
 
 def _top_level(path: Path) -> Path | None:

@@ -36,23 +36,35 @@ def hook_args(prog: str, doc: str, argv: Sequence[str] | None, files: str) -> Na
     return parser.parse_args(argv)
 
 
+TEMPLATES = "000-*-template.md"
+"""``bot.config.RfdSection.templates`` (the default layout's test keeps the two equal)."""
+
+
 class Layout(NamedTuple):
     """The configured directories, as repository-relative posix paths."""
 
     rfd_dir: str
     drafts_dir: str
     state_root: str
+    templates: str = TEMPLATES
+    """The repository's own templates (a glob relative to ``rfd_dir``): never RFDs."""
 
     @classmethod
     def of(cls, cfg: Config) -> Layout:
-        return cls(cfg.rfd_dir, f"{cfg.rfd_dir}/{cfg.rfd.drafts_dir.strip('/')}", cfg.state_root)
+        drafts = f"{cfg.rfd_dir}/{cfg.rfd.drafts_dir.strip('/')}"
+        return cls(cfg.rfd_dir, drafts, cfg.state_root, cfg.rfd.templates)
 
     def rfd_id(self, path: str) -> RfdId | None:
         """The id of the RFD file at ``path``, None when it is not an RFD file."""
-        parent, _, name = normalize(path).rpartition("/")
+        path = normalize(path)
+        parent, _, name = path.rpartition("/")
         if parent not in (self.rfd_dir, self.drafts_dir):
             return None
         from bot.ids import split_file_name
+        from bot.repo_templates import is_template
+
+        if is_template(path[len(self.rfd_dir) + 1 :], self.templates):
+            return None
 
         split = split_file_name(name)
         return split[0] if split else None
@@ -82,7 +94,7 @@ def normalize(path: str) -> str:
 
 CONFIG_PATH = ".github/rfd.toml"
 """``bot.config.CONFIG_PATH`` (a test keeps the two equal)."""
-DEFAULT_LAYOUT = Layout("docs/rfd", "docs/rfd/drafts", "docs/rfd/.state")
+DEFAULT_LAYOUT = Layout("docs/rfd", "docs/rfd/drafts", "docs/rfd/.state", TEMPLATES)
 """``Layout.of(Config())`` (a test keeps the two equal)."""
 
 
@@ -101,7 +113,8 @@ def load_layout(root: Path) -> Layout:
         return Layout.of(load_config(root))
     rfd_dir = rfd.get("dir", DEFAULT_LAYOUT.rfd_dir).rstrip("/")
     drafts = rfd.get("drafts_dir", "drafts").strip("/")
-    return Layout(rfd_dir, f"{rfd_dir}/{drafts}", f"{rfd_dir}/{rfd.get('state_dir', '.state')}")
+    state_root = f"{rfd_dir}/{rfd.get('state_dir', '.state')}"
+    return Layout(rfd_dir, f"{rfd_dir}/{drafts}", state_root, rfd.get("templates", TEMPLATES))
 
 
 class Report:

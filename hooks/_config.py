@@ -30,6 +30,11 @@ _STEP: dict[str, Check] = {
 }  # fmt: skip
 LEAVES: dict[str, Check] = {
     "rfd.dir": str, "rfd.drafts_dir": str, "rfd.state_dir": str, "rfd.main_branch": str,
+    "rfd.templates": str,
+    "conventions.id_digits": int, "conventions.draft_digits": int,
+    "conventions.draft_numbers": ("max+1", "first-free"),
+    "conventions.link_style": ("inline", "reference"), "conventions.back_links": LIST_OF_STR,
+    "conventions.abandon_notice": str, "conventions.tracking_issue": ("header", "state"),
     "labels.review": str, "labels.accept": str,
     "provider.name": _PROVIDERS,
     "provider.base_url": str, "provider.api_key_env": str, "provider.timeout_seconds": float,
@@ -43,6 +48,8 @@ LEAVES: dict[str, Check] = {
     "bot.write_burst": int,
     "implement.allowed_commands": LIST_OF_STR, "implement.allowed_paths": LIST_OF_STR,
     "implement.protected_paths": LIST_OF_STR, "implement.max_items": int,
+    "implement.isolation": ("auto", "bwrap", "unshare", "none"), "implement.network": bool,
+    "implement.env": LIST_OF_STR, "implement.redacted_env": LIST_OF_STR,
 }  # fmt: skip
 """The keys this reader checks itself (``models.*``: any key of that table)."""
 

@@ -1,11 +1,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 import pytest
 
 from bot import accept, phases
+from bot.cli.next_step import status_of
+from bot.config import ConventionsSection
 from bot.errors import GateError, InvalidStructure, TransitionError
+from bot.forge.base import Issue
 from bot.lifecycle import done
 from bot.workspace import Workspace
 from tests.conftest import rfd_text, write_rfd
@@ -19,7 +23,9 @@ def test_accept_extracts_promotes_and_opens_the_tracking_issue(git_repo: Path) -
     assert out.method == "deterministic"
     text = path.read_text()
     assert "- **Status**: Accepted" in text
-    assert f"- **Tracking Issue**: #{out.issue.number}" in text
+    assert "Tracking Issue" not in text  # a local issue stays in the state directory
+    shown = f"#{out.issue.number} (docs/rfd/.state/.forge/issues/{out.issue.number}.md)"
+    assert ("Tracking Issue", shown) in status_of(ws, "1").lines  # rfd status still shows it
     assert "- [ ] 1. Schema" in out.issue.body and "- [ ] 2. Worker" in out.issue.body
     assert ws.store.read_plan("001") == out.phases
 
@@ -100,5 +106,19 @@ def test_accept_keeps_crlf_line_endings_and_changes_only_its_lines(git_repo: Pat
     after = path.read_bytes()
     assert b"\n" not in after.replace(b"\r\n", b"")  # every line still ends in CRLF
     added = set(after.split(b"\r\n")) - set(lf.replace("\n", "\r\n").encode().split(b"\r\n"))
-    assert b"- **Status**: Accepted" in added and len(added) == 2
-    assert any(line.startswith(b"- **Tracking Issue**: #1") for line in added)
+    assert added == {b"- **Status**: Accepted"}
+
+
+@pytest.mark.parametrize(
+    ("url", "where", "header"),
+    [
+        ("https://github.com/o/r/issues/7", "header", "[#7](https://github.com/o/r/issues/7)"),
+        ("https://github.com/o/r/issues/7", "state", None),
+        ("local:docs/rfd/.state/.forge/issues/7.md", "header", None),
+    ],
+)
+def test_the_tracking_issue_is_recorded_where_the_repository_records_it(
+    url: str, where: Literal["header", "state"], header: str | None
+) -> None:
+    issue = Issue(number=7, title="RFD 001", body="", url=url, state="open")
+    assert accept.tracking_header(issue, ConventionsSection(tracking_issue=where)) == header

@@ -114,3 +114,20 @@ def test_the_program_is_recognised_however_it_is_started(argv: list[str], name: 
 )
 def test_path_words_of_an_argument(argument: str, words: list[str]) -> None:
     assert list(path_words(argument)) == words
+
+
+@pytest.mark.parametrize(
+    "command", ["pytest --basetemp=docs", "pytest --basetemp docs", "pytest --basetemp=."]
+)
+def test_pytest_may_not_empty_a_directory_holding_tracked_files(
+    tmp_path: Path, command: str
+) -> None:
+    from tests.conftest import git
+
+    (tmp_path / "docs" / "rfd").mkdir(parents=True)
+    (tmp_path / "docs" / "rfd" / "001-a.md").write_text("# RFD 001: A\n", encoding="utf-8")
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "-A")
+    with pytest.raises(PermissionDenied, match="holds files git tracks"):
+        check(shlex.split(command), 1, Sandbox(tmp_path))
+    check(shlex.split("pytest --basetemp=tmp/pt"), 1, Sandbox(tmp_path))  # a fresh one is fine

@@ -151,3 +151,14 @@ def test_the_action_installs_rfd_bot_both_ways(tmp_path: Path) -> None:
     remote = _install_target(downloaded / ("a" * 40) / ".github" / "actions" / "rfd", tmp_path)
     for target in (local, remote):
         assert 'name = "rfd-bot"' in (target / "pyproject.toml").read_text(encoding="utf-8")
+
+
+def test_the_comment_job_prepares_isolation_before_the_bot_runs() -> None:
+    """`/rfd implement` runs model-written commands: bubblewrap must work first (AppArmor)."""
+    names = [step["name"] for step in load(ACTION)["runs"]["steps"]]
+    isolate = next(s for s in load(ACTION)["runs"]["steps"] if "isolate" in s.get("run", ""))
+    assert names.index(isolate["name"]) < names.index("Handle the event")
+    assert "issue_comment" in isolate["if"]
+    script = (ACTION.parent / "isolate.sh").read_text(encoding="utf-8")
+    assert "bwrap-userns-restrict" in script and "apparmor_parser -r" in script
+    assert script.rstrip().endswith("exit 0")  # never fails the job: the bot fails closed

@@ -15,7 +15,7 @@ from bot.ids import RfdId, slugify, split_file_name
         ("1234", False, 1234, "1234"),
         ("D32", True, 32, "D32"),
         ("d32", True, 32, "D32"),
-        ("D032", True, 32, "D32"),
+        ("D032", True, 32, "D032"),  # the padding it was written with is kept
         ("RFD 045", False, 45, "045"),
         ("rfd d7", True, 7, "D7"),
         ("  RFD-12 ", False, 12, "012"),

@@ -35,3 +35,9 @@ def test_a_file_that_stays_changes_only_links_to_the_moved_one() -> None:
     stay = mover("docs/rfd", "docs/rfd", ("docs/rfd/drafts/D1-q.md", "docs/rfd/002-q.md"))
     text = "[q](drafts/D1-q.md) [a](./001-a.md) [b](drafts/D3-x.md)\r\n"
     assert rewrite_targets(text, stay) == "[q](002-q.md) [a](./001-a.md) [b](drafts/D3-x.md)\r\n"
+
+
+def test_a_dotted_target_stays_dotted() -> None:
+    text = "[RFD 001]: ./drafts/D1-x.md\n"
+    moved = mover("docs/rfd", "docs/rfd", ("docs/rfd/drafts/D1-x.md", "docs/rfd/002-x.md"))
+    assert rewrite_targets(text, moved) == "[RFD 001]: ./002-x.md\n"

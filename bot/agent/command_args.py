@@ -15,6 +15,7 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
+import subprocess
 from collections.abc import Iterator, Mapping, Sequence
 
 from bot.agent.sandbox import OUTSIDE, PROTECTED, Sandbox, matches_any
@@ -39,6 +40,9 @@ MAKE_VARIABLE = re.compile(r"[A-Za-z_][\w.-]*[:+?!]?=")
 REFUSED_OPTION = "changes where `{program}` works or what it loads"
 HOME = "names a home directory (`~`)"
 VARIABLE = "overrides a make variable (it could replace the command a recipe runs)"
+EMPTIED = "names `{rel}`, which holds files git tracks: pytest empties its --basetemp first"
+EMPTIED_OPTIONS = frozenset({"--basetemp"})
+"""pytest options naming a directory it deletes before the run."""
 
 
 def program(argv: Sequence[str]) -> str:
@@ -77,11 +81,25 @@ def refusal(program_name: str, argument: str, sandbox: Sandbox) -> str | None:
         return REFUSED_OPTION.format(program=program_name)
     if program_name == "make" and MAKE_VARIABLE.match(argument):
         return VARIABLE
+    if program_name == "pytest" and option_name(argument) in EMPTIED_OPTIONS:
+        return _emptied(argument.partition("=")[2], sandbox)
     for word in path_words(argument):
         reason = _path_refusal(word, sandbox)
         if reason:
             return reason
     return None
+
+
+def _emptied(value: str, sandbox: Sandbox) -> str | None:
+    """Why pytest may not empty ``value``: it holds tracked files (``--basetemp=docs``)."""
+    reason = _path_refusal(value, sandbox)
+    if reason or not value:
+        return reason
+    rel = sandbox.relative(sandbox.resolve(value))
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--", rel], cwd=sandbox.root, capture_output=True, check=False
+    )  # fmt: skip
+    return EMPTIED.format(rel=rel) if listed.stdout or rel == "." else None
 
 
 def _path_refusal(word: str, sandbox: Sandbox) -> str | None:
@@ -100,10 +118,17 @@ def _path_refusal(word: str, sandbox: Sandbox) -> str | None:
     return None
 
 
+def _joined(arguments: Sequence[str]) -> Iterator[str]:
+    """The arguments, with ``--basetemp X`` given as ``--basetemp=X`` (checked as one)."""
+    words = iter(arguments)
+    for word in words:
+        yield f"{word}={next(words, '')}" if word in EMPTIED_OPTIONS else word
+
+
 def check(argv: Sequence[str], prefix_words: int, sandbox: Sandbox) -> None:
     """Raise PermissionDenied naming the first argument after the prefix that is refused."""
     name = program(argv)
-    for argument in argv[prefix_words:]:
+    for argument in _joined(argv[prefix_words:]):
         reason = refusal(name, argument, sandbox)
         if reason:
             raise PermissionDenied(

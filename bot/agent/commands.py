@@ -1,28 +1,32 @@
 """The run_command tool: allow-listed command prefixes, no shell, a timeout, capped output.
 
-What follows the prefix is confined by :mod:`bot.agent.command_args` (paths inside the
-repository and outside the protected globs); the command runs in the repository root
-with an environment stripped of keys and tokens.
+The one place implement starts a command.  What follows the prefix is confined by
+:mod:`bot.agent.command_args` (paths inside the repository and outside the protected
+globs); the command runs in the repository root, isolated (:mod:`bot.agent.isolation`:
+fresh namespaces, read-only but the worktree, an allowlisted environment).  Where no
+isolation works only a person may let it run (:mod:`bot.agent.permission`).  Its output
+reaches the model with every form of the process's secret values redacted.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import shlex
+import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from bot.agent import command_args
 from bot.agent.context import Tool, ToolContext, schema
+from bot.agent.isolation import ENABLE, NO_ISOLATION, choose, command_env, isolated
+from bot.agent.jail_view import sanitized_copy, view_for
 from bot.errors import PermissionDenied, ValidationError
+from bot.secret_values import held
 
 MAX_OUTPUT_CHARS = 20_000
-SECRET_NAME = re.compile(
-    r"KEY|TOKEN|SECRET|PASS|CREDENTIAL|AUTH|COOKIE|(?:^|_)PAT(?:_|$)", re.IGNORECASE
-)
-"""Environment variables a command never sees (API keys, forge tokens)."""
+UNISOLATED = f"⚠ not isolated: {NO_ISOLATION}."
 
 
 def split(command: str) -> list[str]:
@@ -67,32 +71,58 @@ def _checked(ctx: ToolContext, command: str) -> list[str]:
     return argv
 
 
-def _clean_env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if not SECRET_NAME.search(k)}
-
-
 def _run(ctx: ToolContext, args: Mapping[str, Any]) -> str:
-    argv = _checked(ctx, args["command"])
+    # permit() let it through: isolated, or confirmed by a person where nothing isolates
+    return run_isolated(ctx, _checked(ctx, args["command"]), unisolated_confirmed=True)
+
+
+def run_isolated(
+    ctx: ToolContext, argv: Sequence[str], *, unisolated_confirmed: bool = False
+) -> str:
+    """Run ``argv`` in the repository root as every implement command runs — isolated, with
+    the allowlisted environment — and return its exit code and output, secret values
+    redacted.  Where nothing isolates it runs only when a person confirmed it
+    (``unisolated_confirmed``); otherwise PermissionDenied (fail closed)."""
+    impl = ctx.config.implement
+    mechanism = choose(impl.isolation)
+    if mechanism is None and not unisolated_confirmed:
+        raise PermissionDenied(f"`{shlex.join(argv)}` refused: {NO_ISOLATION}", hint=ENABLE)
+    view = view_for(ctx.sandbox.root, ctx.config.rfd_dir, os.environ, network=impl.network)
+    with sanitized_copy(view) as git_config:
+        env = command_env(os.environ, impl.env)
+        _require(argv[0], ctx.sandbox.root, env)
+        wrapped = argv if mechanism is None else isolated(mechanism, view, argv, git_config)
+        output = _execute(ctx, wrapped, env)
+    values = held(os.environ, (*impl.redacted_env, ctx.config.provider.api_key_env))
+    return cap(values.redact(output))
+
+
+def _require(program: str, root: Path, env: Mapping[str, str]) -> None:
+    """ValidationError when ``program`` cannot be found (the isolating wrapper would only
+    exit 1 saying so on its standard error)."""
+    where = str(root / program) if "/" in program else program
+    if shutil.which(where, path=env.get("PATH")) is None:
+        raise ValidationError(f"`{program}` is not installed")
+
+
+def _execute(ctx: ToolContext, argv: Sequence[str], env: Mapping[str, str]) -> str:
     try:
         done = subprocess.run(
-            argv,
-            cwd=ctx.sandbox.root,
-            capture_output=True,
-            text=True,
-            errors="replace",
-            timeout=ctx.command_timeout,
-            env=_clean_env(),
-            check=False,
-        )
+            argv, cwd=ctx.sandbox.root, capture_output=True, text=True, errors="replace",
+            timeout=ctx.command_timeout, env=dict(env), check=False,
+        )  # fmt: skip
     except FileNotFoundError as exc:
         raise ValidationError(f"`{argv[0]}` is not installed") from exc
     except subprocess.TimeoutExpired as exc:
         raise ValidationError(f"timed out after {ctx.command_timeout:g} s") from exc
-    return cap(f"exit code {done.returncode}\n{done.stdout}{done.stderr}")
+    return f"exit code {done.returncode}\n{done.stdout}{done.stderr}"
 
 
 def _preview(ctx: ToolContext, args: Mapping[str, Any]) -> str:
-    return "$ " + shlex.join(_checked(ctx, args["command"]))
+    line = "$ " + shlex.join(_checked(ctx, args["command"]))
+    if choose(ctx.config.implement.isolation) is None:
+        return f"{UNISOLATED}\n{line}"
+    return line
 
 
 RUN_COMMAND = Tool(
@@ -103,4 +133,5 @@ RUN_COMMAND = Tool(
     writes=True,
     preview=_preview,
     confined=True,
+    isolated=True,
 )

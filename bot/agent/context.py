@@ -86,6 +86,8 @@ class Tool:
     """Shows the change before it is made (a unified diff for writes), for ask mode."""
     confined: bool = False
     """Bounded by configuration (paths, command allow-list): may run without a person."""
+    isolated: bool = False
+    """Runs model-chosen code: without a person only where :mod:`bot.agent.isolation` works."""
 
 
 def schema(

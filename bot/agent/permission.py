@@ -4,6 +4,10 @@ Three modes.  ``ASK``: a person answers through a :class:`Prompter` (yes / no / 
 the arguments).  ``YES``: ``--yes``, everything the tools allow runs.  ``CONFINED``:
 nobody to ask (the GitHub bot): tools bounded by configuration (file writes inside
 ``implement.allowed_paths``, allow-listed commands) run, every other write is refused.
+
+A command runs without a person only where it can be isolated
+(:mod:`bot.agent.isolation`); elsewhere a person confirms each one, even with ``--yes``,
+and with nobody to ask it is refused.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.agent.context import Tool, ToolContext
+from bot.agent.isolation import ENABLE, NO_ISOLATION, choose
 from bot.agent.tools import check_arguments
 from bot.errors import Aborted, PermissionDenied
 
@@ -63,6 +68,10 @@ def permit(
     prompter: Prompter | None,
 ) -> dict[str, Any]:
     """The arguments the call may run with, or PermissionDenied / Aborted."""
+    if tool.isolated and choose(ctx.config.implement.isolation) is None:
+        if mode is Mode.CONFINED or prompter is None:
+            raise PermissionDenied(f"`{tool.name}` refused: {NO_ISOLATION}", hint=ENABLE)
+        return _ask(tool, arguments, ctx, prompter)
     if not tool.writes or mode is Mode.YES:
         return arguments
     if mode is Mode.CONFINED or prompter is None:

@@ -5,6 +5,7 @@ usage and cost are printed after each step."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -139,6 +140,7 @@ def implement(
 
     ws = ai_workspace(out, yes, "implement", model)
     meter = implement_meter(ws, model)
+    check_worktree = checked_worktree(ws, out)
     try:
         result = implement_rfd(
             ws, rfd, phase=phase, restart=restart, meter=meter, **options(ws, out, model)
@@ -151,6 +153,8 @@ def implement(
         if meter.usage.total:
             show_usage(out, ws, "implement", model, meter.usage)
         raise
+    finally:
+        check_worktree()
     show_usage(out, ws, "implement", model, result.usage)
     out.data(
         {
@@ -177,6 +181,26 @@ def implement(
 
     out.success(next_step(ws, outcome.rfd_id))  # the event lines said the phase is done
     return 0
+
+
+def checked_worktree(ws: Workspace, out: Output) -> Callable[[], None]:
+    """Says whether commands are isolated, and returns the check of what the run left
+    (:mod:`bot.agent.commit_guard`): out-of-bounds changes put back, secrets redacted."""
+    from bot.agent.commit_guard import baseline, check_run
+    from bot.agent.isolation import NO_ISOLATION, choose
+
+    if choose(ws.config.implement.isolation) is None:
+        out.warning(f"{NO_ISOLATION}: you will be asked before each command runs")
+    if not (ws.root / ".git").exists():
+        return lambda: None
+    before = baseline(ws.root)
+
+    def check() -> None:
+        report = check_run(ws.root, before, ws.config, os.environ)
+        for line in report.lines():
+            out.warning(line)
+
+    return check
 
 
 def _author_step(name: str, run: str, doc: str) -> click.Command:

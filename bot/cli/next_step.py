@@ -24,7 +24,19 @@ def status_of(ws: Workspace, query: str) -> StatusView:
     file = ws.find(query)
     doc = ws.document(file)
     models = {step: getattr(ws.config.steps, step).model for step in STEPS}
-    return render.status_view(doc, ws.store.read(str(file.rfd_id)), path=file.path, models=models)
+    state = ws.store.read(str(file.rfd_id))
+    planned = doc.status.value not in ("Draft", "Discussion")  # only those have an issue
+    recorded = doc.field("Tracking Issue") or not planned
+    tracking = "" if recorded else _tracking_issue(ws, str(file.rfd_id))
+    return render.status_view(doc, state, path=file.path, models=models, tracking=tracking)
+
+
+def _tracking_issue(ws: Workspace, rfd_id: str) -> str:
+    """The tracking issue kept in the state directory only (found by its marker)."""
+    from bot.tracking import marker
+
+    issue = ws.forge.find_issue(marker(rfd_id))
+    return "" if issue is None else f"#{issue.number} ({issue.url.removeprefix('local:')})"
 
 
 def next_action(view: StatusView) -> Action | None:

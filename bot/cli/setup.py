@@ -26,15 +26,26 @@ GITHUB_NEXT_LABELLED = "next, on GitHub: commit and push the workflow; " + AFTER
 
 @rfd_command()
 @click.option("--example", is_flag=True, help="Add an example RFD to try every step on.")
+@click.option(
+    "--overwrite",
+    is_flag=True,
+    help="Replace an existing .github/rfd.toml with the detected conventions (kept as .orig).",
+)
 @click.option("--github", is_flag=True, help="Also write the bot's workflow, pinned to a release.")
 @click.option("--action-repo", default=None, help="Where rfd-bot's action lives (OWNER/NAME).")
 @click.option("--action-ref", default=None, help="The tag or commit sha to pin the action to.")
 def init(
-    out: Output, example: bool, github: bool, action_repo: str | None, action_ref: str | None
+    out: Output,
+    example: bool,
+    overwrite: bool,
+    github: bool,
+    action_repo: str | None,
+    action_ref: str | None,
 ) -> int:
-    """Set the repository up for RFDs: config, RFD directory, committed state directory."""
+    """Set the repository up for RFDs: config (detected from the RFDs already there), RFD
+    directory, committed state directory; ``--github`` adds the bot's workflow and labels."""
     root = repo_root(required=False)
-    done = repo_setup.init(root, example=example)
+    done = repo_setup.init(root, example=example, overwrite=overwrite)
     changed = list(done.changed)
     labelled = False
     if github:
@@ -78,12 +89,13 @@ def _workflow(root: Path, repo: str | None, ref: str | None) -> str:
 
 
 @rfd_command()
-@click.argument("category", type=click.Choice(["design", "decision", "guide", "process"]))
+@click.argument("category")
 @click.argument("title")
-@click.option("--authors", default="", help="Authors line (default: TBD).")
+@click.option("--authors", default="", help="Authors line (default: your git name and email).")
 @on_exists_option(tuple(OnExists), "an RFD with this name")
 def new(out: Output, category: str, title: str, authors: str, on_exists: str | None) -> int:
-    """Create a draft RFD from a template."""
+    """Create a draft RFD from the repository's template for CATEGORY (design, decision,
+    guide, process, or any its templates name)."""
     ws = workspace(out)
     o = resolve_exists(
         out,

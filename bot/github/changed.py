@@ -9,6 +9,7 @@ from bot.config import Config
 from bot.discovery import RfdFile
 from bot.github.api import ChangedFile
 from bot.ids import split_file_name
+from bot.repo_templates import is_template
 
 
 @dataclass(frozen=True)
@@ -29,9 +30,12 @@ def rfd_dirs(cfg: Config) -> tuple[str, ...]:
 
 
 def as_rfd(path: str, cfg: Config) -> RfdFile | None:
+    """The RFD at ``path``; None for any other file (the repository's templates included)."""
     folder, _, name = path.rpartition("/")
     parts = split_file_name(name) if folder in rfd_dirs(cfg) else None
-    return RfdFile(parts[0], parts[1], path) if parts else None
+    if parts is None or is_template(path[len(cfg.rfd_dir) + 1 :], cfg.rfd.templates):
+        return None
+    return RfdFile(parts[0], parts[1], path)
 
 
 def changed_rfds(files: Iterable[ChangedFile], cfg: Config) -> list[ChangedRfd]:

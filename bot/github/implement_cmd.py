@@ -9,6 +9,11 @@ code and ``phases/2.md``.  A phase is named by its label in the RFD (``3a``, see
 :mod:`bot.phase_ids`) everywhere: the command, the branch ``rfd/045-phase-3a``, the
 title, the messages and the markers.  A phase whose PR exists already is not redone.
 
+The model's commands run isolated (:mod:`bot.agent.isolation`); where no isolation works
+the command is refused before any model call, saying how to enable it.  What the run
+left in the worktree is checked before the commit (:mod:`bot.agent.commit_guard`): what
+is out of bounds is put back, secret values are redacted, and the reply says so.
+
 Retry-safe: a run that pushed the branch but failed to open the PR (a 5xx, a
 422) left the work on the branch; the next run finds the branch with its
 ``phases/<label>.md``, opens the PR for it without implementing again, and says so.
@@ -16,10 +21,13 @@ Retry-safe: a run that pushed the branch but failed to open the PR (a 5xx, a
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot import phase_ids
+from bot.agent.commit_guard import baseline, check_run
+from bot.agent.isolation import ENABLE, NO_ISOLATION, choose
 from bot.errors import ForgeError
 from bot.github.checkout import close, commit_and_push, file_at, open_branch, pushed_branch
 from bot.github.commands import Command
@@ -63,6 +71,8 @@ RECOVERED = (
     "Opened {url} for phase {n} of RFD {rid} from branch `{branch}`, which an earlier run "
     "pushed before it could open the pull request (nothing was implemented again)."
 )
+NOT_ISOLATED = "Implement needs isolation for the commands it runs: {why}. To enable it, {how}."
+CHECKED = "Before committing, the bot checked what the run left in the worktree:\n{lines}"
 STRAY_BRANCH = (
     "Branch `{branch}` exists but holds no `{summary}`, so it is not an earlier run's work: "
     "delete the branch (or rename it), then comment `/rfd implement {n}` again."
@@ -72,6 +82,8 @@ STRAY_BRANCH = (
 def implement(ctx: Context, command: Command) -> str:
     if not has_model(ctx, "implement", command.model):
         raise Refused(NEEDS_MODEL.format(verb="implement"))
+    if choose(ctx.cfg.implement.isolation) is None:
+        raise Refused(NOT_ISOLATED.format(why=NO_ISOLATION, how=ENABLE))
     rid = rfd_for_implement(ctx, command)
     ws = open_workspace(ctx, ctx.root)
     state = ws.store.read(rid)
@@ -100,14 +112,15 @@ def implement(ctx: Context, command: Command) -> str:
         return reply.format(**facts, url=url)
     progress = _progress(ctx, key, facts)
     try:
-        result = _implement(ctx, command, position, facts, progress)
+        result, checked = _implement(ctx, command, position, facts, progress)
         url = _open_pull(ctx, facts, result.summary)
     except Exception as exc:
         _report(ctx, progress, exc, facts)
         raise
     failed = f" with {plural(len(result.failed), 'failed item')}" if result.failed else ""
     progress.done(_pr_link(url) + failed, result.items)
-    return reply.format(**facts, url=url)
+    lines = "\n".join(f"- {line}" for line in checked)
+    return reply.format(**facts, url=url) + (f"\n\n{CHECKED.format(lines=lines)}" if lines else "")
 
 
 def _pr_link(url: str) -> str:
@@ -187,8 +200,9 @@ def _earlier_work(ctx: Context, summary_path: str, facts: dict[str, Any]) -> tup
 
 def _implement(
     ctx: Context, command: Command, position: int, facts: dict[str, Any], progress: Progress
-) -> ImplementResult:
-    """Run the implement step on a new branch and push it (the progress comment follows)."""
+) -> tuple[ImplementResult, list[str]]:
+    """Run the implement step on a new branch, check and push it (the progress comment
+    follows): the step's result and what the check did."""
     from bot.agent.steps import implement_rfd
     from bot.events import Notice
 
@@ -198,8 +212,11 @@ def _implement(
         work = open_workspace(ctx, checkout.root)
         files = lambda name: work.store.read_text(rid, f"implement/{position}/{name}")  # noqa: E731
         work.bus.subscribe(Notice, implement_listener(progress, files), owner="progress")
+        before = baseline(checkout.root)
         result = implement_rfd(work, rid, phase=position, model=command.model)
         work.store.write_phase_summary(rid, label, result.summary)
+        environ = {**os.environ, **ctx.environ}
+        report = check_run(checkout.root, before, work.config, environ)
         progress.update(stage=Stage.PUSH, items=result.items)
         message = COMMIT.format(ids=rid, what=f"phase {label}", key=ctx.delivery.key)
         if commit_and_push(checkout, [checkout.root], message, ctx.environ):
@@ -207,4 +224,4 @@ def _implement(
                                 "its pull request not yet opened")  # fmt: skip
     finally:
         close(ctx.root, checkout)
-    return result
+    return result, report.lines()

@@ -6,18 +6,25 @@ writes (comments, issues, pull requests) whoever calls them, and already in
 Text travelling the other way — RFDs read from PRs, reviews — reaches a model only
 through the prompt templates, which sanitise all data (:mod:`bot.sanitize`);
 comment text never does: the bot takes only the parsed, validated command.
-What counts as a credential is :mod:`bot.secret_shapes` (rfd-state's detector too).
+What counts as a credential is :mod:`bot.secret_shapes` (rfd-state's detector too), and
+the values of the secrets this process holds in any encoding (:mod:`bot.secret_values`).
 """
 
 from __future__ import annotations
 
+import os
+
 from bot.secret_shapes import find
+from bot.secret_values import SecretValues, held
 
 
-def redact(text: str) -> str:
-    """``text`` with anything shaped like a credential replaced by ``[redacted]`` (a value
-    given to a secret-ish name loses the value, the name stays: ``API_KEY=[redacted]``)."""
+def redact(text: str, values: SecretValues | None = None) -> str:
+    """``text`` with anything shaped like a credential, and every form of a secret value the
+    process holds (``values``, default: its environment's), replaced by ``[redacted]`` (a
+    value given to a secret-ish name loses the value, the name stays: ``API_KEY=[redacted]``)."""
+    values = held(os.environ) if values is None else values
     spans = sorted((secret.start, secret.end) for secret in find(text))
+    spans = sorted(spans + [(start, end) for start, end, _ in values.find(text)])
     if not spans:
         return text
     out, done = [], 0

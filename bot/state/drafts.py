@@ -26,13 +26,21 @@ def record(store: StateStore, new: Key, old: Key) -> None:
 
 def highest_used(store: StateStore) -> int:
     """The highest draft number the state directory knows of (0 when none)."""
+    numbers = [_number(name) or _recorded(store, name) for name in _folders(store)]
+    return max(numbers, default=0)
+
+
+def held(store: StateStore) -> set[int]:
+    """The draft numbers that have a state directory now (``D5/``, ``D05/``)."""
+    return {n for n in map(_number, _folders(store)) if n}
+
+
+def _folders(store: StateStore) -> list[str]:
     try:
         with os.scandir(store.base) as entries:
-            names = [e.name for e in entries if e.is_dir()]
+            return [e.name for e in entries if e.is_dir()]
     except (FileNotFoundError, NotADirectoryError):
-        return 0
-    numbers = [_number(name) or _recorded(store, name) for name in names]
-    return max(numbers, default=0)
+        return []
 
 
 def _number(text: str) -> int:

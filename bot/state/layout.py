@@ -11,6 +11,7 @@ from pathlib import Path, PurePosixPath
 from typing import Protocol
 
 from bot.errors import InvalidStructure, RfdError, ValidationError
+from bot.ids import RfdId
 from bot.phase_ids import file_key
 from bot.plan import PlanPhase
 
@@ -152,3 +153,21 @@ def select(reviews: list[ReviewFile], selection: Sequence[int]) -> list[ReviewFi
         valid = f"1–{len(reviews)}" if reviews else "none, there are no active reviews"
         raise ValidationError(f"no review number {bad[0]} (valid: {valid})")
     return [reviews[n - 1] for n in sorted(set(selection))]
+
+
+def id_of(name: str) -> object:
+    """The id a directory name stands for (padding aside), or the name itself."""
+    try:
+        return RfdId.parse(name)
+    except RfdError:
+        return name
+
+
+def ids_of_folders(base: Path) -> dict[object, str]:
+    """Existing state directories by the id they stand for."""
+    try:
+        with os.scandir(base) as entries:
+            names = sorted(e.name for e in entries if e.is_dir() and not e.name.startswith("."))
+    except (FileNotFoundError, NotADirectoryError):
+        return {}
+    return {id_of(name): name for name in reversed(names)}

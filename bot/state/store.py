@@ -29,6 +29,8 @@ from bot.state.layout import (
     ReviewFile,
     RfdState,
     headline,
+    id_of,
+    ids_of_folders,
     in_the_way,
     numbered,
     phase_files,
@@ -47,9 +49,20 @@ class StateStore:
     def __init__(self, root: Path, cfg: Config) -> None:
         self.root = root
         self.base = root / cfg.state_root
+        self._aliases: dict[object, str] | None = None
 
     def dir(self, rfd_id: Key) -> Path:
-        return self.base / state_key(rfd_id)
+        return self.base / self.key(rfd_id)
+
+    def key(self, rfd_id: Key) -> str:
+        """The directory name of ``rfd_id``: its own (``D05``), or an existing directory
+        of the same id written with other padding (``D5/``, from before ids kept theirs)."""
+        key = state_key(rfd_id)
+        if os.path.isdir(os.path.join(self.base, key)):
+            return key
+        if self._aliases is None:
+            self._aliases = ids_of_folders(self.base)
+        return self._aliases.get(id_of(key), key) if self._aliases else key
 
     def path(self, rfd_id: Key, relpath: str) -> Path:
         """``relpath`` inside the RFD's state directory (never outside it)."""
@@ -68,7 +81,7 @@ class StateStore:
 
     def read(self, rfd_id: Key) -> RfdState:
         """Everything known about ``rfd_id``; broken files become ``*_error`` fields."""
-        key = state_key(rfd_id)
+        key = self.key(rfd_id)
         if not self.dir(key).is_dir():
             return RfdState(key)
         plan, plan_error = _attempt(lambda: self.read_plan(key))
@@ -94,7 +107,7 @@ class StateStore:
         Counts the entries of ``plan.json`` without validating each one: ``rfd status``
         and ``rfd-state`` report a malformed plan; a listing only needs the numbers.
         """
-        base = os.path.join(self.base, state_key(rfd_id))
+        base = os.path.join(self.base, self.key(rfd_id))
         try:
             with open(os.path.join(base, PLAN), "rb") as handle:
                 phases = json.loads(handle.read())
@@ -263,6 +276,7 @@ class StateStore:
                 ),
             )
         os.replace(source, target)
+        self._aliases = None
         self._retitle_decisions(new)
         return target
 

@@ -1,4 +1,5 @@
-"""``rfd list`` and ``rfd status`` on a repository of 2,000 RFDs and 20,000 state files.
+"""``rfd list`` and ``rfd status`` on a repository of 2,000 RFDs and 20,000 state files,
+and ``rfd list`` on the adopter's repository (its templates skipped, ids padded).
 
 Run with ``./.ci/bench -k cli``; prints a markdown table for the README.
 Targets: ``rfd list`` ≤ 0.4 s; ``rfd status <id>`` independent of the repository size.
@@ -49,3 +50,21 @@ def test_list_and_status(repos: dict[int, Path]) -> None:
 def cell(timing: Timing) -> str:
     wall, cpu = timing
     return f"{wall:.0f} ({cpu:.0f})"
+
+
+def test_list_on_an_adopted_repository(tmp_path: Path) -> None:
+    from bot import repo_setup
+    from tests.adopt_repo import build_adopt_repo
+
+    repo = build_adopt_repo(tmp_path / "jp")
+    detected = build_adopt_repo(tmp_path / "jp-init")
+    repo_setup.init(detected)
+    jobs = {
+        name: ([sys.executable, "-c", CLI, "-C", str(where), "list"], where)
+        for name, where in (("as it is", repo), ("after rfd init", detected))
+    }
+    table = measure(jobs, environment(tmp_path / "pycache"))
+    print("\n| `rfd list` on the adopter's repository (38 RFDs, 4 templates) | wall (cpu) ms |")
+    print("| --- | ---: |")
+    for name, timing in table.items():
+        print(f"| {name} | {cell(timing)} |")

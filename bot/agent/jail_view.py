@@ -1,0 +1,128 @@
+"""What an isolated command sees of the machine: :class:`View`, computed from the repository.
+
+Everything is read-only but the worktree; the RFD directory and git's own files inside it
+are read-only again; the places that hold a person's or a runner's secrets (homes, temp
+directories, the runner's files) are replaced by empty ones; git's configuration is
+replaced by a copy that keeps only ``[core]`` and ``[extensions]`` (never a remote's
+credentials or an ``extraheader``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import tempfile
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+HIDDEN = ("/home", "/root", "/tmp", "/var/tmp", "/run", "/var/run")
+"""Always emptied: the homes, everybody's temporary files, and the daemons' sockets in
+``/run`` (a network namespace does not cover Unix sockets: Docker's would be root)."""
+RESOLVER = Path("/etc/resolv.conf")
+"""Often a link into ``/run`` (systemd-resolved): shown again when the network is on."""
+HIDDEN_ENV = ("HOME", "RUNNER_TEMP", "RUNNER_WORKSPACE", "TMPDIR", "XDG_RUNTIME_DIR")
+"""Emptied wherever they point (the runner's event file, `GITHUB_ENV` and the like)."""
+HOME = "/tmp/home"
+"""The command's fresh, empty HOME (inside the emptied ``/tmp``)."""
+KEPT_SECTION = re.compile(r"\s*\[\s*(core|extensions)\s*\]", re.IGNORECASE)
+SECTION = re.compile(r"\s*\[")
+GITDIR = re.compile(r"gitdir:\s*(.+)")
+
+
+@dataclass(frozen=True)
+class View:
+    root: Path
+    """The worktree: the only writable place (besides the fresh HOME and ``/tmp``)."""
+    read_only: tuple[Path, ...]
+    """Inside the worktree or git's directories: mounted read-only."""
+    hidden: tuple[Path, ...]
+    """Replaced by empty directories."""
+    git_config: Path | None
+    """Where git's configuration is, to be covered by the sanitised copy."""
+    network: bool = False
+
+
+def view_for(
+    root: Path, rfd_dir: str, environ: Mapping[str, str], *, network: bool = False
+) -> View:
+    """The view of a command run in ``root`` (the RFD directory ``rfd_dir`` relative to it)."""
+    root = root.resolve()
+    dot_git, git_dirs = root / ".git", git_directories(root)
+    common = git_dirs[-1] if git_dirs else None
+    config = common / "config" if common is not None and (common / "config").is_file() else None
+    hidden = _existing([Path(p) for p in HIDDEN] + [Path(environ[k]) for k in HIDDEN_ENV
+                                                    if environ.get(k)])  # fmt: skip
+    python = [p for p in _python() if any(p.is_relative_to(h) for h in hidden)]
+    rfds = (root / rfd_dir).resolve()
+    rfds_apart = rfds != root and rfds.is_relative_to(root)  # RFDs at the root: root stays rw
+    read_only = python + [p for p in (rfds, dot_git) if p.exists() and (p != rfds or rfds_apart)]
+    read_only += list(git_dirs) + (_resolver(hidden) if network else [])
+    return View(root, tuple(read_only), hidden, config, network)
+
+
+def _python() -> list[Path]:
+    """The installation of the Python running the bot (pyenv keeps it in a home)."""
+    found = {Path(p).resolve() for p in (sys.base_prefix, sys.prefix)}
+    return sorted(p for p in found if p.is_dir())
+
+
+def _resolver(hidden: tuple[Path, ...]) -> list[Path]:
+    """The directory of the DNS configuration, when it lies in an emptied directory."""
+    where = RESOLVER.resolve().parent
+    return [where] if where.is_dir() and any(where.is_relative_to(h) for h in hidden) else []
+
+
+def git_directories(root: Path) -> tuple[Path, ...]:
+    """The git directory of ``root`` and, for a linked worktree, the common one last."""
+    dot_git = root / ".git"
+    if dot_git.is_dir():
+        return (dot_git.resolve(),)
+    if not dot_git.is_file():
+        return ()
+    found = GITDIR.match(dot_git.read_text(encoding="utf-8", errors="replace").strip())
+    if found is None:
+        return ()
+    own = (root / found.group(1).strip()).resolve()
+    commondir = own / "commondir"
+    if not commondir.is_file():
+        return (own,)
+    common = (own / commondir.read_text(encoding="utf-8").strip()).resolve()
+    return (own, common)
+
+
+def _existing(paths: list[Path]) -> tuple[Path, ...]:
+    """Real directories, each once, none inside another (emptying the parent empties it)."""
+    unique = {p.resolve() for p in paths if p.is_absolute() and p.is_dir()}
+    unique.discard(Path("/"))  # a HOME of `/` hides nothing it does not hide already
+    ordered = sorted(unique, key=lambda p: (len(p.parts), str(p)))
+    return tuple(p for p in ordered if not any(p.is_relative_to(q) for q in ordered if q != p))
+
+
+def sanitized_config(text: str) -> str:
+    """Only the ``[core]`` and ``[extensions]`` sections of a git config file."""
+    kept, keeping = [], False
+    for line in text.splitlines(keepends=True):
+        if SECTION.match(line):
+            keeping = bool(KEPT_SECTION.match(line))
+        if keeping:
+            kept.append(line)
+    return "".join(kept)
+
+
+@contextmanager
+def sanitized_copy(view: View) -> Iterator[Path | None]:
+    """A temporary file holding the sanitised git config of ``view`` (None without one)."""
+    if view.git_config is None:
+        yield None
+        return
+    text = view.git_config.read_text(encoding="utf-8", errors="replace")
+    fd, name = tempfile.mkstemp(prefix="rfd-gitconfig-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(sanitized_config(text))
+        yield Path(name)
+    finally:
+        Path(name).unlink(missing_ok=True)

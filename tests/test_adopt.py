@@ -1,0 +1,232 @@
+"""rfd on an adopter's repository as it is (tests/data/adopt_repo): its ids, its templates."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from bot.cli.main import main
+from tests.adopt_repo import RFD_COUNT, TEMPLATES, build_adopt_repo
+from tests.conftest import git
+from tests.hooks_support import run_hook
+
+
+@pytest.fixture
+def adopted(tmp_path: Path) -> Path:
+    return build_adopt_repo(tmp_path / "jp")
+
+
+def run_json(repo: Path, capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, object]:
+    capsys.readouterr()
+    code = main(["-C", str(repo), *argv, "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_list_shows_every_rfd_with_its_padding_and_no_template(
+    adopted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, data = run_json(adopted, capsys, "list")
+    assert code == 0
+    assert isinstance(data, dict)
+    ids = [row["id"] for row in data["rfds"]]
+    assert len(ids) == RFD_COUNT
+    assert ids[-7:] == ["D05", "D12", "D18", "D23", "D31", "D48", "D55"]
+    assert not [row for row in data["rfds"] if "template" in row["path"]]
+    assert data["errors"] == []
+
+
+def test_list_exits_0_when_it_lists_despite_a_broken_file(
+    adopted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (adopted / "docs/rfd/032-half-written.md").write_text("just some notes\n")
+    assert main(["-C", str(adopted), "list"]) == 0
+    captured = capsys.readouterr()
+    assert "D05  Draft" in captured.out
+    assert "032-half-written.md" in captured.err
+
+
+def test_a_heading_naming_another_draft_never_redirects_a_command(
+    adopted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """D55's heading says "RFD D48": commands still go by the file name."""
+    code, d55 = run_json(adopted, capsys, "status", "D55")
+    assert code == 0 and isinstance(d55, dict)
+    assert (d55["rfd_id"], d55["path"]) == (
+        "D55",
+        "docs/rfd/drafts/D55-inline-image-attachments.md",
+    )
+    commands = [action["command"] for action in d55["actions"]]
+    assert commands and all(command.endswith(" D55") for command in commands)
+    code, d48 = run_json(adopted, capsys, "status", "D48")
+    assert code == 0 and isinstance(d48, dict)
+    assert d48["path"] == "docs/rfd/drafts/D48-keyboard-shortcuts.md"
+
+
+def test_init_detects_each_convention_and_says_why(
+    adopted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["-C", str(adopted), "init"]) == 0
+    text = (adopted / ".github/rfd.toml").read_text()
+    config = tomllib.loads(text)
+    assert config["rfd"] == {
+        "dir": "docs/rfd",
+        "drafts_dir": "drafts",
+        "templates": "000-*-template.md",
+    }
+    assert config["conventions"] == {
+        "id_digits": 3,
+        "draft_digits": 2,
+        "draft_numbers": "first-free",
+        "link_style": "reference",
+        "back_links": ["Extended by"],
+        "abandon_notice": "> [!CAUTION]\n> **Abandoned.** {reason}",
+        "tracking_issue": "header",
+    }
+    for evidence in (
+        "# docs/rfd — 31 published RFDs live there\ndir =",
+        "# 7 of 7 drafts live in drafts/\ndrafts_dir =",
+        "# 4 templates: decision, design, guide, process\ntemplates =",
+        "# 7 of 7 draft ids have 2 digits\ndraft_digits =",
+        "# draft 5 was added while draft 55 existed: free numbers are reused\n",
+        "Extended by: 2 of 2 Extends links answered",
+        "Statuses in use: Accepted 13, Implemented 12, Draft 7, Discussion 4, Abandoned 1,",
+    ):
+        assert evidence in text
+    assert "from the conventions of the RFDs in docs/rfd/" in capsys.readouterr().out
+
+
+def test_init_never_replaces_an_existing_configuration_unasked(
+    adopted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = adopted / ".github/rfd.toml"
+    config.parent.mkdir()
+    config.write_text('[rfd]\ndir = "docs/rfd"  # ours\n')
+    assert main(["-C", str(adopted), "init"]) == 0
+    assert config.read_text() == '[rfd]\ndir = "docs/rfd"  # ours\n'
+    assert "rfd init --overwrite" in capsys.readouterr().out
+    assert main(["-C", str(adopted), "init", "--overwrite"]) == 0
+    assert (adopted / ".github/rfd.toml.orig").read_text() == '[rfd]\ndir = "docs/rfd"  # ours\n'
+    assert "draft_digits = 2" in config.read_text()
+
+
+def test_new_fills_the_repository_template_in_its_drafts_directory(
+    adopted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["-C", str(adopted), "init"]) == 0
+    git(adopted, "config", "user.name", "Amara Kone")
+    git(adopted, "config", "user.email", "amara.kone@example.org")
+    code, data = run_json(adopted, capsys, "new", "decision", "Adopt Ruff")
+    assert code == 0 and isinstance(data, dict)
+    assert data["path"] == "docs/rfd/drafts/D01-adopt-ruff.md"  # first free slot, two digits
+    text = (adopted / data["path"]).read_text()
+    template = (adopted / "docs/rfd/000-decision-template.md").read_text()
+    assert "# RFD D01: Adopt Ruff\n" in text
+    assert "- **Authors**: Amara Kone <amara.kone@example.org>\n" in text
+    assert "- **Date**: DATE" not in text and "- **Date**: 20" in text
+    assert text.endswith(template.split("- **Date**: DATE\n", 1)[1])  # its sections, as written
+    assert "## Context" in text and "## Alternatives" not in text  # not rfd-bot's template
+
+
+def test_new_by_max_plus_one_continues_after_the_highest_draft(
+    adopted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = adopted / ".github/rfd.toml"
+    config.parent.mkdir()
+    config.write_text("[conventions]\ndraft_digits = 2\n")
+    code, data = run_json(adopted, capsys, "new", "design", "Prompt caching")
+    assert code == 0 and isinstance(data, dict)
+    assert data["rfd"] == "D56"
+    code, status = run_json(adopted, capsys, "status", "D05")
+    assert isinstance(status, dict) and status["rfd_id"] == "D05"
+    assert dict(status["lines"])["Explore"] != "not started"  # .state/D05/explore.md is read
+
+
+def test_a_state_directory_named_without_the_padding_keeps_working(
+    adopted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before ids kept their padding, D05's state went to .state/D5/: it is still D05's."""
+    state = adopted / "docs/rfd/.state"
+    (state / "D05").rename(state / "D5")
+    code, status = run_json(adopted, capsys, "status", "D05")
+    assert code == 0 and isinstance(status, dict)
+    assert dict(status["lines"])["Explore"] == "complete (explore.md)"
+
+
+def test_promoting_a_draft_gives_it_a_padded_number_and_moves_its_state(
+    adopted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["-C", str(adopted), "init"]) == 0
+    assert main(["-C", str(adopted), "promote", "D05"]) == 0
+    published = adopted / "docs/rfd/032-internal-dev-plugin.md"
+    text = published.read_text()
+    assert text.startswith("# RFD 032: Internal Dev Plugin")
+    assert "\n[RFD 001]: 001-the-rfd-process.md\n" in text  # its definitions follow the move
+    assert (adopted / "docs/rfd/.state/032/explore.md").is_file()
+
+
+@pytest.mark.parametrize("hook", ["rfd_lint", "rfd_status", "rfd_state"])
+def test_the_hooks_pass_over_the_templates(
+    adopted: Path, hook: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib
+
+    main_of = importlib.import_module(f"hooks.{hook}").main
+    code, out = run_hook(main_of, adopted, list(TEMPLATES), monkeypatch, capsys)
+    assert (code, out) == (0, "")
+
+
+def test_the_readme_shows_what_init_writes_for_this_repository(adopted: Path) -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme.split("## Adopting rfd-bot in an existing RFD repository", 1)[1]
+    shown = section.split("```toml\n", 1)[1].split("```", 1)[0]
+    assert main(["-C", str(adopted), "init"]) == 0
+    assert shown in (adopted / ".github/rfd.toml").read_text()
+
+
+def test_new_offers_the_categories_the_repository_has_templates_for(
+    adopted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    template = adopted / "docs/rfd/000-research-template.md"
+    template.write_text(
+        "# RFD NNN: TITLE\n\n- **Status**: Draft\n- **Date**: DATE\n\n## Question\n"
+    )
+    assert main(["-C", str(adopted), "new", "research", "Token costs"]) == 0
+    created = next((adopted / "docs/rfd/drafts").glob("*-token-costs.md")).read_text()
+    assert created.endswith("## Question\n") and "# RFD D56: Token costs" in created
+    capsys.readouterr()
+    assert main(["-C", str(adopted), "new", "essay", "Why"]) == 1
+    assert "choose one of: decision, design, guide, process, research" in capsys.readouterr().err
+
+
+def test_new_without_a_git_identity_leaves_the_authors_to_fill_in(
+    adopted: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(adopted / "no-such-gitconfig"))
+    code, data = run_json(adopted, capsys, "new", "guide", "Reviewing RFDs")
+    assert code == 0 and isinstance(data, dict)
+    assert "- **Authors**: TBD\n" in (adopted / data["path"]).read_text()
+
+
+def test_publishing_keeps_the_back_links_the_repository_keeps(
+    adopted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The team answers each Extends with an Extended by (not each Requires with a Required by)."""
+    assert main(["-C", str(adopted), "init"]) == 0
+    draft = adopted / "docs/rfd/drafts/D18-plugin-event-subscriptions.md"
+    draft.write_text(
+        draft.read_text().replace("- **Requires**: [RFD 028]", "- **Extends**: [RFD 028]")
+    )
+    (adopted / "docs/rfd/drafts/D12-remote-workspaces.md").write_text(
+        (adopted / "docs/rfd/drafts/D12-remote-workspaces.md")
+        .read_text()
+        .replace("- **Date**: 2025-08-04\n", "- **Date**: 2025-08-04\n- **Requires**: [RFD 009]\n")
+    )
+    assert main(["-C", str(adopted), "promote", "D18"]) == 0
+    assert main(["-C", str(adopted), "promote", "D12"]) == 0
+    extended = (adopted / "docs/rfd/028-command-plugin-system.md").read_text()
+    assert "- **Extended by**: [RFD 032]\n" in extended
+    assert extended.endswith("\n[RFD 032]: ./032-plugin-event-subscriptions.md\n")
+    assert "Required by" not in (adopted / "docs/rfd/009-tool-call-sandboxing.md").read_text()

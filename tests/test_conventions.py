@@ -1,0 +1,54 @@
+"""Detecting conventions from plain data: the other side of each choice the fixture shows."""
+
+from __future__ import annotations
+
+from bot.conventions import Convention, Corpus, detect
+from bot.document import parse
+
+
+def corpus(
+    files: dict[str, str], drafts_added: tuple[tuple[int, int], ...] | None = None
+) -> Corpus:
+    docs = tuple(parse(text, path) for path, text in files.items() if "template" not in path)
+    return Corpus(tuple(files.items()), docs, drafts_added)
+
+
+def rfd(rid: str, status: str = "Accepted", extra: str = "", body: str = "") -> str:
+    return f"# RFD {rid}: T\n\n- **Status**: {status}\n{extra}\n{body}"
+
+
+def found(c: Corpus) -> dict[str, Convention]:
+    return {convention.key: convention for convention in detect(c)}
+
+
+def test_a_young_inline_repository_keeps_the_defaults() -> None:
+    files = {
+        "0001-a.md": rfd("0001", extra="- **Requires**: [RFD 0002](0002-b.md)\n"),
+        "0002-b.md": rfd("0002", "Abandoned", extra="- **Abandoned**: no time\n"),
+        "D7-c.md": rfd("D7", "Draft"),
+    }
+    got = found(corpus(files, drafts_added=((7, 0),)))
+    assert got["conventions.id_digits"].value == 4
+    assert got["conventions.draft_digits"].value == 1
+    assert got["conventions.link_style"].value == "inline"
+    assert got["conventions.back_links"].value == ()
+    assert got["conventions.abandon_notice"].value == ""
+    assert got["conventions.draft_numbers"].value == "max+1"
+    assert got["conventions.tracking_issue"].value == "state"
+    assert got["rfd.drafts_dir"].evidence == "no drafts in a sub-directory; the default"
+    assert got["rfd.templates"].evidence == "no template files found; the default"
+
+
+def test_required_by_is_kept_when_most_requires_are_answered() -> None:
+    files = {
+        "001-a.md": rfd("001", extra="- **Required by**: [RFD 002]\n"),
+        "002-b.md": rfd("002", extra="- **Requires**: [RFD 001]\n"),
+    }
+    got = found(corpus(files))["conventions.back_links"]
+    assert got.value == ("Required by",)
+    assert got.evidence.startswith("Required by: 1 of 1 Requires link answered")
+
+
+def test_a_templates_directory_is_recognised() -> None:
+    files = {"templates/design.md": "# RFD NNN: TITLE\n", "001-a.md": rfd("001")}
+    assert found(corpus(files))["rfd.templates"].value == "templates/*.md"

@@ -1,0 +1,124 @@
+"""A model obeying a prompt injection drives implement, through the CLI and through the bot.
+
+Its item plants a ``conftest.py`` and runs the allowed pytest; the conftest reads every
+process's environment, the home's and the checkout's git config, its own environment
+and the runner's files into ``leak.txt`` (plain, reversed, base64, hex, URL-encoded),
+writes ``.github/workflows/x.yml`` and has pytest empty ``docs/`` (``--basetemp=docs``).
+Secrets are planted everywhere (:mod:`tests.hostile`); none may come out.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.agent.isolation import choose
+from tests.conftest import git, rfd_text, write_rfd
+from tests.fakes import ScriptedLLM, reply, scripted_providers
+from tests.github_world import RFD_PATH, RFD_TEXT, make_world, payload, run_bot
+from tests.hostile import PYTEST, SECRETS, hostile_item, leaked, leaked_files, plant
+
+isolating = pytest.mark.skipif(choose("auto") is None, reason="no isolation works here")
+WORKFLOW = ".github/workflows/x.yml"
+DISCARDED = (
+    f"discarded `{WORKFLOW}`: it is protected (implement.protected_paths) (put back as it was)"
+)
+CONFIG = f'[bot]\nseconds_between_writes = 0\n\n[implement]\nallowed_commands = ["{PYTEST}"]\n'
+
+
+def hostile_model(summary: str) -> ScriptedLLM:
+    plan = "- [ ] 1. Write the CSV writer\n"
+    item = [reply("", *hostile_item()), reply("done")]
+    return ScriptedLLM([reply("Research."), reply(plan), *item, reply(summary)])
+
+
+@isolating
+def test_the_cli_lets_no_secret_out_and_keeps_the_rfds(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.cli.main import main
+
+    rfd = write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    (git_repo / ".github").mkdir()
+    (git_repo / ".github/rfd.toml").write_text(CONFIG, encoding="utf-8")
+    assert main(["-C", str(git_repo), "accept", "1"]) == 0
+    rfd_before = rfd.read_text(encoding="utf-8")
+    plant(monkeypatch, Path.home(), git_repo)
+    llm = hostile_model("Schema added.")
+    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
+    assert main(["-C", str(git_repo), "implement", "1", "--yes"]) == 0
+    out, err = capsys.readouterr()
+    assert DISCARDED in err
+    assert "GIT_CONFIG_GLOBAL" in (git_repo / "leak.txt").read_text()  # the attack ran
+    assert leaked(out + err) == []
+    assert leaked_files(git_repo / "docs") == {} and leaked_files(git_repo / "leak.txt") == {}
+    assert not (git_repo / WORKFLOW).exists()
+    assert rfd.read_text(encoding="utf-8") == rfd_before
+    assert (git_repo / "docs/rfd/.state/001/phases/1.md").read_text() == "Schema added.\n"
+
+
+@isolating
+@pytest.mark.vcr
+@pytest.mark.usefixtures("all_played", "fixed_git_dates")
+def test_the_bot_pushes_no_secret_and_no_protected_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.plan import PlanPhase, dumps
+
+    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
+    accepted = RFD_TEXT.replace("Discussion", "Accepted")
+    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan, ".github/rfd.toml": CONFIG}
+    origin, checkout = make_world(tmp_path, files, {})
+    plant(monkeypatch, Path.home(), checkout)
+    llm = hostile_model("The writer streams rows.")
+    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
+    env = {"GITHUB_TOKEN": SECRETS["GITHUB_TOKEN"]}
+    assert run_bot(tmp_path, checkout, "issue_comment", implement_comment(), **env) == 0
+
+    pushed = tmp_path / "pushed"
+    git(tmp_path, "clone", "-q", "--branch", "rfd/045-phase-1", str(origin), str(pushed))
+    assert not (pushed / WORKFLOW).exists()
+    assert "GIT_CONFIG_GLOBAL" in (pushed / "leak.txt").read_text()  # the attack ran
+    assert leaked_files(pushed) == {}  # code, leak.txt, state files: nothing
+    assert (pushed / RFD_PATH).read_text(encoding="utf-8") == accepted
+    out, err = capsys.readouterr()
+    summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
+    assert leaked(out + err + summary) == []
+    posted = [json.loads(body) for body in sent_bodies()]  # exactly what was sent (all_played)
+    assert any(DISCARDED in post.get("body", "") for post in posted)  # the reply says it
+    assert leaked(json.dumps(posted)) == []  # comments and the PR body
+
+
+@pytest.mark.vcr
+@pytest.mark.usefixtures("all_played")
+def test_the_bot_refuses_implement_where_nothing_isolates(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fail closed, before any model call; the reply says how to enable isolation."""
+    config = CONFIG + 'isolation = "none"\n'
+    _, checkout = make_world(tmp_path, {RFD_PATH: RFD_TEXT, ".github/rfd.toml": config}, {})
+    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(ScriptedLLM([])))
+    assert run_bot(tmp_path, checkout, "issue_comment", implement_comment()) == 0
+    [reply_body] = [json.loads(b)["body"] for b in sent_bodies(REFUSED) if "rfd-bot:reply" in b]
+    assert "cannot be isolated here" in reply_body and "bubblewrap" in reply_body
+
+
+def implement_comment() -> dict[str, object]:
+    data = payload("issue_comment.created.issue", **{"comment.body": "/rfd implement"})
+    data["issue"]["body"] = "<!-- rfd-bot:tracking:045 -->\nTracking issue"
+    data["issue"]["user"] = {**data["issue"]["user"], "login": "github-actions[bot]"}
+    return data
+
+
+PUSHED = "test_the_bot_pushes_no_secret_and_no_protected_path.yaml"
+REFUSED = "test_the_bot_refuses_implement_where_nothing_isolates.yaml"
+
+
+def sent_bodies(name: str = PUSHED) -> list[str]:
+    import yaml
+
+    path = Path(__file__).parent.parent / "cassettes" / "test_implement_hostile" / name
+    exchanges = yaml.safe_load(path.read_text(encoding="utf-8"))["interactions"]
+    return [e["request"]["body"] for e in exchanges if e["request"]["body"]]
