@@ -171,13 +171,13 @@ def _not_accepted_yet(ctx: Context, rid: str) -> str:
 
 def _position(ctx: Context, rid: str, plan: Sequence[Any], asked: str | None,
               nxt: int | None) -> int:  # fmt: skip
-    """The position of the phase to implement: the one asked for (its label, or a number
-    that is no label: a position), else the next one; Refused when there is none."""
+    """The position of the phase to implement: the one asked for (by its label), else the
+    next one; Refused when there is none."""
     if asked is None:
         if nxt is None:
             raise Refused(NO_PHASE.format(rid=rid, branch=ctx.delivery.default_branch))
         return nxt
-    found = phase_ids.position(plan, asked)
+    found = phase_ids.named(plan, asked)
     if found is None:
         raise Refused(UNKNOWN_PHASE.format(rid=rid, asked=asked, labels=_labels(plan)))
     return found

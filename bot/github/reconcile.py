@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from bot.errors import InvalidStructure
 from bot.github.api import PullRequest
 from bot.github.context import Context
 from bot.github.ops import open_workspace
@@ -27,6 +28,7 @@ from bot.text import plural
 STALE_AFTER = timedelta(minutes=30)
 """A label older than the label job's timeout (20 minutes) was left by a run that died."""
 NOTHING = "reconcile: nothing to repair, {writes}"
+SKIPPED = "#{number}: status comment not rebuilt (its branch is refused, see above)"
 DONE = "reconcile: {writes}"
 
 
@@ -45,8 +47,12 @@ def on_dispatch(ctx: Context) -> None:
     for pr in ctx.api.open_pulls():
         for line in remove_stale_labels(ctx, pr):
             ctx.summary.note(line)
-        post_status(ctx, pr)  # notes each comment posted, updated or unchanged
-        issues.append(pr.number)
+        try:
+            post_status(ctx, pr)  # notes each comment posted, updated or unchanged
+            issues.append(pr.number)  # its comments are read now: dead runs' progress too
+        except InvalidStructure as err:  # a link on the PR's branch: said, the others go on
+            ctx.summary.problem(err)
+            ctx.summary.note(SKIPPED.format(number=pr.number))
     for number in dict.fromkeys(issues):  # tracking issues and PRs: where progress is shown
         for line in repair(ctx, number):
             ctx.summary.note(line)
