@@ -33,14 +33,15 @@ class AdoptOutcome(NamedTuple):
     config_written: bool
 
 
-def adopt(root: Path, cfg: Config) -> AdoptOutcome:
+def adopt(root: Path, cfg: Config, *, write_config: bool = True) -> AdoptOutcome:
     docs = discovery.load_all(root, cfg)[0]
     store = StateStore(root, cfg)
     head = _git(root, "rev-parse", "--verify", "-q", "HEAD", ok=(0, 1)).strip()
     keys = [(_key(d), d.status) for d in docs]
     path = store.write_root_file(baseline.FILE, baseline.record(head, keys))
     settings = detect([_facts(d, docs, store) for d in docs], read_history(root, cfg))
-    return AdoptOutcome(path, len(docs), settings, _write_process(root, settings))
+    written = write_config and _write_process(root, settings)
+    return AdoptOutcome(path, len(docs), settings, written)
 
 
 def _key(doc: Document) -> str:

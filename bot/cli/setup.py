@@ -9,7 +9,7 @@ import click
 from bot import lifecycle, repo_setup
 from bot.cli.common import on_exists_option, repo_root, resolve_exists, rfd_command, workspace
 from bot.cli.output import Output
-from bot.config import load_config
+from bot.config import CONFIG_PATH, load_config
 from bot.state import OnExists
 
 AFTER_LABELS = (
@@ -45,8 +45,10 @@ def init(
     """Set the repository up for RFDs: config (detected from the RFDs already there), RFD
     directory, committed state directory; ``--github`` adds the bot's workflow and labels."""
     root = repo_root(required=False)
+    had_config = (root / CONFIG_PATH).is_file()
     done = repo_setup.init(root, example=example, overwrite=overwrite)
-    changed = list(done.changed)
+    adopted = [] if example else _adopt_history(root, write_config=not had_config)
+    changed = [*done.changed, *adopted]
     labelled = False
     if github:
         changed.append(_workflow(root, action_repo, action_ref))
@@ -56,7 +58,7 @@ def init(
     out.data({"changed": changed, "kept": done.kept})
     for line in (*changed, *done.kept):
         out.line(f"  {line}")
-    if not changed:
+    if not done.changed and not github:
         out.line("  nothing to do: already set up")
     out.success(f"{root.name} is ready for RFDs — try `rfd list`")
     if github:
@@ -86,6 +88,26 @@ def _workflow(root: Path, repo: str | None, ref: str | None) -> str:
     src = workflow_setup.source(repo, ref, __version__)
     branch = workflow_setup.default_branch(root, load_config(root).rfd.main_branch)
     return workflow_setup.write_workflow(root, src, branch)
+
+
+def _adopt_history(root: Path, *, write_config: bool) -> list[str]:
+    """In a repository that has RFDs and no baseline yet, record it (``rfd adopt``): the
+    statuses they have now are never gated again; ``[process]`` goes into a configuration
+    init has just written, never into one the team had.  What it did, a line each."""
+    from bot import baseline, discovery
+    from bot.adoption import adopt
+    from bot.config import load_config
+    from bot.state import StateStore
+
+    cfg = load_config(root)
+    if StateStore(root, cfg).base.joinpath(baseline.FILE).exists() or not discovery.scan(root, cfg):
+        return []
+    done = adopt(root, cfg, write_config=write_config)
+    lines = [f"recorded {done.baseline.relative_to(root).as_posix()}: the statuses of "
+             f"{done.rfds} RFDs are history, never gated again"]  # fmt: skip
+    if done.config_written:
+        lines.append("added [process] to .github/rfd.toml as the history shows it")
+    return lines
 
 
 @rfd_command()
