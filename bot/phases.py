@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot import phase_ids, tracking
-from bot.comments import marker
+from bot.comments import marker, with_marker
 from bot.errors import AlreadyExists, GateError, ValidationError
 from bot.events import PhaseCompleted, TrackingDue, TrackingIssueUpdated
 from bot.forge.base import Issue
+from bot.markdown_safe import one_line
 from bot.plan import PlanPhase
 from bot.state import OnExists
 from bot.status import Status
@@ -165,12 +166,12 @@ def sync_tracking(ws: Workspace, query: str) -> Issue:
     phases = ws.store.read_plan(rid) or ()
     done = ws.store.done_phases(rid, phases)
     mark = tracking_marker(rid)
-    title = f"RFD {rid}: {doc.title}"
+    title = f"RFD {rid}: {one_line(doc.title)}"
     existing = ws.forge.find_issue(mark)
     if existing is None:
         link = ws.forge.file_url(file.path)
         body = tracking.render_body(rid, doc.title, link, phases, done)
-        issue = ws.forge.create_issue(title, body if mark in body else f"{mark}\n{body}")
+        issue = ws.forge.create_issue(title, with_marker(body, mark))
         created = True
     else:
         current = ws.forge.get_issue(existing.number)  # re-read: never lose a racing tick

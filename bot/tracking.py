@@ -16,6 +16,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 from bot import checklist, phase_ids
 from bot.checklist import ItemStatus
+from bot.markdown_safe import inline
 from bot.plan import PlanPhase
 
 START = "<!-- rfd-bot:checklist:start -->"
@@ -39,7 +40,7 @@ def render_body(
     failed: Mapping[int, str] | None = None,
 ) -> str:
     """A fresh issue body: marker, link to the RFD, and the checklist region."""
-    shown = title.replace("[", "\\[").replace("]", "\\]")  # keep the link intact
+    shown = inline(title).replace("[", "\\[").replace("]", "\\]")  # keep the link intact
     intro = f"Tracking issue for [RFD {rfd_id}: {shown}]({rfd_path})."
     return f"{marker(rfd_id)}\n{intro}\n\n{region(phases, done, failed)}\n"
 
@@ -53,10 +54,12 @@ def region(
 ) -> str:
     """The bot's region: progress, record of the bot's view (positions, 1-based), and the
     checklist numbered by phase label (``- [ ] 3a. Title``)."""
-    text = checklist.render([p.title for p in phases], tags=phase_ids.labels(phases))
+    titles = [inline(p.title) for p in phases]  # never a region boundary, mention or image
+    text = checklist.render(titles, tags=phase_ids.labels(phases))
     for n, reason in sorted((failed or {}).items()):
         if 1 <= n <= len(phases) and n not in done:
-            text = checklist.mark(text, n - 1, ItemStatus.FAILED, reason or "unknown reason")
+            shown = inline(reason) or "unknown reason"
+            text = checklist.mark(text, n - 1, ItemStatus.FAILED, shown)
     ticked = sorted(n for n in set(done) if 1 <= n <= len(phases))
     for n in ticked:
         text = checklist.mark(text, n - 1, ItemStatus.DONE)

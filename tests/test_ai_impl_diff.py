@@ -119,5 +119,5 @@ def test_the_fallback_notice_reaches_the_review_posted_on_the_pr() -> None:
         questions=(), reviewer="anthropic", model="m"), "# Review\n", Usage(), "m", 0.0,
         (), "saved", (notice,),
     )  # fmt: skip
-    body = review_comment(result, "a" * 40, "b" * 40, None, ["offline note"])
+    body = review_comment(result, ("a" * 40, "b" * 40, ""), None, ["offline note"])
     assert "> offline note\n> " + notice in body

@@ -151,3 +151,44 @@ def test_refine_progress_counts_the_passes_and_ends_with_how_it_stopped() -> Non
     follower.finish(SimpleNamespace(passes=(1, 2), stop=SimpleNamespace(value="converged")))  # type: ignore[arg-type]
     assert "— refined in 2 passes (converged)" in written[-1]
     assert "- [x] 1. reviews\n- [x] 2. completeness" in written[-1]
+
+
+def test_an_outcome_with_something_left_undone_is_a_warning_not_a_tick() -> None:
+    text = render_done(snap(), "pull request [#3](u) opened with 1 failed item", "Not recorded.")
+    assert text.startswith("### ⚠️ RFD 045, phase 1: Writer — pull request [#3](u) opened")
+    assert "✅" not in text and "Finished in 2 min 5 s" in text and "\n\nNot recorded.\n\n" in text
+
+
+def test_untrusted_text_cannot_mention_or_embed() -> None:
+    line = plain("ask @octocat or @org/team ![x](http://e/i.png) <img src=x>")
+    assert "@octocat" not in line and "@org/team" not in line and "<img" not in line
+    assert "octocat" in line and "img src=x" in line  # the text itself stays readable
+
+
+def test_a_run_marker_inside_the_text_is_not_the_runs() -> None:
+    from bot.github.progress_repair import ended
+
+    quoted = "<!-- rfd-bot:implement:045-1 -->\n### ⏳ x\n\n<!-- rfd-bot:run:7 -->\n"
+    assert ended(quoted) is None  # only the marker lines opening the comment count
+
+
+def test_refine_progress_marks_a_failed_pass_and_ends_in_a_warning() -> None:
+    from types import SimpleNamespace
+
+    from bot.agent.refine import StopReason
+    from bot.events import ResultReady
+    from bot.github.refine_progress import RefineProgress
+
+    progress, written, _ = tracker()
+    follower = RefineProgress(progress)
+    follower.on_result(ResultReady(rfd_id="045", step="refine", item="p 1 (reviews)", result=""))
+    failed = SimpleNamespace(number=2, focus=SimpleNamespace(value="completeness"))
+    result = SimpleNamespace(passes=(object(), failed), stop=StopReason.INTERRUPTED,
+                             warning="pass 2 failed (overloaded)")  # fmt: skip
+    follower.finish(result)  # type: ignore[arg-type]
+    assert written[-1].startswith("### ⚠️ RFD 045, phase 1: Writer — stopped in pass 2 (inter")
+    assert "the passes before it are kept, and so are the reviews" in written[-1]
+    assert (
+        "- [x] 1. reviews\n- [ ] 2. completeness — ❌ failed: pass 2 failed (overloaded)"
+        in (written[-1])
+    )

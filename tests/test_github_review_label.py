@@ -78,6 +78,17 @@ def test_fork_without_key_posts_but_does_not_commit(tmp_path: Path) -> None:
 
 
 @pytest.mark.vcr
+@pytest.mark.default_cassette("test_fork_without_key_posts_but_does_not_commit.yaml")
+def test_a_fork_prs_review_never_gets_the_model_key(tmp_path: Path) -> None:
+    """Under `pull_request_target` the job holds the key; a fork's RFD still goes to no model:
+    the same offline review is posted, with the same note, as without a key."""
+    _, checkout = make_world(tmp_path, {"README.md": "hello\n"}, {})
+    data = payload(LABELED, **{"pull_request.head.repo.full_name": "forker/Hello-World"})
+    keys = {"ANTHROPIC_API_KEY": "sk-ant-test", "OPENAI_API_KEY": "sk-test"}
+    assert run_bot(tmp_path, checkout, "pull_request_target", data, **keys) == 0
+
+
+@pytest.mark.vcr
 @pytest.mark.default_cassette("test_review_is_committed_posted_and_label_removed.yaml")
 @pytest.mark.parametrize(
     ("config", "pauses"), [("", 0), ("[bot]\nwrite_burst = 1\n", 2)], ids=["default", "no-burst"]

@@ -50,11 +50,11 @@ def test_implement_progress_ticks_and_fails_items_then_says_the_outcome(
 ) -> None:
     """Each stage is edited in (the clock moves 30 s a tick): research, plan, item 1 of 2,
     item 2 of 2 with item 1 ticked, the summary with item 2 failed, then the PR opened."""
-    from tests.fakes import ScriptedLLM, reply, scripted_providers
+    from tests.fakes import ScriptedLLM, item_done, reply, scripted_providers
 
     overloaded = ProviderError("the model is overloaded")
     plan = "- [ ] 1. Write the CSV writer\n- [ ] 2. Add the endpoint\n"
-    script = [reply("Research."), reply(plan), reply("done"), overloaded, overloaded,
+    script = [reply("Research."), reply(plan), item_done("done"), overloaded, overloaded,
               reply("Summary.")]  # fmt: skip
     monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(ScriptedLLM(script)))
     _, checkout = accepted_world(tmp_path)

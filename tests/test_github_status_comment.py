@@ -93,3 +93,33 @@ def test_lint_findings_become_annotations(
     assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
     out = capsys.readouterr().out
     assert f"::error file={RFD_PATH},line=" in out and "Date" in out
+
+
+@pytest.mark.vcr  # no cassette: rendering makes no request
+def test_titles_and_file_names_stay_inside_their_cell(tmp_path: Path) -> None:
+    """A hostile title and file name: one row of five cells, no HTML, image, mention or marker."""
+    from markdown_it import MarkdownIt
+
+    from bot.discovery import RfdFile
+    from bot.github.changed import ChangedRfd
+    from bot.github.status_comment import Row, render
+    from bot.ids import RfdId
+    from tests.github_world import CONFIG
+    from tests.test_github_plugins import bot_context
+
+    root = tmp_path / "repo"
+    (root / ".github").mkdir(parents=True)
+    (root / ".github/rfd.toml").write_text(CONFIG, encoding="utf-8")
+    name = "docs/rfd/045-a|b) @octocat.md"
+    title = "Beta | <img src=x> @github/security ![p](https://e.example/p.png)\n<!-- rfd-bot:x -->"
+    row = Row(ChangedRfd(RfdFile(RfdId.parse("045"), "a", name), "added"), title, "Discussion")
+    body = render(
+        [row],
+        [],
+        repo="Codertocat/Hello-World",
+        head="ec26c3e57ca3",
+        ctx=bot_context(tmp_path, root),
+    )
+    html = MarkdownIt("commonmark").enable("table").render(body)
+    assert html.count("<tr>") == 2 and html.count("<td>") == 5
+    assert not any(s in body for s in ("<img", "@octocat", "@github", "![", "<!-- rfd-bot:x"))

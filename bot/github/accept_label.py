@@ -11,21 +11,24 @@ writes nothing, and a new labeling is taken off with a reply saying so.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
-from bot import phase_ids
-from bot.config import Config
+from bot import authors, phase_ids
 from bot.github.api import PullRequest
 from bot.github.auth import AUTHOR_MAY_NOT_ACCEPT, authorize
 from bot.github.changed import changed_rfds
+from bot.github.checkout import Checkout, writers
 from bot.github.commands import REGISTRY, Verb
 from bot.github.context import Context
 from bot.github.ops import Refused, commit, pr_workspace, refuse_label
 from bot.github.progress import plain
+from bot.markdown_safe import inline
 from bot.status import Status
 from bot.text import plural
 
 if TYPE_CHECKING:
     from bot.accept import AcceptOutcome
+    from bot.document import Document
 
 ACCEPTABLE = (Status.DRAFT, Status.DISCUSSION)
 ALREADY = "Every RFD of this pull request is already accepted: nothing to do."
@@ -76,7 +79,7 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
         if not todo:
             return already(ctx, pr, [(str(d.rfd_id), d.tracking_issue) for d in docs],
                            [c.file.path for c in changed])  # fmt: skip
-        _check_authors(ctx.cfg, ctx.delivery.actor.login, [a for d in todo for a in d.authors])
+        _check_authors(ctx, pr, checkout, todo)
         outcomes = [accept(ws, str(d.rfd_id)) for d in todo]
         ids = ", ".join(o.rfd_id for o in outcomes)
         done = commit(ctx, checkout, [p for o in outcomes for p in o.changed], ids, "accepted")
@@ -88,7 +91,7 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
 def _facts(outcome: AcceptOutcome, base: str) -> dict[str, object]:
     """What the reply says of one accepted RFD (its next step in GitHub terms)."""
     first = outcome.phases[0]
-    return {"rid": outcome.rfd_id, "base": base, "issue": outcome.issue.number,
+    return {"rid": outcome.rfd_id, "base": inline(base), "issue": outcome.issue.number,
             "phases": plural(len(outcome.phases), "phase"), "title": plain(first.title),
             "first": phase_ids.label(first, 1)}  # fmt: skip
 
@@ -96,16 +99,24 @@ def _facts(outcome: AcceptOutcome, base: str) -> dict[str, object]:
 def already(ctx: Context, pr: PullRequest, docs: list[tuple[str, int | None]],
             paths: list[str]) -> str:  # fmt: skip
     """The answer when nothing is left to accept: each RFD, linked, and its tracking issue."""
-    blob = f"{ctx.server_url}/{pr.head_repo or ctx.delivery.repository}/blob/{pr.head_ref}"
-    lines = [f"- [RFD {rid}]({blob}/{path}) is Accepted"
+    blob = f"{ctx.server_url}/{pr.head_repo or ctx.delivery.repository}/blob/{quote(pr.head_ref)}"
+    lines = [f"- [RFD {rid}]({blob}/{quote(path)}) is Accepted"
              + (f", tracking issue #{issue}" if issue else "")
              for (rid, issue), path in zip(docs, paths, strict=True)]  # fmt: skip
     return "\n".join([ALREADY, "", *lines])
 
 
-def _check_authors(cfg: Config, login: str, authors: list[str]) -> None:
-    names = {a.strip().lstrip("@").lower() for a in authors}
-    if not cfg.accept.allow_author and login.lower() in names:
+def _check_authors(ctx: Context, pr: PullRequest, checkout: Checkout, docs: list[Document]) -> None:
+    """Refused when the one accepting is an author of an RFD being accepted (unless allowed)."""
+    if ctx.cfg.accept.allow_author:
+        return
+    login = ctx.delivery.actor.login
+    names = authors.named(a for d in docs for a in d.authors)
+    wrote = [w for d in docs for w in writers(checkout, d.path)]
+    found = authors.author_logins(pr.author, names, [], wrote)  # no request needed
+    if login.lower() not in found:
+        found = authors.author_logins(pr.author, names, ctx.api.pull_commits(pr.number), wrote)
+    if login.lower() in found:
         raise Refused(AUTHOR_MAY_NOT_ACCEPT.format(login=login))
 
 

@@ -1,21 +1,22 @@
 """Slash commands in comments: ``/rfd <verb> [args]``, parsed without side effects.
 
-Only lines a reader sees as prose count: fenced and indented code blocks, ``>``
-quotes and HTML comments are skipped, so quoting or documenting a command never
-runs it.  Each verb accepts only its own arguments; a comment may carry at most
-one AI verb.  ``/rfd help`` is generated from :data:`REGISTRY`.
+Only lines a reader sees as prose count (:mod:`bot.github.prose`, a CommonMark
+parser): code, quotes, lists, HTML blocks and comments are skipped, so quoting,
+hiding or documenting a command never runs it.  Each verb accepts only its own
+arguments; a comment may carry at most one AI verb.  ``/rfd help`` is generated
+from :data:`REGISTRY`.
 """
 
 from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from bot import phase_ids
 from bot.config import Config
 from bot.errors import ValidationError
+from bot.github.prose import prose_lines
 
 
 class Verb(enum.Enum):
@@ -96,25 +97,9 @@ class Parsed:
     errors: tuple[str, ...]
 
 
-_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
-_QUOTE = re.compile(r"^\s{0,3}>")
-_INDENTED = re.compile(r"^(\t| {4})")
-_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _COMMAND = re.compile(r"^\s{0,3}/rfd(?:\s+(?P<rest>.*?))?\s*$")
 MODEL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,80}$")
 RFD_ID = re.compile(r"^[Dd]?\d{1,5}$")
-
-
-def prose_lines(body: str) -> Iterator[tuple[int, str]]:
-    """``(line number, text)`` of lines outside code, quotes and HTML comments."""
-    body = _HTML_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), body)
-    fenced = False
-    for number, line in enumerate(body.splitlines(), start=1):
-        if _FENCE.match(line):
-            fenced = not fenced
-            continue
-        if not (fenced or _QUOTE.match(line) or _INDENTED.match(line)):
-            yield number, line
 
 
 def parse(body: str) -> Parsed:
@@ -163,7 +148,9 @@ def _options(words: list[str], spec: VerbSpec) -> tuple[dict[str, str], list[str
             continue
         name, _, value = word.partition("=")
         if name not in allowed:
-            raise ValidationError(f"`/rfd {spec.verb.value}` does not take `{name}`: {spec.usage}")
+            raise ValidationError(
+                f"`/rfd {spec.verb.value}` does not take `{name}`: `{spec.usage}`"
+            )
         value = value or next(it, "")
         pattern = MODEL_NAME if name == "--model" else RFD_ID
         if not pattern.match(value):
@@ -181,7 +168,7 @@ def _positional(words: list[str], spec: VerbSpec) -> tuple[tuple[int, ...] | Non
             return None, None
         if words and all(w.isdigit() and int(w) > 0 for w in words):
             return tuple(sorted({int(w) for w in words})), None
-        raise ValidationError(f"`/rfd dismiss` needs review numbers or `all`: {spec.usage}")
+        raise ValidationError(f"`/rfd dismiss` needs review numbers or `all`: `{spec.usage}`")
     if spec.args is Args.PHASE and len(words) <= 1:
         if not words:
             return (), None
@@ -189,7 +176,7 @@ def _positional(words: list[str], spec: VerbSpec) -> tuple[tuple[int, ...] | Non
             return (), words[0]
     if words:
         raise ValidationError(
-            f"`/rfd {spec.verb.value}` does not take `{' '.join(words)}`: {spec.usage}"
+            f"`/rfd {spec.verb.value}` does not take `{' '.join(words)}`: `{spec.usage}`"
         )
     return (), None
 

@@ -14,15 +14,21 @@ the command is refused before any model call, saying how to enable it.  What the
 left in the worktree is checked before the commit (:mod:`bot.agent.commit_guard`): what
 is out of bounds is put back, secret values are redacted, and the reply says so.
 
+An item whose check fails stays failed (``[!]``): the PR then says so and records
+nothing (no ``phases/<label>.md``; it says how a person records the phase from the kept
+summary), and the progress comment — on the tracking issue too — ends in a warning.
+
 Retry-safe: a run that pushed the branch but failed to open the PR (a 5xx, a
 422) left the work on the branch; the next run finds the branch with its
-``phases/<label>.md``, opens the PR for it without implementing again, and says so.
+``phases/<label>.md`` (or the kept summary of failed items), opens the PR for it without
+implementing again, and says so.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot import phase_ids
@@ -36,11 +42,18 @@ from bot.github.ops import COMMIT, Refused, has_model, open_workspace
 from bot.github.progress import Progress, Snapshot, Stage, implement_listener
 from bot.github.run_link import run_id, run_url
 from bot.github.verbs import NEEDS_MODEL, rfd_for_implement
+from bot.markdown_safe import block, inline, one_line
 from bot.text import plural
 
 if TYPE_CHECKING:
     from bot.agent.implement import ImplementResult
+    from bot.plan import PlanPhase
+    from bot.workspace import Workspace
 
+KEPT = "implement/{position}/summary.md"
+"""Where the implement step keeps the summary (``bot.agent.implement.SUMMARY``)."""
+Done = tuple[str, bool]
+"""The phase's summary, and whether items failed."""
 BRANCH = "rfd/{rid}-phase-{n}"
 TITLE = "RFD {rid}, phase {n}: {title}"
 RUNNING = "RFD {rid}, phase {n}: {title}"
@@ -50,6 +63,23 @@ PR_BODY = (
     "<!-- rfd-bot:implement:{rid}-{n} -->\nPhase {n} of RFD {rid}: {title}.\n\n{summary}\n\n"
     "Merging it records the phase (`phases/{label}.md`) and ticks it on the tracking issue. "
     "Checks do not start by themselves on PRs the bot opens: push a commit or re-run them."
+)
+FAILED_PR_BODY = (
+    "<!-- rfd-bot:implement:{rid}-{n} -->\nPhase {n} of RFD {rid}: {title}.\n\n"
+    "> [!WARNING]\n> Some items failed (listed below): merging this pull request does **not** "
+    "record the phase, and the tracking issue keeps it open.\n\n{summary}\n\n"
+    "Fix the failed items on this branch; then, or to accept the phase as it is, a person "
+    "records it by copying `{kept}` to `{record}` on this branch before merging. "
+    "Checks do not start by themselves on PRs the bot opens: push a commit or re-run them."
+)
+NOT_RECORDED = (
+    "Some items failed, so the phase is not recorded (see the pull request for them and for "
+    "how to record it anyway)."
+)
+OPENED_FAILED = "### ⚠️ RFD {rid}, phase {n}: {title} — {pr}\n\n" + NOT_RECORDED
+FAILED_REPLY = (
+    "Opened {url} for phase {n} of RFD {rid}, with failed items: merging it does not record "
+    "the phase (the pull request says how to)."
 )
 NO_PHASE = (
     "Every phase of RFD {rid} has its summary on `{branch}`: nothing is left to implement. "
@@ -79,6 +109,19 @@ STRAY_BRANCH = (
 )
 
 
+@dataclass(frozen=True)
+class Opened:
+    """The phase's pull request once opened, and what the run showed and checked."""
+
+    url: str
+    failed: bool
+    """Items failed: the phase is not recorded."""
+    shown: str
+    """The progress comment's last text."""
+    checked: Sequence[str] = ()
+    """What the commit check did (:func:`bot.agent.commit_guard.check_run`)."""
+
+
 def implement(ctx: Context, command: Command) -> str:
     if not has_model(ctx, "implement", command.model):
         raise Refused(NEEDS_MODEL.format(verb="implement"))
@@ -89,38 +132,68 @@ def implement(ctx: Context, command: Command) -> str:
     state = ws.store.read(rid)
     if not state.plan:
         raise Refused(_not_accepted_yet(ctx, rid))
-    plan = state.plan
-    position = _position(ctx, rid, plan, command.phase, state.next_phase)
-    label = phase_ids.label(plan[position - 1], position)
-    branch = BRANCH.format(rid=rid, n=label)
+    position = _position(ctx, rid, state.plan, command.phase, state.next_phase)
+    facts = _facts(ws, rid, state.plan, position)
+    key = f"{rid}-{facts['label']}"  # the label: unique in the plan, what users call the phase
+    existing = ctx.api.find_pull(facts["branch"])
+    if existing is not None:
+        ctx.upsert("implement", key, OPENED.format(**facts, pr=_pr_link(existing[1])))
+        return EXISTS.format(**facts, url=existing[1])
+    done, reply = _earlier_work(ctx, facts)
+    if done is not None:
+        opened = _recover(ctx, facts, key, done)
+    else:
+        opened = _run(ctx, command, position, facts, key)
+    if opened.failed:
+        tracking = ws.document(rid).tracking_issue
+        if tracking is not None and tracking != ctx.number:  # the tracking issue shows it too
+            ctx.upsert("implement", key, opened.shown, number=tracking)
+        reply = FAILED_REPLY if reply is OPENED_REPLY else reply
+    lines = "\n".join(f"- {inline(line)}" for line in opened.checked)
+    extra = f"\n\n{CHECKED.format(lines=lines)}" if lines else ""
+    return reply.format(**facts, url=opened.url) + extra
+
+
+def _facts(ws: Workspace, rid: str, plan: Sequence[PlanPhase], position: int) -> dict[str, Any]:
+    """What the texts say of the phase at ``position`` (its title made safe for markdown)."""
+    phase = plan[position - 1]
+    label = phase_ids.label(phase, position)
     facts: dict[str, Any] = {
         "rid": rid,
         "n": label,
         "label": label,
-        "title": plan[position - 1].title,
-        "branch": branch,
+        "title": inline(phase.title),
+        "branch": BRANCH.format(rid=rid, n=label),
+        "record": ws.rel(ws.store.path(rid, f"phases/{label}.md")),
+        "kept": ws.rel(ws.store.path(rid, KEPT.format(position=position))),
     }
-    key = f"{rid}-{label}"  # the label: unique in the plan, and what users call the phase
-    existing = ctx.api.find_pull(branch)
-    if existing is not None:
-        ctx.upsert("implement", key, OPENED.format(**facts, pr=_pr_link(existing[1])))
-        return EXISTS.format(**facts, url=existing[1])
-    summary, reply = _earlier_work(ctx, ws.rel(ws.store.path(rid, f"phases/{label}.md")), facts)
-    if summary is not None:
-        url = _open_pull(ctx, facts, summary)
-        ctx.upsert("implement", key, OPENED.format(**facts, pr=_pr_link(url)))
-        return reply.format(**facts, url=url)
+    facts["pr_title"] = TITLE.format(**facts | {"title": one_line(phase.title)})
+    return facts
+
+
+def _run(ctx: Context, command: Command, position: int, facts: dict[str, Any], key: str) -> Opened:
+    """Implement the phase, its progress comment following, and open its pull request; the
+    progress comment ends in the outcome (failed items said), or in the failure."""
     progress = _progress(ctx, key, facts)
     try:
         result, checked = _implement(ctx, command, position, facts, progress)
-        url = _open_pull(ctx, facts, result.summary)
+        url = _open_pull(ctx, facts, (result.summary, bool(result.failed)))
     except Exception as exc:
         _report(ctx, progress, exc, facts)
         raise
-    failed = f" with {plural(len(result.failed), 'failed item')}" if result.failed else ""
-    progress.done(_pr_link(url) + failed, result.items)
-    lines = "\n".join(f"- {line}" for line in checked)
-    return reply.format(**facts, url=url) + (f"\n\n{CHECKED.format(lines=lines)}" if lines else "")
+    if not result.failed:
+        return Opened(url, False, progress.done(_pr_link(url), result.items), checked)
+    outcome = f"{_pr_link(url)} with {plural(len(result.failed), 'failed item')}"
+    return Opened(url, True, progress.done(outcome, result.items, NOT_RECORDED), checked)
+
+
+def _recover(ctx: Context, facts: dict[str, Any], key: str, done: Done) -> Opened:
+    """Open the pull request for the work an earlier run pushed (nothing is implemented)."""
+    url = _open_pull(ctx, facts, done)
+    failed = done[1]
+    shown = (OPENED_FAILED if failed else OPENED).format(**facts, pr=_pr_link(url))
+    ctx.upsert("implement", key, shown)
+    return Opened(url, failed, shown)
 
 
 def _pr_link(url: str) -> str:
@@ -135,10 +208,12 @@ def _report(ctx: Context, progress: Progress, exc: Exception, facts: dict[str, A
         ctx.summary.problem(again)
 
 
-def _open_pull(ctx: Context, facts: dict[str, Any], summary: str) -> str:
-    body = PR_BODY.format(**facts, summary=summary.strip())
-    branch = facts["branch"]
-    _, url = ctx.api.create_pull(TITLE.format(**facts), branch, ctx.delivery.default_branch, body)
+def _open_pull(ctx: Context, facts: dict[str, Any], done: Done) -> str:
+    """Open the phase's pull request (its body says when items failed); its URL."""
+    summary, failed = done
+    body = (FAILED_PR_BODY if failed else PR_BODY).format(**facts, summary=block(summary))
+    base = ctx.delivery.default_branch
+    _, url = ctx.api.create_pull(facts["pr_title"], facts["branch"], base, body)
     return url
 
 
@@ -187,22 +262,27 @@ def _labels(plan: Sequence[Any]) -> str:
     return ", ".join(phase_ids.labels(plan))
 
 
-def _earlier_work(ctx: Context, summary_path: str, facts: dict[str, Any]) -> tuple[str | None, str]:
-    """``(summary, reply)``: the summary an earlier run pushed on the branch, if it did."""
+def _earlier_work(ctx: Context, facts: dict[str, Any]) -> tuple[Done | None, str]:
+    """``((summary, failed), reply)``: what an earlier run pushed on the branch, if it did —
+    the recorded phase, or the kept summary of a phase with failed items."""
     pushed = pushed_branch(ctx.root, facts["branch"], ctx.environ)
     if pushed is None:
         return None, OPENED_REPLY
-    found = file_at(ctx.root, pushed, summary_path)
-    if found is None:
-        raise Refused(STRAY_BRANCH.format(**facts, summary=summary_path))
-    return found, RECOVERED
+    found = file_at(ctx.root, pushed, facts["record"])
+    if found is not None:
+        return (found, False), RECOVERED
+    kept = file_at(ctx.root, pushed, facts["kept"])
+    if kept is None:
+        raise Refused(STRAY_BRANCH.format(**facts, summary=facts["record"]))
+    return (kept, True), RECOVERED
 
 
 def _implement(
     ctx: Context, command: Command, position: int, facts: dict[str, Any], progress: Progress
 ) -> tuple[ImplementResult, list[str]]:
     """Run the implement step on a new branch, check and push it (the progress comment
-    follows): the step's result and what the check did."""
+    follows): the step's result and what the check did.  When items failed the phase is
+    not recorded (no ``phases/<label>.md``)."""
     from bot.agent.steps import implement_rfd
     from bot.events import Notice
 
@@ -214,7 +294,8 @@ def _implement(
         work.bus.subscribe(Notice, implement_listener(progress, files), owner="progress")
         before = baseline(checkout.root)
         result = implement_rfd(work, rid, phase=position, model=command.model)
-        work.store.write_phase_summary(rid, label, result.summary)
+        if not result.failed:
+            work.store.write_phase_summary(rid, label, result.summary)
         environ = {**os.environ, **ctx.environ}
         report = check_run(checkout.root, before, work.config, environ)
         progress.update(stage=Stage.PUSH, items=result.items)

@@ -22,6 +22,7 @@ from enum import Enum
 from bot import checklist
 from bot.comments import marker
 from bot.events import Notice
+from bot.markdown_safe import inline
 from bot.sanitize import sanitize
 
 EDIT_EVERY = 20.0
@@ -29,6 +30,7 @@ EDIT_EVERY = 20.0
 RUN_KIND = "run"
 HEAD_RUNNING = "### ⏳ {doing} {title}"
 HEAD_DONE = "### ✅ {title} — {outcome}"
+HEAD_WARNED = "### ⚠️ {title} — {outcome}"
 HEAD_FAILED = "### ❌ {title} — the run failed"
 NOW = "**{stage}** · {facts}"
 FINISHED = "Finished in {facts}."
@@ -79,8 +81,9 @@ class Snapshot:
 
 
 def plain(text: str, limit: int = 200) -> str:
-    """Untrusted ``text`` as one line of inert markdown (no structure, no markers)."""
-    line = " ".join(sanitize(text).split())
+    """Untrusted ``text`` as one line of inert markdown: :func:`bot.markdown_safe.inline`
+    (no markers, HTML, images or mentions), its formatting escaped, cut at ``limit``."""
+    line = inline(sanitize(text))
     line = line if len(line) <= limit else line[: limit - 1] + "…"
     return _MARKDOWN.sub(r"\\\1", line)
 
@@ -135,10 +138,12 @@ def render(snap: Snapshot, run_id: str | None = None) -> str:
     return f"{marker(RUN_KIND, run_id)}\n{text}" if run_id else text
 
 
-def render_done(snap: Snapshot, outcome: str) -> str:
-    """The comment once the run succeeded; ``outcome`` is trusted markdown (a PR link)."""
-    head = HEAD_DONE.format(title=plain(snap.title), outcome=outcome)
-    return _body(head, FINISHED.format(facts=_facts(snap)), snap, False)
+def render_done(snap: Snapshot, outcome: str, warning: str = "") -> str:
+    """The comment once the run ended; ``outcome`` is trusted markdown (a PR link).  A run
+    that ended with something left undone (failed items) says so in ``warning`` (trusted)."""
+    head = (HEAD_WARNED if warning else HEAD_DONE).format(title=plain(snap.title), outcome=outcome)
+    finished = FINISHED.format(facts=_facts(snap))
+    return _body(head, f"{finished}\n\n{warning}" if warning else finished, snap, False)
 
 
 def render_failed(snap: Snapshot, reason: str, retry: str) -> str:
@@ -183,10 +188,15 @@ class Progress:
         self._write(render(self.snap, self._run_id))
         self._last_edit, self._shown = now, substance
 
-    def done(self, outcome: str, items: Sequence[checklist.Item] | None = None) -> None:
+    def done(
+        self, outcome: str, items: Sequence[checklist.Item] | None = None, warning: str = ""
+    ) -> str:
+        """Write the outcome (see :func:`render_done`); the text written."""
         changes = {} if items is None else {"items": tuple(items)}
         self.snap = self._now(**changes)
-        self._write(render_done(self.snap, outcome))
+        text = render_done(self.snap, outcome, warning)
+        self._write(text)
+        return text
 
     def failed(self, reason: str, retry: str) -> None:
         self.snap = self._now()

@@ -1,6 +1,7 @@
 """``/rfd refine``'s progress comment: which pass of at most five runs, the passes done
-(each with its focus), time, tokens, cost and the run — ending in how the loop stopped, or
-in the failure.  The comment and its pacing are :mod:`bot.github.progress`'s."""
+(each with its focus), time, tokens, cost and the run — ending in how the loop stopped (a
+warning when a pass failed), or in the failure.  The comment and its pacing are
+:mod:`bot.github.progress`'s."""
 
 from __future__ import annotations
 
@@ -26,6 +27,11 @@ FOCUS = re.compile(r"\(([^()]+)\)$")
 TITLE = "RFD {rid}"
 OUTCOME = "refined in {passes} ({stop})"
 RETRY = "Comment `/rfd refine` to run it again: passes already committed are kept."
+STOPPED = "stopped in pass {n} ({stop})"
+UNFINISHED = (
+    "That pass did not finish: the passes before it are kept, and so are the reviews. "
+    "Comment `/rfd refine` again to go on."
+)
 
 
 class RefineProgress:
@@ -50,10 +56,21 @@ class RefineProgress:
         return event
 
     def finish(self, result: RefineResult) -> None:
+        """The outcome; a loop that stopped on a failed pass ends in a warning, that pass
+        marked failed with its reason (see ``REFINE_FAILED`` in :mod:`bot.github.verbs`)."""
+        from bot.agent.refine import StopReason
         from bot.text import plural
 
+        stop = result.stop.value
+        if result.passes and result.stop in (StopReason.INTERRUPTED, StopReason.BUDGET):
+            last = result.passes[-1]
+            item = checklist.Item(last.number, last.focus.value, checklist.ItemStatus.FAILED,
+                                  result.warning, last.number, str(last.number))  # fmt: skip
+            outcome = STOPPED.format(n=last.number, stop=stop)
+            self.progress.done(outcome, [*self.done, item], UNFINISHED)
+            return
         passes = plural(len(result.passes), "pass", "passes")
-        self.progress.done(OUTCOME.format(passes=passes, stop=result.stop.value), self.done)
+        self.progress.done(OUTCOME.format(passes=passes, stop=stop), self.done)
 
 
 @contextmanager

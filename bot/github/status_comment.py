@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 from bot.comments import marker
 from bot.config import Config
@@ -19,6 +20,7 @@ from bot.github.changed import ChangedRfd, changed_rfds
 from bot.github.checkout import close, open_pull
 from bot.github.context import Context
 from bot.github.revisions import PostedReview, posted_reviews, short, with_stale_banner
+from bot.markdown_safe import cell
 from bot.state import StateStore
 from bot.status import Status
 from bot.text import plural
@@ -73,9 +75,8 @@ def read_rows(ctx: Context, pr: PullRequest) -> list[Row]:
 
 def _reviews_cell(row: Row, posted: list[PostedReview], head: str) -> str:
     count = row.reviews + row.impl_reviews
-    older = sum(
-        1 for p in posted if p.rfd == str(row.changed.file.rfd_id) and not p.is_current(head)
-    )
+    rfd, blob = str(row.changed.file.rfd_id), row.changed.blob
+    older = sum(1 for p in posted if p.rfd == rfd and not p.is_current(head, blob))
     text = str(count) if count else "none"
     return f"{text} ({older} of an older revision)" if older else text
 
@@ -86,10 +87,10 @@ def render(rows: list[Row], posted: list[PostedReview], *, repo: str, head: str,
     lines = [header, "", f"At `{short(head)}`.", "",
              "| RFD | status | reviews | plan | tracking |", "|---|---|---|---|---|"]  # fmt: skip
     for row in rows:
-        url = f"{ctx.server_url}/{repo}/blob/{head}/{row.changed.file.path}"
-        rfd = f"[RFD {row.changed.file.rfd_id}]({url}) {row.title}".strip()
+        url = f"{ctx.server_url}/{repo}/blob/{quote(head)}/{quote(row.changed.file.path)}"
+        rfd = f"[RFD {row.changed.file.rfd_id}]({url}) {cell(row.title)}".strip()
         if row.problem is not None:
-            lines.append(f"| {rfd} | ⚠️ {row.problem.message} | | | |")
+            lines.append(f"| {rfd} | ⚠️ {cell(row.problem.message)} | | | |")
             continue
         tracking = f"#{row.tracking}" if row.tracking else "—"
         reviews = _reviews_cell(row, posted, head)
@@ -144,7 +145,7 @@ def post_status(ctx: Context, pr: PullRequest) -> bool:
     posted = posted_reviews(ctx.forge.comments(pr.number))
     body = render(rows, posted, repo=pr.head_repo, head=pr.head_sha, ctx=ctx)
     ctx.upsert("status", pr.number, body, number=pr.number)
-    mark_older(ctx, pr, posted)
+    mark_older(ctx, pr, posted, {str(r.changed.file.rfd_id): r.changed.blob for r in rows})
     return True
 
 
@@ -160,8 +161,14 @@ def refresh(
     ctx.upsert("status", pr.number, body)
 
 
-def mark_older(ctx: Context, pr: PullRequest, posted: list[PostedReview]) -> None:
+def mark_older(
+    ctx: Context, pr: PullRequest, posted: list[PostedReview], blobs: dict[str, str]
+) -> None:
+    """Banner the reviews of another content of their RFD (``blobs``: each RFD's now)."""
     for review in posted:
-        if not review.is_current(pr.head_sha) and not review.marked_stale:
+        if (
+            not review.is_current(pr.head_sha, blobs.get(review.rfd, ""))
+            and not review.marked_stale
+        ):
             ctx.forge.edit_comment(pr.number, review.comment.id, with_stale_banner(review))
             ctx.summary.note(f"review of RFD {review.rfd} marked as of an older revision")

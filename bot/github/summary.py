@@ -1,8 +1,9 @@
 """What a run tells the people watching Actions: the job summary and annotations.
 
 Lines collected during the run are appended, as markdown, to the file named by
-``$GITHUB_STEP_SUMMARY``; problems in files become ``::error file=…,line=…::``
-workflow commands, which GitHub shows on the PR's diff.
+``$GITHUB_STEP_SUMMARY`` (one line each, HTML and images defused: they quote RFDs);
+problems in files become ``::error file=…,line=…::`` workflow commands, which GitHub
+shows on the PR's diff.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from bot.errors import RfdError
+from bot.markdown_safe import cell, inline
 
 if TYPE_CHECKING:
     from bot.events import TurnComplete
@@ -99,7 +101,7 @@ class Summary:
         self.commands.append(annotation(level, message, file=file, line=line))
 
     def markdown(self) -> str:
-        body = "\n".join(f"- {line}" for line in self.lines) or "- nothing to do"
+        body = "\n".join(f"- {inline(line)}" for line in self.lines) or "- nothing to do"
         head = f"### {self.title}\n\n"
         if self.ran:
             rows = "\n".join(RAN_ROW.format(**vars(r)) for r in self.ran)
@@ -119,6 +121,6 @@ class Summary:
 
 
 def _cell(text: str) -> str:
-    """One line of ``text``, safe in a table cell."""
+    """The first line of ``text`` (cut at 200 characters), safe in a table cell."""
     first = text.strip().splitlines()[0] if text.strip() else ""
-    return first.replace("|", "\\|")[:200]
+    return cell(first[:200])

@@ -19,6 +19,7 @@ from bot.github.review_label import review_pr
 from bot.github.revisions import posted_reviews
 from bot.github.status_comment import read_row, read_rows, render
 from bot.github.tracked import rfd_of_issue
+from bot.markdown_safe import inline
 from bot.text import plural
 
 Handler = Callable[[Context, Command], str]
@@ -121,10 +122,17 @@ def do_dismiss(ctx: Context, command: Command) -> str:
             return again
         outcome = dismiss(ws, str(target.file.rfd_id), selection)
         done = commit(ctx, checkout, outcome.changed, outcome.rfd_id, "reviews dismissed")
-    return f"{outcome.message}. {done}"
+    return f"{inline(outcome.message)}. {done}"
+
+
+REFINE_FAILED = (
+    "⚠️ Refine of RFD {rid} did not finish ({stop}): the passes before the failure are kept; "
+    "comment `/rfd refine` again to go on."
+)
 
 
 def do_refine(ctx: Context, command: Command) -> str:
+    from bot.agent.refine import StopReason
     from bot.agent.steps import refine_rfd
     from bot.github.refine_progress import refine_progress
 
@@ -141,12 +149,16 @@ def do_refine(ctx: Context, command: Command) -> str:
         path = ws.path(ws.find(str(target.file.rfd_id)))
         done = commit(ctx, checkout, [path], str(target.file.rfd_id), "refined")
     passes = [f"- pass {p.number} ({p.focus.value}): "
-              f"{', '.join(p.changed_sections) or 'no change'}" for p in result.passes]  # fmt: skip
-    addressed = ", ".join(f"`{r}`" for r in result.reviews) or "none"
-    if result.reviews:
+              f"{inline(', '.join(p.changed_sections)) or 'no change'}"
+              for p in result.passes]  # fmt: skip
+    addressed = ", ".join(f"`{inline(r)}`" for r in result.reviews) or "none"
+    failed = result.stop in (StopReason.INTERRUPTED, StopReason.BUDGET)
+    if result.reviews and not failed:  # after a failed pass nothing says they are settled
         addressed += " — `/rfd dismiss all` once you agree they are settled"
-    lines = [f"Refined RFD {target.file.rfd_id} ({result.stop.value}):", *passes,
-             f"Reviews addressed: {addressed}.", result.warning, done]  # fmt: skip
+    head = REFINE_FAILED if failed else "Refined RFD {rid} ({stop}):"
+    lines = [head.format(rid=target.file.rfd_id, stop=result.stop.value), *passes,
+             f"Reviews {'kept' if failed else 'addressed'}: {addressed}.", inline(result.warning),
+             done]  # fmt: skip
     return "\n".join(line for line in lines if line)
 
 
@@ -168,7 +180,7 @@ def do_done(ctx: Context, command: Command) -> str:
         result = commit(ctx, checkout, outcome.changed, outcome.rfd_id, "implemented")
         issue = ws.document(outcome.rfd_id).tracking_issue
     later = CLOSED_ON_MERGE.format(issue=f" #{issue}" if issue else "", branch=pr.base_ref)
-    return f"{outcome.message}. {result}\n\n{later}"
+    return f"{inline(outcome.message)}. {result}\n\n{later}"
 
 
 def do_implement(ctx: Context, command: Command) -> str:

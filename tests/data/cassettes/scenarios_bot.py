@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from pathlib import Path
 
 from gh_data import (
+    NOT_FOUND,
     call,
     comment,
+    commit_item,
     content_file,
     diff_entry,
     issue,
@@ -30,7 +33,13 @@ def body(name: str) -> str:
     return (BODIES / f"{name}.md").read_text(encoding="utf-8")
 
 
-FILES = call("GET", "/pulls/2/files", query="per_page=100&page=1", reply=[diff_entry(RFD)])
+RFD_BLOB = hashlib.sha1(b"blob %d\0" % len(RFD_TEXT.encode()) + RFD_TEXT.encode()).hexdigest()
+"""The PR's RFD as GitHub lists it: ``sha`` is the file's git blob."""
+FILES = call(
+    "GET", "/pulls/2/files", query="per_page=100&page=1", reply=[diff_entry(RFD, sha=RFD_BLOB)]
+)
+PR_COMMIT = commit_item("1" * 40, user("Codertocat"), "test@example.com", "Test User")
+COMMITS = call("GET", "/pulls/2/commits", query="per_page=100&page=1", reply=[PR_COMMIT])
 NO_COMMENTS = call("GET", "/issues/2/comments", query="per_page=100", reply=[])
 
 
@@ -175,7 +184,7 @@ SLASH_FILES = call(
     "GET",
     "/pulls/2/files",
     query="per_page=100&page=1",
-    reply=[diff_entry(RFD), diff_entry(REVIEW_FILE)],
+    reply=[diff_entry(RFD, sha=RFD_BLOB), diff_entry(REVIEW_FILE)],
 )
 
 
@@ -258,6 +267,7 @@ CASSETTES |= {
         react("eyes"),
         PULL,
         SLASH_FILES,
+        COMMITS,
         call(
             "GET", "/issues", query="state=all&sort=created&direction=desc&per_page=100", reply=[]
         ),
@@ -270,6 +280,37 @@ CASSETTES |= {
         ),
         react("rocket"),
         reply("slash-accept"),
+    ],
+    # the RFD names hubot by email; GitHub says hubot made the commit with that email
+    C + "test_accept_by_an_author_named_by_email_is_refused": [
+        NO_COMMENTS,
+        perm("hubot", "maintain"),
+        react("eyes"),
+        PULL,
+        SLASH_FILES,
+        call(
+            "GET",
+            "/pulls/2/commits",
+            query="per_page=100&page=1",
+            reply=[
+                PR_COMMIT,
+                commit_item("2" * 40, user("hubot", 7), "hubot@example.com", "Hu Bot"),
+            ],
+        ),
+        react("confused"),
+        reply("slash-accept-email-author"),
+    ],
+    # the comment was deleted between the event and the run (or before a re-run)
+    C + "test_a_command_whose_comment_was_deleted_is_not_run": [
+        NO_COMMENTS,
+        perm("hubot", "maintain"),
+        call(
+            "POST",
+            f"/issues/comments/{CID}/reactions",
+            body={"content": "eyes"},
+            status=404,
+            reply=NOT_FOUND,
+        ),
     ],
     C + "test_accept_by_the_pr_author_is_refused": [
         NO_COMMENTS,
@@ -293,6 +334,10 @@ CASSETTES |= {
     ],
     C + "test_own_comment_is_ignored": [],
     C + "test_usage_errors_get_a_reply": [NO_COMMENTS, reply("slash-usage")],
+    C + "test_a_flood_of_bad_commands_gets_one_short_reply": [
+        NO_COMMENTS,
+        reply("slash-usage-flood"),
+    ],
     C + "test_status_on_a_tracking_issue": [
         call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
         reply("slash-status-issue", number=12),
@@ -336,6 +381,7 @@ CASSETTES |= {
     A + "test_accept_commits_once_and_opens_the_tracking_issue": [
         perm("hubot", "maintain"),
         FILES,
+        COMMITS,
         call("GET", "/issues", query=ISSUES_Q, reply=[]),
         call(
             "POST",
@@ -558,7 +604,7 @@ STATUS_3_OLD = STATUS_3.replace(HEAD[:12], OLD[:12]).replace(HEAD, OLD)
 
 def files_of(number: int) -> dict[str, object]:
     return call("GET", f"/pulls/{number}/files", query="per_page=100&page=1",
-                reply=[diff_entry(RFD)])  # fmt: skip
+                reply=[diff_entry(RFD, sha=RFD_BLOB)])  # fmt: skip
 
 
 def comments_of(number: int, *found: dict[str, object]) -> dict[str, object]:
@@ -985,4 +1031,55 @@ CASSETTES[R + "test_rerun_after_a_failure_past_posting_takes_the_label_off"] = [
     ),
     UNLABEL,
     edited("review-finished", 961),
+]
+
+CASSETTES["test_github_failure/test_a_rerun_failing_again_keeps_what_the_first_run_did"] = [
+    call("GET", "/issues/2/comments", query="per_page=100",
+         reply=[status_comment(), answered("accept-failed-502", 961, BEFORE)]),
+    edited("accept-failed-again", 961),
+]  # fmt: skip
+
+
+# /rfd implement where the item's check fails twice: the PR says so and records nothing
+FAILED_PR = pull(3, "rfd/045-phase-1", "b" * 40)
+FAILED_PR.update(title="RFD 045, phase 1: Writer", body=body("implement-pr-failed"))
+CASSETTES[C + "test_implement_with_failing_checks_opens_a_pr_that_records_nothing"] = [
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    call("GET", "/pulls", query="state=all&head=Codertocat%3Arfd%2F045-phase-1", reply=[]),
+    reply("implement-running", cid=970, number=12),
+    call(
+        "POST",
+        "/pulls",
+        status=201,
+        reply=FAILED_PR,
+        body={
+            "title": "RFD 045, phase 1: Writer",
+            "head": "rfd/045-phase-1",
+            "base": "main",
+            "body": body("implement-pr-failed"),
+        },
+    ),
+    call(
+        "PATCH",
+        "/issues/comments/970",
+        body={"body": body("implement-opened-failed")},
+        reply=comment(970, 12, body("implement-opened-failed")),
+    ),
+    react("rocket"),
+    reply("slash-implement-failed", number=12),
+]
+
+# /rfd refine whose second pass fails: the first pass is committed, the reviews are kept
+CASSETTES[C + "test_refine_whose_pass_fails_keeps_the_reviews"] = [
+    NO_COMMENTS,
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    PULL,
+    SLASH_FILES,
+    reply("refine-progress-start", cid=965),
+    edited("refine-progress-failed", 965),  # a warning: the pass did not finish
+    react("rocket"),
+    reply("slash-refine-failed"),
 ]
