@@ -7,6 +7,7 @@ marker or checklist boundary (the bot trusts its markers), never raw HTML or an
 image, never a mention that pings a person or a team.
 
 - :func:`inline` — text inside one line: also no line breaks.
+- :func:`link_text` — text of a link the bot makes: no bracket ends it early.
 - :func:`cell` — text inside a table cell: no line breaks and no cell breaks either.
 - :func:`block` — model output shown as a block: markdown formatting stays, an
   unclosed code fence is closed so the bot's own lines after it stay outside.
@@ -63,6 +64,11 @@ def one_line(text: str) -> str:
 def inline(text: str) -> str:
     """``text`` for a place inside one line of the bot's text (not a table: see :func:`cell`)."""
     return _defused(one_line(text))
+
+
+def link_text(text: str) -> str:
+    """``text`` as the text of a link the bot makes (``[text](url)``): brackets cannot end it."""
+    return inline(text).replace("[", "\\[").replace("]", "\\]")
 
 
 def cell(text: str) -> str:

@@ -145,7 +145,9 @@ def test_rerun_after_a_failure_finishes_the_command(
     assert OLD_REVIEW not in git(origin, "ls-tree", "-r", "--name-only", BRANCH).split()
     writes = [(r.method, r.path) for r in vcr.requests if r.method != "GET"]
     assert writes[-1] == ("PATCH", "/repos/Codertocat/Hello-World/issues/comments/958")
-    assert ("POST", "/repos/Codertocat/Hello-World/issues/2/comments") not in writes
+    new = ("POST", "/repos/Codertocat/Hello-World/issues/2/comments")
+    posted = [json.loads(r.body)["body"] for r in vcr.requests if (r.method, r.path) == new]
+    assert [p.splitlines()[0] for p in posted] == ["<!-- rfd-bot:status:2 -->"]  # no 2nd reply
     (edit,) = [r for r in vcr.requests if r.method == "PATCH"]
     text = json.loads(edit.body)["body"]
     assert "rfd-bot:reply:c492700400-dismiss" in text and "could not finish" not in text
@@ -265,8 +267,8 @@ def test_a_flood_of_bad_commands_gets_one_short_reply(
 
 @pytest.mark.vcr
 def test_status_on_a_tracking_issue(tmp_path: Path) -> None:
-    accepted = RFD_TEXT.replace("Discussion", "Accepted")
-    _, checkout = make_world(tmp_path, {RFD_PATH: accepted}, {})
+    """The reply lists the phases with their pull requests and says what to run next."""
+    _, checkout = accepted_world(tmp_path)
     data = comment("/rfd status", name="issue_comment.created.issue")
     tracking_issue(data)
     assert run_bot(tmp_path, checkout, "issue_comment", data) == 0

@@ -76,7 +76,7 @@ def test_only_the_ai_jobs_see_the_key_and_may_write_code() -> None:
 
 def test_the_status_comment_job_has_only_what_it_needs() -> None:
     job = load(WORKFLOW)["jobs"]["pull-request"]
-    assert job["permissions"] == {"contents": "read", "pull-requests": "write"}
+    assert job["permissions"] == {"contents": "read", "pull-requests": "write", "issues": "write"}
     assert "github.event.action != 'labeled'" in job["if"]
     assert "github.event.action == 'labeled'" in load(WORKFLOW)["jobs"]["label"]["if"]
 

@@ -153,10 +153,12 @@ class GitHubForge:
         title: str | None = None,
         body: str | None = None,
         state: str | None = None,
+        state_reason: str | None = None,
     ) -> Issue:
+        fields = {"title": title, "body": body, "state": state, "state_reason": state_reason}
         changes: dict[str, Any] = {
-            key: value if key == "state" else fit(redact(value)) if key == "body" else redact(value)
-            for key, value in (("title", title), ("body", body), ("state", state))
+            key: fit(redact(value)) if key == "body" else redact(value) if key == "title" else value
+            for key, value in fields.items()
             if value is not None
         }
         with self.pacer.write(), _translated(f"edit issue #{number}"):
@@ -173,6 +175,10 @@ class GitHubForge:
                 pages = self.repo.get_issue(number).get_comments()
                 self._comments[number] = [to_comment(gh) for gh in pages]
         return self._comments[number]
+
+    def read_comments(self, number: int) -> list[Comment] | None:
+        """The bot's comments on ``number`` if this run already listed them (no request)."""
+        return self.comments(number) if number in self._comments else None
 
     def comments(self, number: int) -> list[Comment]:
         """The bot's own comments on ``number``: the only ones searched for markers.

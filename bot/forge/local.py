@@ -69,9 +69,11 @@ class LocalForge:
         title: str | None = None,
         body: str | None = None,
         state: str | None = None,
+        state_reason: str | None = None,
     ) -> Issue:
         record = self._load(number)
-        for key, value in (("title", title), ("body", body), ("state", state)):
+        fields = {"title": title, "body": body, "state": state, "state_reason": state_reason}
+        for key, value in fields.items():
             if value is not None:
                 record[key] = value
         self._save(record)

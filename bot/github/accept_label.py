@@ -20,8 +20,7 @@ from bot.github.changed import changed_rfds
 from bot.github.checkout import Checkout, writers
 from bot.github.commands import REGISTRY, Verb
 from bot.github.context import Context
-from bot.github.ops import Refused, commit, pr_workspace, refuse_label
-from bot.github.progress import plain
+from bot.github.ops import Refused, commit, pr_workspace, refreshed, refuse_label
 from bot.markdown_safe import inline
 from bot.status import Status
 from bot.text import plural
@@ -34,11 +33,14 @@ ACCEPTABLE = (Status.DRAFT, Status.DISCUSSION)
 ALREADY = "Every RFD of this pull request is already accepted: nothing to do."
 ALREADY_KEY = "{key}-already"
 NO_RFD = "This pull request changes no RFD: there is nothing to accept."
-ACCEPTED = "🚀 RFD {rid} is Accepted: {phases}, tracked in #{issue}."
+ACCEPTED = "🚀 RFD {rid} is Accepted: {phases}, tracking issue #{issue}."
 NEXT = (
-    "**Next step** for RFD {rid}: merge this pull request into `{base}`, then comment "
-    "`/rfd implement` on #{issue} to implement phase {first} ({title}) in a new pull request."
+    "**Next step:** merge this pull request into `{base}`, then comment `/rfd implement` "
+    "on {where}."
 )
+NEXT_ONE = "tracking issue #{issue} to start phase {first}: {title}"
+NEXT_MANY = "tracking issues {each}"
+NEXT_EACH = "#{issue} (RFD {rid}, phase {first}: {title})"
 
 
 def on_label(ctx: Context) -> None:
@@ -83,17 +85,21 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
         outcomes = [accept(ws, str(d.rfd_id)) for d in todo]
         ids = ", ".join(o.rfd_id for o in outcomes)
         done = commit(ctx, checkout, [p for o in outcomes for p in o.changed], ids, "accepted")
-    facts = [_facts(o, pr.base_ref) for o in outcomes]
-    accepted = [ACCEPTED.format(**f) for f in facts]
-    return "\n\n".join(["\n".join([*accepted, done]), *(NEXT.format(**f) for f in facts)])
+        refreshed(ctx, pr, checkout)
+    lines = [ACCEPTED.format(rid=o.rfd_id, phases=plural(len(o.phases), "phase"),
+                             issue=o.issue.number) for o in outcomes]  # fmt: skip
+    return "\n".join([*lines, "", done, "", next_step(outcomes, pr.base_ref)])
 
 
-def _facts(outcome: AcceptOutcome, base: str) -> dict[str, object]:
-    """What the reply says of one accepted RFD (its next step in GitHub terms)."""
-    first = outcome.phases[0]
-    return {"rid": outcome.rfd_id, "base": inline(base), "issue": outcome.issue.number,
-            "phases": plural(len(outcome.phases), "phase"), "title": plain(first.title),
-            "first": phase_ids.label(first, 1)}  # fmt: skip
+def next_step(outcomes: list[AcceptOutcome], base: str) -> str:
+    """One line: merge, then ``/rfd implement`` on each tracking issue for its first phase."""
+    facts = [{"rid": o.rfd_id, "issue": o.issue.number, "title": inline(o.phases[0].title),
+              "first": phase_ids.label(o.phases[0], 1)} for o in outcomes]  # fmt: skip
+    if len(facts) == 1:
+        where = NEXT_ONE.format(**facts[0])
+    else:
+        where = NEXT_MANY.format(each=" and ".join(NEXT_EACH.format(**f) for f in facts))
+    return NEXT.format(base=inline(base), where=where)
 
 
 def already(ctx: Context, pr: PullRequest, docs: list[tuple[str, int | None]],

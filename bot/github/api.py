@@ -171,6 +171,24 @@ class RepoApi:
             return False
         return True
 
+    def add_labels(self, number: int, names: tuple[str, ...]) -> list[str]:
+        """Label #``number``; the names GitHub had to create for it (they come back grey)."""
+        from bot.lifecycle_labels import AUTO_COLOR
+
+        with self.pacer.write(), _translated(f"label #{number}"):
+            _h, data = self.requester.requestJsonAndCheck(
+                "POST", f"{self.url}/issues/{number}/labels", input={"labels": list(names)}
+            )
+        return [str(label["name"]) for label in data if label["name"] in names
+                and label.get("color") == AUTO_COLOR and not label.get("description")]  # fmt: skip
+
+    def style_label(self, name: str, color: str, description: str) -> None:
+        with self.pacer.write(), _translated(f"give label {name!r} its colour"):
+            self.requester.requestJsonAndCheck(
+                "PATCH", f"{self.url}/labels/{urllib.parse.quote(name, safe='')}",
+                input={"color": color, "description": description},
+            )  # fmt: skip
+
     def pull(self, number: int) -> PullRequest:
         with _translated(f"read pull request #{number}"):
             return PullRequest.from_payload(self._get(f"/pulls/{number}"))

@@ -163,6 +163,13 @@ def delivery_commit(checkout: Checkout, key: str) -> str | None:
     return None
 
 
+def head_of(checkout: Checkout, pr: PullRequest) -> str:
+    """The PR's head as the checkout has it now (after the bot's commit, if it made one)."""
+    if not checkout.writable:
+        return pr.head_sha
+    return _run(_repo(checkout.root), {}, "rev-parse", "--verify", "--end-of-options", "HEAD")
+
+
 def committed_paths(checkout: Checkout, sha: str) -> list[str]:
     """The files ``sha`` changed, relative to the repository."""
     out = _run(_repo(checkout.root), {}, "show", "--name-only", "--format=", "--end-of-options",

@@ -63,13 +63,19 @@ REGISTRY: dict[Verb, VerbSpec] = {
     for spec in (
         VerbSpec(Verb.REVIEW, "review the RFDs of this PR and commit the review", ai=True),
         VerbSpec(Verb.REFINE, "revise the RFD to address its open reviews", ai=True),
-        VerbSpec(Verb.DISMISS, "remove reviews by number (see `/rfd status`)", Args.SELECTION),
+        VerbSpec(
+            Verb.DISMISS, "remove reviews by the numbers the status comment shows", Args.SELECTION
+        ),
         VerbSpec(Verb.ACCEPT, "accept the RFD: plan, status, tracking issue"),
         VerbSpec(
             Verb.IMPLEMENT, "implement the next (or given) phase in a new PR", Args.PHASE, ai=True
         ),
         VerbSpec(Verb.DONE, "mark the RFD Implemented once every phase is done"),
-        VerbSpec(Verb.STATUS, "show the RFDs, their reviews and plan", mutating=False),
+        VerbSpec(
+            Verb.STATUS,
+            "refresh the status comment (on a tracking issue: the phases)",
+            mutating=False,
+        ),
         VerbSpec(Verb.HELP, "show this help", mutating=False),
     )
 }
@@ -204,12 +210,17 @@ def _bots(cfg: Config) -> str:
     return f"Of bot accounts, only {names} may use the commands above (`bot.allowed_bots`)."
 
 
-def help_text(cfg: Config) -> str:
-    """The reply to ``/rfd help``, from the registry and the repository's configuration."""
+def command_table(cfg: Config) -> str:
+    """Every command, what it does and who may use it: a markdown table."""
     rows = ["| command | what it does | who may use it |", "|---|---|---|"]
     rows += [f"| `{_cell(s.usage)}` | {s.summary} | {who_may(s, cfg)} |" for s in REGISTRY.values()]
+    return "\n".join(rows)
+
+
+def help_text(cfg: Config) -> str:
+    """The reply to ``/rfd help``, from the registry and the repository's configuration."""
     notes = (
         "Commands inside code blocks, quotes and HTML comments are ignored. "
         "One AI command (review, refine, implement) per comment. " + _bots(cfg)
     )
-    return "\n".join(["### RFD bot commands", "", *rows, "", notes])
+    return "\n".join(["### RFD bot commands", "", command_table(cfg), "", notes])

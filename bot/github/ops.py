@@ -22,8 +22,8 @@ if TYPE_CHECKING:
 
 COMMIT = "RFD {ids}: {what} by rfd-bot\n\nRfd-Bot-Event: {key}"
 FORK_REFUSED = (
-    "This pull request comes from a fork, which the bot cannot push to. Push the branch "
-    "to this repository (or run the command locally with `rfd`) instead."
+    "This pull request comes from a fork, which the bot cannot push to: push the branch to "
+    "this repository, open the pull request from there, then repeat the command."
 )
 DONE_BEFORE = (
     "RFD {ids} {what}: an earlier run of this command committed it as {sha} and could not "
@@ -78,6 +78,14 @@ def has_model(ctx: Context, step: str, model: str | None = None) -> bool:
 def offline_note(ws: Workspace, model: str | None = None) -> str:
     """What to tell the user when the review used no model (empty when it did)."""
     return NO_KEY if ws.llm_for("review", model).offline else ""
+
+
+def refreshed(ctx: Context, pr: PullRequest, checkout: Checkout) -> None:
+    """The PR's status comment and label as the checkout has them after the bot's change."""
+    from bot.github.checkout import head_of
+    from bot.github.status_comment import refresh
+
+    refresh(ctx, pr, checkout.root, head_of(checkout, pr))
 
 
 @contextmanager

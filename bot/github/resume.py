@@ -16,8 +16,9 @@ from bot.github.changed import ChangedRfd
 from bot.github.checkout import Checkout, blob_at, committed_paths, parent_of
 from bot.github.context import Context
 from bot.github.ops import NO_KEY
+from bot.github.review_post import Where, render
 from bot.github.revisions import blob_markers, head_marker, review_marker, short
-from bot.markdown_safe import block, inline
+from bot.markdown_safe import inline
 
 if TYPE_CHECKING:
     from bot.workspace import Workspace
@@ -40,9 +41,10 @@ def resume_reviews(
         saved = [p for p in paths if p.startswith(f"{folder}/") and "reviews/" in p]
         texts = [(p, (checkout.root / p).read_text(encoding="utf-8")) for p in saved
                  if (checkout.root / p).is_file()]  # fmt: skip
+        where = Where(f"{ctx.server_url}/{pr.head_repo}", changed.file.path, reviewed)
         for path, text in texts:
-            of = (reviewed, earlier, blob_at(checkout, earlier, changed.file.path))
-            ctx.forge.create_comment(pr.number, resumed_comment(rid, text, of, path))
+            of = (earlier, blob_at(checkout, earlier, changed.file.path))
+            ctx.forge.create_comment(pr.number, resumed_comment(rid, text, where, of, path))
             ctx.progress.append(f"review of RFD {rid} posted")
             ctx.summary.note(f"posted the review of RFD {rid} committed as {short(earlier)}")
         if texts:
@@ -50,17 +52,17 @@ def resume_reviews(
     return posted
 
 
-def resumed_comment(rid: str, text: str, of: tuple[str, str, str], saved: str) -> str:
+def resumed_comment(rid: str, text: str, where: Where, of: tuple[str, str], saved: str) -> str:
     """The comment of a committed review (the file has no tokens or cost: the footer says so);
-    ``of``: the head reviewed, the head with the bot's commit, the RFD's blob."""
-    reviewed, head, blob = of
+    ``of``: the head with the bot's commit and the RFD's blob reviewed."""
     from bot.reviews import parse
 
-    meta = parse(text)
-    offline = meta.reviewer == "offline"
-    model = "offline structural checks" if offline else f"model `{inline(meta.model)}`"
+    head, blob = of
+    review = parse(text)
+    offline = review.reviewer == "offline"
+    model = "offline structural checks" if offline else f"model `{inline(review.model)}`"
     notes = [f"> {NO_KEY}", ""] if offline else []
-    markers = [review_marker(rid, reviewed), head_marker(head), *blob_markers(blob)]
-    where = f"saved as `{inline(saved)}`"
-    footer = f"<sub>{model} · of `{short(reviewed)}` · {where} · {RESUMED}</sub>"
-    return "\n".join([*markers, block(text), "", *notes, footer])
+    markers = [review_marker(rid, where.sha), head_marker(head), *blob_markers(blob)]
+    footer = (f"<sub>{model} · of `{short(where.sha)}` · saved as `{inline(saved)}` · "
+              f"{RESUMED}</sub>")  # fmt: skip
+    return "\n".join([*markers, render(review, rid=rid, where=where), *notes, footer])

@@ -29,6 +29,8 @@ STALE_BANNER = (
 )
 _REVIEW = re.compile(r"<!-- rfd-bot:review:(?P<rfd>[A-Za-z0-9]+):(?P<sha>[0-9a-f]+) -->")
 _HEAD = re.compile(r"<!-- rfd-bot:head:(?P<sha>[0-9a-f]+) -->")
+_SAVED = re.compile(r"saved as `[^`]*/(?P<name>\d+\.md)`")
+"""The footer's ``saved as `…/reviews/1795831200.md``: the file ``/rfd dismiss`` removes."""
 _BLOB = re.compile(r"<!-- rfd-bot:blob:(?P<sha>[0-9a-f]+) -->")
 
 
@@ -64,6 +66,12 @@ class PostedReview:
         if self.blob and blob:
             return short(blob) == self.blob
         return short(head) in self.heads
+
+    @property
+    def saved_name(self) -> str | None:
+        """The review file's name on the branch (None when it was not saved: a fork)."""
+        found = _SAVED.findall(self.comment.body)  # the bot's footer is the last line
+        return found[-1] if found else None
 
     @property
     def marked_stale(self) -> bool:

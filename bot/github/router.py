@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.comments import marker
+from bot.comments import carries, marker
 from bot.config import Config, Resolved, load
 from bot.errors import ConfigError, ForgeError, RfdError
 from bot.forge.github import GitHubForge
@@ -60,6 +60,7 @@ CONFIG_BROKEN = (
     "### rfd-bot cannot read its configuration\n\n{error}\n\n"
     "Fix `.github/rfd.toml` on the default branch, then re-run this job."
 )
+CONFIG_FIXED = "✅ rfd-bot reads its configuration again: the error reported here is fixed."
 
 
 def candidates(delivery: Delivery) -> list[Route]:
@@ -121,6 +122,7 @@ def _run(
     ctx = Context(delivery, cfg, forge, api, root, environ, summary, clock, resolved)
     try:
         route.handler()(ctx)
+        _clear_config_error(ctx)
     except RfdError as err:
         _label_ran(ctx, f"❌ failed: {err}")
         return _failed(ctx, err)
@@ -133,6 +135,17 @@ def _label_ran(ctx: Context, outcome: str) -> None:
     if ctx.delivery.label and not ctx.summary.ran:
         label = ctx.delivery.label.replace("`", "")
         ctx.summary.answered(f"label `{label}`", ctx.delivery.actor.login, outcome)
+
+
+def _clear_config_error(ctx: Context) -> None:
+    """The configuration read fine: a config-error comment on this PR or issue says it is
+    fixed (checked only when this run listed the comments anyway: no extra request)."""
+    number = ctx.delivery.number
+    if number is None:
+        return
+    known = ctx.forge.read_comments(number) or ()
+    if any(carries(c.body, marker("config-error", number)) for c in known):
+        ctx.upsert("config-error", number, CONFIG_FIXED)
 
 
 def _resolve(root: Path) -> Resolved:

@@ -25,6 +25,7 @@ from bot.markdown_safe import fenced, inline
 from bot.text import noun
 
 PARSE_ERRORS = "I could not run this comment's {what}:\n\n{errors}\n\n`/rfd help` lists them."
+FINISHED = "✅ Finished by a re-run of this job: nothing is left half-done."
 FAILED = "😕 `/rfd {verb}` failed:\n\n{error}\n\n{retry}"
 RETRY = "Nothing was left half-done: fix this, then comment again."
 GONE = "the comment of `/rfd {verb}` was deleted before it ran: not run"
@@ -96,7 +97,14 @@ def run(ctx: Context, command: Command) -> None:
         text = FAILED.format(verb=command.verb.value, error=fenced(str(err)), retry=retry)
         _answer(ctx, command, key, text, Reaction.CONFUSED, FAILED_OUTCOME)
         return
-    _answer(ctx, command, key, message, Reaction.ROCKET if spec.mutating else None, DONE)
+    reaction = Reaction.ROCKET if spec.mutating else None
+    if message:
+        _answer(ctx, command, key, message, reaction, DONE)
+        return
+    if reaction is not None:  # the reaction and what the command posted say it all
+        _react(ctx, reaction)
+    _ran(ctx, command, DONE)
+    ctx.settle_failure(FINISHED)
 
 
 def _answer(

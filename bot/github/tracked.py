@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from bot.forge.base import Issue
     from bot.workspace import Workspace
 
-TRACKED = (Status.ACCEPTED, Status.IMPLEMENTED)
+TRACKED = (Status.ACCEPTED, Status.IMPLEMENTED, Status.ABANDONED, Status.SUPERSEDED)
+"""Statuses whose tracking issue the bot keeps: open, closed as done or as not planned."""
 _TRACKING = re.compile(r"<!-- rfd-bot:tracking:(?P<rfd>[A-Za-z0-9]+) -->")
 
 

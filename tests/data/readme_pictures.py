@@ -6,8 +6,8 @@ timeline by the design renderer (``github-render``: GitHub's CSS, task lists, me
 
     .venv/bin/python tests/data/readme_pictures.py > /tmp/spec.json
     cd <github-render> && node render.mjs /tmp/spec.json html
-    OUT=<repo>/.github/images ./shoot.sh bot-on-a-pr 760
-    OUT=<repo>/.github/images ./shoot.sh bot-implementing 700
+    OUT=<repo>/.github/images ./shoot.sh bot-on-a-pr 830
+    OUT=<repo>/.github/images ./shoot.sh bot-implementing 740
 
 Run it again after a change to those texts and commit the PNGs.
 """
@@ -32,7 +32,7 @@ def person(text: str, *reactions: str) -> dict[str, object]:
 
 def pages() -> list[dict[str, object]]:
     on_pr = [
-        {"md": body("status-after-review"), "edited": True, "when": "5 minutes ago"},
+        {"md": body("status-slash-accepted"), "edited": True, "when": "5 minutes ago"},
         person("Looks good to me now.\n\n/rfd accept", "👀 1", "🚀 1"),
         {"md": body("slash-accept")},
     ]
