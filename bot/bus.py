@@ -82,11 +82,12 @@ class EventBus:
         if self._background is None:
             from bot.outbox import Outbox
 
-            self._background = Outbox("rfd-bot event listeners", _deliver)
+            self._background = Outbox("rfd-bot event listeners", _deliver, label=_event_name)
         return self._background
 
-    def intercept(self, event: E) -> E:
-        """Run interceptors in order; each may return a replacement event or raise Aborted."""
+    def intercept(self, event: E, on_change: Callable[[str, E, E], None] | None = None) -> E:
+        """Run interceptors in order; each may return a replacement event or raise Aborted.
+        ``on_change(owner, before, after)`` hears of every interceptor that changed it."""
         if not event.interceptable:
             raise TypeError(f"{event.name} is informational: use emit()")
         current = event
@@ -100,11 +101,17 @@ class EventBus:
                     raise TypeError(f"interceptor {reg.owner} returned {type(result).__name__}")
                 if result != current:
                     log.info("%s modified by %s", current.name, reg.owner)
+                    if on_change is not None:
+                        on_change(reg.owner, current, result)
                 current = result
         return current
 
     def _matching(self, event: Event) -> list[_Registration]:
         return [r for r in self._registrations if r.event in (event.name, "*")]
+
+
+def _event_name(item: tuple[_Registration, Event]) -> str:
+    return item[1].name
 
 
 def _deliver(item: tuple[_Registration, Event]) -> None:

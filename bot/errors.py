@@ -163,3 +163,21 @@ class Interrupted(RfdError):
     """A step stopped early (timeout, Ctrl-C, budget); what it had produced is saved."""
 
     kind = "interrupted"
+
+
+class PluginFailed(RfdError):
+    """A plugin's interceptor raised something other than :class:`Aborted`: the step stops
+    (what it produced is kept) and the error names the plugin."""
+
+    kind = "plugin_failed"
+
+
+class LeftPrompt(KeyboardInterrupt):
+    """The person left an interactive prompt: Ctrl-C, Ctrl-D or a closed terminal.
+
+    A ``KeyboardInterrupt`` so that it travels like Ctrl-C does (no tool call or plugin
+    takes it for its own error) up to the step, which saves what it has and says why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason

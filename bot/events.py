@@ -235,6 +235,21 @@ class ToolCallIntercept(Event):
     step: str
     tool: str
     arguments: Mapping[str, Any]
+    paths: tuple[str, ...] = ()
+    """Repository paths the call writes that its arguments do not name (the dedicated RFD
+    tools write the RFD file or its state files): what policies check besides arguments."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolCallModified(Event):
+    """A plugin changed a tool call's arguments at ``tool_call.intercept``: the record of it."""
+
+    name: ClassVar[str] = "tool_call.modified"
+    step: str
+    tool: str
+    plugin: str
+    changes: tuple[str, ...]
+    """One line per argument: ``path: "a" → "b"`` (values cut, see bot.agent.calls)."""
 
 
 @dataclass(frozen=True, kw_only=True)

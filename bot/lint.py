@@ -18,7 +18,7 @@ from bot.errors import RfdError
 from bot.header import Field, normalize_key
 from bot.ids import RfdId
 from bot.lint_codes import OFF, LintSettings
-from bot.lint_sections import Finding, Severity, body_findings
+from bot.lint_sections import Finding, Severity, body_findings, repeated_headings
 from bot.status import Status
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ def lint_document(
     """Every finding for a parsed RFD, in line order, at its configured severity (rules
     turned ``off`` left out); the cross-RFD rules run only when a ``corpus`` is given."""
     ctx = Context(doc, known, file)
-    found = [f for rule in RULES for f in rule(ctx)]
+    found = [f for rule in RULES for f in rule(ctx)] + list(repeated_headings(doc))
     category = _category(doc)
     if category is not None:
         found += body_findings(doc, category, settings.required_sections.get(category, ()))

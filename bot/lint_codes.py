@@ -73,6 +73,9 @@ RULES: dict[str, Rule] = {
     "RFD015": Rule("a reference-link definition (`[RFD 045]: 045-x.md`) points to no file", ERROR),
     "RFD016": Rule("a published RFD was deleted (abandon or supersede it instead)", ERROR),
     "RFD017": Rule("a published RFD's text mentions a draft id", WARNING),
+    "RFD018": Rule(
+        "a second `#` title, or a `##` section given twice (only the first counts)", ERROR
+    ),
 }
 
 

@@ -4,6 +4,8 @@ RFD006: a ``##`` section the configuration requires for the category
 (``[lint.required_sections]``; none by default) is missing.  RFD007: a required section
 is empty or still holds only template guidance (a warning while the RFD is a Draft).
 RFD017 (warning): a published RFD mentions a draft id in its text.
+RFD018: a second ``#`` title, or a ``##`` section given twice (edits and readers see
+only the first).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import NamedTuple
 
 from bot import templates
 from bot.document import Document
-from bot.markdown import LineKind, iter_kinds
+from bot.markdown import LineKind, headings, iter_kinds, normalize_title
 from bot.status import Status
 
 _DRAFT_MENTION_RE = re.compile(r"\bRFD[ \t-]*(D[0-9]+)\b")
@@ -65,6 +67,21 @@ def _required_sections(
             hint = "write this section, or say in one line why it does not apply"
             message = f"section '{title}' is empty or still the template placeholder"
             yield Finding(doc.path, section.line, "RFD007", message, hint, severity, title)
+
+
+def repeated_headings(doc: Document) -> Iterator[Finding]:
+    for heading in headings(doc.lines):
+        if heading.level == 1 and heading.index >= doc.heading_line:
+            hint = "an RFD has one '#' title: make this a '##' section or remove it"
+            message = f"a second title '# {heading.title}'"
+            yield Finding(doc.path, heading.index + 1, "RFD018", message, hint)
+    seen: set[str] = set()
+    for section in (s for s in doc.sections if s.level == 2):
+        if normalize_title(section.title) in seen:
+            hint = "merge the two sections, or rename one of them"
+            message = f"section '{section.title}' is given twice (only the first one counts)"
+            yield Finding(doc.path, section.line, "RFD018", message, hint)
+        seen.add(normalize_title(section.title))
 
 
 def _draft_mentions(doc: Document) -> Iterator[Finding]:

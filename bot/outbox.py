@@ -18,6 +18,7 @@ import queue
 import threading
 import time
 import weakref
+from collections import Counter
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
@@ -25,6 +26,8 @@ log = logging.getLogger(__name__)
 
 QUEUE_SIZE = 100
 EXIT_WAIT_SECONDS = 5.0
+QUEUE_FULL = "%s: queue full, dropped one: %s"
+NOT_DELIVERED = "%s: %d not delivered before exit, dropped: %s"
 
 T = TypeVar("T")
 
@@ -35,10 +38,18 @@ class Outbox(Generic[T]):
     """Delivers items with ``deliver`` on a daemon thread; :meth:`put` never blocks."""
 
     def __init__(
-        self, name: str, deliver: Callable[[T], object], *, size: int = QUEUE_SIZE
+        self,
+        name: str,
+        deliver: Callable[[T], object],
+        *,
+        size: int = QUEUE_SIZE,
+        label: Callable[[T], str] = lambda _item: "item",
     ) -> None:
         self.name = name
         self._deliver = deliver
+        self.label = label
+        """What a warning may say about an item (an event's name): never the item itself,
+        which can hold conversation text."""
         self._queue: queue.Queue[T] = queue.Queue(maxsize=size)
         self._current: T | None = None
         self._thread: threading.Thread | None = None
@@ -50,7 +61,7 @@ class Outbox(Generic[T]):
         try:
             self._queue.put_nowait(item)
         except queue.Full:
-            log.warning("%s: queue full, dropped: %s", self.name, item)
+            log.warning(QUEUE_FULL, self.name, self.label(item))
             return False
         self._start()
         return True
@@ -95,8 +106,10 @@ def flush_all(timeout: float = EXIT_WAIT_SECONDS) -> int:
     dropped = 0
     for box in list(_live):
         pending = box.flush(max(0.0, deadline - time.monotonic()))
-        for item in pending:
-            log.warning("%s: not delivered before exit, dropped: %s", box.name, item)
+        if pending:
+            labels = Counter(box.label(item) for item in pending)
+            named = ", ".join(f"{name} ×{n}" if n > 1 else name for name, n in labels.items())
+            log.warning(NOT_DELIVERED, box.name, len(pending), named)
         dropped += len(pending)
     return dropped
 

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from bot.events import TrackingDue
     from bot.llm.select import Choice, Providers
     from bot.plugins import Plugin
+    from bot.plugins.api import ModelRoute
     from bot.prompts import Prompts
 
 FORGE_DIR = ".forge"
@@ -110,6 +111,7 @@ class Workspace:
 
             ws.plugins = load_plugins(
                 ws.bus, resolved, root=root, store=store, llm=llm, environ=environ,
+                route=_plugin_route(providers),
                 prompt_root=prompt_root,
             )  # fmt: skip
         return ws
@@ -173,6 +175,19 @@ def _forge_listener(ws: Workspace) -> Callable[[TrackingDue], TrackingDue]:
         return answer(ws, event)
 
     return answer
+
+
+def _plugin_route(providers: Providers | None) -> ModelRoute | None:
+    """How a plugin's model reaches its provider: as a step's would (None: one fixed llm)."""
+    if providers is None:
+        return None
+    from bot.llm.select import Asker
+
+    def route(model: str, provider: str | None, plugin: str) -> LLM:
+        asker = Asker(f"plugin {plugin}", f"[plugins.{plugin}]", flag="")
+        return providers.for_model(model, provider, asker).llm
+
+    return route
 
 
 def make_providers(config: Config, environ: Mapping[str, str]) -> Providers:

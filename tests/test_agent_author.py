@@ -37,7 +37,7 @@ def test_explore_summary_written_by_the_tool_is_kept(repo: Repo) -> None:
     llm = ScriptedLLM([reply("", summary), reply("Saved the findings.")])
     session, _ = repo.session(llm, mode=Mode.ASK, prompter=prompter)
     result = explore(session, "notes")
-    assert result.saved is None
+    assert result.saved == "explore.md"  # what `--json` reports: the tool saved it
     assert repo.store.read_explore("D1") == "# Findings\n"
     assert prompter.shown[0][0] == "rfd_explore_summary"
 
@@ -87,6 +87,21 @@ def test_draft_states_intent_then_writes_a_section_when_approved(repo: Repo) -> 
     ]
     first = llm.opening(0)
     assert '<document name="decisions.md">' in first and "Flat events" in first
+
+
+def test_under_yes_a_draft_write_without_a_stated_intent_is_refused(repo: Repo) -> None:
+    repo.store.decide("D1", "add", text="Flat events", status="locked")
+    write = ("rfd_section", {"section": "Summary", "content": "Tracing, flat events."})
+    llm = ScriptedLLM(
+        [reply("", write), reply("Summary next: one paragraph on flat events.", write), reply("")]
+    )
+    session, seen = repo.session(llm, mode=Mode.YES)
+    draft(session)
+    refused = llm.requests[1].messages[-1].tool_results[0]
+    assert refused.is_error and "state your intent first" in refused.content
+    assert any("state your intent first" in e.message for e in seen if isinstance(e, Notice))
+    assert llm.requests[2].messages[-1].tool_results[0].content.startswith("replaced section")
+    assert repo.rfd.read_text() == RFD.replace("Old summary.", "Tracing, flat events.")
 
 
 def test_without_a_person_a_conversation_is_one_exchange(repo: Repo) -> None:

@@ -19,6 +19,7 @@ from bot.events import (
     ToolCallAfter,
     ToolCallComplete,
     ToolCallIntercept,
+    ToolCallModified,
     TurnAborted,
     TurnComplete,
     TurnCycleComplete,
@@ -94,6 +95,53 @@ def test_tool_calls_go_prepare_intercept_permission_execute_after_complete(
     assert llm.requests[1].messages[-1].tool_results[0].content.endswith("[checked]")
 
 
+def test_a_plugin_change_to_a_call_is_shown_and_recorded_under_yes(tmp_path: Path) -> None:
+    llm = ScriptedLLM([reply("", ("write_file", {"path": "a.txt", "content": "A"})), reply("ok")])
+    session, seen = session_for(tmp_path, llm, mode=Mode.YES)
+
+    def redirect(ev: ToolCallIntercept) -> ToolCallIntercept:
+        return dataclasses.replace(ev, arguments={**ev.arguments, "path": "b.txt"})
+
+    session.bus.subscribe(ToolCallIntercept, redirect, owner="policy")
+    converse(session)
+    assert (tmp_path / "b.txt").read_text() == "A" and not (tmp_path / "a.txt").exists()
+    notices = [e.message for e in seen if isinstance(e, Notice)]
+    assert notices == ['policy changed `write_file`\'s path: "a.txt" → "b.txt"']
+    [record] = [e for e in seen if isinstance(e, ToolCallModified)]
+    assert record.payload() | {"at": 0} == {
+        "event": "tool_call.modified", "rfd_id": "", "at": 0, "step": "implement",
+        "tool": "write_file", "plugin": "policy", "changes": ['path: "a.txt" → "b.txt"'],
+    }  # fmt: skip
+
+
+def test_an_interceptor_returning_the_same_call_changes_nothing_visible(tmp_path: Path) -> None:
+    llm = ScriptedLLM([reply("", ("write_file", {"path": "a.txt", "content": "A"})), reply("ok")])
+    session, seen = session_for(tmp_path, llm, mode=Mode.YES)
+    session.bus.subscribe(ToolCallIntercept, lambda ev: dataclasses.replace(ev), owner="policy")
+    converse(session)
+    assert not [e for e in seen if isinstance(e, (Notice, ToolCallModified))]
+
+
+@pytest.mark.parametrize(
+    ("call", "shown"),
+    [
+        (("delete_all\x1b[2J", {}), 'the model\'s call of "delete_all\\u001b[2J" was refused'),
+        (("write_file", {"path": "a.txt"}), "write_file: missing argument content"),
+        (("write_file", {"path": 3, "content": "x"}), "`path` must be of type string"),
+    ],
+)
+def test_a_call_the_model_got_wrong_is_shown_to_the_user(
+    tmp_path: Path, call: tuple[str, dict[str, Any]], shown: str
+) -> None:
+    llm = ScriptedLLM([reply("", call), reply("ok")])
+    session, seen = session_for(tmp_path, llm, mode=Mode.YES)
+    converse(session)
+    [notice] = [e for e in seen if isinstance(e, Notice)]
+    assert shown in notice.message and "\x1b" not in notice.message
+    assert notice.level == "warning"
+    assert llm.requests[1].messages[-1].tool_results[0].is_error
+
+
 def test_an_interceptor_abort_reaches_the_model_and_the_user(tmp_path: Path) -> None:
     llm = ScriptedLLM([reply("", ("write_file", {"path": "x.txt", "content": "A"})), reply("ok")])
     session, seen = session_for(tmp_path, llm, mode=Mode.YES)
@@ -117,7 +165,8 @@ def test_an_interceptor_abort_reaches_the_model_and_the_user(tmp_path: Path) -> 
         (
             Approval(Choice.NO, note="use y.txt"),
             None,
-            "aborted: the user declined this call: use y.txt",
+            'aborted: the person declined this call and said: "use y.txt"; their answer is'
+            " final: do not make this change in another way, ask them instead",
         ),
         (Approval(Choice.EDIT, {"path": "x.txt", "content": "edited\n"}), "edited\n", "created"),
     ],

@@ -70,10 +70,58 @@ def test_rfd_section_replaces_one_section_and_nothing_else(repo: Repo) -> None:
     assert repo.rfd.read_text() == RFD.replace("Old design.", "New design.")
 
 
-def test_rfd_section_appends_a_missing_section(repo: Repo) -> None:
-    call(repo, "rfd_section", section="Alternatives", content="None.")
+def test_rfd_section_appends_only_a_section_the_call_declares_new(repo: Repo) -> None:
+    with pytest.raises(ValidationError, match="no section `Alternatives`") as refused:
+        call(repo, "rfd_section", section="Alternatives", content="None.")
+    assert "`Summary`, `Design`" in str(refused.value) and "new: true" in str(refused.value)
+    assert repo.rfd.read_text() == RFD
+    call(repo, "rfd_section", section="Alternatives", content="None.", new=True)
     assert repo.rfd.read_text().endswith("## Alternatives\n\nNone.\n")
     assert repo.rfd.read_text().startswith(RFD)
+
+
+@pytest.mark.parametrize(
+    ("section", "message"),
+    [
+        ("", "needs a section name"),
+        ("  ## ", "needs a section name"),
+        ("Status", "`Status` is a header field"),
+        ("authors", "`authors` is a header field"),
+        ("Superseded by", "`Superseded by` is a header field"),
+        ("Tracing", "`Tracing` is the RFD's title"),
+        ("# RFD D1: Tracing", "is the RFD's title"),
+        ("Summary\n# RFD D2: X", "one line"),
+    ],
+)
+def test_rfd_section_refuses_names_that_are_no_section(
+    repo: Repo, section: str, message: str
+) -> None:
+    with pytest.raises(ValidationError, match=message):
+        call(repo, "rfd_section", section=section, content="x", new=True)
+    assert repo.rfd.read_text() == RFD
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("S.\n\n# RFD D2: Injected\n", "holds the heading `# RFD D2: Injected` \\(line 3"),
+        ("S.\n## Design\nReplaced.\n", "holds the heading `## Design`"),
+        ("S.\n\n```\nopen fence\n", "would hide the sections after it"),
+        ("S.\n<!-- open comment\n", "would hide the sections after it"),
+    ],
+)
+def test_rfd_section_refuses_content_that_would_start_or_hide_sections(
+    repo: Repo, content: str, message: str
+) -> None:
+    with pytest.raises(ValidationError, match=message):
+        call(repo, "rfd_section", section="Summary", content=content)
+    assert repo.rfd.read_text() == RFD
+
+
+def test_rfd_section_keeps_subsections_and_code(repo: Repo) -> None:
+    body = "S.\n\n### Detail\n\nD.\n\n```sh\n# a shell comment\n```\n"
+    call(repo, "rfd_section", section="Summary", content=body)
+    assert "## Summary\n\n" + body + "\n## Design\n" in repo.rfd.read_text()
 
 
 def test_rfd_section_preview_is_a_diff_and_writes_nothing(repo: Repo) -> None:
@@ -90,8 +138,41 @@ def test_rfd_draft_creates_the_file_once(tmp_path: Path) -> None:
         call(repo, "rfd_draft", content="no heading here\n")
     call(repo, "rfd_draft", content=RFD)
     assert repo.rfd.read_text() == RFD
-    with pytest.raises(AlreadyExists, match="rfd_section"):
+    with pytest.raises(AlreadyExists, match="has written sections already") as refused:
         call(repo, "rfd_draft", content=RFD)
+    assert refused.value.hint == "write its sections one by one with rfd_section"
+
+
+SKELETON = RFD.replace("Old summary.", "<!-- TODO: one paragraph -->").replace("Old design.", "")
+
+
+def test_rfd_draft_lays_out_a_bare_skeleton_keeping_its_header(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, rfd=SKELETON.replace("\n", "\r\n"))
+    content = "# RFD D9: Other\n\n- **Status**: Accepted\n\n## Goals\n\n## Design\n\nFlat.\n"
+    diff = preview(repo, "rfd_draft", content=content)
+    assert "\n+## Goals\r\n" in diff and repo.rfd.read_text() == SKELETON
+    out = call(repo, "rfd_draft", content=content)
+    header = SKELETON.split("## Summary")[0]
+    expected = header + "## Goals\n\n## Design\n\nFlat.\n"
+    assert repo.rfd.read_bytes() == expected.replace("\n", "\r\n").encode()
+    assert out.startswith(f"kept the heading and header fields of {RFD_PATH}")
+    assert "sections: Goals, Design; now write" in out
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("Just prose.\n", "no `##` section headings"),
+        ("## Summary\n\n# RFD D2: Injected\n", "a `#` title after its sections begin"),
+    ],
+)
+def test_rfd_draft_refuses_content_without_sections_or_with_a_second_title(
+    tmp_path: Path, content: str, message: str
+) -> None:
+    repo = make_repo(tmp_path, rfd=SKELETON)
+    with pytest.raises(ValidationError, match=message):
+        call(repo, "rfd_draft", content=content)
+    assert repo.rfd.read_text() == SKELETON
 
 
 @pytest.mark.parametrize(
@@ -99,7 +180,7 @@ def test_rfd_draft_creates_the_file_once(tmp_path: Path) -> None:
     [
         ("summary", "S.", "## Summary\n\nS.\n"),
         ("## Summary", "## Summary\nS.\n\n", "## Summary\n\nS.\n"),
-        ("SUMMARY", "# Other\nS.", "## Summary\n\n# Other\nS.\n"),
+        ("SUMMARY", "### Other\nS.", "## Summary\n\n### Other\nS.\n"),
     ],
 )
 def test_section_edit_matches_titles_and_strips_a_repeated_heading(

@@ -6,6 +6,7 @@ import pytest
 
 from bot.agent.permission import Choice
 from bot.agent.terminal import TerminalPrompter
+from bot.errors import LeftPrompt
 
 
 def prompter(
@@ -66,20 +67,28 @@ def test_edit_without_content_edits_the_json_arguments(
     assert opened[0][1] == ".json"
 
 
-def test_ask_returns_none_at_end_of_input() -> None:
-    def eof(_: str) -> str:
-        raise EOFError
+@pytest.mark.parametrize(
+    ("raised", "reason"),
+    [(EOFError, "Ctrl-D at the prompt"), (KeyboardInterrupt, "Ctrl-C at the prompt")],
+)
+def test_leaving_the_prompt_is_not_an_empty_answer(
+    raised: type[BaseException], reason: str
+) -> None:
+    def leave(_: str) -> str:
+        raise raised
 
-    assert TerminalPrompter(prompt=eof).ask("you> ") is None
-    assert TerminalPrompter(prompt=lambda _: "more").ask("you> ") == "more"
+    with pytest.raises(LeftPrompt) as left:
+        TerminalPrompter(echo=lambda _: None, prompt=leave).ask("you>")
+    assert left.value.reason == reason
+    assert TerminalPrompter(echo=lambda _: None, prompt=lambda _: "more").ask("you>") == "more"
 
 
 @pytest.mark.parametrize(
     ("question", "shown"),
     [
         ("Dismiss resolved reviews? [numbers, 'all', or enter to skip]: ", "to skip]: "),
-        ("you (enter to finish)> ", "finish)> "),
-        ("Apply? [y]es / [n]o / [e]dit", "[e]dit: "),
+        ("you (enter to finish)>", "finish)> "),
+        ("Apply? [Y]es / [n]o / [e]dit (enter: yes)", "(enter: yes): "),
     ],
 )
 def test_a_prompt_never_ends_in_two_colons(question: str, shown: str) -> None:

@@ -254,3 +254,16 @@ def test_severity_is_configured_per_code() -> None:
     warn = LintSettings(severity={"RFD008": "warning", "RFD013": "off"})
     found = lint_text(text, "x.md", known=KNOWN, settings=warn)
     assert [(f.code, f.severity) for f in found] == [("RFD008", Severity.WARNING)]
+
+
+def test_a_second_title_and_a_repeated_section_are_flagged() -> None:
+    body = SECTIONS + "# RFD 099: Injected\n\n## summary\n\nAgain.\n\n```\n# not a title\n```\n"
+    text = rfd(body=body)
+    lines = text.splitlines()
+    assert codes(text) == [
+        ("RFD018", lines.index("# RFD 099: Injected") + 1),
+        ("RFD018", lines.index("## summary") + 1),
+    ]
+    found = lint_text(text, "x.md", known=KNOWN)
+    assert found[0].message == "a second title '# RFD 099: Injected'"
+    assert found[1].message == "section 'summary' is given twice (only the first one counts)"

@@ -20,12 +20,15 @@ from bot import document
 from bot.agent import partial, transcript
 from bot.agent.context import Step, Store
 from bot.agent.loop import Stop, run
+from bot.agent.rfd_tools import RFD_EXPLORE_SUMMARY
 from bot.agent.session import Session
-from bot.errors import BudgetExceeded, GateError, ProviderError, ValidationError
+from bot.errors import BudgetExceeded, GateError, PluginFailed, ProviderError, ValidationError
 from bot.llm.base import Message, Usage
 from bot.llm.guard import require_input
 
-YOUR_TURN = "you (enter to finish)> "
+YOUR_TURN = "you (enter to finish)>"
+NOTES = "notes.md"
+"""The problem statement ``rfd author --notes`` was given: a document of every step."""
 END_WORDS = frozenset({"", "/done", "/quit", "/exit"})
 EMPTY = "{step} stopped: the model answered nothing, even when asked again; nothing was saved"
 
@@ -40,6 +43,8 @@ class AuthorResult:
     usage: Usage
     cost_usd: float
     exchanges: int
+    declined: tuple[str, ...] = ()
+    """The tools whose proposals the person declined."""
 
 
 def explore(session: Session, notes: str) -> AuthorResult:
@@ -47,18 +52,21 @@ def explore(session: Session, notes: str) -> AuthorResult:
     store = _store(session)
     before = store.read_text(session.rfd_id, "explore.md")
     docs = [_rfd_document(session)]
+    docs += [d for d in _state_documents(session, NOTES) if d[1].strip() != notes.strip()]
     if before:
         docs.append(("explore.md (earlier research)", before))
     result = _converse(session, Step.EXPLORE, docs, notes)
-    if store.read_text(session.rfd_id, "explore.md") == before and result.text:
-        store.write_explore(session.rfd_id, result.text + "\n")
+    if store.read_text(session.rfd_id, "explore.md") != before:  # the summary tool saved it
         return _with_saved(result, "explore.md")
-    return result
+    if RFD_EXPLORE_SUMMARY.name in result.declined or not result.text:
+        return result  # the person said no to saving: the final answer is not saved either
+    store.write_explore(session.rfd_id, result.text + "\n")
+    return _with_saved(result, "explore.md")
 
 
 def converge(session: Session, notes: str = "") -> AuthorResult:
     """Settle design decisions; ``decisions.md`` evolves through ``rfd_decision``."""
-    docs = [_rfd_document(session), *_state_documents(session, "explore.md", "decisions.md")]
+    docs = [_rfd_document(session), *_state_documents(session, NOTES, "explore.md", "decisions.md")]
     return _converse(session, Step.CONVERGE, docs, notes)
 
 
@@ -71,8 +79,14 @@ def draft(session: Session, notes: str = "") -> AuthorResult:
             hint=f"run `rfd converge {session.event_id}` first",
         )
     require_input(decisions, f"decisions.md of RFD {session.event_id}")
-    docs = [_rfd_document(session), *_state_documents(session, "decisions.md", "explore.md")]
+    docs = [_rfd_document(session), *_state_documents(session, "decisions.md", NOTES, "explore.md")]
     return _converse(session, Step.DRAFT, docs, notes, sections=list(_sections(session)))
+
+
+def keep_notes(session: Session, notes: str) -> None:
+    """Store the author's notes, so that converge and draft read them as a document."""
+    if notes.strip():
+        _store(session).write_text(session.rfd_id, NOTES, notes.strip() + "\n")
 
 
 def _store(session: Session) -> Store:
@@ -127,9 +141,11 @@ def _converse(
             if answer is None:
                 break
             messages = (*result.messages, Message("user", answer))
-    except (KeyboardInterrupt, ProviderError, BudgetExceeded) as exc:  # cut short: keep it
+    except (KeyboardInterrupt, ProviderError, BudgetExceeded, PluginFailed) as exc:  # keep it
         talk = progress.so_far()[len(opening) - 1 :]  # the documents are on file already
         interrupted = partial.save(session, step, talk, exc)
+        if interrupted is None and isinstance(exc, KeyboardInterrupt):
+            interrupted = partial.nothing_saved(session, step, exc)
         if interrupted is None:
             raise
         raise interrupted from exc
@@ -141,7 +157,8 @@ def _converse(
         )
     transcript.save(session, step.value, result.messages)
     partial.clear(session, step)
-    return AuthorResult(step, result.text, None, meter.usage, meter.cost_usd, exchanges)
+    declined = tuple(conversation.calls.declined)
+    return AuthorResult(step, result.text, None, meter.usage, meter.cost_usd, exchanges, declined)
 
 
 def _next_message(session: Session) -> str | None:
@@ -152,6 +169,4 @@ def _next_message(session: Session) -> str | None:
 
 
 def _with_saved(result: AuthorResult, saved: str) -> AuthorResult:
-    return AuthorResult(
-        result.step, result.text, saved, result.usage, result.cost_usd, result.exchanges
-    )
+    return replace(result, saved=saved)

@@ -1,23 +1,32 @@
 """One tool call, in the order plugins rely on.
 
-prepare (find the tool, check the arguments) → ``tool_call.intercept`` (may change
-the arguments or abort) → permission (ask mode) → execute → ``tool_call.after`` (may
-change the result) → ``tool_call.complete``.  Whatever goes wrong on the way becomes
-a tool error the model reads; an abort is also shown to the user.
+prepare (find the tool, check the arguments; a call the model got wrong is shown to the
+user too) → ``tool_call.intercept`` (may change the arguments, which is shown and
+recorded as ``tool_call.modified``, or abort) → permission (ask mode) → execute →
+``tool_call.after`` (may change the result) → ``tool_call.complete``.  Whatever goes
+wrong on the way becomes a tool error the model reads; an abort is also shown to the user.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from bot.agent import call_notices, intent
 from bot.agent.context import Step, Tool, ToolContext
-from bot.agent.permission import Mode, Prompter, permit
+from bot.agent.permission import Declined, Mode, Prompter, permit
 from bot.agent.tools import check_arguments
-from bot.errors import Aborted, RfdError
-from bot.events import EventBus, Notice, ToolCallAfter, ToolCallComplete, ToolCallIntercept
+from bot.errors import Aborted, PluginFailed, RfdError, ValidationError
+from bot.events import (
+    EventBus,
+    Notice,
+    ToolCallAfter,
+    ToolCallComplete,
+    ToolCallIntercept,
+    ToolCallModified,
+)
 from bot.llm.base import ToolCall, ToolResult
 
 
@@ -32,17 +41,26 @@ class CallRunner:
     mode: Mode = Mode.ASK
     prompter: Prompter | None = None
     rfd_id: str = ""
+    intent_first: frozenset[str] = frozenset()
+    """Tools refused in a reply whose text states no intent (draft under ``--yes``)."""
+    declined: list[str] = field(default_factory=list)
+    """The tools whose proposals the person declined in this conversation, in order."""
 
-    def run(self, call: ToolCall) -> ToolResult:
+    def run(self, call: ToolCall, said: str = "") -> ToolResult:
+        """Run ``call``; ``said`` is the text of the reply that asked for it."""
         started = time.monotonic()
         arguments: Mapping[str, Any] = call.arguments
         try:
-            tool = self._tool(call.name)
-            arguments = self._approved(tool, call.arguments)
+            tool, arguments = self._prepared(call, said)
+            arguments = self._approved(tool, arguments)
             content, is_error = tool.handler(self.ctx, arguments), False
         except Aborted as exc:
+            if isinstance(exc, Declined):
+                self.declined.append(call.name)
             self._tell_user(call.name, exc.message)
             content, is_error = f"aborted: {exc.message}", True
+        except PluginFailed:
+            raise  # a broken plugin stops the step: its guarantees no longer hold
         except (RfdError, OSError) as exc:
             content, is_error = f"error: {exc}", True
         content, is_error = self._after(call.name, arguments, content, is_error)
@@ -62,13 +80,42 @@ class CallRunner:
         known = ", ".join(t.name for t in self.tools) or "none"
         raise RfdError(f"unknown tool `{name}` in this step (available: {known})")
 
-    def _approved(self, tool: Tool, arguments: Mapping[str, Any]) -> dict[str, Any]:
-        checked = check_arguments(tool, arguments)
+    def _prepared(self, call: ToolCall, said: str) -> tuple[Tool, dict[str, Any]]:
+        """The tool and the checked arguments; a call the model got wrong is shown too."""
+        try:
+            tool = self._tool(call.name)
+            checked = check_arguments(tool, call.arguments)
+            refused = intent.refusal(tool.name, said, self.intent_first)
+            if refused is not None:
+                raise ValidationError(refused)
+            return tool, checked
+        except RfdError as exc:
+            message = call_notices.invalid(call.name, exc.message)
+            self.bus.emit(Notice(rfd_id=self.rfd_id, message=message, level="warning"))
+            raise
+
+    def _approved(self, tool: Tool, checked: dict[str, Any]) -> dict[str, Any]:
+        paths = tool.targets(self.ctx, checked) if tool.targets else ()
         event = ToolCallIntercept(
-            rfd_id=self.rfd_id, step=self.step.value, tool=tool.name, arguments=checked
-        )
-        checked = check_arguments(tool, self.bus.intercept(event).arguments)
+            rfd_id=self.rfd_id, step=self.step.value, tool=tool.name, arguments=checked,
+            paths=paths,
+        )  # fmt: skip
+        checked = check_arguments(tool, self.bus.intercept(event, self._changed).arguments)
         return permit(tool, checked, self.ctx, self.mode, self.prompter)
+
+    def _changed(self, plugin: str, before: ToolCallIntercept, after: ToolCallIntercept) -> None:
+        """A plugin changed the call: shown (under ``--yes`` too) and recorded as an event."""
+        changes = call_notices.argument_changes(before.arguments, after.arguments)
+        if not changes:
+            return
+        self.bus.emit(
+            ToolCallModified(
+                rfd_id=self.rfd_id, step=self.step.value, tool=before.tool, plugin=plugin,
+                changes=changes,
+            )
+        )  # fmt: skip
+        message = call_notices.changed(plugin, before.tool, changes)
+        self.bus.emit(Notice(rfd_id=self.rfd_id, message=message, level="warning"))
 
     def _after(
         self, name: str, arguments: Mapping[str, Any], content: str, is_error: bool

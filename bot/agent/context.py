@@ -37,6 +37,7 @@ _IMPLEMENT_PARTS = frozenset({Step.RESEARCH, Step.PLAN, Step.SUMMARY})
 class Store(Protocol):
     """What the tools and loops need of ``bot.state.StateStore``."""
 
+    def path(self, rfd_id: Any, relpath: str) -> Any: ...
     def read_text(self, rfd_id: Any, relpath: str) -> str | None: ...
     def write_text(self, rfd_id: Any, relpath: str, text: str) -> Any: ...
     def remove_tree(self, rfd_id: Any, relpath: str) -> Any: ...
@@ -47,6 +48,9 @@ class Store(Protocol):
     def phase_summaries(self, rfd_id: Any) -> Mapping[int, Any]: ...
     def phase_files(self, rfd_id: Any) -> Mapping[str, Any]: ...
     def hold(self, rfd_id: Any, relpath: str, what: str) -> AbstractContextManager[None]: ...
+
+
+Targets = Callable[["ToolContext", Mapping[str, Any]], tuple[str, ...]]
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,8 @@ class Tool:
     """Shows the change before it is made (a unified diff for writes), for ask mode."""
     confined: bool = False
     """Bounded by configuration (paths, command allow-list): may run without a person."""
+    targets: Targets | None = None
+    """The repository paths the tool writes by the workflow rather than by argument."""
     isolated: bool = False
     """Runs model-chosen code: without a person only where :mod:`bot.agent.isolation` works."""
 

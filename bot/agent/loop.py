@@ -122,7 +122,7 @@ def _cycles(conv: Conversation, messages: list[Message]) -> LoopResult:
         if not reply.tool_calls:
             stop = Stop.EMPTY if is_empty(reply) and calls == 0 else Stop.END
             return _finish(conv, messages, usage, spent, cycle, calls, stop, is_cut_off(reply))
-        results = tuple(conv.calls.run(call) for call in reply.tool_calls)
+        results = tuple(conv.calls.run(call, reply.text) for call in reply.tool_calls)
         calls += len(results)
         messages.append(Message("user", tool_results=results, cache=True))
         if _ended(conv, reply, results):

@@ -18,7 +18,7 @@ from bot.agent.context import Step
 from bot.agent.loop import final_text
 from bot.agent.session import Session
 from bot.agent.transcript import render
-from bot.errors import Interrupted, RfdError
+from bot.errors import Interrupted, LeftPrompt, RfdError
 from bot.events import ConversationSaved, Notice
 from bot.llm.base import Message
 
@@ -103,7 +103,15 @@ def save(
     return Interrupted(message, hint=hint)
 
 
+def nothing_saved(session: Session, step: Step, cause: BaseException) -> Interrupted:
+    """The error for a step cut short before the model had said anything worth keeping."""
+    message = f"{step.value} stopped ({_reason(cause)}) before the model answered: nothing to save"
+    return Interrupted(message, hint=f"run `rfd {step.value} {session.event_id}` to start again")
+
+
 def _reason(cause: BaseException) -> str:
+    if isinstance(cause, LeftPrompt):
+        return cause.reason
     if isinstance(cause, KeyboardInterrupt):
         return "Ctrl-C"
     return cause.message if isinstance(cause, RfdError) else str(cause) or type(cause).__name__

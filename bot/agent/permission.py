@@ -23,7 +23,9 @@ from bot.agent.tools import check_arguments
 from bot.errors import Aborted, PermissionDenied
 
 MAX_EDITS = 3
-DECLINED = "the user declined this call"
+DECLINED = "the person declined this call"
+SAID = '{declined} and said: "{note}"'
+FINAL = "; their answer is final: do not make this change in another way, ask them instead"
 NO_PERSON = "`{tool}` needs a person to confirm it, and nobody can be asked here"
 
 
@@ -90,6 +92,11 @@ def _ask(
         if answer.choice is Choice.YES:
             return arguments
         if answer.choice is Choice.NO:
-            raise Aborted(f"{DECLINED}: {answer.note}" if answer.note else DECLINED)
+            said = SAID.format(declined=DECLINED, note=answer.note) if answer.note else DECLINED
+            raise Declined(said + FINAL)
         arguments = check_arguments(tool, answer.arguments or arguments)
-    raise Aborted(f"{DECLINED} (edited {MAX_EDITS} times without approving)")
+    raise Declined(f"{DECLINED} (edited {MAX_EDITS} times without approving){FINAL}")
+
+
+class Declined(Aborted):
+    """The person answered no to a proposed write: final for that proposal."""

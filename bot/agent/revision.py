@@ -92,7 +92,8 @@ def apply(session: Session, reply: Reply) -> str:
         mode=session.mode, prompter=session.prompter, rfd_id=session.event_id,
     )  # fmt: skip
     for n, item in enumerate(data.get("sections") or ()):
-        args = {"section": str(item.get("section", "")), "content": str(item.get("content", ""))}
+        section, content = str(item.get("section", "")), str(item.get("content", ""))
+        args = {"section": section, "content": content, "new": True}  # a review may ask for one
         result = runner.run(ToolCall(f"revision_{n}", RFD_SECTION.name, args))
         if result.is_error and result.content.startswith("error:"):
             message = f"section `{args['section']}` not applied: {result.content[7:]}"

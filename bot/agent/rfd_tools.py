@@ -8,20 +8,21 @@ paths, and its state directory), so they may run where nobody can be asked.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from bot import decisions, document
+from bot.agent import skeleton
 from bot.agent.context import Store, Tool, ToolContext, schema
 from bot.agent.files import current_text, unified_diff
 from bot.agent.sandbox import write_text
-from bot.errors import AlreadyExists, FileNotFound, ValidationError
+from bot.agent.section_body import section_edit
+from bot.errors import FileNotFound, ValidationError
 
 DECISION_ACTIONS = ("add", "update", "reject")
+DRAFT_NEXT = "; now write its sections one by one with rfd_section"
 DECISION_STATUSES = ("locked", "discussing")
-LEADING_HEADING = re.compile(r"\A\s*\#{1,6}[ \t]+(?P<title>[^\n]*)\n?")
 
 
 def _store(ctx: ToolContext) -> Store:
@@ -34,6 +35,20 @@ def _rfd_file(ctx: ToolContext) -> Path:
     if not ctx.rfd_path:
         raise ValidationError("no RFD file in this step")
     return ctx.sandbox.writable(ctx.rfd_path)
+
+
+def _rfd_target(ctx: ToolContext, _args: Mapping[str, Any]) -> tuple[str, ...]:
+    return (ctx.rfd_path,) if ctx.rfd_path else ()
+
+
+def _state_target(name: str) -> Callable[[ToolContext, Mapping[str, Any]], tuple[str, ...]]:
+    def target(ctx: ToolContext, _args: Mapping[str, Any]) -> tuple[str, ...]:
+        if ctx.store is None or ctx.rfd_id is None:
+            return ()
+        path = Path(ctx.store.path(ctx.rfd_id, name)).resolve()
+        return (ctx.sandbox.relative(path),)
+
+    return target
 
 
 # ------------------------------------------------------------------ rfd_explore_summary
@@ -84,35 +99,30 @@ def _decision_write(ctx: ToolContext, args: Mapping[str, Any]) -> str:
 # ---------------------------------------------------------------------------- rfd_draft
 
 
-def _draft_change(ctx: ToolContext, args: Mapping[str, Any]) -> str:
+def _draft_after(ctx: ToolContext, args: Mapping[str, Any]) -> tuple[str, str]:
+    """The file before (empty when it does not exist) and after the call."""
     target = _rfd_file(ctx)
     if target.exists():
-        raise AlreadyExists(
-            f"`{ctx.rfd_path}` exists already", hint="write its sections with rfd_section"
-        )
+        before = current_text(target)
+        return before, skeleton.lay_out(before, ctx.rfd_path or "", args["content"])
     document.parse(args["content"], ctx.rfd_path or "")  # refuse what would not parse
-    return unified_diff("", args["content"], ctx.rfd_path or "")
+    return "", args["content"]
+
+
+def _draft_change(ctx: ToolContext, args: Mapping[str, Any]) -> str:
+    before, after = _draft_after(ctx, args)
+    return unified_diff(before, after, ctx.rfd_path or "") or "(no change)"
 
 
 def _draft_write(ctx: ToolContext, args: Mapping[str, Any]) -> str:
-    _draft_change(ctx, args)
-    write_text(_rfd_file(ctx), args["content"])
-    return f"created {ctx.rfd_path}; now write its sections one by one with rfd_section"
+    before, after = _draft_after(ctx, args)
+    write_text(_rfd_file(ctx), after)
+    if before:
+        return skeleton.summary(after, ctx.rfd_path or "") + DRAFT_NEXT
+    return f"created {ctx.rfd_path}" + DRAFT_NEXT
 
 
 # -------------------------------------------------------------------------- rfd_section
-
-
-def section_edit(text: str, path: str, section: str, content: str) -> str:
-    """``text`` with one section's body replaced (matched case-insensitively, else appended)."""
-    doc = document.parse(text, path)
-    wanted = section.strip().lstrip("#").strip()
-    title = next((s.title for s in doc.sections if s.title.lower() == wanted.lower()), wanted)
-    heading = LEADING_HEADING.match(content)
-    if heading and heading["title"].strip().lower() == title.lower():
-        content = content[heading.end() :]
-    body = content.strip("\n") + "\n"
-    return document.replace_section(text, title, body)
 
 
 def _section_after(ctx: ToolContext, args: Mapping[str, Any]) -> tuple[str, str]:
@@ -120,7 +130,8 @@ def _section_after(ctx: ToolContext, args: Mapping[str, Any]) -> tuple[str, str]
     if not target.is_file():
         raise FileNotFound(f"`{ctx.rfd_path}` does not exist", hint="create it with rfd_draft")
     before = current_text(target)
-    return before, section_edit(before, ctx.rfd_path or "", args["section"], args["content"])
+    path, new = ctx.rfd_path or "", bool(args.get("new"))
+    return before, section_edit(before, path, args["section"], args["content"], new=new)
 
 
 def _section_change(ctx: ToolContext, args: Mapping[str, Any]) -> str:
@@ -144,6 +155,7 @@ RFD_EXPLORE_SUMMARY = Tool(
     writes=True,
     confined=True,
     preview=_explore_change,
+    targets=_state_target("explore.md"),
 )
 RFD_DECISION = Tool(
     "rfd_decision",
@@ -161,22 +173,28 @@ RFD_DECISION = Tool(
     writes=True,
     confined=True,
     preview=_decision_change,
+    targets=_state_target("decisions.md"),
 )
 RFD_DRAFT = Tool(
     "rfd_draft",
-    "Create the RFD file (heading, metadata fields, section headings) once.",
+    "Lay out the RFD's sections: create the file (heading, metadata fields, section "
+    "headings), or give a file that is still the bare template its section headings "
+    "(its heading and metadata fields are kept); refused once a section is written.",
     schema({"content": "string"}),
     _draft_write,
     writes=True,
     confined=True,
     preview=_draft_change,
+    targets=_rfd_target,
 )
 RFD_SECTION = Tool(
     "rfd_section",
-    "Replace the body of one section of the RFD (e.g. 'Summary'); a missing one is appended.",
-    schema({"section": "string", "content": "string"}),
+    "Replace the body of one section of the RFD (e.g. 'Summary'): the body only, no heading "
+    "at the section's level or above; new: true appends a section the RFD does not have.",
+    schema({"section": "string", "content": "string"}, {"new": "boolean"}),
     _section_write,
     writes=True,
     confined=True,
     preview=_section_change,
+    targets=_rfd_target,
 )

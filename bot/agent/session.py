@@ -9,6 +9,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol
 
+from bot.agent import intent
 from bot.agent.blocks import material
 from bot.agent.calls import CallRunner
 from bot.agent.context import Step, Store, ToolContext
@@ -171,9 +172,11 @@ class Session:
 
     def conversation(self, step: Step, system: str, meter: Meter) -> Conversation:
         """A conversation of ``step``: its tools, model, limits, and this session's person."""
+        unconfirmed = step is Step.DRAFT and self.mode is not Mode.ASK
         calls = CallRunner(
             toolset(step), self.tool_context(), self.bus, step,
             mode=self.mode, prompter=self.prompter, rfd_id=self.event_id,
+            intent_first=intent.WRITES if unconfirmed else frozenset(),
         )  # fmt: skip
         section = getattr(self.config.steps, step.config_key)
         llm = self.llm if self.llm_for is None else self.llm_for(step.config_key, self.model)

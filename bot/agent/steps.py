@@ -98,4 +98,6 @@ def author(
 
     outcome = new_rfd(ws, category, title)
     ws.refresh()
-    return explore_rfd(ws, outcome.rfd_id, notes or title, **options)
+    session = session_for(ws, outcome.rfd_id, **options)
+    authoring.keep_notes(session, notes)
+    return authoring.explore(session, notes or title)

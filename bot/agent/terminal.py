@@ -13,18 +13,29 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.agent.permission import Approval, Choice
+from bot.errors import LeftPrompt
 
 CHOICES = {"y": Choice.YES, "yes": Choice.YES, "n": Choice.NO, "no": Choice.NO}
 CHOICES |= {"e": Choice.EDIT, "edit": Choice.EDIT}
-QUESTION = "Apply? [y]es / [n]o / [e]dit"
+QUESTION = "Apply? [Y]es / [n]o / [e]dit (enter: yes)"
 WHY_NOT = "What should it do instead? (enter to skip)"
+CTRL_C = "Ctrl-C at the prompt"
+CTRL_D = "Ctrl-D at the prompt"
+CLOSED = "the terminal closed"
 
 
 def _click_prompt(text: str) -> str:
+    """One answer; :class:`LeftPrompt` when the person leaves instead (click says only
+    ``Abort``: what it aborted on is its context)."""
     import click
 
     question, suffix = prompt_parts(text)
-    return str(click.prompt(question, default="", show_default=False, prompt_suffix=suffix))
+    try:
+        return str(click.prompt(question, default="", show_default=False, prompt_suffix=suffix))
+    except click.Abort as exc:
+        raise LeftPrompt(_why(exc.__context__)) from None
+    except OSError as exc:  # the terminal went away under the read
+        raise LeftPrompt(CLOSED) from exc
 
 
 def prompt_parts(text: str) -> tuple[str, str]:
@@ -32,6 +43,12 @@ def prompt_parts(text: str) -> tuple[str, str]:
     ``?`` gets a space, not click's ``": "`` again (never ``"…skip]: : "``)."""
     question = text.rstrip()
     return question, " " if question.endswith((":", ">", "?")) else ": "
+
+
+def _why(cause: BaseException | None) -> str:
+    if isinstance(cause, EOFError):
+        return CTRL_D
+    return CTRL_C if isinstance(cause, KeyboardInterrupt) else CLOSED
 
 
 def _click_edit(text: str, extension: str) -> str | None:
@@ -74,7 +91,14 @@ class TerminalPrompter:
         return edited if isinstance(edited, dict) else arguments
 
     def ask(self, prompt: str) -> str | None:
+        """The person's next message; leaving the prompt raises :class:`LeftPrompt` (the
+        step saves what it has), only an empty answer ends the conversation."""
+        self.echo("")  # the reply before it may not end its line (piped, NO_COLOR)
         try:
             return self.prompt(prompt)
-        except (EOFError, KeyboardInterrupt):
-            return None
+        except LeftPrompt:
+            raise
+        except EOFError:
+            raise LeftPrompt(CTRL_D) from None
+        except KeyboardInterrupt:
+            raise LeftPrompt(CTRL_C) from None

@@ -31,15 +31,15 @@ NONE_SET = (
 )
 NAMES = ("auto", "anthropic", "openai", "offline")
 CLAUDE_PREFIX = "claude-"
-NO_STEP_KEY = "no {key} set for {model} (step {step}): using the offline provider"
+NO_STEP_KEY = "no {key} set for {model} ({who}): using the offline provider"
 NO_ENDPOINT = (
-    "step {step} uses model {model}, which is not a Claude model, and no OpenAI-compatible "
+    "{who} uses model {model}, which is not a Claude model, and no OpenAI-compatible "
     "endpoint is configured (${key} is not set)"
 )
 NO_ENDPOINT_HINT = (
     "set provider.base_url to the endpoint serving it (now {url}) and its key in ${key} "
-    '(provider.api_key_env), set [steps.{step}] provider = "openai", or choose a claude-* '
-    "model with [steps.{step}] model or --model"
+    '(provider.api_key_env), set {table} provider = "openai", or choose a claude-* '
+    "model with {table} model{flag}"
 )
 
 
@@ -77,23 +77,42 @@ def route(config: Config, environ: Mapping[str, str], step: str, model: str) -> 
     """The provider name for ``step`` running ``model`` (a model id), and why.
 
     ConfigError for a non-Claude model under ``auto`` when only the Anthropic key is set."""
-    name = _checked(getattr(config.steps, step).provider or config.provider.name)
+    chosen = getattr(config.steps, step).provider
+    return route_model(config, environ, model, chosen, Asker(f"step {step}", f"[steps.{step}]"))
+
+
+class Asker(NamedTuple):
+    """Who asks for a model, as messages name it: a step, or a plugin with its own table."""
+
+    who: str
+    """``step review``, ``plugin judge``."""
+    table: str
+    """Where its ``provider`` and ``model`` are set: ``[steps.review]``, ``[plugins.judge]``."""
+    flag: str = " or --model"
+
+
+def route_model(
+    config: Config, environ: Mapping[str, str], model: str, chosen: str | None, asker: Asker
+) -> tuple[str, str]:
+    """The provider name serving ``model`` for ``asker`` (its own ``chosen`` provider, else
+    ``provider.name``), and why; the same rules for a step and for a plugin's model."""
+    name = _checked(chosen or config.provider.name)
     if name != "auto":
         return name, f"provider {name} (configured)"
     key_env = config.provider.api_key_env
     if model.startswith(CLAUDE_PREFIX):
         if environ.get(ANTHROPIC_KEY):
             return "anthropic", f"{ANTHROPIC_KEY} is set: using Anthropic for {model}"
-        return "offline", NO_STEP_KEY.format(key=ANTHROPIC_KEY, model=model, step=step)
+        return "offline", NO_STEP_KEY.format(key=ANTHROPIC_KEY, model=model, who=asker.who)
     if environ.get(key_env):
         return "openai", f"{key_env} is set: using {config.provider.base_url} for {model}"
     if environ.get(ANTHROPIC_KEY):
         url = config.provider.base_url
         raise ConfigError(
-            NO_ENDPOINT.format(step=step, model=model, key=key_env),
-            hint=NO_ENDPOINT_HINT.format(step=step, key=key_env, url=url),
+            NO_ENDPOINT.format(who=asker.who, model=model, key=key_env),
+            hint=NO_ENDPOINT_HINT.format(table=asker.table, flag=asker.flag, key=key_env, url=url),
         )
-    return "offline", NO_STEP_KEY.format(key=key_env, model=model, step=step)
+    return "offline", NO_STEP_KEY.format(key=key_env, model=model, who=asker.who)
 
 
 @dataclass
@@ -113,6 +132,11 @@ class Providers:
     def for_step(self, step: str, model: str | None = None) -> Choice:
         """The provider of ``step`` (``model``: ``--model``, an alias or id)."""
         name, reason = route(self.config, self.environ, step, self.config.model_for(step, model))
+        return Choice(self.get(name), reason)
+
+    def for_model(self, model: str, chosen: str | None, asker: Asker) -> Choice:
+        """The provider serving ``model`` (an id) for a plugin such as the judge."""
+        name, reason = route_model(self.config, self.environ, model, chosen, asker)
         return Choice(self.get(name), reason)
 
     def get(self, name: str) -> LLM:

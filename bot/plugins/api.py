@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from bot.errors import ConfigError
+from bot.errors import Aborted, BudgetExceeded, ConfigError, PluginFailed, RfdError
 from bot.events import Event, EventBus, all_event_types
 
 if TYPE_CHECKING:
@@ -28,6 +28,9 @@ ALL = "*"
 """In ``events``: every event, observed only.  In ``intercepts``: every tool."""
 
 EMPTY_SCHEMA: Mapping[str, Any] = {"type": "object", "properties": {}}
+
+
+ModelRoute = Callable[[str, "str | None", str], "LLM"]
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,15 @@ class PluginContext:
     llm: LLM | None = None
     environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
     sleep: Callable[[float], None] = time.sleep
+    route: ModelRoute | None = None
+    """The provider serving a model id for a plugin (``route(model, provider, plugin)``),
+    by the rules a step's model follows; None when the caller gave one fixed ``llm``."""
+
+    def llm_for(self, model: str, provider: str | None, plugin: str) -> LLM | None:
+        """The provider for ``model``: routed like a step's, else the one fixed ``llm``.
+        ConfigError when the model cannot be served (a non-Claude model, no endpoint)."""
+        return self.llm if self.route is None else self.route(model, provider, plugin)
+
     prompt_root: Path | None = None
     """Where prompt overrides come from (None: ``root``); the bot's default branch."""
 
@@ -96,6 +108,10 @@ def interceptable_events() -> frozenset[str]:
     return frozenset(
         t.name for t in all_event_types() if t.interceptable and not t.name.startswith("tool_call.")
     )
+
+
+def _all_interceptable() -> frozenset[str]:
+    return frozenset(t.name for t in all_event_types() if t.interceptable)
 
 
 class ScopedBus:
@@ -126,6 +142,8 @@ class ScopedBus:
             self._bus.subscribe(ALL, observer, owner=owner, inline=self._info.inline)
         else:
             tools, inline = self._info.tools, self._info.inline
+            if name in _all_interceptable():
+                listener = _guarded(listener, owner, name)
             self._bus.subscribe(name, listener, owner=owner, tools=tools, inline=inline)
 
     def emit(self, event: Event) -> None:
@@ -141,3 +159,27 @@ def _observer(listener: Callable[[Any], Any], owner: str) -> Callable[[Any], Non
             log.warning("listener %s failed on %s", owner, event.name, exc_info=True)
 
     return observe
+
+
+PLUGIN_FAILED = "plugin `{owner}` failed on {event}: {error}"
+PLUGIN_FAILED_HINT = (
+    "the step stopped there; fix the plugin or remove it from [plugins] enabled, "
+    "then run the step again"
+)
+
+
+def _guarded(listener: Callable[[Any], Any], owner: str, event: str) -> Callable[[Any], Any]:
+    """``listener`` as an interceptor that fails cleanly: :class:`Aborted` is its documented
+    way to stop a call; anything else it raises becomes :class:`PluginFailed`, naming it."""
+
+    def intercept(ev: Any) -> Any:
+        try:
+            return listener(ev)
+        except (Aborted, BudgetExceeded):
+            raise  # a budget stop (the judge's calls count against the step) is no failure
+        except Exception as exc:
+            error = exc.message if isinstance(exc, RfdError) else f"{type(exc).__name__}: {exc}"
+            message = PLUGIN_FAILED.format(owner=owner, event=event, error=error)
+            raise PluginFailed(message, hint=PLUGIN_FAILED_HINT) from exc
+
+    return intercept

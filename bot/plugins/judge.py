@@ -37,6 +37,11 @@ OPTIONS_SCHEMA: Mapping[str, Any] = {
     "type": "object",
     "properties": {
         "model": {"type": "string", "minLength": 1, "default": "sonnet"},
+        "provider": {
+            "type": "string",
+            "enum": ["auto", "anthropic", "openai", "offline"],
+            "description": "Who serves `model` (default: `provider.name`, routed by model id).",
+        },
         "criteria": {
             "type": "array",
             "items": {"type": "string", "minLength": 1},
@@ -85,11 +90,11 @@ def rfd_plugin_info() -> PluginInfo:
 
 @hookimpl
 def rfd_register(bus: ScopedBus, options: Mapping[str, Any], context: PluginContext) -> None:
-    llm = context.llm
+    model = context.config.models.get(options["model"], options["model"])
+    llm = context.llm_for(model, options.get("provider"), NAME)
     if llm is None or llm.offline:
         log.warning("judge: no model available (offline); results are not judged")
         return
-    model = context.config.models.get(options["model"], options["model"])
     prompts = Prompts(context.prompt_root or context.root, context.environ)
     bus.subscribe(ResultReady, Judge(llm, model, options, bus, prompts).check)
 

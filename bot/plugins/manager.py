@@ -25,6 +25,7 @@ from bot.events import EventBus
 from bot.plugins import hookspecs
 from bot.plugins.api import (
     LineStore,
+    ModelRoute,
     PluginContext,
     PluginInfo,
     ScopedBus,
@@ -119,6 +120,7 @@ def load_plugins(
     environ: Mapping[str, str] | None = None,
     sleep: Callable[[float], None] = time.sleep,
     found: Mapping[str, EntryPoint] | None = None,
+    route: ModelRoute | None = None,
     prompt_root: Path | None = None,
 ) -> tuple[Plugin, ...]:
     """Register the enabled plugins on ``bus``, in the order ``[plugins] enabled`` lists them.
@@ -137,7 +139,9 @@ def load_plugins(
         plugins.append(Plugin(name, info, _source(found[name]), enabled=True, options=options))
     _check_disabled(resolved, found, root, {p.name for p in plugins})
     environ = dict(os.environ) if environ is None else environ
-    context = PluginContext(root, resolved.config, store, llm, environ, sleep, prompt_root)
+    context = PluginContext(
+        root, resolved.config, store, llm, environ, sleep, route=route, prompt_root=prompt_root
+    )
     for plugin in plugins:
         _register(pm, plugin, bus, context)
     return tuple(plugins)

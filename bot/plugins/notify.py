@@ -75,9 +75,12 @@ def rfd_register(bus: ScopedBus, options: Mapping[str, Any], context: PluginCont
     if not url:
         log.warning("notify: no webhook URL (set %s or url); nothing is posted", options["url_env"])
         return
-    outbox = Outbox(NAME, Webhook(url, options, sleep=context.sleep).post)
+    webhook = Webhook(url, options, sleep=context.sleep)
+    outbox: Outbox[tuple[str, str]] = Outbox(
+        NAME, lambda item: webhook.post(item[1]), label=lambda item: item[0]
+    )  # (event name, message): a warning names the event, never the message
     for name in options["events"]:
-        bus.subscribe(name, lambda event: outbox.put(text_of(event)))
+        bus.subscribe(name, lambda event: outbox.put((event.name, text_of(event))))
 
 
 def text_of(event: Event) -> str:

@@ -10,7 +10,9 @@ to the model as the tool's result::
 
 A command (``run_command``'s ``command``) is read with the argument parser of
 :mod:`bot.agent.command_args`: each path it names is checked like a path argument,
-and a directory counts for what is below it (``ruff check --fix migrations``).
+and a directory counts for what is below it (``ruff check --fix migrations``).  The
+dedicated RFD tools name no path: the event carries what they write (the RFD file,
+``explore.md``, ``decisions.md``), checked the same way.
 """
 
 from __future__ import annotations
@@ -97,7 +99,7 @@ class Policy:
             raise Aborted(DENIED.format(tool=event.tool, step=event.step), hint=HINT)
         if event.step not in self.protected_steps:
             return
-        for path in self._paths(event.arguments):
+        for path in (*self._paths(event.arguments), *event.paths):
             for glob, regex in self.globs:
                 if regex.fullmatch(path) or regex.fullmatch(path + "/"):
                     message = PROTECTED.format(path=path, step=event.step, glob=glob)
