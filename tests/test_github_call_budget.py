@@ -46,7 +46,9 @@ README_ROWS: dict[str, tuple[str, ...]] = {
         ("test_github_review_label/test_review_is_committed_posted_and_label_removed",),
     "`/rfd status` on a PR (target ≤ 4)": (SLASH + "status",),
     "`/rfd review`": (SLASH + "review",),
-    "`/rfd refine` (commits the refined RFD)": (SLASH + "refine_commits_the_refined_rfd",),
+    "`/rfd refine` (commits the refined RFD; its progress comment posted, then its outcome)": (
+        SLASH + "refine_commits_the_refined_rfd",
+    ),
     "`/rfd dismiss all`, `/rfd dismiss 1 3`":
         (SLASH + "dismiss_all", SLASH + "dismiss_by_number_keeps_the_others"),
     "`/rfd accept` (creates the tracking issue)": (SLASH + "accept_by_a_maintainer",),

@@ -35,6 +35,7 @@ OPERATIONS: tuple[tuple[str, str], ...] = (
     ("get", "/repos/{owner}/{repo}/pulls/{pull_number}/commits"),
     ("get", "/repos/{owner}/{repo}/pulls/{pull_number}/files"),
     ("get", "/repos/{owner}/{repo}/contents/{path}"),
+    ("post", "/repos/{owner}/{repo}/labels"),
 )
 
 HERE = Path(__file__).resolve().parent
