@@ -15,7 +15,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 from types import MappingProxyType
 from typing import Any, Literal
 
-from bot.config_schema import PluginsSection, RfdSection
+from bot.config_schema import ConsensusSection, PluginsSection, RfdSection
 from bot.errors import ConfigError
 
 
@@ -45,7 +45,39 @@ def build(cls: type[Any], data: Any, prefix: str, path: str) -> Any:
         kwargs[key_name] = coerced
     if cls is RfdSection:
         _check_inside(kwargs, prefix, path)
+    if cls is ConsensusSection:
+        _check_consensus(kwargs, prefix, path)
     return cls(**kwargs)
+
+
+_REVIEWER = re.compile(
+    r"""@[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9][A-Za-z0-9._-]{0,99}  # @org/team-slug
+      | [A-Za-z0-9][A-Za-z0-9-]{0,38}                                # a login""",
+    re.VERBOSE,
+)
+REVIEWER_SHAPE = "a GitHub login (`alice`) or a team (`@octo-org/architects`)"
+
+
+def _check_consensus(values: Mapping[str, Any], prefix: str, path: str) -> None:
+    """Reviewers are logins or teams, at least one; ``approvals`` is 1 or more (or ``all``)."""
+    reviewers: tuple[str, ...] = values.get("reviewers", ())
+    for index, who in enumerate(reviewers):
+        if not _REVIEWER.fullmatch(who):
+            raise ConfigError(
+                f"`{prefix}reviewers[{index}]` must be {REVIEWER_SHAPE}, not {who!r}", path=path
+            )
+    if not reviewers:
+        raise ConfigError(
+            f"`{prefix}reviewers` must name at least one reviewer",
+            path=path,
+            hint="list logins or teams, or delete the [consensus] table to accept without sign-off",
+        )
+    if values.get("approvals") == 0:
+        raise ConfigError(
+            f"`{prefix}approvals` must be 1 or more, or \"all\"",
+            path=path,
+            hint="delete the [consensus] table to accept without sign-off",
+        )
 
 
 _PATH_KEYS = {"dir": "the repository", "drafts_dir": "`rfd.dir`", "state_dir": "`rfd.dir`"}

@@ -5,7 +5,7 @@ costs a hook ~30 ms, more than the hook's own work.  This reader parses the file
 ``tomllib`` and vouches for it only when every key in it is a schema key whose value it
 can check exactly as :mod:`bot.config` does (a string, a non-negative number, one of
 a few literal words...).  Anything else — a typo, a wrong type, a key with a pattern
-such as ``bot.login``, ``[plugins]``, invalid TOML, an ``RFD_*`` variable set — is
+such as ``bot.login``, ``[plugins]``, ``[consensus]``, invalid TOML, an ``RFD_*`` variable set — is
 handed to :mod:`bot.config`, so a broken file fails a hook with the same message as
 ``rfd`` itself.  A test keeps :data:`LEAVES` equal to the schema.
 """
