@@ -74,7 +74,7 @@ def _check_consensus(values: Mapping[str, Any], prefix: str, path: str) -> None:
         )
     if values.get("approvals") == 0:
         raise ConfigError(
-            f"`{prefix}approvals` must be 1 or more, or \"all\"",
+            f'`{prefix}approvals` must be 1 or more, or "all"',
             path=path,
             hint="delete the [consensus] table to accept without sign-off",
         )

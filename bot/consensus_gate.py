@@ -1,0 +1,133 @@
+"""What acceptance still needs from people, and the "Decision" block that shows it.
+
+Pure: a :class:`~bot.config.ConsensusSection`, a :class:`~bot.consensus.Ledger`, the
+RFD's current revision and the time in; what is missing (each naming who can give it)
+and markdown lines out.  Logins and concern texts are untrusted: they are shown as
+inline text that cannot become markdown structure, a mention or a link.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.config import ConsensusSection
+from bot.consensus import Approval, Concern, Ledger, day, same_login
+from bot.sanitize import sanitize
+
+HEADING = "#### Decision"
+WAITING = "approvals: {have} of {need}, waiting on {who} (`/rfd approve`, or `rfd approve {rfd}`)"
+OPEN_CONCERN = (
+    "concern {number} by {author} is open: {text} (its author or a maintainer resolves it "
+    "with `/rfd resolve {number}`, or `rfd resolve {rfd} {number}`)"
+)
+NO_FCP = (
+    "a final comment period of {days} days: a reviewer starts it with `/rfd fcp` "
+    "(or `rfd fcp {rfd}`)"
+)
+FCP_PAUSED = (
+    "the final comment period is paused by a concern: a reviewer restarts it with `/rfd fcp`"
+)
+FCP_RUNNING = "the final comment period runs until {end}"
+
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()<>#+!|~])")
+
+
+def inline(text: str) -> str:
+    """Untrusted text as one line of plain markdown text (no structure, no mention)."""
+    flat = " ".join(sanitize(text).split())
+    return _MARKDOWN.sub(r"\\\1", flat).replace("@", "&#64;")
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where the decision stands: the approvals that count, and what is missing."""
+
+    counted: tuple[Approval, ...]
+    waiting: tuple[str, ...]
+    missing: tuple[str, ...]
+
+    @property
+    def met(self) -> bool:
+        return not self.missing
+
+
+def standing(cfg: ConsensusSection, ledger: Ledger, rfd: str, rev: str, now: float) -> Standing:
+    """What the accept gate says of ``ledger`` at revision ``rev`` and time ``now``."""
+    counted = tuple(a for a in ledger.approvals if cfg.count_older or a.revision == rev)
+    waiting = tuple(r for r in cfg.reviewers if not _signed(r, counted))
+    need = len(cfg.reviewers) if cfg.approvals == "all" else cfg.approvals
+    missing: list[str] = []
+    short = need - len(counted) if cfg.approvals != "all" else len(waiting)
+    if short > 0:
+        who = ", ".join(inline(w) for w in waiting) or "any reviewer"
+        missing.append(WAITING.format(have=len(counted), need=need, who=who, rfd=rfd))
+    missing += [_concern(c, rfd) for c in ledger.open_concerns]
+    if cfg.fcp_days:
+        missing += _fcp_missing(cfg, ledger, rfd, now)
+    return Standing(counted, waiting, tuple(missing))
+
+
+def _signed(reviewer: str, approvals: tuple[Approval, ...]) -> bool:
+    return any(same_login(a.reviewer or a.login, reviewer) for a in approvals)
+
+
+def _concern(concern: Concern, rfd: str) -> str:
+    return OPEN_CONCERN.format(
+        number=concern.number, author=inline(concern.author), text=inline(concern.text), rfd=rfd
+    )
+
+
+def _fcp_missing(cfg: ConsensusSection, ledger: Ledger, rfd: str, now: float) -> list[str]:
+    fcp = ledger.fcp
+    if fcp is None:
+        return [NO_FCP.format(days=cfg.fcp_days, rfd=rfd)]
+    if fcp.paused:
+        return [FCP_PAUSED]
+    if not fcp.elapsed(now):
+        return [FCP_RUNNING.format(end=day(fcp.end))]
+    return []
+
+
+def block(cfg: ConsensusSection, ledger: Ledger, rfd: str, rev: str, now: float) -> list[str]:
+    """The "Decision" block of one RFD: sign-offs, open concerns, the final comment period."""
+    found = standing(cfg, ledger, rfd, rev, now)
+    lines = [HEADING, "", "| reviewer | sign-off |", "|---|---|"]
+    for reviewer in cfg.reviewers:
+        lines.append(f"| {inline(reviewer)} | {_sign_off(reviewer, ledger, rev)} |")
+    concerns = ledger.open_concerns
+    if concerns:
+        lines += ["", "Open concerns:"]
+        lines += [f"- {c.number}. {inline(c.text)} ({inline(c.author)}){_link(c)}"
+                  for c in concerns]  # fmt: skip
+    if ledger.fcp is not None:
+        lines += ["", _fcp_line(ledger)]
+    verdict = "✅ ready to accept" if found.met else "⏳ not yet: " + "; ".join(found.missing)
+    return [*lines, "", verdict]
+
+
+def _sign_off(reviewer: str, ledger: Ledger, rev: str) -> str:
+    mine = [a for a in ledger.approvals if same_login(a.reviewer or a.login, reviewer)]
+    if not mine:
+        return "waiting"
+    cells = []
+    for a in mine:
+        older = "" if a.revision == rev else ", of an older revision"
+        by = "" if same_login(a.login, reviewer) else f" by {inline(a.login)}"
+        cells.append(f"✅{by} at `{a.revision[:7]}`{older}")
+    return "; ".join(cells)
+
+
+def _link(concern: Concern) -> str:
+    safe = concern.link.startswith("https://") and not re.search(r"[\s()<>\[\]]", concern.link)
+    return f" — [comment]({concern.link})" if safe else ""
+
+
+def _fcp_line(ledger: Ledger) -> str:
+    fcp = ledger.fcp
+    assert fcp is not None
+    if fcp.ended:
+        return f"Final comment period ended {day(fcp.end)}."
+    if fcp.paused:
+        return "Final comment period paused by a concern."
+    return f"Final comment period ends {day(fcp.end)}."
