@@ -8,6 +8,7 @@ Each reads the RFD's ledger through the state store, applies one pure step of
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -83,13 +84,16 @@ def concern(ws: Workspace, query: str, login: str, text: str, link: str = "") ->
     return _save(ws, rid, ledger, f"concern {number} raised on RFD {rid} by {login}{paused}")
 
 
-def resolve(ws: Workspace, query: str, number: int, login: str, *, maintainer: bool) -> SignOff:
-    """Concern ``number`` resolved by ``login``: its author, or a maintainer."""
+def resolve(
+    ws: Workspace, query: str, number: int, login: str, *, maintainer: Callable[[], bool]
+) -> SignOff:
+    """Concern ``number`` resolved by ``login``: its author, or a ``maintainer()`` (asked
+    only when ``login`` is not the concern's author)."""
     _enabled(ws)
     rid, _, _ = _current(ws, query)
     ledger = ws.store.read_consensus(rid)
     found = next((c for c in ledger.concerns if c.number == number), None)
-    if found is not None and not maintainer and not same_login(found.author, login):
+    if found is not None and not same_login(found.author, login) and not maintainer():
         raise PermissionDenied(NOT_RESOLVER.format(number=number, author=found.author))
     ledger = consensus.resolve(ledger, rid, number, login)
     return _save(ws, rid, ledger, f"concern {number} of RFD {rid} resolved by {login}")
