@@ -3,8 +3,9 @@
 → Accepted: a valid ``plan.json`` in the RFD's state directory, or an Implementation
 Plan section from which one can be extracted, every Requires target at least
 Accepted, and (with a ``[consensus]`` table) the approvals, no open concern and an
-elapsed final comment period in ``consensus.json``.  → Implemented: a summary ``phases/<label>.md`` for every phase of the plan
-that is not ``(optional)``/``(deferred)``, and every Requires target Implemented.  Phases
+elapsed final comment period in ``consensus.json``.  → Implemented: a summary
+``phases/<label>.md`` for every phase of the plan that is not ``(optional)``/
+``(deferred)``, and every Requires target Implemented.  Phases
 are named as ``bot.phase_ids`` says (``phases/3a.md``, ``phases/01.md`` is phase 1).  An
 empty plan meets neither gate.
 """
