@@ -33,6 +33,7 @@ OPERATIONS: tuple[tuple[str, str], ...] = (
     ("get", "/repos/{owner}/{repo}/pulls/{pull_number}"),
     ("get", "/repos/{owner}/{repo}/pulls/{pull_number}/files"),
     ("get", "/repos/{owner}/{repo}/contents/{path}"),
+    ("get", "/orgs/{org}/teams/{team_slug}/memberships/{username}"),
 )
 
 HERE = Path(__file__).resolve().parent

@@ -1,0 +1,76 @@
+"""Sign-offs on a pull request, end to end through `rfd bot`: approve, concern, resolve, fcp."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import git
+from tests.github_world import BRANCH, CONFIG, RFD_PATH, RFD_TEXT, make_world, payload, run_bot
+
+pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
+LEDGER = "docs/rfd/.state/045/consensus.json"
+CONSENSUS = """
+[consensus]
+reviewers = ["hubot", "@Codertocat/architects"]
+approvals = 2
+fcp_days = 7
+fcp_accepts = true
+"""
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> tuple[Path, Path]:
+    return make_world(tmp_path, {".github/rfd.toml": CONFIG + CONSENSUS}, {RFD_PATH: RFD_TEXT})
+
+
+def comment(body: str, sender: str, cid: int) -> dict[str, object]:
+    changes = {"comment.body": body, "comment.user.login": sender, "sender.login": sender,
+               "comment.id": cid,
+               "comment.html_url": f"https://github.com/Codertocat/Hello-World/pull/2#issuecomment-{cid}"}  # fmt: skip
+    return payload("issue_comment.created.pr", **changes)
+
+
+def ledger(origin: Path) -> dict[str, list[dict[str, object]]]:
+    data: dict[str, list[dict[str, object]]] = json.loads(git(origin, "show", f"{BRANCH}:{LEDGER}"))
+    return data
+
+
+@pytest.mark.vcr
+def test_two_reviewers_approve_a_concern_blocks_accept_until_resolved(
+    tmp_path: Path, world: tuple[Path, Path]
+) -> None:
+    origin, checkout = world
+
+    def say(body: str, sender: str, cid: int) -> None:
+        assert run_bot(tmp_path, checkout, "issue_comment", comment(body, sender, cid)) == 0
+        git(checkout, "fetch", "-q", "origin")
+
+    say("/rfd approve", "hubot", 1001)
+    say("/rfd approve", "mona", 1002)  # a member of @Codertocat/architects
+    approvals = ledger(origin)["approvals"]
+    assert [(a["login"], a["reviewer"]) for a in approvals] == [
+        ("hubot", "hubot"),
+        ("mona", "@Codertocat/architects"),
+    ]
+    say("/rfd concern Proxies may buffer the chunked response", "mona", 1003)
+    say("/rfd accept", "hubot", 1004)  # refused: the reply names the concern
+    assert "- **Status**: Discussion" in git(origin, "show", f"{BRANCH}:{RFD_PATH}")
+    say("/rfd resolve 1", "mona", 1005)
+    assert ledger(origin)["concerns"][0]["resolved_by"] == "mona"
+    say("/rfd fcp", "hubot", 1006)
+    fcp = ledger(origin)["fcp"]
+    assert isinstance(fcp, dict) and fcp["by"] == "hubot"
+
+
+@pytest.mark.vcr
+def test_someone_not_among_the_reviewers_cannot_approve(
+    tmp_path: Path, world: tuple[Path, Path]
+) -> None:
+    origin, checkout = world
+    data = comment("/rfd approve", "octocat", 1011)
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    files = git(origin, "ls-tree", "-r", "--name-only", BRANCH).split()
+    assert LEDGER not in files
