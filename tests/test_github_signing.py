@@ -26,10 +26,12 @@ def world(tmp_path: Path) -> tuple[Path, Path]:
     return make_world(tmp_path, {".github/rfd.toml": CONFIG + CONSENSUS}, {RFD_PATH: RFD_TEXT})
 
 
+PR_URL = "https://github.com/Codertocat/Hello-World/pull/2"
+
+
 def comment(body: str, sender: str, cid: int) -> dict[str, object]:
     changes = {"comment.body": body, "comment.user.login": sender, "sender.login": sender,
-               "comment.id": cid,
-               "comment.html_url": f"https://github.com/Codertocat/Hello-World/pull/2#issuecomment-{cid}"}  # fmt: skip
+               "comment.id": cid, "comment.html_url": f"{PR_URL}#issuecomment-{cid}"}  # fmt: skip
     return payload("issue_comment.created.pr", **changes)
 
 
