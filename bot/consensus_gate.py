@@ -89,10 +89,11 @@ def _fcp_missing(cfg: ConsensusSection, ledger: Ledger, rfd: str, now: float) ->
     return []
 
 
-def block(cfg: ConsensusSection, ledger: Ledger, rfd: str, rev: str, now: float) -> list[str]:
+def block(cfg: ConsensusSection, ledger: Ledger, rfd: str, rev: str, now: float,
+          heading: str = HEADING) -> list[str]:  # fmt: skip
     """The "Decision" block of one RFD: sign-offs, open concerns, the final comment period."""
     found = standing(cfg, ledger, rfd, rev, now)
-    lines = [HEADING, "", "| reviewer | sign-off |", "|---|---|"]
+    lines = [heading, "", "| reviewer | sign-off |", "|---|---|"]
     for reviewer in cfg.reviewers:
         lines.append(f"| {inline(reviewer)} | {_sign_off(reviewer, ledger, rev)} |")
     concerns = ledger.open_concerns

@@ -54,6 +54,8 @@ class VerbSpec:
     @property
     def usage(self) -> str:
         parts = [f"/rfd {self.verb.value}"]
+        if self.args is Args.TEXT:  # the text is the rest of the line: the option comes first
+            return f"/rfd {self.verb.value} [--rfd ID] {Args.TEXT.value}"
         if self.args is not Args.NONE:
             parts.append("<n… | all>" if self.args is Args.SELECTION else self.args.value)
         if self.ai:

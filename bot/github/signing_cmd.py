@@ -15,6 +15,7 @@ from bot.consensus_gate import inline
 from bot.errors import RfdError
 from bot.github.api import Permission
 from bot.github.commands import SIGNING, Command, Verb
+from bot.github import status_comment
 from bot.github.context import Context
 from bot.github.ops import Refused, commit, done_before, pr_workspace
 from bot.workspace import Workspace
@@ -70,6 +71,7 @@ def do_sign(ctx: Context, command: Command) -> str:
             raise Refused(inline(err.message) + (f" ({err.hint})" if err.hint else "")) from err
         done = commit(ctx, checkout, result.changed, rid, WHAT[command.verb])
         block = signoff.decision(ws, rid)
+        status_comment.refresh(ctx, pr, checkout.root, checkout.branch, [target])
     return "\n".join([f"{inline(result.message)}. {done}", "", *block])
 
 

@@ -7,6 +7,7 @@ When new commits arrive, review comments of earlier revisions get a banner.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +30,8 @@ COMMANDS = (
     "`/rfd dismiss <n…|all>` · label `{accept}` or `/rfd accept` · `/rfd status` · `/rfd help`"
 )
 
+SIGNING = " · `/rfd approve` · `/rfd concern <text>` · `/rfd resolve <n>` · `/rfd fcp`"
+
 
 @dataclass(frozen=True)
 class Row:
@@ -40,9 +43,11 @@ class Row:
     plan: str = "—"
     tracking: int | None = None
     problem: RfdError | None = None
+    decision: tuple[str, ...] = ()
+    """The sign-offs block (``[consensus]``): who approved, open concerns, the FCP."""
 
 
-def read_row(root: Path, cfg: Config, changed: ChangedRfd) -> Row:
+def read_row(root: Path, cfg: Config, changed: ChangedRfd, now: float | None = None) -> Row:
     """What the PR's version of one RFD says (a broken file becomes ``problem``)."""
     if changed.removed:
         return Row(changed, status="removed")
@@ -50,10 +55,26 @@ def read_row(root: Path, cfg: Config, changed: ChangedRfd) -> Row:
         doc = read(root, changed.file)
     except RfdError as err:
         return Row(changed, problem=err)
-    state = StateStore(root, cfg).read(changed.file.rfd_id)
+    store = StateStore(root, cfg)
+    state = store.read(changed.file.rfd_id)
     plan = f"{state.done}/{plural(state.total, 'phase')}" if state.plan else "—"
+    try:
+        decision = _decision(store, cfg, doc.text, str(changed.file.rfd_id), now or time.time())
+    except RfdError as err:
+        return Row(changed, doc.title, problem=err)
     return Row(changed, doc.title, doc.status.value, len(state.reviews), len(state.impl_reviews),
-               plan, doc.tracking_issue)  # fmt: skip
+               plan, doc.tracking_issue, decision=decision)  # fmt: skip
+
+
+def _decision(store: StateStore, cfg: Config, text: str, rid: str, now: float) -> tuple[str, ...]:
+    if not cfg.consensus.enabled:
+        return ()
+    from bot.consensus import revision
+    from bot.consensus_gate import block
+
+    ledger = store.read_consensus(rid)
+    heading = f"#### Decision on RFD {rid}"
+    return tuple(block(cfg.consensus, ledger, rid, revision(text), now, heading))
 
 
 def read_rows(ctx: Context, pr: PullRequest) -> list[Row]:
@@ -64,7 +85,7 @@ def read_rows(ctx: Context, pr: PullRequest) -> list[Row]:
     paths = [c.file.path for c in changed]
     checkout = open_pull(ctx.root, pr, ctx.api, ctx.environ, paths=paths)
     try:
-        rows = [read_row(checkout.root, ctx.cfg, c) for c in changed]
+        rows = [read_row(checkout.root, ctx.cfg, c, ctx.clock()) for c in changed]
         annotate_lint(ctx, checkout.root, rows)
         return rows
     finally:
@@ -94,8 +115,13 @@ def render(rows: list[Row], posted: list[PostedReview], *, repo: str, head: str,
         tracking = f"#{row.tracking}" if row.tracking else "—"
         reviews = _reviews_cell(row, posted, head)
         lines.append(f"| {rfd} | {row.status} | {reviews} | {row.plan} | {tracking} |")
+    for row in rows:
+        if row.decision and row.problem is None:
+            lines += ["", *row.decision]
     labels = ctx.cfg.labels
     commands = COMMANDS.format(review=labels.review, accept=labels.accept)
+    if ctx.cfg.consensus.enabled:
+        commands += SIGNING
     return "\n".join([*lines, "", commands])
 
 
@@ -154,7 +180,7 @@ def refresh(
     comments = ctx.forge.comments(pr.number)
     if not any(marker("status", pr.number) in c.body for c in comments):
         return
-    rows = [read_row(root, ctx.cfg, c) for c in changed]
+    rows = [read_row(root, ctx.cfg, c, ctx.clock()) for c in changed]
     body = render(rows, posted_reviews(comments), repo=pr.head_repo, head=head, ctx=ctx)
     ctx.upsert("status", pr.number, body)
 
