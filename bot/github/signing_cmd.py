@@ -13,9 +13,9 @@ from bot import signoff
 from bot.consensus import same_login
 from bot.consensus_gate import inline
 from bot.errors import RfdError
+from bot.github import status_comment
 from bot.github.api import Permission
 from bot.github.commands import SIGNING, Command, Verb
-from bot.github import status_comment
 from bot.github.context import Context
 from bot.github.ops import Refused, commit, done_before, pr_workspace
 from bot.workspace import Workspace
