@@ -76,3 +76,30 @@ def test_someone_not_among_the_reviewers_cannot_approve(
     assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
     files = git(origin, "ls-tree", "-r", "--name-only", BRANCH).split()
     assert LEDGER not in files
+
+
+ELAPSED = """{
+  "approvals": [
+    {"login": "hubot", "revision": "0", "at": 1795000000, "reviewer": "hubot"},
+    {"login": "mona", "revision": "0", "at": 1795000000, "reviewer": "@Codertocat/architects"}
+  ],
+  "concerns": [],
+  "fcp": {"by": "hubot", "start": 1795140000, "end": 1795744800, "paused": false, "ended": false}
+}
+"""
+
+
+@pytest.mark.parametrize("accepts", [True, False], ids=["accepts", "announces"])
+@pytest.mark.vcr
+def test_the_scheduled_run_ends_an_elapsed_final_comment_period(
+    tmp_path: Path, accepts: bool
+) -> None:
+    config = CONFIG + CONSENSUS.replace("true", "true" if accepts else "false")
+    origin, checkout = make_world(
+        tmp_path, {".github/rfd.toml": config}, {RFD_PATH: RFD_TEXT, LEDGER: ELAPSED}
+    )
+    assert run_bot(tmp_path, checkout, "workflow_dispatch", payload("workflow_dispatch")) == 0
+    fcp = ledger(origin)["fcp"]
+    assert isinstance(fcp, dict) and fcp["ended"] is True
+    status = "Accepted" if accepts else "Discussion"
+    assert f"- **Status**: {status}" in git(origin, "show", f"{BRANCH}:{RFD_PATH}")

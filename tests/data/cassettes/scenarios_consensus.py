@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
-from gh_data import call, comment, diff_entry, error, example, permission, reaction
-from scenarios_bot import NO_COMMENTS, PULL, RFD, body
+from gh_data import (
+    call,
+    comment,
+    diff_entry,
+    error,
+    example,
+    issue,
+    permission,
+    pull_item,
+    reaction,
+)
+from scenarios_bot import HEAD, NO_COMMENTS, PULL, RFD, body
 
 G = "test_github_signing/"
 LEDGER = "docs/rfd/.state/045/consensus.json"
@@ -60,5 +70,26 @@ CASSETTES = {
     G + "test_someone_not_among_the_reviewers_cannot_approve": [
         NO_COMMENTS, perm("octocat", "write"), react("eyes", 1011), member("octocat", False),
         react("confused", 1011), reply("consensus-not-a-reviewer", 3011),
+    ],
+}  # fmt: skip
+
+
+ISSUES_Q = "state=all&sort=created&direction=desc&per_page=100"
+TRACKING_BODY = body("tracking-new")
+OPEN_PRS = call("GET", "/pulls", query="state=open&per_page=100&page=1",
+                reply=[pull_item(2, "rfd-045-streaming-exports", HEAD)])  # fmt: skip
+END = G + "test_the_scheduled_run_ends_an_elapsed_final_comment_period"
+CASSETTES |= {
+    END + "[accepts]": [
+        OPEN_PRS, files(ledger=True),
+        call("GET", "/issues", query=ISSUES_Q, reply=[]),
+        call("POST", "/issues", status=201,
+             body={"title": "RFD 045: Streaming exports", "body": TRACKING_BODY, "labels": []},
+             reply=issue(12, "RFD 045: Streaming exports", TRACKING_BODY)),
+        NO_COMMENTS, reply("consensus-fcp-accepted", 2101), reply("consensus-status-accepted", 950),
+    ],
+    END + "[announces]": [
+        OPEN_PRS, files(ledger=True),
+        NO_COMMENTS, reply("consensus-fcp-ended", 2102), reply("consensus-status-ended", 950),
     ],
 }  # fmt: skip
