@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -103,3 +104,20 @@ def test_the_scheduled_run_ends_an_elapsed_final_comment_period(
     assert isinstance(fcp, dict) and fcp["ended"] is True
     status = "Accepted" if accepts else "Discussion"
     assert f"- **Status**: {status}" in git(origin, "show", f"{BRANCH}:{RFD_PATH}")
+
+
+@pytest.mark.vcr
+def test_a_push_after_an_approval_shows_it_as_of_an_older_revision(
+    tmp_path: Path, world: tuple[Path, Path], vcr: Any
+) -> None:
+    origin, checkout = world
+    data = comment("/rfd approve", "hubot", 1021)
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    seed = tmp_path / "seed"
+    git(seed, "pull", "-q", str(origin), BRANCH)
+    (seed / RFD_PATH).write_text(RFD_TEXT + "\nOne more risk: slow clients.\n")
+    git(seed, "commit", "-q", "-am", "an edit after the approval")
+    git(seed, "push", "-q", str(origin), f"HEAD:refs/heads/{BRANCH}")
+    assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.synchronize")) == 0
+    status = json.loads(vcr.requests[-1].body)["body"]
+    assert "| hubot | ✅ at `cf966eb`, of an older revision |" in status

@@ -93,3 +93,8 @@ CASSETTES |= {
         NO_COMMENTS, reply("consensus-fcp-ended", 2102), reply("consensus-status-ended", 950),
     ],
 }  # fmt: skip
+
+CASSETTES[G + "test_a_push_after_an_approval_shows_it_as_of_an_older_revision"] = [
+    *signed("consensus-approve-before-push", "hubot", "maintain", 1021, team=False, ledger=False),
+    files(ledger=True), NO_COMMENTS, reply("consensus-status-older", 950),
+]  # fmt: skip
