@@ -153,6 +153,13 @@ def tracking_marker(rfd_id: str) -> str:
     return marker("tracking", rfd_id)
 
 
+def _decision(ws: Workspace, rid: str) -> str:
+    """Where the RFD's sign-offs are recorded (empty without ``[consensus]`` or a ledger)."""
+    if not ws.config.consensus.enabled or ws.store.read_text(rid, "consensus.json") is None:
+        return ""
+    return ws.forge.file_url(ws.store.show(ws.store.path(rid, "consensus.json")))
+
+
 def sync_tracking(ws: Workspace, query: str) -> Issue:
     """Create or update the RFD's tracking issue; close it once Implemented with all phases done.
 
@@ -169,7 +176,7 @@ def sync_tracking(ws: Workspace, query: str) -> Issue:
     existing = ws.forge.find_issue(mark)
     if existing is None:
         link = ws.forge.file_url(file.path)
-        body = tracking.render_body(rid, doc.title, link, phases, done)
+        body = tracking.render_body(rid, doc.title, link, phases, done, decision=_decision(ws, rid))
         issue = ws.forge.create_issue(title, body if mark in body else f"{mark}\n{body}")
         created = True
     else:

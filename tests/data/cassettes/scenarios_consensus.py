@@ -75,7 +75,7 @@ CASSETTES = {
 
 
 ISSUES_Q = "state=all&sort=created&direction=desc&per_page=100"
-TRACKING_BODY = body("tracking-new")
+TRACKING_BODY = body("consensus-tracking")
 OPEN_PRS = call("GET", "/pulls", query="state=open&per_page=100&page=1",
                 reply=[pull_item(2, "rfd-045-streaming-exports", HEAD)])  # fmt: skip
 END = G + "test_the_scheduled_run_ends_an_elapsed_final_comment_period"
