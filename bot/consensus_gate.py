@@ -36,7 +36,8 @@ _MARKDOWN = re.compile(r"([\\`*_{}\[\]()<>#+!|~])")
 def inline(text: str) -> str:
     """Untrusted text as one line of plain markdown text (no structure, no mention)."""
     flat = " ".join(sanitize(text).split())
-    return _MARKDOWN.sub(r"\\\1", flat).replace("@", "&#64;")
+    escaped = _MARKDOWN.sub(r"\\\1", flat).replace("@", "&#64;")
+    return escaped.replace("://", "&#58;//").replace("www.", "www&#46;")  # no autolink
 
 
 @dataclass(frozen=True)
