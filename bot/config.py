@@ -81,19 +81,26 @@ USER_CONFIG_ENV = "RFD_CONFIG_HOME"
 def load(repo_root: Path, *, user: bool = False, cli: Mapping[str, Any] | None = None) -> Resolved:
     """Resolve the configuration of ``repo_root``: defaults, [user], repo file, env, CLI."""
     layers: list[tuple[str, str, Mapping[str, Any]]] = []
+    files: dict[str, Path] = {}
     if user:
         user_file = user_config_path()
         if user_file.is_file():
             layers.append(("user", str(user_file), read_toml(user_file)))
+            files[str(user_file)] = user_file
     repo_file = repo_root / CONFIG_PATH
     if repo_file.is_file():
         layers.append(("repo", CONFIG_PATH, read_toml(repo_file, display=CONFIG_PATH)))
+        files[CONFIG_PATH] = repo_file
     env = env_layer(os.environ)
     if env:
         layers.append(("env", "environment", env))
     if cli:
         layers.append(("cli", "command line", cli))
-    return resolve(layers)
+    try:
+        return resolve(layers)
+    except ConfigError as err:
+        file = files.get(err.path or "")
+        raise _located(err, file.read_text(encoding="utf-8") if file else "") from None
 
 
 def load_config(repo_root: Path) -> Config:
@@ -128,7 +135,19 @@ def parse(text: str, path: str = CONFIG_PATH) -> Config:
         raise ConfigError(
             f"is not valid TOML: {exc}", path=path, line=_toml_error_line(str(exc))
         ) from exc
-    return resolve([("repo", path, data)]).config
+    try:
+        return resolve([("repo", path, data)]).config
+    except ConfigError as err:
+        raise _located(err, text if err.path == path else "") from None
+
+
+def _located(err: ConfigError, text: str) -> ConfigError:
+    """``err`` with the line that writes its key in ``text`` (the file it names)."""
+    if err.line is None and err.key and text:
+        from bot.toml_lines import line_of
+
+        err.line = line_of(text, err.key)
+    return err
 
 
 ENV_PREFIX = "RFD_"

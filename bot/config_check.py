@@ -15,7 +15,8 @@ from pathlib import PurePosixPath, PureWindowsPath
 from types import MappingProxyType
 from typing import Any, Literal
 
-from bot.config_schema import ConsensusSection, PluginsSection, RfdSection
+from bot.config_schema import ConsensusSection, LintSection, PluginsSection, RfdSection
+from bot.config_shapes import SHAPES, is_plain_text
 from bot.errors import ConfigError
 
 
@@ -35,6 +36,7 @@ def build(cls: type[Any], data: Any, prefix: str, path: str) -> Any:
             raise ConfigError(
                 f"unknown key `{prefix}{key}`",
                 path=path,
+                key=f"{prefix}{key}",
                 hint=f"known keys here: {choices}",
             )
         coerced = _coerce(hints[key_name], value, f"{prefix}{key}", path)
@@ -45,9 +47,29 @@ def build(cls: type[Any], data: Any, prefix: str, path: str) -> Any:
         kwargs[key_name] = coerced
     if cls is RfdSection:
         _check_inside(kwargs, prefix, path)
+    if cls is LintSection:
+        _check_lint_keys(kwargs, prefix, path)
     if cls is ConsensusSection:
         _check_consensus(kwargs, prefix, path)
     return cls(**kwargs)
+
+
+CATEGORIES = ("design", "decision", "guide", "process")
+"""``bot.templates.CATEGORIES`` (a test keeps the two equal)."""
+
+
+def _check_lint_keys(values: Mapping[str, Any], prefix: str, path: str) -> None:
+    """``[lint.severity]`` names rule codes, ``[lint.required_sections]`` categories."""
+    from bot.lint_codes import RULES
+
+    for table, known in (("severity", tuple(RULES)), ("required_sections", CATEGORIES)):
+        for key in values.get(table, {}):
+            if key not in known:
+                raise ConfigError(
+                    f"unknown key `{prefix}{table}.{key}`",
+                    path=path,
+                    hint=f"known keys here: {', '.join(known)}",
+                )
 
 
 _REVIEWER = re.compile(
@@ -64,18 +86,22 @@ def _check_consensus(values: Mapping[str, Any], prefix: str, path: str) -> None:
     for index, who in enumerate(reviewers):
         if not _REVIEWER.fullmatch(who):
             raise ConfigError(
-                f"`{prefix}reviewers[{index}]` must be {REVIEWER_SHAPE}, not {who!r}", path=path
+                f"`{prefix}reviewers[{index}]` must be {REVIEWER_SHAPE}, not {who!r}",
+                path=path,
+                key=f"{prefix}reviewers",
             )
     if not reviewers:
         raise ConfigError(
             f"`{prefix}reviewers` must name at least one reviewer",
             path=path,
+            key=prefix.rstrip("."),
             hint="list logins or teams, or delete the [consensus] table to accept without sign-off",
         )
     if values.get("approvals") == 0:
         raise ConfigError(
             f'`{prefix}approvals` must be 1 or more, or "all"',
             path=path,
+            key=f"{prefix}approvals",
             hint="delete the [consensus] table to accept without sign-off",
         )
 
@@ -90,10 +116,20 @@ def _check_inside(values: Mapping[str, Any], prefix: str, path: str) -> None:
         if not isinstance(value, str):
             continue
         parts = PurePosixPath(value.replace("\\", "/")).parts
-        if PurePosixPath(value).is_absolute() or PureWindowsPath(value).drive or ".." in parts:
+        if not is_plain_text(value):
+            raise ConfigError(
+                f"`{prefix}{key}` = {value!r} holds a control character or starts with `-`",
+                path=path,
+                key=f"{prefix}{key}",
+                hint=f"set `{prefix}{key}` to a plain relative path, "
+                f"e.g. {getattr(RfdSection, key)!r}",
+            )
+        outside = PurePosixPath(value).is_absolute() or PureWindowsPath(value).drive
+        if outside or ".." in parts:
             raise ConfigError(
                 f"`{prefix}{key}` = {value!r} points outside {inside}",
                 path=path,
+                key=f"{prefix}{key}",
                 hint=f"set `{prefix}{key}` to a relative path inside {inside}, "
                 f"e.g. {getattr(RfdSection, key)!r}",
             )
@@ -124,16 +160,17 @@ def _coerce(tp: Any, value: Any, key: str, path: str) -> Any:
         allowed = typing.get_args(tp)
         if value not in allowed:
             choices = ", ".join(repr(a) for a in allowed)
-            raise ConfigError(f"`{key}` must be one of {choices}, not {value!r}", path=path)
+            message = f"`{key}` must be one of {choices}, not {value!r}"
+            raise ConfigError(message, path=path, key=key)
         return value
     if origin is tuple:
         (item_tp, _) = typing.get_args(tp)
         if not isinstance(value, list):
-            raise ConfigError(f"`{key}` must be a list, not {_tname(value)}", path=path)
+            raise ConfigError(f"`{key}` must be a list, not {_tname(value)}", path=path, key=key)
         return tuple(_coerce(item_tp, v, f"{key}[{i}]", path) for i, v in enumerate(value))
     if origin in (Mapping, dict) or tp is Mapping:
         if not isinstance(value, Mapping):
-            raise ConfigError(f"`{key}` must be a table, not {_tname(value)}", path=path)
+            raise ConfigError(f"`{key}` must be a table, not {_tname(value)}", path=path, key=key)
         _, val_tp = typing.get_args(tp)
         return MappingProxyType(
             {str(k): _coerce(val_tp, v, f"{key}.{k}", path) for k, v in value.items()}
@@ -144,7 +181,7 @@ def _coerce(tp: Any, value: Any, key: str, path: str) -> Any:
                 return _coerce(option, value, key, path)
             except ConfigError:
                 continue
-        raise ConfigError(f"`{key}` has an unsupported value {value!r}", path=path)
+        raise ConfigError(f"`{key}` has an unsupported value {value!r}", path=path, key=key)
     if tp is Any:
         return value
     if tp is float and isinstance(value, int) and not isinstance(value, bool):
@@ -155,26 +192,17 @@ def _coerce(tp: Any, value: Any, key: str, path: str) -> Any:
         raise ConfigError(
             f"`{key}` must be {_TYPE_WORDS.get(tp, tp.__name__)}, not {_tname(value)}",
             path=path,
+            key=key,
         )
     if tp in (int, float) and value < 0:
-        raise ConfigError(f"`{key}` must not be negative", path=path)
+        raise ConfigError(f"`{key}` must not be negative", path=path, key=key)
     return value
 
 
-_LOGIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?")
-_VALUE_CHECKS = {
-    "bot.login": (
-        _LOGIN,
-        "a GitHub login such as `github-actions[bot]`, `my-app[bot]` or `rfd-machine-user`",
-    ),
-}
-"""Strings with a shape: key → (pattern the whole value must match, what to write)."""
-
-
 def _check_value(key: str, value: Any, path: str) -> None:
-    check = _VALUE_CHECKS.get(key)
-    if check is not None and not check[0].fullmatch(str(value)):
-        raise ConfigError(f"`{key}` must be {check[1]}, not {value!r}", path=path)
+    shape = SHAPES.get(key)
+    if shape is not None and not shape[0](str(value)):
+        raise ConfigError(f"`{key}` must be {shape[1]}, not {value!r}", path=path, key=key)
 
 
 _TYPE_WORDS = {str: "a string", int: "an integer", float: "a number", bool: "true or false"}

@@ -178,6 +178,38 @@ class ImplementSection:
     command output and commits), beyond key-, token- and password-like names."""
 
 
+Severity = Literal["off", "warning", "error"]
+StatusWord = Literal["Draft", "Discussion", "Accepted", "Implemented", "Abandoned", "Superseded"]
+
+
+@dataclass(frozen=True)
+class LintSection:
+    """What ``rfd lint`` and the rfd-lint hook require of an RFD."""
+
+    severity: Mapping[str, Severity] = field(default_factory=lambda: MappingProxyType({}))
+    """Severity per rule code (``RFD012 = "warning"``): ``off``, ``warning`` or ``error``."""
+    required_sections: Mapping[str, tuple[str, ...]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    """``##`` sections RFDs of a category must have (``design = ["Summary"]``); default: none."""
+
+
+@dataclass(frozen=True)
+class ProcessSection:
+    """The rules of the RFD process that rfd's commands and hooks enforce."""
+
+    implemented_needs_phases: bool = True
+    """Implemented needs every phase of the plan recorded (``phases/<label>.md``)."""
+    accepted_needs_plan: bool = True
+    """Accepted needs a plan (``plan.json`` or an Implementation Plan to extract one from)."""
+    new_statuses: tuple[StatusWord, ...] = ("Draft", "Discussion")
+    """The statuses a new RFD may be added with (add ``Accepted`` when a PR is the discussion)."""
+    extends_gates: bool = True
+    """The RFDs in ``Extends`` gate acceptance and implementation as those in ``Requires`` do."""
+    delete_published: bool = False
+    """A published (numbered) RFD may be deleted; otherwise abandon or supersede it."""
+
+
 @dataclass(frozen=True)
 class PluginsSection:
     enabled: tuple[str, ...] = ()
@@ -208,6 +240,8 @@ class Config:
     accept: AcceptSection = AcceptSection()
     bot: BotSection = BotSection()
     implement: ImplementSection = ImplementSection()
+    lint: LintSection = LintSection()
+    process: ProcessSection = ProcessSection()
     plugins: PluginsSection = PluginsSection()
     consensus: ConsensusSection = ConsensusSection()
 

@@ -8,6 +8,7 @@ bot, hook) translates them exactly once.
 from __future__ import annotations
 
 from pathlib import PurePath
+from typing import Any
 
 
 class RfdError(Exception):
@@ -79,6 +80,11 @@ class ConfigError(RfdError):
     """The configuration file has an unknown key or a bad value."""
 
     kind = "config_error"
+
+    def __init__(self, message: str, *, key: str | None = None, **where: Any) -> None:
+        super().__init__(message, **where)
+        self.key = key
+        """The dotted key at fault (its line is looked up where the file's text is known)."""
 
 
 class AmbiguousId(RfdError):

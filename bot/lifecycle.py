@@ -70,10 +70,12 @@ def promote(
 
 
 def requires_statuses(ws: Workspace, doc: Document) -> dict[RfdId, Status | None]:
-    """The status of each RFD this one Requires (None when it does not exist or is broken)."""
+    """The status of each RFD this one Requires — and Extends, when ``[process]
+    extends_gates`` — (None when it does not exist or is broken)."""
     out: dict[RfdId, Status | None] = {}
     by_id = {f.rfd_id: f for f in ws.files()}
-    for rid in doc.links("Requires"):
+    keys = ("Requires", "Extends") if ws.config.process.extends_gates else ("Requires",)
+    for rid in dict.fromkeys(r for key in keys for r in doc.links(key)):
         file = by_id.get(rid)
         try:
             out[rid] = ws.document(file).status if file else None

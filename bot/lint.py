@@ -1,12 +1,8 @@
 """Structural checks of one RFD, shared by ``rfd lint``, the rfd-lint hook and the
-offline review.  Pure: the caller passes the statuses of the other RFDs.
-
-    RFD000 cannot be parsed              RFD006 required section missing
-    RFD001 required header field missing RFD007 section empty / template placeholder
-    RFD002 unknown status                RFD008 linked RFD does not exist
-    RFD003 heading id ≠ file name        RFD009 published RFD links to a draft
-    RFD004 date not YYYY-MM-DD           RFD010 header field given twice
-    RFD005 unknown category              RFD011 Superseded without "Superseded by"
+offline review.  Pure: the caller passes the statuses of the other RFDs and, for the
+rules that look further (:mod:`bot.lint_graph`), a corpus.  The codes, their meaning and
+their default severity are :data:`bot.lint_codes.RULES`; ``[lint.severity]`` changes a
+rule's severity or turns it off.
 """
 
 from __future__ import annotations
@@ -21,16 +17,19 @@ from bot.document import LINK_KEYS, NO_STATUS, Document, parse
 from bot.errors import RfdError
 from bot.header import Field, normalize_key
 from bot.ids import RfdId
+from bot.lint_codes import OFF, LintSettings
 from bot.lint_sections import Finding, Severity, body_findings
 from bot.status import Status
 
 if TYPE_CHECKING:
     from bot.discovery import RfdFile
+    from bot.lint_graph import Corpus
 
-__all__ = ["RULES", "Finding", "Severity", "lint_document", "lint_text"]
+__all__ = ["RULES", "Finding", "LintSettings", "Severity", "lint_document", "lint_text"]
 
 REQUIRED_FIELDS = ("Status", "Category", "Authors", "Date")
 _DATE_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+_WORD_RE = re.compile(r"[A-Za-z]+")  # the status word, as bot.document reads it
 
 
 class Context(NamedTuple):
@@ -42,25 +41,49 @@ class Context(NamedTuple):
         return Finding(self.doc.path, line, code, message, hint)
 
 
+NO_SETTINGS = LintSettings()
+
+
 def lint_document(
-    doc: Document, *, known: Mapping[RfdId, Status], file: RfdFile | None = None
-) -> list[Finding]:
-    """Every finding for a parsed RFD, in line order."""
+    doc: Document, *, known: Mapping[RfdId, Status], file: RfdFile | None = None,
+    settings: LintSettings = NO_SETTINGS, corpus: Corpus | None = None,
+) -> list[Finding]:  # fmt: skip
+    """Every finding for a parsed RFD, in line order, at its configured severity (rules
+    turned ``off`` left out); the cross-RFD rules run only when a ``corpus`` is given."""
     ctx = Context(doc, known, file)
     found = [f for rule in RULES for f in rule(ctx)]
-    found += body_findings(doc, _category(doc))
-    return sorted(found, key=lambda f: (f.line or 0, f.code))
+    category = _category(doc)
+    if category is not None:
+        found += body_findings(doc, category, settings.required_sections.get(category, ()))
+    me = file.rfd_id if file is not None else doc.rfd_id
+    if corpus is not None and me is not None:
+        from bot.lint_graph import graph_findings
+
+        found += graph_findings(doc, me, corpus)
+    return configured(sorted(found, key=lambda f: (f.line or 0, f.code)), settings)
+
+
+def configured(found: list[Finding], settings: LintSettings) -> list[Finding]:
+    """``found`` with the severities ``settings`` give (a rule turned off: left out)."""
+    out = []
+    for finding in found:
+        wanted = settings.severity.get(finding.code)
+        if wanted == OFF:
+            continue
+        out.append(finding if wanted is None else finding._replace(severity=Severity(wanted)))
+    return out
 
 
 def lint_text(
-    text: str, path: str, *, known: Mapping[RfdId, Status], file: RfdFile | None = None
-) -> list[Finding]:
+    text: str, path: str, *, known: Mapping[RfdId, Status], file: RfdFile | None = None,
+    settings: LintSettings = NO_SETTINGS, corpus: Corpus | None = None,
+) -> list[Finding]:  # fmt: skip
     """Parse and lint; a document that does not parse gives one finding saying why."""
     try:
         doc = parse(text, path)
     except RfdError as err:
-        return [from_error(err, path)]
-    return lint_document(doc, known=known, file=file)
+        return configured([from_error(err, path)], settings)
+    return lint_document(doc, known=known, file=file, settings=settings, corpus=corpus)
 
 
 def from_error(err: RfdError, path: str) -> Finding:
@@ -146,6 +169,16 @@ def _duplicate_fields(ctx: Context) -> Iterator[Finding]:
         seen.add(key)
 
 
+def _exact_status(ctx: Context) -> Iterator[Finding]:
+    field = _field(ctx.doc, "Status")
+    word = _WORD_RE.search(field.value) if field is not None else None
+    if field is None or word is None or word[0] == ctx.doc.status.value:
+        return
+    hint = f"write it exactly as - **Status**: {ctx.doc.status.value}"
+    message = f"status {word[0]!r} is not written as {ctx.doc.status.value!r}"
+    yield ctx.finding(field.line, "RFD013", message, hint)
+
+
 def _superseded_by(ctx: Context) -> Iterator[Finding]:
     if ctx.doc.status is Status.SUPERSEDED and not ctx.doc.links("Superseded by"):
         hint = "add - **Superseded by**: [RFD NNN] (rfd supersede does this for you)"
@@ -166,5 +199,6 @@ RULES: tuple[Callable[[Context], Iterable[Finding]], ...] = (
     _category_known,
     _links,
     _duplicate_fields,
+    _exact_status,
     _superseded_by,
 )

@@ -1,8 +1,9 @@
 """Lint rules on an RFD's body, and the Finding record every rule returns.
 
-RFD006: a ``##`` section of the category's template is missing.  RFD007: a required
-section is empty or still holds only template guidance (a warning while the RFD is
-a Draft).  RFD009 (warning): a published RFD mentions a draft id in its text.
+RFD006: a ``##`` section the configuration requires for the category
+(``[lint.required_sections]``; none by default) is missing.  RFD007: a required section
+is empty or still holds only template guidance (a warning while the RFD is a Draft).
+RFD017 (warning): a published RFD mentions a draft id in its text.
 """
 
 from __future__ import annotations
@@ -38,23 +39,24 @@ class Finding(NamedTuple):
     section: str = ""
 
     def __str__(self) -> str:
+        """``path:line: RFD012 error: message`` and the hint: the severity says whether it fails."""
         where = f"{self.path}:{self.line}" if self.line is not None else self.path
-        return f"{where}: {self.code} {self.message}\n  hint: {self.hint}"
+        return f"{where}: {self.code} {self.severity.value}: {self.message}\n  hint: {self.hint}"
 
 
-def body_findings(doc: Document, category: str | None) -> list[Finding]:
-    found = list(_draft_mentions(doc))
-    if category is not None:
-        found += _required_sections(doc, category)
-    return found
+def body_findings(doc: Document, category: str, required: tuple[str, ...]) -> list[Finding]:
+    """Draft mentions, and the ``required`` sections of ``category`` missing or empty."""
+    return [*_draft_mentions(doc), *_required_sections(doc, category, required)]
 
 
-def _required_sections(doc: Document, category: str) -> Iterator[Finding]:
+def _required_sections(
+    doc: Document, category: str, required: tuple[str, ...]
+) -> Iterator[Finding]:
     severity = Severity.WARNING if doc.status is Status.DRAFT else Severity.ERROR
-    for title in templates.required_sections(category):
+    for title in required:
         section = doc.section(title)
         if section is None:
-            hint = f"add a '## {title}' section (see the {category} template: rfd new {category})"
+            hint = f"add a '## {title}' section ([lint.required_sections] {category})"
             message = f"required section '{title}' is missing"
             yield Finding(doc.path, doc.heading_line, "RFD006", message, hint, section=title)
             continue
@@ -76,4 +78,4 @@ def _draft_mentions(doc: Document) -> Iterator[Finding]:
         for match in _DRAFT_MENTION_RE.finditer(lines[index]):
             hint = "drafts are renumbered when promoted; link to it once it has a number"
             message = f"mentions draft RFD {match[1]}"
-            yield Finding(doc.path, index + 1, "RFD009", message, hint, Severity.WARNING)
+            yield Finding(doc.path, index + 1, "RFD017", message, hint, Severity.WARNING)

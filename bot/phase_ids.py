@@ -2,9 +2,10 @@
 
 A phase is known by its label in the RFD (``0``, ``1``, ``3a``, ``B``); a plan written
 without labels numbers its phases 1..N by position.  Its summary is ``phases/<label>.md``;
-leading zeros do not matter (``phases/01.md`` is phase ``1``).  A position number that is
-no phase's label still names the phase at that position, so summaries written before
-plans kept their labels (``phases/5.md`` for the fifth phase) keep counting.  A phase
+leading zeros do not matter (``phases/01.md`` is phase ``1``).  What a user types names a
+phase by its label only (:func:`named`); for summary files a position number that is no
+phase's label still names the phase at that position, so summaries written before plans
+kept their labels (``phases/5.md`` for the fifth phase) keep counting.  A phase
 titled ``… (optional)`` or ``… (deferred)`` never blocks →Implemented.  Pure functions.
 """
 
@@ -56,8 +57,18 @@ def labels(phases: Sequence[Phase]) -> list[str]:
     return [label(p, n) for n, p in enumerate(phases, start=1)]
 
 
+def named(phases: Sequence[Phase], key: str) -> int | None:
+    """The 1-based position of the phase whose label a user typed (``rfd phase … done 3a``),
+    None when no phase has that label: a number that is no label is never a position, so
+    ``4`` on a plan labelled ``1, 2, 3a, 3b, 4a`` names nothing."""
+    wanted = normalize(key)
+    names = labels(phases)
+    return names.index(wanted) + 1 if wanted in names else None
+
+
 def position(phases: Sequence[Phase], key: str) -> int | None:
-    """The 1-based position of the phase ``key`` names, None when it names none."""
+    """The 1-based position of the phase a summary file ``key`` names, None when it names
+    none (a position number that is no label still counts: summaries from before labels)."""
     wanted = normalize(key)
     if wanted is None:
         return None

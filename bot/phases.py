@@ -146,7 +146,7 @@ def answer(ws: Workspace, event: TrackingDue) -> TrackingDue:
 def _position(phases: tuple[PlanPhase, ...], phase: int | str) -> int | None:
     if isinstance(phase, int) and not isinstance(phase, bool):
         return phase if 1 <= phase <= len(phases) else None
-    return phase_ids.position(phases, str(phase))
+    return phase_ids.named(phases, str(phase))
 
 
 def tracking_marker(rfd_id: str) -> str:

@@ -3,7 +3,8 @@
 Extraction is deterministic: each phase heading of the Implementation Plan section
 (``### Phase 1: Title`` and the variants :mod:`bot.phases_parse` accepts — ``Phase 0``,
 ``3a``, letters, dashes, ``(optional)``/``(deferred)``, kept at the end of the title) is
-one phase, described by the text under it.  When the section is missing, empty or still
+one phase, described by the text under it; without phase headings, a numbered list of
+bold-titled items (:mod:`bot.plan_lists`) is.  When the section is missing, empty or still
 the template placeholder, nothing is extracted and ``PlanResult.problem`` says why.
 Pure functions.
 """
@@ -73,7 +74,12 @@ def extract_from_section(body: str | None) -> PlanResult:
         return PlanResult((), f"the {SECTION} section still holds the template placeholder")
     phases = tuple(_phase(heading) for heading in phase_headings(body))
     if not phases:
-        hint = "write one heading per phase, e.g. `### Phase 1: Title`"
+        from bot.plan_lists import numbered_phases
+
+        phases = tuple(PlanPhase(p.title, p.description, p.label) for p in numbered_phases(body))
+    if not phases:
+        hint = "write one heading per phase, e.g. `### Phase 1: Title`, or a numbered list of "
+        hint += "phases, e.g. `1. **Title** what it does`"
         return PlanResult((), f"the {SECTION} section has no phase headings; {hint}")
     return PlanResult(phases)
 
@@ -101,11 +107,14 @@ def loads(text: str, path: str) -> tuple[PlanPhase, ...]:
             line=exc.lineno,
             hint='fix the JSON syntax (a list of {"title", "description"} objects)',
         ) from exc
+    except RecursionError:
+        raise ParseError(TOO_DEEP, path=path, hint=SCHEMA_HINT) from None
     if not isinstance(data, list):
         raise _schema(f"plan must be a JSON array, not {_kind(data)}", text, path)
     return tuple(_load_phase(item, n, text, path) for n, item in enumerate(data))
 
 
+TOO_DEEP = "plan is nested too deeply to be a list of phases"
 SCHEMA_HINT = (
     'each phase is {"title": "…", "description": "…"} (and optionally "label": "3a"), '
     "in one JSON array; fix the file, or delete it and let `rfd accept` extract the plan "

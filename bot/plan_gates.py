@@ -3,6 +3,7 @@ transition and Requires — are ``bot.status``'s).
 
 → Accepted needs ``plan.json`` with at least one phase; → Implemented needs a summary for
 every phase that is not ``(optional)``/``(deferred)``, and never passes on an empty plan.
+``[process] accepted_needs_plan`` / ``implemented_needs_phases`` turn these off.
 """
 
 from __future__ import annotations
@@ -17,6 +18,11 @@ from bot.workspace import Workspace
 def check(ws: Workspace, file: RfdFile, target: Status) -> None:
     """GateError unless the state directory lets ``file`` move to ``target``."""
     rid = str(file.rfd_id)
+    process = ws.config.process
+    if target is Status.ACCEPTED and not process.accepted_needs_plan:
+        return
+    if target is Status.IMPLEMENTED and not process.implemented_needs_phases:
+        return  # no phases recorded: no plan needed either
     if target not in (Status.ACCEPTED, Status.IMPLEMENTED):
         return
     plan = ws.store.read_plan(rid)

@@ -180,8 +180,8 @@ def _review(
 
 
 MISSING_PLAN = (
-    "plan.json is missing — restore it from git history, or write the phases "
-    "`rfd plan {rid} --json` shows into it; until then no phase can be recorded"
+    "plan.json is missing — `rfd track {rid}` extracts it from the RFD (see it first with "
+    "`rfd plan {rid}`), or restore it from git history; until then no phase can be recorded"
 )
 
 
@@ -226,6 +226,8 @@ def _implementation(
                 "Record a phase implemented by hand",
             ),
         ]
+    if state.plan is None and state.plan_error is None:
+        actions.append(Action(f"rfd track {rid}", "Extract its plan into plan.json"))
     actions.append(Action(f"rfd review {rid}", "Review the implementation so far"))
     if phases and not todo:
         actions.append(Action(f"rfd done {rid}", "Promote to Implemented"))

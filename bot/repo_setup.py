@@ -116,7 +116,7 @@ def _ignored(root: Path, state_root: str) -> bool:
 
     paths = [f"{state_root}/{sample}" for sample in SAMPLE_STATE_FILES]
     try:
-        found = subprocess.run(["git", "check-ignore", "--no-index", *paths], cwd=root,
+        found = subprocess.run(["git", "check-ignore", "--no-index", "--", *paths], cwd=root,
                                capture_output=True, text=True, check=False)  # fmt: skip
     except OSError:
         return False

@@ -1,4 +1,8 @@
-"""The git edge (GitPython), behind a small protocol so the core never shells out to git."""
+"""The git edge (GitPython), behind a small protocol so the core never shells out to git.
+
+Every call separates options from what a user or a file named (``--end-of-options``
+before revisions, ``--`` before paths): no value can become an option of git.
+"""
 
 from __future__ import annotations
 
@@ -65,7 +69,7 @@ class GitVcs:
         rel_old = str(old.resolve().relative_to(self.root.resolve()))
         tracked = bool(self._repo.git.ls_files("--", rel_old))
         if tracked:
-            self._repo.git.mv(str(old), str(new))
+            self._repo.git.mv("--", str(old), str(new))
         else:
             old.rename(new)
 
@@ -83,7 +87,7 @@ class GitVcs:
         return self.head()
 
     def diff_since(self, rev: str, paths: Sequence[str] = ()) -> str:
-        return str(self._repo.git.diff(rev, "--", *paths))
+        return str(self._repo.git.diff("--end-of-options", rev, "--", *paths))
 
     def file_history(self, path: Path) -> list[tuple[str, str]]:
         """The commits that changed ``path``, newest first (renames followed), each with the
@@ -106,7 +110,7 @@ class GitVcs:
         import git
 
         try:
-            return str(self._repo.git.show(f"{rev}:{path}"))
+            return str(self._repo.git.show("--end-of-options", f"{rev}:{path}"))
         except git.GitCommandError:
             return None
 

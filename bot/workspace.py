@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from bot.events import TrackingDue
     from bot.llm.select import Choice, Providers
     from bot.plugins import Plugin
+    from bot.prompts import Prompts
 
 FORGE_DIR = ".forge"
 
@@ -49,6 +50,9 @@ class Workspace:
     plugins: tuple[Plugin, ...] = ()
     providers: Providers | None = None
     """Each step's provider, built on first use (None: ``llm`` serves every step)."""
+    prompt_root: Path | None = None
+    """The checkout whose ``.rfd/prompts/`` overrides the templates (None: ``root``).  The
+    bot sets its default branch's: a PR branch never supplies prompts."""
     _files: list[RfdFile] | None = field(default=None, repr=False)
 
     @classmethod
@@ -66,6 +70,7 @@ class Workspace:
         interactive: bool = False,
         assume_yes: bool = False,
         environ: Mapping[str, str] | None = None,
+        prompt_root: Path | None = None,
     ) -> Workspace:
         """The workspace at ``root``.
 
@@ -97,14 +102,16 @@ class Workspace:
             assume_yes=assume_yes,
             llm_reason=reason,
             providers=providers,
+            prompt_root=prompt_root,
         )
         ws.bus.subscribe("tracking.due", _forge_listener(ws), owner="forge")
         if resolved is not None and (config.plugins.enabled or config.plugins.options):
             from bot.plugins import load_plugins
 
             ws.plugins = load_plugins(
-                ws.bus, resolved, root=root, store=store, llm=llm, environ=environ
-            )
+                ws.bus, resolved, root=root, store=store, llm=llm, environ=environ,
+                prompt_root=prompt_root,
+            )  # fmt: skip
         return ws
 
     def provider(self, step: str, model: str | None = None) -> Choice:
@@ -114,6 +121,12 @@ class Workspace:
         if self.providers is None:
             return Choice(self.llm, self.llm_reason)
         return self.providers.for_step(step, model)
+
+    def prompts(self) -> Prompts:
+        """The step templates, with the overrides of :attr:`prompt_root` (else ``root``)."""
+        from bot.prompts import Prompts
+
+        return Prompts(self.prompt_root or self.root)
 
     def llm_for(self, step: str, model: str | None = None) -> LLM:
         return self.provider(step, model).llm

@@ -12,15 +12,17 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from argparse import Namespace
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterable, Mapping, Sequence
 
     from bot.config import Config, ConsensusSection
     from bot.errors import RfdError
     from bot.ids import RfdId
+    from bot.lint_codes import LintSettings
+    from bot.process import Process
 
 
 def hook_args(prog: str, doc: str, argv: Sequence[str] | None, files: str) -> Namespace:
@@ -86,6 +88,19 @@ class Layout(NamedTuple):
     def state_path(self, rfd_id: RfdId | str, rel: str) -> str:
         return f"{self.state_root}/{rfd_id}/{rel}"
 
+    def holds(self, path: str) -> bool:
+        """Does ``path`` lie under the RFD directory (drafts and state included)?"""
+        return self.rfd_dir in ("", ".") or normalize(path).startswith(self.rfd_dir + "/")
+
+
+def bad_names(paths: Iterable[str], layout: Layout) -> list[RfdError]:
+    """An error for each path under the RFD directory whose name holds a control character
+    (a newline would otherwise make it no RFD file at all, and skip its checks)."""
+    from hooks._files import control_in_name
+
+    found = (control_in_name(p) for p in dict.fromkeys(paths) if layout.holds(p))
+    return [err for err in found if err is not None]
+
 
 def normalize(path: str) -> str:
     """pre-commit's paths are relative already; tolerate ``./`` and backslashes."""
@@ -102,22 +117,61 @@ DEFAULT_LAYOUT = Layout("docs/rfd", "docs/rfd/drafts", "docs/rfd/.state", TEMPLA
 
 
 def load_layout(root: Path) -> Layout:
-    """The layout configured for ``root`` (ConfigError for a broken ``.github/rfd.toml``).
+    """The layout configured for ``root`` (ConfigError for a broken ``.github/rfd.toml``)."""
+    return load_settings(root).layout
+
+
+class Settings:
+    """What the hooks read of the configuration; ``process`` and ``lint`` are built on first
+    use, so a commit without RFDs does not import them."""
+
+    def __init__(self, layout: Layout, table: Mapping[str, Any] | None, cfg: Config | None):
+        self.layout = layout
+        self._table, self._cfg = table, cfg
+
+    def _section(self, name: str, fields: tuple[str, ...]) -> Mapping[str, Any]:
+        if self._cfg is not None:
+            section = getattr(self._cfg, name)
+            return {key: getattr(section, key) for key in fields}
+        return (self._table or {}).get(name, {})  # type: ignore[no-any-return]
+
+    @property
+    def process(self) -> Process:
+        from bot.process import Process
+
+        return Process.from_table(self._section("process", Process._fields))
+
+    @property
+    def lint(self) -> LintSettings:
+        from bot.lint_codes import LintSettings
+
+        return LintSettings.from_table(self._section("lint", LintSettings._fields))
+
+
+def load_settings(root: Path) -> Settings:
+    """The settings configured for ``root`` (ConfigError for a broken ``.github/rfd.toml``).
 
     The file is read by :mod:`hooks._config`; the configuration module (~30 ms of
     dataclass building at import) is loaded only for a file that reader cannot vouch for.
     """
-    from hooks._config import rfd_section
+    from hooks._config import rfd_of, vouched
 
-    rfd = rfd_section(root, CONFIG_PATH)
-    if rfd is None:
+    table = vouched(root, CONFIG_PATH)
+    rfd = rfd_of(table)
+    if rfd is None or table is None:
         from bot.config import load_config
 
-        return Layout.of(load_config(root))
+        return settings_of(load_config(root))
     rfd_dir = rfd.get("dir", DEFAULT_LAYOUT.rfd_dir).rstrip("/")
     drafts = rfd.get("drafts_dir", "drafts").strip("/")
     state_root = f"{rfd_dir}/{rfd.get('state_dir', '.state')}"
-    return Layout(rfd_dir, f"{rfd_dir}/{drafts}", state_root, rfd.get("templates", TEMPLATES))
+    layout = Layout(rfd_dir, f"{rfd_dir}/{drafts}", state_root, rfd.get("templates", TEMPLATES))
+    return Settings(layout, table, None)
+
+
+def settings_of(cfg: Config) -> Settings:
+    """The hooks' settings of a configuration :mod:`bot.config` loaded."""
+    return Settings(Layout.of(cfg), None, cfg)
 
 
 class Report:

@@ -4,10 +4,11 @@
 costs a hook ~30 ms, more than the hook's own work.  This reader parses the file with
 ``tomllib`` and vouches for it only when every key in it is a schema key whose value it
 can check exactly as :mod:`bot.config` does (a string, a non-negative number, one of
-a few literal words...).  Anything else — a typo, a wrong type, a key with a pattern
-such as ``bot.login``, ``[plugins]``, ``[consensus]``, invalid TOML, an ``RFD_*`` variable set — is
-handed to :mod:`bot.config`, so a broken file fails a hook with the same message as
-``rfd`` itself.  A test keeps :data:`LEAVES` equal to the schema.
+a few literal words...).  Anything else — a typo, a wrong type, a key with a shape
+(:mod:`bot.config_shapes`: ``bot.login``, ``rfd.main_branch``...), a directory with a
+control character, ``[plugins]``, ``[consensus]``, invalid TOML, an ``RFD_*`` variable
+set — is handed to :mod:`bot.config`, so a broken file fails a hook with the same message
+as ``rfd`` itself.  A test keeps :data:`LEAVES` equal to the schema.
 """
 
 from __future__ import annotations
@@ -17,19 +18,26 @@ import re
 from pathlib import Path
 from typing import Any
 
+from bot.lint_codes import RULES, SEVERITIES
+
 LIST_OF_STR = "list of str"
 """A ``tuple[str, ...]`` key, written as a TOML array of strings."""
+
+LIST_OF_STATUS = "list of status"
+"""A ``tuple[StatusWord, ...]`` key: a TOML array of status words."""
 
 Check = type | str | tuple[str, ...]
 """A plain type, :data:`LIST_OF_STR`, or the words a ``Literal`` key allows."""
 
 _PROVIDERS = ("auto", "anthropic", "openai", "offline")
+_STATUSES = ("Draft", "Discussion", "Accepted", "Implemented", "Abandoned", "Superseded")
+_CATEGORIES = ("design", "decision", "guide", "process")
 _STEP: dict[str, Check] = {
     "model": str, "provider": ("", *_PROVIDERS), "max_tokens": int, "budget_tokens": int,
     "budget_usd": float,
 }  # fmt: skip
 LEAVES: dict[str, Check] = {
-    "rfd.dir": str, "rfd.drafts_dir": str, "rfd.state_dir": str, "rfd.main_branch": str,
+    "rfd.dir": str, "rfd.drafts_dir": str, "rfd.state_dir": str,
     "rfd.templates": str,
     "conventions.id_digits": int, "conventions.draft_digits": int,
     "conventions.draft_numbers": ("max+1", "first-free"),
@@ -37,7 +45,7 @@ LEAVES: dict[str, Check] = {
     "conventions.abandon_notice": str, "conventions.tracking_issue": ("header", "state"),
     "labels.review": str, "labels.accept": str,
     "provider.name": _PROVIDERS,
-    "provider.base_url": str, "provider.api_key_env": str, "provider.timeout_seconds": float,
+    "provider.timeout_seconds": float,
     "provider.max_retries": int, "provider.context_tokens": int,
     "models.*": str,
     **{f"steps.{step}.{key}": check for step in ("explore", "converge", "draft", "review",
@@ -50,6 +58,11 @@ LEAVES: dict[str, Check] = {
     "implement.protected_paths": LIST_OF_STR, "implement.max_items": int,
     "implement.isolation": ("auto", "bwrap", "unshare", "none"), "implement.network": bool,
     "implement.env": LIST_OF_STR, "implement.redacted_env": LIST_OF_STR,
+    **{f"lint.severity.{code}": SEVERITIES for code in RULES},
+    **{f"lint.required_sections.{name}": LIST_OF_STR for name in _CATEGORIES},
+    "process.implemented_needs_phases": bool, "process.accepted_needs_plan": bool,
+    "process.new_statuses": LIST_OF_STATUS, "process.extends_gates": bool,
+    "process.delete_published": bool,
 }  # fmt: skip
 """The keys this reader checks itself (``models.*``: any key of that table)."""
 
@@ -62,19 +75,31 @@ PATH_KEYS = ("dir", "drafts_dir", "state_dir")
 def rfd_section(root: Path, config_path: str) -> dict[str, str] | None:
     """The ``[rfd]`` table of ``root``'s configuration ({} without a file), or None when
     only :mod:`bot.config` can tell whether the configuration is valid."""
-    if any(os.environ.get(name) for name in ENV_VARS):
-        return None
-    try:
-        data = (root / config_path).read_bytes()
-    except (FileNotFoundError, NotADirectoryError):
-        return {}
-    except OSError:
-        return None
-    table = parse(data)
-    if table is None or not _plain(table, ""):
+    return rfd_of(vouched(root, config_path))
+
+
+def rfd_of(table: dict[str, Any] | None) -> dict[str, str] | None:
+    """The ``[rfd]`` table of a vouched configuration, None when bot.config must decide."""
+    if table is None:
         return None
     rfd: dict[str, str] = table.get("rfd", {})
     return rfd if all(_inside(rfd.get(key, "x")) for key in PATH_KEYS) else None
+
+
+def vouched(root: Path, config_path: str) -> dict[str, Any] | None:
+    """``root``'s whole configuration file as TOML data ({} without a file), or None when
+    only :mod:`bot.config` can tell whether it is valid.  The file is read as the hooks
+    read every file (:func:`hooks._files.read_inside`)."""
+    from hooks._files import read_inside  # RfdError: a link out of the repository, a device
+
+    if any(os.environ.get(name) for name in ENV_VARS):
+        read_inside(root, config_path)  # bot.config reads it next: never through a bad link
+        return None
+    data = read_inside(root, config_path)
+    if data is None:
+        return {} if not (root / config_path).exists() else None
+    table = parse(data)
+    return table if table is not None and _plain(table, "") else None
 
 
 def parse(data: bytes) -> dict[str, Any] | None:
@@ -162,6 +187,8 @@ def _valid(check: Check, value: object) -> bool:
         return isinstance(value, str) and value in check
     if check == LIST_OF_STR:
         return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if check == LIST_OF_STATUS:
+        return isinstance(value, list) and all(v in _STATUSES for v in value)
     if isinstance(value, bool):
         return check is bool
     if check in (int, float):
@@ -172,5 +199,7 @@ def _valid(check: Check, value: object) -> bool:
 def _inside(path: object) -> bool:
     """A plainly relative path (bot.config has the final word on anything unusual)."""
     if not isinstance(path, str) or not path or "\\" in path or ":" in path:
+        return False
+    if path.startswith("-") or not path.isprintable():
         return False
     return not path.startswith("/") and ".." not in path.split("/")

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from bot.errors import GateError, RfdError
 from bot.ids import RfdId
 from hooks import _git
-from hooks._common import Layout
+from hooks._common import Layout, Settings
 from hooks._tree import Tree
 
 LINK_KEYS = ("Requires", "Extends")
@@ -42,10 +42,36 @@ def removed(changes: Sequence[_git.Change], layout: Layout, new: Tree) -> dict[R
     return {i: target for i, target in gone.items() if i not in still}
 
 
-def check(gone: dict[RfdId, str | None], layout: Layout, new: Tree) -> list[RfdError]:
-    """Orphaned state directories and dangling Requires/Extends of the ``gone`` ids."""
-    problems = [p for i, target in gone.items() if (p := _orphan(i, target, layout, new))]
+DELETED_CODE = "RFD016"
+DELETED_HINT = (
+    "keep the file and retire it: `rfd abandon {id} --reason …` or `rfd supersede {id} <new>` "
+    "(or allow deletions in .github/rfd.toml: [process] delete_published = true)"
+)
+
+
+def check(
+    gone: dict[RfdId, str | None], settings: Settings, new: Tree, paths: dict[RfdId, str]
+) -> list[RfdError]:
+    """Published RFDs deleted (unless ``[process] delete_published``; ``paths``: the files
+    deleted), orphaned state directories and dangling Requires/Extends of the ``gone`` ids."""
+    layout = settings.layout
+    problems = [] if settings.process.delete_published else _published(gone, settings, paths)
+    problems += [p for i, target in gone.items() if (p := _orphan(i, target, layout, new))]
     return problems + _dangling(gone, layout, new)
+
+
+def _published(
+    gone: dict[RfdId, str | None], settings: Settings, paths: dict[RfdId, str]
+) -> list[RfdError]:
+    if settings.lint.severity.get(DELETED_CODE) == "off":
+        return []
+    return [
+        GateError(f"{DELETED_CODE} published RFD {rfd_id} is deleted: a published RFD stays, as "
+                  "history", path=paths.get(rfd_id, f"{settings.layout.rfd_dir}/"),
+                  hint=DELETED_HINT.format(id=rfd_id))
+        for rfd_id, target in gone.items()
+        if target is None and not rfd_id.draft
+    ]  # fmt: skip
 
 
 def _orphan(rfd_id: RfdId, target: str | None, layout: Layout, new: Tree) -> RfdError | None:

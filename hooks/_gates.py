@@ -5,7 +5,8 @@ Plan section from which one can be extracted, every Requires target at least
 Accepted, and (with a ``[consensus]`` table) the approvals, no open concern and an
 elapsed final comment period in ``consensus.json``.  → Implemented: a summary
 ``phases/<label>.md`` for every phase of the plan that is not ``(optional)``/
-``(deferred)``, and every Requires target Implemented.  Phases
+``(deferred)``, and every Requires target Implemented.  ``[process]`` may drop the
+plan or the phases, and makes Extends gate like Requires.  Phases
 are named as ``bot.phase_ids`` says (``phases/3a.md``, ``phases/01.md`` is phase 1).  An
 empty plan meets neither gate.
 """
@@ -25,10 +26,12 @@ if TYPE_CHECKING:
     from bot.document import Document
     from bot.ids import RfdId
     from bot.plan import PlanPhase
+    from bot.process import Process
 
 PLAN_HINT = (
-    "add an '## Implementation Plan' section with '### Phase 1: Title' headings "
-    "(or run `rfd accept {id}`, which writes {plan})"
+    "add an '## Implementation Plan' section with '### Phase 1: Title' headings or a numbered "
+    "list '1. **Title** …' (`rfd accept {id}` writes {plan}; for an RFD accepted before rfd-bot, "
+    "`rfd track {id}`, or `rfd adopt` to leave the statuses of history alone)"
 )
 
 
@@ -40,16 +43,19 @@ EMPTY_HINT = (
 
 def check(
     doc: Document, rfd_id: RfdId, new: Status, tree: Tree, layout: Layout,
-    statuses: Callable[[], Statuses],
+    statuses: Callable[[], Statuses], process: Process,
 ) -> list[RfdError]:  # fmt: skip
-    """Every unmet gate of moving ``doc`` to ``new`` in ``tree`` (empty when all are met)."""
+    """Every unmet gate of moving ``doc`` to ``new`` in ``tree`` (empty when all are met),
+    as ``process`` sets them."""
     if new not in (Status.ACCEPTED, Status.IMPLEMENTED):
         return []
     problems: list[RfdError] = []
-    phases = _plan(doc, rfd_id, tree, layout, problems)
-    if new is Status.IMPLEMENTED and phases:
-        problems.extend(_phases_done(doc.path, rfd_id, phases, tree, layout))
-    requires = doc.links("Requires")
+    implemented = new is Status.IMPLEMENTED
+    if process.implemented_needs_phases if implemented else process.accepted_needs_plan:
+        phases = _plan(doc, rfd_id, tree, layout, problems)
+        if implemented and phases:
+            problems.extend(_phases_done(doc.path, rfd_id, phases, tree, layout))
+    requires = tuple(dict.fromkeys(r for key in process.gating_keys() for r in doc.links(key)))
     if requires:
         problems.extend(_requires(doc.path, new, statuses().lookup(requires)))
     if new is Status.ACCEPTED and layout.consensus is not None:

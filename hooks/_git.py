@@ -2,7 +2,9 @@
 GitPython costs ~100 ms just to import).
 
 Every function takes the repository root and returns text; blobs are read in one
-``git cat-file --batch`` process however many there are.
+``git cat-file --batch`` process however many there are.  Revisions follow
+``--end-of-options`` and paths follow ``--``: a ref from the environment (pre-push's
+``PRE_COMMIT_FROM_REF``) or a file name can never become an option of git.
 """
 
 from __future__ import annotations
@@ -10,8 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
+from typing import IO, NamedTuple
 
+from hooks._files import MAX_BYTES, too_large
 from hooks._spawn import Process, spawn
 
 INDEX = ""
@@ -87,26 +90,31 @@ def staged_changes(root: Path) -> Callable[[], tuple[str, list[Change]]]:
     return changes
 
 
-_DIFF_CACHED = ("diff", "--cached", "--raw", "-M", "-z", "--abbrev=40")
+_DIFF_CACHED = ("diff", "--cached", "--raw", "-M", "-z", "--abbrev=40", "--end-of-options")
 
 
-def staged_removals(root: Path, *folders: str) -> list[str]:
-    """Paths directly in ``folders`` that the index no longer has (deleted, or renamed away):
-    the cheap question rfd-status asks of a commit that stages no RFD file."""
+def staged_in(root: Path, *folders: str) -> list[tuple[str, str]]:
+    """``(git's letter, path)`` of each path directly in ``folders`` that the index changes
+    (renames as a deletion and an addition): the cheap question rfd-status asks of a
+    commit that stages no file it recognises as an RFD (a removal, or a name no RFD
+    pattern matches because it holds a control character)."""
     specs = [f":(glob){folder}/*" for folder in folders]
     try:
-        out = run(root, "diff", "--cached", "--name-only", "-z", "--no-renames",
-                  "--diff-filter=D", "HEAD", "--", *specs)  # fmt: skip
+        out = run(root, "diff", "--cached", "--name-status", "-z", "--no-renames",
+                  "--end-of-options", "HEAD", "--", *specs)  # fmt: skip
     except GitFailed:
         if has_head(root):
             raise
-        return []  # before the first commit nothing can be removed
-    return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
+        out = run(root, "diff", "--cached", "--name-status", "-z", "--end-of-options",
+                  EMPTY_TREE, "--", *specs)  # fmt: skip
+    fields = out.decode("utf-8", "surrogateescape").split("\0")
+    return list(zip(fields[0:-1:2], fields[1::2], strict=False))
 
 
 def diff_changes(root: Path, old: str, new: str) -> list[Change]:
     """The changes between two commits (renames detected)."""
-    return _raw(run(root, "diff", "--raw", "-M", "-z", "--abbrev=40", old, new, "--"))
+    return _raw(run(root, "diff", "--raw", "-M", "-z", "--abbrev=40", "--end-of-options", old, new,
+                    "--"))  # fmt: skip
 
 
 def commit_changes(root: Path, commit: str) -> Callable[[], list[Change]]:
@@ -115,7 +123,7 @@ def commit_changes(root: Path, commit: str) -> Callable[[], list[Change]]:
     git starts at once (comparing two versions of a 2,000-entry folder takes it ~8 ms);
     the answer is waited for when asked."""
     output = start(root, "diff-tree", "-r", "-M", "--root", "--no-commit-id", "--raw", "-z",
-                   "--abbrev=40", commit)  # fmt: skip
+                   "--abbrev=40", "--end-of-options", commit)  # fmt: skip
     return lambda: _raw(output())
 
 
@@ -166,7 +174,7 @@ def commits(root: Path, old: str, new: str) -> list[tuple[str, str]]:
     """``(first parent, commit)`` of each commit in ``old..new`` (all of ``new`` when ``old``
     is empty or zeros: a new branch), oldest first."""
     spec = new if old in ("", ZERO) else f"{old}..{new}"
-    out = run(root, "rev-list", "--parents", spec, "--").decode()
+    out = run(root, "rev-list", "--parents", "--end-of-options", spec, "--").decode()
     pairs = []
     for line in reversed(out.splitlines()):
         shas = line.split()
@@ -176,7 +184,7 @@ def commits(root: Path, old: str, new: str) -> list[tuple[str, str]]:
 
 def describe_commit(root: Path, commit: str) -> str:
     """``in commit 1a2b3c4 "subject"``: how a pre-push message names a commit."""
-    out = run(root, "log", "-1", "--format=%h%x00%s", commit, "--")
+    out = run(root, "log", "-1", "--format=%h%x00%s", "--end-of-options", commit, "--")
     short, _, subject = out.decode("utf-8", "replace").strip().partition("\0")
     return f'in commit {short} "{subject}"'
 
@@ -186,10 +194,20 @@ def last_commit(root: Path, old: str, new: str, path: str) -> str:
     none did, or git cannot tell)."""
     spec = new if old in ("", ZERO) else f"{old}..{new}"
     try:
-        sha = run(root, "log", "-1", "--format=%H", spec, "--", path).decode().strip()
+        out = run(root, "log", "-1", "--format=%H", "--end-of-options", spec, "--", path)
+        sha = out.decode().strip()
         return describe_commit(root, sha) if sha else ""
     except GitFailed:
         return ""
+
+
+def _skip(stream: IO[bytes], count: int) -> None:
+    """Read past ``count`` bytes in chunks (a blob too large to hold)."""
+    while count > 0:
+        chunk = stream.read(min(count, 1 << 16))
+        if not chunk:
+            return
+        count -= len(chunk)
 
 
 class BlobReader:
@@ -203,8 +221,10 @@ class BlobReader:
         self.root = root
         self._proc: Process | None = None
 
-    def read(self, spec: str) -> bytes | None:
-        """The blob ``rev:path`` (``:path`` is the staged version), None when there is none."""
+    def read(self, spec: str, shown: str = "") -> bytes | None:
+        """The blob ``rev:path`` (``:path`` is the staged version), None when there is none;
+        ParseError naming ``shown`` (the blob's path) past :data:`hooks._files.MAX_BYTES`
+        (the blob is skipped, not held)."""
         proc = self._start()
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write(spec.encode("utf-8", "surrogateescape") + b"\n")
@@ -212,7 +232,11 @@ class BlobReader:
         header = proc.stdout.readline().split()
         if len(header) != 3 or not header[2].isdigit():  # "<spec> missing" / "ambiguous"
             return None
-        data = proc.stdout.read(int(header[2]) + 1)[:-1]
+        size = int(header[2])
+        if size > MAX_BYTES:
+            _skip(proc.stdout, size + 1)
+            raise too_large(shown or spec.partition(":")[2] or spec)
+        data = proc.stdout.read(size + 1)[:-1]
         return data if header[1] == b"blob" else None
 
     def start(self) -> BlobReader:

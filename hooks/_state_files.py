@@ -34,7 +34,11 @@ class StateChecker:
         self._plans: dict[str, tuple[PlanPhase, ...] | None] = {}
 
     def check(self, path: str, key: str, rel: str) -> None:
-        data = self.tree.read(path)
+        try:
+            data = self.tree.read(path)
+        except RfdError as err:  # a symlink out of the repository, a device, too large
+            self.report.error(err)
+            return
         if data is None:
             return
         secrets = list(find_secrets(data))

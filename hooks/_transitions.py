@@ -14,35 +14,41 @@ from bot.errors import RfdError, TransitionError
 from bot.status import Status, check_transition
 from hooks import _gates, _git
 from hooks._changes import Kind, RfdChange, rfd_changes
-from hooks._common import Layout, Report
+from hooks._common import Layout, Report, Settings, bad_names
 from hooks._tree import Statuses, Tree
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from bot.baseline import Baseline
+    from bot.process import Process
+
     Staged = Callable[[], tuple[str, list[_git.Change]]]
 
-FIRST_STATUSES = (Status.DRAFT, Status.DISCUSSION)
 _BACK = {Status.ACCEPTED: Status.DISCUSSION, Status.IMPLEMENTED: Status.ACCEPTED}
 """Where an RFD whose status's gate does not hold goes back to."""
 NEW_HINT = (
-    "add it as Draft and promote it step by step (`rfd promote`); to import an RFD decided "
-    "elsewhere, commit it once with SKIP=rfd-status"
+    "add it as {first} and promote it step by step (`rfd promote`); if your process lets a "
+    "pull request be the discussion, allow it in .github/rfd.toml: [process] new_statuses"
 )
 
 
-def check(root: Path, layout: Layout, from_ref: str, to_ref: str, only: set[str] | None,
+def check(root: Path, settings: Settings, from_ref: str, to_ref: str, only: set[str] | None,
           report: Report, staged: Staged | None = None) -> None:  # fmt: skip
     """Check every RFD change of the index (or of each pushed commit) into ``report``;
     ``staged`` is :func:`hooks._git.staged_changes` when the caller started it already."""
+    layout, process = settings.layout, settings.process
     with _git.BlobReader(root).start() as reader:
         for old, new, changes in _steps(root, from_ref, to_ref, reader, staged):
             if to_ref and new.rev:  # pre-push: name the commit of each problem
                 report.where = cache(partial(_git.describe_commit, root, new.rev))
-            checker = Checker(layout, old, new, report)
+            named = [c.path for c in changes if c.kind != "D"]
+            for bad in bad_names([*named, *(only or ())] if not to_ref else named, layout):
+                report.error(bad)  # no RFD pattern matches such a name: never skip it silently
+            checker = Checker(layout, old, new, report, process)
             for change in rfd_changes(changes, layout, only):
                 checker.check(change)
-            _removals(changes, layout, new, report)
+            _removals(changes, settings, new, report)
             if only and not to_ref:  # --all-files, or paths named with nothing staged
                 for path in unchanged_rfds(only, changes, layout):
                     checker.check_held(path)
@@ -56,14 +62,19 @@ def unchanged_rfds(only: set[str], changes: list[_git.Change], layout: Layout) -
     return sorted(p for p in only if p not in touched and layout.rfd_id(p) is not None)
 
 
-def _removals(changes: list[_git.Change], layout: Layout, new: Tree, report: Report) -> None:
+def _removals(changes: list[_git.Change], settings: Settings, new: Tree, report: Report) -> None:
     if not any(c.kind in ("D", "R") for c in changes):
         return
     from hooks import _deletions
 
-    gone = _deletions.removed(changes, layout, new)
-    for problem in _deletions.check(gone, layout, new) if gone else ():
-        report.error(problem)
+    gone = _deletions.removed(changes, settings.layout, new)
+    paths = {i: c.old for c in changes if c.kind == "D" and (i := settings.layout.rfd_id(c.old))}
+    warn = settings.lint.severity.get(_deletions.DELETED_CODE) == "warning"
+    for problem in _deletions.check(gone, settings, new, paths) if gone else ():
+        if warn and problem.message.startswith(_deletions.DELETED_CODE):
+            report.note(f"{problem} (warning)")
+        else:
+            report.error(problem)
 
 
 def _steps(
@@ -86,9 +97,12 @@ def _steps(
 class Checker:
     """Checks the RFD changes of one step, reading each version at most once."""
 
-    def __init__(self, layout: Layout, old: Tree, new: Tree, report: Report) -> None:
+    def __init__(self, layout: Layout, old: Tree, new: Tree, report: Report,
+                 process: Process) -> None:  # fmt: skip
         self.layout, self.old, self.new, self.report = layout, old, new, report
+        self.process = process
         self.statuses = cache(lambda: Statuses(new, new.rfd_names(layout)))
+        self.baseline = cache(lambda: read_baseline(new, layout))
 
     def check(self, change: RfdChange) -> None:
         try:
@@ -115,7 +129,12 @@ class Checker:
         if doc is None or rfd_id is None:
             return
         status = doc.status
-        for problem in _gates.check(doc, rfd_id, status, self.new, self.layout, self.statuses):
+        if self.baseline().grandfathers(rfd_id, status):
+            return  # reached before adoption: history is not re-gated
+        gates = _gates.check(
+            doc, rfd_id, status, self.new, self.layout, self.statuses, self.process
+        )
+        for problem in gates:
             if problem.path == doc.path:
                 problem.line = problem.line or status_line(doc)
                 problem.message = held_message(problem.message, status)
@@ -136,19 +155,37 @@ class Checker:
         after = doc.status
         self.report.note(describe(change, before, after))
         if change.kind is Kind.NEW:
-            if after not in FIRST_STATUSES:
+            if after not in self.process.new_statuses:
+                hint = NEW_HINT.format(first=self.process.new_statuses[0])
                 return [TransitionError(f"a new RFD cannot start as {after}", path=doc.path,
-                                        hint=NEW_HINT)]  # fmt: skip
+                                        hint=hint)]  # fmt: skip
         elif before is None or before is after:
             return []
-        else:
+        elif not forward(before, after):
             try:
                 check_transition(before, after, path=doc.path)
             except TransitionError as err:
                 return [err]
         rfd_id = self.layout.rfd_id(change.path)
         assert rfd_id is not None  # rfd_changes keeps RFD files only
-        return _gates.check(doc, rfd_id, after, self.new, self.layout, self.statuses)
+        return _gates.check(doc, rfd_id, after, self.new, self.layout, self.statuses, self.process)
+
+
+def forward(before: Status, after: Status) -> bool:
+    """Whether ``after`` lies ahead of ``before`` on Draft → Discussion → Accepted →
+    Implemented: one commit may take several steps (``rfd accept`` on a draft publishes and
+    accepts it; accept, phases and done may be committed together) when the gates of
+    where it ends hold, and they include those of the steps before."""
+    return 0 <= before.rank < after.rank
+
+
+def read_baseline(tree: Tree, layout: Layout) -> Baseline:
+    """The adoption baseline in ``tree`` (none: nothing is grandfathered)."""
+    from bot import baseline
+
+    path = f"{layout.state_root}/{baseline.FILE}"
+    text = tree.text(path)
+    return baseline.NONE if text is None else baseline.loads(text, path)
 
 
 def describe(change: RfdChange, before: Status | None, after: Status) -> str:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from bot.errors import RfdError
 from bot.ids import RfdId
 from hooks._common import Layout, decode
+from hooks._files import read_inside
 
 if TYPE_CHECKING:
     from bot.document import Document
@@ -63,7 +64,7 @@ class Tree:
         paths = list(dict.fromkeys(paths))
         todo = [p for p in paths if p not in self._blobs]
         if self.rev is None:
-            self._blobs.update((p, _read_file(self.root / p)) for p in todo)
+            self._blobs.update((p, read_inside(self.root, p)) for p in todo)
         else:
             self._blobs.update((p, self._read_blob(p)) for p in todo)
         return {p: self._blobs[p] for p in paths}
@@ -75,8 +76,14 @@ class Tree:
         assert self._reader is not None, "a revision is read through a BlobReader"
         blob = self._staged.get(path)
         if blob is not None:
-            return None if blob == ZERO else self._reader.read(blob)
-        return self._reader.read(f"{self._base}:{path}")
+            return None if blob == ZERO else self._reader.read(blob, path)
+        return self._reader.read(f"{self._base}:{path}", path)
+
+    def exists(self, path: str) -> bool:
+        """Whether ``path`` is a file in this version (the working tree: on disk)."""
+        if self.rev is None:
+            return (self.root / path).is_file()
+        return self.read(path) is not None
 
     def text(self, path: str) -> str | None:
         data = self.read(path)
@@ -100,7 +107,8 @@ class Tree:
                 return []
         from hooks._git import run
 
-        out = run(self.root, "ls-tree", "-z", "--name-only", self.rev, "--", folder + "/")
+        out = run(self.root, "ls-tree", "-z", "--name-only", "--end-of-options", self.rev, "--",
+                  folder + "/")  # fmt: skip
         return sorted(n for n in out.decode("utf-8", "surrogateescape").split("\0") if n)
 
     def has_files(self, folder: str) -> bool:
@@ -118,7 +126,7 @@ class Tree:
         if self.rev == INDEX:
             args: tuple[str, ...] = ("ls-files", "-z", "--")
         else:
-            args = ("ls-tree", "-r", "-z", "--name-only", self.rev, "--")
+            args = ("ls-tree", "-r", "-z", "--name-only", "--end-of-options", self.rev, "--")
         return bool(run(self.root, *args, folder + "/").strip(b"\0"))
 
     def grep(self, patterns: list[str], layout: Layout, *, perl: bool = False) -> list[str]:
@@ -134,7 +142,7 @@ class Tree:
         args = ["grep", "-l", "-I", "-i", "-P" if perl else "-E", *where]
         args += [a for p in patterns for a in ("-e", p)]
         if not where:
-            args.append(str(self.rev))
+            args.append(str(self.rev))  # a commit id: git grep has no --end-of-options
         out = run(self.root, *args, "--", *specs, ok=(0, 1)).decode("utf-8", "surrogateescape")
         prefix = "" if where else f"{self.rev}:"
         return [line.removeprefix(prefix) for line in out.splitlines() if line]
@@ -169,7 +177,7 @@ class Tree:
         else:
             from hooks._git import run  # git: only hooks that read revisions pay for it
 
-            out = run(self.root, "ls-tree", "-z", "--name-only", self.rev, "--",
+            out = run(self.root, "ls-tree", "-z", "--name-only", "--end-of-options", self.rev, "--",
                       layout.rfd_dir + "/", layout.drafts_dir + "/")  # fmt: skip
             names = out.decode("utf-8", "surrogateescape").split("\0")
         return RfdNames(layout, sorted(n for n in names if n))
@@ -200,13 +208,6 @@ class RfdNames:
                 if rfd_id is not None:
                     self._all.setdefault(rfd_id, path)
         return self._all
-
-
-def _read_file(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        return None
 
 
 class Statuses(Mapping["RfdId", "Status"]):

@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.errors import RfdError
-from hooks._common import Report, hook_args, load_layout, normalize, pushed_in
+from hooks._common import Report, bad_names, hook_args, load_settings, normalize, pushed_in
 
 if TYPE_CHECKING:
-    from bot.lint import Finding
-    from hooks._tree import Statuses, Tree
+    from bot.ids import RfdId
+    from bot.lint import Finding, LintSettings
+    from hooks._tree import RfdNames, Statuses, Tree
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -26,24 +27,52 @@ def main(argv: Sequence[str] | None = None) -> int:
     report = Report()
     root = Path.cwd()
     try:
-        layout = load_layout(root)
+        settings = load_settings(root)
     except RfdError as err:
         report.error(err)
         return report.code
-    paths = [normalize(p) for p in args.filenames if layout.rfd_id(p) is not None]
+    layout = settings.layout
+    for bad in bad_names(args.filenames, layout):
+        report.error(bad)
+    paths = [normalize(p) for p in args.filenames
+             if layout.rfd_id(p) is not None and p.isprintable()]  # fmt: skip
     if not paths:
-        return 0  # no RFD file in this commit
+        return report.code  # no RFD file in this commit (templates are not; or misnamed ones)
     from hooks._tree import Statuses, Tree
 
     tree = Tree(root, None)
-    known = Statuses(tree, tree.rfd_names(layout))
+    names = tree.rfd_names(layout)
+    known = Statuses(tree, names)
+    corpus = TreeCorpus(tree, names)
     for path in paths:
         report.where = pushed_in(root, args.from_ref, args.to_ref, path)  # pre-push: blame
-        lint_file(tree, path, known, report)
+        lint_file(tree, path, known, report, settings.lint, corpus)
     return report.code
 
 
-def lint_file(tree: Tree, path: str, known: Statuses, report: Report) -> None:
+class TreeCorpus:
+    """:class:`bot.lint_graph.Corpus` over one version: an RFD is parsed only when a rule
+    follows a link to it."""
+
+    def __init__(self, tree: Tree, names: RfdNames) -> None:
+        self.tree, self.names = tree, names
+
+    def links(self, rfd_id: RfdId, key: str) -> tuple[RfdId, ...] | None:
+        path = self.names.path(rfd_id)
+        try:
+            doc = self.tree.document(path) if path is not None else None
+        except RfdError:
+            return ()  # reported when that RFD is linted
+        return None if doc is None else doc.links(key)
+
+    def exists(self, path: str) -> bool:
+        return self.tree.exists(path)
+
+
+def lint_file(
+    tree: Tree, path: str, known: Statuses, report: Report,
+    settings: LintSettings | None = None, corpus: TreeCorpus | None = None,
+) -> None:  # fmt: skip
     from bot.discovery import RfdFile
     from bot.ids import split_file_name
     from bot.lint import lint_text
@@ -57,7 +86,11 @@ def lint_file(tree: Tree, path: str, known: Statuses, report: Report) -> None:
         return  # deleted in the meantime: nothing to check
     rfd_id, slug = split_file_name(path.rpartition("/")[2]) or (None, "")
     file = RfdFile(rfd_id, slug, path) if rfd_id is not None else None
-    for finding in lint_text(text, path, known=known, file=file):
+    from bot.lint import NO_SETTINGS
+
+    found = lint_text(text, path, known=known, file=file, settings=settings or NO_SETTINGS,
+                      corpus=corpus)  # fmt: skip
+    for finding in found:
         show(finding, report)
 
 
@@ -68,7 +101,7 @@ def show(finding: Finding, report: Report) -> None:
     if finding.severity is Severity.ERROR:
         report.problem(str(finding))
     else:
-        report.note(f"{finding} ({finding.severity.value})")
+        report.note(str(finding))
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.errors import RfdError
-from hooks._common import Report, hook_args, load_layout, normalize, pushed_in
+from hooks._common import Report, bad_names, hook_args, load_layout, normalize, pushed_in
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -24,10 +24,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RfdError as err:
         report.error(err)
         return report.code
-    found = [(normalize(p), layout.state_file(p)) for p in args.filenames]
+    for bad in bad_names(args.filenames, layout):
+        report.error(bad)
+    found = [(normalize(p), layout.state_file(p)) for p in args.filenames if p.isprintable()]
     state = [(path, where) for path, where in found if where is not None]
     if not state:
-        return 0  # no state file in this commit
+        return report.code  # no state file in this commit (or only misnamed ones)
     from hooks._state_files import StateChecker
 
     checker = StateChecker(root, layout, report)

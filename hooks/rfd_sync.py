@@ -25,6 +25,10 @@ if TYPE_CHECKING:
     from hooks._tree import Tree
 
 TOKEN_ENV = ("RFD_GITHUB_TOKEN", "GITHUB_TOKEN")
+REFUSED = (
+    "rfd-sync: tracking issues not updated — rfd-status refuses this push (see its output); "
+    "they are updated by the push that passes"
+)
 
 
 class Update(NamedTuple):
@@ -67,6 +71,9 @@ def run(
         # post-commit: git compares HEAD with its parent while the configuration loads
         head = None if to_ref else _git.commit_changes(root, "HEAD")
         layout = load_layout(root)
+        if to_ref and not status_passes(root, from_ref, to_ref):
+            report.note(REFUSED)
+            return report.code
         from hooks._tree import Tree
 
         with _git.BlobReader(root) as reader:
@@ -80,6 +87,21 @@ def run(
     except (RfdError, _git.GitFailed) as err:
         report.error(err if isinstance(err, RfdError) else RfdError(str(err)))
     return report.code
+
+
+def status_passes(root: Path, from_ref: str, to_ref: str) -> bool:
+    """Whether rfd-status accepts the pushed commits (pre-commit runs every hook of a
+    stage even when one fails: the push does not happen, so nothing may be synced)."""
+    import contextlib
+    import io
+
+    from hooks import _transitions
+    from hooks._common import load_settings
+
+    checked = Report()
+    with contextlib.redirect_stdout(io.StringIO()):  # rfd-status itself shows the problems
+        _transitions.check(root, load_settings(root), from_ref, to_ref, None, checked)
+    return not checked.problems
 
 
 def _sync(

@@ -28,6 +28,7 @@ def rfd(
     *,
     title: str = "Alpha",
     requires: str = "",
+    extends: str = "",
     phases: int = 2,
     extra: str = "",
 ) -> str:
@@ -42,6 +43,8 @@ def rfd(
     ]
     if requires:
         header.append(f"- **Requires**: {requires}")
+    if extends:
+        header.append(f"- **Extends**: {extends}")
     plan = "".join(f"### Phase {n}: Step {n}\n\nDo step {n}.\n\n" for n in range(1, phases + 1))
     sections = "".join(f"## {name}\n\n{name} of {title}.\n\n" for name in SECTIONS)
     return "\n".join(header) + (

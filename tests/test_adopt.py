@@ -230,3 +230,21 @@ def test_publishing_keeps_the_back_links_the_repository_keeps(
     assert "- **Extended by**: [RFD 032]\n" in extended
     assert extended.endswith("\n[RFD 032]: ./032-plugin-event-subscriptions.md\n")
     assert "Required by" not in (adopted / "docs/rfd/009-tool-call-sandboxing.md").read_text()
+
+
+def test_init_in_a_repository_with_history_records_the_baseline_and_its_process(
+    adopted: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Day one: `rfd init` alone makes every status the team reached history."""
+    from hooks import rfd_status
+
+    assert main(["-C", str(adopted), "init"]) == 0
+    out = capsys.readouterr().out
+    assert f"the statuses of {RFD_COUNT} RFDs are history, never gated again" in out
+    baseline = json.loads((adopted / "docs/rfd/.state/baseline.json").read_text())
+    assert len(baseline["statuses"]) == RFD_COUNT
+    assert "process" in tomllib.loads((adopted / ".github/rfd.toml").read_text())
+    git(adopted, "add", "-A")
+    git(adopted, "commit", "-qm", "Adopt rfd-bot")
+    files = git(adopted, "ls-files").split()  # what `pre-commit run --all-files` passes
+    assert run_hook(rfd_status.main, adopted, files, monkeypatch, capsys) == (0, "")

@@ -384,4 +384,6 @@ def test_status_of_an_accepted_rfd_whose_plan_was_deleted_says_so(
     capsys.readouterr()
     assert run(rfd_repo, "status", "1") == 0
     out = capsys.readouterr().out
-    assert "plan.json is missing" in out and "rfd plan 001 --json" in out
+    assert "plan.json is missing" in out and "rfd track 001" in out
+    assert run(rfd_repo, "track", "1") == 0  # what status suggests works
+    assert (rfd_repo / "docs/rfd/.state/001/plan.json").is_file()

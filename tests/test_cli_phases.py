@@ -96,6 +96,22 @@ def test_a_phase_the_plan_does_not_have_names_the_ones_it_has(
     assert not (accepted / STATE / "phases").exists()
 
 
+def test_a_number_that_is_no_label_is_not_taken_as_a_position(
+    accepted: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    summary = str(tmp_path / "summary.md")
+    assert run(accepted, "phase", "7", "done", "2", "--summary", summary) == 1  # 2nd is 3a
+    assert "no phase 2 (its phases: 0, 3a, 3b, 4)" in capsys.readouterr().err
+    assert not (accepted / STATE / "phases").exists()
+
+
+def test_plan_shows_the_labels(rfd_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write_rfd(rfd_repo, "007-layers.md", rfd_text("007", "Layers", plan=PLAN))
+    assert run(rfd_repo, "plan", "7") == 0
+    out = capsys.readouterr().out
+    assert "\n0. Groundwork\n" in out and "\n3a. Split\n" in out and "\n4. Ship" in out
+
+
 def test_plans_without_labels_and_zero_padded_summaries(
     rfd_repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

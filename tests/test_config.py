@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 from typing import Any
 
@@ -87,7 +88,7 @@ def test_layers_merge_in_order_and_remember_sources(
 def test_error_in_a_layer_names_that_layer(tmp_path: Path) -> None:
     (tmp_path / ".github").mkdir()
     (tmp_path / ".github/rfd.toml").write_text("[labels]\nbad = 1\n")
-    with pytest.raises(ConfigError, match=r"^\.github/rfd\.toml: unknown key `labels\.bad`"):
+    with pytest.raises(ConfigError, match=r"^\.github/rfd\.toml:2: unknown key `labels\.bad`"):
         config.load(tmp_path)
 
 
@@ -194,7 +195,7 @@ def test_rfd_directories_outside_the_repository_are_refused(
     (git_repo / CONFIG_PATH).write_text(f'[rfd]\n{key} = "{value}"\n')
     assert main(["-C", str(git_repo), "list"]) == 1
     err = capsys.readouterr().err
-    assert f"{CONFIG_PATH}: `rfd.{key}` = '{value}' points outside {inside}" in err
+    assert f"{CONFIG_PATH}:2: `rfd.{key}` = '{value}' points outside {inside}" in err
     assert f"set `rfd.{key}` to a relative path" in err
 
 
@@ -206,3 +207,38 @@ def test_rfd_dir_from_the_environment_must_stay_inside_too(
         load(tmp_path)
     monkeypatch.setenv("RFD_DIR", "design/rfds")
     assert load(tmp_path).config.rfd_dir == "design/rfds"
+
+
+@pytest.mark.parametrize(
+    ("line", "key"),
+    [
+        ('main_branch = "--output=/some/file"', "rfd.main_branch"),
+        ('main_branch = "a..b"', "rfd.main_branch"),
+        ('main_branch = "topic.lock"', "rfd.main_branch"),
+        ('main_branch = "a b"', "rfd.main_branch"),
+        ('dir = "docs\\nrfd"', "rfd.dir"),
+        ('state_dir = "--git-dir=x"', "rfd.state_dir"),
+    ],
+)
+def test_a_value_that_could_become_an_option_names_key_file_and_line(line: str, key: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        config.parse(f"# settings\n[rfd]\n{line}\n")
+    assert (caught.value.path, caught.value.line) == (".github/rfd.toml", 3)
+    assert f"`{key}`" in caught.value.message
+
+
+@pytest.mark.parametrize("branch", ["main", "trunk", "release/2.x", "feature/rfd-045", "v1.2"])
+def test_branches_git_accepts_are_accepted(branch: str) -> None:
+    assert config.parse(f'[rfd]\nmain_branch = "{branch}"\n').rfd.main_branch == branch
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ('[provider]\napi_key_env = "KEY; rm -rf"\n', "provider.api_key_env"),
+        ('[provider]\nbase_url = "file:///etc/passwd"\n', "provider.base_url"),
+    ],
+)
+def test_provider_values_have_their_shape(text: str, key: str) -> None:
+    with pytest.raises(ConfigError, match=rf"^\.github/rfd\.toml:2: `{re.escape(key)}` must be"):
+        config.parse(text)

@@ -85,3 +85,29 @@ def test_token_goes_in_an_environment_header_only() -> None:
     assert env["GIT_CONFIG_KEY_0"] == "http.https://ghe.example/.extraheader"
     assert "ghs_secret" not in env["GIT_CONFIG_VALUE_0"]  # base64, never in a URL or argv
     assert "GIT_CONFIG_COUNT" not in git_env({})
+
+
+@pytest.mark.parametrize("branch", ["--upload-pack=touch /tmp/x", "a:refs/heads/main", "a..b"])
+def test_a_branch_name_git_refuses_is_never_fetched(tmp_path: Path, branch: str) -> None:
+    _, checkout = make_world(tmp_path, {"README.md": "x\n"}, {RFD: "# RFD 045\n"})
+    pr = PullRequest(2, "RFD 045", "octocat", branch, "f" * 40, REPO, "main", REPO)
+    refs = git(checkout, "for-each-ref")
+    with pytest.raises(ForgeError, match="is not one git accepts"):
+        open_pull(checkout, pr, FakeApi(), {"RUNNER_TEMP": str(tmp_path)})  # type: ignore[arg-type]
+    assert git(checkout, "for-each-ref") == refs  # nothing fetched
+
+
+def test_a_link_on_the_pr_branch_leaves_no_worktree_behind(tmp_path: Path) -> None:
+    from bot.errors import InvalidStructure
+
+    _, checkout = make_world(tmp_path, {"README.md": "x\n"}, {RFD: "# RFD 045\n"})
+    seed = tmp_path / "seed"
+    (seed / "docs/rfd/046-link.md").symlink_to("/etc/hostname")
+    git(seed, "add", "-A")
+    git(seed, "commit", "-q", "-m", "link")
+    git(seed, "push", "-q", str(tmp_path / "origin.git"), f"HEAD:refs/heads/{BRANCH}")
+    with pytest.raises(InvalidStructure, match="symbolic link") as caught:
+        open_pull(checkout, pull(), FakeApi(), {"RUNNER_TEMP": str(tmp_path)},  # type: ignore[arg-type]
+                  guarded=["docs/rfd"])  # fmt: skip
+    assert caught.value.path == "docs/rfd/046-link.md"
+    assert git(checkout, "worktree", "list").count("\n") == 1  # only the checkout itself

@@ -92,11 +92,12 @@ def test_no_expression_inside_a_script() -> None:
         assert "${{" not in str(step.get("run", "")), step
 
 
-def test_zizmor_reports_nothing() -> None:
+def test_zizmor_auditor_reports_nothing_unexplained() -> None:
     exe = shutil.which("zizmor") or str(Path(sys.executable).parent / "zizmor")
     if not Path(exe).exists():
         pytest.skip("zizmor is not installed")
-    done = subprocess.run([exe, "--offline", str(ROOT / ".github")], capture_output=True, text=True)
+    done = subprocess.run([exe, "--offline", "--persona=auditor", str(ROOT / ".github")],
+                          capture_output=True, text=True)  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -127,29 +128,42 @@ def test_the_ghes_variant_is_as_safe_and_runs_after_the_checkout(tmp_path: Path)
         assert done.returncode == 0, done.stdout + done.stderr
 
 
-def _install_target(action_path: Path, tmp: Path) -> Path:
-    """The directory the action's install step hands to pip, with ``python`` stubbed."""
-    (tmp / "bin").mkdir(exist_ok=True)
-    stub = tmp / "bin" / "python"
-    stub.write_text('#!/bin/sh\nfor last; do :; done\nprintf %s "$last"\n', encoding="utf-8")
+REQUIREMENTS = ACTION.parent / "requirements.txt"
+_PIN = re.compile(r"^(?P<name>[A-Za-z0-9._-]+)==\S+ \\$")
+
+
+def _install_commands(action_path: Path, tmp: Path) -> list[list[str]]:
+    """The commands the action's install step runs (``python`` and the venv's stubbed)."""
+    bin_dir, log = tmp / "bin", tmp / "commands.log"
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    stub = bin_dir / "python"
+    stub.write_text(
+        '#!/bin/sh\nprintf "%s\\0" "$@" >> "$LOG"; printf "\\n" >> "$LOG"\n'
+        'if [ "$2" = venv ]; then mkdir -p "$3/bin"; cp "$0" "$3/bin/python"; fi\n',
+        encoding="utf-8",
+    )
     stub.chmod(0o755)
     (install,) = [s for s in load(ACTION)["runs"]["steps"] if "pip install" in s.get("run", "")]
-    env = {"PATH": f"{tmp / 'bin'}:/usr/bin:/bin", "GITHUB_ACTION_PATH": str(action_path)}
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "GITHUB_ACTION_PATH": str(action_path),
+           "LOG": str(log), "RFD_BOT_VENV": str(tmp / "venv")}  # fmt: skip
     done = subprocess.run(["bash", "-c", install["run"]], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    return Path(done.stdout).resolve()
+    lines = log.read_text(encoding="utf-8").splitlines()
+    return [line.rstrip("\0").split("\0") for line in lines]
 
 
 def test_the_action_installs_rfd_bot_both_ways(tmp_path: Path) -> None:
     # `./.github/actions/rfd` after the checkout: the action sits in the workspace.
-    local = _install_target(ROOT / ".github" / "actions" / "rfd", tmp_path)
+    local = _install_commands(ROOT / ".github" / "actions" / "rfd", tmp_path / "local")
     # `$/…` or `OWNER/rfd-bot/.github/actions/rfd@<sha>`: the runner downloads the
     # repository at that commit under `_actions/OWNER/rfd-bot/<sha>/`.
     downloaded = tmp_path / "_actions" / "OWNER" / "rfd-bot"
     downloaded.mkdir(parents=True)
     (downloaded / ("a" * 40)).symlink_to(ROOT)
-    remote = _install_target(downloaded / ("a" * 40) / ".github" / "actions" / "rfd", tmp_path)
-    for target in (local, remote):
+    remote = _install_commands(downloaded / ("a" * 40) / ".github" / "actions" / "rfd",
+                               tmp_path / "remote")  # fmt: skip
+    for commands in (local, remote):
+        target = Path(commands[-1][-1]).resolve()
         assert 'name = "rfd-bot"' in (target / "pyproject.toml").read_text(encoding="utf-8")
 
 
@@ -162,3 +176,53 @@ def test_the_comment_job_prepares_isolation_before_the_bot_runs() -> None:
     script = (ACTION.parent / "isolate.sh").read_text(encoding="utf-8")
     assert "bwrap-userns-restrict" in script and "apparmor_parser -r" in script
     assert script.rstrip().endswith("exit 0")  # never fails the job: the bot fails closed
+
+
+def test_dependencies_come_only_from_hash_pinned_requirements(tmp_path: Path) -> None:
+    venv, deps, own = _install_commands(ROOT / ".github" / "actions" / "rfd", tmp_path)
+    assert venv[:2] == ["-m", "venv"]
+    assert "-I" in deps and {"--require-hashes", "--no-deps", "--only-binary=:all:"} <= set(deps)
+    assert Path(deps[deps.index("-r") + 1]).resolve() == REQUIREMENTS
+    assert {"--no-deps", "--no-index", "--no-build-isolation"} <= set(own)  # nothing fetched
+
+
+def test_the_requirements_pin_every_runtime_dependency_with_hashes() -> None:
+    import tomllib
+
+    text = REQUIREMENTS.read_text(encoding="utf-8")
+    pins = {m["name"].lower().replace("_", "-") for line in text.splitlines()
+            if (m := _PIN.match(line))}  # fmt: skip
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    wanted = [*project["project"]["dependencies"], *project["build-system"]["requires"]]
+    names = {re.split(r"[<>=!~\[; ]", dep, maxsplit=1)[0].lower() for dep in wanted}
+    assert names <= pins
+    for block in text.split("\n")[1:]:
+        assert not block.strip() or block.lstrip().startswith(("--hash=sha256:", "#")) or \
+            _PIN.match(block), block  # fmt: skip
+    assert text.count("==") == len(pins) and len(pins) <= text.count("--hash=sha256:")
+
+
+def test_the_bot_runs_isolated_outside_the_workspace() -> None:
+    (run,) = [s for s in load(ACTION)["runs"]["steps"] if "-m bot" in s.get("run", "")]
+    assert run["run"].split()[:3] == ['"$RFD_BOT_VENV/bin/python"', "-I", "-m"]
+    assert run["working-directory"] == "${{ runner.temp }}"
+
+
+def test_a_bot_package_in_the_workspace_cannot_shadow_the_installed_one(tmp_path: Path) -> None:
+    planted = tmp_path / "bot"
+    planted.mkdir()
+    (planted / "__init__.py").write_text("", encoding="utf-8")
+    (planted / "__main__.py").write_text("open('shadowed', 'w').close()\n", encoding="utf-8")
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(tmp_path), "GITHUB_EVENT_NAME": "push"}
+    done = subprocess.run([sys.executable, "-I", "-m", "bot"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True)  # fmt: skip
+    assert not (tmp_path / "shadowed").exists()
+    assert "GITHUB_EVENT_PATH" in done.stdout + done.stderr  # the real bot's own error
+
+
+def test_only_comments_that_can_hold_a_command_queue_the_comment_job() -> None:
+    condition = " ".join(load(WORKFLOW)["jobs"]["comment"]["if"].split())
+    assert "startsWith(github.event.comment.body, '/rfd')" in condition
+    line_start = "format('{0}/rfd', fromJSON('\"\\n\"'))"  # a newline, then /rfd
+    assert f"contains(github.event.comment.body, {line_start})" in condition
+    assert "github.event.comment.user.login != 'github-actions[bot]'" in condition

@@ -15,11 +15,25 @@ from typing import Any, Literal
 import pytest
 
 from bot.config import _ENV_KEYS, CONFIG_PATH, Config, ConsensusSection, PluginsSection, load_config
-from bot.config_check import _VALUE_CHECKS
+from bot.config_check import CATEGORIES
+from bot.config_shapes import SHAPES
 from bot.errors import ConfigError
+from bot.lint_codes import RULES
 from bot.repo_setup import CONFIG_TEMPLATE
-from hooks._common import Layout, load_layout
-from hooks._config import ENV_VARS, LEAVES, LIST_OF_STR, Check, _simple, parse, rfd_section
+from hooks._common import Layout, load_layout, load_settings, settings_of
+from hooks._config import (
+    ENV_VARS,
+    LEAVES,
+    LIST_OF_STATUS,
+    LIST_OF_STR,
+    Check,
+    _simple,
+    parse,
+    rfd_section,
+)
+
+MAPPING_KEYS = {"lint.severity": tuple(RULES), "lint.required_sections": CATEGORIES}
+"""Tables whose keys bot.config checks against a list: the reader knows each key."""
 
 CHECKOUT = Path(__file__).resolve().parent.parent
 
@@ -28,8 +42,6 @@ FAST = {
     "empty": "",
     "other layout": '[rfd]\ndir = "design/rfcs/"\ndrafts_dir = "wip/"\nstate_dir = "st"\n',
     "every plain key": """
-        [rfd]
-        main_branch = "trunk"
         [provider]
         name = "openai"
         timeout_seconds = 30
@@ -46,10 +58,18 @@ FAST = {
         [implement]
         protected_paths = [".git/**"]
         max_items = 12
+        [lint.severity]
+        RFD012 = "warning"
+        [lint.required_sections]
+        design = ["Summary"]
+        [process]
+        new_statuses = ["Draft", "Accepted"]
+        implemented_needs_phases = false
     """,
 }
 DEFERRED_VALID = {
     "bot.login has a pattern": '[bot]\nlogin = "my-app[bot]"\n',
+    "rfd.main_branch has a shape": '[rfd]\nmain_branch = "trunk"\n',
     "plugins": '[plugins]\nenabled = ["notify"]\n[plugins.notify]\nevents = ["x"]\n',
     "hyphenated key": '[rfd]\ndrafts-dir = "wip"\n',
     "nan budget": "[steps.review]\nbudget_usd = nan\n",
@@ -69,7 +89,17 @@ INVALID = {
     "absolute": '[rfd]\nstate_dir = "/var/state"\n',
     "windows drive": '[rfd]\ndir = "C:/rfds"\n',
     "bad login": '[bot]\nlogin = "not a login"\n',
+    "a branch that is an option": '[rfd]\nmain_branch = "--output=/some/file"\n',
+    "a branch git refuses": '[rfd]\nmain_branch = "a..b"\n',
+    "a directory with a newline": '[rfd]\ndir = "docs\\nrfd"\n',
+    "a directory that is an option": '[rfd]\nstate_dir = "--git-dir=x"\n',
+    "an environment variable name": '[provider]\napi_key_env = "A B"\n',
+    "a base URL that is not http": '[provider]\nbase_url = "file:///etc/passwd"\n',
     "not TOML": "[rfd\n",
+    "unknown lint code": '[lint.severity]\nRFD999 = "off"\n',
+    "unknown severity": '[lint.severity]\nRFD012 = "fatal"\n',
+    "unknown category": '[lint.required_sections]\nessay = ["Summary"]\n',
+    "unknown status": '[process]\nnew_statuses = ["Approved"]\n',
     "not a table of plugin options": "[plugins]\nnotify = 1\n",
 }
 
@@ -87,6 +117,8 @@ def test_a_plain_file_is_read_without_bot_config_with_the_same_layout(
     root = configured(tmp_path, text)
     assert rfd_section(root, CONFIG_PATH) is not None
     assert load_layout(root) == Layout.of(load_config(root))
+    fast, slow = load_settings(root), settings_of(load_config(root))
+    assert (fast.process, fast.lint) == (slow.process, slow.lint)  # [process], [lint] too
 
 
 @pytest.mark.parametrize("text", DEFERRED_VALID.values(), ids=DEFERRED_VALID.keys())
@@ -113,7 +145,8 @@ def test_an_rfd_variable_leaves_the_answer_to_bot_config(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, var: str
 ) -> None:
     root = configured(tmp_path, CONFIG_TEMPLATE)
-    monkeypatch.setenv(var, "bogus" if var == "RFD_PROVIDER" else "rfcs")
+    values = {"RFD_PROVIDER": "bogus", "RFD_BASE_URL": "http://localhost:8000/v1"}
+    monkeypatch.setenv(var, values.get(var, "rfcs"))
     assert rfd_section(root, CONFIG_PATH) is None
     if var == "RFD_PROVIDER":
         with pytest.raises(ConfigError, match=r"provider\.name"):
@@ -134,14 +167,19 @@ def schema_leaves(cls: type[Any], prefix: str) -> dict[str, Check]:
     for f in fields(cls):
         key, tp = prefix + f.name, hints[f.name]
         origin = typing.get_origin(tp)
-        if tp in (PluginsSection, ConsensusSection) or key in _VALUE_CHECKS:
+        if tp in (PluginsSection, ConsensusSection) or key in SHAPES:
             continue  # checked by bot.config alone
         if is_dataclass(tp):
             out.update(schema_leaves(tp, key + "."))  # type: ignore[arg-type]
         elif origin is Literal:
             out[key] = typing.get_args(tp)
         elif origin is tuple:
-            out[key] = LIST_OF_STR
+            item = typing.get_args(tp)[0]
+            out[key] = LIST_OF_STATUS if typing.get_origin(item) is Literal else LIST_OF_STR
+        elif origin is Mapping and key in MAPPING_KEYS:
+            value = typing.get_args(tp)[1]
+            check = typing.get_args(value) if typing.get_origin(value) is Literal else LIST_OF_STR
+            out.update({f"{key}.{name}": check for name in MAPPING_KEYS[key]})
         elif origin is Mapping:
             out[key + ".*"] = typing.get_args(tp)[1]
         else:

@@ -27,10 +27,22 @@ CASES: list[tuple[str, Files, int, tuple[str, ...]]] = [
     ("heading id differs from the file name", {A: rfd("003")}, 1, (f"{A}:1: RFD003",)),
     ("bad date", {A: rfd().replace("2026-01-15", "15/01/2026")}, 1, (f"{A}:6: RFD004",)),
     ("unknown category", {A: rfd().replace("Design", "Musing", 1)}, 1, (f"{A}:4: RFD005",)),
-    ("required section missing", {A: rfd().replace("## Drawbacks", "## Downsides")}, 1,
-     ("RFD006", "Drawbacks")),
+    ("required section missing", {A: rfd().replace("## Drawbacks", "## Downsides"),
+     ".github/rfd.toml": '[lint.required_sections]\ndesign = ["Drawbacks"]\n'}, 1,
+     ("RFD006 error: required section 'Drawbacks' is missing",)),
+    ("no section required unless configured", {A: rfd().replace("## Drawbacks", "## D")}, 0, ()),
+    ("a rule turned off", {A: rfd(status="accepted"),
+     ".github/rfd.toml": '[lint.severity]\nRFD013 = "off"\n'}, 0, ()),
+    ("a rule made a warning", {A: rfd(requires="[RFD 009]"),
+     ".github/rfd.toml": '[lint.severity]\nRFD008 = "warning"\n'}, 0, ()),
+    ("status not written exactly", {A: rfd(status="accepted")}, 1,
+     (f"{A}:3: RFD013 error: status 'accepted' is not written as 'Accepted'",)),
+    ("a Requires cycle", {A: rfd(requires="[RFD 002]"), B: rfd("002", requires="[RFD 001]")}, 1,
+     (f"{A}:7: RFD012 error: Requires RFD 002 leads back to this RFD: RFD 001 → RFD 002 → RFD 001",
+      f"{B}:7: RFD012")),
+    ("a template is not an RFD", {"docs/rfd/000-design-template.md": "# RFD 000: TITLE\n"}, 0, ()),
     ("requires a missing RFD", {A: rfd(requires="[RFD 009]")}, 1,
-     (f"{A}:7: RFD008 Requires: RFD 009 does not exist",)),
+     (f"{A}:7: RFD008 error: Requires: RFD 009 does not exist",)),
     ("published RFD links to a draft",
      {A: rfd(requires="[RFD D4]"), "docs/rfd/drafts/D4-x.md": rfd("D4")}, 1, ("RFD009",)),
     ("no heading", {A: "just text\n"}, 1, (f"{A}", "RFD00")),
@@ -69,7 +81,8 @@ def test_non_utf8_file_is_reported(
 def test_other_rfds_are_known_by_name_only(
     git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The cost follows the commit: of all the RFDs only the committed one is opened."""
+    """The cost follows the commit: of all the RFDs only the committed one is opened, and
+    those its Requires lead to (a cycle would come back through them)."""
     commit(git_repo, {f"docs/rfd/{n:03d}-x.md": rfd(f"{n:03d}") for n in range(2, 40)})
     (git_repo / "docs/rfd/003-x.md").write_bytes(b"\xff\xfe not text")  # broken, not committed
     write(git_repo, {A: rfd(requires="[RFD 002], [RFD 003]")})
@@ -83,7 +96,7 @@ def test_other_rfds_are_known_by_name_only(
 
     monkeypatch.setattr(Tree, "read_many", spy)
     assert run_hook(main, git_repo, [A], monkeypatch, capsys) == (0, "")
-    assert opened == [A]
+    assert sorted(set(opened)) == [A, "docs/rfd/002-x.md", "docs/rfd/003-x.md"]
 
 
 def test_all_files_lints_every_rfd(

@@ -110,6 +110,21 @@ def test_pre_push_syncs_every_pushed_commit(git_repo: Path, forge: LocalForge) -
     assert ticked(forge.get_issue(1).body) == {1, 3}
 
 
+def test_pre_push_syncs_nothing_when_rfd_status_refuses_the_push(
+    git_repo: Path,
+    forge: LocalForge,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    base = commit(git_repo, {"notes.txt": "x\n"})
+    commit(git_repo, phase(1))
+    head = commit(git_repo, {A: rfd(status="Implemented", phases=3)})  # phases 2, 3 not done
+    monkeypatch.chdir(git_repo)
+    assert sync(git_repo, forge, base, head) == 0
+    assert "rfd-status refuses this push" in capsys.readouterr().out
+    assert ticked(forge.get_issue(1).body) == set()
+
+
 def test_issue_named_in_the_rfd_header_is_used(git_repo: Path, forge: LocalForge) -> None:
     forge.create_issue("unrelated", "no marker here")
     header = rfd(status="Accepted", phases=3).replace(

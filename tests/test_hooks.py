@@ -52,6 +52,17 @@ def test_rfd_sync_is_verbose_so_its_preview_shows() -> None:
     assert re.search(r"^  verbose: true\b", sync, re.MULTILINE)
 
 
+@pytest.mark.parametrize("hook_id", HOOK_IDS)
+def test_every_hook_declares_its_stages(hook_id: str) -> None:
+    """A hook without stages runs (and prints "Skipped") at every stage installed: after a
+    commit only rfd-sync has something to do."""
+    text = (CHECKOUT / ".pre-commit-hooks.yaml").read_text()
+    entry = text[text.index(f"- id: {hook_id}") :].split("\n- id:")[0]
+    stages = re.search(r"^  stages: \[(.*)\]", entry, re.MULTILINE)
+    assert stages is not None, entry
+    assert ("post-commit" in stages[1]) == (hook_id == "rfd-sync")
+
+
 def test_readme_documents_every_hook() -> None:
     readme = (CHECKOUT / "README.md").read_text()
     missing = [hook_id for hook_id in manifest_ids() if f"id: {hook_id}" not in readme]
@@ -126,7 +137,7 @@ def test_pre_commit_try_repo_runs_the_hooks(
     assert re.search(r"^rfd-lint .*\.+Failed$", out, re.MULTILINE), out
     assert "docs/rfd/001-a.md:6: RFD004" in out
     assert re.search(r"^rfd-status .*\.+Failed$", out, re.MULTILINE), out
-    assert "docs/rfd/001-a.md:3: cannot move from Discussion to Implemented" in out
+    assert "docs/rfd/001-a.md:3: cannot move to Implemented: 2 of 2 phases not done" in out
 
     git(git_repo, "reset", "-q", "--hard")
     commit(git_repo, {"docs/rfd/.state/001/plan.json": plan_json(),
@@ -172,4 +183,5 @@ def test_a_commit_without_rfds_costs_next_to_nothing(git_repo: Path, hook_id: st
     proc = subprocess.run([sys.executable, "-c", script], cwd=git_repo, env=env,
                           capture_output=True, text=True, check=True)  # fmt: skip
     extra = ", 'hooks._spawn'" if hook_id == "rfd-status" else ""
-    assert proc.stdout.strip() == f"['bot.errors'{extra}]"
+    # bot.lint_codes: the table of rule codes (no imports) the configuration reader checks
+    assert proc.stdout.strip() == f"['bot.errors', 'bot.lint_codes'{extra}]"

@@ -4,9 +4,9 @@ import pytest
 
 from bot import templates
 from bot.discovery import RfdFile
-from bot.document import parse
+from bot.document import parse, parse_links
 from bot.ids import RfdId
-from bot.lint import Finding, Severity, lint_document, lint_text
+from bot.lint import Finding, LintSettings, Severity, lint_document, lint_text
 from bot.status import Status
 
 ID = RfdId.parse
@@ -106,7 +106,7 @@ def test_links(header: str, rfd_id: str, expected: list[tuple[str, int]]) -> Non
 def test_draft_mentioned_in_the_text_of_a_published_rfd_is_a_warning() -> None:
     body = SECTIONS + "See RFD D9.\n\n```\nrfd status D9 and RFD D9\n```\n"
     [finding] = lint_text(rfd(body=body), "x.md", known=KNOWN)
-    assert (finding.code, finding.severity) == ("RFD009", Severity.WARNING)
+    assert (finding.code, finding.severity) == ("RFD017", Severity.WARNING)
     assert finding.line == rfd(body=body).splitlines().index("See RFD D9.") + 1
 
 
@@ -119,9 +119,16 @@ def test_superseded_needs_superseded_by() -> None:
     assert codes(rfd("- **Superseded by**: [RFD 002]\n", status="Superseded")) == []
 
 
+def test_no_section_is_required_unless_configured() -> None:
+    assert codes(rfd(body="## Context\n\n<!-- TODO: x -->\n")) == []
+
+
+DECISION = LintSettings(required_sections={"decision": templates.required_sections("decision")})
+
+
 def test_missing_and_placeholder_sections() -> None:
     body = "## Summary\n\nWritten.\n\n## Context\n\n<!-- TODO: x -->\n\n## Decision\n\n"
-    found = lint_text(rfd(body=body), "x.md", known=KNOWN)
+    found = lint_text(rfd(body=body), "x.md", known=KNOWN, settings=DECISION)
     assert [(f.code, f.section, f.severity) for f in found] == [
         ("RFD006", "Options Considered", Severity.ERROR),
         ("RFD006", "Consequences", Severity.ERROR),
@@ -133,7 +140,8 @@ def test_missing_and_placeholder_sections() -> None:
 
 def test_a_fresh_template_only_warns_about_placeholders() -> None:
     text = templates.render("design", "D1", "New idea", "Ada", "2026-01-31")
-    found = lint_text(text, "docs/rfd/D1-new-idea.md", known=KNOWN)
+    design = LintSettings(required_sections={"design": templates.required_sections("design")})
+    found = lint_text(text, "docs/rfd/D1-new-idea.md", known=KNOWN, settings=design)
     assert {f.code for f in found} == {"RFD007"}
     assert {f.severity for f in found} == {Severity.WARNING}
     assert len(found) == len(templates.required_sections("design"))
@@ -141,9 +149,108 @@ def test_a_fresh_template_only_warns_about_placeholders() -> None:
 
 def test_findings_print_like_compiler_errors() -> None:
     finding = Finding("docs/rfd/x.md", 4, "RFD004", "date 'x' is not YYYY-MM-DD", "write it")
-    assert str(finding) == "docs/rfd/x.md:4: RFD004 date 'x' is not YYYY-MM-DD\n  hint: write it"
+    assert (
+        str(finding)
+        == "docs/rfd/x.md:4: RFD004 error: date 'x' is not YYYY-MM-DD\n  hint: write it"
+    )
 
 
 def test_lint_document_takes_a_parsed_document() -> None:
     doc = parse(rfd(), "docs/rfd/045-t.md")
     assert lint_document(doc, known=KNOWN) == []
+
+
+class Corpus:
+    """The other RFDs' header links by id, and the files that exist."""
+
+    def __init__(self, links: dict[str, dict[str, str]], files: tuple[str, ...] = ()) -> None:
+        self._links = {ID(i): {k: parse_links(v) for k, v in f.items()} for i, f in links.items()}
+        self._files = files
+
+    def links(self, rfd_id: RfdId, key: str) -> tuple[RfdId, ...] | None:
+        found = self._links.get(rfd_id)
+        return None if found is None else found.get(key, ())
+
+    def exists(self, path: str) -> bool:
+        return path in self._files
+
+
+def graph_codes(text: str, corpus: Corpus) -> list[tuple[str, int | None, str]]:
+    file = RfdFile(ID("045"), "t", "docs/rfd/045-t.md")
+    found = lint_text(text, file.path, known=KNOWN, file=file, corpus=corpus)
+    return [(f.code, f.line, f.message) for f in found]
+
+
+def test_status_must_be_written_exactly() -> None:
+    [finding] = lint_text(rfd(status="accepted"), "x.md", known=KNOWN)
+    assert (finding.code, finding.line) == ("RFD013", 3)
+    assert finding.hint == "write it exactly as - **Status**: Accepted"
+    assert codes(rfd(status="Accepted (2024-05-01)")) == []
+
+
+@pytest.mark.parametrize(
+    ("header", "others", "expected"),
+    [
+        (
+            "- **Requires**: [RFD 001]\n",
+            {"001": {"Extends": "RFD 045"}},
+            "Requires RFD 001 leads back to this RFD: RFD 045 → RFD 001 → RFD 045",
+        ),
+        (
+            "- **Extends**: [RFD 001]\n",
+            {"001": {"Requires": "002"}, "002": {"Extends": "045"}},
+            "Extends RFD 001 leads back to this RFD: RFD 045 → RFD 001 → RFD 002 → RFD 045",
+        ),
+        (
+            "- **Requires**: [RFD 001]\n",
+            {"001": {"Requires": "002"}, "002": {"Requires": "001"}},
+            None,
+        ),  # a cycle elsewhere is reported on its own members
+    ],
+)
+def test_cycles_in_requires_and_extends(
+    header: str, others: dict[str, dict[str, str]], expected: str | None
+) -> None:
+    found = graph_codes(rfd(header), Corpus(others))
+    assert found == ([("RFD012", 7, expected)] if expected else [])
+
+
+@pytest.mark.parametrize(
+    ("header", "others", "expected"),
+    [
+        ("- **Extended by**: [RFD 001]\n", {"001": {"Extends": "RFD 045"}}, None),
+        (
+            "- **Extended by**: [RFD 001]\n",
+            {"001": {"Extends": "RFD 002"}},
+            "Extended by: RFD 001, whose Extends does not name RFD 045",
+        ),
+        ("- **Required by**: [RFD 003]\n", {}, "Required by: RFD 003 does not exist"),
+    ],
+)
+def test_back_links_must_be_returned(
+    header: str, others: dict[str, dict[str, str]], expected: str | None
+) -> None:
+    found = graph_codes(rfd(header), Corpus(others))
+    assert found == ([("RFD014", 7, expected)] if expected else [])
+
+
+def test_reference_link_definitions_must_point_to_a_file() -> None:
+    body = SECTIONS + (
+        "See [RFD 001] and [RFD 002].\n\n"
+        "[RFD 001]: ./001-first.md#context\n"
+        "[RFD 002]: 002-gone.md\n"
+        "[site]: https://example.com/x.md\n"
+        "[up]: ../../README.md\n"
+        "```\n[code]: nowhere.md\n```\n"
+    )
+    text = rfd(body=body)
+    found = graph_codes(text, Corpus({}, ("docs/rfd/001-first.md", "README.md")))
+    line = text.splitlines().index("[RFD 002]: 002-gone.md") + 1
+    assert found == [("RFD015", line, "link [RFD 002] points to 002-gone.md, which does not exist")]
+
+
+def test_severity_is_configured_per_code() -> None:
+    text = rfd("- **Requires**: [RFD 003]\n", status="accepted")
+    warn = LintSettings(severity={"RFD008": "warning", "RFD013": "off"})
+    found = lint_text(text, "x.md", known=KNOWN, settings=warn)
+    assert [(f.code, f.severity) for f in found] == [("RFD008", Severity.WARNING)]

@@ -39,6 +39,13 @@ def test_labels_name_phases_and_free_positions_still_count() -> None:
     assert phase_ids.position(LABELLED, "5") is None
 
 
+def test_what_a_user_types_names_a_phase_by_its_label_only() -> None:
+    assert phase_ids.named(LABELLED, "3A") == 2
+    assert phase_ids.named(LABELLED, "04") == 4
+    assert phase_ids.named(LABELLED, "2") is None  # a position, but no label
+    assert phase_ids.named(UNLABELLED, "2") == 2  # unlabelled plans are numbered 1..N
+
+
 def test_optional_and_deferred_phases_never_block() -> None:
     assert phase_ids.missing(LABELLED, set()) == [1, 2]
     assert phase_ids.missing(LABELLED, {1, 2}) == []

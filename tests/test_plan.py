@@ -118,6 +118,7 @@ def test_duplicate_and_non_sequential_phases_are_kept_in_order() -> None:
         ("…\n<!-- x -->\n_(guidance)_\n", "template placeholder"),
         ("We will do it in one go.\n", "no phase headings; write one heading per phase"),
         ("TODO: write the phases\n", "no phase headings"),
+        ("1. Widen the parser.\n2. **Switch** the writers.\n", "or a numbered list of phases"),
     ],
 )
 def test_missing_empty_or_placeholder_extracts_nothing_and_says_so(
@@ -256,3 +257,22 @@ def test_extract_from_a_parsed_rfd(plan_text: str, titles: list[str], problem: s
     assert result.problem is None if problem is None else problem in (result.problem or "")
     if titles:
         assert result.phases[0].description == "Extract it."
+
+
+def test_a_numbered_list_of_bold_titles_is_a_plan() -> None:
+    body = (
+        "We go in three steps.\n\n"
+        "1. **Widen the parser** so that it reads both forms.\n"
+        "   Both are kept for a release.\n\n"
+        "2. **Switch the writers**: every caller moves.\n"
+        "3) **Drop the old form** — once nobody writes it.\n\n"
+        "```\n4. **Not a phase** in code\n```\n"
+        "## Later\n\n5. **Not this one either**\n"
+    )
+    result = plan.extract_from_section(body)
+    assert [(p.label, p.title, p.description) for p in result.phases] == [
+        ("1", "Widen the parser", "so that it reads both forms.\nBoth are kept for a release."),
+        ("2", "Switch the writers", "every caller moves."),
+        ("3", "Drop the old form", "once nobody writes it."),
+    ]
+    assert plan.extract_from_section(body) == result  # deterministic

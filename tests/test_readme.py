@@ -36,3 +36,10 @@ def test_the_two_setup_commands_exist() -> None:
         assert script in README
         assert (root / script).stat().st_mode & 0o111
     assert "source" in (root / ".ci/run").read_text() and "pytest" in (root / ".ci/run").read_text()
+
+
+def test_every_lint_rule_is_documented_with_its_meaning_and_default() -> None:
+    from bot.lint_codes import RULES
+
+    for code, rule in RULES.items():
+        assert f"| `{code}` | {rule.meaning} | {rule.default} |" in README

@@ -86,7 +86,7 @@ def _chosen(phases: Sequence[Any], phase: str | int) -> int:
     if isinstance(phase, int):
         number: int | None = phase if 1 <= phase <= len(phases) else None
     else:
-        number = phase_ids.position(phases, phase)
+        number = phase_ids.named(phases, phase)
     if number is None:
         names = ", ".join(phase_ids.labels(phases))
         raise ValidationError(f"phase {phase} does not exist (the plan's phases: {names})")

@@ -77,7 +77,7 @@ class Session:
         mode = Mode.YES if ws.assume_yes else Mode.ASK if ws.interactive else Mode.CONFINED
         base = dict(
             root=ws.root, config=ws.config, llm=ws.llm, llm_for=ws.llm_for, bus=ws.bus,
-            store=ws.store, clock=ws.clock,
+            store=ws.store, clock=ws.clock, prompts=ws.prompts(),
         )  # fmt: skip
         return cls(**{"mode": mode, **base, **kwargs})
 

@@ -56,9 +56,7 @@ def build(
     tool: ToolSpec | None = None,
 ) -> tuple[Request, tuple[str, ...]]:
     """The request of one step, and the notices of what had to be cut to fit."""
-    from bot.prompts import Prompts
-
-    prompts = Prompts(ws.root)
+    prompts = ws.prompts()
     rendered = prompts.render(template, **context)
     parts = [Part("system prompt", rendered.system, cuttable=False)]
     parts += [Part(d.label, d.text) for d in docs]

@@ -91,10 +91,9 @@ def shared_request(
     tool: ToolSpec,
 ) -> tuple[Request, tuple[str, ...]]:
     """:func:`prefix_request` for ``doc`` and the design reviews the store holds for it."""
-    from bot.prompts import Prompts
 
     return prefix_request(
-        Prompts(ws.root), template=template, context=context,
+        ws.prompts(), template=template, context=context,
         rfd=(f"RFD {doc.rfd_id or doc.path}", doc.text), reviews=reviews_on_file(ws, doc),
         model=model, tool=tool, max_tokens=getattr(ws.config.steps, step).max_tokens,
         context_tokens=ws.config.provider.context_tokens,

@@ -13,12 +13,14 @@ from bot import __version__
 
 COMMANDS: dict[str, str] = {
     "init": "bot.cli.setup:init",
+    "adopt": "bot.cli.adopt:adopt",
+    "track": "bot.cli.adopt:track",
     "demo": "bot.cli.demo:demo",
     "new": "bot.cli.setup:new",
     "list": "bot.cli.show:list_cmd",
     "status": "bot.cli.show:status",
     "plan": "bot.cli.show:plan_cmd",
-    "lint": "bot.cli.show:lint",
+    "lint": "bot.cli.lint_cmd:lint",
     "promote": "bot.cli.transitions:promote",
     "abandon": "bot.cli.transitions:abandon",
     "supersede": "bot.cli.transitions:supersede",

@@ -1,9 +1,8 @@
-"""Read-only commands: ``list``, ``status``, ``plan``, ``lint``."""
+"""Read-only commands: ``list``, ``status``, ``plan`` (``lint``: :mod:`bot.cli.lint_cmd`)."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -13,13 +12,11 @@ from bot.cli.common import repo_root, rfd_command, workspace
 from bot.cli.output import Output
 from bot.config import load_config
 from bot.document import Document
-from bot.errors import FileNotFound
 from bot.state import StateStore
 from bot.status import Status
 from bot.text import plural
 
 if TYPE_CHECKING:
-    from bot.lint import Finding
     from bot.workspace import Workspace
 
 WITH_PLAN = {Status.ACCEPTED, Status.IMPLEMENTED, Status.SUPERSEDED}
@@ -115,69 +112,12 @@ def plan_cmd(out: Output, rfd: str) -> int:
         }
     )
     out.line(f"{plural(len(phases), 'phase')} ({method}):")
-    for i, p in enumerate(phases, start=1):
-        out.line(f"\n{i}. {p.title}")
+    from bot import phase_ids
+
+    for label, p in zip(phase_ids.labels(phases), phases, strict=True):
+        out.line(f"\n{label}. {p.title}")
         for line in p.description.splitlines():
             out.line(f"   {line}")
     if usage is not None:
         out.line(format_entry(usage))
     return 0
-
-
-@rfd_command()
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-def lint(out: Output, paths: tuple[Path, ...]) -> int:
-    """Check RFD headers and structure (all RFDs, or the files given)."""
-    from bot import lint as lint_rules
-
-    root = repo_root()
-    cfg = load_config(root)
-    docs, errors = discovery.load_all(root, cfg)
-    files = {f.path: f for f in discovery.scan(root, cfg)}
-    wanted = {(p if p.is_absolute() else Path.cwd() / p).resolve().as_posix() for p in paths}
-    known_paths = {(root / d.path).resolve().as_posix() for d in docs}
-    known_paths |= {(root / e.path).resolve().as_posix() for e in errors if e.path}
-    unknown = sorted(w for w in wanted if w not in known_paths)
-    if unknown:
-        raise FileNotFound(
-            f"not an RFD under {cfg.rfd_dir}/: {', '.join(unknown)}",
-            hint=f"give RFD files ({cfg.rfd_dir}/NNN-slug.md), or no path to lint them all",
-        )
-
-    def chosen(path: str | None) -> bool:
-        return not wanted or (root / (path or "")).resolve().as_posix() in wanted
-
-    known = {d.rfd_id: d.status for d in docs if d.rfd_id is not None}
-    findings = [
-        finding
-        for doc in docs
-        if chosen(doc.path)
-        for finding in lint_rules.lint_document(doc, known=known, file=files.get(doc.path))
-    ]
-    problems = [e for e in errors if chosen(e.path)]
-    store = StateStore(root, cfg)
-    problems += [e for doc in docs if chosen(doc.path) for e in store.validate(str(doc.rfd_id))]
-    out.data(
-        {"findings": [_finding(f) for f in findings], "errors": [e.to_dict() for e in problems]}
-    )
-    for finding in findings:
-        hint = f" — {finding.hint}" if finding.hint else ""
-        out.line(f"{finding.path}:{finding.line or 1}: {finding.code} {finding.message}{hint}")
-    for err in problems:
-        out.line(str(err))
-    if not findings and not problems:
-        checked = len([d for d in docs if chosen(d.path)])
-        out.success(f"{plural(checked, 'RFD')} checked, no problems")
-    failing = [f for f in findings if f.severity is lint_rules.Severity.ERROR]
-    return 1 if failing or problems else 0
-
-
-def _finding(f: Finding) -> dict[str, object]:
-    return {
-        "path": f.path,
-        "line": f.line,
-        "code": f.code,
-        "message": f.message,
-        "hint": f.hint,
-        "severity": f.severity.value,
-    }

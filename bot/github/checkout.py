@@ -18,8 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.errors import ForgeError
+from bot.config_shapes import is_branch
+from bot.errors import ForgeError, InvalidStructure
 from bot.github.api import PullRequest, RepoApi
+from bot.github.symlinks import refuse_links
 
 if TYPE_CHECKING:
     import git
@@ -85,20 +87,34 @@ def open_pull(
     environ: Mapping[str, str],
     *,
     paths: Iterable[str] = (),
+    guarded: Iterable[str] = (),
 ) -> Checkout:
-    """A worktree with the PR's content; ``paths`` are read through the API for forks."""
+    """A worktree with the PR's content; ``paths`` are read through the API for forks.
+
+    A same-repository PR's branch is checked out as it is: a symbolic link under
+    ``guarded`` (the RFD directory) is refused before anything reads it
+    (:mod:`bot.github.symlinks`)."""
     repo = _repo(base)
     env = git_env(environ)
     dest = Path(tempfile.mkdtemp(prefix=f"rfd-pr{pr.number}-", dir=environ.get("RUNNER_TEMP")))
     if pr.is_fork or not pr.head_repo:
-        _run(repo, env, "worktree", "add", "--detach", str(dest), "HEAD")
+        _run(repo, env, "worktree", "add", "--detach", "--end-of-options", str(dest), "HEAD")
         for path in paths:
             _overlay(dest, path, api.file_text(path, pr.head_sha, repo=pr.head_repo))
         return Checkout(dest, pr.head_ref, writable=False, note=FORK_NOTE)
+    if not is_branch(pr.head_ref):  # from the event: never a refspec or an option
+        raise ForgeError(f"the PR's branch name {pr.head_ref!r} is not one git accepts")
     remote = f"refs/remotes/origin/{pr.head_ref}"
-    _run(repo, env, "fetch", "--no-tags", "origin", f"+refs/heads/{pr.head_ref}:{remote}")
-    _run(repo, env, "worktree", "add", "--detach", str(dest), remote)
-    return Checkout(dest, pr.head_ref, writable=True)
+    _run(repo, env, "fetch", "--no-tags", "--end-of-options", "origin",
+         f"+refs/heads/{pr.head_ref}:{remote}")  # fmt: skip
+    _run(repo, env, "worktree", "add", "--detach", "--end-of-options", str(dest), remote)
+    checkout = Checkout(dest, pr.head_ref, writable=True)
+    try:
+        refuse_links(dest, guarded)
+    except InvalidStructure:
+        close(base, checkout)
+        raise
+    return checkout
 
 
 def _overlay(root: Path, path: str, text: str | None) -> None:
@@ -127,7 +143,8 @@ def commit_and_push(
     if not _run(repo, env, "diff", "--cached", "--name-only"):
         return None
     _run(repo, env, "commit", "--no-verify", "--quiet", "-m", message)
-    _run(repo, env, "push", "--no-verify", "origin", f"HEAD:refs/heads/{checkout.branch}")
+    _run(repo, env, "push", "--no-verify", "--end-of-options", "origin",
+         f"HEAD:refs/heads/{checkout.branch}")  # fmt: skip
     return _run(repo, env, "rev-parse", "HEAD")
 
 
@@ -137,7 +154,7 @@ def delivery_commit(checkout: Checkout, key: str) -> str | None:
         return None
     trailer = f"Rfd-Bot-Event: {key}"
     out = _run(_repo(checkout.root), {}, "log", "--format=%H%x1f%B%x1e", "--fixed-strings",
-               f"--grep={trailer}", "HEAD")  # fmt: skip
+               f"--grep={trailer}", "--end-of-options", "HEAD")  # fmt: skip
     for entry in out.split("\x1e"):
         sha, _, body = entry.strip().partition("\x1f")
         if trailer in body.splitlines():
@@ -147,12 +164,13 @@ def delivery_commit(checkout: Checkout, key: str) -> str | None:
 
 def committed_paths(checkout: Checkout, sha: str) -> list[str]:
     """The files ``sha`` changed, relative to the repository."""
-    out = _run(_repo(checkout.root), {}, "show", "--name-only", "--format=", sha)
+    out = _run(_repo(checkout.root), {}, "show", "--name-only", "--format=", "--end-of-options",
+               sha)  # fmt: skip
     return [line for line in out.splitlines() if line]
 
 
 def parent_of(checkout: Checkout, sha: str) -> str:
-    return _run(_repo(checkout.root), {}, "rev-parse", f"{sha}^")
+    return _run(_repo(checkout.root), {}, "rev-parse", "--verify", "--end-of-options", f"{sha}^")
 
 
 def _relative(root: Path, path: Path) -> str:
@@ -162,24 +180,27 @@ def _relative(root: Path, path: Path) -> str:
 
 def close(base: Path, checkout: Checkout) -> None:
     """Remove the worktree (the job's runner is thrown away anyway; tests are not)."""
-    _run(_repo(base), {}, "worktree", "remove", "--force", str(checkout.root))
+    _run(_repo(base), {}, "worktree", "remove", "--force", "--", str(checkout.root))
 
 
 def open_branch(base: Path, branch: str, environ: Mapping[str, str]) -> Checkout:
     """A worktree of the default branch's checkout for a new ``branch`` (pushed on commit)."""
     repo = _repo(base)
     dest = Path(tempfile.mkdtemp(prefix="rfd-branch-", dir=environ.get("RUNNER_TEMP")))
-    _run(repo, git_env(environ), "worktree", "add", "--detach", str(dest), "HEAD")
+    _run(repo, git_env(environ), "worktree", "add", "--detach", "--end-of-options", str(dest),
+         "HEAD")  # fmt: skip
     return Checkout(dest, branch, writable=True)
 
 
 def pushed_branch(base: Path, branch: str, environ: Mapping[str, str]) -> str | None:
     """``branch`` fetched from origin as a remote-tracking ref; None when origin has none."""
     repo, env = _repo(base), git_env(environ)
-    if not _run(repo, env, "ls-remote", "--heads", "origin", f"refs/heads/{branch}"):
+    if not _run(repo, env, "ls-remote", "--heads", "--end-of-options", "origin",
+                f"refs/heads/{branch}"):  # fmt: skip
         return None
     remote = f"refs/remotes/origin/{branch}"
-    _run(repo, env, "fetch", "--no-tags", "origin", f"+refs/heads/{branch}:{remote}")
+    _run(repo, env, "fetch", "--no-tags", "--end-of-options", "origin",
+         f"+refs/heads/{branch}:{remote}")  # fmt: skip
     return remote
 
 
@@ -188,6 +209,6 @@ def file_at(base: Path, ref: str, path: str) -> str | None:
     import git
 
     try:
-        return str(_repo(base).git.execute(["git", "show", f"{ref}:{path}"]))
+        return str(_repo(base).git.execute(["git", "show", "--end-of-options", f"{ref}:{path}"]))
     except git.GitCommandError:
         return None

@@ -96,15 +96,15 @@ def implement(ctx: Context, command: Command) -> str:
 
 
 def _position(rid: str, plan: Sequence[Any] | None, asked: str | None, nxt: int | None) -> int:
-    """The position of the phase to implement: the one asked for (its label, or a number
-    that is no label: a position), else the next one; Refused when there is none."""
+    """The position of the phase to implement: the one asked for (by its label), else the
+    next one; Refused when there is none."""
     if not plan:
         raise Refused(NO_PHASE.format(rid=rid))
     if asked is None:
         if nxt is None:
             raise Refused(NO_PHASE.format(rid=rid))
         return nxt
-    found = phase_ids.position(plan, asked)
+    found = phase_ids.named(plan, asked)
     if found is None:
         raise Refused(UNKNOWN_PHASE.format(rid=rid, asked=asked, labels=_labels(plan)))
     return found

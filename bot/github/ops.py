@@ -46,6 +46,7 @@ def open_workspace(ctx: Context, root: Path) -> Workspace:
         vcs=False,
         clock=ctx.clock,
         environ=ctx.environ,
+        prompt_root=ctx.root,  # the default branch's overrides, never the PR's
     )
 
 
@@ -69,7 +70,7 @@ def pr_workspace(
     written and ``writable`` is needed (a fork)."""
     if writable and pr.is_fork:
         raise Refused(FORK_REFUSED)
-    checkout = open_pull(ctx.root, pr, ctx.api, ctx.environ, paths=paths)
+    checkout = open_pull(ctx.root, pr, ctx.api, ctx.environ, paths=paths, guarded=[ctx.cfg.rfd_dir])
     try:
         yield open_workspace(ctx, checkout.root), checkout
     finally:

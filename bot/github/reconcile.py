@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from bot.errors import InvalidStructure
 from bot.github.api import PullRequest
 from bot.github.context import Context
 from bot.github.fcp_end import end_elapsed
@@ -27,6 +28,7 @@ from bot.text import plural
 STALE_AFTER = timedelta(minutes=30)
 """A label older than the label job's timeout (20 minutes) was left by a run that died."""
 NOTHING = "reconcile: nothing to repair, {writes}"
+SKIPPED = "#{number}: status comment not rebuilt (its branch is refused, see above)"
 DONE = "reconcile: {writes}"
 
 
@@ -36,7 +38,11 @@ def on_dispatch(ctx: Context) -> None:
     for pr in ctx.api.open_pulls():
         for line in remove_stale_labels(ctx, pr) + end_elapsed(ctx, pr):
             ctx.summary.note(line)
-        post_status(ctx, pr)  # notes each comment posted, updated or unchanged
+        try:
+            post_status(ctx, pr)  # notes each comment posted, updated or unchanged
+        except InvalidStructure as err:  # a link on the PR's branch: said, the others go on
+            ctx.summary.problem(err)
+            ctx.summary.note(SKIPPED.format(number=pr.number))
     writes = ctx.forge.pacer.writes
     ctx.summary.note((DONE if writes else NOTHING).format(writes=plural(writes, "write")))
 

@@ -89,7 +89,8 @@ def review_pr(
     if not todo:
         ctx.summary.note(f"every RFD of #{pr.number} is already reviewed at {short(pr.head_sha)}")
         return Reviewed(0, len(changed), found)
-    checkout = open_pull(ctx.root, pr, ctx.api, ctx.environ, paths=[c.file.path for c in changed])
+    checkout = open_pull(ctx.root, pr, ctx.api, ctx.environ, paths=[c.file.path for c in changed],
+                         guarded=[ctx.cfg.rfd_dir])  # fmt: skip
     try:
         head = _review_in(ctx, pr, checkout, todo, model)
         status_comment.refresh(ctx, pr, checkout.root, head, changed)

@@ -83,7 +83,7 @@ def read_rows(ctx: Context, pr: PullRequest) -> list[Row]:
     if not changed:
         return []
     paths = [c.file.path for c in changed]
-    checkout = open_pull(ctx.root, pr, ctx.api, ctx.environ, paths=paths)
+    checkout = open_pull(ctx.root, pr, ctx.api, ctx.environ, paths=paths, guarded=[ctx.cfg.rfd_dir])
     try:
         rows = [read_row(checkout.root, ctx.cfg, c, ctx.clock()) for c in changed]
         annotate_lint(ctx, checkout.root, rows)
@@ -128,9 +128,10 @@ def render(rows: list[Row], posted: list[PostedReview], *, repo: str, head: str,
 def annotate_lint(ctx: Context, root: Path, rows: list[Row]) -> None:
     """Lint findings of the changed RFDs as annotations on the PR's diff."""
     from bot.discovery import scan
-    from bot.lint import lint_text
+    from bot.lint import LintSettings, lint_text
 
     files = scan(root, ctx.cfg)
+    settings = LintSettings.of(ctx.cfg.lint)
     known = {f.rfd_id: Status.DRAFT if f.rfd_id.draft else Status.DISCUSSION for f in files}
     count = 0
     for row in rows:
@@ -138,7 +139,7 @@ def annotate_lint(ctx: Context, root: Path, rows: list[Row]) -> None:
             continue
         path = row.changed.file.path
         text = (root / path).read_text(encoding="utf-8")
-        for f in lint_text(text, path, known=known, file=row.changed.file):
+        for f in lint_text(text, path, known=known, file=row.changed.file, settings=settings):
             level = "error" if f.severity.name == "ERROR" else "warning"
             ctx.summary.annotate(level, f"{f.code} {f.message} ({f.hint})", file=path, line=f.line)
             count += 1

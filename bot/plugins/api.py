@@ -82,6 +82,8 @@ class PluginContext:
     llm: LLM | None = None
     environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
     sleep: Callable[[float], None] = time.sleep
+    prompt_root: Path | None = None
+    """Where prompt overrides come from (None: ``root``); the bot's default branch."""
 
 
 def event_names() -> frozenset[str]:

@@ -90,7 +90,7 @@ def rfd_register(bus: ScopedBus, options: Mapping[str, Any], context: PluginCont
         log.warning("judge: no model available (offline); results are not judged")
         return
     model = context.config.models.get(options["model"], options["model"])
-    prompts = Prompts(context.root, context.environ)
+    prompts = Prompts(context.prompt_root or context.root, context.environ)
     bus.subscribe(ResultReady, Judge(llm, model, options, bus, prompts).check)
 
 

@@ -119,6 +119,7 @@ def load_plugins(
     environ: Mapping[str, str] | None = None,
     sleep: Callable[[float], None] = time.sleep,
     found: Mapping[str, EntryPoint] | None = None,
+    prompt_root: Path | None = None,
 ) -> tuple[Plugin, ...]:
     """Register the enabled plugins on ``bus``, in the order ``[plugins] enabled`` lists them.
 
@@ -136,7 +137,7 @@ def load_plugins(
         plugins.append(Plugin(name, info, _source(found[name]), enabled=True, options=options))
     _check_disabled(resolved, found, root, {p.name for p in plugins})
     environ = dict(os.environ) if environ is None else environ
-    context = PluginContext(root, resolved.config, store, llm, environ, sleep)
+    context = PluginContext(root, resolved.config, store, llm, environ, sleep, prompt_root)
     for plugin in plugins:
         _register(pm, plugin, bus, context)
     return tuple(plugins)

@@ -112,7 +112,7 @@ class StateStore:
         try:
             with open(os.path.join(base, PLAN), "rb") as handle:
                 phases = json.loads(handle.read())
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             return None
         if not isinstance(phases, list):
             return None
@@ -152,6 +152,13 @@ class StateStore:
         else:
             return False
         return True
+
+    def write_root_file(self, name: str, text: str) -> Path:
+        """A file of the state root itself (``baseline.json``), written atomically."""
+        (part,) = relative_parts(name)  # one plain name: never a directory or outside
+        path = self.base / part
+        self._write(path, text)
+        return path
 
     def _write(self, path: Path, text: str) -> None:
         with in_the_way(self.show(path)):

@@ -1,0 +1,90 @@
+"""``rfd lint``: every rule of :mod:`bot.lint` over the RFDs (templates are not RFDs),
+plus each RFD's state files; the exit code counts errors only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from bot import discovery
+from bot.cli.common import repo_root, rfd_command
+from bot.cli.output import Output
+from bot.config import load_config
+from bot.document import Document
+from bot.errors import FileNotFound
+from bot.ids import RfdId
+from bot.lint import Finding, LintSettings, Severity, lint_document
+from bot.state import StateStore
+from bot.text import plural
+
+NOT_AN_RFD_HINT = "give RFD files ({dir}/NNN-slug.md), or no path to lint them all"
+
+
+class DocsCorpus:
+    """:class:`bot.lint_graph.Corpus` over the RFDs ``rfd lint`` has read."""
+
+    def __init__(self, root: Path, docs: dict[RfdId, Document]) -> None:
+        self.root, self.docs = root, docs
+
+    def links(self, rfd_id: RfdId, key: str) -> tuple[RfdId, ...] | None:
+        doc = self.docs.get(rfd_id)
+        return None if doc is None else doc.links(key)
+
+    def exists(self, path: str) -> bool:
+        return (self.root / path).is_file()
+
+
+@rfd_command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+def lint(out: Output, paths: tuple[Path, ...]) -> int:
+    """Check RFD headers and structure (all RFDs, or the files given)."""
+    root = repo_root()
+    cfg = load_config(root)
+    docs, errors = discovery.load_all(root, cfg)  # templates are not RFDs
+    files = {f.path: f for f in discovery.scan(root, cfg)}
+    wanted = {(p if p.is_absolute() else Path.cwd() / p).resolve().as_posix() for p in paths}
+    known_paths = {(root / d.path).resolve().as_posix() for d in docs}
+    known_paths |= {(root / e.path).resolve().as_posix() for e in errors if e.path}
+    unknown = sorted(w for w in wanted if w not in known_paths)
+    if unknown:
+        raise FileNotFound(f"not an RFD under {cfg.rfd_dir}/: {', '.join(unknown)}",
+                           hint=NOT_AN_RFD_HINT.format(dir=cfg.rfd_dir))  # fmt: skip
+
+    def chosen(path: str | None) -> bool:
+        return not wanted or (root / (path or "")).resolve().as_posix() in wanted
+
+    by_id = {f.rfd_id: d for d in docs if (f := files.get(d.path)) is not None}
+    known = {rfd_id: d.status for rfd_id, d in by_id.items()}
+    settings = LintSettings.of(cfg.lint)
+    corpus = DocsCorpus(root, by_id)
+    findings = [
+        finding
+        for doc in docs
+        if chosen(doc.path)
+        for finding in lint_document(
+            doc, known=known, file=files.get(doc.path), settings=settings, corpus=corpus
+        )
+    ]
+    problems = [e for e in errors if chosen(e.path)]
+    store = StateStore(root, cfg)
+    problems += [e for doc in docs if chosen(doc.path) for e in store.validate(str(doc.rfd_id))]
+    out.data({"findings": [_finding(f) for f in findings],
+              "errors": [e.to_dict() for e in problems]})  # fmt: skip
+    for finding in findings:
+        hint = f" — {finding.hint}" if finding.hint else ""
+        where = f"{finding.path}:{finding.line or 1}"
+        out.line(f"{where}: {finding.code} {finding.severity.value}: {finding.message}{hint}")
+    for err in problems:
+        out.line(str(err))
+    failing = [f for f in findings if f.severity is Severity.ERROR]
+    if not failing and not problems:
+        checked = len([d for d in docs if chosen(d.path)])
+        warned = f" ({plural(len(findings), 'warning')})" if findings else ""
+        out.success(f"{plural(checked, 'RFD')} checked, no errors{warned}")
+    return 1 if failing or problems else 0
+
+
+def _finding(f: Finding) -> dict[str, object]:
+    return {"path": f.path, "line": f.line, "code": f.code, "message": f.message,
+            "hint": f.hint, "severity": f.severity.value}  # fmt: skip

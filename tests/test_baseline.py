@@ -1,0 +1,43 @@
+"""The adoption baseline: what it records, and how a broken one is reported."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import baseline
+from bot.errors import ParseError
+from bot.ids import RfdId
+from bot.status import Status
+
+PATH = "docs/rfd/.state/baseline.json"
+
+
+def test_statuses_keep_the_file_names_padding_and_round_trip() -> None:
+    text = baseline.record("abc123", [("045", Status.ACCEPTED), ("D05", Status.DRAFT),
+                                      ("002", Status.IMPLEMENTED)])  # fmt: skip
+    assert text.index('"002"') < text.index('"045"') < text.index('"D05"')
+    found = baseline.loads(text, PATH)
+    assert found.commit == "abc123"
+    assert found.grandfathers(RfdId.parse("45"), Status.ACCEPTED)
+    assert not found.grandfathers(RfdId.parse("45"), Status.IMPLEMENTED)  # reached later
+    assert not found.grandfathers(RfdId.parse("46"), Status.ACCEPTED)
+    assert not baseline.NONE.grandfathers(RfdId.parse("45"), Status.ACCEPTED)
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "line"),
+    [
+        ("{", "is not JSON", 1),
+        ('{"statuses": []}', "is not an adoption baseline", None),
+        ('{"commit": "x", "statuses": {"045": "Approved"}}', "bad entry '045': 'Approved'", None),
+        ('{"commit": "x", "statuses": {"x": "Draft"}}', "bad entry 'x': 'Draft'", None),
+    ],
+)
+def test_a_broken_baseline_names_the_file_and_what_to_do(
+    text: str, message: str, line: int | None
+) -> None:
+    with pytest.raises(ParseError) as raised:
+        baseline.loads(text, PATH)
+    assert (raised.value.path, raised.value.line) == (PATH, line)
+    assert message in raised.value.message
+    assert "rfd adopt" in (raised.value.hint or "")
