@@ -130,8 +130,8 @@ class ConsensusSection:
     count_older: bool = True
     """Do approvals of an older revision of the RFD count (they are shown as older anyway)?"""
     fcp_accepts: bool = False
-    """Does the scheduled run accept the RFD when its final comment period ends (else it
-    announces that the RFD may be accepted)?"""
+    """When the final comment period ends, does the scheduled run apply the accept label
+    (besides saying that the RFD may be accepted)?"""
 
     @property
     def enabled(self) -> bool:

@@ -64,16 +64,15 @@ class Concern:
 @dataclass(frozen=True)
 class Fcp:
     """A final comment period: started by ``by`` at ``start``, ending at ``end``; a concern
-    raised during it pauses it (``paused``), and the scheduled run ends it (``ended``)."""
+    raised during it pauses it (``paused``) until a reviewer starts it again."""
 
     by: str
     start: float
     end: float
     paused: bool = False
-    ended: bool = False
 
     def elapsed(self, now: float) -> bool:
-        return not self.paused and (self.ended or now >= self.end)
+        return not self.paused and now >= self.end
 
 
 @dataclass(frozen=True)
@@ -109,7 +108,7 @@ def raise_concern(ledger: Ledger, login: str, text: str, link: str, now: float) 
         raise ValidationError(EMPTY_CONCERN, hint='write it after the command: concern "why"')
     number = max((c.number for c in ledger.concerns), default=0) + 1
     fcp = ledger.fcp
-    if fcp is not None and not fcp.ended:
+    if fcp is not None and not fcp.elapsed(now):
         fcp = replace(fcp, paused=True)
     concern = Concern(number, login, text, link, now)
     return replace(ledger, concerns=(*ledger.concerns, concern), fcp=fcp)
@@ -132,14 +131,9 @@ def resolve(ledger: Ledger, rfd: str, number: int, login: str) -> Ledger:
 def start_fcp(ledger: Ledger, rfd: str, login: str, days: int, now: float) -> Ledger:
     """A final comment period of ``days`` from ``now`` (a paused one starts over)."""
     fcp = ledger.fcp
-    if fcp is not None and not fcp.paused and not fcp.ended:
+    if fcp is not None and not fcp.paused and not fcp.elapsed(now):
         raise ValidationError(FCP_RUNNING.format(rfd=rfd, end=day(fcp.end)))
     return replace(ledger, fcp=Fcp(login, now, now + days * DAY))
-
-
-def end_fcp(ledger: Ledger) -> Ledger:
-    assert ledger.fcp is not None
-    return replace(ledger, fcp=replace(ledger.fcp, ended=True))
 
 
 def day(stamp: float) -> str:

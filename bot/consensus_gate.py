@@ -103,7 +103,7 @@ def block(cfg: ConsensusSection, ledger: Ledger, rfd: str, rev: str, now: float,
         lines += [f"- {c.number}. {inline(c.text)} ({inline(c.author)}){_link(c)}"
                   for c in concerns]  # fmt: skip
     if ledger.fcp is not None:
-        lines += ["", _fcp_line(ledger)]
+        lines += ["", _fcp_line(ledger, now)]
     verdict = "✅ ready to accept" if found.met else "⏳ not yet: " + "; ".join(found.missing)
     return [*lines, "", verdict]
 
@@ -125,10 +125,10 @@ def _link(concern: Concern) -> str:
     return f" — [comment]({concern.link})" if safe else ""
 
 
-def _fcp_line(ledger: Ledger) -> str:
+def _fcp_line(ledger: Ledger, now: float) -> str:
     fcp = ledger.fcp
     assert fcp is not None
-    if fcp.ended:
+    if fcp.elapsed(now):
         return f"Final comment period ended {day(fcp.end)}."
     if fcp.paused:
         return "Final comment period paused by a concern."

@@ -118,17 +118,6 @@ def start_fcp(ws: Workspace, query: str, login: str) -> SignOff:
                  f"it ends {end}")  # fmt: skip
 
 
-def end_fcp(ws: Workspace, query: str) -> SignOff | None:
-    """End an elapsed final comment period (None when there is none to end)."""
-    rid, _, _ = _current(ws, query)
-    ledger = ws.store.read_consensus(rid)
-    fcp = ledger.fcp
-    if fcp is None or fcp.ended or not fcp.elapsed(ws.clock()):
-        return None
-    ledger = consensus.end_fcp(ledger)
-    return _save(ws, rid, ledger, f"the final comment period of RFD {rid} has ended")
-
-
 def current_standing(ws: Workspace, query: str) -> Standing:
     rid, rev, _ = _current(ws, query)
     return standing(ws.config.consensus, ws.store.read_consensus(rid), rid, rev, ws.clock())

@@ -45,6 +45,9 @@ def test_the_same_flow_works_locally(repo: Path, capsys: pytest.CaptureFixture[s
     assert run(repo, "resolve", "001", "1", who="carol") == 0
     assert run(repo, "accept", "001", who="alice") == 0
     assert "Accepted" in (repo / "docs/rfd/001-queue.md").read_text()
+    (issue,) = (repo / "docs/rfd/.state/.forge").rglob("*.json")
+    decided = "[these sign-offs and concerns](docs/rfd/.state/001/consensus.json)"
+    assert decided in json.loads(issue.read_text())["body"]  # the tracking issue links it
 
 
 def test_status_shows_who_approved_and_who_it_waits_on(

@@ -85,10 +85,12 @@ README_ROWS: dict[str, tuple[str, ...]] = {
         (SIGNING + "two_reviewers_approve_a_concern_blocks_accept_until_resolved",),
     "`/rfd approve` by someone not in `consensus.reviewers`":
         (SIGNING + "someone_not_among_the_reviewers_cannot_approve",),
-    "`reconcile` ending a final comment period (accepts it / announces it)": (
-        SIGNING + "the_scheduled_run_ends_an_elapsed_final_comment_period[accepts]",
+    "`reconcile` at the end of a final comment period (announces it, applies the accept label)": (
         SIGNING + "the_scheduled_run_ends_an_elapsed_final_comment_period[announces]",
+        SIGNING + "the_scheduled_run_ends_an_elapsed_final_comment_period[accepts]",
     ),
+    "`reconcile` run again after the end was announced":
+        (SIGNING + "the_end_of_a_final_comment_period_is_announced_once",),
     "re-delivered event (status, review, accept, push, comment, refused label)":
         tuple(s for s in scenarios() if "redelivered" in s),
 }  # fmt: skip

@@ -85,7 +85,7 @@ ELAPSED = """{
     {"login": "mona", "revision": "0", "at": 1795000000, "reviewer": "@Codertocat/architects"}
   ],
   "concerns": [],
-  "fcp": {"by": "hubot", "start": 1795140000, "end": 1795744800, "paused": false, "ended": false}
+  "fcp": {"by": "hubot", "start": 1795140000, "end": 1795744800, "paused": false}
 }
 """
 
@@ -93,17 +93,29 @@ ELAPSED = """{
 @pytest.mark.parametrize("accepts", [True, False], ids=["accepts", "announces"])
 @pytest.mark.vcr
 def test_the_scheduled_run_ends_an_elapsed_final_comment_period(
-    tmp_path: Path, accepts: bool
+    tmp_path: Path, accepts: bool, vcr: Any
 ) -> None:
+    """The job may not write code: it comments (and applies the accept label when
+    configured to); the ledger needs no change, the gate reads the end by the clock."""
     config = CONFIG + CONSENSUS.replace("true", "true" if accepts else "false")
     origin, checkout = make_world(
         tmp_path, {".github/rfd.toml": config}, {RFD_PATH: RFD_TEXT, LEDGER: ELAPSED}
     )
     assert run_bot(tmp_path, checkout, "workflow_dispatch", payload("workflow_dispatch")) == 0
-    fcp = ledger(origin)["fcp"]
-    assert isinstance(fcp, dict) and fcp["ended"] is True
-    status = "Accepted" if accepts else "Discussion"
-    assert f"- **Status**: {status}" in git(origin, "show", f"{BRANCH}:{RFD_PATH}")
+    said = json.loads(vcr.requests[3].body)["body"]
+    assert "The final comment period of RFD 045 ended on 2026-11-27 02:00 UTC" in said
+    labelled = [r for r in vcr.requests if r.path.endswith("/labels")]
+    assert len(labelled) == (1 if accepts else 0)
+    assert ledger(origin)["fcp"] == json.loads(ELAPSED)["fcp"]
+
+
+@pytest.mark.vcr
+def test_the_end_of_a_final_comment_period_is_announced_once(tmp_path: Path) -> None:
+    config = CONFIG + CONSENSUS.replace("true", "false")
+    _, checkout = make_world(
+        tmp_path, {".github/rfd.toml": config}, {RFD_PATH: RFD_TEXT, LEDGER: ELAPSED}
+    )
+    assert run_bot(tmp_path, checkout, "workflow_dispatch", payload("workflow_dispatch")) == 0
 
 
 @pytest.mark.vcr

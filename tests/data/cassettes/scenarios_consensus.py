@@ -8,7 +8,7 @@ from gh_data import (
     diff_entry,
     error,
     example,
-    issue,
+    label,
     permission,
     pull_item,
     reaction,
@@ -74,23 +74,24 @@ CASSETTES = {
 }  # fmt: skip
 
 
-ISSUES_Q = "state=all&sort=created&direction=desc&per_page=100"
-TRACKING_BODY = body("consensus-tracking")
 OPEN_PRS = call("GET", "/pulls", query="state=open&per_page=100&page=1",
                 reply=[pull_item(2, "rfd-045-streaming-exports", HEAD)])  # fmt: skip
 END = G + "test_the_scheduled_run_ends_an_elapsed_final_comment_period"
 CASSETTES |= {
     END + "[accepts]": [
-        OPEN_PRS, files(ledger=True),
-        call("GET", "/issues", query=ISSUES_Q, reply=[]),
-        call("POST", "/issues", status=201,
-             body={"title": "RFD 045: Streaming exports", "body": TRACKING_BODY, "labels": []},
-             reply=issue(12, "RFD 045: Streaming exports", TRACKING_BODY)),
-        NO_COMMENTS, reply("consensus-fcp-accepted", 2101), reply("consensus-status-accepted", 950),
+        OPEN_PRS, files(ledger=True), NO_COMMENTS, reply("consensus-fcp-labelled", 2101),
+        call("POST", "/issues/2/labels", body=["rfd:accept"], reply=[label("rfd:accept")]),
+        reply("consensus-status-ended", 950),
     ],
     END + "[announces]": [
+        OPEN_PRS, files(ledger=True), NO_COMMENTS, reply("consensus-fcp-ended", 2102),
+        reply("consensus-status-ended", 950),
+    ],
+    G + "test_the_end_of_a_final_comment_period_is_announced_once": [
         OPEN_PRS, files(ledger=True),
-        NO_COMMENTS, reply("consensus-fcp-ended", 2102), reply("consensus-status-ended", 950),
+        call("GET", "/issues/2/comments", query="per_page=100",
+             reply=[comment(2102, 2, body("consensus-fcp-ended")),
+                    comment(950, 2, body("consensus-status-ended"))]),
     ],
 }  # fmt: skip
 
