@@ -43,7 +43,7 @@ def ledger(origin: Path) -> dict[str, list[dict[str, object]]]:
 
 @pytest.mark.vcr
 def test_two_reviewers_approve_a_concern_blocks_accept_until_resolved(
-    tmp_path: Path, world: tuple[Path, Path]
+    tmp_path: Path, world: tuple[Path, Path], vcr: Any
 ) -> None:
     origin, checkout = world
 
@@ -60,6 +60,11 @@ def test_two_reviewers_approve_a_concern_blocks_accept_until_resolved(
     ]
     say("/rfd concern Proxies may buffer the chunked response", "mona", 1003)
     say("/rfd accept", "hubot", 1004)  # refused: the reply names the concern
+    (refusal,) = [r.body for r in vcr.requests if r.body and b"c1004-accept" in r.body]
+    assert (
+        "- concern 1 by mona is open: Proxies may buffer the chunked response"
+        in json.loads(refusal)["body"]
+    )
     assert "- **Status**: Discussion" in git(origin, "show", f"{BRANCH}:{RFD_PATH}")
     say("/rfd resolve 1", "mona", 1005)
     assert ledger(origin)["concerns"][0]["resolved_by"] == "mona"

@@ -10,6 +10,8 @@ writes nothing, and a new labeling is taken off with a reply saying so.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from bot.config import Config
 from bot.github.api import PullRequest
 from bot.github.auth import AUTHOR_MAY_NOT_ACCEPT, authorize
@@ -19,10 +21,14 @@ from bot.github.context import Context
 from bot.github.ops import Refused, commit, pr_workspace, refuse_label
 from bot.status import Status
 
+if TYPE_CHECKING:
+    from bot.workspace import Workspace
+
 ACCEPTABLE = (Status.DRAFT, Status.DISCUSSION)
 ALREADY = "Every RFD of this pull request is already accepted: nothing to do."
 ALREADY_KEY = "{key}-already"
 NO_RFD = "This pull request changes no RFD: there is nothing to accept."
+NOT_SIGNED_OFF = "RFD {rfd} cannot be accepted yet: it lacks its sign-offs.\n\n{missing}"
 
 
 def on_label(ctx: Context) -> None:
@@ -64,6 +70,7 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
             return already(ctx, pr, [(str(d.rfd_id), d.tracking_issue) for d in docs],
                            [c.file.path for c in changed])  # fmt: skip
         _check_authors(ctx.cfg, ctx.delivery.actor.login, [a for d in todo for a in d.authors])
+        _check_signed_off(ws, [str(d.rfd_id) for d in todo])
         outcomes = [accept(ws, str(d.rfd_id)) for d in todo]
         ids = ", ".join(o.rfd_id for o in outcomes)
         done = commit(ctx, checkout, [p for o in outcomes for p in o.changed], ids, "accepted")
@@ -85,6 +92,20 @@ def _check_authors(cfg: Config, login: str, authors: list[str]) -> None:
     names = {a.strip().lstrip("@").lower() for a in authors}
     if not cfg.accept.allow_author and login.lower() in names:
         raise Refused(AUTHOR_MAY_NOT_ACCEPT.format(login=login))
+
+
+def _check_signed_off(ws: Workspace, ids: list[str]) -> None:
+    """The sign-offs ``[consensus]`` asks for: a refusal (the label comes off) naming what
+    is missing and who can give it."""
+    if not ws.config.consensus.enabled:
+        return
+    from bot.signoff import current_standing
+
+    for rid in ids:
+        missing = current_standing(ws, rid).missing
+        if missing:
+            lines = "\n".join(f"- {m}" for m in missing)
+            raise Refused(NOT_SIGNED_OFF.format(rfd=rid, missing=lines))
 
 
 def _same(a: str, b: str) -> bool:
