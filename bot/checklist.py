@@ -153,14 +153,18 @@ def _marked(match: re.Match[str], status: ItemStatus, reason: str) -> str:
     return f"{match['head']}{status.value}{match['mid']}{number}{_item(match, 0).label}{suffix}"
 
 
-def append(text: str, labels: list[str] | tuple[str, ...]) -> tuple[str, list[str]]:
+def append(
+    text: str, labels: list[str] | tuple[str, ...], *, original_count: int | None = None
+) -> tuple[str, list[str]]:
     """Add items after the last one, numbered on; returns the text and the labels dropped.
 
-    Items past the cap (twice the original count) are dropped, not an error.
+    Items past the cap (twice the original count: ``original_count`` when given, else the
+    comment in ``text``) are dropped, not an error.
     """
     checklist = parse(text)
     wanted = [_one_line(_strip_box(label)) for label in labels]
-    room = len(wanted) if checklist.cap is None else max(0, checklist.cap - len(checklist.items))
+    cap = checklist.cap if original_count is None else original_count * INFLATION
+    room = len(wanted) if cap is None else max(0, cap - len(checklist.items))
     kept, dropped = wanted[:room], wanted[room:]
     start = max((item.number for item in checklist.items), default=0) + 1
     new = [f"- [ ] {n}. {label}\n" for n, label in enumerate(kept, start=start)]

@@ -164,6 +164,11 @@ class ImplementSection:
     """Globs the implement step may never write, whatever ``allowed_paths`` says."""
     max_items: int = 30
     """Largest item checklist per phase (amendments are capped at twice the original count)."""
+    verify: str = "auto"
+    """Command run after each item (through the same runner as the model's commands); an item
+    is ``[x]`` only when it passes.  ``auto``: ``pytest`` when the repository has pytest tests,
+    ``make test`` when the Makefile has a ``test`` target, ``npm test`` when package.json has a
+    test script; ``""``: no check."""
     isolation: Literal["auto", "bwrap", "unshare", "none"] = "auto"
     """How commands are isolated (fresh namespaces, see README "What implement's commands can
     reach"): ``auto`` probes bubblewrap, then ``unshare``; ``none`` runs them unisolated, which

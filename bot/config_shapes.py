@@ -67,5 +67,9 @@ SHAPES: dict[str, Shape] = {
     ),
     "provider.api_key_env": (is_env_name, "an environment variable name such as `OPENAI_API_KEY`"),
     "provider.base_url": (is_http_url, "an http(s) URL such as `https://api.openai.com/v1`"),
+    "implement.verify": (
+        is_plain_text,
+        'one command line such as `pytest -q` (no newline, not starting with `-`), `auto` or ""',
+    ),
 }
 """Strings with a shape: dotted key → (check, what to write)."""

@@ -2,8 +2,8 @@
 
 Pure: a :class:`~bot.config.ConsensusSection`, a :class:`~bot.consensus.Ledger`, the
 RFD's current revision and the time in; what is missing (each naming who can give it)
-and markdown lines out.  Logins and concern texts are untrusted: they are shown as
-inline text that cannot become markdown structure, a mention or a link.
+and markdown lines out.  Logins and concern texts are untrusted: they go through
+:mod:`bot.markdown_safe` (no structure, marker or mention).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from bot.config import ConsensusSection
 from bot.consensus import Approval, Concern, Ledger, day, same_login
-from bot.sanitize import sanitize
+from bot.markdown_safe import cell, inline
 
 HEADING = "#### Decision"
 WAITING = "approvals: {have} of {need}, waiting on {who} (`/rfd approve`, or `rfd approve {rfd}`)"
@@ -29,16 +29,6 @@ FCP_PAUSED = (
     "the final comment period is paused by a concern: a reviewer restarts it with `/rfd fcp`"
 )
 FCP_RUNNING = "the final comment period runs until {end}"
-
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()<>#+!|~])")
-
-
-def inline(text: str) -> str:
-    """Untrusted text as one line of plain markdown text (no structure, no mention)."""
-    flat = " ".join(sanitize(text).split())
-    escaped = _MARKDOWN.sub(r"\\\1", flat).replace("@", "&#64;")
-    return escaped.replace("://", "&#58;//").replace("www.", "www&#46;")  # no autolink
-
 
 @dataclass(frozen=True)
 class Standing:
@@ -96,7 +86,7 @@ def block(cfg: ConsensusSection, ledger: Ledger, rfd: str, rev: str, now: float,
     found = standing(cfg, ledger, rfd, rev, now)
     lines = [heading, "", "| reviewer | sign-off |", "|---|---|"]
     for reviewer in cfg.reviewers:
-        lines.append(f"| {inline(reviewer)} | {_sign_off(reviewer, ledger, rev)} |")
+        lines.append(f"| {cell(reviewer)} | {_sign_off(reviewer, ledger, rev)} |")
     concerns = ledger.open_concerns
     if concerns:
         lines += ["", "Open concerns:"]
@@ -115,7 +105,7 @@ def _sign_off(reviewer: str, ledger: Ledger, rev: str) -> str:
     cells = []
     for a in mine:
         older = "" if a.revision == rev else ", of an older revision"
-        by = "" if same_login(a.login, reviewer) else f" by {inline(a.login)}"
+        by = "" if same_login(a.login, reviewer) else f" by {cell(a.login)}"
         cells.append(f"✅{by} at `{a.revision[:7]}`{older}")
     return "; ".join(cells)
 

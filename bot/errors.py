@@ -135,6 +135,12 @@ class ForgeError(RfdError):
     kind = "forge_error"
 
 
+class ForgeGone(ForgeError):
+    """What the forge was asked about is not there (any more): a deleted comment, say."""
+
+    kind = "forge_gone"
+
+
 class ForgeUnreachable(ForgeError):
     """The forge could not be reached at all (network down, DNS, timeout)."""
 

@@ -6,11 +6,13 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot import phase_ids, tracking
-from bot.comments import marker
+from bot import lifecycle_labels, phase_ids, tracking
+from bot.comments import marker, with_marker
+from bot.document import Document
 from bot.errors import AlreadyExists, GateError, ValidationError
 from bot.events import PhaseCompleted, TrackingDue, TrackingIssueUpdated
 from bot.forge.base import Issue
+from bot.markdown_safe import inline, one_line
 from bot.plan import PlanPhase
 from bot.state import OnExists
 from bot.status import Status
@@ -149,6 +151,49 @@ def _position(phases: tuple[PlanPhase, ...], phase: int | str) -> int | None:
     return phase_ids.named(phases, str(phase))
 
 
+NOT_PLANNED = (Status.ABANDONED, Status.SUPERSEDED)
+ABANDONED_NOTE = "RFD {rid} was abandoned{why}. This issue closes as not planned."
+SUPERSEDED_NOTE = (
+    "RFD {rid} was superseded by {successor}, where the work continues. This issue closes as "
+    "not planned."
+)
+
+
+def closing_note(rid: str, doc: Document) -> str:
+    """Why the tracking issue closes as not planned: the reason, or the successor."""
+    if doc.status is Status.SUPERSEDED:
+        successors = ", ".join(f"RFD {s}" for s in doc.links("Superseded by")) or "another RFD"
+        text = SUPERSEDED_NOTE.format(rid=rid, successor=successors)
+    else:
+        reason = " ".join((doc.field("Abandoned") or "").split())
+        why = f": {inline(reason)}" if reason else ""
+        text = ABANDONED_NOTE.format(rid=rid, why=why)
+    return f"{marker('closed', rid)}\n{text}"
+
+
+SUMMARY_LINK = "[summary]({url})"
+
+
+def summary_links(ws: Workspace, rid: str, phases: tuple[PlanPhase, ...]) -> dict[int, str]:
+    """A link to each recorded phase's summary on the default branch, by position."""
+    files = ws.store.phase_files(rid)
+    found = {}
+    for n, phase in enumerate(phases, start=1):
+        path = files.get(phase_ids.label(phase, n))
+        if path is not None:
+            found[n] = SUMMARY_LINK.format(url=ws.forge.file_url(ws.rel(path)))
+    return found
+
+
+def _relabel(ws: Workspace, issue: Issue, status: Status) -> None:
+    """The issue carries its RFD's status label, and no other lifecycle label."""
+    todo = lifecycle_labels.changes(issue.labels, [status])
+    for name in todo.remove:
+        ws.forge.remove_label(issue.number, name)
+    if todo.add:
+        ws.forge.add_labels(issue.number, todo.add)
+
+
 def tracking_marker(rfd_id: str) -> str:
     return marker("tracking", rfd_id)
 
@@ -172,28 +217,32 @@ def sync_tracking(ws: Workspace, query: str) -> Issue:
     phases = ws.store.read_plan(rid) or ()
     done = ws.store.done_phases(rid, phases)
     mark = tracking_marker(rid)
-    title = f"RFD {rid}: {doc.title}"
+    title = f"RFD {rid}: {one_line(doc.title)}"
     existing = ws.forge.find_issue(mark)
+    label = lifecycle_labels.label_of(doc.status)
+    links = summary_links(ws, rid, phases)
     if existing is None:
         link = ws.forge.file_url(file.path)
-        body = tracking.render_body(rid, doc.title, link, phases, done, decision=_decision(ws, rid))
-        issue = ws.forge.create_issue(title, body if mark in body else f"{mark}\n{body}")
+        body = tracking.render_body(rid, doc.title, link, phases, done, links=links,
+                                    decision=_decision(ws, rid))  # fmt: skip
+        issue = ws.forge.create_issue(title, with_marker(body, mark), labels=(label,))
         created = True
     else:
         current = ws.forge.get_issue(existing.number)  # re-read: never lose a racing tick
-        body = tracking.merge_body(current.body, phases, done)
+        body = tracking.merge_body(current.body, phases, done, links=links)
         issue = current
         if body != current.body:
             issue = ws.forge.edit_issue(current.number, body=body)
+        _relabel(ws, issue, doc.status)
         created = False
     all_done = bool(phases) and not phase_ids.missing(phases, done)
     closed = False
-    finished = (doc.status is Status.IMPLEMENTED and all_done) or doc.status in (
-        Status.ABANDONED,
-        Status.SUPERSEDED,
-    )
-    if finished and issue.state != "closed":
-        issue = ws.forge.edit_issue(issue.number, state="closed")
+    if doc.status is Status.IMPLEMENTED and all_done and issue.state != "closed":
+        issue = ws.forge.edit_issue(issue.number, state="closed", state_reason="completed")
+        closed = True
+    elif doc.status in NOT_PLANNED and issue.state != "closed":
+        ws.forge.create_comment(issue.number, closing_note(rid, doc))
+        issue = ws.forge.edit_issue(issue.number, state="closed", state_reason="not_planned")
         closed = True
     ws.bus.emit(
         TrackingIssueUpdated(

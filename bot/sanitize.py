@@ -19,7 +19,7 @@ SEPARATOR = "<<<rfd-bot:task>>>"
 removed from all data so no document can forge it."""
 
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)  # unterminated: hides the rest
-_INVISIBLE = re.compile(
+INVISIBLE = re.compile(
     "["
     "\u00ad"  # soft hyphen
     "\u180e"  # Mongolian vowel separator
@@ -36,7 +36,7 @@ _DELIMITER = re.compile(r"<(/?)(document)\b", re.IGNORECASE)
 
 def sanitize(text: str) -> str:
     """``text`` without HTML comments and invisible or bidi-control characters."""
-    return _INVISIBLE.sub("", _HTML_COMMENT.sub("", text))
+    return INVISIBLE.sub("", _HTML_COMMENT.sub("", text))
 
 
 def neutralise_delimiters(text: str) -> str:

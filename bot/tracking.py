@@ -16,6 +16,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 from bot import checklist, phase_ids
 from bot.checklist import ItemStatus
+from bot.markdown_safe import inline, link_text
 from bot.plan import PlanPhase
 
 START = "<!-- rfd-bot:checklist:start -->"
@@ -37,15 +38,16 @@ def render_body(
     done: Collection[int],
     *,
     failed: Mapping[int, str] | None = None,
+    links: Mapping[int, str] | None = None,
     decision: str = "",
 ) -> str:
     """A fresh issue body: marker, link to the RFD (and to its sign-offs, ``decision``),
     and the checklist region."""
-    shown = title.replace("[", "\\[").replace("]", "\\]")  # keep the link intact
+    shown = link_text(title)  # keeps the link intact
     intro = f"Tracking issue for [RFD {rfd_id}: {shown}]({rfd_path})."
     if decision:
         intro += f" Decided with [these sign-offs and concerns]({decision})."
-    return f"{marker(rfd_id)}\n{intro}\n\n{region(phases, done, failed)}\n"
+    return f"{marker(rfd_id)}\n{intro}\n\n{region(phases, done, failed, links=links)}\n"
 
 
 def region(
@@ -54,22 +56,43 @@ def region(
     failed: Mapping[int, str] | None = None,
     *,
     record: Collection[int] | None = None,
+    links: Mapping[int, str] | None = None,
 ) -> str:
     """The bot's region: progress, record of the bot's view (positions, 1-based), and the
-    checklist numbered by phase label (``- [ ] 3a. Title``)."""
-    text = checklist.render([p.title for p in phases], tags=phase_ids.labels(phases))
+    checklist numbered by phase label (``- [ ] 3a. Title``), each item followed by its
+    ``links`` (``[summary](…)``) when it has some."""
+    links = links or {}
+    titles = [inline(p.title) for p in phases]  # never a region boundary, mention or image
+    titles = [f"{t} — {links[n]}" if n in links else t for n, t in enumerate(titles, start=1)]
+    text = checklist.render(titles, tags=phase_ids.labels(phases))
     for n, reason in sorted((failed or {}).items()):
         if 1 <= n <= len(phases) and n not in done:
-            text = checklist.mark(text, n - 1, ItemStatus.FAILED, reason or "unknown reason")
+            shown = inline(reason) or "unknown reason"
+            text = checklist.mark(text, n - 1, ItemStatus.FAILED, shown)
     ticked = sorted(n for n in set(done) if 1 <= n <= len(phases))
     for n in ticked:
         text = checklist.mark(text, n - 1, ItemStatus.DONE)
     mine = ",".join(
         str(n) for n in sorted(set(ticked if record is None else record)) if 1 <= n <= len(phases)
     )
-    bar = checklist.progress_bar(len(ticked), len(phases), BAR_WIDTH)
-    summary = f"**Progress:** {checklist.progress(len(ticked), len(phases))} {bar}"
-    return f"{START}\n{summary}\n\n<!-- rfd-bot:done: {mine} -->\n{text}{END}"
+    return f"{START}\n{_progress(phases, ticked)}\n\n<!-- rfd-bot:done: {mine} -->\n{text}{END}"
+
+
+EXPLAINED = (
+    "The phases of the RFD's plan. rfd-bot ticks a phase when its summary lands on the default "
+    "branch; tick one yourself if it was done another way — the bot keeps your tick."
+)
+OPTIONAL_NOTE = " Optional phases are not counted."
+
+
+def _progress(phases: Sequence[PlanPhase], ticked: Collection[int]) -> str:
+    """The progress line, counted from the boxes as rendered (optional phases left out)."""
+    required = [n for n, p in enumerate(phases, start=1) if not phase_ids.optional(p)]
+    done = sum(1 for n in required if n in ticked)
+    bar = checklist.progress_bar(done, len(required), BAR_WIDTH)
+    note = OPTIONAL_NOTE if len(required) < len(phases) else ""
+    progress = checklist.progress(done, len(required))
+    return f"{EXPLAINED}{note}\n\n**Progress:** {progress} {bar}"
 
 
 def merge_body(
@@ -78,6 +101,7 @@ def merge_body(
     done: Collection[int],
     *,
     failed: Mapping[int, str] | None = None,
+    links: Mapping[int, str] | None = None,
 ) -> str:
     """``existing`` with its region brought up to date (appended if it has none).
 
@@ -86,12 +110,12 @@ def merge_body(
     span = _span(existing)
     newline = "\r\n" if "\r\n" in existing else "\n"
     if span is None:
-        fresh = region(phases, done, failed)
+        fresh = region(phases, done, failed, links=links)
         return f"{existing.rstrip()}{newline * 2}{fresh.replace(chr(10), newline)}{newline}"
     old = existing[span[0] : span[1]]
     ticks, unticks = _person_changes(old, phases)
     shown = (set(done) | ticks) - unticks
-    fresh = region(phases, shown, failed, record=done).replace("\n", newline)
+    fresh = region(phases, shown, failed, record=done, links=links).replace("\n", newline)
     return existing[: span[0]] + fresh + existing[span[1] :]
 
 

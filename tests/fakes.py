@@ -33,6 +33,18 @@ def reply(
     return Reply(text, model, stop, usage, tool_calls)
 
 
+def item_done(text: str = "", summary: str = "", **kwargs: Any) -> Reply:
+    """An implement item's last reply: ``submit_item_result`` done (``summary``: ``text``)."""
+    args = {"status": "done", "summary": summary or text or "Done."}
+    return reply(text, ("submit_item_result", args), **kwargs)
+
+
+def item_failed(reason: str, text: str = "", **kwargs: Any) -> Reply:
+    """An implement item's last reply: ``submit_item_result`` failed, with ``reason``."""
+    args = {"status": "failed", "reason": reason, "summary": text or reason}
+    return reply(text, ("submit_item_result", args), **kwargs)
+
+
 def scripted_providers(llm: Any) -> Callable[[Any, Mapping[str, str]], Any]:
     """A ``bot.workspace.make_providers`` whose Anthropic provider is ``llm`` (``claude-*`` steps
     route to it; the real routing decides)."""

@@ -131,3 +131,11 @@ def run_bot(tmp: Path, checkout: Path, event: str, data: Mapping[str, Any], **en
     environ = event_env(tmp, event, data) | env
     environ["GITHUB_STEP_SUMMARY"] = str(tmp / "summary.md")
     return main(environ, root=checkout, clock=lambda: NOW)
+
+# The RFD with a TODO in its design and a plan without phases: a review with findings.
+UNPLANNED = (
+    RFD_TEXT.replace(
+        "A generator yields CSV rows;", "A generator yields CSV rows (TODO: the chunk size);"
+    ).split("## Implementation Plan")[0]
+    + "## Implementation Plan\n\nWe will see.\n"
+)

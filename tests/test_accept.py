@@ -5,7 +5,7 @@ from typing import Literal
 
 import pytest
 
-from bot import accept, phases
+from bot import accept, phases, tracking
 from bot.cli.next_step import status_of
 from bot.config import ConventionsSection
 from bot.errors import GateError, InvalidStructure, TransitionError
@@ -122,3 +122,33 @@ def test_the_tracking_issue_is_recorded_where_the_repository_records_it(
 ) -> None:
     issue = Issue(number=7, title="RFD 001", body="", url=url, state="open")
     assert accept.tracking_header(issue, ConventionsSection(tracking_issue=where)) == header
+
+
+def test_a_title_carrying_another_rfds_tracking_marker_takes_nothing_over(git_repo: Path) -> None:
+    """RFD 002 titled with RFD 001's marker: accepting 001 opens 001's own issue."""
+    hostile = rfd_text("002", "Beta <!-- rfd-bot:tracking:001 -->")
+    write_rfd(git_repo, "002-beta.md", hostile)
+    write_rfd(git_repo, "001-alpha.md", rfd_text("001", "Alpha"))
+    ws = Workspace.open(git_repo)
+    beta = accept.accept(ws, "2").issue
+    assert "<!-- rfd-bot:tracking:001" not in beta.body  # the title reads as text
+    alpha = accept.accept(ws, "1").issue
+    assert alpha.number != beta.number
+    assert ws.forge.get_issue(beta.number).body == beta.body  # RFD 002's issue untouched
+    assert alpha.title == "RFD 001: Alpha"
+
+
+def test_a_phase_title_with_the_checklist_end_marker_keeps_ticks(git_repo: Path) -> None:
+    plan = (
+        "### Phase 1: Schema <!-- rfd-bot:checklist:end -->\n\nAdd it.\n\n"
+        "### Phase 2: Worker @octocat\n\nRun it.\n"
+    )
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "Queue", plan=plan))
+    ws = Workspace.open(git_repo)
+    issue = accept.accept(ws, "1").issue
+    phases.phase_done(ws, "1", 1, "schema added")
+    phases.phase_done(ws, "1", 2, "worker added")
+    body = ws.forge.get_issue(issue.number).body
+    items = [line for line in body.splitlines() if line.startswith("- [")]
+    assert len(items) == 2 and all(line.startswith("- [x]") for line in items)
+    assert body.count(tracking.END) == 1 and "@octocat" not in body

@@ -255,3 +255,11 @@ def test_an_rfd_larger_than_the_context_is_cut_visibly(tmp_path: Path) -> None:
     sent = "".join(m.text for m in llm.requests[0].messages)
     assert "RFD docs/rfd/D1-tracing.md truncated here" in sent
     assert len(sent) + len(llm.requests[0].system) < 3000 * 4 + 2000
+
+
+def test_empty_answers_stop_explore_and_save_nothing(repo: Repo) -> None:
+    session, _ = repo.session(ScriptedLLM([reply("")] * 3))
+    with pytest.raises(ProviderError, match="explore stopped: the model answered nothing"):
+        explore(session, "")
+    assert repo.store.read_text("D1", "explore.md") is None
+    assert not (repo.store.dir("D1") / "conversations").exists()  # no transcript, no partial

@@ -13,7 +13,7 @@ from bot.errors import BudgetExceeded, GateError, InvalidStructure, ProviderErro
 from bot.events import Notice, PhaseFailed, ResultReady
 from bot.plan import PlanPhase
 from tests.agent_support import RFD, Repo, make_repo
-from tests.fakes import ScriptedLLM, StubPrompts, reply
+from tests.fakes import ScriptedLLM, StubPrompts, item_done, reply
 
 PLAN = "# Plan\n- [ ] 1. Add module — in src\n- [ ] 2. Add tests — with pytest\n"
 WORK = PhaseWork(1, "Skeleton", "Create the module.", RFD)
@@ -36,9 +36,9 @@ def test_research_plan_items_summary(repo: Repo) -> None:
             reply("Research notes."),
             reply(PLAN),
             reply("", write),
-            reply("Wrote src/mod.py.\n- [ ] 3. Document the module"),
-            reply("Tests added."),
-            reply("Documented."),
+            item_done("Wrote src/mod.py.\n- [ ] 3. Document the module"),
+            item_done("Tests added."),
+            item_done("Documented."),
             reply("Phase summary."),
         ]
     )
@@ -69,11 +69,11 @@ def test_research_plan_items_summary(repo: Repo) -> None:
 
 
 def test_each_stage_gets_its_own_tools_and_a_fresh_context(repo: Repo) -> None:
-    llm = ScriptedLLM([reply("R."), reply(PLAN), reply("one"), reply("two"), reply("S.")])
+    llm = ScriptedLLM([reply("R."), reply(PLAN), item_done("one"), item_done("two"), reply("S.")])
     session, _ = repo.session(llm)
     implement(session, WORK)
     read_only = ["read_file", "list_files", "grep_files"]
-    full = [*read_only, "write_file", "edit_file", "run_command"]
+    full = [*read_only, "write_file", "edit_file", "run_command", "submit_item_result"]
     assert llm.tool_names == [read_only, read_only, full, full, []]
     assert all(m.role == "user" for r in llm.requests for m in r.messages)  # fresh contexts
 
@@ -81,7 +81,7 @@ def test_each_stage_gets_its_own_tools_and_a_fresh_context(repo: Repo) -> None:
 def test_a_failed_item_is_retried_once_then_marked(repo: Repo) -> None:
     prompts = StubPrompts()
     boom = ProviderError("overloaded")
-    llm = ScriptedLLM([reply("R."), reply(PLAN), boom, boom, reply("two"), reply("S.")])
+    llm = ScriptedLLM([reply("R."), reply(PLAN), boom, boom, item_done("two"), reply("S.")])
     session, seen = repo.session(llm, prompts=prompts)
     result = implement(session, WORK)
     assert [(i.status, i.reason) for i in result.failed] == [(ItemStatus.FAILED, "overloaded")]
@@ -97,7 +97,7 @@ def test_a_failed_item_is_retried_once_then_marked(repo: Repo) -> None:
 
 
 def test_a_phase_that_finishes_emits_no_phase_failed(repo: Repo) -> None:
-    llm = ScriptedLLM([reply("R."), reply(PLAN), reply("one"), reply("two"), reply("S.")])
+    llm = ScriptedLLM([reply("R."), reply(PLAN), item_done("one"), item_done("two"), reply("S.")])
     session, seen = repo.session(llm)
     implement(session, WORK)
     assert not [e for e in seen if isinstance(e, PhaseFailed)]
@@ -114,7 +114,9 @@ def test_a_provider_error_outside_the_items_emits_phase_failed(repo: Repo) -> No
 
 def test_a_retry_can_succeed(repo: Repo) -> None:
     empty = [reply("")] * 3
-    llm = ScriptedLLM([reply("R."), reply(PLAN), *empty, reply("one"), reply("two"), reply("S.")])
+    llm = ScriptedLLM(
+        [reply("R."), reply(PLAN), *empty, item_done("one"), item_done("two"), reply("S.")]
+    )
     session, _ = repo.session(llm)
     assert implement(session, WORK).failed == ()
 
@@ -122,7 +124,7 @@ def test_a_retry_can_succeed(repo: Repo) -> None:
 def test_amendments_stop_at_twice_the_original_count(repo: Repo) -> None:
     plan = "- [ ] 1. Only item\n"
     more = "done\n- [ ] 2. Second\n- [ ] 3. Third\n- [ ] 4. Fourth\n- [ ] 1. Only item\n"
-    llm = ScriptedLLM([reply("R."), reply(plan), reply(more), reply("ok"), reply("S.")])
+    llm = ScriptedLLM([reply("R."), reply(plan), item_done(more), item_done("ok"), reply("S.")])
     session, seen = repo.session(llm)
     result = implement(session, WORK)
     assert [i.label for i in result.items] == ["Only item", "Second"]
@@ -132,7 +134,7 @@ def test_amendments_stop_at_twice_the_original_count(repo: Repo) -> None:
 
 def test_the_plan_is_cut_to_max_items(repo: Repo) -> None:
     repo = make_repo(repo.root, Config(implement=ImplementSection(max_items=1)))
-    llm = ScriptedLLM([reply("R."), reply(PLAN), reply("one"), reply("S.")])
+    llm = ScriptedLLM([reply("R."), reply(PLAN), item_done("one"), reply("S.")])
     session, seen = repo.session(llm)
     assert len(implement(session, WORK).items) == 1
     assert "the plan has 2 items; keeping the first 1" in notices(seen)
@@ -150,7 +152,7 @@ def test_a_plan_without_items_saves_nothing(repo: Repo) -> None:
 def test_an_interrupted_run_resumes_at_the_first_pending_item(repo: Repo) -> None:
     steps = StepsSection(implement=StepSection(budget_tokens=50))
     tight = make_repo(repo.root, Config(steps=steps))
-    llm = ScriptedLLM([reply("R."), reply(PLAN), reply("one"), reply("two")])
+    llm = ScriptedLLM([reply("R."), reply(PLAN), item_done("one"), item_done("two")])
     session, stopped = tight.session(llm)
     with pytest.raises(BudgetExceeded):
         implement(session, WORK)
@@ -159,7 +161,7 @@ def test_an_interrupted_run_resumes_at_the_first_pending_item(repo: Repo) -> Non
     assert "- [x] 1. Add module" in items and "- [ ] 2. Add tests" in items  # consistent
 
     prompts = StubPrompts()
-    llm = ScriptedLLM([reply("two again"), reply("S.")])
+    llm = ScriptedLLM([item_done("two again"), reply("S.")])
     session, seen = repo.session(llm, prompts=prompts)
     result = implement(session, WORK)
     assert [n for n, _ in prompts.rendered] == ["implement_item", "implement_summary"]
@@ -170,7 +172,9 @@ def test_an_interrupted_run_resumes_at_the_first_pending_item(repo: Repo) -> Non
 def test_restart_clears_the_artifacts(repo: Repo) -> None:
     repo.store.write_text("D1", f"{BASE}/research.md", "stale\n")
     repo.store.write_text("D1", f"{BASE}/items.md", "- [x] 1. Old\n")
-    llm = ScriptedLLM([reply("Fresh."), reply(PLAN), reply("one"), reply("two"), reply("S.")])
+    llm = ScriptedLLM(
+        [reply("Fresh."), reply(PLAN), item_done("one"), item_done("two"), reply("S.")]
+    )
     session, _ = repo.session(llm)
     result = implement(session, WORK, restart=True)
     assert result.items[0].label == "Add module — in src"
@@ -237,9 +241,9 @@ def test_a_judges_feedback_is_answered_before_the_next_item(repo: Repo) -> None:
         [
             reply("R."),
             reply(PLAN),
-            reply("module"),
-            reply("module + tests"),
-            reply("two"),
+            item_done("module"),
+            item_done("module + tests"),
+            item_done("two"),
             reply("S."),
         ]
     )
@@ -252,7 +256,8 @@ def test_a_judges_feedback_is_answered_before_the_next_item(repo: Repo) -> None:
     ]
     assert seen[0].phase == "Skeleton\n\nCreate the module." and seen[0].document == RFD
     answer = llm.requests[3].messages
-    assert (answer[-2].role, answer[-1].text) == ("assistant", "FAIL: no tests")
+    assert answer[-3].tool_calls[0].name == "submit_item_result"  # the verdict, then the judge
+    assert (answer[-2].role, answer[-1].text) == ("user", "FAIL: no tests")
     assert repo.store.read_text("D1", f"{BASE}/items/1.md") == "module + tests\n"
 
 
@@ -264,8 +269,8 @@ def test_the_judge_sees_the_diff_of_what_the_item_wrote(repo: Repo) -> None:
     edit = ("edit_file", {"path": "src/old.py", "old": "A = 1", "new": "A = 2"})
     plan = "- [ ] 1. Add module\n"
     llm = ScriptedLLM(
-        [reply("R."), reply(plan), reply("", write), reply("", edit), reply("Done, with tests."),
-         reply("S.")]
+        [reply("R."), reply(plan), reply("", write), reply("", edit),
+         item_done("Done, with tests."), reply("S.")]
     )  # fmt: skip
     session, _ = repo.session(llm)
     session.bus.subscribe(ResultReady, lambda e: seen.append(e), owner="judge")
@@ -284,3 +289,18 @@ def test_an_empty_rfd_is_refused_before_any_model_call(repo: Repo) -> None:
         implement(session, dataclasses.replace(WORK, rfd_text=" \n"))
     assert llm.requests == []
     assert repo.store.read_text("D1", f"{BASE}/research.md") is None
+
+
+def test_a_second_run_of_a_phase_already_running_refuses_before_any_model_call(
+    repo: Repo,
+) -> None:
+    llm = ScriptedLLM([reply("never asked")])
+    session, seen = repo.session(llm)
+    running = "implement of phase 1 of RFD D1 is already running"
+    with (
+        repo.store.hold("D1", "implement/1.lock", "the first run"),
+        pytest.raises(GateError, match=running),
+    ):
+        implement(session, WORK)
+    assert llm.requests == []
+    assert not [e for e in seen if isinstance(e, PhaseFailed)]  # the first run is not failed

@@ -155,13 +155,13 @@ def test_rfd_implement_says_plainly_when_commands_cannot_be_isolated(
     """No terminal to ask (--yes, piped): the command is refused, the model told why."""
     from bot.cli.main import main
     from tests.conftest import rfd_text, write_rfd
-    from tests.fakes import ScriptedLLM, reply, scripted_providers
+    from tests.fakes import ScriptedLLM, item_done, reply, scripted_providers
 
     write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
     (git_repo / ".github").mkdir()
     (git_repo / ".github/rfd.toml").write_text('[implement]\nisolation = "none"\n')
     assert main(["-C", str(git_repo), "accept", "1"]) == 0
-    item = [reply("", ("run_command", {"command": "pytest -q"})), reply("done")]
+    item = [reply("", ("run_command", {"command": "pytest -q"})), item_done("done")]
     llm = ScriptedLLM([reply("Research."), reply("- [ ] 1. Test\n"), *item, reply("Sum.")])
     monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
     assert main(["-C", str(git_repo), "implement", "1", "--yes"]) == 0

@@ -10,7 +10,7 @@ from bot.agent.refine import Focus, ReviewText, StopReason, changed_sections, fo
 from bot.config import Config, StepSection, StepsSection
 from bot.errors import ProviderError, ValidationError
 from bot.events import Notice, ResultReady
-from bot.llm.base import Reply
+from bot.llm.base import PaidError, Reply, Usage
 from bot.usage import parse_line
 from tests.agent_support import RFD, RFD_PATH, Repo, make_repo
 from tests.fakes import ScriptedLLM, ScriptedPrompter, StubPrompts, reply
@@ -160,13 +160,34 @@ def test_every_pass_sends_the_prefix_review_and_accept_share(repo: Repo) -> None
     [
         (1, True, Focus.REVIEWS),
         (2, True, Focus.COMPLETENESS),
-        (5, True, Focus.SCOPE),
+        (5, True, Focus.SCOPE_AND_CLARITY),  # the cap reaches every focus after reviews
         (1, False, Focus.COMPLETENESS),
         (5, False, Focus.CLARITY),
     ],
 )
 def test_focus_rotation(number: int, reviews: bool, focus: Focus) -> None:
     assert focus_for(number, reviews=reviews) is focus
+
+
+@pytest.mark.parametrize("reviews", [True, False])
+def test_every_focus_is_asked_within_the_cap(repo: Repo, reviews: bool) -> None:
+    prompts = StubPrompts()
+    llm = ScriptedLLM([r for n in range(5) for r in edit(f"Version {n}.")])
+    session, _ = repo.session(llm, prompts=prompts)
+    refine(session, REVIEWS if reviews else ())
+    asked = [str(c.get("focus", "reviews")) for n, c in prompts.rendered if n.startswith("refine")]
+    assert len(asked) == 5
+    covered = {part for focus in asked for part in focus.split("_and_")}
+    assert covered >= {"completeness", "correctness", "edge_cases", "scope", "clarity"}
+
+
+def test_the_scope_and_clarity_pass_asks_both_questions(repo: Repo) -> None:
+    llm = ScriptedLLM([r for n in range(5) for r in edit(f"Version {n}.")])
+    session, _ = repo.session(llm)
+    refine(session, REVIEWS)
+    last = llm.requests[-1].messages[-1].text
+    assert "focus is **scope and clarity**" in last
+    assert "non-goals stated" in last and "used before it is defined" in last
 
 
 def test_changed_sections_names_added_and_removed_ones() -> None:
@@ -256,3 +277,27 @@ def test_an_rfd_larger_than_the_context_is_cut_visibly(tmp_path: Path) -> None:
     assert "cut lines" in warnings[-1]
     assert "RFD D1 truncated here" in llm.requests[0].system
     assert len(llm.requests[0].system) < 3000 * 4 + 2000
+
+
+def test_a_cut_off_answer_is_billed_in_the_ledger_and_the_budget(repo: Repo) -> None:
+    cut = PaidError(
+        "the model's structured answer is not a JSON object (stop reason max_tokens)",
+        usage=Usage(input_tokens=1_500, output_tokens=8_192), model="claude-opus-5-5",
+    )  # fmt: skip
+    session, _ = repo.session(ScriptedLLM([cut]))
+    result = refine(session, REVIEWS)
+    assert result.stop is StopReason.INTERRUPTED
+    lines = (repo.store.read_text("D1", "usage.jsonl") or "").splitlines()
+    entries = [parse_line(line) for line in lines]
+    assert [(e.step, e.usage.output_tokens) for e in entries if e] == [("refine", 8_192)]
+    assert result.usage.output_tokens == 8_192  # the step's budget counted it
+
+
+def test_a_pass_cut_off_at_max_tokens_says_so(repo: Repo) -> None:
+    cut = dataclasses.replace(revision("Half a summ", "cut"), stop_reason="max_tokens")
+    session, seen = repo.session(ScriptedLLM([cut, reply("CONVERGED")]))
+    refine(session, REVIEWS)
+    warned = [e.message for e in seen if isinstance(e, Notice) and e.level == "warning"]
+    assert any(
+        w.startswith("the refine answer was cut off at its max_tokens limit") for w in warned
+    )

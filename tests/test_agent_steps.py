@@ -10,7 +10,7 @@ from bot.agent.steps import author, implement_rfd, refine_rfd, session_for
 from bot.plan import PlanPhase
 from bot.workspace import Workspace
 from tests.agent_support import RFD_PATH, make_repo
-from tests.fakes import ScriptedLLM, reply
+from tests.fakes import ScriptedLLM, item_done, reply
 
 
 def open_ws(root: Path, llm: ScriptedLLM, **flags: bool) -> Workspace:
@@ -45,7 +45,7 @@ def test_refine_applies_the_active_reviews(tmp_path: Path) -> None:
 
 def test_implement_runs_the_next_phase(tmp_path: Path) -> None:
     plan = "- [ ] 1. Only item\n"
-    llm = ScriptedLLM([reply("R."), reply(plan), reply("done"), reply("Summary of two.")])
+    llm = ScriptedLLM([reply("R."), reply(plan), item_done("done"), reply("Summary of two.")])
     ws = open_ws(tmp_path, llm)
     ws.store.write_plan("D1", [PlanPhase("One", "first"), PlanPhase("Two", "second")])
     ws.store.write_phase_summary("D1", 1, "Did one.\n")

@@ -16,7 +16,7 @@ from bot.config import load_config
 from bot.llm.base import Reply, ToolCall, Usage
 from bot.state import StateStore
 from tests.conftest import rfd_text, write_rfd
-from tests.fakes import ScriptedLLM, reply, scripted_providers
+from tests.fakes import ScriptedLLM, item_done, reply, scripted_providers
 
 
 @pytest.fixture
@@ -81,7 +81,7 @@ def test_implement_records_the_phase_and_ticks_the_issue(
     assert run(git_repo, "accept", "1") == 0
     plan = "- [ ] 1. Only item\n"
     scripted.append(
-        ScriptedLLM([reply("Research."), reply(plan), reply("done"), reply("Schema added.")])
+        ScriptedLLM([reply("Research."), reply(plan), item_done("done"), reply("Schema added.")])
     )
     assert run(git_repo, "implement", "1", "--yes") == 0
     out = capsys.readouterr().out
@@ -106,7 +106,10 @@ def test_a_failed_item_leaves_the_phase_unrecorded(
         ScriptedLLM([reply("Research."), reply("- [ ] 1. Item\n"), boom, boom, reply("Sum.")])
     )
     assert run(git_repo, "implement", "1", "--yes") == 1
-    assert "1 item failed" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "1 item failed" in out
+    kept = "docs/rfd/.state/001/implement/1/summary.md"
+    assert f"`rfd phase 1 done 1 --summary {kept}`" in " ".join(out.split())
     assert not (git_repo / "docs/rfd/.state/001/phases/1.md").exists()
     issue = (git_repo / "docs/rfd/.state/.forge/issues/1.md").read_text()
     assert "- [ ] 1. Schema" in issue
@@ -211,6 +214,36 @@ def test_without_a_terminal_writes_need_yes(
     assert path.read_text() == before
 
 
+def test_an_honest_model_whose_check_fails_is_not_ticked_anywhere(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    assert run(git_repo, "accept", "1") == 0
+    (git_repo / ".github").mkdir()
+    (git_repo / ".github/rfd.toml").write_text('[implement]\nverify = "false"\n')
+    says = "I could NOT complete this item: `pytest -q` fails"
+    scripted.append(ScriptedLLM([reply("Research."), reply("- [ ] 1. Item\n"),
+                                 item_done(says), reply(says), reply("Sum.")]))  # fmt: skip
+    assert run(git_repo, "implement", "1", "--yes") == 1
+    out = capsys.readouterr().out
+    assert "[!] 1. Item" in out and "phase 1 is not recorded: 1 item failed" in out
+    state = git_repo / "docs/rfd/.state/001"
+    items = (state / "implement/1/items.md").read_text()
+    assert "- [!] 1. Item [Failed: the model ended without calling `submit_item_result`]" in items
+    assert not (state / "phases/1.md").exists()
+    issue = (git_repo / "docs/rfd/.state/.forge/issues/1.md").read_text()
+    assert "- [ ] 1. Schema" in issue  # not ticked, but the failed items are shown on it
+    assert "Phase 1 of RFD 001 (`Schema`) is not recorded: some items failed." in issue
+    assert "- 1. `Item` — `the model ended without calling 'submit_item_result'`" in issue
+    kept = (state / "implement/1/summary.md").read_text()
+    assert "## Failed items" in kept and "`Item`" in kept
+    # a person decides to record it as it is: the command the CLI printed does it
+    summary = git_repo / "docs/rfd/.state/001/implement/1/summary.md"  # printed from the root
+    assert run(git_repo, "phase", "1", "done", "1", "--summary", str(summary)) == 0
+    assert (state / "phases/1.md").read_text() == kept
+    assert "- [x] 1. Schema" in (git_repo / "docs/rfd/.state/.forge/issues/1.md").read_text()
+
+
 def test_running_implement_again_retries_the_failed_items(
     git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -224,7 +257,7 @@ def test_running_implement_again_retries_the_failed_items(
     )
     assert run(git_repo, "implement", "1", "--yes") == 1
     # the second run resumes: no new research or plan, the failed item is tried again
-    scripted.append(ScriptedLLM([reply("done now"), reply("Schema added.")]))
+    scripted.append(ScriptedLLM([item_done("done now"), reply("Schema added.")]))
     assert run(git_repo, "implement", "1", "--yes") == 0
     assert "phase 1 (Schema) done" in capsys.readouterr().out
     items = (git_repo / "docs/rfd/.state/001/implement/1/items.md").read_text()
@@ -377,14 +410,32 @@ def test_a_refine_budget_stop_shows_the_kept_passes_the_reason_and_the_usage(
     (git_repo / ".github/rfd.toml").write_text("[steps.refine]\nbudget_tokens = 20\n")
     StateStore(git_repo, load_config(git_repo)).save_review("001", "# R\n\nVague.\n", now=1)
     scripted.append(ScriptedLLM([_revision("Kept summary."), _revision("Too far.")]))
-    assert run(git_repo, "refine", "1", "--yes") == 0
+    assert run(git_repo, "refine", "1", "--yes") == 1
     captured = capsys.readouterr()
     assert "+Kept summary." in captured.out  # pass 1's diff
     assert "stopped: budget reached" in captured.out
     assert "budget reached (30 tokens / $0.0000 of 20 tokens) during pass 2" in captured.err
     assert "refine · " in captured.out and "20 in · 10 out" in captured.out
-    assert "rfd dismiss 1 <n…|all>" in captured.out  # the dismiss prompt (no terminal: a hint)
+    assert "rfd dismiss 1 <n…|all>" not in captured.out  # no dismiss prompt after a failed pass
+    assert "refine did not finish (budget reached): the reviews are kept" in captured.err
     assert "Kept summary." in (git_repo / "docs/rfd/001-a.md").read_text()
+
+
+def test_a_refine_pass_that_fails_exits_non_zero_without_the_dismiss_prompt(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.errors import ProviderError
+
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    StateStore(git_repo, load_config(git_repo)).save_review("001", "# R\n\nVague.\n", now=1)
+    scripted.append(ScriptedLLM([ProviderError("overloaded")] * 3))
+    assert run(git_repo, "refine", "1", "--yes") == 1
+    captured = capsys.readouterr()
+    assert "pass 1 failed (overloaded)" in captured.err
+    assert "refine did not finish (interrupted)" in captured.err
+    assert "rfd dismiss 1 <n…|all>`" in captured.err  # said as an option, never offered
+    assert "dismiss addressed reviews" not in captured.out
+    assert (git_repo / "docs/rfd/.state/001/reviews/1.md").exists()
 
 
 def test_an_implement_budget_stop_keeps_the_items_and_shows_reason_and_usage(
@@ -395,7 +446,7 @@ def test_an_implement_budget_stop_keeps_the_items_and_shows_reason_and_usage(
     (git_repo / ".github").mkdir()
     (git_repo / ".github/rfd.toml").write_text("[steps.implement]\nbudget_tokens = 40\n")
     plan = "- [ ] 1. First\n- [ ] 2. Second\n"
-    scripted.append(ScriptedLLM([reply("Research."), reply(plan), reply("did it")]))
+    scripted.append(ScriptedLLM([reply("Research."), reply(plan), item_done("did it")]))
     capsys.readouterr()
     assert run(git_repo, "implement", "1", "--yes") == 1
     captured = capsys.readouterr()

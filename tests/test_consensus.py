@@ -7,7 +7,7 @@ import pytest
 from bot import consensus
 from bot.config import ConsensusSection
 from bot.consensus import DAY, Ledger
-from bot.consensus_gate import block, inline, standing
+from bot.consensus_gate import block, standing
 from bot.errors import ParseError, ValidationError
 
 TEAM = "@org/architects"
@@ -36,12 +36,12 @@ def test_approving_twice_at_one_revision_is_refused_but_a_new_revision_renews() 
 @pytest.mark.parametrize(
     ("cfg", "ledger", "missing"),
     [
-        (CFG, Ledger(), "approvals: 0 of 2, waiting on alice, bob, &#64;org/architects"),
+        (CFG, Ledger(), "approvals: 0 of 2, waiting on alice, bob, @\u200borg/architects"),
         (CFG, approved(("alice", "alice"), ("mona", TEAM)), "a final comment period of 3 days"),
         (
             ConsensusSection(reviewers=("alice", TEAM), approvals="all"),
             approved(("alice", "alice")),
-            "approvals: 1 of 2, waiting on &#64;org/architects",
+            "approvals: 1 of 2, waiting on @\u200borg/architects",
         ),
         (
             ConsensusSection(reviewers=("alice", "bob"), approvals=1, count_older=False),
@@ -81,18 +81,25 @@ def test_resolving_an_unknown_or_resolved_concern_says_which_are_open() -> None:
         consensus.resolve(ledger, "045", 1, "bob")
 
 
-def test_untrusted_text_cannot_become_markdown_a_mention_or_a_link() -> None:
-    shown = inline("**x** [a](https://e.vil) @team\n\n# heading <!-- hidden --> `code`")
-    assert shown == r"\*\*x\*\* \[a\]\(https&#58;//e.vil\) &#64;team \# heading \`code\`"
+def test_a_concern_cannot_become_structure_a_marker_or_a_mention() -> None:
+    from markdown_it import MarkdownIt
+
+    text = "x\n\n# heading <!-- rfd-bot:status:2 --> @org/team\n| a | b |"
+    ledger = consensus.raise_concern(Ledger(), "bob", text, "https://github.com/c/1", now=0)
+    shown = "\n".join(block(CFG, ledger, "045", "r1", 0))
+    html = MarkdownIt("commonmark").enable("table").render(shown)
+    assert html.count("<h4>") == 1 and "<h1>" not in html and html.count("<table>") == 1
+    assert "<!-- rfd-bot" not in shown and "@org/team" not in shown
 
 
 def test_the_block_shows_each_reviewer_open_concerns_and_the_fcp_end() -> None:
     ledger = approved(("alice", "alice"), rev="r0")
-    ledger = consensus.raise_concern(ledger, "bob", "[x](y)", "https://github.com/c/1", now=0)
+    link = "https://github.com/c/1"
+    ledger = consensus.raise_concern(ledger, "bob", "no <b>rollback</b>", link, now=0)
     lines = block(CFG, ledger, "045", "r1", 0)
     assert "| alice | ✅ at `r0`, of an older revision |" in lines
     assert "| bob | waiting |" in lines
-    assert "- 1. \\[x\\]\\(y\\) (bob) — [comment](https://github.com/c/1)" in lines
+    assert "- 1. no <\u200bb>rollback<\u200b/b> (bob) — [comment](https://github.com/c/1)" in lines
 
 
 def test_the_file_round_trips_and_a_broken_one_names_itself() -> None:

@@ -146,6 +146,13 @@ def test_find_comment_skips_a_planted_marker(forge: GitHubForge) -> None:
 
 
 @pytest.mark.vcr
+def test_a_review_quoting_the_status_marker_is_not_the_status_comment(forge: GitHubForge) -> None:
+    """Markers count where the bot puts them: the review is never overwritten by the status."""
+    found = forge.find_comment(7, "<!-- rfd-bot:status:7 -->")
+    assert found is not None and found.id == 901
+
+
+@pytest.mark.vcr
 def test_a_configured_login_owns_its_comments() -> None:
     conn = Connection("Codertocat/Hello-World", "ghs_test", seconds_between_writes=None)
     forge = GitHubForge.connect(conn, login="rfd-helper[bot]")

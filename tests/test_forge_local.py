@@ -4,6 +4,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.comments import marker, upsert_comment
+from bot.forge.base import Comment
 from bot.forge.local import LocalForge
 
 
@@ -59,3 +60,39 @@ def test_labels() -> None:
     forge.add_labels(1, ("rfd:review", "a"))
     forge.remove_label(1, "a")
     assert forge.get_issue(1).labels == ("rfd:review",)
+
+
+def test_a_marker_counts_only_where_the_bot_puts_it() -> None:
+    """A review quoting the status marker is not the status comment: it is never overwritten."""
+    forge = LocalForge(MemoryFiles())
+    forge.create_issue("PR", "")
+    status = marker("status", 1)
+    review = forge.create_comment(1, f"{marker('review', '045:abc')}\nSee {status} here\n{status}")
+    posted, created = upsert_comment(forge, 1, status, "| RFD | status |")
+    assert created and posted.id != review.id
+    assert forge._load(1)["comments"][0]["body"] == review.body
+    assert forge.find_issue(marker("tracking", "045")) is None
+    forge.create_issue(
+        "RFD 046: Beta <!-- rfd-bot:tracking:045 -->", "x <!-- rfd-bot:tracking:045 -->"
+    )
+    assert forge.find_issue(marker("tracking", "045")) is None
+
+
+class Vanishing(LocalForge):
+    """Someone deletes the comment between the bot reading it and editing it."""
+
+    def edit_comment(self, number: int, comment_id: int, body: str) -> Comment:
+        record = self._load(number)
+        record["comments"] = [c for c in record["comments"] if c["id"] != comment_id]
+        self._save(record)
+        return super().edit_comment(number, comment_id, body)
+
+
+def test_a_comment_deleted_before_its_edit_is_written_anew() -> None:
+    forge = Vanishing(MemoryFiles())
+    forge.create_issue("PR", "")
+    mark = marker("status", 1)
+    upsert_comment(forge, 1, mark, "status: 1 review")
+    again, created = upsert_comment(forge, 1, mark, "status: 2 reviews")
+    assert created and [c["body"] for c in forge._load(1)["comments"]] == [again.body]
+    assert again.body.endswith("status: 2 reviews")

@@ -27,7 +27,21 @@ def test_permission(api: RepoApi) -> None:
 
 @pytest.mark.vcr
 def test_react(api: RepoApi) -> None:
-    api.react(900, Reaction.EYES)
+    assert api.react(900, Reaction.EYES)
+
+
+@pytest.mark.vcr
+def test_react_survives_a_502(api: RepoApi) -> None:
+    """Reacting twice adds one reaction: unlike a new comment, the POST is sent again."""
+    waited: list[float] = []
+    api.sleep = waited.append
+    assert api.react(900, Reaction.EYES)
+    assert waited == [1.0]
+
+
+@pytest.mark.vcr
+def test_react_to_a_deleted_comment_says_so(api: RepoApi) -> None:
+    assert api.react(900, Reaction.EYES) is False
 
 
 @pytest.mark.vcr

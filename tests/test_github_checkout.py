@@ -111,3 +111,24 @@ def test_a_link_on_the_pr_branch_leaves_no_worktree_behind(tmp_path: Path) -> No
                   guarded=["docs/rfd"])  # fmt: skip
     assert caught.value.path == "docs/rfd/046-link.md"
     assert git(checkout, "worktree", "list").count("\n") == 1  # only the checkout itself
+
+
+def test_the_content_a_commit_holds_and_who_wrote_a_file(git_repo: Path) -> None:
+    """What a resumed review records (the RFD's blob at the review commit) and the writers
+    accept checks (the emails of the commits that wrote the file)."""
+    from bot.github.checkout import Checkout, blob_at, writers
+
+    (git_repo / "rfd.md").write_text("# RFD\n", encoding="utf-8")
+    git(git_repo, "add", "rfd.md")
+    git(git_repo, "commit", "-q", "-m", "rfd", "--author", "Ann <9+ann@users.noreply.github.com>")
+    first = git(git_repo, "rev-parse", "HEAD").strip()
+    (git_repo / "rfd.md").write_text("# RFD, force-pushed\n", encoding="utf-8")
+    git(git_repo, "commit", "-q", "-am", "other text")
+    checkout = Checkout(git_repo, "main", writable=True)
+    assert (
+        blob_at(checkout, first, "rfd.md") == git(git_repo, "rev-parse", f"{first}:rfd.md").strip()
+    )
+    assert blob_at(checkout, first, "rfd.md") != blob_at(checkout, "HEAD", "rfd.md")
+    assert blob_at(checkout, first, "missing.md") == ""
+    emails = [email for c in writers(checkout, "rfd.md") for email in c.emails]
+    assert emails == ["test@example.com", "9+ann@users.noreply.github.com"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot import config
-from bot.github.commands import REGISTRY, Verb, help_text, parse
+from bot.github.commands import CONSENSUS, REGISTRY, Verb, help_text, parse
 
 
 @pytest.mark.parametrize(
@@ -37,10 +37,40 @@ def test_commands_found(body: str, expected: list[tuple[Verb, str | None, str | 
         "  > /rfd accept",
         "<!-- /rfd accept -->",
         "<!--\n/rfd accept\n-->",
+        # what an attacker tried: a reader sees none of these as a command
+        "Intro\n\n<!-- hides the rest\n\n/rfd accept\n\nmore",
+        "<!--\n/rfd accept",
+        "~~~\n```\n/rfd accept\n```\n~~~",
+        "````md\n```\n````\n",
+        "<pre>\n/rfd accept\n</pre>",
+        "<details>\n/rfd accept\n</details>",
+        "> quoted\u2028/rfd accept",
+        "> quoted\u2029/rfd accept",
+        "> quoted\u0085/rfd accept",
+        "> quoted\n/rfd accept",  # a lazy continuation: still the quote
+        "- /rfd accept",
+        "`/rfd accept`",
+        "text <!-- hidden\n/rfd accept\n--> more",
     ],
 )
-def test_commands_in_code_quotes_and_comments_are_ignored(body: str) -> None:
+def test_commands_a_reader_does_not_see_as_text_are_ignored(body: str) -> None:
     assert parse(body).commands == ()
+
+
+@pytest.mark.parametrize(
+    ("body", "line"),
+    [
+        ("<!-- a note -->\n\n/rfd accept", 3),
+        ("```\ncode\n```\n/rfd accept", 4),
+        ("> quoted\n\n/rfd accept", 3),
+        ("Done, thanks.\n/rfd accept", 2),
+        ("&#47;rfd accept", 1),  # shown as "/rfd accept": it is one
+        ("Not hidden: <!-- is text mid-line\n\n/rfd accept", 3),
+    ],
+)
+def test_commands_after_closed_code_quotes_and_comments_run(body: str, line: int) -> None:
+    (command,) = parse(body).commands
+    assert (command.verb, command.line) == (Verb.ACCEPT, line)
 
 
 @pytest.mark.parametrize(
@@ -91,7 +121,10 @@ def test_two_ai_commands_run_neither() -> None:
 def test_help_lists_every_verb_and_who_may_use_it() -> None:
     text = help_text(config.parse(""))
     for spec in REGISTRY.values():
-        assert f"`{spec.usage}`".replace("|", "\\|") in text
+        listed = f"`{spec.usage}`".replace("|", "\\|") in text
+        assert listed is (spec.verb not in CONSENSUS)  # sign-offs only where configured
+    signing = help_text(config.parse('[consensus]\nreviewers = ["alice"]\napprovals = 1\n'))
+    assert all(f"`{s.usage}`" in signing for s in REGISTRY.values() if s.verb in CONSENSUS)
     assert "| people with write access or more other than the RFD's author |" in text
     assert "Commands from bot accounts are ignored" in text
 

@@ -64,3 +64,18 @@ def test_push_touching_no_rfd_costs_nothing(tmp_path: Path) -> None:
 def test_push_to_another_branch_is_ignored(tmp_path: Path) -> None:
     data = pushed(f"{STATE}/phases/1.md") | {"ref": "refs/heads/feature"}
     assert run_bot(tmp_path, world(tmp_path, ACCEPTED, (1,)), "push", data) == 0
+
+
+WHY = "- **Abandoned**: the reports service streams them (2026-11-20)"
+ABANDONED = ACCEPTED.replace("Status**: Accepted", f"Status**: Abandoned\n{WHY}")
+
+
+@pytest.mark.vcr
+def test_an_abandoned_rfd_closes_its_issue_as_not_planned_with_the_reason(
+    tmp_path: Path,
+) -> None:
+    # the cassette: the label follows the status, a comment gives the reason, then the issue
+    # closes with state_reason not_planned (grey), not as completed
+    checkout = world(tmp_path, ABANDONED, (1,))
+    assert run_bot(tmp_path, checkout, "push", pushed(RFD_PATH)) == 0
+    assert "tracking issue #12 closed" in (tmp_path / "summary.md").read_text()

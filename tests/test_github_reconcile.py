@@ -62,12 +62,14 @@ def test_an_unlinked_header_is_reported_again_without_a_write(tmp_path: Path) ->
 @pytest.mark.vcr
 def test_stale_label_removed_and_status_comments_rebuilt(tmp_path: Path, open_prs: Path) -> None:
     # the cassette holds the writes: DELETE the label on #2, POST #2's missing status
-    # comment, PATCH #3's status comment (of an older revision) in place
+    # comment, PATCH #3's status comment (of an older revision) in place, and each PR's
+    # lifecycle label
     summary = reconcile(tmp_path, open_prs)
     assert "#2: removed `rfd:review` (its run ended without removing it)" in summary
     assert "status comment posted on #2" in summary
     assert "status comment updated on #3" in summary
-    assert "reconcile: 3 writes" in summary
+    assert "#2 labelled rfd: discussion" in summary and "#3 labelled rfd: discussion" in summary
+    assert "reconcile: 5 writes" in summary
 
 
 @pytest.mark.vcr

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -11,6 +13,7 @@ from tests.github_world import (
     BRANCH,
     RFD_PATH,
     RFD_TEXT,
+    UNPLANNED,
     make_world,
     payload,
     run_bot,
@@ -78,15 +81,27 @@ def test_fork_without_key_posts_but_does_not_commit(tmp_path: Path) -> None:
 
 
 @pytest.mark.vcr
+@pytest.mark.default_cassette("test_fork_without_key_posts_but_does_not_commit.yaml")
+def test_a_fork_prs_review_never_gets_the_model_key(tmp_path: Path) -> None:
+    """Under `pull_request_target` the job holds the key; a fork's RFD still goes to no model:
+    the same offline review is posted, with the same note, as without a key."""
+    _, checkout = make_world(tmp_path, {"README.md": "hello\n"}, {})
+    data = payload(LABELED, **{"pull_request.head.repo.full_name": "forker/Hello-World"})
+    keys = {"ANTHROPIC_API_KEY": "sk-ant-test", "OPENAI_API_KEY": "sk-test"}
+    assert run_bot(tmp_path, checkout, "pull_request_target", data, **keys) == 0
+
+
+@pytest.mark.vcr
 @pytest.mark.default_cassette("test_review_is_committed_posted_and_label_removed.yaml")
 @pytest.mark.parametrize(
-    ("config", "pauses"), [("", 0), ("[bot]\nwrite_burst = 1\n", 2)], ids=["default", "no-burst"]
+    ("config", "pauses"), [("", 0), ("[bot]\nwrite_burst = 1\n", 3)], ids=["default", "no-burst"]
 )
 def test_writes_are_paced_only_between_writes_past_the_burst(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, config: str, pauses: int
 ) -> None:
-    # the default configuration: the review event's three writes go out without a pause;
-    # with no burst the pause falls between writes 1–2 and 2–3, never before or after.
+    # the default configuration: the review event's four writes (review, status comment,
+    # lifecycle label, trigger label off) go out without a pause; with no burst a pause
+    # falls between each two writes, never before or after.
     slept: list[float] = []
     monkeypatch.setattr("bot.forge.pacing.time.sleep", slept.append)
     _, checkout = make_world(tmp_path, {"README.md": "hello\n"}, {RFD_PATH: RFD_TEXT})
@@ -127,3 +142,23 @@ def test_rerun_after_a_failure_past_posting_takes_the_label_off(
     origin, checkout = world
     assert run_bot(tmp_path, checkout, "pull_request_target", payload(LABELED)) == 0
     assert bot_commits(origin) == ["Test User|pr"]
+
+
+@pytest.mark.vcr
+def test_findings_lead_with_the_verdict_and_link_the_rfd_lines(tmp_path: Path, vcr: Any) -> None:
+    """The major is visible with a link to its line at the reviewed commit; the minor folds."""
+    _, checkout = make_world(tmp_path, {"README.md": "hello\n"}, {RFD_PATH: UNPLANNED})
+    assert run_bot(tmp_path, checkout, "pull_request_target", payload(LABELED)) == 0
+    (review,) = [json.loads(r.body)["body"] for r in vcr.requests
+                 if r.method == "POST" and r.path.endswith("/issues/2/comments")]  # fmt: skip
+    heading, _, verdict = review.split("\n")[3:6]  # after the review, head and blob markers
+    assert heading == "### 🔍 Review of RFD 045 — ⚠️ 1 major · 1 minor"
+    assert verdict.startswith("**Needs changes**")
+    at = "https://github.com/Codertocat/Hello-World/blob/ec26c3e57ca3a959ca5aad62de7213c562f8c821"
+    design_line = UNPLANNED.splitlines().index(next(
+        line for line in UNPLANNED.splitlines() if "TODO" in line)) + 1  # fmt: skip
+    visible, folded = review.split("<details>")
+    assert f"]({at}/{RFD_PATH}#L" in visible and "major" in visible and "TODO" not in visible
+    assert f"[Design L{design_line}]({at}/{RFD_PATH}#L{design_line})" in folded
+    assert "0 tokens" not in review and "$0.0000" not in review
+    assert review.count("offline structural review") == 1

@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
+from bot.llm.base import Reply
 from tests.conftest import git
+from tests.fakes import item_done
 from tests.github_world import (
     BRANCH,
     RFD_PATH,
@@ -59,16 +61,21 @@ def implement_comment(body: str = "/rfd implement") -> dict[str, object]:
     return data
 
 
-def scripted_model(monkeypatch: pytest.MonkeyPatch, *texts: str) -> Any:
+def scripted_model(monkeypatch: pytest.MonkeyPatch, *texts: str | Reply) -> Any:
     """Every step's model answers ``texts`` in turn (none: asking it fails the test)."""
     from tests.fakes import ScriptedLLM, reply, scripted_providers
 
-    llm = ScriptedLLM([reply(t) for t in texts])
+    llm = ScriptedLLM([t if isinstance(t, Reply) else reply(t) for t in texts])
     monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
     return llm
 
 
-WRITER = ("Research.", "- [ ] 1. Write the CSV writer\n", "done", "The writer streams rows.")
+WRITER = (
+    "Research.",
+    "- [ ] 1. Write the CSV writer\n",
+    item_done("done"),
+    "The writer streams rows.",
+)
 
 
 def on_branch(origin: Path, path: str) -> str:
@@ -138,7 +145,9 @@ def test_rerun_after_a_failure_finishes_the_command(
     assert OLD_REVIEW not in git(origin, "ls-tree", "-r", "--name-only", BRANCH).split()
     writes = [(r.method, r.path) for r in vcr.requests if r.method != "GET"]
     assert writes[-1] == ("PATCH", "/repos/Codertocat/Hello-World/issues/comments/958")
-    assert ("POST", "/repos/Codertocat/Hello-World/issues/2/comments") not in writes
+    new = ("POST", "/repos/Codertocat/Hello-World/issues/2/comments")
+    posted = [json.loads(r.body)["body"] for r in vcr.requests if (r.method, r.path) == new]
+    assert [p.splitlines()[0] for p in posted] == ["<!-- rfd-bot:status:2 -->"]  # no 2nd reply
     (edit,) = [r for r in vcr.requests if r.method == "PATCH"]
     text = json.loads(edit.body)["body"]
     assert "rfd-bot:reply:c492700400-dismiss" in text and "could not finish" not in text
@@ -164,6 +173,26 @@ def test_accept_by_the_pr_author_is_refused(tmp_path: Path, world: tuple[Path, P
 
 
 @pytest.mark.vcr
+def test_accept_by_an_author_named_by_email_is_refused(tmp_path: Path) -> None:
+    """`Authors: Hu Bot <hubot@example.com>` (the README's format): hubot may not accept."""
+    text = RFD_TEXT.replace("- **Authors**: @octocat", "- **Authors**: Hu Bot <hubot@example.com>")
+    origin, checkout = make_world(tmp_path, {"README.md": "hello\n"}, {RFD_PATH: text})
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd accept", "hubot")) == 0
+    assert "- **Status**: Discussion" in on_branch(origin, RFD_PATH)
+
+
+@pytest.mark.vcr
+def test_a_command_whose_comment_was_deleted_is_not_run(
+    tmp_path: Path, world: tuple[Path, Path]
+) -> None:
+    """The 👀 answers 404: the run (or every re-run) ends cleanly and does nothing."""
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd accept", "hubot")) == 0
+    assert "- **Status**: Discussion" in on_branch(origin, RFD_PATH)
+    assert "was deleted before it ran" in (tmp_path / "summary.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.vcr
 def test_reader_is_refused(tmp_path: Path, world: tuple[Path, Path]) -> None:
     assert run_bot(tmp_path, world[1], "issue_comment", comment("/rfd review", "octocat")) == 0
 
@@ -172,6 +201,25 @@ def test_reader_is_refused(tmp_path: Path, world: tuple[Path, Path]) -> None:
 def test_command_in_a_code_block_does_nothing(tmp_path: Path, world: tuple[Path, Path]) -> None:
     body = "To accept, a maintainer writes:\n\n```\n/rfd accept\n```\n"
     assert run_bot(tmp_path, world[1], "issue_comment", comment(body)) == 0
+
+
+@pytest.mark.vcr  # no cassette: not one request is made
+@pytest.mark.parametrize(
+    "body",
+    [
+        "LGTM\n\n<!-- maintainers only\n\n/rfd accept\n",
+        "~~~\n```\n/rfd accept\n```\n~~~\n",
+        "<pre>\n/rfd accept\n</pre>",
+        "> I would not\u2028/rfd accept",
+    ],
+)
+def test_a_command_a_reader_cannot_see_does_nothing(
+    tmp_path: Path, world: tuple[Path, Path], body: str
+) -> None:
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "issue_comment", comment(body, "hubot")) == 0
+    assert "- **Status**: Discussion" in on_branch(origin, RFD_PATH)
+    assert "no /rfd command" in (tmp_path / "summary.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.vcr
@@ -209,9 +257,18 @@ def test_usage_errors_get_a_reply(tmp_path: Path, world: tuple[Path, Path]) -> N
 
 
 @pytest.mark.vcr
+def test_a_flood_of_bad_commands_gets_one_short_reply(
+    tmp_path: Path, world: tuple[Path, Path]
+) -> None:
+    """3,000 bad commands: the first 20 errors and a count, never a body GitHub rejects."""
+    data = comment("\n".join(f"/rfd x{n}" for n in range(1, 3001)))
+    assert run_bot(tmp_path, world[1], "issue_comment", data) == 0
+
+
+@pytest.mark.vcr
 def test_status_on_a_tracking_issue(tmp_path: Path) -> None:
-    accepted = RFD_TEXT.replace("Discussion", "Accepted")
-    _, checkout = make_world(tmp_path, {RFD_PATH: accepted}, {})
+    """The reply lists the phases with their pull requests and says what to run next."""
+    _, checkout = accepted_world(tmp_path)
     data = comment("/rfd status", name="issue_comment.created.issue")
     tracking_issue(data)
     assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
@@ -278,6 +335,26 @@ def test_refine_commits_the_refined_rfd(
 
 
 @pytest.mark.vcr
+def test_refine_whose_pass_fails_keeps_the_reviews(
+    tmp_path: Path, world: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pass that fails: what came before is committed, and the reply neither says the
+    reviews are addressed nor suggests dismissing them."""
+    from bot.errors import ProviderError
+    from tests.fakes import ScriptedLLM, reply, scripted_providers
+
+    section = {"section": "Summary", "content": "Stream large reports row by row."}
+    revision = {"sections": [section], "notes": "Rewrote the summary."}
+    boom = ProviderError("model unavailable")
+    llm = ScriptedLLM([reply("", ("submit_revision", revision)), boom])
+    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd refine")) == 0
+    assert "Stream large reports row by row." in on_branch(origin, RFD_PATH)
+    assert OLD_REVIEW.rsplit("/", 1)[1] in git(origin, "ls-tree", "-r", "--name-only", BRANCH)
+
+
+@pytest.mark.vcr
 def test_refine_rerun_after_its_reply_failed_does_not_refine_again(
     tmp_path: Path, world: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -309,11 +386,36 @@ def test_implement_opens_a_pr_for_the_next_phase(
 
 
 @pytest.mark.vcr
+def test_implement_with_failing_checks_opens_a_pr_that_records_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An honest model whose check fails: `[!] … [Failed: …]`, the PR and the tracking issue
+    say so, and the branch holds no `phases/1.md` (merging it records nothing)."""
+    from bot.plan import PlanPhase, dumps
+
+    scripted_model(
+        monkeypatch, "Research.", "- [ ] 1. Write the CSV writer\n", item_done("Wrote it."),
+        item_done("Fixed it."), "The writer does not stream rows yet: its tests fail.",
+    )  # fmt: skip
+    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
+    main = {RFD_PATH: RFD_TEXT.replace("Discussion", "Accepted"),
+            "docs/rfd/.state/045/plan.json": plan,
+            ".github/rfd.toml": '[implement]\nverify = "false"\n'}  # fmt: skip
+    origin, checkout = make_world(tmp_path, main, {})
+    assert run_bot(tmp_path, checkout, "issue_comment", implement_comment()) == 0
+    state = "rfd/045-phase-1:docs/rfd/.state/045"
+    items = git(origin, "show", f"{state}/implement/1/items.md")
+    assert "- [!] 1. Write the CSV writer [Failed: `false` failed (exit code 1)]" in items
+    assert "phases/1.md" not in git(origin, "ls-tree", "-r", "--name-only", "rfd/045-phase-1")
+
+
+@pytest.mark.vcr
 def test_implement_takes_the_phase_by_its_label(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`/rfd implement 3a`: branch rfd/045-phase-3a, PR "RFD 045, phase 3a: …", phases/3a.md."""
-    texts = ("Research.", "- [ ] 1. Add the endpoint\n", "done", "The endpoint streams the export.")
+    texts = ("Research.", "- [ ] 1. Add the endpoint\n", item_done("done"),
+             "The endpoint streams the export.")  # fmt: skip
     llm = scripted_model(monkeypatch, *texts)
     origin, checkout = accepted_world(tmp_path, "0", "3a")
     assert run_bot(tmp_path, checkout, "issue_comment", implement_comment("/rfd implement 3a")) == 0

@@ -93,3 +93,44 @@ def test_lint_findings_become_annotations(
     assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
     out = capsys.readouterr().out
     assert f"::error file={RFD_PATH},line=" in out and "Date" in out
+
+
+@pytest.mark.vcr
+def test_a_config_error_reported_earlier_is_cleared_once_the_config_reads(
+    tmp_path: Path, checkout: Path
+) -> None:
+    # the cassette: the status comment is posted, and the config-error comment an earlier
+    # run left is edited to say it is fixed (no request to find it: the comments were listed)
+    assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
+    assert "config-error comment updated on #2" in (tmp_path / "summary.md").read_text()
+
+
+@pytest.mark.vcr  # no cassette: rendering makes no request
+def test_titles_and_file_names_stay_inside_their_heading(tmp_path: Path) -> None:
+    """A hostile title and file name: one heading holding one link, no HTML, image, mention
+    or marker."""
+    from markdown_it import MarkdownIt
+
+    from bot.discovery import RfdFile
+    from bot.github.changed import ChangedRfd
+    from bot.github.panels import Row
+    from bot.github.status_comment import render
+    from bot.ids import RfdId
+    from bot.status import Status
+    from tests.github_world import CONFIG
+    from tests.test_github_plugins import bot_context
+
+    root = tmp_path / "repo"
+    (root / ".github").mkdir(parents=True)
+    (root / ".github/rfd.toml").write_text(CONFIG, encoding="utf-8")
+    name = "docs/rfd/045-a|b) @octocat.md"
+    title = "Beta] | <img src=x> @github/security ![p](https://e.example/p.png)\n<!-- rfd-bot:x -->"
+    row = Row(ChangedRfd(RfdFile(RfdId.parse("045"), "a", name), "added"), title,
+              Status.DISCUSSION)  # fmt: skip
+    ctx = bot_context(tmp_path, root)
+    body = render(ctx, [row], {}, [], repo="Codertocat/Hello-World", head="ec26c3e57ca3")
+    html = MarkdownIt("commonmark").enable("table").render(body)
+    heading = html.split("<h3>", 1)[1].split("</h3>", 1)[0]
+    assert html.count("<h3>") == 1 and heading.count("<a href=") == 1
+    assert "@\u200bgithub/security" in heading and "<!-- rfd-bot:x" not in body
+    assert not any(s in body for s in ("<img", "@octocat", "@github", "![", "<!-- rfd-bot:x"))

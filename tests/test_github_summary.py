@@ -38,3 +38,13 @@ def test_flush_writes_summary_and_annotations(tmp_path: Path) -> None:
     text = target.read_text()
     assert text.startswith("### rfd-bot · pull_request.opened")
     assert "- ❌ `docs/rfd/045-a.md:1`: missing Status" in text
+
+
+def test_summary_lines_quote_rfd_text_as_text() -> None:
+    from bot.errors import RfdError
+    from bot.github.summary import Summary
+
+    summary = Summary("rfd-bot")
+    summary.problem(RfdError("title <img src=x> @octocat\n## injected", path="docs/rfd/045-a.md"))
+    text = summary.markdown()
+    assert "<img" not in text and "@octocat" not in text and "\n## injected" not in text

@@ -56,6 +56,13 @@ def test_jobs_sharing_a_group_are_those_that_touch_the_same_pr_or_issues() -> No
     pr_group = groups["pull-request"]
     assert groups["label"] == pr_group  # a label and a new push on one PR run in order
     assert groups["tracking"] == groups["reconcile"]  # both write tracking issues
+    # `/rfd implement` on the tracking issue and on the PR wait for each other (one group);
+    # any other comment queues with the label and push runs of its PR
+    comment = groups["comment"].replace(" ", "")
+    implement = "contains(github.event.comment.body,'/rfd implement')&&'implement'"
+    assert comment.startswith("rfd-${{") and implement.replace(" ", "") in comment
+    assert "||format('pr-{0}',github.event.issue.number)}}" in comment
+    assert pr_group == "rfd-pr-${{ github.event.pull_request.number }}"
 
 
 def test_only_the_ai_jobs_see_the_key_and_may_write_code() -> None:
@@ -69,7 +76,7 @@ def test_only_the_ai_jobs_see_the_key_and_may_write_code() -> None:
 
 def test_the_status_comment_job_has_only_what_it_needs() -> None:
     job = load(WORKFLOW)["jobs"]["pull-request"]
-    assert job["permissions"] == {"contents": "read", "pull-requests": "write"}
+    assert job["permissions"] == {"contents": "read", "pull-requests": "write", "issues": "write"}
     assert "github.event.action != 'labeled'" in job["if"]
     assert "github.event.action == 'labeled'" in load(WORKFLOW)["jobs"]["label"]["if"]
 

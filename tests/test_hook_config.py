@@ -95,6 +95,7 @@ INVALID = {
     "a directory that is an option": '[rfd]\nstate_dir = "--git-dir=x"\n',
     "an environment variable name": '[provider]\napi_key_env = "A B"\n',
     "a base URL that is not http": '[provider]\nbase_url = "file:///etc/passwd"\n',
+    "a verify command on two lines": '[implement]\nverify = "pytest\\nrm -rf docs"\n',
     "not TOML": "[rfd\n",
     "unknown lint code": '[lint.severity]\nRFD999 = "off"\n',
     "unknown severity": '[lint.severity]\nRFD012 = "fatal"\n',

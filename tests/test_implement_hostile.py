@@ -16,7 +16,7 @@ import pytest
 
 from bot.agent.isolation import choose
 from tests.conftest import git, rfd_text, write_rfd
-from tests.fakes import ScriptedLLM, reply, scripted_providers
+from tests.fakes import ScriptedLLM, item_done, reply, scripted_providers
 from tests.github_world import RFD_PATH, RFD_TEXT, make_world, payload, run_bot
 from tests.hostile import PYTEST, SECRETS, hostile_item, leaked, leaked_files, plant
 
@@ -30,7 +30,7 @@ CONFIG = f'[bot]\nseconds_between_writes = 0\n\n[implement]\nallowed_commands = 
 
 def hostile_model(summary: str) -> ScriptedLLM:
     plan = "- [ ] 1. Write the CSV writer\n"
-    item = [reply("", *hostile_item()), reply("done")]
+    item = [reply("", *hostile_item()), item_done("done")]
     return ScriptedLLM([reply("Research."), reply(plan), *item, reply(summary)])
 
 

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from bot.errors import ProviderError
 from bot.llm import anthropic_wire as aw
 from bot.llm import openai_wire as ow
 from bot.llm.base import (
     Message,
+    PaidError,
     Request,
     SystemPart,
     ToolCall,
@@ -87,10 +87,11 @@ def test_structured_answer_that_is_not_json_is_a_provider_error() -> None:
         content=[NS(type="text", text='{"summary": "cut')],
         model="claude-sonnet-5-5",
         stop_reason="max_tokens",
-        usage=NS(input_tokens=1, output_tokens=1),
+        usage=NS(input_tokens=1_200, output_tokens=8_192),
     )
-    with pytest.raises(ProviderError, match="stop reason max_tokens"):
+    with pytest.raises(PaidError, match="stop reason max_tokens") as raised:
         aw.reply(message, structured="submit")
+    assert (raised.value.usage.output_tokens, raised.value.model) == (8_192, "claude-sonnet-5-5")
 
 
 def test_thinking_blocks_go_back_verbatim() -> None:
@@ -129,10 +130,12 @@ def test_openai_bad_tool_arguments_are_a_provider_error() -> None:
         "model": "m",
         "choices": [{"message": {"tool_calls": [
             {"id": "c", "function": {"name": "submit", "arguments": "{not json"}}]},
-            "finish_reason": "stop"}],
+            "finish_reason": "length"}],
+        "usage": {"prompt_tokens": 900, "completion_tokens": 4_096},
     }  # fmt: skip
-    with pytest.raises(ProviderError, match="not JSON"):
+    with pytest.raises(PaidError, match="not JSON") as raised:
         ow.reply(data)
+    assert raised.value.usage.output_tokens == 4_096  # billed: the ledger records it
 
 
 def test_an_empty_structured_answer_is_empty_not_broken() -> None:

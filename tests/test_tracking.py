@@ -137,3 +137,40 @@ def test_bodies_numbered_by_position_before_labels_keep_their_ticks() -> None:
     old += f"- [x] 2. Split (Phase 3a)\n- [ ] 3. Polish\n{tracking.END}\n"
     merged = tracking.merge_body(old, LABELLED, {1})
     assert "- [x] 0. Groundwork\n- [x] 3a. Split\n- [ ] 3b. Polish (optional)\n" in merged
+
+
+def test_progress_counts_the_boxes_a_person_ticked_and_leaves_optional_phases_out() -> None:
+    phases = (*PHASES[:2], PlanPhase("Dark mode (optional)", "d"))
+    first = tracking.render_body("045", "Layered", URL, phases, {1})
+    merged = tracking.merge_body(tick(first, 2), phases, {1})  # a person ticked phase 2
+    assert "**Progress:** 2/2 phases" in merged
+    assert "Optional phases are not counted." in merged
+
+
+def test_the_region_explains_itself() -> None:
+    assert "tick one yourself if it was done another way — the bot keeps your tick" in body(set())
+
+
+def test_closing_note_names_the_successor_or_the_reason() -> None:
+    from bot import document
+    from bot.phases import closing_note
+
+    head = "# RFD 045: Layered\n\n- **Status**: {status}\n{extra}\n## Summary\n\nx\n"
+    successor = head.format(status="Superseded", extra="- **Superseded by**: [RFD 050]\n")
+    superseded = document.parse(successor, URL)
+    assert "superseded by RFD 050" in closing_note("045", superseded)
+    reason = head.format(status="Abandoned", extra="- **Abandoned**: too **slow** @x\n")
+    abandoned = document.parse(reason, URL)
+    assert closing_note("045", abandoned).endswith(
+        "RFD 045 was abandoned: too **slow** @\u200bx. This issue closes as not planned."
+    )
+
+
+def test_a_recorded_phase_links_its_summary_and_a_persons_tick_still_counts() -> None:
+    links = {1: "[summary](https://x/blob/main/docs/rfd/.state/045/phases/1.md)"}
+    text = tracking.render_body("045", "Layered", URL, PHASES, {1}, links=links)
+    assert (
+        "- [x] 1. Skeleton — [summary](https://x/blob/main/docs/rfd/.state/045/phases/1.md)\n"
+        in text
+    )
+    assert tracking.ticked(tick(text, 2), PHASES) == {1, 2}

@@ -9,10 +9,10 @@ not streamed to the terminal: the step shows what it made of it.
 
 from __future__ import annotations
 
-from bot.agent.loop import Conversation, charge
+from bot.agent.loop import Conversation, charge, paid, say_cut_off
 from bot.events import TurnAborted, TurnComplete, TurnCycleComplete, TurnStarted
 from bot.llm.base import Reply, Request
-from bot.llm.guard import retry_empty
+from bot.llm.guard import is_cut_off, retry_empty
 from bot.llm.pricing import cost
 
 
@@ -27,6 +27,8 @@ def answer(conv: Conversation, request: Request) -> Reply:
         conv.bus.emit(TurnAborted(rfd_id=rfd_id, step=conv.step, reason=reason))
         raise
     conv.bus.emit(TurnCycleComplete(rfd_id=rfd_id, step=conv.step, stop_reason=reply.stop_reason))
+    if is_cut_off(reply):
+        say_cut_off(conv)
     u = reply.usage
     conv.bus.emit(
         TurnComplete(
@@ -39,6 +41,6 @@ def answer(conv: Conversation, request: Request) -> Reply:
 
 
 def _complete(conv: Conversation, request: Request) -> Reply:
-    reply = conv.llm.complete(request)
+    reply = paid(conv, lambda: conv.llm.complete(request))
     charge(conv, reply.model or conv.model, reply.usage)
     return reply

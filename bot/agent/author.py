@@ -19,7 +19,7 @@ from typing import Any
 from bot import document
 from bot.agent import partial, transcript
 from bot.agent.context import Step, Store
-from bot.agent.loop import run
+from bot.agent.loop import Stop, run
 from bot.agent.session import Session
 from bot.errors import BudgetExceeded, GateError, ProviderError, ValidationError
 from bot.llm.base import Message, Usage
@@ -27,6 +27,7 @@ from bot.llm.guard import require_input
 
 YOUR_TURN = "you (enter to finish)> "
 END_WORDS = frozenset({"", "/done", "/quit", "/exit"})
+EMPTY = "{step} stopped: the model answered nothing, even when asked again; nothing was saved"
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,8 @@ def _converse(
         while True:
             result = run(conversation, messages, progress=progress.messages)
             exchanges += 1
+            if result.stop is Stop.EMPTY:
+                break
             answer = _next_message(session)
             if answer is None:
                 break
@@ -130,6 +133,12 @@ def _converse(
         if interrupted is None:
             raise
         raise interrupted from exc
+    if result.stop is Stop.EMPTY:  # nothing to save, nothing to resume from
+        raise ProviderError(
+            EMPTY.format(step=step.value),
+            hint=f"run `rfd {step.value} {session.event_id}` "
+            "again, or choose another model with --model",
+        )
     transcript.save(session, step.value, result.messages)
     partial.clear(session, step)
     return AuthorResult(step, result.text, None, meter.usage, meter.cost_usd, exchanges)

@@ -15,6 +15,7 @@ import shlex
 import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +84,23 @@ def run_isolated(
     the allowlisted environment — and return its exit code and output, secret values
     redacted.  Where nothing isolates it runs only when a person confirmed it
     (``unisolated_confirmed``); otherwise PermissionDenied (fail closed)."""
+    done = execute(ctx, argv, unisolated_confirmed=unisolated_confirmed)
+    return cap(f"exit code {done.returncode}\n{done.output}")
+
+
+@dataclass(frozen=True)
+class Completed:
+    """What one command left: its exit code and its output (stdout, then stderr)."""
+
+    returncode: int
+    output: str
+
+
+def execute(
+    ctx: ToolContext, argv: Sequence[str], *, unisolated_confirmed: bool = False
+) -> Completed:
+    """:func:`run_isolated`, as its exit code and whole output (secret values redacted):
+    what the verify command's caller reads."""
     impl = ctx.config.implement
     mechanism = choose(impl.isolation)
     if mechanism is None and not unisolated_confirmed:
@@ -92,9 +110,9 @@ def run_isolated(
         env = command_env(os.environ, impl.env)
         _require(argv[0], ctx.sandbox.root, env)
         wrapped = argv if mechanism is None else isolated(mechanism, view, argv, git_config)
-        output = _execute(ctx, wrapped, env)
+        done = _execute(ctx, wrapped, env)
     values = held(os.environ, (*impl.redacted_env, ctx.config.provider.api_key_env))
-    return cap(values.redact(output))
+    return Completed(done.returncode, values.redact(done.output))
 
 
 def _require(program: str, root: Path, env: Mapping[str, str]) -> None:
@@ -105,7 +123,7 @@ def _require(program: str, root: Path, env: Mapping[str, str]) -> None:
         raise ValidationError(f"`{program}` is not installed")
 
 
-def _execute(ctx: ToolContext, argv: Sequence[str], env: Mapping[str, str]) -> str:
+def _execute(ctx: ToolContext, argv: Sequence[str], env: Mapping[str, str]) -> Completed:
     try:
         done = subprocess.run(
             argv, cwd=ctx.sandbox.root, capture_output=True, text=True, errors="replace",
@@ -115,7 +133,7 @@ def _execute(ctx: ToolContext, argv: Sequence[str], env: Mapping[str, str]) -> s
         raise ValidationError(f"`{argv[0]}` is not installed") from exc
     except subprocess.TimeoutExpired as exc:
         raise ValidationError(f"timed out after {ctx.command_timeout:g} s") from exc
-    return f"exit code {done.returncode}\n{done.stdout}{done.stderr}"
+    return Completed(done.returncode, f"{done.stdout}{done.stderr}")
 
 
 def _preview(ctx: ToolContext, args: Mapping[str, Any]) -> str:

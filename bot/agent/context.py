@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -45,6 +46,7 @@ class Store(Protocol):
     def read_plan(self, rfd_id: Any) -> Any: ...
     def phase_summaries(self, rfd_id: Any) -> Mapping[int, Any]: ...
     def phase_files(self, rfd_id: Any) -> Mapping[str, Any]: ...
+    def hold(self, rfd_id: Any, relpath: str, what: str) -> AbstractContextManager[None]: ...
 
 
 @dataclass(frozen=True)

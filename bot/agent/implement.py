@@ -17,13 +17,20 @@ from dataclasses import dataclass
 
 from bot import checklist
 from bot.agent.context import Step, Store
-from bot.agent.feedback import answered
-from bot.agent.files import recorded_diff
+from bot.agent.item import STOPS, Task, attempt
 from bot.agent.loop import Stop, run
+from bot.agent.phase_checklist import (
+    amend,
+    failed_items,
+    next_pending,
+    original_count,
+    reset_failed,
+)  # fmt: skip
 from bot.agent.phase_work import PhaseWork
 from bot.agent.session import Session
+from bot.agent.verify import command_for
 from bot.errors import BudgetExceeded, InvalidStructure, ProviderError, ValidationError
-from bot.events import Notice, PhaseFailed, ResultReady
+from bot.events import Notice, PhaseFailed
 from bot.llm.base import Message, Usage
 from bot.llm.guard import Meter, require_input
 from bot.text import plural
@@ -33,7 +40,14 @@ SHARED_SYSTEM = "_implement_system"
 research's cached prefix — tools, system prompt, RFD, earlier summaries, the phase."""
 PROGRESS = "Working on step {n} of {total}: {label}"
 NO_ITEMS = "the plan has no checklist items (`- [ ] 1. Label`)"
-STOPS = {Stop.MAX_TURNS: "ran out of turns before finishing", Stop.EMPTY: "empty answers"}
+EMPTY = "{step} stopped: {why}; nothing was saved"
+CUT_OFF_MARK = "\n\n[… cut off at max_tokens: this answer is incomplete]"
+LOCK = ".lock"
+"""``implement/<N>.lock``, beside the phase's directory (``--restart`` empties that) while a
+run works on the phase: a second run refuses."""
+RUNNING = "implement of phase {phase} of RFD {rfd}"
+SUMMARY = "summary.md"
+"""Beside ``items.md``: the last summary, failed items listed (what a person may record)."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +65,11 @@ class ImplementResult:
     cost_usd: float = 0.0
 
     @property
+    def summary_file(self) -> str:
+        """Where the summary is kept in the RFD's state (failed items listed)."""
+        return f"implement/{self.phase}/{SUMMARY}"
+
+    @property
     def failed(self) -> tuple[checklist.Item, ...]:
         return tuple(i for i in self.items if i.status is checklist.ItemStatus.FAILED)
 
@@ -64,8 +83,10 @@ def implement(
     A phase that ends with failed items, or stops on the budget or a provider error,
     emits ``phase.failed`` (whoever runs it: the CLI, the bot, a plugin sees it).
     """
+    running = RUNNING.format(phase=work.name, rfd=session.event_id)
     try:
-        result = _implement(session, work, restart, meter)
+        with _store(session).hold(session.rfd_id, f"{work.base}{LOCK}", running):
+            result = _implement(session, work, restart, meter)
     except (BudgetExceeded, ProviderError) as exc:
         _failed(session, work, f"stopped: {exc}")
         raise
@@ -94,9 +115,10 @@ def _implement(
     if restart:
         store.remove_tree(session.rfd_id, work.base)
     research = _artifact(session, work, "research.md", lambda: _research(session, work, meter))
-    items = _retry_failed(
-        session, _artifact(session, work, "items.md", lambda: _plan(session, work, meter, research))
-    )
+    planned = _artifact(session, work, "items.md", lambda: _plan(session, work, meter, research))
+    items, again = reset_failed(planned)
+    if again:
+        _notice(session, f"retrying {plural(again, 'item')} that failed last time")
     items, dropped = _work_items(session, work, meter, research, items)
     summary = _summary(session, work, meter, items)
     final = checklist.parse(items).items
@@ -114,7 +136,7 @@ def _store(session: Session) -> Store:
 def _artifact(session: Session, work: PhaseWork, name: str, make: Callable[[], str]) -> str:
     store = _store(session)
     saved = store.read_text(session.rfd_id, f"{work.base}/{name}")
-    if saved is not None:
+    if saved is not None and saved.strip():  # an empty one (an older run saved it) is redone
         return saved
     text = make()
     store.write_text(session.rfd_id, f"{work.base}/{name}", text)
@@ -151,89 +173,41 @@ def _plan(session: Session, work: PhaseWork, meter: Meter, research: str) -> str
 def run_text(
     session: Session, step: Step, system: str, meter: Meter, first: Sequence[Message]
 ) -> str:
-    """The final text of a one-shot conversation (a trailing newline added)."""
-    return run(session.conversation(step, system, meter), first).text + "\n"
+    """The final text of a one-shot conversation (a trailing newline added); ProviderError
+    when it stayed empty (nothing is saved), a visible mark when it was cut off."""
+    result = run(session.conversation(step, system, meter), first)
+    if result.stop is not Stop.END or not result.text.strip():
+        raise ProviderError(
+            EMPTY.format(step=step.value, why=STOPS.get(result.stop, "an empty answer")),
+            hint=f"run `rfd implement {session.event_id}` again (it resumes here), or "
+            "choose another model with --model",
+        )
+    return result.text + (CUT_OFF_MARK if result.cut_off else "") + "\n"
 
 
 def _work_items(
     session: Session, work: PhaseWork, meter: Meter, research: str, items: str
 ) -> tuple[str, tuple[str, ...]]:
     dropped: list[str] = []
-    while (position := _next_pending(items)) is not None:
+    original = original_count(_store(session), session.rfd_id, work.base, items)
+    verify = command_for(session.root, session.config.implement.verify)
+    while (position := next_pending(items)) is not None:
         current = checklist.parse(items).items
         item, total = current[position], len(current)
         _notice(session, PROGRESS.format(n=position + 1, total=total, label=item.label))
-        status, reason, text = _attempt(session, work, meter, research, items, item)
-        _save(session, work, position, text or f"Failed: {reason}\n")
-        items = checklist.mark(items, position, status, reason)
-        if status is checklist.ItemStatus.FAILED:
-            _notice(session, f"Step {position + 1} failed: {reason}", "warning")
-        items, lost = _amend(items, text)
-        dropped += lost
+        task = Task(work, research, items, item, verify)
+        outcome = attempt(session, meter, task)
+        _save(session, work, position, outcome.text)
+        items = checklist.mark(items, position, outcome.status, outcome.reason)
+        if outcome.status is checklist.ItemStatus.FAILED:
+            _notice(session, f"Step {position + 1} failed: {outcome.reason}", "warning")
+        else:
+            items, lost = amend(items, outcome.text, original)
+            dropped += lost
         _store(session).write_text(session.rfd_id, f"{work.base}/items.md", items)
     if dropped:
         _notice(session, f"dropped {plural(len(dropped), 'new item')} past the 2x cap", "warning")
     return items, tuple(dropped)
-
-
-def _retry_failed(session: Session, items: str) -> str:
-    """A new run tries the items an earlier run marked ``[!]`` again (each run: once)."""
-    failed = [
-        position
-        for position, item in enumerate(checklist.parse(items).items)
-        if item.status is checklist.ItemStatus.FAILED
-    ]
-    for position in failed:
-        items = checklist.mark(items, position, checklist.ItemStatus.PENDING)
-    if failed:
-        _notice(session, f"retrying {plural(len(failed), 'item')} that failed last time")
-    return items
-
-
-def _next_pending(items: str) -> int | None:
-    for position, item in enumerate(checklist.parse(items).items):
-        if item.status is checklist.ItemStatus.PENDING:
-            return position
-    return None
-
-
-def _attempt(
-    session: Session, work: PhaseWork, meter: Meter, research: str, items: str, item: checklist.Item
-) -> tuple[checklist.ItemStatus, str, str]:
-    """Run one item, retrying once with the failure in view: (status, reason, final text)."""
-    failure, count = "", len(checklist.parse(items).items)
-    originals: dict[str, str] = {}  # what the item's writes replaced, over both attempts
-    for _ in range(2):
-        prompt = session.prompt(
-            "implement_item", item_number=item.number, item_count=count, item_label=item.label,
-            previous_failure=failure, **work.variables(),
-        )  # fmt: skip
-        docs = work.documents(session, ("research", research), ("plan", items))
-        conversation = session.conversation(Step.IMPLEMENT, prompt.system, meter)
-        conversation.calls.ctx.originals.update(originals)
-        originals = conversation.calls.ctx.originals
-        try:
-            result = run(conversation, session.opening(prompt, docs))
-            if result.stop is Stop.END:
-                diff = recorded_diff(conversation.calls.ctx, originals)
-                ready = _ready(session, work, item, result.text, diff)
-                result = answered(conversation, result, ready)
-        except (ProviderError, TimeoutError) as exc:
-            failure = str(exc)
-            continue
-        if result.stop is Stop.END:
-            return checklist.ItemStatus.DONE, "", result.text
-        failure = STOPS[result.stop]
-    return checklist.ItemStatus.FAILED, failure, ""
-
-
-def _ready(
-    session: Session, work: PhaseWork, item: checklist.Item, text: str, diff: str
-) -> ResultReady:
-    return ResultReady(
-        rfd_id=session.event_id, step=Step.IMPLEMENT.value, item=item.label, result=text,
-        phase=f"{work.title}\n\n{work.description}", document=work.rfd_text, diff=diff,
-    )  # fmt: skip
 
 
 def _save(session: Session, work: PhaseWork, position: int, text: str) -> None:
@@ -241,18 +215,15 @@ def _save(session: Session, work: PhaseWork, position: int, text: str) -> None:
     _store(session).write_text(session.rfd_id, relpath, text.rstrip("\n") + "\n")
 
 
-def _amend(items: str, text: str) -> tuple[str, list[str]]:
-    known = {i.label.lower() for i in checklist.parse(items).items}
-    new = [label for label in checklist.extract_new_items(text) if label.lower() not in known]
-    return checklist.append(items, new) if new else (items, [])
-
-
 def _summary(session: Session, work: PhaseWork, meter: Meter, items: str) -> str:
     _notice(session, f"Summarizing phase {work.name}: {work.title}")
     results = [_result(session, work, n) for n in range(len(checklist.parse(items).items))]
     prompt = session.prompt("implement_summary", **work.variables())
     first = session.opening(prompt, work.documents(session, ("plan", items), *results))
-    return run_text(session, Step.SUMMARY, prompt.system, meter, first)
+    summary = run_text(session, Step.SUMMARY, prompt.system, meter, first)
+    summary = summary.rstrip("\n") + "\n" + failed_items(checklist.parse(items).items)
+    _store(session).write_text(session.rfd_id, f"{work.base}/{SUMMARY}", summary)
+    return summary
 
 
 def _result(session: Session, work: PhaseWork, position: int) -> tuple[str, str]:

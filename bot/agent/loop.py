@@ -16,9 +16,25 @@ from dataclasses import dataclass, field, replace
 
 from bot.agent.calls import CallRunner
 from bot.agent.tools import spec
-from bot.events import EventBus, TurnAborted, TurnComplete, TurnCycleComplete, TurnStarted
-from bot.llm.base import LLM, Message, Reply, Request, Usage, assistant_message
-from bot.llm.guard import EMPTY_RETRIES, Budget, Meter, is_empty
+from bot.events import (
+    EventBus,
+    Notice,
+    TurnAborted,
+    TurnComplete,
+    TurnCycleComplete,
+    TurnStarted,
+)  # fmt: skip
+from bot.llm.base import (
+    LLM,
+    Message,
+    PaidError,
+    Reply,
+    Request,
+    ToolResult,
+    Usage,
+    assistant_message,
+)  # fmt: skip
+from bot.llm.guard import CUT_OFF, EMPTY_RETRIES, Budget, Meter, is_cut_off, is_empty
 from bot.llm.pricing import cost
 
 UsageHook = Callable[[str, Usage], None]
@@ -47,6 +63,9 @@ class Conversation:
     meter: Meter = field(default_factory=lambda: Meter(Budget("agent")))
     on_text: Callable[[str], None] | None = None
     on_usage: UsageHook | None = None
+    final_tool: str = ""
+    """A tool that ends the conversation once it ran without error (implement's
+    ``submit_item_result``): the model is not asked again after it."""
 
     @property
     def step(self) -> str:
@@ -63,6 +82,8 @@ class LoopResult:
     cycles: int
     tool_calls: int
     stop: Stop
+    cut_off: bool = False
+    """The last answer stopped at ``max_tokens``: it is incomplete."""
 
 
 def run(
@@ -96,15 +117,31 @@ def _cycles(conv: Conversation, messages: list[Message]) -> LoopResult:
                 rfd_id=conv.calls.rfd_id, step=conv.step, stop_reason=reply.stop_reason
             )
         )
+        if is_cut_off(reply):
+            say_cut_off(conv)
         if not reply.tool_calls:
             stop = Stop.EMPTY if is_empty(reply) and calls == 0 else Stop.END
-            return _finish(conv, messages, usage, spent, cycle, calls, stop)
+            return _finish(conv, messages, usage, spent, cycle, calls, stop, is_cut_off(reply))
         results = tuple(conv.calls.run(call) for call in reply.tool_calls)
         calls += len(results)
         messages.append(Message("user", tool_results=results, cache=True))
+        if _ended(conv, reply, results):
+            return _finish(conv, messages, usage, spent, cycle, calls, Stop.END)
     reason = f"stopped after {conv.max_turns} model calls without a final answer"
     conv.bus.emit(TurnAborted(rfd_id=conv.calls.rfd_id, step=conv.step, reason=reason))
     return _finish(conv, messages, usage, spent, conv.max_turns, calls, Stop.MAX_TURNS)
+
+
+def _ended(conv: Conversation, reply: Reply, results: Sequence[ToolResult]) -> bool:
+    """Did the model call the conversation's final tool, and did the call go through?"""
+    ids = {c.id for c in reply.tool_calls if conv.final_tool and c.name == conv.final_tool}
+    return any(r.call_id in ids and not r.is_error for r in results)
+
+
+def say_cut_off(conv: Conversation) -> None:
+    key = conv.calls.step.config_key
+    message = CUT_OFF.format(step=conv.step, limit=conv.max_tokens, key=key)
+    conv.bus.emit(Notice(rfd_id=conv.calls.rfd_id, message=message, level="warning"))
 
 
 def _ask_model(conv: Conversation, messages: list[Message], *, retry: bool) -> Reply:
@@ -126,9 +163,18 @@ def _ask_model(conv: Conversation, messages: list[Message], *, retry: bool) -> R
 
 
 def _complete(conv: Conversation, request: Request) -> Reply:
-    reply = conv.llm.complete(request, on_text=conv.on_text)
+    reply = paid(conv, lambda: conv.llm.complete(request, on_text=conv.on_text))
     charge(conv, reply.model or conv.model, reply.usage)
     return reply
+
+
+def paid(conv: Conversation, call: Callable[[], Reply]) -> Reply:
+    """``call()``; a billed reply that cannot be used is charged before its error goes on."""
+    try:
+        return call()
+    except PaidError as exc:
+        charge(conv, exc.model or conv.model, exc.usage)
+        raise
 
 
 def charge(conv: Conversation, model: str, usage: Usage) -> None:
@@ -156,6 +202,7 @@ def _finish(
     cycles: int,
     calls: int,
     stop: Stop,
+    cut_off: bool = False,
 ) -> LoopResult:
     text = final_text(messages)
     conv.bus.emit(
@@ -165,7 +212,7 @@ def _finish(
             cost_usd=spent.usd,
         )
     )  # fmt: skip
-    return LoopResult(text, tuple(messages), usage, cycles, calls, stop)
+    return LoopResult(text, tuple(messages), usage, cycles, calls, stop, cut_off)
 
 
 def final_text(messages: Sequence[Message]) -> str:

@@ -1,10 +1,10 @@
 """Refine an RFD with the rule of five (seed 004).
 
 Pass 1 applies every active review; passes 2–5 each look at the document with one
-focus (completeness, correctness, edge cases, scope, clarity; with no review to
-apply, pass 1 takes the first focus).  Each pass is one model call answered with
-``submit_revision`` (:mod:`bot.agent.revision`), on the prefix review and accept share;
-the pass applies the sections it proposes with ``rfd_section`` semantics.
+focus (completeness, correctness, edge cases, then scope and clarity together; with no
+review to apply, passes 1–5 take the five focuses one by one).  Each pass is one model
+call answered with ``submit_revision`` (:mod:`bot.agent.revision`), on the prefix review
+and accept share; the pass applies the sections it proposes with ``rfd_section`` semantics.
 The loop stops when the model answers ``CONVERGED``, after two passes in a row that
 change nothing, when a pass brings the document back to what it was two passes
 earlier (oscillation), or after five passes.  A provider
@@ -51,9 +51,15 @@ class Focus(enum.Enum):
     EDGE_CASES = "edge_cases"
     SCOPE = "scope"
     CLARITY = "clarity"
+    SCOPE_AND_CLARITY = "scope_and_clarity"
 
 
 ROTATION = (Focus.COMPLETENESS, Focus.CORRECTNESS, Focus.EDGE_CASES, Focus.SCOPE, Focus.CLARITY)
+AFTER_REVIEWS = (
+    Focus.COMPLETENESS, Focus.CORRECTNESS, Focus.EDGE_CASES, Focus.SCOPE_AND_CLARITY,
+)  # fmt: skip
+"""When pass 1 applies the reviews, four passes are left for the five focuses: the last
+one looks at scope and clarity together, so every focus is reached within the cap."""
 
 
 class StopReason(enum.Enum):
@@ -100,7 +106,8 @@ def focus_for(number: int, *, reviews: bool) -> Focus:
     """The focus of pass ``number`` (1-based)."""
     if reviews and number == 1:
         return Focus.REVIEWS
-    return ROTATION[(number - (2 if reviews else 1)) % len(ROTATION)]
+    rotation = AFTER_REVIEWS if reviews else ROTATION
+    return rotation[(number - (2 if reviews else 1)) % len(rotation)]
 
 
 def refine(

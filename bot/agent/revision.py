@@ -44,6 +44,7 @@ FOCUS = {
     "clarity": "Clarity: an engineer new to the project could build it one way only; terms "
     "defined before use.",
 }
+FOCUS["scope_and_clarity"] = f"{FOCUS['scope']}\n{FOCUS['clarity']}"
 """What each pass is asked to do, for the judges (the ``refine_pass`` template's focuses)."""
 REVIEWS_CAP = 20_000
 

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 from bot.agent.blocks import material
 from bot.agent.calls import CallRunner
 from bot.agent.context import Step, Store, ToolContext
+from bot.agent.item_result import NAME as ITEM_RESULT
 from bot.agent.loop import Conversation
 from bot.agent.permission import Mode, Prompter
 from bot.agent.tools import toolset
@@ -44,6 +45,8 @@ class Staged:
 
 
 MAX_TURNS = {Step.PLAN: 10, Step.SUMMARY: 2}
+FINAL_TOOLS = {Step.IMPLEMENT: ITEM_RESULT}
+"""The tool that ends a step's conversation (an implement item ends with its verdict)."""
 DEFAULT_MAX_TURNS = 30
 
 
@@ -178,5 +181,5 @@ class Session:
             llm, self.bus, calls, self.config.model_for(step.config_key, self.model),
             system, max_turns=MAX_TURNS.get(step, DEFAULT_MAX_TURNS),
             max_tokens=section.max_tokens, meter=meter, on_text=self.on_text,
-            on_usage=self.record_usage(step),
+            on_usage=self.record_usage(step), final_tool=FINAL_TOOLS.get(step, ""),
         )  # fmt: skip

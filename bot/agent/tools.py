@@ -2,8 +2,9 @@
 
 Read-only steps (review, research, plan, summary) carry no write tool at all; the
 authoring steps carry only their dedicated RFD tool (seed 000's table); implement
-gets the full set.  Review, refine and plan extraction answer with the answer tools of
-:mod:`bot.ai.answers` instead, none of which writes (refine applies its answer itself).
+gets the full set, and ends each item with ``submit_item_result``.  Review, refine and
+plan extraction answer with the answer tools of :mod:`bot.ai.answers` instead, none of
+which writes (refine applies its answer itself).
 ``toolset`` is the single place that decides.
 """
 
@@ -15,6 +16,7 @@ from typing import Any
 from bot.agent.commands import RUN_COMMAND
 from bot.agent.context import Step, Tool
 from bot.agent.files import EDIT_FILE, GREP_FILES, LIST_FILES, READ_FILE, WRITE_FILE
+from bot.agent.item_result import SUBMIT_ITEM_RESULT
 from bot.agent.rfd_tools import RFD_DECISION, RFD_DRAFT, RFD_EXPLORE_SUMMARY, RFD_SECTION
 from bot.errors import ValidationError
 from bot.llm.base import ToolSpec
@@ -30,7 +32,7 @@ _TOOLSETS: Mapping[Step, tuple[Tool, ...]] = {
     Step.REFINE: (),  # answers `submit_revision` (bot.ai.answers); the pass applies it
     Step.RESEARCH: READ_ONLY,
     Step.PLAN: READ_ONLY,
-    Step.IMPLEMENT: (*READ_ONLY, WRITE_FILE, EDIT_FILE, RUN_COMMAND),
+    Step.IMPLEMENT: (*READ_ONLY, WRITE_FILE, EDIT_FILE, RUN_COMMAND, SUBMIT_ITEM_RESULT),
     Step.SUMMARY: (),
 }
 

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.errors import BudgetExceeded, ProviderError
-from bot.llm.base import Message, Reply, Request, ToolSpec, Usage
-from bot.llm.guard import Budget, Part, estimate_tokens, fit, retry_empty
+from bot.llm.base import Message, PaidError, Reply, Request, ToolSpec, Usage
+from bot.llm.guard import CUT_OFF, Budget, Part, estimate_tokens, fit, is_cut_off, retry_empty
 
 if TYPE_CHECKING:
     from bot.workspace import Workspace
@@ -94,16 +94,27 @@ def call(ws: Workspace, request: Request, *, step: str, rfd_id: Any) -> Called:
 
 
 def _complete(ws: Workspace, request: Request, *, step: str, rfd_id: Any) -> Called:
-    from bot.events import TurnComplete, TurnCycleComplete
+    from bot.events import Notice, TurnComplete, TurnCycleComplete
     from bot.usage import LEDGER, entry, record
 
     key = "" if rfd_id is None else str(rfd_id)
     llm = ws.llm_for(step, request.model)
-    reply = retry_empty(lambda: llm.complete(request))
+
+    def ledger(model: str, spent: Usage) -> Any:
+        item = entry(step, model, spent, at=ws.clock())
+        if rfd_id is not None:
+            record(lambda line: ws.store.append_line(str(rfd_id), LEDGER, line), item)
+        return item
+
+    try:
+        reply = retry_empty(lambda: llm.complete(request))
+    except PaidError as exc:  # billed, but no usable answer: the ledger still counts it
+        ledger(exc.model or request.model, exc.usage)
+        raise
     model = reply.model or request.model
-    item = entry(step, model, reply.usage, at=ws.clock())
-    if rfd_id is not None:
-        record(lambda line: ws.store.append_line(str(rfd_id), LEDGER, line), item)
+    item = ledger(model, reply.usage)
+    if is_cut_off(reply):
+        ws.bus.emit(Notice(rfd_id=key, message=_cut_off(step, request), level="warning"))
     ws.bus.emit(TurnCycleComplete(rfd_id=key, step=step, stop_reason=reply.stop_reason))
     u = reply.usage
     ws.bus.emit(
@@ -114,6 +125,10 @@ def _complete(ws: Workspace, request: Request, *, step: str, rfd_id: Any) -> Cal
         )
     )  # fmt: skip
     return Called(reply=reply, model=model, cost_usd=item.cost_usd)
+
+
+def _cut_off(step: str, request: Request) -> str:
+    return CUT_OFF.format(step=step, limit=request.max_tokens, key=step)
 
 
 def within_budget(request: Request, budget: Budget) -> Request:

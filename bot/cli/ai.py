@@ -23,6 +23,15 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 RESUME = "the items done so far are kept; run `rfd implement {rfd}` again to resume"
+NOT_RECORDED = (
+    "phase {label} is not recorded: {failed} failed; fix them and run `rfd implement {rfd}` "
+    "again (it retries them), or record the phase as it is, failed items listed in its "
+    "summary: `rfd phase {rfd} done {label} --summary {summary}`"
+)
+REFINE_FAILED = (
+    "refine did not finish ({stop}): the reviews are kept; run `rfd refine {rfd}` again, "
+    "or dismiss what the kept passes addressed with `rfd dismiss {rfd} <n…|all>`"
+)
 
 
 def ai_options(fn: F) -> F:
@@ -71,6 +80,7 @@ def show_usage(out: Output, ws: Workspace, step: str, model: str | None, usage: 
 @ai_options
 def refine(out: Output, rfd: str, model: str | None, yes: bool) -> int:
     """Refine the RFD from its active reviews (rule of five), then offer to dismiss them."""
+    from bot.agent.refine import StopReason
     from bot.agent.steps import refine_rfd
 
     ws = ai_workspace(out, yes, "refine", model)
@@ -86,6 +96,7 @@ def refine(out: Output, rfd: str, model: str | None, yes: bool) -> int:
     if result.warning:
         out.warning(result.warning)
     show_usage(out, ws, "refine", model, result.usage)
+    complete = result.stop not in (StopReason.INTERRUPTED, StopReason.BUDGET)
     out.data(
         {
             "passes": [
@@ -103,6 +114,9 @@ def refine(out: Output, rfd: str, model: str | None, yes: bool) -> int:
             "cost_usd": result.cost_usd,
         }
     )
+    if not complete:  # a failed pass: nothing says the reviews are addressed
+        out.warning(REFINE_FAILED.format(stop=result.stop.value, rfd=rfd))
+        return 1
     _offer_dismiss(out, ws, rfd)
     return 0
 
@@ -132,8 +146,10 @@ def implement(
     out: Output, rfd: str, phase: str | None, restart: bool, model: str | None, yes: bool
 ) -> int:
     """Implement the next phase: research → plan → one item at a time → summary."""
+    from bot.agent.phase_checklist import failed_items
     from bot.agent.steps import implement_meter, implement_rfd
     from bot.errors import BudgetExceeded
+    from bot.phase_failed import report_failed
     from bot.phases import phase_done
     from bot.state import OnExists
 
@@ -169,10 +185,13 @@ def implement(
     if result.failed:  # the step emitted phase.failed; the CLI only shows it
         for item in result.failed:
             out.line(f"  [!] {item.number}. {item.label}", style="red")
-        out.line(
-            f"phase {result.label} is not recorded: {plural(len(result.failed), 'item')} failed; "
-            f"fix them and run `rfd implement {rfd}` again (it resumes)"
-        )
+        rid = outcome_id(ws, rfd)
+        summary = ws.rel(ws.store.path(rid, result.summary_file))
+        listed = failed_items(result.items)
+        report_failed(ws, rid, result.label, result.title, listed, summary)  # tracking issue
+        out.line(NOT_RECORDED.format(
+            label=result.label, failed=plural(len(result.failed), "item"), rfd=rfd, summary=summary
+        ))  # fmt: skip
         return 1
     # the implement run just did this phase: its summary is the record, even over an old one
     outcome = phase_done(ws, rfd, result.phase, result.summary, on_exists=OnExists.REPLACE)
@@ -180,6 +199,10 @@ def implement(
 
     out.success(next_step(ws, outcome.rfd_id))  # the event lines said the phase is done
     return 0
+
+
+def outcome_id(ws: Workspace, rfd: str) -> str:
+    return str(ws.find(rfd).rfd_id)
 
 
 def checked_worktree(ws: Workspace, out: Output) -> Callable[[], None]:

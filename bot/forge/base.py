@@ -51,7 +51,9 @@ class Forge(Protocol):
         title: str | None = None,
         body: str | None = None,
         state: str | None = None,
-    ) -> Issue: ...
+        state_reason: str | None = None,
+    ) -> Issue:
+        """``state_reason`` with ``state="closed"``: ``completed`` or ``not_planned``."""
 
     def find_comment(self, number: int, marker: str) -> Comment | None:
         """The first comment on issue/PR ``number`` whose body contains ``marker``."""

@@ -17,8 +17,9 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from bot.comments import carries, fit
 from bot.config import ACTIONS_BOT_LOGIN
-from bot.errors import ForgeError, ForgeUnreachable
+from bot.errors import ForgeError, ForgeGone, ForgeUnreachable
 from bot.forge.base import Comment, Issue
 from bot.forge.github_connection import Connection
 from bot.forge.pacing import DEFAULT_BURST, DEFAULT_INTERVAL, WritePacer
@@ -126,7 +127,7 @@ class GitHubForge:
             for count, gh in enumerate(pages):
                 if count >= ISSUE_SCAN_LIMIT:
                     return None
-                if "/pull/" not in gh.html_url and marker in (gh.body or ""):
+                if "/pull/" not in gh.html_url and carries(gh.body or "", marker):
                     found = to_issue(gh)
                     if self.is_mine(found.author):
                         return found
@@ -141,7 +142,7 @@ class GitHubForge:
     def create_issue(self, title: str, body: str, labels: tuple[str, ...] = ()) -> Issue:
         with self.pacer.write(), _translated("create an issue"):
             made = self.repo.create_issue(
-                title=redact(title), body=redact(body), labels=list(labels)
+                title=redact(title), body=fit(redact(body)), labels=list(labels)
             )
             return to_issue(made)
 
@@ -152,10 +153,12 @@ class GitHubForge:
         title: str | None = None,
         body: str | None = None,
         state: str | None = None,
+        state_reason: str | None = None,
     ) -> Issue:
+        fields = {"title": title, "body": body, "state": state, "state_reason": state_reason}
         changes: dict[str, Any] = {
-            key: redact(value) if key != "state" else value
-            for key, value in (("title", title), ("body", body), ("state", state))
+            key: fit(redact(value)) if key == "body" else redact(value) if key == "title" else value
+            for key, value in fields.items()
             if value is not None
         }
         with self.pacer.write(), _translated(f"edit issue #{number}"):
@@ -173,6 +176,10 @@ class GitHubForge:
                 self._comments[number] = [to_comment(gh) for gh in pages]
         return self._comments[number]
 
+    def read_comments(self, number: int) -> list[Comment] | None:
+        """The bot's comments on ``number`` if this run already listed them (no request)."""
+        return self.comments(number) if number in self._comments else None
+
     def comments(self, number: int) -> list[Comment]:
         """The bot's own comments on ``number``: the only ones searched for markers.
 
@@ -181,11 +188,11 @@ class GitHubForge:
         return [c for c in self.all_comments(number) if self.is_mine(c.author)]
 
     def find_comment(self, number: int, marker: str) -> Comment | None:
-        return next((c for c in self.comments(number) if marker in c.body), None)
+        return next((c for c in self.comments(number) if carries(c.body, marker)), None)
 
     def create_comment(self, number: int, body: str) -> Comment:
         with self.pacer.write(), _translated(f"comment on #{number}"):
-            made = to_comment(self.repo.get_issue(number).create_comment(redact(body)))
+            made = to_comment(self.repo.get_issue(number).create_comment(fit(redact(body))))
         if number in self._comments:
             self._comments[number].append(made)
         return made
@@ -193,7 +200,7 @@ class GitHubForge:
     def edit_comment(self, number: int, comment_id: int, body: str) -> Comment:
         with self.pacer.write(), _translated(f"edit a comment on #{number}"):
             gh = self.repo.get_issue(number).get_comment(comment_id)
-            gh.edit(redact(body))
+            gh.edit(fit(redact(body)))
             edited = to_comment(gh)
         known = self._comments.get(number, [])
         self._comments[number] = [edited if c.id == comment_id else c for c in known]
@@ -228,7 +235,8 @@ def _translated(doing: str) -> Iterator[None]:
     except GithubException as exc:
         data = exc.data if isinstance(exc.data, dict) else {}
         message = data.get("message") or exc.message or ""
-        raise ForgeError(
+        error = ForgeGone if exc.status == 404 else ForgeError
+        raise error(
             f"GitHub refused to {doing}: {exc.status} {message}".rstrip(),
             hint=_HINTS.get(exc.status, "re-run the job; GitHub may be having trouble"),
         ) from exc

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from bot.errors import ForgeError
+from bot.comments import carries
+from bot.errors import ForgeError, ForgeGone
 from bot.forge.base import Comment, Issue
 
 
@@ -41,7 +42,7 @@ class LocalForge:
     def find_issue(self, marker: str) -> Issue | None:
         for number in self._numbers():
             record = self._load(number)
-            if marker in record["body"]:
+            if carries(record["body"], marker):
                 return self._issue(record)
         return None
 
@@ -68,9 +69,11 @@ class LocalForge:
         title: str | None = None,
         body: str | None = None,
         state: str | None = None,
+        state_reason: str | None = None,
     ) -> Issue:
         record = self._load(number)
-        for key, value in (("title", title), ("body", body), ("state", state)):
+        fields = {"title": title, "body": body, "state": state, "state_reason": state_reason}
+        for key, value in fields.items():
             if value is not None:
                 record[key] = value
         self._save(record)
@@ -79,7 +82,7 @@ class LocalForge:
     # -- comments -------------------------------------------------------------------
     def find_comment(self, number: int, marker: str) -> Comment | None:
         for c in self._load(number)["comments"]:
-            if marker in c["body"]:
+            if carries(c["body"], marker):
                 return self._comment(number, c)
         return None
 
@@ -97,7 +100,7 @@ class LocalForge:
                 c["body"] = body
                 self._save(record)
                 return self._comment(number, c)
-        raise ForgeError(f"no comment {comment_id} on local issue #{number}")
+        raise ForgeGone(f"no comment {comment_id} on local issue #{number}")
 
     def file_url(self, path: str) -> str:
         return path  # read next to the repository: the path is the link

@@ -11,17 +11,22 @@ writes nothing, and a new labeling is taken off with a reply saying so.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
-from bot.config import Config
+from bot import authors
 from bot.github.api import PullRequest
 from bot.github.auth import AUTHOR_MAY_NOT_ACCEPT, authorize
 from bot.github.changed import changed_rfds
+from bot.github.checkout import Checkout, writers
 from bot.github.commands import REGISTRY, Verb
 from bot.github.context import Context
-from bot.github.ops import Refused, commit, pr_workspace, refuse_label
+from bot.github.ops import Refused, commit, pr_workspace, refreshed, refuse_label
+from bot.markdown_safe import inline
 from bot.status import Status
+from bot.text import plural
 
 if TYPE_CHECKING:
+    from bot.document import Document
     from bot.workspace import Workspace
 
 ACCEPTABLE = (Status.DRAFT, Status.DISCUSSION)
@@ -29,6 +34,8 @@ ALREADY = "Every RFD of this pull request is already accepted: nothing to do."
 ALREADY_KEY = "{key}-already"
 NO_RFD = "This pull request changes no RFD: there is nothing to accept."
 NOT_SIGNED_OFF = "RFD {rfd} cannot be accepted yet: it lacks its sign-offs.\n\n{missing}"
+ACCEPTED = "🚀 RFD {rid} is Accepted: {phases}, tracking issue #{issue}."
+NEXT = "Next: merge this pull request, then comment `/rfd implement` on #{issue}."
 
 
 def on_label(ctx: Context) -> None:
@@ -69,28 +76,38 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
         if not todo:
             return already(ctx, pr, [(str(d.rfd_id), d.tracking_issue) for d in docs],
                            [c.file.path for c in changed])  # fmt: skip
-        _check_authors(ctx.cfg, ctx.delivery.actor.login, [a for d in todo for a in d.authors])
+        _check_authors(ctx, pr, checkout, todo)
         _check_signed_off(ws, [str(d.rfd_id) for d in todo])
         outcomes = [accept(ws, str(d.rfd_id)) for d in todo]
         ids = ", ".join(o.rfd_id for o in outcomes)
         done = commit(ctx, checkout, [p for o in outcomes for p in o.changed], ids, "accepted")
-    lines = [f"🚀 {o.message}" for o in outcomes]
-    return "\n".join([*lines, "", done])
+        refreshed(ctx, pr, checkout)
+    lines = [ACCEPTED.format(rid=o.rfd_id, phases=plural(len(o.phases), "phase"),
+                             issue=o.issue.number) for o in outcomes]  # fmt: skip
+    return "\n".join([*lines, "", done, "", NEXT.format(issue=outcomes[0].issue.number)])
 
 
 def already(ctx: Context, pr: PullRequest, docs: list[tuple[str, int | None]],
             paths: list[str]) -> str:  # fmt: skip
     """The answer when nothing is left to accept: each RFD, linked, and its tracking issue."""
-    blob = f"{ctx.server_url}/{pr.head_repo or ctx.delivery.repository}/blob/{pr.head_ref}"
-    lines = [f"- [RFD {rid}]({blob}/{path}) is Accepted"
+    blob = f"{ctx.server_url}/{pr.head_repo or ctx.delivery.repository}/blob/{quote(pr.head_ref)}"
+    lines = [f"- [RFD {rid}]({blob}/{quote(path)}) is Accepted"
              + (f", tracking issue #{issue}" if issue else "")
              for (rid, issue), path in zip(docs, paths, strict=True)]  # fmt: skip
     return "\n".join([ALREADY, "", *lines])
 
 
-def _check_authors(cfg: Config, login: str, authors: list[str]) -> None:
-    names = {a.strip().lstrip("@").lower() for a in authors}
-    if not cfg.accept.allow_author and login.lower() in names:
+def _check_authors(ctx: Context, pr: PullRequest, checkout: Checkout, docs: list[Document]) -> None:
+    """Refused when the one accepting is an author of an RFD being accepted (unless allowed)."""
+    if ctx.cfg.accept.allow_author:
+        return
+    login = ctx.delivery.actor.login
+    names = authors.named(a for d in docs for a in d.authors)
+    wrote = [w for d in docs for w in writers(checkout, d.path)]
+    found = authors.author_logins(pr.author, names, [], wrote)  # no request needed
+    if login.lower() not in found:
+        found = authors.author_logins(pr.author, names, ctx.api.pull_commits(pr.number), wrote)
+    if login.lower() in found:
         raise Refused(AUTHOR_MAY_NOT_ACCEPT.format(login=login))
 
 
@@ -104,7 +121,7 @@ def _check_signed_off(ws: Workspace, ids: list[str]) -> None:
     for rid in ids:
         missing = current_standing(ws, rid).missing
         if missing:
-            lines = "\n".join(f"- {m}" for m in missing)
+            lines = "\n".join(f"- {inline(m)}" for m in missing)
             raise Refused(NOT_SIGNED_OFF.format(rfd=rid, missing=lines))
 
 

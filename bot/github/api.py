@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import base64
 import enum
+import time
 import urllib.parse
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.errors import ForgeError
+from bot.authors import CommitBy
+from bot.comments import fit
+from bot.errors import ForgeError, ForgeGone
 from bot.forge.github import _translated
 from bot.forge.github_connection import PER_PAGE
 from bot.forge.pacing import WritePacer
@@ -22,6 +25,9 @@ from bot.github.redact import redact
 
 if TYPE_CHECKING:
     from github.Repository import Repository
+
+REACTION_RETRIES = (1.0, 2.0)
+"""Seconds waited before each retry of a reaction that met a 5xx."""
 
 
 class Reaction(enum.Enum):
@@ -101,6 +107,8 @@ class ChangedFile:
     path: str
     status: str  # added | modified | removed | renamed | ...
     previous_path: str | None = None
+    blob: str = ""
+    """The file's git blob sha in the PR (its content; empty when removed or unknown)."""
 
 
 class RepoApi:
@@ -113,6 +121,8 @@ class RepoApi:
         self.requester = repo.requester
         self.url = repo.url
         self._files: dict[int, list[ChangedFile]] = {}
+        self.sleep: Callable[[float], None] = time.sleep
+        """Waits between the retries of a reaction (replaced in tests)."""
 
     def _get(self, path: str, params: Mapping[str, Any] | None = None) -> Any:
         _headers, data = self.requester.requestJsonAndCheck(
@@ -152,13 +162,50 @@ class RepoApi:
                 raise
         return isinstance(data, dict) and data.get("state") == "active"
 
-    def react(self, comment_id: int, reaction: Reaction) -> None:
-        with self.pacer.write(), _translated("react to a comment"):
-            self.requester.requestJsonAndCheck(
-                "POST",
-                f"{self.url}/issues/comments/{comment_id}/reactions",
-                input={"content": reaction.value},
+    def react(self, comment_id: int, reaction: Reaction) -> bool:
+        """React to a comment; False when the comment is gone (deleted meanwhile).
+
+        Reacting twice adds one reaction, so the POST is retried on a 5xx like the
+        idempotent writes (:mod:`bot.forge.github_retry` retries no POST by itself).
+        """
+        for wait in REACTION_RETRIES:
+            try:
+                return self._react(comment_id, reaction)
+            except ForgeError as err:
+                if not _server_error(err):
+                    raise
+            self.sleep(wait)
+        return self._react(comment_id, reaction)
+
+    def _react(self, comment_id: int, reaction: Reaction) -> bool:
+        try:
+            with self.pacer.write(), _translated("react to a comment"):
+                self.requester.requestJsonAndCheck(
+                    "POST",
+                    f"{self.url}/issues/comments/{comment_id}/reactions",
+                    input={"content": reaction.value},
+                )
+        except ForgeGone:
+            return False
+        return True
+
+    def add_labels(self, number: int, names: tuple[str, ...]) -> list[str]:
+        """Label #``number``; the names GitHub had to create for it (they come back grey)."""
+        from bot.lifecycle_labels import AUTO_COLOR
+
+        with self.pacer.write(), _translated(f"label #{number}"):
+            _h, data = self.requester.requestJsonAndCheck(
+                "POST", f"{self.url}/issues/{number}/labels", input={"labels": list(names)}
             )
+        return [str(label["name"]) for label in data if label["name"] in names
+                and label.get("color") == AUTO_COLOR and not label.get("description")]  # fmt: skip
+
+    def style_label(self, name: str, color: str, description: str) -> None:
+        with self.pacer.write(), _translated(f"give label {name!r} its colour"):
+            self.requester.requestJsonAndCheck(
+                "PATCH", f"{self.url}/labels/{urllib.parse.quote(name, safe='')}",
+                input={"color": color, "description": description},
+            )  # fmt: skip
 
     def pull(self, number: int) -> PullRequest:
         with _translated(f"read pull request #{number}"):
@@ -175,13 +222,21 @@ class RepoApi:
         with _translated(f"list the files of #{number}"):
             for page in range(1, 31):
                 batch = self._get(f"/pulls/{number}/files", {"per_page": PER_PAGE, "page": page})
-                files.extend(
-                    ChangedFile(f["filename"], f["status"], f.get("previous_filename"))
-                    for f in batch
-                )
+                files.extend(_changed_file(f) for f in batch)
                 if len(batch) < PER_PAGE:
                     break
         return files
+
+    def pull_commits(self, number: int) -> list[CommitBy]:
+        """The PR's commits (first 250, GitHub's cap) and the user GitHub says wrote each."""
+        commits: list[CommitBy] = []
+        with _translated(f"list the commits of #{number}"):
+            for page in range(1, 4):
+                batch = self._get(f"/pulls/{number}/commits", {"per_page": PER_PAGE, "page": page})
+                commits.extend(_commit_by(c) for c in batch)
+                if len(batch) < PER_PAGE:
+                    break
+        return commits
 
     def open_pulls(self, pages: int = 10) -> list[PullRequest]:
         """Open pull requests, labels included (first ``pages`` × 100)."""
@@ -203,10 +258,8 @@ class RepoApi:
 
     def create_pull(self, title: str, head: str, base: str, body: str) -> tuple[int, str]:
         with self.pacer.write(), _translated(f"open a PR from {head}"):
-            _h, data = self.requester.requestJsonAndCheck(
-                "POST", f"{self.url}/pulls",
-                input={"title": redact(title), "head": head, "base": base, "body": redact(body)},
-            )  # fmt: skip
+            sent = {"title": redact(title), "head": head, "base": base, "body": fit(redact(body))}
+            _h, data = self.requester.requestJsonAndCheck("POST", f"{self.url}/pulls", input=sent)
         return int(data["number"]), str(data["html_url"])
 
     def file_text(self, path: str, ref: str, *, repo: str | None = None) -> str | None:
@@ -227,3 +280,21 @@ class RepoApi:
         if not isinstance(data, dict) or data.get("type") != "file":
             raise ForgeError(f"{path} at {ref[:12]} is not a file")
         return base64.b64decode(data.get("content", "")).decode("utf-8", errors="replace")
+
+
+def _commit_by(data: Mapping[str, Any]) -> CommitBy:
+    login = (data.get("author") or {}).get("login")
+    email = ((data.get("commit") or {}).get("author") or {}).get("email")
+    return CommitBy(
+        str(data["sha"]), (str(login),) if login else (), (str(email),) if email else ()
+    )
+
+
+def _server_error(err: ForgeError) -> bool:
+    cause = err.__cause__
+    return int(getattr(cause, "status", 0) or 0) >= 500
+
+
+def _changed_file(data: Mapping[str, Any]) -> ChangedFile:
+    previous = data.get("previous_filename")
+    return ChangedFile(data["filename"], data["status"], previous, str(data.get("sha") or ""))

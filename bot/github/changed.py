@@ -17,6 +17,8 @@ class ChangedRfd:
     file: RfdFile
     status: str
     """GitHub's file status: ``added``, ``modified``, ``removed``, ``renamed``…"""
+    blob: str = ""
+    """The RFD's content in the PR, as a git blob sha (empty when unknown)."""
 
     @property
     def removed(self) -> bool:
@@ -44,5 +46,5 @@ def changed_rfds(files: Iterable[ChangedFile], cfg: Config) -> list[ChangedRfd]:
     for changed in files:
         rfd = as_rfd(changed.path, cfg)
         if rfd is not None:
-            found.append(ChangedRfd(rfd, changed.status))
+            found.append(ChangedRfd(rfd, changed.status, changed.blob))
     return sorted(found, key=lambda c: c.file)

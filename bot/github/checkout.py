@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.authors import CommitBy
 from bot.config_shapes import is_branch
 from bot.errors import ForgeError, InvalidStructure
 from bot.github.api import PullRequest, RepoApi
@@ -162,11 +163,37 @@ def delivery_commit(checkout: Checkout, key: str) -> str | None:
     return None
 
 
+def head_of(checkout: Checkout, pr: PullRequest) -> str:
+    """The PR's head as the checkout has it now (after the bot's commit, if it made one)."""
+    if not checkout.writable:
+        return pr.head_sha
+    return _run(_repo(checkout.root), {}, "rev-parse", "--verify", "--end-of-options", "HEAD")
+
+
 def committed_paths(checkout: Checkout, sha: str) -> list[str]:
     """The files ``sha`` changed, relative to the repository."""
     out = _run(_repo(checkout.root), {}, "show", "--name-only", "--format=", "--end-of-options",
                sha)  # fmt: skip
     return [line for line in out.splitlines() if line]
+
+
+def writers(checkout: Checkout, path: str) -> list[CommitBy]:
+    """The commits on the checkout's branch that wrote ``path``, with their authors' emails."""
+    if not checkout.writable:  # a fork's files laid over the default branch: no history
+        return []
+    args = ("log", "--format=%H%x1f%ae", "--end-of-options", "HEAD", "--", path)
+    out = _run(_repo(checkout.root), {}, *args)
+    found = (line.split("\x1f", 1) for line in out.splitlines() if "\x1f" in line)
+    return [CommitBy(sha, (), (email,)) for sha, email in found]
+
+
+def blob_at(checkout: Checkout, sha: str, path: str) -> str:
+    """The git blob of ``path`` at commit ``sha`` (its content's sha); empty when absent."""
+    try:
+        return _run(_repo(checkout.root), {}, "rev-parse", "--verify", "--end-of-options",
+                    f"{sha}:{path}")  # fmt: skip
+    except ForgeError:
+        return ""
 
 
 def parent_of(checkout: Checkout, sha: str) -> str:

@@ -1,21 +1,22 @@
 """Slash commands in comments: ``/rfd <verb> [args]``, parsed without side effects.
 
-Only lines a reader sees as prose count: fenced and indented code blocks, ``>``
-quotes and HTML comments are skipped, so quoting or documenting a command never
-runs it.  Each verb accepts only its own arguments; a comment may carry at most
-one AI verb.  ``/rfd help`` is generated from :data:`REGISTRY`.
+Only lines a reader sees as prose count (:mod:`bot.github.prose`, a CommonMark
+parser): code, quotes, lists, HTML blocks and comments are skipped, so quoting,
+hiding or documenting a command never runs it.  Each verb accepts only its own
+arguments; a comment may carry at most one AI verb.  ``/rfd help`` is generated
+from :data:`REGISTRY`.
 """
 
 from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from bot import phase_ids
 from bot.config import Config
 from bot.errors import ValidationError
+from bot.github.prose import prose_lines
 
 
 class Verb(enum.Enum):
@@ -70,7 +71,9 @@ REGISTRY: dict[Verb, VerbSpec] = {
     for spec in (
         VerbSpec(Verb.REVIEW, "review the RFDs of this PR and commit the review", ai=True),
         VerbSpec(Verb.REFINE, "revise the RFD to address its open reviews", ai=True),
-        VerbSpec(Verb.DISMISS, "remove reviews by number (see `/rfd status`)", Args.SELECTION),
+        VerbSpec(
+            Verb.DISMISS, "remove reviews by the numbers the status comment shows", Args.SELECTION
+        ),
         VerbSpec(Verb.ACCEPT, "accept the RFD: plan, status, tracking issue"),
         VerbSpec(
             Verb.IMPLEMENT, "implement the next (or given) phase in a new PR", Args.PHASE, ai=True
@@ -80,7 +83,11 @@ REGISTRY: dict[Verb, VerbSpec] = {
         VerbSpec(Verb.CONCERN, "raise a blocking concern (reviewers)", Args.TEXT),
         VerbSpec(Verb.RESOLVE, "resolve a concern (its author or a maintainer)", Args.NUMBER),
         VerbSpec(Verb.FCP, "start the final comment period (reviewers)"),
-        VerbSpec(Verb.STATUS, "show the RFDs, their reviews and plan", mutating=False),
+        VerbSpec(
+            Verb.STATUS,
+            "refresh the status comment (on a tracking issue: the phases)",
+            mutating=False,
+        ),
         VerbSpec(Verb.HELP, "show this help", mutating=False),
     )
 }
@@ -110,25 +117,9 @@ class Parsed:
     errors: tuple[str, ...]
 
 
-_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
-_QUOTE = re.compile(r"^\s{0,3}>")
-_INDENTED = re.compile(r"^(\t| {4})")
-_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _COMMAND = re.compile(r"^\s{0,3}/rfd(?:\s+(?P<rest>.*?))?\s*$")
 MODEL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,80}$")
 RFD_ID = re.compile(r"^[Dd]?\d{1,5}$")
-
-
-def prose_lines(body: str) -> Iterator[tuple[int, str]]:
-    """``(line number, text)`` of lines outside code, quotes and HTML comments."""
-    body = _HTML_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), body)
-    fenced = False
-    for number, line in enumerate(body.splitlines(), start=1):
-        if _FENCE.match(line):
-            fenced = not fenced
-            continue
-        if not (fenced or _QUOTE.match(line) or _INDENTED.match(line)):
-            yield number, line
 
 
 def parse(body: str) -> Parsed:
@@ -191,7 +182,9 @@ def _options(words: list[str], spec: VerbSpec) -> tuple[dict[str, str], list[str
             continue
         name, _, value = word.partition("=")
         if name not in allowed:
-            raise ValidationError(f"`/rfd {spec.verb.value}` does not take `{name}`: {spec.usage}")
+            raise ValidationError(
+                f"`/rfd {spec.verb.value}` does not take `{name}`: `{spec.usage}`"
+            )
         value = value or next(it, "")
         pattern = MODEL_NAME if name == "--model" else RFD_ID
         if not pattern.match(value):
@@ -209,11 +202,11 @@ def _positional(words: list[str], spec: VerbSpec) -> tuple[tuple[int, ...] | Non
             return None, None
         if words and all(w.isdigit() and int(w) > 0 for w in words):
             return tuple(sorted({int(w) for w in words})), None
-        raise ValidationError(f"`/rfd dismiss` needs review numbers or `all`: {spec.usage}")
+        raise ValidationError(f"`/rfd dismiss` needs review numbers or `all`: `{spec.usage}`")
     if spec.args is Args.NUMBER:
         if len(words) == 1 and words[0].isdigit() and int(words[0]) > 0:
             return (int(words[0]),), None
-        raise ValidationError(f"`/rfd {spec.verb.value}` needs a concern number: {spec.usage}")
+        raise ValidationError(f"`/rfd {spec.verb.value}` needs a concern number: `{spec.usage}`")
     if spec.args is Args.PHASE and len(words) <= 1:
         if not words:
             return (), None
@@ -221,7 +214,7 @@ def _positional(words: list[str], spec: VerbSpec) -> tuple[tuple[int, ...] | Non
             return (), words[0]
     if words:
         raise ValidationError(
-            f"`/rfd {spec.verb.value}` does not take `{' '.join(words)}`: {spec.usage}"
+            f"`/rfd {spec.verb.value}` does not take `{' '.join(words)}`: `{spec.usage}`"
         )
     return (), None
 
@@ -247,6 +240,8 @@ def who_may(spec: VerbSpec, cfg: Config) -> str:
 
 SIGNING = (Verb.APPROVE, Verb.CONCERN, Verb.FCP)
 """Verbs only ``consensus.reviewers`` may use (besides the repository permission)."""
+CONSENSUS = (*SIGNING, Verb.RESOLVE)
+"""Verbs listed by ``/rfd help`` only where the repository asks for sign-offs."""
 
 
 def _bots(cfg: Config) -> str:
@@ -256,12 +251,19 @@ def _bots(cfg: Config) -> str:
     return f"Of bot accounts, only {names} may use the commands above (`bot.allowed_bots`)."
 
 
+def command_table(cfg: Config) -> str:
+    """Every command, what it does and who may use it: a markdown table (the sign-off
+    commands only under ``[consensus]``)."""
+    rows = ["| command | what it does | who may use it |", "|---|---|---|"]
+    shown = [s for s in REGISTRY.values() if cfg.consensus.enabled or s.verb not in CONSENSUS]
+    rows += [f"| `{_cell(s.usage)}` | {s.summary} | {who_may(s, cfg)} |" for s in shown]
+    return "\n".join(rows)
+
+
 def help_text(cfg: Config) -> str:
     """The reply to ``/rfd help``, from the registry and the repository's configuration."""
-    rows = ["| command | what it does | who may use it |", "|---|---|---|"]
-    rows += [f"| `{_cell(s.usage)}` | {s.summary} | {who_may(s, cfg)} |" for s in REGISTRY.values()]
     notes = (
         "Commands inside code blocks, quotes and HTML comments are ignored. "
         "One AI command (review, refine, implement) per comment. " + _bots(cfg)
     )
-    return "\n".join(["### RFD bot commands", "", *rows, "", notes])
+    return "\n".join(["### RFD bot commands", "", command_table(cfg), "", notes])

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from bot.comments import marker, upsert_comment, with_marker
 from bot.config import Config, Resolved
+from bot.errors import ForgeGone
 from bot.forge.base import Comment
 from bot.forge.github import GitHubForge
 from bot.github.api import RepoApi
@@ -90,7 +91,10 @@ class Context:
         if report is None:
             return self.upsert("reply", key, body)
         text = with_marker(redact(body), marker("reply", key))
-        edited = self.forge.edit_comment(self.number, report.id, text)
+        try:
+            edited = self.forge.edit_comment(self.number, report.id, text)
+        except ForgeGone:  # someone deleted the report meanwhile
+            return self.upsert("reply", key, body)
         self.summary.note(f"failure report replaced by the reply on #{self.number}: {edited.url}")
         return edited
 

@@ -33,7 +33,12 @@ from bot.github.commands import Command
 from bot.github.context import Context
 from bot.github.ops import COMMIT, Refused, has_model, open_workspace
 from bot.github.verbs import NEEDS_MODEL, rfd_for_implement
+from bot.markdown_safe import block, inline, one_line
 
+KEPT = "implement/{position}/summary.md"
+"""Where the implement step keeps the summary (``bot.agent.implement.SUMMARY``)."""
+Done = tuple[str, bool]
+"""The phase's summary, and whether items failed."""
 BRANCH = "rfd/{rid}-phase-{n}"
 TITLE = "RFD {rid}, phase {n}: {title}"
 RUNNING = "⏳ Implementing RFD {rid}, phase {n}: {title} (branch `{branch}`)…"
@@ -43,6 +48,22 @@ PR_BODY = (
     "<!-- rfd-bot:implement:{rid}-{n} -->\nPhase {n} of RFD {rid}: {title}.\n\n{summary}\n\n"
     "Merging it records the phase (`phases/{label}.md`) and ticks it on the tracking issue. "
     "Checks do not start by themselves on PRs the bot opens: push a commit or re-run them."
+)
+FAILED_PR_BODY = (
+    "<!-- rfd-bot:implement:{rid}-{n} -->\nPhase {n} of RFD {rid}: {title}.\n\n"
+    "> [!WARNING]\n> Some items failed (listed below): merging this pull request does **not** "
+    "record the phase, and the tracking issue keeps it open.\n\n{summary}\n\n"
+    "Fix the failed items on this branch; then, or to accept the phase as it is, a person "
+    "records it by copying `{kept}` to `{record}` on this branch before merging. "
+    "Checks do not start by themselves on PRs the bot opens: push a commit or re-run them."
+)
+OPENED_FAILED = (
+    "⚠️ RFD {rid}, phase {n}: {title} — {url}: some items failed, so the phase is not "
+    "recorded (see the pull request for them and for how to record it anyway)."
+)
+FAILED_REPLY = (
+    "Opened {url} for phase {n} of RFD {rid}, with failed items: merging it does not record "
+    "the phase (the pull request says how to)."
 )
 NO_PHASE = "RFD {rid} has no phase left to implement."
 UNKNOWN_PHASE = "RFD {rid} has no phase {asked}: its phases are {labels}."
@@ -75,24 +96,36 @@ def implement(ctx: Context, command: Command) -> str:
         "rid": rid,
         "n": label,
         "label": label,
-        "title": plan[position - 1].title,
+        "title": inline(plan[position - 1].title),
         "branch": branch,
     }
+    facts["record"] = ws.rel(ws.store.path(rid, f"phases/{label}.md"))
+    facts["kept"] = ws.rel(ws.store.path(rid, KEPT.format(position=position)))
     key = f"{rid}-{label}"  # the label: unique in the plan, and what users call the phase
     existing = ctx.api.find_pull(branch)
     if existing is not None:
         ctx.upsert("implement", key, OPENED.format(**facts, url=existing[1]))
         return EXISTS.format(**facts, url=existing[1])
-    summary, reply = _earlier_work(ctx, ws.rel(ws.store.path(rid, f"phases/{label}.md")), facts)
+    done, reply = _earlier_work(ctx, facts)
     checked: list[str] = []
-    if summary is None:
+    if done is None:
         ctx.upsert("implement", key, RUNNING.format(**facts))
-        summary, checked = _implement(ctx, command, rid, position, label, branch)
-    body = PR_BODY.format(**facts, summary=summary.strip())
-    _, url = ctx.api.create_pull(TITLE.format(**facts), branch, ctx.delivery.default_branch, body)
-    ctx.upsert("implement", key, OPENED.format(**facts, url=url))
-    lines = "\n".join(f"- {line}" for line in checked)
-    return reply.format(**facts, url=url) + (f"\n\n{CHECKED.format(lines=lines)}" if lines else "")
+        done, checked = _implement(ctx, command, rid, position, label, branch)
+    summary, failed = done
+    body = (FAILED_PR_BODY if failed else PR_BODY).format(**facts, summary=block(summary))
+    title = TITLE.format(**facts | {"title": one_line(plan[position - 1].title)})
+    _, url = ctx.api.create_pull(title, branch, ctx.delivery.default_branch, body)
+    lines = "\n".join(f"- {inline(line)}" for line in checked)
+    extra = f"\n\n{CHECKED.format(lines=lines)}" if lines else ""
+    if not failed:
+        ctx.upsert("implement", key, OPENED.format(**facts, url=url))
+        return reply.format(**facts, url=url) + extra
+    progress = OPENED_FAILED.format(**facts, url=url)
+    ctx.upsert("implement", key, progress)
+    tracking = ws.document(rid).tracking_issue
+    if tracking is not None and tracking != ctx.number:  # the tracking issue shows it too
+        ctx.upsert("implement", key, progress, number=tracking)
+    return (FAILED_REPLY if reply is OPENED_REPLY else reply).format(**facts, url=url) + extra
 
 
 def _position(rid: str, plan: Sequence[Any] | None, asked: str | None, nxt: int | None) -> int:
@@ -114,22 +147,27 @@ def _labels(plan: Sequence[Any]) -> str:
     return ", ".join(phase_ids.labels(plan))
 
 
-def _earlier_work(ctx: Context, summary_path: str, facts: dict[str, Any]) -> tuple[str | None, str]:
-    """``(summary, reply)``: the summary an earlier run pushed on the branch, if it did."""
+def _earlier_work(ctx: Context, facts: dict[str, Any]) -> tuple[Done | None, str]:
+    """``((summary, failed), reply)``: what an earlier run pushed on the branch, if it did —
+    the recorded phase, or the kept summary of a phase with failed items."""
     pushed = pushed_branch(ctx.root, facts["branch"], ctx.environ)
     if pushed is None:
         return None, OPENED_REPLY
-    found = file_at(ctx.root, pushed, summary_path)
-    if found is None:
-        raise Refused(STRAY_BRANCH.format(**facts, summary=summary_path))
-    return found, RECOVERED
+    found = file_at(ctx.root, pushed, facts["record"])
+    if found is not None:
+        return (found, False), RECOVERED
+    kept = file_at(ctx.root, pushed, facts["kept"])
+    if kept is None:
+        raise Refused(STRAY_BRANCH.format(**facts, summary=facts["record"]))
+    return (kept, True), RECOVERED
 
 
 def _implement(
     ctx: Context, command: Command, rid: str, position: int, label: str, branch: str
-) -> tuple[str, list[str]]:
-    """Run the implement step on a new branch, check and push it: the phase summary and
-    what the check did."""
+) -> tuple[Done, list[str]]:
+    """Run the implement step on a new branch, check and push it: the phase summary, whether
+    items failed (then the phase is not recorded: no ``phases/<label>.md``), and what the
+    check did."""
     from bot.agent.steps import implement_rfd
 
     checkout = open_branch(ctx.root, branch, ctx.environ)
@@ -137,7 +175,8 @@ def _implement(
         work = open_workspace(ctx, checkout.root)
         before = baseline(checkout.root)
         result = implement_rfd(work, rid, phase=position, model=command.model)
-        work.store.write_phase_summary(rid, label, result.summary)
+        if not result.failed:
+            work.store.write_phase_summary(rid, label, result.summary)
         environ = {**os.environ, **ctx.environ}
         report = check_run(checkout.root, before, work.config, environ)
         message = COMMIT.format(ids=rid, what=f"phase {label}", key=ctx.delivery.key)
@@ -146,4 +185,4 @@ def _implement(
                                 "its pull request not yet opened")  # fmt: skip
     finally:
         close(ctx.root, checkout)
-    return result.summary, report.lines()
+    return (result.summary, bool(result.failed)), report.lines()

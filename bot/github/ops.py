@@ -7,7 +7,7 @@ configuration, the GitHub forge and the provider the environment allows.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,14 +15,15 @@ from typing import TYPE_CHECKING
 from bot.github.api import PullRequest
 from bot.github.checkout import Checkout, close, commit_and_push, delivery_commit, open_pull
 from bot.github.context import Context
+from bot.llm.select import ANTHROPIC_KEY
 
 if TYPE_CHECKING:
     from bot.workspace import Workspace
 
 COMMIT = "RFD {ids}: {what} by rfd-bot\n\nRfd-Bot-Event: {key}"
 FORK_REFUSED = (
-    "This pull request comes from a fork, which the bot cannot push to. Push the branch "
-    "to this repository (or run the command locally with `rfd`) instead."
+    "This pull request comes from a fork, which the bot cannot push to: push the branch to "
+    "this repository, open the pull request from there, then repeat the command."
 )
 DONE_BEFORE = (
     "RFD {ids} {what}: an earlier run of this command committed it as {sha} and could not "
@@ -34,8 +35,21 @@ NO_KEY = (
 )
 
 
-def open_workspace(ctx: Context, root: Path) -> Workspace:
-    """A workspace on ``root`` that writes through the GitHub forge; the bot commits itself."""
+def model_environ(ctx: Context, pr: PullRequest | None) -> Mapping[str, str]:
+    """The environment the AI steps of a run on ``pr`` see: a fork PR's holds no provider key.
+
+    Under ``pull_request_target`` the job has the repository's secrets, but a fork's RFD
+    text is anyone's: its review runs offline, whatever the workflow passed in.
+    """
+    if pr is None or not pr.is_fork:
+        return ctx.environ
+    keys = {ANTHROPIC_KEY, ctx.cfg.provider.api_key_env}
+    return {k: v for k, v in ctx.environ.items() if k not in keys and not k.endswith("_API_KEY")}
+
+
+def open_workspace(ctx: Context, root: Path, pr: PullRequest | None = None) -> Workspace:
+    """A workspace on ``root`` that writes through the GitHub forge; the bot commits itself.
+    On a fork PR's content (``pr``) it has no AI provider key (:func:`model_environ`)."""
     from bot.workspace import Workspace
 
     return Workspace.open(
@@ -45,7 +59,7 @@ def open_workspace(ctx: Context, root: Path) -> Workspace:
         forge=ctx.forge,
         vcs=False,
         clock=ctx.clock,
-        environ=ctx.environ,
+        environ=model_environ(ctx, pr),
         prompt_root=ctx.root,  # the default branch's overrides, never the PR's
     )
 
@@ -62,6 +76,14 @@ def offline_note(ws: Workspace, model: str | None = None) -> str:
     return NO_KEY if ws.llm_for("review", model).offline else ""
 
 
+def refreshed(ctx: Context, pr: PullRequest, checkout: Checkout) -> None:
+    """The PR's status comment and label as the checkout has them after the bot's change."""
+    from bot.github.checkout import head_of
+    from bot.github.status_comment import refresh
+
+    refresh(ctx, pr, checkout.root, head_of(checkout, pr))
+
+
 @contextmanager
 def pr_workspace(
     ctx: Context, pr: PullRequest, paths: list[str], *, writable: bool = True
@@ -72,7 +94,7 @@ def pr_workspace(
         raise Refused(FORK_REFUSED)
     checkout = open_pull(ctx.root, pr, ctx.api, ctx.environ, paths=paths, guarded=[ctx.cfg.rfd_dir])
     try:
-        yield open_workspace(ctx, checkout.root), checkout
+        yield open_workspace(ctx, checkout.root, pr), checkout
     finally:
         close(ctx.root, checkout)
 

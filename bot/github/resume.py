@@ -2,7 +2,9 @@
 
 A run commits the review files first and posts them second.  When posting failed,
 the re-run of the same event finds the commit by its ``Rfd-Bot-Event`` trailer and
-posts the reviews from the committed files: no second review, no second file.
+posts the reviews from the committed files: no second review, no second file.  Each
+records the RFD content of that commit (its blob), not the branch's now: after a
+force-push to other text the review is of an older revision, whatever the heads say.
 """
 
 from __future__ import annotations
@@ -11,10 +13,12 @@ from typing import TYPE_CHECKING
 
 from bot.github.api import PullRequest
 from bot.github.changed import ChangedRfd
-from bot.github.checkout import Checkout, committed_paths, parent_of
+from bot.github.checkout import Checkout, blob_at, committed_paths, parent_of
 from bot.github.context import Context
 from bot.github.ops import NO_KEY
-from bot.github.revisions import head_marker, review_marker, short
+from bot.github.review_post import Where, render
+from bot.github.revisions import blob_markers, head_marker, review_marker, short
+from bot.markdown_safe import inline
 
 if TYPE_CHECKING:
     from bot.workspace import Workspace
@@ -37,8 +41,10 @@ def resume_reviews(
         saved = [p for p in paths if p.startswith(f"{folder}/") and "reviews/" in p]
         texts = [(p, (checkout.root / p).read_text(encoding="utf-8")) for p in saved
                  if (checkout.root / p).is_file()]  # fmt: skip
+        where = Where(f"{ctx.server_url}/{pr.head_repo}", changed.file.path, reviewed)
         for path, text in texts:
-            ctx.forge.create_comment(pr.number, resumed_comment(rid, text, reviewed, earlier, path))
+            of = (earlier, blob_at(checkout, earlier, changed.file.path))
+            ctx.forge.create_comment(pr.number, resumed_comment(rid, text, where, of, path))
             ctx.progress.append(f"review of RFD {rid} posted")
             ctx.summary.note(f"posted the review of RFD {rid} committed as {short(earlier)}")
         if texts:
@@ -46,14 +52,17 @@ def resume_reviews(
     return posted
 
 
-def resumed_comment(rid: str, text: str, reviewed: str, head: str, saved: str) -> str:
-    """The comment of a committed review (the file has no tokens or cost: the footer says so)."""
+def resumed_comment(rid: str, text: str, where: Where, of: tuple[str, str], saved: str) -> str:
+    """The comment of a committed review (the file has no tokens or cost: the footer says so);
+    ``of``: the head with the bot's commit and the RFD's blob reviewed."""
     from bot.reviews import parse
 
-    meta = parse(text)
-    offline = meta.reviewer == "offline"
-    model = "offline structural checks" if offline else f"model `{meta.model}`"
+    head, blob = of
+    review = parse(text)
+    offline = review.reviewer == "offline"
+    model = "offline structural checks" if offline else f"model `{inline(review.model)}`"
     notes = [f"> {NO_KEY}", ""] if offline else []
-    markers = [review_marker(rid, reviewed), head_marker(head)]
-    footer = f"<sub>{model} · of `{short(reviewed)}` · saved as `{saved}` · {RESUMED}</sub>"
-    return "\n".join([*markers, text.strip(), "", *notes, footer])
+    markers = [review_marker(rid, where.sha), head_marker(head), *blob_markers(blob)]
+    footer = (f"<sub>{model} · of `{short(where.sha)}` · saved as `{inline(saved)}` · "
+              f"{RESUMED}</sub>")  # fmt: skip
+    return "\n".join([*markers, render(review, rid=rid, where=where), *notes, footer])

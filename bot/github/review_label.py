@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.github import status_comment
+from bot.github import review_post, status_comment
 from bot.github.api import PullRequest
 from bot.github.auth import authorize
 from bot.github.changed import ChangedRfd, changed_rfds
@@ -25,7 +25,16 @@ from bot.github.commands import REGISTRY, Verb
 from bot.github.context import Context
 from bot.github.ops import COMMIT, offline_note, open_workspace, refuse_label
 from bot.github.resume import resume_reviews
-from bot.github.revisions import PostedReview, head_marker, posted_reviews, review_marker, short
+from bot.github.review_post import Where
+from bot.github.revisions import (
+    PostedReview,
+    blob_markers,
+    head_marker,
+    posted_reviews,
+    review_marker,
+    short,
+)
+from bot.markdown_safe import inline
 from bot.text import plural
 
 if TYPE_CHECKING:
@@ -82,9 +91,9 @@ def review_pr(
     if not changed:
         ctx.reply(NOTHING_TO_REVIEW)
         return Reviewed(0, 0)
-    ids = {str(c.file.rfd_id) for c in changed}
+    blobs = {str(c.file.rfd_id): c.blob for c in changed}
     found = tuple(p for p in posted_reviews(ctx.forge.comments(pr.number))
-                  if p.rfd in ids and p.is_current(pr.head_sha))  # fmt: skip
+                  if p.rfd in blobs and p.is_current(pr.head_sha, blobs[p.rfd]))  # fmt: skip
     todo = [c for c in changed if str(c.file.rfd_id) not in {p.rfd for p in found}]
     if not todo:
         ctx.summary.note(f"every RFD of #{pr.number} is already reviewed at {short(pr.head_sha)}")
@@ -103,7 +112,7 @@ def _review_in(ctx: Context, pr: PullRequest, checkout: Checkout, todo: list[Cha
                model: str | None) -> str:  # fmt: skip
     from bot.review import review
 
-    ws = open_workspace(ctx, checkout.root)
+    ws = open_workspace(ctx, checkout.root, pr)
     earlier = delivery_commit(checkout, ctx.delivery.key)
     resumed = resume_reviews(ctx, pr, checkout, ws, earlier, todo) if earlier else set()
     results = [review(ws, str(c.file.rfd_id), model=model) for c in todo
@@ -112,36 +121,44 @@ def _review_in(ctx: Context, pr: PullRequest, checkout: Checkout, todo: list[Cha
         return earlier or pr.head_sha
     message = COMMIT.format(ids=", ".join(r.rfd_id for r in results), what="review",
                             key=ctx.delivery.key)  # fmt: skip
-    paths = [p for r in results for p in r.changed]
-    sha = commit_and_push(checkout, paths, message, ctx.environ)
+    sha = commit_and_push(checkout, [p for r in results for p in r.changed], message, ctx.environ)
     if sha:
         ctx.progress.append(f"review of RFD {', '.join(r.rfd_id for r in results)} committed to "
                             f"`{checkout.branch}` as {short(sha)}; not yet posted")  # fmt: skip
     head = sha or pr.head_sha
     notes = [n for n in (offline_note(ws, model), checkout.note) if n]
+    paths = {str(c.file.rfd_id): c.file.path for c in todo}
+    blobs = {str(c.file.rfd_id): c.blob for c in todo}
     for result in results:
         saved = ws.rel(result.path) if checkout.writable else None
-        body = review_comment(result, pr.head_sha, head, saved, notes)
+        where = Where(f"{ctx.server_url}/{pr.head_repo or ctx.delivery.repository}",
+                      paths[result.rfd_id], pr.head_sha)  # fmt: skip
+        body = review_comment(result, (head, blobs.get(result.rfd_id, "")), saved, notes, where)
         ctx.forge.create_comment(pr.number, body)
         ctx.progress.append(f"review of RFD {result.rfd_id} posted")
         ctx.summary.note(f"posted {result.message}")
     return head
 
 
-def review_comment(result: ReviewOutcome, reviewed: str, head: str, saved: str | None,
-                   notes: list[str]) -> str:  # fmt: skip
-    """The review as posted: markers, the review's own markdown, notes (the review's own
-    notices too: what was cut, the diff's base) and a footer."""
-    markers = [review_marker(result.rfd_id, reviewed), head_marker(head)]
+def review_comment(result: ReviewOutcome, of: tuple[str, str], saved: str | None,
+                   notes: list[str], where: Where) -> str:  # fmt: skip
+    """The review as posted: markers (``of``: the head after the bot's commit and the RFD's
+    blob reviewed), the verdict-first review, notes (the review's own notices too: what was
+    cut, the diff's base) and a footer."""
+    head, blob = of
+    markers = [review_marker(result.rfd_id, where.sha), head_marker(head), *blob_markers(blob)]
     notes = [*notes, *result.notices]
-    return "\n".join([*markers, result.text.strip(), "", *(f"> {n}" for n in notes),
-                      "", footer(result, reviewed, saved)])  # fmt: skip
+    text = review_post.render(result.review, rid=result.rfd_id, where=where)
+    return "\n".join([*markers, text, *(f"> {inline(n)}" for n in notes), "",
+                      footer(result, where.sha, saved)])  # fmt: skip
 
 
 def footer(result: ReviewOutcome, reviewed: str, saved: str | None) -> str:
-    offline = result.review.reviewer == "offline"
-    model = "offline structural checks" if offline else f"model `{result.model}`"
+    """Who reviewed, what it cost (not for offline checks), which commit, where it is kept."""
+    where = f"saved as `{inline(saved)}`" if saved else "not saved to the branch"
+    if result.review.reviewer == "offline":
+        return f"<sub>offline structural checks · of `{short(reviewed)}` · {where}</sub>"
     tokens = f"{result.usage.total:,} tokens"
     cost = "cost unknown" if result.cost_usd is None else f"${result.cost_usd:.4f}"
-    where = f"saved as `{saved}`" if saved else "not saved to the branch"
+    model = f"model `{inline(result.model)}`"
     return f"<sub>{model} · {tokens} · {cost} · of `{short(reviewed)}` · {where}</sub>"

@@ -4,7 +4,12 @@ A review comment carries ``<!-- rfd-bot:review:<id>:<sha> -->`` (the head it
 reviewed, which also makes a re-delivered event find it and do nothing) and
 ``<!-- rfd-bot:head:<sha> -->`` (the head after the bot's own commit of the
 review file, which is the same revision as far as the RFD is concerned).
+``<!-- rfd-bot:blob:<sha> -->`` records the RFD's content reviewed (its git blob):
+when known it alone decides, so a force-push to other content never leaves a review
+current, and one that leaves the RFD as it was does not make it stale.
 When the PR moves on, the comment gets a banner saying it is of an older one.
+Only the markers that open the comment count: a review quoting a marker (or a
+model writing one) never makes it current at another head.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bot.comments import marker
+from bot.comments import leading_markers, marker
 from bot.forge.base import Comment
 
 SHA_CHARS = 12
@@ -24,6 +29,9 @@ STALE_BANNER = (
 )
 _REVIEW = re.compile(r"<!-- rfd-bot:review:(?P<rfd>[A-Za-z0-9]+):(?P<sha>[0-9a-f]+) -->")
 _HEAD = re.compile(r"<!-- rfd-bot:head:(?P<sha>[0-9a-f]+) -->")
+_SAVED = re.compile(r"saved as `[^`]*/(?P<name>\d+\.md)`")
+"""The footer's ``saved as `…/reviews/1795831200.md``: the file ``/rfd dismiss`` removes."""
+_BLOB = re.compile(r"<!-- rfd-bot:blob:(?P<sha>[0-9a-f]+) -->")
 
 
 def short(sha: str) -> str:
@@ -38,6 +46,11 @@ def head_marker(head: str) -> str:
     return marker("head", short(head))
 
 
+def blob_markers(blob: str) -> list[str]:
+    """The marker of the reviewed content (none when the blob is not known)."""
+    return [marker("blob", short(blob))] if blob else []
+
+
 @dataclass(frozen=True)
 class PostedReview:
     comment: Comment
@@ -45,22 +58,36 @@ class PostedReview:
     reviewed: str
     heads: frozenset[str]
     """Every head that counts as this revision (reviewed, and after the bot's commit)."""
+    blob: str = ""
+    """The RFD's content reviewed (short blob sha), when the review recorded it."""
 
-    def is_current(self, head: str) -> bool:
+    def is_current(self, head: str, blob: str = "") -> bool:
+        """Is this a review of the RFD at ``head`` (whose content is ``blob``, when known)?"""
+        if self.blob and blob:
+            return short(blob) == self.blob
         return short(head) in self.heads
 
     @property
+    def saved_name(self) -> str | None:
+        """The review file's name on the branch (None when it was not saved: a fork)."""
+        found = _SAVED.findall(self.comment.body)  # the bot's footer is the last line
+        return found[-1] if found else None
+
+    @property
     def marked_stale(self) -> bool:
-        return STALE_MARK in self.comment.body
+        return STALE_MARK in leading_markers(self.comment.body)
 
 
 def posted_reviews(comments: Iterable[Comment]) -> list[PostedReview]:
     found = []
     for comment in comments:
-        match = _REVIEW.search(comment.body)
+        markers = leading_markers(comment.body)
+        match = next((m for m in map(_REVIEW.fullmatch, markers) if m), None)
         if match:
-            heads = {match["sha"], *(m["sha"] for m in _HEAD.finditer(comment.body))}
-            found.append(PostedReview(comment, match["rfd"], match["sha"], frozenset(heads)))
+            heads = {match["sha"], *(m["sha"] for m in map(_HEAD.fullmatch, markers) if m)}
+            blob = next((m["sha"] for m in map(_BLOB.fullmatch, markers) if m), "")
+            review = PostedReview(comment, match["rfd"], match["sha"], frozenset(heads), blob)
+            found.append(review)
     return found
 
 
@@ -70,6 +97,6 @@ def with_stale_banner(review: PostedReview) -> str:
     if review.marked_stale:
         return body
     lines = body.split("\n")
-    cut = next((i for i, line in enumerate(lines) if not line.startswith("<!--")), len(lines))
+    cut = len(leading_markers(body))
     banner = f"{STALE_MARK}\n{STALE_BANNER.format(sha=review.reviewed)}\n"
     return "\n".join([*lines[:cut], banner, *lines[cut:]])

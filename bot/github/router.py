@@ -15,13 +15,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.comments import carries, marker
 from bot.config import Config, Resolved, load
 from bot.errors import ConfigError, ForgeError, RfdError
 from bot.forge.github import GitHubForge
 from bot.github.api import RepoApi
 from bot.github.context import Context
 from bot.github.delivery import Delivery
+from bot.github.failure import FAILED, retry_text, steps_done
 from bot.github.summary import Summary
+from bot.markdown_safe import fenced
 
 log = logging.getLogger(__name__)
 
@@ -53,24 +56,10 @@ ROUTES = (
 )
 
 CONFIG_BROKEN = (
-    "### rfd-bot cannot read its configuration\n\n```\n{error}\n```\n\n"
+    "### rfd-bot cannot read its configuration\n\n{error}\n\n"
     "Fix `.github/rfd.toml` on the default branch, then re-run this job."
 )
-FAILED = "### 😕 rfd-bot could not finish\n\n```\n{error}\n```\n\n{retry}"
-RETRY = (
-    "Nothing was left half-done. Fix the problem above, then re-run the job or repeat the command."
-)
-PARTLY = (
-    "Done before the failure:\n{done}\n\nFix the problem above, then re-run the job (or repeat "
-    "the command): the re-run finds what was done and finishes the rest without doing it twice."
-)
-
-
-def retry_text(progress: list[str]) -> str:
-    """How to retry, saying truthfully what this run already wrote."""
-    if not progress:
-        return RETRY
-    return PARTLY.format(done="\n".join(f"- {step}" for step in progress))
+CONFIG_FIXED = "✅ rfd-bot reads its configuration again: the error reported here is fixed."
 
 
 def candidates(delivery: Delivery) -> list[Route]:
@@ -132,9 +121,21 @@ def _run(
     ctx = Context(delivery, cfg, forge, api, root, environ, summary, clock, resolved)
     try:
         route.handler()(ctx)
+        _clear_config_error(ctx)
     except RfdError as err:
         return _failed(ctx, err)
     return 0
+
+
+def _clear_config_error(ctx: Context) -> None:
+    """The configuration read fine: a config-error comment on this PR or issue says it is
+    fixed (checked only when this run listed the comments anyway: no extra request)."""
+    number = ctx.delivery.number
+    if number is None:
+        return
+    known = ctx.forge.read_comments(number) or ()
+    if any(carries(c.body, marker("config-error", number)) for c in known):
+        ctx.upsert("config-error", number, CONFIG_FIXED)
 
 
 def _resolve(root: Path) -> Resolved:
@@ -154,7 +155,7 @@ def _config_broken(
         forge = GitHubForge.from_env(environ)
         api = RepoApi(forge.repo, forge.pacer)
         ctx = Context(delivery, Config(), forge, api, Path("."), environ, summary)
-        ctx.upsert("config-error", delivery.number, CONFIG_BROKEN.format(error=err))
+        ctx.upsert("config-error", delivery.number, CONFIG_BROKEN.format(error=fenced(str(err))))
     return 1
 
 
@@ -162,7 +163,10 @@ def _failed(ctx: Context, err: RfdError) -> int:
     ctx.summary.problem(err)
     if ctx.delivery.number is not None:
         try:
-            ctx.reply(FAILED.format(error=err, retry=retry_text(ctx.progress)), key=ctx.failure_key)
+            earlier = ctx.forge.find_comment(ctx.number, marker("reply", ctx.failure_key))
+            done = steps_done(earlier.body if earlier else None, ctx.progress)
+            body = FAILED.format(error=fenced(str(err)), retry=retry_text(done))
+            ctx.reply(body, key=ctx.failure_key)
         except ForgeError as again:
             ctx.summary.problem(again)
             return 1

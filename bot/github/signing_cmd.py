@@ -11,13 +11,12 @@ from __future__ import annotations
 
 from bot import signoff
 from bot.consensus import same_login
-from bot.consensus_gate import inline
 from bot.errors import RfdError
-from bot.github import status_comment
 from bot.github.api import Permission
 from bot.github.commands import SIGNING, Command, Verb
 from bot.github.context import Context
-from bot.github.ops import Refused, commit, done_before, pr_workspace
+from bot.github.ops import Refused, commit, done_before, pr_workspace, refreshed
+from bot.markdown_safe import inline
 from bot.workspace import Workspace
 
 NOT_CONFIGURED = (
@@ -71,7 +70,7 @@ def do_sign(ctx: Context, command: Command) -> str:
             raise Refused(inline(err.message) + (f" ({err.hint})" if err.hint else "")) from err
         done = commit(ctx, checkout, result.changed, rid, WHAT[command.verb])
         block = signoff.decision(ws, rid)
-        status_comment.refresh(ctx, pr, checkout.root, checkout.branch, [target])
+        refreshed(ctx, pr, checkout)
     return "\n".join([f"{inline(result.message)}. {done}", "", *block])
 
 

@@ -6,7 +6,8 @@ comments are ignored.  A mutating command is acknowledged with 👀 and ends wit
 says why.  A comment the bot already answered (a re-delivered event) is left
 alone: each command's final reply carries the comment's id and the verb in its
 marker.  A run that failed half-way left no final reply, so a re-run finishes it; its
-reply takes the place of the failure report (see :meth:`Context.reply`).
+reply takes the place of the failure report (see :meth:`Context.reply`).  A comment
+deleted before its command ran (the 👀 finds it gone) runs nothing, on a re-run too.
 """
 
 from __future__ import annotations
@@ -17,15 +18,19 @@ from bot.github.api import Reaction
 from bot.github.auth import authorize, is_own
 from bot.github.commands import Command, Verb, parse
 from bot.github.context import Context
+from bot.github.failure import retry_text, steps_done
 from bot.github.ops import Refused
 from bot.github.verbs import HANDLERS
+from bot.markdown_safe import fenced, inline
 from bot.text import noun
 
 PARSE_ERRORS = "I could not run this comment's {what}:\n\n{errors}\n\n`/rfd help` lists them."
-FAILED = (
-    "😕 `/rfd {verb}` failed:\n\n```\n{error}\n```\n\n"
-    "Nothing was left half-done: fix this, then comment again."
-)
+FINISHED = "✅ Finished by a re-run of this job: nothing is left half-done."
+FAILED = "😕 `/rfd {verb}` failed:\n\n{error}\n\n{retry}"
+RETRY = "Nothing was left half-done: fix this, then comment again."
+GONE = "the comment of `/rfd {verb}` was deleted before it ran: not run"
+MAX_ERRORS = 20
+"""Usage errors listed in one reply (a flood of bad commands is summed up)."""
 
 
 def on_comment(ctx: Context) -> None:
@@ -39,14 +44,20 @@ def on_comment(ctx: Context) -> None:
         ctx.summary.note("no /rfd command in this comment")
         return
     if parsed.errors:
-        errors = "\n".join(f"- {e}" for e in parsed.errors)
-        what = noun(len(parsed.errors), "command")
-        ctx.reply(PARSE_ERRORS.format(what=what, errors=errors), key=f"{ctx.delivery.key}-usage")
+        ctx.reply(usage_reply(parsed.errors), key=f"{ctx.delivery.key}-usage")
     for command in parsed.commands:
         if _answered(ctx, command):
             ctx.summary.note(f"`/rfd {command.verb.value}` was already answered: nothing to do")
         else:
             run(ctx, command)
+
+
+def usage_reply(errors: tuple[str, ...]) -> str:
+    """What was wrong with the comment's commands (the first :data:`MAX_ERRORS` of them)."""
+    lines = [f"- {inline(e)}" for e in errors[:MAX_ERRORS]]
+    if len(errors) > MAX_ERRORS:
+        lines.append(f"- … and {len(errors) - MAX_ERRORS} more")
+    return PARSE_ERRORS.format(what=noun(len(errors), "command"), errors="\n".join(lines))
 
 
 def _answered(ctx: Context, command: Command) -> bool:
@@ -67,8 +78,9 @@ def run(ctx: Context, command: Command) -> None:
         _react(ctx, Reaction.CONFUSED)
         ctx.reply(decision.reason, key=key)
         return
-    if spec.mutating:
-        _react(ctx, Reaction.EYES)
+    if spec.mutating and not _react(ctx, Reaction.EYES):
+        ctx.summary.note(GONE.format(verb=command.verb.value))
+        return
     try:
         message = HANDLERS[command.verb](ctx, command)
     except Refused as refusal:
@@ -80,15 +92,24 @@ def run(ctx: Context, command: Command) -> None:
     except RfdError as err:
         ctx.summary.problem(err)
         _react(ctx, Reaction.CONFUSED)
-        ctx.reply(FAILED.format(verb=command.verb.value, error=err), key=key)
+        report = ctx.failure_report()  # an earlier run's: what it did stays said
+        done = steps_done(report.body if report else None, ctx.progress)
+        retry = retry_text(done) if done else RETRY
+        ctx.reply(
+            FAILED.format(verb=command.verb.value, error=fenced(str(err)), retry=retry), key=key
+        )
         return
     if spec.mutating:
         _react(ctx, Reaction.ROCKET)
-    ctx.reply(message, key=key)
+    if message:
+        ctx.reply(message, key=key)
+    else:  # the reaction and what the command posted say it all
+        ctx.settle_failure(FINISHED)
 
 
-def _react(ctx: Context, reaction: Reaction) -> None:
-    ctx.api.react(int(ctx.delivery.comment["id"]), reaction)
+def _react(ctx: Context, reaction: Reaction) -> bool:
+    """React to the command's comment; False when it was deleted meanwhile."""
+    return ctx.api.react(int(ctx.delivery.comment["id"]), reaction)
 
 
 def _pr_author(ctx: Context) -> tuple[str, ...]:

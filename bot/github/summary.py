@@ -1,8 +1,9 @@
 """What a run tells the people watching Actions: the job summary and annotations.
 
 Lines collected during the run are appended, as markdown, to the file named by
-``$GITHUB_STEP_SUMMARY``; problems in files become ``::error file=…,line=…::``
-workflow commands, which GitHub shows on the PR's diff.
+``$GITHUB_STEP_SUMMARY`` (one line each, HTML and images defused: they quote RFDs);
+problems in files become ``::error file=…,line=…::`` workflow commands, which GitHub
+shows on the PR's diff.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.errors import RfdError
+from bot.markdown_safe import inline
 
 
 def escape_data(text: str) -> str:
@@ -58,7 +60,7 @@ class Summary:
         self.commands.append(annotation(level, message, file=file, line=line))
 
     def markdown(self) -> str:
-        body = "\n".join(f"- {line}" for line in self.lines) or "- nothing to do"
+        body = "\n".join(f"- {inline(line)}" for line in self.lines) or "- nothing to do"
         return f"### {self.title}\n\n{body}\n"
 
     def flush(self, environ: Mapping[str, str], out: TextIO | None = None) -> None:

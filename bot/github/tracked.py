@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from bot.comments import leading_markers
 from bot.config import Config
 from bot.errors import RfdError
 from bot.github.changed import as_rfd
@@ -25,13 +26,14 @@ if TYPE_CHECKING:
     from bot.forge.base import Issue
     from bot.workspace import Workspace
 
-TRACKED = (Status.ACCEPTED, Status.IMPLEMENTED)
+TRACKED = (Status.ACCEPTED, Status.IMPLEMENTED, Status.ABANDONED, Status.SUPERSEDED)
+"""Statuses whose tracking issue the bot keeps: open, closed as done or as not planned."""
 _TRACKING = re.compile(r"<!-- rfd-bot:tracking:(?P<rfd>[A-Za-z0-9]+) -->")
 
 
 def rfd_of_issue(body: str) -> str | None:
-    """The RFD a tracking issue tracks (from its hidden marker), if it is one."""
-    found = _TRACKING.search(body)
+    """The RFD a tracking issue tracks (from the hidden marker opening it), if it is one."""
+    found = next((m for m in map(_TRACKING.fullmatch, leading_markers(body)) if m), None)
     return found["rfd"] if found else None
 
 

@@ -14,12 +14,11 @@ from bot.github.api import PullRequest
 from bot.github.changed import ChangedRfd, changed_rfds
 from bot.github.commands import Command, Verb, help_text
 from bot.github.context import Context
-from bot.github.ops import Refused, commit, done_before, has_model, pr_workspace
-from bot.github.review_label import review_pr
-from bot.github.revisions import posted_reviews
-from bot.github.status_comment import read_row, read_rows, render
+from bot.github.ops import Refused, commit, done_before, has_model, pr_workspace, refreshed
+from bot.github.review_label import already_reviewed, review_pr
+from bot.github.status_comment import post_status
 from bot.github.tracked import rfd_of_issue
-from bot.text import plural
+from bot.markdown_safe import inline
 
 Handler = Callable[[Context, Command], str]
 
@@ -35,6 +34,8 @@ CLOSED_ON_MERGE = (
     "Tracking issue{issue} stays open until this pull request is merged into `{branch}`; "
     "the push of the merge closes it (every phase is done)."
 )
+STATUS_LINK = "The [status comment]({url}) is up to date."
+NO_RFD = "This pull request changes no RFD."
 
 
 def _pull(ctx: Context, verb: Verb) -> PullRequest:
@@ -83,29 +84,23 @@ def do_help(ctx: Context, command: Command) -> str:
 
 
 def do_status(ctx: Context, command: Command) -> str:
-    if ctx.delivery.on_pull_request:
-        pr = ctx.api.pull(ctx.number)
-        rows = read_rows(ctx, pr)
-        if not rows:
-            return "This pull request changes no RFD."
-        posted = posted_reviews(ctx.forge.comments(pr.number))
-        return render(rows, posted, repo=pr.head_repo, head=pr.head_sha, ctx=ctx)
-    from bot.workspace import Workspace
+    """Refresh the status comment and link it; on a tracking issue, the implementation."""
+    if not ctx.delivery.on_pull_request:
+        from bot.github.issue_status import implementation_status
 
-    file = Workspace.open(ctx.root, config=ctx.cfg, forge=ctx.forge, vcs=False).find(issue_rfd(ctx))
-    row = read_row(ctx.root, ctx.cfg, ChangedRfd(file, "unchanged"))
-    return render(
-        [row], [], repo=ctx.delivery.repository, head=ctx.delivery.default_branch, ctx=ctx
-    )
+        return implementation_status(ctx, issue_rfd(ctx))
+    found = post_status(ctx, ctx.api.pull(ctx.number))
+    return STATUS_LINK.format(url=found.url) if found else NO_RFD
 
 
 def do_review(ctx: Context, command: Command) -> str:
+    """The review comments answer (no reply); a re-delivered command writes nothing."""
     pr = _pull(ctx, command.verb)
     only = [str(c.file.rfd_id) for c in _targets(ctx, pr, command, one=False)]
     done = review_pr(ctx, pr, command.model, only=only)
-    if not done.posted:
-        return "Already reviewed at this revision: see the review comments above."
-    return f"Posted {plural(done.posted, 'review')} below."
+    if done.posted or any(ctx.written_after_event(p.comment) for p in done.found):
+        return ""
+    return already_reviewed(done.found, pr.head_sha)
 
 
 def do_dismiss(ctx: Context, command: Command) -> str:
@@ -119,10 +114,19 @@ def do_dismiss(ctx: Context, command: Command) -> str:
             return again
         outcome = dismiss(ws, str(target.file.rfd_id), selection)
         done = commit(ctx, checkout, outcome.changed, outcome.rfd_id, "reviews dismissed")
-    return f"{outcome.message}. {done}"
+        refreshed(ctx, pr, checkout)
+    message = inline(outcome.message)
+    return f"{message[:1].upper()}{message[1:]}. {done}"
+
+
+REFINE_FAILED = (
+    "⚠️ Refine of RFD {rid} did not finish ({stop}): the passes before the failure are kept; "
+    "comment `/rfd refine` again to go on."
+)
 
 
 def do_refine(ctx: Context, command: Command) -> str:
+    from bot.agent.refine import StopReason
     from bot.agent.steps import refine_rfd
 
     if not has_model(ctx, "refine", command.model):
@@ -135,13 +139,18 @@ def do_refine(ctx: Context, command: Command) -> str:
         result = refine_rfd(ws, str(target.file.rfd_id), model=command.model)
         path = ws.path(ws.find(str(target.file.rfd_id)))
         done = commit(ctx, checkout, [path], str(target.file.rfd_id), "refined")
+        refreshed(ctx, pr, checkout)
     passes = [f"- pass {p.number} ({p.focus.value}): "
-              f"{', '.join(p.changed_sections) or 'no change'}" for p in result.passes]  # fmt: skip
-    addressed = ", ".join(f"`{r}`" for r in result.reviews) or "none"
-    if result.reviews:
+              f"{inline(', '.join(p.changed_sections)) or 'no change'}"
+              for p in result.passes]  # fmt: skip
+    addressed = ", ".join(f"`{inline(r)}`" for r in result.reviews) or "none"
+    failed = result.stop in (StopReason.INTERRUPTED, StopReason.BUDGET)
+    if result.reviews and not failed:  # after a failed pass nothing says they are settled
         addressed += " — `/rfd dismiss all` once you agree they are settled"
-    lines = [f"Refined RFD {target.file.rfd_id} ({result.stop.value}):", *passes,
-             f"Reviews addressed: {addressed}.", result.warning, done]  # fmt: skip
+    head = REFINE_FAILED if failed else "Refined RFD {rid} ({stop}):"
+    lines = [head.format(rid=target.file.rfd_id, stop=result.stop.value), *passes,
+             f"Reviews {'kept' if failed else 'addressed'}: {addressed}.", inline(result.warning),
+             done]  # fmt: skip
     return "\n".join(line for line in lines if line)
 
 
@@ -161,9 +170,10 @@ def do_done(ctx: Context, command: Command) -> str:
             return again
         outcome = promote(ws, str(target.file.rfd_id), Status.IMPLEMENTED)
         result = commit(ctx, checkout, outcome.changed, outcome.rfd_id, "implemented")
+        refreshed(ctx, pr, checkout)
         issue = ws.document(outcome.rfd_id).tracking_issue
     later = CLOSED_ON_MERGE.format(issue=f" #{issue}" if issue else "", branch=pr.base_ref)
-    return f"{outcome.message}. {result}\n\n{later}"
+    return f"{inline(outcome.message)}. {result}\n\n{later}"
 
 
 def pull_of(ctx: Context, verb: Verb) -> PullRequest:

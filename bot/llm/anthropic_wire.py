@@ -20,11 +20,13 @@ reaches legacy models.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from bot.errors import ProviderError
-from bot.llm.base import Message, Reply, Request, ToolCall, Usage
+from bot.llm.base import Message, PaidError, Reply, Request, ToolCall, Usage
+
+_T = TypeVar("_T")
 
 EPHEMERAL: Mapping[str, str] = {"type": "ephemeral"}
 MAX_BREAKPOINTS = 4
@@ -165,7 +167,7 @@ def reply(message: Any, *, structured: str | None = None, shared: bool = False) 
         if b.type == "tool_use"
     )
     if structured and text.strip():  # an empty answer stays empty: the caller retries it
-        data: Any = _json(text, message.stop_reason)
+        data: Any = _paid(lambda: _json(text, message.stop_reason), message)
         data = data.get(structured) if shared else data
         calls += (ToolCall(STRUCTURED_ID, structured, data),) if isinstance(data, dict) else ()
     return Reply(
@@ -176,6 +178,15 @@ def reply(message: Any, *, structured: str | None = None, shared: bool = False) 
         tool_calls=calls,
         blocks=_echo(message.content),
     )
+
+
+def _paid(parse: Callable[[], _T], message: Any) -> _T:
+    """``parse()``; its ProviderError carries the billed usage (:class:`PaidError`)."""
+    try:
+        return parse()
+    except ProviderError as exc:
+        billed = usage(message.usage)
+        raise PaidError(exc.message, usage=billed, model=message.model, hint=exc.hint) from None
 
 
 def _json(text: str, stop_reason: str | None) -> dict[str, Any]:

@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from bot.errors import ProviderError
+
 
 @dataclass(frozen=True)
 class ToolSpec:
@@ -111,6 +113,17 @@ class Reply:
     tool_calls: tuple[ToolCall, ...] = ()
     blocks: tuple[Mapping[str, Any], ...] = ()
     """The provider-native content (see :attr:`Message.blocks`); empty when not needed."""
+
+
+class PaidError(ProviderError):
+    """A reply the API billed but that cannot be used (a structured answer cut off at
+    ``max_tokens`` is no JSON): the caller still records ``usage`` in the ledger and the
+    budget, then the error goes on."""
+
+    def __init__(self, message: str, *, usage: Usage, model: str, hint: str | None = None):
+        super().__init__(message, hint=hint)
+        self.usage = usage
+        self.model = model
 
 
 def assistant_message(reply: Reply, *, cache: bool = False) -> Message:

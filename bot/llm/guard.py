@@ -4,6 +4,7 @@
 * an input larger than the context budget is truncated *visibly*: the cut is
   marked in the text and a notice says what was cut;
 * an empty reply is retried, at most :data:`EMPTY_RETRIES` times;
+* an answer cut off at ``max_tokens`` is said (:data:`CUT_OFF`), never taken as complete;
 * a step stops cleanly (:class:`~bot.errors.BudgetExceeded`) once it has spent its
   token or dollar budget (``steps.<step>.budget_tokens`` / ``budget_usd``);
 * a dollar budget on a model the price table does not know refuses to start
@@ -82,6 +83,19 @@ def truncate(text: str, max_tokens: int, what: str) -> tuple[str, str | None]:
         f"cut lines {keep + 1}–{len(lines)} (~{estimate_tokens(cut):,} tokens)"
     )
     return "".join(lines[:keep]) + mark, notice
+
+
+CUT_OFF_REASONS = frozenset({"max_tokens", "length"})
+"""Stop reasons of an answer cut off at ``max_tokens`` (Messages API; chat completions)."""
+CUT_OFF = (
+    "the {step} answer was cut off at its max_tokens limit ({limit:,} tokens): it is "
+    "incomplete; raise steps.{key}.max_tokens"
+)
+
+
+def is_cut_off(reply: Reply) -> bool:
+    """Did the model stop because it reached ``max_tokens``, mid-answer?"""
+    return reply.stop_reason in CUT_OFF_REASONS
 
 
 def is_empty(reply: Reply) -> bool:

@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from bot.errors import ProviderError
-from bot.llm.base import Message, Reply, Request, ToolCall, Usage
+from bot.llm.base import Message, PaidError, Reply, Request, ToolCall, Usage
 
 
 def body(request: Request, *, limit_field: str = "max_tokens") -> dict[str, Any]:
@@ -75,7 +75,7 @@ def reply(data: dict[str, Any]) -> Reply:
     try:
         choice = data["choices"][0]
         msg = choice["message"]
-        calls = tuple(_tool_call(c) for c in msg.get("tool_calls") or ())
+        calls = _calls(msg, data)
         return Reply(
             text=msg.get("content") or "",
             model=data.get("model", ""),
@@ -85,6 +85,15 @@ def reply(data: dict[str, Any]) -> Reply:
         )
     except (KeyError, IndexError, TypeError) as exc:
         raise ProviderError(f"unexpected chat completion shape: missing {exc}") from None
+
+
+def _calls(msg: dict[str, Any], data: dict[str, Any]) -> tuple[ToolCall, ...]:
+    """The message's tool calls; a call that is no JSON (cut off) was still billed."""
+    try:
+        return tuple(_tool_call(c) for c in msg.get("tool_calls") or ())
+    except ProviderError as exc:
+        billed = usage(data.get("usage") or {})
+        raise PaidError(exc.message, usage=billed, model=data.get("model", "")) from None
 
 
 def _tool_call(raw: dict[str, Any]) -> ToolCall:

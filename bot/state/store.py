@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import replace
 from pathlib import Path
 from typing import Literal, TypeVar
@@ -18,7 +19,7 @@ from bot.config import Config
 from bot.decisions import Decisions
 from bot.errors import AlreadyExists, ParseError, RfdError, ValidationError
 from bot.plan import PlanPhase
-from bot.state import check
+from bot.state import check, lock
 from bot.state.layout import (
     DECISIONS,
     EXPLORE,
@@ -68,6 +69,10 @@ class StateStore:
     def path(self, rfd_id: Key, relpath: str) -> Path:
         """``relpath`` inside the RFD's state directory (never outside it)."""
         return self.dir(rfd_id).joinpath(*relative_parts(relpath))
+
+    def hold(self, rfd_id: Key, relpath: str, what: str) -> AbstractContextManager[None]:
+        """The lock file ``relpath`` held for a block (:mod:`bot.state.lock`)."""
+        return lock.held(self.path(rfd_id, relpath), what)
 
     def shared(self, area: str = ".forge") -> SharedFiles:
         """Files of the state root outside any RFD (the local forge keeps its issues there)."""

@@ -131,6 +131,18 @@ def content_file(path: str, text: str, ref: str) -> dict[str, Any]:
     return out
 
 
+def commit_item(sha: str, author: dict[str, Any], email: str, name: str) -> dict[str, Any]:
+    """One entry of a PR's commit list: the git author ``name <email>``, GitHub's ``author``."""
+    out = example("commit-items")[0]
+    text = json.dumps(out).replace("6dcb09b5b57875f334f61aebed695e2e4193db5e", sha)
+    out = json.loads(text)
+    out["node_id"] = base64.b64encode(f"04:Commit{sha}".encode()).decode()
+    out["commit"]["author"].update(name=name, email=email)
+    out["commit"]["committer"].update(name=name, email=email)
+    out.update(author=author, committer=author)
+    return out
+
+
 def diff_entry(path: str, status: str = "added", sha: str = "0" * 40) -> dict[str, Any]:
     out = example("diff-entry-items")[0]
     out.update(

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from pathlib import Path
+from urllib.parse import quote
 
 from gh_data import (
+    API,
+    NOT_FOUND,
+    REPO,
     call,
     comment,
+    commit_item,
     content_file,
     diff_entry,
     issue,
+    label,
     permission,
     pull,
     pull_item,
@@ -19,7 +26,8 @@ from gh_data import (
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-from tests.github_world import RFD_TEXT
+from bot.lifecycle_labels import AUTO_COLOR, style
+from tests.github_world import RFD_TEXT, UNPLANNED
 
 RFD = "docs/rfd/045-streaming-exports.md"
 BODIES = Path(__file__).resolve().parent / "bodies"
@@ -30,7 +38,48 @@ def body(name: str) -> str:
     return (BODIES / f"{name}.md").read_text(encoding="utf-8")
 
 
-FILES = call("GET", "/pulls/2/files", query="per_page=100&page=1", reply=[diff_entry(RFD)])
+def lifecycle_label(name: str, *, new: bool = False) -> dict[str, object]:
+    """A lifecycle label as GitHub answers it: grey and bare when labelling just created it."""
+    found = style(name)
+    assert found is not None
+    color, description = (AUTO_COLOR, None) if new else found
+    url = f"{API}/repos/{REPO}/labels/{quote(name, safe='')}"
+    return {**label(name), "url": url, "color": color, "description": description}
+
+
+def labelled(number: int, *names: str, new: bool = False) -> list[dict[str, object]]:
+    """#``number`` given lifecycle labels; one created by it is given its colour once."""
+    calls = [call("POST", f"/issues/{number}/labels", body={"labels": list(names)},
+                  reply=[lifecycle_label(n, new=new) for n in names])]  # fmt: skip
+    color_of = {n: style(n) for n in names}
+    return calls + [
+        call("PATCH", f"/labels/{quote(n, safe='')}",
+             body={"color": color_of[n][0], "description": color_of[n][1]},  # type: ignore[index]
+             reply=lifecycle_label(n))
+        for n in names if new
+    ]  # fmt: skip
+
+
+def unlabelled(number: int, name: str) -> dict[str, object]:
+    return call("DELETE", f"/issues/{number}/labels/{quote(name, safe='')}", reply=[])
+
+
+DISCUSSION, ACCEPTED = "rfd: discussion", "rfd: accepted"
+
+
+def blob_sha(text: str) -> str:
+    """The git blob sha of ``text``: what GitHub lists as a changed file's ``sha``."""
+    data = text.encode()
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+RFD_BLOB = blob_sha(RFD_TEXT)
+"""The PR's RFD as GitHub lists it: ``sha`` is the file's git blob."""
+FILES = call(
+    "GET", "/pulls/2/files", query="per_page=100&page=1", reply=[diff_entry(RFD, sha=RFD_BLOB)]
+)
+PR_COMMIT = commit_item("1" * 40, user("Codertocat"), "test@example.com", "Test User")
+COMMITS = call("GET", "/pulls/2/commits", query="per_page=100&page=1", reply=[PR_COMMIT])
 NO_COMMENTS = call("GET", "/issues/2/comments", query="per_page=100", reply=[])
 
 
@@ -50,6 +99,7 @@ CASSETTES = {
             status=201,
             reply=status_comment(),
         ),
+        *labelled(2, DISCUSSION, new=True),  # the first PR to use the label creates it
     ],
     S + "test_redelivered_opened_writes_nothing": [
         FILES,
@@ -103,6 +153,7 @@ CASSETTES |= {
             body={"body": body("status-after-review")},
             reply=comment(950, 2, body("status-after-review")),
         ),
+        *labelled(2, DISCUSSION),
         UNLABEL,
     ],
     R + "test_redelivered_label_writes_nothing": [
@@ -161,6 +212,7 @@ CASSETTES |= {
             body={"body": body("status-after-review-fork")},
             reply=comment(950, 2, body("status-after-review-fork")),
         ),
+        *labelled(2, DISCUSSION),
         UNLABEL,
     ],
 }
@@ -175,7 +227,7 @@ SLASH_FILES = call(
     "GET",
     "/pulls/2/files",
     query="per_page=100&page=1",
-    reply=[diff_entry(RFD), diff_entry(REVIEW_FILE)],
+    reply=[diff_entry(RFD, sha=RFD_BLOB), diff_entry(REVIEW_FILE)],
 )
 
 
@@ -209,14 +261,35 @@ def edited(name: str, cid: int, number: int = 2) -> dict[str, object]:
     )
 
 
+def status_posted(name: str, *labels: str, new: bool = False) -> list[dict[str, object]]:
+    """The status comment the command's run posts on PR 2 (none was there), and its label."""
+    made = call("POST", "/issues/2/comments", body={"body": body(name)}, status=201,
+                reply=comment(950, 2, body(name)))  # fmt: skip
+    return [made, *labelled(2, *(labels or (DISCUSSION,)), new=new)]
+
+
 def perm(login: str, role: str) -> dict[str, object]:
     return call("GET", f"/collaborators/{login}/permission", reply=permission(login, role))
 
 
 TRACKING_BODY = body("tracking-new")
-CREATED_12 = issue(12, "RFD 045: Streaming exports", TRACKING_BODY)
+STATUS_SLASH = comment(950, 2, body("status-slash"))
+STATUS_REFINED = comment(950, 2, body("status-refined"))
+CREATED_12 = issue(12, "RFD 045: Streaming exports", TRACKING_BODY, labels=(ACCEPTED,))
+OPEN_TRACKING = call(
+    "POST",
+    "/issues",
+    status=201,
+    body={"title": "RFD 045: Streaming exports", "body": TRACKING_BODY, "labels": [ACCEPTED]},
+    reply=CREATED_12,
+)
 CASSETTES |= {
-    C + "test_status": [NO_COMMENTS, PULL, SLASH_FILES, reply("slash-status")],
+    C + "test_status": [  # the status comment is current: refreshed without a write
+        call("GET", "/issues/2/comments", query="per_page=100", reply=[STATUS_SLASH]),
+        PULL,
+        SLASH_FILES,
+        reply("slash-status"),
+    ],
     C + "test_help": [NO_COMMENTS, reply("slash-help")],
     C + "test_review": [
         NO_COMMENTS,
@@ -231,8 +304,8 @@ CASSETTES |= {
             status=201,
             reply=comment(961, 2, body("slash-review-posted")),
         ),
-        react("rocket"),
-        reply("slash-review"),
+        *status_posted("status-slash-review"),
+        react("rocket"),  # the review and the status comment answer: no reply
     ],
     C + "test_dismiss_all": [
         NO_COMMENTS,
@@ -240,6 +313,7 @@ CASSETTES |= {
         react("eyes"),
         PULL,
         SLASH_FILES,
+        *status_posted("status-dismissed"),
         react("rocket"),
         reply("slash-dismiss"),
     ],
@@ -249,6 +323,7 @@ CASSETTES |= {
         react("eyes"),
         PULL,
         SLASH_FILES,
+        *status_posted("status-dismissed-numbers"),
         react("rocket"),
         reply("slash-dismiss-numbers"),
     ],
@@ -258,18 +333,45 @@ CASSETTES |= {
         react("eyes"),
         PULL,
         SLASH_FILES,
+        COMMITS,
         call(
             "GET", "/issues", query="state=all&sort=created&direction=desc&per_page=100", reply=[]
         ),
-        call(
-            "POST",
-            "/issues",
-            status=201,
-            body={"title": "RFD 045: Streaming exports", "body": TRACKING_BODY, "labels": []},
-            reply=issue(12, "RFD 045: Streaming exports", TRACKING_BODY),
-        ),
+        OPEN_TRACKING,
+        *status_posted("status-slash-accepted", ACCEPTED, new=True),
         react("rocket"),
         reply("slash-accept"),
+    ],
+    # the RFD names hubot by email; GitHub says hubot made the commit with that email
+    C + "test_accept_by_an_author_named_by_email_is_refused": [
+        NO_COMMENTS,
+        perm("hubot", "maintain"),
+        react("eyes"),
+        PULL,
+        SLASH_FILES,
+        call(
+            "GET",
+            "/pulls/2/commits",
+            query="per_page=100&page=1",
+            reply=[
+                PR_COMMIT,
+                commit_item("2" * 40, user("hubot", 7), "hubot@example.com", "Hu Bot"),
+            ],
+        ),
+        react("confused"),
+        reply("slash-accept-email-author"),
+    ],
+    # the comment was deleted between the event and the run (or before a re-run)
+    C + "test_a_command_whose_comment_was_deleted_is_not_run": [
+        NO_COMMENTS,
+        perm("hubot", "maintain"),
+        call(
+            "POST",
+            f"/issues/comments/{CID}/reactions",
+            body={"content": "eyes"},
+            status=404,
+            reply=NOT_FOUND,
+        ),
     ],
     C + "test_accept_by_the_pr_author_is_refused": [
         NO_COMMENTS,
@@ -293,6 +395,10 @@ CASSETTES |= {
     ],
     C + "test_own_comment_is_ignored": [],
     C + "test_usage_errors_get_a_reply": [NO_COMMENTS, reply("slash-usage")],
+    C + "test_a_flood_of_bad_commands_gets_one_short_reply": [
+        NO_COMMENTS,
+        reply("slash-usage-flood"),
+    ],
     C + "test_status_on_a_tracking_issue": [
         call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
         reply("slash-status-issue", number=12),
@@ -304,7 +410,8 @@ ISSUES_Q = "state=all&sort=created&direction=desc&per_page=100"
 HUMAN = body("tracking-human")  # a person ticked phase 2 and wrote a note
 MERGED = body("tracking-merged")  # phase 1 ticked by the bot, phase 2 still ticked
 DONE = body("tracking-done")
-TRACKING = issue(12, "RFD 045: Streaming exports", HUMAN)
+TRACKING = issue(12, "RFD 045: Streaming exports", HUMAN, labels=(ACCEPTED,))
+IMPLEMENTED = "rfd: implemented"
 CASSETTES |= {
     P + "test_phase_summary_ticks_its_box_and_keeps_a_human_tick": [
         call("GET", "/issues", query=ISSUES_Q, reply=[TRACKING]),
@@ -319,10 +426,14 @@ CASSETTES |= {
         call("GET", "/issues", query=ISSUES_Q, reply=[{**TRACKING, "body": MERGED}]),
         call("GET", "/issues/12", reply={**TRACKING, "body": MERGED}),
         call("PATCH", "/issues/12", body={"body": DONE}, reply={**TRACKING, "body": DONE}),
+        unlabelled(12, ACCEPTED),
+        call(  # PyGithub sends the bare array GitHub also accepts (see ECOSYSTEM-NOTES)
+            "POST", "/issues/12/labels", body=[IMPLEMENTED], reply=[lifecycle_label(IMPLEMENTED)]
+        ),
         call(
             "PATCH",
             "/issues/12",
-            body={"state": "closed"},
+            body={"state": "closed", "state_reason": "completed"},
             reply={**TRACKING, "body": DONE, "state": "closed", "state_reason": "completed"},
         ),
     ],
@@ -336,15 +447,18 @@ CASSETTES |= {
     A + "test_accept_commits_once_and_opens_the_tracking_issue": [
         perm("hubot", "maintain"),
         FILES,
+        COMMITS,
         call("GET", "/issues", query=ISSUES_Q, reply=[]),
+        OPEN_TRACKING,
+        NO_COMMENTS,
         call(
             "POST",
-            "/issues",
+            "/issues/2/comments",
+            body={"body": body("status-accepted")},
             status=201,
-            body={"title": "RFD 045: Streaming exports", "body": TRACKING_BODY, "labels": []},
-            reply=issue(12, "RFD 045: Streaming exports", TRACKING_BODY),
+            reply=comment(950, 2, body("status-accepted")),
         ),
-        NO_COMMENTS,
+        *labelled(2, ACCEPTED, new=True),  # the tracking issue made it: grey until now
         reply("label-accept"),
         UNLABEL_ACCEPT,
     ],
@@ -401,6 +515,7 @@ CASSETTES |= {
             body={"body": body("status-synchronize")},
             reply=comment(950, 2, body("status-synchronize")),
         ),
+        *labelled(2, DISCUSSION),
         call(
             "PATCH",
             "/issues/comments/940",
@@ -432,6 +547,7 @@ CASSETTES |= {
         react("eyes"),
         PULL,
         FILES,
+        *status_posted("status-implemented", "rfd: implemented", new=True),
         react("rocket"),
         reply("slash-done"),
     ],
@@ -444,13 +560,7 @@ CASSETTES |= {
     ],
     "test_github_reconcile/test_missing_tracking_issue_is_created": [
         call("GET", "/issues", query=ISSUES_Q, reply=[]),
-        call(
-            "POST",
-            "/issues",
-            status=201,
-            body={"title": "RFD 045: Streaming exports", "body": TRACKING_BODY, "labels": []},
-            reply=issue(12, "RFD 045: Streaming exports", TRACKING_BODY),
-        ),
+        OPEN_TRACKING,
         call("GET", "/pulls", query="state=open&per_page=100&page=1", reply=[]),
     ],
     # the issue the first run created is found by its marker; the header still lacks the link
@@ -461,8 +571,17 @@ CASSETTES |= {
     ],
 }
 
-CASSETTES[S + "test_lint_findings_become_annotations"] = CASSETTES[
-    S + "test_opened_posts_one_status_comment"
+CASSETTES[S + "test_lint_findings_become_annotations"] = [
+    FILES,
+    NO_COMMENTS,
+    call(
+        "POST",
+        "/issues/2/comments",
+        body={"body": body("status-lint")},
+        status=201,
+        reply=comment(950, 2, body("status-lint")),
+    ),
+    *labelled(2, DISCUSSION),
 ]
 
 CASSETTES[C + "test_refine_commits_the_refined_rfd"] = [
@@ -471,6 +590,7 @@ CASSETTES[C + "test_refine_commits_the_refined_rfd"] = [
     react("eyes"),
     PULL,
     SLASH_FILES,
+    *status_posted("status-refined"),
     react("rocket"),
     reply("slash-refine"),
 ]
@@ -554,7 +674,7 @@ STATUS_3_OLD = STATUS_3.replace(HEAD[:12], OLD[:12]).replace(HEAD, OLD)
 
 def files_of(number: int) -> dict[str, object]:
     return call("GET", f"/pulls/{number}/files", query="per_page=100&page=1",
-                reply=[diff_entry(RFD)])  # fmt: skip
+                reply=[diff_entry(RFD, sha=RFD_BLOB)])  # fmt: skip
 
 
 def comments_of(number: int, *found: dict[str, object]) -> dict[str, object]:
@@ -575,6 +695,7 @@ CASSETTES |= {
             body={"body": body("status-opened")},
             reply=status_comment(),
         ),
+        *labelled(2, DISCUSSION),
     ],
     S + "test_reopened_with_a_current_status_comment_writes_nothing": [
         FILES,
@@ -600,6 +721,7 @@ CASSETTES |= {
             status=201,
             reply=status_comment(),
         ),
+        *labelled(2, DISCUSSION),
         files_of(3),
         comments_of(3, comment(955, 3, STATUS_3_OLD)),
         call(
@@ -608,6 +730,7 @@ CASSETTES |= {
             body={"body": STATUS_3},
             reply=comment(955, 3, STATUS_3),
         ),
+        *labelled(3, DISCUSSION),
     ],
     G + "test_second_run_changes_nothing": [
         call(
@@ -651,6 +774,7 @@ CASSETTES |= {
             status=201,
             reply=status_comment(),
         ),
+        *labelled(2, DISCUSSION),
     ],
     C + "test_planted_reply_marker_does_not_silence_a_command": [
         call(
@@ -661,6 +785,7 @@ CASSETTES |= {
         ),
         PULL,
         SLASH_FILES,
+        *status_posted("status-slash"),
         reply("slash-status"),
     ],
     C + "test_status_on_an_issue_with_a_planted_tracking_marker": [
@@ -718,6 +843,7 @@ CASSETTES[C + "test_rerun_after_a_failure_finishes_the_command"] = [
     react("eyes"),
     PULL,
     SLASH_FILES,
+    *status_posted("status-dismissed"),
     react("rocket"),
     edited("slash-dismiss", 958),  # the failure report becomes the answer: one reply
 ]
@@ -865,9 +991,10 @@ CASSETTES[R + "test_rerun_after_posting_failed_posts_the_committed_review"] = [
     call(
         "PATCH",
         "/issues/comments/950",
-        body={"body": body("status-after-review")},
-        reply=comment(950, 2, body("status-after-review")),
+        body={"body": body("status-after-rerun")},
+        reply=comment(950, 2, body("status-after-rerun")),
     ),
+    *labelled(2, DISCUSSION),
     UNLABEL,
     edited("review-finished", 961),  # the failure report says the re-run finished
 ]
@@ -882,6 +1009,7 @@ CASSETTES[C + "test_refine_rerun_after_its_reply_failed_does_not_refine_again"] 
     react("eyes"),
     PULL,
     SLASH_FILES,
+    *status_posted("status-refined"),
     react("rocket"),
     call(
         "POST",
@@ -896,7 +1024,7 @@ CASSETTES[C + "test_refine_rerun_after_its_reply_failed_does_not_refine_again"] 
         "GET",
         "/issues/2/comments",
         query="per_page=100",
-        reply=[answered("slash-refine-failed-502", 963, AFTER)],
+        reply=[STATUS_REFINED, answered("slash-refine-failed-502", 963, AFTER)],
     ),
     perm("Codertocat", "admin"),
     call(
@@ -956,13 +1084,14 @@ CASSETTES[C + "test_review_rerun_after_posting_failed_posts_the_committed_review
         status=201,
         reply=comment(965, 2, body("slash-review-resumed")),
     ),
+    *status_posted("status-slash-review-resumed"),
     call(
         "POST",
         f"/issues/comments/{CID}/reactions",
         body={"content": "rocket"},
         reply=reaction("rocket"),
     ),
-    edited("slash-review", 964),
+    edited("slash-review-finished", 964),  # the failure report says the re-run finished
 ]
 
 # An earlier run posted the review, then failed (its report is on the PR): the re-run has
@@ -978,4 +1107,133 @@ CASSETTES[R + "test_rerun_after_a_failure_past_posting_takes_the_label_off"] = [
     ),
     UNLABEL,
     edited("review-finished", 961),
+]
+
+# An RFD with a TODO and a plan without phases: the verdict, the major linked, the minor folded.
+CASSETTES[R + "test_findings_lead_with_the_verdict_and_link_the_rfd_lines"] = [
+    ADMIN,
+    call("GET", "/pulls/2/files", query="per_page=100&page=1",
+         reply=[diff_entry(RFD, sha=blob_sha(UNPLANNED))]),
+    STATUS_ONLY,
+    call(
+        "POST",
+        "/issues/2/comments",
+        body={"body": body("review-findings")},
+        status=201,
+        reply=comment(951, 2, body("review-findings")),
+    ),
+    call(
+        "PATCH",
+        "/issues/comments/950",
+        body={"body": body("status-after-findings")},
+        reply=comment(950, 2, body("status-after-findings")),
+    ),
+    *labelled(2, DISCUSSION),
+    UNLABEL,
+]
+
+# Abandoned after phase 1: the issue is labelled, told why, and closed as not planned.
+ABANDONED_LABEL = "rfd: abandoned"
+MERGED_12 = {**TRACKING, "body": MERGED}
+CASSETTES[
+    "test_github_push/test_an_abandoned_rfd_closes_its_issue_as_not_planned_with_the_reason"
+] = [
+    call("GET", "/issues", query=ISSUES_Q, reply=[MERGED_12]),
+    call("GET", "/issues/12", reply=MERGED_12),
+    unlabelled(12, ACCEPTED),
+    call(
+        "POST",
+        "/issues/12/labels",
+        body=[ABANDONED_LABEL],
+        reply=[lifecycle_label(ABANDONED_LABEL)],
+    ),
+    call(
+        "POST",
+        "/issues/12/comments",
+        body={"body": body("tracking-abandoned")},
+        status=201,
+        reply=comment(980, 12, body("tracking-abandoned")),
+    ),
+    call(
+        "PATCH",
+        "/issues/12",
+        body={"state": "closed", "state_reason": "not_planned"},
+        reply={**MERGED_12, "state": "closed", "state_reason": "not_planned"},
+    ),
+]
+
+# The configuration was broken on an earlier run (its comment is on the PR), then fixed.
+CONFIG_FIXED = body("config-fixed")
+CASSETTES[S + "test_a_config_error_reported_earlier_is_cleared_once_the_config_reads"] = [
+    FILES,
+    call(
+        "GET",
+        "/issues/2/comments",
+        query="per_page=100",
+        reply=[comment(945, 2, body("config-error"))],
+    ),
+    call(
+        "POST",
+        "/issues/2/comments",
+        body={"body": body("status-opened")},
+        status=201,
+        reply=status_comment(),
+    ),
+    *labelled(2, DISCUSSION),
+    call(
+        "PATCH",
+        "/issues/comments/945",
+        body={"body": CONFIG_FIXED},
+        reply=comment(945, 2, CONFIG_FIXED),
+    ),
+]
+
+CASSETTES["test_github_failure/test_a_rerun_failing_again_keeps_what_the_first_run_did"] = [
+    call("GET", "/issues/2/comments", query="per_page=100",
+         reply=[status_comment(), answered("accept-failed-502", 961, BEFORE)]),
+    edited("accept-failed-again", 961),
+]  # fmt: skip
+
+
+# /rfd implement where the item's check fails twice: the PR says so and records nothing
+FAILED_PR = pull(3, "rfd/045-phase-1", "b" * 40)
+FAILED_PR.update(title="RFD 045, phase 1: Writer", body=body("implement-pr-failed"))
+CASSETTES[C + "test_implement_with_failing_checks_opens_a_pr_that_records_nothing"] = [
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    call("GET", "/pulls", query="state=all&head=Codertocat%3Arfd%2F045-phase-1", reply=[]),
+    reply("implement-running", cid=970, number=12),
+    call(
+        "POST",
+        "/pulls",
+        status=201,
+        reply=FAILED_PR,
+        body={
+            "title": "RFD 045, phase 1: Writer",
+            "head": "rfd/045-phase-1",
+            "base": "main",
+            "body": body("implement-pr-failed"),
+        },
+    ),
+    call(
+        "PATCH",
+        "/issues/comments/970",
+        body={"body": body("implement-opened-failed")},
+        reply=comment(970, 12, body("implement-opened-failed")),
+    ),
+    react("rocket"),
+    reply("slash-implement-failed", number=12),
+]
+
+# /rfd refine whose second pass fails: the first pass is committed, the reviews are kept
+CASSETTES[C + "test_refine_whose_pass_fails_keeps_the_reviews"] = [
+    NO_COMMENTS,
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    PULL,
+    SLASH_FILES,
+    *status_posted("status-refined"),  # the first pass is committed: the same dashboard
+    react("rocket"),
+    reply("slash-refine-failed"),
 ]

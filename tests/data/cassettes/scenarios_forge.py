@@ -236,3 +236,24 @@ CASSETTES |= {
              reply={"message": "Server Error"}),
     ],
 }  # fmt: skip
+
+EYES = {"content": "eyes"}
+CASSETTES |= {
+    A + "test_react_survives_a_502": [
+        call("POST", "/issues/comments/900/reactions", body=EYES, status=502,
+             reply={"message": "Server Error"}),
+        call("POST", "/issues/comments/900/reactions", body=EYES, status=201,
+             reply=reaction("eyes")),
+    ],
+    A + "test_react_to_a_deleted_comment_says_so": [
+        call("POST", "/issues/comments/900/reactions", body=EYES, status=404, reply=NOT_FOUND),
+    ],
+}  # fmt: skip
+
+# The bot's own review quoting the status marker: it is not the status comment.
+QUOTING_REVIEW = comment(
+    905, 7, "<!-- rfd-bot:review:045:ec26c3e57ca3 -->\nThe model wrote <!-- rfd-bot:status:7 -->"
+)
+CASSETTES[F + "test_a_review_quoting_the_status_marker_is_not_the_status_comment"] = [
+    call("GET", "/issues/7/comments", query="per_page=100", reply=[QUOTING_REVIEW, STATUS]),
+]

@@ -103,12 +103,16 @@ IMPLEMENT = [
                 content=SCHEMA_SQL)),
     answer("Impl1Item1Final3Ys", OPUS, text(
         "Created `db/schema.sql` with the `deliveries` table (id, payload, due_at). "
-        "No test suite exists yet to run.")),
+        "No test suite exists yet to run."),
+           tool("toolu_01ImplItem1Result5Gv", "submit_item_result", status="done",
+                summary="Created db/schema.sql with the deliveries table.")),
     answer("Impl1Item2Edit6Qa", OPUS,
            tool("toolu_01ImplEditReadme9Wb", "edit_file", path="README.md",
                 old="# test repo\n",
                 new="# test repo\n\nThe database schema lives in `db/schema.sql`.\n")),
-    answer("Impl1Item2Final1Jm", OPUS, text("README.md now points at `db/schema.sql`.")),
+    answer("Impl1Item2Final1Jm", OPUS, text("README.md now points at `db/schema.sql`."),
+           tool("toolu_01ImplItem2Result8Hw", "submit_item_result", status="done",
+                summary="README.md points at db/schema.sql.")),
     answer("Impl1Summary4Xe", OPUS, text(
         "Phase 1 added the `deliveries` table in `db/schema.sql` and a pointer to it in "
         "README.md. Both items are done; nothing failed.")),

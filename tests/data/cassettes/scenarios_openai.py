@@ -112,7 +112,9 @@ IMPLEMENT = [
                call(11853201944671580612, "write_file", path="db/schema.sql",
                     content=SCHEMA_SQL)),
     completion("jkVjadqRF5S3nvgP84Gp4Qo", PRO,
-               "Created `db/schema.sql` with the `deliveries` table (id, payload, due_at)."),
+               "Created `db/schema.sql` with the `deliveries` table (id, payload, due_at).",
+               call(5120983746610293847, "submit_item_result", status="done",
+                    summary="Created db/schema.sql with the deliveries table.")),
     completion("k0VjaeLIOtGonvgP3sfL2AE", PRO,
                "Phase 1 added the `deliveries` table in `db/schema.sql`. The one item is "
                "done; nothing failed."),

@@ -1,0 +1,150 @@
+"""What the status comment shows of each RFD, read from the PR's files and the bot's comments.
+
+A :class:`Row` is what the PR's version of an RFD says (status, reviews on file with
+their findings, plan).  :func:`panel` pairs its reviews with the review comments
+the bot posted (by the file each one was saved as): a review on file is numbered as
+``/rfd dismiss`` takes it and linked to its comment; a posted review whose file is
+gone was dismissed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot import phase_ids, reviews
+from bot.config import Config
+from bot.discovery import read
+from bot.errors import RfdError
+from bot.github.changed import ChangedRfd
+from bot.github.dashboard import Panel, ReviewEntry
+from bot.github.revisions import PostedReview, short
+from bot.plan import PlanPhase
+from bot.reviews import Severity
+from bot.state import StateStore
+from bot.status import Status
+
+Counts = Mapping[Severity, int]
+
+
+@dataclass(frozen=True)
+class Row:
+    changed: ChangedRfd
+    title: str = ""
+    status: Status | None = None
+    reviews: tuple[tuple[str, Counts], ...] = ()
+    """``(file name, findings by severity)`` of each review on file, oldest first."""
+    impl_reviews: int = 0
+    phases: int = 0
+    next_phase: str = ""
+    tracking: int | None = None
+    problem: RfdError | None = None
+    decision: tuple[str, ...] = ()
+    """The "Decision" block (``[consensus]``): sign-offs, open concerns, the FCP."""
+    signed_off: bool | None = None
+    """Whether the sign-offs acceptance needs are there; None without ``[consensus]``."""
+
+
+def _counts(path: Path) -> Counts:
+    found = reviews.parse(path.read_text(encoding="utf-8")).counts()
+    return {s: found[s.value] for s in Severity}
+
+
+def _upcoming(plan: Sequence[PlanPhase], todo: list[int]) -> str:
+    """``1: Writer``: the first required phase not done (empty when none is left)."""
+    if not todo:
+        return ""
+    return f"{phase_ids.label(plan[todo[0] - 1], todo[0])}: {plan[todo[0] - 1].title}"
+
+
+def read_row(root: Path, cfg: Config, changed: ChangedRfd, now: float) -> Row:
+    """What the PR's version of one RFD says at ``now`` (a broken file, or a broken
+    consensus record, becomes ``problem``)."""
+    if changed.removed:
+        return Row(changed)
+    try:
+        doc = read(root, changed.file)
+    except RfdError as err:
+        return Row(changed, problem=err)
+    store = StateStore(root, cfg)
+    state = store.read(changed.file.rfd_id)
+    plan = state.plan or ()
+    upcoming = _upcoming(plan, phase_ids.missing(plan, state.completed))
+    try:
+        decision, signed_off = _decision(store, cfg, doc.text, str(changed.file.rfd_id), now)
+    except RfdError as err:
+        return Row(changed, doc.title, problem=err)
+    return Row(
+        changed,
+        doc.title,
+        doc.status,
+        tuple((r.path.name, _counts(r.path)) for r in state.reviews),
+        len(state.impl_reviews),
+        len(plan),
+        upcoming,
+        doc.tracking_issue,
+        decision=decision,
+        signed_off=signed_off,
+    )
+
+
+def _decision(store: StateStore, cfg: Config, text: str, rid: str,
+              now: float) -> tuple[tuple[str, ...], bool | None]:  # fmt: skip
+    """The sign-off block and whether acceptance has its sign-offs, when the repository
+    asks for them (``[consensus]``)."""
+    if not cfg.consensus.enabled:
+        return (), None
+    from bot.consensus import revision
+    from bot.consensus_gate import block, standing
+
+    ledger, rev = store.read_consensus(rid), revision(text)
+    met = standing(cfg.consensus, ledger, rid, rev, now).met
+    return tuple(block(cfg.consensus, ledger, rid, rev, now)), met
+
+
+def _entry(number: int | None, counts: Counts | None, posted: PostedReview | None,
+           now: tuple[str, str], *, dismissed: bool = False) -> ReviewEntry:  # fmt: skip
+    """``now``: the PR's head and the RFD's blob there (a review of that content is current)."""
+    if posted is None:
+        return ReviewEntry(number, None, counts)
+    revision, current = short(posted.reviewed)[:7], posted.is_current(*now)
+    return ReviewEntry(number, posted.comment.url, counts, revision, current, dismissed)
+
+
+def review_entries(row: Row, posted: Sequence[PostedReview], head: str) -> list[ReviewEntry]:
+    """The RFD's reviews as the status comment lists them: on file (numbered), then the
+    posted ones no longer on file (dismissed) or never saved (a fork's)."""
+    mine = [p for p in posted if p.rfd == str(row.changed.file.rfd_id)]
+    now = (head, row.changed.blob)
+    by_file = {p.saved_name: p for p in mine if p.saved_name}
+    entries = [_entry(n, counts, by_file.get(name), now)
+               for n, (name, counts) in enumerate(row.reviews, start=1)]  # fmt: skip
+    on_file = {name for name, _ in row.reviews}
+    for p in mine:
+        if p.saved_name not in on_file:
+            entries.append(_entry(None, None, p, now, dismissed=p.saved_name is not None))
+    return entries
+
+
+def panel(row: Row, posted: Sequence[PostedReview], *, url: str, head: str,
+          lint: tuple[int, int]) -> Panel:  # fmt: skip
+    rid = str(row.changed.file.rfd_id)
+    if row.changed.removed:
+        return Panel(rid, "", url, problem="the pull request removes this RFD")
+    if row.problem is not None:
+        return Panel(rid, "", url, problem=row.problem.message)
+    return Panel(
+        rid,
+        row.title,
+        url,
+        row.status,
+        reviews=tuple(review_entries(row, posted, head)),
+        impl_reviews=row.impl_reviews,
+        next_phase=row.next_phase,
+        phases=row.phases,
+        tracking=row.tracking,
+        lint=lint,
+        decision=row.decision,
+        signed_off=row.signed_off,
+    )

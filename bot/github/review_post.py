@@ -1,0 +1,101 @@
+"""A review as the bot posts it on a PR: the verdict first, the details folded.
+
+The heading carries the severity tally; one line says what it means for
+acceptance; blockers and majors are a table whose every finding links the RFD's
+line at the reviewed commit; minors, nits and questions fold into ``<details>``.
+Offline reviews say so once and show no token count or cost.  Text from the
+review (model output) goes through :mod:`bot.markdown_safe` only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from bot.markdown_safe import cell, inline, link_text
+from bot.reviews import Review, ReviewFinding, Severity
+from bot.text import plural
+
+ICON = {Severity.BLOCKER: "🛑", Severity.MAJOR: "⚠️", Severity.MINOR: "", Severity.NIT: ""}
+VISIBLE = (Severity.BLOCKER, Severity.MAJOR)
+HEADING = "### 🔍 {kind} of RFD {rid} — {tally}"
+VERDICT = {
+    Severity.BLOCKER: "**Not ready to accept:** resolve the blocking findings below first.",
+    Severity.MAJOR: "**Needs changes** before it is accepted: see the findings below.",
+    Severity.MINOR: "**No blocking findings:** the rest is polish.",
+}
+CLEAN = "**Nothing to fix** as far as this review sees."
+MORE = "{findings}{questions}"
+OFFLINE_TAIL = re.compile(r"\s*Offline review: structure only — set an API key for a review "
+                          r"of the (?:content|code)\.")  # fmt: skip
+"""The CLI's advice at the end of an offline summary: said once, in the note, on GitHub."""
+
+
+@dataclass(frozen=True)
+class Where:
+    """The file reviewed and the commit it was reviewed at: where findings link to."""
+
+    web: str
+    """``https://github.com/owner/repo``."""
+    path: str
+    sha: str
+
+    def line(self, n: int) -> str:
+        return f"{self.web}/blob/{self.sha}/{quote(self.path)}#L{n}"
+
+
+def tally(review: Review) -> str:
+    counts = review.counts()
+    parts = [f"{ICON[s]} {counts[s.value]} {s.value}".strip() for s in Severity if counts[s.value]]
+    return " · ".join(parts) or "no findings"
+
+
+def verdict(review: Review) -> str:
+    worst = min((f.severity for f in review.findings), key=lambda s: s.rank, default=None)
+    if worst is None:
+        return CLEAN
+    return VERDICT.get(worst, VERDICT[Severity.MINOR])
+
+
+def _row(finding: ReviewFinding, where: Where) -> str:
+    if finding.line:
+        text = cell(link_text(finding.section))
+        place = f"[{text} L{finding.line}]({where.line(finding.line)})"
+    else:
+        place = cell(finding.section)
+    icon = f"{ICON[finding.severity]} " if ICON[finding.severity] else ""
+    return f"| {icon}{finding.severity.value} | {place} | {cell(finding.message)} |"
+
+
+def _table(findings: list[ReviewFinding], where: Where) -> list[str]:
+    if not findings:
+        return []
+    return ["| | section | finding |", "|---|---|---|", *(_row(f, where) for f in findings), ""]
+
+
+def _folded(rest: list[ReviewFinding], questions: tuple[str, ...], where: Where) -> list[str]:
+    if not rest and not questions:
+        return []
+    kinds = ", ".join(plural(sum(f.severity is s for f in rest), s.value)
+                      for s in Severity if any(f.severity is s for f in rest))  # fmt: skip
+    what = [f"{plural(len(rest), 'more finding')} ({kinds})" if rest else "",
+            plural(len(questions), "question") if questions else ""]  # fmt: skip
+    summary = " and ".join(w for w in what if w)
+    asked = ["**Questions**", "", *(f"- {inline(q)}" for q in questions), ""] if questions else []
+    return [f"<details><summary>{summary}</summary>", "", *_table(rest, where), *asked,
+            "</details>", ""]  # fmt: skip
+
+
+def render(review: Review, *, rid: str, where: Where) -> str:
+    """The review's markdown for the PR comment (markers, notes and footer are added by the
+    caller)."""
+    kind = "Implementation review" if review.kind == "implementation" else "Review"
+    summary = OFFLINE_TAIL.sub("", review.summary).strip()
+    shown = [f for f in review.findings if f.severity in VISIBLE]
+    rest = [f for f in review.findings if f.severity not in VISIBLE]
+    lines = [HEADING.format(kind=kind, rid=rid, tally=tally(review)), "", verdict(review), ""]
+    if summary:
+        lines += [inline(summary), ""]
+    lines += [*_table(shown, where), *_folded(rest, review.questions, where)]
+    return "\n".join(lines).rstrip() + "\n"

@@ -1,0 +1,89 @@
+"""The status comment's text: stepper, next step per status, numbered reviews, lint."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.github.dashboard import Panel, ReviewEntry, Who, lint_line, next_step, render, stepper
+from bot.reviews import Severity
+from bot.status import Status
+
+WHO = Who("people with write access or more", "people with write access or more other than "
+          "the RFD's author")  # fmt: skip
+URL = "https://github.com/o/r/blob/abc/docs/rfd/045-x.md"
+
+
+def step(panel: Panel) -> str:
+    return next_step(panel, "rfd:review", "rfd:accept")
+
+
+@pytest.mark.parametrize(
+    ("status", "line"),
+    [
+        (Status.DRAFT, "**Draft** → Discussion → Accepted → Implemented"),
+        (Status.DISCUSSION, "✓ Draft → **Discussion** → Accepted → Implemented"),
+        (Status.ACCEPTED, "✓ Draft → ✓ Discussion → **Accepted** → Implemented"),
+        (Status.IMPLEMENTED, "✓ Draft → ✓ Discussion → ✓ Accepted → **Implemented**"),
+        (Status.ABANDONED, "Draft → Discussion → Accepted → Implemented · **✕ Abandoned**"),
+        (Status.SUPERSEDED, "Draft → Discussion → Accepted → Implemented · **✕ Superseded**"),
+    ],
+)
+def test_stepper_marks_the_current_status(status: Status, line: str) -> None:
+    assert stepper(status) == line
+
+
+def test_discussion_without_reviews_offers_review_and_accept_and_says_who() -> None:
+    panel = Panel("045", "X", URL, Status.DISCUSSION)
+    text = step(panel)
+    assert "`/rfd review`" in text and "`/rfd accept`" in text and "`rfd:accept`" in text
+    assert "/rfd implement" not in text
+    body = render([panel], head="abc", who=WHO, review_label="rfd:review",
+                  accept_label="rfd:accept", commands="")  # fmt: skip
+    who = ("<sub>Who may: people with write access or more; `/rfd accept` and `rfd:accept`: "
+           "people with write access or more other than the RFD's author.</sub>")  # fmt: skip
+    assert who in body
+
+
+def test_open_reviews_with_a_blocker_say_so_and_offer_refine_and_dismiss() -> None:
+    blocker = ReviewEntry(1, "u", {Severity.BLOCKER: 1, Severity.MINOR: 2})
+    text = step(Panel("045", "X", URL, Status.DISCUSSION, reviews=(blocker,)))
+    assert text.startswith("1 open review (🛑 1 blocker · 2 minor): push fixes")
+    assert "`/rfd refine`" in text and "`/rfd dismiss all`" in text
+
+
+def test_an_accepted_rfd_is_offered_implement_on_its_issue_never_accept() -> None:
+    text = step(Panel("045", "X", URL, Status.ACCEPTED, next_phase="1: Writer", phases=2,
+                      tracking=12))  # fmt: skip
+    assert "`/rfd implement` on tracking issue #12" in text and "phase 1: Writer" in text
+    assert "/rfd accept" not in text
+
+
+def test_an_accepted_rfd_with_every_phase_done_is_offered_done() -> None:
+    text = step(Panel("045", "X", URL, Status.ACCEPTED, phases=2, tracking=12))
+    assert "`/rfd done`" in text and "/rfd implement" not in text
+
+
+def test_reviews_are_numbered_as_dismiss_takes_them_and_dismissed_ones_struck() -> None:
+    panel = Panel("045", "X", URL, Status.DISCUSSION, reviews=(
+        ReviewEntry(1, "https://r/1", {Severity.MAJOR: 1}, "ec26c3e"),
+        ReviewEntry(None, "https://r/0", None, "f95f852", current=False, dismissed=True),
+    ))  # fmt: skip
+    body = render([panel], head="ec26c3e", who=WHO, review_label="rfd:review",
+                  accept_label="rfd:accept", commands="table")  # fmt: skip
+    assert "| [Review 1](https://r/1) | ⚠️ 1 major | `ec26c3e` |" in body
+    assert "| ~~[dismissed review](https://r/0)~~ | — | `f95f852` (older) |" in body
+
+
+def test_lint_is_summarised_only_when_there_are_findings() -> None:
+    assert lint_line(0, 0) == ""
+    assert lint_line(1, 2).startswith("Lint: 1 error, 2 warnings")
+
+
+def test_the_title_cannot_become_markdown_structure() -> None:
+    panel = Panel("045", "x](https://evil) <img src=x> | @org/team", URL, Status.DISCUSSION)
+    body = render([panel], head="abc", who=WHO, review_label="rfd:review",
+                  accept_label="rfd:accept", commands="")  # fmt: skip
+    heading = body.splitlines()[0]
+    assert heading == (
+        f"### [RFD 045: x\\](https://evil) <\u200bimg src=x> | @\u200borg/team]({URL}) — Discussion"
+    )

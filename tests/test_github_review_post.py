@@ -1,0 +1,44 @@
+"""A review as posted: verdict and tally first, majors visible and linked, the rest folded."""
+
+from __future__ import annotations
+
+from bot.github.review_post import Where, render
+from bot.reviews import Review, ReviewFinding, Severity
+
+WHERE = Where("https://github.com/o/r", "docs/rfd/045-x.md", "a" * 40)
+
+
+def review(*findings: ReviewFinding, questions: tuple[str, ...] = ()) -> Review:
+    return Review("design", "Sound design.", findings, questions, "anthropic", "m")
+
+
+def test_the_heading_carries_the_tally_and_the_next_line_the_verdict() -> None:
+    text = render(review(ReviewFinding(Severity.BLOCKER, "Design", 26, "Twice."),
+                         ReviewFinding(Severity.NIT, "Summary", 9, "Spelling.")),
+                  rid="045", where=WHERE)  # fmt: skip
+    lines = text.splitlines()
+    assert lines[0] == "### 🔍 Review of RFD 045 — 🛑 1 blocker · 1 nit"
+    assert lines[2].startswith("**Not ready to accept:**")
+
+
+def test_blockers_and_majors_link_their_line_at_the_reviewed_commit_the_rest_fold() -> None:
+    text = render(review(ReviewFinding(Severity.MAJOR, "Design", 27, "TODO limit."),
+                         ReviewFinding(Severity.MINOR, "Drawbacks", None, "Retention."),
+                         questions=("Replay ids?",)), rid="045", where=WHERE)  # fmt: skip
+    visible, folded = text.split("<details>")
+    link = f"https://github.com/o/r/blob/{'a' * 40}/docs/rfd/045-x.md#L27"
+    assert f"| ⚠️ major | [Design L27]({link}) | TODO limit. |" in visible
+    assert "Retention" not in visible and "| minor | Drawbacks | Retention. |" in folded
+    assert "<summary>1 more finding (1 minor) and 1 question</summary>" in folded
+
+
+def test_no_findings_says_so_once_without_a_table() -> None:
+    text = render(review(), rid="045", where=WHERE)
+    assert "no findings" in text.splitlines()[0] and "|" not in text and "<details>" not in text
+
+
+def test_model_text_cannot_break_the_table_or_mention_anyone() -> None:
+    text = render(review(ReviewFinding(Severity.MAJOR, "Design", 3, "a | b\n## c <b>@team</b>")),
+                  rid="045", where=WHERE)  # fmt: skip
+    row = next(line for line in text.splitlines() if line.startswith("| ⚠️"))
+    assert row.endswith("| a \\| b ## c <\u200bb>@\u200bteam<\u200b/b> |")

@@ -1,0 +1,25 @@
+"""Lifecycle labels: the RFD's status as a label, separate from the trigger labels."""
+
+from __future__ import annotations
+
+from bot.lifecycle_labels import changes, label_of, status_of, style
+from bot.status import Status
+
+
+def test_each_status_has_its_label_and_back() -> None:
+    for status in Status:
+        assert status_of(label_of(status)) is status
+    assert label_of(Status.DISCUSSION) == "rfd: discussion"
+    assert status_of("rfd:review") is None and status_of("bug") is None
+
+
+def test_changes_swap_the_old_status_label_and_leave_other_labels_alone() -> None:
+    todo = changes(["rfd: discussion", "rfd:accept", "bug"], [Status.ACCEPTED])
+    assert (todo.add, todo.remove) == (("rfd: accepted",), ("rfd: discussion",))
+    assert not changes(["rfd: accepted", "bug"], [Status.ACCEPTED])
+
+
+def test_only_lifecycle_labels_get_a_style() -> None:
+    found = style("rfd: abandoned")
+    assert found is not None and found[1] == "RFD status, kept by rfd-bot: Abandoned"
+    assert style("rfd:review") is None
