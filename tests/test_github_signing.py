@@ -71,6 +71,11 @@ def test_two_reviewers_approve_a_concern_blocks_accept_until_resolved(
     say("/rfd fcp", "hubot", 1006)
     fcp = ledger(origin)["fcp"]
     assert isinstance(fcp, dict) and fcp["by"] == "hubot"
+    # one dashboard, posted by the first sign-off and edited by each later one
+    dashboard = [r for r in vcr.requests if r.body and b"<!-- rfd-bot:status:2 -->" in r.body]
+    assert [r.method for r in dashboard] == ["POST"] + ["PATCH"] * 4
+    last = json.loads(dashboard[-1].body)["body"]
+    assert "Final comment period ends 2026-12-05 02:00 UTC." in last
 
 
 @pytest.mark.vcr
@@ -84,10 +89,13 @@ def test_someone_not_among_the_reviewers_cannot_approve(
     assert LEDGER not in files
 
 
+# approved at the RFD's revision (its git blob, as `/rfd approve` records it)
 ELAPSED = """{
   "approvals": [
-    {"login": "hubot", "revision": "0", "at": 1795000000, "reviewer": "hubot"},
-    {"login": "mona", "revision": "0", "at": 1795000000, "reviewer": "@Codertocat/architects"}
+    {"login": "hubot", "revision": "cf966ebba4a58ec177a17b71f7328274d0aadcf6", "at": 1795000000,
+     "reviewer": "hubot"},
+    {"login": "mona", "revision": "cf966ebba4a58ec177a17b71f7328274d0aadcf6", "at": 1795000000,
+     "reviewer": "@Codertocat/architects"}
   ],
   "concerns": [],
   "fcp": {"by": "hubot", "start": 1795140000, "end": 1795744800, "paused": false}
@@ -112,6 +120,8 @@ def test_the_scheduled_run_ends_an_elapsed_final_comment_period(
     labelled = [r for r in vcr.requests if r.path.endswith("/labels")]
     assert len(labelled) == (1 if accepts else 0)
     assert ledger(origin)["fcp"] == json.loads(ELAPSED)["fcp"]
+    status = json.loads(vcr.requests[-1].body)["body"]  # the dashboard, edited in place
+    assert "Final comment period ended 2026-11-27 02:00 UTC.\n\n✅ ready to accept" in status
 
 
 @pytest.mark.vcr
@@ -123,6 +133,17 @@ def test_the_end_of_a_final_comment_period_is_announced_once(tmp_path: Path) -> 
     assert run_bot(tmp_path, checkout, "workflow_dispatch", payload("workflow_dispatch")) == 0
 
 
+DISCUSSION_LABEL = {  # the PR's lifecycle label, as the approval's run added it
+    "id": 208045946,
+    "node_id": "MDU6TGFiZWwyMDgwNDU5NDY=",
+    "url": "https://api.github.com/repos/Codertocat/Hello-World/labels/rfd%3A%20discussion",
+    "name": "rfd: discussion",
+    "color": "fbca04",
+    "default": False,
+    "description": "RFD status, kept by rfd-bot: Discussion",
+}
+
+
 @pytest.mark.vcr
 def test_a_push_after_an_approval_shows_it_as_of_an_older_revision(
     tmp_path: Path, world: tuple[Path, Path], vcr: Any
@@ -132,9 +153,14 @@ def test_a_push_after_an_approval_shows_it_as_of_an_older_revision(
     assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
     seed = tmp_path / "seed"
     git(seed, "pull", "-q", str(origin), BRANCH)
+    approved = git(seed, "rev-parse", "HEAD").strip()
     (seed / RFD_PATH).write_text(RFD_TEXT + "\nOne more risk: slow clients.\n")
     git(seed, "commit", "-q", "-am", "an edit after the approval")
     git(seed, "push", "-q", str(origin), f"HEAD:refs/heads/{BRANCH}")
-    assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.synchronize")) == 0
+    pushed = git(seed, "rev-parse", "HEAD").strip()
+    now = {"before": approved, "after": pushed, "pull_request.head.sha": pushed,
+           "pull_request.labels": [DISCUSSION_LABEL]}  # fmt: skip
+    data = payload("pull_request.synchronize", **now)
+    assert run_bot(tmp_path, checkout, "pull_request", data) == 0
     status = json.loads(vcr.requests[-1].body)["body"]
     assert "| hubot | ✅ at `cf966eb`, of an older revision |" in status
