@@ -80,22 +80,60 @@ def _fcp_missing(cfg: ConsensusSection, ledger: Ledger, rfd: str, now: float) ->
     return []
 
 
+READY = "✅ Ready to accept."
+NOT_YET = "⏳ Not ready to accept yet: {parts}."
+SHORT_APPROVALS = "sign-offs {have} of {need} ({approve})"
+SHORT_CONCERN = "concern {number} open ({resolve})"
+SHORT_NO_FCP = "the final comment period has not started ({fcp})"
+SHORT_PAUSED = "the final comment period is paused by a concern ({fcp} restarts it)"
+SHORT_RUNNING = "the final comment period runs until {end}"
+COMMANDS = {
+    True: {"approve": "`/rfd approve`", "resolve": "`/rfd resolve {n}`", "fcp": "`/rfd fcp`"},
+    False: {"approve": "`rfd approve {rfd}`", "resolve": "`rfd resolve {rfd} {n}`",
+            "fcp": "`rfd fcp {rfd}`"},
+}  # fmt: skip
+"""The commands the block names: slash commands on GitHub, ``rfd`` in the terminal."""
+
+
 def block(cfg: ConsensusSection, ledger: Ledger, rfd: str, rev: str, now: float,
-          heading: str = HEADING) -> list[str]:  # fmt: skip
-    """The "Decision" block of one RFD: sign-offs, open concerns, the final comment period."""
-    found = standing(cfg, ledger, rfd, rev, now)
+          heading: str = HEADING, *, slash: bool = False) -> list[str]:  # fmt: skip
+    """The "Decision" block of one RFD: sign-offs, open concerns, the final comment period,
+    and in one line what acceptance still waits for (``slash``: said as GitHub commands)."""
     lines = [heading, "", "| reviewer | sign-off |", "|---|---|"]
     for reviewer in cfg.reviewers:
         lines.append(f"| {cell(reviewer)} | {_sign_off(reviewer, ledger, rev)} |")
     concerns = ledger.open_concerns
     if concerns:
-        lines += ["", "Open concerns:"]
-        lines += [f"- {c.number}. {inline(c.text)} ({inline(c.author)}){_link(c)}"
+        lines += ["", "Open concerns:", ""]
+        lines += [f"- **Concern {c.number}** by {inline(c.author)}: {inline(c.text)}{_link(c)}"
                   for c in concerns]  # fmt: skip
-    if ledger.fcp is not None:
+    if ledger.fcp is not None and ledger.fcp.elapsed(now):
         lines += ["", _fcp_line(ledger, now)]
-    verdict = "✅ ready to accept" if found.met else "⏳ not yet: " + "; ".join(found.missing)
-    return [*lines, "", verdict]
+    parts = _waiting_for(cfg, ledger, rfd, rev, now, COMMANDS[slash])
+    return [*lines, "", NOT_YET.format(parts="; ".join(parts)) if parts else READY]
+
+
+def _waiting_for(cfg: ConsensusSection, ledger: Ledger, rfd: str, rev: str, now: float,
+                 commands: dict[str, str]) -> list[str]:  # fmt: skip
+    """What acceptance waits for, each part short and naming the command that moves it."""
+    found = standing(cfg, ledger, rfd, rev, now)
+    need = len(cfg.reviewers) if cfg.approvals == "all" else cfg.approvals
+    have = len(cfg.reviewers) - len(found.waiting) if cfg.approvals == "all" else len(found.counted)
+    parts = []
+    if have < need:
+        approve = commands["approve"].format(rfd=rfd)
+        parts.append(SHORT_APPROVALS.format(have=have, need=need, approve=approve))
+    parts += [SHORT_CONCERN.format(number=c.number,
+                                   resolve=commands["resolve"].format(rfd=rfd, n=c.number))
+              for c in ledger.open_concerns]  # fmt: skip
+    fcp, start = ledger.fcp, commands["fcp"].format(rfd=rfd)
+    if cfg.fcp_days and fcp is None:
+        parts.append(SHORT_NO_FCP.format(fcp=start))
+    elif cfg.fcp_days and fcp is not None and fcp.paused:
+        parts.append(SHORT_PAUSED.format(fcp=start))
+    elif cfg.fcp_days and fcp is not None and not fcp.elapsed(now):
+        parts.append(SHORT_RUNNING.format(end=day(fcp.end)))
+    return parts
 
 
 def _sign_off(reviewer: str, ledger: Ledger, rev: str) -> str:

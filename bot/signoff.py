@@ -123,12 +123,14 @@ def current_standing(ws: Workspace, query: str) -> Standing:
     return standing(ws.config.consensus, ws.store.read_consensus(rid), rid, rev, ws.clock())
 
 
-def decision(ws: Workspace, query: str) -> list[str]:
-    """The "Decision" block of the RFD (empty without a [consensus] table)."""
+def decision(ws: Workspace, query: str, *, slash: bool = False) -> list[str]:
+    """The "Decision" block of the RFD (empty without a [consensus] table); ``slash``: for
+    GitHub, naming slash commands."""
     if not ws.config.consensus.enabled:
         return []
     rid, rev, _ = _current(ws, query)
-    return block(ws.config.consensus, ws.store.read_consensus(rid), rid, rev, ws.clock())
+    ledger = ws.store.read_consensus(rid)
+    return block(ws.config.consensus, ledger, rid, rev, ws.clock(), slash=slash)
 
 
 def check_signed_off(ws: Workspace, query: str, path: str) -> None:

@@ -59,7 +59,7 @@ def test_status_shows_who_approved_and_who_it_waits_on(
     out = capsys.readouterr().out
     assert "| bob | ✅ at `" in out
     assert "| alice | waiting |" in out
-    assert "approvals: 1 of 2, waiting on alice, carol" in out
+    assert "Not ready to accept yet: sign-offs 1 of 2 (`rfd approve 001`)." in out
 
 
 def test_an_edit_after_an_approval_shows_it_as_of_an_older_revision(

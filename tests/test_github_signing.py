@@ -75,7 +75,7 @@ def test_two_reviewers_approve_a_concern_blocks_accept_until_resolved(
     dashboard = [r for r in vcr.requests if r.body and b"<!-- rfd-bot:status:2 -->" in r.body]
     assert [r.method for r in dashboard] == ["POST"] + ["PATCH"] * 4
     last = json.loads(dashboard[-1].body)["body"]
-    assert "Final comment period ends 2026-12-05 02:00 UTC." in last
+    assert "the final comment period runs until 2026-12-05 02:00 UTC." in last
 
 
 @pytest.mark.vcr
@@ -121,7 +121,7 @@ def test_the_scheduled_run_ends_an_elapsed_final_comment_period(
     assert len(labelled) == (1 if accepts else 0)
     assert ledger(origin)["fcp"] == json.loads(ELAPSED)["fcp"]
     status = json.loads(vcr.requests[-1].body)["body"]  # the dashboard, edited in place
-    assert "Final comment period ended 2026-11-27 02:00 UTC.\n\n✅ ready to accept" in status
+    assert "Final comment period ended 2026-11-27 02:00 UTC.\n\n✅ Ready to accept." in status
 
 
 @pytest.mark.vcr

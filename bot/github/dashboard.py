@@ -35,8 +35,10 @@ NEXT_READ = (
 NEXT_IMPLEMENT = (
     "merge this pull request, then comment `/rfd implement` on {where} to start phase {phase}."
 )
-NEXT_SIGN_OFF = (
-    " Acceptance also needs the sign-offs the **Decision** below is waiting for."
+NEXT_SIGN_OFF = " Acceptance also waits for the **Decision** below."
+NEXT_SIGNED_OFF = (
+    "the **Decision** below is met: accept with `/rfd accept` or the `{accept}` label "
+    "(a review first, if you want one: label `{review}` or `/rfd review`)."
 )
 NEXT_DONE = "every phase is done: comment `/rfd done` here to mark it Implemented."
 WHO_MAY = "Who may: {who_review}; `/rfd accept` and `{accept}`: {who_accept}."
@@ -116,6 +118,8 @@ def next_step(panel: Panel, review_label: str, accept_label: str) -> str:
     facts = {"review": review_label, "accept": accept_label}
     status = panel.status
     if status in (Status.DRAFT, Status.DISCUSSION):
+        if panel.signed_off and not any(not r.dismissed for r in panel.reviews):
+            return NEXT_SIGNED_OFF.format(**facts)
         waiting = NEXT_SIGN_OFF if panel.signed_off is False else ""
         return _in_discussion(panel, facts) + waiting
     return _after_discussion(panel, facts)

@@ -100,7 +100,7 @@ def _decision(store: StateStore, cfg: Config, text: str, rid: str,
 
     ledger, rev = store.read_consensus(rid), revision(text)
     met = standing(cfg.consensus, ledger, rid, rev, now).met
-    return tuple(block(cfg.consensus, ledger, rid, rev, now)), met
+    return tuple(block(cfg.consensus, ledger, rid, rev, now, slash=True)), met
 
 
 def _entry(number: int | None, counts: Counts | None, posted: PostedReview | None,

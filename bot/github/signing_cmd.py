@@ -69,7 +69,7 @@ def do_sign(ctx: Context, command: Command) -> str:
         except RfdError as err:
             raise Refused(inline(err.message) + (f" ({err.hint})" if err.hint else "")) from err
         done = commit(ctx, checkout, result.changed, rid, WHAT[command.verb])
-        block = signoff.decision(ws, rid)
+        block = signoff.decision(ws, rid, slash=True)
         refreshed(ctx, pr, checkout)
     return "\n".join([f"{inline(result.message)}. {done}", "", *block])
 
