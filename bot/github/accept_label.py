@@ -28,11 +28,13 @@ from bot.text import plural
 if TYPE_CHECKING:
     from bot.accept import AcceptOutcome
     from bot.document import Document
+    from bot.workspace import Workspace
 
 ACCEPTABLE = (Status.DRAFT, Status.DISCUSSION)
 ALREADY = "Every RFD of this pull request is already accepted: nothing to do."
 ALREADY_KEY = "{key}-already"
 NO_RFD = "This pull request changes no RFD: there is nothing to accept."
+NOT_SIGNED_OFF = "RFD {rfd} cannot be accepted yet: it lacks its sign-offs.\n\n{missing}"
 ACCEPTED = "🚀 RFD {rid} is Accepted: {phases}, tracking issue #{issue}."
 NEXT = (
     "**Next step:** merge this pull request into `{base}`, then comment `/rfd implement` "
@@ -82,6 +84,7 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
             return already(ctx, pr, [(str(d.rfd_id), d.tracking_issue) for d in docs],
                            [c.file.path for c in changed])  # fmt: skip
         _check_authors(ctx, pr, checkout, todo)
+        _check_signed_off(ws, [str(d.rfd_id) for d in todo])
         outcomes = [accept(ws, str(d.rfd_id)) for d in todo]
         ids = ", ".join(o.rfd_id for o in outcomes)
         done = commit(ctx, checkout, [p for o in outcomes for p in o.changed], ids, "accepted")
@@ -124,6 +127,20 @@ def _check_authors(ctx: Context, pr: PullRequest, checkout: Checkout, docs: list
         found = authors.author_logins(pr.author, names, ctx.api.pull_commits(pr.number), wrote)
     if login.lower() in found:
         raise Refused(AUTHOR_MAY_NOT_ACCEPT.format(login=login))
+
+
+def _check_signed_off(ws: Workspace, ids: list[str]) -> None:
+    """The sign-offs ``[consensus]`` asks for: a refusal (the label comes off) naming what
+    is missing and who can give it."""
+    if not ws.config.consensus.enabled:
+        return
+    from bot.signoff import current_standing
+
+    for rid in ids:
+        missing = current_standing(ws, rid).missing
+        if missing:
+            lines = "\n".join(f"- {inline(m)}" for m in missing)
+            raise Refused(NOT_SIGNED_OFF.format(rfd=rid, missing=lines))
 
 
 def _same(a: str, b: str) -> bool:

@@ -5,7 +5,8 @@ Every accepted or implemented RFD's tracking issue is synced from the files
 not link its issue is reported with the line to commit (this job may not write
 files, see ``tracked.unlinked``).  On every open pull
 request, a review or accept label left behind by a run that died is removed
-(so applying it again starts a new run), and the status comment is rebuilt
+(so applying it again starts a new run), an elapsed final comment period is
+ended (see :mod:`bot.github.fcp_end`), and the status comment is rebuilt
 from the PR's files — edited in place by its marker, created if missing.  On open
 tracking issues and PRs, the progress comment of a run that died says it ended.
 Everything is idempotent: a second run finds nothing to change and writes
@@ -19,6 +20,7 @@ from datetime import datetime, timedelta
 from bot.errors import InvalidStructure
 from bot.github.api import PullRequest
 from bot.github.context import Context
+from bot.github.fcp_end import end_elapsed
 from bot.github.ops import open_workspace
 from bot.github.progress_repair import repair
 from bot.github.status_comment import post_status
@@ -45,7 +47,7 @@ def on_dispatch(ctx: Context) -> None:
     ws.bus.subscribe(TrackingIssueUpdated, open_issue, owner="reconcile")
     sync(ctx, ws, [str(f.rfd_id) for f in ws.files()])
     for pr in ctx.api.open_pulls():
-        for line in remove_stale_labels(ctx, pr):
+        for line in remove_stale_labels(ctx, pr) + end_elapsed(ctx, pr):
             ctx.summary.note(line)
         try:
             post_status(ctx, pr)  # notes each comment posted, updated or unchanged

@@ -181,6 +181,23 @@ def do_done(ctx: Context, command: Command) -> str:
     return f"{inline(outcome.message)}. {result}\n\n{later}"
 
 
+def pull_of(ctx: Context, verb: Verb) -> PullRequest:
+    """The PR a command was commented on (Refused on an issue)."""
+    return _pull(ctx, verb)
+
+
+def target_of(ctx: Context, pr: PullRequest, command: Command) -> ChangedRfd:
+    """The one RFD of ``pr`` the command is about (``--rfd`` when it changes several)."""
+    (target,) = _targets(ctx, pr, command, one=True)
+    return target
+
+
+def do_sign(ctx: Context, command: Command) -> str:
+    from bot.github.signing_cmd import do_sign as sign
+
+    return sign(ctx, command)
+
+
 def do_implement(ctx: Context, command: Command) -> str:
     from bot.github.implement_cmd import implement
 
@@ -196,4 +213,8 @@ HANDLERS: dict[Verb, Handler] = {
     Verb.ACCEPT: do_accept,
     Verb.DONE: do_done,
     Verb.IMPLEMENT: do_implement,
+    Verb.APPROVE: do_sign,
+    Verb.CONCERN: do_sign,
+    Verb.RESOLVE: do_sign,
+    Verb.FCP: do_sign,
 }

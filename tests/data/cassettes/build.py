@@ -17,7 +17,13 @@ import yaml
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2] / "cassettes"
-MODULES = ("scenarios_forge", "scenarios_bot", "scenarios_edges", "scenarios_run")
+MODULES = (
+    "scenarios_forge",
+    "scenarios_bot",
+    "scenarios_edges",
+    "scenarios_run",
+    "scenarios_consensus",
+)
 
 
 def main() -> int:

@@ -36,6 +36,7 @@ OPERATIONS: tuple[tuple[str, str], ...] = (
     ("get", "/repos/{owner}/{repo}/pulls/{pull_number}/files"),
     ("get", "/repos/{owner}/{repo}/contents/{path}"),
     ("post", "/repos/{owner}/{repo}/labels"),
+    ("get", "/orgs/{org}/teams/{team_slug}/memberships/{username}"),
 )
 
 HERE = Path(__file__).resolve().parent
