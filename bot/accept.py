@@ -116,7 +116,8 @@ def accept(ws: Workspace, query: str, *, model: str | None = None) -> AcceptOutc
 
 
 def _check_acceptable(ws: Workspace, path: str, doc: Document) -> None:
-    """Everything accept checks before it writes: the status and the Requires gate."""
+    """Everything accept checks before it writes: the status, the Requires gate and the
+    sign-offs ``[consensus]`` asks for."""
     if doc.status not in (Status.DRAFT, Status.DISCUSSION):
         hint = (
             f"it is already {doc.status.value}; see `rfd status {doc.rfd_id}`"
@@ -129,6 +130,10 @@ def _check_acceptable(ws: Workspace, path: str, doc: Document) -> None:
             hint=hint,
         )
     check_gates(Status.ACCEPTED, requires_statuses(ws, doc), path=path)
+    if ws.config.consensus.enabled:
+        from bot.signoff import check_signed_off
+
+        check_signed_off(ws, str(doc.rfd_id), path)
 
 
 def tracking_header(issue: Issue, style: ConventionsSection) -> str | None:

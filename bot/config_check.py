@@ -7,6 +7,7 @@ naming the dotted key and the file it came from.
 from __future__ import annotations
 
 import dataclasses
+import re
 import types
 import typing
 from collections.abc import Mapping
@@ -14,7 +15,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 from types import MappingProxyType
 from typing import Any, Literal
 
-from bot.config_schema import LintSection, PluginsSection, RfdSection
+from bot.config_schema import ConsensusSection, LintSection, PluginsSection, RfdSection
 from bot.config_shapes import SHAPES, is_plain_text
 from bot.errors import ConfigError
 
@@ -48,6 +49,8 @@ def build(cls: type[Any], data: Any, prefix: str, path: str) -> Any:
         _check_inside(kwargs, prefix, path)
     if cls is LintSection:
         _check_lint_keys(kwargs, prefix, path)
+    if cls is ConsensusSection:
+        _check_consensus(kwargs, prefix, path)
     return cls(**kwargs)
 
 
@@ -67,6 +70,40 @@ def _check_lint_keys(values: Mapping[str, Any], prefix: str, path: str) -> None:
                     path=path,
                     hint=f"known keys here: {', '.join(known)}",
                 )
+
+
+_REVIEWER = re.compile(
+    r"""@[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9][A-Za-z0-9._-]{0,99}  # @org/team-slug
+      | [A-Za-z0-9][A-Za-z0-9-]{0,38}                                # a login""",
+    re.VERBOSE,
+)
+REVIEWER_SHAPE = "a GitHub login (`alice`) or a team (`@octo-org/architects`)"
+
+
+def _check_consensus(values: Mapping[str, Any], prefix: str, path: str) -> None:
+    """Reviewers are logins or teams, at least one; ``approvals`` is 1 or more (or ``all``)."""
+    reviewers: tuple[str, ...] = values.get("reviewers", ())
+    for index, who in enumerate(reviewers):
+        if not _REVIEWER.fullmatch(who):
+            raise ConfigError(
+                f"`{prefix}reviewers[{index}]` must be {REVIEWER_SHAPE}, not {who!r}",
+                path=path,
+                key=f"{prefix}reviewers",
+            )
+    if not reviewers:
+        raise ConfigError(
+            f"`{prefix}reviewers` must name at least one reviewer",
+            path=path,
+            key=prefix.rstrip("."),
+            hint="list logins or teams, or delete the [consensus] table to accept without sign-off",
+        )
+    if values.get("approvals") == 0:
+        raise ConfigError(
+            f'`{prefix}approvals` must be 1 or more, or "all"',
+            path=path,
+            key=f"{prefix}approvals",
+            hint="delete the [consensus] table to accept without sign-off",
+        )
 
 
 _PATH_KEYS = {"dir": "the repository", "drafts_dir": "`rfd.dir`", "state_dir": "`rfd.dir`"}

@@ -126,6 +126,27 @@ class AcceptSection:
     """Least repository permission needed to run mutating commands."""
 
 
+@dataclass(frozen=True)
+class ConsensusSection:
+    """Human sign-off before acceptance; an empty ``reviewers`` (no table) turns it off."""
+
+    reviewers: tuple[str, ...] = ()
+    """Who signs off: GitHub logins (``alice``) or teams (``@octo-org/architects``)."""
+    approvals: int | Literal["all"] = "all"
+    """Approvals the accept gate needs: a number, or ``all`` (every listed login)."""
+    fcp_days: int = 0
+    """Days of the final comment period ``/rfd fcp`` starts (0: no final comment period)."""
+    count_older: bool = True
+    """Do approvals of an older revision of the RFD count (they are shown as older anyway)?"""
+    fcp_accepts: bool = False
+    """When the final comment period ends, does the scheduled run apply the accept label
+    (besides saying that the RFD may be accepted)?"""
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.reviewers)
+
+
 ACTIONS_BOT_LOGIN = "github-actions[bot]"
 """Who writes with the Actions ``GITHUB_TOKEN`` (``GET /user`` answers 403 with it)."""
 
@@ -237,6 +258,7 @@ class Config:
     lint: LintSection = LintSection()
     process: ProcessSection = ProcessSection()
     plugins: PluginsSection = PluginsSection()
+    consensus: ConsensusSection = ConsensusSection()
 
     def model_for(self, step: str, override: str | None = None) -> str:
         """The model id for ``step``: ``override`` or the step's setting, aliases resolved.

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from bot.document import Document, parse
-from bot.errors import AmbiguousId, FileNotFound, ParseError, RfdError
+from bot.errors import AmbiguousId, FileNotFound, ParseError, RfdError, ValidationError
 from bot.ids import RfdId, split_file_name
 from bot.repo_templates import is_template
 
@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from bot.config import Config
 
 LIST_HINT = "`rfd list` shows every RFD"
+SLUG_LIKENESS = 0.75
+"""How alike a mistyped name and an RFD's slug must be to be offered ("did you mean")."""
 NEARBY = 5
 
 
@@ -71,7 +73,10 @@ def resolve(query: str, files: Iterable[RfdFile]) -> RfdFile:
     by_name = [f for f in files if query.strip() in (f.path, f.name)]
     if by_name:
         return by_name[0]
-    rfd_id = RfdId.parse(query)
+    try:
+        rfd_id = RfdId.parse(query)
+    except ValidationError as err:
+        raise _by_slug(query, files, err) from err
     matches = [f for f in files if f.rfd_id == rfd_id]
     if len(matches) > 1:
         raise AmbiguousId(
@@ -82,10 +87,28 @@ def resolve(query: str, files: Iterable[RfdFile]) -> RfdFile:
     if not matches:
         raise FileNotFound(
             f"no RFD {rfd_id}",
-            hint=f"{LIST_HINT}; nearby ids are listed below" if files else LIST_HINT,
+            hint=f"{LIST_HINT}; did you mean one of these?" if files else LIST_HINT,
             alternatives=tuple(f"{f.rfd_id}  {f.path}" for f in _nearby(rfd_id, files)),
         )
     return matches[0]
+
+
+def _by_slug(query: str, files: list[RfdFile], err: ValidationError) -> ValidationError:
+    """``err``, naming the RFDs whose slug is close to ``query`` (a mistyped name)."""
+    import difflib
+
+    wanted = query.strip().lower()
+
+    def likeness(f: RfdFile) -> float:  # the whole slug, or its start as long as the query
+        whole = difflib.SequenceMatcher(None, wanted, f.slug).ratio()
+        start = difflib.SequenceMatcher(None, wanted, f.slug[: len(wanted)]).ratio()
+        return max(whole, start)
+
+    found = sorted((f for f in files if likeness(f) >= SLUG_LIKENESS), key=likeness)[::-1][:3]
+    if not found:
+        return err
+    shown = tuple(f"{f.rfd_id}  {f.path}" for f in found)
+    return ValidationError(err.message, hint=f"did you mean {found[0].rfd_id}?", alternatives=shown)
 
 
 def _nearby(rfd_id: RfdId, files: list[RfdFile]) -> list[RfdFile]:

@@ -199,6 +199,13 @@ def tracking_marker(rfd_id: str) -> str:
     return marker("tracking", rfd_id)
 
 
+def _decision(ws: Workspace, rid: str) -> str:
+    """Where the RFD's sign-offs are recorded (empty without ``[consensus]`` or a ledger)."""
+    if not ws.config.consensus.enabled or ws.store.read_text(rid, "consensus.json") is None:
+        return ""
+    return ws.forge.file_url(ws.store.show(ws.store.path(rid, "consensus.json")))
+
+
 def sync_tracking(ws: Workspace, query: str, pulls: Mapping[int, str] | None = None) -> Issue:
     """Create or update the RFD's tracking issue; close it once Implemented with all phases done.
 
@@ -219,7 +226,8 @@ def sync_tracking(ws: Workspace, query: str, pulls: Mapping[int, str] | None = N
     links = summary_links(ws, rid, phases)
     if existing is None:
         link = ws.forge.file_url(file.path)
-        body = tracking.render_body(rid, doc.title, link, phases, done, links=links, pulls=pulls)
+        body = tracking.render_body(rid, doc.title, link, phases, done, links=links, pulls=pulls,
+                                    decision=_decision(ws, rid))  # fmt: skip
         issue = ws.forge.create_issue(title, with_marker(body, mark), labels=(label,))
         created = True
     else:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from argparse import Namespace
     from collections.abc import Callable, Iterable, Mapping, Sequence
 
-    from bot.config import Config
+    from bot.config import Config, ConsensusSection
     from bot.errors import RfdError
     from bot.ids import RfdId
     from bot.lint_codes import LintSettings
@@ -50,11 +50,14 @@ class Layout(NamedTuple):
     state_root: str
     templates: str = TEMPLATES
     """The repository's own templates (a glob relative to ``rfd_dir``): never RFDs."""
+    consensus: ConsensusSection | None = None
+    """The sign-offs acceptance needs (None without a ``[consensus]`` table)."""
 
     @classmethod
     def of(cls, cfg: Config) -> Layout:
         drafts = f"{cfg.rfd_dir}/{cfg.rfd.drafts_dir.strip('/')}"
-        return cls(cfg.rfd_dir, drafts, cfg.state_root, cfg.rfd.templates)
+        consensus = cfg.consensus if cfg.consensus.enabled else None
+        return cls(cfg.rfd_dir, drafts, cfg.state_root, cfg.rfd.templates, consensus)
 
     def rfd_id(self, path: str) -> RfdId | None:
         """The id of the RFD file at ``path``, None when it is not an RFD file."""

@@ -6,9 +6,9 @@ costs a hook ~30 ms, more than the hook's own work.  This reader parses the file
 can check exactly as :mod:`bot.config` does (a string, a non-negative number, one of
 a few literal words...).  Anything else — a typo, a wrong type, a key with a shape
 (:mod:`bot.config_shapes`: ``bot.login``, ``rfd.main_branch``...), a directory with a
-control character, ``[plugins]``, invalid TOML, an ``RFD_*`` variable set — is handed
-to :mod:`bot.config`, so a broken file fails a hook with the same message as ``rfd``
-itself.  A test keeps :data:`LEAVES` equal to the schema.
+control character, ``[plugins]``, ``[consensus]``, invalid TOML, an ``RFD_*`` variable
+set — is handed to :mod:`bot.config`, so a broken file fails a hook with the same message
+as ``rfd`` itself.  A test keeps :data:`LEAVES` equal to the schema.
 """
 
 from __future__ import annotations

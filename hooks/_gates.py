@@ -1,10 +1,12 @@
 """The preconditions of a status change, checked against one version of the repository.
 
 → Accepted: a valid ``plan.json`` in the RFD's state directory, or an Implementation
-Plan section from which one can be extracted, and every Requires target at least
-Accepted.  → Implemented: a summary ``phases/<label>.md`` for every phase of the plan
-that is not ``(optional)``/``(deferred)``, and every Requires target Implemented.
-``[process]`` may drop the plan or the phases, and makes Extends gate like Requires.  Phases
+Plan section from which one can be extracted, every Requires target at least
+Accepted, and (with a ``[consensus]`` table) the approvals, no open concern and an
+elapsed final comment period in ``consensus.json``.  → Implemented: a summary
+``phases/<label>.md`` for every phase of the plan that is not ``(optional)``/
+``(deferred)``, and every Requires target Implemented.  ``[process]`` may drop the
+plan or the phases, and makes Extends gate like Requires.  Phases
 are named as ``bot.phase_ids`` says (``phases/3a.md``, ``phases/01.md`` is phase 1).  An
 empty plan meets neither gate.
 """
@@ -56,7 +58,33 @@ def check(
     requires = tuple(dict.fromkeys(r for key in process.gating_keys() for r in doc.links(key)))
     if requires:
         problems.extend(_requires(doc.path, new, statuses().lookup(requires)))
+    if new is Status.ACCEPTED and layout.consensus is not None:
+        problems.extend(_signed_off(doc, rfd_id, tree, layout))
     return problems
+
+
+def _signed_off(doc: Document, rfd_id: RfdId, tree: Tree, layout: Layout) -> list[RfdError]:
+    """The sign-offs ``[consensus]`` asks for, as the committed ``consensus.json`` has them."""
+    import time
+
+    from bot import consensus
+    from bot.consensus_gate import standing
+
+    assert layout.consensus is not None
+    path = layout.state_path(rfd_id, consensus.FILE)
+    text = tree.text(path)
+    try:
+        ledger = consensus.Ledger() if text is None else consensus.loads(text, path)
+    except RfdError as err:
+        return [err]
+    rev = consensus.revision(doc.text)
+    found = standing(layout.consensus, ledger, str(rfd_id), rev, time.time())
+    if found.met:
+        return []
+    return [GateError(
+        f"cannot move to Accepted: the sign-offs are not in ({'; '.join(found.missing)})",
+        path=doc.path, hint=f"see `rfd status {rfd_id}`; {path} records them",
+    )]  # fmt: skip
 
 
 def _plan(

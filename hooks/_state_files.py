@@ -102,6 +102,10 @@ class StateChecker:
             from bot import decisions
 
             decisions.parse(decode(data, path), path)
+        elif rel == "consensus.json":
+            from bot import consensus
+
+            consensus.loads(decode(data, path), path)
         elif head == "phases" and name:
             self._phase(path, key, name)
         elif head in REVIEW_DIRS and name and not _REVIEW_NAME.match(name):

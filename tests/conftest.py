@@ -3,7 +3,9 @@
 * HOME, config dirs and git's global config point into a temp dir;
 * API keys and tokens are removed from the environment;
 * the network is blocked (``--block-network``) and cassettes replay only
-  (pytest-recording's default record mode ``none``).
+  (pytest-recording's default record mode ``none``);
+* property-based tests have no per-example deadline: they check behaviour, and
+  timing on a shared machine is no behaviour (speed lives in ``tests/bench``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("rfd", deadline=None)
+settings.load_profile("rfd")
 
 SECRET_ENV = (
     "ANTHROPIC_API_KEY",

@@ -81,3 +81,22 @@ def test_leaving_the_prompt_is_not_an_empty_answer(
         TerminalPrompter(echo=lambda _: None, prompt=leave).ask("you>")
     assert left.value.reason == reason
     assert TerminalPrompter(echo=lambda _: None, prompt=lambda _: "more").ask("you>") == "more"
+
+
+@pytest.mark.parametrize(
+    ("question", "shown"),
+    [
+        ("Dismiss resolved reviews? [numbers, 'all', or enter to skip]: ", "to skip]: "),
+        ("you (enter to finish)>", "finish)> "),
+        ("Apply? [Y]es / [n]o / [e]dit (enter: yes)", "(enter: yes): "),
+    ],
+)
+def test_a_prompt_never_ends_in_two_colons(question: str, shown: str) -> None:
+    from click.testing import CliRunner
+
+    from bot.agent.terminal import _click_prompt
+
+    with CliRunner().isolation(input="1\n") as (out, *_):
+        assert _click_prompt(question) == "1"
+        printed = out.getvalue().decode()
+    assert printed.endswith(f"{shown}1\n") and ": :" not in printed

@@ -243,3 +243,30 @@ def test_branches_git_accepts_are_accepted(branch: str) -> None:
 def test_provider_values_have_their_shape(text: str, key: str) -> None:
     with pytest.raises(ConfigError, match=rf"^\.github/rfd\.toml:2: `{re.escape(key)}` must be"):
         config.parse(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "expected"),
+    [
+        ('[consensus]\nreviewers = ["alice", "a b"]\n', 2,
+         "`consensus.reviewers[1]` must be a GitHub login (`alice`) or a team"),
+        ("[consensus]\napprovals = 2\n", 1, "`consensus.reviewers` must name at least one"),
+        ('[consensus]\nreviewers = ["a"]\napprovals = 0\n', 3,
+         '`consensus.approvals` must be 1 or more, or "all"'),
+        ('[consensus]\nreviewers = ["a"]\nfcp = 3\n', 3, "unknown key `consensus.fcp`"),
+    ],
+)  # fmt: skip
+def test_consensus_is_checked_strictly_with_file_and_line(
+    tmp_path: Path, text: str, line: int, expected: str
+) -> None:
+    (tmp_path / ".github").mkdir()
+    (tmp_path / CONFIG_PATH).write_text(text)
+    with pytest.raises(ConfigError, match=re.escape(expected)) as err:
+        load(tmp_path)
+    assert err.value.location == f"{CONFIG_PATH}:{line}"
+
+
+def test_without_a_consensus_table_nothing_is_asked() -> None:
+    assert not config.parse("").consensus.enabled
+    found = config.parse('[consensus]\nreviewers = ["alice", "@org/team"]\n').consensus
+    assert found.enabled and found.approvals == "all" and found.fcp_days == 0

@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CASSETTES = ROOT / "cassettes"
 README = ROOT / "README.md"
 BOT_MODULES = ("test_github_status_comment", "test_github_review_label", "test_github_slash",
-               "test_github_accept_label", "test_github_push", "test_github_reconcile")  # fmt: skip
+               "test_github_accept_label", "test_github_push", "test_github_reconcile",
+               "test_github_signing")  # fmt: skip
 BUDGETS = {
     "test_github_review_label/test_review_is_committed_posted_and_label_removed": 8,
     "test_github_slash/test_status": 4,
@@ -41,12 +42,15 @@ def scenarios() -> list[str]:
 
 SLASH, STATUS = "test_github_slash/test_", "test_github_status_comment/test_"
 RECONCILE = "test_github_reconcile/test_"
+SIGNING = "test_github_signing/test_"
 README_ROWS: dict[str, tuple[str, ...]] = {
     "`rfd:review`, one-RFD PR (target ≤ 8)":
         ("test_github_review_label/test_review_is_committed_posted_and_label_removed",),
     "`/rfd status` on a PR (target ≤ 4)": (SLASH + "status",),
     "`/rfd review`": (SLASH + "review",),
-    "`/rfd refine` (commits the refined RFD)": (SLASH + "refine_commits_the_refined_rfd",),
+    "`/rfd refine` (commits the refined RFD; its progress comment posted, then its outcome)": (
+        SLASH + "refine_commits_the_refined_rfd",
+    ),
     "`/rfd dismiss all`, `/rfd dismiss 1 3`":
         (SLASH + "dismiss_all", SLASH + "dismiss_by_number_keeps_the_others"),
     "`/rfd accept` (creates the tracking issue)": (SLASH + "accept_by_a_maintainer",),
@@ -83,6 +87,17 @@ README_ROWS: dict[str, tuple[str, ...]] = {
     "`reconcile`, 2 open PRs: stale label, missing and outdated status comments":
         (RECONCILE + "stale_label_removed_and_status_comments_rebuilt",),
     "`reconcile` run again (nothing to repair)": (RECONCILE + "second_run_changes_nothing",),
+    "sign-offs, 6 commands: `/rfd approve` ×2 (one by team membership), `/rfd concern`, "
+    "`/rfd accept` refused, `/rfd resolve`, `/rfd fcp`":
+        (SIGNING + "two_reviewers_approve_a_concern_blocks_accept_until_resolved",),
+    "`/rfd approve` by someone not in `consensus.reviewers`":
+        (SIGNING + "someone_not_among_the_reviewers_cannot_approve",),
+    "`reconcile` at the end of a final comment period (announces it, applies the accept label)": (
+        SIGNING + "the_scheduled_run_ends_an_elapsed_final_comment_period[announces]",
+        SIGNING + "the_scheduled_run_ends_an_elapsed_final_comment_period[accepts]",
+    ),
+    "`reconcile` run again after the end was announced":
+        (SIGNING + "the_end_of_a_final_comment_period_is_announced_once",),
     "re-delivered event (status, review, accept, push, comment, refused label)":
         tuple(s for s in scenarios() if "redelivered" in s),
 }  # fmt: skip

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot import config
-from bot.github.commands import REGISTRY, Verb, help_text, parse
+from bot.github.commands import CONSENSUS, REGISTRY, Verb, help_text, parse
 
 
 @pytest.mark.parametrize(
@@ -121,7 +121,10 @@ def test_two_ai_commands_run_neither() -> None:
 def test_help_lists_every_verb_and_who_may_use_it() -> None:
     text = help_text(config.parse(""))
     for spec in REGISTRY.values():
-        assert f"`{spec.usage}`".replace("|", "\\|") in text
+        listed = f"`{spec.usage}`".replace("|", "\\|") in text
+        assert listed is (spec.verb not in CONSENSUS)  # sign-offs only where configured
+    signing = help_text(config.parse('[consensus]\nreviewers = ["alice"]\napprovals = 1\n'))
+    assert all(f"`{s.usage}`" in signing for s in REGISTRY.values() if s.verb in CONSENSUS)
     assert "| people with write access or more other than the RFD's author |" in text
     assert "Commands from bot accounts are ignored" in text
 

@@ -48,3 +48,12 @@ def test_summary_lines_quote_rfd_text_as_text() -> None:
     summary.problem(RfdError("title <img src=x> @octocat\n## injected", path="docs/rfd/045-a.md"))
     text = summary.markdown()
     assert "<img" not in text and "@octocat" not in text and "\n## injected" not in text
+
+
+def test_a_commands_outcome_is_one_defused_table_cell() -> None:
+    summary = Summary("rfd-bot")
+    summary.answered("`/rfd implement`", "Codertocat", "✅ done: a | b @octocat <img>\nmore")
+    text = summary.markdown()
+    row = "| `/rfd implement` | @Codertocat | ✅ done: a \\| b @\u200boctocat <\u200bimg> |"
+    assert row in text
+    assert "more" not in text

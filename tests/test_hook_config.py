@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import pytest
 
-from bot.config import _ENV_KEYS, CONFIG_PATH, Config, PluginsSection, load_config
+from bot.config import _ENV_KEYS, CONFIG_PATH, Config, ConsensusSection, PluginsSection, load_config
 from bot.config_check import CATEGORIES
 from bot.config_shapes import SHAPES
 from bot.errors import ConfigError
@@ -168,7 +168,7 @@ def schema_leaves(cls: type[Any], prefix: str) -> dict[str, Check]:
     for f in fields(cls):
         key, tp = prefix + f.name, hints[f.name]
         origin = typing.get_origin(tp)
-        if tp is PluginsSection or key in SHAPES:
+        if tp in (PluginsSection, ConsensusSection) or key in SHAPES:
             continue  # checked by bot.config alone
         if is_dataclass(tp):
             out.update(schema_leaves(tp, key + "."))  # type: ignore[arg-type]

@@ -460,3 +460,34 @@ def test_both_regex_flavours_find_the_same_referrers(git_repo: Path, perl: bool)
         found = tree.grep([_pattern(i, perl=perl) for i in ids], DEFAULT_LAYOUT, perl=perl)
     # 003 mentions RFD 001 after the word "Requires" in prose: a candidate, parsed, no match
     assert found == [B, C, D]
+
+
+SIGN_OFF = '[consensus]\nreviewers = ["bob", "carol"]\napprovals = 1\n'
+APPROVED = (
+    '{"approvals": [{"login": "bob", "revision": "0", "at": 0, "reviewer": "bob"}],'
+    ' "concerns": [], "fcp": null}'
+)
+
+
+@pytest.mark.parametrize(
+    ("ledger", "code", "expected"),
+    [
+        ({}, 1, f"{A}:3: cannot move to Accepted: the sign-offs are not in (approvals: 0 of 1, "
+                "waiting on bob, carol"),
+        ({f"{STATE}/001/consensus.json": APPROVED}, 0, "Discussion → Accepted"),
+    ],
+    ids=["without the approvals", "approved"],
+)  # fmt: skip
+def test_accepting_needs_the_sign_offs_consensus_asks_for(
+    git_repo: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    ledger: Files,
+    code: int,
+    expected: str,
+) -> None:
+    commit(git_repo, {".github/rfd.toml": SIGN_OFF, A: rfd(status="Discussion"), **ledger})
+    write(git_repo, {A: rfd(status="Accepted")})
+    got, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
+    assert got == code, out
+    assert expected in out

@@ -29,12 +29,20 @@ def _click_prompt(text: str) -> str:
     ``Abort``: what it aborted on is its context)."""
     import click
 
+    question, suffix = prompt_parts(text)
     try:
-        return str(click.prompt(text, default="", show_default=False, prompt_suffix=" "))
+        return str(click.prompt(question, default="", show_default=False, prompt_suffix=suffix))
     except click.Abort as exc:
         raise LeftPrompt(_why(exc.__context__)) from None
     except OSError as exc:  # the terminal went away under the read
         raise LeftPrompt(CLOSED) from exc
+
+
+def prompt_parts(text: str) -> tuple[str, str]:
+    """``(question, suffix)`` for click: a question that already ends in ``:``, ``>`` or
+    ``?`` gets a space, not click's ``": "`` again (never ``"…skip]: : "``)."""
+    question = text.rstrip()
+    return question, " " if question.endswith((":", ">", "?")) else ": "
 
 
 def _why(cause: BaseException | None) -> str:

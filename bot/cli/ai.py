@@ -65,7 +65,7 @@ def options(ws: Workspace, out: Output, model: str | None) -> dict[str, Any]:
 
     spinner = spinner_for(ws, out)
     stream = None if out.json_mode else stream_for(ws, out, spinner)
-    prompter = TerminalPrompter() if ws.interactive else None
+    prompter = TerminalPrompter(echo=out.diff) if ws.interactive else None
     return {"model": model, "prompter": prompter, "on_text": stream}
 
 
@@ -85,13 +85,14 @@ def refine(out: Output, rfd: str, model: str | None, yes: bool) -> int:
 
     ws = ai_workspace(out, yes, "refine", model)
     result = refine_rfd(ws, rfd, **options(ws, out, model))
+    asked = ws.interactive and not ws.assume_yes
     for p in result.passes:
         changed = ", ".join(p.changed_sections) or "no change"
         out.line(f"\npass {p.number} ({p.focus.value}): {changed}", style="bold")
         if p.reply:  # the model's notes: what it changed and why (answers are not streamed)
             out.markdown(p.reply)
-        if p.diff:
-            out.line(p.diff)
+        if p.diff and not asked:  # when asked, each change was shown once, to approve it
+            out.diff(p.diff)
     out.line(f"stopped: {result.stop.value}")
     if result.warning:
         out.warning(result.warning)

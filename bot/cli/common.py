@@ -12,7 +12,7 @@ import click
 
 from bot.atomic import OnExists
 from bot.cli.output import Output
-from bot.errors import AlreadyExists, RfdError
+from bot.errors import AlreadyExists, FileNotFound, RfdError
 from bot.text import plural
 
 if TYPE_CHECKING:
@@ -85,13 +85,22 @@ def resolve_exists(
         return attempt(OnExists(picked))
 
 
-def repo_root() -> Path:
-    """The repository to work in: ``-C`` (default cwd), walked up to its top level."""
+NOT_A_REPOSITORY = "{start} is not inside a repository (no .git or .github/rfd.toml here or above)"
+NOT_A_REPOSITORY_HINT = "run rfd in your repository or pass `-C <dir>`; `rfd init` sets one up"
+
+
+def repo_root(*, required: bool = True) -> Path:
+    """The repository to work in: ``-C`` (default cwd), walked up to its top level.
+
+    Outside any repository: FileNotFound, unless not ``required`` (``rfd init`` starts one
+    there, ``rfd config show`` shows the user's layers)."""
     ctx = click.get_current_context()
     start = Path((ctx.find_root().obj or {}).get("repo", ".")).resolve()
     for p in (start, *start.parents):
         if (p / ".git").exists() or (p / ".github" / "rfd.toml").exists():
             return p
+    if required:
+        raise FileNotFound(NOT_A_REPOSITORY.format(start=start), hint=NOT_A_REPOSITORY_HINT)
     return start
 
 

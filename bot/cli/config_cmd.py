@@ -58,7 +58,7 @@ SET_HELP = "Override a key for this run (the command-line layer), e.g. rfd.dir=r
 @click.option("-c", "--set", "assignments", multiple=True, metavar="KEY=VALUE", help=SET_HELP)
 def show(out: Output, assignments: tuple[str, ...]) -> int:
     """Print every key with its value and where it came from."""
-    root = repo_root()
+    root = repo_root(required=False)
     resolved = load(root, user=True, cli=cli_layer(parse_assignments(assignments)))
     rows = settings(resolved, check_plugins(resolved, root=root))
     out.data({"settings": [row.to_dict() for row in rows]})

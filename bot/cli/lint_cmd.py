@@ -18,6 +18,7 @@ from bot.lint import Finding, LintSettings, Severity, lint_document
 from bot.state import StateStore
 from bot.text import plural
 
+TALLY = "{errors}, {warnings}: errors fail the check, warnings are reported only"
 NOT_AN_RFD_HINT = "give RFD files ({dir}/NNN-slug.md), or no path to lint them all"
 
 
@@ -75,13 +76,16 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
         hint = f" — {finding.hint}" if finding.hint else ""
         where = f"{finding.path}:{finding.line or 1}"
         out.line(f"{where}: {finding.code} {finding.severity.value}: {finding.message}{hint}")
-    for err in problems:
-        out.line(str(err))
+    for err in problems:  # files that do not parse, bad state files: errors
+        out.line(str(err).replace(f"{err.location}: ", f"{err.location}: error: ", 1))
     failing = [f for f in findings if f.severity is Severity.ERROR]
     if not failing and not problems:
         checked = len([d for d in docs if chosen(d.path)])
         warned = f" ({plural(len(findings), 'warning')})" if findings else ""
         out.success(f"{plural(checked, 'RFD')} checked, no errors{warned}")
+    else:
+        wrong, noted = len(failing) + len(problems), len(findings) - len(failing)
+        out.line(TALLY.format(errors=plural(wrong, "error"), warnings=plural(noted, "warning")))
     return 1 if failing or problems else 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import json
 import sys
@@ -30,6 +31,10 @@ COMMANDS: dict[str, str] = {
     "dismiss": "bot.cli.reviewing:dismiss",
     "phase": "bot.cli.reviewing:phase",
     "decide": "bot.cli.decide:decide",
+    "approve": "bot.cli.signing:approve",
+    "concern": "bot.cli.signing:concern",
+    "resolve": "bot.cli.signing:resolve",
+    "fcp": "bot.cli.signing:fcp",
     "refine": "bot.cli.ai:refine",
     "implement": "bot.cli.ai:implement",
     "author": "bot.cli.ai:author",
@@ -40,11 +45,23 @@ COMMANDS: dict[str, str] = {
     "config": "bot.cli.config_cmd:config",
     "bot": "bot.cli.bot_cmd:command",
 }
+DID_YOU_MEAN = "No such command {name!r}. Did you mean {close}?"
 
 
 class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """As click's, with "did you mean" for a mistyped command."""
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and name not in COMMANDS:
+            close = difflib.get_close_matches(name, COMMANDS, n=3, cutoff=0.6)
+            if close:
+                ctx.fail(DID_YOU_MEAN.format(name=name, close=" or ".join(map(repr, close))))
+        return super().resolve_command(ctx, args)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         target = COMMANDS.get(name)

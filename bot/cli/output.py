@@ -18,6 +18,14 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 
+DIFF_STYLES = (("+++ ", "bold"), ("--- ", "bold"), ("@@", "cyan"), ("+", "green"), ("-", "red"))
+
+
+def diff_style(line: str) -> str | None:
+    """The colour of one line of a unified diff (None: context)."""
+    return next((style for start, style in DIFF_STYLES if line.startswith(start)), None)
+
+
 @dataclass
 class Output:
     json_mode: bool = False
@@ -61,9 +69,22 @@ class Output:
         if self._styled(self.stdout):
             from rich.markdown import Markdown
 
-            self._console(False).print(Markdown(text))
+            # soft_wrap (the console's default, for plain lines) would crop markdown at the
+            # terminal's edge: rendered text is wrapped to the width instead
+            self._console(False).print(Markdown(text), soft_wrap=False)
         else:
             self.stdout.write(text if text.endswith("\n") else text + "\n")
+
+    def diff(self, text: str) -> None:
+        """A unified diff, coloured on a terminal (additions green, removals red)."""
+        stream = self.stderr if self.json_mode else self.stdout
+        if self.quiet:
+            return
+        if not self._styled(stream):
+            stream.write(text.rstrip("\n") + "\n")
+            return
+        for line in text.rstrip("\n").splitlines():
+            self._console(self.json_mode).print(line, style=diff_style(line), markup=False)
 
     def data(self, payload: Any) -> None:
         """The result of a command: JSON in --json mode (the one thing on stdout)."""

@@ -16,7 +16,7 @@ NONE_ENABLED = "none enabled — add names to `enabled` under [plugins] in .gith
 @rfd_command("plugins")
 def plugins(out: Output) -> int:
     """List installed plugins, enabled or not, with their events and intercepted tools."""
-    root = repo_root()
+    root = repo_root(required=False)
     resolved = load(root, user=True, cli=cli_layer())
     check_plugins(resolved, root=root)  # a bad [plugins.<name>] table is an error here too
     found = installed(resolved.config)

@@ -9,8 +9,19 @@ import click
 from bot import lifecycle, repo_setup
 from bot.cli.common import on_exists_option, repo_root, resolve_exists, rfd_command, workspace
 from bot.cli.output import Output
-from bot.config import CONFIG_PATH
+from bot.config import CONFIG_PATH, load_config
 from bot.state import OnExists
+
+AFTER_LABELS = (
+    'for `/rfd implement` tick "Allow GitHub Actions to create and approve pull requests" '
+    "(Settings → Actions → General); add the ANTHROPIC_API_KEY secret (or OPENAI_API_KEY and "
+    "the RFD_BASE_URL variable) — see the README's set-up"
+)
+GITHUB_NEXT = (
+    "next, on GitHub: commit and push the workflow; create the labels {labels} (Settings → "
+    "Labels, or run this again with RFD_GITHUB_TOKEN set); " + AFTER_LABELS
+)
+GITHUB_NEXT_LABELLED = "next, on GitHub: commit and push the workflow; " + AFTER_LABELS
 
 
 @rfd_command()
@@ -20,20 +31,63 @@ from bot.state import OnExists
     is_flag=True,
     help="Replace an existing .github/rfd.toml with the detected conventions (kept as .orig).",
 )
-def init(out: Output, example: bool, overwrite: bool) -> int:
+@click.option("--github", is_flag=True, help="Also write the bot's workflow, pinned to a release.")
+@click.option("--action-repo", default=None, help="Where rfd-bot's action lives (OWNER/NAME).")
+@click.option("--action-ref", default=None, help="The tag or commit sha to pin the action to.")
+def init(
+    out: Output,
+    example: bool,
+    overwrite: bool,
+    github: bool,
+    action_repo: str | None,
+    action_ref: str | None,
+) -> int:
     """Set the repository up for RFDs: config (detected from the RFDs already there), RFD
-    directory, committed state directory."""
-    root = repo_root()
+    directory, committed state directory; ``--github`` adds the bot's workflow and labels."""
+    root = repo_root(required=False)
     had_config = (root / CONFIG_PATH).is_file()
     done = repo_setup.init(root, example=example, overwrite=overwrite)
     adopted = [] if example else _adopt_history(root, write_config=not had_config)
-    out.data({"changed": [*done.changed, *adopted], "kept": done.kept})
-    for line in (*done.changed, *adopted, *done.kept):
+    changed = [*done.changed, *adopted]
+    labelled = False
+    if github:
+        changed.append(_workflow(root, action_repo, action_ref))
+        made = _labels(root)
+        changed += made
+        labelled = bool(made)
+    out.data({"changed": changed, "kept": done.kept})
+    for line in (*changed, *done.kept):
         out.line(f"  {line}")
-    if not done.changed:
+    if not done.changed and not github:
         out.line("  nothing to do: already set up")
     out.success(f"{root.name} is ready for RFDs — try `rfd list`")
+    if github:
+        cfg = load_config(root)
+        labels = f"`{cfg.labels.review}` and `{cfg.labels.accept}`"
+        out.line((GITHUB_NEXT_LABELLED if labelled else GITHUB_NEXT).format(labels=labels))
     return 0
+
+
+def _labels(root: Path) -> list[str]:
+    """The trigger labels, created when a token and a github ``origin`` allow it."""
+    import os
+
+    from bot import workflow_setup
+    from bot.forge.github import GitHubForge
+
+    environ = workflow_setup.github_environ(root, os.environ)
+    if environ is None:
+        return []
+    forge = GitHubForge.from_env(environ)
+    return workflow_setup.create_labels(forge, load_config(root), environ["GITHUB_REPOSITORY"])
+
+
+def _workflow(root: Path, repo: str | None, ref: str | None) -> str:
+    from bot import __version__, workflow_setup
+
+    src = workflow_setup.source(repo, ref, __version__)
+    branch = workflow_setup.default_branch(root, load_config(root).rfd.main_branch)
+    return workflow_setup.write_workflow(root, src, branch)
 
 
 def _adopt_history(root: Path, *, write_config: bool) -> list[str]:

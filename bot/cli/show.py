@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
 
@@ -14,6 +15,9 @@ from bot.document import Document
 from bot.state import StateStore
 from bot.status import Status
 from bot.text import plural
+
+if TYPE_CHECKING:
+    from bot.workspace import Workspace
 
 WITH_PLAN = {Status.ACCEPTED, Status.IMPLEMENTED, Status.SUPERSEDED}
 
@@ -63,10 +67,29 @@ def status(out: Output, rfd: str) -> int:
     from bot import render
     from bot.cli.next_step import status_of
 
-    view = status_of(workspace(out), rfd)
-    out.data(view.to_dict())
+    ws = workspace(out)
+    view = status_of(ws, rfd)
+    data = view.to_dict()
+    block = _decision(ws, rfd, data)
+    out.data(data)
     out.line(render.to_text(view))
+    if block:
+        out.line("\n" + "\n".join(block))
     return 0
+
+
+def _decision(ws: Workspace, rfd: str, data: dict[str, object]) -> list[str]:
+    """The sign-offs ``[consensus]`` asks for, added to ``data`` (none without the table)."""
+    if not ws.config.consensus.enabled:
+        return []
+    from bot import signoff
+
+    found = signoff.current_standing(ws, rfd)
+    block = signoff.decision(ws, rfd)
+    approved = [a.login for a in found.counted]
+    data["decision"] = {"met": found.met, "missing": list(found.missing),
+                        "approved_by": approved, "block": block}  # fmt: skip
+    return block
 
 
 @rfd_command("plan")

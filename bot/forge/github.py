@@ -213,6 +213,19 @@ class GitHubForge:
             with self.pacer.write(), _translated(f"label #{number}"):
                 self.repo.get_issue(number).add_to_labels(*labels)
 
+    def create_label(self, name: str, color: str, description: str) -> bool:
+        """Create the repository label ``name``; False when it exists already (422)."""
+        from github import GithubException
+
+        with self.pacer.write(), _translated(f"create label {name!r}"):
+            try:
+                self.repo.create_label(name, color, description)
+            except GithubException as exc:
+                if exc.status == 422 and "already_exists" in str(exc.data):
+                    return False
+                raise
+        return True
+
     def remove_label(self, number: int, label: str) -> None:
         """Remove ``label``; a label that is not there (404) is not an error."""
         from github import GithubException

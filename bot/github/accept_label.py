@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from bot import authors
+from bot import authors, phase_ids
 from bot.github.api import PullRequest
 from bot.github.auth import AUTHOR_MAY_NOT_ACCEPT, authorize
 from bot.github.changed import changed_rfds
@@ -21,18 +21,28 @@ from bot.github.checkout import Checkout, writers
 from bot.github.commands import REGISTRY, Verb
 from bot.github.context import Context
 from bot.github.ops import Refused, commit, pr_workspace, refreshed, refuse_label
+from bot.markdown_safe import inline
 from bot.status import Status
 from bot.text import plural
 
 if TYPE_CHECKING:
+    from bot.accept import AcceptOutcome
     from bot.document import Document
+    from bot.workspace import Workspace
 
 ACCEPTABLE = (Status.DRAFT, Status.DISCUSSION)
 ALREADY = "Every RFD of this pull request is already accepted: nothing to do."
 ALREADY_KEY = "{key}-already"
 NO_RFD = "This pull request changes no RFD: there is nothing to accept."
+NOT_SIGNED_OFF = "RFD {rfd} cannot be accepted yet: it lacks its sign-offs.\n\n{missing}"
 ACCEPTED = "🚀 RFD {rid} is Accepted: {phases}, tracking issue #{issue}."
-NEXT = "Next: merge this pull request, then comment `/rfd implement` on #{issue}."
+NEXT = (
+    "**Next step:** merge this pull request into `{base}`, then comment `/rfd implement` "
+    "on {where}."
+)
+NEXT_ONE = "tracking issue #{issue} to start phase {first}: {title}"
+NEXT_MANY = "tracking issues {each}"
+NEXT_EACH = "#{issue} (RFD {rid}, phase {first}: {title})"
 
 
 def on_label(ctx: Context) -> None:
@@ -74,13 +84,25 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
             return already(ctx, pr, [(str(d.rfd_id), d.tracking_issue) for d in docs],
                            [c.file.path for c in changed])  # fmt: skip
         _check_authors(ctx, pr, checkout, todo)
+        _check_signed_off(ws, [str(d.rfd_id) for d in todo])
         outcomes = [accept(ws, str(d.rfd_id)) for d in todo]
         ids = ", ".join(o.rfd_id for o in outcomes)
         done = commit(ctx, checkout, [p for o in outcomes for p in o.changed], ids, "accepted")
         refreshed(ctx, pr, checkout)
     lines = [ACCEPTED.format(rid=o.rfd_id, phases=plural(len(o.phases), "phase"),
                              issue=o.issue.number) for o in outcomes]  # fmt: skip
-    return "\n".join([*lines, "", done, "", NEXT.format(issue=outcomes[0].issue.number)])
+    return "\n".join([*lines, "", done, "", next_step(outcomes, pr.base_ref)])
+
+
+def next_step(outcomes: list[AcceptOutcome], base: str) -> str:
+    """One line: merge, then ``/rfd implement`` on each tracking issue for its first phase."""
+    facts = [{"rid": o.rfd_id, "issue": o.issue.number, "title": inline(o.phases[0].title),
+              "first": phase_ids.label(o.phases[0], 1)} for o in outcomes]  # fmt: skip
+    if len(facts) == 1:
+        where = NEXT_ONE.format(**facts[0])
+    else:
+        where = NEXT_MANY.format(each=" and ".join(NEXT_EACH.format(**f) for f in facts))
+    return NEXT.format(base=inline(base), where=where)
 
 
 def already(ctx: Context, pr: PullRequest, docs: list[tuple[str, int | None]],
@@ -105,6 +127,20 @@ def _check_authors(ctx: Context, pr: PullRequest, checkout: Checkout, docs: list
         found = authors.author_logins(pr.author, names, ctx.api.pull_commits(pr.number), wrote)
     if login.lower() in found:
         raise Refused(AUTHOR_MAY_NOT_ACCEPT.format(login=login))
+
+
+def _check_signed_off(ws: Workspace, ids: list[str]) -> None:
+    """The sign-offs ``[consensus]`` asks for: a refusal (the label comes off) naming what
+    is missing and who can give it."""
+    if not ws.config.consensus.enabled:
+        return
+    from bot.signoff import current_standing
+
+    for rid in ids:
+        missing = current_standing(ws, rid).missing
+        if missing:
+            lines = "\n".join(f"- {inline(m)}" for m in missing)
+            raise Refused(NOT_SIGNED_OFF.format(rfd=rid, missing=lines))
 
 
 def _same(a: str, b: str) -> bool:

@@ -146,6 +146,24 @@ class RepoApi:
                 raise
         return Permission.of_collaborator(data)
 
+    def in_team(self, org: str, team: str, login: str) -> bool:
+        """Is ``login`` an active member of ``@org/team``?  (404: not a member, or a team
+        the token cannot see: either way no.)"""
+        from github import GithubException
+
+        parts = (urllib.parse.quote(p, safe="") for p in (org, team, login))
+        path = "/orgs/{}/teams/{}/memberships/{}".format(*parts)
+        with _translated(f"read {login}'s membership of @{org}/{team}"):
+            try:
+                _headers, data = self.requester.requestJsonAndCheck(
+                    "GET", f"{self.requester.base_url}{path}"
+                )
+            except GithubException as exc:
+                if exc.status == 404:
+                    return False
+                raise
+        return isinstance(data, dict) and data.get("state") == "active"
+
     def react(self, comment_id: int, reaction: Reaction) -> bool:
         """React to a comment; False when the comment is gone (deleted meanwhile).
 

@@ -26,6 +26,10 @@ class Verb(enum.Enum):
     ACCEPT = "accept"
     IMPLEMENT = "implement"
     DONE = "done"
+    APPROVE = "approve"
+    CONCERN = "concern"
+    RESOLVE = "resolve"
+    FCP = "fcp"
     STATUS = "status"
     HELP = "help"
 
@@ -36,6 +40,8 @@ class Args(enum.Enum):
     NONE = "none"
     SELECTION = "n… | all"
     PHASE = "[phase]"
+    TEXT = "<text>"
+    NUMBER = "<n>"
 
 
 @dataclass(frozen=True)
@@ -49,8 +55,10 @@ class VerbSpec:
     @property
     def usage(self) -> str:
         parts = [f"/rfd {self.verb.value}"]
+        if self.args is Args.TEXT:  # the text is the rest of the line: the option comes first
+            return f"/rfd {self.verb.value} [--rfd ID] {Args.TEXT.value}"
         if self.args is not Args.NONE:
-            parts.append(self.args.value if self.args is Args.PHASE else "<n… | all>")
+            parts.append("<n… | all>" if self.args is Args.SELECTION else self.args.value)
         if self.ai:
             parts.append("[--model X]")
         if self.verb is not Verb.HELP:
@@ -71,6 +79,10 @@ REGISTRY: dict[Verb, VerbSpec] = {
             Verb.IMPLEMENT, "implement the next (or given) phase in a new PR", Args.PHASE, ai=True
         ),
         VerbSpec(Verb.DONE, "mark the RFD Implemented once every phase is done"),
+        VerbSpec(Verb.APPROVE, "sign off on the RFD at its current revision (reviewers)"),
+        VerbSpec(Verb.CONCERN, "raise a blocking concern (reviewers)", Args.TEXT),
+        VerbSpec(Verb.RESOLVE, "resolve a concern (its author or a maintainer)", Args.NUMBER),
+        VerbSpec(Verb.FCP, "start the final comment period (reviewers)"),
         VerbSpec(
             Verb.STATUS,
             "refresh the status comment (on a tracking issue: the phases)",
@@ -91,6 +103,8 @@ class Command:
     """Review numbers for ``dismiss``; None means ``all``."""
     phase: str | None = None
     """The phase ``implement`` was given, as typed (a label such as ``3a``)."""
+    text: str = ""
+    """What ``concern`` says (the rest of its line)."""
 
     @property
     def spec(self) -> VerbSpec:
@@ -136,9 +150,23 @@ def parse_line(rest: str, line: int) -> Command:
     except ValueError:
         raise ValidationError(f"unknown command `/rfd {words[0]}`: try `/rfd help`") from None
     spec = REGISTRY[verb]
+    if spec.args is Args.TEXT:
+        return _with_text(verb, words[1:], line)
     options, positional = _options(words[1:], spec)
     selection, phase = _positional(positional, spec)
     return Command(verb, line, options.get("--rfd"), options.get("--model"), selection, phase)
+
+
+def _with_text(verb: Verb, words: list[str], line: int) -> Command:
+    """``/rfd concern [--rfd ID] text…``: everything after the options is the text."""
+    rfd = None
+    if words[:1] == ["--rfd"] and len(words) > 1:
+        if not RFD_ID.match(words[1]):
+            raise ValidationError(f"`--rfd` needs a value like {_EXAMPLE['--rfd']}")
+        rfd, words = words[1], words[2:]
+    if not words:
+        raise ValidationError(f"`/rfd {verb.value}` needs a text: {REGISTRY[verb].usage}")
+    return Command(verb, line, rfd, text=" ".join(words))
 
 
 def _options(words: list[str], spec: VerbSpec) -> tuple[dict[str, str], list[str]]:
@@ -175,6 +203,10 @@ def _positional(words: list[str], spec: VerbSpec) -> tuple[tuple[int, ...] | Non
         if words and all(w.isdigit() and int(w) > 0 for w in words):
             return tuple(sorted({int(w) for w in words})), None
         raise ValidationError(f"`/rfd dismiss` needs review numbers or `all`: `{spec.usage}`")
+    if spec.args is Args.NUMBER:
+        if len(words) == 1 and words[0].isdigit() and int(words[0]) > 0:
+            return (int(words[0]),), None
+        raise ValidationError(f"`/rfd {spec.verb.value}` needs a concern number: `{spec.usage}`")
     if spec.args is Args.PHASE and len(words) <= 1:
         if not words:
             return (), None
@@ -200,7 +232,16 @@ def who_may(spec: VerbSpec, cfg: Config) -> str:
     if spec.verb is Verb.ACCEPT:
         author = cfg.accept.allow_author
         who += " (the RFD's author too)" if author else " other than the RFD's author"
+    if spec.verb in SIGNING:
+        who += " listed in `consensus.reviewers`"
+        who += " (not the RFD's author)" if spec.verb is Verb.APPROVE else ""
     return who
+
+
+SIGNING = (Verb.APPROVE, Verb.CONCERN, Verb.FCP)
+"""Verbs only ``consensus.reviewers`` may use (besides the repository permission)."""
+CONSENSUS = (*SIGNING, Verb.RESOLVE)
+"""Verbs listed by ``/rfd help`` only where the repository asks for sign-offs."""
 
 
 def _bots(cfg: Config) -> str:
@@ -211,9 +252,11 @@ def _bots(cfg: Config) -> str:
 
 
 def command_table(cfg: Config) -> str:
-    """Every command, what it does and who may use it: a markdown table."""
+    """Every command, what it does and who may use it: a markdown table (the sign-off
+    commands only under ``[consensus]``)."""
     rows = ["| command | what it does | who may use it |", "|---|---|---|"]
-    rows += [f"| `{_cell(s.usage)}` | {s.summary} | {who_may(s, cfg)} |" for s in REGISTRY.values()]
+    shown = [s for s in REGISTRY.values() if cfg.consensus.enabled or s.verb not in CONSENSUS]
+    rows += [f"| `{_cell(s.usage)}` | {s.summary} | {who_may(s, cfg)} |" for s in shown]
     return "\n".join(rows)
 
 

@@ -16,6 +16,7 @@ from bot.forge.github import GitHubForge
 from bot.github.api import RepoApi
 from bot.github.delivery import Delivery
 from bot.github.redact import redact
+from bot.github.run_link import with_run_link
 from bot.github.summary import Summary
 
 
@@ -87,6 +88,7 @@ class Context:
         place (it takes this reply's marker): the thread shows one, current, answer.
         """
         key = key or self.delivery.key
+        body = with_run_link(body, self.environ)
         report = self._failure_report(key)
         if report is None:
             return self.upsert("reply", key, body)

@@ -35,6 +35,11 @@ NEXT_READ = (
 NEXT_IMPLEMENT = (
     "merge this pull request, then comment `/rfd implement` on {where} to start phase {phase}."
 )
+NEXT_SIGN_OFF = " Acceptance also waits for the **Decision** below."
+NEXT_SIGNED_OFF = (
+    "the **Decision** below is met: accept with `/rfd accept` or the `{accept}` label "
+    "(a review first, if you want one: label `{review}` or `/rfd review`)."
+)
 NEXT_DONE = "every phase is done: comment `/rfd done` here to mark it Implemented."
 WHO_MAY = "Who may: {who_review}; `/rfd accept` and `{accept}`: {who_accept}."
 WHO_MAY_LATER = "Who may: {who_review}."
@@ -74,6 +79,10 @@ class Panel:
     tracking: int | None = None
     lint: tuple[int, int] = (0, 0)
     """Errors and warnings."""
+    decision: tuple[str, ...] = ()
+    """The sign-off block (``[consensus]``), markdown lines made safe by its renderer."""
+    signed_off: bool | None = None
+    """Whether acceptance has its sign-offs; None when the repository asks for none."""
 
 
 @dataclass(frozen=True)
@@ -109,16 +118,28 @@ def next_step(panel: Panel, review_label: str, accept_label: str) -> str:
     facts = {"review": review_label, "accept": accept_label}
     status = panel.status
     if status in (Status.DRAFT, Status.DISCUSSION):
-        active = [r for r in panel.reviews if not r.dismissed]
-        if not active:
-            return NEXT_REVIEW.format(**facts)
-        total: dict[Severity, int] = {}
-        for entry in active:
-            for severity, n in (entry.counts or {}).items():
-                total[severity] = total.get(severity, 0) + n
-        opened = f"{len(active)} open review{'s' if len(active) > 1 else ''} ({tally(total)})"
-        blocking = total.get(Severity.BLOCKER, 0) + total.get(Severity.MAJOR, 0)
-        return (NEXT_SETTLE if blocking else NEXT_READ).format(open=opened, **facts)
+        if panel.signed_off and not any(not r.dismissed for r in panel.reviews):
+            return NEXT_SIGNED_OFF.format(**facts)
+        waiting = NEXT_SIGN_OFF if panel.signed_off is False else ""
+        return _in_discussion(panel, facts) + waiting
+    return _after_discussion(panel, facts)
+
+
+def _in_discussion(panel: Panel, facts: dict[str, str]) -> str:
+    active = [r for r in panel.reviews if not r.dismissed]
+    if not active:
+        return NEXT_REVIEW.format(**facts)
+    total: dict[Severity, int] = {}
+    for entry in active:
+        for severity, n in (entry.counts or {}).items():
+            total[severity] = total.get(severity, 0) + n
+    opened = f"{len(active)} open review{'s' if len(active) > 1 else ''} ({tally(total)})"
+    blocking = total.get(Severity.BLOCKER, 0) + total.get(Severity.MAJOR, 0)
+    return (NEXT_SETTLE if blocking else NEXT_READ).format(open=opened, **facts)
+
+
+def _after_discussion(panel: Panel, facts: dict[str, str]) -> str:
+    status = panel.status
     if status is Status.ACCEPTED:
         if panel.next_phase:
             where = f"tracking issue #{panel.tracking}" if panel.tracking else "its tracking issue"
@@ -180,6 +201,8 @@ def panel_text(panel: Panel, who: Who, review_label: str, accept_label: str) -> 
     lines += [f"**Next step:** {step}", ""]
     if who_line := _who(panel.status, who, accept_label):
         lines += [who_line, ""]
+    if panel.decision:
+        lines += [*panel.decision, ""]
     if panel.status in (Status.DRAFT, Status.DISCUSSION) or panel.reviews:
         lines += [*review_table(panel.reviews), ""]
     if panel.impl_reviews:

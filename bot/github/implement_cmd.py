@@ -8,36 +8,47 @@ comment edited in place; the PR is titled "RFD 045, phase 2: …" and carries th
 code and ``phases/2.md``.  A phase is named by its label in the RFD (``3a``, see
 :mod:`bot.phase_ids`) everywhere: the command, the branch ``rfd/045-phase-3a``, the
 title, the messages and the markers.  A phase whose PR exists already is not redone.
-The PR, opened or found, is linked from the phase's line on the tracking issue.
 
 The model's commands run isolated (:mod:`bot.agent.isolation`); where no isolation works
 the command is refused before any model call, saying how to enable it.  What the run
 left in the worktree is checked before the commit (:mod:`bot.agent.commit_guard`): what
 is out of bounds is put back, secret values are redacted, and the reply says so.
 
+An item whose check fails stays failed (``[!]``): the PR then says so and records
+nothing (no ``phases/<label>.md``; it says how a person records the phase from the kept
+summary), and the progress comment — on the tracking issue too — ends in a warning.
+
 Retry-safe: a run that pushed the branch but failed to open the PR (a 5xx, a
 422) left the work on the branch; the next run finds the branch with its
-``phases/<label>.md``, opens the PR for it without implementing again, and says so.
+``phases/<label>.md`` (or the kept summary of failed items), opens the PR for it without
+implementing again, and says so.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot import phase_ids
 from bot.agent.commit_guard import baseline, check_run
 from bot.agent.isolation import ENABLE, NO_ISOLATION, choose
+from bot.errors import ForgeError
 from bot.github.checkout import close, commit_and_push, file_at, open_branch, pushed_branch
 from bot.github.commands import Command
 from bot.github.context import Context
 from bot.github.ops import COMMIT, Refused, has_model, open_workspace
+from bot.github.progress import Progress, Snapshot, Stage, implement_listener
+from bot.github.run_link import run_id, run_url
 from bot.github.verbs import NEEDS_MODEL, rfd_for_implement
 from bot.markdown_safe import block, inline, one_line
+from bot.text import plural
 from bot.tracking import PULL_LINK
 
 if TYPE_CHECKING:
+    from bot.agent.implement import ImplementResult
+    from bot.plan import PlanPhase
     from bot.workspace import Workspace
 
 KEPT = "implement/{position}/summary.md"
@@ -46,8 +57,8 @@ Done = tuple[str, bool]
 """The phase's summary, and whether items failed."""
 BRANCH = "rfd/{rid}-phase-{n}"
 TITLE = "RFD {rid}, phase {n}: {title}"
-RUNNING = "⏳ Implementing RFD {rid}, phase {n}: {title} (branch `{branch}`)…"
-OPENED = "✅ RFD {rid}, phase {n}: {title} — {url}"
+RUNNING = "RFD {rid}, phase {n}: {title}"
+OPENED = "### ✅ RFD {rid}, phase {n}: {title} — {pr}"
 EXISTS = "Phase {n} of RFD {rid} already has a pull request: {url}"
 PR_BODY = (
     "<!-- rfd-bot:implement:{rid}-{n} -->\nPhase {n} of RFD {rid}: {title}.\n\n{summary}\n\n"
@@ -62,15 +73,29 @@ FAILED_PR_BODY = (
     "records it by copying `{kept}` to `{record}` on this branch before merging. "
     "Checks do not start by themselves on PRs the bot opens: push a commit or re-run them."
 )
-OPENED_FAILED = (
-    "⚠️ RFD {rid}, phase {n}: {title} — {url}: some items failed, so the phase is not "
-    "recorded (see the pull request for them and for how to record it anyway)."
+NOT_RECORDED = (
+    "Some items failed, so the phase is not recorded (see the pull request for them and for "
+    "how to record it anyway)."
 )
+OPENED_FAILED = "### ⚠️ RFD {rid}, phase {n}: {title} — {pr}\n\n" + NOT_RECORDED
 FAILED_REPLY = (
     "Opened {url} for phase {n} of RFD {rid}, with failed items: merging it does not record "
     "the phase (the pull request says how to)."
 )
-NO_PHASE = "RFD {rid} has no phase left to implement."
+NO_PHASE = (
+    "Every phase of RFD {rid} has its summary on `{branch}`: nothing is left to implement. "
+    "**Next step:** `/rfd done` on a pull request that changes RFD {rid} marks it Implemented."
+)
+MERGE_FIRST = (
+    "RFD {rid} is not Accepted on `{branch}` yet. **Next step:** merge this pull request "
+    "first, then comment `/rfd implement` on {issue}."
+)
+ACCEPT_FIRST = (
+    "RFD {rid} has no accepted plan on `{branch}`. **Next step:** accept it on its pull "
+    "request (`/rfd accept`) and merge that pull request, then comment `/rfd implement` here."
+)
+PR_LINK = "pull request [#{number}]({url}) opened"
+RETRY = "Comment `/rfd implement {n}` to run the phase again (the job summary has the details)."
 UNKNOWN_PHASE = "RFD {rid} has no phase {asked}: its phases are {labels}."
 OPENED_REPLY = "Opened {url} for phase {n} of RFD {rid}."
 RECOVERED = (
@@ -85,6 +110,19 @@ STRAY_BRANCH = (
 )
 
 
+@dataclass(frozen=True)
+class Opened:
+    """The phase's pull request once opened, and what the run showed and checked."""
+
+    url: str
+    failed: bool
+    """Items failed: the phase is not recorded."""
+    shown: str
+    """The progress comment's last text."""
+    checked: Sequence[str] = ()
+    """What the commit check did (:func:`bot.agent.commit_guard.check_run`)."""
+
+
 def implement(ctx: Context, command: Command) -> str:
     if not has_model(ctx, "implement", command.model):
         raise Refused(NEEDS_MODEL.format(verb="implement"))
@@ -93,47 +131,30 @@ def implement(ctx: Context, command: Command) -> str:
     rid = rfd_for_implement(ctx, command)
     ws = open_workspace(ctx, ctx.root)
     state = ws.store.read(rid)
-    position = _position(rid, state.plan, command.phase, state.next_phase)
-    plan = state.plan or ()
-    label = phase_ids.label(plan[position - 1], position)
-    branch = BRANCH.format(rid=rid, n=label)
-    facts: dict[str, Any] = {
-        "rid": rid,
-        "n": label,
-        "label": label,
-        "title": inline(plan[position - 1].title),
-        "branch": branch,
-    }
-    facts["record"] = ws.rel(ws.store.path(rid, f"phases/{label}.md"))
-    facts["kept"] = ws.rel(ws.store.path(rid, KEPT.format(position=position)))
-    key = f"{rid}-{label}"  # the label: unique in the plan, and what users call the phase
-    existing = ctx.api.find_pull(branch)
+    if not state.plan:
+        raise Refused(_not_accepted_yet(ctx, rid))
+    position = _position(ctx, rid, state.plan, command.phase, state.next_phase)
+    facts = _facts(ws, rid, state.plan, position)
+    key = f"{rid}-{facts['label']}"  # the label: unique in the plan, what users call the phase
+    existing = ctx.api.find_pull(facts["branch"])
     if existing is not None:
-        ctx.upsert("implement", key, OPENED.format(**facts, url=existing[1]))
+        ctx.upsert("implement", key, OPENED.format(**facts, pr=_pr_link(existing[1])))
         link_pull(ws, rid, position, existing)
         return EXISTS.format(**facts, url=existing[1])
     done, reply = _earlier_work(ctx, facts)
-    checked: list[str] = []
-    if done is None:
-        ctx.upsert("implement", key, RUNNING.format(**facts))
-        done, checked = _implement(ctx, command, rid, position, label, branch)
-    summary, failed = done
-    body = (FAILED_PR_BODY if failed else PR_BODY).format(**facts, summary=block(summary))
-    title = TITLE.format(**facts | {"title": one_line(plan[position - 1].title)})
-    opened = ctx.api.create_pull(title, branch, ctx.delivery.default_branch, body)
-    url = opened[1]
-    link_pull(ws, rid, position, opened)
-    lines = "\n".join(f"- {inline(line)}" for line in checked)
+    if done is not None:
+        opened = _recover(ctx, facts, key, done)
+    else:
+        opened = _run(ctx, command, position, facts, key)
+    link_pull(ws, rid, position, (int(opened.url.rsplit("/", 1)[-1]), opened.url))
+    if opened.failed:
+        tracking = ws.document(rid).tracking_issue
+        if tracking is not None and tracking != ctx.number:  # the tracking issue shows it too
+            ctx.upsert("implement", key, opened.shown, number=tracking)
+        reply = FAILED_REPLY if reply is OPENED_REPLY else reply
+    lines = "\n".join(f"- {inline(line)}" for line in opened.checked)
     extra = f"\n\n{CHECKED.format(lines=lines)}" if lines else ""
-    if not failed:
-        ctx.upsert("implement", key, OPENED.format(**facts, url=url))
-        return reply.format(**facts, url=url) + extra
-    progress = OPENED_FAILED.format(**facts, url=url)
-    ctx.upsert("implement", key, progress)
-    tracking = ws.document(rid).tracking_issue
-    if tracking is not None and tracking != ctx.number:  # the tracking issue shows it too
-        ctx.upsert("implement", key, progress, number=tracking)
-    return (FAILED_REPLY if reply is OPENED_REPLY else reply).format(**facts, url=url) + extra
+    return reply.format(**facts, url=opened.url) + extra
 
 
 def link_pull(ws: Workspace, rid: str, position: int, pull: tuple[int, str]) -> None:
@@ -144,14 +165,103 @@ def link_pull(ws: Workspace, rid: str, position: int, pull: tuple[int, str]) -> 
     sync_tracking(ws, rid, pulls={position: PULL_LINK.format(number=number, url=url)})
 
 
-def _position(rid: str, plan: Sequence[Any] | None, asked: str | None, nxt: int | None) -> int:
+def _facts(ws: Workspace, rid: str, plan: Sequence[PlanPhase], position: int) -> dict[str, Any]:
+    """What the texts say of the phase at ``position`` (its title made safe for markdown)."""
+    phase = plan[position - 1]
+    label = phase_ids.label(phase, position)
+    facts: dict[str, Any] = {
+        "rid": rid,
+        "n": label,
+        "label": label,
+        "title": inline(phase.title),
+        "branch": BRANCH.format(rid=rid, n=label),
+        "record": ws.rel(ws.store.path(rid, f"phases/{label}.md")),
+        "kept": ws.rel(ws.store.path(rid, KEPT.format(position=position))),
+    }
+    facts["pr_title"] = TITLE.format(**facts | {"title": one_line(phase.title)})
+    return facts
+
+
+def _run(ctx: Context, command: Command, position: int, facts: dict[str, Any], key: str) -> Opened:
+    """Implement the phase, its progress comment following, and open its pull request; the
+    progress comment ends in the outcome (failed items said), or in the failure."""
+    progress = _progress(ctx, key, facts)
+    try:
+        result, checked = _implement(ctx, command, position, facts, progress)
+        url = _open_pull(ctx, facts, (result.summary, bool(result.failed)))
+    except Exception as exc:
+        _report(ctx, progress, exc, facts)
+        raise
+    if not result.failed:
+        return Opened(url, False, progress.done(_pr_link(url), result.items), checked)
+    outcome = f"{_pr_link(url)} with {plural(len(result.failed), 'failed item')}"
+    return Opened(url, True, progress.done(outcome, result.items, NOT_RECORDED), checked)
+
+
+def _recover(ctx: Context, facts: dict[str, Any], key: str, done: Done) -> Opened:
+    """Open the pull request for the work an earlier run pushed (nothing is implemented)."""
+    url = _open_pull(ctx, facts, done)
+    failed = done[1]
+    shown = (OPENED_FAILED if failed else OPENED).format(**facts, pr=_pr_link(url))
+    ctx.upsert("implement", key, shown)
+    return Opened(url, failed, shown)
+
+
+def _pr_link(url: str) -> str:
+    return PR_LINK.format(number=url.rsplit("/", 1)[-1], url=url)
+
+
+def _report(ctx: Context, progress: Progress, exc: Exception, facts: dict[str, Any]) -> None:
+    """The progress comment says the run failed (never a stale ⏳), unless GitHub is down."""
+    try:
+        progress.failed(str(exc), RETRY.format(**facts))
+    except ForgeError as again:
+        ctx.summary.problem(again)
+
+
+def _open_pull(ctx: Context, facts: dict[str, Any], done: Done) -> str:
+    """Open the phase's pull request (its body says when items failed); its URL."""
+    summary, failed = done
+    body = (FAILED_PR_BODY if failed else PR_BODY).format(**facts, summary=block(summary))
+    base = ctx.delivery.default_branch
+    _, url = ctx.api.create_pull(facts["pr_title"], facts["branch"], base, body)
+    return url
+
+
+def _progress(ctx: Context, key: str, facts: dict[str, Any]) -> Progress:
+    """The phase's progress comment, posted now (research is the first stage)."""
+    snap = Snapshot(
+        "Implementing", RUNNING.format(**facts), Stage.RESEARCH,
+        run_url=run_url(ctx.environ), detail=f"branch `{facts['branch']}`",
+    )  # fmt: skip
+    progress = Progress(
+        lambda text: ctx.upsert("implement", key, text), snap, clock=ctx.clock,
+        spent=lambda: (ctx.summary.spent.tokens, ctx.summary.spent.cost_usd),
+        run_id=run_id(ctx.environ),
+    )  # fmt: skip
+    progress.update(force=True)
+    return progress
+
+
+def _not_accepted_yet(ctx: Context, rid: str) -> str:
+    """The dead end of an RFD without a plan on the default branch, and the way out."""
+    from bot.comments import marker
+
+    branch = ctx.delivery.default_branch
+    if not ctx.delivery.on_pull_request:
+        return ACCEPT_FIRST.format(rid=rid, branch=branch)
+    issue = ctx.forge.find_issue(marker("tracking", rid))
+    where = f"its tracking issue #{issue.number}" if issue else "its tracking issue"
+    return MERGE_FIRST.format(rid=rid, branch=branch, issue=where)
+
+
+def _position(ctx: Context, rid: str, plan: Sequence[Any], asked: str | None,
+              nxt: int | None) -> int:  # fmt: skip
     """The position of the phase to implement: the one asked for (by its label), else the
     next one; Refused when there is none."""
-    if not plan:
-        raise Refused(NO_PHASE.format(rid=rid))
     if asked is None:
         if nxt is None:
-            raise Refused(NO_PHASE.format(rid=rid))
+            raise Refused(NO_PHASE.format(rid=rid, branch=ctx.delivery.default_branch))
         return nxt
     found = phase_ids.named(plan, asked)
     if found is None:
@@ -179,26 +289,31 @@ def _earlier_work(ctx: Context, facts: dict[str, Any]) -> tuple[Done | None, str
 
 
 def _implement(
-    ctx: Context, command: Command, rid: str, position: int, label: str, branch: str
-) -> tuple[Done, list[str]]:
-    """Run the implement step on a new branch, check and push it: the phase summary, whether
-    items failed (then the phase is not recorded: no ``phases/<label>.md``), and what the
-    check did."""
+    ctx: Context, command: Command, position: int, facts: dict[str, Any], progress: Progress
+) -> tuple[ImplementResult, list[str]]:
+    """Run the implement step on a new branch, check and push it (the progress comment
+    follows): the step's result and what the check did.  When items failed the phase is
+    not recorded (no ``phases/<label>.md``)."""
     from bot.agent.steps import implement_rfd
+    from bot.events import Notice
 
+    rid, label, branch = facts["rid"], facts["label"], facts["branch"]
     checkout = open_branch(ctx.root, branch, ctx.environ)
     try:
         work = open_workspace(ctx, checkout.root)
+        files = lambda name: work.store.read_text(rid, f"implement/{position}/{name}")  # noqa: E731
+        work.bus.subscribe(Notice, implement_listener(progress, files), owner="progress")
         before = baseline(checkout.root)
         result = implement_rfd(work, rid, phase=position, model=command.model)
         if not result.failed:
             work.store.write_phase_summary(rid, label, result.summary)
         environ = {**os.environ, **ctx.environ}
         report = check_run(checkout.root, before, work.config, environ)
+        progress.update(stage=Stage.PUSH, items=result.items)
         message = COMMIT.format(ids=rid, what=f"phase {label}", key=ctx.delivery.key)
         if commit_and_push(checkout, [checkout.root], message, ctx.environ):
             ctx.progress.append(f"phase {label} of RFD {rid} pushed to `{branch}`; "
                                 "its pull request not yet opened")  # fmt: skip
     finally:
         close(ctx.root, checkout)
-    return (result.summary, bool(result.failed)), report.lines()
+    return result, report.lines()

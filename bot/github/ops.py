@@ -49,10 +49,12 @@ def model_environ(ctx: Context, pr: PullRequest | None) -> Mapping[str, str]:
 
 def open_workspace(ctx: Context, root: Path, pr: PullRequest | None = None) -> Workspace:
     """A workspace on ``root`` that writes through the GitHub forge; the bot commits itself.
-    On a fork PR's content (``pr``) it has no AI provider key (:func:`model_environ`)."""
+    On a fork PR's content (``pr``) it has no AI provider key (:func:`model_environ`); the
+    job summary adds up what its model calls cost."""
+    from bot.events import TurnComplete
     from bot.workspace import Workspace
 
-    return Workspace.open(
+    ws = Workspace.open(
         root,
         config=None if ctx.resolved else ctx.cfg,
         resolved=ctx.resolved,
@@ -62,6 +64,8 @@ def open_workspace(ctx: Context, root: Path, pr: PullRequest | None = None) -> W
         environ=model_environ(ctx, pr),
         prompt_root=ctx.root,  # the default branch's overrides, never the PR's
     )
+    ws.bus.subscribe(TurnComplete, ctx.summary.spent.add, owner="job-summary")
+    return ws
 
 
 def has_model(ctx: Context, step: str, model: str | None = None) -> bool:

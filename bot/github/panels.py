@@ -40,6 +40,10 @@ class Row:
     next_phase: str = ""
     tracking: int | None = None
     problem: RfdError | None = None
+    decision: tuple[str, ...] = ()
+    """The "Decision" block (``[consensus]``): sign-offs, open concerns, the FCP."""
+    signed_off: bool | None = None
+    """Whether the sign-offs acceptance needs are there; None without ``[consensus]``."""
 
 
 def _counts(path: Path) -> Counts:
@@ -54,17 +58,23 @@ def _upcoming(plan: Sequence[PlanPhase], todo: list[int]) -> str:
     return f"{phase_ids.label(plan[todo[0] - 1], todo[0])}: {plan[todo[0] - 1].title}"
 
 
-def read_row(root: Path, cfg: Config, changed: ChangedRfd) -> Row:
-    """What the PR's version of one RFD says (a broken file becomes ``problem``)."""
+def read_row(root: Path, cfg: Config, changed: ChangedRfd, now: float) -> Row:
+    """What the PR's version of one RFD says at ``now`` (a broken file, or a broken
+    consensus record, becomes ``problem``)."""
     if changed.removed:
         return Row(changed)
     try:
         doc = read(root, changed.file)
     except RfdError as err:
         return Row(changed, problem=err)
-    state = StateStore(root, cfg).read(changed.file.rfd_id)
+    store = StateStore(root, cfg)
+    state = store.read(changed.file.rfd_id)
     plan = state.plan or ()
     upcoming = _upcoming(plan, phase_ids.missing(plan, state.completed))
+    try:
+        decision, signed_off = _decision(store, cfg, doc.text, str(changed.file.rfd_id), now)
+    except RfdError as err:
+        return Row(changed, doc.title, problem=err)
     return Row(
         changed,
         doc.title,
@@ -74,7 +84,23 @@ def read_row(root: Path, cfg: Config, changed: ChangedRfd) -> Row:
         len(plan),
         upcoming,
         doc.tracking_issue,
+        decision=decision,
+        signed_off=signed_off,
     )
+
+
+def _decision(store: StateStore, cfg: Config, text: str, rid: str,
+              now: float) -> tuple[tuple[str, ...], bool | None]:  # fmt: skip
+    """The sign-off block and whether acceptance has its sign-offs, when the repository
+    asks for them (``[consensus]``)."""
+    if not cfg.consensus.enabled:
+        return (), None
+    from bot.consensus import revision
+    from bot.consensus_gate import block, standing
+
+    ledger, rev = store.read_consensus(rid), revision(text)
+    met = standing(cfg.consensus, ledger, rid, rev, now).met
+    return tuple(block(cfg.consensus, ledger, rid, rev, now, slash=True)), met
 
 
 def _entry(number: int | None, counts: Counts | None, posted: PostedReview | None,
@@ -119,4 +145,6 @@ def panel(row: Row, posted: Sequence[PostedReview], *, url: str, head: str,
         phases=row.phases,
         tracking=row.tracking,
         lint=lint,
+        decision=row.decision,
+        signed_off=row.signed_off,
     )

@@ -5,8 +5,10 @@ Every accepted or implemented RFD's tracking issue is synced from the files
 not link its issue is reported with the line to commit (this job may not write
 files, see ``tracked.unlinked``).  On every open pull
 request, a review or accept label left behind by a run that died is removed
-(so applying it again starts a new run), and the status comment is rebuilt
-from the PR's files — edited in place by its marker, created if missing.
+(so applying it again starts a new run), an elapsed final comment period is
+ended (see :mod:`bot.github.fcp_end`), and the status comment is rebuilt
+from the PR's files — edited in place by its marker, created if missing.  On open
+tracking issues and PRs, the progress comment of a run that died says it ended.
 Everything is idempotent: a second run finds nothing to change and writes
 nothing.  The job summary says what changed.
 """
@@ -18,7 +20,9 @@ from datetime import datetime, timedelta
 from bot.errors import InvalidStructure
 from bot.github.api import PullRequest
 from bot.github.context import Context
+from bot.github.fcp_end import end_elapsed
 from bot.github.ops import open_workspace
+from bot.github.progress_repair import repair
 from bot.github.status_comment import post_status
 from bot.github.tracked import sync
 from bot.text import plural
@@ -31,16 +35,29 @@ DONE = "reconcile: {writes}"
 
 
 def on_dispatch(ctx: Context) -> None:
+    from bot.events import TrackingIssueUpdated
+
     ws = open_workspace(ctx, ctx.root)
+    issues: list[int] = []
+
+    def open_issue(event: TrackingIssueUpdated) -> None:
+        if not event.closed:
+            issues.append(event.number)
+
+    ws.bus.subscribe(TrackingIssueUpdated, open_issue, owner="reconcile")
     sync(ctx, ws, [str(f.rfd_id) for f in ws.files()])
     for pr in ctx.api.open_pulls():
-        for line in remove_stale_labels(ctx, pr):
+        for line in remove_stale_labels(ctx, pr) + end_elapsed(ctx, pr):
             ctx.summary.note(line)
         try:
             post_status(ctx, pr)  # notes each comment posted, updated or unchanged
+            issues.append(pr.number)  # its comments are read now: dead runs' progress too
         except InvalidStructure as err:  # a link on the PR's branch: said, the others go on
             ctx.summary.problem(err)
             ctx.summary.note(SKIPPED.format(number=pr.number))
+    for number in dict.fromkeys(issues):  # tracking issues and PRs: where progress is shown
+        for line in repair(ctx, number):
+            ctx.summary.note(line)
     writes = ctx.forge.pacer.writes
     ctx.summary.note((DONE if writes else NOTHING).format(writes=plural(writes, "write")))
 

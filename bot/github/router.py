@@ -23,6 +23,7 @@ from bot.github.api import RepoApi
 from bot.github.context import Context
 from bot.github.delivery import Delivery
 from bot.github.failure import FAILED, retry_text, steps_done
+from bot.github.run_link import with_run_link
 from bot.github.summary import Summary
 from bot.markdown_safe import fenced
 
@@ -123,8 +124,17 @@ def _run(
         route.handler()(ctx)
         _clear_config_error(ctx)
     except RfdError as err:
+        _label_ran(ctx, f"❌ failed: {err}")
         return _failed(ctx, err)
+    _label_ran(ctx, "✅ done")
     return 0
+
+
+def _label_ran(ctx: Context, outcome: str) -> None:
+    """A label event's line in the job summary (commands write their own)."""
+    if ctx.delivery.label and not ctx.summary.ran:
+        label = ctx.delivery.label.replace("`", "")
+        ctx.summary.answered(f"label `{label}`", ctx.delivery.actor.login, outcome)
 
 
 def _clear_config_error(ctx: Context) -> None:
@@ -155,7 +165,8 @@ def _config_broken(
         forge = GitHubForge.from_env(environ)
         api = RepoApi(forge.repo, forge.pacer)
         ctx = Context(delivery, Config(), forge, api, Path("."), environ, summary)
-        ctx.upsert("config-error", delivery.number, CONFIG_BROKEN.format(error=fenced(str(err))))
+        body = with_run_link(CONFIG_BROKEN.format(error=fenced(str(err))), environ)
+        ctx.upsert("config-error", delivery.number, body)
     return 1
 
 

@@ -31,6 +31,7 @@ RETRY = "Nothing was left half-done: fix this, then comment again."
 GONE = "the comment of `/rfd {verb}` was deleted before it ran: not run"
 MAX_ERRORS = 20
 """Usage errors listed in one reply (a flood of bad commands is summed up)."""
+DONE, REFUSED, FAILED_OUTCOME = "✅ done", "😕 refused", "❌ failed"
 
 
 def on_comment(ctx: Context) -> None:
@@ -75,8 +76,7 @@ def run(ctx: Context, command: Command) -> None:
     authors = _pr_author(ctx) if command.verb is Verb.ACCEPT else ()
     decision = authorize(spec, ctx.delivery.actor, ctx.cfg, ctx.api.permission, authors=authors)
     if not decision.allowed:
-        _react(ctx, Reaction.CONFUSED)
-        ctx.reply(decision.reason, key=key)
+        _answer(ctx, command, key, decision.reason, Reaction.CONFUSED, REFUSED)
         return
     if spec.mutating and not _react(ctx, Reaction.EYES):
         ctx.summary.note(GONE.format(verb=command.verb.value))
@@ -84,27 +84,42 @@ def run(ctx: Context, command: Command) -> None:
     try:
         message = HANDLERS[command.verb](ctx, command)
     except Refused as refusal:
-        _react(ctx, Reaction.CONFUSED)
-        ctx.reply(str(refusal), key=key)
+        _answer(ctx, command, key, str(refusal), Reaction.CONFUSED, REFUSED)
         return
     except ForgeError:
+        _ran(ctx, command, FAILED_OUTCOME)
         raise  # GitHub itself failed: the router replies once and fails the job
     except RfdError as err:
         ctx.summary.problem(err)
-        _react(ctx, Reaction.CONFUSED)
         report = ctx.failure_report()  # an earlier run's: what it did stays said
         done = steps_done(report.body if report else None, ctx.progress)
         retry = retry_text(done) if done else RETRY
-        ctx.reply(
-            FAILED.format(verb=command.verb.value, error=fenced(str(err)), retry=retry), key=key
-        )
+        text = FAILED.format(verb=command.verb.value, error=fenced(str(err)), retry=retry)
+        _answer(ctx, command, key, text, Reaction.CONFUSED, FAILED_OUTCOME)
         return
-    if spec.mutating:
-        _react(ctx, Reaction.ROCKET)
+    reaction = Reaction.ROCKET if spec.mutating else None
     if message:
-        ctx.reply(message, key=key)
-    else:  # the reaction and what the command posted say it all
-        ctx.settle_failure(FINISHED)
+        _answer(ctx, command, key, message, reaction, DONE)
+        return
+    if reaction is not None:  # the reaction and what the command posted say it all
+        _react(ctx, reaction)
+    _ran(ctx, command, DONE)
+    ctx.settle_failure(FINISHED)
+
+
+def _answer(
+    ctx: Context, command: Command, key: str, text: str, reaction: Reaction | None, how: str
+) -> None:
+    """End ``command``: the reaction, the reply, and its line in the job summary."""
+    if reaction is not None:
+        _react(ctx, reaction)
+    _ran(ctx, command, f"{how}: {text}")
+    ctx.reply(text, key=key)
+
+
+def _ran(ctx: Context, command: Command, outcome: str) -> None:
+    login = ctx.delivery.actor.login
+    ctx.summary.answered(f"`/rfd {command.verb.value}`", login, outcome)
 
 
 def _react(ctx: Context, reaction: Reaction) -> bool:

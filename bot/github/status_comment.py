@@ -39,7 +39,7 @@ def read_rows(ctx: Context, pr: PullRequest) -> tuple[list[Row], Lint]:
     paths = [c.file.path for c in changed]
     checkout = open_pull(ctx.root, pr, ctx.api, ctx.environ, paths=paths, guarded=[ctx.cfg.rfd_dir])
     try:
-        rows = [read_row(checkout.root, ctx.cfg, c) for c in changed]
+        rows = [read_row(checkout.root, ctx.cfg, c, ctx.clock()) for c in changed]
         return rows, lint(ctx, checkout.root, rows)
     finally:
         close(ctx.root, checkout)
@@ -120,7 +120,7 @@ def refresh(ctx: Context, pr: PullRequest, root: Path, head: str,
     comment and the label as of ``head``, read from the checkout at ``root``."""
     if changed is None:
         changed = changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg)
-    rows = [read_row(root, ctx.cfg, c) for c in changed]
+    rows = [read_row(root, ctx.cfg, c, ctx.clock()) for c in changed]
     posted = posted_reviews(ctx.forge.comments(pr.number))
     body = render(ctx, rows, lint(ctx, root, rows), posted, repo=pr.head_repo, head=head)
     return _write(ctx, pr, body, rows)

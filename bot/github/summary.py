@@ -12,10 +12,18 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from bot.errors import RfdError
-from bot.markdown_safe import inline
+from bot.markdown_safe import cell, inline
+
+if TYPE_CHECKING:
+    from bot.events import TurnComplete
+
+RAN_HEAD = "| command | by | outcome |\n| --- | --- | --- |"
+RAN_ROW = "| {command} | @{actor} | {outcome} |"
+COST = "Model cost of this run: {tokens} tokens · ${cost:.4f}"
+NO_COST = "Model cost of this run: none (no model was called)"
 
 
 def escape_data(text: str) -> str:
@@ -40,10 +48,43 @@ def annotation(
 
 
 @dataclass
+class Spent:
+    """What the model calls of one run cost, added up as they complete."""
+
+    tokens: int = 0
+    cost_usd: float = 0.0
+
+    def add(self, event: TurnComplete) -> None:
+        self.tokens += event.input_tokens + event.output_tokens
+        self.cost_usd += event.cost_usd
+
+    def line(self) -> str:
+        if not self.tokens and not self.cost_usd:
+            return NO_COST
+        return COST.format(tokens=f"{self.tokens:,}", cost=self.cost_usd)
+
+
+@dataclass(frozen=True)
+class Ran:
+    """One command (or label) this run answered: what, who asked, how it ended."""
+
+    command: str
+    actor: str
+    outcome: str
+
+
+@dataclass
 class Summary:
     title: str
     lines: list[str] = field(default_factory=list)
     commands: list[str] = field(default_factory=list)
+    """Workflow commands (annotations) printed to the log."""
+    ran: list[Ran] = field(default_factory=list)
+    spent: Spent = field(default_factory=Spent)
+
+    def answered(self, command: str, actor: str, outcome: str) -> None:
+        """``command`` (markdown: `` `/rfd review` ``, a label) asked by ``actor`` ended so."""
+        self.ran.append(Ran(command, actor, _cell(outcome)))
 
     def note(self, line: str) -> None:
         self.lines.append(line)
@@ -61,7 +102,11 @@ class Summary:
 
     def markdown(self) -> str:
         body = "\n".join(f"- {inline(line)}" for line in self.lines) or "- nothing to do"
-        return f"### {self.title}\n\n{body}\n"
+        head = f"### {self.title}\n\n"
+        if self.ran:
+            rows = "\n".join(RAN_ROW.format(**vars(r)) for r in self.ran)
+            head += f"{RAN_HEAD}\n{rows}\n\n{self.spent.line()}\n\n"
+        return f"{head}{body}\n"
 
     def flush(self, environ: Mapping[str, str], out: TextIO | None = None) -> None:
         out = out or sys.stdout
@@ -73,3 +118,9 @@ class Summary:
                 handle.write(self.markdown())
         else:
             print(self.markdown(), file=out)
+
+
+def _cell(text: str) -> str:
+    """The first line of ``text`` (cut at 200 characters), safe in a table cell."""
+    first = text.strip().splitlines()[0] if text.strip() else ""
+    return cell(first[:200])

@@ -27,7 +27,9 @@ WHICH_RFD = "This pull request changes RFDs {ids}: say which one with `--rfd {fi
 NOT_IN_PR = "RFD {rfd} is not changed by this pull request (it changes {ids})."
 NEEDS_MODEL = (
     "`/rfd {verb}` needs an AI provider key and this run has none (fork PRs never get one): "
-    "nothing was changed."
+    "nothing was changed. **Next step:** a maintainer adds the `ANTHROPIC_API_KEY` secret (or "
+    "`OPENAI_API_KEY`) under Settings → Secrets and variables → Actions, then comments "
+    "`/rfd {verb}` again."
 )
 NOT_TRACKING = "This issue is not an RFD tracking issue: comment on the RFD's pull request."
 CLOSED_ON_MERGE = (
@@ -128,6 +130,7 @@ REFINE_FAILED = (
 def do_refine(ctx: Context, command: Command) -> str:
     from bot.agent.refine import StopReason
     from bot.agent.steps import refine_rfd
+    from bot.github.refine_progress import refine_progress
 
     if not has_model(ctx, "refine", command.model):
         raise Refused(NEEDS_MODEL.format(verb="refine"))
@@ -136,7 +139,9 @@ def do_refine(ctx: Context, command: Command) -> str:
     with pr_workspace(ctx, pr, [target.file.path]) as (ws, checkout):
         if again := done_before(ctx, checkout, str(target.file.rfd_id), "refined"):
             return again
-        result = refine_rfd(ws, str(target.file.rfd_id), model=command.model)
+        with refine_progress(ctx, ws, str(target.file.rfd_id)) as progress:
+            result = refine_rfd(ws, str(target.file.rfd_id), model=command.model)
+            progress.finish(result)
         path = ws.path(ws.find(str(target.file.rfd_id)))
         done = commit(ctx, checkout, [path], str(target.file.rfd_id), "refined")
         refreshed(ctx, pr, checkout)
@@ -176,6 +181,23 @@ def do_done(ctx: Context, command: Command) -> str:
     return f"{inline(outcome.message)}. {result}\n\n{later}"
 
 
+def pull_of(ctx: Context, verb: Verb) -> PullRequest:
+    """The PR a command was commented on (Refused on an issue)."""
+    return _pull(ctx, verb)
+
+
+def target_of(ctx: Context, pr: PullRequest, command: Command) -> ChangedRfd:
+    """The one RFD of ``pr`` the command is about (``--rfd`` when it changes several)."""
+    (target,) = _targets(ctx, pr, command, one=True)
+    return target
+
+
+def do_sign(ctx: Context, command: Command) -> str:
+    from bot.github.signing_cmd import do_sign as sign
+
+    return sign(ctx, command)
+
+
 def do_implement(ctx: Context, command: Command) -> str:
     from bot.github.implement_cmd import implement
 
@@ -191,4 +213,8 @@ HANDLERS: dict[Verb, Handler] = {
     Verb.ACCEPT: do_accept,
     Verb.DONE: do_done,
     Verb.IMPLEMENT: do_implement,
+    Verb.APPROVE: do_sign,
+    Verb.CONCERN: do_sign,
+    Verb.RESOLVE: do_sign,
+    Verb.FCP: do_sign,
 }

@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Literal, TypeVar
 
+from bot import consensus as consensus_json
 from bot import decisions as decisions_md
 from bot import phase_ids
 from bot import plan as plan_json
@@ -211,6 +212,17 @@ class StateStore:
         )
         self.write_decisions(rfd_id, found)
         return found
+
+    def read_consensus(self, rfd_id: Key) -> consensus_json.Ledger:
+        """Sign-offs, concerns and the final comment period (empty before the first)."""
+        path = self.path(rfd_id, consensus_json.FILE)
+        text = self._read(path)
+        if text is None:
+            return consensus_json.Ledger()
+        return consensus_json.loads(text, self.show(path))
+
+    def write_consensus(self, rfd_id: Key, ledger: consensus_json.Ledger) -> Path:
+        return self.write_text(rfd_id, consensus_json.FILE, consensus_json.dumps(ledger))
 
     def read_plan(self, rfd_id: Key) -> tuple[PlanPhase, ...] | None:
         path = self.path(rfd_id, PLAN)

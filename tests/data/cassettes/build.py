@@ -23,6 +23,8 @@ MODULES = (
     "scenarios_edges",
     "scenarios_inline",
     "scenarios_phase_prs",
+    "scenarios_run",
+    "scenarios_consensus",
 )
 
 

@@ -562,12 +562,14 @@ CASSETTES |= {
         call("GET", "/issues", query=ISSUES_Q, reply=[]),
         OPEN_TRACKING,
         call("GET", "/pulls", query="state=open&per_page=100&page=1", reply=[]),
+        call("GET", "/issues/12/comments", query="per_page=100", reply=[]),  # dead runs?
     ],
     # the issue the first run created is found by its marker; the header still lacks the link
     "test_github_reconcile/test_an_unlinked_header_is_reported_again_without_a_write": [
         call("GET", "/issues", query=ISSUES_Q, reply=[CREATED_12]),
         call("GET", "/issues/12", reply=CREATED_12),
         call("GET", "/pulls", query="state=open&per_page=100&page=1", reply=[]),
+        call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
     ],
 }
 
@@ -590,6 +592,8 @@ CASSETTES[C + "test_refine_commits_the_refined_rfd"] = [
     react("eyes"),
     PULL,
     SLASH_FILES,
+    reply("refine-progress-start", cid=965),
+    edited("refine-progress-done", 965),
     *status_posted("status-refined"),
     react("rocket"),
     reply("slash-refine"),
@@ -883,13 +887,14 @@ CASSETTES[C + "test_implement_recovers_when_opening_its_pr_failed"] = [
     NO_PR,
     reply("implement-running", cid=970, number=12),
     call("POST", "/pulls", status=502, reply={"message": "Server Error"}, body=PR_REQUEST),
+    edited("implement-failed-progress", 970, number=12),  # no ⏳ left behind
     reply("implement-failed-502", cid=971, number=12),
     # run 2 (the job re-run)
     call(
         "GET",
         "/issues/12/comments",
         query="per_page=100",
-        reply=[RUNNING_COMMENT, FAILED_REPLY],
+        reply=[comment(970, 12, body("implement-failed-progress")), FAILED_REPLY],
     ),
     perm("Codertocat", "admin"),
     call(
@@ -904,8 +909,8 @@ CASSETTES[C + "test_implement_recovers_when_opening_its_pr_failed"] = [
     call(
         "PATCH",
         "/issues/comments/970",
-        body={"body": body("implement-opened")},
-        reply=comment(970, 12, body("implement-opened")),
+        body={"body": body("implement-opened-again")},
+        reply=comment(970, 12, body("implement-opened-again")),
     ),
     react("rocket"),
     edited("slash-implement-recovered", 971, number=12),
@@ -936,8 +941,8 @@ CASSETTES[C + "test_implement_reuses_the_pr_a_failed_run_opened"] = [
     call(
         "PATCH",
         "/issues/comments/970",
-        body={"body": body("implement-opened")},
-        reply=comment(970, 12, body("implement-opened")),
+        body={"body": body("implement-opened-again")},
+        reply=comment(970, 12, body("implement-opened-again")),
     ),
     react("rocket"),
     edited("slash-implement-exists", 971, number=12),
@@ -1028,6 +1033,8 @@ CASSETTES[C + "test_refine_rerun_after_its_reply_failed_does_not_refine_again"] 
     react("eyes"),
     PULL,
     SLASH_FILES,
+    reply("refine-progress-start", cid=965),
+    edited("refine-progress-done", 965),
     *status_posted("status-refined"),
     react("rocket"),
     call(
@@ -1253,6 +1260,8 @@ CASSETTES[C + "test_refine_whose_pass_fails_keeps_the_reviews"] = [
     react("eyes"),
     PULL,
     SLASH_FILES,
+    reply("refine-progress-start", cid=965),
+    edited("refine-progress-failed", 965),  # a warning: the pass did not finish
     *status_posted("status-refined"),  # the first pass is committed: the same dashboard
     react("rocket"),
     reply("slash-refine-failed"),

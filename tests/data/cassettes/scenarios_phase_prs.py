@@ -6,7 +6,9 @@ which records the phase, ticks it and keeps that link beside the summary's.
 
 from __future__ import annotations
 
-from gh_data import call
+import json
+
+from gh_data import call, comment
 from scenarios_bot import CASSETTES as CASSETTES_SLASH
 from scenarios_bot import CREATED_12, ISSUES_Q, body, reply
 
@@ -25,7 +27,11 @@ CASSETTES = {
 # A hostile model drives `/rfd implement` (tests/test_implement_hostile.py): the PR is opened
 # and linked on the tracking issue; the reply says what was discarded before the commit.
 C = "test_github_slash/"
+OPENED, HOSTILE = body("implement-opened"), body("implement-opened-hostile")  # its own tokens
 CASSETTES["test_implement_hostile/test_the_bot_pushes_no_secret_and_no_protected_path"] = [
-    *CASSETTES_SLASH[C + "test_implement_opens_a_pr_for_the_next_phase"][:-1],
+    *(call("PATCH", "/issues/comments/970", body={"body": HOSTILE},
+           reply=comment(970, 12, HOSTILE))
+      if exchange["request"]["body"] == json.dumps({"body": OPENED}) else exchange  # type: ignore[index]
+      for exchange in CASSETTES_SLASH[C + "test_implement_opens_a_pr_for_the_next_phase"][:-1]),
     reply("slash-implement-hostile", number=12),
-]
+]  # fmt: skip

@@ -4,7 +4,7 @@
 set -e
 cd "$(dirname "$0")/../../.."
 rm -rf tests/data/cassettes/bodies/_unmatched
-/work/venv/bin/python tests/data/cassettes/build.py
-PYTHONPATH=tests/data/cassettes /work/venv/bin/python -m pytest -q -p snapshot_plugin \
+"${PY:-.venv/bin/python}" tests/data/cassettes/build.py
+PYTHONPATH=tests/data/cassettes "${PY:-.venv/bin/python}" -m pytest -q -p snapshot_plugin \
   -W "ignore::pytest.PytestAssertRewriteWarning" "$@" || true
 ls tests/data/cassettes/bodies/_unmatched 2>/dev/null || echo "no unmatched bodies"

@@ -37,6 +37,8 @@ OPERATIONS: tuple[tuple[str, str], ...] = (
     ("get", "/repos/{owner}/{repo}/pulls/{pull_number}/reviews"),
     ("post", "/repos/{owner}/{repo}/pulls/{pull_number}/reviews"),
     ("get", "/repos/{owner}/{repo}/contents/{path}"),
+    ("post", "/repos/{owner}/{repo}/labels"),
+    ("get", "/orgs/{org}/teams/{team_slug}/memberships/{username}"),
 )
 
 HERE = Path(__file__).resolve().parent

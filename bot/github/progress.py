@@ -1,0 +1,226 @@
+"""The progress comment of a long run (``/rfd implement``, ``/rfd refine``): one comment,
+edited as the run goes and ending in its outcome.
+
+It shows the stage (research, plan, item k of n, summary, push — or a refine pass),
+the item checklist as items are ticked or fail, the time so far, the tokens and cost
+so far and a link to the run.  Edits are paced: the text is written again only when
+the stage or the checklist changed and the last edit is at least
+:data:`EDIT_EVERY` seconds old; the start and the outcome are always written.  While
+the run works the comment carries a hidden run marker (``<!-- rfd-bot:run:<id> -->``),
+so the scheduled reconcile can tell a run that died from one still working
+(:mod:`bot.github.progress_repair`).  The rendering is pure: :func:`render` takes a
+:class:`Snapshot`; :class:`Progress` only decides when to write.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+
+from bot import checklist
+from bot.comments import marker
+from bot.events import Notice
+from bot.markdown_safe import inline
+from bot.sanitize import sanitize
+
+EDIT_EVERY = 20.0
+"""Least seconds between two progress edits (the start and the outcome are always written)."""
+RUN_KIND = "run"
+HEAD_RUNNING = "### ⏳ {doing} {title}"
+HEAD_DONE = "### ✅ {title} — {outcome}"
+HEAD_WARNED = "### ⚠️ {title} — {outcome}"
+HEAD_FAILED = "### ❌ {title} — the run failed"
+NOW = "**{stage}** · {facts}"
+FINISHED = "Finished in {facts}."
+STOPPED = "It stopped during **{stage}**, after {facts}: {reason}"
+RUN_LINK = "<sub>[Workflow run]({url}){note}</sub>"
+LIVE_NOTE = " · this comment is updated as the run goes"
+WORKING = " ← working on it"
+ITEM_MARK = {
+    checklist.ItemStatus.DONE: "x",
+    checklist.ItemStatus.FAILED: "!",
+    checklist.ItemStatus.PENDING: " ",
+}
+_MARKDOWN = re.compile(r"([\\`*_\[\]<>#|!~])")
+
+
+class Stage(Enum):
+    RESEARCH = "research"
+    PLAN = "plan"
+    ITEM = "item {k} of {n}"
+    SUMMARY = "summary"
+    PUSH = "push"
+    PASS = "pass {k} of at most {n}"
+    COMMIT = "commit"
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything the progress comment shows at one moment."""
+
+    doing: str
+    """What the run does, said while it works: "Implementing"."""
+    title: str
+    """What it works on: "RFD 045, phase 1: Writer" (plain text)."""
+    stage: Stage
+    k: int = 0
+    n: int = 0
+    items: tuple[checklist.Item, ...] = ()
+    elapsed: float = 0.0
+    tokens: int = 0
+    cost_usd: float = 0.0
+    run_url: str | None = None
+    detail: str = ""
+    """A fact line under the heading (the branch)."""
+
+    @property
+    def stage_text(self) -> str:
+        return self.stage.value.format(k=self.k, n=self.n)
+
+
+def plain(text: str, limit: int = 200) -> str:
+    """Untrusted ``text`` as one line of inert markdown: :func:`bot.markdown_safe.inline`
+    (no markers, HTML, images or mentions), its formatting escaped, cut at ``limit``."""
+    line = inline(sanitize(text))
+    line = line if len(line) <= limit else line[: limit - 1] + "…"
+    return _MARKDOWN.sub(r"\\\1", line)
+
+
+def duration(seconds: float) -> str:
+    """``42 s``, ``3 min 5 s``, ``1 h 2 min``."""
+    whole = max(0, int(seconds))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours} h {minutes} min"
+    if minutes:
+        return f"{minutes} min {secs} s" if secs else f"{minutes} min"
+    return f"{secs} s"
+
+
+def _facts(snap: Snapshot) -> str:
+    parts = [duration(snap.elapsed)]
+    if snap.tokens:
+        parts.append(f"{snap.tokens:,} tokens")
+    if snap.cost_usd:
+        parts.append(f"${snap.cost_usd:.4f}")
+    return " · ".join(parts + ([snap.detail] if snap.detail else []))
+
+
+def _checklist(snap: Snapshot, working: bool) -> list[str]:
+    lines = []
+    for position, item in enumerate(snap.items, start=1):
+        label = plain(item.label)
+        line = f"- [{ITEM_MARK[item.status]}] {item.tag or item.number}. {label}"
+        if item.status is checklist.ItemStatus.FAILED:  # an open box, marked: still to do
+            line = line.replace("- [!]", "- [ ]", 1)
+            line += f" — ❌ failed: {plain(item.reason) or 'no reason given'}"
+        elif working and snap.stage is Stage.ITEM and position == snap.k:
+            line += WORKING
+        lines.append(line)
+    return lines
+
+
+def _body(head: str, facts: str, snap: Snapshot, working: bool, note: str = "") -> str:
+    parts = [head, facts, *(["\n".join(_checklist(snap, working))] if snap.items else [])]
+    if snap.run_url:
+        parts.append(RUN_LINK.format(url=snap.run_url, note=note))
+    return "\n\n".join(parts)
+
+
+def render(snap: Snapshot, run_id: str | None = None) -> str:
+    """The comment while the run works (``run_id``: the marker reconcile looks for)."""
+    head = HEAD_RUNNING.format(doing=snap.doing, title=plain(snap.title))
+    facts = NOW.format(stage=snap.stage_text.capitalize(), facts=_facts(snap))
+    text = _body(head, facts, snap, True, LIVE_NOTE)
+    return f"{marker(RUN_KIND, run_id)}\n{text}" if run_id else text
+
+
+def render_done(snap: Snapshot, outcome: str, warning: str = "") -> str:
+    """The comment once the run ended; ``outcome`` is trusted markdown (a PR link).  A run
+    that ended with something left undone (failed items) says so in ``warning`` (trusted)."""
+    head = (HEAD_WARNED if warning else HEAD_DONE).format(title=plain(snap.title), outcome=outcome)
+    finished = FINISHED.format(facts=_facts(snap))
+    return _body(head, f"{finished}\n\n{warning}" if warning else finished, snap, False)
+
+
+def render_failed(snap: Snapshot, reason: str, retry: str) -> str:
+    """The comment once the run failed: where it stopped, why, and what to do."""
+    head = HEAD_FAILED.format(title=plain(snap.title))
+    stopped = STOPPED.format(stage=snap.stage_text, facts=_facts(snap), reason=plain(reason, 400))
+    return _body(head, f"{stopped}\n\n{retry}", snap, False)
+
+
+class Progress:
+    """Decides when the progress comment is written; ``write`` creates or edits it."""
+
+    def __init__(
+        self,
+        write: Callable[[str], object],
+        snap: Snapshot,
+        *,
+        clock: Callable[[], float],
+        spent: Callable[[], tuple[int, float]],
+        run_id: str | None = None,
+    ) -> None:
+        self._write, self._clock, self._spent, self._run_id = write, clock, spent, run_id
+        self._started = clock()
+        self._last_edit: float | None = None
+        self._shown: tuple[object, ...] | None = None
+        self.snap = snap
+
+    def _now(self, **changes: object) -> Snapshot:
+        tokens, cost = self._spent()
+        elapsed = self._clock() - self._started
+        return replace(self.snap, elapsed=elapsed, tokens=tokens, cost_usd=cost, **changes)  # type: ignore[arg-type]
+
+    def update(self, *, force: bool = False, **changes: object) -> None:
+        """Take ``changes`` (stage, k, n, items); write when it is worth an edit."""
+        self.snap = self._now(**changes)
+        substance = (self.snap.stage, self.snap.k, self.snap.n, self.snap.items)
+        if substance == self._shown and not force:
+            return
+        now = self._clock()
+        if not force and self._last_edit is not None and now - self._last_edit < EDIT_EVERY:
+            return
+        self._write(render(self.snap, self._run_id))
+        self._last_edit, self._shown = now, substance
+
+    def done(
+        self, outcome: str, items: Sequence[checklist.Item] | None = None, warning: str = ""
+    ) -> str:
+        """Write the outcome (see :func:`render_done`); the text written."""
+        changes = {} if items is None else {"items": tuple(items)}
+        self.snap = self._now(**changes)
+        text = render_done(self.snap, outcome, warning)
+        self._write(text)
+        return text
+
+    def failed(self, reason: str, retry: str) -> None:
+        self.snap = self._now()
+        self._write(render_failed(self.snap, reason, retry))
+
+
+def implement_listener(
+    progress: Progress, read: Callable[[str], str | None]
+) -> Callable[[Notice], None]:
+    """A bus listener for the implement step's notices: the stage and the checklist are
+    read from the files the step keeps (``read("items.md")``), so they are what it saved."""
+
+    def on_notice(_: Notice) -> None:
+        if read("research.md") is None:
+            progress.update(stage=Stage.RESEARCH)
+            return
+        text = read("items.md")
+        if text is None:
+            progress.update(stage=Stage.PLAN)
+            return
+        items = checklist.parse(text).items
+        pending = [i for i, it in enumerate(items, 1) if it.status is checklist.ItemStatus.PENDING]
+        stage = Stage.ITEM if pending else Stage.SUMMARY
+        k = pending[0] if pending else len(items)
+        progress.update(stage=stage, k=k, n=len(items), items=tuple(items))
+
+    return on_notice

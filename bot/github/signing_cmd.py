@@ -1,0 +1,91 @@
+"""``/rfd approve``, ``/rfd concern``, ``/rfd resolve``, ``/rfd fcp`` on the RFD's pull request.
+
+Besides the repository permission every mutating command needs (checked before),
+approving, raising a concern and starting the final comment period need a place in
+``consensus.reviewers``: the login itself, or membership of a listed team (read from
+the team-membership API, only when no login matches).  A concern is resolved by its
+author or a maintainer.  The ledger is committed to the PR branch like a review.
+"""
+
+from __future__ import annotations
+
+from bot import signoff
+from bot.consensus import same_login
+from bot.errors import RfdError
+from bot.github.api import Permission
+from bot.github.commands import SIGNING, Command, Verb
+from bot.github.context import Context
+from bot.github.ops import Refused, commit, done_before, pr_workspace, refreshed
+from bot.markdown_safe import inline
+from bot.workspace import Workspace
+
+NOT_CONFIGURED = (
+    "This repository asks for no sign-offs (no `[consensus]` table in `.github/rfd.toml`): "
+    "`/rfd {verb}` has nothing to record."
+)
+NOT_A_REVIEWER = (
+    "@{login} `/rfd {verb}` is for the reviewers in `consensus.reviewers` ({who}): ask one of them."
+)
+WHAT = {
+    Verb.APPROVE: "approved",
+    Verb.CONCERN: "concern raised",
+    Verb.RESOLVE: "concern resolved",
+    Verb.FCP: "final comment period started",
+}
+
+
+def reviewer_of(ctx: Context, login: str) -> str | None:
+    """The ``consensus.reviewers`` entry ``login`` counts as: the login, or a listed team."""
+    entries = ctx.cfg.consensus.reviewers
+    mine = next((e for e in entries if same_login(e, login)), None)
+    if mine is not None:
+        return mine
+    for entry in entries:
+        org, _, team = entry.lstrip("@").partition("/")
+        if entry.startswith("@") and team and ctx.api.in_team(org, team, login):
+            return entry
+    return None
+
+
+def do_sign(ctx: Context, command: Command) -> str:
+    """Record one sign-off step of the PR's RFD; the reply shows the decision after it."""
+    from bot.github.verbs import pull_of, target_of
+
+    if not ctx.cfg.consensus.enabled:
+        raise Refused(NOT_CONFIGURED.format(verb=command.verb.value))
+    login = ctx.delivery.actor.login
+    entry = reviewer_of(ctx, login) if command.verb in SIGNING else None
+    if command.verb in SIGNING and entry is None:
+        who = ", ".join(f"`{r}`" for r in ctx.cfg.consensus.reviewers)
+        raise Refused(NOT_A_REVIEWER.format(login=login, verb=command.verb.value, who=who))
+    pr = pull_of(ctx, command.verb)
+    target = target_of(ctx, pr, command)
+    rid = str(target.file.rfd_id)
+    with pr_workspace(ctx, pr, [target.file.path]) as (ws, checkout):
+        if again := done_before(ctx, checkout, rid, WHAT[command.verb]):
+            return again
+        try:
+            result = _step(ctx, ws, command, rid, login, entry or "")
+        except RfdError as err:
+            raise Refused(inline(err.message) + (f" ({err.hint})" if err.hint else "")) from err
+        done = commit(ctx, checkout, result.changed, rid, WHAT[command.verb])
+        block = signoff.decision(ws, rid, slash=True)
+        refreshed(ctx, pr, checkout)
+    return "\n".join([f"{inline(result.message)}. {done}", "", *block])
+
+
+def _step(ctx: Context, ws: Workspace, command: Command, rid: str, login: str,
+          entry: str) -> signoff.SignOff:  # fmt: skip
+    if command.verb is Verb.APPROVE:
+        return signoff.approve(ws, rid, login, reviewer=entry)
+    if command.verb is Verb.CONCERN:
+        link = str(ctx.delivery.comment.get("html_url") or "")
+        return signoff.concern(ws, rid, login, command.text, link)
+    if command.verb is Verb.RESOLVE:
+        (number,) = command.selection or (0,)
+
+        def maintainer() -> bool:
+            return ctx.api.permission(login) >= Permission.MAINTAIN
+
+        return signoff.resolve(ws, rid, number, login, maintainer=maintainer)
+    return signoff.start_fcp(ws, rid, login)

@@ -1,0 +1,266 @@
+"""Cassettes of the sign-off tests (``tests/test_github_signing.py``).
+
+A test of several runs follows PR 2 as GitHub shows it from one run to the next
+(:class:`Thread`): the first run posts the status comment (the dashboard) and the
+lifecycle label; later runs list it among the earlier comments and edit it in place,
+read the PR with its label, and find its head where the bot's last commit left it.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from gh_data import (
+    BOT,
+    call,
+    comment,
+    commit_item,
+    diff_entry,
+    error,
+    example,
+    label,
+    permission,
+    pull,
+    pull_item,
+    reaction,
+    user,
+)
+from scenarios_bot import (
+    BRANCH,
+    DISCUSSION,
+    HEAD,
+    RFD,
+    RFD_BLOB,
+    blob_sha,
+    body,
+    labelled,
+    lifecycle_label,
+)
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+from tests.github_world import RFD_TEXT
+
+G = "test_github_signing/"
+LEDGER = "docs/rfd/.state/045/consensus.json"
+TEAM_DOC = "https://docs.github.com/rest/teams/members#get-team-membership-for-a-user"
+STATUS = 950  # the status comment's id
+
+Interaction = dict[str, Any]
+
+
+def perm(login: str, role: str) -> Interaction:
+    return call("GET", f"/collaborators/{login}/permission", reply=permission(login, role))
+
+
+def files(ledger: str | None, rfd: str = RFD_BLOB) -> Interaction:
+    """The PR's files: the RFD and, once a sign-off was committed, its ledger (git blobs)."""
+    found = [diff_entry(RFD, sha=rfd)] + ([diff_entry(LEDGER, sha=ledger)] if ledger else [])
+    return call("GET", "/pulls/2/files", query="per_page=100&page=1", reply=found)
+
+
+def react(content: str, cid: int) -> Interaction:
+    return call("POST", f"/issues/comments/{cid}/reactions", body={"content": content},
+                status=201, reply=reaction(content))  # fmt: skip
+
+
+def member(login: str, active: bool = True) -> Interaction:
+    """``GET /orgs/Codertocat/teams/architects/memberships/<login>``: 200, or 404."""
+    uri = f"https://api.github.com/orgs/Codertocat/teams/architects/memberships/{login}"
+    if not active:
+        return call("GET", uri, status=404, reply=error("Not Found", TEAM_DOC, 404))
+    found = example("team-membership-response-if-user-is-a-team-maintainer")
+    found.update(url=f"https://api.github.com/teams/1/memberships/{login}", role="member")
+    return call("GET", uri, reply=found)
+
+
+def person(login: str) -> dict[str, Any]:
+    """A user as GitHub shows them (the id the permission answers give them)."""
+    return user(login, 3000 + len(login))
+
+
+PR_HEAD = "3360530d28ea685fa52e80af63d838b9e8c81fa2"  # the world's PR commit (fixed git dates)
+BOT_EMAIL = "41898282+github-actions[bot]@users.noreply.github.com"
+
+
+def bot_commit(sha: str, what: str, cid: int) -> dict[str, Any]:
+    """A commit of the bot on the PR branch as GitHub lists it (its trailer names the event)."""
+    found = commit_item(sha, BOT, BOT_EMAIL, "rfd-bot")
+    found["commit"]["message"] = f"RFD 045: {what} by rfd-bot\n\nRfd-Bot-Event: c{cid}"
+    return found
+
+
+class Thread:
+    """PR 2 between runs: its comments as GitHub lists them, its labels, its commits."""
+
+    def __init__(self) -> None:
+        self.comments: list[dict[str, Any]] = []
+        self.labels: list[dict[str, Any]] = []
+        opened = commit_item(PR_HEAD, user("Codertocat"), "test@example.com", "Test User")
+        opened["commit"]["message"] = "pr"
+        self.commits = [opened]
+        self.ledger: str | None = None
+
+    @property
+    def head(self) -> str:
+        return str(self.commits[-1]["sha"])
+
+    def said(self, cid: int, login: str, text: str) -> Interaction:
+        """``login`` comments ``text``; the run it starts lists the comments, this one last."""
+        self.comments.append(comment(cid, 2, text, person(login)))
+        return call("GET", "/issues/2/comments", query="per_page=100", reply=list(self.comments))
+
+    def pull(self) -> Interaction:
+        found = pull(2, BRANCH, self.head)
+        found["labels"] = list(self.labels)
+        return call("GET", "/pulls/2", reply=found)
+
+    def dashboard(self, name: str) -> list[Interaction]:
+        """The status comment ``bodies/<name>.md``: posted with the PR's label the first
+        time, edited in place afterwards (the label is already there)."""
+        text = body(name)
+        made = comment(STATUS, 2, text)
+        at = next((i for i, c in enumerate(self.comments) if c["id"] == STATUS), None)
+        if at is not None:
+            self.comments[at] = made
+            return [call("PATCH", f"/issues/comments/{STATUS}", body={"body": text}, reply=made)]
+        self.comments.append(made)
+        self.labels.append(lifecycle_label(DISCUSSION))
+        posted = call("POST", "/issues/2/comments", body={"body": text}, status=201, reply=made)
+        return [posted, *labelled(2, DISCUSSION)]
+
+    def listed_commits(self) -> Interaction:
+        return call("GET", "/pulls/2/commits", query="per_page=100&page=1",
+                    reply=list(self.commits))  # fmt: skip
+
+    def replied(self, name: str, cid: int) -> Interaction:
+        made = comment(cid, 2, body(name))
+        self.comments.append(made)
+        return call("POST", "/issues/2/comments", body={"body": body(name)}, status=201,
+                    reply=made)  # fmt: skip
+
+
+WHAT = {"approve": "approved", "concern": "concern raised", "resolve": "concern resolved",
+        "fcp": "final comment period started"}  # fmt: skip
+
+
+def signed(pr: Thread, said: tuple[int, str, str], role: str, *, team: bool,
+           made: tuple[str, str], status: str, name: str) -> list[Interaction]:  # fmt: skip
+    """``said`` (``(comment id, login, text)``), a sign-off command that succeeds: the bot
+    commits ``made`` (the commit's sha, the ledger's blob in it), refreshes the dashboard
+    ``bodies/<status>.md`` and replies ``bodies/<name>.md``."""
+    cid, login, text = said
+    checked = [member(login)] if team else []
+    out = [pr.said(*said), perm(login, role), react("eyes", cid), *checked, pr.pull(),
+           files(pr.ledger), *pr.dashboard(status), react("rocket", cid),
+           pr.replied(name, 2000 + cid)]  # fmt: skip
+    sha, pr.ledger = made
+    pr.commits.append(bot_commit(sha, WHAT[text.split()[1]], cid))
+    return out
+
+
+def two_reviewers() -> list[Interaction]:
+    """Approve ×2 (mona through her team), a concern, accept refused, resolve, fcp."""
+    pr = Thread()
+    concern = "/rfd concern Proxies may buffer the chunked response"
+    return [
+        *signed(pr, (1001, "hubot", "/rfd approve"), "maintain", team=False,
+                made=("3d69b677b3a437374c49ca8d57bdbac516edec81",
+                      "0ee7a9bca6d6b1b4121c1341bed1ea76a927c217"),
+                status="consensus-status-hubot", name="consensus-approve-hubot"),
+        *signed(pr, (1002, "mona", "/rfd approve"), "write", team=True,
+                made=("2f5c1e4557b64f3c4fbfa5a2cc082ab4125f124f",
+                      "36bee8492c67d8cfc5671ac5376e5e122d1d941c"),
+                status="consensus-status-mona", name="consensus-approve-mona"),
+        *signed(pr, (1003, "mona", concern), "write", team=True,
+                made=("aebc3a244d122afd8a0e3f47a088ef8a9c0c9502",
+                      "5957778410c1edd220c592df1265212a7afc2af9"),
+                status="consensus-status-concern", name="consensus-concern"),
+        pr.said(1004, "hubot", "/rfd accept"), perm("hubot", "maintain"), react("eyes", 1004),
+        pr.pull(), files(pr.ledger), pr.listed_commits(), react("confused", 1004),
+        pr.replied("consensus-accept-refused", 3004),
+        *signed(pr, (1005, "mona", "/rfd resolve 1"), "write", team=False,
+                made=("71e0fdeee800fed6a797b72c1329b48a49dc9edc",
+                      "7c94c6573035d724bc7615d5f3028e038d3176af"),
+                status="consensus-status-resolved", name="consensus-resolve"),
+        *signed(pr, (1006, "hubot", "/rfd fcp"), "maintain", team=False,
+                made=("dffaef1e166993618aad9879bdb78e0bd3ac68c3",
+                      "701bbc6f94e549ffc8564dc58634f70f22b56a74"),
+                status="consensus-status-fcp", name="consensus-fcp"),
+    ]  # fmt: skip
+
+
+def not_a_reviewer() -> list[Interaction]:
+    pr = Thread()
+    return [pr.said(1011, "octocat", "/rfd approve"), perm("octocat", "write"),
+            react("eyes", 1011), member("octocat", False), react("confused", 1011),
+            pr.replied("consensus-not-a-reviewer", 3011)]  # fmt: skip
+
+
+CASSETTES = {
+    G + "test_two_reviewers_approve_a_concern_blocks_accept_until_resolved": two_reviewers(),
+    G + "test_someone_not_among_the_reviewers_cannot_approve": not_a_reviewer(),
+}
+
+
+# The scheduled run on a PR whose final comment period has ended (the ledger ELAPSED of the
+# test module): its dashboard shows the period running, it carries its lifecycle label.
+ELAPSED_BLOB = "b84a985d670dd60d483bc25c6f15b84ab5d2668a"  # the git blob of ELAPSED
+RUNNING = comment(STATUS, 2, body("consensus-status-running"))
+ENDED = comment(STATUS, 2, body("consensus-status-ended"))
+DISCUSSING = {**pull_item(2, BRANCH, HEAD), "labels": [lifecycle_label(DISCUSSION)]}
+OPEN_PRS = call("GET", "/pulls", query="state=open&per_page=100&page=1", reply=[DISCUSSING])
+ACCEPT = {
+    **label("rfd:accept", 208045950),
+    "default": False,
+    "color": "0e8a16",
+    "description": "rfd-bot",
+}  # as the webhook fixtures show the trigger labels
+
+
+def listed(*found: dict[str, Any]) -> Interaction:
+    return call("GET", "/issues/2/comments", query="per_page=100", reply=list(found))
+
+
+def reply(name: str, cid: int) -> Interaction:
+    return call("POST", "/issues/2/comments", body={"body": body(name)}, status=201,
+                reply=comment(cid, 2, body(name)))  # fmt: skip
+
+
+ENDED_NOW = call("PATCH", f"/issues/comments/{STATUS}", body={"body": ENDED["body"]}, reply=ENDED)
+END = G + "test_the_scheduled_run_ends_an_elapsed_final_comment_period"
+CASSETTES |= {
+    END + "[accepts]": [
+        OPEN_PRS, files(ELAPSED_BLOB), listed(RUNNING), reply("consensus-fcp-labelled", 2101),
+        call("POST", "/issues/2/labels", body=["rfd:accept"],  # all of the PR's labels now
+             reply=[lifecycle_label(DISCUSSION), ACCEPT]),
+        ENDED_NOW,
+    ],
+    END + "[announces]": [
+        OPEN_PRS, files(ELAPSED_BLOB), listed(RUNNING), reply("consensus-fcp-ended", 2102),
+        ENDED_NOW,
+    ],
+    G + "test_the_end_of_a_final_comment_period_is_announced_once": [
+        OPEN_PRS, files(ELAPSED_BLOB),
+        listed(ENDED, comment(2102, 2, body("consensus-fcp-ended"))),
+    ],
+}  # fmt: skip
+
+
+def approve_then_push() -> list[Interaction]:
+    """An approval, then the author pushes an edit of the RFD: ``synchronize``."""
+    pr = Thread()
+    approved = signed(pr, (1021, "hubot", "/rfd approve"), "maintain", team=False,
+                      made=("2ebdd4e845793f1a19c7346f7cbe63c9d33c22e4",
+                            "0ee7a9bca6d6b1b4121c1341bed1ea76a927c217"),
+                      status="consensus-status-before-push",
+                      name="consensus-approve-before-push")  # fmt: skip
+    edited = blob_sha(RFD_TEXT + "\nOne more risk: slow clients.\n")
+    return [*approved, files(pr.ledger, edited), listed(*pr.comments),
+            *pr.dashboard("consensus-status-older")]  # fmt: skip
+
+
+CASSETTES[G + "test_a_push_after_an_approval_shows_it_as_of_an_older_revision"] = (
+    approve_then_push()
+)

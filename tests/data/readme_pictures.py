@@ -1,0 +1,54 @@
+"""The README's pictures of the bot, made from the texts the bot itself posts.
+
+The comment bodies are the ones the bot's renderers produced in the cassette tests
+(``tests/data/cassettes/bodies/``, checked by every replay), laid out as GitHub's
+timeline by the design renderer (``github-render``: GitHub's CSS, task lists, mermaid):
+
+    .venv/bin/python tests/data/readme_pictures.py > /tmp/spec.json
+    cd <github-render> && node render.mjs /tmp/spec.json html
+    OUT=<repo>/.github/images ./shoot.sh bot-on-a-pr 830
+    OUT=<repo>/.github/images ./shoot.sh bot-implementing 740
+
+Run it again after a change to those texts and commit the PNGs.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+BODIES = Path(__file__).resolve().parent / "cassettes" / "bodies"
+TITLE = "RFD 045: Streaming exports"
+
+
+def body(name: str) -> str:
+    return (BODIES / f"{name}.md").read_text(encoding="utf-8")
+
+
+def person(text: str, *reactions: str) -> dict[str, object]:
+    return {"md": text, "author": "octocat", "bot": False, "reactions": list(reactions)}
+
+
+def pages() -> list[dict[str, object]]:
+    on_pr = [
+        {"md": body("status-slash-accepted"), "edited": True, "when": "5 minutes ago"},
+        person("Looks good to me now.\n\n/rfd accept", "👀 1", "🚀 1"),
+        {"md": body("slash-accept")},
+    ]
+    on_issue = [
+        {"md": body("tracking-new"), "verb": "opened this issue", "when": "yesterday"},
+        person("/rfd implement", "👀 1"),
+        {"md": body("run-progress-item-2"), "edited": True},
+    ]
+    return [
+        {"name": "bot-on-a-pr", "title": f"Add {TITLE}", "number": 2, "state": "open",
+         "items": on_pr},
+        {"name": "bot-implementing", "title": TITLE, "number": 12, "state": "open",
+         "items": on_issue},
+    ]  # fmt: skip
+
+
+if __name__ == "__main__":
+    json.dump(pages(), sys.stdout, ensure_ascii=False, indent=1)
+    sys.exit(0)

@@ -1,0 +1,166 @@
+"""Sign-offs on a pull request, end to end through `rfd bot`: approve, concern, resolve, fcp."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import git
+from tests.github_world import BRANCH, CONFIG, RFD_PATH, RFD_TEXT, make_world, payload, run_bot
+
+pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
+LEDGER = "docs/rfd/.state/045/consensus.json"
+CONSENSUS = """
+[consensus]
+reviewers = ["hubot", "@Codertocat/architects"]
+approvals = 2
+fcp_days = 7
+fcp_accepts = true
+"""
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> tuple[Path, Path]:
+    return make_world(tmp_path, {".github/rfd.toml": CONFIG + CONSENSUS}, {RFD_PATH: RFD_TEXT})
+
+
+PR_URL = "https://github.com/Codertocat/Hello-World/pull/2"
+
+
+def comment(body: str, sender: str, cid: int) -> dict[str, object]:
+    changes = {"comment.body": body, "comment.user.login": sender, "sender.login": sender,
+               "comment.id": cid, "comment.html_url": f"{PR_URL}#issuecomment-{cid}"}  # fmt: skip
+    return payload("issue_comment.created.pr", **changes)
+
+
+def ledger(origin: Path) -> dict[str, list[dict[str, object]]]:
+    data: dict[str, list[dict[str, object]]] = json.loads(git(origin, "show", f"{BRANCH}:{LEDGER}"))
+    return data
+
+
+@pytest.mark.vcr
+def test_two_reviewers_approve_a_concern_blocks_accept_until_resolved(
+    tmp_path: Path, world: tuple[Path, Path], vcr: Any
+) -> None:
+    origin, checkout = world
+
+    def say(body: str, sender: str, cid: int) -> None:
+        assert run_bot(tmp_path, checkout, "issue_comment", comment(body, sender, cid)) == 0
+        git(checkout, "fetch", "-q", "origin")
+
+    say("/rfd approve", "hubot", 1001)
+    say("/rfd approve", "mona", 1002)  # a member of @Codertocat/architects
+    approvals = ledger(origin)["approvals"]
+    assert [(a["login"], a["reviewer"]) for a in approvals] == [
+        ("hubot", "hubot"),
+        ("mona", "@Codertocat/architects"),
+    ]
+    say("/rfd concern Proxies may buffer the chunked response", "mona", 1003)
+    say("/rfd accept", "hubot", 1004)  # refused: the reply names the concern
+    (refusal,) = [r.body for r in vcr.requests if r.body and b"c1004-accept" in r.body]
+    assert (
+        "- concern 1 by mona is open: Proxies may buffer the chunked response"
+        in json.loads(refusal)["body"]
+    )
+    assert "- **Status**: Discussion" in git(origin, "show", f"{BRANCH}:{RFD_PATH}")
+    say("/rfd resolve 1", "mona", 1005)
+    assert ledger(origin)["concerns"][0]["resolved_by"] == "mona"
+    say("/rfd fcp", "hubot", 1006)
+    fcp = ledger(origin)["fcp"]
+    assert isinstance(fcp, dict) and fcp["by"] == "hubot"
+    # one dashboard, posted by the first sign-off and edited by each later one
+    dashboard = [r for r in vcr.requests if r.body and b"<!-- rfd-bot:status:2 -->" in r.body]
+    assert [r.method for r in dashboard] == ["POST"] + ["PATCH"] * 4
+    last = json.loads(dashboard[-1].body)["body"]
+    assert "the final comment period runs until 2026-12-05 02:00 UTC." in last
+
+
+@pytest.mark.vcr
+def test_someone_not_among_the_reviewers_cannot_approve(
+    tmp_path: Path, world: tuple[Path, Path]
+) -> None:
+    origin, checkout = world
+    data = comment("/rfd approve", "octocat", 1011)
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    files = git(origin, "ls-tree", "-r", "--name-only", BRANCH).split()
+    assert LEDGER not in files
+
+
+# approved at the RFD's revision (its git blob, as `/rfd approve` records it)
+ELAPSED = """{
+  "approvals": [
+    {"login": "hubot", "revision": "cf966ebba4a58ec177a17b71f7328274d0aadcf6", "at": 1795000000,
+     "reviewer": "hubot"},
+    {"login": "mona", "revision": "cf966ebba4a58ec177a17b71f7328274d0aadcf6", "at": 1795000000,
+     "reviewer": "@Codertocat/architects"}
+  ],
+  "concerns": [],
+  "fcp": {"by": "hubot", "start": 1795140000, "end": 1795744800, "paused": false}
+}
+"""
+
+
+@pytest.mark.parametrize("accepts", [True, False], ids=["accepts", "announces"])
+@pytest.mark.vcr
+def test_the_scheduled_run_ends_an_elapsed_final_comment_period(
+    tmp_path: Path, accepts: bool, vcr: Any
+) -> None:
+    """The job may not write code: it comments (and applies the accept label when
+    configured to); the ledger needs no change, the gate reads the end by the clock."""
+    config = CONFIG + CONSENSUS.replace("true", "true" if accepts else "false")
+    origin, checkout = make_world(
+        tmp_path, {".github/rfd.toml": config}, {RFD_PATH: RFD_TEXT, LEDGER: ELAPSED}
+    )
+    assert run_bot(tmp_path, checkout, "workflow_dispatch", payload("workflow_dispatch")) == 0
+    said = json.loads(vcr.requests[3].body)["body"]
+    assert "The final comment period of RFD 045 ended on 2026-11-27 02:00 UTC" in said
+    labelled = [r for r in vcr.requests if r.path.endswith("/labels")]
+    assert len(labelled) == (1 if accepts else 0)
+    assert ledger(origin)["fcp"] == json.loads(ELAPSED)["fcp"]
+    status = json.loads(vcr.requests[-1].body)["body"]  # the dashboard, edited in place
+    assert "Final comment period ended 2026-11-27 02:00 UTC.\n\n✅ Ready to accept." in status
+
+
+@pytest.mark.vcr
+def test_the_end_of_a_final_comment_period_is_announced_once(tmp_path: Path) -> None:
+    config = CONFIG + CONSENSUS.replace("true", "false")
+    _, checkout = make_world(
+        tmp_path, {".github/rfd.toml": config}, {RFD_PATH: RFD_TEXT, LEDGER: ELAPSED}
+    )
+    assert run_bot(tmp_path, checkout, "workflow_dispatch", payload("workflow_dispatch")) == 0
+
+
+DISCUSSION_LABEL = {  # the PR's lifecycle label, as the approval's run added it
+    "id": 208045946,
+    "node_id": "MDU6TGFiZWwyMDgwNDU5NDY=",
+    "url": "https://api.github.com/repos/Codertocat/Hello-World/labels/rfd%3A%20discussion",
+    "name": "rfd: discussion",
+    "color": "fbca04",
+    "default": False,
+    "description": "RFD status, kept by rfd-bot: Discussion",
+}
+
+
+@pytest.mark.vcr
+def test_a_push_after_an_approval_shows_it_as_of_an_older_revision(
+    tmp_path: Path, world: tuple[Path, Path], vcr: Any
+) -> None:
+    origin, checkout = world
+    data = comment("/rfd approve", "hubot", 1021)
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    seed = tmp_path / "seed"
+    git(seed, "pull", "-q", str(origin), BRANCH)
+    approved = git(seed, "rev-parse", "HEAD").strip()
+    (seed / RFD_PATH).write_text(RFD_TEXT + "\nOne more risk: slow clients.\n")
+    git(seed, "commit", "-q", "-am", "an edit after the approval")
+    git(seed, "push", "-q", str(origin), f"HEAD:refs/heads/{BRANCH}")
+    pushed = git(seed, "rev-parse", "HEAD").strip()
+    now = {"before": approved, "after": pushed, "pull_request.head.sha": pushed,
+           "pull_request.labels": [DISCUSSION_LABEL]}  # fmt: skip
+    data = payload("pull_request.synchronize", **now)
+    assert run_bot(tmp_path, checkout, "pull_request", data) == 0
+    status = json.loads(vcr.requests[-1].body)["body"]
+    assert "| hubot | ✅ at `cf966eb`, of an older revision |" in status
