@@ -64,6 +64,15 @@ class LabelsSection:
 
 
 @dataclass(frozen=True)
+class ReviewSection:
+    """How the GitHub bot posts a review."""
+
+    inline: bool = False
+    """Also submit one pull-request review whose comments sit on the RFD's lines (the
+    blocker and major findings on lines of the PR's diff)."""
+
+
+@dataclass(frozen=True)
 class ProviderSection:
     """Which LLM provider to use and how to reach it."""
 
@@ -228,6 +237,7 @@ class Config:
     rfd: RfdSection = RfdSection()
     conventions: ConventionsSection = ConventionsSection()
     labels: LabelsSection = LabelsSection()
+    review: ReviewSection = ReviewSection()
     provider: ProviderSection = ProviderSection()
     models: Mapping[str, str] = field(
         default_factory=lambda: MappingProxyType(

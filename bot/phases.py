@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -205,11 +206,13 @@ def _decision(ws: Workspace, rid: str) -> str:
     return ws.forge.file_url(ws.store.show(ws.store.path(rid, "consensus.json")))
 
 
-def sync_tracking(ws: Workspace, query: str) -> Issue:
+def sync_tracking(ws: Workspace, query: str, pulls: Mapping[int, str] | None = None) -> Issue:
     """Create or update the RFD's tracking issue; close it once Implemented with all phases done.
 
     Boxes a person ticked are kept, and text outside the bot's region is never touched.
     The issue is re-read just before writing so racing runs merge rather than overwrite.
+    ``pulls``: a phase's pull-request link (by position) to write; those already on the
+    issue are kept.
     """
     file = ws.find(query)
     rid = str(file.rfd_id)
@@ -223,13 +226,13 @@ def sync_tracking(ws: Workspace, query: str) -> Issue:
     links = summary_links(ws, rid, phases)
     if existing is None:
         link = ws.forge.file_url(file.path)
-        body = tracking.render_body(rid, doc.title, link, phases, done, links=links,
+        body = tracking.render_body(rid, doc.title, link, phases, done, links=links, pulls=pulls,
                                     decision=_decision(ws, rid))  # fmt: skip
         issue = ws.forge.create_issue(title, with_marker(body, mark), labels=(label,))
         created = True
     else:
         current = ws.forge.get_issue(existing.number)  # re-read: never lose a racing tick
-        body = tracking.merge_body(current.body, phases, done, links=links)
+        body = tracking.merge_body(current.body, phases, done, links=links, pulls=pulls)
         issue = current
         if body != current.body:
             issue = ws.forge.edit_issue(current.number, body=body)

@@ -4,7 +4,10 @@ The bot owns only the region between ``<!-- rfd-bot:checklist:start -->`` and
 ``<!-- rfd-bot:checklist:end -->``; everything else in the body is left byte for byte.
 Inside the region it records which phases *it* considered done
 (``<!-- rfd-bot:done: 1,3 -->``), so on the next update a box that differs from that
-record was ticked or unticked by a person, and the person's choice is kept.  Updating
+record was ticked or unticked by a person, and the person's choice is kept.  A phase's
+line links its pull request once ``/rfd implement`` opened it (``— [#3](…)``): an update
+reads the link back from the line (after the phase's own title, which cannot forge one)
+and keeps it, next to the summary's link once the phase is done.  Updating
 with unchanged state changes nothing: ``merge_body(render_body(...), ...)`` is the same
 text.  Pure functions.
 """
@@ -22,6 +25,9 @@ from bot.plan import PlanPhase
 START = "<!-- rfd-bot:checklist:start -->"
 END = "<!-- rfd-bot:checklist:end -->"
 BAR_WIDTH = 20
+PULL_LINK = "[#{number}]({url})"
+LINK_SEPARATOR = " · "
+_PULL = re.compile(r"\[\#(?P<number>\d+)\]\((?P<url>https?://[^\s()]+/pull/(?P=number))\)")
 _RECORD = re.compile(r"<!--\s*rfd-bot:done:(?P<numbers>[\s\d,]*)-->")
 
 
@@ -39,6 +45,7 @@ def render_body(
     *,
     failed: Mapping[int, str] | None = None,
     links: Mapping[int, str] | None = None,
+    pulls: Mapping[int, str] | None = None,
     decision: str = "",
 ) -> str:
     """A fresh issue body: marker, link to the RFD (and to its sign-offs, ``decision``),
@@ -47,7 +54,14 @@ def render_body(
     intro = f"Tracking issue for [RFD {rfd_id}: {shown}]({rfd_path})."
     if decision:
         intro += f" Decided with [these sign-offs and concerns]({decision})."
-    return f"{marker(rfd_id)}\n{intro}\n\n{region(phases, done, failed, links=links)}\n"
+    fresh = region(phases, done, failed, links=joined(pulls or {}, links or {}))
+    return f"{marker(rfd_id)}\n{intro}\n\n{fresh}\n"
+
+
+def joined(*links: Mapping[int, str]) -> dict[int, str]:
+    """Each phase's links in order (its pull request, then its summary), one text per phase."""
+    phases = sorted({n for found in links for n in found})
+    return {n: LINK_SEPARATOR.join(found[n] for found in links if n in found) for n in phases}
 
 
 def region(
@@ -102,13 +116,16 @@ def merge_body(
     *,
     failed: Mapping[int, str] | None = None,
     links: Mapping[int, str] | None = None,
+    pulls: Mapping[int, str] | None = None,
 ) -> str:
     """``existing`` with its region brought up to date (appended if it has none).
 
-    Boxes a person ticked or unticked stay as they left them; text outside is untouched.
+    Boxes a person ticked or unticked stay as they left them; text outside is untouched;
+    the pull-request links the region has are kept unless ``pulls`` gives a phase's anew.
     """
     span = _span(existing)
     newline = "\r\n" if "\r\n" in existing else "\n"
+    links = joined({**pull_links(existing, phases), **(pulls or {})}, links or {})
     if span is None:
         fresh = region(phases, done, failed, links=links)
         return f"{existing.rstrip()}{newline * 2}{fresh.replace(chr(10), newline)}{newline}"
@@ -130,6 +147,27 @@ def ticked(body: str, phases: Sequence[PlanPhase] | None = None) -> set[int]:
     if phases is None or [i.tag for i in items] == [str(n) for n in range(1, len(items) + 1)]:
         return {items[n - 1].number for n in done}  # numbered 1..N: positions (older bodies)
     return phase_ids.done(phases, (items[n - 1].tag for n in done))
+
+
+def pull_links(body: str, phases: Sequence[PlanPhase]) -> dict[int, str]:
+    """The pull-request link each phase's line in the bot's region carries, by position: read
+    after the phase's own title only, so a title holding such a link is never one."""
+    span = _span(body)
+    if span is None:
+        return {}
+    tags = phase_ids.labels(phases)
+    found: dict[int, str] = {}
+    for item in checklist.parse(body[span[0] : span[1]]).items:
+        if item.tag not in tags:
+            continue
+        n = tags.index(item.tag) + 1
+        title = " ".join(inline(phases[n - 1].title).split())  # as the checklist writes it
+        link = (
+            _PULL.search(item.label.removeprefix(title)) if item.label.startswith(title) else None
+        )
+        if link:
+            found[n] = link[0]
+    return found
 
 
 def _span(body: str) -> tuple[int, int] | None:

@@ -43,7 +43,7 @@ LEAVES: dict[str, Check] = {
     "conventions.draft_numbers": ("max+1", "first-free"),
     "conventions.link_style": ("inline", "reference"), "conventions.back_links": LIST_OF_STR,
     "conventions.abandon_notice": str, "conventions.tracking_issue": ("header", "state"),
-    "labels.review": str, "labels.accept": str,
+    "labels.review": str, "labels.accept": str, "review.inline": bool,
     "provider.name": _PROVIDERS,
     "provider.timeout_seconds": float,
     "provider.max_retries": int, "provider.context_tokens": int,

@@ -139,3 +139,9 @@ UNPLANNED = (
     ).split("## Implementation Plan")[0]
     + "## Implementation Plan\n\nWe will see.\n"
 )
+
+# A plan without phases (a major on its heading) and, on the PR branch, a Date that is no
+# real date (a major on the Date line, the one line the PR changes): for ``review.inline``.
+PLANLESS = RFD_TEXT.split("## Implementation Plan")[0] + "## Implementation Plan\n\nWe will see.\n"
+MISDATED = PLANLESS.replace("2026-11-01", "2026-11-31")
+INLINE_CONFIG = CONFIG + "\n[review]\ninline = true\n"

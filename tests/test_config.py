@@ -42,6 +42,7 @@ def test_a_step_table_with_only_a_budget_keeps_the_step_model() -> None:
         ('[bot]\nlogin = "@rfd bot"\n', "`bot.login` must be a GitHub login"),
         ("[bot]\nlogin = 7\n", "`bot.login` must be a string"),
         ("[accept]\nallow_author = 1\n", "`accept.allow_author` must be true or false"),
+        ('[review]\ninline = "yes"\n', "`review.inline` must be true or false"),
         ("[steps.review]\nbudget_usd = -1\n", "must not be negative"),
         ("[plugins]\nnotify = 3\n", "must be a table of plugin options"),
         ("rfd = [\n", "is not valid TOML"),

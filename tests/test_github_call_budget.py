@@ -54,7 +54,8 @@ README_ROWS: dict[str, tuple[str, ...]] = {
     "`/rfd dismiss all`, `/rfd dismiss 1 3`":
         (SLASH + "dismiss_all", SLASH + "dismiss_by_number_keeps_the_others"),
     "`/rfd accept` (creates the tracking issue)": (SLASH + "accept_by_a_maintainer",),
-    "`/rfd implement` (opens the phase's PR)": (SLASH + "implement_opens_a_pr_for_the_next_phase",),
+    "`/rfd implement` (opens the phase's PR, links it on the tracking issue)":
+        (SLASH + "implement_opens_a_pr_for_the_next_phase",),
     "`/rfd done` on the RFD's PR":
         (SLASH + "done_on_a_pr_commits_the_status_and_leaves_the_issue_to_the_merge",),
     "`/rfd help`": (SLASH + "help",),
@@ -66,6 +67,10 @@ README_ROWS: dict[str, tuple[str, ...]] = {
     "report, then the committed review posted)": (
         "test_github_review_label/test_rerun_after_posting_failed_posts_the_committed_review",
     ),
+    "`rfd:review` with `review.inline = true` (the PR review listed, then submitted)":
+        ("test_github_review_label/test_inline_review_comments_on_the_lines_of_the_diff",),
+    "the same, its comment failed after the PR review was submitted, then re-run (both runs)":
+        ("test_github_review_label/test_inline_review_is_submitted_once_across_a_rerun",),
     "`rfd:accept` label":
         ("test_github_accept_label/test_accept_commits_once_and_opens_the_tracking_issue",),
     "PR opened → status comment": (STATUS + "opened_posts_one_status_comment",),

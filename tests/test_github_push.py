@@ -79,3 +79,15 @@ def test_an_abandoned_rfd_closes_its_issue_as_not_planned_with_the_reason(
     checkout = world(tmp_path, ABANDONED, (1,))
     assert run_bot(tmp_path, checkout, "push", pushed(RFD_PATH)) == 0
     assert "tracking issue #12 closed" in (tmp_path / "summary.md").read_text()
+
+
+@pytest.mark.vcr
+def test_a_ticked_phase_keeps_its_pr_link_beside_its_summary(tmp_path: Path) -> None:
+    """`/rfd implement` linked phase 1's PR on the issue; the push recording the phase ticks it
+    and keeps that link, with the summary's after it (no request to find the PR again)."""
+    checkout = world(tmp_path, ACCEPTED, (1,))
+    assert run_bot(tmp_path, checkout, "push", pushed(f"{STATE}/phases/1.md")) == 0
+    sent = (BODIES / "tracking-pr-linked-done.md").read_text()  # the PATCH body matched
+    pr = "[#3](https://github.com/Codertocat/Hello-World/pull/3)"
+    summary = "[summary](https://github.com/Codertocat/Hello-World/blob/main/docs/rfd/.state/045/phases/1.md)"
+    assert f"- [x] 1. Writer — {pr} · {summary}\n" in sent

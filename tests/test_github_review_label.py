@@ -11,6 +11,9 @@ import pytest
 from tests.conftest import git
 from tests.github_world import (
     BRANCH,
+    INLINE_CONFIG,
+    MISDATED,
+    PLANLESS,
     RFD_PATH,
     RFD_TEXT,
     UNPLANNED,
@@ -22,6 +25,7 @@ from tests.github_world import (
 pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
 REVIEW = "docs/rfd/.state/045/reviews/1795831200.md"
 LABELED = "pull_request.labeled.review"
+HEAD = "ec26c3e57ca3a959ca5aad62de7213c562f8c821"
 
 
 @pytest.fixture
@@ -162,3 +166,41 @@ def test_findings_lead_with_the_verdict_and_link_the_rfd_lines(tmp_path: Path, v
     assert f"[Design L{design_line}]({at}/{RFD_PATH}#L{design_line})" in folded
     assert "0 tokens" not in review and "$0.0000" not in review
     assert review.count("offline structural review") == 1
+
+
+def inline_world(tmp_path: Path) -> tuple[Path, Path]:
+    """``review.inline`` on; the PR changes one line of the RFD: its Date, to no real date."""
+    main = {"README.md": "hello\n", ".github/rfd.toml": INLINE_CONFIG, RFD_PATH: PLANLESS}
+    return make_world(tmp_path, main, {RFD_PATH: MISDATED})
+
+
+def posted(vcr: Any, path: str) -> list[dict[str, Any]]:
+    return [json.loads(r.body) for r in vcr.requests if r.method == "POST" and r.path == path]
+
+
+@pytest.mark.vcr
+def test_inline_review_comments_on_the_lines_of_the_diff(tmp_path: Path, vcr: Any) -> None:
+    """The major on the changed Date line sits on that line; the major on the plan's heading,
+    outside the diff, is only in the review comment, and the PR review says so."""
+    _, checkout = inline_world(tmp_path)
+    assert run_bot(tmp_path, checkout, "pull_request_target", payload(LABELED)) == 0
+    (review,) = posted(vcr, "/repos/Codertocat/Hello-World/pulls/2/reviews")
+    assert (review["event"], review["commit_id"]) == ("COMMENT", HEAD)
+    (on_line,) = review["comments"]
+    assert (on_line["path"], on_line["line"], on_line["side"]) == (RFD_PATH, 6, "RIGHT")
+    assert MISDATED.splitlines()[5] == "- **Date**: 2026-11-31"
+    assert on_line["body"].startswith("**⚠️ major** · Header:")
+    assert review["body"].startswith("<!-- rfd-bot:pr-review:045:ec26c3e57ca3 -->\n")
+    assert "1 finding on other lines is in the review comment only" in review["body"]
+    (comment,) = posted(vcr, "/repos/Codertocat/Hello-World/issues/2/comments")
+    assert "#L6)" in comment["body"] and "[Implementation Plan L" in comment["body"]
+
+
+@pytest.mark.vcr
+def test_inline_review_is_submitted_once_across_a_rerun(tmp_path: Path, vcr: Any) -> None:
+    """A run that submitted the PR review but failed to post the review comment: its re-run
+    posts the comment and finds the PR review by its marker instead of submitting another."""
+    _, checkout = inline_world(tmp_path)
+    assert run_bot(tmp_path, checkout, "pull_request_target", payload(LABELED)) == 1
+    assert run_bot(tmp_path, checkout, "pull_request_target", payload(LABELED)) == 0
+    assert len(posted(vcr, "/repos/Codertocat/Hello-World/pulls/2/reviews")) == 1

@@ -376,13 +376,17 @@ def test_refine_rerun_after_its_reply_failed_does_not_refine_again(
 
 @pytest.mark.vcr
 def test_implement_opens_a_pr_for_the_next_phase(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vcr: Any
 ) -> None:
+    """The phase's PR is opened and linked from its line on the tracking issue."""
     scripted_model(monkeypatch, *WRITER)
     origin, checkout = accepted_world(tmp_path)
     assert run_bot(tmp_path, checkout, "issue_comment", implement_comment()) == 0
     summary = git(origin, "show", "rfd/045-phase-1:docs/rfd/.state/045/phases/1.md")
     assert summary == "The writer streams rows.\n"
+    (tracking,) = [json.loads(r.body)["body"] for r in vcr.requests
+                   if r.method == "PATCH" and r.path.endswith("/issues/12")]  # fmt: skip
+    assert "- [ ] 1. Writer — [#3](https://github.com/Codertocat/Hello-World/pull/3)\n" in tracking
 
 
 @pytest.mark.vcr

@@ -174,3 +174,28 @@ def test_a_recorded_phase_links_its_summary_and_a_persons_tick_still_counts() ->
         in text
     )
     assert tracking.ticked(tick(text, 2), PHASES) == {1, 2}
+
+
+PR = "[#7](https://github.com/o/r/pull/7)"
+SUMMARY = "[summary](https://github.com/o/r/blob/main/docs/rfd/.state/045/phases/2.md)"
+
+
+def test_a_phase_pr_link_is_kept_by_later_syncs_and_joined_by_its_summary() -> None:
+    linked = tracking.merge_body(body(set()), PHASES, set(), pulls={2: PR})
+    assert f"- [ ] 2. Tools — {PR}\n" in linked
+    assert tracking.merge_body(linked, PHASES, set()) == linked  # a sync knowing no PR keeps it
+    done = tracking.merge_body(linked, PHASES, {2}, links={2: SUMMARY})
+    assert f"- [x] 2. Tools — {PR} · {SUMMARY}\n" in done
+    assert tracking.pull_links(done, PHASES) == {2: PR}
+
+
+def test_a_phase_with_a_failed_reason_keeps_its_pr_link() -> None:
+    linked = tracking.merge_body(body(set()), PHASES, set(), pulls={3: PR}, failed={3: "red"})
+    assert f"- [!] 3. UI — {PR} [Failed: red]\n" in linked
+    assert tracking.pull_links(linked, PHASES) == {3: PR}
+
+
+def test_a_pr_link_written_in_a_phase_title_is_not_read_as_the_phases_pr() -> None:
+    phases = (PlanPhase(f"Tools — {PR}", "b", "1"),)
+    text = tracking.render_body("045", "Layered", URL, phases, set())
+    assert tracking.pull_links(text, phases) == {}

@@ -109,6 +109,8 @@ class ChangedFile:
     previous_path: str | None = None
     blob: str = ""
     """The file's git blob sha in the PR (its content; empty when removed or unknown)."""
+    patch: str = ""
+    """The file's diff hunks (GitHub leaves them out of a binary or very large diff)."""
 
 
 class RepoApi:
@@ -297,4 +299,5 @@ def _server_error(err: ForgeError) -> bool:
 
 def _changed_file(data: Mapping[str, Any]) -> ChangedFile:
     previous = data.get("previous_filename")
-    return ChangedFile(data["filename"], data["status"], previous, str(data.get("sha") or ""))
+    blob, patch = str(data.get("sha") or ""), str(data.get("patch") or "")
+    return ChangedFile(data["filename"], data["status"], previous, blob, patch)

@@ -44,6 +44,7 @@ from bot.github.run_link import run_id, run_url
 from bot.github.verbs import NEEDS_MODEL, rfd_for_implement
 from bot.markdown_safe import block, inline, one_line
 from bot.text import plural
+from bot.tracking import PULL_LINK
 
 if TYPE_CHECKING:
     from bot.agent.implement import ImplementResult
@@ -138,12 +139,14 @@ def implement(ctx: Context, command: Command) -> str:
     existing = ctx.api.find_pull(facts["branch"])
     if existing is not None:
         ctx.upsert("implement", key, OPENED.format(**facts, pr=_pr_link(existing[1])))
+        link_pull(ws, rid, position, existing)
         return EXISTS.format(**facts, url=existing[1])
     done, reply = _earlier_work(ctx, facts)
     if done is not None:
         opened = _recover(ctx, facts, key, done)
     else:
         opened = _run(ctx, command, position, facts, key)
+    link_pull(ws, rid, position, (int(opened.url.rsplit("/", 1)[-1]), opened.url))
     if opened.failed:
         tracking = ws.document(rid).tracking_issue
         if tracking is not None and tracking != ctx.number:  # the tracking issue shows it too
@@ -152,6 +155,14 @@ def implement(ctx: Context, command: Command) -> str:
     lines = "\n".join(f"- {inline(line)}" for line in opened.checked)
     extra = f"\n\n{CHECKED.format(lines=lines)}" if lines else ""
     return reply.format(**facts, url=opened.url) + extra
+
+
+def link_pull(ws: Workspace, rid: str, position: int, pull: tuple[int, str]) -> None:
+    """The tracking issue's line of the phase links its pull request ``(number, url)``."""
+    from bot.phases import sync_tracking
+
+    number, url = pull
+    sync_tracking(ws, rid, pulls={position: PULL_LINK.format(number=number, url=url)})
 
 
 def _facts(ws: Workspace, rid: str, plan: Sequence[PlanPhase], position: int) -> dict[str, Any]:

@@ -15,15 +15,23 @@ from bot.github.api import PullRequest
 from bot.github.changed import ChangedRfd
 from bot.github.checkout import Checkout, blob_at, committed_paths, parent_of
 from bot.github.context import Context
+from bot.github.inline_review import submit_inline
 from bot.github.ops import NO_KEY
 from bot.github.review_post import Where, render
 from bot.github.revisions import blob_markers, head_marker, review_marker, short
 from bot.markdown_safe import inline
 
 if TYPE_CHECKING:
+    from bot.reviews import Review
     from bot.workspace import Workspace
 
 RESUMED = "posted by a re-run from the committed file"
+
+
+def parse_review(text: str) -> Review:
+    from bot.reviews import parse
+
+    return parse(text)
 
 
 def resume_reviews(
@@ -44,6 +52,7 @@ def resume_reviews(
         where = Where(f"{ctx.server_url}/{pr.head_repo}", changed.file.path, reviewed)
         for path, text in texts:
             of = (earlier, blob_at(checkout, earlier, changed.file.path))
+            submit_inline(ctx, pr, rid, parse_review(text), where)
             ctx.forge.create_comment(pr.number, resumed_comment(rid, text, where, of, path))
             ctx.progress.append(f"review of RFD {rid} posted")
             ctx.summary.note(f"posted the review of RFD {rid} committed as {short(earlier)}")
@@ -55,10 +64,8 @@ def resume_reviews(
 def resumed_comment(rid: str, text: str, where: Where, of: tuple[str, str], saved: str) -> str:
     """The comment of a committed review (the file has no tokens or cost: the footer says so);
     ``of``: the head with the bot's commit and the RFD's blob reviewed."""
-    from bot.reviews import parse
-
     head, blob = of
-    review = parse(text)
+    review = parse_review(text)
     offline = review.reviewer == "offline"
     model = "offline structural checks" if offline else f"model `{inline(review.model)}`"
     notes = [f"> {NO_KEY}", ""] if offline else []

@@ -23,6 +23,7 @@ from bot.github.changed import ChangedRfd, changed_rfds
 from bot.github.checkout import Checkout, close, commit_and_push, delivery_commit, open_pull
 from bot.github.commands import REGISTRY, Verb
 from bot.github.context import Context
+from bot.github.inline_review import submit_inline
 from bot.github.ops import COMMIT, offline_note, open_workspace, refuse_label
 from bot.github.resume import resume_reviews
 from bot.github.review_post import Where
@@ -134,6 +135,7 @@ def _review_in(ctx: Context, pr: PullRequest, checkout: Checkout, todo: list[Cha
         where = Where(f"{ctx.server_url}/{pr.head_repo or ctx.delivery.repository}",
                       paths[result.rfd_id], pr.head_sha)  # fmt: skip
         body = review_comment(result, (head, blobs.get(result.rfd_id, "")), saved, notes, where)
+        submit_inline(ctx, pr, result.rfd_id, result.review, where)
         ctx.forge.create_comment(pr.number, body)
         ctx.progress.append(f"review of RFD {result.rfd_id} posted")
         ctx.summary.note(f"posted {result.message}")

@@ -21,6 +21,8 @@ MODULES = (
     "scenarios_forge",
     "scenarios_bot",
     "scenarios_edges",
+    "scenarios_inline",
+    "scenarios_phase_prs",
     "scenarios_run",
     "scenarios_consensus",
 )

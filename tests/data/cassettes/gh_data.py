@@ -143,8 +143,16 @@ def commit_item(sha: str, author: dict[str, Any], email: str, name: str) -> dict
     return out
 
 
-def diff_entry(path: str, status: str = "added", sha: str = "0" * 40) -> dict[str, Any]:
+def diff_entry(
+    path: str, status: str = "added", sha: str = "0" * 40, patch: str | None = None
+) -> dict[str, Any]:
+    """A changed file of ``GET /pulls/{n}/files`` (``patch``: its hunks, else the example's)."""
     out = example("diff-entry-items")[0]
+    if patch is not None:
+        lines = patch.splitlines()
+        out.update(patch=patch, additions=sum(1 for line in lines if line.startswith("+")),
+                   deletions=sum(1 for line in lines if line.startswith("-")))  # fmt: skip
+        out["changes"] = out["additions"] + out["deletions"]
     out.update(
         filename=path,
         status=status,
@@ -169,6 +177,19 @@ def permission(login: str, role: str, legacy: str | None = None) -> dict[str, An
         "triage": role != "read",
         "pull": True,
     }
+    return out
+
+
+def pull_review(rid: int, number: int, body: str, commit: str) -> dict[str, Any]:
+    """A review the bot submitted (``event: COMMENT``) on PR ``number``."""
+    text = json.dumps(example("pull-request-review"))
+    for old, new in (("/pull/12", f"/pull/{number}"), ("/pulls/12", f"/pulls/{number}"),
+                     ("pullrequestreview-80", f"pullrequestreview-{rid}")):  # fmt: skip
+        text = text.replace(old, new)
+    out = json.loads(text)
+    out.update(id=rid, body=body, state="COMMENTED", commit_id=commit, user=BOT,
+               author_association="NONE", submitted_at="2026-11-22T02:00:00Z")  # fmt: skip
+    out["node_id"] = base64.b64encode(f"017:PullRequestReview{rid}".encode()).decode()
     return out
 
 

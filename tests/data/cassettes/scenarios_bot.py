@@ -601,6 +601,21 @@ CASSETTES[C + "test_refine_commits_the_refined_rfd"] = [
 
 NEW_PR = pull(3, "rfd/045-phase-1", "b" * 40)
 NEW_PR.update(title="RFD 045, phase 1: Writer", body=body("implement-pr"))
+TRACKING_3A = TRACKING_BODY.replace("- [ ] 1. Writer", "- [ ] 0. Writer").replace(
+    "- [ ] 2. Endpoint", "- [ ] 3a. Endpoint"
+)
+
+
+def linked(after: str, before: str = TRACKING_BODY) -> list[dict[str, object]]:
+    """The tracking issue #12 (found by its marker, re-read) given the phase PR's link."""
+    was = {**CREATED_12, "body": before}
+    return [
+        call("GET", "/issues", query=ISSUES_Q, reply=[was]),
+        call("GET", "/issues/12", reply=was),
+        call("PATCH", "/issues/12", body={"body": after}, reply={**was, "body": after}),
+    ]
+
+
 CASSETTES[C + "test_implement_opens_a_pr_for_the_next_phase"] = [
     call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
     perm("Codertocat", "admin"),
@@ -619,6 +634,7 @@ CASSETTES[C + "test_implement_opens_a_pr_for_the_next_phase"] = [
             "body": body("implement-pr"),
         },
     ),
+    *linked(body("tracking-pr-linked")),
     call(
         "PATCH",
         "/issues/comments/970",
@@ -650,6 +666,7 @@ CASSETTES[C + "test_implement_takes_the_phase_by_its_label"] = [
             "body": body("implement-pr-3a"),
         },
     ),
+    *linked(body("tracking-pr-linked-3a"), TRACKING_3A),
     call(
         "PATCH",
         "/issues/comments/970",
@@ -888,6 +905,7 @@ CASSETTES[C + "test_implement_recovers_when_opening_its_pr_failed"] = [
     ),
     NO_PR,
     call("POST", "/pulls", status=201, reply=NEW_PR, body=PR_REQUEST),
+    *linked(body("tracking-pr-linked")),
     call(
         "PATCH",
         "/issues/comments/970",
@@ -919,6 +937,7 @@ CASSETTES[C + "test_implement_reuses_the_pr_a_failed_run_opened"] = [
         query="state=all&head=Codertocat%3Arfd%2F045-phase-1",
         reply=[NEW_PR],
     ),
+    *linked(body("tracking-pr-linked")),
     call(
         "PATCH",
         "/issues/comments/970",
@@ -1223,6 +1242,7 @@ CASSETTES[C + "test_implement_with_failing_checks_opens_a_pr_that_records_nothin
             "body": body("implement-pr-failed"),
         },
     ),
+    *linked(body("tracking-pr-linked")),
     call(
         "PATCH",
         "/issues/comments/970",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gh_data import API, REPO, call, comment, diff_entry, example, pull
-from scenarios_bot import CID, CREATED_12, ISSUES_Q, PULL, body, perm, react, reply
+from scenarios_bot import CID, CREATED_12, ISSUES_Q, PULL, body, linked, perm, react, reply
 
 T = "test_github_run/"
 NO_COMMENTS_12 = call("GET", "/issues/12/comments", query="per_page=100", reply=[])
@@ -54,6 +54,7 @@ CASSETTES: dict[str, list[dict[str, object]]] = {
             },
         ),
         edited("run-progress-opened"),
+        *linked(body("tracking-pr-linked")),
         react("rocket"),
         reply("run-implement", number=12),
     ],

@@ -34,6 +34,8 @@ OPERATIONS: tuple[tuple[str, str], ...] = (
     ("get", "/repos/{owner}/{repo}/pulls/{pull_number}"),
     ("get", "/repos/{owner}/{repo}/pulls/{pull_number}/commits"),
     ("get", "/repos/{owner}/{repo}/pulls/{pull_number}/files"),
+    ("get", "/repos/{owner}/{repo}/pulls/{pull_number}/reviews"),
+    ("post", "/repos/{owner}/{repo}/pulls/{pull_number}/reviews"),
     ("get", "/repos/{owner}/{repo}/contents/{path}"),
     ("post", "/repos/{owner}/{repo}/labels"),
     ("get", "/orgs/{org}/teams/{team_slug}/memberships/{username}"),
