@@ -14,14 +14,14 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from bot.errors import ForgeError, ForgeUnreachable, RfdError
-from bot.text import noun
+from bot.core.errors import ForgeError, ForgeUnreachable, RfdError
+from bot.core.text import noun
 from hooks import _git
 from hooks._common import Layout, Report, hook_args, load_layout
 
 if TYPE_CHECKING:
     from bot.forge.base import Forge
-    from bot.status import Status
+    from bot.model.status import Status
     from hooks._tree import Tree
 
 TOKEN_ENV = ("RFD_GITHUB_TOKEN", "GITHUB_TOKEN")

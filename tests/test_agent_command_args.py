@@ -7,7 +7,7 @@ import pytest
 
 from bot.agent.command_args import check, path_words, program
 from bot.agent.sandbox import Sandbox
-from bot.errors import PermissionDenied
+from bot.core.errors import PermissionDenied
 
 PROTECTED = (".git/**", ".github/workflows/**", "migrations/**")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.config import Config, parse
+from bot.config.load import Config, parse
 from bot.github.api import Permission
 from bot.github.auth import Actor, authorize, is_own
 from bot.github.commands import REGISTRY, Verb

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.config import Config
+from bot.config.load import Config
 from bot.github.api import ChangedFile
 from bot.github.changed import changed_rfds
 

@@ -19,7 +19,7 @@ import subprocess
 from collections.abc import Iterator, Mapping, Sequence
 
 from bot.agent.sandbox import OUTSIDE, PROTECTED, Sandbox, matches_any
-from bot.errors import PermissionDenied, ValidationError
+from bot.core.errors import PermissionDenied, ValidationError
 
 REFUSED_OPTIONS: Mapping[str, frozenset[str]] = {
     "make": frozenset(

@@ -14,8 +14,8 @@ import click
 
 from bot.cli.common import cli_layer, repo_root, rfd_command
 from bot.cli.output import Output
-from bot.config import PluginsSection, Resolved, load
-from bot.errors import ValidationError
+from bot.config.load import PluginsSection, Resolved, load
+from bot.core.errors import ValidationError
 from bot.plugins import check_plugins
 from bot.plugins.manager import canonical
 

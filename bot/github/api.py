@@ -15,13 +15,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.authors import CommitBy
-from bot.comments import fit
-from bot.errors import ForgeError, ForgeGone
+from bot.core.authors import CommitBy
+from bot.core.errors import ForgeError, ForgeGone
+from bot.core.redact import redact
+from bot.forge.comments import fit
 from bot.forge.github import _translated
 from bot.forge.github_connection import PER_PAGE
 from bot.forge.pacing import WritePacer
-from bot.github.redact import redact
 
 if TYPE_CHECKING:
     from github.Repository import Repository
@@ -193,7 +193,7 @@ class RepoApi:
 
     def add_labels(self, number: int, names: tuple[str, ...]) -> list[str]:
         """Label #``number``; the names GitHub had to create for it (they come back grey)."""
-        from bot.lifecycle_labels import AUTO_COLOR
+        from bot.model.lifecycle_labels import AUTO_COLOR
 
         with self.pacer.write(), _translated(f"label #{number}"):
             _h, data = self.requester.requestJsonAndCheck(

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.config import Config
+from bot.config.load import Config
 from bot.github.api import Permission
 from bot.github.commands import Verb, VerbSpec
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bot.config import Config
-from bot.discovery import RfdFile
+from bot.config.discovery import RfdFile
+from bot.config.load import Config
 from bot.github.api import ChangedFile
-from bot.ids import split_file_name
-from bot.repo_templates import is_template
+from bot.model.ids import split_file_name
+from bot.model.repo_templates import is_template
 
 
 @dataclass(frozen=True)

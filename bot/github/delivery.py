@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from bot.errors import ConfigError
+from bot.core.errors import ConfigError
 from bot.github.api import PullRequest
 from bot.github.auth import Actor
 

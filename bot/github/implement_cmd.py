@@ -6,7 +6,7 @@ confined by ``[implement]`` in the configuration (allowed paths and commands) â€
 there is nobody to ask in a bot, so anything else is refused.  Progress is one
 comment edited in place; the PR is titled "RFD 045, phase 2: â€¦" and carries the
 code and ``phases/2.md``.  A phase is named by its label in the RFD (``3a``, see
-:mod:`bot.phase_ids`) everywhere: the command, the branch ``rfd/045-phase-3a``, the
+:mod:`bot.model.phase_ids`) everywhere: the command, the branch ``rfd/045-phase-3a``, the
 title, the messages and the markers.  A phase whose PR exists already is not redone.
 
 The model's commands run isolated (:mod:`bot.agent.isolation`); where no isolation works
@@ -31,10 +31,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot import phase_ids
 from bot.agent.commit_guard import baseline, check_run
 from bot.agent.isolation import ENABLE, NO_ISOLATION, choose
-from bot.errors import ForgeError
+from bot.core.errors import ForgeError
+from bot.core.markdown_safe import block, inline, one_line
+from bot.core.text import plural
 from bot.github.checkout import close, commit_and_push, file_at, open_branch, pushed_branch
 from bot.github.commands import Command
 from bot.github.context import Context
@@ -42,14 +43,13 @@ from bot.github.ops import COMMIT, Refused, has_model, open_workspace
 from bot.github.progress import Progress, Snapshot, Stage, implement_listener
 from bot.github.run_link import run_id, run_url
 from bot.github.verbs import NEEDS_MODEL, rfd_for_implement
-from bot.markdown_safe import block, inline, one_line
-from bot.text import plural
-from bot.tracking import PULL_LINK
+from bot.lifecycle.tracking import PULL_LINK
+from bot.model import phase_ids
 
 if TYPE_CHECKING:
     from bot.agent.implement import ImplementResult
-    from bot.plan import PlanPhase
-    from bot.workspace import Workspace
+    from bot.lifecycle.workspace import Workspace
+    from bot.model.plan import PlanPhase
 
 KEPT = "implement/{position}/summary.md"
 """Where the implement step keeps the summary (``bot.agent.implement.SUMMARY``)."""
@@ -159,7 +159,7 @@ def implement(ctx: Context, command: Command) -> str:
 
 def link_pull(ws: Workspace, rid: str, position: int, pull: tuple[int, str]) -> None:
     """The tracking issue's line of the phase links its pull request ``(number, url)``."""
-    from bot.phases import sync_tracking
+    from bot.lifecycle.phases import sync_tracking
 
     number, url = pull
     sync_tracking(ws, rid, pulls={position: PULL_LINK.format(number=number, url=url)})
@@ -245,7 +245,7 @@ def _progress(ctx: Context, key: str, facts: dict[str, Any]) -> Progress:
 
 def _not_accepted_yet(ctx: Context, rid: str) -> str:
     """The dead end of an RFD without a plan on the default branch, and the way out."""
-    from bot.comments import marker
+    from bot.forge.comments import marker
 
     branch = ctx.delivery.default_branch
     if not ctx.delivery.on_pull_request:

@@ -18,7 +18,7 @@ from bot.github.context import Context
 from bot.llm.select import ANTHROPIC_KEY
 
 if TYPE_CHECKING:
-    from bot.workspace import Workspace
+    from bot.lifecycle.workspace import Workspace
 
 COMMIT = "RFD {ids}: {what} by rfd-bot\n\nRfd-Bot-Event: {key}"
 FORK_REFUSED = (
@@ -52,7 +52,7 @@ def open_workspace(ctx: Context, root: Path, pr: PullRequest | None = None) -> W
     On a fork PR's content (``pr``) it has no AI provider key (:func:`model_environ`); the
     job summary adds up what its model calls cost."""
     from bot.events import TurnComplete
-    from bot.workspace import Workspace
+    from bot.lifecycle.workspace import Workspace
 
     ws = Workspace.open(
         root,
@@ -70,7 +70,7 @@ def open_workspace(ctx: Context, root: Path, pr: PullRequest | None = None) -> W
 
 def has_model(ctx: Context, step: str, model: str | None = None) -> bool:
     """Does this run have an AI provider for ``step`` (checked before any work is done)?"""
-    from bot.workspace import make_providers
+    from bot.lifecycle.workspace import make_providers
 
     return not make_providers(ctx.cfg, ctx.environ).for_step(step, model).llm.offline
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.core.markdown_safe import inline
+from bot.core.text import plural
 from bot.github import review_post, status_comment
 from bot.github.api import PullRequest
 from bot.github.auth import authorize
@@ -35,11 +37,9 @@ from bot.github.revisions import (
     review_marker,
     short,
 )
-from bot.markdown_safe import inline
-from bot.text import plural
 
 if TYPE_CHECKING:
-    from bot.review import ReviewOutcome
+    from bot.lifecycle.review import ReviewOutcome
 
 NOTHING_TO_REVIEW = "This pull request changes no RFD: there is nothing to review."
 FINISHED = "✅ Finished by a re-run of this job: {n} posted above, the label taken off."
@@ -111,7 +111,7 @@ def review_pr(
 
 def _review_in(ctx: Context, pr: PullRequest, checkout: Checkout, todo: list[ChangedRfd],
                model: str | None) -> str:  # fmt: skip
-    from bot.review import review
+    from bot.lifecycle.review import review
 
     ws = open_workspace(ctx, checkout.root, pr)
     earlier = delivery_commit(checkout, ctx.delivery.key)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal
 
+from bot.core.markdown_safe import inline
 from bot.github.accept_label import accept_pr
 from bot.github.api import PullRequest
 from bot.github.changed import ChangedRfd, changed_rfds
@@ -18,7 +19,6 @@ from bot.github.ops import Refused, commit, done_before, has_model, pr_workspace
 from bot.github.review_label import already_reviewed, review_pr
 from bot.github.status_comment import post_status
 from bot.github.tracked import rfd_of_issue
-from bot.markdown_safe import inline
 
 Handler = Callable[[Context, Command], str]
 
@@ -50,7 +50,7 @@ def _targets(ctx: Context, pr: PullRequest, command: Command, *, one: bool) -> l
     changed = [c for c in changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg) if not c.removed]
     ids = ", ".join(str(c.file.rfd_id) for c in changed) or "none"
     if command.rfd is not None:
-        from bot.ids import RfdId
+        from bot.model.ids import RfdId
 
         wanted = RfdId.parse(command.rfd)
         changed = [c for c in changed if c.file.rfd_id == wanted]
@@ -106,7 +106,7 @@ def do_review(ctx: Context, command: Command) -> str:
 
 
 def do_dismiss(ctx: Context, command: Command) -> str:
-    from bot.review import dismiss
+    from bot.lifecycle.review import dismiss
 
     pr = _pull(ctx, command.verb)
     (target,) = _targets(ctx, pr, command, one=True)
@@ -165,8 +165,8 @@ def do_accept(ctx: Context, command: Command) -> str:
 
 def do_done(ctx: Context, command: Command) -> str:
     """Implemented, committed to the PR branch; the tracking issue waits for the merge."""
-    from bot.lifecycle import promote
-    from bot.status import Status
+    from bot.lifecycle.lifecycle import promote
+    from bot.model.status import Status
 
     pr = _pull(ctx, command.verb)
     (target,) = _targets(ctx, pr, command, one=True)

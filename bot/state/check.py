@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from bot import phase_ids
-from bot.errors import FileNotFound, InvalidStructure, RfdError
-from bot.plan import PlanPhase
+from bot.core.errors import FileNotFound, InvalidStructure, RfdError
+from bot.core.text import plural
+from bot.model import phase_ids
+from bot.model.plan import PlanPhase
 from bot.state.layout import (
     DECISIONS,
     EXPLORE,
@@ -24,7 +25,6 @@ from bot.state.layout import (
     Key,
     state_key,
 )
-from bot.text import plural
 
 if TYPE_CHECKING:
     from bot.state.store import StateStore
