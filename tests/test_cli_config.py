@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.cli.config_cmd import parse_assignments
+from bot.cli.assignments import parse_assignments
 from bot.cli.main import main
 from bot.config.load import CONFIG_PATH, user_config_path
 

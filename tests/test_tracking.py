@@ -152,7 +152,7 @@ def test_the_region_explains_itself() -> None:
 
 
 def test_closing_note_names_the_successor_or_the_reason() -> None:
-    from bot.lifecycle.phases import closing_note
+    from bot.lifecycle.tracking_issue import closing_note
     from bot.model import document
 
     head = "# RFD 045: Layered\n\n- **Status**: {status}\n{extra}\n## Summary\n\nx\n"

@@ -107,7 +107,7 @@ def repo_root(*, required: bool = True) -> Path:
 def cli_layer(flags: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The command-line configuration layer: ``rfd --set KEY=VALUE``, then a command's own
     flags (``flags``, nested tables such as ``{"steps": {"review": {"model": "opus"}}}``)."""
-    from bot.cli.config_cmd import merge, parse_assignments
+    from bot.cli.assignments import merge, parse_assignments
 
     ctx = click.get_current_context()
     layer = parse_assignments(tuple((ctx.find_root().obj or {}).get("set", ())))

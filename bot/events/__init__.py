@@ -19,8 +19,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from bot.events.bus import EventBus as EventBus  # re-exported: steps import both from here
-from bot.events.bus import Listener as Listener
+from bot.core.bus import EventBus as EventBus  # re-exported: steps import both from here
+from bot.core.bus import Listener as Listener
 
 if TYPE_CHECKING:
     from bot.forge.base import Issue

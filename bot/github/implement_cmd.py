@@ -39,10 +39,10 @@ from bot.core.text import plural
 from bot.github.checkout import close, commit_and_push, file_at, open_branch, pushed_branch
 from bot.github.commands import Command
 from bot.github.context import Context
-from bot.github.ops import COMMIT, Refused, has_model, open_workspace
+from bot.github.ops import COMMIT, NEEDS_MODEL, Refused, has_model, open_workspace
 from bot.github.progress import Progress, Snapshot, Stage, implement_listener
 from bot.github.run_link import run_id, run_url
-from bot.github.verbs import NEEDS_MODEL, rfd_for_implement
+from bot.github.targets import rfd_for_implement
 from bot.lifecycle.tracking import PULL_LINK
 from bot.model import phase_ids
 
@@ -159,7 +159,7 @@ def implement(ctx: Context, command: Command) -> str:
 
 def link_pull(ws: Workspace, rid: str, position: int, pull: tuple[int, str]) -> None:
     """The tracking issue's line of the phase links its pull request ``(number, url)``."""
-    from bot.lifecycle.phases import sync_tracking
+    from bot.lifecycle.tracking_issue import sync_tracking
 
     number, url = pull
     sync_tracking(ws, rid, pulls={position: PULL_LINK.format(number=number, url=url)})

@@ -68,6 +68,14 @@ def open_workspace(ctx: Context, root: Path, pr: PullRequest | None = None) -> W
     return ws
 
 
+NEEDS_MODEL = (
+    "`/rfd {verb}` needs an AI provider key and this run has none (fork PRs never get one): "
+    "nothing was changed. **Next step:** a maintainer adds the `ANTHROPIC_API_KEY` secret (or "
+    "`OPENAI_API_KEY`) under Settings → Secrets and variables → Actions, then comments "
+    "`/rfd {verb}` again."
+)
+
+
 def has_model(ctx: Context, step: str, model: str | None = None) -> bool:
     """Does this run have an AI provider for ``step`` (checked before any work is done)?"""
     from bot.lifecycle.workspace import make_providers

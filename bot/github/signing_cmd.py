@@ -49,7 +49,7 @@ def reviewer_of(ctx: Context, login: str) -> str | None:
 
 def do_sign(ctx: Context, command: Command) -> str:
     """Record one sign-off step of the PR's RFD; the reply shows the decision after it."""
-    from bot.github.verbs import pull_of, target_of
+    from bot.github.targets import pull_of, target_of
 
     if not ctx.cfg.consensus.enabled:
         raise Refused(NOT_CONFIGURED.format(verb=command.verb.value))

@@ -66,7 +66,7 @@ def _is_id(key: str) -> bool:
 def sync(ctx: Context, ws: Workspace, ids: Iterable[str]) -> None:
     """Sync the tracking issue of each accepted or implemented RFD among ``ids``."""
     from bot.events import TrackingIssueUpdated
-    from bot.lifecycle.phases import track
+    from bot.lifecycle.tracking_issue import track
 
     def report(event: TrackingIssueUpdated) -> None:
         what = "created" if event.created else "closed" if event.closed else "in sync"

@@ -80,7 +80,7 @@ def extract_plan(ws: Workspace, query: str, *, model: str | None = None) -> Extr
 
 
 def accept(ws: Workspace, query: str, *, model: str | None = None) -> AcceptOutcome:
-    from bot.lifecycle.phases import track
+    from bot.lifecycle.tracking_issue import track
 
     changed: list[Path] = []
     file = ws.find(query)

@@ -133,7 +133,7 @@ def abandon(ws: Workspace, query: str, reason: str) -> StatusOutcome:
 def _close_tracking(ws: Workspace, rfd_id: str, cause: str) -> None:
     """An RFD that had a plan has a tracking issue: it closes with the RFD."""
     if ws.store.read_plan(rfd_id) is not None:
-        from bot.lifecycle.phases import track
+        from bot.lifecycle.tracking_issue import track
 
         track(ws, rfd_id, cause)
 
@@ -237,7 +237,7 @@ def _write_new(
 
 def done(ws: Workspace, query: str) -> StatusOutcome:
     """Accepted → Implemented (every phase recorded), then update the tracking issue."""
-    from bot.lifecycle.phases import track
+    from bot.lifecycle.tracking_issue import track
 
     outcome = promote(ws, query, Status.IMPLEMENTED)
     track(ws, outcome.rfd_id, "Implemented")

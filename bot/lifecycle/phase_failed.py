@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bot.forge.base import Comment
 from bot.forge.comments import marker, upsert_comment
-from bot.lifecycle.phases import tracking_marker
+from bot.lifecycle.tracking_issue import tracking_marker
 from bot.lifecycle.workspace import Workspace
 
 KIND = "phase-failed"

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 from bot.config import discovery
 from bot.config.discovery import RfdFile
 from bot.config.load import Config, Resolved, load
+from bot.core.bus import EventBus
 from bot.core.vcs import GitVcs, Vcs
-from bot.events.bus import EventBus
 from bot.forge.base import Forge
 from bot.forge.local import LocalForge
 from bot.llm.base import LLM
@@ -170,7 +170,9 @@ def _forge_listener(ws: Workspace) -> Callable[[TrackingDue], TrackingDue]:
     """The forge listens to ``tracking.due`` (interceptable: its errors are the step's)."""
 
     def answer(event: TrackingDue) -> TrackingDue:
-        from bot.lifecycle.phases import answer  # imported when first needed, not on every start
+        from bot.lifecycle.tracking_issue import (
+            answer,  # imported when first needed, not on every start
+        )
 
         return answer(ws, event)
 

@@ -25,8 +25,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import PurePath
 from typing import Any
 
-from bot.agent.command_args import path_words
 from bot.config.load import StepsSection
+from bot.core.argv import path_words
 from bot.core.errors import Aborted
 from bot.events import ToolCallIntercept
 from bot.plugins.api import ALL, PluginContext, PluginInfo, ScopedBus

@@ -19,15 +19,24 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from bot.core.outbox import Outbox
-    from bot.events import Event
 
 log = logging.getLogger("bot.events")
 
-E = TypeVar("E", bound="Event")
+
+
+class Event(Protocol):
+    """What the bus needs of an event: its name, and whether listeners may change it
+    (:class:`bot.events.Event` and its subclasses)."""
+
+    name: ClassVar[str]
+    interceptable: ClassVar[bool]
+
+
+E = TypeVar("E", bound=Event)
 Listener = Callable[[Any], Any]
 
 
