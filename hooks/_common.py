@@ -65,8 +65,8 @@ class Layout(NamedTuple):
         parent, _, name = path.rpartition("/")
         if parent not in (self.rfd_dir, self.drafts_dir):
             return None
+        from bot.config.repo_templates import is_template
         from bot.model.ids import split_file_name
-        from bot.model.repo_templates import is_template
 
         if is_template(path[len(self.rfd_dir) + 1 :], self.templates):
             return None

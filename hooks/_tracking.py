@@ -7,10 +7,10 @@ changes nothing the second time.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from bot.core.errors import RfdError
-from bot.core.text import plural
+from bot.core.text import noun, plural
 from bot.model.status import Status
 from hooks._common import Layout, decode
 from hooks._tree import Tree
@@ -18,9 +18,32 @@ from hooks._tree import Tree
 if TYPE_CHECKING:
     from bot.forge.base import Forge, Issue
     from bot.model.plan import PlanPhase
-    from hooks.rfd_sync import Update
 
 CLOSING = (Status.IMPLEMENTED, Status.ABANDONED, Status.SUPERSEDED)
+
+
+class Update(NamedTuple):
+    """What to do to the tracking issue of one RFD."""
+
+    key: str
+    """The RFD id, as its state directory is named."""
+    path: str | None
+    """The RFD file in the newest commit (None when it has none there)."""
+    phases: tuple[str, ...]
+    """The phases whose summary was added, as named (``1``, ``3a``)."""
+    status: Status | None
+    """The new status when it changed."""
+
+    def describe(self) -> str:
+        parts = (
+            [f"tick {noun(len(self.phases), 'phase')} {', '.join(self.phases)}"]
+            if self.phases
+            else []
+        )
+        if self.status is not None:
+            verb = "close" if self.status in CLOSING else "update"
+            parts.append(f"{verb} it (status now {self.status})")
+        return f"RFD {self.key}: {' and '.join(parts)} on its tracking issue"
 
 
 def apply(forge: Forge, update: Update, tree: Tree, layout: Layout) -> str:

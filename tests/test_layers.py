@@ -1,6 +1,7 @@
 """The layers of ``bot/``: each imports only the layers below it, and no modules import
-each other in a circle.  Imports inside functions and under ``TYPE_CHECKING`` count too:
-a lazy import is still a dependency, only a later one.
+each other in a circle (the hooks, ``hooks/``, sit on top with the other entry points).
+Imports inside functions and under ``TYPE_CHECKING`` count too: a lazy import is still a
+dependency, only a later one.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from typing import NamedTuple
 
 import pytest
 
-BOT = Path(__file__).resolve().parent.parent / "bot"
+CHECKOUT = Path(__file__).resolve().parent.parent
+BOT = CHECKOUT / "bot"
+HOOKS = CHECKOUT / "hooks"
 
 # Bottom → top; the packages of one layer may import each other (without circles).
 LAYERS: tuple[tuple[str, ...], ...] = (
@@ -22,7 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("state", "forge", "llm", "events", "plugins"),  # what an operation is handed
     ("lifecycle", "ai"),  # the operations on the model, and the AI steps they call
     ("agent",),  # the agent loop behind explore, refine and implement
-    ("github", "cli", "__main__"),  # entry points
+    ("github", "cli", "__main__", "hooks"),  # entry points
 )
 RANK = {package: rank for rank, packages in enumerate(LAYERS) for package in packages}
 
@@ -68,6 +71,8 @@ def _owner(name: str, known: set[str]) -> str:
 
 
 def layer(module: str) -> str:
+    if module.split(".")[0] == "hooks":
+        return "hooks"
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else "core"  # ``bot`` itself holds only the version
 
@@ -145,11 +150,17 @@ def _circle(graph: Mapping[str, set[str]], group: set[str]) -> list[str]:
     return [start]
 
 
-def scan(root: Path) -> tuple[list[Import], list[str]]:
-    files = {module_name(path, root): path for path in sorted(root.rglob("*.py"))}
+def scan(*roots: Path) -> tuple[list[Import], list[str]]:
+    files = {
+        module_name(path, root): (path, root)
+        for root in roots
+        for path in sorted(root.rglob("*.py"))
+    }
     known = set(files)
     edges = [
-        found for module, path in files.items() for found in imports(module, path, root, known)
+        found
+        for module, (path, root) in files.items()
+        for found in imports(module, path, root, known)
     ]
     return edges, sorted(files)
 
@@ -161,12 +172,12 @@ def test_every_module_belongs_to_a_layer() -> None:
 
 
 def test_no_module_imports_a_higher_layer() -> None:
-    edges, _ = scan(BOT)
+    edges, _ = scan(BOT, HOOKS)
     assert upward(edges) == []
 
 
 def test_no_modules_import_each_other_in_a_circle() -> None:
-    edges, _ = scan(BOT)
+    edges, _ = scan(BOT, HOOKS)
     assert circles(edges) == []
 
 

@@ -12,10 +12,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.config.repo_templates import category_of
 from bot.core.text import plural
 from bot.model.document import Document
 from bot.model.ids import RfdId, split_file_name
-from bot.model.repo_templates import category_of
 from bot.model.status import Status
 
 TEMPLATE_SHAPES = ("000-*-template.md", "*-template.md", "template-*.md", "templates/*.md")

@@ -13,10 +13,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from bot.config.repo_templates import is_template
 from bot.core.errors import AmbiguousId, FileNotFound, ParseError, RfdError, ValidationError
 from bot.model.document import Document, parse
 from bot.model.ids import RfdId, split_file_name
-from bot.model.repo_templates import is_template
 
 if TYPE_CHECKING:
     from bot.config.load import Config

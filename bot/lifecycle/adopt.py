@@ -16,11 +16,11 @@ from pathlib import Path
 
 from bot.config import conventions
 from bot.config.conventions import Convention, Corpus
+from bot.config.repo_templates import is_template
 from bot.core.errors import RfdError
 from bot.core.text import plural
 from bot.model.document import Document, parse
 from bot.model.ids import split_file_name
-from bot.model.repo_templates import is_template
 
 MAX_DEPTH = 4
 SKIPPED_DIRS = frozenset({"node_modules", "venv", "target", "build", "dist", "vendor"})

@@ -15,12 +15,12 @@ from typing import NamedTuple
 
 from bot.config import discovery
 from bot.config.load import CONFIG_PATH, Config
+from bot.config.repo_templates import is_template
 from bot.core.errors import RfdError
 from bot.model import baseline, plan
 from bot.model.document import Document, parse
 from bot.model.ids import split_file_name
 from bot.model.process_detect import History, RfdFacts, Setting, detect, render
-from bot.model.repo_templates import is_template
 from bot.model.status import Status
 from bot.state import StateStore
 

@@ -11,10 +11,11 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from bot import templates
+from bot.config import repo_templates
 from bot.config.discovery import RfdFile
 from bot.config.load import Config
 from bot.core.errors import InvalidStructure, ValidationError
-from bot.model import document, repo_templates
+from bot.model import document
 from bot.model.ids import RfdId
 from bot.model.status import Status
 from bot.state import StateStore

@@ -23,6 +23,7 @@ from typing import Protocol
 
 from bot.config.load import Config
 from bot.core.errors import ConfigError
+from bot.core.remotes import repository_of
 from bot.state import atomic_write
 
 WORKFLOW_PATH = ".github/workflows/rfd.yml"
@@ -121,13 +122,18 @@ def write_workflow(root: Path, src: Source, branch: str) -> str:
 def github_environ(root: Path, environ: Mapping[str, str]) -> dict[str, str] | None:
     """What the GitHub forge needs (token, ``owner/name`` of ``origin``), None without a
     token or a github remote: the labels are then created by hand."""
-    from hooks import _git
-
     token = next((environ[name] for name in TOKEN_ENV if environ.get(name)), "")
-    repository = _git.origin_repository(root)
+    repository = origin_repository(root)
     if not token or not repository:
         return None
     return {**environ, "GITHUB_TOKEN": token, "GITHUB_REPOSITORY": repository}
+
+
+def origin_repository(root: Path) -> str | None:
+    """``owner/name`` of the ``origin`` remote, None without one."""
+    done = subprocess.run(["git", "remote", "get-url", "origin"], cwd=root,
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    return repository_of(done.stdout.strip()) if done.returncode == 0 else None
 
 
 def create_labels(forge: LabelForge, cfg: Config, repository: str) -> list[str]:
