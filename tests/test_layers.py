@@ -7,6 +7,7 @@ dependency, only a later one.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import NamedTuple
@@ -16,6 +17,7 @@ import pytest
 CHECKOUT = Path(__file__).resolve().parent.parent
 BOT = CHECKOUT / "bot"
 HOOKS = CHECKOUT / "hooks"
+README = CHECKOUT / "README.md"
 
 # Bottom → top; the packages of one layer may import each other (without circles).
 LAYERS: tuple[tuple[str, ...], ...] = (
@@ -179,6 +181,23 @@ def test_no_module_imports_a_higher_layer() -> None:
 def test_no_modules_import_each_other_in_a_circle() -> None:
     edges, _ = scan(BOT, HOOKS)
     assert circles(edges) == []
+
+
+def picture() -> list[set[str]]:
+    """The folders on each layer of the README's picture, top first."""
+    built = README.read_text(encoding="utf-8").split("## How it is built", 1)[1]
+    mermaid = built.split("```mermaid", 1)[1].split("```", 1)[0]
+    return [
+        set(re.findall(r"(?:^|[\s>·])(__main__|[a-z]\w*(?=/))", line))
+        for line in mermaid.splitlines()
+        if '["' in line
+    ]
+
+
+def test_the_readme_picture_shows_the_layers_as_the_folders_are() -> None:
+    folders = {path.parent.name for path in BOT.glob("*/__init__.py")} | {"__main__", "hooks"}
+    assert picture() == [set(packages) for packages in reversed(LAYERS)]
+    assert set(RANK) == folders
 
 
 @pytest.fixture
