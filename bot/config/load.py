@@ -22,6 +22,7 @@ from types import MappingProxyType
 from typing import Any
 
 from bot.config.check import build, freeze
+from bot.config.keys import schema_keys
 from bot.config.schema import (
     ACTIONS_BOT_LOGIN,
     AcceptSection,
@@ -38,7 +39,6 @@ from bot.config.schema import (
     RfdSection,
     StepSection,
     StepsSection,
-    schema_keys,
 )
 from bot.core.errors import ConfigError
 

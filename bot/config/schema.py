@@ -1,13 +1,12 @@
 """The configuration's schema: frozen dataclasses, one per table of ``.github/rfd.toml``.
 
 The dataclasses *are* the schema: :mod:`bot.config.check` validates data against them,
-and each field's docstring is its documentation (:func:`schema_keys`, which the README's
-configuration table is checked against).
+and each field's docstring is its documentation (:func:`bot.config.keys.schema_keys`, which
+the README's configuration table is checked against).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -286,46 +285,3 @@ class Resolved:
     """Dotted key → layer name (``default``, ``user``, ``repo``, ``env``, ``cli``)."""
     files: Mapping[str, str] = field(default_factory=dict)
     """Layer name → the file (or ``environment``, ``command line``) it was read from."""
-
-
-def schema_keys() -> list[tuple[str, str, str]]:
-    """Every configuration key as ``(dotted key, default, description)`` (for docs and tests)."""
-    out: list[tuple[str, str, str]] = []
-    _walk_keys(Config, Config(), "", out)
-    return out
-
-
-def _walk_keys(cls: type[Any], default: Any, prefix: str, out: list[tuple[str, str, str]]) -> None:
-    docs = _field_docs(cls)
-    for f in dataclasses.fields(cls):
-        value = getattr(default, f.name)
-        key = f"{prefix}{f.name}"
-        if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            _walk_keys(type(value), value, key + ".", out)
-        else:
-            out.append((key, repr(value), docs.get(f.name, "")))
-
-
-def _field_docs(cls: type[Any]) -> dict[str, str]:
-    """Attribute docstrings (the string literal after each field) of a dataclass."""
-    import ast
-    import inspect
-    import itertools
-    import textwrap
-
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
-    except (OSError, TypeError):
-        return {}
-    body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
-    docs: dict[str, str] = {}
-    for prev, node in itertools.pairwise(body):
-        if (
-            isinstance(prev, ast.AnnAssign)
-            and isinstance(prev.target, ast.Name)
-            and isinstance(node, ast.Expr)
-            and isinstance(node.value, ast.Constant)
-            and isinstance(node.value.value, str)
-        ):
-            docs[prev.target.id] = " ".join(node.value.value.split())
-    return docs
