@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from bot.core.errors import ForgeError
-from bot.github.api import PullRequest
 from bot.github.checkout import (
     FORK_NOTE,
     close,
@@ -16,6 +15,7 @@ from bot.github.checkout import (
     git_env,
     open_pull,
 )
+from bot.github.records import PullRequest
 from tests.conftest import git
 from tests.github_world import BRANCH, REPO, make_world
 

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 from bot.core.markdown_safe import inline
 from bot.core.text import plural
 from bot.github import review_post, status_comment
-from bot.github.api import PullRequest
 from bot.github.auth import authorize
 from bot.github.changed import ChangedRfd, changed_rfds
 from bot.github.checkout import Checkout, close, commit_and_push, delivery_commit, open_pull
@@ -27,6 +26,7 @@ from bot.github.commands import REGISTRY, Verb
 from bot.github.context import Context
 from bot.github.inline_review import submit_inline
 from bot.github.ops import COMMIT, offline_note, open_workspace, refuse_label
+from bot.github.records import PullRequest
 from bot.github.resume import resume_reviews
 from bot.github.review_post import Where
 from bot.github.revisions import (

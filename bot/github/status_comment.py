@@ -17,13 +17,13 @@ from bot.core.text import plural
 from bot.forge.base import Comment
 from bot.forge.comments import marker
 from bot.github import dashboard
-from bot.github.api import PullRequest
 from bot.github.changed import ChangedRfd, changed_rfds
 from bot.github.checkout import close, open_pull
 from bot.github.commands import REGISTRY, Verb, command_table, who_may
 from bot.github.context import Context
 from bot.github.labels import sync_labels
 from bot.github.panels import Row, panel, read_row
+from bot.github.records import PullRequest
 from bot.github.revisions import PostedReview, posted_reviews, short, with_stale_banner
 from bot.model.status import Status
 
