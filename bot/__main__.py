@@ -6,7 +6,7 @@ import logging
 import os
 import sys
 
-from bot.errors import RfdError
+from bot.core.errors import RfdError
 from bot.github.router import main as route
 from bot.github.summary import annotation
 

@@ -12,7 +12,7 @@ import enum
 from collections.abc import Collection, Sequence
 from typing import NamedTuple
 
-from bot.ids import split_file_name
+from bot.model.ids import split_file_name
 from hooks._common import Layout
 from hooks._git import Change
 
@@ -67,7 +67,7 @@ def _slug(path: str) -> str:
 
 def added_phases(changes: Sequence[Change], layout: Layout) -> list[tuple[str, str]]:
     """``(state key, phase key)`` of each phase summary (``phases/3a.md``) ``changes`` add."""
-    from bot.phase_ids import file_key
+    from bot.model.phase_ids import file_key
 
     out = []
     for change in changes:

@@ -18,11 +18,11 @@ if TYPE_CHECKING:
     from argparse import Namespace
     from collections.abc import Callable, Iterable, Mapping, Sequence
 
-    from bot.config import Config, ConsensusSection
-    from bot.errors import RfdError
-    from bot.ids import RfdId
-    from bot.lint_codes import LintSettings
-    from bot.process import Process
+    from bot.config.load import Config, ConsensusSection
+    from bot.core.errors import RfdError
+    from bot.model.ids import RfdId
+    from bot.model.lint_codes import LintSettings
+    from bot.model.process import Process
 
 
 def hook_args(prog: str, doc: str, argv: Sequence[str] | None, files: str) -> Namespace:
@@ -39,7 +39,7 @@ def hook_args(prog: str, doc: str, argv: Sequence[str] | None, files: str) -> Na
 
 
 TEMPLATES = "000-*-template.md"
-"""``bot.config.RfdSection.templates`` (the default layout's test keeps the two equal)."""
+"""``bot.config.load.RfdSection.templates`` (the default layout's test keeps the two equal)."""
 
 
 class Layout(NamedTuple):
@@ -65,8 +65,8 @@ class Layout(NamedTuple):
         parent, _, name = path.rpartition("/")
         if parent not in (self.rfd_dir, self.drafts_dir):
             return None
-        from bot.ids import split_file_name
-        from bot.repo_templates import is_template
+        from bot.config.repo_templates import is_template
+        from bot.model.ids import split_file_name
 
         if is_template(path[len(self.rfd_dir) + 1 :], self.templates):
             return None
@@ -111,7 +111,7 @@ def normalize(path: str) -> str:
 
 
 CONFIG_PATH = ".github/rfd.toml"
-"""``bot.config.CONFIG_PATH`` (a test keeps the two equal)."""
+"""``bot.config.load.CONFIG_PATH`` (a test keeps the two equal)."""
 DEFAULT_LAYOUT = Layout("docs/rfd", "docs/rfd/drafts", "docs/rfd/.state", TEMPLATES)
 """``Layout.of(Config())`` (a test keeps the two equal)."""
 
@@ -137,13 +137,13 @@ class Settings:
 
     @property
     def process(self) -> Process:
-        from bot.process import Process
+        from bot.model.process import Process
 
         return Process.from_table(self._section("process", Process._fields))
 
     @property
     def lint(self) -> LintSettings:
-        from bot.lint_codes import LintSettings
+        from bot.model.lint_codes import LintSettings
 
         return LintSettings.from_table(self._section("lint", LintSettings._fields))
 
@@ -159,7 +159,7 @@ def load_settings(root: Path) -> Settings:
     table = vouched(root, CONFIG_PATH)
     rfd = rfd_of(table)
     if rfd is None or table is None:
-        from bot.config import load_config
+        from bot.config.load import load_config
 
         return settings_of(load_config(root))
     rfd_dir = rfd.get("dir", DEFAULT_LAYOUT.rfd_dir).rstrip("/")
@@ -170,7 +170,7 @@ def load_settings(root: Path) -> Settings:
 
 
 def settings_of(cfg: Config) -> Settings:
-    """The hooks' settings of a configuration :mod:`bot.config` loaded."""
+    """The hooks' settings of a configuration :mod:`bot.config.load` loaded."""
     return Settings(Layout.of(cfg), None, cfg)
 
 
@@ -219,7 +219,7 @@ def pushed_in(root: Path, from_ref: str, to_ref: str, path: str) -> Callable[[],
 
 
 def decode(data: bytes, path: str) -> str:
-    from bot.errors import ParseError
+    from bot.core.errors import ParseError
 
     try:
         return data.decode("utf-8")

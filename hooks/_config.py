@@ -1,13 +1,13 @@
 """The hooks' reading of ``.github/rfd.toml``: the three ``[rfd]`` directories, fast.
 
-:mod:`bot.config` validates the whole file against its dataclass schema; importing it
+:mod:`bot.config.load` validates the whole file against its dataclass schema; importing it
 costs a hook ~30 ms, more than the hook's own work.  This reader parses the file with
 ``tomllib`` and vouches for it only when every key in it is a schema key whose value it
-can check exactly as :mod:`bot.config` does (a string, a non-negative number, one of
+can check exactly as :mod:`bot.config.load` does (a string, a non-negative number, one of
 a few literal words...).  Anything else — a typo, a wrong type, a key with a shape
-(:mod:`bot.config_shapes`: ``bot.login``, ``rfd.main_branch``...), a directory with a
+(:mod:`bot.config.shapes`: ``bot.login``, ``rfd.main_branch``...), a directory with a
 control character, ``[plugins]``, ``[consensus]``, invalid TOML, an ``RFD_*`` variable
-set — is handed to :mod:`bot.config`, so a broken file fails a hook with the same message
+set — is handed to :mod:`bot.config.load`, so a broken file fails a hook with the same message
 as ``rfd`` itself.  A test keeps :data:`LEAVES` equal to the schema.
 """
 
@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from bot.lint_codes import RULES, SEVERITIES
+from bot.model.lint_codes import RULES, SEVERITIES
 
 LIST_OF_STR = "list of str"
 """A ``tuple[str, ...]`` key, written as a TOML array of strings."""
@@ -67,19 +67,20 @@ LEAVES: dict[str, Check] = {
 """The keys this reader checks itself (``models.*``: any key of that table)."""
 
 ENV_VARS = ("RFD_DIR", "RFD_PROVIDER", "RFD_BASE_URL", "RFD_PLUGINS")
-"""The variables :func:`bot.config.env_layer` reads: when one is set, bot.config decides."""
+"""The variables :func:`bot.config.load.env_layer` reads: when one is set, bot.config.load
+decides."""
 
 PATH_KEYS = ("dir", "drafts_dir", "state_dir")
 
 
 def rfd_section(root: Path, config_path: str) -> dict[str, str] | None:
     """The ``[rfd]`` table of ``root``'s configuration ({} without a file), or None when
-    only :mod:`bot.config` can tell whether the configuration is valid."""
+    only :mod:`bot.config.load` can tell whether the configuration is valid."""
     return rfd_of(vouched(root, config_path))
 
 
 def rfd_of(table: dict[str, Any] | None) -> dict[str, str] | None:
-    """The ``[rfd]`` table of a vouched configuration, None when bot.config must decide."""
+    """The ``[rfd]`` table of a vouched configuration, None when bot.config.load must decide."""
     if table is None:
         return None
     rfd: dict[str, str] = table.get("rfd", {})
@@ -88,12 +89,12 @@ def rfd_of(table: dict[str, Any] | None) -> dict[str, str] | None:
 
 def vouched(root: Path, config_path: str) -> dict[str, Any] | None:
     """``root``'s whole configuration file as TOML data ({} without a file), or None when
-    only :mod:`bot.config` can tell whether it is valid.  The file is read as the hooks
+    only :mod:`bot.config.load` can tell whether it is valid.  The file is read as the hooks
     read every file (:func:`hooks._files.read_inside`)."""
     from hooks._files import read_inside  # RfdError: a link out of the repository, a device
 
     if any(os.environ.get(name) for name in ENV_VARS):
-        read_inside(root, config_path)  # bot.config reads it next: never through a bad link
+        read_inside(root, config_path)  # bot.config.load reads it next: never through a bad link
         return None
     data = read_inside(root, config_path)
     if data is None:
@@ -197,7 +198,7 @@ def _valid(check: Check, value: object) -> bool:
 
 
 def _inside(path: object) -> bool:
-    """A plainly relative path (bot.config has the final word on anything unusual)."""
+    """A plainly relative path (bot.config.load has the final word on anything unusual)."""
     if not isinstance(path, str) or not path or "\\" in path or ":" in path:
         return False
     if path.startswith("-") or not path.isprintable():

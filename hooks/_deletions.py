@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.errors import GateError, RfdError
-from bot.ids import RfdId
+from bot.core.errors import GateError, RfdError
+from bot.model.ids import RfdId
 from hooks import _git
 from hooks._common import Layout, Settings
 from hooks._tree import Tree
@@ -91,7 +91,7 @@ def _orphan(rfd_id: RfdId, target: str | None, layout: Layout, new: Tree) -> Rfd
 
 
 def _dangling(gone: dict[RfdId, str | None], layout: Layout, new: Tree) -> list[RfdError]:
-    from bot.header import normalize_key
+    from bot.model.header import normalize_key
 
     problems: list[RfdError] = []
     for path in _candidates(list(gone), layout, new):

@@ -12,7 +12,7 @@ import os
 import stat
 from pathlib import Path
 
-from bot.errors import InvalidStructure, ParseError, RfdError
+from bot.core.errors import InvalidStructure, ParseError, RfdError
 
 MAX_BYTES = 2 * 1024 * 1024
 """Largest RFD or state file a hook reads (2 MiB)."""

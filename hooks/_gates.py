@@ -7,7 +7,7 @@ elapsed final comment period in ``consensus.json``.  → Implemented: a summary
 ``phases/<label>.md`` for every phase of the plan that is not ``(optional)``/
 ``(deferred)``, and every Requires target Implemented.  ``[process]`` may drop the
 plan or the phases, and makes Extends gate like Requires.  Phases
-are named as ``bot.phase_ids`` says (``phases/3a.md``, ``phases/01.md`` is phase 1).  An
+are named as ``bot.model.phase_ids`` says (``phases/3a.md``, ``phases/01.md`` is phase 1).  An
 empty plan meets neither gate.
 """
 
@@ -16,17 +16,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from bot.errors import GateError, RfdError
-from bot.status import Status, check_gates
-from bot.text import plural
+from bot.core.errors import GateError, RfdError
+from bot.core.text import plural
+from bot.model.status import Status, check_gates
 from hooks._common import Layout, decode
 from hooks._tree import Statuses, Tree
 
 if TYPE_CHECKING:
-    from bot.document import Document
-    from bot.ids import RfdId
-    from bot.plan import PlanPhase
-    from bot.process import Process
+    from bot.model.document import Document
+    from bot.model.ids import RfdId
+    from bot.model.plan import PlanPhase
+    from bot.model.process import Process
 
 PLAN_HINT = (
     "add an '## Implementation Plan' section with '### Phase 1: Title' headings or a numbered "
@@ -67,8 +67,8 @@ def _signed_off(doc: Document, rfd_id: RfdId, tree: Tree, layout: Layout) -> lis
     """The sign-offs ``[consensus]`` asks for, as the committed ``consensus.json`` has them."""
     import time
 
-    from bot import consensus
-    from bot.consensus_gate import standing
+    from bot.lifecycle.consensus_gate import standing
+    from bot.model import consensus
 
     assert layout.consensus is not None
     path = layout.state_path(rfd_id, consensus.FILE)
@@ -90,7 +90,7 @@ def _signed_off(doc: Document, rfd_id: RfdId, tree: Tree, layout: Layout) -> lis
 def _plan(
     doc: Document, rfd_id: RfdId, tree: Tree, layout: Layout, problems: list[RfdError]
 ) -> tuple[PlanPhase, ...]:
-    from bot import plan
+    from bot.model import plan
 
     path = layout.state_path(rfd_id, "plan.json")
     data = tree.read(path)
@@ -122,7 +122,7 @@ def _plan(
 def _phases_done(
     doc_path: str, rfd_id: RfdId, phases: tuple[PlanPhase, ...], tree: Tree, layout: Layout
 ) -> list[RfdError]:
-    from bot import phase_ids
+    from bot.model import phase_ids
 
     done = phase_ids.done(phases, tree.phase_files(layout, str(rfd_id)))
     todo = phase_ids.missing(phases, done)

@@ -9,7 +9,6 @@ Every function takes the repository root and returns text; blobs are read in one
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, NamedTuple
@@ -144,22 +143,15 @@ def _raw(out: bytes) -> list[Change]:
     return changes
 
 
-_REMOTE = re.compile(
-    r"""[/:@]                       # after the host: git@host:owner/name or https://host/owner/name
-        (?P<repo>[^/:]+/[^/]+?)     # owner/name
-        (?:\.git)?/?$""",
-    re.VERBOSE,
-)
-
-
 def origin_repository(root: Path) -> str | None:
     """``owner/name`` of the ``origin`` remote, None without one."""
     try:
         url = run(root, "remote", "get-url", "origin").decode().strip()
     except GitFailed:
         return None
-    match = _REMOTE.search(url)
-    return match["repo"] if match else None
+    from bot.core.remotes import repository_of
+
+    return repository_of(url)
 
 
 def has_head(root: Path) -> bool:

@@ -1,5 +1,5 @@
 """Credentials that must never be committed, by line (the shapes are
-:mod:`bot.secret_shapes`', which the bot's redaction uses too).
+:mod:`bot.core.secret_shapes`', which the bot's redaction uses too).
 
 A finding names the kind of secret and the line, never the secret itself (hook output
 ends up in CI logs).
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from bot.secret_shapes import find
+from bot.core.secret_shapes import find
 
 
 def find_secrets(data: bytes) -> Iterator[tuple[int, str]]:

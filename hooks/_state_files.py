@@ -9,14 +9,14 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.errors import FileNotFound, InvalidStructure, RfdError, ValidationError
-from bot.ids import RfdId
+from bot.core.errors import FileNotFound, InvalidStructure, RfdError, ValidationError
+from bot.model.ids import RfdId
 from hooks._common import Layout, Report, decode
 from hooks._secrets import find_secrets
 from hooks._tree import RfdNames, Tree
 
 if TYPE_CHECKING:
-    from bot.plan import PlanPhase
+    from bot.model.plan import PlanPhase
 
 REVIEW_DIRS = ("reviews", "impl-reviews")
 _REVIEW_NAME = re.compile(r"^[0-9]+\.md$")  # 1721500000.md, as the state store names them
@@ -95,15 +95,15 @@ class StateChecker:
     def _content(self, path: str, key: str, rel: str, data: bytes) -> None:
         head, _, name = rel.partition("/")
         if rel == "plan.json":
-            from bot import plan
+            from bot.model import plan
 
             plan.loads(decode(data, path), path)
         elif rel == "decisions.md":
-            from bot import decisions
+            from bot.model import decisions
 
             decisions.parse(decode(data, path), path)
         elif rel == "consensus.json":
-            from bot import consensus
+            from bot.model import consensus
 
             consensus.loads(decode(data, path), path)
         elif head == "phases" and name:
@@ -115,7 +115,7 @@ class StateChecker:
             )  # fmt: skip
 
     def _phase(self, path: str, key: str, name: str) -> None:
-        from bot import phase_ids
+        from bot.model import phase_ids
 
         phases = self._plan(key)
         wanted = phase_ids.file_key(name)
@@ -135,7 +135,7 @@ class StateChecker:
 
     def _plan(self, key: str) -> tuple[PlanPhase, ...] | None:
         if key not in self._plans:
-            from bot import plan
+            from bot.model import plan
 
             path = self.layout.state_path(key, "plan.json")
             text = self.tree.text(path)

@@ -9,9 +9,9 @@ from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.document import Document  # every run parses RFDs: loaded while git reads the index
-from bot.errors import RfdError, TransitionError
-from bot.status import Status, check_transition
+from bot.core.errors import RfdError, TransitionError
+from bot.model.document import Document  # every run parses RFDs: loaded while git reads the index
+from bot.model.status import Status, check_transition
 from hooks import _gates, _git
 from hooks._changes import Kind, RfdChange, rfd_changes
 from hooks._common import Layout, Report, Settings, bad_names
@@ -20,8 +20,8 @@ from hooks._tree import Statuses, Tree
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from bot.baseline import Baseline
-    from bot.process import Process
+    from bot.model.baseline import Baseline
+    from bot.model.process import Process
 
     Staged = Callable[[], tuple[str, list[_git.Change]]]
 
@@ -181,7 +181,7 @@ def forward(before: Status, after: Status) -> bool:
 
 def read_baseline(tree: Tree, layout: Layout) -> Baseline:
     """The adoption baseline in ``tree`` (none: nothing is grandfathered)."""
-    from bot import baseline
+    from bot.model import baseline
 
     path = f"{layout.state_root}/{baseline.FILE}"
     text = tree.text(path)

@@ -12,14 +12,14 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.errors import RfdError
-from bot.ids import RfdId
+from bot.core.errors import RfdError
+from bot.model.ids import RfdId
 from hooks._common import Layout, decode
 from hooks._files import read_inside
 
 if TYPE_CHECKING:
-    from bot.document import Document
-    from bot.status import Status
+    from bot.model.document import Document
+    from bot.model.status import Status
     from hooks._git import BlobReader, Change
 
 
@@ -91,7 +91,7 @@ class Tree:
 
     def document(self, path: str) -> Document | None:
         """The parsed RFD at ``path`` (None when absent); RfdError when it does not parse."""
-        from bot.document import parse
+        from bot.model.document import parse
 
         text = self.text(path)
         return None if text is None else parse(text, path)
@@ -149,8 +149,8 @@ class Tree:
 
     def phase_files(self, layout: Layout, key: str) -> dict[str, str]:
         """The phase summaries of state dir ``key`` that exist here, by phase key
-        (``bot.phase_ids.file_key``: ``01.md`` is ``1``; ``1.md`` wins over ``01.md``)."""
-        from bot.phase_ids import file_key
+        (``bot.model.phase_ids.file_key``: ``01.md`` is ``1``; ``1.md`` wins over ``01.md``)."""
+        from bot.model.phase_ids import file_key
 
         found: dict[str, str] = {}
         for path in self.list_dir(layout.state_path(key, "phases")):

@@ -2,7 +2,7 @@
 
 Required fields, a known status, a heading id that matches the file name, dates as
 YYYY-MM-DD, the sections its category requires, Requires/Extends targets that
-exist, and no draft ids left in published RFDs — all of it :func:`bot.lint.lint_document`,
+exist, and no draft ids left in published RFDs — all of it :func:`bot.lifecycle.lint.lint_document`,
 shared with ``rfd lint``.  Other RFDs are known by their file names only; a status
 is read only for an RFD the checks ask about.
 """
@@ -13,12 +13,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.errors import RfdError
+from bot.core.errors import RfdError
 from hooks._common import Report, bad_names, hook_args, load_settings, normalize, pushed_in
 
 if TYPE_CHECKING:
-    from bot.ids import RfdId
-    from bot.lint import Finding, LintSettings
+    from bot.lifecycle.lint import Finding, LintSettings
+    from bot.model.ids import RfdId
     from hooks._tree import RfdNames, Statuses, Tree
 
 
@@ -51,7 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 class TreeCorpus:
-    """:class:`bot.lint_graph.Corpus` over one version: an RFD is parsed only when a rule
+    """:class:`bot.lifecycle.lint_graph.Corpus` over one version: an RFD is parsed only when a rule
     follows a link to it."""
 
     def __init__(self, tree: Tree, names: RfdNames) -> None:
@@ -73,9 +73,9 @@ def lint_file(
     tree: Tree, path: str, known: Statuses, report: Report,
     settings: LintSettings | None = None, corpus: TreeCorpus | None = None,
 ) -> None:  # fmt: skip
-    from bot.discovery import RfdFile
-    from bot.ids import split_file_name
-    from bot.lint import lint_text
+    from bot.config.discovery import RfdFile
+    from bot.lifecycle.lint import lint_text
+    from bot.model.ids import split_file_name
 
     try:
         text = tree.text(path)
@@ -86,7 +86,7 @@ def lint_file(
         return  # deleted in the meantime: nothing to check
     rfd_id, slug = split_file_name(path.rpartition("/")[2]) or (None, "")
     file = RfdFile(rfd_id, slug, path) if rfd_id is not None else None
-    from bot.lint import NO_SETTINGS
+    from bot.lifecycle.lint import NO_SETTINGS
 
     found = lint_text(text, path, known=known, file=file, settings=settings or NO_SETTINGS,
                       corpus=corpus)  # fmt: skip
@@ -96,7 +96,7 @@ def lint_file(
 
 def show(finding: Finding, report: Report) -> None:
     """An error counts; a warning is printed and lets the commit through."""
-    from bot.lint import Severity
+    from bot.lifecycle.lint import Severity
 
     if finding.severity is Severity.ERROR:
         report.problem(str(finding))

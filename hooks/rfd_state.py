@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.errors import RfdError
+from bot.core.errors import RfdError
 from hooks._common import Report, bad_names, hook_args, load_layout, normalize, pushed_in
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.errors import RfdError
+from bot.core.errors import RfdError
 from hooks._common import Layout, Report, hook_args, load_settings, normalize
 
 

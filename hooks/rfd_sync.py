@@ -12,16 +12,16 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
-from bot.errors import ForgeError, ForgeUnreachable, RfdError
-from bot.text import noun
+from bot.core.errors import ForgeError, ForgeUnreachable, RfdError
 from hooks import _git
 from hooks._common import Layout, Report, hook_args, load_layout
 
 if TYPE_CHECKING:
     from bot.forge.base import Forge
-    from bot.status import Status
+    from bot.model.status import Status
+    from hooks._tracking import Update
     from hooks._tree import Tree
 
 TOKEN_ENV = ("RFD_GITHUB_TOKEN", "GITHUB_TOKEN")
@@ -29,32 +29,6 @@ REFUSED = (
     "rfd-sync: tracking issues not updated — rfd-status refuses this push (see its output); "
     "they are updated by the push that passes"
 )
-
-
-class Update(NamedTuple):
-    """What to do to the tracking issue of one RFD."""
-
-    key: str
-    """The RFD id, as its state directory is named."""
-    path: str | None
-    """The RFD file in the newest commit (None when it has none there)."""
-    phases: tuple[str, ...]
-    """The phases whose summary was added, as named (``1``, ``3a``)."""
-    status: Status | None
-    """The new status when it changed."""
-
-    def describe(self) -> str:
-        from hooks._tracking import CLOSING
-
-        parts = (
-            [f"tick {noun(len(self.phases), 'phase')} {', '.join(self.phases)}"]
-            if self.phases
-            else []
-        )
-        if self.status is not None:
-            verb = "close" if self.status in CLOSING else "update"
-            parts.append(f"{verb} it (status now {self.status})")
-        return f"RFD {self.key}: {' and '.join(parts)} on its tracking issue"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -128,6 +102,7 @@ def collect(
     """The updates due for the pushed commits, or for HEAD alone (post-commit; ``head`` is
     :func:`hooks._git.commit_changes` of HEAD when the caller started it already)."""
     from hooks._changes import added_phases, rfd_changes
+    from hooks._tracking import Update
     from hooks._tree import Tree
 
     if to_ref:

@@ -9,7 +9,7 @@ from typing import Any
 from bot.agent.context import ToolContext
 from bot.agent.permission import Mode
 from bot.agent.session import Session
-from bot.config import Config
+from bot.config.load import Config
 from bot.events import Event
 from bot.state import StateStore
 from tests.fakes import ScriptedLLM, recording_bus

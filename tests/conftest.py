@@ -97,7 +97,7 @@ def git_repo(tmp_path: Path) -> Iterator[Path]:
 @pytest.fixture
 def rfd_repo(git_repo: Path) -> Path:
     """A git repository set up by ``rfd init --example`` and committed."""
-    from bot import repo_setup
+    from bot.lifecycle import repo_setup
 
     repo_setup.init(git_repo, example=True)
     git(git_repo, "add", "-A")

@@ -46,8 +46,8 @@ def item_failed(reason: str, text: str = "", **kwargs: Any) -> Reply:
 
 
 def scripted_providers(llm: Any) -> Callable[[Any, Mapping[str, str]], Any]:
-    """A ``bot.workspace.make_providers`` whose Anthropic provider is ``llm`` (``claude-*`` steps
-    route to it; the real routing decides)."""
+    """A ``bot.lifecycle.workspace.make_providers`` whose Anthropic provider is ``llm``
+    (``claude-*`` steps route to it; the real routing decides)."""
     from bot.llm.select import Providers
 
     def providers(config: Any, environ: Mapping[str, str]) -> Providers:

@@ -22,15 +22,15 @@ def main(argv: list[str]) -> int:
     replies = [reply(r.get("text", ""), *[(n, a) for n, a in r.get("calls", [])]) for r in script]
     llm = ScriptedLLM(replies)
 
+    import bot.lifecycle.workspace
     import bot.plugins.manager
-    import bot.workspace
     from bot.cli.main import main as rfd
 
     if plugin := os.environ.get("RFD_TEST_PLUGIN"):  # NAME=module: as if installed
         name, module = plugin.split("=")
         bot.plugins.manager.BUILTIN = {**bot.plugins.manager.BUILTIN, name: module}
 
-    bot.workspace.make_providers = scripted_providers(llm)  # type: ignore[assignment]
+    bot.lifecycle.workspace.make_providers = scripted_providers(llm)  # type: ignore[assignment]
     try:
         return rfd(argv[1:])
     finally:  # what the model was sent, for the test to read

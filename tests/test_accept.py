@@ -5,13 +5,13 @@ from typing import Literal
 
 import pytest
 
-from bot import accept, phases, tracking
 from bot.cli.next_step import status_of
-from bot.config import ConventionsSection
-from bot.errors import GateError, InvalidStructure, TransitionError
+from bot.config.load import ConventionsSection
+from bot.core.errors import GateError, InvalidStructure, TransitionError
 from bot.forge.base import Issue
-from bot.lifecycle import done
-from bot.workspace import Workspace
+from bot.lifecycle import accept, phases, tracking
+from bot.lifecycle.lifecycle import done
+from bot.lifecycle.workspace import Workspace
 from tests.conftest import rfd_text, write_rfd
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from bot.cli.main import main
-from bot.process_detect import History, RfdFacts, detect, render
-from bot.status import Status
+from bot.model.process_detect import History, RfdFacts, detect, render
+from bot.model.status import Status
 from hooks import rfd_status
 from tests.conftest import git
 from tests.hooks_support import commit, rfd, run_hook

@@ -8,7 +8,7 @@ import pytest
 from bot.agent.author import converge, draft, explore
 from bot.agent.context import Step
 from bot.agent.permission import Approval, Choice, Mode
-from bot.errors import GateError, Interrupted, ProviderError, ValidationError
+from bot.core.errors import GateError, Interrupted, ProviderError, ValidationError
 from bot.events import ConversationSaved, Notice
 from bot.llm.base import Reply, Request
 from tests.agent_support import RFD, Repo, make_repo
@@ -258,7 +258,7 @@ def test_draft_refuses_empty_decisions(repo: Repo) -> None:
 
 
 def test_an_rfd_larger_than_the_context_is_cut_visibly(tmp_path: Path) -> None:
-    from bot.config import Config, ProviderSection
+    from bot.config.load import Config, ProviderSection
 
     repo = make_repo(tmp_path, Config(provider=ProviderSection(context_tokens=3000)))
     repo.rfd.write_text(RFD + "Detail line of the design.\n" * 3000)

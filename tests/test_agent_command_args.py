@@ -5,9 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.agent.command_args import check, path_words, program
+from bot.agent.command_args import check, program
 from bot.agent.sandbox import Sandbox
-from bot.errors import PermissionDenied
+from bot.core.argv import path_words
+from bot.core.errors import PermissionDenied
 
 PROTECTED = (".git/**", ".github/workflows/**", "migrations/**")
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from bot.agent.dismiss import ask_dismiss, parse_selection
-from bot.errors import ValidationError
+from bot.core.errors import ValidationError
 from tests.fakes import ScriptedPrompter
 
 

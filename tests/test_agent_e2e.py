@@ -14,10 +14,10 @@ from bot.agent.permission import Mode
 from bot.agent.refine import Focus, StopReason, refine
 from bot.agent.session import Session
 from bot.agent.steps import active_reviews
-from bot.config import Config
+from bot.config.load import Config
 from bot.events import EventBus, ToolCallComplete
 from bot.llm.anthropic import AnthropicLLM
-from bot.usage import parse_line
+from bot.llm.usage import parse_line
 from tests.agent_support import RFD, RFD_PATH, assert_authored, make_repo
 from tests.conftest import rfd_text, write_rfd
 

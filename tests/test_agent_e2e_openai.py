@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from bot.usage import LEDGER, parse_line
-from bot.workspace import Workspace
+from bot.lifecycle.workspace import Workspace
+from bot.llm.usage import LEDGER, parse_line
 from tests.agent_support import assert_authored
 from tests.conftest import rfd_text, write_rfd
 

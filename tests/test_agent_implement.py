@@ -7,11 +7,17 @@ import pytest
 
 from bot.agent.implement import implement
 from bot.agent.phase_work import PhaseWork, next_phase, prepare
-from bot.checklist import ItemStatus
-from bot.config import Config, ImplementSection, StepSection, StepsSection
-from bot.errors import BudgetExceeded, GateError, InvalidStructure, ProviderError, ValidationError
+from bot.config.load import Config, ImplementSection, StepSection, StepsSection
+from bot.core.errors import (
+    BudgetExceeded,
+    GateError,
+    InvalidStructure,
+    ProviderError,
+    ValidationError,
+)
 from bot.events import Notice, PhaseFailed, ResultReady
-from bot.plan import PlanPhase
+from bot.model.checklist import ItemStatus
+from bot.model.plan import PlanPhase
 from tests.agent_support import RFD, Repo, make_repo
 from tests.fakes import ScriptedLLM, StubPrompts, item_done, reply
 

@@ -13,8 +13,8 @@ from bot.agent.context import ToolContext
 from bot.agent.isolation import Mechanism, command_env, works
 from bot.agent.permission import Mode, permit
 from bot.agent.tools import ALL_TOOLS, check_arguments
-from bot.config import Config, ImplementSection
-from bot.errors import PermissionDenied
+from bot.config.load import Config, ImplementSection
+from bot.core.errors import PermissionDenied
 from tests.conftest import git
 from tests.fakes import ScriptedPrompter
 from tests.hostile import CONFTEST, PYTEST, SECRETS, TEST_TMP, leaked, plant
@@ -163,7 +163,7 @@ def test_rfd_implement_says_plainly_when_commands_cannot_be_isolated(
     assert main(["-C", str(git_repo), "accept", "1"]) == 0
     item = [reply("", ("run_command", {"command": "pytest -q"})), item_done("done")]
     llm = ScriptedLLM([reply("Research."), reply("- [ ] 1. Test\n"), *item, reply("Sum.")])
-    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
+    monkeypatch.setattr("bot.lifecycle.workspace.make_providers", scripted_providers(llm))
     assert main(["-C", str(git_repo), "implement", "1", "--yes"]) == 0
     assert "commands cannot be isolated here" in capsys.readouterr().err
     [result] = [m for m in llm.requests[3].messages if "refused" in str(m)]

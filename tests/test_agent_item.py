@@ -10,8 +10,8 @@ import pytest
 
 from bot.agent.implement import implement
 from bot.agent.phase_work import PhaseWork
-from bot.config import Config, ImplementSection
-from bot.errors import ProviderError
+from bot.config.load import Config, ImplementSection
+from bot.core.errors import ProviderError
 from bot.events import Notice, PhaseFailed
 from bot.llm.base import Reply
 from tests.agent_support import RFD, Repo, make_repo

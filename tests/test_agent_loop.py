@@ -11,8 +11,8 @@ from bot.agent.loop import Stop, final_text, run
 from bot.agent.permission import Approval, Choice, Mode
 from bot.agent.session import Session
 from bot.agent.tools import toolset
-from bot.config import Config, StepSection, StepsSection
-from bot.errors import Aborted, BudgetExceeded, ConfigError
+from bot.config.load import Config, StepSection, StepsSection
+from bot.core.errors import Aborted, BudgetExceeded, ConfigError
 from bot.events import (
     Event,
     Notice,

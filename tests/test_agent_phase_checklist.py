@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot import checklist
 from bot.agent.phase_checklist import amend, failed_items, original_count, reset_failed
+from bot.model import checklist
 from tests.agent_support import make_repo
 
 ITEMS = "<!-- original_count: 2 -->\n- [x] 1. One\n- [!] 2. Two [Failed: boom]\n"

@@ -7,11 +7,11 @@ import pytest
 
 from bot.agent.permission import Mode
 from bot.agent.refine import Focus, ReviewText, StopReason, changed_sections, focus_for, refine
-from bot.config import Config, StepSection, StepsSection
-from bot.errors import ProviderError, ValidationError
+from bot.config.load import Config, StepSection, StepsSection
+from bot.core.errors import ProviderError, ValidationError
 from bot.events import Notice, ResultReady
 from bot.llm.base import PaidError, Reply, Usage
-from bot.usage import parse_line
+from bot.llm.usage import parse_line
 from tests.agent_support import RFD, RFD_PATH, Repo, make_repo
 from tests.fakes import ScriptedLLM, ScriptedPrompter, StubPrompts, reply
 
@@ -246,7 +246,7 @@ def test_a_judge_sees_each_pass_and_its_feedback_is_answered(repo: Repo) -> None
 
 
 def test_a_document_too_large_for_the_context_is_cut_visibly(tmp_path: Path) -> None:
-    from bot.config import ProviderSection
+    from bot.config.load import ProviderSection
 
     config = Config(provider=ProviderSection(context_tokens=3000))
     repo = make_repo(tmp_path, config)
@@ -261,7 +261,7 @@ def test_a_document_too_large_for_the_context_is_cut_visibly(tmp_path: Path) -> 
 
 
 def test_an_rfd_larger_than_the_context_is_cut_visibly(tmp_path: Path) -> None:
-    from bot.config import ProviderSection
+    from bot.config.load import ProviderSection
 
     config = Config(provider=ProviderSection(context_tokens=3000))
     repo = make_repo(tmp_path, config, rfd=RFD + "Detail line of the design.\n" * 3000)

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from bot.agent.sandbox import Sandbox, matches_any, write_text
-from bot.errors import PermissionDenied, ValidationError
+from bot.core.errors import PermissionDenied, ValidationError
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ import pytest
 from bot.agent.permission import Mode
 from bot.agent.refine import StopReason
 from bot.agent.steps import author, implement_rfd, refine_rfd, session_for
-from bot.plan import PlanPhase
-from bot.workspace import Workspace
+from bot.lifecycle.workspace import Workspace
+from bot.model.plan import PlanPhase
 from tests.agent_support import RFD_PATH, make_repo
 from tests.fakes import ScriptedLLM, item_done, reply
 

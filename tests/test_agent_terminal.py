@@ -6,7 +6,7 @@ import pytest
 
 from bot.agent.permission import Choice
 from bot.agent.terminal import TerminalPrompter
-from bot.errors import LeftPrompt
+from bot.core.errors import LeftPrompt
 
 
 def prompter(

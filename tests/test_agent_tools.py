@@ -10,8 +10,8 @@ import pytest
 from bot.agent.commands import cap
 from bot.agent.context import Step, ToolContext
 from bot.agent.tools import ALL_TOOLS, check_arguments, spec, toolset
-from bot.config import Config, ImplementSection
-from bot.errors import FileNotFound, PermissionDenied, RfdError, ValidationError
+from bot.config.load import Config, ImplementSection
+from bot.core.errors import FileNotFound, PermissionDenied, RfdError, ValidationError
 
 AUTHOR_WRITES = {
     Step.EXPLORE: {"rfd_explore_summary"},

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot.agent.verify import command_for, detect, verify
-from bot.config import Config
-from bot.errors import ConfigError
+from bot.config.load import Config
+from bot.core.errors import ConfigError
 from tests.agent_support import make_repo
 
 NPM_INIT = '{"scripts": {"test": "echo \\"Error: no test specified\\" && exit 1"}}'
@@ -67,8 +67,8 @@ def test_a_check_that_cannot_start_stops_the_step_with_what_to_set(tmp_path: Pat
 def test_where_nothing_isolates_the_check_runs_only_when_a_person_says_yes(
     tmp_path: Path,
 ) -> None:
-    from bot.config import ImplementSection
-    from bot.errors import PermissionDenied
+    from bot.config.load import ImplementSection
+    from bot.core.errors import PermissionDenied
 
     config = Config(implement=ImplementSection(isolation="none"))
     ctx = make_repo(tmp_path, config).tool_context()

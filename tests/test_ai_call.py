@@ -9,10 +9,10 @@ import pytest
 
 from bot.ai.plan import extract_plan
 from bot.ai.review import ai_review
-from bot.errors import ConfigError, ProviderError
+from bot.core.errors import ConfigError, ProviderError
 from bot.events import Event
-from bot.usage import LEDGER
-from bot.workspace import Workspace
+from bot.lifecycle.workspace import Workspace
+from bot.llm.usage import LEDGER
 from tests.conftest import rfd_text, write_rfd
 from tests.fakes import ScriptedLLM, recording_bus, reply
 
@@ -89,7 +89,7 @@ def test_a_cut_off_review_is_billed_in_the_ledger(git_repo: Path) -> None:
     ws, _ = open_ws(git_repo, ScriptedLLM([cut]))
     with pytest.raises(ProviderError, match="max_tokens"):
         ai_review(ws, ws.document("1"), impl=False, model=None)
-    from bot.usage import parse_line
+    from bot.llm.usage import parse_line
 
     lines = (ws.store.read_text("001", LEDGER) or "").splitlines()
     assert [(e.step, e.usage.output_tokens) for e in map(parse_line, lines) if e] == [

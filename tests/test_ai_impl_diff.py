@@ -8,7 +8,7 @@ import pytest
 
 from bot.ai.impl_diff import acceptance_commit, review_diff
 from bot.cli.main import main
-from bot.workspace import Workspace
+from bot.lifecycle.workspace import Workspace
 from tests.conftest import git, rfd_text, write_rfd
 from tests.fakes import ScriptedLLM, reply, scripted_providers
 
@@ -95,7 +95,7 @@ def test_an_uncommitted_acceptance_falls_back_to_the_main_branch_and_says_so(
     commit(git_repo, "discuss")
     set_status(git_repo, "Accepted")  # accepted in the working tree only
     llm = ScriptedLLM([reply("", ("submit_review", REVIEW))])
-    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
+    monkeypatch.setattr("bot.lifecycle.workspace.make_providers", scripted_providers(llm))
     assert main(["-C", str(git_repo), "review", "1"]) == 0
     err = capsys.readouterr().err
     assert "the commit that accepted RFD 001 was not found" in err
@@ -110,9 +110,9 @@ def test_an_uncommitted_acceptance_falls_back_to_the_main_branch_and_says_so(
 def test_the_fallback_notice_reaches_the_review_posted_on_the_pr() -> None:
     from bot.github.review_label import review_comment
     from bot.github.review_post import Where
+    from bot.lifecycle.review import ReviewOutcome
     from bot.llm.base import Usage
-    from bot.review import ReviewOutcome
-    from bot.reviews import Review
+    from bot.model.reviews import Review
 
     notice = "the commit that accepted RFD 045 was not found in the git history"
     result = ReviewOutcome(

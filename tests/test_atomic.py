@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.atomic import OnExists, append_line, atomic_write, unique_suffix
-from bot.errors import ValidationError
+from bot.core.atomic import OnExists, append_line, atomic_write, unique_suffix
+from bot.core.errors import ValidationError
 
 
 def test_atomic_write_creates_parents_and_keeps_bytes(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.authors import CommitBy, Named, author_logins, login_of, named
+from bot.core.authors import CommitBy, Named, author_logins, login_of, named
 
 
 @pytest.mark.parametrize(

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot import baseline
-from bot.errors import ParseError
-from bot.ids import RfdId
-from bot.status import Status
+from bot.core.errors import ParseError
+from bot.model import baseline
+from bot.model.ids import RfdId
+from bot.model.status import Status
 
 PATH = "docs/rfd/.state/baseline.json"
 

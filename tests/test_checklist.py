@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import checklist
-from bot.checklist import Item, ItemStatus
-from bot.errors import ValidationError
+from bot.core.errors import ValidationError
+from bot.model import checklist
+from bot.model.checklist import Item, ItemStatus
 
 PLAN = """\
 # Plan

@@ -166,7 +166,7 @@ def test_demo_runs_every_step_offline(capsys: pytest.CaptureFixture[str]) -> Non
 def test_status_reads_only_the_rfd_asked_for(
     git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from bot import discovery
+    from bot.config import discovery
 
     for n in range(1, 30):
         write_rfd(git_repo, f"{n:03d}-r{n}.md", rfd_text(f"{n:03d}", f"R{n}"))

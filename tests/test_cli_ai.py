@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.cli.main import main
-from bot.config import load_config
+from bot.config.load import load_config
 from bot.llm.base import Reply, ToolCall, Usage
 from bot.state import StateStore
 from tests.conftest import rfd_text, write_rfd
@@ -29,7 +29,7 @@ def scripted(monkeypatch: pytest.MonkeyPatch) -> list[ScriptedLLM]:
     def next_model(cfg: Any, environ: Mapping[str, str]) -> Providers:
         return scripted_providers(models.pop(0))(cfg, environ) if models else Providers(cfg, {})
 
-    monkeypatch.setattr("bot.workspace.make_providers", next_model)
+    monkeypatch.setattr("bot.lifecycle.workspace.make_providers", next_model)
     return models
 
 
@@ -99,7 +99,7 @@ def test_a_failed_item_leaves_the_phase_unrecorded(
     (git_repo / ".github").mkdir()
     (git_repo / ".github/rfd.toml").write_text('[plugins]\nenabled = ["event-log"]\n')
     assert run(git_repo, "accept", "1") == 0
-    from bot.errors import ProviderError
+    from bot.core.errors import ProviderError
 
     boom = ProviderError("model unavailable")
     scripted.append(
@@ -247,7 +247,7 @@ def test_an_honest_model_whose_check_fails_is_not_ticked_anywhere(
 def test_running_implement_again_retries_the_failed_items(
     git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from bot.errors import ProviderError
+    from bot.core.errors import ProviderError
 
     write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
     assert run(git_repo, "accept", "1") == 0
@@ -424,7 +424,7 @@ def test_a_refine_budget_stop_shows_the_kept_passes_the_reason_and_the_usage(
 def test_a_refine_pass_that_fails_exits_non_zero_without_the_dismiss_prompt(
     git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from bot.errors import ProviderError
+    from bot.core.errors import ProviderError
 
     write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
     StateStore(git_repo, load_config(git_repo)).save_review("001", "# R\n\nVague.\n", now=1)
@@ -461,7 +461,7 @@ def test_an_implement_budget_stop_keeps_the_items_and_shows_reason_and_usage(
 def test_implement_shows_its_usage_when_a_step_fails(
     git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from bot.errors import ProviderError
+    from bot.core.errors import ProviderError
 
     write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
     assert run(git_repo, "accept", "1") == 0

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from bot.cli.config_cmd import parse_assignments
+from bot.cli.assignments import parse_assignments
 from bot.cli.main import main
-from bot.config import CONFIG_PATH, user_config_path
+from bot.config.load import CONFIG_PATH, user_config_path
 
 
 @pytest.fixture
@@ -115,9 +115,9 @@ def test_model_flag_enters_the_configuration_of_its_step(
 ) -> None:
     from collections.abc import Mapping
 
-    from bot.config import Config
+    from bot.config.load import Config
+    from bot.lifecycle.workspace import make_providers
     from bot.llm.select import Providers
-    from bot.workspace import make_providers
 
     seen: list[Config] = []
 
@@ -125,7 +125,7 @@ def test_model_flag_enters_the_configuration_of_its_step(
         seen.append(config)
         return make_providers(config, environ)  # no key in the tests: every step is offline
 
-    monkeypatch.setattr("bot.workspace.make_providers", recording)
+    monkeypatch.setattr("bot.lifecycle.workspace.make_providers", recording)
     argv = ["-C", str(repo), "--set", "steps.refine.max_tokens=300"]
     assert main([*argv, "implement", "1", "--model", "haiku"]) == 1  # offline: stops at once
     assert main([*argv, "refine", "1"]) == 1

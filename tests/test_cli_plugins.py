@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli.main import main
-from bot.config import CONFIG_PATH
+from bot.config.load import CONFIG_PATH
 
 
 def configure(repo: Path, toml: str) -> None:

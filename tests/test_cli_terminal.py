@@ -71,7 +71,7 @@ def test_refine_in_ask_mode_shows_each_diff_once(
     """The change is shown when it is approved, and not printed again after the pass."""
     import sys
 
-    from bot.config import load_config
+    from bot.config.load import load_config
     from bot.state import StateStore
     from tests.conftest import rfd_text
     from tests.fakes import ScriptedLLM, reply, scripted_providers
@@ -80,7 +80,7 @@ def test_refine_in_ask_mode_shows_each_diff_once(
     StateStore(git_repo, load_config(git_repo)).save_review("001", "# R\n\nVague.\n", now=1)
     revision = {"sections": [{"section": "Summary", "content": "Kept summary."}], "notes": "ok"}
     llm = ScriptedLLM([reply("", ("submit_revision", revision)), reply("CONVERGED")])
-    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
+    monkeypatch.setattr("bot.lifecycle.workspace.make_providers", scripted_providers(llm))
     monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
     monkeypatch.setattr("click.prompt", lambda *_a, **_k: "")  # enter: apply; skip dismissing
     assert run(git_repo, "refine", "1") == 0

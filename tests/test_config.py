@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from bot import config
-from bot.config import CONFIG_PATH, load, user_config_path
-from bot.errors import ConfigError
+from bot.config import load as config
+from bot.config.load import CONFIG_PATH, load, user_config_path
+from bot.core.errors import ConfigError
 
 
 def test_defaults_without_a_file(tmp_path: Path) -> None:

@@ -1,14 +1,15 @@
-"""The sign-off ledger and the gate, as pure functions (bot/consensus.py, bot/consensus_gate.py)."""
+"""The sign-off ledger and the gate, as pure functions (bot/model/consensus.py,
+bot/lifecycle/consensus_gate.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot import consensus
-from bot.config import ConsensusSection
-from bot.consensus import DAY, Ledger
-from bot.consensus_gate import block, standing
-from bot.errors import ParseError, ValidationError
+from bot.config.load import ConsensusSection
+from bot.core.errors import ParseError, ValidationError
+from bot.lifecycle.consensus_gate import block, standing
+from bot.model import consensus
+from bot.model.consensus import DAY, Ledger
 
 TEAM = "@org/architects"
 CFG = ConsensusSection(reviewers=("alice", "bob", TEAM), approvals=2, fcp_days=3)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.conventions import Convention, Corpus, detect
-from bot.document import parse
+from bot.config.conventions import Convention, Corpus, detect
+from bot.model.document import parse
 
 
 def corpus(

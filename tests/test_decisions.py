@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import decisions
-from bot.decisions import Action, Decision, Decisions, DecisionStatus, Rejected
-from bot.errors import ParseError, ValidationError
+from bot.core.errors import ParseError, ValidationError
+from bot.model import decisions
+from bot.model.decisions import Action, Decision, Decisions, DecisionStatus, Rejected
 
 TEXT = """\
 # Decisions for RFD D32: JP Tracing: Infrastructure

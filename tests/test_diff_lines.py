@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.diff_lines import commentable, right_lines
+from bot.core.diff_lines import commentable, right_lines
 
 # Lines 3-9 of the new file are shown: 3-5 and 7-9 as context, 6 changed.
 ONE_HUNK = "\n".join([

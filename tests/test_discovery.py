@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Config, RfdSection
-from bot.discovery import RfdFile, load_all, next_number, read, resolve, scan
-from bot.errors import AmbiguousId, FileNotFound, ParseError, ValidationError
-from bot.ids import RfdId
-from bot.status import Status
+from bot.config.discovery import RfdFile, load_all, next_number, read, resolve, scan
+from bot.config.load import Config, RfdSection
+from bot.core.errors import AmbiguousId, FileNotFound, ParseError, ValidationError
+from bot.model.ids import RfdId
+from bot.model.status import Status
 
 CFG = Config()
 

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.document import (
+from bot.core.errors import InvalidStructure, ParseError, RfdError, ValidationError
+from bot.model.document import (
     Document,
     parse,
     remove_field,
@@ -11,9 +12,8 @@ from bot.document import (
     set_heading,
     set_status,
 )
-from bot.errors import InvalidStructure, ParseError, RfdError, ValidationError
-from bot.ids import RfdId
-from bot.status import Status
+from bot.model.ids import RfdId
+from bot.model.status import Status
 
 BASIC = """\
 # RFD 045: Layered Handler Stack

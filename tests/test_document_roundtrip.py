@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.document import (
+from bot.core.errors import RfdError
+from bot.model.document import (
     Document,
     parse,
     remove_field,
@@ -16,9 +17,8 @@ from bot.document import (
     set_field,
     set_status,
 )
-from bot.errors import RfdError
-from bot.markdown import ending
-from bot.status import Status
+from bot.model.markdown import ending
+from bot.model.status import Status
 
 # database=None: no .hypothesis directory in the worktree (pytest would warn about it).
 SETTINGS = settings(

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.config import Config, PluginsSection, Resolved
+from bot.config.load import Config, PluginsSection, Resolved
 from bot.events import (
     EventBus,
     Notice,

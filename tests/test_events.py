@@ -5,7 +5,7 @@ import logging
 
 import pytest
 
-from bot.errors import Aborted
+from bot.core.errors import Aborted
 from bot.events import (
     EventBus,
     Notice,

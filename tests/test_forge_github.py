@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.errors import ConfigError, ForgeError
+from bot.core.errors import ConfigError, ForgeError
 from bot.forge.github import GitHubForge
 from bot.forge.github_connection import Connection
 

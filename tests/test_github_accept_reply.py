@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.accept import AcceptOutcome
 from bot.forge.base import Issue
 from bot.github.accept_label import next_step
-from bot.plan import PlanPhase
+from bot.lifecycle.accept import AcceptOutcome
+from bot.model.plan import PlanPhase
 
 
 def _accepted(rid: str, issue: int, title: str, label: str = "") -> AcceptOutcome:

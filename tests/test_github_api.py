@@ -6,7 +6,8 @@ import pytest
 
 from bot.forge.github import GitHubForge
 from bot.forge.github_connection import Connection
-from bot.github.api import Permission, PullRequest, Reaction, RepoApi
+from bot.github.api import RepoApi
+from bot.github.records import Permission, PullRequest, Reaction
 
 
 @pytest.fixture

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.config import Config, parse
-from bot.github.api import Permission
+from bot.config.load import Config, parse
 from bot.github.auth import Actor, authorize, is_own
 from bot.github.commands import REGISTRY, Verb
+from bot.github.records import Permission
 
 ROLES = {"maint": Permission.MAINTAIN, "writer": Permission.WRITE, "reader": Permission.READ}
 

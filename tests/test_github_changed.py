@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bot.config import Config
-from bot.github.api import ChangedFile
+from bot.config.load import Config
 from bot.github.changed import changed_rfds
+from bot.github.records import ChangedFile
 
 
 def test_a_pull_request_changing_a_template_changes_no_rfd() -> None:

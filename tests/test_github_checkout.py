@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import ForgeError
-from bot.github.api import PullRequest
+from bot.core.errors import ForgeError
 from bot.github.checkout import (
     FORK_NOTE,
     close,
@@ -16,6 +15,7 @@ from bot.github.checkout import (
     git_env,
     open_pull,
 )
+from bot.github.records import PullRequest
 from tests.conftest import git
 from tests.github_world import BRANCH, REPO, make_world
 
@@ -98,7 +98,7 @@ def test_a_branch_name_git_refuses_is_never_fetched(tmp_path: Path, branch: str)
 
 
 def test_a_link_on_the_pr_branch_leaves_no_worktree_behind(tmp_path: Path) -> None:
-    from bot.errors import InvalidStructure
+    from bot.core.errors import InvalidStructure
 
     _, checkout = make_world(tmp_path, {"README.md": "x\n"}, {RFD: "# RFD 045\n"})
     seed = tmp_path / "seed"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot import config
+from bot.config import load as config
 from bot.github.commands import CONSENSUS, REGISTRY, Verb, help_text, parse
 
 

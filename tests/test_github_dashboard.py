@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot.github.dashboard import Panel, ReviewEntry, Who, lint_line, next_step, render, stepper
-from bot.reviews import Severity
-from bot.status import Status
+from bot.model.reviews import Severity
+from bot.model.status import Status
 
 WHO = Who("people with write access or more", "people with write access or more other than "
           "the RFD's author")  # fmt: skip

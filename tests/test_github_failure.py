@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import ForgeError
+from bot.core.errors import ForgeError
 from bot.github.failure import FAILED, RETRY, retry_text, steps_reported
 from bot.github.router import _failed
 from tests.github_world import CONFIG

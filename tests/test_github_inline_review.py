@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bot.comments import leading_markers
+from bot.forge.comments import leading_markers
 from bot.github.inline_review import finding_text, line_comments, review_body
-from bot.reviews import Review, ReviewFinding, Severity
+from bot.model.reviews import Review, ReviewFinding, Severity
 
 PATH = "docs/rfd/045-x.md"
 REVIEW = Review(

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import load
+from bot.config.load import load
 from bot.events import Notice
 from bot.forge.github import GitHubForge
 from bot.github.api import RepoApi

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from bot import checklist
 from bot.events import Notice
 from bot.github.progress import (
     EDIT_EVERY,
@@ -18,6 +17,7 @@ from bot.github.progress import (
     render_done,
     render_failed,
 )
+from bot.model import checklist
 
 ITEMS = checklist.parse(
     "- [x] 1. Write the writer\n- [!] 2. Add the endpoint [Failed: tests fail]\n- [ ] 3. Docs\n"

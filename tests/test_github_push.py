@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.plan import PlanPhase, dumps
+from bot.model.plan import PlanPhase, dumps
 from tests.github_world import RFD_PATH, RFD_TEXT, make_world, payload, run_bot
 
 BODIES = Path(__file__).resolve().parent / "data" / "cassettes" / "bodies"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.github.redact import redact
+from bot.core.redact import redact
 
 
 @pytest.mark.parametrize(
@@ -19,7 +19,7 @@ from bot.github.redact import redact
             "sha ec26c3e57ca3a959ca5aad62de7213c562f8c821",
             "sha ec26c3e57ca3a959ca5aad62de7213c562f8c821",
         ),
-        (  # the same shapes rfd-state refuses in state files (bot.secret_shapes)
+        (  # the same shapes rfd-state refuses in state files (bot.core.secret_shapes)
             "run with GITHUB_TOKEN=9f8e7d6c5b4a39281706f5e4d3c2b1a0ffeeddcc set",
             "run with GITHUB_TOKEN=[redacted] set",
         ),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.github.review_post import Where, render
-from bot.reviews import Review, ReviewFinding, Severity
+from bot.model.reviews import Review, ReviewFinding, Severity
 
 WHERE = Where("https://github.com/o/r", "docs/rfd/045-x.md", "a" * 40)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import ProviderError
+from bot.core.errors import ProviderError
 from tests.github_world import NOW, RFD_PATH, RFD_TEXT, event_env, make_world
 from tests.test_github_slash import accepted_world, comment, implement_comment, scripted_model
 
@@ -56,7 +56,8 @@ def test_implement_progress_ticks_and_fails_items_then_says_the_outcome(
     plan = "- [ ] 1. Write the CSV writer\n- [ ] 2. Add the endpoint\n"
     script = [reply("Research."), reply(plan), item_done("done"), overloaded, overloaded,
               reply("Summary.")]  # fmt: skip
-    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(ScriptedLLM(script)))
+    providers = scripted_providers(ScriptedLLM(script))
+    monkeypatch.setattr("bot.lifecycle.workspace.make_providers", providers)
     _, checkout = accepted_world(tmp_path)
     summary = run(tmp_path, checkout, implement_comment(), step=30.0)
     assert "| `/rfd implement` | @Codertocat | ✅ done: Opened" in summary

@@ -46,7 +46,7 @@ def tracking_issue(data: dict[str, object], author: str = "github-actions[bot]")
 
 def accepted_world(tmp_path: Path, *labels: str) -> tuple[Path, Path]:
     """RFD 045 Accepted on main with a two-phase plan (Writer, Endpoint; ``labels`` if given)."""
-    from bot.plan import PlanPhase, dumps
+    from bot.model.plan import PlanPhase, dumps
 
     first, second = labels or ("", "")
     plan = dumps((PlanPhase("Writer", "w", first), PlanPhase("Endpoint", "e", second)))
@@ -66,7 +66,7 @@ def scripted_model(monkeypatch: pytest.MonkeyPatch, *texts: str | Reply) -> Any:
     from tests.fakes import ScriptedLLM, reply, scripted_providers
 
     llm = ScriptedLLM([t if isinstance(t, Reply) else reply(t) for t in texts])
-    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
+    monkeypatch.setattr("bot.lifecycle.workspace.make_providers", scripted_providers(llm))
     return llm
 
 
@@ -293,7 +293,7 @@ def test_done_on_a_pr_commits_the_status_and_leaves_the_issue_to_the_merge(
 ) -> None:
     # the cassette holds no tracking-issue request: the issue is closed by the push to
     # main once this PR is merged (test_github_push), and the reply says so
-    from bot.plan import PlanPhase, dumps
+    from bot.model.plan import PlanPhase, dumps
 
     accepted = RFD_TEXT.replace("Discussion", "Accepted\n- **Tracking Issue**: #12")
     state = "docs/rfd/.state/045"
@@ -307,7 +307,7 @@ def test_done_on_a_pr_commits_the_status_and_leaves_the_issue_to_the_merge(
 
 @pytest.mark.vcr
 def test_done_on_a_tracking_issue_is_refused_with_a_reason(tmp_path: Path) -> None:
-    from bot.plan import PlanPhase, dumps
+    from bot.model.plan import PlanPhase, dumps
 
     accepted = RFD_TEXT.replace("Discussion", "Accepted\n- **Tracking Issue**: #12")
     files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": dumps((PlanPhase("W", "w"),))}
@@ -328,7 +328,7 @@ def test_refine_commits_the_refined_rfd(
     revision = {"sections": [section], "notes": "Rewrote the summary."}
     llm = ScriptedLLM([reply("", ("submit_revision", revision)),
                        reply("CONVERGED\nNothing to add.")])  # fmt: skip
-    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
+    monkeypatch.setattr("bot.lifecycle.workspace.make_providers", scripted_providers(llm))
     origin, checkout = world
     assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd refine")) == 0
     assert "Stream large reports row by row." in on_branch(origin, RFD_PATH)
@@ -340,14 +340,14 @@ def test_refine_whose_pass_fails_keeps_the_reviews(
 ) -> None:
     """A pass that fails: what came before is committed, and the reply neither says the
     reviews are addressed nor suggests dismissing them."""
-    from bot.errors import ProviderError
+    from bot.core.errors import ProviderError
     from tests.fakes import ScriptedLLM, reply, scripted_providers
 
     section = {"section": "Summary", "content": "Stream large reports row by row."}
     revision = {"sections": [section], "notes": "Rewrote the summary."}
     boom = ProviderError("model unavailable")
     llm = ScriptedLLM([reply("", ("submit_revision", revision)), boom])
-    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
+    monkeypatch.setattr("bot.lifecycle.workspace.make_providers", scripted_providers(llm))
     origin, checkout = world
     assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd refine")) == 0
     assert "Stream large reports row by row." in on_branch(origin, RFD_PATH)
@@ -365,7 +365,7 @@ def test_refine_rerun_after_its_reply_failed_does_not_refine_again(
     revision = {"sections": [section], "notes": "Rewrote the summary."}
     llm = ScriptedLLM([reply("", ("submit_revision", revision)),
                        reply("CONVERGED\nNothing to add.")])  # fmt: skip
-    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
+    monkeypatch.setattr("bot.lifecycle.workspace.make_providers", scripted_providers(llm))
     origin, checkout = world
     assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd refine")) == 1
     refined = git(origin, "rev-parse", BRANCH)
@@ -395,7 +395,7 @@ def test_implement_with_failing_checks_opens_a_pr_that_records_nothing(
 ) -> None:
     """An honest model whose check fails: `[!] … [Failed: …]`, the PR and the tracking issue
     say so, and the branch holds no `phases/1.md` (merging it records nothing)."""
-    from bot.plan import PlanPhase, dumps
+    from bot.model.plan import PlanPhase, dumps
 
     scripted_model(
         monkeypatch, "Research.", "- [ ] 1. Write the CSV writer\n", item_done("Wrote it."),

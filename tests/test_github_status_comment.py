@@ -111,12 +111,12 @@ def test_titles_and_file_names_stay_inside_their_heading(tmp_path: Path) -> None
     or marker."""
     from markdown_it import MarkdownIt
 
-    from bot.discovery import RfdFile
+    from bot.config.discovery import RfdFile
     from bot.github.changed import ChangedRfd
     from bot.github.panels import Row
     from bot.github.status_comment import render
-    from bot.ids import RfdId
-    from bot.status import Status
+    from bot.model.ids import RfdId
+    from bot.model.status import Status
     from tests.github_world import CONFIG
     from tests.test_github_plugins import bot_context
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import InvalidStructure
+from bot.core.errors import InvalidStructure
 from bot.github.summary import Summary, annotation
 
 
@@ -41,7 +41,7 @@ def test_flush_writes_summary_and_annotations(tmp_path: Path) -> None:
 
 
 def test_summary_lines_quote_rfd_text_as_text() -> None:
-    from bot.errors import RfdError
+    from bot.core.errors import RfdError
     from bot.github.summary import Summary
 
     summary = Summary("rfd-bot")

@@ -53,7 +53,7 @@ def test_a_symlink_on_the_pr_branch_is_refused_with_a_reply_naming_it(
     from tests.fakes import ScriptedLLM, scripted_providers
 
     asked = ScriptedLLM([])  # any model call fails the test
-    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(asked))
+    monkeypatch.setattr("bot.lifecycle.workspace.make_providers", scripted_providers(asked))
     secret, elsewhere = tmp_path / "ci.env", tmp_path / "elsewhere"
     secret.write_text(SECRET, encoding="utf-8")
     elsewhere.mkdir()
@@ -78,7 +78,7 @@ def override(root: Path, text: str) -> Path:
 def test_prompt_overrides_come_from_the_default_branch_never_the_pr(
     tmp_path: Path, on_default: bool
 ) -> None:
-    from bot.config import Config
+    from bot.config.load import Config
     from bot.github.context import Context
     from bot.github.ops import open_workspace
     from bot.github.summary import Summary

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot import document
-from bot.document import Document
 from bot.forge.base import Issue
 from bot.github.tracked import unlinked
+from bot.model import document
+from bot.model.document import Document
 from tests.github_world import RFD_PATH, RFD_TEXT
 
 LINK = "`- **Tracking Issue**: [#12](https://github.com/Codertocat/Hello-World/issues/12)`"

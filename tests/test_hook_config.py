@@ -1,4 +1,5 @@
-"""The hooks' fast reading of ``.github/rfd.toml`` gives bot.config's answer, or defers to it."""
+"""The hooks' fast reading of ``.github/rfd.toml`` gives bot.config.load's answer, or defers
+to it."""
 
 from __future__ import annotations
 
@@ -14,12 +15,19 @@ from typing import Any, Literal
 
 import pytest
 
-from bot.config import _ENV_KEYS, CONFIG_PATH, Config, ConsensusSection, PluginsSection, load_config
-from bot.config_check import CATEGORIES
-from bot.config_shapes import SHAPES
-from bot.errors import ConfigError
-from bot.lint_codes import RULES
-from bot.repo_setup import CONFIG_TEMPLATE
+from bot.config.check import CATEGORIES
+from bot.config.load import (
+    _ENV_KEYS,
+    CONFIG_PATH,
+    Config,
+    ConsensusSection,
+    PluginsSection,
+    load_config,
+)
+from bot.config.shapes import SHAPES
+from bot.core.errors import ConfigError
+from bot.lifecycle.repo_setup import CONFIG_TEMPLATE
+from bot.model.lint_codes import RULES
 from hooks._common import Layout, load_layout, load_settings, settings_of
 from hooks._config import (
     ENV_VARS,
@@ -33,7 +41,7 @@ from hooks._config import (
 )
 
 MAPPING_KEYS = {"lint.severity": tuple(RULES), "lint.required_sections": CATEGORIES}
-"""Tables whose keys bot.config checks against a list: the reader knows each key."""
+"""Tables whose keys bot.config.load checks against a list: the reader knows each key."""
 
 CHECKOUT = Path(__file__).resolve().parent.parent
 
@@ -162,14 +170,14 @@ def test_the_reader_knows_every_plain_key_of_the_schema_and_no_other() -> None:
 
 
 def schema_leaves(cls: type[Any], prefix: str) -> dict[str, Check]:
-    """What bot.config's dataclasses say: every key with a plain check, by dotted name."""
+    """What bot.config.load's dataclasses say: every key with a plain check, by dotted name."""
     out: dict[str, Check] = {}
     hints = typing.get_type_hints(cls)
     for f in fields(cls):
         key, tp = prefix + f.name, hints[f.name]
         origin = typing.get_origin(tp)
         if tp in (PluginsSection, ConsensusSection) or key in SHAPES:
-            continue  # checked by bot.config alone
+            continue  # checked by bot.config.load alone
         if is_dataclass(tp):
             out.update(schema_leaves(tp, key + "."))  # type: ignore[arg-type]
         elif origin is Literal:
@@ -196,7 +204,7 @@ def test_a_hook_in_a_repo_set_up_by_rfd_init_loads_neither_bot_config_nor_tomlli
     (tmp_path / "rfcs/001-a.md").write_text("# Not an RFD header\n")
     script = (
         "import sys; from hooks.rfd_lint import main; code = main(['rfcs/001-a.md']); "
-        "print(code, 'bot.config' in sys.modules, 'tomllib' in sys.modules)"
+        "print(code, 'bot.config.load' in sys.modules, 'tomllib' in sys.modules)"
     )
     env = {**os.environ, "PYTHONPATH": str(CHECKOUT)}
     proc = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env,

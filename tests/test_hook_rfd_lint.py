@@ -1,4 +1,5 @@
-"""rfd-lint: header and structure of each RFD being committed (bot.lint does the checking)."""
+"""rfd-lint: header and structure of each RFD being committed (bot.lifecycle.lint does the
+checking)."""
 
 from __future__ import annotations
 

@@ -443,7 +443,7 @@ def test_pre_push_names_the_commit_that_deleted_a_required_rfd(
 @pytest.mark.parametrize("perl", [True, False])
 def test_both_regex_flavours_find_the_same_referrers(git_repo: Path, perl: bool) -> None:
     """git without PCRE falls back to extended regexes: they must find the same files."""
-    from bot.ids import RfdId
+    from bot.model.ids import RfdId
     from hooks._common import DEFAULT_LAYOUT
     from hooks._deletions import _pattern
     from hooks._git import BlobReader

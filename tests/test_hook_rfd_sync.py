@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from bot.forge.local import LocalForge
-from bot.plan import loads
+from bot.lifecycle.tracking import render_body, ticked
+from bot.model.plan import loads
 from bot.state.shared import SharedFiles
-from bot.tracking import render_body, ticked
 from hooks._git import origin_repository
 from hooks.rfd_sync import main, run
 from tests.conftest import git
@@ -177,7 +177,7 @@ def test_repository_from_the_origin_remote(git_repo: Path, url: str | None, expe
 def test_github_unreachable_warns_and_never_blocks_the_push(
     git_repo: Path, forge: LocalForge, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from bot.errors import ForgeUnreachable as ForgeError
+    from bot.core.errors import ForgeUnreachable as ForgeError
 
     class Offline(LocalForge):
         def find_issue(self, marker: str) -> None:

@@ -148,8 +148,8 @@ def test_pre_commit_try_repo_runs_the_hooks(
 
 
 def test_default_layout_is_the_configured_default() -> None:
-    """Hooks skip loading bot.config when there is no config file: same answer either way."""
-    from bot.config import CONFIG_PATH, Config
+    """Hooks skip loading bot.config.load when there is no config file: same answer either way."""
+    from bot.config.load import CONFIG_PATH, Config
     from hooks._common import CONFIG_PATH as HOOKS_CONFIG_PATH
     from hooks._common import DEFAULT_LAYOUT, Layout
 
@@ -183,5 +183,6 @@ def test_a_commit_without_rfds_costs_next_to_nothing(git_repo: Path, hook_id: st
     proc = subprocess.run([sys.executable, "-c", script], cwd=git_repo, env=env,
                           capture_output=True, text=True, check=True)  # fmt: skip
     extra = ", 'hooks._spawn'" if hook_id == "rfd-status" else ""
-    # bot.lint_codes: the table of rule codes (no imports) the configuration reader checks
-    assert proc.stdout.strip() == f"['bot.errors', 'bot.lint_codes'{extra}]"
+    # bot.model.lint_codes: the table of rule codes (no imports) the configuration reader checks
+    loaded = "'bot.core', 'bot.core.errors', 'bot.model', 'bot.model.lint_codes'"
+    assert proc.stdout.strip() == f"[{loaded}{extra}]"

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.errors import ValidationError
-from bot.ids import RfdId, slugify, split_file_name
+from bot.core.errors import ValidationError
+from bot.model.ids import RfdId, slugify, split_file_name
 
 
 @pytest.mark.parametrize(

@@ -47,7 +47,7 @@ def test_the_cli_lets_no_secret_out_and_keeps_the_rfds(
     rfd_before = rfd.read_text(encoding="utf-8")
     plant(monkeypatch, Path.home(), git_repo)
     llm = hostile_model("Schema added.")
-    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
+    monkeypatch.setattr("bot.lifecycle.workspace.make_providers", scripted_providers(llm))
     assert main(["-C", str(git_repo), "implement", "1", "--yes"]) == 0
     out, err = capsys.readouterr()
     assert DISCARDED in err
@@ -65,7 +65,7 @@ def test_the_cli_lets_no_secret_out_and_keeps_the_rfds(
 def test_the_bot_pushes_no_secret_and_no_protected_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from bot.plan import PlanPhase, dumps
+    from bot.model.plan import PlanPhase, dumps
 
     plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
     accepted = RFD_TEXT.replace("Discussion", "Accepted")
@@ -73,7 +73,7 @@ def test_the_bot_pushes_no_secret_and_no_protected_path(
     origin, checkout = make_world(tmp_path, files, {})
     plant(monkeypatch, Path.home(), checkout)
     llm = hostile_model("The writer streams rows.")
-    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(llm))
+    monkeypatch.setattr("bot.lifecycle.workspace.make_providers", scripted_providers(llm))
     env = {"GITHUB_TOKEN": SECRETS["GITHUB_TOKEN"]}
     assert run_bot(tmp_path, checkout, "issue_comment", implement_comment(), **env) == 0
 
@@ -99,7 +99,8 @@ def test_the_bot_refuses_implement_where_nothing_isolates(
     """Fail closed, before any model call; the reply says how to enable isolation."""
     config = CONFIG + 'isolation = "none"\n'
     _, checkout = make_world(tmp_path, {RFD_PATH: RFD_TEXT, ".github/rfd.toml": config}, {})
-    monkeypatch.setattr("bot.workspace.make_providers", scripted_providers(ScriptedLLM([])))
+    providers = scripted_providers(ScriptedLLM([]))
+    monkeypatch.setattr("bot.lifecycle.workspace.make_providers", providers)
     assert run_bot(tmp_path, checkout, "issue_comment", implement_comment()) == 0
     [reply_body] = [json.loads(b)["body"] for b in sent_bodies(REFUSED) if "rfd-bot:reply" in b]
     assert "cannot be isolated here" in reply_body and "bubblewrap" in reply_body

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from bot.config import Config, PluginsSection, Resolved
-from bot.errors import ProviderError
+from bot.config.load import Config, PluginsSection, Resolved
+from bot.core.errors import ProviderError
 from bot.events import Event, EventBus, Notice, ResultReady
 from bot.plugins import load_plugins
 from bot.plugins.judge import Verdict, parse_verdict
@@ -124,7 +124,7 @@ def test_verdicts(text: str, verdict: Verdict) -> None:
 
 
 def judge_config(**steps: Any) -> Config:
-    from bot.config import StepSection, StepsSection
+    from bot.config.load import StepSection, StepsSection
 
     sections = {name: StepSection(budget_tokens=tokens) for name, tokens in steps.items()}
     options = {"judge": {"model": "haiku", "steps": ["refine"]}}
@@ -153,7 +153,7 @@ def verdict(text: str) -> Any:
 
 
 def test_the_judges_calls_are_in_the_usage_ledger_of_the_step_it_judges(tmp_path: Path) -> None:
-    from bot.usage import parse_line
+    from bot.llm.usage import parse_line
 
     steps = [reply("", EDIT), verdict("PASS"), reply("CONVERGED"), verdict("PASS")]
     repo, run = judged_refine(tmp_path, judge_config(), ScriptedLLM(steps))
@@ -217,12 +217,13 @@ def _workspace(
     environ: dict[str, str], **built: Any,
 ) -> Any:  # fmt: skip
     """A real workspace whose providers are routed as in a run (``built`` plays them)."""
+    from bot.lifecycle.workspace import Workspace
     from bot.llm.select import Providers
-    from bot.workspace import Workspace
 
     config = Config(plugins=PluginsSection(enabled=("judge",), options={"judge": judge}))
     monkeypatch.setattr(
-        "bot.workspace.make_providers", lambda cfg, _env: Providers(cfg, environ, built=built)
+        "bot.lifecycle.workspace.make_providers",
+        lambda cfg, _env: Providers(cfg, environ, built=built),
     )
     return Workspace.open(tmp_path, config=config, resolved=Resolved(config, {}), vcs=None)
 
@@ -242,7 +243,7 @@ def test_a_judge_on_a_non_claude_model_reaches_the_openai_compatible_endpoint(
 def test_a_judge_model_no_provider_can_serve_is_a_configuration_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.errors import ConfigError
+    from bot.core.errors import ConfigError
 
     judge, environ = {"model": "gemini-2.5-flash"}, {"ANTHROPIC_API_KEY": "a-key"}
     with pytest.raises(ConfigError) as caught:

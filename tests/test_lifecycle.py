@@ -4,12 +4,12 @@ from pathlib import Path
 
 import pytest
 
-from bot import lifecycle
-from bot.errors import AlreadyExists, GateError, TransitionError, ValidationError
+from bot.core.errors import AlreadyExists, GateError, TransitionError, ValidationError
 from bot.events import EventBus, StatusChanged
+from bot.lifecycle import lifecycle
+from bot.lifecycle.workspace import Workspace
+from bot.model.status import Status
 from bot.state import OnExists
-from bot.status import Status
-from bot.workspace import Workspace
 from tests.conftest import git, rfd_text, write_rfd
 
 
@@ -79,7 +79,7 @@ def test_requires_gate_names_the_blocking_rfd(git_repo: Path) -> None:
 def test_implemented_needs_every_phase(git_repo: Path) -> None:
     write_rfd(git_repo, "001-a.md", rfd_text("001", "A", "Accepted"))
     ws, _ = open_ws(git_repo)
-    from bot.plan import PlanPhase
+    from bot.model.plan import PlanPhase
 
     ws.store.write_plan("001", (PlanPhase("Schema", "d"), PlanPhase("Worker", "d")))
     ws.store.write_phase_summary("001", 1, "done")

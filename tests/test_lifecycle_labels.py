@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.lifecycle_labels import changes, label_of, status_of, style
-from bot.status import Status
+from bot.model.lifecycle_labels import changes, label_of, status_of, style
+from bot.model.status import Status
 
 
 def test_each_status_has_its_label_and_back() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.links import mover, rewrite_targets
+from bot.model.links import mover, rewrite_targets
 
 UP = mover("docs/rfd/drafts", "docs/rfd", ("docs/rfd/drafts/D1-q.md", "docs/rfd/002-q.md"))
 

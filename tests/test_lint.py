@@ -3,11 +3,11 @@ from __future__ import annotations
 import pytest
 
 from bot import templates
-from bot.discovery import RfdFile
-from bot.document import parse, parse_links
-from bot.ids import RfdId
-from bot.lint import Finding, LintSettings, Severity, lint_document, lint_text
-from bot.status import Status
+from bot.config.discovery import RfdFile
+from bot.lifecycle.lint import Finding, LintSettings, Severity, lint_document, lint_text
+from bot.model.document import parse, parse_links
+from bot.model.ids import RfdId
+from bot.model.status import Status
 
 ID = RfdId.parse
 

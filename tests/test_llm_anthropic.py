@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from bot.config import Config
-from bot.errors import ProviderError
+from bot.config.load import Config
+from bot.core.errors import ProviderError
 from bot.llm.anthropic import AnthropicLLM
 from bot.llm.base import Message, Request, ToolSpec
 from bot.llm.guard import retry_empty
-from bot.reviews import REVIEW_SCHEMA, Severity, from_data
+from bot.model.reviews import REVIEW_SCHEMA, Severity, from_data
 
 DUMMY_KEY = "sk-ant-api03-test-dummy-key"
 SYSTEM = "You answer questions about software design documents in one or two sentences."

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.config import parse
-from bot.errors import BudgetExceeded, ConfigError, ProviderError, ValidationError
+from bot.config.load import parse
+from bot.core.errors import BudgetExceeded, ConfigError, ProviderError, ValidationError
 from bot.llm.base import Reply, ToolCall, Usage
 from bot.llm.guard import (
     Budget,

@@ -7,14 +7,14 @@ from typing import Any
 
 import pytest
 
-from bot.config import Config
-from bot.errors import ProviderError
+from bot.config.load import Config
+from bot.core.errors import ProviderError
 from bot.llm import openai_stream as stream
 from bot.llm.base import Message, Request, ToolSpec
 from bot.llm.openai import OpenAILLM, retry_delay
 from bot.llm.openai_wire import error_detail
 from bot.llm.openai_wire import reply as reply_of
-from bot.reviews import REVIEW_SCHEMA, Severity, from_data
+from bot.model.reviews import REVIEW_SCHEMA, Severity, from_data
 
 DUMMY_KEY = "sk-proj-test-dummy-key"
 SYSTEM = "You answer questions about software design documents in one or two sentences."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.errors import ParseError
+from bot.core.errors import ParseError
 from bot.llm.base import Usage
 from bot.llm.pricing import Price, cost, parse_prices, price, prices_table
 

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from bot.config import Config, parse
-from bot.errors import ConfigError, ProviderError
+from bot.config.load import Config, parse
+from bot.core.errors import ConfigError, ProviderError
 from bot.llm.offline import OfflineLLM
 from bot.llm.openai import OpenAILLM
 from bot.llm.select import NONE_SET, Providers, select
@@ -63,8 +63,8 @@ def test_offline_has_no_free_form_model() -> None:
 
 def test_selecting_imports_no_sdk() -> None:
     code = (
-        "import sys; from bot.config import Config; from bot.llm.select import select; "
-        "import bot.usage, bot.llm.base; "
+        "import sys; from bot.config.load import Config; from bot.llm.select import select; "
+        "import bot.llm.usage, bot.llm.base; "
         "select(Config(), {'ANTHROPIC_API_KEY': 'k'}); select(Config(), {'OPENAI_API_KEY': 'k'}); "
         "heavy = {'anthropic', 'httpx', 'httpx2', 'jinja2'} & set(sys.modules); "
         "sys.exit(sorted(heavy) or 0)"
@@ -146,7 +146,7 @@ def test_an_unknown_step_provider_is_refused_with_the_key() -> None:
 def test_routing_builds_only_the_providers_steps_use() -> None:
     """An Anthropic-only run never imports the chat-completions provider (httpx)."""
     code = (
-        "import sys; from bot.config import Config; from bot.llm.select import Providers; "
+        "import sys; from bot.config.load import Config; from bot.llm.select import Providers; "
         "p = Providers(Config(), {'ANTHROPIC_API_KEY': 'k', 'OPENAI_API_KEY': 'k'}); "
         "[p.for_step(s) for s in ('explore', 'review', 'refine', 'accept', 'implement')]; "
         "p.default(); "

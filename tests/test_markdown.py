@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.markdown import (
+from bot.model.markdown import (
     LineKind,
     content,
     ending,

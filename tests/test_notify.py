@@ -11,9 +11,9 @@ import httpx
 import pytest
 from vcr.cassette import Cassette
 
-from bot.config import Config, PluginsSection, Resolved
+from bot.config.load import Config, PluginsSection, Resolved
+from bot.core.outbox import Outbox, flush_all
 from bot.events import EventBus, Notice, PhaseFailed, StatusChanged
-from bot.outbox import Outbox, flush_all
 from bot.plugins import load_plugins
 from bot.plugins.notify import retry_delay, text_of
 

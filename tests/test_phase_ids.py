@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot import phase_ids
-from bot.plan import PlanPhase
+from bot.model import phase_ids
+from bot.model.plan import PlanPhase
 
 UNLABELLED = (PlanPhase("A", ""), PlanPhase("B", ""), PlanPhase("C", ""))
 LABELLED = (

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.document import parse
-from bot.phases_parse import phase_headings
+from bot.model.document import parse
+from bot.model.phases_parse import phase_headings
 
 
 @pytest.mark.parametrize(

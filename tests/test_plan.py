@@ -4,9 +4,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from bot import document, plan
-from bot.errors import InvalidStructure, ParseError
-from bot.plan import PlanPhase, PlanResult
+from bot.core.errors import InvalidStructure, ParseError
+from bot.model import document, plan
+from bot.model.plan import PlanPhase, PlanResult
 
 BODY = """\
 Intro text that belongs to no phase.

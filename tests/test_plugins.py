@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import CONFIG_PATH, Config, PluginsSection, Resolved, load
-from bot.errors import Aborted, ConfigError
+from bot.config.load import CONFIG_PATH, Config, PluginsSection, Resolved, load
+from bot.core.errors import Aborted, ConfigError
 from bot.events import EventBus, StatusChanged, StatusChanging, ToolCallIntercept
 from bot.plugins import available, installed, load_plugins
 from bot.plugins.manager import BUILTIN
@@ -180,7 +180,7 @@ def test_a_declared_interceptable_event_is_delivered(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     install(tmp_path / "site", monkeypatch, "gate", """
-        from bot.errors import Aborted
+        from bot.core.errors import Aborted
 
         @hookimpl
         def rfd_plugin_info():
@@ -222,7 +222,7 @@ def test_an_interceptor_sees_only_the_tools_it_declared(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     install(tmp_path / "site", monkeypatch, "no-shell", """
-        from bot.errors import Aborted
+        from bot.core.errors import Aborted
 
         @hookimpl
         def rfd_plugin_info():

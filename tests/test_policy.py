@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from bot.config import Config, PluginsSection, Resolved
-from bot.errors import Aborted
+from bot.config.load import Config, PluginsSection, Resolved
+from bot.core.errors import Aborted
 from bot.events import EventBus, ToolCallIntercept
 from bot.plugins import load_plugins
 from bot.plugins.policy import glob_regex, normalise

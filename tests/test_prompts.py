@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from bot.ai.answers import SHARED_VARIABLES
-from bot.errors import FileNotFound, ParseError, ValidationError
-from bot.prompts import STEPS, Prompts
+from bot.core.errors import FileNotFound, ParseError, ValidationError
+from bot.llm.prompts import STEPS, Prompts
 
 BASE = {"rfd_id": "045", "title": "Layered interrupts"}
 PHASE = {"phase_number": 2, "phase_title": "Stack registration"}

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli.main import COMMANDS
-from bot.config import schema_keys
+from bot.config.load import schema_keys
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
 
@@ -39,7 +39,7 @@ def test_the_two_setup_commands_exist() -> None:
 
 
 def test_every_lint_rule_is_documented_with_its_meaning_and_default() -> None:
-    from bot.lint_codes import RULES
+    from bot.model.lint_codes import RULES
 
     for code, rule in RULES.items():
         assert f"| `{code}` | {rule.meaning} | {rule.default} |" in README

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.document import replace_id_references
-from bot.ids import RfdId
+from bot.model.document import replace_id_references
+from bot.model.ids import RfdId
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import repo_templates
+from bot.config import repo_templates
 
 
 @pytest.mark.parametrize(

@@ -4,11 +4,11 @@ from pathlib import Path
 
 import pytest
 
-from bot import review
-from bot.errors import TransitionError
+from bot.core.errors import TransitionError
 from bot.events import EventBus, ReviewSaved
-from bot.reviews import Severity
-from bot.workspace import Workspace
+from bot.lifecycle import review
+from bot.lifecycle.workspace import Workspace
+from bot.model.reviews import Severity
 from tests.conftest import rfd_text, write_rfd
 
 
@@ -70,7 +70,7 @@ def test_review_is_saved_and_announced(git_repo: Path) -> None:
 def test_accepted_rfds_get_an_implementation_review(git_repo: Path) -> None:
     write_rfd(git_repo, "001-a.md", rfd_text("001", "A", "Accepted"))
     ws = open_ws(git_repo)
-    from bot.plan import PlanPhase
+    from bot.model.plan import PlanPhase
 
     ws.store.write_plan("001", (PlanPhase("Schema", "d"), PlanPhase("Worker", "d")))
     ws.store.write_phase_summary("001", 1, "done the schema")
@@ -103,7 +103,7 @@ def test_dismiss_by_number_and_all(git_repo: Path) -> None:
 def test_implementation_review_knows_phases_by_label(git_repo: Path) -> None:
     write_rfd(git_repo, "001-a.md", rfd_text("001", "A", "Accepted"))
     ws = open_ws(git_repo)
-    from bot.plan import PlanPhase
+    from bot.model.plan import PlanPhase
 
     ws.store.write_plan("001", (PlanPhase("Schema", "d", "0"), PlanPhase("Worker", "d", "3a")))
     ws.store.write_phase_summary("001", "0", "done the schema")

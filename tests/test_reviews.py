@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from bot import reviews
-from bot.reviews import Review, ReviewFinding, Severity
+from bot.model import reviews
+from bot.model.reviews import Review, ReviewFinding, Severity
 
 
 def sample() -> Review:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.sanitize import SEPARATOR, for_prompt, sanitize
+from bot.core.sanitize import SEPARATOR, for_prompt, sanitize
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,7 @@ from bot.agent.session import Session
 from bot.agent.steps import active_reviews
 from bot.ai.plan import extract_plan_called
 from bot.ai.review import ai_review
-from bot.reviews import render
+from bot.model.reviews import render
 from tests.test_ai_review import CONFIG, NOW, make_ws
 
 SAME_MODEL = CONFIG + '[steps.refine]\nmodel = "sonnet"\n'

@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Config
-from bot.decisions import Decision
-from bot.errors import (
+from bot.config.load import Config
+from bot.core.errors import (
     AlreadyExists,
     FileNotFound,
     InvalidStructure,
@@ -16,8 +15,9 @@ from bot.errors import (
     ValidationError,
 )
 from bot.forge.local import ForgeFiles, LocalForge
-from bot.ids import RfdId
-from bot.plan import PlanPhase
+from bot.model.decisions import Decision
+from bot.model.ids import RfdId
+from bot.model.plan import PlanPhase
 from bot.state import RfdState, StateStore
 
 PHASES = (PlanPhase("One", "Do one.", "1"), PlanPhase("Two", "Do two."), PlanPhase("3", "x"))

@@ -4,9 +4,9 @@ import itertools
 
 import pytest
 
-from bot.errors import GateError, ParseError, TransitionError
-from bot.ids import RfdId
-from bot.status import Status, allowed_next, check_gates, check_transition
+from bot.core.errors import GateError, ParseError, TransitionError
+from bot.model.ids import RfdId
+from bot.model.status import Status, allowed_next, check_gates, check_transition
 
 D, DI, A, IM, AB, S = (
     Status.DRAFT,

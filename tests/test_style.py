@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot import style
-from bot.config import ConventionsSection
-from bot.discovery import RfdFile
-from bot.ids import RfdId
+from bot.config.discovery import RfdFile
+from bot.config.load import ConventionsSection
+from bot.lifecycle import style
+from bot.model.ids import RfdId
 
 RFD = (
     "# RFD 028: Plugins\n\n- **Status**: Accepted\n- **Date**: 2025-04-07\n\n## Summary\n\nText.\n"

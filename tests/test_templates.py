@@ -3,11 +3,11 @@ from __future__ import annotations
 import pytest
 
 from bot import templates
-from bot.document import parse
-from bot.errors import ValidationError
-from bot.ids import RfdId
-from bot.phases_parse import phase_headings
-from bot.status import Status
+from bot.core.errors import ValidationError
+from bot.model.document import parse
+from bot.model.ids import RfdId
+from bot.model.phases_parse import phase_headings
+from bot.model.status import Status
 
 
 @pytest.mark.parametrize("category", templates.CATEGORIES)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.text import noun, plural
+from bot.core.text import noun, plural
 
 
 @pytest.mark.parametrize(

@@ -1,10 +1,10 @@
-"""Finding the line a TOML key is written on (bot/toml_lines.py)."""
+"""Finding the line a TOML key is written on (bot/core/toml_lines.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.toml_lines import line_of, split_key
+from bot.core.toml_lines import line_of, split_key
 
 TEXT = '''\
 # rfd-bot

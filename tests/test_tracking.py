@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import tracking
-from bot.plan import PlanPhase
+from bot.lifecycle import tracking
+from bot.model.plan import PlanPhase
 
 PHASES = (PlanPhase("Skeleton", "a", "1"), PlanPhase("Tools", "b", "2"), PlanPhase("UI", "c"))
 URL = "docs/rfd/045-layered.md"
@@ -152,8 +152,8 @@ def test_the_region_explains_itself() -> None:
 
 
 def test_closing_note_names_the_successor_or_the_reason() -> None:
-    from bot import document
-    from bot.phases import closing_note
+    from bot.lifecycle.tracking_issue import closing_note
+    from bot.model import document
 
     head = "# RFD 045: Layered\n\n- **Status**: {status}\n{extra}\n## Summary\n\nx\n"
     successor = head.format(status="Superseded", extra="- **Superseded by**: [RFD 050]\n")

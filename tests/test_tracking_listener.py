@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from bot import accept, phases
-from bot.errors import ForgeUnreachable
+from bot.core.errors import ForgeUnreachable
 from bot.events import Event, EventBus, PhaseCompleted, TrackingDue, TrackingIssueUpdated
-from bot.lifecycle import abandon
-from bot.workspace import Workspace
+from bot.lifecycle import accept, phases
+from bot.lifecycle.lifecycle import abandon
+from bot.lifecycle.workspace import Workspace
 from tests.conftest import rfd_text, write_rfd
 
 

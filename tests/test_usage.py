@@ -7,7 +7,15 @@ import json
 import pytest
 
 from bot.llm.base import Usage
-from bot.usage import Entry, cache_read_share, entry, format_entry, parse_line, record, summarize
+from bot.llm.usage import (
+    Entry,
+    cache_read_share,
+    entry,
+    format_entry,
+    parse_line,
+    record,
+    summarize,
+)
 
 REVIEW = Entry("review", "claude-sonnet-5-5", Usage(451, 512, 0, 1980), 0.0123, at=1763779200.0)
 

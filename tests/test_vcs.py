@@ -7,7 +7,7 @@ from pathlib import Path
 import git
 import pytest
 
-from bot.vcs import GitVcs
+from bot.core.vcs import GitVcs
 
 
 @pytest.mark.parametrize("rev", ["--output={target}", "-o{target}"])

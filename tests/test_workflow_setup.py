@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 import yaml
 
-from bot import workflow_setup
 from bot.cli.main import main
+from bot.lifecycle import workflow_setup
 from tests.conftest import git
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,7 +79,7 @@ def test_a_git_install_pins_the_commit_it_came_from(
 
 @pytest.mark.parametrize("repo", ["acme", "a/b/c", "acme/rfd bot", "../x", "acme/.."])
 def test_a_bad_action_repo_is_refused(repo: str) -> None:
-    from bot.errors import ConfigError
+    from bot.core.errors import ConfigError
 
     with pytest.raises(ConfigError, match="does not look like OWNER/NAME"):
         workflow_setup.source(repo, None, "0.1.0")
@@ -88,7 +88,7 @@ def test_a_bad_action_repo_is_refused(repo: str) -> None:
 def test_the_readmes_pictures_exist_and_its_diagram_has_every_status() -> None:
     import re
 
-    from bot.status import Status
+    from bot.model.status import Status
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     pictures = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", readme)

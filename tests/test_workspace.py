@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from bot.cli.main import main
-from bot.errors import ConfigError
-from bot.workspace import Workspace
+from bot.core.errors import ConfigError
+from bot.lifecycle.workspace import Workspace
 from tests.conftest import rfd_text, write_rfd
 
 
@@ -33,7 +33,7 @@ def test_a_plugin_config_error_names_the_plugin(git_repo: Path) -> None:
 
 def test_explicit_config_loads_no_plugins(git_repo: Path) -> None:
     enable(git_repo, '[plugins]\nenabled = ["event-log"]\n')
-    from bot.config import load_config
+    from bot.config.load import load_config
 
     ws = Workspace.open(git_repo, config=load_config(git_repo))
     assert ws.plugins == ()

@@ -16,15 +16,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from bot import document
 from bot.agent import partial, transcript
 from bot.agent.context import Step, Store
 from bot.agent.loop import Stop, run
 from bot.agent.rfd_tools import RFD_EXPLORE_SUMMARY
 from bot.agent.session import Session
-from bot.errors import BudgetExceeded, GateError, PluginFailed, ProviderError, ValidationError
+from bot.core.errors import BudgetExceeded, GateError, PluginFailed, ProviderError, ValidationError
 from bot.llm.base import Message, Usage
 from bot.llm.guard import require_input
+from bot.model import document
 
 YOUR_TURN = "you (enter to finish)>"
 NOTES = "notes.md"

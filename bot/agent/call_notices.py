@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from bot.sanitize import sanitize
+from bot.core.sanitize import sanitize
 
 MAX_SHOWN = 80
 CUT = "…"

@@ -18,7 +18,7 @@ from bot.agent import call_notices, intent
 from bot.agent.context import Step, Tool, ToolContext
 from bot.agent.permission import Declined, Mode, Prompter, permit
 from bot.agent.tools import check_arguments
-from bot.errors import Aborted, PluginFailed, RfdError, ValidationError
+from bot.core.errors import Aborted, PluginFailed, RfdError, ValidationError
 from bot.events import (
     EventBus,
     Notice,

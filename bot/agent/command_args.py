@@ -19,7 +19,8 @@ import subprocess
 from collections.abc import Iterator, Mapping, Sequence
 
 from bot.agent.sandbox import OUTSIDE, PROTECTED, Sandbox, matches_any
-from bot.errors import PermissionDenied, ValidationError
+from bot.core.argv import path_words
+from bot.core.errors import PermissionDenied, ValidationError
 
 REFUSED_OPTIONS: Mapping[str, frozenset[str]] = {
     "make": frozenset(
@@ -51,19 +52,6 @@ def program(argv: Sequence[str]) -> str:
     if name.startswith("python") and len(argv) > 2 and argv[1] == "-m":
         return argv[2]
     return name
-
-
-def path_words(argument: str) -> Iterator[str]:
-    """The texts of ``argument`` that a program could take as a path."""
-    if not argument.startswith("-"):
-        yield argument
-    elif not argument.startswith("--") and "=" not in argument:
-        # a value glued to a short option, maybe after flags: -C/, -f/tmp/x.mk, -kC/
-        yield from (argument[i:] for i in range(2, len(argument)))
-    _, sep, value = argument.partition("=")
-    while sep:
-        yield value
-        _, sep, value = value.partition("=")
 
 
 def option_name(argument: str) -> str:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.agent.sandbox import Sandbox
-from bot.config import Config
+from bot.config.load import Config
 
 
 class Step(enum.Enum):

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from bot.agent.permission import Prompter
-from bot.errors import ValidationError
+from bot.core.errors import ValidationError
 
 QUESTION = "Dismiss resolved reviews? [numbers, 'all', or enter to skip]: "
 Selection = Sequence[int] | Literal["all"]

@@ -11,9 +11,9 @@ from typing import Any
 
 from bot.agent.context import Tool, ToolContext, schema
 from bot.agent.sandbox import write_text
-from bot.atomic import read_exact
-from bot.errors import FileNotFound, ValidationError
-from bot.text import plural
+from bot.core.atomic import read_exact
+from bot.core.errors import FileNotFound, ValidationError
+from bot.core.text import plural
 
 MAX_READ_CHARS = 100_000
 MAX_LIST = 500

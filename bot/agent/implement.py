@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot import checklist
 from bot.agent.context import Step, Store
 from bot.agent.item import STOPS, Task, attempt
 from bot.agent.loop import Stop, run
@@ -29,11 +28,12 @@ from bot.agent.phase_checklist import (
 from bot.agent.phase_work import PhaseWork
 from bot.agent.session import Session
 from bot.agent.verify import command_for
-from bot.errors import BudgetExceeded, InvalidStructure, ProviderError, ValidationError
+from bot.core.errors import BudgetExceeded, InvalidStructure, ProviderError, ValidationError
+from bot.core.text import plural
 from bot.events import Notice, PhaseFailed
 from bot.llm.base import Message, Usage
 from bot.llm.guard import Meter, require_input
-from bot.text import plural
+from bot.model import checklist
 
 SHARED_SYSTEM = "_implement_system"
 """The system prompt of research and plan (same read-only tools, same model): plan reads

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot import checklist
 from bot.agent import item_result
 from bot.agent.commands import UNISOLATED
 from bot.agent.context import Step
@@ -23,9 +22,10 @@ from bot.agent.permission import Choice, Mode
 from bot.agent.phase_work import PhaseWork
 from bot.agent.session import Rendered, Session
 from bot.agent.verify import Confirm, verify
-from bot.errors import ProviderError
+from bot.core.errors import ProviderError
 from bot.events import ResultReady
 from bot.llm.guard import Meter
+from bot.model import checklist
 
 STOPS = {Stop.MAX_TURNS: "ran out of turns before finishing", Stop.EMPTY: "empty answers"}
 REPORTED = "the model reports it failed: {reason}"

@@ -18,7 +18,7 @@ from bot.agent.context import Step
 from bot.agent.loop import final_text
 from bot.agent.session import Session
 from bot.agent.transcript import render
-from bot.errors import Interrupted, LeftPrompt, RfdError
+from bot.core.errors import Interrupted, LeftPrompt, RfdError
 from bot.events import ConversationSaved, Notice
 from bot.llm.base import Message
 

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 from bot.agent.context import Tool, ToolContext
 from bot.agent.isolation import ENABLE, NO_ISOLATION, choose
 from bot.agent.tools import check_arguments
-from bot.errors import Aborted, PermissionDenied
+from bot.core.errors import Aborted, PermissionDenied
 
 MAX_EDITS = 3
 DECLINED = "the person declined this call"

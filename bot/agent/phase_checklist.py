@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot import checklist
 from bot.agent.context import Store
+from bot.model import checklist
 
 ORIGINAL_COUNT = "original_count"
 """Beside ``items.md``: the plan's item count, the base of the amendment cap."""

@@ -1,7 +1,7 @@
 """The phase ``rfd implement`` works on: which one, and what its conversations see.
 
 A phase is named by its label in the RFD (``3a``) or, for a number that is no label, by
-its position (:mod:`bot.phase_ids`); its artifacts live under ``implement/<position>/``.
+its position (:mod:`bot.model.phase_ids`); its artifacts live under ``implement/<position>/``.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot import phase_ids
 from bot.agent.session import Session
-from bot.errors import GateError, ValidationError
+from bot.core.errors import GateError, ValidationError
+from bot.model import phase_ids
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,7 @@ class PhaseWork:
     previous: tuple[tuple[str, str], ...] = ()
     """Summaries of the phases already done: (label, text)."""
     label: str = ""
-    """How users name the phase (``3a``, see :mod:`bot.phase_ids`); default its position."""
+    """How users name the phase (``3a``, see :mod:`bot.model.phase_ids`); default its position."""
 
     @property
     def name(self) -> str:
@@ -60,7 +60,7 @@ def prepare(session: Session, rfd_text: str, phase: str | int | None = None) -> 
     """The work of ``phase`` (default: the next one) from the plan and earlier summaries.
 
     ``phase`` is what a user typed: a label (``3a``), or a number that is no label, which
-    names a phase by position (:mod:`bot.phase_ids`); an ``int`` is a position.
+    names a phase by position (:mod:`bot.model.phase_ids`); an ``int`` is a position.
     """
     store: Any = session.store
     if store is None or session.rfd_id is None:
@@ -94,7 +94,7 @@ def _chosen(phases: Sequence[Any], phase: str | int) -> int:
 
 
 def _by_position(phases: Any, files: Mapping[str, Any]) -> dict[int, Any]:
-    """Summary files by the position of their phase (``bot.phase_ids``: ``3a.md`` → 4)."""
+    """Summary files by the position of their phase (``bot.model.phase_ids``: ``3a.md`` → 4)."""
     found = ((phase_ids.position(phases, key), path) for key, path in files.items())
     return {n: path for n, path in found if n is not None}
 

@@ -21,17 +21,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot import document
 from bot.agent.context import Step
 from bot.agent.files import unified_diff
 from bot.agent.revision import Asked, revise
 from bot.agent.session import Session
 from bot.ai.answers import MAX_PASSES
-from bot.atomic import read_exact
-from bot.errors import BudgetExceeded, ProviderError, RfdError, ValidationError
+from bot.core.atomic import read_exact
+from bot.core.errors import BudgetExceeded, ProviderError, RfdError, ValidationError
 from bot.events import Notice
 from bot.llm.base import Usage
 from bot.llm.guard import Meter, require_input
+from bot.model import document
 
 CONVERGED = re.compile(r"^\W*CONVERGED\b", re.MULTILINE)
 """The model's way to say it has nothing left to change (a line starting with it)."""

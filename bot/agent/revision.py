@@ -26,7 +26,7 @@ from bot.agent.rfd_tools import RFD_SECTION
 from bot.agent.session import Session
 from bot.ai.answers import REVISION_TOOL
 from bot.ai.shared import prefix_request
-from bot.atomic import read_exact
+from bot.core.atomic import read_exact
 from bot.events import Notice, ResultReady
 from bot.llm.base import Message, Reply, Request, ToolCall, Usage
 from bot.llm.guard import Meter

@@ -1,7 +1,7 @@
 """Dedicated RFD tools: the model works with decisions and sections, not files and diffs.
 
 They write only through the state module (explore summary, decisions) or through the
-pure edits of ``bot.document`` (one section at a time, the rest byte for byte).  Their
+pure edits of ``bot.model.document`` (one section at a time, the rest byte for byte).  Their
 targets are fixed by the workflow (this RFD's file, checked against the configured
 paths, and its state directory), so they may run where nobody can be asked.
 """
@@ -12,13 +12,13 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from bot import decisions, document
 from bot.agent import skeleton
 from bot.agent.context import Store, Tool, ToolContext, schema
 from bot.agent.files import current_text, unified_diff
 from bot.agent.sandbox import write_text
 from bot.agent.section_body import section_edit
-from bot.errors import FileNotFound, ValidationError
+from bot.core.errors import FileNotFound, ValidationError
+from bot.model import decisions, document
 
 DECISION_ACTIONS = ("add", "update", "reject")
 DRAFT_NEXT = "; now write its sections one by one with rfd_section"

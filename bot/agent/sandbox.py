@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from bot.errors import PermissionDenied, ValidationError
+from bot.core.errors import PermissionDenied, ValidationError
 
 OUTSIDE = "is outside the repository"
 PROTECTED = "is protected (implement.protected_paths)"

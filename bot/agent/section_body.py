@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 
-from bot import document
-from bot.errors import ValidationError
-from bot.lint import REQUIRED_FIELDS
-from bot.markdown import Heading, headings, normalize_title, split_lines
+from bot.core.errors import ValidationError
+from bot.lifecycle.lint import REQUIRED_FIELDS
+from bot.model import document
+from bot.model.markdown import Heading, headings, normalize_title, split_lines
 
 TRACKING = "Tracking Issue"
 LEADING_HEADING = re.compile(r"\A\s*\#{1,6}[ \t]+(?P<title>[^\n]*)\n?")

@@ -17,7 +17,7 @@ from bot.agent.item_result import NAME as ITEM_RESULT
 from bot.agent.loop import Conversation
 from bot.agent.permission import Mode, Prompter
 from bot.agent.tools import toolset
-from bot.config import Config
+from bot.config.load import Config
 from bot.events import EventBus, Notice
 from bot.llm.base import LLM, Message, Usage
 from bot.llm.guard import Budget, Meter, Part, fit
@@ -31,7 +31,7 @@ class Rendered(Protocol):
 
 
 class PromptSource(Protocol):
-    """``bot.prompts.Prompts``: step templates and the data wrapper."""
+    """``bot.llm.prompts.Prompts``: step templates and the data wrapper."""
 
     def render(self, name: str, **context: Any) -> Rendered: ...
     def document(self, label: str, text: str, **context: Any) -> str: ...
@@ -71,13 +71,14 @@ class Session:
     clock: Callable[[], float] = time.time
     """Stamps the usage ledger's lines."""
     prompts: PromptSource | None = None
-    """Prompt templates; ``None`` means ``bot.prompts.Prompts`` with the repository's overrides."""
+    """Prompt templates; ``None`` means ``bot.llm.prompts.Prompts`` with the repository's
+    overrides."""
     llm_for: Callable[[str, str | None], LLM] | None = None
     """The provider of a step and model (the workspace's routing); ``None``: ``llm`` for all."""
 
     @classmethod
     def from_workspace(cls, ws: Any, **kwargs: Any) -> Session:
-        """A session on a ``bot.workspace.Workspace`` (``--yes`` / no terminal → mode)."""
+        """A session on a ``bot.lifecycle.workspace.Workspace`` (``--yes`` / no terminal → mode)."""
         mode = Mode.YES if ws.assume_yes else Mode.ASK if ws.interactive else Mode.CONFINED
         base = dict(
             root=ws.root, config=ws.config, llm=ws.llm, llm_for=ws.llm_for, bus=ws.bus,
@@ -96,7 +97,7 @@ class Session:
     def templates(self) -> PromptSource:
         if self.prompts is not None:
             return self.prompts
-        from bot.prompts import Prompts
+        from bot.llm.prompts import Prompts
 
         return Prompts(self.root)
 
@@ -156,7 +157,7 @@ class Session:
         store, rfd_id = self.store, self.rfd_id
         if store is None or rfd_id is None:
             return None
-        from bot.usage import LEDGER, entry
+        from bot.llm.usage import LEDGER, entry
 
         def append(model: str, usage: Usage) -> None:
             line = entry(step.value, model, usage, at=self.clock()).to_line()

@@ -10,9 +10,10 @@ fields (status, authors, date, links) are the workflow's and stay byte for byte.
 
 from __future__ import annotations
 
-from bot import document, templates
-from bot.errors import AlreadyExists, ValidationError
-from bot.markdown import eol_of, headings, split_lines
+from bot import templates
+from bot.core.errors import AlreadyExists, ValidationError
+from bot.model import document
+from bot.model.markdown import eol_of, headings, split_lines
 
 WRITTEN = "`{path}` has written sections already"
 WRITTEN_HINT = "write its sections one by one with rfd_section"

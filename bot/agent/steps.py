@@ -22,8 +22,8 @@ from bot.agent.refine import RefineResult, ReviewText, refine
 from bot.agent.session import Session
 
 if TYPE_CHECKING:
+    from bot.lifecycle.workspace import Workspace
     from bot.llm.guard import Meter
-    from bot.workspace import Workspace
 
 OnText = Callable[[str], None]
 
@@ -94,7 +94,7 @@ def author(
     ws: Workspace, title: str, notes: str = "", *, category: str = "design", **options: Any
 ) -> AuthorResult:
     """``rfd author "Title"``: create the draft from its template, then explore."""
-    from bot.lifecycle import new_rfd
+    from bot.lifecycle.lifecycle import new_rfd
 
     outcome = new_rfd(ws, category, title)
     ws.refresh()

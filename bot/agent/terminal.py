@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.agent.permission import Approval, Choice
-from bot.errors import LeftPrompt
+from bot.core.errors import LeftPrompt
 
 CHOICES = {"y": Choice.YES, "yes": Choice.YES, "n": Choice.NO, "no": Choice.NO}
 CHOICES |= {"e": Choice.EDIT, "edit": Choice.EDIT}

@@ -18,9 +18,9 @@ from bot.agent.context import Step, Tool
 from bot.agent.files import EDIT_FILE, GREP_FILES, LIST_FILES, READ_FILE, WRITE_FILE
 from bot.agent.item_result import SUBMIT_ITEM_RESULT
 from bot.agent.rfd_tools import RFD_DECISION, RFD_DRAFT, RFD_EXPLORE_SUMMARY, RFD_SECTION
-from bot.errors import ValidationError
+from bot.core.errors import ValidationError
+from bot.core.text import noun
 from bot.llm.base import ToolSpec
-from bot.text import noun
 
 READ_ONLY: tuple[Tool, ...] = (READ_FILE, LIST_FILES, GREP_FILES)
 

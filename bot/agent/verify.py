@@ -19,7 +19,7 @@ from pathlib import Path
 from bot.agent.commands import execute, split
 from bot.agent.context import ToolContext
 from bot.agent.isolation import choose
-from bot.errors import ConfigError, ValidationError
+from bot.core.errors import ConfigError, ValidationError
 
 AUTO = "auto"
 PYTEST, MAKE, NPM = "pytest -q", "make test", "npm test"

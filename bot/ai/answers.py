@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.llm.base import ToolSpec
-from bot.reviews import MAX_FINDINGS, MAX_SUMMARY_CHARS, REVIEW_SCHEMA
+from bot.model.reviews import MAX_FINDINGS, MAX_SUMMARY_CHARS, REVIEW_SCHEMA
 
 MAX_PASSES = 5
 """Refine's cap on passes (the rule of five)."""

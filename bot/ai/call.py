@@ -18,12 +18,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.errors import BudgetExceeded, ProviderError
+from bot.core.errors import BudgetExceeded, ProviderError
 from bot.llm.base import Message, PaidError, Reply, Request, ToolSpec, Usage
 from bot.llm.guard import CUT_OFF, Budget, Part, estimate_tokens, fit, is_cut_off, retry_empty
 
 if TYPE_CHECKING:
-    from bot.workspace import Workspace
+    from bot.lifecycle.workspace import Workspace
 
 RESERVED_TOKENS = 1024
 """Room kept for the reply when the step's budget also caps ``max_tokens``."""
@@ -95,7 +95,7 @@ def call(ws: Workspace, request: Request, *, step: str, rfd_id: Any) -> Called:
 
 def _complete(ws: Workspace, request: Request, *, step: str, rfd_id: Any) -> Called:
     from bot.events import Notice, TurnComplete, TurnCycleComplete
-    from bot.usage import LEDGER, entry, record
+    from bot.llm.usage import LEDGER, entry, record
 
     key = "" if rfd_id is None else str(rfd_id)
     llm = ws.llm_for(step, request.model)

@@ -15,14 +15,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot import document
-from bot.errors import RfdError
-from bot.status import Status
+from bot.core.errors import RfdError
+from bot.model import document
+from bot.model.status import Status
 
 if TYPE_CHECKING:
-    from bot.document import Document
-    from bot.vcs import Vcs
-    from bot.workspace import Workspace
+    from bot.core.vcs import Vcs
+    from bot.lifecycle.workspace import Workspace
+    from bot.model.document import Document
 
 NO_GIT = "not a git repository: the implementation review sees no diff"
 NOT_FOUND = (

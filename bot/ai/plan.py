@@ -1,6 +1,6 @@
 """Plan extraction by a model, for RFDs whose plan the headings do not give.
 
-``accept`` tries :func:`bot.plan.extract` first (no tokens).  Only when that finds
+``accept`` tries :func:`bot.model.plan.extract` first (no tokens).  Only when that finds
 nothing usable does it call :func:`extract_plan`: one forced tool call with
 :data:`~bot.ai.answers.PLAN_SCHEMA`, whose answer is validated exactly like a hand-written
 ``plan.json``.  Any failure raises ProviderError, and the caller promotes nothing.
@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any
 from bot.ai.answers import PLAN_TOOL
 from bot.ai.call import Called, call, tool_input
 from bot.ai.shared import shared_request
-from bot.errors import InvalidStructure, ParseError, ProviderError
+from bot.core.errors import InvalidStructure, ParseError, ProviderError
 from bot.llm.guard import require_input
 
 if TYPE_CHECKING:
-    from bot.document import Document
-    from bot.plan import PlanPhase
-    from bot.workspace import Workspace
+    from bot.lifecycle.workspace import Workspace
+    from bot.model.document import Document
+    from bot.model.plan import PlanPhase
 
 STEP = "accept"
 TOOL = PLAN_TOOL
@@ -51,8 +51,9 @@ def extract_plan_called(
 
 
 def validate(data: dict[str, Any], path: str) -> tuple[PlanPhase, ...]:
-    """The phases in ``data`` checked by :func:`bot.plan.loads`; ProviderError when unusable."""
-    from bot.plan import loads
+    """The phases in ``data`` checked by :func:`bot.model.plan.loads`; ProviderError when
+    unusable."""
+    from bot.model.plan import loads
 
     raw = data.get("phases")
     try:

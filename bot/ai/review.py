@@ -1,6 +1,6 @@
 """AI review of an RFD (design, in Discussion) or of its implementation (Accepted).
 
-One forced tool call whose input schema is :data:`bot.reviews.REVIEW_SCHEMA`, so
+One forced tool call whose input schema is :data:`bot.model.reviews.REVIEW_SCHEMA`, so
 the review always has the fixed shape.  A design review sends the prefix refine and
 plan extraction share (:mod:`bot.ai.shared`: answer tools, system prompt, the RFD and
 the reviews on file): a second review, a refine or an accept on the same model reads it
@@ -21,11 +21,11 @@ from bot.ai.impl_diff import review_diff
 from bot.ai.shared import shared_request
 from bot.llm.base import Request, Usage
 from bot.llm.guard import require_input
-from bot.reviews import MAX_FINDINGS, MAX_SUMMARY_CHARS, Review, from_data
+from bot.model.reviews import MAX_FINDINGS, MAX_SUMMARY_CHARS, Review, from_data
 
 if TYPE_CHECKING:
-    from bot.document import Document
-    from bot.workspace import Workspace
+    from bot.lifecycle.workspace import Workspace
+    from bot.model.document import Document
 
 STEP = "review"
 TOOL = REVIEW_TOOL

@@ -6,7 +6,7 @@ The three document steps therefore send the same bytes up to the breakpoint:
 1. tools: :data:`~bot.ai.answers.DOCUMENT_TOOLS`, the same list in the same order (each
    step forces its own tool; ``tool_choice`` only affects the cached *messages*);
 2. system: the common instructions (``_document_step``: the rules of all three steps),
-   the RFD, then the reviews on file as their :func:`~bot.reviews.digest`, one block
+   the RFD, then the reviews on file as their :func:`~bot.model.reviews.digest`, one block
    each, with a breakpoint after the instructions, the RFD and the last review;
 3. messages: which step, pass and focus this is (its template's ``task`` block).
 
@@ -24,11 +24,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 from bot.ai.answers import DOCUMENT_TOOLS, SHARED_VARIABLES
 from bot.llm.base import Message, Request, SystemPart, ToolSpec
 from bot.llm.guard import Part, fit
-from bot.reviews import digest
+from bot.model.reviews import digest
 
 if TYPE_CHECKING:
-    from bot.document import Document
-    from bot.workspace import Workspace
+    from bot.lifecycle.workspace import Workspace
+    from bot.model.document import Document
 
 
 class Templates(Protocol):

@@ -6,14 +6,14 @@ import click
 
 from bot.cli.common import repo_root, rfd_command, workspace
 from bot.cli.output import Output
-from bot.config import CONFIG_PATH, load_config
+from bot.config.load import CONFIG_PATH, load_config
 
 
 @rfd_command()
 def adopt(out: Output) -> int:
     """Record the adoption baseline and the process rules the history shows."""
-    from bot.adoption import PROCESS_KEPT
-    from bot.adoption import adopt as adopting
+    from bot.lifecycle.adoption import PROCESS_KEPT
+    from bot.lifecycle.adoption import adopt as adopting
 
     root = repo_root()
     done = adopting(root, load_config(root))
@@ -35,7 +35,7 @@ def adopt(out: Output) -> int:
 @click.argument("rfd")
 def track(out: Output, rfd: str) -> int:
     """Make a legacy Accepted RFD trackable: extract its plan into plan.json."""
-    from bot.legacy import track as tracking
+    from bot.lifecycle.legacy import track as tracking
 
     ws = workspace(out)
     done = tracking(ws, rfd)

@@ -14,12 +14,12 @@ import click
 
 from bot.cli.common import model_flag, rfd_command, workspace
 from bot.cli.output import Output
-from bot.errors import ProviderError, ValidationError
-from bot.text import plural
+from bot.core.errors import ProviderError, ValidationError
+from bot.core.text import plural
 
 if TYPE_CHECKING:
+    from bot.lifecycle.workspace import Workspace
     from bot.llm.base import Usage
-    from bot.workspace import Workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
 RESUME = "the items done so far are kept; run `rfd implement {rfd}` again to resume"
@@ -70,7 +70,7 @@ def options(ws: Workspace, out: Output, model: str | None) -> dict[str, Any]:
 
 
 def show_usage(out: Output, ws: Workspace, step: str, model: str | None, usage: Usage) -> None:
-    from bot.usage import entry, format_entry
+    from bot.llm.usage import entry, format_entry
 
     out.line(format_entry(entry(step, ws.config.model_for(step, model), usage, at=ws.clock())))
 
@@ -125,7 +125,7 @@ def refine(out: Output, rfd: str, model: str | None, yes: bool) -> int:
 def _offer_dismiss(out: Output, ws: Workspace, rfd: str) -> None:
     from bot.agent.dismiss import ask_dismiss
     from bot.agent.terminal import TerminalPrompter
-    from bot.review import dismiss
+    from bot.lifecycle.review import dismiss
 
     reviews = ws.store.list_reviews(str(ws.find(rfd).rfd_id))
     if not reviews:
@@ -149,9 +149,9 @@ def implement(
     """Implement the next phase: research → plan → one item at a time → summary."""
     from bot.agent.phase_checklist import failed_items
     from bot.agent.steps import implement_meter, implement_rfd
-    from bot.errors import BudgetExceeded
-    from bot.phase_failed import report_failed
-    from bot.phases import phase_done
+    from bot.core.errors import BudgetExceeded
+    from bot.lifecycle.phase_failed import report_failed
+    from bot.lifecycle.phases import phase_done
     from bot.state import OnExists
 
     ws = ai_workspace(out, yes, "implement", model)

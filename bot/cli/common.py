@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from bot.atomic import OnExists
 from bot.cli.output import Output
-from bot.errors import AlreadyExists, FileNotFound, RfdError
-from bot.text import plural
+from bot.core.atomic import OnExists
+from bot.core.errors import AlreadyExists, FileNotFound, RfdError
+from bot.core.text import plural
 
 if TYPE_CHECKING:
     from bot.events import Event
-    from bot.workspace import Workspace
+    from bot.lifecycle.workspace import Workspace
 
 Handler = Callable[..., int | None]
 _T = TypeVar("_T")
@@ -107,7 +107,7 @@ def repo_root(*, required: bool = True) -> Path:
 def cli_layer(flags: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The command-line configuration layer: ``rfd --set KEY=VALUE``, then a command's own
     flags (``flags``, nested tables such as ``{"steps": {"review": {"model": "opus"}}}``)."""
-    from bot.cli.config_cmd import merge, parse_assignments
+    from bot.cli.assignments import merge, parse_assignments
 
     ctx = click.get_current_context()
     layer = parse_assignments(tuple((ctx.find_root().obj or {}).get("set", ())))
@@ -125,8 +125,8 @@ def workspace(out: Output, *, flags: Mapping[str, Any] | None = None, **options:
     The configuration is resolved once, command-line layer included (``--set`` and the
     command's ``flags``), so ``rfd config show`` reports the same values the command uses.
     """
-    from bot.config import load
-    from bot.workspace import Workspace
+    from bot.config.load import load
+    from bot.lifecycle.workspace import Workspace
 
     root = repo_root()
     resolved = load(root, user=True, cli=cli_layer(flags))

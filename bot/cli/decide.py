@@ -6,7 +6,7 @@ import click
 
 from bot.cli.common import rfd_command, workspace
 from bot.cli.output import Output
-from bot.decisions import render
+from bot.model.decisions import render
 
 
 @rfd_command()

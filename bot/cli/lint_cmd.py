@@ -1,4 +1,4 @@
-"""``rfd lint``: every rule of :mod:`bot.lint` over the RFDs (templates are not RFDs),
+"""``rfd lint``: every rule of :mod:`bot.lifecycle.lint` over the RFDs (templates are not RFDs),
 plus each RFD's state files; the exit code counts errors only."""
 
 from __future__ import annotations
@@ -7,23 +7,23 @@ from pathlib import Path
 
 import click
 
-from bot import discovery
 from bot.cli.common import repo_root, rfd_command
 from bot.cli.output import Output
-from bot.config import load_config
-from bot.document import Document
-from bot.errors import FileNotFound
-from bot.ids import RfdId
-from bot.lint import Finding, LintSettings, Severity, lint_document
+from bot.config import discovery
+from bot.config.load import load_config
+from bot.core.errors import FileNotFound
+from bot.core.text import plural
+from bot.lifecycle.lint import Finding, LintSettings, Severity, lint_document
+from bot.model.document import Document
+from bot.model.ids import RfdId
 from bot.state import StateStore
-from bot.text import plural
 
 TALLY = "{errors}, {warnings}: errors fail the check, warnings are reported only"
 NOT_AN_RFD_HINT = "give RFD files ({dir}/NNN-slug.md), or no path to lint them all"
 
 
 class DocsCorpus:
-    """:class:`bot.lint_graph.Corpus` over the RFDs ``rfd lint`` has read."""
+    """:class:`bot.lifecycle.lint_graph.Corpus` over the RFDs ``rfd lint`` has read."""
 
     def __init__(self, root: Path, docs: dict[RfdId, Document]) -> None:
         self.root, self.docs = root, docs

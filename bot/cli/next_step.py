@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from bot.render import Action, StatusView
-    from bot.workspace import Workspace
+    from bot.lifecycle.render import Action, StatusView
+    from bot.lifecycle.workspace import Workspace
 
 STEPS = ("explore", "converge", "draft", "review", "refine", "implement")
 FINISHED = "RFD {rid} has nothing left to do"
@@ -19,7 +19,7 @@ FINISHED = "RFD {rid} has nothing left to do"
 
 def status_of(ws: Workspace, query: str) -> StatusView:
     """What ``rfd status`` shows for ``query``, with each step's configured model."""
-    from bot import render
+    from bot.lifecycle import render
 
     file = ws.find(query)
     doc = ws.document(file)
@@ -33,7 +33,7 @@ def status_of(ws: Workspace, query: str) -> StatusView:
 
 def _tracking_issue(ws: Workspace, rfd_id: str) -> str:
     """The tracking issue kept in the state directory only (found by its marker)."""
-    from bot.tracking import marker
+    from bot.lifecycle.tracking import marker
 
     issue = ws.forge.find_issue(marker(rfd_id))
     return "" if issue is None else f"#{issue.number} ({issue.url.removeprefix('local:')})"

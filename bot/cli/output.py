@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
-from bot.errors import RfdError
+from bot.core.errors import RfdError
 
 if TYPE_CHECKING:
     from rich.console import Console

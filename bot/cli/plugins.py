@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.cli.common import cli_layer, repo_root, rfd_command
 from bot.cli.output import Output
-from bot.config import load
+from bot.config.load import load
 from bot.plugins import Plugin, check_plugins, installed
 from bot.plugins.api import ALL
 

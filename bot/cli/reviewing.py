@@ -8,16 +8,16 @@ from typing import TYPE_CHECKING
 
 import click
 
-from bot import phases
-from bot import review as reviewing
 from bot.cli.common import model_flag, on_exists_option, resolve_exists, rfd_command, workspace
 from bot.cli.output import Output
-from bot.errors import ValidationError
+from bot.core.errors import ValidationError
+from bot.core.text import noun
+from bot.lifecycle import phases
+from bot.lifecycle import review as reviewing
 from bot.state import OnExists
-from bot.text import noun
 
 if TYPE_CHECKING:
-    from bot.workspace import Workspace
+    from bot.lifecycle.workspace import Workspace
 
 
 @rfd_command()
@@ -30,7 +30,7 @@ def review(out: Output, rfd: str, model: str | None) -> int:
     if provider.llm.offline and provider.reason:
         out.line(provider.reason, style="yellow")
     from bot.cli.stream import spinner_for
-    from bot.usage import entry, format_entry
+    from bot.llm.usage import entry, format_entry
 
     spinner_for(ws, out)
     o = reviewing.review(ws, rfd, model=model)

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import click
 
-from bot import lifecycle, repo_setup
 from bot.cli.common import on_exists_option, repo_root, resolve_exists, rfd_command, workspace
 from bot.cli.output import Output
-from bot.config import CONFIG_PATH, load_config
+from bot.config.load import CONFIG_PATH, load_config
+from bot.lifecycle import lifecycle, repo_setup
 from bot.state import OnExists
 
 AFTER_LABELS = (
@@ -72,8 +72,8 @@ def _labels(root: Path) -> list[str]:
     """The trigger labels, created when a token and a github ``origin`` allow it."""
     import os
 
-    from bot import workflow_setup
     from bot.forge.github import GitHubForge
+    from bot.lifecycle import workflow_setup
 
     environ = workflow_setup.github_environ(root, os.environ)
     if environ is None:
@@ -83,7 +83,8 @@ def _labels(root: Path) -> list[str]:
 
 
 def _workflow(root: Path, repo: str | None, ref: str | None) -> str:
-    from bot import __version__, workflow_setup
+    from bot import __version__
+    from bot.lifecycle import workflow_setup
 
     src = workflow_setup.source(repo, ref, __version__)
     branch = workflow_setup.default_branch(root, load_config(root).rfd.main_branch)
@@ -94,9 +95,10 @@ def _adopt_history(root: Path, *, write_config: bool) -> list[str]:
     """In a repository that has RFDs and no baseline yet, record it (``rfd adopt``): the
     statuses they have now are never gated again; ``[process]`` goes into a configuration
     init has just written, never into one the team had.  What it did, a line each."""
-    from bot import baseline, discovery
-    from bot.adoption import adopt
-    from bot.config import load_config
+    from bot.config import discovery
+    from bot.config.load import load_config
+    from bot.lifecycle.adoption import adopt
+    from bot.model import baseline
     from bot.state import StateStore
 
     cfg = load_config(root)

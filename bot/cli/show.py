@@ -7,17 +7,18 @@ from typing import TYPE_CHECKING
 
 import click
 
-from bot import checklist, discovery
 from bot.cli.common import repo_root, rfd_command, workspace
 from bot.cli.output import Output
-from bot.config import load_config
-from bot.document import Document
+from bot.config import discovery
+from bot.config.load import load_config
+from bot.core.text import plural
+from bot.model import checklist
+from bot.model.document import Document
+from bot.model.status import Status
 from bot.state import StateStore
-from bot.status import Status
-from bot.text import plural
 
 if TYPE_CHECKING:
-    from bot.workspace import Workspace
+    from bot.lifecycle.workspace import Workspace
 
 WITH_PLAN = {Status.ACCEPTED, Status.IMPLEMENTED, Status.SUPERSEDED}
 
@@ -64,8 +65,8 @@ def _row(doc: Document, store: StateStore) -> dict[str, object]:
 @click.argument("rfd")
 def status(out: Output, rfd: str) -> int:
     """Where an RFD stands, and what to do next."""
-    from bot import render
     from bot.cli.next_step import status_of
+    from bot.lifecycle import render
 
     ws = workspace(out)
     view = status_of(ws, rfd)
@@ -82,7 +83,7 @@ def _decision(ws: Workspace, rfd: str, data: dict[str, object]) -> list[str]:
     """The sign-offs ``[consensus]`` asks for, added to ``data`` (none without the table)."""
     if not ws.config.consensus.enabled:
         return []
-    from bot import signoff
+    from bot.lifecycle import signoff
 
     found = signoff.current_standing(ws, rfd)
     block = signoff.decision(ws, rfd)
@@ -96,8 +97,8 @@ def _decision(ws: Workspace, rfd: str, data: dict[str, object]) -> list[str]:
 @click.argument("rfd")
 def plan_cmd(out: Output, rfd: str) -> int:
     """Show the plan `rfd accept` would extract (changes nothing)."""
-    from bot.accept import extract_plan
-    from bot.usage import format_entry
+    from bot.lifecycle.accept import extract_plan
+    from bot.llm.usage import format_entry
 
     ws = workspace(out)
     phases, method, usage, notices = extract_plan(ws, rfd)
@@ -112,7 +113,7 @@ def plan_cmd(out: Output, rfd: str) -> int:
         }
     )
     out.line(f"{plural(len(phases), 'phase')} ({method}):")
-    from bot import phase_ids
+    from bot.model import phase_ids
 
     for label, p in zip(phase_ids.labels(phases), phases, strict=True):
         out.line(f"\n{label}. {p.title}")

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import click
 
-from bot import signoff
 from bot.cli.common import rfd_command, workspace
 from bot.cli.output import Output
-from bot.errors import ValidationError
-from bot.workspace import Workspace
+from bot.core.errors import ValidationError
+from bot.lifecycle import signoff
+from bot.lifecycle.workspace import Workspace
 
 NO_IDENTITY = "no git identity to sign with"
 SET_IDENTITY = "set it with `git config user.name <your GitHub login>`"

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from rich.live import Live
 
     from bot.events import EventBus
-    from bot.workspace import Workspace
+    from bot.lifecycle.workspace import Workspace
 
 MESSAGE_ENDS = ("turn.cycle_complete", "turn.aborted")
 """Events after which a streamed assistant message is complete (or cut short)."""

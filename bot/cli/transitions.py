@@ -7,14 +7,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from bot import accept as accepting
-from bot import lifecycle, phase_ids
 from bot.cli.common import rfd_command, workspace
 from bot.cli.output import Output
-from bot.status import Status
+from bot.lifecycle import accept as accepting
+from bot.lifecycle import lifecycle
+from bot.model import phase_ids
+from bot.model.status import Status
 
 if TYPE_CHECKING:
-    from bot.workspace import Workspace
+    from bot.lifecycle.workspace import Workspace
 
 
 def _outcome(out: Output, message: str, **data: object) -> int:
@@ -79,7 +80,7 @@ def supersede(out: Output, old: str, new: str) -> int:
 def accept(out: Output, rfd: str, model: str | None) -> int:
     """Extract the plan, promote to Accepted and open the tracking issue (or change nothing)."""
     from bot.cli.stream import spinner_for
-    from bot.usage import format_entry
+    from bot.llm.usage import format_entry
 
     ws = workspace(out)
     spinner_for(ws, out)  # runs only if the headings give no plan and the model is asked

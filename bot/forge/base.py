@@ -2,7 +2,7 @@
 
 It is deliberately low level (issues, comments, labels).  The idempotent logic —
 find the bot's own text by its hidden marker, edit in place, merge checklists —
-lives in pure modules (``bot.tracking``, ``bot.comments``) that take a ``Forge``.
+lives in pure modules (``bot.lifecycle.tracking``, ``bot.forge.comments``) that take a ``Forge``.
 """
 
 from __future__ import annotations

@@ -17,13 +17,13 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from bot.comments import carries, fit
-from bot.config import ACTIONS_BOT_LOGIN
-from bot.errors import ForgeError, ForgeGone, ForgeUnreachable
+from bot.config.load import ACTIONS_BOT_LOGIN
+from bot.core.errors import ForgeError, ForgeGone, ForgeUnreachable
+from bot.core.redact import redact
 from bot.forge.base import Comment, Issue
+from bot.forge.comments import carries, fit
 from bot.forge.github_connection import Connection
 from bot.forge.pacing import DEFAULT_BURST, DEFAULT_INTERVAL, WritePacer
-from bot.github.redact import redact
 
 if TYPE_CHECKING:
     from github.Issue import Issue as GhIssue

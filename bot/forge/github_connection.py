@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.errors import ConfigError
+from bot.core.errors import ConfigError
 from bot.forge.pacing import DEFAULT_BURST, DEFAULT_INTERVAL, WritePacer
 
 if TYPE_CHECKING:

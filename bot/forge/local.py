@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from bot.comments import carries
-from bot.errors import ForgeError, ForgeGone
+from bot.core.errors import ForgeError, ForgeGone
 from bot.forge.base import Comment, Issue
+from bot.forge.comments import carries
 
 
 class ForgeFiles(Protocol):

@@ -13,22 +13,23 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from bot import authors, phase_ids
-from bot.github.api import PullRequest
+from bot.core import authors
+from bot.core.markdown_safe import inline
+from bot.core.text import plural
 from bot.github.auth import AUTHOR_MAY_NOT_ACCEPT, authorize
 from bot.github.changed import changed_rfds
 from bot.github.checkout import Checkout, writers
 from bot.github.commands import REGISTRY, Verb
 from bot.github.context import Context
 from bot.github.ops import Refused, commit, pr_workspace, refreshed, refuse_label
-from bot.markdown_safe import inline
-from bot.status import Status
-from bot.text import plural
+from bot.github.records import PullRequest
+from bot.model import phase_ids
+from bot.model.status import Status
 
 if TYPE_CHECKING:
-    from bot.accept import AcceptOutcome
-    from bot.document import Document
-    from bot.workspace import Workspace
+    from bot.lifecycle.accept import AcceptOutcome
+    from bot.lifecycle.workspace import Workspace
+    from bot.model.document import Document
 
 ACCEPTABLE = (Status.DRAFT, Status.DISCUSSION)
 ALREADY = "Every RFD of this pull request is already accepted: nothing to do."
@@ -71,7 +72,7 @@ def on_label(ctx: Context) -> None:
 
 def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
     """Accept the PR's RFDs (or ``only`` that one); the reply text."""
-    from bot.accept import accept
+    from bot.lifecycle.accept import accept
 
     changed = [c for c in changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg) if not c.removed]
     changed = [c for c in changed if only is None or _same(str(c.file.rfd_id), only)]
@@ -134,7 +135,7 @@ def _check_signed_off(ws: Workspace, ids: list[str]) -> None:
     is missing and who can give it."""
     if not ws.config.consensus.enabled:
         return
-    from bot.signoff import current_standing
+    from bot.lifecycle.signoff import current_standing
 
     for rid in ids:
         missing = current_standing(ws, rid).missing
@@ -144,6 +145,6 @@ def _check_signed_off(ws: Workspace, ids: list[str]) -> None:
 
 
 def _same(a: str, b: str) -> bool:
-    from bot.ids import RfdId
+    from bot.model.ids import RfdId
 
     return RfdId.parse(a) == RfdId.parse(b)

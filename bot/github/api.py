@@ -8,109 +8,25 @@ Requests go through PyGithub's requester so they share its retries and pacing.
 from __future__ import annotations
 
 import base64
-import enum
 import time
 import urllib.parse
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.authors import CommitBy
-from bot.comments import fit
-from bot.errors import ForgeError, ForgeGone
+from bot.core.authors import CommitBy
+from bot.core.errors import ForgeError, ForgeGone
+from bot.core.redact import redact
+from bot.forge.comments import fit
 from bot.forge.github import _translated
 from bot.forge.github_connection import PER_PAGE
 from bot.forge.pacing import WritePacer
-from bot.github.redact import redact
+from bot.github.records import ChangedFile, Permission, PullRequest, Reaction, changed_file
 
 if TYPE_CHECKING:
     from github.Repository import Repository
 
 REACTION_RETRIES = (1.0, 2.0)
 """Seconds waited before each retry of a reaction that met a 5xx."""
-
-
-class Reaction(enum.Enum):
-    EYES = "eyes"
-    ROCKET = "rocket"
-    CONFUSED = "confused"
-
-
-class Permission(enum.IntEnum):
-    """Repository roles, ordered (``role_name`` of the permission API)."""
-
-    NONE = 0
-    READ = 1
-    TRIAGE = 2
-    WRITE = 3
-    MAINTAIN = 4
-    ADMIN = 5
-
-    @classmethod
-    def parse(cls, text: str) -> Permission:
-        return cls.__members__.get(text.strip().upper(), cls.NONE)
-
-    @classmethod
-    def of_collaborator(cls, data: Mapping[str, Any]) -> Permission:
-        """From the permission API's answer: ``role_name`` when it is a base role.
-
-        An organization's custom role (``role_name`` like ``docs-writer``) is not
-        one of ours, so its base level, the legacy ``permission`` field
-        (``admin``/``write``/``read``/``none``), decides.
-        """
-        role = str(data.get("role_name") or "").strip().upper()
-        if role in cls.__members__:
-            return cls[role]
-        return cls.parse(str(data.get("permission") or "none"))
-
-
-@dataclass(frozen=True)
-class PullRequest:
-    number: int
-    title: str
-    author: str
-    head_ref: str
-    head_sha: str
-    head_repo: str
-    """``owner/name`` of the head repository (a fork's, for fork PRs)."""
-    base_ref: str
-    base_repo: str
-    labels: tuple[str, ...] = ()
-    updated_at: str = ""
-    """ISO 8601 time of the PR's last change (a label counts)."""
-
-    @property
-    def is_fork(self) -> bool:
-        return self.head_repo != self.base_repo
-
-    @classmethod
-    def from_payload(cls, data: Mapping[str, Any]) -> PullRequest:
-        """From a ``pull_request`` object (webhook payload or ``GET /pulls/{n}``)."""
-        head, base = data["head"], data["base"]
-        head_repo = (head.get("repo") or {}).get("full_name", "")  # deleted forks: null
-        return cls(
-            number=data["number"],
-            title=data["title"],
-            author=data["user"]["login"],
-            head_ref=head["ref"],
-            head_sha=head["sha"],
-            head_repo=head_repo,
-            base_ref=base["ref"],
-            base_repo=base["repo"]["full_name"],
-            labels=tuple(label["name"] for label in data.get("labels", ())),
-            updated_at=str(data.get("updated_at") or ""),
-        )
-
-
-@dataclass(frozen=True)
-class ChangedFile:
-    path: str
-    status: str  # added | modified | removed | renamed | ...
-    previous_path: str | None = None
-    blob: str = ""
-    """The file's git blob sha in the PR (its content; empty when removed or unknown)."""
-    patch: str = ""
-    """The file's diff hunks (GitHub leaves them out of a binary or very large diff)."""
 
 
 class RepoApi:
@@ -193,7 +109,7 @@ class RepoApi:
 
     def add_labels(self, number: int, names: tuple[str, ...]) -> list[str]:
         """Label #``number``; the names GitHub had to create for it (they come back grey)."""
-        from bot.lifecycle_labels import AUTO_COLOR
+        from bot.model.lifecycle_labels import AUTO_COLOR
 
         with self.pacer.write(), _translated(f"label #{number}"):
             _h, data = self.requester.requestJsonAndCheck(
@@ -224,7 +140,7 @@ class RepoApi:
         with _translated(f"list the files of #{number}"):
             for page in range(1, 31):
                 batch = self._get(f"/pulls/{number}/files", {"per_page": PER_PAGE, "page": page})
-                files.extend(_changed_file(f) for f in batch)
+                files.extend(changed_file(f) for f in batch)
                 if len(batch) < PER_PAGE:
                     break
         return files
@@ -295,9 +211,3 @@ def _commit_by(data: Mapping[str, Any]) -> CommitBy:
 def _server_error(err: ForgeError) -> bool:
     cause = err.__cause__
     return int(getattr(cause, "status", 0) or 0) >= 500
-
-
-def _changed_file(data: Mapping[str, Any]) -> ChangedFile:
-    previous = data.get("previous_filename")
-    blob, patch = str(data.get("sha") or ""), str(data.get("patch") or "")
-    return ChangedFile(data["filename"], data["status"], previous, blob, patch)

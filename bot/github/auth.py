@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.config import Config
-from bot.github.api import Permission
+from bot.config.load import Config
 from bot.github.commands import Verb, VerbSpec
+from bot.github.records import Permission
 
 NOT_ALLOWED = "@{login} {what} needs {need} access to this repository; you have {have}."
 BOT_NOT_ALLOWED = (

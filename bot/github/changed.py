@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bot.config import Config
-from bot.discovery import RfdFile
-from bot.github.api import ChangedFile
-from bot.ids import split_file_name
-from bot.repo_templates import is_template
+from bot.config.discovery import RfdFile
+from bot.config.load import Config
+from bot.config.repo_templates import is_template
+from bot.github.records import ChangedFile
+from bot.model.ids import split_file_name
 
 
 @dataclass(frozen=True)

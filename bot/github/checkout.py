@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.authors import CommitBy
-from bot.config_shapes import is_branch
-from bot.errors import ForgeError, InvalidStructure
-from bot.github.api import PullRequest, RepoApi
+from bot.config.shapes import is_branch
+from bot.core.authors import CommitBy
+from bot.core.errors import ForgeError, InvalidStructure
+from bot.github.api import RepoApi
+from bot.github.records import PullRequest
 from bot.github.symlinks import refuse_links
 
 if TYPE_CHECKING:

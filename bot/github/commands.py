@@ -13,10 +13,10 @@ import enum
 import re
 from dataclasses import dataclass
 
-from bot import phase_ids
-from bot.config import Config
-from bot.errors import ValidationError
+from bot.config.load import Config
+from bot.core.errors import ValidationError
 from bot.github.prose import prose_lines
+from bot.model import phase_ids
 
 
 class Verb(enum.Enum):

@@ -8,14 +8,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from bot.comments import marker, upsert_comment, with_marker
-from bot.config import Config, Resolved
-from bot.errors import ForgeGone
+from bot.config.load import Config, Resolved
+from bot.core.errors import ForgeGone
+from bot.core.redact import redact
 from bot.forge.base import Comment
+from bot.forge.comments import marker, upsert_comment, with_marker
 from bot.forge.github import GitHubForge
 from bot.github.api import RepoApi
 from bot.github.delivery import Delivery
-from bot.github.redact import redact
 from bot.github.run_link import with_run_link
 from bot.github.summary import Summary
 

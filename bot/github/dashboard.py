@@ -5,7 +5,7 @@ one-line stepper with the current status marked, a **Next step** that names the
 commands that apply in that status and who may run them, its reviews numbered as
 ``/rfd dismiss`` takes them (each linked to its comment, dismissed ones struck
 through) and a lint summary.  Text that comes from the RFD (its title) goes
-through :mod:`bot.markdown_safe` only.
+through :mod:`bot.core.markdown_safe` only.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from bot.core.markdown_safe import inline, link_text
 from bot.github.review_post import ICON
-from bot.markdown_safe import inline, link_text
-from bot.reviews import Severity
-from bot.status import Status
+from bot.model.reviews import Severity
+from bot.model.status import Status
 
 MAIN_PATH = (Status.DRAFT, Status.DISCUSSION, Status.ACCEPTED, Status.IMPLEMENTED)
 

@@ -13,9 +13,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from bot.errors import ConfigError
-from bot.github.api import PullRequest
+from bot.core.errors import ConfigError
 from bot.github.auth import Actor
+from bot.github.records import PullRequest
 
 
 @dataclass(frozen=True)

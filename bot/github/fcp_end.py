@@ -11,15 +11,15 @@ RFD, PR and final comment period, found by its marker: a second run writes nothi
 
 from __future__ import annotations
 
-from bot import signoff
-from bot.comments import marker
-from bot.consensus import day
-from bot.github.api import PullRequest
+from bot.forge.comments import marker
 from bot.github.changed import changed_rfds
 from bot.github.context import Context
 from bot.github.ops import pr_workspace
-from bot.status import Status
-from bot.workspace import Workspace
+from bot.github.records import PullRequest
+from bot.lifecycle import signoff
+from bot.lifecycle.workspace import Workspace
+from bot.model.consensus import day
+from bot.model.status import Status
 
 MAY_ACCEPT = (
     "⏰ The final comment period of RFD {rfd} ended on {end} with no concern open: it may "

@@ -6,7 +6,7 @@ confined by ``[implement]`` in the configuration (allowed paths and commands) â€
 there is nobody to ask in a bot, so anything else is refused.  Progress is one
 comment edited in place; the PR is titled "RFD 045, phase 2: â€¦" and carries the
 code and ``phases/2.md``.  A phase is named by its label in the RFD (``3a``, see
-:mod:`bot.phase_ids`) everywhere: the command, the branch ``rfd/045-phase-3a``, the
+:mod:`bot.model.phase_ids`) everywhere: the command, the branch ``rfd/045-phase-3a``, the
 title, the messages and the markers.  A phase whose PR exists already is not redone.
 
 The model's commands run isolated (:mod:`bot.agent.isolation`); where no isolation works
@@ -31,25 +31,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot import phase_ids
 from bot.agent.commit_guard import baseline, check_run
 from bot.agent.isolation import ENABLE, NO_ISOLATION, choose
-from bot.errors import ForgeError
+from bot.core.errors import ForgeError
+from bot.core.markdown_safe import block, inline, one_line
+from bot.core.text import plural
 from bot.github.checkout import close, commit_and_push, file_at, open_branch, pushed_branch
 from bot.github.commands import Command
 from bot.github.context import Context
-from bot.github.ops import COMMIT, Refused, has_model, open_workspace
+from bot.github.implement_phase import not_accepted_yet, phase_to_run
+from bot.github.ops import COMMIT, NEEDS_MODEL, Refused, has_model, open_workspace
 from bot.github.progress import Progress, Snapshot, Stage, implement_listener
 from bot.github.run_link import run_id, run_url
-from bot.github.verbs import NEEDS_MODEL, rfd_for_implement
-from bot.markdown_safe import block, inline, one_line
-from bot.text import plural
-from bot.tracking import PULL_LINK
+from bot.github.targets import rfd_for_implement
+from bot.lifecycle.tracking import PULL_LINK
+from bot.model import phase_ids
 
 if TYPE_CHECKING:
     from bot.agent.implement import ImplementResult
-    from bot.plan import PlanPhase
-    from bot.workspace import Workspace
+    from bot.lifecycle.workspace import Workspace
+    from bot.model.plan import PlanPhase
 
 KEPT = "implement/{position}/summary.md"
 """Where the implement step keeps the summary (``bot.agent.implement.SUMMARY``)."""
@@ -82,21 +83,8 @@ FAILED_REPLY = (
     "Opened {url} for phase {n} of RFD {rid}, with failed items: merging it does not record "
     "the phase (the pull request says how to)."
 )
-NO_PHASE = (
-    "Every phase of RFD {rid} has its summary on `{branch}`: nothing is left to implement. "
-    "**Next step:** `/rfd done` on a pull request that changes RFD {rid} marks it Implemented."
-)
-MERGE_FIRST = (
-    "RFD {rid} is not Accepted on `{branch}` yet. **Next step:** merge this pull request "
-    "first, then comment `/rfd implement` on {issue}."
-)
-ACCEPT_FIRST = (
-    "RFD {rid} has no accepted plan on `{branch}`. **Next step:** accept it on its pull "
-    "request (`/rfd accept`) and merge that pull request, then comment `/rfd implement` here."
-)
 PR_LINK = "pull request [#{number}]({url}) opened"
 RETRY = "Comment `/rfd implement {n}` to run the phase again (the job summary has the details)."
-UNKNOWN_PHASE = "RFD {rid} has no phase {asked}: its phases are {labels}."
 OPENED_REPLY = "Opened {url} for phase {n} of RFD {rid}."
 RECOVERED = (
     "Opened {url} for phase {n} of RFD {rid} from branch `{branch}`, which an earlier run "
@@ -132,8 +120,8 @@ def implement(ctx: Context, command: Command) -> str:
     ws = open_workspace(ctx, ctx.root)
     state = ws.store.read(rid)
     if not state.plan:
-        raise Refused(_not_accepted_yet(ctx, rid))
-    position = _position(ctx, rid, state.plan, command.phase, state.next_phase)
+        raise Refused(not_accepted_yet(ctx, rid))
+    position = phase_to_run(ctx, rid, state.plan, command.phase, state.next_phase)
     facts = _facts(ws, rid, state.plan, position)
     key = f"{rid}-{facts['label']}"  # the label: unique in the plan, what users call the phase
     existing = ctx.api.find_pull(facts["branch"])
@@ -159,7 +147,7 @@ def implement(ctx: Context, command: Command) -> str:
 
 def link_pull(ws: Workspace, rid: str, position: int, pull: tuple[int, str]) -> None:
     """The tracking issue's line of the phase links its pull request ``(number, url)``."""
-    from bot.phases import sync_tracking
+    from bot.lifecycle.tracking_issue import sync_tracking
 
     number, url = pull
     sync_tracking(ws, rid, pulls={position: PULL_LINK.format(number=number, url=url)})
@@ -241,36 +229,6 @@ def _progress(ctx: Context, key: str, facts: dict[str, Any]) -> Progress:
     )  # fmt: skip
     progress.update(force=True)
     return progress
-
-
-def _not_accepted_yet(ctx: Context, rid: str) -> str:
-    """The dead end of an RFD without a plan on the default branch, and the way out."""
-    from bot.comments import marker
-
-    branch = ctx.delivery.default_branch
-    if not ctx.delivery.on_pull_request:
-        return ACCEPT_FIRST.format(rid=rid, branch=branch)
-    issue = ctx.forge.find_issue(marker("tracking", rid))
-    where = f"its tracking issue #{issue.number}" if issue else "its tracking issue"
-    return MERGE_FIRST.format(rid=rid, branch=branch, issue=where)
-
-
-def _position(ctx: Context, rid: str, plan: Sequence[Any], asked: str | None,
-              nxt: int | None) -> int:  # fmt: skip
-    """The position of the phase to implement: the one asked for (by its label), else the
-    next one; Refused when there is none."""
-    if asked is None:
-        if nxt is None:
-            raise Refused(NO_PHASE.format(rid=rid, branch=ctx.delivery.default_branch))
-        return nxt
-    found = phase_ids.named(plan, asked)
-    if found is None:
-        raise Refused(UNKNOWN_PHASE.format(rid=rid, asked=asked, labels=_labels(plan)))
-    return found
-
-
-def _labels(plan: Sequence[Any]) -> str:
-    return ", ".join(phase_ids.labels(plan))
 
 
 def _earlier_work(ctx: Context, facts: dict[str, Any]) -> tuple[Done | None, str]:

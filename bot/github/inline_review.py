@@ -14,16 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.comments import carries, marker
-from bot.diff_lines import commentable
-from bot.github.api import PullRequest
+from bot.core.diff_lines import commentable
+from bot.core.markdown_safe import inline
+from bot.core.text import plural
+from bot.forge.comments import carries, marker
 from bot.github.context import Context
 from bot.github.pull_reviews import LineComment, pull_reviews, submit_review
+from bot.github.records import PullRequest
 from bot.github.review_post import ICON, VISIBLE, Where
 from bot.github.revisions import short
-from bot.markdown_safe import inline
-from bot.reviews import Review, ReviewFinding
-from bot.text import plural
+from bot.model.reviews import Review, ReviewFinding
 
 BODY = "{kind} of RFD {rid}: {shown} on the lines this pull request changes."
 ELSEWHERE = " {n} on other lines {are} in the review comment only."

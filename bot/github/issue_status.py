@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from bot import phase_ids
+from bot.core.markdown_safe import inline
+from bot.core.text import plural
 from bot.github.context import Context
 from bot.github.implement_cmd import BRANCH
 from bot.github.ops import open_workspace
-from bot.markdown_safe import inline
-from bot.status import Status
-from bot.text import plural
+from bot.model import phase_ids
+from bot.model.status import Status
 
 HEADER = "### Implementation of RFD {rid} — {status}"
 PROGRESS = "{done} of {total} done{optional}."

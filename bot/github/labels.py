@@ -2,16 +2,16 @@
 
 One request when nothing is new (none when the label is already right); a label
 GitHub creates on first use comes back grey and is given its colour and
-description once (see :mod:`bot.lifecycle_labels`).
+description once (see :mod:`bot.model.lifecycle_labels`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot import lifecycle_labels
 from bot.github.context import Context
-from bot.status import Status
+from bot.model import lifecycle_labels
+from bot.model.status import Status
 
 
 def sync_labels(ctx: Context, number: int, current: Iterable[str],

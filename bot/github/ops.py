@@ -12,13 +12,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.github.api import PullRequest
 from bot.github.checkout import Checkout, close, commit_and_push, delivery_commit, open_pull
 from bot.github.context import Context
+from bot.github.records import PullRequest
 from bot.llm.select import ANTHROPIC_KEY
 
 if TYPE_CHECKING:
-    from bot.workspace import Workspace
+    from bot.lifecycle.workspace import Workspace
 
 COMMIT = "RFD {ids}: {what} by rfd-bot\n\nRfd-Bot-Event: {key}"
 FORK_REFUSED = (
@@ -52,7 +52,7 @@ def open_workspace(ctx: Context, root: Path, pr: PullRequest | None = None) -> W
     On a fork PR's content (``pr``) it has no AI provider key (:func:`model_environ`); the
     job summary adds up what its model calls cost."""
     from bot.events import TurnComplete
-    from bot.workspace import Workspace
+    from bot.lifecycle.workspace import Workspace
 
     ws = Workspace.open(
         root,
@@ -68,9 +68,17 @@ def open_workspace(ctx: Context, root: Path, pr: PullRequest | None = None) -> W
     return ws
 
 
+NEEDS_MODEL = (
+    "`/rfd {verb}` needs an AI provider key and this run has none (fork PRs never get one): "
+    "nothing was changed. **Next step:** a maintainer adds the `ANTHROPIC_API_KEY` secret (or "
+    "`OPENAI_API_KEY`) under Settings → Secrets and variables → Actions, then comments "
+    "`/rfd {verb}` again."
+)
+
+
 def has_model(ctx: Context, step: str, model: str | None = None) -> bool:
     """Does this run have an AI provider for ``step`` (checked before any work is done)?"""
-    from bot.workspace import make_providers
+    from bot.lifecycle.workspace import make_providers
 
     return not make_providers(ctx.cfg, ctx.environ).for_step(step, model).llm.offline
 

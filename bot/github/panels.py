@@ -13,17 +13,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot import phase_ids, reviews
-from bot.config import Config
-from bot.discovery import read
-from bot.errors import RfdError
+from bot.config.discovery import read
+from bot.config.load import Config
+from bot.core.errors import RfdError
 from bot.github.changed import ChangedRfd
 from bot.github.dashboard import Panel, ReviewEntry
 from bot.github.revisions import PostedReview, short
-from bot.plan import PlanPhase
-from bot.reviews import Severity
+from bot.model import phase_ids, reviews
+from bot.model.plan import PlanPhase
+from bot.model.reviews import Severity
+from bot.model.status import Status
 from bot.state import StateStore
-from bot.status import Status
 
 Counts = Mapping[Severity, int]
 
@@ -95,8 +95,8 @@ def _decision(store: StateStore, cfg: Config, text: str, rid: str,
     asks for them (``[consensus]``)."""
     if not cfg.consensus.enabled:
         return (), None
-    from bot.consensus import revision
-    from bot.consensus_gate import block, standing
+    from bot.lifecycle.consensus_gate import block, standing
+    from bot.model.consensus import revision
 
     ledger, rev = store.read_consensus(rid), revision(text)
     met = standing(cfg.consensus, ledger, rid, rev, now).met

@@ -19,11 +19,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
-from bot import checklist
-from bot.comments import marker
+from bot.core.markdown_safe import inline
+from bot.core.sanitize import sanitize
 from bot.events import Notice
-from bot.markdown_safe import inline
-from bot.sanitize import sanitize
+from bot.forge.comments import marker
+from bot.model import checklist
 
 EDIT_EVERY = 20.0
 """Least seconds between two progress edits (the start and the outcome are always written)."""
@@ -81,7 +81,7 @@ class Snapshot:
 
 
 def plain(text: str, limit: int = 200) -> str:
-    """Untrusted ``text`` as one line of inert markdown: :func:`bot.markdown_safe.inline`
+    """Untrusted ``text`` as one line of inert markdown: :func:`bot.core.markdown_safe.inline`
     (no markers, HTML, images or mentions), its formatting escaped, cut at ``limit``."""
     line = inline(sanitize(text))
     line = line if len(line) <= limit else line[: limit - 1] + "…"

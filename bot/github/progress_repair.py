@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
-from bot.comments import leading_markers
+from bot.forge.comments import leading_markers
 from bot.github.context import Context
 from bot.github.progress import LIVE_NOTE, WORKING
 

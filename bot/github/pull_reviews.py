@@ -11,12 +11,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.comments import fit
+from bot.core.redact import redact
 from bot.forge.base import Comment
+from bot.forge.comments import fit
 from bot.forge.github import _translated
 from bot.forge.github_connection import PER_PAGE
 from bot.github.api import RepoApi
-from bot.github.redact import redact
 
 PAGES = 3
 """Reviews listed at most (× 100): a PR with more is beyond what the bot looks through."""

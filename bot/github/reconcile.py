@@ -17,15 +17,15 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from bot.errors import InvalidStructure
-from bot.github.api import PullRequest
+from bot.core.errors import InvalidStructure
+from bot.core.text import plural
 from bot.github.context import Context
 from bot.github.fcp_end import end_elapsed
 from bot.github.ops import open_workspace
 from bot.github.progress_repair import repair
+from bot.github.records import PullRequest
 from bot.github.status_comment import post_status
 from bot.github.tracked import sync
-from bot.text import plural
 
 STALE_AFTER = timedelta(minutes=30)
 """A label older than the label job's timeout (20 minutes) was left by a run that died."""

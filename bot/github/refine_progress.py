@@ -10,16 +10,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from bot import checklist
-from bot.errors import ForgeError
+from bot.core.errors import ForgeError
 from bot.events import ResultReady, TurnStarted
 from bot.github.context import Context
 from bot.github.progress import Progress, Snapshot, Stage
 from bot.github.run_link import run_id, run_url
+from bot.model import checklist
 
 if TYPE_CHECKING:
     from bot.agent.refine import RefineResult
-    from bot.workspace import Workspace
+    from bot.lifecycle.workspace import Workspace
 
 MAX_PASSES = 5
 FOCUS = re.compile(r"\(([^()]+)\)$")
@@ -59,7 +59,7 @@ class RefineProgress:
         """The outcome; a loop that stopped on a failed pass ends in a warning, that pass
         marked failed with its reason (see ``REFINE_FAILED`` in :mod:`bot.github.verbs`)."""
         from bot.agent.refine import StopReason
-        from bot.text import plural
+        from bot.core.text import plural
 
         stop = result.stop.value
         if result.passes and result.stop in (StopReason.INTERRUPTED, StopReason.BUDGET):

@@ -11,25 +11,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.github.api import PullRequest
+from bot.core.markdown_safe import inline
 from bot.github.changed import ChangedRfd
 from bot.github.checkout import Checkout, blob_at, committed_paths, parent_of
 from bot.github.context import Context
 from bot.github.inline_review import submit_inline
 from bot.github.ops import NO_KEY
+from bot.github.records import PullRequest
 from bot.github.review_post import Where, render
 from bot.github.revisions import blob_markers, head_marker, review_marker, short
-from bot.markdown_safe import inline
 
 if TYPE_CHECKING:
-    from bot.reviews import Review
-    from bot.workspace import Workspace
+    from bot.lifecycle.workspace import Workspace
+    from bot.model.reviews import Review
 
 RESUMED = "posted by a re-run from the committed file"
 
 
 def parse_review(text: str) -> Review:
-    from bot.reviews import parse
+    from bot.model.reviews import parse
 
     return parse(text)
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.core.markdown_safe import inline
+from bot.core.text import plural
 from bot.github import review_post, status_comment
-from bot.github.api import PullRequest
 from bot.github.auth import authorize
 from bot.github.changed import ChangedRfd, changed_rfds
 from bot.github.checkout import Checkout, close, commit_and_push, delivery_commit, open_pull
@@ -25,6 +26,7 @@ from bot.github.commands import REGISTRY, Verb
 from bot.github.context import Context
 from bot.github.inline_review import submit_inline
 from bot.github.ops import COMMIT, offline_note, open_workspace, refuse_label
+from bot.github.records import PullRequest
 from bot.github.resume import resume_reviews
 from bot.github.review_post import Where
 from bot.github.revisions import (
@@ -35,11 +37,9 @@ from bot.github.revisions import (
     review_marker,
     short,
 )
-from bot.markdown_safe import inline
-from bot.text import plural
 
 if TYPE_CHECKING:
-    from bot.review import ReviewOutcome
+    from bot.lifecycle.review import ReviewOutcome
 
 NOTHING_TO_REVIEW = "This pull request changes no RFD: there is nothing to review."
 FINISHED = "✅ Finished by a re-run of this job: {n} posted above, the label taken off."
@@ -111,7 +111,7 @@ def review_pr(
 
 def _review_in(ctx: Context, pr: PullRequest, checkout: Checkout, todo: list[ChangedRfd],
                model: str | None) -> str:  # fmt: skip
-    from bot.review import review
+    from bot.lifecycle.review import review
 
     ws = open_workspace(ctx, checkout.root, pr)
     earlier = delivery_commit(checkout, ctx.delivery.key)

@@ -4,7 +4,7 @@ The heading carries the severity tally; one line says what it means for
 acceptance; blockers and majors are a table whose every finding links the RFD's
 line at the reviewed commit; minors, nits and questions fold into ``<details>``.
 Offline reviews say so once and show no token count or cost.  Text from the
-review (model output) goes through :mod:`bot.markdown_safe` only.
+review (model output) goes through :mod:`bot.core.markdown_safe` only.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from bot.markdown_safe import cell, inline, link_text
-from bot.reviews import Review, ReviewFinding, Severity
-from bot.text import plural
+from bot.core.markdown_safe import cell, inline, link_text
+from bot.core.text import plural
+from bot.model.reviews import Review, ReviewFinding, Severity
 
 ICON = {Severity.BLOCKER: "🛑", Severity.MAJOR: "⚠️", Severity.MINOR: "", Severity.NIT: ""}
 VISIBLE = (Severity.BLOCKER, Severity.MAJOR)

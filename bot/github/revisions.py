@@ -18,8 +18,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bot.comments import leading_markers, marker
 from bot.forge.base import Comment
+from bot.forge.comments import leading_markers, marker
 
 SHA_CHARS = 12
 STALE_MARK = "<!-- rfd-bot:stale -->"

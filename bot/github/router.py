@@ -15,9 +15,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.comments import carries, marker
-from bot.config import Config, Resolved, load
-from bot.errors import ConfigError, ForgeError, RfdError
+from bot.config.load import Config, Resolved, load
+from bot.core.errors import ConfigError, ForgeError, RfdError
+from bot.core.markdown_safe import fenced
+from bot.forge.comments import carries, marker
 from bot.forge.github import GitHubForge
 from bot.github.api import RepoApi
 from bot.github.context import Context
@@ -25,7 +26,6 @@ from bot.github.delivery import Delivery
 from bot.github.failure import FAILED, retry_text, steps_done
 from bot.github.run_link import with_run_link
 from bot.github.summary import Summary
-from bot.markdown_safe import fenced
 
 log = logging.getLogger(__name__)
 

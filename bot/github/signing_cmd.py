@@ -9,15 +9,15 @@ author or a maintainer.  The ledger is committed to the PR branch like a review.
 
 from __future__ import annotations
 
-from bot import signoff
-from bot.consensus import same_login
-from bot.errors import RfdError
-from bot.github.api import Permission
+from bot.core.errors import RfdError
+from bot.core.markdown_safe import inline
 from bot.github.commands import SIGNING, Command, Verb
 from bot.github.context import Context
 from bot.github.ops import Refused, commit, done_before, pr_workspace, refreshed
-from bot.markdown_safe import inline
-from bot.workspace import Workspace
+from bot.github.records import Permission
+from bot.lifecycle import signoff
+from bot.lifecycle.workspace import Workspace
+from bot.model.consensus import same_login
 
 NOT_CONFIGURED = (
     "This repository asks for no sign-offs (no `[consensus]` table in `.github/rfd.toml`): "
@@ -49,7 +49,7 @@ def reviewer_of(ctx: Context, login: str) -> str | None:
 
 def do_sign(ctx: Context, command: Command) -> str:
     """Record one sign-off step of the PR's RFD; the reply shows the decision after it."""
-    from bot.github.verbs import pull_of, target_of
+    from bot.github.targets import pull_of, target_of
 
     if not ctx.cfg.consensus.enabled:
         raise Refused(NOT_CONFIGURED.format(verb=command.verb.value))

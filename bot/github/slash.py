@@ -12,17 +12,17 @@ deleted before its command ran (the 👀 finds it gone) runs nothing, on a re-ru
 
 from __future__ import annotations
 
-from bot.comments import marker
-from bot.errors import ForgeError, RfdError
-from bot.github.api import Reaction
+from bot.core.errors import ForgeError, RfdError
+from bot.core.markdown_safe import fenced, inline
+from bot.core.text import noun
+from bot.forge.comments import marker
 from bot.github.auth import authorize, is_own
 from bot.github.commands import Command, Verb, parse
 from bot.github.context import Context
 from bot.github.failure import retry_text, steps_done
 from bot.github.ops import Refused
+from bot.github.records import Reaction
 from bot.github.verbs import HANDLERS
-from bot.markdown_safe import fenced, inline
-from bot.text import noun
 
 PARSE_ERRORS = "I could not run this comment's {what}:\n\n{errors}\n\n`/rfd help` lists them."
 FINISHED = "✅ Finished by a re-run of this job: nothing is left half-done."

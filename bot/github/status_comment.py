@@ -13,19 +13,19 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import quote
 
-from bot.comments import marker
+from bot.core.text import plural
 from bot.forge.base import Comment
+from bot.forge.comments import marker
 from bot.github import dashboard
-from bot.github.api import PullRequest
 from bot.github.changed import ChangedRfd, changed_rfds
 from bot.github.checkout import close, open_pull
 from bot.github.commands import REGISTRY, Verb, command_table, who_may
 from bot.github.context import Context
 from bot.github.labels import sync_labels
 from bot.github.panels import Row, panel, read_row
+from bot.github.records import PullRequest
 from bot.github.revisions import PostedReview, posted_reviews, short, with_stale_banner
-from bot.status import Status
-from bot.text import plural
+from bot.model.status import Status
 
 Lint = dict[str, tuple[int, int]]
 
@@ -48,8 +48,8 @@ def read_rows(ctx: Context, pr: PullRequest) -> tuple[list[Row], Lint]:
 def lint(ctx: Context, root: Path, rows: list[Row]) -> Lint:
     """Lint the changed RFDs: each finding an annotation on the PR's diff; the counts
     ``(errors, warnings)`` by path."""
-    from bot.discovery import scan
-    from bot.lint import LintSettings, lint_text
+    from bot.config.discovery import scan
+    from bot.lifecycle.lint import LintSettings, lint_text
 
     files = scan(root, ctx.cfg)
     settings = LintSettings.of(ctx.cfg.lint)

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from bot.errors import RfdError
-from bot.markdown_safe import cell, inline
+from bot.core.errors import RfdError
+from bot.core.markdown_safe import cell, inline
 
 if TYPE_CHECKING:
     from bot.events import TurnComplete

@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from bot.errors import InvalidStructure
+from bot.core.errors import InvalidStructure
 
 LINKED = (
     "is a symbolic link on the pull request's branch: the bot reads PR files as data and "

@@ -12,19 +12,19 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from bot.comments import leading_markers
-from bot.config import Config
-from bot.errors import RfdError
+from bot.config.load import Config
+from bot.core.errors import RfdError
+from bot.forge.comments import leading_markers
 from bot.github.changed import as_rfd
 from bot.github.context import Context
-from bot.header import normalize_key
-from bot.ids import RfdId
-from bot.status import Status
+from bot.model.header import normalize_key
+from bot.model.ids import RfdId
+from bot.model.status import Status
 
 if TYPE_CHECKING:
-    from bot.document import Document
     from bot.forge.base import Issue
-    from bot.workspace import Workspace
+    from bot.lifecycle.workspace import Workspace
+    from bot.model.document import Document
 
 TRACKED = (Status.ACCEPTED, Status.IMPLEMENTED, Status.ABANDONED, Status.SUPERSEDED)
 """Statuses whose tracking issue the bot keeps: open, closed as done or as not planned."""
@@ -66,7 +66,7 @@ def _is_id(key: str) -> bool:
 def sync(ctx: Context, ws: Workspace, ids: Iterable[str]) -> None:
     """Sync the tracking issue of each accepted or implemented RFD among ``ids``."""
     from bot.events import TrackingIssueUpdated
-    from bot.phases import track
+    from bot.lifecycle.tracking_issue import track
 
     def report(event: TrackingIssueUpdated) -> None:
         what = "created" if event.created else "closed" if event.closed else "in sync"

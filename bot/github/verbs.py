@@ -9,76 +9,31 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal
 
+from bot.core.markdown_safe import inline
 from bot.github.accept_label import accept_pr
-from bot.github.api import PullRequest
-from bot.github.changed import ChangedRfd, changed_rfds
 from bot.github.commands import Command, Verb, help_text
 from bot.github.context import Context
-from bot.github.ops import Refused, commit, done_before, has_model, pr_workspace, refreshed
+from bot.github.ops import (
+    NEEDS_MODEL,
+    Refused,
+    commit,
+    done_before,
+    has_model,
+    pr_workspace,
+    refreshed,
+)
 from bot.github.review_label import already_reviewed, review_pr
 from bot.github.status_comment import post_status
-from bot.github.tracked import rfd_of_issue
-from bot.markdown_safe import inline
+from bot.github.targets import issue_rfd, pull_of, targets
 
 Handler = Callable[[Context, Command], str]
 
-ON_PR_ONLY = "`/rfd {verb}` works on the RFD's pull request, not on an issue."
-WHICH_RFD = "This pull request changes RFDs {ids}: say which one with `--rfd {first}`."
-NOT_IN_PR = "RFD {rfd} is not changed by this pull request (it changes {ids})."
-NEEDS_MODEL = (
-    "`/rfd {verb}` needs an AI provider key and this run has none (fork PRs never get one): "
-    "nothing was changed. **Next step:** a maintainer adds the `ANTHROPIC_API_KEY` secret (or "
-    "`OPENAI_API_KEY`) under Settings → Secrets and variables → Actions, then comments "
-    "`/rfd {verb}` again."
-)
-NOT_TRACKING = "This issue is not an RFD tracking issue: comment on the RFD's pull request."
 CLOSED_ON_MERGE = (
     "Tracking issue{issue} stays open until this pull request is merged into `{branch}`; "
     "the push of the merge closes it (every phase is done)."
 )
 STATUS_LINK = "The [status comment]({url}) is up to date."
 NO_RFD = "This pull request changes no RFD."
-
-
-def _pull(ctx: Context, verb: Verb) -> PullRequest:
-    if not ctx.delivery.on_pull_request:
-        raise Refused(ON_PR_ONLY.format(verb=verb.value))
-    return ctx.api.pull(ctx.number)
-
-
-def _targets(ctx: Context, pr: PullRequest, command: Command, *, one: bool) -> list[ChangedRfd]:
-    changed = [c for c in changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg) if not c.removed]
-    ids = ", ".join(str(c.file.rfd_id) for c in changed) or "none"
-    if command.rfd is not None:
-        from bot.ids import RfdId
-
-        wanted = RfdId.parse(command.rfd)
-        changed = [c for c in changed if c.file.rfd_id == wanted]
-        if not changed:
-            raise Refused(NOT_IN_PR.format(rfd=command.rfd, ids=ids))
-    if not changed:
-        raise Refused("This pull request changes no RFD.")
-    if one and len(changed) > 1:
-        raise Refused(WHICH_RFD.format(ids=ids, first=changed[0].file.rfd_id))
-    return changed
-
-
-def issue_rfd(ctx: Context) -> str:
-    """The RFD of the tracking issue this comment is on (Refused on any other issue)."""
-    issue = ctx.delivery.payload["issue"]
-    author = str((issue.get("user") or {}).get("login", ""))
-    rid = rfd_of_issue(str(issue.get("body") or "")) if ctx.forge.is_mine(author) else None
-    if rid is None:
-        raise Refused(NOT_TRACKING)
-    return rid
-
-
-def rfd_for_implement(ctx: Context, command: Command) -> str:
-    if not ctx.delivery.on_pull_request:
-        return issue_rfd(ctx)
-    pr = ctx.api.pull(ctx.number)
-    (target,) = _targets(ctx, pr, command, one=True)
-    return str(target.file.rfd_id)
 
 
 def do_help(ctx: Context, command: Command) -> str:
@@ -97,8 +52,8 @@ def do_status(ctx: Context, command: Command) -> str:
 
 def do_review(ctx: Context, command: Command) -> str:
     """The review comments answer (no reply); a re-delivered command writes nothing."""
-    pr = _pull(ctx, command.verb)
-    only = [str(c.file.rfd_id) for c in _targets(ctx, pr, command, one=False)]
+    pr = pull_of(ctx, command.verb)
+    only = [str(c.file.rfd_id) for c in targets(ctx, pr, command, one=False)]
     done = review_pr(ctx, pr, command.model, only=only)
     if done.posted or any(ctx.written_after_event(p.comment) for p in done.found):
         return ""
@@ -106,10 +61,10 @@ def do_review(ctx: Context, command: Command) -> str:
 
 
 def do_dismiss(ctx: Context, command: Command) -> str:
-    from bot.review import dismiss
+    from bot.lifecycle.review import dismiss
 
-    pr = _pull(ctx, command.verb)
-    (target,) = _targets(ctx, pr, command, one=True)
+    pr = pull_of(ctx, command.verb)
+    (target,) = targets(ctx, pr, command, one=True)
     selection: tuple[int, ...] | Literal["all"] = command.selection or "all"
     with pr_workspace(ctx, pr, [target.file.path]) as (ws, checkout):
         if again := done_before(ctx, checkout, str(target.file.rfd_id), "reviews dismissed"):
@@ -134,8 +89,8 @@ def do_refine(ctx: Context, command: Command) -> str:
 
     if not has_model(ctx, "refine", command.model):
         raise Refused(NEEDS_MODEL.format(verb="refine"))
-    pr = _pull(ctx, command.verb)
-    (target,) = _targets(ctx, pr, command, one=True)
+    pr = pull_of(ctx, command.verb)
+    (target,) = targets(ctx, pr, command, one=True)
     with pr_workspace(ctx, pr, [target.file.path]) as (ws, checkout):
         if again := done_before(ctx, checkout, str(target.file.rfd_id), "refined"):
             return again
@@ -160,16 +115,16 @@ def do_refine(ctx: Context, command: Command) -> str:
 
 
 def do_accept(ctx: Context, command: Command) -> str:
-    return accept_pr(ctx, _pull(ctx, command.verb), only=command.rfd)
+    return accept_pr(ctx, pull_of(ctx, command.verb), only=command.rfd)
 
 
 def do_done(ctx: Context, command: Command) -> str:
     """Implemented, committed to the PR branch; the tracking issue waits for the merge."""
-    from bot.lifecycle import promote
-    from bot.status import Status
+    from bot.lifecycle.lifecycle import promote
+    from bot.model.status import Status
 
-    pr = _pull(ctx, command.verb)
-    (target,) = _targets(ctx, pr, command, one=True)
+    pr = pull_of(ctx, command.verb)
+    (target,) = targets(ctx, pr, command, one=True)
     with pr_workspace(ctx, pr, [target.file.path]) as (ws, checkout):
         if again := done_before(ctx, checkout, str(target.file.rfd_id), "implemented"):
             return again
@@ -179,17 +134,6 @@ def do_done(ctx: Context, command: Command) -> str:
         issue = ws.document(outcome.rfd_id).tracking_issue
     later = CLOSED_ON_MERGE.format(issue=f" #{issue}" if issue else "", branch=pr.base_ref)
     return f"{inline(outcome.message)}. {result}\n\n{later}"
-
-
-def pull_of(ctx: Context, verb: Verb) -> PullRequest:
-    """The PR a command was commented on (Refused on an issue)."""
-    return _pull(ctx, verb)
-
-
-def target_of(ctx: Context, pr: PullRequest, command: Command) -> ChangedRfd:
-    """The one RFD of ``pr`` the command is about (``--rfd`` when it changes several)."""
-    (target,) = _targets(ctx, pr, command, one=True)
-    return target
 
 
 def do_sign(ctx: Context, command: Command) -> str:

@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from bot.errors import ProviderError
+from bot.core.errors import ProviderError
 from bot.llm import anthropic_wire as wire
 from bot.llm.base import Reply, Request
 
 if TYPE_CHECKING:
     from anthropic import Anthropic
 
-    from bot.config import Config
+    from bot.config.load import Config
 
 KEY_ENV = "ANTHROPIC_API_KEY"
 NO_KEY = f"{KEY_ENV} is not set"

@@ -23,7 +23,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from bot.errors import ProviderError
+from bot.core.errors import ProviderError
 from bot.llm.base import Message, PaidError, Reply, Request, ToolCall, Usage
 
 _T = TypeVar("_T")

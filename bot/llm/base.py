@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from bot.errors import ProviderError
+from bot.core.errors import ProviderError
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@
   marked in the text and a notice says what was cut;
 * an empty reply is retried, at most :data:`EMPTY_RETRIES` times;
 * an answer cut off at ``max_tokens`` is said (:data:`CUT_OFF`), never taken as complete;
-* a step stops cleanly (:class:`~bot.errors.BudgetExceeded`) once it has spent its
+* a step stops cleanly (:class:`~bot.core.errors.BudgetExceeded`) once it has spent its
   token or dollar budget (``steps.<step>.budget_tokens`` / ``budget_usd``);
 * a dollar budget on a model the price table does not know refuses to start
   (:meth:`Budget.require_price`): it could not be enforced, and the step would run unbounded.
@@ -18,11 +18,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.errors import BudgetExceeded, ConfigError, ProviderError, ValidationError
+from bot.core.errors import BudgetExceeded, ConfigError, ProviderError, ValidationError
 from bot.llm.base import Reply, Usage
 
 if TYPE_CHECKING:
-    from bot.config import Config
+    from bot.config.load import Config
 
 EMPTY_RETRIES = 2
 CHARS_PER_TOKEN = 4

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.errors import ProviderError
+from bot.core.errors import ProviderError
 from bot.llm.base import Reply, Request
 
 NO_MODEL = "the offline provider has no free-form model: this step needs an AI provider"

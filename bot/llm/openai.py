@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any
 
-from bot.errors import ProviderError
+from bot.core.errors import ProviderError
 from bot.llm import openai_stream as stream
 from bot.llm import openai_wire as wire
 from bot.llm.base import Reply, Request
@@ -23,7 +23,7 @@ from bot.llm.base import Reply, Request
 if TYPE_CHECKING:
     import httpx
 
-    from bot.config import Config
+    from bot.config.load import Config
 
 OPENAI_HOST = "api.openai.com"
 RETRY_STATUSES = frozenset({408, 409, 429}) | frozenset(range(500, 600))

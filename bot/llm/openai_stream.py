@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from bot.errors import ProviderError
+from bot.core.errors import ProviderError
 
 DONE = "[DONE]"
 

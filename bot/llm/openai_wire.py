@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.errors import ProviderError
+from bot.core.errors import ProviderError
 from bot.llm.base import Message, PaidError, Reply, Request, ToolCall, Usage
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING
 
-from bot.errors import ParseError
+from bot.core.errors import ParseError
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

@@ -18,10 +18,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
-from bot.errors import ConfigError
+from bot.core.errors import ConfigError
 
 if TYPE_CHECKING:
-    from bot.config import Config
+    from bot.config.load import Config
     from bot.llm.base import LLM
 
 ANTHROPIC_KEY = "ANTHROPIC_API_KEY"

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from bot.errors import Aborted, BudgetExceeded, ConfigError, PluginFailed, RfdError
+from bot.core.errors import Aborted, BudgetExceeded, ConfigError, PluginFailed, RfdError
 from bot.events import Event, EventBus, all_event_types
 
 if TYPE_CHECKING:
-    from bot.config import Config
+    from bot.config.load import Config
     from bot.llm.base import LLM
 
 log = logging.getLogger(__name__)

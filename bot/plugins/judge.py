@@ -21,12 +21,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from bot.errors import BudgetExceeded, RfdError
+from bot.core.errors import BudgetExceeded, RfdError
 from bot.events import Notice, ResultReady
 from bot.llm.base import LLM, Message, Request
+from bot.llm.prompts import Prompts
 from bot.plugins.api import PluginContext, PluginInfo, ScopedBus
 from bot.plugins.hookspecs import hookimpl
-from bot.prompts import Prompts
 
 TEMPLATE = "judge"
 

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 import pluggy
 
-from bot.config import CONFIG_PATH, Config, Resolved
-from bot.errors import ConfigError, RfdError
+from bot.config.load import CONFIG_PATH, Config, Resolved
+from bot.core.errors import ConfigError, RfdError
+from bot.core.toml_lines import line_of
 from bot.events import EventBus
 from bot.plugins import hookspecs
 from bot.plugins.api import (
@@ -33,7 +34,6 @@ from bot.plugins.api import (
     interceptable_events,
 )
 from bot.plugins.schema import check_schema, validate
-from bot.toml_lines import line_of
 
 if TYPE_CHECKING:
     from bot.llm.base import LLM

@@ -17,11 +17,11 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from bot.core.outbox import Outbox
+from bot.core.text import plural
 from bot.events import Event
-from bot.outbox import Outbox
 from bot.plugins.api import PluginContext, PluginInfo, ScopedBus
 from bot.plugins.hookspecs import hookimpl
-from bot.text import plural
 
 if TYPE_CHECKING:
     import httpx

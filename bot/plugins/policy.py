@@ -1,7 +1,7 @@
 """Policy: refuse tool calls that break the repository's rules, before anyone is asked.
 
 Two kinds of rule, enforced at ``tool_call.intercept`` by raising
-:class:`~bot.errors.Aborted` — the loop shows the reason to the user and returns it
+:class:`~bot.core.errors.Aborted` — the loop shows the reason to the user and returns it
 to the model as the tool's result::
 
     [plugins.policy]
@@ -25,9 +25,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import PurePath
 from typing import Any
 
-from bot.agent.command_args import path_words
-from bot.config import StepsSection
-from bot.errors import Aborted
+from bot.config.load import StepsSection
+from bot.core.argv import path_words
+from bot.core.errors import Aborted
 from bot.events import ToolCallIntercept
 from bot.plugins.api import ALL, PluginContext, PluginInfo, ScopedBus
 from bot.plugins.hookspecs import hookimpl

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.config import freeze
+from bot.config.load import freeze
 
 KEYWORDS = frozenset(
     {"type", "properties", "additionalProperties", "required", "items", "enum", "minimum",

@@ -9,11 +9,14 @@ the alternatives the user has.  Stray files (notes, editor backups) are not erro
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import Protocol
 
-from bot import phase_ids
-from bot.errors import FileNotFound, InvalidStructure, RfdError
-from bot.plan import PlanPhase
+from bot.core.errors import FileNotFound, InvalidStructure, RfdError
+from bot.core.text import plural
+from bot.model import phase_ids
+from bot.model.decisions import Decisions
+from bot.model.plan import PlanPhase
 from bot.state.layout import (
     DECISIONS,
     EXPLORE,
@@ -24,10 +27,24 @@ from bot.state.layout import (
     Key,
     state_key,
 )
-from bot.text import plural
 
-if TYPE_CHECKING:
-    from bot.state.store import StateStore
+
+class StateStore(Protocol):
+    """What the checks read through (:class:`bot.state.store.StateStore`, which calls them)."""
+
+    def dir(self, rfd_id: Key) -> Path: ...
+
+    def path(self, rfd_id: Key, relpath: str) -> Path: ...
+
+    def show(self, path: Path) -> str: ...
+
+    def read_explore(self, rfd_id: Key) -> str | None: ...
+
+    def read_decisions(self, rfd_id: Key) -> Decisions | None: ...
+
+    def read_plan(self, rfd_id: Key) -> tuple[PlanPhase, ...] | None: ...
+
+    def phase_files(self, rfd_id: Key) -> dict[str, Path]: ...
 
 
 _SHAPE = ((REVIEWS, True), (IMPL_REVIEWS, True), (PHASES, True),

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
-from bot.errors import InvalidStructure, RfdError, ValidationError
-from bot.ids import RfdId
-from bot.phase_ids import file_key
-from bot.plan import PlanPhase
+from bot.core.errors import InvalidStructure, RfdError, ValidationError
+from bot.model.ids import RfdId
+from bot.model.phase_ids import file_key
+from bot.model.plan import PlanPhase
 
 EXPLORE, DECISIONS, PLAN = "explore.md", "decisions.md", "plan.json"
 REVIEWS, IMPL_REVIEWS, PHASES = "reviews", "impl-reviews", "phases"
@@ -27,7 +27,7 @@ _NOT_HEADLINE = re.compile(r"^\s*(?:\#|<!--|---|```|$)")
 
 
 class HasStateKey(Protocol):
-    """An RFD id (``bot.ids.RfdId``): its ``state_key`` names the state directory."""
+    """An RFD id (``bot.model.ids.RfdId``): its ``state_key`` names the state directory."""
 
     @property
     def state_key(self) -> str: ...
@@ -59,7 +59,7 @@ class RfdState:
     plan: tuple[PlanPhase, ...] | None = None
     plan_error: RfdError | None = None
     completed: tuple[int, ...] = ()
-    """Positions (1-based) of the plan's phases that have a summary (``bot.phase_ids``)."""
+    """Positions (1-based) of the plan's phases that have a summary (``bot.model.phase_ids``)."""
     reviews: tuple[ReviewFile, ...] = ()
     impl_reviews: tuple[ReviewFile, ...] = ()
 
@@ -118,7 +118,7 @@ def numbered(folder: Path) -> list[tuple[int, Path]]:
 
 
 def phase_files(folder: Path) -> dict[str, Path]:
-    """Phase summaries in ``folder`` by phase key (``bot.phase_ids.file_key``).
+    """Phase summaries in ``folder`` by phase key (``bot.model.phase_ids.file_key``).
 
     When ``01.md`` and ``1.md`` both exist, ``1.md`` wins.
     """

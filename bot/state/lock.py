@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from bot.errors import GateError
+from bot.core.errors import GateError
 
 STALE_SECONDS = 6 * 3600
 """Older than the longest run (a GitHub job's limit): its run has died."""

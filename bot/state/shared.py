@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.atomic import append_line, atomic_write
-from bot.errors import ParseError, ValidationError
+from bot.core.atomic import append_line, atomic_write
+from bot.core.errors import ParseError, ValidationError
 from bot.state.layout import in_the_way, relative_parts
 
 _AREA = re.compile(r"^\.[a-z][a-z0-9_-]*$")

@@ -10,15 +10,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Literal, TypeVar
 
-from bot import consensus as consensus_json
-from bot import decisions as decisions_md
-from bot import phase_ids
-from bot import plan as plan_json
-from bot.atomic import append_line, atomic_write
-from bot.config import Config
-from bot.decisions import Decisions
-from bot.errors import AlreadyExists, ParseError, RfdError, ValidationError
-from bot.plan import PlanPhase
+from bot.config.load import Config
+from bot.core.atomic import append_line, atomic_write
+from bot.core.errors import AlreadyExists, ParseError, RfdError, ValidationError
+from bot.model import consensus as consensus_json
+from bot.model import decisions as decisions_md
+from bot.model import phase_ids
+from bot.model import plan as plan_json
+from bot.model.decisions import Decisions
+from bot.model.plan import PlanPhase
 from bot.state import check, lock
 from bot.state.layout import (
     DECISIONS,

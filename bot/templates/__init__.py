@@ -12,9 +12,9 @@ import re
 from functools import cache
 from pathlib import Path
 
-from bot.errors import ValidationError
-from bot.ids import RfdId
-from bot.markdown import content, headings, split_lines
+from bot.core.errors import ValidationError
+from bot.model.ids import RfdId
+from bot.model.markdown import content, headings, split_lines
 
 CATEGORIES = ("design", "decision", "guide", "process")
 """The categories ``rfd new`` offers, one template each."""

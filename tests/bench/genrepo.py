@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.repo_setup import init
+from bot.lifecycle.repo_setup import init
 
 STATE = "docs/rfd/.state"
 STATUSES = ("Implemented", "Accepted", "Discussion", "Draft")

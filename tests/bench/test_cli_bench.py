@@ -53,7 +53,7 @@ def cell(timing: Timing) -> str:
 
 
 def test_list_on_an_adopted_repository(tmp_path: Path) -> None:
-    from bot import repo_setup
+    from bot.lifecycle import repo_setup
     from tests.adopt_repo import build_adopt_repo
 
     repo = build_adopt_repo(tmp_path / "jp")

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import CONFIG_PATH
+from bot.config.load import CONFIG_PATH
 from tests.bench.genrepo import git, make_repo, one_rfd_commit
 
 CHECKOUT = Path(__file__).resolve().parents[2]

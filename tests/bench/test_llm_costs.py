@@ -22,7 +22,7 @@ import yaml
 
 from bot.llm.base import Usage
 from bot.llm.pricing import cost
-from bot.usage import Entry, cache_read_share, format_entry
+from bot.llm.usage import Entry, cache_read_share, format_entry
 from tests.data import openai_sse
 from tests.data.anthropic_sse import parse_sse
 

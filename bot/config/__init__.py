@@ -1,0 +1,2 @@
+"""Configuration: .github/rfd.toml resolved and validated, the repository's conventions, and
+where its RFDs are."""

@@ -1,0 +1,1 @@
+"""Infrastructure with no knowledge of RFDs: errors, text, atomic files, git, secrets."""

@@ -1,0 +1,125 @@
+"""Text the bot did not write, made safe to interpolate into the bot's own markdown.
+
+RFD titles and file names, phase titles, PR data, comments, error messages and
+model output all end up inside comments and issues the bot writes.  Whatever
+they hold, they must read as text there: never a hidden ``<!-- rfd-bot:… -->``
+marker or checklist boundary (the bot trusts its markers), never raw HTML or an
+image, never a mention that pings a person or a team.
+
+- :func:`inline` — text inside one line: also no line breaks.
+- :func:`link_text` — text of a link the bot makes: no bracket ends it early.
+- :func:`cell` — text inside a table cell: no line breaks and no cell breaks either.
+- :func:`block` — model output shown as a block: markdown formatting stays, an
+  unclosed code fence is closed so the bot's own lines after it stay outside.
+- :func:`fenced` — text shown verbatim in a code block that it cannot close.
+- :func:`one_line` — plain text on one line (an issue title).
+
+A zero-width space (U+200B) breaks each construct where it starts: the text looks
+the same to a reader and in code, but ``<​!--``, ``<​img`` and ``@​user`` are not
+markup to GitHub.  Pure functions.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from bot.core.sanitize import INVISIBLE
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+
+BREAK = "\u200b"
+_LINE_BREAKS = re.compile(r"\r\n|[\r\n\v\f\x85\u2028\u2029]")
+_CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f]")
+_SPACES = re.compile(r"[ \t]+")
+_MARKUP = re.compile(
+    r"""
+      (?<=<)(?=[A-Za-z/!?])        # an HTML tag, comment (marker), declaration or autolink
+    | (?<=@)(?=[A-Za-z0-9])        # a mention: @user, @org/team
+    | (?<=!)(?=\[)                 # an image: ![alt](url)
+    """,
+    re.VERBOSE,
+)
+_CELL_BREAK = re.compile(r"(\\*)\|")  # backslashes before a pipe would unescape ours
+_BACKTICKS = re.compile(r"`+")
+
+
+def _visible(text: str) -> str:
+    """Without control and invisible characters (bidi overrides, zero-width…)."""
+    return _CONTROLS.sub("", INVISIBLE.sub("", text))
+
+
+def _defused(text: str) -> str:
+    return _MARKUP.sub(BREAK, text)
+
+
+def one_line(text: str) -> str:
+    """Plain text on one line: line and paragraph separators become spaces."""
+    joined = _LINE_BREAKS.sub(" ", _visible(text)).replace("\t", " ")
+    return _SPACES.sub(" ", joined).strip()
+
+
+def inline(text: str) -> str:
+    """``text`` for a place inside one line of the bot's text (not a table: see :func:`cell`)."""
+    return _defused(one_line(text))
+
+
+def link_text(text: str) -> str:
+    """``text`` as the text of a link the bot makes (``[text](url)``): brackets cannot end it."""
+    return inline(text).replace("[", "\\[").replace("]", "\\]")
+
+
+def cell(text: str) -> str:
+    """``text`` for a markdown table cell: a ``|`` in it stays a ``|``, never a new cell."""
+    return _CELL_BREAK.sub(lambda m: m.group(1) * 2 + "\\|", inline(text))
+
+
+def block(text: str) -> str:
+    """Model output (a review) as a block of the bot's post: its markdown, defused.
+
+    HTML comments standing as blocks are dropped (a reader never saw them); any other
+    ``<!--`` is defused and shows as the text it is.
+    """
+    lines = _LINE_BREAKS.sub("\n", _visible(text)).strip("\n")
+    return closed(_defused(_without_comment_blocks(lines)))
+
+
+def fenced(text: str, info: str = "") -> str:
+    """``text`` as a fenced code block that nothing inside it can close."""
+    body = _LINE_BREAKS.sub("\n", _visible(text)).strip("\n")
+    longest = max((len(run) for run in _BACKTICKS.findall(body)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{one_line(info)}\n{_defused(body)}\n{fence}"
+
+
+def _without_comment_blocks(text: str) -> str:
+    lines = text.split("\n")
+    hidden = {
+        n
+        for token in _parser().parse(text)
+        if token.type == "html_block" and token.map and token.content.lstrip().startswith("<!--")
+        for n in range(*token.map)
+    }
+    return "\n".join(line for n, line in enumerate(lines) if n not in hidden).strip("\n")
+
+
+def closed(text: str) -> str:
+    """``text`` with a code fence it leaves open at its end closed."""
+    tokens = _parser().parse(text)
+    lines = text.split("\n")
+    for token in reversed(tokens):
+        if token.type == "fence" and token.level == 0 and token.map is not None:
+            last = lines[token.map[1] - 1].strip() if token.map[1] - 1 > token.map[0] else ""
+            fence = token.markup
+            closed = last.startswith(fence) and not last.strip(fence[0])
+            return text if closed else f"{text}\n{fence}"
+    return text
+
+
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark")

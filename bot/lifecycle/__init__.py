@@ -1,0 +1,1 @@
+"""The lifecycle operations on the model: explore, review, accept, publish, phases, lint."""

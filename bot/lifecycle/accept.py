@@ -1,0 +1,154 @@
+"""``accept``: extract the plan, promote, open the tracking issue — or change nothing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from bot.config.load import ConventionsSection
+from bot.core.atomic import read_exact
+from bot.core.errors import InvalidStructure, TransitionError
+from bot.core.text import plural
+from bot.events import PlanExtracted
+from bot.forge.base import Issue
+from bot.lifecycle.lifecycle import promote, requires_statuses
+from bot.lifecycle.workspace import Workspace
+from bot.model import document, plan
+from bot.model.document import Document
+from bot.model.plan import PlanPhase
+from bot.model.status import Status, check_gates
+
+if TYPE_CHECKING:
+    from bot.llm.usage import Entry
+
+
+NO_MODEL = "; no AI model is configured to read the plan from the text instead"
+
+
+@dataclass(frozen=True)
+class AcceptOutcome:
+    rfd_id: str
+    phases: tuple[PlanPhase, ...]
+    method: str
+    issue: Issue
+    path: Path
+    changed: tuple[Path, ...]
+    message: str
+    usage: Entry | None = None  # the model call's, when the headings gave no plan
+    notices: tuple[str, ...] = ()
+    """What had to be cut from the model's prompt to fit the context."""
+
+
+class Extraction(NamedTuple):
+    """The plan accept would use, how it was found, and the model call's usage if any."""
+
+    phases: tuple[PlanPhase, ...]
+    method: str
+    usage: Entry | None = None
+    notices: tuple[str, ...] = ()
+    """What had to be cut from the model's prompt to fit the context."""
+
+
+def extract_plan(ws: Workspace, query: str, *, model: str | None = None) -> Extraction:
+    """The plan ``accept`` would use: deterministic first (0 tokens), then the model if online
+    (``model``, when given, instead of the accept step's configured one)."""
+    file = ws.find(query)
+    doc = ws.document(file)
+    result = plan.extract(doc)
+    if result.phases:
+        return Extraction(result.phases, "deterministic")
+    if not ws.llm_for("accept", model).offline:
+        from bot.ai.plan import STEP, extract_plan_called
+        from bot.llm.usage import entry
+
+        phases, called, notices = extract_plan_called(ws, doc, model=model)
+        if phases:
+            used = entry(STEP, called.model, called.reply.usage, at=ws.clock())
+            return Extraction(phases, "model", used, notices)
+    section = doc.section("Implementation Plan")
+    offline = NO_MODEL if ws.llm.offline else ""
+    raise InvalidStructure(
+        f"no plan to extract: {result.problem}{offline}",
+        path=file.path,
+        line=section.line if section else None,
+        hint=("set ANTHROPIC_API_KEY (or OPENAI_API_KEY with provider.base_url) to let the "
+              "model read the plan, or " if offline else "")
+        + "write `### Phase 1: Title` blocks with a description under "
+        "`## Implementation Plan`, then run accept again (nothing was promoted)",
+    )  # fmt: skip
+
+
+def accept(ws: Workspace, query: str, *, model: str | None = None) -> AcceptOutcome:
+    from bot.lifecycle.tracking_issue import track
+
+    changed: list[Path] = []
+    file = ws.find(query)
+    rid = str(file.rfd_id)
+    _check_acceptable(ws, file.path, ws.document(file))  # fails before anything changes
+    phases, method, usage, notices = extract_plan(ws, rid, model=model)
+    if ws.document(rid).status is Status.DRAFT:
+        outcome = promote(ws, rid, Status.DISCUSSION)
+        changed += outcome.changed
+        rid = outcome.rfd_id
+    previous = ws.store.read_text(rid, "plan.json")
+    ws.store.write_plan(rid, phases)
+    changed.append(ws.store.dir(rid) / "plan.json")
+    ws.bus.emit(PlanExtracted(rfd_id=rid, phases=tuple(p.title for p in phases), method=method))
+    try:
+        outcome = promote(ws, rid, Status.ACCEPTED)
+    except Exception:  # an interceptor vetoed: put plan.json back as it was
+        if previous is None:
+            ws.store.remove_tree(rid, "plan.json")  # it did not exist before this run
+        else:
+            ws.store.write_text(rid, "plan.json", previous)
+        raise
+    changed += outcome.changed
+    issue = track(ws, rid, "accepted")
+    path = ws.path(ws.find(rid))
+    _record_tracking(ws, path, tracking_header(issue, ws.config.conventions))
+    msg = (
+        f"RFD {rid} accepted with {plural(len(phases), 'phase')} ({method}); "
+        f"tracking issue #{issue.number}"
+    )
+    changes = tuple(dict.fromkeys(changed))
+    return AcceptOutcome(rid, phases, method, issue, path, changes, msg, usage, notices)
+
+
+def _check_acceptable(ws: Workspace, path: str, doc: Document) -> None:
+    """Everything accept checks before it writes: the status, the Requires gate and the
+    sign-offs ``[consensus]`` asks for."""
+    if doc.status not in (Status.DRAFT, Status.DISCUSSION):
+        hint = (
+            f"it is already {doc.status.value}; see `rfd status {doc.rfd_id}`"
+            if doc.status is not Status.ABANDONED
+            else "an abandoned RFD cannot be accepted"
+        )
+        raise TransitionError(
+            f"RFD {doc.rfd_id} is {doc.status.value}: only Draft or Discussion RFDs are accepted",
+            path=path,
+            hint=hint,
+        )
+    check_gates(Status.ACCEPTED, requires_statuses(ws, doc), path=path)
+    if ws.config.consensus.enabled:
+        from bot.lifecycle.signoff import check_signed_off
+
+        check_signed_off(ws, str(doc.rfd_id), path)
+
+
+def tracking_header(issue: Issue, style: ConventionsSection) -> str | None:
+    """The ``Tracking Issue`` header value, None when the issue stays in the state directory
+    only: the repository says so, or the issue is the local forge's (its number means
+    nothing on GitHub, its path nothing to a reader of the RFD)."""
+    if style.tracking_issue == "state" or issue.url.startswith("local:"):
+        return None
+    return f"[#{issue.number}]({issue.url})"
+
+
+def _record_tracking(ws: Workspace, path: Path, value: str | None) -> None:
+    if value is None:
+        return
+    text = read_exact(path)
+    linked = document.set_field(text, "Tracking Issue", value)
+    if linked != text:
+        ws.write_rfd(path, linked)

@@ -1,0 +1,172 @@
+"""Adopting a repository that already has RFDs: find them, read them and their history,
+and write the conventions they show into ``.github/rfd.toml``, each with its evidence.
+
+The edge around :mod:`bot.config.conventions` (which decides from plain data): it walks the
+repository, reads the RFD directory, asks git which drafts were added when, and renders
+the configuration file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+from bot.config import conventions
+from bot.config.conventions import Convention, Corpus
+from bot.config.repo_templates import is_template
+from bot.core.errors import RfdError
+from bot.core.text import plural
+from bot.model.document import Document, parse
+from bot.model.ids import split_file_name
+
+MAX_DEPTH = 4
+SKIPPED_DIRS = frozenset({"node_modules", "venv", "target", "build", "dist", "vendor"})
+
+HEADER = """\
+# rfd-bot configuration, detected by `rfd init` from the RFDs already in this repository:
+# each setting says above it what it was detected from. Change any of them; every key,
+# its default and meaning are in the README. Unknown keys and bad values are errors.
+"""
+
+LABELS = """
+[labels]
+review = "rfd:review"     # PR label: AI review of the changed RFDs
+accept = "rfd:accept"     # PR label: accept (promote) the changed RFDs
+"""
+
+
+def find_rfd_dir(root: Path) -> tuple[str, int] | None:
+    """The directory holding the most published RFD files (``NNN-slug.md``, templates not
+    counted) and how many, None when the repository has none."""
+    counts: Counter[str] = Counter()
+    for folder, names in _walk(root):
+        shapes = conventions.TEMPLATE_SHAPES
+        found = [n for n in names if _published(n) and not any(is_template(n, s) for s in shapes)]
+        if found:
+            counts[folder] += len(found)
+    if not counts:
+        return None
+    return counts.most_common(1)[0]
+
+
+def _published(name: str) -> bool:
+    parts = split_file_name(name)
+    return parts is not None and not parts[0].draft
+
+
+def _walk(root: Path) -> list[tuple[str, list[str]]]:
+    out: list[tuple[str, list[str]]] = []
+    for current, dirs, names in os.walk(root):
+        relative = Path(current).relative_to(root).as_posix()
+        depth = 0 if relative == "." else relative.count("/") + 1
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS]
+        if depth >= MAX_DEPTH:
+            dirs[:] = []
+        out.append((relative, names))
+    return out
+
+
+def gather(root: Path, rfd_dir: str) -> Corpus:
+    """The RFD directory's Markdown files (state directory and hidden folders left out),
+    the RFDs among them, and the drafts its history added."""
+    base = root / rfd_dir
+    files = tuple(
+        (f"{folder}/{name}".removeprefix("./"), _read(base / folder / name))
+        for folder, names in _walk(base)
+        for name in sorted(names)
+        if name.endswith(".md")
+    )
+    shape = conventions.detect_templates(files)
+    documents = tuple(
+        doc for path, text in files if not is_template(path, shape) for doc in _parsed(path, text)
+    )
+    return Corpus(files, documents, _drafts_added(root, rfd_dir))
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""  # lint reports unreadable files; detection just does not count them
+
+
+def _parsed(path: str, text: str) -> list[Document]:
+    if split_file_name(path.rpartition("/")[2]) is None:
+        return []
+    try:
+        return [parse(text, path)]
+    except RfdError:
+        return []
+
+
+def _drafts_added(root: Path, rfd_dir: str) -> tuple[tuple[int, int], ...] | None:
+    """Each draft number the history added, oldest first, with the highest draft number
+    present just before; None outside git or without history."""
+    command = ["git", "log", "--reverse", "--no-renames", "--format=@%h", "--name-status"]
+    try:
+        done = subprocess.run([*command, "--", rfd_dir], cwd=root, capture_output=True,
+                              text=True, check=False)  # fmt: skip
+    except OSError:
+        return None
+    if done.returncode != 0:
+        return None
+    present: set[int] = set()
+    added: list[tuple[int, int]] = []
+    before = 0  # the highest draft number present before the commit being read
+    for line in done.stdout.splitlines():
+        if line.startswith("@"):
+            before = max(present, default=0)
+            continue
+        kind, _, path = line.partition("\t")
+        parts = split_file_name(path.rpartition("/")[2])
+        if parts is None or not parts[0].draft:
+            continue
+        number = parts[0].number
+        if kind == "A" and number not in present:
+            added.append((number, before))
+            present.add(number)
+        elif kind == "D":
+            present.discard(number)
+    return tuple(added) or None
+
+
+def render(rfd_dir: str, published: int, found: list[Convention], statuses: str) -> str:
+    """The configuration file: each detected setting under a comment giving its evidence."""
+    lines = [HEADER.rstrip("\n"), f"# Statuses in use: {statuses or 'none'}.", "", "[rfd]"]
+    lines += [
+        f"# {rfd_dir} — {plural(published, 'published RFD')} live there",
+        _pair("dir", rfd_dir),
+    ]
+    table = "rfd"
+    for convention in found:
+        section, _, key = convention.key.partition(".")
+        if section != table:
+            lines += ["", f"[{section}]"]
+            table = section
+        lines += [f"# {convention.evidence}", _pair(key, convention.value)]
+    return "\n".join(lines) + "\n" + LABELS
+
+
+def _pair(key: str, value: str | int | tuple[str, ...]) -> str:
+    if isinstance(value, tuple):
+        return f"{key} = [{', '.join(map(_string, value))}]"
+    return f"{key} = {value if isinstance(value, int) else _string(value)}"
+
+
+def _string(text: str) -> str:
+    """A TOML basic string (JSON's escapes are TOML's, for what JSON emits)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def detected_config(root: Path) -> str | None:
+    """The configuration ``rfd init`` writes for a repository with RFDs (None without)."""
+    where = find_rfd_dir(root)
+    if where is None:
+        return None
+    rfd_dir, published = where
+    corpus = gather(root, rfd_dir)
+    found = conventions.detect(corpus)
+    return render(rfd_dir, published, found, conventions.statuses_in_use(corpus))

@@ -1,0 +1,163 @@
+"""What acceptance still needs from people, and the "Decision" block that shows it.
+
+Pure: a :class:`~bot.config.load.ConsensusSection`, a :class:`~bot.model.consensus.Ledger`, the
+RFD's current revision and the time in; what is missing (each naming who can give it)
+and markdown lines out.  Logins and concern texts are untrusted: they go through
+:mod:`bot.core.markdown_safe` (no structure, marker or mention).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.config.load import ConsensusSection
+from bot.core.markdown_safe import cell, inline
+from bot.model.consensus import Approval, Concern, Ledger, day, same_login
+
+HEADING = "#### Decision"
+WAITING = "approvals: {have} of {need}, waiting on {who} (`/rfd approve`, or `rfd approve {rfd}`)"
+OPEN_CONCERN = (
+    "concern {number} by {author} is open: {text} (its author or a maintainer resolves it "
+    "with `/rfd resolve {number}`, or `rfd resolve {rfd} {number}`)"
+)
+NO_FCP = (
+    "a final comment period of {days} days: a reviewer starts it with `/rfd fcp` "
+    "(or `rfd fcp {rfd}`)"
+)
+FCP_PAUSED = (
+    "the final comment period is paused by a concern: a reviewer restarts it with `/rfd fcp`"
+)
+FCP_RUNNING = "the final comment period runs until {end}"
+
+@dataclass(frozen=True)
+class Standing:
+    """Where the decision stands: the approvals that count, and what is missing."""
+
+    counted: tuple[Approval, ...]
+    waiting: tuple[str, ...]
+    missing: tuple[str, ...]
+
+    @property
+    def met(self) -> bool:
+        return not self.missing
+
+
+def standing(cfg: ConsensusSection, ledger: Ledger, rfd: str, rev: str, now: float) -> Standing:
+    """What the accept gate says of ``ledger`` at revision ``rev`` and time ``now``."""
+    counted = tuple(a for a in ledger.approvals if cfg.count_older or a.revision == rev)
+    waiting = tuple(r for r in cfg.reviewers if not _signed(r, counted))
+    need = len(cfg.reviewers) if cfg.approvals == "all" else cfg.approvals
+    missing: list[str] = []
+    short = need - len(counted) if cfg.approvals != "all" else len(waiting)
+    if short > 0:
+        who = ", ".join(inline(w) for w in waiting) or "any reviewer"
+        missing.append(WAITING.format(have=len(counted), need=need, who=who, rfd=rfd))
+    missing += [_concern(c, rfd) for c in ledger.open_concerns]
+    if cfg.fcp_days:
+        missing += _fcp_missing(cfg, ledger, rfd, now)
+    return Standing(counted, waiting, tuple(missing))
+
+
+def _signed(reviewer: str, approvals: tuple[Approval, ...]) -> bool:
+    return any(same_login(a.reviewer or a.login, reviewer) for a in approvals)
+
+
+def _concern(concern: Concern, rfd: str) -> str:
+    return OPEN_CONCERN.format(
+        number=concern.number, author=inline(concern.author), text=inline(concern.text), rfd=rfd
+    )
+
+
+def _fcp_missing(cfg: ConsensusSection, ledger: Ledger, rfd: str, now: float) -> list[str]:
+    fcp = ledger.fcp
+    if fcp is None:
+        return [NO_FCP.format(days=cfg.fcp_days, rfd=rfd)]
+    if fcp.paused:
+        return [FCP_PAUSED]
+    if not fcp.elapsed(now):
+        return [FCP_RUNNING.format(end=day(fcp.end))]
+    return []
+
+
+READY = "✅ Ready to accept."
+NOT_YET = "⏳ Not ready to accept yet: {parts}."
+SHORT_APPROVALS = "sign-offs {have} of {need} ({approve})"
+SHORT_CONCERN = "concern {number} open ({resolve})"
+SHORT_NO_FCP = "the final comment period has not started ({fcp})"
+SHORT_PAUSED = "the final comment period is paused by a concern ({fcp} restarts it)"
+SHORT_RUNNING = "the final comment period runs until {end}"
+COMMANDS = {
+    True: {"approve": "`/rfd approve`", "resolve": "`/rfd resolve {n}`", "fcp": "`/rfd fcp`"},
+    False: {"approve": "`rfd approve {rfd}`", "resolve": "`rfd resolve {rfd} {n}`",
+            "fcp": "`rfd fcp {rfd}`"},
+}  # fmt: skip
+"""The commands the block names: slash commands on GitHub, ``rfd`` in the terminal."""
+
+
+def block(cfg: ConsensusSection, ledger: Ledger, rfd: str, rev: str, now: float,
+          heading: str = HEADING, *, slash: bool = False) -> list[str]:  # fmt: skip
+    """The "Decision" block of one RFD: sign-offs, open concerns, the final comment period,
+    and in one line what acceptance still waits for (``slash``: said as GitHub commands)."""
+    lines = [heading, "", "| reviewer | sign-off |", "|---|---|"]
+    for reviewer in cfg.reviewers:
+        lines.append(f"| {cell(reviewer)} | {_sign_off(reviewer, ledger, rev)} |")
+    concerns = ledger.open_concerns
+    if concerns:
+        lines += ["", "Open concerns:", ""]
+        lines += [f"- **Concern {c.number}** by {inline(c.author)}: {inline(c.text)}{_link(c)}"
+                  for c in concerns]  # fmt: skip
+    if ledger.fcp is not None and ledger.fcp.elapsed(now):
+        lines += ["", _fcp_line(ledger, now)]
+    parts = _waiting_for(cfg, ledger, rfd, rev, now, COMMANDS[slash])
+    return [*lines, "", NOT_YET.format(parts="; ".join(parts)) if parts else READY]
+
+
+def _waiting_for(cfg: ConsensusSection, ledger: Ledger, rfd: str, rev: str, now: float,
+                 commands: dict[str, str]) -> list[str]:  # fmt: skip
+    """What acceptance waits for, each part short and naming the command that moves it."""
+    found = standing(cfg, ledger, rfd, rev, now)
+    need = len(cfg.reviewers) if cfg.approvals == "all" else cfg.approvals
+    have = len(cfg.reviewers) - len(found.waiting) if cfg.approvals == "all" else len(found.counted)
+    parts = []
+    if have < need:
+        approve = commands["approve"].format(rfd=rfd)
+        parts.append(SHORT_APPROVALS.format(have=have, need=need, approve=approve))
+    parts += [SHORT_CONCERN.format(number=c.number,
+                                   resolve=commands["resolve"].format(rfd=rfd, n=c.number))
+              for c in ledger.open_concerns]  # fmt: skip
+    fcp, start = ledger.fcp, commands["fcp"].format(rfd=rfd)
+    if cfg.fcp_days and fcp is None:
+        parts.append(SHORT_NO_FCP.format(fcp=start))
+    elif cfg.fcp_days and fcp is not None and fcp.paused:
+        parts.append(SHORT_PAUSED.format(fcp=start))
+    elif cfg.fcp_days and fcp is not None and not fcp.elapsed(now):
+        parts.append(SHORT_RUNNING.format(end=day(fcp.end)))
+    return parts
+
+
+def _sign_off(reviewer: str, ledger: Ledger, rev: str) -> str:
+    mine = [a for a in ledger.approvals if same_login(a.reviewer or a.login, reviewer)]
+    if not mine:
+        return "waiting"
+    cells = []
+    for a in mine:
+        older = "" if a.revision == rev else ", of an older revision"
+        by = "" if same_login(a.login, reviewer) else f" by {cell(a.login)}"
+        cells.append(f"✅{by} at `{a.revision[:7]}`{older}")
+    return "; ".join(cells)
+
+
+def _link(concern: Concern) -> str:
+    safe = concern.link.startswith("https://") and not re.search(r"[\s()<>\[\]]", concern.link)
+    return f" — [comment]({concern.link})" if safe else ""
+
+
+def _fcp_line(ledger: Ledger, now: float) -> str:
+    fcp = ledger.fcp
+    assert fcp is not None
+    if fcp.elapsed(now):
+        return f"Final comment period ended {day(fcp.end)}."
+    if fcp.paused:
+        return "Final comment period paused by a concern."
+    return f"Final comment period ends {day(fcp.end)}."

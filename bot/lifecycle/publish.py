@@ -1,0 +1,139 @@
+"""Draft → Discussion: a draft takes the next permanent number and is published.
+
+Everything that could be in the way is checked first — the target file, the
+target state directory — so a refused publication changes nothing.  Then the file
+is renamed (a git rename in a repository) into the RFD directory, its heading and
+status are rewritten, its own relative links are re-aimed from its new place, its
+state directory moves with it, and the other RFDs' references follow.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from pathlib import Path
+
+from bot.config.discovery import RfdFile, next_number
+from bot.core.atomic import read_exact
+from bot.core.errors import AlreadyExists, RfdError
+from bot.events import RfdRenumbered, StatusChanged
+from bot.lifecycle import style
+from bot.lifecycle.workspace import Workspace
+from bot.model import document, links
+from bot.model.document import Document
+from bot.model.ids import RfdId
+from bot.model.status import Status
+from bot.state import drafts
+
+
+def publish_draft(ws: Workspace, file: RfdFile, doc: Document) -> tuple[RfdId, Path, list[Path]]:
+    """Publish ``file``; return its new id, new path and every path changed."""
+    digits = ws.config.conventions.id_digits
+    new_id = RfdId(draft=False, number=next_number(ws.files()), digits=digits)
+    old_path = ws.path(file)
+    new_path = ws.root / ws.config.rfd_dir / new_id.file_name(file.slug)
+    _check_free(ws, file, new_id, new_path)
+    moved = (file.path, ws.rel(new_path))
+    # links first: they resolve from where the file was, before ids in them change
+    text = links.rewrite_targets(doc.text, links.mover(_dir(file.path), _dir(moved[1]), moved))
+    text = document.set_heading(text, new_id)
+    text = document.set_status(text, Status.DISCUSSION)
+    text = document.replace_id_references(text, file.rfd_id, new_id)
+    _move_rfd(ws, old_path, new_path, text)
+    changed = [old_path, new_path]
+    if ws.store.move(file.rfd_id, new_id) is not None:
+        changed.append(ws.store.dir(new_id))
+    drafts.record(ws.store, new_id, file.rfd_id)
+    changed += _rewrite_references(ws, file, new_id, moved)
+    ws.refresh()
+    changed += _back_links(ws, document.parse(text, moved[1]), ws.find(str(new_id)))
+    ws.bus.emit(
+        RfdRenumbered(
+            rfd_id=str(new_id), old_id=str(file.rfd_id), old_path=file.path, new_path=moved[1]
+        )
+    )
+    ws.bus.emit(StatusChanged(rfd_id=str(new_id), old="Draft", new="Discussion", path=moved[1]))
+    return new_id, new_path, changed
+
+
+def _check_free(ws: Workspace, file: RfdFile, new_id: RfdId, new_path: Path) -> None:
+    """Refuse, before writing anything, when the new file or state directory exists."""
+    shown = ws.rel(new_path)
+    if new_path.exists() or new_path.is_symlink():
+        raise AlreadyExists(
+            f"cannot publish RFD {file.rfd_id} as RFD {new_id}: {shown} is in the way",
+            path=shown,
+            alternatives=(f"rename or remove {shown} (it is not an RFD rfd can list), then retry",),
+        )
+    target = ws.store.dir(new_id)
+    if target.exists() or target.is_symlink():
+        where = ws.store.show(target)
+        raise AlreadyExists(
+            f"cannot publish RFD {file.rfd_id} as RFD {new_id}: the state directory "
+            f"{where}/ exists already, and no RFD {new_id} owns it",
+            path=where,
+            alternatives=(
+                f"move {where}/ away (e.g. into the state of the RFD it belongs to), then retry",
+                f"delete {where}/ if it is left over from a deleted RFD, then retry",
+            ),
+        )
+
+
+def _dir(path: str) -> str:
+    return posixpath.dirname(path)
+
+
+def _move_rfd(ws: Workspace, old: Path, new: Path, text: str) -> None:
+    if ws.vcs is not None:
+        ws.vcs.rename(old, new)
+    else:
+        old.rename(new)
+    ws.write_rfd(new, text)
+
+
+BACK_LINKS = {"Requires": "Required by", "Extends": "Extended by"}
+
+
+def _back_links(ws: Workspace, doc: Document, published: RfdFile) -> list[Path]:
+    """The RFDs it Requires/Extends list it under the back-link fields the repository keeps
+    (``[conventions] back_links``)."""
+    style_ = ws.config.conventions
+    changed = []
+    for forward, back in BACK_LINKS.items():
+        if back not in style_.back_links:
+            continue
+        for rid in doc.links(forward):
+            other = next((f for f in ws.files() if f.rfd_id == rid), None)
+            if other is None:
+                continue  # a link to a missing RFD: lint reports it
+            path = ws.path(other)
+            try:
+                text = read_exact(path)
+                updated = style.add_back_link(text, other.path, back, published, style_)
+            except (OSError, UnicodeDecodeError, RfdError):
+                continue  # a broken RFD is left as it is; `rfd lint` reports it
+            if updated != text:
+                ws.write_rfd(path, updated)
+                changed.append(path)
+    return changed
+
+
+def _rewrite_references(
+    ws: Workspace, file: RfdFile, new_id: RfdId, moved: tuple[str, str]
+) -> list[Path]:
+    """Other RFDs: links to the old path follow the file, then ``RFD D7`` → ``RFD 012``."""
+    changed = []
+    for other in ws.files():
+        path = ws.path(other)
+        if other.path in moved or other.rfd_id == file.rfd_id or not path.exists():
+            continue
+        try:
+            text = read_exact(path)
+        except (OSError, UnicodeDecodeError):
+            continue  # a broken RFD is left as it is; `rfd lint` reports it
+        here = _dir(other.path)
+        updated = links.rewrite_targets(text, links.mover(here, here, moved))
+        updated = document.replace_id_references(updated, file.rfd_id, new_id)
+        if updated != text:
+            ws.write_rfd(path, updated)
+            changed.append(path)
+    return changed

@@ -1,0 +1,1 @@
+"""The RFD model: parse and edit documents, plans, checklists, decisions, reviews (no I/O)."""

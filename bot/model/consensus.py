@@ -1,0 +1,186 @@
+"""People decide: sign-offs, concerns and a final comment period, as pure records.
+
+A :class:`Ledger` is what ``consensus.json`` in an RFD's state directory holds: who
+approved at which revision (the RFD file's git blob sha), numbered concerns and who
+resolved them, and the final comment period.  The operations below return a new ledger
+or raise a :class:`~bot.core.errors.ValidationError` saying why the step cannot be taken;
+:mod:`bot.lifecycle.consensus_gate` decides what acceptance still needs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from bot.core.errors import ParseError, ValidationError
+
+FILE = "consensus.json"
+"""The ledger's file, inside the RFD's state directory."""
+
+DAY = 86_400
+
+ALREADY_APPROVED = "{login} already approved RFD {rfd} at this revision"
+NO_CONCERN = "RFD {rfd} has no concern {number}"
+ALREADY_RESOLVED = "concern {number} of RFD {rfd} was already resolved by {login}"
+EMPTY_CONCERN = "a concern needs a text saying what blocks the RFD"
+FCP_RUNNING = "RFD {rfd}'s final comment period is already running (until {end})"
+
+
+def revision(text: str) -> str:
+    """The git blob sha of an RFD file's text: the revision an approval is of."""
+    data = text.encode("utf-8")
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
+def same_login(a: str, b: str) -> bool:
+    return a.strip().lstrip("@").lower() == b.strip().lstrip("@").lower()
+
+
+@dataclass(frozen=True)
+class Approval:
+    login: str
+    revision: str
+    at: float
+    reviewer: str = ""
+    """The ``consensus.reviewers`` entry it counts for: the login, or the team it is in."""
+
+
+@dataclass(frozen=True)
+class Concern:
+    number: int
+    author: str
+    text: str
+    link: str = ""
+    at: float = 0.0
+    resolved_by: str = ""
+
+    @property
+    def open(self) -> bool:
+        return not self.resolved_by
+
+
+@dataclass(frozen=True)
+class Fcp:
+    """A final comment period: started by ``by`` at ``start``, ending at ``end``; a concern
+    raised during it pauses it (``paused``) until a reviewer starts it again."""
+
+    by: str
+    start: float
+    end: float
+    paused: bool = False
+
+    def elapsed(self, now: float) -> bool:
+        return not self.paused and now >= self.end
+
+
+@dataclass(frozen=True)
+class Ledger:
+    approvals: tuple[Approval, ...] = ()
+    concerns: tuple[Concern, ...] = ()
+    fcp: Fcp | None = None
+
+    @property
+    def open_concerns(self) -> tuple[Concern, ...]:
+        return tuple(c for c in self.concerns if c.open)
+
+    def approval_of(self, login: str) -> Approval | None:
+        return next((a for a in self.approvals if same_login(a.login, login)), None)
+
+
+def approve(
+    ledger: Ledger, rfd: str, login: str, rev: str, now: float, *, reviewer: str = ""
+) -> Ledger:
+    """``login`` (as ``reviewer``, the entry of the list it counts for) agrees with revision
+    ``rev``; an approval of an older revision is renewed."""
+    earlier = ledger.approval_of(login)
+    if earlier is not None and earlier.revision == rev:
+        raise ValidationError(ALREADY_APPROVED.format(login=login, rfd=rfd))
+    others = tuple(a for a in ledger.approvals if a is not earlier)
+    return replace(ledger, approvals=(*others, Approval(login, rev, now, reviewer or login)))
+
+
+def raise_concern(ledger: Ledger, login: str, text: str, link: str, now: float) -> Ledger:
+    """A new numbered concern; it pauses a running final comment period."""
+    text = " ".join(text.split())
+    if not text:
+        raise ValidationError(EMPTY_CONCERN, hint='write it after the command: concern "why"')
+    number = max((c.number for c in ledger.concerns), default=0) + 1
+    fcp = ledger.fcp
+    if fcp is not None and not fcp.elapsed(now):
+        fcp = replace(fcp, paused=True)
+    concern = Concern(number, login, text, link, now)
+    return replace(ledger, concerns=(*ledger.concerns, concern), fcp=fcp)
+
+
+def resolve(ledger: Ledger, rfd: str, number: int, login: str) -> Ledger:
+    """Concern ``number`` resolved by ``login`` (who may do it is the caller's decision)."""
+    found = next((c for c in ledger.concerns if c.number == number), None)
+    if found is None:
+        numbers = ", ".join(str(c.number) for c in ledger.open_concerns) or "none open"
+        raise ValidationError(NO_CONCERN.format(rfd=rfd, number=number), hint=f"open: {numbers}")
+    if not found.open:
+        raise ValidationError(
+            ALREADY_RESOLVED.format(number=number, rfd=rfd, login=found.resolved_by)
+        )
+    done = replace(found, resolved_by=login)
+    return replace(ledger, concerns=tuple(done if c is found else c for c in ledger.concerns))
+
+
+def start_fcp(ledger: Ledger, rfd: str, login: str, days: int, now: float) -> Ledger:
+    """A final comment period of ``days`` from ``now`` (a paused one starts over)."""
+    fcp = ledger.fcp
+    if fcp is not None and not fcp.paused and not fcp.elapsed(now):
+        raise ValidationError(FCP_RUNNING.format(rfd=rfd, end=day(fcp.end)))
+    return replace(ledger, fcp=Fcp(login, now, now + days * DAY))
+
+
+def day(stamp: float) -> str:
+    """A date as the status shows it (UTC)."""
+    from datetime import UTC, datetime
+
+    return datetime.fromtimestamp(stamp, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+# --------------------------------------------------------------------------- the file
+
+
+def dumps(ledger: Ledger) -> str:
+    data = {
+        "approvals": [vars(a) for a in ledger.approvals],
+        "concerns": [vars(c) for c in ledger.concerns],
+        "fcp": vars(ledger.fcp) if ledger.fcp else None,
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def loads(text: str, path: str) -> Ledger:
+    """The ledger of ``consensus.json``; ParseError naming the file and what is wrong."""
+    try:
+        data = json.loads(text)
+        approvals = tuple(_record(Approval, a) for a in data["approvals"])
+        concerns = tuple(_record(Concern, c) for c in data["concerns"])
+        fcp = _record(Fcp, data["fcp"]) if data.get("fcp") is not None else None
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise ParseError(
+            f"is not a consensus ledger: {exc}",
+            path=path,
+            hint="restore it from git (`git checkout -- <file>`): it records who signed off",
+        ) from exc
+    return Ledger(approvals, concerns, fcp)
+
+
+_TYPES: dict[str, type | tuple[type, ...]] = {
+    "str": str, "float": (int, float), "int": int, "bool": bool,
+}  # fmt: skip
+
+
+def _record(cls: Any, data: Any) -> Any:
+    name = cls.__name__.lower()
+    if not isinstance(data, dict):
+        raise TypeError(f"{name} entries must be objects, not {data!r}")
+    for f in fields(cls):
+        if f.name in data and not isinstance(data[f.name], _TYPES[str(f.type)]):
+            raise TypeError(f"{name}.{f.name} must be {f.type}, not {data[f.name]!r}")
+    return cls(**data)
