@@ -26,7 +26,7 @@ from gh_data import (
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-from bot.lifecycle_labels import AUTO_COLOR, style
+from bot.model.lifecycle_labels import AUTO_COLOR, style
 from tests.github_world import RFD_TEXT, UNPLANNED
 
 RFD = "docs/rfd/045-streaming-exports.md"
