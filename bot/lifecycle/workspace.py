@@ -56,7 +56,11 @@ class Workspace:
     clock: Callable[[], float] = time.time
     interactive: bool = False
     assume_yes: bool = False
+    """A terminal is there to ask / ``--yes``: how an agent session may act (no lifecycle
+    operation reads these two)."""
     plugins: tuple[Plugin, ...] = ()
+    """The plugins the opening registered on :attr:`bus` (for the entry point: steps only
+    reach plugins through the bus)."""
     prompt_root: Path | None = None
     """The checkout whose ``.rfd/prompts/`` overrides the templates (None: ``root``).  The
     bot sets its default branch's: a PR branch never supplies prompts."""
