@@ -183,6 +183,35 @@ def test_no_modules_import_each_other_in_a_circle() -> None:
     assert circles(edges) == []
 
 
+# What builds a workspace's parts (bot.lifecycle.opening): the workspace only carries them.
+BUILDERS = {"load", "load_plugins", "Providers", "Asker", "LocalForge", "GitVcs", "answer"}
+WORKSPACE = BOT / "lifecycle" / "workspace.py"
+
+
+def runtime_names(path: Path) -> set[str]:
+    """The names *path* imports from ``bot`` outside ``if TYPE_CHECKING:``, wherever they stand."""
+    tree = ast.parse(path.read_text())
+    typing_only = {
+        id(node)
+        for block in ast.walk(tree)
+        if isinstance(block, ast.If) and ast.unparse(block.test) == "TYPE_CHECKING"
+        for statement in block.body
+        for node in ast.walk(statement)
+    }
+    return {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and id(node) not in typing_only
+        if (node.module or "").startswith("bot")
+        for alias in node.names
+    }
+
+
+def test_the_workspace_carries_its_parts_and_builds_none() -> None:
+    assert runtime_names(WORKSPACE) & BUILDERS == set()
+    assert "open_workspace" in runtime_names(WORKSPACE)  # Workspace.open hands over to it
+
+
 def picture() -> list[set[str]]:
     """The folders on each layer of the README's picture, top first."""
     built = README.read_text(encoding="utf-8").split("## How it is built", 1)[1]
