@@ -16,7 +16,7 @@ from bot.model import consensus as consensus_json
 from bot.model import decisions as decisions_md
 from bot.model import phase_ids
 from bot.model import plan as plan_json
-from bot.model.decisions import Decisions
+from bot.model.decision_types import Action, Decisions, DecisionStatus
 from bot.model.plan import PlanPhase
 from bot.state import check
 from bot.state.files import StateFiles
@@ -104,11 +104,11 @@ class StateStore(StateFiles):
     def decide(
         self,
         rfd_id: Key,
-        action: decisions_md.Action | str,
+        action: Action | str,
         *,
         number: int | None = None,
         text: str | None = None,
-        status: decisions_md.DecisionStatus | str | None = None,
+        status: DecisionStatus | str | None = None,
         reason: str | None = None,
         title: str = "",
     ) -> Decisions:
