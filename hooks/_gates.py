@@ -20,7 +20,8 @@ from bot.core.errors import GateError, RfdError
 from bot.core.text import plural
 from bot.model.status import Status, check_gates
 from hooks._common import Layout, decode
-from hooks._tree import Statuses, Tree
+from hooks._statuses import Statuses
+from hooks._tree import Tree
 
 if TYPE_CHECKING:
     from bot.model.document import Document

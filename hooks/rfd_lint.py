@@ -19,7 +19,8 @@ from hooks._common import Report, bad_names, hook_args, load_settings, normalize
 if TYPE_CHECKING:
     from bot.lifecycle.lint import Finding, LintSettings
     from bot.model.ids import RfdId
-    from hooks._tree import RfdNames, Statuses, Tree
+    from hooks._statuses import Statuses
+    from hooks._tree import RfdNames, Tree
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -38,7 +39,8 @@ def main(argv: Sequence[str] | None = None) -> int:
              if layout.rfd_id(p) is not None and p.isprintable()]  # fmt: skip
     if not paths:
         return report.code  # no RFD file in this commit (templates are not; or misnamed ones)
-    from hooks._tree import Statuses, Tree
+    from hooks._statuses import Statuses
+    from hooks._tree import Tree
 
     tree = Tree(root, None)
     names = tree.rfd_names(layout)

@@ -19,6 +19,7 @@ from bot.agent.sandbox import write_text
 from bot.agent.section_body import section_edit
 from bot.core.errors import FileNotFound, ValidationError
 from bot.model import decisions, document
+from bot.model.decision_types import Decisions
 
 DECISION_ACTIONS = ("add", "update", "reject")
 DRAFT_NEXT = "; now write its sections one by one with rfd_section"
@@ -80,7 +81,7 @@ def _decisions_after(ctx: ToolContext, args: Mapping[str, Any]) -> tuple[str, st
     if before:
         current = decisions.parse(before, "decisions.md")
     else:
-        current = decisions.Decisions(title=ctx.rfd_title, rfd=str(ctx.rfd_id))
+        current = Decisions(title=ctx.rfd_title, rfd=str(ctx.rfd_id))
     changed = decisions.apply(current, args["action"], **_decision_args(args))
     return before, decisions.render(changed)
 

@@ -36,7 +36,7 @@ COMMANDS: dict[str, str] = {
     "resolve": "bot.cli.signing:resolve",
     "fcp": "bot.cli.signing:fcp",
     "refine": "bot.cli.ai:refine",
-    "implement": "bot.cli.ai:implement",
+    "implement": "bot.cli.ai_implement:implement",
     "author": "bot.cli.ai:author",
     "explore": "bot.cli.ai:explore",
     "converge": "bot.cli.ai:converge",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from bot.lifecycle.render import Action, StatusView
+    from bot.lifecycle.views import Action, StatusView
     from bot.lifecycle.workspace import Workspace
 
 STEPS = ("explore", "converge", "draft", "review", "refine", "implement")

@@ -30,16 +30,13 @@ from bot.config.schema import (
     Config,
     ConsensusSection,
     ConventionsSection,
-    ImplementSection,
     LabelsSection,
     PluginsSection,
-    ProviderSection,
     Resolved,
     ReviewSection,
     RfdSection,
-    StepSection,
-    StepsSection,
 )
+from bot.config.schema_ai import ImplementSection, ProviderSection, StepSection, StepsSection
 from bot.core.errors import ConfigError
 
 __all__ = [

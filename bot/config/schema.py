@@ -2,7 +2,8 @@
 
 The dataclasses *are* the schema: :mod:`bot.config.check` validates data against them,
 and each field's docstring is its documentation (:func:`bot.config.keys.schema_keys`, which
-the README's configuration table is checked against).
+the README's configuration table is checked against). The sections the AI steps run with
+(provider, steps, implement) are in :mod:`bot.config.schema_ai`.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
+
+from bot.config.schema_ai import ImplementSection, ProviderSection, StepsSection
 
 
 @dataclass(frozen=True)
@@ -72,52 +75,6 @@ class ReviewSection:
 
 
 @dataclass(frozen=True)
-class ProviderSection:
-    """Which LLM provider to use and how to reach it."""
-
-    name: Literal["auto", "anthropic", "openai", "offline"] = "auto"
-    """``auto``: per step, ``claude-*`` models go to Anthropic and any other model to the
-    OpenAI-compatible endpoint; a provider without its key is offline."""
-    base_url: str = "https://api.openai.com/v1"
-    """Base URL of the OpenAI-compatible endpoint (Gemini, OpenRouter, Ollama, vLLM...)."""
-    api_key_env: str = "OPENAI_API_KEY"
-    """Environment variable holding the OpenAI-compatible key."""
-    timeout_seconds: float = 120.0
-    """Timeout of one request."""
-    max_retries: int = 2
-    """Retries of 408/409/429/5xx answers (the SDK's own retry loop)."""
-    context_tokens: int = 180_000
-    """Input budget; larger inputs are truncated visibly."""
-
-
-@dataclass(frozen=True)
-class StepSection:
-    """Settings of one lifecycle step."""
-
-    model: str = ""
-    """Model alias or id; empty means the built-in default of the step."""
-    provider: Literal["", "auto", "anthropic", "openai", "offline"] = ""
-    """The step's provider (values as ``provider.name``); empty means ``provider.name``."""
-    max_tokens: int = 8192
-    """Largest reply of one model call."""
-    budget_tokens: int = 0
-    """Stop the step cleanly past this many tokens (0: no limit)."""
-    budget_usd: float = 0.0
-    """Stop the step cleanly past this cost in US dollars (0: no limit)."""
-
-
-@dataclass(frozen=True)
-class StepsSection:
-    explore: StepSection = StepSection(model="sonnet")
-    converge: StepSection = StepSection(model="opus")
-    draft: StepSection = StepSection(model="opus")
-    review: StepSection = StepSection(model="sonnet")
-    refine: StepSection = StepSection(model="opus")
-    accept: StepSection = StepSection(model="sonnet")
-    implement: StepSection = StepSection(model="opus")
-
-
-@dataclass(frozen=True)
 class AcceptSection:
     allow_author: bool = False
     """May the RFD's own author accept it (label or ``/rfd accept``)?"""
@@ -160,35 +117,6 @@ class BotSection:
     """Pause between GitHub writes past the first ``write_burst`` (secondary rate limits)."""
     write_burst: int = 4
     """Writes of one run sent without pausing (one event makes about 3–4)."""
-
-
-@dataclass(frozen=True)
-class ImplementSection:
-    allowed_commands: tuple[str, ...] = ("pytest", "python -m pytest", "make test", "ruff")
-    """Command prefixes the implement step may run."""
-    allowed_paths: tuple[str, ...] = ("**",)
-    """Globs the implement step may write."""
-    protected_paths: tuple[str, ...] = (".git/**", ".github/workflows/**")
-    """Globs the implement step may never write, whatever ``allowed_paths`` says."""
-    max_items: int = 30
-    """Largest item checklist per phase (amendments are capped at twice the original count)."""
-    verify: str = "auto"
-    """Command run after each item (through the same runner as the model's commands); an item
-    is ``[x]`` only when it passes.  ``auto``: ``pytest`` when the repository has pytest tests,
-    ``make test`` when the Makefile has a ``test`` target, ``npm test`` when package.json has a
-    test script; ``""``: no check."""
-    isolation: Literal["auto", "bwrap", "unshare", "none"] = "auto"
-    """How commands are isolated (fresh namespaces, see README "What implement's commands can
-    reach"): ``auto`` probes bubblewrap, then ``unshare``; ``none`` runs them unisolated, which
-    only a person confirming each command may allow (the bot refuses)."""
-    network: bool = False
-    """Whether commands may reach the network (off: a namespace without interfaces)."""
-    env: tuple[str, ...] = ()
-    """Environment variables passed to commands besides the built-in allowlist (PATH, LANG,
-    LC_*, TERM, TZ): never a secret, whose value the bot redacts from everything it writes."""
-    redacted_env: tuple[str, ...] = ()
-    """More environment variables whose values are secrets (redacted in every encoding from
-    command output and commits), beyond key-, token- and password-like names."""
 
 
 Severity = Literal["off", "warning", "error"]

@@ -13,16 +13,15 @@ PyGithub is imported inside functions: importing this module is free.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from bot.config.load import ACTIONS_BOT_LOGIN
-from bot.core.errors import ForgeError, ForgeGone, ForgeUnreachable
 from bot.core.redact import redact
 from bot.forge.base import Comment, Issue
 from bot.forge.comments import carries, fit
 from bot.forge.github_connection import Connection
+from bot.forge.github_errors import translated
 from bot.forge.pacing import DEFAULT_BURST, DEFAULT_INTERVAL, WritePacer
 
 if TYPE_CHECKING:
@@ -122,7 +121,7 @@ class GitHubForge:
     # ------------------------------------------------------------------ issues
 
     def find_issue(self, marker: str) -> Issue | None:
-        with _translated("find an issue"):
+        with translated("find an issue"):
             pages = self.repo.get_issues(state="all", sort="created", direction="desc")
             for count, gh in enumerate(pages):
                 if count >= ISSUE_SCAN_LIMIT:
@@ -134,13 +133,13 @@ class GitHubForge:
         return None
 
     def get_issue(self, number: int) -> Issue:
-        with _translated(f"read issue #{number}"):
+        with translated(f"read issue #{number}"):
             gh = self.repo.get_issue(number)
             gh.body  # noqa: B018 - completes the lazy object (one GET)
             return to_issue(gh)
 
     def create_issue(self, title: str, body: str, labels: tuple[str, ...] = ()) -> Issue:
-        with self.pacer.write(), _translated("create an issue"):
+        with self.pacer.write(), translated("create an issue"):
             made = self.repo.create_issue(
                 title=redact(title), body=fit(redact(body)), labels=list(labels)
             )
@@ -161,7 +160,7 @@ class GitHubForge:
             for key, value in fields.items()
             if value is not None
         }
-        with self.pacer.write(), _translated(f"edit issue #{number}"):
+        with self.pacer.write(), translated(f"edit issue #{number}"):
             gh = self.repo.get_issue(number)
             gh.edit(**changes)
             return to_issue(gh)
@@ -171,7 +170,7 @@ class GitHubForge:
     def all_comments(self, number: int) -> list[Comment]:
         """Every comment of issue/PR ``number``, whoever wrote it, read once per run."""
         if number not in self._comments:
-            with _translated(f"list the comments of #{number}"):
+            with translated(f"list the comments of #{number}"):
                 pages = self.repo.get_issue(number).get_comments()
                 self._comments[number] = [to_comment(gh) for gh in pages]
         return self._comments[number]
@@ -191,14 +190,14 @@ class GitHubForge:
         return next((c for c in self.comments(number) if carries(c.body, marker)), None)
 
     def create_comment(self, number: int, body: str) -> Comment:
-        with self.pacer.write(), _translated(f"comment on #{number}"):
+        with self.pacer.write(), translated(f"comment on #{number}"):
             made = to_comment(self.repo.get_issue(number).create_comment(fit(redact(body))))
         if number in self._comments:
             self._comments[number].append(made)
         return made
 
     def edit_comment(self, number: int, comment_id: int, body: str) -> Comment:
-        with self.pacer.write(), _translated(f"edit a comment on #{number}"):
+        with self.pacer.write(), translated(f"edit a comment on #{number}"):
             gh = self.repo.get_issue(number).get_comment(comment_id)
             gh.edit(fit(redact(body)))
             edited = to_comment(gh)
@@ -210,14 +209,14 @@ class GitHubForge:
 
     def add_labels(self, number: int, labels: tuple[str, ...]) -> None:
         if labels:
-            with self.pacer.write(), _translated(f"label #{number}"):
+            with self.pacer.write(), translated(f"label #{number}"):
                 self.repo.get_issue(number).add_to_labels(*labels)
 
     def create_label(self, name: str, color: str, description: str) -> bool:
         """Create the repository label ``name``; False when it exists already (422)."""
         from github import GithubException
 
-        with self.pacer.write(), _translated(f"create label {name!r}"):
+        with self.pacer.write(), translated(f"create label {name!r}"):
             try:
                 self.repo.create_label(name, color, description)
             except GithubException as exc:
@@ -230,39 +229,9 @@ class GitHubForge:
         """Remove ``label``; a label that is not there (404) is not an error."""
         from github import GithubException
 
-        with self.pacer.write(), _translated(f"remove label {label!r} from #{number}"):
+        with self.pacer.write(), translated(f"remove label {label!r} from #{number}"):
             try:
                 self.repo.get_issue(number).remove_from_labels(label)
             except GithubException as exc:
                 if exc.status != 404:
                     raise
-
-
-@contextmanager
-def _translated(doing: str) -> Iterator[None]:
-    """Turn PyGithub's exceptions into one :class:`ForgeError` saying what failed."""
-    from github import GithubException
-
-    try:
-        yield
-    except GithubException as exc:
-        data = exc.data if isinstance(exc.data, dict) else {}
-        message = data.get("message") or exc.message or ""
-        error = ForgeGone if exc.status == 404 else ForgeError
-        raise error(
-            f"GitHub refused to {doing}: {exc.status} {message}".rstrip(),
-            hint=_HINTS.get(exc.status, "re-run the job; GitHub may be having trouble"),
-        ) from exc
-    except OSError as exc:  # requests' ConnectionError and timeouts are OSErrors
-        raise ForgeUnreachable(
-            f"could not reach GitHub to {doing}: {type(exc).__name__}",
-            hint="check the network (and GITHUB_API_URL), then try again",
-        ) from exc
-
-
-_HINTS = {
-    401: "the token is missing or expired",
-    403: "give the workflow job the permission it needs (see the README's `permissions:`)",
-    404: "check the repository name and that the token can see it",
-    422: "GitHub rejected the data; this is a bug in rfd-bot, please report it",
-}

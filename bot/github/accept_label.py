@@ -19,10 +19,10 @@ from bot.core.text import plural
 from bot.github.auth import AUTHOR_MAY_NOT_ACCEPT, authorize
 from bot.github.changed import changed_rfds
 from bot.github.checkout import Checkout, writers
-from bot.github.commands import REGISTRY, Verb
 from bot.github.context import Context
 from bot.github.ops import Refused, commit, pr_workspace, refreshed, refuse_label
 from bot.github.records import PullRequest
+from bot.github.verb_specs import REGISTRY, Verb
 from bot.model import phase_ids
 from bot.model.status import Status
 

@@ -17,8 +17,8 @@ from bot.core.authors import CommitBy
 from bot.core.errors import ForgeError, ForgeGone
 from bot.core.redact import redact
 from bot.forge.comments import fit
-from bot.forge.github import _translated
 from bot.forge.github_connection import PER_PAGE
+from bot.forge.github_errors import translated
 from bot.forge.pacing import WritePacer
 from bot.github.records import ChangedFile, Permission, PullRequest, Reaction, changed_file
 
@@ -53,7 +53,7 @@ class RepoApi:
         from github import GithubException
 
         user = urllib.parse.quote(login, safe="")
-        with _translated(f"read {login}'s permission"):
+        with translated(f"read {login}'s permission"):
             try:
                 data = self._get(f"/collaborators/{user}/permission")
             except GithubException as exc:
@@ -69,7 +69,7 @@ class RepoApi:
 
         parts = (urllib.parse.quote(p, safe="") for p in (org, team, login))
         path = "/orgs/{}/teams/{}/memberships/{}".format(*parts)
-        with _translated(f"read {login}'s membership of @{org}/{team}"):
+        with translated(f"read {login}'s membership of @{org}/{team}"):
             try:
                 _headers, data = self.requester.requestJsonAndCheck(
                     "GET", f"{self.requester.base_url}{path}"
@@ -97,7 +97,7 @@ class RepoApi:
 
     def _react(self, comment_id: int, reaction: Reaction) -> bool:
         try:
-            with self.pacer.write(), _translated("react to a comment"):
+            with self.pacer.write(), translated("react to a comment"):
                 self.requester.requestJsonAndCheck(
                     "POST",
                     f"{self.url}/issues/comments/{comment_id}/reactions",
@@ -111,7 +111,7 @@ class RepoApi:
         """Label #``number``; the names GitHub had to create for it (they come back grey)."""
         from bot.model.lifecycle_labels import AUTO_COLOR
 
-        with self.pacer.write(), _translated(f"label #{number}"):
+        with self.pacer.write(), translated(f"label #{number}"):
             _h, data = self.requester.requestJsonAndCheck(
                 "POST", f"{self.url}/issues/{number}/labels", input={"labels": list(names)}
             )
@@ -119,14 +119,14 @@ class RepoApi:
                 and label.get("color") == AUTO_COLOR and not label.get("description")]  # fmt: skip
 
     def style_label(self, name: str, color: str, description: str) -> None:
-        with self.pacer.write(), _translated(f"give label {name!r} its colour"):
+        with self.pacer.write(), translated(f"give label {name!r} its colour"):
             self.requester.requestJsonAndCheck(
                 "PATCH", f"{self.url}/labels/{urllib.parse.quote(name, safe='')}",
                 input={"color": color, "description": description},
             )  # fmt: skip
 
     def pull(self, number: int) -> PullRequest:
-        with _translated(f"read pull request #{number}"):
+        with translated(f"read pull request #{number}"):
             return PullRequest.from_payload(self._get(f"/pulls/{number}"))
 
     def pull_files(self, number: int) -> list[ChangedFile]:
@@ -137,7 +137,7 @@ class RepoApi:
 
     def _pull_files(self, number: int) -> list[ChangedFile]:
         files: list[ChangedFile] = []
-        with _translated(f"list the files of #{number}"):
+        with translated(f"list the files of #{number}"):
             for page in range(1, 31):
                 batch = self._get(f"/pulls/{number}/files", {"per_page": PER_PAGE, "page": page})
                 files.extend(changed_file(f) for f in batch)
@@ -148,7 +148,7 @@ class RepoApi:
     def pull_commits(self, number: int) -> list[CommitBy]:
         """The PR's commits (first 250, GitHub's cap) and the user GitHub says wrote each."""
         commits: list[CommitBy] = []
-        with _translated(f"list the commits of #{number}"):
+        with translated(f"list the commits of #{number}"):
             for page in range(1, 4):
                 batch = self._get(f"/pulls/{number}/commits", {"per_page": PER_PAGE, "page": page})
                 commits.extend(_commit_by(c) for c in batch)
@@ -159,7 +159,7 @@ class RepoApi:
     def open_pulls(self, pages: int = 10) -> list[PullRequest]:
         """Open pull requests, labels included (first ``pages`` × 100)."""
         pulls: list[PullRequest] = []
-        with _translated("list the open pull requests"):
+        with translated("list the open pull requests"):
             for page in range(1, pages + 1):
                 batch = self._get("/pulls", {"state": "open", "per_page": PER_PAGE, "page": page})
                 pulls.extend(PullRequest.from_payload(item) for item in batch)
@@ -170,12 +170,12 @@ class RepoApi:
     def find_pull(self, head: str) -> tuple[int, str] | None:
         """``(number, url)`` of the PR (any state) from branch ``head`` of this repository."""
         owner = self.repo.full_name.split("/")[0]
-        with _translated(f"look for a PR from {head}"):
+        with translated(f"look for a PR from {head}"):
             found = self._get("/pulls", {"state": "all", "head": f"{owner}:{head}"})
         return (int(found[0]["number"]), str(found[0]["html_url"])) if found else None
 
     def create_pull(self, title: str, head: str, base: str, body: str) -> tuple[int, str]:
-        with self.pacer.write(), _translated(f"open a PR from {head}"):
+        with self.pacer.write(), translated(f"open a PR from {head}"):
             sent = {"title": redact(title), "head": head, "base": base, "body": fit(redact(body))}
             _h, data = self.requester.requestJsonAndCheck("POST", f"{self.url}/pulls", input=sent)
         return int(data["number"]), str(data["html_url"])
@@ -186,7 +186,7 @@ class RepoApi:
 
         base = f"{self.url.rsplit('/repos/', 1)[0]}/repos/{repo}" if repo else self.url
         quoted = urllib.parse.quote(path)
-        with _translated(f"read {path} at {ref[:12]}"):
+        with translated(f"read {path} at {ref[:12]}"):
             try:
                 _h, data = self.requester.requestJsonAndCheck(
                     "GET", f"{base}/contents/{quoted}", parameters={"ref": ref}

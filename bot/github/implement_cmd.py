@@ -34,68 +34,40 @@ from typing import TYPE_CHECKING, Any
 from bot.agent.commit_guard import baseline, check_run
 from bot.agent.isolation import ENABLE, NO_ISOLATION, choose
 from bot.core.errors import ForgeError
-from bot.core.markdown_safe import block, inline, one_line
+from bot.core.markdown_safe import block, inline
 from bot.core.text import plural
 from bot.github.checkout import close, commit_and_push, file_at, open_branch, pushed_branch
 from bot.github.commands import Command
 from bot.github.context import Context
 from bot.github.implement_phase import not_accepted_yet, phase_to_run
+from bot.github.implement_texts import (
+    CHECKED,
+    EXISTS,
+    FAILED_PR_BODY,
+    FAILED_REPLY,
+    NOT_ISOLATED,
+    NOT_RECORDED,
+    OPENED,
+    OPENED_FAILED,
+    OPENED_REPLY,
+    PR_BODY,
+    RECOVERED,
+    RETRY,
+    RUNNING,
+    STRAY_BRANCH,
+    Done,
+    facts_of,
+    pr_link,
+)
 from bot.github.ops import COMMIT, NEEDS_MODEL, Refused, has_model, open_workspace
 from bot.github.progress import Progress, Snapshot, Stage, implement_listener
 from bot.github.run_link import run_id, run_url
 from bot.github.targets import rfd_for_implement
 from bot.lifecycle.tracking import PULL_LINK
-from bot.model import phase_ids
 
 if TYPE_CHECKING:
     from bot.agent.implement import ImplementResult
     from bot.lifecycle.workspace import Workspace
-    from bot.model.plan import PlanPhase
-
-KEPT = "implement/{position}/summary.md"
-"""Where the implement step keeps the summary (``bot.agent.implement.SUMMARY``)."""
-Done = tuple[str, bool]
-"""The phase's summary, and whether items failed."""
-BRANCH = "rfd/{rid}-phase-{n}"
-TITLE = "RFD {rid}, phase {n}: {title}"
-RUNNING = "RFD {rid}, phase {n}: {title}"
-OPENED = "### ✅ RFD {rid}, phase {n}: {title} — {pr}"
-EXISTS = "Phase {n} of RFD {rid} already has a pull request: {url}"
-PR_BODY = (
-    "<!-- rfd-bot:implement:{rid}-{n} -->\nPhase {n} of RFD {rid}: {title}.\n\n{summary}\n\n"
-    "Merging it records the phase (`phases/{label}.md`) and ticks it on the tracking issue. "
-    "Checks do not start by themselves on PRs the bot opens: push a commit or re-run them."
-)
-FAILED_PR_BODY = (
-    "<!-- rfd-bot:implement:{rid}-{n} -->\nPhase {n} of RFD {rid}: {title}.\n\n"
-    "> [!WARNING]\n> Some items failed (listed below): merging this pull request does **not** "
-    "record the phase, and the tracking issue keeps it open.\n\n{summary}\n\n"
-    "Fix the failed items on this branch; then, or to accept the phase as it is, a person "
-    "records it by copying `{kept}` to `{record}` on this branch before merging. "
-    "Checks do not start by themselves on PRs the bot opens: push a commit or re-run them."
-)
-NOT_RECORDED = (
-    "Some items failed, so the phase is not recorded (see the pull request for them and for "
-    "how to record it anyway)."
-)
-OPENED_FAILED = "### ⚠️ RFD {rid}, phase {n}: {title} — {pr}\n\n" + NOT_RECORDED
-FAILED_REPLY = (
-    "Opened {url} for phase {n} of RFD {rid}, with failed items: merging it does not record "
-    "the phase (the pull request says how to)."
-)
-PR_LINK = "pull request [#{number}]({url}) opened"
-RETRY = "Comment `/rfd implement {n}` to run the phase again (the job summary has the details)."
-OPENED_REPLY = "Opened {url} for phase {n} of RFD {rid}."
-RECOVERED = (
-    "Opened {url} for phase {n} of RFD {rid} from branch `{branch}`, which an earlier run "
-    "pushed before it could open the pull request (nothing was implemented again)."
-)
-NOT_ISOLATED = "Implement needs isolation for the commands it runs: {why}. To enable it, {how}."
-CHECKED = "Before committing, the bot checked what the run left in the worktree:\n{lines}"
-STRAY_BRANCH = (
-    "Branch `{branch}` exists but holds no `{summary}`, so it is not an earlier run's work: "
-    "delete the branch (or rename it), then comment `/rfd implement {n}` again."
-)
 
 
 @dataclass(frozen=True)
@@ -122,11 +94,11 @@ def implement(ctx: Context, command: Command) -> str:
     if not state.plan:
         raise Refused(not_accepted_yet(ctx, rid))
     position = phase_to_run(ctx, rid, state.plan, command.phase, state.next_phase)
-    facts = _facts(ws, rid, state.plan, position)
+    facts = facts_of(ws, rid, state.plan, position)
     key = f"{rid}-{facts['label']}"  # the label: unique in the plan, what users call the phase
     existing = ctx.api.find_pull(facts["branch"])
     if existing is not None:
-        ctx.upsert("implement", key, OPENED.format(**facts, pr=_pr_link(existing[1])))
+        ctx.upsert("implement", key, OPENED.format(**facts, pr=pr_link(existing[1])))
         link_pull(ws, rid, position, existing)
         return EXISTS.format(**facts, url=existing[1])
     done, reply = _earlier_work(ctx, facts)
@@ -153,23 +125,6 @@ def link_pull(ws: Workspace, rid: str, position: int, pull: tuple[int, str]) -> 
     sync_tracking(ws, rid, pulls={position: PULL_LINK.format(number=number, url=url)})
 
 
-def _facts(ws: Workspace, rid: str, plan: Sequence[PlanPhase], position: int) -> dict[str, Any]:
-    """What the texts say of the phase at ``position`` (its title made safe for markdown)."""
-    phase = plan[position - 1]
-    label = phase_ids.label(phase, position)
-    facts: dict[str, Any] = {
-        "rid": rid,
-        "n": label,
-        "label": label,
-        "title": inline(phase.title),
-        "branch": BRANCH.format(rid=rid, n=label),
-        "record": ws.rel(ws.store.path(rid, f"phases/{label}.md")),
-        "kept": ws.rel(ws.store.path(rid, KEPT.format(position=position))),
-    }
-    facts["pr_title"] = TITLE.format(**facts | {"title": one_line(phase.title)})
-    return facts
-
-
 def _run(ctx: Context, command: Command, position: int, facts: dict[str, Any], key: str) -> Opened:
     """Implement the phase, its progress comment following, and open its pull request; the
     progress comment ends in the outcome (failed items said), or in the failure."""
@@ -181,8 +136,8 @@ def _run(ctx: Context, command: Command, position: int, facts: dict[str, Any], k
         _report(ctx, progress, exc, facts)
         raise
     if not result.failed:
-        return Opened(url, False, progress.done(_pr_link(url), result.items), checked)
-    outcome = f"{_pr_link(url)} with {plural(len(result.failed), 'failed item')}"
+        return Opened(url, False, progress.done(pr_link(url), result.items), checked)
+    outcome = f"{pr_link(url)} with {plural(len(result.failed), 'failed item')}"
     return Opened(url, True, progress.done(outcome, result.items, NOT_RECORDED), checked)
 
 
@@ -190,13 +145,9 @@ def _recover(ctx: Context, facts: dict[str, Any], key: str, done: Done) -> Opene
     """Open the pull request for the work an earlier run pushed (nothing is implemented)."""
     url = _open_pull(ctx, facts, done)
     failed = done[1]
-    shown = (OPENED_FAILED if failed else OPENED).format(**facts, pr=_pr_link(url))
+    shown = (OPENED_FAILED if failed else OPENED).format(**facts, pr=pr_link(url))
     ctx.upsert("implement", key, shown)
     return Opened(url, failed, shown)
-
-
-def _pr_link(url: str) -> str:
-    return PR_LINK.format(number=url.rsplit("/", 1)[-1], url=url)
 
 
 def _report(ctx: Context, progress: Progress, exc: Exception, facts: dict[str, Any]) -> None:

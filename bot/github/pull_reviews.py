@@ -14,8 +14,8 @@ from typing import Any
 from bot.core.redact import redact
 from bot.forge.base import Comment
 from bot.forge.comments import fit
-from bot.forge.github import _translated
 from bot.forge.github_connection import PER_PAGE
+from bot.forge.github_errors import translated
 from bot.github.api import RepoApi
 
 PAGES = 3
@@ -34,7 +34,7 @@ class LineComment:
 def pull_reviews(api: RepoApi, number: int) -> list[Comment]:
     """The reviews of #``number`` (oldest first) as comments: id, body, url, author."""
     found: list[Comment] = []
-    with _translated(f"list the reviews of #{number}"):
+    with translated(f"list the reviews of #{number}"):
         for page in range(1, PAGES + 1):
             params = {"per_page": PER_PAGE, "page": page}
             _h, batch = api.requester.requestJsonAndCheck(
@@ -56,7 +56,7 @@ def submit_review(
         "event": "COMMENT",
         "comments": [_line_comment(c) for c in comments],
     }
-    with api.pacer.write(), _translated(f"submit a review of #{number}"):
+    with api.pacer.write(), translated(f"submit a review of #{number}"):
         _h, data = api.requester.requestJsonAndCheck(
             "POST", f"{api.url}/pulls/{number}/reviews", input=sent
         )

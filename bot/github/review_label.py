@@ -22,7 +22,6 @@ from bot.github import review_post, status_comment
 from bot.github.auth import authorize
 from bot.github.changed import ChangedRfd, changed_rfds
 from bot.github.checkout import Checkout, close, commit_and_push, delivery_commit, open_pull
-from bot.github.commands import REGISTRY, Verb
 from bot.github.context import Context
 from bot.github.inline_review import submit_inline
 from bot.github.ops import COMMIT, offline_note, open_workspace, refuse_label
@@ -37,6 +36,7 @@ from bot.github.revisions import (
     review_marker,
     short,
 )
+from bot.github.verb_specs import REGISTRY, Verb
 
 if TYPE_CHECKING:
     from bot.lifecycle.review import ReviewOutcome

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from bot.core.errors import RfdError
 from bot.core.markdown_safe import inline
-from bot.github.commands import SIGNING, Command, Verb
+from bot.github.commands import SIGNING, Command
 from bot.github.context import Context
 from bot.github.ops import Refused, commit, done_before, pr_workspace, refreshed
 from bot.github.records import Permission
+from bot.github.verb_specs import Verb
 from bot.lifecycle import signoff
 from bot.lifecycle.workspace import Workspace
 from bot.model.consensus import same_login

@@ -17,11 +17,12 @@ from bot.core.markdown_safe import fenced, inline
 from bot.core.text import noun
 from bot.forge.comments import marker
 from bot.github.auth import authorize, is_own
-from bot.github.commands import Command, Verb, parse
+from bot.github.commands import Command, parse
 from bot.github.context import Context
 from bot.github.failure import retry_text, steps_done
 from bot.github.ops import Refused
 from bot.github.records import Reaction
+from bot.github.verb_specs import Verb
 from bot.github.verbs import HANDLERS
 
 PARSE_ERRORS = "I could not run this comment's {what}:\n\n{errors}\n\n`/rfd help` lists them."

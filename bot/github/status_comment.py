@@ -19,12 +19,13 @@ from bot.forge.comments import marker
 from bot.github import dashboard
 from bot.github.changed import ChangedRfd, changed_rfds
 from bot.github.checkout import close, open_pull
-from bot.github.commands import REGISTRY, Verb, command_table, who_may
+from bot.github.commands import command_table, who_may
 from bot.github.context import Context
 from bot.github.labels import sync_labels
 from bot.github.panels import Row, panel, read_row
 from bot.github.records import PullRequest
 from bot.github.revisions import PostedReview, posted_reviews, short, with_stale_banner
+from bot.github.verb_specs import REGISTRY, Verb
 from bot.model.status import Status
 
 Lint = dict[str, tuple[int, int]]

@@ -5,11 +5,12 @@ it changes several), or the RFD of the tracking issue it was commented on.
 from __future__ import annotations
 
 from bot.github.changed import ChangedRfd, changed_rfds
-from bot.github.commands import Command, Verb
+from bot.github.commands import Command
 from bot.github.context import Context
 from bot.github.ops import Refused
 from bot.github.records import PullRequest
 from bot.github.tracked import rfd_of_issue
+from bot.github.verb_specs import Verb
 
 ON_PR_ONLY = "`/rfd {verb}` works on the RFD's pull request, not on an issue."
 WHICH_RFD = "This pull request changes RFDs {ids}: say which one with `--rfd {first}`."

@@ -11,7 +11,7 @@ from typing import Literal
 
 from bot.core.markdown_safe import inline
 from bot.github.accept_label import accept_pr
-from bot.github.commands import Command, Verb, help_text
+from bot.github.commands import Command, help_text
 from bot.github.context import Context
 from bot.github.ops import (
     NEEDS_MODEL,
@@ -25,6 +25,7 @@ from bot.github.ops import (
 from bot.github.review_label import already_reviewed, review_pr
 from bot.github.status_comment import post_status
 from bot.github.targets import issue_rfd, pull_of, targets
+from bot.github.verb_specs import Verb
 
 Handler = Callable[[Context, Command], str]
 

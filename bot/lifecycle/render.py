@@ -1,4 +1,5 @@
-"""What ``rfd status`` and ``rfd list`` show: pure data in, display records and text out.
+"""What ``rfd status`` and ``rfd list`` show: pure data in, display records out (the records
+and their text: :mod:`bot.lifecycle.views`).
 
 Three displays follow the RFD's life: *authoring* (Draft), *review* (Discussion) and
 *implementation* (Accepted); each ends with the next actions.
@@ -7,50 +8,13 @@ Three displays follow the RFD's life: *authoring* (Draft), *review* (Discussion)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
-from typing import Any
 
 from bot import templates
+from bot.lifecycle.views import Action, PhaseLine, StatusView
 from bot.model import phase_ids
 from bot.model.document import Document
 from bot.model.status import Status
 from bot.state import RfdState
-
-
-@dataclass(frozen=True)
-class Action:
-    command: str
-    description: str
-
-
-@dataclass(frozen=True)
-class PhaseLine:
-    number: int
-    """Position in the plan (1-based)."""
-    title: str
-    done: bool
-    summary: str | None
-    label: str = ""
-    """How users name the phase (``3a``); see ``bot.model.phase_ids``."""
-    optional: bool = False
-    """``(optional)``/``(deferred)``: shown, ticked when recorded, never blocking."""
-
-
-@dataclass(frozen=True)
-class StatusView:
-    rfd_id: str
-    title: str
-    path: str
-    status: str
-    stage: str  # authoring | review | implementation | final
-    lines: tuple[tuple[str, str], ...]
-    reviews: tuple[str, ...] = ()
-    phases: tuple[PhaseLine, ...] = ()
-    actions: tuple[Action, ...] = ()
-    problems: tuple[str, ...] = field(default=())
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def status_view(
@@ -243,21 +207,3 @@ def _implementation(
         actions=tuple(actions),
         problems=problems,
     )
-
-
-def to_text(view: StatusView) -> str:
-    out = [f"RFD {view.rfd_id}: {view.title}", f"{view.path}", ""]
-    width = max(len(k) for k, _ in view.lines) + 1
-    out += [f"{k + ':':<{width}} {v}" for k, v in view.lines]
-    out += [f"  {r}" for r in view.reviews]
-    if view.phases and view.stage != "final":
-        out += [
-            f"  [{'x' if p.done else ' '}] {p.label or p.number}. {p.title}"
-            + (f" ({p.summary})" if p.summary else "")
-            for p in view.phases
-        ]
-    out += [f"! {p}" for p in view.problems]
-    if view.actions:
-        cw = max(len(a.command) for a in view.actions) + 3
-        out += ["", "Actions:"] + [f"  {a.command:<{cw}}{a.description}" for a in view.actions]
-    return "\n".join(out)

@@ -19,9 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import pluggy
 
-from bot.config.load import CONFIG_PATH, Config, Resolved
+from bot.config.load import Config, Resolved
 from bot.core.errors import ConfigError, RfdError
-from bot.core.toml_lines import line_of
 from bot.events import EventBus
 from bot.plugins import hookspecs
 from bot.plugins.api import (
@@ -33,7 +32,8 @@ from bot.plugins.api import (
     event_names,
     interceptable_events,
 )
-from bot.plugins.schema import check_schema, validate
+from bot.plugins.options import canonical, plugin_options, where_set
+from bot.plugins.schema import check_schema
 
 if TYPE_CHECKING:
     from bot.llm.base import LLM
@@ -61,11 +61,6 @@ class Plugin:
     options: Mapping[str, Any] | None = None
     error: str | None = None
     """Why it cannot be loaded (``rfd plugins`` still lists it)."""
-
-
-def canonical(name: str) -> str:
-    """Plugin names compare case-insensitively, ``_`` and ``-`` alike."""
-    return name.strip().lower().replace("_", "-")
 
 
 def available() -> dict[str, EntryPoint]:
@@ -107,7 +102,9 @@ def check_plugins(
     pm = _new_manager()
     names = _enabled(resolved, found, root)
     names += sorted({canonical(n) for n in plugins.options} - set(names))
-    return {name: _options(resolved, name, _load(pm, name, found[name]), root) for name in names}
+    return {
+        name: plugin_options(resolved, name, _load(pm, name, found[name]), root) for name in names
+    }
 
 
 def load_plugins(
@@ -135,7 +132,7 @@ def load_plugins(
     plugins = []
     for name in _enabled(resolved, found, root):
         info = _load(pm, name, found[name])
-        options = _options(resolved, name, info, root)
+        options = plugin_options(resolved, name, info, root)
         plugins.append(Plugin(name, info, _source(found[name]), enabled=True, options=options))
     _check_disabled(resolved, found, root, {p.name for p in plugins})
     environ = dict(os.environ) if environ is None else environ
@@ -172,7 +169,7 @@ def _enabled(resolved: Resolved, found: Mapping[str, EntryPoint], root: Path) ->
         if name not in found:
             raise ConfigError(
                 f"unknown plugin `{name}` in `{key}`",
-                **_where(resolved, key, root),
+                **where_set(resolved, key, root),
                 hint="installed plugins: " + ", ".join(sorted(found)),
             )
     return names
@@ -184,7 +181,7 @@ def _check_disabled(
     """Validate the options of plugins that are configured but not enabled (not registered)."""
     pm = _new_manager()
     for name in sorted({canonical(n) for n in resolved.config.plugins.options} - enabled):
-        _options(resolved, name, _load(pm, name, found[name]), root)
+        plugin_options(resolved, name, _load(pm, name, found[name]), root)
 
 
 def _load(pm: pluggy.PluginManager, name: str, ep: EntryPoint) -> PluginInfo:
@@ -228,43 +225,6 @@ def _check_info(name: str, info: Any) -> None:
         check_schema(info.options_schema)
     except ValueError as exc:
         raise ConfigError(f"plugin `{name}` has an options schema we cannot check: {exc}") from exc
-
-
-def _options(resolved: Resolved, name: str, info: PluginInfo, root: Path) -> Mapping[str, Any]:
-    written = {canonical(k): k for k in resolved.config.plugins.options}
-    table = resolved.config.plugins.options.get(written.get(name, name), {})
-    key = f"plugins.{written.get(name, name)}"  # as the user spelt it, to find its line
-    options, problems = validate(table, info.options_schema, key)
-    if problems:
-        first = problems[0]
-        raise ConfigError(
-            f"plugin `{name}`: {first.message}",
-            **_where(resolved, first.key, root),
-            hint=first.hint or None,
-        )
-    return options  # type: ignore[no-any-return]
-
-
-def _where(resolved: Resolved, key: str, root: Path) -> dict[str, Any]:
-    """``path`` and ``line`` of the file that set ``key`` (line None when unknown)."""
-    path = _file_of(resolved, key)
-    file = root / path  # the repository file is shown relative to the root
-    try:
-        text = file.read_text(encoding="utf-8") if file.is_file() else ""
-    except (OSError, UnicodeDecodeError):
-        text = ""
-    return {"path": path, "line": line_of(text, key) if text else None}
-
-
-def _file_of(resolved: Resolved, key: str) -> str:
-    """The file that set ``key`` (or something under it, or its closest parent)."""
-    key = key.split("[", 1)[0]
-    while key:
-        for source_key, layer in resolved.sources.items():
-            if source_key == key or source_key.startswith(key + "."):
-                return resolved.files.get(layer, CONFIG_PATH)
-        key = key.rpartition(".")[0]
-    return CONFIG_PATH
 
 
 def _source(ep: EntryPoint) -> str:

@@ -1,25 +1,25 @@
-"""StateStore: reads and atomic writes of one state directory per RFD (see ``bot.state``)."""
+"""StateStore: the typed reads and writes of one state directory per RFD (explore, decisions,
+consensus, plan, reviews, phase summaries; see ``bot.state``), on the files of
+:class:`bot.state.files.StateFiles`."""
 
 from __future__ import annotations
 
 import json
 import os
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
 from dataclasses import replace
 from pathlib import Path
 from typing import Literal, TypeVar
 
-from bot.config.load import Config
-from bot.core.atomic import append_line, atomic_write
-from bot.core.errors import AlreadyExists, ParseError, RfdError, ValidationError
+from bot.core.errors import AlreadyExists, RfdError, ValidationError
 from bot.model import consensus as consensus_json
 from bot.model import decisions as decisions_md
 from bot.model import phase_ids
 from bot.model import plan as plan_json
-from bot.model.decisions import Decisions
+from bot.model.decision_types import Action, Decisions, DecisionStatus
 from bot.model.plan import PlanPhase
-from bot.state import check, lock
+from bot.state import check
+from bot.state.files import StateFiles
 from bot.state.layout import (
     DECISIONS,
     EXPLORE,
@@ -31,59 +31,17 @@ from bot.state.layout import (
     ReviewFile,
     RfdState,
     headline,
-    id_of,
-    ids_of_folders,
-    in_the_way,
     numbered,
     phase_files,
-    relative_parts,
     select,
     state_key,
 )
-from bot.state.shared import SharedFiles, check_area
 
 _T = TypeVar("_T")
 
 
-class StateStore:
+class StateStore(StateFiles):
     """Reads and atomic writes of ``<root>/<cfg.state_root>/<id>/``."""
-
-    def __init__(self, root: Path, cfg: Config) -> None:
-        self.root = root
-        self.base = root / cfg.state_root
-        self._aliases: dict[object, str] | None = None
-
-    def dir(self, rfd_id: Key) -> Path:
-        return self.base / self.key(rfd_id)
-
-    def key(self, rfd_id: Key) -> str:
-        """The directory name of ``rfd_id``: its own (``D05``), or an existing directory
-        of the same id written with other padding (``D5/``, from before ids kept theirs)."""
-        key = state_key(rfd_id)
-        if os.path.isdir(os.path.join(self.base, key)):
-            return key
-        if self._aliases is None:
-            self._aliases = ids_of_folders(self.base)
-        return self._aliases.get(id_of(key), key) if self._aliases else key
-
-    def path(self, rfd_id: Key, relpath: str) -> Path:
-        """``relpath`` inside the RFD's state directory (never outside it)."""
-        return self.dir(rfd_id).joinpath(*relative_parts(relpath))
-
-    def hold(self, rfd_id: Key, relpath: str, what: str) -> AbstractContextManager[None]:
-        """The lock file ``relpath`` held for a block (:mod:`bot.state.lock`)."""
-        return lock.held(self.path(rfd_id, relpath), what)
-
-    def shared(self, area: str = ".forge") -> SharedFiles:
-        """Files of the state root outside any RFD (the local forge keeps its issues there)."""
-        return SharedFiles(self.base / check_area(area), self.root)
-
-    def show(self, path: Path) -> str:
-        """``path`` as the user knows it: relative to the repository root."""
-        try:
-            return path.relative_to(self.root).as_posix()
-        except ValueError:
-            return str(path)
 
     def read(self, rfd_id: Key) -> RfdState:
         """Everything known about ``rfd_id``; broken files become ``*_error`` fields."""
@@ -129,57 +87,6 @@ class StateStore:
         labelled = [_Labelled(p) for p in phases]
         return len(phase_ids.done(labelled, keys)), len(phases)
 
-    def read_text(self, rfd_id: Key, relpath: str) -> str | None:
-        """The file's text, or None when it does not exist (ParseError when not UTF-8)."""
-        return self._read(self.path(rfd_id, relpath))
-
-    def write_text(self, rfd_id: Key, relpath: str, text: str) -> Path:
-        path = self.path(rfd_id, relpath)
-        self._write(path, text)
-        return path
-
-    def append_line(self, rfd_id: Key, relpath: str, line: str) -> Path:
-        """Append one line to a ledger or event log."""
-        path = self.path(rfd_id, relpath)
-        with in_the_way(self.show(path)):
-            append_line(path, line)
-        return path
-
-    def remove_tree(self, rfd_id: Key, relpath: str = "") -> bool:
-        """Delete a file or directory (all state with ``relpath=""``): explicit requests only."""
-        path = self.path(rfd_id, relpath) if relpath else self.dir(rfd_id)
-        if path.is_dir() and not path.is_symlink():
-            import shutil  # rarely needed: listing and reading state skip its import
-
-            shutil.rmtree(path)
-        elif path.exists() or path.is_symlink():
-            path.unlink()
-        else:
-            return False
-        return True
-
-    def write_root_file(self, name: str, text: str) -> Path:
-        """A file of the state root itself (``baseline.json``), written atomically."""
-        (part,) = relative_parts(name)  # one plain name: never a directory or outside
-        path = self.base / part
-        self._write(path, text)
-        return path
-
-    def _write(self, path: Path, text: str) -> None:
-        with in_the_way(self.show(path)):
-            atomic_write(path, text)
-
-    def _read(self, path: Path) -> str | None:
-        try:
-            return path.read_text(encoding="utf-8")
-        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-            return None
-        except UnicodeDecodeError as exc:
-            hint = "save it as UTF-8, or delete it to start that step over"
-            raise ParseError("is not UTF-8 text", path=self.show(path), hint=hint) from exc
-        except OSError as exc:
-            raise ParseError(f"cannot be read: {exc.strerror}", path=self.show(path)) from exc
-
     def read_explore(self, rfd_id: Key) -> str | None:
         return self.read_text(rfd_id, EXPLORE)
 
@@ -197,11 +104,11 @@ class StateStore:
     def decide(
         self,
         rfd_id: Key,
-        action: decisions_md.Action | str,
+        action: Action | str,
         *,
         number: int | None = None,
         text: str | None = None,
-        status: decisions_md.DecisionStatus | str | None = None,
+        status: DecisionStatus | str | None = None,
         reason: str | None = None,
         title: str = "",
     ) -> Decisions:
