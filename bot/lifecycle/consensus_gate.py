@@ -37,6 +37,9 @@ class Standing:
     counted: tuple[Approval, ...]
     waiting: tuple[str, ...]
     missing: tuple[str, ...]
+    have: int = 0
+    """Sign-offs that count (with ``approvals = "all"``: reviewers who signed)."""
+    need: int = 0
 
     @property
     def met(self) -> bool:
@@ -47,16 +50,17 @@ def standing(cfg: ConsensusSection, ledger: Ledger, rfd: str, rev: str, now: flo
     """What the accept gate says of ``ledger`` at revision ``rev`` and time ``now``."""
     counted = tuple(a for a in ledger.approvals if cfg.count_older or a.revision == rev)
     waiting = tuple(r for r in cfg.reviewers if not _signed(r, counted))
-    need = len(cfg.reviewers) if cfg.approvals == "all" else cfg.approvals
+    every = cfg.approvals == "all"
+    need = len(cfg.reviewers) if every else int(cfg.approvals)
+    have = len(cfg.reviewers) - len(waiting) if every else len(counted)
     missing: list[str] = []
-    short = need - len(counted) if cfg.approvals != "all" else len(waiting)
-    if short > 0:
+    if have < need:
         who = ", ".join(inline(w) for w in waiting) or "any reviewer"
-        missing.append(WAITING.format(have=len(counted), need=need, who=who, rfd=rfd))
+        missing.append(WAITING.format(have=have, need=need, who=who, rfd=rfd))
     missing += [_concern(c, rfd) for c in ledger.open_concerns]
     if cfg.fcp_days:
         missing += _fcp_missing(cfg, ledger, rfd, now)
-    return Standing(counted, waiting, tuple(missing))
+    return Standing(counted, waiting, tuple(missing), have, need)
 
 
 def _signed(reviewer: str, approvals: tuple[Approval, ...]) -> bool:
@@ -117,12 +121,10 @@ def _waiting_for(cfg: ConsensusSection, ledger: Ledger, rfd: str, rev: str, now:
                  commands: dict[str, str]) -> list[str]:  # fmt: skip
     """What acceptance waits for, each part short and naming the command that moves it."""
     found = standing(cfg, ledger, rfd, rev, now)
-    need = len(cfg.reviewers) if cfg.approvals == "all" else cfg.approvals
-    have = len(cfg.reviewers) - len(found.waiting) if cfg.approvals == "all" else len(found.counted)
     parts = []
-    if have < need:
+    if found.have < found.need:
         approve = commands["approve"].format(rfd=rfd)
-        parts.append(SHORT_APPROVALS.format(have=have, need=need, approve=approve))
+        parts.append(SHORT_APPROVALS.format(have=found.have, need=found.need, approve=approve))
     parts += [SHORT_CONCERN.format(number=c.number,
                                    resolve=commands["resolve"].format(rfd=rfd, n=c.number))
               for c in ledger.open_concerns]  # fmt: skip
