@@ -48,6 +48,17 @@ class RepoApi:
         )
         return data
 
+    def paged(self, path: str, pages: int, params: Mapping[str, Any] | None = None) -> list[Any]:
+        """Every item of a listing, page by page (at most ``pages`` of 100), stopping at the
+        first short page."""
+        items: list[Any] = []
+        for page in range(1, pages + 1):
+            batch = self._get(path, {**(params or {}), "per_page": PER_PAGE, "page": page})
+            items.extend(batch)
+            if len(batch) < PER_PAGE:
+                break
+        return items
+
     def permission(self, login: str) -> Permission:
         """The user's role; ``none`` for non-collaborators (404 or ``none``)."""
         from github import GithubException
@@ -136,36 +147,19 @@ class RepoApi:
         return self._files[number]
 
     def _pull_files(self, number: int) -> list[ChangedFile]:
-        files: list[ChangedFile] = []
         with translated(f"list the files of #{number}"):
-            for page in range(1, 31):
-                batch = self._get(f"/pulls/{number}/files", {"per_page": PER_PAGE, "page": page})
-                files.extend(changed_file(f) for f in batch)
-                if len(batch) < PER_PAGE:
-                    break
-        return files
+            return [changed_file(f) for f in self.paged(f"/pulls/{number}/files", 30)]
 
     def pull_commits(self, number: int) -> list[CommitBy]:
         """The PR's commits (first 250, GitHub's cap) and the user GitHub says wrote each."""
-        commits: list[CommitBy] = []
         with translated(f"list the commits of #{number}"):
-            for page in range(1, 4):
-                batch = self._get(f"/pulls/{number}/commits", {"per_page": PER_PAGE, "page": page})
-                commits.extend(_commit_by(c) for c in batch)
-                if len(batch) < PER_PAGE:
-                    break
-        return commits
+            return [_commit_by(c) for c in self.paged(f"/pulls/{number}/commits", 3)]
 
     def open_pulls(self, pages: int = 10) -> list[PullRequest]:
         """Open pull requests, labels included (first ``pages`` × 100)."""
-        pulls: list[PullRequest] = []
         with translated("list the open pull requests"):
-            for page in range(1, pages + 1):
-                batch = self._get("/pulls", {"state": "open", "per_page": PER_PAGE, "page": page})
-                pulls.extend(PullRequest.from_payload(item) for item in batch)
-                if len(batch) < PER_PAGE:
-                    break
-        return pulls
+            found = self.paged("/pulls", pages, {"state": "open"})
+        return [PullRequest.from_payload(item) for item in found]
 
     def find_pull(self, head: str) -> tuple[int, str] | None:
         """``(number, url)`` of the PR (any state) from branch ``head`` of this repository."""

@@ -14,7 +14,6 @@ from typing import Any
 from bot.core.redact import redact
 from bot.forge.base import Comment
 from bot.forge.comments import fit
-from bot.forge.github_connection import PER_PAGE
 from bot.forge.github_errors import translated
 from bot.github.api import RepoApi
 
@@ -33,17 +32,8 @@ class LineComment:
 
 def pull_reviews(api: RepoApi, number: int) -> list[Comment]:
     """The reviews of #``number`` (oldest first) as comments: id, body, url, author."""
-    found: list[Comment] = []
     with translated(f"list the reviews of #{number}"):
-        for page in range(1, PAGES + 1):
-            params = {"per_page": PER_PAGE, "page": page}
-            _h, batch = api.requester.requestJsonAndCheck(
-                "GET", f"{api.url}/pulls/{number}/reviews", parameters=params
-            )
-            found.extend(_review(r) for r in batch)
-            if len(batch) < PER_PAGE:
-                break
-    return found
+        return [_review(r) for r in api.paged(f"/pulls/{number}/reviews", PAGES)]
 
 
 def submit_review(
