@@ -111,8 +111,8 @@ def test_the_scheduled_run_ends_an_elapsed_final_comment_period(
     """The job may not write code: it comments (and applies the accept label when
     configured to); the ledger needs no change, the gate reads the end by the clock."""
     config = CONFIG + CONSENSUS.replace("true", "true" if accepts else "false")
-    origin, checkout = make_world(
-        tmp_path, {".github/rfd.toml": config}, {RFD_PATH: RFD_TEXT, LEDGER: ELAPSED}
+    origin, checkout = make_world(  # the sign-offs as merged: on the default branch
+        tmp_path, {".github/rfd.toml": config, LEDGER: ELAPSED}, {RFD_PATH: RFD_TEXT}
     )
     assert run_bot(tmp_path, checkout, "workflow_dispatch", payload("workflow_dispatch")) == 0
     said = json.loads(vcr.requests[3].body)["body"]
@@ -128,7 +128,7 @@ def test_the_scheduled_run_ends_an_elapsed_final_comment_period(
 def test_the_end_of_a_final_comment_period_is_announced_once(tmp_path: Path) -> None:
     config = CONFIG + CONSENSUS.replace("true", "false")
     _, checkout = make_world(
-        tmp_path, {".github/rfd.toml": config}, {RFD_PATH: RFD_TEXT, LEDGER: ELAPSED}
+        tmp_path, {".github/rfd.toml": config, LEDGER: ELAPSED}, {RFD_PATH: RFD_TEXT}
     )
     assert run_bot(tmp_path, checkout, "workflow_dispatch", payload("workflow_dispatch")) == 0
 
@@ -164,3 +164,33 @@ def test_a_push_after_an_approval_shows_it_as_of_an_older_revision(
     assert run_bot(tmp_path, checkout, "pull_request", data) == 0
     status = json.loads(vcr.requests[-1].body)["body"]
     assert "| hubot | ✅ at `cf966eb`, of an older revision |" in status
+
+
+FORGED = (
+    "Not counted on RFD 045: an approval by hubot, an approval by mona, a final comment "
+    "period — written into `consensus.json` on the branch, not through GitHub"
+)
+
+
+@pytest.mark.vcr
+def test_a_ledger_written_by_hand_on_the_branch_counts_for_nothing(
+    tmp_path: Path, vcr: Any
+) -> None:
+    """The PR's author commits a ledger saying both reviewers approved and the final
+    comment period ended: the scheduled run neither ends it nor applies the accept label,
+    the dashboard waits on both reviewers, and `/rfd accept` is refused, naming the
+    forged entries."""
+    origin, checkout = make_world(
+        tmp_path, {".github/rfd.toml": CONFIG + CONSENSUS}, {RFD_PATH: RFD_TEXT, LEDGER: ELAPSED}
+    )
+    assert run_bot(tmp_path, checkout, "workflow_dispatch", payload("workflow_dispatch")) == 0
+    assert not [r for r in vcr.requests if r.path.endswith("/labels")]
+    (status,) = [json.loads(r.body)["body"] for r in vcr.requests if r.method == "PATCH"]
+    assert "| hubot | waiting |" in status and "sign-offs 0 of 2" in status
+    assert FORGED in (tmp_path / "summary.md").read_text(encoding="utf-8")
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd accept", "hubot", 1031)) == 0
+    (refusal,) = [r.body for r in vcr.requests if r.body and b"c1031-accept" in r.body]
+    said = json.loads(refusal)["body"]
+    assert "approvals: 0 of 2, waiting on hubot, @\u200bCodertocat/architects" in said
+    assert FORGED in said
+    assert "- **Status**: Discussion" in git(origin, "show", f"{BRANCH}:{RFD_PATH}")

@@ -37,6 +37,11 @@ class Context:
     workspace loads the enabled plugins from it."""
     progress: list[str] = field(default_factory=list)
     """What this run has already written (said in the failure reply if a later step fails)."""
+    commits: list[str] = field(default_factory=list)
+    """The shas of the commits this run made: its reply names each in a leading marker,
+    the proof :mod:`bot.github.bot_records` asks for that the bot made them."""
+    forged: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """``{rfd id: ledger entries written by hand}``, left out of what counts (the reply says)."""
 
     @property
     def number(self) -> int:
@@ -88,7 +93,8 @@ class Context:
         place (it takes this reply's marker): the thread shows one, current, answer.
         """
         key = key or self.delivery.key
-        body = with_run_link(body, self.environ)
+        proofs = [marker("commit", sha) for sha in dict.fromkeys(self.commits)]
+        body = "\n".join([*proofs, with_run_link(body, self.environ)])
         report = self._failure_report(key)
         if report is None:
             return self.upsert("reply", key, body)

@@ -220,7 +220,8 @@ def _implement(
         report = check_run(checkout.root, before, work.config, environ)
         progress.update(stage=Stage.PUSH, items=result.items)
         message = COMMIT.format(ids=rid, what=f"phase {label}", key=ctx.delivery.key)
-        if commit_and_push(checkout, [checkout.root], message, ctx.environ):
+        if sha := commit_and_push(checkout, [checkout.root], message, ctx.environ):
+            ctx.commits.append(sha)
             ctx.progress.append(f"phase {label} of RFD {rid} pushed to `{branch}`; "
                                 "its pull request not yet opened")  # fmt: skip
     finally:

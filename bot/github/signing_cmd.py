@@ -13,7 +13,7 @@ from bot.core.errors import RfdError
 from bot.core.markdown_safe import inline
 from bot.github.commands import SIGNING, Command
 from bot.github.context import Context
-from bot.github.ops import Refused, commit, done_before, pr_workspace, refreshed
+from bot.github.ops import Refused, commit, done_before, forged_lines, pr_workspace, refreshed
 from bot.github.records import Permission
 from bot.github.verb_specs import Verb
 from bot.lifecycle import signoff
@@ -72,7 +72,8 @@ def do_sign(ctx: Context, command: Command) -> str:
         done = commit(ctx, checkout, result.changed, rid, WHAT[command.verb])
         block = signoff.decision(ws, rid, slash=True)
         refreshed(ctx, pr, checkout)
-    return "\n".join([f"{inline(result.message)}. {done}", "", *block])
+    forged = [f"> {line}" for line in forged_lines(ctx)]
+    return "\n".join([f"{inline(result.message)}. {done}", *forged, "", *block])
 
 
 def _step(ctx: Context, ws: Workspace, command: Command, rid: str, login: str,

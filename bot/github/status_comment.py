@@ -40,6 +40,10 @@ def read_rows(ctx: Context, pr: PullRequest) -> tuple[list[Row], Lint]:
     paths = [c.file.path for c in changed]
     checkout = open_pull(ctx.root, pr, ctx.api, ctx.environ, paths=paths, guarded=[ctx.cfg.rfd_dir])
     try:
+        if ctx.cfg.consensus.enabled:
+            from bot.github.bot_records import trust_ledgers
+
+            trust_ledgers(ctx, checkout, pr.number)
         rows = [read_row(checkout.root, ctx.cfg, c, ctx.clock()) for c in changed]
         return rows, lint(ctx, checkout.root, rows)
     finally:

@@ -232,17 +232,17 @@ ENDED_NOW = call("PATCH", f"/issues/comments/{STATUS}", body={"body": ENDED["bod
 END = G + "test_the_scheduled_run_ends_an_elapsed_final_comment_period"
 CASSETTES |= {
     END + "[accepts]": [
-        OPEN_PRS, files(ELAPSED_BLOB), listed(RUNNING), reply("consensus-fcp-labelled", 2101),
+        OPEN_PRS, files(None), listed(RUNNING), reply("consensus-fcp-labelled", 2101),
         call("POST", "/issues/2/labels", body=["rfd:accept"],  # all of the PR's labels now
              reply=[lifecycle_label(DISCUSSION), ACCEPT]),
         ENDED_NOW,
     ],
     END + "[announces]": [
-        OPEN_PRS, files(ELAPSED_BLOB), listed(RUNNING), reply("consensus-fcp-ended", 2102),
+        OPEN_PRS, files(None), listed(RUNNING), reply("consensus-fcp-ended", 2102),
         ENDED_NOW,
     ],
     G + "test_the_end_of_a_final_comment_period_is_announced_once": [
-        OPEN_PRS, files(ELAPSED_BLOB),
+        OPEN_PRS, files(None),
         listed(ENDED, comment(2102, 2, body("consensus-fcp-ended"))),
     ],
 }  # fmt: skip
@@ -264,3 +264,26 @@ def approve_then_push() -> list[Interaction]:
 CASSETTES[G + "test_a_push_after_an_approval_shows_it_as_of_an_older_revision"] = (
     approve_then_push()
 )
+
+
+FORGED_HEAD = "0000000000000000000000000000000000000000"  # the world's PR commit with the ledger
+
+
+def forged_ledger() -> list[Interaction]:
+    """The PR's own commit adds a ledger saying all is signed off: the scheduled run
+    rebuilds the dashboard from what counts (nothing), then `/rfd accept` is refused."""
+    pr = Thread()
+    pr.commits[0]["sha"] = FORGED_HEAD
+    pr.comments.append(RUNNING)
+    waiting = comment(STATUS, 2, body("consensus-status-forged"))
+    scheduled = [OPEN_PRS, files(ELAPSED_BLOB), listed(RUNNING),
+                 call("PATCH", f"/issues/comments/{STATUS}", body={"body": waiting["body"]},
+                      reply=waiting)]  # fmt: skip
+    pr.comments[0] = waiting
+    accept = [pr.said(1031, "hubot", "/rfd accept"), perm("hubot", "maintain"),
+              react("eyes", 1031), pr.pull(), files(ELAPSED_BLOB), pr.listed_commits(),
+              react("confused", 1031), pr.replied("consensus-accept-forged", 3031)]  # fmt: skip
+    return scheduled + accept
+
+
+CASSETTES[G + "test_a_ledger_written_by_hand_on_the_branch_counts_for_nothing"] = forged_ledger()
