@@ -56,6 +56,7 @@ _LINKS = re.compile(
     """,
     re.VERBOSE,
 )
+_CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
 _CELL_BREAK = re.compile(r"(\\*)\|")  # backslashes before a pipe would unescape ours
 _BACKTICKS = re.compile(r"`+")
 
@@ -71,8 +72,13 @@ def _defused(text: str) -> str:
 
 def _unlinked(text: str) -> str:
     """No link either: RFD text inside the bot's own line links nowhere (its words could
-    say anything about where the link goes)."""
-    return _LINKS.sub(BREAK, _defused(text))
+    say anything about where the link goes).  Code spans link nothing and stay as they are,
+    so a line the bot asks to copy copies right."""
+    text, spans, at = _defused(text), [], 0
+    for span in _CODE_SPAN.finditer(text):
+        spans += [_LINKS.sub(BREAK, text[at : span.start()]), span.group()]
+        at = span.end()
+    return "".join([*spans, _LINKS.sub(BREAK, text[at:])])
 
 
 def one_line(text: str) -> str:

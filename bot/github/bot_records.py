@@ -12,20 +12,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.forge.comments import MARKER_PREFIX, leading_markers
+from bot.forge.comments import leading_markers
 from bot.github.checkout import Checkout, _repo, _run
-from bot.github.context import Context
+from bot.github.context import COMMIT_MARK, Context
 from bot.model import consensus
 from bot.model.ledger_trust import Step, forged, trusted
 
-KIND = "commit"
-_PREFIX = f"{MARKER_PREFIX}{KIND}:"
 
 
 def proven(ctx: Context, number: int) -> frozenset[str]:
     """The shas of the commits the bot's own comments on ``number`` say it made."""
     marks = (m for c in ctx.forge.comments(number) for m in leading_markers(c.body))
-    return frozenset(m[len(_PREFIX) : -len(" -->")] for m in marks if m.startswith(_PREFIX))
+    return frozenset(m[len(COMMIT_MARK) : -len(" -->")] for m in marks if m.startswith(COMMIT_MARK))
 
 
 def delivery_commit(ctx: Context, checkout: Checkout, number: int) -> str | None:

@@ -12,12 +12,16 @@ from bot.config.load import Config, Resolved
 from bot.core.errors import ForgeGone
 from bot.core.redact import redact
 from bot.forge.base import Comment
-from bot.forge.comments import marker, upsert_comment, with_marker
+from bot.forge.comments import MARKER_PREFIX, leading_markers, marker, upsert_comment, with_marker
 from bot.forge.github import GitHubForge
 from bot.github.api import RepoApi
 from bot.github.delivery import Delivery
 from bot.github.run_link import with_run_link
 from bot.github.summary import Summary
+
+
+COMMIT_MARK = f"{MARKER_PREFIX}commit:"
+"""The start of the marker by which the bot's reply names a commit it made."""
 
 
 @dataclass(frozen=True)
@@ -90,12 +94,14 @@ class Context:
         """A reply to this delivery; one per delivery, so a re-run edits instead of repeating.
 
         A re-run that answers where an earlier run reported a failure edits that report in
-        place (it takes this reply's marker): the thread shows one, current, answer.
+        place (it takes this reply's marker): the thread shows one, current, answer.  Its
+        leading markers name the commits this run and the replaced text's runs made
+        (:mod:`bot.github.bot_records`).
         """
         key = key or self.delivery.key
-        proofs = [marker("commit", sha) for sha in dict.fromkeys(self.commits)]
-        body = "\n".join([*proofs, with_run_link(body, self.environ)])
         report = self._failure_report(key)
+        earlier = report or self.forge.find_comment(self.number, marker("reply", key))
+        body = "\n".join([*self._proofs(earlier), with_run_link(body, self.environ)])
         if report is None:
             return self.upsert("reply", key, body)
         text = with_marker(redact(body), marker("reply", key))
@@ -105,6 +111,13 @@ class Context:
             return self.upsert("reply", key, body)
         self.summary.note(f"failure report replaced by the reply on #{self.number}: {edited.url}")
         return edited
+
+    def _proofs(self, earlier: Comment | None) -> list[str]:
+        """The commit markers of this run's commits and of those ``earlier`` (the reply it
+        replaces) named: the proof that the bot made them is never edited away."""
+        kept = leading_markers(earlier.body) if earlier is not None else ()
+        before = [m for m in kept if m.startswith(COMMIT_MARK)]
+        return list(dict.fromkeys([*before, *(marker("commit", sha) for sha in self.commits)]))
 
     def settle_failure(self, body: str) -> None:
         """A run that finished where an earlier run of this event reported a failure: the

@@ -114,6 +114,6 @@ CASSETTES = {
         ),
         *labelled(2, DISCUSSION),
         UNLABEL,
-        edited("review-finished", 961),
+        edited("review-inline-finished", 961),
     ],
 }
