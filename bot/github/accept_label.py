@@ -13,12 +13,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from bot.core import authors
 from bot.core.markdown_safe import inline
 from bot.core.text import plural
 from bot.github.auth import AUTHOR_MAY_NOT_ACCEPT, authorize
 from bot.github.changed import changed_rfds
-from bot.github.checkout import Checkout, writers
+from bot.github.authorship import is_author
+from bot.github.checkout import Checkout
 from bot.github.context import Context
 from bot.github.ops import Refused, commit, forged_lines, pr_workspace, refreshed, refuse_label
 from bot.github.records import PullRequest
@@ -118,15 +118,8 @@ def already(ctx: Context, pr: PullRequest, docs: list[tuple[str, int | None]],
 
 def _check_authors(ctx: Context, pr: PullRequest, checkout: Checkout, docs: list[Document]) -> None:
     """Refused when the one accepting is an author of an RFD being accepted (unless allowed)."""
-    if ctx.cfg.accept.allow_author:
-        return
     login = ctx.delivery.actor.login
-    names = authors.named(a for d in docs for a in d.authors)
-    wrote = [w for d in docs for w in writers(checkout, d.path)]
-    found = authors.author_logins(pr.author, names, [], wrote)  # no request needed
-    if login.lower() not in found:
-        found = authors.author_logins(pr.author, names, ctx.api.pull_commits(pr.number), wrote)
-    if login.lower() in found:
+    if not ctx.cfg.accept.allow_author and is_author(ctx, pr, checkout, docs, login):
         raise Refused(AUTHOR_MAY_NOT_ACCEPT.format(login=login))
 
 

@@ -152,8 +152,9 @@ def signed(pr: Thread, said: tuple[int, str, str], role: str, *, team: bool,
     ``bodies/<status>.md`` and replies ``bodies/<name>.md``."""
     cid, login, text = said
     checked = [member(login)] if team else []
+    authors = [pr.listed_commits()] if text == "/rfd approve" else []  # is the approver one?
     out = [pr.said(*said), perm(login, role), react("eyes", cid), *checked, pr.pull(),
-           files(pr.ledger), *pr.dashboard(status), react("rocket", cid),
+           files(pr.ledger), *authors, *pr.dashboard(status), react("rocket", cid),
            pr.replied(name, 2000 + cid)]  # fmt: skip
     sha, pr.ledger = made
     pr.commits.append(bot_commit(sha, WHAT[text.split()[1]], cid))
@@ -266,7 +267,7 @@ CASSETTES[G + "test_a_push_after_an_approval_shows_it_as_of_an_older_revision"] 
 )
 
 
-FORGED_HEAD = "0000000000000000000000000000000000000000"  # the world's PR commit with the ledger
+FORGED_HEAD = "5e0f89dac25b5d895d62aecc3009093f21bd2a28"  # the PR commit adding the ledger
 
 
 def forged_ledger() -> list[Interaction]:
