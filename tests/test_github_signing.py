@@ -194,3 +194,46 @@ def test_a_ledger_written_by_hand_on_the_branch_counts_for_nothing(
     assert "approvals: 0 of 2, waiting on hubot, @\u200bCodertocat/architects" in said
     assert FORGED in said
     assert "- **Status**: Discussion" in git(origin, "show", f"{BRANCH}:{RFD_PATH}")
+
+
+AUTHORED = """
+[consensus]
+reviewers = ["hubot", "Codertocat", "mona"]
+approvals = 2
+"""
+CONCERN_1 = """{
+  "approvals": [],
+  "concerns": [{"number": 1, "author": "mona", "text": "Proxies may buffer", "link": "",
+                "at": 1795000000, "resolved_by": ""}],
+  "fcp": null
+}
+"""
+# (case id, the RFD's Authors line, who comments, what, a ledger on the default branch)
+BY_AN_AUTHOR = [
+    ("the PR author", "@octocat", "Codertocat", "/rfd approve", None),
+    ("Name (@login)", "Hubot Person (@hubot)", "hubot", "/rfd approve", None),
+    ("a profile link", "[@hubot](https://github.com/hubot)", "hubot", "/rfd approve", None),
+    ("resolving a concern of another", "@octocat", "Codertocat", "/rfd resolve 1", CONCERN_1),
+]
+
+
+@pytest.mark.parametrize(
+    ("authors", "who", "said", "main_ledger"),
+    [c[1:] for c in BY_AN_AUTHOR],
+    ids=[c[0] for c in BY_AN_AUTHOR],
+)
+@pytest.mark.vcr
+def test_an_author_cannot_approve_or_resolve_anothers_concern(
+    tmp_path: Path, authors: str, who: str, said: str, main_ledger: str | None, vcr: Any
+) -> None:
+    """However the Authors field names them, and as the PR's author: refused, nothing
+    recorded."""
+    text = RFD_TEXT.replace("- **Authors**: @octocat", f"- **Authors**: {authors}")
+    main = {".github/rfd.toml": CONFIG + AUTHORED} | ({LEDGER: main_ledger} if main_ledger else {})
+    origin, checkout = make_world(tmp_path, main, {RFD_PATH: text})
+    before = git(origin, "rev-parse", BRANCH)
+    assert run_bot(tmp_path, checkout, "issue_comment", comment(said, who, 1051)) == 0
+    assert git(origin, "rev-parse", BRANCH) == before  # nothing committed
+    (reply,) = [json.loads(r.body)["body"] for r in vcr.requests if r.method == "POST"
+                and r.path.endswith("/issues/2/comments")]  # fmt: skip
+    assert "an RFD's author cannot" in reply

@@ -288,3 +288,23 @@ def forged_ledger() -> list[Interaction]:
 
 
 CASSETTES[G + "test_a_ledger_written_by_hand_on_the_branch_counts_for_nothing"] = forged_ledger()
+
+
+def by_an_author(case: str, login: str, role: str, said: str) -> list[Interaction]:
+    """An author of the RFD approves it (or resolves mona's concern, in the default branch's
+    ledger): refused."""
+    pr = Thread()
+    return [pr.said(1051, login, said), perm(login, role), react("eyes", 1051),
+            pr.pull(), files(None), react("confused", 1051),
+            pr.replied(f"consensus-by-an-author-{case}", 3051)]  # fmt: skip
+
+
+AUTHOR_TEST = G + "test_an_author_cannot_approve_or_resolve_anothers_concern"
+CASSETTES |= {
+    AUTHOR_TEST + "[the PR author]": by_an_author("pr", "Codertocat", "write", "/rfd approve"),
+    AUTHOR_TEST + "[Name (@login)]": by_an_author("named", "hubot", "write", "/rfd approve"),
+    AUTHOR_TEST + "[a profile link]": by_an_author("linked", "hubot", "write", "/rfd approve"),
+    AUTHOR_TEST + "[resolving a concern of another]": by_an_author(
+        "resolve", "Codertocat", "maintain", "/rfd resolve 1"
+    ),
+}
