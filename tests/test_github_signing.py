@@ -237,3 +237,22 @@ def test_an_author_cannot_approve_or_resolve_anothers_concern(
     (reply,) = [json.loads(r.body)["body"] for r in vcr.requests if r.method == "POST"
                 and r.path.endswith("/issues/2/comments")]  # fmt: skip
     assert "an RFD's author cannot" in reply
+
+
+@pytest.mark.vcr
+def test_a_trailer_written_by_hand_does_not_pass_for_the_bots_commit(
+    tmp_path: Path, world: tuple[Path, Path], vcr: Any
+) -> None:
+    """The PR's author pushes a commit whose message carries the trailer the bot would write
+    for a reviewer's next comment: the concern is recorded all the same."""
+    origin, checkout = world
+    seed = tmp_path / "seed"
+    git(seed, "commit", "-q", "--allow-empty", "-m", "Tidy up\n\nRfd-Bot-Event: c1061-concern")
+    git(seed, "push", "-q", str(origin), f"HEAD:refs/heads/{BRANCH}")
+    data = comment("/rfd concern Proxies may buffer the chunked response", "mona", 1061)
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    (concern,) = ledger(origin)["concerns"]
+    assert (concern["author"], concern["text"]) == ("mona", "Proxies may buffer the chunked response")
+    (reply,) = [r.body for r in vcr.requests if r.body and b"reply:c1061-concern" in r.body]
+    assert "concern 1 raised on RFD 045 by mona" in json.loads(reply)["body"]
+    assert "an earlier run" not in json.loads(reply)["body"]

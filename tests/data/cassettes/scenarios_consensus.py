@@ -308,3 +308,23 @@ CASSETTES |= {
         "resolve", "Codertocat", "maintain", "/rfd resolve 1"
     ),
 }
+
+
+TIDY = "3c67bf3e8fc3f3249753265dfdec0ff8f907335b"  # the author's commit with a bot trailer
+
+
+def forged_trailer() -> list[Interaction]:
+    """The PR's author pushed a commit carrying ``Rfd-Bot-Event: c1061-concern``: mona's
+    concern 1061 is recorded and committed as any other."""
+    pr = Thread()
+    tidy = commit_item(TIDY, user("Codertocat"), "test@example.com", "Test User")
+    tidy["commit"]["message"] = "Tidy up\n\nRfd-Bot-Event: c1061-concern"
+    pr.commits.append(tidy)
+    concern = "/rfd concern Proxies may buffer the chunked response"
+    return signed(pr, (1061, "mona", concern), "write", team=True, made=("", ""),
+                  status="consensus-status-trailer", name="consensus-concern-trailer")
+
+
+CASSETTES[G + "test_a_trailer_written_by_hand_does_not_pass_for_the_bots_commit"] = (
+    forged_trailer()
+)
