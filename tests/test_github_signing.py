@@ -247,7 +247,7 @@ def test_a_trailer_written_by_hand_does_not_pass_for_the_bots_commit(
     for a reviewer's next comment: the concern is recorded all the same."""
     origin, checkout = world
     seed = tmp_path / "seed"
-    git(seed, "commit", "-q", "--allow-empty", "-m", "Tidy up\n\nRfd-Bot-Event: c1061-concern")
+    git(seed, "commit", "-q", "--allow-empty", "-m", "Tidy up\n\nRfd-Bot-Event: c1061")
     git(seed, "push", "-q", str(origin), f"HEAD:refs/heads/{BRANCH}")
     data = comment("/rfd concern Proxies may buffer the chunked response", "mona", 1061)
     assert run_bot(tmp_path, checkout, "issue_comment", data) == 0

@@ -310,15 +310,15 @@ CASSETTES |= {
 }
 
 
-TIDY = "3c67bf3e8fc3f3249753265dfdec0ff8f907335b"  # the author's commit with a bot trailer
+TIDY = "4299e70ff4a5b596c824549d78d77d5ff284c46b"  # the author's commit with a bot trailer
 
 
 def forged_trailer() -> list[Interaction]:
-    """The PR's author pushed a commit carrying ``Rfd-Bot-Event: c1061-concern``: mona's
+    """The PR's author pushed a commit carrying ``Rfd-Bot-Event: c1061``: mona's
     concern 1061 is recorded and committed as any other."""
     pr = Thread()
     tidy = commit_item(TIDY, user("Codertocat"), "test@example.com", "Test User")
-    tidy["commit"]["message"] = "Tidy up\n\nRfd-Bot-Event: c1061-concern"
+    tidy["commit"]["message"] = "Tidy up\n\nRfd-Bot-Event: c1061"
     pr.commits.append(tidy)
     concern = "/rfd concern Proxies may buffer the chunked response"
     return signed(pr, (1061, "mona", concern), "write", team=True, made=("", ""),
