@@ -28,20 +28,15 @@ if TYPE_CHECKING:
 def hook_args(prog: str, doc: str, argv: Sequence[str] | None, files: str) -> Namespace:
     """The command line every hook takes: the file names pre-commit passes (``files`` says
     what the hook does with them) and, on pre-push, the pushed range (from pre-commit's
-    ``PRE_COMMIT_FROM_REF``/``PRE_COMMIT_TO_REF`` unless given).
-
-    File names are never options: pre-commit puts them after the options, so the first
-    word that is no option (or names a file that exists, ``--to-ref=:/x.md`` included)
-    starts them, and a ``--`` is put before it (see :func:`split_options`)."""
+    ``PRE_COMMIT_FROM_REF``/``PRE_COMMIT_TO_REF`` unless given).  File names are never
+    options: a ``--`` goes before the first of them (:func:`split_options`)."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog=prog, description=doc.splitlines()[0],
-                                     allow_abbrev=False)  # fmt: skip
+    parser = argparse.ArgumentParser(prog, description=doc.splitlines()[0], allow_abbrev=False)
     parser.add_argument("filenames", nargs="*", help=files)
     parser.add_argument("--from-ref", default=os.environ.get("PRE_COMMIT_FROM_REF", ""))
     parser.add_argument("--to-ref", default=os.environ.get("PRE_COMMIT_TO_REF", ""))
-    args = sys.argv[1:] if argv is None else list(argv)
-    options, names = split_options(args, VALUED)
+    options, names = split_options(sys.argv[1:] if argv is None else list(argv), VALUED)
     return parser.parse_args([*options, "--", *names])
 
 
