@@ -68,7 +68,7 @@ class TreeCorpus:
         return None if doc is None else doc.links(key)
 
     def exists(self, path: str) -> bool:
-        return self.tree.exists(path)
+        return self.tree.exists(path) or self.tree.has_files(path)
 
 
 def lint_file(

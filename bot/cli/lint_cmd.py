@@ -7,10 +7,9 @@ from pathlib import Path
 
 import click
 
-from bot.cli.common import repo_root, rfd_command
+from bot.cli.common import configuration, repo_root, rfd_command
 from bot.cli.output import Output
 from bot.config import discovery
-from bot.config.load import load_config
 from bot.core.errors import FileNotFound
 from bot.core.text import plural
 from bot.lifecycle.lint import Finding, LintSettings, Severity, lint_document
@@ -33,7 +32,7 @@ class DocsCorpus:
         return None if doc is None else doc.links(key)
 
     def exists(self, path: str) -> bool:
-        return (self.root / path).is_file()
+        return (self.root / path).exists()
 
 
 @rfd_command()
@@ -41,7 +40,7 @@ class DocsCorpus:
 def lint(out: Output, paths: tuple[Path, ...]) -> int:
     """Check RFD headers and structure (all RFDs, or the files given)."""
     root = repo_root()
-    cfg = load_config(root)
+    cfg = configuration(root)
     docs, errors = discovery.load_all(root, cfg)  # templates are not RFDs
     files = {f.path: f for f in discovery.scan(root, cfg)}
     wanted = {(p if p.is_absolute() else Path.cwd() / p).resolve().as_posix() for p in paths}

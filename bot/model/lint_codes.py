@@ -70,7 +70,9 @@ RULES: dict[str, Rule] = {
         "a back-link (`Required by`, `Extended by`) names an RFD that does not link back",
         ERROR,
     ),
-    "RFD015": Rule("a reference-link definition (`[RFD 045]: 045-x.md`) points to no file", ERROR),
+    "RFD015": Rule(
+        "a reference-link definition (`[RFD 045]: 045-x.md`) points to no file or directory", ERROR
+    ),
     "RFD016": Rule("a published RFD was deleted (abandon or supersede it instead)", ERROR),
     "RFD017": Rule("a published RFD's text mentions a draft id", WARNING),
     "RFD018": Rule(
