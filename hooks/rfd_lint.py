@@ -4,7 +4,8 @@ Required fields, a known status, a heading id that matches the file name, dates 
 YYYY-MM-DD, the sections its category requires, Requires/Extends targets that
 exist, and no draft ids left in published RFDs — all of it :func:`bot.lifecycle.lint.lint_document`,
 shared with ``rfd lint``.  Other RFDs are known by their file names only; a status
-is read only for an RFD the checks ask about.
+is read only for an RFD the checks ask about.  A finding the adoption baseline records
+(the RFD had it when the repository adopted rfd-bot) is not reported again.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from hooks._common import Report, bad_names, hook_args, load_settings, normalize
 
 if TYPE_CHECKING:
     from bot.lifecycle.lint import Finding, LintSettings
+    from bot.model.baseline import Baseline
     from bot.model.ids import RfdId
     from hooks._statuses import Statuses
     from hooks._tree import RfdNames, Tree
@@ -40,15 +42,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not paths:
         return report.code  # no RFD file in this commit (templates are not; or misnamed ones)
     from hooks._statuses import Statuses
+    from hooks._transitions import read_baseline
     from hooks._tree import Tree
 
     tree = Tree(root, None)
     names = tree.rfd_names(layout)
     known = Statuses(tree, names)
     corpus = TreeCorpus(tree, names)
+    try:
+        before = read_baseline(tree, layout)
+    except RfdError as err:
+        report.error(err)
+        return report.code
     for path in paths:
         report.where = pushed_in(root, args.from_ref, args.to_ref, path)  # pre-push: blame
-        lint_file(tree, path, known, report, settings.lint, corpus)
+        lint_file(tree, path, known, report, settings.lint, corpus, before)
     return report.code
 
 
@@ -74,6 +82,7 @@ class TreeCorpus:
 def lint_file(
     tree: Tree, path: str, known: Statuses, report: Report,
     settings: LintSettings | None = None, corpus: TreeCorpus | None = None,
+    before: Baseline | None = None,
 ) -> None:  # fmt: skip
     from bot.config.discovery import RfdFile
     from bot.lifecycle.lint import lint_text
@@ -93,7 +102,8 @@ def lint_file(
     found = lint_text(text, path, known=known, file=file, settings=settings or NO_SETTINGS,
                       corpus=corpus)  # fmt: skip
     for finding in found:
-        show(finding, report)
+        if before is None or not before.had(finding.path, finding.code, finding.message):
+            show(finding, report)
 
 
 def show(finding: Finding, report: Report) -> None:

@@ -7,6 +7,7 @@ import click
 from bot.cli.common import configuration, repo_root, rfd_command, workspace
 from bot.cli.output import Output
 from bot.config.load import CONFIG_PATH
+from bot.core.text import plural
 
 
 @rfd_command()
@@ -18,9 +19,13 @@ def adopt(out: Output) -> int:
     root = repo_root()
     done = adopting(root, configuration(root))
     baseline = done.baseline.relative_to(root).as_posix()
-    out.data({"baseline": baseline, "rfds": done.rfds, "config_written": done.config_written,
+    out.data({"baseline": baseline, "rfds": done.rfds, "findings": done.findings,
+              "config_written": done.config_written,
               "process": {s.key: s.value for s in done.settings}})  # fmt: skip
     out.line(f"{baseline}: the status of {done.rfds} RFDs, never gated again")
+    if done.findings:
+        out.line(f"{baseline}: {plural(done.findings, 'lint finding')} from before adoption, "
+                 "not reported again (new ones are)")  # fmt: skip
     if done.config_written:
         out.line(f"{CONFIG_PATH}: [process] as the history shows it:")
     else:

@@ -103,6 +103,7 @@ def _adopt_history(root: Path, *, write_config: bool) -> list[str]:
     statuses they have now are never gated again; ``[process]`` goes into a configuration
     init has just written, never into one the team had.  What it did, a line each."""
     from bot.config import discovery
+    from bot.core.text import plural
     from bot.lifecycle.adoption import adopt
     from bot.model import baseline
     from bot.state import StateStore
@@ -113,6 +114,9 @@ def _adopt_history(root: Path, *, write_config: bool) -> list[str]:
     done = adopt(root, cfg, write_config=write_config)
     lines = [f"recorded {done.baseline.relative_to(root).as_posix()}: the statuses of "
              f"{done.rfds} RFDs are history, never gated again"]  # fmt: skip
+    if done.findings:
+        lines.append(f"  and {plural(done.findings, 'lint finding')} they have now, not "
+                     "reported again (new ones are)")  # fmt: skip
     if done.config_written:
         lines.append("added [process] to .github/rfd.toml as the history shows it")
     return lines
