@@ -10,7 +10,8 @@ is read only for an RFD the checks ask about.  A finding the adoption baseline r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -49,11 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = tree.rfd_names(layout)
     known = Statuses(tree, names)
     corpus = TreeCorpus(tree, names)
-    try:
-        before = read_baseline(tree, layout)
-    except RfdError as err:
-        report.error(err)
-        return report.code
+    before = functools.cache(lambda: read_baseline(tree, layout))  # read on a first finding
     for path in paths:
         report.where = pushed_in(root, args.from_ref, args.to_ref, path)  # pre-push: blame
         lint_file(tree, path, known, report, settings.lint, corpus, before)
@@ -82,7 +79,7 @@ class TreeCorpus:
 def lint_file(
     tree: Tree, path: str, known: Statuses, report: Report,
     settings: LintSettings | None = None, corpus: TreeCorpus | None = None,
-    before: Baseline | None = None,
+    before: Callable[[], Baseline] | None = None,
 ) -> None:  # fmt: skip
     from bot.config.discovery import RfdFile
     from bot.lifecycle.lint import lint_text
@@ -101,8 +98,13 @@ def lint_file(
 
     found = lint_text(text, path, known=known, file=file, settings=settings or NO_SETTINGS,
                       corpus=corpus)  # fmt: skip
+    try:
+        had = before() if before is not None and found else None
+    except RfdError as err:  # a baseline that does not read: say so, report everything
+        report.error(err)
+        had = None
     for finding in found:
-        if before is None or not before.had(finding.path, finding.code, finding.message):
+        if had is None or not had.had(finding.path, finding.code, finding.message):
             show(finding, report)
 
 

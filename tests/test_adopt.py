@@ -83,7 +83,7 @@ def test_init_detects_each_convention_and_says_why(
         "link_style": "reference",
         "back_links": ["Extended by"],
         "abandon_notice": "> [!CAUTION]\n> **Abandoned.** {reason}",
-        "tracking_issue": "header",
+        "tracking_issue": "state",  # 6 of 25: the team stopped writing the field
     }
     for evidence in (
         "# docs/rfd — 31 published RFDs live there\ndir =",
@@ -92,6 +92,7 @@ def test_init_detects_each_convention_and_says_why(
         "# 7 of 7 draft ids have 2 digits\ndraft_digits =",
         "# draft 5 was added while draft 55 existed: free numbers are reused\n",
         "Extended by: 2 of 2 Extends links answered",
+        "# 6 of 25 Accepted/Implemented RFDs have the field (fewer than half: a retired field,",
         "Statuses in use: Accepted 13, Implemented 12, Draft 7, Discussion 4, Abandoned 1,",
     ):
         assert evidence in text
