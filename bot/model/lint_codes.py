@@ -53,7 +53,8 @@ RULES: dict[str, Rule] = {
         ERROR,
     ),
     "RFD009": Rule(
-        "a published RFD's header links to a draft (drafts are renumbered when promoted)",
+        "a published RFD's header links to a draft, back-links (`Required by`) included "
+        "(drafts are renumbered when promoted)",
         ERROR,
     ),
     "RFD010": Rule("a header field is given twice (only the first counts)", ERROR),
@@ -71,7 +72,9 @@ RULES: dict[str, Rule] = {
         ERROR,
     ),
     "RFD015": Rule(
-        "a reference-link definition (`[RFD 045]: 045-x.md`) points to no file or directory", ERROR
+        "a reference-link definition (`[RFD 045]: 045-x.md`) points to no file or directory "
+        "(`../../crates/foo` is fine when that folder exists)",
+        ERROR,
     ),
     "RFD016": Rule("a published RFD was deleted (abandon or supersede it instead)", ERROR),
     "RFD017": Rule("a published RFD's text mentions a draft id", WARNING),
