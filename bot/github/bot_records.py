@@ -19,7 +19,6 @@ from bot.model import consensus
 from bot.model.ledger_trust import Step, forged, trusted
 
 
-
 def proven(ctx: Context, number: int) -> frozenset[str]:
     """The shas of the commits the bot's own comments on ``number`` say it made."""
     marks = (m for c in ctx.forge.comments(number) for m in leading_markers(c.body))

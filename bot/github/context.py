@@ -19,7 +19,6 @@ from bot.github.delivery import Delivery
 from bot.github.run_link import with_run_link
 from bot.github.summary import Summary
 
-
 COMMIT_MARK = f"{MARKER_PREFIX}commit:"
 """The start of the marker by which the bot's reply names a commit it made."""
 

@@ -20,8 +20,8 @@ from bot.core.markdown_safe import inline
 from bot.core.text import plural
 from bot.github import review_post, status_comment
 from bot.github.auth import authorize
-from bot.github.changed import ChangedRfd, changed_rfds
 from bot.github.bot_records import delivery_commit
+from bot.github.changed import ChangedRfd, changed_rfds
 from bot.github.checkout import Checkout, close, commit_and_push, open_pull
 from bot.github.context import Context
 from bot.github.inline_review import submit_inline
