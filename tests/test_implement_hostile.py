@@ -22,9 +22,7 @@ from tests.hostile import PYTEST, SECRETS, hostile_item, leaked, leaked_files, p
 
 isolating = pytest.mark.skipif(choose("auto") is None, reason="no isolation works here")
 WORKFLOW = ".github/workflows/x.yml"
-DISCARDED = (
-    f"discarded `{WORKFLOW}`: it is protected (implement.protected_paths) (put back as it was)"
-)
+DISCARDED = f"not taken: `{WORKFLOW}` is protected (git, CI or hook configuration"
 CONFIG = f'[bot]\nseconds_between_writes = 0\n\n[implement]\nallowed_commands = ["{PYTEST}"]\n'
 
 
@@ -50,6 +48,7 @@ def test_the_cli_lets_no_secret_out_and_keeps_the_rfds(
     monkeypatch.setattr("bot.lifecycle.workspace.make_providers", scripted_providers(llm))
     assert main(["-C", str(git_repo), "implement", "1", "--yes"]) == 0
     out, err = capsys.readouterr()
+    print("OUT", out, "ERR", err)
     assert DISCARDED in err
     assert "GIT_CONFIG_GLOBAL" in (git_repo / "leak.txt").read_text()  # the attack ran
     assert leaked(out + err) == []
