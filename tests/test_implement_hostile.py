@@ -48,8 +48,7 @@ def test_the_cli_lets_no_secret_out_and_keeps_the_rfds(
     monkeypatch.setattr("bot.lifecycle.workspace.make_providers", scripted_providers(llm))
     assert main(["-C", str(git_repo), "implement", "1", "--yes"]) == 0
     out, err = capsys.readouterr()
-    print("OUT", out, "ERR", err)
-    assert DISCARDED in err
+    assert DISCARDED in out
     assert "GIT_CONFIG_GLOBAL" in (git_repo / "leak.txt").read_text()  # the attack ran
     assert leaked(out + err) == []
     assert leaked_files(git_repo / "docs") == {} and leaked_files(git_repo / "leak.txt") == {}
