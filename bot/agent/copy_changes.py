@@ -17,6 +17,7 @@ Writing into the checkout follows no link either (:func:`apply`).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 import subprocess
@@ -25,6 +26,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.agent.commit_guard import shown
 from bot.agent.sandbox import matches_any
 from bot.agent.untrusted import LINK, SPECIAL, Refused, read_bounded, refusal_of
 from bot.agent.work_copy import Entry, WorkCopy, digest
@@ -51,6 +53,7 @@ NOT_ALLOWED = "is not in implement.allowed_paths"
 PHASE_FULL = "would take the phase's changes over {cap:,} bytes"
 SECRET = "holds {kind}"
 GIT_DIR = "is a git directory"
+COPY_OF = "is a copy of `{path}`, which the model may not write"
 NOT_A_DIRECTORY = "would be written through something in the checkout that is not a directory"
 REFUSED_LINE = "not taken: `{path}` {reason}"
 
@@ -91,8 +94,6 @@ class Taken:
     """(path, reason) of each change left out."""
 
     def lines(self) -> list[str]:
-        from bot.agent.commit_guard import shown
-
         return [REFUSED_LINE.format(path=shown(p), reason=why) for p, why in self.refused]
 
 
@@ -108,12 +109,13 @@ def collect(
     changes: list[Change] = []
     refused: list[tuple[str, str]] = []
     total = 0
+    guarded = {was[1]: rel for rel, was in copy.entries.items() if bounds.refusal(rel)}
     for rel, problem in found:
         if rel in ignored:
             continue
         why = bounds.refusal(rel) or problem
         if not why:
-            change, why = _read(copy.path, rel, bounds.max_file, values)
+            change, why = _read(copy.path, rel, bounds.max_file, values, guarded)
             total += len(change.data or b"") if change is not None else 0
             if change is not None and total > bounds.max_phase:
                 change, why = None, PHASE_FULL.format(cap=bounds.max_phase)
@@ -187,12 +189,17 @@ def _same(path: Path, was: Entry, cap: int) -> bool:
     return digest(path) == was[1]
 
 
-def _read(root: Path, rel: str, cap: int, values: SecretValues) -> tuple[Change | None, str]:
+def _read(
+    root: Path, rel: str, cap: int, values: SecretValues, guarded: Mapping[str, str]
+) -> tuple[Change | None, str]:
     path = root / rel
     try:
         data = read_bounded(path, cap, rel)
     except Refused as exc:
         return None, exc.reason
+    original = guarded.get(hashlib.sha256(data).hexdigest())
+    if original is not None:
+        return None, COPY_OF.format(path=shown(original))
     found = values.find_bytes(data) if values else []
     if found:
         kinds = ", ".join(sorted({kind for _, _, kind in found}))
