@@ -12,7 +12,7 @@ from typing import Any
 from bot.agent.context import Tool, ToolContext, schema
 from bot.agent.sandbox import write_text
 from bot.agent.untrusted import Refused, read_bounded
-from bot.core.errors import FileNotFound, ValidationError
+from bot.core.errors import FileNotFound, RfdError, ValidationError
 from bot.core.text import plural
 
 MAX_READ_CHARS = 100_000
@@ -108,14 +108,20 @@ DIFF_CAP = 20_000
 
 def recorded_diff(ctx: ToolContext, originals: Mapping[str, str], cap: int = DIFF_CAP) -> str:
     """The unified diff of every file in ``originals`` against its current content (capped)."""
-    parts = [
-        unified_diff(before, current_text(ctx.sandbox.resolve(path)), path)
-        for path, before in sorted(originals.items())
-    ]
+    parts = [_diff_now(ctx, path, before) for path, before in sorted(originals.items())]
     text = "".join(parts)
     if len(text) <= cap:
         return text
     return text[:cap] + f"\n[diff cut: {len(text) - cap} more characters]\n"
+
+
+def _diff_now(ctx: ToolContext, path: str, before: str) -> str:
+    """The diff of ``path`` since ``before``; a note when a command made it unreadable (a
+    link, a FIFO, a giant or binary file)."""
+    try:
+        return unified_diff(before, current_text(ctx.sandbox.resolve(path)), path)
+    except (RfdError, OSError, UnicodeDecodeError) as exc:
+        return f"[{path}: not shown: {exc}]\n"
 
 
 def _new_content(ctx: ToolContext, args: Mapping[str, Any]) -> tuple[Path, str, str]:
