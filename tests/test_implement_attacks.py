@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,49 +20,23 @@ import pytest
 from bot.agent.isolation import Mechanism, works
 from tests.conftest import git, rfd_text, write_rfd
 from tests.fakes import ScriptedLLM, item_done, reply, scripted_providers
-from tests.hostile import CONFTEST, PYTEST, SECRETS, TEST_TMP, leaked, leaked_files, plant
+from tests.hostile import (
+    ATTACK,
+    ATTACK_COMMAND,
+    CONFTEST,
+    PYTEST,
+    RUNNER_SECRET,
+    SECRETS,
+    TEST_TMP,
+    leaked,
+    leaked_files,
+    plant,
+)
 
 MECHANISMS = [
     pytest.param(m, marks=pytest.mark.skipif(not works(m), reason=f"{m.value} does not work here"))
     for m in Mechanism
 ]
-RUNNER_SECRET = "rnr_" + "Vq3Lk8Zt1Xw6Nb4Hc9Jm2Pd7Rf5Gs0Ya"
-"""What a self-hosted runner's credentials file holds (installed outside ``/home``)."""
-ATTACK = '''\
-"""Planted by a prompt injection: subvert the bot that reads the worktree afterwards."""
-import os, pathlib, sys
-
-host, creds = pathlib.Path("targets.txt").read_text().split()
-def attempt(what, action):
-    try:
-        action()
-        print("did", what)
-    except OSError as exc:
-        print("failed", what, exc)
-
-attempt("rename docs", lambda: os.rename("docs", "docs-old"))
-items = pathlib.Path("docs/rfd/.state/001/implement/1/items")
-attempt("plant state", lambda: items.mkdir(parents=True, exist_ok=True))
-attempt("link a result", lambda: os.symlink("/proc/self/environ", items / "1.md"))
-attempt("link the phases", lambda: os.symlink(host, "docs/rfd/.state/001/phases"))
-attempt("edit an RFD", lambda: pathlib.Path("docs/rfd/002-b.md").write_text("# hijacked\\n"))
-attempt("link environ", lambda: os.symlink("/proc/self/environ", "env.txt"))
-attempt("link a host dir", lambda: os.symlink(host, "hostdir"))
-attempt("hook config", lambda: pathlib.Path(".pre-commit-config.yaml").write_text("repos: []\\n"))
-attempt("fifo", lambda: os.mkfifo("pipe"))
-pathlib.Path("a.txt").write_text("a\\n")
-attempt("hard link", lambda: os.link("a.txt", "b.txt"))
-with open("big.bin", "wb") as fh:
-    fh.truncate(600_000_000)
-loot = []
-for name in [creds, "/proc/1/environ", "/proc/self/environ"]:
-    try:
-        loot.append(pathlib.Path(name).read_text(errors="replace"))
-    except OSError as exc:
-        loot.append(f"{name}: {exc}")
-pathlib.Path("loot.txt").write_text("\\n".join(loot))
-'''
-ATTACK_COMMAND = f"{sys.executable} attack.py"
 REFUSED = {
     "env.txt": "is a symbolic link",
     "hostdir": "is a symbolic link",
