@@ -111,3 +111,19 @@ def test_a_fifo_or_a_giant_sparse_file_is_refused_without_being_read(tmp_path: P
     (tmp_path / "link").symlink_to(sparse)
     with pytest.raises(Refused, match="symbolic link"):
         read_bounded(tmp_path / "link", 10_000_000)
+
+
+def test_a_copy_of_an_rfd_is_refused_but_an_empty_file_is_no_copy(checkout: Path) -> None:
+    (checkout / ".gitkeep").write_text("")
+    long_rfd = "# RFD 001\n\nWritten motivation text.\n" * 4
+    (checkout / "docs/rfd/001-a.md").write_text(long_rfd)
+    with opened(checkout) as copy:
+        (copy.path / "elsewhere").mkdir()
+        (copy.path / "elsewhere/a.md").write_text(long_rfd)
+        (copy.path / "pkg").mkdir()
+        (copy.path / "pkg/__init__.py").write_text("")
+        taken = collect(copy, BOUNDS, NO_SECRETS, checkout)
+    assert [c.path for c in taken.changes] == ["pkg/__init__.py"]
+    assert refused(taken) == {
+        "elsewhere/a.md": "is a copy of `docs/rfd/001-a.md`, which the model may not write"
+    }

@@ -56,6 +56,9 @@ GIT_DIR = "is a git directory"
 COPY_OF = "is a copy of `{path}`, which the model may not write"
 NOT_A_DIRECTORY = "would be written through something in the checkout that is not a directory"
 REFUSED_LINE = "not taken: `{path}` {reason}"
+MIN_COPY = 64
+"""Bytes a file needs before being the same as a protected one says it is a copy of it (an
+empty ``__init__.py`` is no copy of an empty ``.gitkeep``)."""
 
 
 @dataclass(frozen=True)
@@ -197,7 +200,7 @@ def _read(
         data = read_bounded(path, cap, rel)
     except Refused as exc:
         return None, exc.reason
-    original = guarded.get(hashlib.sha256(data).hexdigest())
+    original = guarded.get(hashlib.sha256(data).hexdigest()) if len(data) >= MIN_COPY else None
     if original is not None:
         return None, COPY_OF.format(path=shown(original))
     found = values.find_bytes(data) if values else []
