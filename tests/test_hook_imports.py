@@ -42,6 +42,10 @@ OWN = {
         "bot.templates",
         "hooks._statuses",
         "hooks.rfd_lint",
+        # the adoption baseline (grandfathered findings) is read by hooks._transitions
+        *_GIT,
+        "hooks._gates",
+        "hooks._transitions",
     },
     "rfd-status": {
         *_READ,

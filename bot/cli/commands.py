@@ -55,7 +55,8 @@ COMMANDS: dict[str, Entry] = {
     ),
     "abandon": Entry(
         "bot.cli.transitions:abandon",
-        "Abandon an RFD that is not implemented, recording why.",
+        "Abandon an RFD that is not implemented, recording why; warn about the RFDs that "
+        "require or extend it.",
     ),
     "supersede": Entry(
         "bot.cli.transitions:supersede",
