@@ -306,19 +306,6 @@ def test_done_on_a_pr_commits_the_status_and_leaves_the_issue_to_the_merge(
 
 
 @pytest.mark.vcr
-def test_done_on_a_tracking_issue_is_refused_with_a_reason(tmp_path: Path) -> None:
-    from bot.model.plan import PlanPhase, dumps
-
-    accepted = RFD_TEXT.replace("Discussion", "Accepted\n- **Tracking Issue**: #12")
-    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": dumps((PlanPhase("W", "w"),))}
-    origin, checkout = make_world(tmp_path, files, {})
-    data = comment("/rfd done", name="issue_comment.created.issue")
-    data["issue"]["body"] = "<!-- rfd-bot:tracking:045 -->\nTracking issue"
-    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
-    assert "- **Status**: Accepted" in git(origin, "show", f"main:{RFD_PATH}")
-
-
-@pytest.mark.vcr
 def test_refine_commits_the_refined_rfd(
     tmp_path: Path, world: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:

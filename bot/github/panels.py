@@ -20,6 +20,8 @@ from bot.github.changed import ChangedRfd
 from bot.github.dashboard import Panel, ReviewEntry
 from bot.github.revisions import PostedReview, short
 from bot.model import phase_ids, reviews
+from bot.model.consensus import Ledger
+from bot.model.document import Document
 from bot.model.plan import PlanPhase
 from bot.model.reviews import Severity
 from bot.model.status import Status
@@ -72,7 +74,7 @@ def read_row(root: Path, cfg: Config, changed: ChangedRfd, now: float) -> Row:
     plan = state.plan or ()
     upcoming = _upcoming(plan, phase_ids.missing(plan, state.completed))
     try:
-        decision, signed_off = _decision(store, cfg, doc.text, str(changed.file.rfd_id), now)
+        decision, signed_off = _decision(store, cfg, doc, str(changed.file.rfd_id), now)
     except RfdError as err:
         return Row(changed, doc.title, problem=err)
     return Row(
@@ -89,18 +91,36 @@ def read_row(root: Path, cfg: Config, changed: ChangedRfd, now: float) -> Row:
     )
 
 
-def _decision(store: StateStore, cfg: Config, text: str, rid: str,
+def _decision(store: StateStore, cfg: Config, doc: Document, rid: str,
               now: float) -> tuple[tuple[str, ...], bool | None]:  # fmt: skip
     """The sign-off block and whether acceptance has its sign-offs, when the repository
-    asks for them (``[consensus]``)."""
+    asks for them (``[consensus]``); once decided, what the decision was made with."""
     if not cfg.consensus.enabled:
         return (), None
     from bot.lifecycle.consensus_gate import block, standing
     from bot.model.consensus import revision
 
-    ledger, rev = store.read_consensus(rid), revision(text)
+    ledger, rev = store.read_consensus(rid), revision(doc.text)
+    if doc.status not in (Status.DRAFT, Status.DISCUSSION):
+        return decided(ledger, doc.status), True
     met = standing(cfg.consensus, ledger, rid, rev, now).met
     return tuple(block(cfg.consensus, ledger, rid, rev, now, slash=True)), met
+
+
+DECIDED = "{status} with the sign-offs of {who}."
+DECIDED_ALONE = "{status}: no sign-off was recorded."
+
+
+def decided(ledger: Ledger, status: Status) -> tuple[str, ...]:
+    """The Decision block of an RFD past its discussion: who signed off, on which revision
+    (the sign-offs are history now: no "older revision", no "ready to accept")."""
+    from bot.core.markdown_safe import inline
+
+    who = ", ".join(f"{inline(a.login)} (at `{a.revision[:7]}`)" for a in ledger.approvals)
+    accepted = status in (Status.ACCEPTED, Status.IMPLEMENTED)
+    shown = "✅ Accepted" if accepted else status.value
+    line = DECIDED.format(status=shown, who=who) if who else DECIDED_ALONE.format(status=shown)
+    return ("#### Decision", "", line)
 
 
 def _entry(number: int | None, counts: Counts | None, posted: PostedReview | None,

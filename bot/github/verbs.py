@@ -120,11 +120,17 @@ def do_accept(ctx: Context, command: Command) -> str:
 
 
 def do_done(ctx: Context, command: Command) -> str:
-    """Implemented, committed to the PR branch; the tracking issue waits for the merge."""
+    """Implemented, committed to the RFD's open PR branch (the tracking issue waits for the
+    merge); on the tracking issue, the bot's own pull request to Implemented."""
+    from bot.github.finish import elsewhere, finish_on_issue
     from bot.lifecycle.lifecycle import promote
     from bot.model.status import Status
 
-    pr = pull_of(ctx, command.verb)
+    if not ctx.delivery.on_pull_request:
+        return finish_on_issue(ctx)
+    pr = ctx.api.pull(ctx.number)
+    if (there := elsewhere(ctx, pr)) is not None:
+        raise Refused(there)
     (target,) = targets(ctx, pr, command, one=True)
     with pr_workspace(ctx, pr, [target.file.path]) as (ws, checkout):
         if again := done_before(ctx, checkout, str(target.file.rfd_id), "implemented"):

@@ -551,13 +551,6 @@ CASSETTES |= {
         react("rocket"),
         reply("slash-done"),
     ],
-    C + "test_done_on_a_tracking_issue_is_refused_with_a_reason": [
-        call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
-        perm("Codertocat", "admin"),
-        react("eyes"),
-        react("confused"),
-        reply("slash-done-issue", number=12),
-    ],
     "test_github_reconcile/test_missing_tracking_issue_is_created": [
         call("GET", "/issues", query=ISSUES_Q, reply=[]),
         OPEN_TRACKING,

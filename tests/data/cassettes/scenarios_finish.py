@@ -1,0 +1,67 @@
+"""Cassettes of finishing an RFD (``tests/test_github_finish.py``): ``/rfd done`` on the
+tracking issue #12 opens the pull request to Implemented (#4); on phase 2's pull request
+(#2, branch ``rfd/045-phase-2``) it links the tracking issue.
+"""
+
+from __future__ import annotations
+
+from gh_data import call, diff_entry, pull, pull_item
+from scenarios_bot import CREATED_12, ISSUES_Q, body, perm, react, reply
+
+F = "test_github_finish/"
+NO_COMMENTS_12 = call("GET", "/issues/12/comments", query="per_page=100", reply=[])
+NO_COMMENTS_2 = call("GET", "/issues/2/comments", query="per_page=100", reply=[])
+BRANCH = "rfd/045-implemented"
+LOOKUP = "state=all&head=Codertocat%3Arfd%2F045-implemented"
+PR_4 = pull(4, BRANCH, "c" * 40)
+PR_4.update(title="RFD 045: Implemented", body=body("done-pr"))
+OPEN_PR_4 = call(
+    "POST",
+    "/pulls",
+    status=201,
+    reply=PR_4,
+    body={"title": "RFD 045: Implemented", "head": BRANCH, "base": "main", "body": body("done-pr")},
+)
+PHASE_PR = pull(2, "rfd/045-phase-2", "d" * 40)
+PHASE_PR.update(title="RFD 045, phase 2: Endpoint")
+PHASE_FILES = call("GET", "/pulls/2/files", query="per_page=100&page=1",
+                   reply=[diff_entry("docs/rfd/.state/045/phases/2.md")])  # fmt: skip
+TRACKING = {**CREATED_12, "labels": CREATED_12["labels"]}
+
+CASSETTES = {
+    F + "test_done_on_the_tracking_issue_opens_the_pull_request_to_implemented": [
+        NO_COMMENTS_12,
+        perm("Codertocat", "admin"),
+        react("eyes"),
+        call("GET", "/pulls", query=LOOKUP, reply=[]),
+        OPEN_PR_4,
+        react("rocket"),
+        reply("done-issue-opened", number=12),
+    ],
+    F + "test_done_again_on_the_tracking_issue_links_the_pull_request_it_opened": [
+        NO_COMMENTS_12,
+        perm("Codertocat", "admin"),
+        react("eyes"),
+        call("GET", "/pulls", query=LOOKUP, reply=[pull_item(4, BRANCH, "c" * 40)]),
+        react("rocket"),
+        reply("done-issue-exists", number=12),
+    ],
+    F + "test_done_with_a_phase_missing_says_which_and_opens_nothing": [
+        NO_COMMENTS_12,
+        perm("Codertocat", "admin"),
+        react("eyes"),
+        call("GET", "/pulls", query=LOOKUP, reply=[]),
+        react("confused"),
+        reply("done-issue-not-yet", number=12),
+    ],
+    F + "test_done_on_a_phase_pull_request_links_the_tracking_issue": [
+        NO_COMMENTS_2,
+        perm("Codertocat", "admin"),
+        react("eyes"),
+        call("GET", "/pulls/2", reply=PHASE_PR),
+        PHASE_FILES,
+        call("GET", "/issues", query=ISSUES_Q, reply=[TRACKING]),
+        react("confused"),
+        reply("done-phase-pr"),
+    ],
+}
