@@ -88,3 +88,30 @@ def test_done_on_a_phase_pull_request_links_the_tracking_issue(tmp_path: Path, v
         "works on its tracking issue: comment it on [#12](https://github.com/Codertocat/"
         "Hello-World/issues/12)" in reply["body"]
     )
+
+
+def closed(merged: bool) -> dict[str, Any]:
+    """PR 2, which changes RFD 045, closed (``merged`` or not)."""
+    data = payload("pull_request.reopened", action="closed")
+    data["pull_request"].update(state="closed", merged=merged)
+    return data
+
+
+@pytest.mark.vcr
+def test_a_merged_rfd_pr_says_where_the_rfd_lives_on(tmp_path: Path, vcr: Any) -> None:
+    """No stale "merge this pull request": the file on main and the tracking issue, linked."""
+    _, checkout = finished_world(tmp_path)
+    assert run_bot(tmp_path, checkout, "pull_request_target", closed(merged=True)) == 0
+    (status,) = [json.loads(r.body)["body"] for r in vcr.requests if r.method == "PATCH"]
+    assert "**Merged into `main`** as Accepted." in status
+    assert "tracking issue [#12](https://github.com/Codertocat/Hello-World/issues/12)" in status
+    assert "merge this pull request" not in status and "Next step" not in status
+    assert "rfd-bot no longer updates this comment" in status
+
+
+@pytest.mark.vcr
+def test_a_closed_rfd_pr_says_the_rfd_is_not_on_main(tmp_path: Path, vcr: Any) -> None:
+    _, checkout = make_world(tmp_path, {"README.md": "x\n"}, {RFD_PATH: RFD_TEXT})
+    assert run_bot(tmp_path, checkout, "pull_request_target", closed(merged=False)) == 0
+    (status,) = [json.loads(r.body)["body"] for r in vcr.requests if r.method == "PATCH"]
+    assert "**Closed without merging.** RFD 045 is not on `main`" in status

@@ -49,6 +49,7 @@ class Route:
 PR_CHANGES = ("pull_request.opened", "pull_request.synchronize", "pull_request.reopened")
 ROUTES = (
     Route(PR_CHANGES, "bot.github.status_comment:on_pull_request"),
+    Route(("pull_request.closed",), "bot.github.closed_pr:on_closed"),
     Route(("pull_request.labeled",), "bot.github.review_label:on_label", label="review"),
     Route(("pull_request.labeled",), "bot.github.accept_label:on_label", label="accept"),
     Route(("issue_comment.created",), "bot.github.slash:on_comment"),

@@ -5,8 +5,18 @@ tracking issue #12 opens the pull request to Implemented (#4); on phase 2's pull
 
 from __future__ import annotations
 
-from gh_data import call, diff_entry, pull, pull_item
-from scenarios_bot import CREATED_12, ISSUES_Q, body, perm, react, reply
+from gh_data import call, comment, diff_entry, pull, pull_item
+from scenarios_bot import (
+    ACCEPTED,
+    CREATED_12,
+    FILES,
+    ISSUES_Q,
+    body,
+    labelled,
+    perm,
+    react,
+    reply,
+)
 
 F = "test_github_finish/"
 NO_COMMENTS_12 = call("GET", "/issues/12/comments", query="per_page=100", reply=[])
@@ -63,5 +73,28 @@ CASSETTES = {
         call("GET", "/issues", query=ISSUES_Q, reply=[TRACKING]),
         react("confused"),
         reply("done-phase-pr"),
+    ],
+}
+
+
+def final(name: str) -> dict[str, object]:
+    """The status comment (950) of PR 2 written over with its final state ``name``."""
+    return call("PATCH", "/issues/comments/950", body={"body": body(name)},
+                reply=comment(950, 2, body(name)))  # fmt: skip
+
+
+OPENED = call("GET", "/issues/2/comments", query="per_page=100",
+              reply=[comment(950, 2, body("status-opened"))])  # fmt: skip
+CASSETTES |= {
+    F + "test_a_merged_rfd_pr_says_where_the_rfd_lives_on": [
+        FILES,
+        OPENED,
+        final("closed-merged"),
+        *labelled(2, ACCEPTED),
+    ],
+    F + "test_a_closed_rfd_pr_says_the_rfd_is_not_on_main": [
+        FILES,
+        OPENED,
+        final("closed-unmerged"),
     ],
 }
