@@ -115,3 +115,13 @@ def test_a_closed_rfd_pr_says_the_rfd_is_not_on_main(tmp_path: Path, vcr: Any) -
     assert run_bot(tmp_path, checkout, "pull_request_target", closed(merged=False)) == 0
     (status,) = [json.loads(r.body)["body"] for r in vcr.requests if r.method == "PATCH"]
     assert "**Closed without merging.** RFD 045 is not on `main`" in status
+
+
+@pytest.mark.vcr
+def test_a_quiet_command_answered_by_its_rocket_is_not_run_again(tmp_path: Path, vcr: Any) -> None:
+    """`/rfd dismiss` answers with 🚀 and the status comment, no reply: a re-delivery finds
+    the bot's 🚀 and writes nothing."""
+    _, checkout = make_world(tmp_path, {"README.md": "x\n"}, {RFD_PATH: RFD_TEXT})
+    data = payload("issue_comment.created.pr", **{"comment.body": "/rfd dismiss all"})
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    assert [r.method for r in vcr.requests] == ["GET", "GET"]

@@ -241,6 +241,12 @@ def react(content: str) -> dict[str, object]:
     )
 
 
+def rockets(cid: int = CID) -> dict[str, object]:
+    """No 🚀 on comment ``cid`` yet: the quiet command it holds is not answered."""
+    return call("GET", f"/issues/comments/{cid}/reactions", query="content=rocket&per_page=100",
+                reply=[])  # fmt: skip
+
+
 def reply(name: str, cid: int = 960, number: int = 2) -> dict[str, object]:
     return call(
         "POST",
@@ -309,23 +315,23 @@ CASSETTES |= {
     ],
     C + "test_dismiss_all": [
         NO_COMMENTS,
+        rockets(),
         perm("Codertocat", "admin"),
         react("eyes"),
         PULL,
         SLASH_FILES,
         *status_posted("status-dismissed"),
         react("rocket"),
-        reply("slash-dismiss"),
     ],
     C + "test_dismiss_by_number_keeps_the_others": [
         NO_COMMENTS,
+        rockets(),
         perm("Codertocat", "admin"),
         react("eyes"),
         PULL,
         SLASH_FILES,
         *status_posted("status-dismissed-numbers"),
         react("rocket"),
-        reply("slash-dismiss-numbers"),
     ],
     C + "test_accept_by_a_maintainer": [
         NO_COMMENTS,
@@ -853,6 +859,7 @@ FAILED_BEFORE = comment(
 )
 CASSETTES[C + "test_rerun_after_a_failure_finishes_the_command"] = [
     call("GET", "/issues/2/comments", query="per_page=100", reply=[FAILED_BEFORE]),
+    rockets(),
     perm("Codertocat", "admin"),
     react("eyes"),
     PULL,

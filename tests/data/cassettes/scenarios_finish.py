@@ -5,7 +5,7 @@ tracking issue #12 opens the pull request to Implemented (#4); on phase 2's pull
 
 from __future__ import annotations
 
-from gh_data import call, comment, diff_entry, pull, pull_item
+from gh_data import BOT, call, comment, diff_entry, pull, pull_item, reaction
 from scenarios_bot import (
     ACCEPTED,
     CREATED_12,
@@ -98,3 +98,10 @@ CASSETTES |= {
         final("closed-unmerged"),
     ],
 }
+
+ROCKET = {**reaction("rocket"), "user": BOT}
+CASSETTES[F + "test_a_quiet_command_answered_by_its_rocket_is_not_run_again"] = [
+    NO_COMMENTS_2,
+    call("GET", "/issues/comments/492700400/reactions", query="content=rocket&per_page=100",
+         reply=[ROCKET]),
+]  # fmt: skip
