@@ -76,7 +76,7 @@ def _answered(ctx: Context, command: Command) -> bool:
     mark = marker("reply", f"{ctx.delivery.key}-{command.verb.value}")
     if ctx.forge.find_comment(ctx.number, mark) is not None:
         return True
-    if command.verb not in QUIET:
+    if command.verb not in QUIET and command.verb is not Verb.REFINE:  # refine: its progress
         return False
     return ctx.api.reacted(int(ctx.delivery.comment["id"]), Reaction.ROCKET, ctx.forge.is_mine)
 
