@@ -125,3 +125,11 @@ def test_a_quiet_command_answered_by_its_rocket_is_not_run_again(tmp_path: Path,
     data = payload("issue_comment.created.pr", **{"comment.body": "/rfd dismiss all"})
     assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
     assert [r.method for r in vcr.requests] == ["GET", "GET"]
+
+
+@pytest.mark.vcr
+def test_a_label_colour_that_fails_is_a_warning_not_a_failed_run(tmp_path: Path) -> None:
+    _, checkout = finished_world(tmp_path)
+    assert run_bot(tmp_path, checkout, "pull_request_target", closed(merged=True)) == 0
+    summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
+    assert "⚠️" in summary and "Resource not accessible by integration" in summary

@@ -5,7 +5,7 @@ tracking issue #12 opens the pull request to Implemented (#4); on phase 2's pull
 
 from __future__ import annotations
 
-from gh_data import BOT, call, comment, diff_entry, pull, pull_item, reaction
+from gh_data import BOT, call, comment, diff_entry, error, pull, pull_item, reaction
 from scenarios_bot import (
     ACCEPTED,
     CREATED_12,
@@ -13,10 +13,13 @@ from scenarios_bot import (
     ISSUES_Q,
     body,
     labelled,
+    lifecycle_label,
     perm,
     react,
     reply,
 )
+
+from bot.model.lifecycle_labels import style
 
 F = "test_github_finish/"
 NO_COMMENTS_12 = call("GET", "/issues/12/comments", query="per_page=100", reply=[])
@@ -104,4 +107,16 @@ CASSETTES[F + "test_a_quiet_command_answered_by_its_rocket_is_not_run_again"] = 
     NO_COMMENTS_2,
     call("GET", "/issues/comments/492700400/reactions", query="content=rocket&per_page=100",
          reply=[ROCKET]),
+]  # fmt: skip
+
+STYLE = style(ACCEPTED) or ("", "")
+LABEL_DOC = "https://docs.github.com/rest/issues/labels#update-a-label"
+CASSETTES[F + "test_a_label_colour_that_fails_is_a_warning_not_a_failed_run"] = [
+    FILES,
+    OPENED,
+    final("closed-merged"),
+    call("POST", "/issues/2/labels", body={"labels": [ACCEPTED]},
+         reply=[lifecycle_label(ACCEPTED, new=True)]),
+    call("PATCH", "/labels/rfd%3A%20accepted", body={"color": STYLE[0], "description": STYLE[1]},
+         status=403, reply=error("Resource not accessible by integration", LABEL_DOC, 403)),
 ]  # fmt: skip
