@@ -22,3 +22,22 @@ def test_an_implemented_rfd_still_says_it_was_accepted() -> None:
 
 def test_an_abandoned_rfd_is_not_shown_as_accepted() -> None:
     assert decided(Ledger(), Status.ABANDONED)[-1] == "Abandoned: no sign-off was recorded."
+
+
+def test_the_next_step_names_the_concern_and_the_missing_sign_offs_first() -> None:
+    from bot.config.load import ConsensusSection
+    from bot.github.dashboard import Panel, next_step
+    from bot.github.panels import blocker
+    from bot.lifecycle.consensus_gate import standing
+    from bot.model.consensus import Concern
+
+    cfg = ConsensusSection(reviewers=("hubot", "mona"), approvals="all")
+    ledger = Ledger(approvals=(Approval("hubot", BLOB, 1.0),),
+                    concerns=(Concern(1, "mona", "Proxies buffer"),))  # fmt: skip
+    found = blocker(cfg, ledger, standing(cfg, ledger, "045", BLOB, 3.0))
+    panel = Panel("045", "Streaming exports", "u", Status.DISCUSSION, signed_off=False,
+                  blocker=found)  # fmt: skip
+    text = next_step(panel, "rfd:review", "rfd:accept")
+    assert text.startswith("Concern 1 by mona is open: mona or a maintainer resolves it")
+    assert "sign-offs 1 of 2: waiting for mona (`/rfd approve`)" in text
+    assert "/rfd review" not in text
