@@ -133,3 +133,15 @@ def test_a_label_colour_that_fails_is_a_warning_not_a_failed_run(tmp_path: Path)
     assert run_bot(tmp_path, checkout, "pull_request_target", closed(merged=True)) == 0
     summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
     assert "⚠️" in summary and "Resource not accessible by integration" in summary
+
+
+@pytest.mark.vcr
+def test_status_on_a_merged_pr_keeps_its_final_state(tmp_path: Path, vcr: Any) -> None:
+    """`/rfd status` on the merged RFD PR refreshes the final state, never a dashboard that
+    says "merge this pull request"."""
+    _, checkout = finished_world(tmp_path)
+    data = payload("issue_comment.created.pr", **{"comment.body": "/rfd status"})
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    (status,) = [json.loads(r.body)["body"] for r in vcr.requests if r.method == "PATCH"]
+    assert "**Merged into `main`** as Accepted." in status
+    assert "merge this pull request" not in status

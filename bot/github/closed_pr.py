@@ -14,9 +14,11 @@ from urllib.parse import quote
 from bot.config.discovery import read
 from bot.core.errors import RfdError
 from bot.core.markdown_safe import inline, link_text
+from bot.forge.base import Comment
 from bot.github.changed import ChangedRfd, changed_rfds
 from bot.github.context import Context
 from bot.github.labels import sync_labels
+from bot.github.records import PullRequest
 from bot.model.document import Document
 from bot.model.status import Status
 
@@ -36,18 +38,24 @@ def on_closed(ctx: Context) -> None:
     """``pull_request`` closed (merged or not): the status comment's final state."""
     pr = ctx.delivery.pull_request
     assert pr is not None
-    merged = bool(ctx.delivery.payload["pull_request"].get("merged"))
+    if final_state(ctx, pr) is None:
+        ctx.summary.note(f"#{pr.number} changes no RFD: nothing to do")
+
+
+def final_state(ctx: Context, pr: PullRequest) -> Comment | None:
+    """Write the final status comment of the closed ``pr`` and its label (None when it
+    changes no RFD); ``/rfd status`` on a closed PR writes the same, never the dashboard."""
     changed = [c for c in changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg) if not c.removed]
     if not changed:
-        ctx.summary.note(f"#{pr.number} changes no RFD: nothing to do")
-        return
+        return None
     found = [(c, _on_default_branch(ctx, c)) for c in changed]
-    blocks = [_block(ctx, c, doc, merged) for c, doc in found]
-    how = "merged" if merged else "closed"
+    blocks = [_block(ctx, c, doc, pr.merged) for c, doc in found]
+    how = "merged" if pr.merged else "closed"
     body = "\n\n".join([*blocks, FOOTER.format(how=how)])
-    ctx.upsert("status", pr.number, body, number=pr.number)
+    written = ctx.upsert("status", pr.number, body, number=pr.number)
     sync_labels(ctx, pr.number, pr.labels, [d.status for _, d in found if d is not None])
     ctx.summary.note(f"#{pr.number} {how}: its status comment says where the RFD lives on")
+    return written
 
 
 def _on_default_branch(ctx: Context, changed: ChangedRfd) -> Document | None:

@@ -60,6 +60,7 @@ class PullRequest:
     """ISO 8601 time of the PR's last change (a label counts)."""
     open: bool = True
     """Neither merged nor closed."""
+    merged: bool = False
 
     @property
     def is_fork(self) -> bool:
@@ -82,6 +83,7 @@ class PullRequest:
             labels=tuple(label["name"] for label in data.get("labels", ())),
             updated_at=str(data.get("updated_at") or ""),
             open=data.get("state", "open") == "open",
+            merged=bool(data.get("merged")),
         )
 
 

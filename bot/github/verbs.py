@@ -45,7 +45,13 @@ def do_status(ctx: Context, command: Command) -> str:
         from bot.github.issue_status import implementation_status
 
         return implementation_status(ctx, issue_rfd(ctx))
-    found = post_status(ctx, ctx.api.pull(ctx.number))
+    pr = ctx.api.pull(ctx.number)
+    if not pr.open:  # merged or closed: the final state, never a dashboard to act on
+        from bot.github.closed_pr import final_state
+
+        found = final_state(ctx, pr)
+    else:
+        found = post_status(ctx, pr)
     return STATUS_LINK.format(url=found.url) if found else NO_RFD
 
 

@@ -120,3 +120,13 @@ CASSETTES[F + "test_a_label_colour_that_fails_is_a_warning_not_a_failed_run"] = 
     call("PATCH", "/labels/rfd%3A%20accepted", body={"color": STYLE[0], "description": STYLE[1]},
          status=403, reply=error("Resource not accessible by integration", LABEL_DOC, 403)),
 ]  # fmt: skip
+
+MERGED_PR = {**pull(2, "rfd-045-streaming-exports", "e" * 40), "state": "closed", "merged": True}
+CASSETTES[F + "test_status_on_a_merged_pr_keeps_its_final_state"] = [
+    OPENED,
+    call("GET", "/pulls/2", reply=MERGED_PR),
+    FILES,
+    final("closed-merged"),
+    *labelled(2, ACCEPTED),
+    reply("slash-status-final"),
+]
