@@ -75,6 +75,11 @@ def test_two_reviewers_approve_a_concern_blocks_accept_until_resolved(
     dashboard = [r for r in vcr.requests if r.body and b"<!-- rfd-bot:status:2 -->" in r.body]
     assert [r.method for r in dashboard] == ["POST"] + ["PATCH"] * 4
     last = json.loads(dashboard[-1].body)["body"]
+    # each sign-off answered with 🚀 alone: the status comment names the bot's commits, the
+    # proof that lets the next run count them (a ledger commit it does not name counts nothing)
+    made = git(origin, "rev-list", BRANCH, "--", LEDGER).split()
+    assert len(made) == 5
+    assert all(f"<!-- rfd-bot:commit:{sha} -->" in last.split("\n###")[0] for sha in made)
     assert "the final comment period runs until 2026-12-05 02:00 UTC." in last
 
 
@@ -254,6 +259,12 @@ def test_a_trailer_written_by_hand_does_not_pass_for_the_bots_commit(
     (concern,) = ledger(origin)["concerns"]
     assert concern["author"] == "mona"
     assert concern["text"] == "Proxies may buffer the chunked response"
-    (reply,) = [r.body for r in vcr.requests if r.body and b"reply:c1061-concern" in r.body]
-    assert "concern 1 raised on RFD 045 by mona" in json.loads(reply)["body"]
-    assert "an earlier run" not in json.loads(reply)["body"]
+    said = [json.loads(r.body)["body"] for r in vcr.requests if r.path.endswith("/comments")
+            and r.method == "POST"]  # fmt: skip
+    (status,) = said  # the status comment alone: no "an earlier run already did this" reply
+    assert "- **Concern 1** by mona: Proxies may buffer the chunked response" in status
+    assert [
+        json.loads(r.body)["content"]
+        for r in vcr.requests
+        if r.path.endswith("/1061/reactions") and r.method == "POST"
+    ] == ["eyes", "rocket"]

@@ -57,12 +57,17 @@ class Context:
     def server_url(self) -> str:
         return self.environ.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/")
 
-    def upsert(self, kind: str, key: str | int, body: str, number: int | None = None) -> Comment:
+    def upsert(self, kind: str, key: str | int, body: str, number: int | None = None, *,
+               proofs: bool = False) -> Comment:  # fmt: skip
         """Create or edit the bot's comment ``kind:key`` (no write when the text is the same);
-        the job summary says which of the three happened."""
+        the job summary says which of the three happened.  With ``proofs`` its leading
+        markers name this run's commits and keep those the comment named before (the
+        status comment: the proof of the commits of quiet sign-offs, which post no reply)."""
         target = self.number if number is None else number
         mark = marker(kind, key)
         before = self.forge.find_comment(target, mark)
+        if proofs:
+            body = "\n".join([*self._proofs(before), body])
         found, created = upsert_comment(self.forge, target, mark, redact(body))
         verb = "posted" if created else "unchanged" if before == found else "updated"
         self.summary.note(f"{kind} comment {verb} on #{target}: {found.url}")
@@ -112,8 +117,8 @@ class Context:
         return edited
 
     def _proofs(self, earlier: Comment | None) -> list[str]:
-        """The commit markers of this run's commits and of those ``earlier`` (the reply it
-        replaces) named: the proof that the bot made them is never edited away."""
+        """The commit markers of this run's commits and of those ``earlier`` (the comment it
+        replaces or edits) named: the proof that the bot made them is never edited away."""
         kept = leading_markers(earlier.body) if earlier is not None else ()
         before = [m for m in kept if m.startswith(COMMIT_MARK)]
         return list(dict.fromkeys([*before, *(marker("commit", sha) for sha in self.commits)]))

@@ -135,7 +135,7 @@ def _write(ctx: Context, pr: PullRequest, body: str, rows: list[Row]) -> Comment
     """Write the status comment; when it changed, the PR's lifecycle label follows (an
     unchanged comment means the label was synced when it was written: no request)."""
     before = ctx.forge.find_comment(pr.number, marker("status", pr.number))
-    found = ctx.upsert("status", pr.number, body, number=pr.number)
+    found = ctx.upsert("status", pr.number, body, number=pr.number, proofs=True)
     if found != before:
         sync_labels(ctx, pr.number, pr.labels, [r.status for r in rows if r.status])
     return found

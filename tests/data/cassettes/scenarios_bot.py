@@ -241,6 +241,12 @@ def react(content: str) -> dict[str, object]:
     )
 
 
+def rockets(cid: int = CID) -> dict[str, object]:
+    """No 🚀 on comment ``cid`` yet: the quiet command it holds is not answered."""
+    return call("GET", f"/issues/comments/{cid}/reactions", query="content=rocket&per_page=100",
+                reply=[])  # fmt: skip
+
+
 def reply(name: str, cid: int = 960, number: int = 2) -> dict[str, object]:
     return call(
         "POST",
@@ -261,11 +267,30 @@ def edited(name: str, cid: int, number: int = 2) -> dict[str, object]:
     )
 
 
-def status_posted(name: str, *labels: str, new: bool = False) -> list[dict[str, object]]:
-    """The status comment the command's run posts on PR 2 (none was there), and its label."""
-    made = call("POST", "/issues/2/comments", body={"body": body(name)}, status=201,
-                reply=comment(950, 2, body(name)))  # fmt: skip
-    return [made, *labelled(2, *(labels or (DISCUSSION,)), new=new)]
+# The bot's commits on PR 2 (fixed git dates), named by the status comment it writes after
+REVIEW_COMMIT = "cb94cb3376633806c370606a362f10e5cc947791"
+DISMISS_COMMIT = "b04fada9c0c6fde203f657d2eab655a665909933"
+DISMISS_SOME_COMMIT = "c617e0ebb598393cc38f39720c25eb88161808bb"
+ACCEPT_COMMIT = "27af044ecbe4670db1ef3a61aa7cd33afe8f8d52"
+DONE_COMMIT = "5093036ac2fa31e68672b0682780b14c223cc15d"
+REFINE_COMMIT = "6196c313dfb8daa5fb8a4a7db15879ed1563f366"
+
+
+def with_proofs(text: str, shas: list[str]) -> str:
+    """``text`` (a comment opening with its marker) naming the bot's commits ``shas`` in its
+    leading markers: the proof that the bot made them."""
+    mark, _, rest = text.partition("\n")
+    return "\n".join([mark, *(f"<!-- rfd-bot:commit:{sha} -->" for sha in shas), rest])
+
+
+def status_posted(name: str, *labels: str, new: bool = False,
+                  made: str = "") -> list[dict[str, object]]:  # fmt: skip
+    """The status comment the command's run posts on PR 2 (none was there), naming the
+    commit the run ``made``, and its label."""
+    text = with_proofs(body(name), [made] if made else [])
+    posted = call("POST", "/issues/2/comments", body={"body": text}, status=201,
+                  reply=comment(950, 2, text))  # fmt: skip
+    return [posted, *labelled(2, *(labels or (DISCUSSION,)), new=new)]
 
 
 def perm(login: str, role: str) -> dict[str, object]:
@@ -304,28 +329,28 @@ CASSETTES |= {
             status=201,
             reply=comment(961, 2, body("slash-review-posted")),
         ),
-        *status_posted("status-slash-review"),
+        *status_posted("status-slash-review", made=REVIEW_COMMIT),
         react("rocket"),  # the review and the status comment answer: no reply
     ],
     C + "test_dismiss_all": [
         NO_COMMENTS,
+        rockets(),
         perm("Codertocat", "admin"),
         react("eyes"),
         PULL,
         SLASH_FILES,
-        *status_posted("status-dismissed"),
+        *status_posted("status-dismissed", made=DISMISS_COMMIT),
         react("rocket"),
-        reply("slash-dismiss"),
     ],
     C + "test_dismiss_by_number_keeps_the_others": [
         NO_COMMENTS,
+        rockets(),
         perm("Codertocat", "admin"),
         react("eyes"),
         PULL,
         SLASH_FILES,
-        *status_posted("status-dismissed-numbers"),
+        *status_posted("status-dismissed-numbers", made=DISMISS_SOME_COMMIT),
         react("rocket"),
-        reply("slash-dismiss-numbers"),
     ],
     C + "test_accept_by_a_maintainer": [
         NO_COMMENTS,
@@ -338,7 +363,7 @@ CASSETTES |= {
             "GET", "/issues", query="state=all&sort=created&direction=desc&per_page=100", reply=[]
         ),
         OPEN_TRACKING,
-        *status_posted("status-slash-accepted", ACCEPTED, new=True),
+        *status_posted("status-slash-accepted", ACCEPTED, new=True, made=ACCEPT_COMMIT),
         react("rocket"),
         reply("slash-accept"),
     ],
@@ -529,6 +554,7 @@ PULL_ACCEPTED = call("GET", "/pulls/2", reply=pull(2, BRANCH, HEAD))
 CASSETTES |= {
     C + "test_refine_without_a_key_says_so": [
         NO_COMMENTS,
+        rockets(),
         perm("Codertocat", "admin"),
         react("eyes"),
         react("confused"),
@@ -547,16 +573,9 @@ CASSETTES |= {
         react("eyes"),
         PULL,
         FILES,
-        *status_posted("status-implemented", "rfd: implemented", new=True),
+        *status_posted("status-implemented", "rfd: implemented", new=True, made=DONE_COMMIT),
         react("rocket"),
         reply("slash-done"),
-    ],
-    C + "test_done_on_a_tracking_issue_is_refused_with_a_reason": [
-        call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
-        perm("Codertocat", "admin"),
-        react("eyes"),
-        react("confused"),
-        reply("slash-done-issue", number=12),
     ],
     "test_github_reconcile/test_missing_tracking_issue_is_created": [
         call("GET", "/issues", query=ISSUES_Q, reply=[]),
@@ -588,15 +607,15 @@ CASSETTES[S + "test_lint_findings_become_annotations"] = [
 
 CASSETTES[C + "test_refine_commits_the_refined_rfd"] = [
     NO_COMMENTS,
+    rockets(),
     perm("Codertocat", "admin"),
     react("eyes"),
     PULL,
     SLASH_FILES,
     reply("refine-progress-start", cid=965),
-    edited("refine-progress-done", 965),
-    *status_posted("status-refined"),
+    edited("refine-progress-done", 965),  # the answer: no reply besides it
+    *status_posted("status-refined", made=REFINE_COMMIT),
     react("rocket"),
-    reply("slash-refine"),
 ]
 
 NEW_PR = pull(3, "rfd/045-phase-1", "b" * 40)
@@ -860,11 +879,12 @@ FAILED_BEFORE = comment(
 )
 CASSETTES[C + "test_rerun_after_a_failure_finishes_the_command"] = [
     call("GET", "/issues/2/comments", query="per_page=100", reply=[FAILED_BEFORE]),
+    rockets(),
     perm("Codertocat", "admin"),
     react("eyes"),
     PULL,
     SLASH_FILES,
-    *status_posted("status-dismissed"),
+    *status_posted("status-dismissed", made=DISMISS_COMMIT),
     react("rocket"),
     edited("slash-dismiss", 958),  # the failure report becomes the answer: one reply
 ]
@@ -1023,35 +1043,32 @@ CASSETTES[R + "test_rerun_after_posting_failed_posts_the_committed_review"] = [
     edited("review-finished", 961),  # the failure report says the re-run finished
 ]
 
-# /rfd refine: run 1 commits the refined RFD, then GitHub answers 502 to the reply; the
-# failure report says the commit is there.  Run 2 finds the commit by its trailer and says
-# so, in place of the report: the model is not asked again, nothing is committed twice.
-REFINE_REPLY = {"body": body("slash-refine")}
+# /rfd refine: run 1 commits the refined RFD and ends its progress comment (the answer),
+# then GitHub answers 502 to the status comment; the failure report says the commit is
+# there.  Run 2 finds the commit by its trailer and says so, in place of the report: the
+# model is not asked again, nothing is committed twice.
+STATUS_502 = call("POST", "/issues/2/comments", status=502, reply={"message": "Server Error"},
+                  body={"body": with_proofs(body("status-refined"), [REFINE_COMMIT])})  # fmt: skip
+PROGRESS_DONE = comment(965, 2, body("refine-progress-done"))
 CASSETTES[C + "test_refine_rerun_after_its_reply_failed_does_not_refine_again"] = [
     NO_COMMENTS,
+    rockets(),
     perm("Codertocat", "admin"),
     react("eyes"),
     PULL,
     SLASH_FILES,
     reply("refine-progress-start", cid=965),
     edited("refine-progress-done", 965),
-    *status_posted("status-refined"),
-    react("rocket"),
-    call(
-        "POST",
-        "/issues/2/comments",
-        status=502,
-        reply={"message": "Server Error"},
-        body=REFINE_REPLY,
-    ),
+    STATUS_502,
     reply("slash-refine-failed-502", cid=963),
     # run 2
     call(
         "GET",
         "/issues/2/comments",
         query="per_page=100",
-        reply=[STATUS_REFINED, answered("slash-refine-failed-502", 963, AFTER)],
+        reply=[PROGRESS_DONE, answered("slash-refine-failed-502", 963, AFTER)],
     ),
+    rockets(),
     perm("Codertocat", "admin"),
     call(
         "POST",
@@ -1110,7 +1127,7 @@ CASSETTES[C + "test_review_rerun_after_posting_failed_posts_the_committed_review
         status=201,
         reply=comment(965, 2, body("slash-review-resumed")),
     ),
-    *status_posted("status-slash-review-resumed"),
+    *status_posted("status-slash-review-resumed", made=REVIEW_COMMIT),
     call(
         "POST",
         f"/issues/comments/{CID}/reactions",
@@ -1138,8 +1155,12 @@ CASSETTES[R + "test_rerun_after_a_failure_past_posting_takes_the_label_off"] = [
 # An RFD with a TODO and a plan without phases: the verdict, the major linked, the minor folded.
 CASSETTES[R + "test_findings_lead_with_the_verdict_and_link_the_rfd_lines"] = [
     ADMIN,
-    call("GET", "/pulls/2/files", query="per_page=100&page=1",
-         reply=[diff_entry(RFD, sha=blob_sha(UNPLANNED))]),
+    call(
+        "GET",
+        "/pulls/2/files",
+        query="per_page=100&page=1",
+        reply=[diff_entry(RFD, sha=blob_sha(UNPLANNED))],
+    ),
     STATUS_ONLY,
     call(
         "POST",
@@ -1256,13 +1277,16 @@ CASSETTES[C + "test_implement_with_failing_checks_opens_a_pr_that_records_nothin
 # /rfd refine whose second pass fails: the first pass is committed, the reviews are kept
 CASSETTES[C + "test_refine_whose_pass_fails_keeps_the_reviews"] = [
     NO_COMMENTS,
+    rockets(),
     perm("Codertocat", "admin"),
     react("eyes"),
     PULL,
     SLASH_FILES,
     reply("refine-progress-start", cid=965),
     edited("refine-progress-failed", 965),  # a warning: the pass did not finish
-    *status_posted("status-refined"),  # the first pass is committed: the same dashboard
+    *status_posted(
+        "status-refined", made=REFINE_COMMIT
+    ),  # the first pass is committed: the same dashboard
     react("rocket"),
     reply("slash-refine-failed"),
 ]
