@@ -201,6 +201,26 @@ def test_a_ledger_written_by_hand_on_the_branch_counts_for_nothing(
     assert "- **Status**: Discussion" in git(origin, "show", f"{BRANCH}:{RFD_PATH}")
 
 
+@pytest.mark.vcr
+def test_a_sign_off_over_a_forged_ledger_counts_and_names_what_it_left_out(
+    tmp_path: Path, vcr: Any
+) -> None:
+    """hubot approves a PR whose author committed a ledger saying all is signed off: the
+    ledger the bot commits holds hubot's approval alone, and instead of a 🚀 alone the bot
+    replies, naming the entries it left out."""
+    origin, checkout = make_world(
+        tmp_path, {".github/rfd.toml": CONFIG + CONSENSUS}, {RFD_PATH: RFD_TEXT, LEDGER: ELAPSED}
+    )
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd approve", "hubot", 1041)) == 0
+    written = ledger(origin)
+    assert [a["login"] for a in written["approvals"]] == ["hubot"]
+    assert written["fcp"] is None
+    (reply,) = [r.body for r in vcr.requests if r.body and b"reply:c1041-approve" in r.body]
+    said = json.loads(reply)["body"]
+    assert FORGED in said
+    assert "hubot approved RFD 045" in said
+
+
 AUTHORED = """
 [consensus]
 reviewers = ["hubot", "Codertocat", "mona"]

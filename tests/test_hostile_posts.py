@@ -73,7 +73,9 @@ def tracking_issue(text: str) -> str:
 
 
 def accept_reply(text: str) -> str:
-    issue = Issue(number=12, title=text, body="", state="open", url="https://github.com/o/r/issues/12")
+    issue = Issue(
+        number=12, title=text, body="", state="open", url="https://github.com/o/r/issues/12"
+    )
     outcome = AcceptOutcome("045", (PlanPhase(text, "d", "1"),), "headings", issue,
                             Path("x"), (), "")  # fmt: skip
     return next_step([outcome], text)

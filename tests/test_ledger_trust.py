@@ -19,7 +19,9 @@ def test_the_bots_commits_count_and_hand_written_ones_do_not() -> None:
     counted = trusted(base, [bot, hand])
     assert counted == Ledger((HUBOT,), (OPEN,))
     assert forged(hand.after, counted) == (
-        "an approval by mona", "concern 1 as written", "a final comment period"
+        "an approval by mona",
+        "concern 1 as written",
+        "a final comment period",
     )
 
 

@@ -342,3 +342,23 @@ def forged_trailer() -> list[Interaction]:
 
 
 CASSETTES[G + "test_a_trailer_written_by_hand_does_not_pass_for_the_bots_commit"] = forged_trailer()
+
+
+FORGED_APPROVAL = "7d649246bc7e1c59246d8b0746656ac0bc627226"  # the bot's commit (fixed git dates)
+
+
+def approved_over_a_forged_ledger() -> list[Interaction]:
+    """hubot approves on a PR whose own commit added a ledger saying all is signed off: the
+    approval is recorded over the ledger that counts, and the reply names what was left out."""
+    pr = Thread()
+    pr.commits[0]["sha"] = FORGED_HEAD
+    pr.ledger = ELAPSED_BLOB
+    said = (1041, "hubot", "/rfd approve")
+    return [*signed(pr, said, "maintain", team=False, made=(FORGED_APPROVAL, ""),
+                    status="consensus-status-forged-approved"),
+            pr.replied("consensus-approve-forged", 2041)]  # fmt: skip
+
+
+CASSETTES[G + "test_a_sign_off_over_a_forged_ledger_counts_and_names_what_it_left_out"] = (
+    approved_over_a_forged_ledger()
+)
