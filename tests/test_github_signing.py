@@ -192,6 +192,7 @@ def test_a_ledger_written_by_hand_on_the_branch_counts_for_nothing(
     assert not [r for r in vcr.requests if r.path.endswith("/labels")]
     (status,) = [json.loads(r.body)["body"] for r in vcr.requests if r.method == "PATCH"]
     assert "| hubot | waiting |" in status and "sign-offs 0 of 2" in status
+    assert f"> {FORGED}" in status  # the Decision block names what it left out
     assert FORGED in (tmp_path / "summary.md").read_text(encoding="utf-8")
     assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd accept", "hubot", 1031)) == 0
     (refusal,) = [r.body for r in vcr.requests if r.body and b"c1031-accept" in r.body]

@@ -144,8 +144,15 @@ FORGED = (
 
 def forged_lines(ctx: Context) -> list[str]:
     """A line for each RFD whose ledger on the branch holds entries written by hand."""
-    return [FORGED.format(rfd=rid, entries=", ".join(found))
-            for rid, found in sorted(ctx.forged.items())]  # fmt: skip
+    return [forged_line(rid, found) for rid, found in sorted(ctx.forged.items())]
+
+
+def forged_line(rid: str, found: Iterable[str]) -> str:
+    """What RFD ``rid``'s ledger on the branch holds that was written by hand (logins from
+    the file made inert text)."""
+    from bot.core.markdown_safe import inline
+
+    return FORGED.format(rfd=rid, entries=inline(", ".join(found)))
 
 
 def refuse_label(ctx: Context, number: int, label: str, reason: str) -> None:

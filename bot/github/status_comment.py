@@ -10,6 +10,7 @@ revisions get a banner.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from urllib.parse import quote
 
@@ -84,12 +85,24 @@ def render(ctx: Context, rows: list[Row], lint: Lint, posted: list[PostedReview]
     for row in rows:
         path = row.changed.file.path
         url = f"{ctx.server_url}/{repo}/blob/{quote(head)}/{quote(path)}"
-        panels.append(panel(row, posted, url=url, head=head, lint=lint.get(path, (0, 0))))
+        made = panel(row, posted, url=url, head=head, lint=lint.get(path, (0, 0)))
+        panels.append(_with_forged(ctx, made))
     cfg = ctx.cfg
     who = dashboard.Who(who_may(REGISTRY[Verb.REVIEW], cfg), who_may(REGISTRY[Verb.ACCEPT], cfg))
     labels = cfg.labels
     return dashboard.render(panels, head=short(head), who=who, review_label=labels.review,
                             accept_label=labels.accept, commands=command_table(cfg))  # fmt: skip
+
+
+def _with_forged(ctx: Context, made: dashboard.Panel) -> dashboard.Panel:
+    """``made`` whose Decision block also names the ledger entries written by hand on the
+    branch that it left out (:mod:`bot.github.bot_records`)."""
+    from bot.github.ops import forged_line
+
+    found = ctx.forged.get(made.rfd_id)
+    if not found:
+        return made
+    return replace(made, decision=(*made.decision, "", f"> {forged_line(made.rfd_id, found)}"))
 
 
 def on_pull_request(ctx: Context) -> None:
