@@ -16,10 +16,12 @@ from bot.forge.base import Issue
 from bot.github.accept_label import next_step
 from bot.github.dashboard import Panel, Who, render
 from bot.github.failure import retry_text
+from bot.github.ops import forged_line
 from bot.lifecycle import tracking
 from bot.lifecycle.accept import AcceptOutcome
 from bot.lifecycle.consensus_gate import block
 from bot.model.consensus import Approval, Concern, Ledger
+from bot.model.ledger_trust import forged
 from bot.model.plan import PlanPhase
 from bot.model.status import Status
 
@@ -91,12 +93,19 @@ def failure_reply(text: str) -> str:
     return retry_text([f"RFD 045 accepted: committed to `{text}` as 0123456789ab", text])
 
 
+def forged_note(text: str) -> str:
+    """The line naming hand-written ledger entries (reply and Decision block), a login from the
+    file being ``text``."""
+    return forged_line("045", forged(Ledger((Approval(text, "abc", 0.0, text),)), Ledger()))
+
+
 POSTS = {
     "status comment": status_comment,
     "tracking issue": tracking_issue,
     "accept reply": accept_reply,
     "sign-off reply": sign_off_reply,
     "failure reply": failure_reply,
+    "forged ledger note": forged_note,
 }
 
 
