@@ -14,9 +14,9 @@ from markdown_it import MarkdownIt
 from bot.config.schema import ConsensusSection
 from bot.forge.base import Issue
 from bot.github.accept_label import next_step
+from bot.github.bot_records import forged_line
 from bot.github.dashboard import Panel, Who, render
 from bot.github.failure import retry_text
-from bot.github.ops import forged_line
 from bot.lifecycle import tracking
 from bot.lifecycle.accept import AcceptOutcome
 from bot.lifecycle.consensus_gate import block

@@ -2,21 +2,37 @@
 
 A commit message is text anyone who can push may write (an ``Rfd-Bot-Event`` trailer
 included), and so is a ledger on the PR's branch.  What only the bot writes is its
-own comments: every reply of a run that committed carries, in its leading markers,
-``<!-- rfd-bot:commit:<sha> -->`` for each commit (:meth:`Context.reply`).  A commit
+own comments: every reply of a run that committed, and the PR's status comment that the
+run refreshes (the only answer of a quiet sign-off besides its 🚀), carry in their leading
+markers ``<!-- rfd-bot:commit:<sha> -->`` for each commit, kept across edits
+(:meth:`Context.reply`, :meth:`Context.upsert` with ``proofs``).  A commit
 is the bot's when one of the bot's comments on the PR names it so; "an earlier run
 already did this" and the sign-offs that count are decided from those commits only.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
+from bot.core.markdown_safe import inline
 from bot.forge.comments import leading_markers
 from bot.github.checkout import Checkout, _repo, _run
 from bot.github.context import COMMIT_MARK, Context
 from bot.model import consensus
 from bot.model.ledger_trust import Step, forged, trusted
+
+FORGED = (
+    "Not counted on RFD {rfd}: {entries} — written into `consensus.json` on the branch, not "
+    "through GitHub (only `/rfd approve`, `/rfd concern`, `/rfd resolve` and `/rfd fcp`, "
+    "recorded by the bot, count)."
+)
+
+
+def forged_line(rid: str, found: Iterable[str]) -> str:
+    """What RFD ``rid``'s ledger on the branch holds that was written by hand (logins from
+    the file made inert text)."""
+    return FORGED.format(rfd=rid, entries=inline(", ".join(found)))
 
 
 def proven(ctx: Context, number: int) -> frozenset[str]:

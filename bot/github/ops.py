@@ -135,24 +135,11 @@ def done_before(ctx: Context, checkout: Checkout, ids: str, what: str) -> str | 
     return DONE_BEFORE.format(ids=ids, what=what, sha=sha[:12]) if sha else None
 
 
-FORGED = (
-    "Not counted on RFD {rfd}: {entries} — written into `consensus.json` on the branch, not "
-    "through GitHub (only `/rfd approve`, `/rfd concern`, `/rfd resolve` and `/rfd fcp`, "
-    "recorded by the bot, count)."
-)
-
-
 def forged_lines(ctx: Context) -> list[str]:
     """A line for each RFD whose ledger on the branch holds entries written by hand."""
+    from bot.github.bot_records import forged_line
+
     return [forged_line(rid, found) for rid, found in sorted(ctx.forged.items())]
-
-
-def forged_line(rid: str, found: Iterable[str]) -> str:
-    """What RFD ``rid``'s ledger on the branch holds that was written by hand (logins from
-    the file made inert text)."""
-    from bot.core.markdown_safe import inline
-
-    return FORGED.format(rfd=rid, entries=inline(", ".join(found)))
 
 
 def refuse_label(ctx: Context, number: int, label: str, reason: str) -> None:

@@ -97,7 +97,7 @@ def render(ctx: Context, rows: list[Row], lint: Lint, posted: list[PostedReview]
 def _with_forged(ctx: Context, made: dashboard.Panel) -> dashboard.Panel:
     """``made`` whose Decision block also names the ledger entries written by hand on the
     branch that it left out (:mod:`bot.github.bot_records`)."""
-    from bot.github.ops import forged_line
+    from bot.github.bot_records import forged_line
 
     found = ctx.forged.get(made.rfd_id)
     if not found:
