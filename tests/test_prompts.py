@@ -22,6 +22,7 @@ CONTEXT: dict[str, dict[str, Any]] = {
         "pass_number": 3, "focus": "edge_cases", "tool_name": "submit_revision",
         **SHARED_VARIABLES,
     },
+    "refine_impl": {"review_count": 1},
     "accept_plan": {"tool_name": "submit_plan", **SHARED_VARIABLES},
     "explore": {},
     "converge": {},

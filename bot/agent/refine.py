@@ -52,6 +52,8 @@ class Focus(enum.Enum):
     SCOPE = "scope"
     CLARITY = "clarity"
     SCOPE_AND_CLARITY = "scope_and_clarity"
+    IMPLEMENTATION = "implementation"
+    """An Accepted RFD: the one conversation that changes the code (bot.agent.refine_impl)."""
 
 
 ROTATION = (Focus.COMPLETENESS, Focus.CORRECTNESS, Focus.EDGE_CASES, Focus.SCOPE, Focus.CLARITY)
@@ -100,6 +102,11 @@ class RefineResult:
     @property
     def changed(self) -> bool:
         return any(p.diff for p in self.passes)
+
+    @property
+    def implementation(self) -> bool:
+        """It changed the code of an Accepted RFD (its reviews are implementation reviews)."""
+        return any(p.focus is Focus.IMPLEMENTATION for p in self.passes)
 
 
 def focus_for(number: int, *, reviews: bool) -> Focus:

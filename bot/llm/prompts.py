@@ -41,6 +41,7 @@ STEPS = (
     "review_impl",
     "refine_pass1",
     "refine_pass",
+    "refine_impl",
     "accept_plan",
     "explore",
     "converge",

@@ -1,0 +1,80 @@
+"""What the design documents promise, run as a user runs it (model scripted, no network)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.cli.main import main
+from bot.config.load import load_config
+from bot.state import StateStore
+from tests.conftest import rfd_text, write_rfd
+from tests.fakes import ScriptedLLM, item_done, reply, scripted_providers
+
+
+@pytest.fixture
+def scripted(monkeypatch: pytest.MonkeyPatch) -> list[ScriptedLLM]:
+    """Every workspace the CLI opens talks to the next scripted model."""
+    from bot.llm.select import Providers
+
+    models: list[ScriptedLLM] = []
+
+    def next_model(cfg: Any, environ: Mapping[str, str]) -> Providers:
+        return scripted_providers(models.pop(0))(cfg, environ) if models else Providers(cfg, {})
+
+    monkeypatch.setattr("bot.lifecycle.workspace.make_providers", next_model)
+    return models
+
+
+def run(repo: Path, *argv: str) -> int:
+    return main(["-C", str(repo), *argv])
+
+
+def sent(llm: ScriptedLLM) -> str:
+    """Everything the model was sent, as one text."""
+    return json.dumps([repr(r) for r in llm.requests])
+
+
+def test_refine_on_an_accepted_rfd_changes_the_code_its_impl_reviews_ask_for(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    rfd = write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    assert run(git_repo, "accept", "1") == 0
+    store = StateStore(git_repo, load_config(git_repo))
+    store.save_review("001", "# Design\n\nThe summary is vague.\n", now=1)
+    store.save_review("001", "# Impl\n\nworker.py never retries.\n", impl=True, now=2)
+    (git_repo / "worker.py").write_text("def work():\n    send()\n")
+    capsys.readouterr()
+    assert run(git_repo, "status", "1") == 0
+    assert "rfd refine 001" in capsys.readouterr().out  # status offers it
+
+    accepted = rfd.read_text()
+    fixed = "def work():\n    for _ in range(3):\n        send()\n"
+    edit = ("write_file", {"path": "worker.py", "content": fixed})
+    llm = ScriptedLLM([reply("", edit), item_done("Added a retry loop to worker.py.")])
+    scripted.append(llm)
+    assert run(git_repo, "refine", "1", "--yes") == 0
+    out = capsys.readouterr().out
+    assert (git_repo / "worker.py").read_text() == fixed
+    assert rfd.read_text() == accepted  # the settled design is left alone
+    assert "pass 1 (implementation): worker.py" in out
+    assert "Added a retry loop" in out
+    assert "`rfd dismiss 1 <n…|all> --impl`" in out
+    assert "worker.py never retries" in sent(llm)
+    assert "The summary is vague" not in sent(llm)  # design reviews do not drive it
+
+
+def test_refine_on_an_accepted_rfd_without_impl_reviews_says_what_to_do(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    assert run(git_repo, "accept", "1") == 0
+    scripted.append(ScriptedLLM([]))
+    assert run(git_repo, "refine", "1", "--yes") == 1
+    err = capsys.readouterr().err
+    assert "no active implementation review" in err
+    assert "rfd review 001" in err
