@@ -78,3 +78,33 @@ def test_refine_on_an_accepted_rfd_without_impl_reviews_says_what_to_do(
     err = capsys.readouterr().err
     assert "no active implementation review" in err
     assert "rfd review 001" in err
+
+
+def test_a_checklist_made_for_an_older_phase_is_made_again(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.core.errors import ProviderError
+
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    assert run(git_repo, "accept", "1") == 0
+    boom = ProviderError("model unavailable")
+    old_plan = "- [ ] 1. Create the table\n"
+    scripted.append(ScriptedLLM([reply("Research."), reply(old_plan), boom, boom, reply("Sum.")]))
+    assert run(git_repo, "implement", "1", "--yes") == 1
+    items = git_repo / "docs/rfd/.state/001/implement/1/items.md"
+    assert "Create the table" in items.read_text()
+
+    plan_file = git_repo / "docs/rfd/.state/001/plan.json"
+    plan = json.loads(plan_file.read_text())
+    plan[0]["title"], plan[0]["description"] = "Queue", "Use a message queue instead."
+    plan_file.write_text(json.dumps(plan))
+    new_plan = "- [ ] 1. Declare the queue\n"
+    llm = ScriptedLLM([reply("New research."), reply(new_plan), item_done("done"), reply("Q.")])
+    scripted.append(llm)
+    capsys.readouterr()
+    assert run(git_repo, "implement", "1", "--yes") == 0
+    out = capsys.readouterr().out
+    assert "phase 1 changed in plan.json" in out
+    assert "- [x] 1. Declare the queue" in items.read_text()
+    assert "Create the table" not in items.read_text()
+    assert "Use a message queue instead." in sent(llm)

@@ -19,11 +19,14 @@ from bot.agent.context import Step, Store
 from bot.agent.item import STOPS, Task, attempt
 from bot.agent.loop import Stop, run
 from bot.agent.phase_checklist import (
+    STALE,
     amend,
     failed_items,
+    keep_phase,
     next_pending,
     original_count,
     reset_failed,
+    stale_phase,
 )  # fmt: skip
 from bot.agent.phase_work import PhaseWork
 from bot.agent.session import Session
@@ -112,8 +115,13 @@ def _implement(
     require_input(work.rfd_text, f"RFD {session.rfd_path or session.event_id}")
     # refuses an unenforceable budget before any change
     meter = meter or session.meter(Step.IMPLEMENT)
-    if restart:
+    phase = f"{work.title}\n\n{work.description}"
+    old = stale_phase(store, session.rfd_id, work.base, phase)
+    if old is not None:
+        _notice(session, STALE.format(phase=work.name, old=old), "warning")
+    if restart or old is not None:
         store.remove_tree(session.rfd_id, work.base)
+    keep_phase(store, session.rfd_id, work.base, phase)
     research = _artifact(session, work, "research.md", lambda: _research(session, work, meter))
     planned = _artifact(session, work, "items.md", lambda: _plan(session, work, meter, research))
     items, again = reset_failed(planned)
