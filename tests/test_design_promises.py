@@ -108,3 +108,16 @@ def test_a_checklist_made_for_an_older_phase_is_made_again(
     assert "- [x] 1. Declare the queue" in items.read_text()
     assert "Create the table" not in items.read_text()
     assert "Use a message queue instead." in sent(llm)
+
+
+def test_explore_run_again_never_replaces_the_research_with_a_chat_line(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A", status="Draft"))
+    research = "# Research\n\nThree queues compared.\n"
+    summary = ("rfd_explore_summary", {"content": research})
+    for _ in range(2):  # the second run writes the very same summary
+        scripted.append(ScriptedLLM([reply("", summary), reply("Summary written.")]))
+        assert run(git_repo, "explore", "1", "--yes") == 0
+        assert "saved explore.md" in capsys.readouterr().out
+    assert (git_repo / "docs/rfd/.state/001/explore.md").read_text() == research

@@ -45,6 +45,8 @@ class CallRunner:
     """Tools refused in a reply whose text states no intent (draft under ``--yes``)."""
     declined: list[str] = field(default_factory=list)
     """The tools whose proposals the person declined in this conversation, in order."""
+    applied: list[str] = field(default_factory=list)
+    """The tools that ran without error in this conversation, in order."""
 
     def run(self, call: ToolCall, said: str = "") -> ToolResult:
         """Run ``call``; ``said`` is the text of the reply that asked for it."""
@@ -54,6 +56,7 @@ class CallRunner:
             tool, arguments = self._prepared(call, said)
             arguments = self._approved(tool, arguments)
             content, is_error = tool.handler(self.ctx, arguments), False
+            self.applied.append(call.name)
         except Aborted as exc:
             if isinstance(exc, Declined):
                 self.declined.append(call.name)
