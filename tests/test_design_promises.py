@@ -121,3 +121,26 @@ def test_explore_run_again_never_replaces_the_research_with_a_chat_line(
         assert run(git_repo, "explore", "1", "--yes") == 0
         assert "saved explore.md" in capsys.readouterr().out
     assert (git_repo / "docs/rfd/.state/001/explore.md").read_text() == research
+
+
+def test_new_with_on_exists_replace_starts_with_fresh_state(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(git_repo, "new", "design", "Retry queue") == 0
+    draft = next((git_repo / "docs/rfd").rglob("*retry-queue.md"))
+    rid = draft.name.split("-", 1)[0]
+    store = StateStore(git_repo, load_config(git_repo))
+    store.write_explore(rid, "# Old research\n")
+    store.decide(rid, "add", text="Use Redis")
+    capsys.readouterr()
+    assert run(git_repo, "status", rid) == 0
+    before = " ".join(capsys.readouterr().out.split())
+    assert "Explore: complete" in before and "Decisions: none yet" not in before
+
+    assert run(git_repo, "new", "design", "Retry queue", "--on-exists", "replace") == 0
+    assert "is gone" in capsys.readouterr().out
+    assert store.read_decisions(rid) is None
+    assert store.read_explore(rid) is None
+    assert run(git_repo, "status", rid) == 0
+    after = " ".join(capsys.readouterr().out.split())
+    assert "Explore: complete" not in after and "Decisions: none yet" in after
