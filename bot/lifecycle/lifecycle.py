@@ -225,7 +225,8 @@ def _replace_draft(
     if not cleared:
         return outcome
     folder = ws.rel(ws.store.dir(str(f.rfd_id)))
-    return replace(outcome, message=f"{outcome.message} (the old draft's state in {folder} is gone)")
+    gone = f"{outcome.message} (the old draft's state in {folder} is gone)"
+    return replace(outcome, message=gone)
 
 
 def _write_new(
