@@ -175,7 +175,7 @@ class Session:
         """A conversation of ``step``: its tools, model, limits, and this session's person."""
         unconfirmed = step is Step.DRAFT and self.mode is not Mode.ASK
         calls = CallRunner(
-            toolset(step), self.tool_context(), self.bus, step,
+            toolset(step, web=self.config.research.web), self.tool_context(), self.bus, step,
             mode=self.mode, prompter=self.prompter, rfd_id=self.event_id,
             intent_first=intent.WRITES if unconfirmed else frozenset(),
         )  # fmt: skip
