@@ -15,6 +15,7 @@ so (the result's ``warning``); a pass that takes the step over its budget
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import re
 from collections.abc import Sequence
@@ -167,11 +168,12 @@ def _pass(
     """One pass: the model's notes and its usage (the RFD file holds the result)."""
     item = f"refine pass {number} ({focus.value.replace('_', ' ')})"
     if focus is Focus.REVIEWS:
-        asked = Asked(
-            "refine_pass1", {"review_count": len(reviews), "max_passes": MAX_PASSES}, item
-        )
+        variables: dict[str, object] = {"review_count": len(reviews), "max_passes": MAX_PASSES}
+        asked = Asked("refine_pass1", variables, item)
     else:
         asked = Asked("refine_pass", {"pass_number": number, "focus": focus.value}, item)
+    if number == 1:  # --edit steers the loop through its first pass (bot.ai.steer)
+        asked = dataclasses.replace(asked, steer=session.steer)
     return revise(session, meter, asked, [(r.path, r.text) for r in reviews])
 
 

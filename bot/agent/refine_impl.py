@@ -19,7 +19,8 @@ from bot.agent.files import recorded_diff
 from bot.agent.item import STOPS
 from bot.agent.loop import LoopResult, Stop, run
 from bot.agent.refine import Focus, RefinePass, RefineResult, ReviewText, StopReason
-from bot.agent.session import Session
+from bot.agent.session import Session, Staged
+from bot.ai.steer import steered_text
 from bot.core.errors import BudgetExceeded, ProviderError, ValidationError
 from bot.events import Notice
 from bot.llm.guard import require_input
@@ -43,6 +44,8 @@ def refine_implementation(
     require_input(rfd_text, f"RFD {session.rfd_path or session.event_id}")
     meter = session.meter(Step.REFINE)
     prompt = session.prompt("refine_impl", review_count=len(reviews))
+    if session.steer is not None:  # --edit: the task as the person saved it
+        prompt = Staged(prompt.system, steered_text(prompt.task, session.steer))
     docs = [(f"RFD {session.rfd_path}", rfd_text), *context]
     docs += [(f"implementation review {r.path}", r.text) for r in reviews]
     conversation = session.conversation(Step.IMPLEMENT, prompt.system, meter)

@@ -73,6 +73,8 @@ class Session:
     prompts: PromptSource | None = None
     """Prompt templates; ``None`` means ``bot.llm.prompts.Prompts`` with the repository's
     overrides."""
+    steer: Callable[[str], str | None] | None = None
+    """``--edit``: the person edits the step's first prompt before it is sent."""
     llm_for: Callable[[str, str | None], LLM] | None = None
     """The provider of a step and model (the workspace's routing); ``None``: ``llm`` for all."""
 

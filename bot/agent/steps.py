@@ -35,11 +35,14 @@ def session_for(
     model: str | None = None,
     prompter: Prompter | None = None,
     on_text: OnText | None = None,
+    steer: Callable[[str], str | None] | None = None,
 ) -> Session:
-    """A session on the RFD ``query`` names (``045``, ``D32``...)."""
+    """A session on the RFD ``query`` names (``045``, ``D32``...); ``steer``: ``--edit``."""
     doc = ws.document(query)
     found = ws.find(query)
-    base = Session.from_workspace(ws, model=model, prompter=prompter, on_text=on_text)
+    base = Session.from_workspace(
+        ws, model=model, prompter=prompter, on_text=on_text, steer=steer
+    )
     return base.for_rfd(found.rfd_id, found.path, doc.title)
 
 

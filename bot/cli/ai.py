@@ -69,16 +69,18 @@ def show_usage(out: Output, ws: Workspace, step: str, model: str | None, usage: 
 
 @rfd_command()
 @click.argument("rfd")
+@click.option("--edit", is_flag=True, help="Edit the first prompt in $EDITOR before it is sent.")
 @ai_options
-def refine(out: Output, rfd: str, model: str | None, yes: bool) -> int:
+def refine(out: Output, rfd: str, model: str | None, yes: bool, edit: bool) -> int:
     """Refine the RFD from its active reviews (rule of five), then offer to dismiss them.
 
     On an Accepted RFD: change the implementation as its implementation reviews ask."""
     from bot.agent.refine import StopReason
     from bot.agent.steps import refine_rfd
+    from bot.ai.steer import editor
 
     ws = ai_workspace(out, yes, "refine", model)
-    result = refine_rfd(ws, rfd, **options(ws, out, model))
+    result = refine_rfd(ws, rfd, steer=editor if edit else None, **options(ws, out, model))
     asked = ws.interactive and not ws.assume_yes
     for p in result.passes:
         changed = ", ".join(p.changed_sections) or "no change"
