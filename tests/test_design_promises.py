@@ -144,3 +144,36 @@ def test_new_with_on_exists_replace_starts_with_fresh_state(
     assert run(git_repo, "status", rid) == 0
     after = " ".join(capsys.readouterr().out.split())
     assert "Explore: complete" not in after and "Decisions: none yet" in after
+
+
+def _review_reply() -> ScriptedLLM:
+    args = {"summary": "Fine.", "findings": [], "questions": []}
+    return ScriptedLLM([reply("", ("submit_review", args))])
+
+
+def test_the_users_prompt_wins_and_a_broken_one_falls_back_with_a_warning(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    import os
+
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    layout = '{% extends "default/review.md.j2" %}{% block task %}WHO{% endblock %}'
+    repo_prompt = git_repo / ".rfd/prompts/review.md.j2"
+    repo_prompt.parent.mkdir(parents=True)
+    repo_prompt.write_text(layout.replace("WHO", "Review as the repository asks."))
+    user_prompt = Path(os.environ["XDG_CONFIG_HOME"]) / "rfd/prompts/review.md.j2"
+    user_prompt.parent.mkdir(parents=True)
+    user_prompt.write_text(layout.replace("WHO", "Review as I like it."))
+    scripted.append(llm := _review_reply())
+    assert run(git_repo, "review", "1") == 0
+    assert "Review as I like it." in sent(llm) and "as the repository asks" not in sent(llm)
+
+    user_prompt.write_text("{% block task %}{{ broken(}}{% endblock %}\n")
+    scripted.append(llm := _review_reply())
+    capsys.readouterr()
+    assert run(git_repo, "review", "1") == 0
+    err = capsys.readouterr()
+    assert f"{user_prompt}:1: broken prompt template" in err.out + err.err
+    assert "using the built-in review prompt instead" in err.out + err.err
+    assert "Review as I like it." not in sent(llm)
+    assert len(list((git_repo / "docs/rfd/.state/001/reviews").glob("*.md"))) == 2
