@@ -177,3 +177,13 @@ def test_the_users_prompt_wins_and_a_broken_one_falls_back_with_a_warning(
     assert "using the built-in review prompt instead" in err.out + err.err
     assert "Review as I like it." not in sent(llm)
     assert len(list((git_repo / "docs/rfd/.state/001/reviews").glob("*.md"))) == 2
+
+
+def test_refine_asks_for_a_low_temperature(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    notes = {"sections": [], "notes": "CONVERGED"}
+    scripted.append(llm := ScriptedLLM([reply("", ("submit_revision", notes))]))
+    assert run(git_repo, "refine", "1", "--yes") == 0
+    assert [r.temperature for r in llm.requests] == [0.2]

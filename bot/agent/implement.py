@@ -121,8 +121,8 @@ def _implement(
         _notice(session, STALE.format(phase=work.name, old=old), "warning")
     if restart or old is not None:
         store.remove_tree(session.rfd_id, work.base)
-    keep_phase(store, session.rfd_id, work.base, phase)
     research = _artifact(session, work, "research.md", lambda: _research(session, work, meter))
+    keep_phase(store, session.rfd_id, work.base, phase)  # what research and checklist answer
     planned = _artifact(session, work, "items.md", lambda: _plan(session, work, meter, research))
     items, again = reset_failed(planned)
     if again:

@@ -55,6 +55,10 @@ FEEDBACK = (
 )
 
 
+TEMPERATURE = 0.2
+"""Refine edits a document it should keep: a low temperature (seed 004), on the models that
+accept one (:mod:`bot.llm.anthropic_wire` sends it to the legacy Claude models only)."""
+
 @dataclasses.dataclass(frozen=True)
 class Asked:
     """What one pass asks: its template, variables, and a title for the judges."""
@@ -120,7 +124,7 @@ def _request(
     )  # fmt: skip
     for cut in cuts:
         session.bus.emit(Notice(rfd_id=session.event_id, message=cut, level="warning"))
-    return request
+    return dataclasses.replace(request, temperature=TEMPERATURE)
 
 
 def _feedback(
