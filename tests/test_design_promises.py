@@ -187,3 +187,14 @@ def test_refine_asks_for_a_low_temperature(
     scripted.append(llm := ScriptedLLM([reply("", ("submit_revision", notes))]))
     assert run(git_repo, "refine", "1", "--yes") == 0
     assert [r.temperature for r in llm.requests] == [0.2]
+
+
+def test_a_long_title_makes_a_slug_of_at_most_50_characters(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    title = "Replace the webhook retry queue with a transactional outbox and a poller"
+    assert run(git_repo, "new", "design", title) == 0
+    (made,) = (git_repo / "docs/rfd").rglob("*.md")
+    slug = made.stem.split("-", 1)[1]
+    assert slug == "replace-the-webhook-retry-queue-with-a"
+    assert len(slug) <= 50
