@@ -198,3 +198,17 @@ def test_a_long_title_makes_a_slug_of_at_most_50_characters(
     slug = made.stem.split("-", 1)[1]
     assert slug == "replace-the-webhook-retry-queue-with-a"
     assert len(slug) <= 50
+
+
+def test_a_phase_whose_plan_has_no_items_is_recorded_as_nothing_to_do(
+    git_repo: Path, scripted: list[ScriptedLLM], capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    assert run(git_repo, "accept", "1") == 0
+    scripted.append(ScriptedLLM([reply("Research."), reply("The table exists already.")]))
+    assert run(git_repo, "implement", "1", "--yes") == 0
+    out = capsys.readouterr().out
+    assert "phase 1 has nothing to do" in out
+    assert "phase 1 (Schema) done — 1/2 phases" in out
+    summary = (git_repo / "docs/rfd/.state/001/phases/1.md").read_text()
+    assert "nothing to do" in summary and "> The table exists already." in summary

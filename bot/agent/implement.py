@@ -31,7 +31,7 @@ from bot.agent.phase_checklist import (
 from bot.agent.phase_work import PhaseWork
 from bot.agent.session import Session
 from bot.agent.verify import command_for
-from bot.core.errors import BudgetExceeded, InvalidStructure, ProviderError, ValidationError
+from bot.core.errors import BudgetExceeded, ProviderError, ValidationError
 from bot.core.text import plural
 from bot.events import Notice, PhaseFailed
 from bot.llm.base import Message, Usage
@@ -42,7 +42,8 @@ SHARED_SYSTEM = "_implement_system"
 """The system prompt of research and plan (same read-only tools, same model): plan reads
 research's cached prefix — tools, system prompt, RFD, earlier summaries, the phase."""
 PROGRESS = "Working on step {n} of {total}: {label}"
-NO_ITEMS = "the plan has no checklist items (`- [ ] 1. Label`)"
+NOTHING_TO_DO = "phase {phase} has nothing to do: the plan has no checklist items"
+NOTHING_SUMMARY = "Phase {phase} ({title}): nothing to do — the plan found no item to work on.\n"
 EMPTY = "{step} stopped: {why}; nothing was saved"
 CUT_OFF_MARK = "\n\n[… cut off at max_tokens: this answer is incomplete]"
 LOCK = ".lock"
@@ -171,8 +172,9 @@ def _plan(session: Session, work: PhaseWork, meter: Meter, research: str) -> str
     first = session.opening(prompt, docs, shared=shared, task_cached=True)
     plan = run_text(session, Step.PLAN, prompt.system, meter, first)
     labels = [i.label for i in checklist.parse(plan).items]
-    if not labels:
-        raise InvalidStructure(NO_ITEMS, hint="run the step again to plan anew")
+    if not labels:  # an empty phase (seed 003): kept as the planner wrote it, recorded as done
+        _notice(session, NOTHING_TO_DO.format(phase=work.name))
+        return plan
     if len(labels) > cap:
         _notice(session, f"the plan has {len(labels)} items; keeping the first {cap}", "warning")
     return checklist.render(labels[:cap])
@@ -224,6 +226,11 @@ def _save(session: Session, work: PhaseWork, position: int, text: str) -> None:
 
 
 def _summary(session: Session, work: PhaseWork, meter: Meter, items: str) -> str:
+    if not checklist.parse(items).items:  # nothing was done: nothing for a model to sum up
+        summary = NOTHING_SUMMARY.format(phase=work.name, title=work.title)
+        summary += f"\n{_quoted(items)}\n" if items.strip() else ""
+        _store(session).write_text(session.rfd_id, f"{work.base}/{SUMMARY}", summary)
+        return summary
     _notice(session, f"Summarizing phase {work.name}: {work.title}")
     results = [_result(session, work, n) for n in range(len(checklist.parse(items).items))]
     prompt = session.prompt("implement_summary", **work.variables())
@@ -232,6 +239,11 @@ def _summary(session: Session, work: PhaseWork, meter: Meter, items: str) -> str
     summary = summary.rstrip("\n") + "\n" + failed_items(checklist.parse(items).items)
     _store(session).write_text(session.rfd_id, f"{work.base}/{SUMMARY}", summary)
     return summary
+
+
+def _quoted(text: str) -> str:
+    """The planner's words as a quote (model text: never headings or checklist lines)."""
+    return "\n".join(f"> {line}".rstrip() for line in text.strip().splitlines())
 
 
 def _result(session: Session, work: PhaseWork, position: int) -> tuple[str, str]:
