@@ -24,6 +24,7 @@ from bot.agent.phase_checklist import (
     failed_items,
     keep_phase,
     next_pending,
+    nothing_to_do,
     original_count,
     reset_failed,
     stale_phase,
@@ -43,7 +44,6 @@ SHARED_SYSTEM = "_implement_system"
 research's cached prefix — tools, system prompt, RFD, earlier summaries, the phase."""
 PROGRESS = "Working on step {n} of {total}: {label}"
 NOTHING_TO_DO = "phase {phase} has nothing to do: the plan has no checklist items"
-NOTHING_SUMMARY = "Phase {phase} ({title}): nothing to do — the plan found no item to work on.\n"
 EMPTY = "{step} stopped: {why}; nothing was saved"
 CUT_OFF_MARK = "\n\n[… cut off at max_tokens: this answer is incomplete]"
 LOCK = ".lock"
@@ -227,8 +227,7 @@ def _save(session: Session, work: PhaseWork, position: int, text: str) -> None:
 
 def _summary(session: Session, work: PhaseWork, meter: Meter, items: str) -> str:
     if not checklist.parse(items).items:  # nothing was done: nothing for a model to sum up
-        summary = NOTHING_SUMMARY.format(phase=work.name, title=work.title)
-        summary += f"\n{_quoted(items)}\n" if items.strip() else ""
+        summary = nothing_to_do(work.name, work.title, items)
         _store(session).write_text(session.rfd_id, f"{work.base}/{SUMMARY}", summary)
         return summary
     _notice(session, f"Summarizing phase {work.name}: {work.title}")
@@ -239,11 +238,6 @@ def _summary(session: Session, work: PhaseWork, meter: Meter, items: str) -> str
     summary = summary.rstrip("\n") + "\n" + failed_items(checklist.parse(items).items)
     _store(session).write_text(session.rfd_id, f"{work.base}/{SUMMARY}", summary)
     return summary
-
-
-def _quoted(text: str) -> str:
-    """The planner's words as a quote (model text: never headings or checklist lines)."""
-    return "\n".join(f"> {line}".rstrip() for line in text.strip().splitlines())
 
 
 def _result(session: Session, work: PhaseWork, position: int) -> tuple[str, str]:

@@ -92,3 +92,14 @@ def failed_items(items: Sequence[checklist.Item]) -> str:
 def _code(text: str) -> str:
     """Model text shown as a code span: it cannot become markdown structure or a mention."""
     return f"`{text.replace('`', chr(39))}`"
+
+
+NOTHING_SUMMARY = "Phase {phase} ({title}): nothing to do — the plan found no item to work on.\n"
+
+
+def nothing_to_do(phase: str, title: str, plan: str) -> str:
+    """The summary of a phase whose plan has no item, the planner's words quoted (model
+    text: never headings or checklist lines of the summary)."""
+    quoted = "\n".join(f"> {line}".rstrip() for line in plan.strip().splitlines())
+    summary = NOTHING_SUMMARY.format(phase=phase, title=title)
+    return summary + (f"\n{quoted}\n" if quoted else "")
