@@ -50,7 +50,7 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
     if not wanted:  # every RFD: the state directories no RFD owns too
         from bot.state.check import orphans
 
-        owned = {store.dir(str(f.rfd_id)).name for f in files.values()}
+        owned = {store.dir(str(f.rfd_id)).name for f in discovery.scan(root, cfg)}
         problems += orphans(store, store.base, owned)
     out.data({"findings": [_finding(f) for f in findings],
               "errors": [e.to_dict() for e in problems], "grandfathered": old})  # fmt: skip
