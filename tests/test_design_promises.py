@@ -66,6 +66,8 @@ def test_refine_on_an_accepted_rfd_changes_the_code_its_impl_reviews_ask_for(
     assert "`rfd dismiss 1 <n…|all> --impl`" in out
     assert "worker.py never retries" in sent(llm)
     assert "The summary is vague" not in sent(llm)  # design reviews do not drive it
+    ledger = (git_repo / "docs/rfd/.state/001/usage.jsonl").read_text().splitlines()
+    assert [json.loads(line)["step"] for line in ledger] == ["refine", "refine"]
 
 
 def test_refine_on_an_accepted_rfd_without_impl_reviews_says_what_to_do(

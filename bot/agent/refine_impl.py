@@ -11,19 +11,20 @@ refine pass, so the CLI reports it (and offers to dismiss the reviews) the same 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from bot.agent import item_result
 from bot.agent.context import Step
 from bot.agent.files import recorded_diff
 from bot.agent.item import STOPS
-from bot.agent.loop import LoopResult, Stop, run
+from bot.agent.loop import Conversation, LoopResult, Stop, run
 from bot.agent.refine import Focus, RefinePass, RefineResult, ReviewText, StopReason
 from bot.agent.session import Session, Staged
 from bot.ai.steer import steered_text
 from bot.core.errors import BudgetExceeded, ProviderError, ValidationError
 from bot.events import Notice
-from bot.llm.guard import require_input
+from bot.llm.guard import Meter, require_input
 
 NO_REVIEWS = "RFD {rid} has no active implementation review to refine from"
 NO_REVIEWS_HINT = "review the implementation first: `rfd review {rid}`"
@@ -48,7 +49,7 @@ def refine_implementation(
         prompt = Staged(prompt.system, steered_text(prompt.task, session.steer))
     docs = [(f"RFD {session.rfd_path}", rfd_text), *context]
     docs += [(f"implementation review {r.path}", r.text) for r in reviews]
-    conversation = session.conversation(Step.IMPLEMENT, prompt.system, meter)
+    conversation = _conversation(session, prompt.system, meter)
     stop, reply, warning = StopReason.CONVERGED, "", ""
     try:
         result = run(conversation, session.opening(prompt, docs))
@@ -67,6 +68,18 @@ def refine_implementation(
     step = RefinePass(1, Focus.IMPLEMENTATION, diff, files, reply, meter.usage)
     names = tuple(r.path for r in reviews)
     return RefineResult((step,), names, stop, meter.usage, meter.cost_usd, warning)
+
+
+def _conversation(session: Session, system: str, meter: Meter) -> Conversation:
+    """Implement's tools and limits, on refine's model, budget and ledger line."""
+    conversation = session.conversation(Step.IMPLEMENT, system, meter)
+    key = Step.REFINE.config_key
+    route = session.llm_for
+    model = session.config.model_for(key, session.model)
+    return dataclasses.replace(
+        conversation, model=model, llm=session.llm if route is None else route(key, session.model),
+        on_usage=session.record_usage(Step.REFINE),
+    )  # fmt: skip
 
 
 def _verdict(result: LoopResult) -> tuple[str, str]:
