@@ -12,6 +12,7 @@ from __future__ import annotations
 from bot.agent.loop import Conversation, charge, paid, say_cut_off
 from bot.ai.query import before_request, complete
 from bot.events import TurnAborted, TurnComplete, TurnCycleComplete, TurnStarted
+from bot.llm import outgoing
 from bot.llm.base import Reply, Request
 from bot.llm.guard import is_cut_off, retry_empty
 from bot.llm.pricing import cost
@@ -43,6 +44,7 @@ def answer(conv: Conversation, request: Request) -> Reply:
 
 
 def _complete(conv: Conversation, request: Request) -> Reply:
+    outgoing.check(request, conv.secrets)
     reply = paid(
         conv,
         lambda: complete(conv.bus, conv.llm, request, step=conv.step, rfd_id=conv.calls.rfd_id),

@@ -18,6 +18,7 @@ from typing import Any
 from bot.agent.calls import CallRunner
 from bot.agent.tools import spec
 from bot.ai.query import before_query, complete
+from bot.core.secret_values import SecretValues
 from bot.events import (
     EventBus,
     Notice,
@@ -26,6 +27,7 @@ from bot.events import (
     TurnCycleComplete,
     TurnStarted,
 )  # fmt: skip
+from bot.llm import outgoing
 from bot.llm.base import (
     LLM,
     Message,
@@ -68,6 +70,9 @@ class Conversation:
     final_tool: str = ""
     """A tool that ends the conversation once it ran without error (implement's
     ``submit_item_result``): the model is not asked again after it."""
+    secrets: SecretValues | None = None
+    """The secret values no request may hold (:mod:`bot.llm.outgoing`; default: the
+    process environment's)."""
 
     @property
     def step(self) -> str:
@@ -165,6 +170,7 @@ def _ask_model(conv: Conversation, messages: list[Message], *, retry: bool) -> R
 
 
 def _complete(conv: Conversation, request: Request) -> Reply:
+    outgoing.check(request, conv.secrets)
     reply = paid(conv, lambda: complete(conv.bus, conv.llm, request, **_told(conv)))
     charge(conv, reply.model or conv.model, reply.usage)
     return reply
