@@ -38,6 +38,26 @@ def body(name: str) -> str:
     return (BODIES / f"{name}.md").read_text(encoding="utf-8")
 
 
+# The bot's commits on PR 2 (fixed git dates), named by the status comment it writes after
+REVIEW_COMMIT = "cb94cb3376633806c370606a362f10e5cc947791"
+DISMISS_COMMIT = "b04fada9c0c6fde203f657d2eab655a665909933"
+DISMISS_SOME_COMMIT = "c617e0ebb598393cc38f39720c25eb88161808bb"
+ACCEPT_COMMIT = "27af044ecbe4670db1ef3a61aa7cd33afe8f8d52"
+DONE_COMMIT = "5093036ac2fa31e68672b0682780b14c223cc15d"
+REFINE_COMMIT = "6196c313dfb8daa5fb8a4a7db15879ed1563f366"
+LABEL_REVIEW_COMMIT = "e3050aab2f9522d02722e863c19260102c219425"  # rfd:review
+FINDINGS_COMMIT = "17ae51e1a664a7152065cf48780f9cb321f19e90"
+INLINE_COMMIT = "1fbd84124436fad5327b874d627ea152dc7eefcc"
+LABEL_ACCEPT_COMMIT = "a3687f46a6c3e957ceb5b9a9f0f583abc22b5148"  # rfd:accept
+
+
+def with_proofs(text: str, shas: list[str]) -> str:
+    """``text`` (a comment opening with its marker) naming the bot's commits ``shas`` in its
+    leading markers: the proof that the bot made them."""
+    mark, _, rest = text.partition("\n")
+    return "\n".join([mark, *(f"<!-- rfd-bot:commit:{sha} -->" for sha in shas), rest])
+
+
 def lifecycle_label(name: str, *, new: bool = False) -> dict[str, object]:
     """A lifecycle label as GitHub answers it: grey and bare when labelling just created it."""
     found = style(name)
@@ -150,8 +170,8 @@ CASSETTES |= {
         call(
             "PATCH",
             "/issues/comments/950",
-            body={"body": body("status-after-review")},
-            reply=comment(950, 2, body("status-after-review")),
+            body={"body": with_proofs(body("status-after-review"), [LABEL_REVIEW_COMMIT])},
+            reply=comment(950, 2, with_proofs(body("status-after-review"), [LABEL_REVIEW_COMMIT])),
         ),
         *labelled(2, DISCUSSION),
         UNLABEL,
@@ -265,22 +285,6 @@ def edited(name: str, cid: int, number: int = 2) -> dict[str, object]:
         body={"body": body(name)},
         reply=comment(cid, number, body(name)),
     )
-
-
-# The bot's commits on PR 2 (fixed git dates), named by the status comment it writes after
-REVIEW_COMMIT = "cb94cb3376633806c370606a362f10e5cc947791"
-DISMISS_COMMIT = "b04fada9c0c6fde203f657d2eab655a665909933"
-DISMISS_SOME_COMMIT = "c617e0ebb598393cc38f39720c25eb88161808bb"
-ACCEPT_COMMIT = "27af044ecbe4670db1ef3a61aa7cd33afe8f8d52"
-DONE_COMMIT = "5093036ac2fa31e68672b0682780b14c223cc15d"
-REFINE_COMMIT = "6196c313dfb8daa5fb8a4a7db15879ed1563f366"
-
-
-def with_proofs(text: str, shas: list[str]) -> str:
-    """``text`` (a comment opening with its marker) naming the bot's commits ``shas`` in its
-    leading markers: the proof that the bot made them."""
-    mark, _, rest = text.partition("\n")
-    return "\n".join([mark, *(f"<!-- rfd-bot:commit:{sha} -->" for sha in shas), rest])
 
 
 def status_posted(name: str, *labels: str, new: bool = False,
@@ -479,9 +483,9 @@ CASSETTES |= {
         call(
             "POST",
             "/issues/2/comments",
-            body={"body": body("status-accepted")},
+            body={"body": with_proofs(body("status-accepted"), [LABEL_ACCEPT_COMMIT])},
             status=201,
-            reply=comment(950, 2, body("status-accepted")),
+            reply=comment(950, 2, with_proofs(body("status-accepted"), [LABEL_ACCEPT_COMMIT])),
         ),
         *labelled(2, ACCEPTED, new=True),  # the tracking issue made it: grey until now
         reply("label-accept"),
@@ -1035,8 +1039,8 @@ CASSETTES[R + "test_rerun_after_posting_failed_posts_the_committed_review"] = [
     call(
         "PATCH",
         "/issues/comments/950",
-        body={"body": body("status-after-rerun")},
-        reply=comment(950, 2, body("status-after-rerun")),
+        body={"body": with_proofs(body("status-after-rerun"), [LABEL_REVIEW_COMMIT])},
+        reply=comment(950, 2, with_proofs(body("status-after-rerun"), [LABEL_REVIEW_COMMIT])),
     ),
     *labelled(2, DISCUSSION),
     UNLABEL,
@@ -1172,8 +1176,8 @@ CASSETTES[R + "test_findings_lead_with_the_verdict_and_link_the_rfd_lines"] = [
     call(
         "PATCH",
         "/issues/comments/950",
-        body={"body": body("status-after-findings")},
-        reply=comment(950, 2, body("status-after-findings")),
+        body={"body": with_proofs(body("status-after-findings"), [FINDINGS_COMMIT])},
+        reply=comment(950, 2, with_proofs(body("status-after-findings"), [FINDINGS_COMMIT])),
     ),
     *labelled(2, DISCUSSION),
     UNLABEL,
