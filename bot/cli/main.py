@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "list": "bot.cli.show:list_cmd",
     "status": "bot.cli.show:status",
     "plan": "bot.cli.show:plan_cmd",
+    "site": "bot.cli.site_cmd:site",
     "lint": "bot.cli.lint_cmd:lint",
     "promote": "bot.cli.transitions:promote",
     "abandon": "bot.cli.transitions:abandon",
