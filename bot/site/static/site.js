@@ -126,7 +126,9 @@ function board(tbody, form) {
     toUrl();
   }
 
-  form.addEventListener("input", () => { page = 1; if (data) draw(); });
+  for (const kind of ["input", "change"]) {
+    form.addEventListener(kind, () => { page = 1; if (data) draw(); });
+  }
   form.addEventListener("submit", (event) => { event.preventDefault(); });
   for (const a of document.querySelectorAll(".counts a")) {
     a.addEventListener("click", (event) => {
