@@ -17,12 +17,13 @@ from pygments.formatters import HtmlFormatter
 
 from bot.config.load import load_config
 from bot.core.errors import RfdError
-from bot.site import graph, search
+from bot.site import bodies, graph, search
 from bot.site.corpus import read_corpus
 from bot.site.history import read_history
 from bot.site.pages import Site, render_site
 
 MARKER = ".rfd-site"
+CACHE = ".rfd-site-cache.json"
 STATIC = ("site.css", "site.js", "favicon.svg")
 GENERATED_DIRS = ("rfd", "board")
 NOT_A_SITE = "{out} has files and was not built by `rfd site`"
@@ -58,7 +59,10 @@ def build_site(root: Path, out: Path, *, repository: str | None = None,
     site = Site(corpus, graph.build(corpus.rfds), history, title or f"{root.name} · RFDs")
     binary = search.executable() if search_index else None
     site.search = binary is not None
-    files = dict(render_site(site))
+    docs = [(r.path, r.text) for r in corpus.rfds]
+    rendered = bodies.render_all(docs, site.pages, site.blob_base, out / CACHE)
+    clock["markdown"] = _lap(start, clock)
+    files = dict(render_site(site, lambda r: rendered[r.path]))
     files.update(static_files())
     clock["render"] = _lap(start, clock)
     written = write(out, files)

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
-from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2 import Environment, PackageLoader, Template, select_autoescape
 from markupsafe import Markup
 
 from bot.site import board, catalog, feed, svg
@@ -24,6 +24,11 @@ from bot.site.records import LINK_KINDS, Corpus, SiteRfd
 
 LIFECYCLE = ("Draft", "Discussion", "Accepted", "Implemented")
 BACK_ORDER = ("required by", "extended by", "superseded by")
+
+
+@cache
+def template(name: str) -> Template:
+    return environment().get_template(name)
 
 
 @cache
@@ -59,13 +64,18 @@ class Site:
         self.canonical = canonical(self.titles)
         self.order = {r.id: n for n, r in enumerate(corpus.rfds)}
         self.search = True
+        self.pages = {path: f"{rid}.html" for path, rid in self.by_path.items()}
 
     def common(self, root: str, nav: str) -> dict[str, Any]:
         return {"site_title": self.title, "root": root, "nav": nav,
                 "count": len(self.corpus.rfds), "search": self.search}  # fmt: skip
 
+    @property
+    def blob_base(self) -> str:
+        return f"{self.gh}/blob/HEAD/" if self.gh else ""
+
     def blob(self, path: str) -> str | None:
-        return f"{self.gh}/blob/HEAD/{path}" if self.gh else None
+        return f"{self.blob_base}{path}" if self.gh else None
 
     def updated(self, rid: str) -> str | None:
         found = self.history.updated.get(rid)
@@ -89,8 +99,7 @@ def render_site(
 
 
 def rfd_body(site: Site, rfd: SiteRfd) -> Rendered:
-    pages = {path: f"{rid}.html" for path, rid in site.by_path.items()}
-    return render(rfd.text, LinkContext(rfd.path, pages, site.blob))
+    return render(rfd.text, LinkContext(rfd.path, site.pages, site.blob))
 
 
 def rfd_page(site: Site, rfd: SiteRfd, body: Rendered) -> str:
@@ -98,25 +107,21 @@ def rfd_page(site: Site, rfd: SiteRfd, body: Rendered) -> str:
     back = site.graph.back_links(rfd.id)
     links += [(k, back[k]) for k in BACK_ORDER if k in back]
     passed = LIFECYCLE[: LIFECYCLE.index(rfd.status)] if rfd.status in LIFECYCLE else ()
-    return (
-        environment()
-        .get_template("rfd.html.j2")
-        .render(
-            **site.common("../", "rfd"),
-            r=rfd,
-            body=Markup(body.html),
-            toc=body.toc,
-            links=[(k, tuple(_canonical(site, i) for i in ids)) for k, ids in links],
-            titles=site.titles,
-            lifecycle=LIFECYCLE,
-            passed=passed,
-            updated=site.updated(rfd.id),
-            blob=site.blob(rfd.path),
-            gh=site.gh,
-            fcp=_day(rfd.fcp_end),
-            review_date=_day(rfd.review.stamp) if rfd.review else None,
-            around=Markup(around(site, rfd.id)),
-        )
+    return template("rfd.html.j2").render(
+        **site.common("../", "rfd"),
+        r=rfd,
+        body=Markup(body.html),
+        toc=body.toc,
+        links=[(k, tuple(_canonical(site, i) for i in ids)) for k, ids in links],
+        titles=site.titles,
+        lifecycle=LIFECYCLE,
+        passed=passed,
+        updated=site.updated(rfd.id),
+        blob=site.blob(rfd.path),
+        gh=site.gh,
+        fcp=_day(rfd.fcp_end),
+        review_date=_day(rfd.review.stamp) if rfd.review else None,
+        around=Markup(around(site, rfd.id)),
     )
 
 
@@ -153,17 +158,13 @@ def graph_page(site: Site) -> str:
         linked, list(site.graph.edges), site.status, page_of,
         title=lambda n: _tip(site, n), label="Dependency graph of every RFD",
     )  # fmt: skip
-    return (
-        environment()
-        .get_template("graph.html.j2")
-        .render(
-            **site.common("", "graph"),
-            svg=Markup(picture),
-            edges=site.graph.edges,
-            dangling=site.graph.dangling,
-            linked=len(linked),
-            statuses=[s for s in board.ORDER if s in site.status.values()],
-        )
+    return template("graph.html.j2").render(
+        **site.common("", "graph"),
+        svg=Markup(picture),
+        edges=site.graph.edges,
+        dangling=site.graph.dangling,
+        linked=len(linked),
+        statuses=[s for s in board.ORDER if s in site.status.values()],
     )
 
 
@@ -181,11 +182,11 @@ def board_pages(site: Site) -> Iterator[tuple[str, str]]:
         "pages": pages,
         "problems": site.corpus.problems,
     }
-    template = environment().get_template("board.html.j2")
+    board_template = template("board.html.j2")
     for number in range(1, pages + 1):
         root = "" if number == 1 else "../"
         chunk = rows[(number - 1) * board.PAGE_SIZE : number * board.PAGE_SIZE]
-        yield board_page(number), template.render(
+        yield board_page(number), board_template.render(
             **site.common(root, "board"), **shared, rows=chunk, page=number,
             page_href=lambda n, root=root: root + board_page(n),
         )  # fmt: skip
