@@ -83,6 +83,8 @@ class Panel:
     """The sign-off block (``[consensus]``), markdown lines made safe by its renderer."""
     signed_off: bool | None = None
     """Whether acceptance has its sign-offs; None when the repository asks for none."""
+    site: str = ""
+    """The RFD's page on the published site (``[site] url``); empty when there is none."""
 
 
 @dataclass(frozen=True)
@@ -197,6 +199,8 @@ def panel_text(panel: Panel, who: Who, review_label: str, accept_label: str) -> 
     if panel.problem:
         return [*lines, BROKEN.format(problem=inline(panel.problem)), ""]
     lines += [stepper(panel.status), ""]
+    if panel.site:
+        lines += [f"[Read it on the RFD site]({panel.site})", ""]
     step = next_step(panel, review_label, accept_label)
     lines += [f"**Next step:** {step}", ""]
     if who_line := _who(panel.status, who, accept_label):

@@ -25,6 +25,7 @@ from bot.model import lifecycle_labels, phase_ids
 from bot.model.document import Document
 from bot.model.plan import PlanPhase
 from bot.model.status import Status
+from bot.site.address import page_url
 from bot.state import StateStore
 
 
@@ -135,7 +136,8 @@ def sync_tracking(ws: Site, query: str, pulls: Mapping[int, str] | None = None) 
     if existing is None:
         link = ws.forge.file_url(file.path)
         body = tracking.render_body(rid, doc.title, link, phases, done, links=links, pulls=pulls,
-                                    decision=_decision(ws, rid))  # fmt: skip
+                                    decision=_decision(ws, rid),
+                                    site=page_url(ws.config.site.url, rid))  # fmt: skip
         issue = ws.forge.create_issue(title, with_marker(body, mark), labels=(label,))
         created = True
     else:
