@@ -33,7 +33,9 @@ def waiting(rfds: Iterable[SiteRfd], status_of: Mapping[str, str]) -> list[Waiti
     """Every RFD held up, and by whom or what: sign-offs, open concerns, required RFDs."""
     found: list[Waiting] = []
     for r in rfds:
-        found += [Waiting(r.id, r.title, what) for what in _held(r, status_of)]
+        held = _held(r, status_of)
+        if held:
+            found.append(Waiting(r.id, r.title, "; ".join(held)))
     return found
 
 
@@ -48,7 +50,7 @@ def _held(r: SiteRfd, status_of: Mapping[str, str]) -> list[str]:
         for dep in r.requires:
             have = status_of.get(dep)
             if have is not None and have not in READY_FOR[goal]:
-                out.append(f"requires RFD {dep}, still {have}")
+                out.append(f"needs RFD {dep} {READY_FOR[goal][0].lower()} first (it is {have})")
     return out
 
 

@@ -144,7 +144,8 @@ def around(site: Site, rid: str) -> str:
     nodes = sorted(near)
     edges = [e for n in nodes for e in site.graph.outgoing.get(n, ()) if e.target in near]
     return svg.draw(nodes, edges, site.status, lambda n: f"{n}.html", focus=rid,
-                    title=lambda n: _tip(site, n), label=f"RFDs linked to RFD {rid}")  # fmt: skip
+                    title=lambda n: _tip(site, n), caption=lambda n: site.titles.get(n, ""),
+                    label=f"RFDs linked to RFD {rid}")  # fmt: skip
 
 
 def _tip(site: Site, rid: str) -> str:
@@ -156,7 +157,8 @@ def graph_page(site: Site) -> str:
     linked = sorted(ends, key=lambda n: site.order.get(n, 0))
     picture = svg.draw(
         linked, list(site.graph.edges), site.status, page_of,
-        title=lambda n: _tip(site, n), label="Dependency graph of every RFD",
+        title=lambda n: _tip(site, n), caption=lambda n: site.titles.get(n, ""),
+        label="Dependency graph of every RFD",
     )  # fmt: skip
     return template("graph.html.j2").render(
         **site.common("", "graph"),

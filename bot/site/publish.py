@@ -19,9 +19,7 @@ PAGES_NEXT = 'next, on GitHub: Settings → Pages → Source: "GitHub Actions"'
 
 def render(src: Source, branch: str) -> str:
     text = resources.files("bot.site").joinpath("workflow.yml").read_text(encoding="utf-8")
-    return text.replace("__DEFAULT_BRANCH__", branch).replace(
-        "__SOURCE__", f"{src.repo}@{src.ref}"
-    )
+    return text.replace("__DEFAULT_BRANCH__", branch).replace("__SOURCE__", f"{src.repo}@{src.ref}")
 
 
 def write_workflow(root: Path, src: Source, branch: str) -> str:

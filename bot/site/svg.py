@@ -15,8 +15,10 @@ from markupsafe import escape
 
 from bot.site.graph import Edge
 
-BOX_W, BOX_H = 64, 26
-COL_GAP, ROW_GAP, PAD = 120, 14, 12
+BOX_W, BOX_H = 176, 26
+COL_GAP, ROW_GAP, PAD = 64, 12, 12
+CAPTION = 22
+"""Characters of a box's caption (the id and the start of the title)."""
 DASH = {"requires": "", "extends": "6 4", "supersedes": "2 3"}
 
 
@@ -83,6 +85,7 @@ def draw(
     href: Callable[[str], str],
     *,
     title: Callable[[str], str] = str,
+    caption: Callable[[str], str] = lambda _: "",
     focus: str | None = None,
     label: str = "Dependency graph",
 ) -> str:
@@ -99,7 +102,10 @@ def draw(
         "</marker></defs>",
     ]
     parts += [_edge(e, where) for e in edges if e.source in where and e.target in where]
-    parts += [_node(n, where[n], status.get(n, ""), href(n), title(n), n == focus) for n in nodes]
+    parts += [
+        _node(n, where[n], status.get(n, ""), href(n), title(n), caption(n), n == focus)
+        for n in nodes
+    ]
     parts.append("</svg>")
     return "".join(parts)
 
@@ -112,30 +118,36 @@ def _xy(place: tuple[int, int]) -> tuple[int, int]:
 def _edge(edge: Edge, where: Mapping[str, tuple[int, int]]) -> str:
     sx, sy = _xy(where[edge.source])
     tx, ty = _xy(where[edge.target])
-    x1, y1 = sx, sy + BOX_H // 2
-    x2, y2 = tx + BOX_W, ty + BOX_H // 2
-    if x2 >= x1:  # a link that points right or within a column (a cut cycle): go around
-        x1, x2 = sx + BOX_W // 2, tx + BOX_W // 2
-        y1, y2 = (sy, ty + BOX_H) if sy > ty else (sy + BOX_H, ty)
+    x1, y1, x2, y2 = sx, sy + BOX_H // 2, tx + BOX_W, ty + BOX_H // 2
+    mid = (x1 + x2) // 2
+    curve = f"M{x1},{y1} C{mid},{y1} {mid},{y2} {x2},{y2}"
+    if x2 >= x1:  # points right or within a column (a cycle, cut): a loop below both boxes
+        x1, y1, x2, y2 = sx + BOX_W // 2, sy + BOX_H, tx + BOX_W // 2, ty + BOX_H
+        low = max(y1, y2) + ROW_GAP + BOX_H // 2
+        curve = f"M{x1},{y1} C{x1},{low} {x2},{low} {x2},{y2}"
     dash = DASH[edge.kind]
     style = f' stroke-dasharray="{dash}"' if dash else ""
-    mid = (x1 + x2) // 2
     return (
-        f'<path class="edge {edge.kind}" d="M{x1},{y1} C{mid},{y1} {mid},{y2} {x2},{y2}" '
-        f'fill="none"{style} marker-end="url(#arrow)"><title>{escape(edge.source)} '
-        f"{escape(edge.kind)} {escape(edge.target)}</title></path>"
+        f'<path class="edge {edge.kind}" d="{curve}" fill="none"{style} '
+        f'marker-end="url(#arrow)"><title>{escape(edge.source)} {escape(edge.kind)} '
+        f"{escape(edge.target)}</title></path>"
     )
 
 
+def _short(text: str, room: int) -> str:
+    return text if len(text) <= room else text[: room - 1].rstrip() + "…"
+
+
 def _node(
-    node: str, place: tuple[int, int], status: str, href: str, title: str, focus: bool
+    node: str, place: tuple[int, int], status: str, href: str, title: str, label: str, focus: bool
 ) -> str:
     x, y = _xy(place)
     ring = " focus" if focus else ""
+    rest = f" {escape(_short(label, CAPTION - len(node)))}" if label else ""
     return (
         f'<a href="{escape(href)}" class="node{ring}"><title>{escape(title)}</title>'
         f'<rect x="{x}" y="{y}" width="{BOX_W}" height="{BOX_H}" rx="6" '
         f'class="st-{escape(status.lower())}"/>'
-        f'<text x="{x + BOX_W // 2}" y="{y + BOX_H // 2 + 4}" text-anchor="middle">'
-        f"{escape(node)}</text></a>"
+        f'<text x="{x + 9}" y="{y + BOX_H // 2 + 4}"><tspan class="rid">{escape(node)}</tspan>'
+        f"{rest}</text></a>"
     )
