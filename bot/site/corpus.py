@@ -8,8 +8,10 @@ dialect of RFD repository means changing this module only.
 
 from __future__ import annotations
 
+import os
 import re
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from bot.config import discovery
@@ -20,34 +22,63 @@ from bot.lifecycle.consensus_gate import standing
 from bot.model import consensus, phase_ids
 from bot.model import reviews as reviews_md
 from bot.model.document import Document, parse_links
+from bot.model.ids import RfdId
 from bot.model.status import Status
 from bot.site.records import Concern, Corpus, Decisions, Phase, Review, SiteRfd
 from bot.state import StateStore
+from bot.state.layout import IMPL_REVIEWS, REVIEWS, numbered
 
 _NUMBER = re.compile(r"(?:#|/pull/|/issues/)([0-9]+)\b|^\s*([0-9]+)\s*$")
 _PR_IN_SUMMARY = re.compile(r"(?:\bPR\s*#|/pull/)([0-9]+)\b", re.IGNORECASE)
 _LABEL_SPLIT = re.compile(r"[,;]")
+PARALLEL_FROM = 1000
+"""RFDs to read before a pool of processes pays for its start-up."""
+CHUNK = 250
 REVIEW_FINDINGS = 8
 """Findings of the latest review shown on an RFD's page (the most severe first)."""
 
 
 def read_corpus(root: Path, *, repository: str | None = None) -> Corpus:
-    """Every RFD under ``root`` with its state; files that do not parse become problems."""
+    """Every RFD under ``root`` with its state; files that do not parse become problems.
+    A large corpus is read by several processes (each RFD on its own: the order is kept)."""
     cfg = load_config(root)
-    docs, errors = discovery.load_all(root, cfg)
-    store = StateStore(root, cfg)
-    rfds = tuple(_rfd(doc, store, cfg) for doc in sorted(docs, key=_order) if doc.rfd_id)
+    files = discovery.scan(root, cfg)
+    chunks = [files[n : n + CHUNK] for n in range(0, len(files), CHUNK)]
+    workers = min(4, os.cpu_count() or 1)
+    if len(files) < PARALLEL_FROM or workers < 2:
+        parts = [_read_chunk(root, chunk) for chunk in chunks]
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            parts = list(pool.map(_read_chunk, [root] * len(chunks), chunks))
+    rfds = [rfd for found, _ in parts for rfd in found]
+    errors = [*map(str, discovery.duplicates(files)), *(e for _, errs in parts for e in errs)]
     return Corpus(
-        rfds=rfds,
-        problems=tuple(str(e) for e in errors),
+        rfds=tuple(sorted(rfds, key=_order)),
+        problems=tuple(errors),
         repository=repository,
         site_url=cfg.site.url,
     )
 
 
-def _order(doc: Document) -> tuple[bool, int, str]:
-    rid = doc.rfd_id
-    return (rid.draft, rid.number, doc.path) if rid else (True, 0, doc.path)
+def _read_chunk(root: Path, files: list[discovery.RfdFile]) -> tuple[list[SiteRfd], list[str]]:
+    cfg = load_config(root)
+    store = StateStore(root, cfg)
+    found: list[SiteRfd] = []
+    errors: list[str] = []
+    for file in files:
+        try:
+            doc = discovery.read(root, file)
+        except RfdError as err:
+            errors.append(str(err))
+            continue
+        if doc.rfd_id is not None:
+            found.append(_rfd(doc, store, cfg))
+    return found, errors
+
+
+def _order(rfd: SiteRfd) -> tuple[bool, int, str]:
+    rid = RfdId.parse(rfd.id)
+    return rid.draft, rid.number, rfd.path
 
 
 def _rfd(doc: Document, store: StateStore, cfg: Config) -> SiteRfd:
@@ -142,18 +173,18 @@ def _phase_pr(summary: Path | None) -> int | None:
 
 
 def _review(store: StateStore, rid: str) -> Review | None:
-    found = [*store.list_reviews(rid), *store.list_reviews(rid, impl=True)]
+    found = [*numbered(store.path(rid, REVIEWS)), *numbered(store.path(rid, IMPL_REVIEWS))]
     if not found:
         return None
-    latest = max(found, key=lambda r: r.timestamp)
+    stamp, path = max(found, key=lambda r: r[0])
     try:
-        parsed = reviews_md.parse(latest.path.read_text(encoding="utf-8", errors="replace"))
+        parsed = reviews_md.parse(path.read_text(encoding="utf-8", errors="replace"))
     except OSError:
         return None
     findings = sorted(parsed.findings, key=lambda f: f.severity.rank)[:REVIEW_FINDINGS]
     return Review(
         kind=parsed.kind,
-        stamp=latest.timestamp,
+        stamp=stamp,
         summary=parsed.summary,
         counts=parsed.counts(),
         findings=tuple((f.severity.value, f.section, f.message) for f in findings),
