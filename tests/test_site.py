@@ -231,6 +231,15 @@ def test_a_rebuild_writes_only_what_changed(repo: Path, tmp_path: Path) -> None:
         path.write_text(original.replace("## ", "## Changed: ", 1), encoding="utf-8")
         third = build_site(repo, out, search_index=False)
         assert 1 <= third.written <= 2  # its page (and nothing else: no title or status changed)
+        assert "Changed: " in (out / "rfd/014.html").read_text(encoding="utf-8")
+        phase = repo / "docs/rfd/.state/020/phases/3a.md"
+        phase.write_text("Anthropic send stage done.\n", encoding="utf-8")
+        try:
+            build_site(repo, out, search_index=False)
+            page = (out / "rfd/020.html").read_text(encoding="utf-8")
+            assert "3 of 9 phases done" in page  # a state file changed: read again
+        finally:
+            phase.unlink()
         path.unlink()
         fourth = build_site(repo, out, search_index=False)
         assert fourth.removed == 1 and not (out / "rfd/014.html").exists()
@@ -255,3 +264,22 @@ def test_rfd_site_reports_what_it_built(
     data = json.loads(capsys.readouterr().out)
     assert data["rfds"] == 39 and data["search"] is False and data["written"] == data["files"]
     assert (out / "index.html").is_file()
+
+
+def test_a_second_read_comes_from_the_cache_and_equals_the_first(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.site import corpus
+
+    cache = tmp_path / "read.json"
+    first = corpus.read_corpus(repo, cache=cache)
+    read_again: list[str] = []
+    real = corpus.discovery.read
+
+    def counted(root: Path, file: discovery.RfdFile) -> object:
+        read_again.append(file.path)
+        return real(root, file)
+
+    monkeypatch.setattr(corpus.discovery, "read", counted)
+    assert corpus.read_corpus(repo, cache=cache) == first
+    assert len(read_again) == len(first.problems)  # only the files that do not parse

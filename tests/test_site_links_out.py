@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.config.site_address import page_url
 from bot.github.dashboard import Panel, Who, render
 from bot.lifecycle import accept
 from bot.lifecycle.workspace import Workspace
 from bot.model.status import Status
-from bot.site.address import page_url
 from tests.conftest import rfd_text, write_rfd
 
 SITE = "https://acme.github.io/jp/"

@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from urllib.parse import quote
 
+from bot.config.site_address import page_url
 from bot.core.text import plural
 from bot.forge.base import Comment
 from bot.forge.comments import marker
@@ -28,7 +29,6 @@ from bot.github.records import PullRequest
 from bot.github.revisions import PostedReview, posted_reviews, short, with_stale_banner
 from bot.github.verb_specs import REGISTRY, Verb
 from bot.model.status import Status
-from bot.site.address import page_url
 
 Lint = dict[str, tuple[int, int]]
 

@@ -15,6 +15,7 @@ from typing import Protocol
 
 from bot.config.discovery import RfdFile
 from bot.config.load import Config
+from bot.config.site_address import page_url
 from bot.core.bus import EventBus
 from bot.core.markdown_safe import inline, one_line
 from bot.events import TrackingDue, TrackingIssueUpdated
@@ -25,7 +26,6 @@ from bot.model import lifecycle_labels, phase_ids
 from bot.model.document import Document
 from bot.model.plan import PlanPhase
 from bot.model.status import Status
-from bot.site.address import page_url
 from bot.state import StateStore
 
 

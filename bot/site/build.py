@@ -24,6 +24,7 @@ from bot.site.pages import Site, render_site
 
 MARKER = ".rfd-site"
 CACHE = ".rfd-site-cache.json"
+READ_CACHE = ".rfd-site-read.json"
 STATIC = ("site.css", "site.js", "favicon.svg")
 GENERATED_DIRS = ("rfd", "board")
 NOT_A_SITE = "{out} has files and was not built by `rfd site`"
@@ -52,7 +53,7 @@ def build_site(root: Path, out: Path, *, repository: str | None = None,
     start = time.perf_counter()
     check_out(out)
     cfg = load_config(root)
-    corpus = read_corpus(root, repository=repository)
+    corpus = read_corpus(root, repository=repository, cache=out / READ_CACHE)
     clock["read"] = _lap(start)
     history = read_history(root, cfg.rfd_dir, cfg.state_root)
     clock["history"] = _lap(start, clock)

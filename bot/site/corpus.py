@@ -15,7 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from bot.config import discovery
-from bot.config.load import load_config
+from bot.config.load import CONFIG_PATH, load_config
 from bot.config.schema import Config
 from bot.core.errors import RfdError
 from bot.lifecycle.consensus_gate import standing
@@ -24,6 +24,7 @@ from bot.model import reviews as reviews_md
 from bot.model.document import Document, parse_links
 from bot.model.ids import RfdId
 from bot.model.status import Status
+from bot.site import readcache
 from bot.site.records import Concern, Corpus, Decisions, Phase, Review, SiteRfd
 from bot.state import StateStore
 from bot.state.layout import IMPL_REVIEWS, REVIEWS, numbered
@@ -38,11 +39,36 @@ REVIEW_FINDINGS = 8
 """Findings of the latest review shown on an RFD's page (the most severe first)."""
 
 
-def read_corpus(root: Path, *, repository: str | None = None) -> Corpus:
+def read_corpus(root: Path, *, repository: str | None = None, cache: Path | None = None) -> Corpus:
     """Every RFD under ``root`` with its state; files that do not parse become problems.
-    A large corpus is read by several processes (each RFD on its own: the order is kept)."""
+    With a ``cache`` (:mod:`bot.site.readcache`), an RFD whose files did not change since
+    the last read is not read again; a large corpus is read by several processes."""
     cfg = load_config(root)
     files = discovery.scan(root, cfg)
+    config = readcache.signature([str(root / CONFIG_PATH)])
+    known = readcache.load(cache, config) if cache else {}
+    store = StateStore(root, cfg)
+    sigs = {
+        f.path: readcache.signature(
+            readcache.files_of(str(root / f.path), str(store.dir(f.rfd_id)))
+        )
+        for f in files
+    }
+    kept = [known[f.path][1] for f in files if known.get(f.path, ("",))[0] == sigs[f.path]]
+    todo = [f for f in files if known.get(f.path, ("",))[0] != sigs[f.path]]
+    rfds, errors = _read(root, todo)
+    rfds += kept
+    if cache is not None:
+        readcache.save(cache, config, {r.path: (sigs[r.path], r) for r in rfds})
+    return Corpus(
+        rfds=tuple(sorted(rfds, key=_order)),
+        problems=(*map(str, discovery.duplicates(files)), *errors),
+        repository=repository,
+        site_url=cfg.site.url,
+    )
+
+
+def _read(root: Path, files: list[discovery.RfdFile]) -> tuple[list[SiteRfd], list[str]]:
     chunks = [files[n : n + CHUNK] for n in range(0, len(files), CHUNK)]
     workers = min(4, os.cpu_count() or 1)
     if len(files) < PARALLEL_FROM or workers < 2:
@@ -50,14 +76,7 @@ def read_corpus(root: Path, *, repository: str | None = None) -> Corpus:
     else:
         with ProcessPoolExecutor(workers) as pool:
             parts = list(pool.map(_read_chunk, [root] * len(chunks), chunks))
-    rfds = [rfd for found, _ in parts for rfd in found]
-    errors = [*map(str, discovery.duplicates(files)), *(e for _, errs in parts for e in errs)]
-    return Corpus(
-        rfds=tuple(sorted(rfds, key=_order)),
-        problems=tuple(errors),
-        repository=repository,
-        site_url=cfg.site.url,
-    )
+    return [r for found, _ in parts for r in found], [e for _, errs in parts for e in errs]
 
 
 def _read_chunk(root: Path, files: list[discovery.RfdFile]) -> tuple[list[SiteRfd], list[str]]:

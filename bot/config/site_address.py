@@ -1,6 +1,7 @@
-"""An RFD's page on the published site, for texts that link to it (the status comment, the
-tracking issue).  Only an http(s) address with no space or markdown punctuation is used:
-the address comes from the configuration and must not become markdown structure."""
+"""An RFD's page on the published RFD site (``[site] url``), for the texts that link to it
+(the status comment, the tracking issue).  Only an http(s) address with no space or markdown
+punctuation is used: the address comes from the configuration and must not become markdown
+structure."""
 
 from __future__ import annotations
 
