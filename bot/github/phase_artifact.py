@@ -236,5 +236,6 @@ def _git_bytes(root: Path, *args: str, env: Mapping[str, str] | None = None) -> 
     done = subprocess.run(argv, cwd=root, capture_output=True, check=False, env=full)
     if done.returncode:
         err = done.stderr.decode("utf-8", "replace").strip()
-        raise ForgeError(f"`git {args[0]}` failed: {err}")
+        what = next(a for a in args if not a.startswith("-") and "=" not in a)
+        raise ForgeError(f"`git {what}` failed: {err}")
     return done.stdout
