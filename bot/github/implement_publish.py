@@ -28,6 +28,7 @@ from bot.github.phase_artifact import (
     recheck,
 )
 from bot.github.records import Reaction
+from bot.llm.usage import LEDGER
 from bot.model import phase_ids
 
 REFUSED = (
@@ -63,7 +64,8 @@ def _checked(ctx: Context) -> tuple[Handed, dict[str, Any], str]:
         raise Tampered([NO_PHASE.format(rid=handed.rid, label=handed.label)])
     facts = facts_of(ws, handed.rid, plan, position)
     facts["position"] = position
-    own = (facts["record"], f"{ws.rel(ws.store.path(handed.rid, f'implement/{position}'))}/**")
+    state = [ws.rel(ws.store.path(handed.rid, name)) for name in (f"implement/{position}", LEDGER)]
+    own = (facts["record"], f"{state[0]}/**", state[1])
     marker = f"<!-- rfd-bot:implement:{handed.rid}-{handed.label} -->\n"
     commit = recheck(ctx.root, src, handed, ctx.cfg, own, ctx.environ, marker)
     return handed, facts, commit
