@@ -153,7 +153,7 @@ def test_a_phase_on_another_base_is_refused(world: tuple[Path, Path], tmp_path: 
         ("<!-- rfd-bot:tracking:045 -->", "Opened.", "the pull request body holds an HTML"),
         ("Fine.", "Opened <!-- rfd-bot:reply:1 -->", "the reply holds an HTML comment"),
         ("x" * 60_001, "Opened.", "the pull request body is 60,0"),
-        ("Fine.", "t: " + " ".join(SECRETS["GITHUB_TOKEN"]), "the reply holds the value of GITHUB_TOKEN"),
+        ("Fine.", "t: " + " ".join(SECRETS["GITHUB_TOKEN"]), "the reply holds the value of"),
     ],
     ids=["marker-in-body", "marker-in-reply", "oversize", "spaced-secret"],
 )

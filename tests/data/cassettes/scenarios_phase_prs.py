@@ -10,7 +10,6 @@ import json
 from pathlib import Path
 
 import yaml
-
 from gh_data import call, comment
 from scenarios_bot import CASSETTES as CASSETTES_SLASH
 from scenarios_bot import CREATED_12, ISSUES_Q, body, reply
