@@ -48,9 +48,9 @@ def on_comment(ctx: Context) -> None:
     if not parsed.commands and not parsed.errors:
         ctx.summary.note("no /rfd command in this comment")
         return
-    if parsed.errors:
-        ctx.reply(usage_reply(parsed.errors), key=f"{ctx.delivery.key}-usage")
     stage = stage_of(ctx.environ)
+    if parsed.errors and stage is not JobStage.WORK:  # said once, by the commands' job
+        ctx.reply(usage_reply(parsed.errors), key=f"{ctx.delivery.key}-usage")
     for command in parsed.commands:
         if not stage.runs(command.verb is Verb.IMPLEMENT):
             ctx.summary.note(OTHER_JOB.format(verb=command.verb.value))
