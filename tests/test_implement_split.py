@@ -107,3 +107,37 @@ def test_the_publish_job_imports_no_model_sdk() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.vcr
+@pytest.mark.usefixtures("all_played", "fixed_git_dates")
+def test_the_publish_job_refuses_a_tampered_phase_and_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A work job taken over hands a phase with a workflow, a link to the environment and the
+    token in a file: nothing is pushed, the reply lists each reason, 😕 on the command."""
+    from bot.github.phase_artifact import Handed, write_bundle, write_manifest
+    from bot.model.plan import PlanPhase, dumps
+
+    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
+    accepted = RFD_TEXT.replace("Discussion", "Accepted")
+    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan, ".github/rfd.toml": CONFIG}
+    origin, checkout = make_world(tmp_path, files, {})
+    base = git(checkout, "rev-parse", "HEAD").strip()
+    (checkout / ".github/workflows").mkdir()
+    (checkout / WORKFLOW).write_text("on: push\n", encoding="utf-8")
+    (checkout / "env.txt").symlink_to("/proc/self/environ")
+    (checkout / "token.txt").write_text(SECRETS["GITHUB_TOKEN"], encoding="utf-8")
+    git(checkout, "add", "-A")
+    git(checkout, "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "-m", "phase")
+    artifact = tmp_path / "artifact"
+    write_bundle(artifact, checkout, base)
+    body = "<!-- rfd-bot:implement:045-1 -->\nPhase 1."
+    write_manifest(artifact, Handed("045", "1", base, False, body, "Opened %PULL_URL%."))
+    monkeypatch.setattr("bot.lifecycle.workspace.make_providers", no_model)
+    publisher = tmp_path / "publish"
+    git(tmp_path, "clone", "-q", "--branch", "main", str(origin), str(publisher))
+    publish = {"RFD_BOT_STAGE": "publish", "RFD_BOT_ARTIFACT": str(artifact),
+               "GITHUB_TOKEN": SECRETS["GITHUB_TOKEN"]}  # fmt: skip
+    assert run_bot(tmp_path, publisher, "issue_comment", implement_comment(), **publish) == 0
+    assert BRANCH not in git(tmp_path, "ls-remote", "--heads", str(origin))

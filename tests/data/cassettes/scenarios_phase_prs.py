@@ -12,7 +12,7 @@ from pathlib import Path
 import yaml
 from gh_data import call, comment
 from scenarios_bot import CASSETTES as CASSETTES_SLASH
-from scenarios_bot import CREATED_12, ISSUES_Q, body, reply
+from scenarios_bot import CREATED_12, ISSUES_Q, body, react, reply
 
 P = "test_github_push/"
 LINKED = {**CREATED_12, "body": body("tracking-pr-linked")}
@@ -56,3 +56,10 @@ CASSETTES["test_implement_split/test_the_work_job_hands_over_and_the_publish_job
     call("PATCH", "/issues/comments/970", body={"body": AGAIN}, reply=comment(970, 12, AGAIN)),
     *HOSTILE_RUN[10:],
 ]  # fmt: skip
+
+# The publish job refuses a tampered phase: 😕 and a reply listing each reason, nothing pushed.
+CASSETTES["test_implement_split/test_the_publish_job_refuses_a_tampered_phase_and_says_why"] = [
+    react("confused"),
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+    reply("implement-publish-refused", cid=971, number=12),
+]
