@@ -18,6 +18,11 @@ An item whose check fails stays failed (``[!]``): the PR then says so and record
 nothing (no ``phases/<label>.md``; it says how a person records the phase from the kept
 summary), and the progress comment — on the tracking issue too — ends in a warning.
 
+In the shipped workflow this runs as the ``work`` stage (:mod:`bot.github.stage`): the job
+holds no token that can write code, so the phase is committed but not pushed, and the
+commit and the texts to post are left for the publish job
+(:mod:`bot.github.phase_artifact`, :mod:`bot.github.implement_publish`).
+
 Retry-safe: a run that pushed the branch but failed to open the PR (a 5xx, a
 422) left the work on the branch; the next run finds the branch with its
 ``phases/<label>.md`` (or the kept summary of failed items), opens the PR for it without
