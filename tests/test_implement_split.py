@@ -16,6 +16,8 @@ from typing import NoReturn
 
 import pytest
 
+from bot.agent.copy_changes import bounds_for
+from bot.config.load import load
 from bot.github.phase_artifact import BUNDLE, MANIFEST
 from tests.conftest import git
 from tests.fakes import scripted_providers
@@ -68,6 +70,10 @@ def test_the_work_job_hands_over_and_the_publish_job_pushes(
     changed, blobs = unbundled(tmp_path / "unpacked", origin, artifact / BUNDLE, base)
     assert {"conftest.py", "leak.txt", "docs/rfd/.state/045/phases/1.md"} <= changed
     assert WORKFLOW not in changed and RFD_PATH not in changed
+    allowed = bounds_for(load(checkout).config)
+    own = ("docs/rfd/.state/045/phases/1.md", "docs/rfd/.state/045/usage.jsonl")
+    assert [p for p in changed if allowed.refusal(p) and p not in own and
+            not p.startswith("docs/rfd/.state/045/implement/1/")] == []  # fmt: skip
     assert leaked(blobs + json.dumps(manifest)) == []  # the artifact holds no secret
 
     for name in SECRETS:  # the publish job holds the write token, no model key

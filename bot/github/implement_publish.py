@@ -86,6 +86,9 @@ def _publish(ctx: Context, handed: Handed, facts: dict[str, Any], commit: str) -
     link_pull(ws, handed.rid, facts["position"], (number, url))
     shown = (OPENED_FAILED if handed.failed else OPENED).format(**facts, pr=pr_link(url))
     ctx.upsert("implement", f"{handed.rid}-{handed.label}", shown)
+    tracking = ws.document(handed.rid).tracking_issue if handed.failed else None
+    if tracking is not None and tracking != ctx.number:  # the tracking issue shows it too
+        ctx.upsert("implement", f"{handed.rid}-{handed.label}", shown, number=tracking)
     ctx.api.react(int(ctx.delivery.comment["id"]), Reaction.ROCKET)
     ctx.summary.answered("`/rfd implement` (publish)", ctx.delivery.actor.login, "✅ done")
     ctx.reply(handed.reply.replace(URL, url), key=f"{ctx.delivery.key}-implement")
