@@ -47,13 +47,16 @@ def render_body(
     links: Mapping[int, str] | None = None,
     pulls: Mapping[int, str] | None = None,
     decision: str = "",
+    site: str = "",
 ) -> str:
-    """A fresh issue body: marker, link to the RFD (and to its sign-offs, ``decision``),
-    and the checklist region."""
+    """A fresh issue body: marker, link to the RFD (and to its sign-offs, ``decision``, and
+    its page on the RFD site, ``site``), and the checklist region."""
     shown = link_text(title)  # keeps the link intact
     intro = f"Tracking issue for [RFD {rfd_id}: {shown}]({rfd_path})."
     if decision:
         intro += f" Decided with [these sign-offs and concerns]({decision})."
+    if site:
+        intro += f" [Read it on the RFD site]({site})."
     fresh = region(phases, done, failed, links=joined(pulls or {}, links or {}))
     return f"{marker(rfd_id)}\n{intro}\n\n{fresh}\n"
 

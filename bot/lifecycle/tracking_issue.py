@@ -15,6 +15,7 @@ from typing import Protocol
 
 from bot.config.discovery import RfdFile
 from bot.config.load import Config
+from bot.config.site_address import page_url
 from bot.core.bus import EventBus
 from bot.core.markdown_safe import inline, one_line
 from bot.events import TrackingDue, TrackingIssueUpdated
@@ -135,7 +136,8 @@ def sync_tracking(ws: Site, query: str, pulls: Mapping[int, str] | None = None) 
     if existing is None:
         link = ws.forge.file_url(file.path)
         body = tracking.render_body(rid, doc.title, link, phases, done, links=links, pulls=pulls,
-                                    decision=_decision(ws, rid))  # fmt: skip
+                                    decision=_decision(ws, rid),
+                                    site=page_url(ws.config.site.url, rid))  # fmt: skip
         issue = ws.forge.create_issue(title, with_marker(body, mark), labels=(label,))
         created = True
     else:
