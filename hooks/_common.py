@@ -166,6 +166,10 @@ def load_settings(root: Path) -> Settings:
     drafts = rfd.get("drafts_dir", "drafts").strip("/")
     state_root = f"{rfd_dir}/{rfd.get('state_dir', '.state')}"
     layout = Layout(rfd_dir, f"{rfd_dir}/{drafts}", state_root, rfd.get("templates", TEMPLATES))
+    if table.get("statuses"):
+        from bot.model.vocabulary import use
+
+        use(table["statuses"])
     return Settings(layout, table, None)
 
 

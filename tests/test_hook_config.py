@@ -190,7 +190,9 @@ def schema_leaves(cls: type[Any], prefix: str) -> dict[str, Check]:
             check = typing.get_args(value) if typing.get_origin(value) is Literal else LIST_OF_STR
             out.update({f"{key}.{name}": check for name in MAPPING_KEYS[key]})
         elif origin is Mapping:
-            out[key + ".*"] = typing.get_args(tp)[1]
+            value = typing.get_args(tp)[1]
+            literal = typing.get_origin(value) is Literal
+            out[key + ".*"] = typing.get_args(value) if literal else value
         else:
             out[key] = tp
     return out

@@ -120,6 +120,7 @@ class BotSection:
 
 
 Severity = Literal["off", "warning", "error"]
+Stage = Literal["draft", "discussion", "accepted", "implemented", "abandoned", "superseded"]
 StatusWord = Literal["Draft", "Discussion", "Accepted", "Implemented", "Abandoned", "Superseded"]
 
 
@@ -186,6 +187,10 @@ class Config:
     process: ProcessSection = ProcessSection()
     plugins: PluginsSection = PluginsSection()
     consensus: ConsensusSection = ConsensusSection()
+    statuses: Mapping[str, Stage] = field(default_factory=lambda: MappingProxyType({}))
+    """The repository's own status words, each mapped to the stage rfd reasons about
+    (``published = "accepted"``); ``rfd init`` detects them. Empty: rfd's own words and
+    the dialects it knows (Oxide, Joyent, RFC stages)."""
 
     def model_for(self, step: str, override: str | None = None) -> str:
         """The model id for ``step``: ``override`` or the step's setting, aliases resolved.

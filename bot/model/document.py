@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 
 from bot.core.errors import InvalidStructure, ParseError
 from bot.model.header import Field, find_title, normalize_key, scan_fields, split_title
-from bot.model.ids import RfdId, split_file_name
+from bot.model.ids import RfdId, split_path
 from bot.model.markdown import (
     LazyMask,
     headings,
@@ -67,6 +67,9 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+LIST, YAML, ADOC = "list", "yaml", "adoc"
+"""The forms of a header (:attr:`Document.form`)."""
+
 LINK_KEYS = ("Requires", "Extends", "Supersedes", "Superseded by")
 """Header fields whose values list other RFDs."""
 
@@ -109,6 +112,7 @@ class Document:
     def __init__(
         self, *, path: str, text: str, rfd_id: RfdId | None, title: str, heading_line: int,
         fields: tuple[Field, ...], status: Status, heading_id: RfdId | None = None,
+        status_word: str | None = None, form: str = LIST, status_key: str = "Status",
     ) -> None:  # fmt: skip
         self.path: Final = path
         self.text: Final = text
@@ -118,6 +122,13 @@ class Document:
         self.heading_line: Final = heading_line
         self.fields: Final = fields
         self.status: Final = status
+        """The stage (what rfd reasons about); ``status_word`` is what the file says."""
+        self.status_word: Final = status.value if status_word is None else status_word
+        self.form: Final = form
+        """How the header is written: ``list`` (``- **Status**:`` lines), ``yaml`` (front
+        matter) or ``adoc`` (AsciiDoc attributes)."""
+        self.status_key: Final = status_key
+        """The key the status is written under (``Status``, ``state``, ``stage``…)."""
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Document) and (self.path, self.text) == (other.path, other.text)
@@ -147,7 +158,10 @@ class Document:
     def field(self, key: str) -> str | None:
         """The value of a header field (key compared case-insensitively), None if absent."""
         wanted = normalize_key(key)
-        return next((f.value for f in self.fields if normalize_key(f.key) == wanted), None)
+        if wanted == "status":
+            wanted = normalize_key(self.status_key)
+        names = (wanted, wanted.replace(" ", "-"), wanted.replace(" ", "_"))
+        return next((f.value for f in self.fields if normalize_key(f.key) in names), None)
 
     def section(self, title: str) -> Section | None:
         """The section with this title: a ``##`` one first, else the first of any level."""
@@ -188,17 +202,27 @@ def parse_links(value: str) -> tuple[RfdId, ...]:
 
 
 def parse(text: str, path: str) -> Document:
-    """Parse an RFD; InvalidStructure/ParseError (with path and line) on bad input."""
+    """Parse an RFD; InvalidStructure/ParseError (with path and line) on bad input.  The
+    header may be a field list, YAML front matter or AsciiDoc attributes (the document's
+    own form: :attr:`Document.form`)."""
     if not text.strip():
         raise InvalidStructure(EMPTY, path=path, line=1, hint=EMPTY_HINT)
     lines = split_lines(text)
+    if path.endswith((".adoc", ".asciidoc")):
+        return _parse_adoc(text, path, lines)
+    if text.startswith(("---", "\ufeff---")):
+        from bot.model.front_matter import end_of, holds_status
+
+        end = end_of(lines)
+        if end is not None and holds_status(lines, end):
+            return _parse_front_matter(text, path, lines, end)
     mask = LazyMask(lines)
     title = find_title(iter_headings(lines, mask))
     if title is None:
         raise InvalidStructure(NO_HEADING, path=path, line=1, hint=HEADING_HINT)
     fields = tuple(scan_fields(lines, title.index + 1, mask))
     heading_id, name = split_title(title.title)
-    named = split_file_name(path.rpartition("/")[2])
+    named = split_path(path)
     return Document(
         path=path,
         text=text,
@@ -207,16 +231,88 @@ def parse(text: str, path: str) -> Document:
         title=name,
         heading_line=title.index + 1,
         fields=fields,
-        status=_status(fields, path, title.index + 1),
+        status=_status(fields, path, title.index + 1, text),
     )
 
 
-def _status(fields: tuple[Field, ...], path: str, heading_line: int) -> Status:
+def _status(fields: tuple[Field, ...], path: str, heading_line: int, text: str) -> Status:
     field = next((f for f in fields if normalize_key(f.key) == "status"), None)
+    if field is None and text.startswith(("---", "\ufeff---")):  # front matter, no state
+        raise InvalidStructure(NO_STATE_KEY, path=path, line=1, hint=NO_STATE_HINT)
     if field is None:
         raise InvalidStructure(NO_STATUS, path=path, line=heading_line, hint=STATUS_HINT)
     word = _WORD_RE.search(field.value)
     try:
         return Status.parse(word[0] if word else "", path=path, line=field.line)
     except ParseError:
+        pass
+    try:
         return Status.parse(field.value, path=path, line=field.line)
+    except ParseError:
+        from bot.model.vocabulary import stage_of  # the repository's own words ([statuses])
+
+        return stage_of(field.value, dialects=False, path=path, line=field.line)
+
+
+NO_STATE_KEY = "no state in the front matter"
+NO_STATE_HINT = (
+    "add a line 'state: draft' between the '---' lines (or a '- **Status**: Draft' line "
+    "under the heading)"
+)
+NO_ADOC_STATE = "no :state: attribute"
+NO_ADOC_STATE_HINT = "add a line ':state: draft' above the '= RFD' title"
+
+
+def _parse_front_matter(text: str, path: str, lines: list[str], end: int) -> Document:
+    from bot.model.front_matter import read_fields, status_key
+
+    fields = read_fields(lines, end, path)
+    found = status_key(fields)
+    if found is None:
+        raise InvalidStructure(NO_STATE_KEY, path=path, line=1, hint=NO_STATE_HINT)
+    mask = LazyMask(lines)
+    title = next((h for h in iter_headings(lines, mask) if h.level == 1 and h.index > end), None)
+    heading_id, name = split_title(title.title) if title else (None, _title_field(fields, path))
+    return _with_status(text, path, fields, found, heading_id, name,
+                        (title.index if title else end) + 1, YAML)  # fmt: skip
+
+
+def _parse_adoc(text: str, path: str, lines: list[str]) -> Document:
+    from bot.model.asciidoc import scan
+
+    fields, title_index, title = scan(lines)
+    if title is None:
+        raise InvalidStructure("no '= RFD' title", path=path, line=1,
+                               hint="the title line must look like '= RFD 12 Title'")  # fmt: skip
+    found = next((f for f in fields if normalize_key(f.key) in ("state", "stage", "status")), None)
+    if found is None:
+        raise InvalidStructure(NO_ADOC_STATE, path=path, line=1, hint=NO_ADOC_STATE_HINT)
+    heading_id, name = split_title(title)
+    return _with_status(text, path, fields, found, heading_id, name,
+                        (title_index or 0) + 1, ADOC)  # fmt: skip
+
+
+def _with_status(
+    text: str, path: str, fields: tuple[Field, ...], found: Field, heading_id: RfdId | None,
+    name: str, heading_line: int, form: str,
+) -> Document:  # fmt: skip
+    from bot.model.vocabulary import stage_of
+
+    word = found.value.strip()
+    status = stage_of(word, dialects=True, path=path, line=found.line)
+    named = split_path(path)
+    return Document(
+        path=path, text=text, rfd_id=heading_id if named is None else named[0],
+        heading_id=heading_id, title=name, heading_line=heading_line, fields=fields,
+        status=status, status_word=word, form=form, status_key=found.key,
+    )  # fmt: skip
+
+
+def _title_field(fields: tuple[Field, ...], path: str) -> str:
+    """The title of a document without a ``#`` heading: its ``title`` key, else its slug."""
+    given = next((f.value for f in fields if normalize_key(f.key) == "title"), None)
+    if given:
+        return given
+    named = split_path(path)
+    slug = named[1] if named else path.rpartition("/")[2].rsplit(".", 1)[0]
+    return slug.replace("-", " ").replace("_", " ").strip().capitalize() or path

@@ -124,6 +124,24 @@ def split_file_name(name: str) -> tuple[RfdId, str] | None:
     return rfd_id, match["slug"] or ""
 
 
+DOCUMENT_NAMES = ("README.md", "README.adoc", "index.md", "index.adoc")
+"""The document of a directory-per-RFD corpus (``rfd/0001/README.md``): the directory's
+name is the id, the other files in it belong to the RFD."""
+_DIR_RE = re.compile(r"^[0-9]{1,6}$")
+
+
+def split_path(path: str) -> tuple[RfdId, str] | None:
+    """The id (and slug) a path gives: ``045-slug.md`` by its name, ``0001/README.md`` by its
+    directory (slug empty); None for any other path."""
+    parent, _, name = path.rpartition("/")
+    if name in DOCUMENT_NAMES:
+        folder = parent.rpartition("/")[2]
+        if _DIR_RE.match(folder):
+            return RfdId(draft=False, number=int(folder), digits=len(folder)), ""
+        return None
+    return split_file_name(name)
+
+
 SLUG_MAX = 60
 
 
