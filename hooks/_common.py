@@ -64,14 +64,15 @@ class Layout(NamedTuple):
         path = normalize(path)
         parent, _, name = path.rpartition("/")
         if parent not in (self.rfd_dir, self.drafts_dir):
-            return None
+            if parent.rpartition("/")[0] != self.rfd_dir or not name.startswith(("README", "index")):
+                return None  # not rfd/0001/README.md (a directory per RFD) either
         from bot.config.repo_templates import is_template
-        from bot.model.ids import split_file_name
+        from bot.model.ids import split_path
 
         if is_template(path[len(self.rfd_dir) + 1 :], self.templates):
             return None
 
-        split = split_file_name(name)
+        split = split_path(path)
         return split[0] if split else None
 
     def state_file(self, path: str) -> tuple[str, str] | None:

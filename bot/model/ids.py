@@ -116,6 +116,8 @@ class RfdId:
 
 def split_file_name(name: str) -> tuple[RfdId, str] | None:
     """``"045-my-title.md"`` → ``(RfdId 045, "my-title")``; None for any other name."""
+    if name.endswith(".adoc"):  # a flat AsciiDoc corpus: 045-my-title.adoc
+        name = name[: -len(".adoc")] + ".md"
     match = _FILE_RE.match(name)
     if match is None:
         return None
