@@ -65,8 +65,8 @@ def promote(
             rfd_id=str(file.rfd_id), old=doc.status.value, new=target.value, reason=reason
         )
     )
-    if doc.status is Status.DRAFT and target is Status.DISCUSSION:
-        return _publish_draft(ws, file, doc)
+    if doc.status is Status.DRAFT and target is Status.DISCUSSION and file.rfd_id.draft:
+        return _publish_draft(ws, file, doc)  # a numbered draft (prediscussion) keeps its id
     return _set_status(ws, file, doc, target, reason=reason)
 
 
@@ -89,7 +89,9 @@ def _set_status(
     ws: Workspace, file: RfdFile, doc: Document, target: Status, *, reason: str = ""
 ) -> StatusOutcome:
     path = ws.path(file)
-    ws.write_rfd(path, document.set_status(doc.text, target))
+    text = document.set_status(doc.text, target)
+    ws.write_rfd(path, text)
+    old_word, new_word = doc.status_word, document.parse(text, file.path).status_word
     ws.bus.emit(
         StatusChanged(
             rfd_id=str(file.rfd_id),
@@ -97,9 +99,11 @@ def _set_status(
             new=target.value,
             path=file.path,
             reason=reason,
+            old_word=old_word,
+            new_word=new_word,
         )
     )
-    msg = f"RFD {file.rfd_id}: {doc.status.value} → {target.value}"
+    msg = f"RFD {file.rfd_id}: {old_word} → {new_word}"
     return StatusOutcome(str(file.rfd_id), doc.status, target, path, (path,), msg)
 
 
