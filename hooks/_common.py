@@ -64,7 +64,9 @@ class Layout(NamedTuple):
         path = normalize(path)
         parent, _, name = path.rpartition("/")
         if parent not in (self.rfd_dir, self.drafts_dir):
-            if parent.rpartition("/")[0] != self.rfd_dir or not name.startswith(("README", "index")):
+            if parent.rpartition("/")[0] != self.rfd_dir or not name.startswith(
+                ("README", "index")
+            ):
                 return None  # not rfd/0001/README.md (a directory per RFD) either
         from bot.config.repo_templates import is_template
         from bot.model.ids import split_path
@@ -167,10 +169,10 @@ def load_settings(root: Path) -> Settings:
     drafts = rfd.get("drafts_dir", "drafts").strip("/")
     state_root = f"{rfd_dir}/{rfd.get('state_dir', '.state')}"
     layout = Layout(rfd_dir, f"{rfd_dir}/{drafts}", state_root, rfd.get("templates", TEMPLATES))
-    if table.get("statuses"):
-        from bot.model.vocabulary import use
+    if table.get("statuses") or table.get("transitions") or "bot.model.vocabulary" in sys.modules:
+        from bot.model.vocabulary import use  # (or forget another repository's words)
 
-        use(table["statuses"])
+        use(table.get("statuses", {}), table.get("transitions", {}))
     return Settings(layout, table, None)
 
 

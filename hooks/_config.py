@@ -63,7 +63,7 @@ LEAVES: dict[str, Check] = {
     "process.implemented_needs_phases": bool, "process.accepted_needs_plan": bool,
     "process.new_statuses": LIST_OF_STATUS, "process.extends_gates": bool,
     "process.delete_published": bool,
-    "statuses.*": tuple(s.lower() for s in _STATUSES),
+    "statuses.*": tuple(s.lower() for s in _STATUSES), "transitions.*": LIST_OF_STR,
 }  # fmt: skip
 """The keys this reader checks itself (``models.*``: any key of that table)."""
 

@@ -192,7 +192,10 @@ def schema_leaves(cls: type[Any], prefix: str) -> dict[str, Check]:
         elif origin is Mapping:
             value = typing.get_args(tp)[1]
             literal = typing.get_origin(value) is Literal
-            out[key + ".*"] = typing.get_args(value) if literal else value
+            listed = typing.get_origin(value) is tuple
+            out[key + ".*"] = (
+                typing.get_args(value) if literal else LIST_OF_STR if listed else value
+            )
         else:
             out[key] = tp
     return out

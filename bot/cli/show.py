@@ -35,8 +35,7 @@ def list_cmd(out: Output) -> int:
     width = min(max((len(str(r["title"])) for r in rows), default=10), 60)
     said = max((len(str(r["status"])) for r in rows), default=11)  # the repository's words
     lines = [
-        f"{r['id']:>5}  {r['status']:<{said}}  {r['title']:<{width}}  {r['progress'] or ''}"
-        .rstrip()
+        f"{r['id']:>5}  {r['status']:<{said}}  {r['title']:<{width}}  {r['progress'] or ''}".rstrip()
         for r in rows
     ]
     if lines:

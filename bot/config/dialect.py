@@ -64,6 +64,8 @@ class Dialect:
     vocabulary: str
     """The known vocabulary most words belong to (a key of DIALECTS)."""
     words: tuple[Word, ...]
+    moves: tuple[tuple[str, tuple[str, ...], int], ...] = ()
+    """From history: each word, the words it moved to, and how many moves that was."""
 
     @property
     def unmapped(self) -> tuple[str, ...]:
@@ -107,7 +109,18 @@ def detect(
     found_words = [_word(w, n, vocabulary, transitions or Counter()) for w, n in counts.items()]
     words = tuple(sorted(found_words, key=lambda w: _order(w, vocabulary)))
     return Dialect(layout, layout_evidence, form, form_evidence or "no status found", key,
-                   vocabulary, words)  # fmt: skip
+                   vocabulary, words, _moves(transitions or Counter(), counts))  # fmt: skip
+
+
+def _moves(
+    transitions: Counter[tuple[str, str]], counts: Counter[str]
+) -> tuple[tuple[str, tuple[str, ...], int], ...]:
+    """The moves of the words in use, as history made them."""
+    out: dict[str, dict[str, int]] = {}
+    for (old, new), n in transitions.items():
+        if old in counts or new in counts:
+            out.setdefault(old, {})[new] = n
+    return tuple((old, tuple(sorted(to)), sum(to.values())) for old, to in sorted(out.items()))
 
 
 def _order(word: Word, vocabulary: str) -> tuple[int, int, str]:
@@ -169,6 +182,12 @@ def render_statuses(dialect: Dialect) -> list[str]:
     for word in dialect.words:
         if word.stage is not None:
             lines += [f"# {word.evidence}", f'{_key(word.word)} = "{word.stage.value.lower()}"']
+    if dialect.moves:
+        lines += ["", "[transitions]", "# the moves the history shows: from a word listed here, "
+                  "no other move is allowed"]  # fmt: skip
+        for old, to, n in dialect.moves:
+            shown = ", ".join(f'"{w}"' for w in to)
+            lines += [f"# {plural(n, 'move')} in history", f"{_key(old)} = [{shown}]"]
     return lines
 
 

@@ -183,7 +183,7 @@ def resolve(layers: list[tuple[str, str, Mapping[str, Any]]]) -> Resolved:
     config = build(Config, merged, "", "configuration")
     from bot.model.vocabulary import use
 
-    use(config.statuses)  # every RFD read from now on is read in the repository's words
+    use(config.statuses, config.transitions)  # every RFD is read in the repository's words
     return Resolved(config=config, sources=MappingProxyType(sources), files=MappingProxyType(files))
 
 

@@ -20,8 +20,8 @@ from bot.config.repo_templates import is_template
 from bot.core.errors import RfdError, UnreadableCorpus
 from bot.core.text import plural
 from bot.model.document import Document, parse
-from bot.model.vocabulary import use
 from bot.model.ids import DOCUMENT_NAMES, split_file_name, split_path
+from bot.model.vocabulary import use
 
 MAX_DEPTH = 4
 SKIPPED_DIRS = frozenset({"node_modules", "venv", "target", "build", "dist", "vendor"})

@@ -13,7 +13,7 @@ from pathlib import Path
 from bot.config.discovery import RfdFile
 from bot.core.errors import AlreadyExists, ValidationError
 from bot.events import RfdCreated, StatusChanged, StatusChanging
-from bot.lifecycle import drafting, plan_gates, publish, style
+from bot.lifecycle import dialect_new, drafting, plan_gates, publish, style
 from bot.lifecycle.workspace import Workspace
 from bot.model import document
 from bot.model.document import Document
@@ -58,6 +58,7 @@ def promote(
         check_transition(doc.status, doc.status, path=file.path)  # raises with allowed steps
         raise AssertionError("unreachable")
     check_transition(doc.status, target, path=file.path)
+    check_words(doc, target)
     check_gates(target, requires_statuses(ws, doc), path=file.path)
     plan_gates.check(ws, file, target)
     ws.bus.intercept(
@@ -68,6 +69,15 @@ def promote(
     if doc.status is Status.DRAFT and target is Status.DISCUSSION and file.rfd_id.draft:
         return _publish_draft(ws, file, doc)  # a numbered draft (prediscussion) keeps its id
     return _set_status(ws, file, doc, target, reason=reason)
+
+
+def check_words(doc: Document, target: Status) -> None:
+    """TransitionError when the move, in the repository's words, is one its history never
+    makes (``[transitions]``)."""
+    from bot.model.vocabulary import check_move
+
+    new = document.parse(document.set_status(doc.text, target), doc.path).status_word
+    check_move(doc.status_word, new, path=doc.path)
 
 
 def requires_statuses(ws: Workspace, doc: Document) -> dict[RfdId, Status | None]:
@@ -121,6 +131,7 @@ def abandon(ws: Workspace, query: str, reason: str) -> StatusOutcome:
     file = ws.find(query)
     doc = ws.document(file)
     check_transition(doc.status, Status.ABANDONED, path=file.path)
+    check_words(doc, Status.ABANDONED)
     ws.bus.intercept(
         StatusChanging(
             rfd_id=str(file.rfd_id), old=doc.status.value, new="Abandoned", reason=reason
@@ -148,6 +159,7 @@ def supersede(ws: Workspace, old_query: str, new_query: str) -> StatusOutcome:
         raise ValidationError("an RFD cannot supersede itself")
     old_doc, new_doc = ws.document(old_file), ws.document(new_file)
     check_transition(old_doc.status, Status.SUPERSEDED, path=old_file.path)
+    check_words(old_doc, Status.SUPERSEDED)
     ws.bus.intercept(
         StatusChanging(
             rfd_id=str(old_file.rfd_id),
@@ -214,9 +226,29 @@ def new_rfd(
             slug = unique_suffix(slug, lambda s: s in taken)
         elif on_exists is OnExists.REPLACE:
             return _replace_draft(ws, existing[0], category, title, authors)
+    shape = dialect_new.shape_of(ws.files(), ws.document)
+    if shape is not None:  # a directory per RFD, or RFCs numbered by pull request
+        return _write_dialect_new(ws, shape, slug, title, authors)
     rid = drafting.next_id(ws.files(), ws.store, ws.config)
     folder = ws.root / drafting.directory(ws.root, ws.config)
     return _write_new(ws, folder / rid.file_name(slug), rid, category, title, authors)
+
+
+def _write_dialect_new(
+    ws: Workspace, shape: dialect_new.Shape, slug: str, title: str, authors: str
+) -> NewOutcome:
+    path = dialect_new.place(ws.root, ws.config.rfd_dir, ws.files(), shape, slug)
+    rid = dialect_new.new_id(path)
+    authors = authors or (ws.vcs.author() if ws.vcs is not None else "") or "TBD"
+    text = dialect_new.render(ws.root, ws.config.rfd_dir, shape, rid, title, authors, _today(ws))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    ws.write_rfd(path, text)
+    ws.refresh()
+    ws.bus.emit(RfdCreated(rfd_id=str(rid), path=ws.rel(path), title=title))
+    message = f"created RFD {rid}: {ws.rel(path)}"
+    if rid.number == dialect_new.PROPOSAL:
+        message += " (rename it to its pull request's number once the PR is open)"
+    return NewOutcome(str(rid), path, (path,), message, True)
 
 
 def _replace_draft(

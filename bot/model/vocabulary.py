@@ -13,9 +13,9 @@ document had (a document in ``discussion`` becomes ``published``, never ``Accept
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
-from bot.core.errors import ParseError
+from bot.core.errors import ParseError, TransitionError
 from bot.model.status import Status
 
 D, C, A, IM, AB, S = (Status.DRAFT, Status.DISCUSSION, Status.ACCEPTED, Status.IMPLEMENTED,
@@ -35,13 +35,35 @@ the discussion stage for Joyent's corpora: which one a corpus means, ``rfd init`
 the words beside it and writes to ``[statuses]``."""
 
 _configured: dict[str, Status] = {}
+_moves: dict[str, tuple[str, ...]] = {}
 
 
-def use(statuses: Mapping[str, str]) -> None:
-    """Install the repository's ``[statuses]`` table (word → stage name); called when the
+def use(
+    statuses: Mapping[str, str], transitions: Mapping[str, Sequence[str]] | None = None
+) -> None:
+    """Install the repository's ``[statuses]`` table (word → stage name) and its
+    ``[transitions]`` (word → the words history shows it moving to); called when the
     configuration is loaded, so every parse of an RFD reads the repository's words."""
     _configured.clear()
     _configured.update((w.casefold(), Status.parse(s)) for w, s in statuses.items())
+    _moves.clear()
+    _moves.update((w.casefold(), tuple(n.casefold() for n in to)) for w, to in
+                  (transitions or {}).items())  # fmt: skip
+
+
+def check_move(old: str, new: str, *, path: str | None = None) -> None:
+    """TransitionError when the repository lists the moves from ``old`` and ``new`` is not
+    one of them (a word it does not list follows rfd's lifecycle alone)."""
+    before, after = old.strip().casefold(), new.strip().casefold()
+    allowed = _moves.get(before)
+    if allowed is None or before == after or after in allowed:
+        return
+    raise TransitionError(
+        f"cannot move from {before} to {after}: the repository's history never does",
+        path=path,
+        hint=f"from {before} the history shows: {', '.join(allowed) or 'no move'}"
+        " (add the move to [transitions] in .github/rfd.toml to allow it)",
+    )
 
 
 def configured() -> Mapping[str, Status]:
