@@ -63,11 +63,9 @@ class Layout(NamedTuple):
         """The id of the RFD file at ``path``, None when it is not an RFD file."""
         path = normalize(path)
         parent, _, name = path.rpartition("/")
-        if parent not in (self.rfd_dir, self.drafts_dir):
-            if parent.rpartition("/")[0] != self.rfd_dir or not name.startswith(
-                ("README", "index")
-            ):
-                return None  # not rfd/0001/README.md (a directory per RFD) either
+        in_folder = parent.rpartition("/")[0] == self.rfd_dir and name.startswith(("README", "in"))
+        if parent not in (self.rfd_dir, self.drafts_dir) and not in_folder:
+            return None  # nor rfd/0001/README.md (a directory per RFD)
         from bot.config.repo_templates import is_template
         from bot.model.ids import split_path
 

@@ -1,7 +1,8 @@
 """Finding RFD files: scanning names, resolving what a user typed, reading them.
 
 Published RFDs are ``<dir>/NNN-slug.md`` (or, a directory per RFD, ``<dir>/NNNN/README.md``
-or ``README.adoc``); drafts ``DNN-slug.md`` sit beside them or in ``<dir>/<drafts_dir>/``.  The repository's own templates (``[rfd] templates``)
+or ``README.adoc``); drafts ``DNN-slug.md`` sit beside them or in ``<dir>/<drafts_dir>/``.
+The repository's own templates (``[rfd] templates``)
 are never RFDs.  :func:`scan` looks at names only (``os.scandir``), so listing is
 cheap; :func:`read` is the one place RFD files are opened.
 """
