@@ -35,9 +35,10 @@ def list_cmd(out: Output) -> int:
     width = min(max((len(str(r["title"])) for r in rows), default=10), 60)
     said = max((len(str(r["status"])) for r in rows), default=11)  # the repository's words
     lines = [
-        f"{r['id']:>5}  {r['status']:<{said}}  {r['title']:<{width}}  {r['progress'] or ''}".rstrip()
+        f"{r['id']:>5}  {r['status']:<{said}}  {r['title']:<{width}}  {r['progress'] or ''}"
         for r in rows
     ]
+    lines = [line.rstrip() for line in lines]
     if lines:
         out.line("\n".join(lines))  # one write: 2,000 rows are one syscall, not 2,000
     if not rows and not errors:
