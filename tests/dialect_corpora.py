@@ -46,11 +46,16 @@ class Step(NamedTuple):
     states: tuple[str, ...]
 
 
+IDENTITY = ("-c", "user.name=Corpus Builder", "-c", "user.email=builder@example.com",
+            "-c", "commit.gpgsign=false")  # fmt: skip
+
+
 def git(repo: Path, *args: str, date: str = "") -> str:
     env = dict(os.environ)
     if date:
         env.update(GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date)
-    done = subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, env=env)
+    done = subprocess.run(["git", *IDENTITY, *args], cwd=repo, check=True, capture_output=True,
+                          env=env)  # fmt: skip
     return done.stdout.decode()
 
 

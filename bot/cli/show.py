@@ -33,7 +33,7 @@ def list_cmd(out: Output) -> int:
     rows = [_row(doc, store) for doc in sorted(docs, key=lambda d: d.path)]
     out.data({"rfds": rows, "errors": [e.to_dict() for e in errors]})
     width = min(max((len(str(r["title"])) for r in rows), default=10), 60)
-    said = max((len(str(r["status"])) for r in rows), default=11)  # the repository's words
+    said = max([11, *(len(str(r["status"])) for r in rows)])  # the repository's words
     lines = [
         f"{r['id']:>5}  {r['status']:<{said}}  {r['title']:<{width}}  {r['progress'] or ''}"
         for r in rows

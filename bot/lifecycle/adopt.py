@@ -100,14 +100,15 @@ def candidates(corpus: Corpus) -> list[tuple[str, str]]:
     ]
 
 
-def unreadable(corpus: Corpus) -> list[str]:
-    """``path: why`` for each RFD-looking file that does not parse."""
+def unreadable(corpus: Corpus, rfd_dir: str) -> list[str]:
+    """``path: why`` for each RFD-looking file that does not parse (paths from the root)."""
     problems = []
-    for path, text in candidates(corpus):
+    for path, text in sorted(candidates(corpus)):
         try:
             parse(text, path)
         except RfdError as err:
-            problems.append(f"{path}: {err.message}")
+            line = f":{err.line}" if err.line else ""
+            problems.append(f"{rfd_dir}/{path}{line}: {err.message}")
     return problems
 
 
@@ -219,7 +220,7 @@ def _check_readable(rfd_dir: str, corpus: Corpus, found: dialect.Dialect) -> Non
     total = len(candidates(corpus))
     if total and len(corpus.documents) * 2 >= total and not found.unmapped:
         return
-    problems = unreadable(corpus)
+    problems = unreadable(corpus, rfd_dir)
     if found.unmapped:
         problems.insert(0, f"status words with no known meaning: {', '.join(found.unmapped)}")
     message = CANNOT_READ.format(rfd_dir=rfd_dir, read=len(corpus.documents), found=total)
