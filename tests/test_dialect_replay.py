@@ -50,6 +50,10 @@ def rename(old: str, new: str) -> Change:
     return change
 
 
+def stage(repo: Path) -> None:
+    git(repo, "add", "-A")
+
+
 def steps(*changes: Change) -> Change:
     def change(repo: Path) -> None:
         for one in changes:
@@ -105,7 +109,7 @@ RFC: Replay = [
      "cannot move from Implemented to Accepted"),
     ("a new RFC from the template, then renamed to its pull request's number",
      steps(cli("new", "design", "Cold storage tier"),
-           lambda repo: git(repo, "add", "-A") and None,
+           stage,
            rename("text/0000-cold-storage-tier.md", "text/0812-cold-storage-tier.md")),
      0, "text/0812-cold-storage-tier.md: new RFD (Accepted)"),
 ]  # fmt: skip
