@@ -274,3 +274,41 @@ def test_init_refuses_a_corpus_it_cannot_read_and_writes_nothing(
     assert "nothing was written" in captured.err
     assert not (repo / ".github").exists() and not (repo / "rfd/.state").exists()
     assert not (repo / ".gitattributes").exists() and not (repo / "docs").exists()
+
+
+def test_iter_rfds_reads_every_dialect_through_one_api(
+    tmp_path: Path, pristine: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.config.corpus import iter_rfds
+    from bot.config.load import load_config
+    from bot.core.errors import RfdError
+    from bot.model.status import Status
+
+    repo = shutil.copytree(pristine["oxide"], tmp_path / "oxide")
+    adopt(repo, capsys)
+    (repo / "rfd/0009/README.md").write_text("---\nstate: [x\n---\n", encoding="utf-8")
+    errors: list[RfdError] = []
+    found = {str(r.rfd_id): r for r in iter_rfds(repo, load_config(repo), errors)}
+    assert len(found) == 31 and [e.path for e in errors] == ["rfd/0009/README.md"]
+    third = found["0003"]
+    assert (third.title, third.status, third.stage) == ("Network boot", "discussion",
+                                                        Status.DISCUSSION)  # fmt: skip
+    assert third.paths == ("rfd/0003/README.md", "rfd/0003/diagram.svg")
+    assert third.authors == (
+        "Barbara Liskov <liskov@example.com>",
+        "Ada Lovelace <ada@example.com>",
+    )
+    assert found["0001"].path == "rfd/0001/README.adoc" and found["0001"].status == "prediscussion"
+
+
+def test_iter_rfds_reads_the_flat_format_too(tmp_path: Path) -> None:
+    from bot.config.corpus import iter_rfds
+    from bot.config.load import load_config
+    from tests.adopt_repo import RFD_COUNT, build_adopt_repo
+
+    repo = build_adopt_repo(tmp_path / "flat")
+    assert main(["-C", str(repo), "init"]) == 0
+    rfds = list(iter_rfds(repo, load_config(repo)))
+    assert len(rfds) == RFD_COUNT
+    assert all(r.paths == (r.path,) and r.status == r.stage.value for r in rfds)
+    assert any(key == "Requires" for r in rfds for key, _ in r.links)
