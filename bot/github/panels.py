@@ -9,6 +9,7 @@ gone was dismissed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +45,12 @@ class Row:
     """The "Decision" block (``[consensus]``): sign-offs, open concerns, the FCP."""
     signed_off: bool | None = None
     """Whether the sign-offs acceptance needs are there; None without ``[consensus]``."""
+    word: str = ""
+    """The status as the RFD writes it (``published``): the dashboard speaks it."""
+
+
+_PLAIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]{0,39}")
+"""A status word the dashboard may show as written (RFD text never becomes markdown)."""
 
 
 def _counts(path: Path) -> Counts:
@@ -86,6 +93,7 @@ def read_row(root: Path, cfg: Config, changed: ChangedRfd, now: float) -> Row:
         doc.tracking_issue,
         decision=decision,
         signed_off=signed_off,
+        word=doc.status_word if _PLAIN_WORD.fullmatch(doc.status_word) else "",
     )
 
 
@@ -147,4 +155,5 @@ def panel(row: Row, posted: Sequence[PostedReview], *, url: str, head: str,
         lint=lint,
         decision=row.decision,
         signed_off=row.signed_off,
+        word=row.word,
     )
