@@ -19,6 +19,7 @@ from bot.config.conventions import Convention, Corpus
 from bot.config.repo_templates import is_template
 from bot.core.errors import RfdError, UnreadableCorpus
 from bot.core.text import plural
+from bot.lifecycle.status_history import status_changes
 from bot.model.document import Document, parse
 from bot.model.ids import DOCUMENT_NAMES, split_file_name, split_path
 from bot.model.vocabulary import use
@@ -243,35 +244,3 @@ def _with_dialect(text: str, found: dialect.Dialect) -> str:
     if found.own_words:
         text = text.rstrip("\n") + "\n" + "\n".join(dialect.render_statuses(found)) + "\n"
     return text
-
-
-def status_changes(root: Path, rfd_dir: str) -> Counter[tuple[str, str]]:
-    """How often the history changed an RFD's status word from one word to another (a
-    removed and an added status line in one file of one commit)."""
-    command = ["git", "log", "--format=@%h", "-p", "--unified=0", "--no-renames", "--no-color"]
-    try:
-        done = subprocess.run([*command, "--", rfd_dir], cwd=root, capture_output=True,
-                              text=True, check=False, errors="replace")  # fmt: skip
-    except OSError:
-        return Counter()
-    changes: Counter[tuple[str, str]] = Counter()
-    old: str | None = None
-    for line in done.stdout.splitlines() if done.returncode == 0 else ():
-        if line.startswith(("@", "diff --git")):
-            old = None
-        elif line.startswith("-") and not line.startswith("---"):
-            old = _word_of(line[1:]) or old
-        elif line.startswith("+") and not line.startswith("+++") and old is not None:
-            new = _word_of(line[1:])
-            if new is not None and new != old:
-                changes[(old, new)] += 1
-                old = None
-    return changes
-
-
-def _word_of(line: str) -> str | None:
-    for form in ("yaml", "adoc", "list"):
-        match = dialect._STATUS_RES[form].match(line)
-        if match is not None:
-            return match["word"].casefold()
-    return None

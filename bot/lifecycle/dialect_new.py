@@ -131,6 +131,13 @@ def _asciidoc(shape: Shape, rfd_id: RfdId, title: str, authors: str) -> str:
     return "\n".join(lines) + "\n" + _sections(shape, "==")
 
 
+def note(rfd_id: RfdId) -> str:
+    """What ``rfd new`` adds to its message for an RFC proposal."""
+    if rfd_id.draft or rfd_id.number != PROPOSAL:
+        return ""
+    return " (rename it to its pull request's number once the PR is open)"
+
+
 def new_id(path: Path) -> RfdId:
     """The id the new file's path gives."""
     from bot.model.ids import split_path

@@ -19,6 +19,7 @@ from bot.model import document
 from bot.model.document import Document
 from bot.model.ids import RfdId, slugify
 from bot.model.status import Status, check_gates, check_transition
+from bot.model.vocabulary import check_stage_move
 from bot.state import OnExists, unique_suffix
 
 NEXT_STATUS = {
@@ -58,7 +59,7 @@ def promote(
         check_transition(doc.status, doc.status, path=file.path)  # raises with allowed steps
         raise AssertionError("unreachable")
     check_transition(doc.status, target, path=file.path)
-    check_words(doc, target)
+    check_stage_move(doc, target)
     check_gates(target, requires_statuses(ws, doc), path=file.path)
     plan_gates.check(ws, file, target)
     ws.bus.intercept(
@@ -69,15 +70,6 @@ def promote(
     if doc.status is Status.DRAFT and target is Status.DISCUSSION and file.rfd_id.draft:
         return _publish_draft(ws, file, doc)  # a numbered draft (prediscussion) keeps its id
     return _set_status(ws, file, doc, target, reason=reason)
-
-
-def check_words(doc: Document, target: Status) -> None:
-    """TransitionError when the move, in the repository's words, is one its history never
-    makes (``[transitions]``)."""
-    from bot.model.vocabulary import check_move
-
-    new = document.parse(document.set_status(doc.text, target), doc.path).status_word
-    check_move(doc.status_word, new, path=doc.path)
 
 
 def requires_statuses(ws: Workspace, doc: Document) -> dict[RfdId, Status | None]:
@@ -131,7 +123,7 @@ def abandon(ws: Workspace, query: str, reason: str) -> StatusOutcome:
     file = ws.find(query)
     doc = ws.document(file)
     check_transition(doc.status, Status.ABANDONED, path=file.path)
-    check_words(doc, Status.ABANDONED)
+    check_stage_move(doc, Status.ABANDONED)
     ws.bus.intercept(
         StatusChanging(
             rfd_id=str(file.rfd_id), old=doc.status.value, new="Abandoned", reason=reason
@@ -159,7 +151,7 @@ def supersede(ws: Workspace, old_query: str, new_query: str) -> StatusOutcome:
         raise ValidationError("an RFD cannot supersede itself")
     old_doc, new_doc = ws.document(old_file), ws.document(new_file)
     check_transition(old_doc.status, Status.SUPERSEDED, path=old_file.path)
-    check_words(old_doc, Status.SUPERSEDED)
+    check_stage_move(old_doc, Status.SUPERSEDED)
     ws.bus.intercept(
         StatusChanging(
             rfd_id=str(old_file.rfd_id),
@@ -228,27 +220,11 @@ def new_rfd(
             return _replace_draft(ws, existing[0], category, title, authors)
     shape = dialect_new.shape_of(ws.files(), ws.document)
     if shape is not None:  # a directory per RFD, or RFCs numbered by pull request
-        return _write_dialect_new(ws, shape, slug, title, authors)
+        path = dialect_new.place(ws.root, ws.config.rfd_dir, ws.files(), shape, slug)
+        return _write_new(ws, path, dialect_new.new_id(path), category, title, authors, shape)
     rid = drafting.next_id(ws.files(), ws.store, ws.config)
     folder = ws.root / drafting.directory(ws.root, ws.config)
     return _write_new(ws, folder / rid.file_name(slug), rid, category, title, authors)
-
-
-def _write_dialect_new(
-    ws: Workspace, shape: dialect_new.Shape, slug: str, title: str, authors: str
-) -> NewOutcome:
-    path = dialect_new.place(ws.root, ws.config.rfd_dir, ws.files(), shape, slug)
-    rid = dialect_new.new_id(path)
-    authors = authors or (ws.vcs.author() if ws.vcs is not None else "") or "TBD"
-    text = dialect_new.render(ws.root, ws.config.rfd_dir, shape, rid, title, authors, _today(ws))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    ws.write_rfd(path, text)
-    ws.refresh()
-    ws.bus.emit(RfdCreated(rfd_id=str(rid), path=ws.rel(path), title=title))
-    message = f"created RFD {rid}: {ws.rel(path)}"
-    if rid.number == dialect_new.PROPOSAL:
-        message += " (rename it to its pull request's number once the PR is open)"
-    return NewOutcome(str(rid), path, (path,), message, True)
 
 
 def _replace_draft(
@@ -260,15 +236,21 @@ def _replace_draft(
 
 
 def _write_new(
-    ws: Workspace, path: Path, rid: RfdId, category: str, title: str, authors: str
-) -> NewOutcome:
+    ws: Workspace, path: Path, rid: RfdId, category: str, title: str, authors: str,
+    shape: dialect_new.Shape | None = None,
+) -> NewOutcome:  # fmt: skip
     authors = authors or (ws.vcs.author() if ws.vcs is not None else "") or "TBD"
-    text = drafting.render(ws.root, ws.config, category, rid, title, authors, _today(ws))
+    if shape is None:
+        text = drafting.render(ws.root, ws.config, category, rid, title, authors, _today(ws))
+    else:
+        text = dialect_new.render(ws.root, ws.config.rfd_dir, shape, rid, title, authors,
+                                  _today(ws))  # fmt: skip
     path.parent.mkdir(parents=True, exist_ok=True)
     ws.write_rfd(path, text)
     ws.refresh()
     ws.bus.emit(RfdCreated(rfd_id=str(rid), path=ws.rel(path), title=title))
-    return NewOutcome(str(rid), path, (path,), f"created RFD {rid}: {ws.rel(path)}", True)
+    message = f"created RFD {rid}: {ws.rel(path)}{dialect_new.note(rid)}"
+    return NewOutcome(str(rid), path, (path,), message, True)
 
 
 def done(ws: Workspace, query: str) -> StatusOutcome:
