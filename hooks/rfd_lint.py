@@ -4,12 +4,14 @@ Required fields, a known status, a heading id that matches the file name, dates 
 YYYY-MM-DD, the sections its category requires, Requires/Extends targets that
 exist, and no draft ids left in published RFDs — all of it :func:`bot.lifecycle.lint.lint_document`,
 shared with ``rfd lint``.  Other RFDs are known by their file names only; a status
-is read only for an RFD the checks ask about.
+is read only for an RFD the checks ask about.  A finding the adoption baseline records
+(the RFD had it when the repository adopted rfd-bot) is not reported again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,6 +20,7 @@ from hooks._common import Report, bad_names, hook_args, load_settings, normalize
 
 if TYPE_CHECKING:
     from bot.lifecycle.lint import Finding, LintSettings
+    from bot.model.baseline import Baseline
     from bot.model.ids import RfdId
     from hooks._statuses import Statuses
     from hooks._tree import RfdNames, Tree
@@ -40,15 +43,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not paths:
         return report.code  # no RFD file in this commit (templates are not; or misnamed ones)
     from hooks._statuses import Statuses
+    from hooks._transitions import read_baseline
     from hooks._tree import Tree
 
     tree = Tree(root, None)
     names = tree.rfd_names(layout)
     known = Statuses(tree, names)
     corpus = TreeCorpus(tree, names)
+    before = functools.cache(lambda: read_baseline(tree, layout))  # read on a first finding
     for path in paths:
         report.where = pushed_in(root, args.from_ref, args.to_ref, path)  # pre-push: blame
-        lint_file(tree, path, known, report, settings.lint, corpus)
+        lint_file(tree, path, known, report, settings.lint, corpus, before)
     return report.code
 
 
@@ -68,12 +73,13 @@ class TreeCorpus:
         return None if doc is None else doc.links(key)
 
     def exists(self, path: str) -> bool:
-        return self.tree.exists(path)
+        return self.tree.exists(path) or self.tree.has_files(path)
 
 
 def lint_file(
     tree: Tree, path: str, known: Statuses, report: Report,
     settings: LintSettings | None = None, corpus: TreeCorpus | None = None,
+    before: Callable[[], Baseline] | None = None,
 ) -> None:  # fmt: skip
     from bot.config.discovery import RfdFile
     from bot.lifecycle.lint import lint_text
@@ -92,8 +98,14 @@ def lint_file(
 
     found = lint_text(text, path, known=known, file=file, settings=settings or NO_SETTINGS,
                       corpus=corpus)  # fmt: skip
+    try:
+        had = before() if before is not None and found else None
+    except RfdError as err:  # a baseline that does not read: say so, report everything
+        report.error(err)
+        had = None
     for finding in found:
-        show(finding, report)
+        if had is None or not had.had(finding.path, finding.code, finding.message):
+            show(finding, report)
 
 
 def show(finding: Finding, report: Report) -> None:

@@ -38,7 +38,10 @@ PLANTED = (
 )
 
 _COMMITS = (
-    ("RFD 001: the RFD process and templates", ("README.md", f"{RFD_DIR}/000-", f"{RFD_DIR}/001-")),
+    (
+        "RFD 001: the RFD process and templates",
+        ("README.md", "crates/", f"{RFD_DIR}/000-", f"{RFD_DIR}/001-"),
+    ),
     ("RFDs 002-019", tuple(f"{RFD_DIR}/{n:03d}-" for n in range(2, 20))),
     ("RFDs 020-031", tuple(f"{RFD_DIR}/{n:03d}-" for n in range(20, 32))),
     ("Drafts", tuple(f"{DRAFTS_DIR}/D{n}-" for n in (12, 18, 23, 31, 48, 55))),

@@ -83,7 +83,7 @@ def test_init_detects_each_convention_and_says_why(
         "link_style": "reference",
         "back_links": ["Extended by"],
         "abandon_notice": "> [!CAUTION]\n> **Abandoned.** {reason}",
-        "tracking_issue": "header",
+        "tracking_issue": "state",  # 6 of 25: the team stopped writing the field
     }
     for evidence in (
         "# docs/rfd — 31 published RFDs live there\ndir =",
@@ -92,6 +92,7 @@ def test_init_detects_each_convention_and_says_why(
         "# 7 of 7 draft ids have 2 digits\ndraft_digits =",
         "# draft 5 was added while draft 55 existed: free numbers are reused\n",
         "Extended by: 2 of 2 Extends links answered",
+        "# 6 of 25 Accepted/Implemented RFDs have the field (fewer than half: a retired field,",
         "Statuses in use: Accepted 13, Implemented 12, Draft 7, Discussion 4, Abandoned 1,",
     ):
         assert evidence in text
@@ -248,3 +249,82 @@ def test_init_in_a_repository_with_history_records_the_baseline_and_its_process(
     git(adopted, "commit", "-qm", "Adopt rfd-bot")
     files = git(adopted, "ls-files").split()  # what `pre-commit run --all-files` passes
     assert run_hook(rfd_status.main, adopted, files, monkeypatch, capsys) == (0, "")
+
+
+def test_list_lint_and_adopt_read_the_corpus_where_set_puts_it(
+    adopted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--set rfd.dir=…` is what `rfd config show` reports, and what every command reads."""
+    (adopted / ".github").mkdir()
+    (adopted / ".github/rfd.toml").write_text('[rfd]\ndir = "docs/archive"\n')
+    here = ("--set", "rfd.dir=docs/rfd")
+    code, listed = run_json(adopted, capsys, "list")
+    assert code == 0 and listed == {"rfds": [], "errors": []}  # docs/archive holds nothing
+    code, listed = run_json(adopted, capsys, *here, "list")
+    assert code == 0 and isinstance(listed, dict) and len(listed["rfds"]) == RFD_COUNT
+    code, linted = run_json(adopted, capsys, *here, "lint")
+    assert code == 1 and isinstance(linted, dict)
+    assert {f["code"] for f in linted["findings"]} == {"RFD003", "RFD012"}  # the planted ones
+    code, recorded = run_json(adopted, capsys, *here, "adopt")
+    assert code == 0 and recorded == {
+        "baseline": "docs/rfd/.state/baseline.json", "rfds": RFD_COUNT, "findings": 3,
+        "config_written": True, "process": recorded["process"],  # type: ignore[index]
+    }  # fmt: skip
+    code, shown = run_json(adopted, capsys, *here, "config", "show")
+    settings = {s["key"]: s["value"] for s in shown["settings"]}  # type: ignore[index]
+    assert settings["rfd.dir"] == "docs/rfd"
+
+
+def test_abandon_warns_about_the_rfds_that_depend_on_it(
+    adopted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """RFD 028 is required by RFD 029 (Discussion) and by drafts D05 and D18."""
+    assert main(["-C", str(adopted), "abandon", "028", "--reason", "plugins run as wasm"]) == 0
+    warnings = [line for line in capsys.readouterr().err.splitlines() if "warning" in line]
+    assert warnings == [
+        "warning: RFD 029 (Discussion, docs/rfd/029-tracing-infrastructure.md) requires RFD 028,"
+        " now Abandoned: revise it or abandon it too",
+        "warning: RFD D05 (Draft, docs/rfd/drafts/D05-internal-dev-plugin.md) requires RFD 028,"
+        " now Abandoned: revise it or abandon it too",
+        "warning: RFD D18 (Draft, docs/rfd/drafts/D18-plugin-event-subscriptions.md) requires"
+        " RFD 028, now Abandoned: revise it or abandon it too",
+    ]
+    code, done = run_json(adopted, capsys, "abandon", "029", "--reason", "no plugins")
+    assert code == 0 and done["dependents"] == []  # type: ignore[index]
+
+
+def test_abandon_leaves_out_rfds_that_are_settled_themselves(
+    adopted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = adopted / "docs/rfd/029-tracing-infrastructure.md"
+    path.write_text(path.read_text().replace("**Status**: Discussion", "**Status**: Abandoned"))
+    code, done = run_json(adopted, capsys, "abandon", "028", "--reason", "wasm")
+    assert code == 0
+    assert [d["rfd"] for d in done["dependents"]] == ["D05", "D18"]  # type: ignore[index]
+    assert done["dependents"][0] == {  # type: ignore[index]
+        "rfd": "D05", "path": "docs/rfd/drafts/D05-internal-dev-plugin.md", "status": "Draft",
+        "link": "requires",
+    }  # fmt: skip
+
+
+def test_a_tracking_issue_field_few_rfds_have_is_not_written(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """43 Accepted/Implemented RFDs, 4 of them (the oldest) with the field: the team
+    retired it, and `rfd init` says why it keeps issues in the state directory."""
+    issue = "- **Tracking Issue**: [#{n}](https://github.com/acme/app/issues/{n})\n"
+    for n in range(1, 44):
+        status = "Implemented" if n < 30 else "Accepted"
+        (git_repo / "docs/rfd").mkdir(parents=True, exist_ok=True)
+        (git_repo / f"docs/rfd/{n:03d}-topic-{n}.md").write_text(
+            f"# RFD {n:03d}: Topic {n}\n\n- **Status**: {status}\n- **Category**: Design\n"
+            f"- **Authors**: Ann <ann@example.com>\n- **Date**: 2024-01-{n % 28 + 1:02d}\n"
+            + (issue.format(n=n) if n <= 4 else "")
+            + "\n## Summary\n\nText.\n"
+        )
+    git(git_repo, "add", "-A")
+    git(git_repo, "commit", "-qm", "RFDs")
+    assert main(["-C", str(git_repo), "init"]) == 0
+    config = (git_repo / ".github/rfd.toml").read_text()
+    assert tomllib.loads(config)["conventions"]["tracking_issue"] == "state"
+    assert "# 4 of 43 Accepted/Implemented RFDs have the field (fewer than half" in config

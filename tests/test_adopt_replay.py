@@ -4,8 +4,10 @@ commits such a team makes gets the verdict its process gives each one."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,30 +28,43 @@ STRICT_NEW = '[process]\nnew_statuses = ["Draft", "Discussion"]\n'
 
 @pytest.fixture
 def adopted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """The team's first step, as the README gives it: `rfd init`, then commit."""
     repo = build_adopt_repo(tmp_path / "jp")
-    assert main(["-C", str(repo), "adopt"]) == 0
+    assert main(["-C", str(repo), "init"]) == 0
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "Adopt rfd-bot")
     capsys.readouterr()
     return repo
 
 
-def test_the_planted_problems_and_nothing_else(
+def lint_json(repo: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, Any]]:
+    code = main(["-C", str(repo), "lint", "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_the_planted_problems_and_nothing_else_before_adoption(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Directory links (`../../crates/jp_queue/`) included: a folder that exists is no
+    broken link."""
+    assert {p.kind for p in PLANTED} == {"heading-mismatch", "requires-cycle"}
+    code, result = lint_json(build_adopt_repo(tmp_path / "jp"), capsys)
+    assert code == 1
+    assert {(f["path"], f["code"]) for f in result["findings"]} == PLANTED_CODES
+
+
+def test_day_one_is_green_the_findings_from_before_are_recorded(
     adopted: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert {p.kind for p in PLANTED} == {"heading-mismatch", "requires-cycle"}
-    assert main(["-C", str(adopted), "lint", "--json"]) == 1
-    import json
-
-    found = json.loads(capsys.readouterr().out)["findings"]
-    assert {(f["path"], f["code"]) for f in found} == PLANTED_CODES
+    recorded = json.loads((adopted / "docs/rfd/.state/baseline.json").read_text())["findings"]
+    assert {(f["path"], f["code"]) for f in recorded} == PLANTED_CODES
+    assert main(["-C", str(adopted), "lint"]) == 0
+    assert "38 RFDs checked, no errors; 3 findings from before adoption not reported" in (
+        capsys.readouterr().out
+    )
     files = git(adopted, "ls-files").split()
-    code, out = run_hook(rfd_lint.main, adopted, files, monkeypatch, capsys)
-    assert code == 1
-    reported = {line.split(":")[0] for line in out.splitlines() if not line.startswith(" ")}
-    assert reported == {path for path, _ in PLANTED_CODES}
-    assert run_hook(rfd_status.main, adopted, files, monkeypatch, capsys) == (0, "")
-    assert run_hook(rfd_state.main, adopted, files, monkeypatch, capsys) == (0, "")
+    for hook in (rfd_lint.main, rfd_status.main, rfd_state.main):
+        assert run_hook(hook, adopted, files, monkeypatch, capsys) == (0, "")
 
 
 def edit(path: str, old: str, new: str) -> Callable[[Path], None]:
@@ -109,6 +124,35 @@ def accept_then_finish(repo: Path) -> None:
     assert "**Status**: Implemented" in published.read_text(encoding="utf-8")
 
 
+EVENTS = "docs/rfd/drafts/D18-plugin-event-subscriptions.md"
+COMPLETION = "docs/rfd/drafts/D31-shell-completion.md"
+
+
+def drafts_linked(repo: Path) -> None:
+    """D31 extends D18, and D18 says so, as this team keeps `Extended by`."""
+    edit(COMPLETION, "- **Category**", "- **Extends**: [RFD D18]\n- **Category**")(repo)
+    edit(EVENTS, "- **Category**", "- **Extended by**: [RFD D31]\n- **Category**")(repo)
+
+
+def published(repo: Path, slug: str) -> str:
+    (path,) = (repo / "docs/rfd").glob(f"[0-9]*-{slug}.md")
+    return path.read_text(encoding="utf-8")
+
+
+def promote_extended_draft(repo: Path) -> None:
+    """Its header keeps no link to draft D31 (whose number is about to change)."""
+    cli("promote", "D18")(repo)
+    header = published(repo, "plugin-event-subscriptions").split("## Summary")[0]
+    assert "Extended by" not in header and "D31" not in header, header
+
+
+def promote_extending_draft(repo: Path) -> None:
+    """The RFD it extends lists it under its new number (the corpus keeps `Extended by`)."""
+    cli("promote", "D31")(repo)
+    number = published(repo, "shell-completion").split(":")[0].removeprefix("# RFD ")
+    assert f"- **Extended by**: [RFD {number}]" in published(repo, "plugin-event-subscriptions")
+
+
 # (what the team does, the change, the verdict, what the hooks must say)
 REPLAY: list[tuple[str, Callable[[Path], None], int, str]] = [
     ("a typo fix in the Process RFD", edit(PROCESS_RFD, "discussion", "discusion"), 0, ""),
@@ -123,6 +167,16 @@ REPLAY: list[tuple[str, Callable[[Path], None], int, str]] = [
      edit("docs/rfd/020-query-pipeline-rewrite.md", "**Status**: Accepted",
           "**Status**: Implemented"), 0, ""),
     ("a new RFD merged as Accepted (its PR was the discussion)", new_rfd("040", "Accepted"), 0, ""),
+    ("a draft that extends another draft, both headers saying so", drafts_linked, 0, ""),
+    ("the extended draft promoted with rfd", promote_extended_draft, 0, ""),
+    ("the extending draft promoted with rfd", promote_extending_draft, 0, ""),
+    ("a published RFD's back-link to a draft written by hand",
+     edit("docs/rfd/028-command-plugin-system.md", "- **Tracking Issue**",
+          "- **Required by**: [RFD D05]\n- **Tracking Issue**"), 1,
+     "RFD009 error: Required by: a published RFD links to draft RFD D05"),
+    ("a link to a crate folder mistyped",
+     edit("docs/rfd/006-conversation-storage-format.md", "crates/jp_queue/", "crates/jp_quue/"), 1,
+     "RFD015 error: link [queue crate] points to ../../crates/jp_quue/, which does not exist"),
     ("the same where the process wants Draft first", new_rfd("041", "Accepted", STRICT_NEW), 1,
      "a new RFD cannot start as Accepted"),
     ("a published RFD deleted", remove("docs/rfd/011-local-embedding-index.md"), 1,

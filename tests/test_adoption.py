@@ -56,7 +56,7 @@ def test_adopt_records_the_baseline_and_the_process_the_history_shows(
     recorded = json.loads((legacy / BASELINE).read_text())
     head = git(legacy, "rev-parse", "HEAD").strip()
     assert recorded == {"commit": head, "statuses": {
-        "001": "Implemented", "002": "Accepted", "003": "Draft"}}  # fmt: skip
+        "001": "Implemented", "002": "Accepted", "003": "Draft"}, "findings": []}  # fmt: skip
     config = (legacy / ".github/rfd.toml").read_text()
     assert "[process]" in config
     assert (

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.config.conventions import Convention, Corpus, detect
 from bot.model.document import parse
 
@@ -52,3 +54,40 @@ def test_required_by_is_kept_when_most_requires_are_answered() -> None:
 def test_a_templates_directory_is_recognised() -> None:
     files = {"templates/design.md": "# RFD NNN: TITLE\n", "001-a.md": rfd("001")}
     assert found(corpus(files))["rfd.templates"].value == "templates/*.md"
+
+
+def tracked(total: int, recorded: int) -> dict[str, str]:
+    issue = "- **Tracking Issue**: [#7](https://github.com/o/r/issues/7)\n"
+    return {f"{n:03d}-x.md": rfd(f"{n:03d}", extra=issue if n <= recorded else "")
+            for n in range(1, total + 1)}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("total", "recorded", "where"),
+    [
+        (43, 4, "state"),  # a real team's corpus: the field was retired long ago
+        (25, 6, "state"),
+        (6, 3, "header"),  # half of them: the team writes it
+        (5, 5, "header"),
+        (0, 0, "header"),  # nothing accepted yet: the default
+    ],
+)
+def test_the_tracking_issue_field_is_written_only_where_most_rfds_have_it(
+    total: int, recorded: int, where: str
+) -> None:
+    got = found(corpus(tracked(total, recorded)))["conventions.tracking_issue"]
+    assert got.value == where
+    assert got.evidence.startswith(f"{recorded} of {total} Accepted/Implemented RFD")
+
+
+def test_a_drafts_requires_are_not_counted_against_back_links() -> None:
+    """A published RFD never names a draft: only links it could answer count."""
+    files = {
+        "001-a.md": rfd("001", extra="- **Extended by**: [RFD 002]\n"),
+        "002-b.md": rfd("002", extra="- **Extends**: [RFD 001]\n"),
+        **{f"D{n}-d.md": rfd(f"D{n}", "Draft", extra="- **Extends**: [RFD 001]\n")
+           for n in range(1, 4)},
+    }  # fmt: skip
+    got = found(corpus(files))["conventions.back_links"]
+    assert got.value == ("Extended by",)
+    assert "Extended by: 1 of 1 Extends link answered" in got.evidence

@@ -148,3 +148,24 @@ def test_references_rewritten_on_publication_keep_crlf_line_endings(git_repo: Pa
     after = other.read_bytes()
     assert b"RFD 002" in after and b"D1" not in after
     assert b"\n" not in after.replace(b"\r\n", b"")  # only the reference changed, CRLF kept
+
+
+def test_a_published_header_keeps_its_back_links_to_published_rfds_only(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Draft D1 is required by RFD 001 and by draft D2, and says so.  Published, its header
+    names no draft; D2 adds itself back under its new number when it is published (the RFD
+    keeps `Required by` itself, though the repository's settings do not list the field)."""
+    required = "- **Required by**: [RFD 001], [RFD D2](D2-other.md)\n"
+    draft = rfd_text("D1", "Queue", "Draft").replace("- **Date**", required + "- **Date**")
+    write_rfd(git_repo, "drafts/D1-queue.md", draft)
+    write_rfd(git_repo, "001-base.md", rfd_text("001", "Base", requires="[RFD D1]"))
+    write_rfd(git_repo, "drafts/D2-other.md", rfd_text("D2", "Other", "Draft", requires="[RFD D1]"))
+    assert run(git_repo, "promote", "D1") == 0
+    published = (git_repo / "docs/rfd/002-queue.md").read_text()
+    assert "- **Required by**: [RFD 001]\n" in published
+    assert run(git_repo, "promote", "D2") == 0
+    published = (git_repo / "docs/rfd/002-queue.md").read_text()
+    assert "- **Required by**: [RFD 001], [RFD 003](003-other.md)\n" in published
+    capsys.readouterr()
+    assert run(git_repo, "lint") == 0, capsys.readouterr().out

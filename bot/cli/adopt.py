@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import click
 
-from bot.cli.common import repo_root, rfd_command, workspace
+from bot.cli.common import configuration, repo_root, rfd_command, workspace
 from bot.cli.output import Output
-from bot.config.load import CONFIG_PATH, load_config
+from bot.config.load import CONFIG_PATH
+from bot.core.text import plural
 
 
 @rfd_command()
@@ -16,11 +17,15 @@ def adopt(out: Output) -> int:
     from bot.lifecycle.adoption import adopt as adopting
 
     root = repo_root()
-    done = adopting(root, load_config(root))
+    done = adopting(root, configuration(root))
     baseline = done.baseline.relative_to(root).as_posix()
-    out.data({"baseline": baseline, "rfds": done.rfds, "config_written": done.config_written,
+    out.data({"baseline": baseline, "rfds": done.rfds, "findings": done.findings,
+              "config_written": done.config_written,
               "process": {s.key: s.value for s in done.settings}})  # fmt: skip
     out.line(f"{baseline}: the status of {done.rfds} RFDs, never gated again")
+    if done.findings:
+        out.line(f"{baseline}: {plural(done.findings, 'lint finding')} from before adoption, "
+                 "not reported again (new ones are)")  # fmt: skip
     if done.config_written:
         out.line(f"{CONFIG_PATH}: [process] as the history shows it:")
     else:

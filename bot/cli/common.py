@@ -16,6 +16,7 @@ from bot.core.errors import AlreadyExists, FileNotFound, RfdError
 from bot.core.text import plural
 
 if TYPE_CHECKING:
+    from bot.config.schema import Config
     from bot.events import Event
     from bot.lifecycle.workspace import Workspace
 
@@ -112,6 +113,14 @@ def cli_layer(flags: Mapping[str, Any] | None = None) -> dict[str, Any]:
     ctx = click.get_current_context()
     layer = parse_assignments(tuple((ctx.find_root().obj or {}).get("set", ())))
     return merge(layer, flags or {})
+
+
+def configuration(root: Path) -> Config:
+    """The configuration a command that reads the corpus works with: the user's layer, the
+    repository's file, the environment and ``--set`` (what ``rfd config show`` reports)."""
+    from bot.config.load import load
+
+    return load(root, user=True, cli=cli_layer()).config
 
 
 def model_flag(step: str, model: str | None) -> dict[str, Any]:

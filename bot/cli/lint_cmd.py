@@ -7,33 +7,18 @@ from pathlib import Path
 
 import click
 
-from bot.cli.common import repo_root, rfd_command
+from bot.cli.common import configuration, repo_root, rfd_command
 from bot.cli.output import Output
 from bot.config import discovery
-from bot.config.load import load_config
-from bot.core.errors import FileNotFound
+from bot.core.errors import FileNotFound, RfdError
 from bot.core.text import plural
-from bot.lifecycle.lint import Finding, LintSettings, Severity, lint_document
-from bot.model.document import Document
-from bot.model.ids import RfdId
+from bot.lifecycle.lint import Finding, Severity, from_error
+from bot.lifecycle.lint_corpus import lint_docs, read_baseline
+from bot.model.baseline import Baseline
 from bot.state import StateStore
 
 TALLY = "{errors}, {warnings}: errors fail the check, warnings are reported only"
 NOT_AN_RFD_HINT = "give RFD files ({dir}/NNN-slug.md), or no path to lint them all"
-
-
-class DocsCorpus:
-    """:class:`bot.lifecycle.lint_graph.Corpus` over the RFDs ``rfd lint`` has read."""
-
-    def __init__(self, root: Path, docs: dict[RfdId, Document]) -> None:
-        self.root, self.docs = root, docs
-
-    def links(self, rfd_id: RfdId, key: str) -> tuple[RfdId, ...] | None:
-        doc = self.docs.get(rfd_id)
-        return None if doc is None else doc.links(key)
-
-    def exists(self, path: str) -> bool:
-        return (self.root / path).is_file()
 
 
 @rfd_command()
@@ -41,9 +26,8 @@ class DocsCorpus:
 def lint(out: Output, paths: tuple[Path, ...]) -> int:
     """Check RFD headers and structure (all RFDs, or the files given)."""
     root = repo_root()
-    cfg = load_config(root)
+    cfg = configuration(root)
     docs, errors = discovery.load_all(root, cfg)  # templates are not RFDs
-    files = {f.path: f for f in discovery.scan(root, cfg)}
     wanted = {(p if p.is_absolute() else Path.cwd() / p).resolve().as_posix() for p in paths}
     known_paths = {(root / d.path).resolve().as_posix() for d in docs}
     known_paths |= {(root / e.path).resolve().as_posix() for e in errors if e.path}
@@ -55,23 +39,16 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
     def chosen(path: str | None) -> bool:
         return not wanted or (root / (path or "")).resolve().as_posix() in wanted
 
-    by_id = {f.rfd_id: d for d in docs if (f := files.get(d.path)) is not None}
-    known = {rfd_id: d.status for rfd_id, d in by_id.items()}
-    settings = LintSettings.of(cfg.lint)
-    corpus = DocsCorpus(root, by_id)
-    findings = [
-        finding
-        for doc in docs
-        if chosen(doc.path)
-        for finding in lint_document(
-            doc, known=known, file=files.get(doc.path), settings=settings, corpus=corpus
-        )
-    ]
-    problems = [e for e in errors if chosen(e.path)]
+    before = read_baseline(root, cfg)
+    found = lint_docs(root, cfg, docs, chosen)
+    findings = [f for f in found if not before.had(f.path, f.code, f.message)]
+    unreadable = [e for e in errors if chosen(e.path)]
+    problems = [e for e in unreadable if not _had(before, e)]
+    old = len(found) - len(findings) + len(unreadable) - len(problems)
     store = StateStore(root, cfg)
     problems += [e for doc in docs if chosen(doc.path) for e in store.validate(str(doc.rfd_id))]
     out.data({"findings": [_finding(f) for f in findings],
-              "errors": [e.to_dict() for e in problems]})  # fmt: skip
+              "errors": [e.to_dict() for e in problems], "grandfathered": old})  # fmt: skip
     for finding in findings:
         hint = f" — {finding.hint}" if finding.hint else ""
         where = f"{finding.path}:{finding.line or 1}"
@@ -82,11 +59,24 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
     if not failing and not problems:
         checked = len([d for d in docs if chosen(d.path)])
         warned = f" ({plural(len(findings), 'warning')})" if findings else ""
-        out.success(f"{plural(checked, 'RFD')} checked, no errors{warned}")
+        out.success(f"{plural(checked, 'RFD')} checked, no errors{warned}{_grandfathered(old)}")
     else:
         wrong, noted = len(failing) + len(problems), len(findings) - len(failing)
-        out.line(TALLY.format(errors=plural(wrong, "error"), warnings=plural(noted, "warning")))
+        tally = TALLY.format(errors=plural(wrong, "error"), warnings=plural(noted, "warning"))
+        out.line(tally + _grandfathered(old))
     return 1 if failing or problems else 0
+
+
+def _had(before: Baseline, err: RfdError) -> bool:
+    """Whether an RFD that does not parse did not parse at adoption either (same reason)."""
+    if not err.path:
+        return False
+    found = from_error(err, err.path)
+    return before.had(found.path, found.code, found.message)
+
+
+def _grandfathered(count: int) -> str:
+    return f"; {plural(count, 'finding')} from before adoption not reported" if count else ""
 
 
 def _finding(f: Finding) -> dict[str, object]:

@@ -6,7 +6,14 @@ from pathlib import Path
 
 import click
 
-from bot.cli.common import on_exists_option, repo_root, resolve_exists, rfd_command, workspace
+from bot.cli.common import (
+    configuration,
+    on_exists_option,
+    repo_root,
+    resolve_exists,
+    rfd_command,
+    workspace,
+)
 from bot.cli.output import Output
 from bot.config.load import CONFIG_PATH, load_config
 from bot.lifecycle import lifecycle, repo_setup
@@ -96,17 +103,20 @@ def _adopt_history(root: Path, *, write_config: bool) -> list[str]:
     statuses they have now are never gated again; ``[process]`` goes into a configuration
     init has just written, never into one the team had.  What it did, a line each."""
     from bot.config import discovery
-    from bot.config.load import load_config
+    from bot.core.text import plural
     from bot.lifecycle.adoption import adopt
     from bot.model import baseline
     from bot.state import StateStore
 
-    cfg = load_config(root)
+    cfg = configuration(root)
     if StateStore(root, cfg).base.joinpath(baseline.FILE).exists() or not discovery.scan(root, cfg):
         return []
     done = adopt(root, cfg, write_config=write_config)
     lines = [f"recorded {done.baseline.relative_to(root).as_posix()}: the statuses of "
              f"{done.rfds} RFDs are history, never gated again"]  # fmt: skip
+    if done.findings:
+        lines.append(f"  and {plural(done.findings, 'lint finding')} they have now, not "
+                     "reported again (new ones are)")  # fmt: skip
     if done.config_written:
         lines.append("added [process] to .github/rfd.toml as the history shows it")
     return lines

@@ -7,10 +7,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from bot.cli.common import repo_root, rfd_command, workspace
+from bot.cli.common import configuration, repo_root, rfd_command, workspace
 from bot.cli.output import Output
 from bot.config import discovery
-from bot.config.load import load_config
 from bot.core.text import plural
 from bot.model import checklist
 from bot.model.document import Document
@@ -27,7 +26,7 @@ WITH_PLAN = {Status.ACCEPTED, Status.IMPLEMENTED, Status.SUPERSEDED}
 def list_cmd(out: Output) -> int:
     """List every RFD: id, status, title and phase progress."""
     root = repo_root()
-    cfg = load_config(root)
+    cfg = configuration(root)
     docs, errors = discovery.load_all(root, cfg)
     store = StateStore(root, cfg)
     rows = [_row(doc, store) for doc in sorted(docs, key=lambda d: d.path)]

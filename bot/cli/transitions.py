@@ -54,10 +54,19 @@ def promote(out: Output, rfd: str, to: str | None) -> int:
 @click.argument("rfd")
 @click.option("--reason", required=True, help="Why the RFD is abandoned (recorded in it).")
 def abandon(out: Output, rfd: str, reason: str) -> int:
-    """Abandon an RFD that is not implemented, recording why."""
+    """Abandon an RFD that is not implemented, recording why; warn about the RFDs that
+    require or extend it."""
+    from bot.lifecycle.dependents import dependents
+
     ws = workspace(out)
     o = lifecycle.abandon(ws, rfd, reason)
-    return _outcome(out, o.message, rfd=o.rfd_id, old=o.old.value, new=o.new.value)
+    waiting = dependents(ws, o.rfd_id)
+    for dependent in waiting:
+        out.warning(dependent.warning(o.rfd_id, o.new))
+    listed = [{"rfd": d.rfd_id, "path": d.path, "status": d.status.value, "link": d.verb}
+              for d in waiting]  # fmt: skip
+    return _outcome(out, o.message, rfd=o.rfd_id, old=o.old.value, new=o.new.value,
+                    dependents=listed)  # fmt: skip
 
 
 @rfd_command()

@@ -141,11 +141,18 @@ def _back_links(corpus: Corpus) -> Convention:
     kept: list[str] = []
     notes: list[str] = []
     for forward, back in BACK_LINKS:
-        pairs = [(d.rfd_id, t) for d in corpus.documents for t in d.links(forward) if t in by_id]
+        # a published RFD never links back to a draft: a draft's links to one do not count
+        pairs = [
+            (d.rfd_id, t)
+            for d in corpus.documents
+            for t in d.links(forward)
+            if d.rfd_id is not None and t in by_id and (t.draft or not d.rfd_id.draft)
+        ]
         answered = sum(1 for source, t in pairs if source in by_id[t].links(back))
         if pairs and answered * 2 > len(pairs):
             kept.append(back)
-        notes.append(f"{back}: {answered} of {plural(len(pairs), forward + ' link')} answered")
+        links = plural(len(pairs), forward + " link")
+        notes.append(f"{back}: {answered} of {links} answered")
     return Convention("conventions.back_links", tuple(kept), "; ".join(notes))
 
 
@@ -187,5 +194,7 @@ def _tracking_issue(corpus: Corpus) -> Convention:
     key = "conventions.tracking_issue"
     tracked = [d for d in corpus.documents if d.status in (Status.ACCEPTED, Status.IMPLEMENTED)]
     recorded = sum(1 for d in tracked if d.field("Tracking Issue"))
+    header = recorded * 2 >= len(tracked)  # no Accepted RFD yet: the default, header
     evidence = f"{recorded} of {plural(len(tracked), 'Accepted/Implemented RFD')} have the field"
-    return Convention(key, "header" if recorded or not tracked else "state", evidence)
+    rule = "at least half" if header else "fewer than half: a retired field, not written"
+    return Convention(key, "header" if header else "state", f"{evidence} ({rule})")

@@ -1,9 +1,10 @@
 """``rfd adopt``: take on an existing RFD repository as it is.
 
-It records the adoption baseline (each RFD's status now, and the commit: what the hooks
-never gate again, see :mod:`bot.model.baseline`) and, when ``.github/rfd.toml`` has no
-``[process]`` table yet, appends the rules the history shows (:mod:`bot.model.process_detect`),
-each with its evidence.  History is read with two ``git log`` and one ``git cat-file``.
+It records the adoption baseline (each RFD's status now, its lint findings now, and the
+commit: what the hooks never gate nor report again, see :mod:`bot.model.baseline`) and,
+when ``.github/rfd.toml`` has no ``[process]`` table yet, appends the rules the history
+shows (:mod:`bot.model.process_detect`), each with its evidence.  History is read with two
+``git log`` and one ``git cat-file``.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from bot.config import discovery
 from bot.config.load import CONFIG_PATH, Config
 from bot.config.repo_templates import is_template
 from bot.core.errors import RfdError
+from bot.lifecycle import lint_corpus
 from bot.model import baseline, plan
 from bot.model.document import Document, parse
 from bot.model.ids import DOCUMENT_NAMES, split_path
@@ -32,17 +33,21 @@ class AdoptOutcome(NamedTuple):
     rfds: int
     settings: list[Setting]
     config_written: bool
+    findings: int = 0
+    """The lint findings (and RFDs that do not parse) recorded: not reported again."""
 
 
 def adopt(root: Path, cfg: Config, *, write_config: bool = True) -> AdoptOutcome:
-    docs = discovery.load_all(root, cfg)[0]
+    linted = lint_corpus.lint_corpus(root, cfg)
+    docs = linted.docs
     store = StateStore(root, cfg)
     head = _git(root, "rev-parse", "--verify", "-q", "HEAD", ok=(0, 1)).strip()
     keys = [(_key(d), d.status) for d in docs]
-    path = store.write_root_file(baseline.FILE, baseline.record(head, keys))
+    found = lint_corpus.keys(linted)
+    path = store.write_root_file(baseline.FILE, baseline.record(head, keys, found))
     settings = detect([_facts(d, docs, store) for d in docs], read_history(root, cfg))
     written = write_config and _write_process(root, settings)
-    return AdoptOutcome(path, len(docs), settings, written)
+    return AdoptOutcome(path, len(docs), settings, written, len(set(found)))
 
 
 def _key(doc: Document) -> str:

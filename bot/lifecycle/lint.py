@@ -16,6 +16,7 @@ from bot import templates
 from bot.core.errors import RfdError
 from bot.lifecycle.lint_sections import Finding, Severity, body_findings, repeated_headings
 from bot.model.document import (
+    BACK_LINK_KEYS,
     LINK_KEYS,
     LIST,
     NO_ADOC_STATE,
@@ -37,6 +38,11 @@ __all__ = ["RULES", "Finding", "LintSettings", "Severity", "lint_document", "lin
 
 REQUIRED_FIELDS = ("Status", "Category", "Authors", "Date")
 _DATE_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+DRAFT_LINK_HINT = "promote RFD {draft} first (drafts are renumbered), then link to it"
+DRAFT_BACK_HINT = (
+    "remove RFD {draft}: drafts are renumbered, and `rfd promote {draft}` adds its new number "
+    "here where the repository keeps the field"
+)
 _WORD_RE = re.compile(r"[A-Za-z]+")  # the status word, as bot.model.document reads it
 
 
@@ -157,17 +163,17 @@ def _category_known(ctx: Context) -> Iterator[Finding]:
 
 def _links(ctx: Context) -> Iterator[Finding]:
     published = ctx.doc.rfd_id is not None and not ctx.doc.rfd_id.draft
-    for key in LINK_KEYS:
+    for key in (*LINK_KEYS, *BACK_LINK_KEYS):
         field = _field(ctx.doc, key)
         for target in ctx.doc.links(key) if field else ():
             assert field is not None
-            if target not in ctx.known:
+            if key in LINK_KEYS and target not in ctx.known:
                 hint = "fix the id, or remove it if that RFD was never written"
                 yield ctx.finding(field.line, "RFD008", f"{key}: RFD {target} does not exist", hint)
             elif published and target.draft:
-                hint = f"promote RFD {target} first (drafts are renumbered), then link to it"
+                hint = DRAFT_BACK_HINT if key in BACK_LINK_KEYS else DRAFT_LINK_HINT
                 message = f"{key}: a published RFD links to draft RFD {target}"
-                yield ctx.finding(field.line, "RFD009", message, hint)
+                yield ctx.finding(field.line, "RFD009", message, hint.format(draft=target))
 
 
 def _duplicate_fields(ctx: Context) -> Iterator[Finding]:

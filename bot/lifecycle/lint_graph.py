@@ -1,6 +1,6 @@
 """Lint rules that look beyond one RFD: cycles in Requires ∪ Extends (RFD012), back-links
 that the other RFD does not return (RFD014), and reference-link definitions whose file
-does not exist (RFD015).  Pure: the other RFDs and the files come through a
+or directory does not exist (RFD015).  Pure: the other RFDs and the files come through a
 :class:`Corpus` the caller passes in.
 """
 
@@ -38,7 +38,8 @@ class Corpus(Protocol):
         ...
 
     def exists(self, path: str) -> bool:
-        """Whether the repository-relative ``path`` is a file."""
+        """Whether the repository-relative ``path`` is a file or a directory (``../../crates/foo``
+        links a crate: a link to a folder is no broken link)."""
         ...
 
 

@@ -37,6 +37,7 @@ def publish_draft(ws: Workspace, file: RfdFile, doc: Document) -> tuple[RfdId, P
     text = links.rewrite_targets(doc.text, links.mover(_dir(file.path), _dir(moved[1]), moved))
     text = document.set_heading(text, new_id)
     text = document.set_status(text, Status.DISCUSSION)
+    text = style.drop_draft_back_links(text, moved[1])
     text = document.replace_id_references(text, file.rfd_id, new_id)
     _move_rfd(ws, old_path, new_path, text)
     changed = [old_path, new_path]
@@ -95,12 +96,10 @@ BACK_LINKS = {"Requires": "Required by", "Extends": "Extended by"}
 
 def _back_links(ws: Workspace, doc: Document, published: RfdFile) -> list[Path]:
     """The RFDs it Requires/Extends list it under the back-link fields the repository keeps
-    (``[conventions] back_links``)."""
+    (``[conventions] back_links``), or that RFD keeps (it has the field already)."""
     style_ = ws.config.conventions
     changed = []
     for forward, back in BACK_LINKS.items():
-        if back not in style_.back_links:
-            continue
         for rid in doc.links(forward):
             other = next((f for f in ws.files() if f.rfd_id == rid), None)
             if other is None:
@@ -108,6 +107,8 @@ def _back_links(ws: Workspace, doc: Document, published: RfdFile) -> list[Path]:
             path = ws.path(other)
             try:
                 text = read_exact(path)
+                if back not in style_.back_links and not _keeps(text, other.path, back):
+                    continue
                 updated = style.add_back_link(text, other.path, back, published, style_)
             except (OSError, UnicodeDecodeError, RfdError):
                 continue  # a broken RFD is left as it is; `rfd lint` reports it
@@ -115,6 +116,10 @@ def _back_links(ws: Workspace, doc: Document, published: RfdFile) -> list[Path]:
                 ws.write_rfd(path, updated)
                 changed.append(path)
     return changed
+
+
+def _keeps(text: str, path: str, back: str) -> bool:
+    return bool((document.parse(text, path).field(back) or "").strip())
 
 
 def _rewrite_references(

@@ -56,6 +56,30 @@ def add_back_link(
     return text if inline else add_definition(text, label, target(source_path, file, dotted=True))
 
 
+def drop_draft_back_links(text: str, path: str) -> str:
+    """``text`` with the drafts left out of its back-link fields (``Required by: [RFD D23]``):
+    a published RFD links to no draft, whose id changes when it is published (publishing
+    it adds its new number back, where the repository keeps the field).  A field left
+    empty is removed."""
+    doc = document.parse(text, path)
+    for key in document.BACK_LINK_KEYS:
+        value = doc.field(key)
+        if value is None or not any(r.draft for r in document.parse_links(value)):
+            continue
+        kept = [part.strip() for part in value.split(",") if _names_no_draft(part)]
+        text = (
+            document.set_field(text, key, ", ".join(kept))
+            if kept
+            else document.remove_field(text, key)
+        )
+    return text
+
+
+def _names_no_draft(part: str) -> bool:
+    ids = document.parse_links(part)
+    return bool(part.strip()) and not any(r.draft for r in ids)
+
+
 def add_definition(text: str, label: str, link: str) -> str:
     """``text`` ending with ``[label]: link`` unless it defines ``label`` already."""
     if re.search(_DEFINED_RE.format(label=re.escape(label)), text, re.MULTILINE | re.I):

@@ -72,6 +72,9 @@ LIST, YAML, ADOC = "list", "yaml", "adoc"
 
 LINK_KEYS = ("Requires", "Extends", "Supersedes", "Superseded by")
 """Header fields whose values list other RFDs."""
+BACK_LINK_KEYS = ("Required by", "Extended by")
+"""Header fields that answer another RFD's ``Requires``/``Extends`` (where a repository keeps
+them): a published RFD's name no draft (RFD009), and ``rfd promote`` leaves none there."""
 
 EMPTY = "the file is empty"
 NO_HEADING = "no '# RFD' heading"

@@ -53,7 +53,8 @@ RULES: dict[str, Rule] = {
         ERROR,
     ),
     "RFD009": Rule(
-        "a published RFD's header links to a draft (drafts are renumbered when promoted)",
+        "a published RFD's header links to a draft, back-links (`Required by`) included "
+        "(drafts are renumbered when promoted)",
         ERROR,
     ),
     "RFD010": Rule("a header field is given twice (only the first counts)", ERROR),
@@ -70,7 +71,11 @@ RULES: dict[str, Rule] = {
         "a back-link (`Required by`, `Extended by`) names an RFD that does not link back",
         ERROR,
     ),
-    "RFD015": Rule("a reference-link definition (`[RFD 045]: 045-x.md`) points to no file", ERROR),
+    "RFD015": Rule(
+        "a reference-link definition (`[RFD 045]: 045-x.md`) points to no file or directory "
+        "(`../../crates/foo` is fine when that folder exists)",
+        ERROR,
+    ),
     "RFD016": Rule("a published RFD was deleted (abandon or supersede it instead)", ERROR),
     "RFD017": Rule("a published RFD's text mentions a draft id", WARNING),
     "RFD018": Rule(

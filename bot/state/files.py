@@ -84,6 +84,11 @@ class StateFiles:
             return False
         return True
 
+    def read_root_file(self, name: str) -> str | None:
+        """A file of the state root itself (``baseline.json``); None when absent."""
+        (part,) = relative_parts(name)
+        return self._read(self.base / part)
+
     def write_root_file(self, name: str, text: str) -> Path:
         """A file of the state root itself (``baseline.json``), written atomically."""
         (part,) = relative_parts(name)  # one plain name: never a directory or outside

@@ -1,0 +1,3 @@
+//! Pending events, persisted with the conversation.
+
+pub struct Queue;
