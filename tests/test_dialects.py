@@ -312,3 +312,24 @@ def test_iter_rfds_reads_the_flat_format_too(tmp_path: Path) -> None:
     assert len(rfds) == RFD_COUNT
     assert all(r.paths == (r.path,) and r.status == r.stage.value for r in rfds)
     assert any(key == "Requires" for r in rfds for key, _ in r.links)
+
+
+def test_init_reads_a_corpus_once_its_unknown_words_are_mapped_by_hand(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = unreadable_corpus(tmp_path / "team")
+    for n in range(1, 9, 2):  # the broken YAML fixed; the unknown words stay
+        (repo / f"rfd/{n:04d}/README.md").write_text(
+            f"---\nstate: pondering-{n + 1}\n---\n\n# RFD {n} Something\n", encoding="utf-8"
+        )
+    assert main(["-C", str(repo), "init"]) == 1
+    table = "".join(f'pondering-{n} = "discussion"\n' for n in range(2, 10, 2))
+    (repo / ".github").mkdir()
+    (repo / ".github/rfd.toml").write_text(
+        f'[rfd]\ndir = "rfd"\n\n[statuses]\n{table}', encoding="utf-8"
+    )
+    capsys.readouterr()
+    assert main(["-C", str(repo), "init"]) == 0
+    assert "ready for RFDs" in capsys.readouterr().out
+    assert main(["-C", str(repo), "list"]) == 0
+    assert "0001  pondering-2" in capsys.readouterr().out

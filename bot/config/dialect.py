@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from bot.core.text import plural
 from bot.model.ids import DOCUMENT_NAMES
 from bot.model.status import Status
-from bot.model.vocabulary import DIALECTS
+from bot.model.vocabulary import DIALECTS, configured
 
 _STATUS_RES = {
     "yaml": re.compile(r"""^(?P<key>state|stage|status)[ \t]*:[ \t]*["']?(?P<word>[\w-]+)""",
@@ -166,9 +166,9 @@ def _vocabulary(counts: Counter[str], form: str) -> str:
 
 
 def _word(word: str, count: int, vocabulary: str, transitions: Counter[tuple[str, str]]) -> Word:
-    table = DIALECTS[vocabulary]
+    table = {**DIALECTS[vocabulary], **configured()}
     stage = table.get(word)
-    source = DIALECT_NAMES[vocabulary]
+    source = "the configuration's" if word in configured() else DIALECT_NAMES[vocabulary]
     if stage is None:
         other = next(((n, t[word]) for n, t in DIALECTS.items() if word in t), None)
         if other is not None:

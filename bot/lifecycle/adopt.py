@@ -195,6 +195,8 @@ def detected_config(root: Path) -> str | None:
     if where is None:
         return None
     rfd_dir, published = where
+    own = _own_words(root)  # a [statuses] table written by hand before running init again
+    use(own)
     corpus = gather(root, rfd_dir)
     found_dialect = dialect.detect(candidates(corpus), status_changes(root, rfd_dir))
     if found_dialect.own_words:
@@ -207,6 +209,20 @@ def detected_config(root: Path) -> str | None:
     finally:
         use({})
     return _with_dialect(text, found_dialect)
+
+
+def _own_words(root: Path) -> dict[str, str]:
+    """The ``[statuses]`` of an existing configuration (empty without one, or a broken one:
+    rfd init reports that elsewhere)."""
+    from bot.config.load import CONFIG_PATH, load_config
+    from bot.core.errors import ConfigError
+
+    if not (root / CONFIG_PATH).is_file():
+        return {}
+    try:
+        return {word: stage for word, stage in load_config(root).statuses.items()}
+    except ConfigError:
+        return {}
 
 
 CANNOT_READ = "rfd cannot read the RFDs it found in {rfd_dir}/: {read} of {found} parse"

@@ -19,7 +19,7 @@ from bot.model import document
 from bot.model.document import Document
 from bot.model.ids import RfdId, slugify
 from bot.model.status import Status, check_gates, check_transition
-from bot.model.vocabulary import check_stage_move
+from bot.model.vocabulary import check_move
 from bot.state import OnExists, unique_suffix
 
 NEXT_STATUS = {
@@ -70,6 +70,13 @@ def promote(
     if doc.status is Status.DRAFT and target is Status.DISCUSSION and file.rfd_id.draft:
         return _publish_draft(ws, file, doc)  # a numbered draft (prediscussion) keeps its id
     return _set_status(ws, file, doc, target, reason=reason)
+
+
+def check_stage_move(doc: Document, target: Status) -> None:
+    """TransitionError when moving ``doc`` to ``target`` writes a move, in the repository's
+    words, that its history never makes (``[transitions]``)."""
+    new = document.parse(document.set_status(doc.text, target), doc.path).status_word
+    check_move(doc.status_word, new, path=doc.path)
 
 
 def requires_statuses(ws: Workspace, doc: Document) -> dict[RfdId, Status | None]:

@@ -19,12 +19,11 @@ from bot.model.document import (
     BACK_LINK_KEYS,
     LINK_KEYS,
     LIST,
-    NO_ADOC_STATE,
-    NO_STATE_KEY,
     NO_STATUS,
     Document,
     parse,
 )
+from bot.model.document_forms import NO_ADOC_STATE, NO_STATE_KEY
 from bot.model.header import Field, normalize_key
 from bot.model.ids import RfdId
 from bot.model.lint_codes import OFF, LintSettings

@@ -214,7 +214,7 @@ def parse(text: str, path: str) -> Document:
     if path.endswith((".adoc", ".asciidoc")):
         from bot.model.document_forms import parse_adoc
 
-        return parse_adoc(text, path, lines)
+        return Document(path=path, text=text, **parse_adoc(text, path, lines)._asdict())
     if text.startswith(("---", "\ufeff---")):
         from bot.model.front_matter import end_of, holds_status
 
@@ -222,7 +222,8 @@ def parse(text: str, path: str) -> Document:
         if end is not None and holds_status(lines, end):
             from bot.model.document_forms import parse_front_matter
 
-            return parse_front_matter(text, path, lines, end)
+            parts = parse_front_matter(text, path, lines, end)
+            return Document(path=path, text=text, **parts._asdict())
     mask = LazyMask(lines)
     title = find_title(iter_headings(lines, mask))
     if title is None:
@@ -245,6 +246,8 @@ def parse(text: str, path: str) -> Document:
 def _status(fields: tuple[Field, ...], path: str, heading_line: int, text: str) -> Status:
     field = next((f for f in fields if normalize_key(f.key) == "status"), None)
     if field is None and text.startswith(("---", "\ufeff---")):  # front matter, no state
+        from bot.model.document_forms import NO_STATE_HINT, NO_STATE_KEY
+
         raise InvalidStructure(NO_STATE_KEY, path=path, line=1, hint=NO_STATE_HINT)
     if field is None:
         raise InvalidStructure(NO_STATUS, path=path, line=heading_line, hint=STATUS_HINT)
@@ -259,12 +262,3 @@ def _status(fields: tuple[Field, ...], path: str, heading_line: int, text: str) 
         from bot.model.vocabulary import stage_of  # the repository's own words ([statuses])
 
         return stage_of(field.value, dialects=False, path=path, line=field.line)
-
-
-NO_STATE_KEY = "no state in the front matter"
-NO_STATE_HINT = (
-    "add a line 'state: draft' between the '---' lines (or a '- **Status**: Draft' line "
-    "under the heading)"
-)
-NO_ADOC_STATE = "no :state: attribute"
-NO_ADOC_STATE_HINT = "add a line ':state: draft' above the '= RFD' title"

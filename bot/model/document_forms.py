@@ -1,25 +1,42 @@
 """Parsing an RFD whose header is YAML front matter or AsciiDoc attributes (the other forms
 :func:`bot.model.document.parse` reads; the field list is parsed there).  Imported only for
-such a file: the hooks on a flat corpus never load it, nor ruamel.yaml."""
+such a file: the hooks on a flat corpus never load it, nor ruamel.yaml.  It hands back the
+parts (:class:`Parts`); :mod:`bot.model.document` makes the Document of them."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from bot.core.errors import InvalidStructure
-from bot.model.document import (
-    ADOC,
-    NO_ADOC_STATE,
-    NO_ADOC_STATE_HINT,
-    NO_STATE_HINT,
-    NO_STATE_KEY,
-    YAML,
-    Document,
-)
 from bot.model.header import Field, normalize_key, split_title
 from bot.model.ids import RfdId, split_path
 from bot.model.markdown import LazyMask, iter_headings
+from bot.model.status import Status
+
+YAML, ADOC = "yaml", "adoc"
+"""``bot.model.document.YAML``/``ADOC`` (the header's form)."""
+NO_STATE_KEY = "no state in the front matter"
+NO_STATE_HINT = (
+    "add a line 'state: draft' between the '---' lines (or a '- **Status**: Draft' line "
+    "under the heading)"
+)
+NO_ADOC_STATE = "no :state: attribute"
+NO_ADOC_STATE_HINT = "add a line ':state: draft' above the '= RFD' title"
 
 
-def parse_front_matter(text: str, path: str, lines: list[str], end: int) -> Document:
+class Parts(NamedTuple):
+    rfd_id: RfdId | None
+    heading_id: RfdId | None
+    title: str
+    heading_line: int
+    fields: tuple[Field, ...]
+    status: Status
+    status_word: str
+    form: str
+    status_key: str
+
+
+def parse_front_matter(text: str, path: str, lines: list[str], end: int) -> Parts:
     from bot.model.front_matter import read_fields, status_key
 
     fields = read_fields(lines, end, path)
@@ -33,7 +50,7 @@ def parse_front_matter(text: str, path: str, lines: list[str], end: int) -> Docu
                         (title.index if title else end) + 1, YAML)  # fmt: skip
 
 
-def parse_adoc(text: str, path: str, lines: list[str]) -> Document:
+def parse_adoc(text: str, path: str, lines: list[str]) -> Parts:
     from bot.model.asciidoc import scan
 
     fields, title_index, title = scan(lines)
@@ -51,17 +68,14 @@ def parse_adoc(text: str, path: str, lines: list[str]) -> Document:
 def _with_status(
     text: str, path: str, fields: tuple[Field, ...], found: Field, heading_id: RfdId | None,
     name: str, heading_line: int, form: str,
-) -> Document:  # fmt: skip
+) -> Parts:  # fmt: skip
     from bot.model.vocabulary import stage_of
 
     word = found.value.strip()
     status = stage_of(word, dialects=True, path=path, line=found.line)
     named = split_path(path)
-    return Document(
-        path=path, text=text, rfd_id=heading_id if named is None else named[0],
-        heading_id=heading_id, title=name, heading_line=heading_line, fields=fields,
-        status=status, status_word=word, form=form, status_key=found.key,
-    )  # fmt: skip
+    rfd_id = heading_id if named is None else named[0]
+    return Parts(rfd_id, heading_id, name, heading_line, fields, status, word, form, found.key)
 
 
 def _title_field(fields: tuple[Field, ...], path: str) -> str:

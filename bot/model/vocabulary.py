@@ -14,13 +14,9 @@ document had (a document in ``discussion`` becomes ``published``, never ``Accept
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from bot.core.errors import ParseError, TransitionError
 from bot.model.status import Status
-
-if TYPE_CHECKING:
-    from bot.model.document import Document
 
 D, C, A, IM, AB, S = (Status.DRAFT, Status.DISCUSSION, Status.ACCEPTED, Status.IMPLEMENTED,
                       Status.ABANDONED, Status.SUPERSEDED)  # fmt: skip
@@ -53,15 +49,6 @@ def use(
     _moves.clear()
     _moves.update((w.casefold(), tuple(n.casefold() for n in to)) for w, to in
                   (transitions or {}).items())  # fmt: skip
-
-
-def check_stage_move(doc: Document, target: Status) -> None:
-    """TransitionError when moving ``doc`` to ``target`` writes a move, in the repository's
-    words, that its history never makes (:func:`check_move`)."""
-    from bot.model.document import parse, set_status
-
-    new = parse(set_status(doc.text, target), doc.path).status_word
-    check_move(doc.status_word, new, path=doc.path)
 
 
 def check_move(old: str, new: str, *, path: str | None = None) -> None:
