@@ -333,3 +333,34 @@ def test_init_reads_a_corpus_once_its_unknown_words_are_mapped_by_hand(
     assert "ready for RFDs" in capsys.readouterr().out
     assert main(["-C", str(repo), "list"]) == 0
     assert "0001  pondering-2" in capsys.readouterr().out
+
+
+def test_phases_done_and_supersede_on_an_oxide_rfd(
+    tmp_path: Path, pristine: dict[str, Path], capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    repo = shutil.copytree(pristine["oxide"], tmp_path / "oxide")
+    adopt(repo, capsys)
+    path = repo / "rfd/0003/README.md"
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(PLAN)
+    summary = tmp_path / "summary.md"
+    summary.write_text("Done.\n", encoding="utf-8")
+    assert main(["-C", str(repo), "accept", "3"]) == 0
+    for label in ("1", "2"):
+        assert main(["-C", str(repo), "phase", "3", "done", label, "--summary", str(summary)]) == 0
+    assert main(["-C", str(repo), "done", "3"]) == 0
+    assert "published → committed" in capsys.readouterr().out
+    assert "state: committed\n" in path.read_text(encoding="utf-8")
+    git(repo, "add", "-A")
+    assert hooks(repo, git(repo, "diff", "--cached", "--name-only").split(), monkeypatch,
+                 capsys)[0] == 0  # fmt: skip
+    git(repo, "commit", "-qm", "RFD 3 committed")
+    # no move from committed in the history: rfd's lifecycle decides (Implemented → Superseded)
+    assert main(["-C", str(repo), "supersede", "3", "12"]) == 0
+    text = path.read_text(encoding="utf-8")
+    assert "state: superseded\n" in text
+    assert 'superseded-by: "[RFD 0012](../0012/README.md)"\n' in text
+    git(repo, "add", "-A")
+    assert hooks(repo, ["rfd/0003/README.md", "rfd/0012/README.md"], monkeypatch,
+                 capsys)[0] == 0  # fmt: skip

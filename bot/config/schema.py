@@ -193,7 +193,7 @@ class Config:
     the dialects it knows (Oxide, Joyent, RFC stages)."""
     transitions: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
     """The moves between status words the repository's history shows (``discussion =
-    ["published", "abandoned"]``): from a word listed here, only those moves are allowed;
+    ["published", "abandoned"]``): from a word listed here, only the words they lead to;
     ``rfd init`` detects them. A word not listed follows rfd's lifecycle."""
 
     def model_for(self, step: str, override: str | None = None) -> str:

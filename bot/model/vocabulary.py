@@ -52,11 +52,12 @@ def use(
 
 
 def check_move(old: str, new: str, *, path: str | None = None) -> None:
-    """TransitionError when the repository lists the moves from ``old`` and ``new`` is not
-    one of them (a word it does not list follows rfd's lifecycle alone)."""
+    """TransitionError when the repository lists the moves from ``old`` and ``new`` cannot be
+    reached by them (one commit may make several moves the history makes, as ``rfd accept``,
+    the phases and ``rfd done`` do together); a word it does not list follows rfd's lifecycle."""
     before, after = old.strip().casefold(), new.strip().casefold()
     allowed = _moves.get(before)
-    if allowed is None or before == after or after in allowed:
+    if allowed is None or before == after or after in _reachable(before):
         return
     raise TransitionError(
         f"cannot move from {before} to {after}: the repository's history never does",
@@ -64,6 +65,18 @@ def check_move(old: str, new: str, *, path: str | None = None) -> None:
         hint=f"from {before} the history shows: {', '.join(allowed) or 'no move'}"
         " (add the move to [transitions] in .github/rfd.toml to allow it)",
     )
+
+
+def _reachable(word: str) -> set[str]:
+    """The words ``word`` leads to through the moves the repository lists."""
+    seen: set[str] = set()
+    todo = list(_moves.get(word, ()))
+    while todo:
+        current = todo.pop()
+        if current not in seen:
+            seen.add(current)
+            todo.extend(_moves.get(current, ()))
+    return seen
 
 
 def configured() -> Mapping[str, Status]:
