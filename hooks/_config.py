@@ -58,6 +58,7 @@ LEAVES: dict[str, Check] = {
     "implement.protected_paths": LIST_OF_STR, "implement.max_items": int,
     "implement.isolation": ("auto", "bwrap", "unshare", "none"), "implement.network": bool,
     "implement.env": LIST_OF_STR, "implement.redacted_env": LIST_OF_STR,
+    "implement.toolchain": LIST_OF_STR,
     **{f"lint.severity.{code}": SEVERITIES for code in RULES},
     **{f"lint.required_sections.{name}": LIST_OF_STR for name in _CATEGORIES},
     "process.implemented_needs_phases": bool, "process.accepted_needs_plan": bool,

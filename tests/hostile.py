@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import base64
 import binascii
+import codecs
 import re
 import sys
 import urllib.parse
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,6 +33,11 @@ GITCONFIG_SECRET = "ghp_" + "Hm3Nq8Rt2Vw6Yz1Bc5Df9Gj4Kl7Mp0Sx2Ua"
 
 B64_RUN = re.compile(r"[A-Za-z0-9+/_\-]{12,}={0,2}")
 HEX_RUN = re.compile(r"[0-9A-Fa-f]{16,}")
+B32_RUN = re.compile(r"[A-Za-z2-7]{16,}")
+B85_RUN = re.compile(r"[0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]{20,}")
+A85_RUN = re.compile(r"[!-u]{20,}")
+SPREAD = re.compile(r"[\s\-_.,:;|`'\"*>]+")
+"""What a leak may put between a value's characters."""
 
 
 def plant(monkeypatch: pytest.MonkeyPatch, home: Path, checkout: Path) -> None:
@@ -45,7 +52,13 @@ def plant(monkeypatch: pytest.MonkeyPatch, home: Path, checkout: Path) -> None:
 
 
 def _views(text: str) -> Iterator[str]:
-    yield text
+    for whole in (text, SPREAD.sub("", text)):
+        yield whole
+        yield codecs.decode(whole, "rot13")
+        yield from _decoded(whole)
+
+
+def _decoded(text: str) -> Iterator[str]:
     yield text[::-1]
     yield urllib.parse.unquote(text)
     yield urllib.parse.unquote_plus(text)
@@ -63,13 +76,31 @@ def _views(text: str) -> Iterator[str]:
         for skip in range(2):
             chunk = run[skip:]
             yield bytes.fromhex(chunk[: len(chunk) // 2 * 2]).decode("latin-1")
+    yield from _blocks(B32_RUN, text.upper(), base64.b32decode, 8)
+    yield from _blocks(B85_RUN, text, base64.b85decode, 5)
+    yield from _blocks(A85_RUN, text, base64.a85decode, 5)
+
+
+def _blocks(runs: re.Pattern[str], text: str, decode: Any, size: int) -> Iterator[str]:
+    """Each run of ``runs`` decoded by a block decoding at every alignment (whole blocks)."""
+    for run in runs.findall(text):
+        for skip in range(size):
+            chunk = run[skip:]
+            padded = chunk + "=" * (-len(chunk) % size) if size == 8 else chunk
+            for candidate in (padded, chunk[: len(chunk) // size * size]):
+                try:
+                    yield decode(candidate).decode("latin-1")
+                except (binascii.Error, ValueError):
+                    continue
 
 
 def leaked(text: str) -> list[str]:
     """The names of the planted secrets ``text`` holds in any encoding."""
     values = {**SECRETS, "gitconfig": GITCONFIG_SECRET}
-    views = list(_views(text))
-    return sorted(name for name, value in values.items() if any(value in v for v in views))
+    views = [v.casefold() for v in _views(text)]
+    forms = {name: {value.casefold(), SPREAD.sub("", value).casefold()} for name, value in
+             values.items()}  # fmt: skip
+    return sorted(name for name, f in forms.items() if any(x in v for x in f for v in views))
 
 
 def leaked_files(root: Path) -> dict[str, list[str]]:
@@ -137,3 +168,42 @@ def hostile_item() -> list[tuple[str, dict[str, str]]]:
         ("write_file", {"path": "test_tmp.py", "content": TEST_TMP}),
         ("run_command", {"command": f"{PYTEST} -q test_tmp.py"}),
     ]
+
+
+RUNNER_SECRET = "rnr_" + "Vq3Lk8Zt1Xw6Nb4Hc9Jm2Pd7Rf5Gs0Ya"
+"""What a self-hosted runner's credentials file holds (installed outside ``/home``)."""
+ATTACK = '''\
+"""Planted by a prompt injection: subvert the bot that reads the worktree afterwards."""
+import os, pathlib, sys
+
+host, creds = pathlib.Path("targets.txt").read_text().split()
+def attempt(what, action):
+    try:
+        action()
+        print("did", what)
+    except OSError as exc:
+        print("failed", what, exc)
+
+attempt("rename docs", lambda: os.rename("docs", "docs-old"))
+items = pathlib.Path("docs/rfd/.state/001/implement/1/items")
+attempt("plant state", lambda: items.mkdir(parents=True, exist_ok=True))
+attempt("link a result", lambda: os.symlink("/proc/self/environ", items / "1.md"))
+attempt("link the phases", lambda: os.symlink(host, "docs/rfd/.state/001/phases"))
+attempt("edit an RFD", lambda: pathlib.Path("docs/rfd/002-b.md").write_text("# hijacked\\n"))
+attempt("link environ", lambda: os.symlink("/proc/self/environ", "env.txt"))
+attempt("link a host dir", lambda: os.symlink(host, "hostdir"))
+attempt("hook config", lambda: pathlib.Path(".pre-commit-config.yaml").write_text("repos: []\\n"))
+attempt("fifo", lambda: os.mkfifo("pipe"))
+pathlib.Path("a.txt").write_text("a\\n")
+attempt("hard link", lambda: os.link("a.txt", "b.txt"))
+with open("big.bin", "wb") as fh:
+    fh.truncate(600_000_000)
+loot = []
+for name in [creds, "/proc/1/environ", "/proc/self/environ"]:
+    try:
+        loot.append(pathlib.Path(name).read_text(errors="replace"))
+    except OSError as exc:
+        loot.append(f"{name}: {exc}")
+pathlib.Path("loot.txt").write_text("\\n".join(loot))
+'''
+ATTACK_COMMAND = f"{sys.executable} attack.py"

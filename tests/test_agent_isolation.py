@@ -180,3 +180,23 @@ def test_a_command_started_outside_a_tool_call_fails_closed_without_isolation(
     with pytest.raises(PermissionDenied, match="cannot be isolated here"):
         run_isolated(ctx, [sys.executable, "-c", "print('ran')"])
     assert not list(tmp_path.iterdir())
+
+
+def test_rfd_implement_refuses_to_start_where_nothing_isolates_unless_the_repo_allows_it(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``auto`` finding no mechanism: no model call, an error saying how to isolate or how
+    the repository may allow unisolated commands (confirmed one by one)."""
+    from bot.cli.main import main
+    from tests.conftest import rfd_text, write_rfd
+    from tests.fakes import ScriptedLLM, scripted_providers
+
+    write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
+    assert main(["-C", str(git_repo), "accept", "1"]) == 0
+    llm = ScriptedLLM([])
+    monkeypatch.setattr("bot.lifecycle.workspace.make_providers", scripted_providers(llm))
+    monkeypatch.setattr("bot.agent.isolation.works", lambda mechanism: False)
+    assert main(["-C", str(git_repo), "implement", "1", "--yes"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot be isolated here" in err and 'implement.isolation = "none"' in err
+    assert llm.requests == []

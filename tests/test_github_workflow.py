@@ -136,42 +136,54 @@ def test_the_ghes_variant_is_as_safe_and_runs_after_the_checkout(tmp_path: Path)
 
 
 REQUIREMENTS = ACTION.parent / "requirements.txt"
+UV_REQUIREMENTS = ACTION.parent / "uv-requirements.txt"
 _PIN = re.compile(r"^(?P<name>[A-Za-z0-9._-]+)==\S+ \\$")
+STUB = """#!/bin/sh
+# logs its name and arguments; makes what the real command would make for the next one
+printf "%s\\0" "$(basename "$0")" "$@" >> "$LOG"; printf "\\n" >> "$LOG"
+case "$1 $2" in
+  "-I -m") target=$(printf "%s\\n" "$@" | sed -n '/^--target$/{n;p;}')
+           mkdir -p "$target/bin"; cp "$0" "$target/bin/uv" ;;
+  "venv --quiet") for last; do :; done; mkdir -p "$last/bin"; cp "$0" "$last/bin/python" ;;
+  "-I -c") echo "$SITE" ;;
+esac
+"""
 
 
-def _install_commands(action_path: Path, tmp: Path) -> list[list[str]]:
-    """The commands the action's install step runs (``python`` and the venv's stubbed)."""
-    bin_dir, log = tmp / "bin", tmp / "commands.log"
+def _install(action_path: Path, tmp: Path) -> tuple[list[list[str]], Path]:
+    """The commands the action's install step runs (``python``, uv and the venv's stubbed),
+    and the site-packages directory the stubbed venv names."""
+    bin_dir, log, site = tmp / "bin", tmp / "commands.log", tmp / "site-packages"
     bin_dir.mkdir(parents=True, exist_ok=True)
+    site.mkdir()
     stub = bin_dir / "python"
-    stub.write_text(
-        '#!/bin/sh\nprintf "%s\\0" "$@" >> "$LOG"; printf "\\n" >> "$LOG"\n'
-        'if [ "$2" = venv ]; then mkdir -p "$3/bin"; cp "$0" "$3/bin/python"; fi\n',
-        encoding="utf-8",
-    )
+    stub.write_text(STUB, encoding="utf-8")
     stub.chmod(0o755)
-    (install,) = [s for s in load(ACTION)["runs"]["steps"] if "pip install" in s.get("run", "")]
+    (install,) = [s for s in load(ACTION)["runs"]["steps"] if "uv" in s.get("run", "")]
     env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "GITHUB_ACTION_PATH": str(action_path),
-           "LOG": str(log), "RFD_BOT_VENV": str(tmp / "venv")}  # fmt: skip
+           "LOG": str(log), "SITE": str(site), "RFD_BOT_VENV": str(tmp / "venv"),
+           "RFD_BOT_UV": str(tmp / "uv")}  # fmt: skip
     done = subprocess.run(["bash", "-c", install["run"]], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     lines = log.read_text(encoding="utf-8").splitlines()
-    return [line.rstrip("\0").split("\0") for line in lines]
+    return [line.rstrip("\0").split("\0") for line in lines], site
 
 
 def test_the_action_installs_rfd_bot_both_ways(tmp_path: Path) -> None:
+    """The bot's own files are copied into the venv (no build), wherever the action sits."""
     # `./.github/actions/rfd` after the checkout: the action sits in the workspace.
-    local = _install_commands(ROOT / ".github" / "actions" / "rfd", tmp_path / "local")
+    _, local = _install(ROOT / ".github" / "actions" / "rfd", tmp_path / "local")
     # `$/…` or `OWNER/rfd-bot/.github/actions/rfd@<sha>`: the runner downloads the
     # repository at that commit under `_actions/OWNER/rfd-bot/<sha>/`.
     downloaded = tmp_path / "_actions" / "OWNER" / "rfd-bot"
     downloaded.mkdir(parents=True)
     (downloaded / ("a" * 40)).symlink_to(ROOT)
-    remote = _install_commands(downloaded / ("a" * 40) / ".github" / "actions" / "rfd",
-                               tmp_path / "remote")  # fmt: skip
-    for commands in (local, remote):
-        target = Path(commands[-1][-1]).resolve()
-        assert 'name = "rfd-bot"' in (target / "pyproject.toml").read_text(encoding="utf-8")
+    _, remote = _install(downloaded / ("a" * 40) / ".github" / "actions" / "rfd",
+                         tmp_path / "remote")  # fmt: skip
+    for site in (local, remote):
+        assert (site / "bot" / "__main__.py").read_text() == (ROOT / "bot/__main__.py").read_text()
+        assert (site / "bot" / "prompts").is_dir() or (site / "bot" / "templates").exists()
+        assert not (site / "hooks").exists() and not (site / "tests").exists()
 
 
 def test_the_comment_job_prepares_isolation_before_the_bot_runs() -> None:
@@ -186,11 +198,23 @@ def test_the_comment_job_prepares_isolation_before_the_bot_runs() -> None:
 
 
 def test_dependencies_come_only_from_hash_pinned_requirements(tmp_path: Path) -> None:
-    venv, deps, own = _install_commands(ROOT / ".github" / "actions" / "rfd", tmp_path)
-    assert venv[:2] == ["-m", "venv"]
-    assert "-I" in deps and {"--require-hashes", "--no-deps", "--only-binary=:all:"} <= set(deps)
+    (pip, *uv, where), _ = _install(ROOT / ".github" / "actions" / "rfd", tmp_path)
+    assert pip[:4] == ["python", "-I", "-m", "pip"]
+    assert {"--require-hashes", "--no-deps", "--only-binary=:all:", "--target"} <= set(pip)
+    assert Path(pip[pip.index("-r") + 1]).resolve() == UV_REQUIREMENTS
+    venv, deps = uv
+    assert venv[:2] == ["uv", "venv"]
+    assert deps[:3] == ["uv", "pip", "install"]
+    assert {"--require-hashes", "--no-deps", "--only-binary", ":all:"} <= set(deps)
     assert Path(deps[deps.index("-r") + 1]).resolve() == REQUIREMENTS
-    assert {"--no-deps", "--no-index", "--no-build-isolation"} <= set(own)  # nothing fetched
+    assert where[1] == "-I" and "sysconfig" in where[-1]  # nothing else is installed or built
+
+
+def test_uv_is_pinned_by_hash_for_each_runner_platform() -> None:
+    text = UV_REQUIREMENTS.read_text(encoding="utf-8")
+    pins = [line for line in text.splitlines() if _PIN.match(line)]
+    assert [p.split("==")[0] for p in pins] == ["uv"]
+    assert text.count("--hash=sha256:") == 4  # Linux x86-64 and arm64, macOS arm64 and x86-64
 
 
 def test_the_requirements_pin_every_runtime_dependency_with_hashes() -> None:
@@ -200,9 +224,11 @@ def test_the_requirements_pin_every_runtime_dependency_with_hashes() -> None:
     pins = {m["name"].lower().replace("_", "-") for line in text.splitlines()
             if (m := _PIN.match(line))}  # fmt: skip
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    wanted = [*project["project"]["dependencies"], *project["build-system"]["requires"]]
+    wanted = project["project"]["dependencies"]
     names = {re.split(r"[<>=!~\[; ]", dep, maxsplit=1)[0].lower() for dep in wanted}
     assert names <= pins
+    # only what the bot imports: no build backend, no tools of the tests or the hooks
+    assert not {"hatchling", "pre-commit", "virtualenv", "pyyaml", "pytest"} & pins
     for block in text.split("\n")[1:]:
         assert not block.strip() or block.lstrip().startswith(("--hash=sha256:", "#")) or \
             _PIN.match(block), block  # fmt: skip

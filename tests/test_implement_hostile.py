@@ -14,17 +14,28 @@ from pathlib import Path
 
 import pytest
 
-from bot.agent.isolation import choose
+from bot.agent.isolation import Mechanism, choose, works
 from tests.conftest import git, rfd_text, write_rfd
 from tests.fakes import ScriptedLLM, item_done, reply, scripted_providers
 from tests.github_world import RFD_PATH, RFD_TEXT, make_world, payload, run_bot
-from tests.hostile import PYTEST, SECRETS, hostile_item, leaked, leaked_files, plant
+from tests.hostile import (
+    ATTACK,
+    ATTACK_COMMAND,
+    PYTEST,
+    SECRETS,
+    hostile_item,
+    leaked,
+    leaked_files,
+    plant,
+)
 
 isolating = pytest.mark.skipif(choose("auto") is None, reason="no isolation works here")
+MECHANISMS = [
+    pytest.param(m, id=m.value, marks=pytest.mark.skipif(not works(m), reason=f"no {m.value}"))
+    for m in Mechanism
+]
 WORKFLOW = ".github/workflows/x.yml"
-DISCARDED = (
-    f"discarded `{WORKFLOW}`: it is protected (implement.protected_paths) (put back as it was)"
-)
+DISCARDED = f"not taken: `{WORKFLOW}` is protected (git, CI or hook configuration"
 CONFIG = f'[bot]\nseconds_between_writes = 0\n\n[implement]\nallowed_commands = ["{PYTEST}"]\n'
 
 
@@ -50,7 +61,7 @@ def test_the_cli_lets_no_secret_out_and_keeps_the_rfds(
     monkeypatch.setattr("bot.lifecycle.workspace.make_providers", scripted_providers(llm))
     assert main(["-C", str(git_repo), "implement", "1", "--yes"]) == 0
     out, err = capsys.readouterr()
-    assert DISCARDED in err
+    assert DISCARDED in out
     assert "GIT_CONFIG_GLOBAL" in (git_repo / "leak.txt").read_text()  # the attack ran
     assert leaked(out + err) == []
     assert leaked_files(git_repo / "docs") == {} and leaked_files(git_repo / "leak.txt") == {}
@@ -89,6 +100,70 @@ def test_the_bot_pushes_no_secret_and_no_protected_path(
     posted = [json.loads(body) for body in sent_bodies()]  # exactly what was sent (all_played)
     assert any(DISCARDED in post.get("body", "") for post in posted)  # the reply says it
     assert leaked(json.dumps(posted)) == []  # comments and the PR body
+
+
+BOT_REFUSED = [
+    "not taken: `.pre-commit-config.yaml` is protected (git, CI or hook configuration",
+    "not taken: `big.bin` is 600,000,000 bytes, over the limit of 10,000,000 bytes per file",
+    "not taken: `env.txt` is a symbolic link",
+    "not taken: `docs/rfd/045-streaming-exports.md` (deleted) is an RFD or RFD state",
+]
+
+
+@pytest.mark.parametrize("mechanism", MECHANISMS)
+@pytest.mark.vcr
+@pytest.mark.usefixtures("all_played", "fixed_git_dates")
+def test_after_every_attack_the_bot_pushes_only_allowed_regular_files(
+    tmp_path: Path, mechanism: Mechanism, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The model renames `docs/`, plants links to `/proc/self/environ` and a host directory
+    where the bot's state was, writes hook configuration and another RFD, a FIFO, a hard link
+    and a 600 MB sparse file: the pushed branch holds none of it, the PR body and the reply
+    say what was refused and why, nothing lands outside the checkout."""
+    from bot.model.plan import PlanPhase, dumps
+
+    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
+    accepted = RFD_TEXT.replace("Discussion", "Accepted")
+    config = (
+        f'[bot]\nseconds_between_writes = 0\n\n[implement]\nisolation = "{mechanism.value}"\n'
+        f'allowed_commands = ["{ATTACK_COMMAND}"]\nverify = ""\n'
+    )
+    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan, ".github/rfd.toml": config}
+    origin, checkout = make_world(tmp_path, files, {})
+    host = tmp_path / "host"
+    host.mkdir()
+    plant(monkeypatch, Path.home(), checkout)
+    tools = [
+        ("write_file", {"path": "attack.py", "content": ATTACK}),
+        ("write_file", {"path": "targets.txt", "content": f"{host} /opt/none/.credentials"}),
+        ("run_command", {"command": ATTACK_COMMAND}),
+    ]
+    plan_text = "- [ ] 1. Write the CSV writer\n"
+    script = [reply("Research."), reply(plan_text), reply("", *tools), item_done("done")]
+    llm = ScriptedLLM([*script, reply("The writer streams rows.")])
+    monkeypatch.setattr("bot.lifecycle.workspace.make_providers", scripted_providers(llm))
+    env = {"GITHUB_TOKEN": SECRETS["GITHUB_TOKEN"]}
+    assert run_bot(tmp_path, checkout, "issue_comment", implement_comment(), **env) == 0
+
+    pushed = tmp_path / "pushed"
+    git(tmp_path, "clone", "-q", "--branch", "rfd/045-phase-1", str(origin), str(pushed))
+    tree = git(pushed, "ls-tree", "-r", "HEAD").splitlines()
+    assert all(line.split()[0] in ("100644", "100755") for line in tree)  # no link, no gitlink
+    paths = {line.split("\t", 1)[1] for line in tree}
+    assert {"attack.py", "loot.txt", "targets.txt"} <= paths
+    assert not paths & {"env.txt", "hostdir", "big.bin", "pipe", "a.txt", "b.txt",
+                        ".pre-commit-config.yaml", "docs/rfd/002-b.md"}  # fmt: skip
+    assert not any(p.startswith("docs-old/") for p in paths)
+    assert (pushed / RFD_PATH).read_text(encoding="utf-8") == accepted
+    assert leaked_files(pushed) == {} and list(host.iterdir()) == []
+    assert leaked(repr(llm.requests)) == []
+    name = f"test_after_every_attack_the_bot_pushes_only_allowed_regular_files[{mechanism.value}]"
+    posted = [json.loads(body) for body in sent_bodies(f"{name}.yaml")]
+    assert leaked(json.dumps(posted)) == []
+    [pull] = [p for p in posted if "head" in p]
+    [answer] = [p["body"] for p in posted if "rfd-bot:reply" in p.get("body", "")]
+    for line in BOT_REFUSED:
+        assert line in pull["body"] and line in answer, line
 
 
 @pytest.mark.vcr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import codecs
 import urllib.parse
 
 import pytest
@@ -29,6 +30,16 @@ ENCODED = [
     base64.b64encode(f"a{TOKEN}".encode()).decode(),
     base64.b64encode(f"ab{TOKEN}".encode()).decode(),
     base64.urlsafe_b64encode(f"abc{SECRETS['ANTHROPIC_API_KEY']}".encode()).decode(),
+    base64.b32encode(f"to:{TOKEN}".encode()).decode(),
+    base64.b32encode(TOKEN.encode()).decode().lower(),
+    base64.b85encode(f"k={TOKEN}".encode()).decode(),
+    base64.a85encode(f"q{SECRETS['ANTHROPIC_API_KEY']}".encode()).decode(),
+    codecs.encode(TOKEN, "rot13"),
+    TOKEN.upper(),
+    " ".join(TOKEN),
+    "-".join(TOKEN),
+    "\n".join(TOKEN[i : i + 6] for i in range(0, len(TOKEN), 6)),
+    "\n> ".join(SECRETS["MYSQL_PWD"][i : i + 4] for i in range(0, 20, 4)),
 ]
 
 
@@ -56,3 +67,8 @@ def test_short_values_are_no_secret() -> None:
 def test_names_that_merely_contain_a_secret_word_are_not_secrets() -> None:
     environ = {"GIT_AUTHOR_NAME": "Jane Developer", "GIT_AUTHOR_EMAIL": "jane@example.com"}
     assert secret_names(environ) == set()
+
+
+def test_ordinary_prose_with_separators_is_left_alone() -> None:
+    text = "Split the writer - it streams rows; each row, then a flush.\n> quoted line"
+    assert redact(text, held(SECRETS)) == text

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bot.agent.loop import Conversation, charge, paid, say_cut_off
 from bot.events import TurnAborted, TurnComplete, TurnCycleComplete, TurnStarted
+from bot.llm import outgoing
 from bot.llm.base import Reply, Request
 from bot.llm.guard import is_cut_off, retry_empty
 from bot.llm.pricing import cost
@@ -41,6 +42,7 @@ def answer(conv: Conversation, request: Request) -> Reply:
 
 
 def _complete(conv: Conversation, request: Request) -> Reply:
+    outgoing.check(request, conv.secrets)
     reply = paid(conv, lambda: conv.llm.complete(request))
     charge(conv, reply.model or conv.model, reply.usage)
     return reply

@@ -105,7 +105,10 @@ def execute(
     mechanism = choose(impl.isolation)
     if mechanism is None and not unisolated_confirmed:
         raise PermissionDenied(f"`{shlex.join(argv)}` refused: {NO_ISOLATION}", hint=ENABLE)
-    view = view_for(ctx.sandbox.root, ctx.config.rfd_dir, os.environ, network=impl.network)
+    view = view_for(
+        ctx.sandbox.root, ctx.config.rfd_dir, os.environ, network=impl.network,
+        toolchain=impl.toolchain,
+    )  # fmt: skip
     with sanitized_copy(view) as git_config:
         env = command_env(os.environ, impl.env)
         _require(argv[0], ctx.sandbox.root, env)

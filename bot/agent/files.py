@@ -11,11 +11,13 @@ from typing import Any
 
 from bot.agent.context import Tool, ToolContext, schema
 from bot.agent.sandbox import write_text
-from bot.core.atomic import read_exact
-from bot.core.errors import FileNotFound, ValidationError
+from bot.agent.untrusted import Refused, read_bounded
+from bot.core.errors import FileNotFound, RfdError, ValidationError
 from bot.core.text import plural
 
 MAX_READ_CHARS = 100_000
+MAX_FILE_BYTES = 10_000_000
+"""Largest file the tools read at all (a giant file a command made is refused, never read)."""
 MAX_LIST = 500
 MAX_MATCHES = 200
 MAX_GREP_FILE_BYTES = 1_000_000
@@ -26,7 +28,7 @@ def _read(ctx: ToolContext, args: Mapping[str, Any]) -> str:
     target = ctx.sandbox.readable(args["path"])
     if not target.is_file():
         raise FileNotFound(f"`{args['path']}` is not a file")
-    text = target.read_text(encoding="utf-8", errors="replace")
+    text = bounded_text(target, args["path"])
     lines = text.splitlines(keepends=True)
     start = max(int(args.get("offset", 1)), 1) - 1
     chunk = "".join(lines[start : start + int(args.get("limit", len(lines)))])
@@ -68,11 +70,9 @@ def _grep(ctx: ToolContext, args: Mapping[str, Any]) -> str:
 
 
 def _grep_file(ctx: ToolContext, path: Path, pattern: re.Pattern[str]) -> list[str]:
-    if path.is_symlink() or path.stat().st_size > MAX_GREP_FILE_BYTES:
-        return []
     try:
-        text = path.read_text(encoding="utf-8")
-    except (UnicodeDecodeError, OSError):
+        text = read_bounded(path, MAX_GREP_FILE_BYTES).decode("utf-8")
+    except (UnicodeDecodeError, OSError, Refused):  # a link, a FIFO, a file too big
         return []
     rel = ctx.sandbox.relative(path)
     return [
@@ -81,7 +81,17 @@ def _grep_file(ctx: ToolContext, path: Path, pattern: re.Pattern[str]) -> list[s
 
 
 def current_text(target: Path) -> str:
-    return read_exact(target) if target.is_file() else ""
+    """The text of a file the tools may write (empty when there is none); bounded, no link."""
+    if not os.path.lexists(target):
+        return ""
+    return bounded_text(target, str(target), strict=True)
+
+
+def bounded_text(target: Path, shown: str, *, strict: bool = False) -> str:
+    """The text of ``target`` read as :func:`bot.agent.untrusted.read_bounded` reads (at most
+    :data:`MAX_FILE_BYTES`); ``strict``: undecodable bytes are an error, not replaced."""
+    data = read_bounded(target, MAX_FILE_BYTES, shown)
+    return data.decode("utf-8", errors="strict" if strict else "replace")
 
 
 def unified_diff(before: str, after: str, name: str) -> str:
@@ -98,14 +108,20 @@ DIFF_CAP = 20_000
 
 def recorded_diff(ctx: ToolContext, originals: Mapping[str, str], cap: int = DIFF_CAP) -> str:
     """The unified diff of every file in ``originals`` against its current content (capped)."""
-    parts = [
-        unified_diff(before, current_text(ctx.sandbox.resolve(path)), path)
-        for path, before in sorted(originals.items())
-    ]
+    parts = [_diff_now(ctx, path, before) for path, before in sorted(originals.items())]
     text = "".join(parts)
     if len(text) <= cap:
         return text
     return text[:cap] + f"\n[diff cut: {len(text) - cap} more characters]\n"
+
+
+def _diff_now(ctx: ToolContext, path: str, before: str) -> str:
+    """The diff of ``path`` since ``before``; a note when a command made it unreadable (a
+    link, a FIFO, a giant or binary file)."""
+    try:
+        return unified_diff(before, current_text(ctx.sandbox.resolve(path)), path)
+    except (RfdError, OSError, UnicodeDecodeError) as exc:
+        return f"[{path}: not shown: {exc}]\n"
 
 
 def _new_content(ctx: ToolContext, args: Mapping[str, Any]) -> tuple[Path, str, str]:

@@ -63,6 +63,9 @@ class ImplementResult:
     """Amendments dropped past the 2x cap."""
     usage: Usage
     cost_usd: float = 0.0
+    refused: tuple[tuple[str, str], ...] = ()
+    """(path, reason) of each change of the model's copy not taken
+    (:mod:`bot.agent.copy_changes`)."""
 
     @property
     def summary_file(self) -> str:

@@ -75,6 +75,8 @@ def bwrap_argv(view: View, argv: Sequence[str], git_config: Path | None) -> list
     out += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
     for hidden in view.hidden:
         out += ["--tmpfs", str(hidden)]
+    for hidden_file in view.hidden_files:
+        out += ["--ro-bind", "/dev/null", str(hidden_file)]
     out += ["--dir", HOME, "--bind", str(view.root), str(view.root)]
     for path in view.read_only:
         out += ["--ro-bind", str(path), str(path)]
@@ -86,6 +88,7 @@ def bwrap_argv(view: View, argv: Sequence[str], git_config: Path | None) -> list
 def unshare_argv(view: View, argv: Sequence[str], git_config: Path | None) -> list[str]:
     places: list[tuple[str, str, bool]] = [(str(view.root), str(view.root), True)]
     places += [(str(p), str(p), False) for p in view.read_only]
+    places += [("/dev/null", str(p), False) for p in view.hidden_files]
     if git_config is not None and view.git_config is not None:
         places.append((str(git_config), str(view.git_config), False))
     hidden = sorted({*map(str, view.hidden), "/tmp"}, key=lambda p: (p.count("/"), p))

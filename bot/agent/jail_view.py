@@ -18,9 +18,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+TOOLCHAIN = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/nix")
+"""The top-level directories of the host a command sees (read-only); every other one —
+homes, ``/tmp``, ``/var``, ``/opt``, ``/srv``, ``/run`` (daemons' sockets: a network
+namespace does not cover Unix sockets), ``/mnt``, a runner installed anywhere — is replaced
+by an empty directory, every other top-level file by an empty one.  ``implement.toolchain``
+shows more directories, the Python running the bot is always shown."""
+KERNEL = ("/proc", "/dev")
+"""Made fresh by each mechanism (a private ``/proc``, a minimal ``/dev``)."""
 HIDDEN = ("/home", "/root", "/tmp", "/var/tmp", "/run", "/var/run")
-"""Always emptied: the homes, everybody's temporary files, and the daemons' sockets in
-``/run`` (a network namespace does not cover Unix sockets: Docker's would be root)."""
+"""Emptied even when the host's ``/`` lists them in no usual way."""
 RESOLVER = Path("/etc/resolv.conf")
 """Often a link into ``/run`` (systemd-resolved): shown again when the network is on."""
 HIDDEN_ENV = ("HOME", "RUNNER_TEMP", "RUNNER_WORKSPACE", "TMPDIR", "XDG_RUNTIME_DIR")
@@ -43,24 +50,52 @@ class View:
     git_config: Path | None
     """Where git's configuration is, to be covered by the sanitised copy."""
     network: bool = False
+    hidden_files: tuple[Path, ...] = ()
+    """Top-level files of the host, covered by an empty one (``/dev/null``)."""
 
 
 def view_for(
-    root: Path, rfd_dir: str, environ: Mapping[str, str], *, network: bool = False
+    root: Path,
+    rfd_dir: str,
+    environ: Mapping[str, str],
+    *,
+    network: bool = False,
+    toolchain: tuple[str, ...] = (),
+    host: Path = Path("/"),
 ) -> View:
-    """The view of a command run in ``root`` (the RFD directory ``rfd_dir`` relative to it)."""
+    """The view of a command run in ``root`` (the RFD directory ``rfd_dir`` relative to it):
+    the allow-list :data:`TOOLCHAIN` (and ``toolchain``) of ``host``'s top level, all else
+    emptied."""
     root = root.resolve()
     dot_git, git_dirs = root / ".git", git_directories(root)
     common = git_dirs[-1] if git_dirs else None
     config = common / "config" if common is not None and (common / "config").is_file() else None
-    hidden = _existing([Path(p) for p in HIDDEN] + [Path(environ[k]) for k in HIDDEN_ENV
-                                                    if environ.get(k)])  # fmt: skip
-    python = [p for p in _python() if any(p.is_relative_to(h) for h in hidden)]
+    others, files = top_level(host)
+    env_dirs = [Path(environ[k]) for k in HIDDEN_ENV if environ.get(k)]
+    hidden = _existing([*others, *map(Path, HIDDEN), *env_dirs])
+    shown = [*_python(), *(Path(p).resolve() for p in toolchain if Path(p).is_dir())]
+    python = [p for p in shown if any(p.is_relative_to(h) for h in hidden)]
     rfds = (root / rfd_dir).resolve()
     rfds_apart = rfds != root and rfds.is_relative_to(root)  # RFDs at the root: root stays rw
     read_only = python + [p for p in (rfds, dot_git) if p.exists() and (p != rfds or rfds_apart)]
     read_only += list(git_dirs) + (_resolver(hidden) if network else [])
-    return View(root, tuple(read_only), hidden, config, network)
+    return View(root, tuple(read_only), hidden, config, network, files)
+
+
+def top_level(host: Path = Path("/")) -> tuple[list[Path], tuple[Path, ...]]:
+    """The directories of ``host``'s top level outside the allow-list, and its files (links
+    are left: they lead to a shown place or to an emptied one)."""
+    allowed = {*TOOLCHAIN, *KERNEL}
+    dirs, files = [], []
+    for entry in sorted(os.scandir(host), key=lambda e: e.name):
+        path = Path("/", entry.name)
+        if entry.is_symlink() or str(path) in allowed:
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            dirs.append(path)
+        elif entry.is_file(follow_symlinks=False):
+            files.append(path)
+    return dirs, tuple(files)
 
 
 def _python() -> list[Path]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 
 from bot.agent.calls import CallRunner
 from bot.agent.tools import spec
+from bot.core.secret_values import SecretValues
 from bot.events import (
     EventBus,
     Notice,
@@ -24,6 +25,7 @@ from bot.events import (
     TurnCycleComplete,
     TurnStarted,
 )  # fmt: skip
+from bot.llm import outgoing
 from bot.llm.base import (
     LLM,
     Message,
@@ -66,6 +68,9 @@ class Conversation:
     final_tool: str = ""
     """A tool that ends the conversation once it ran without error (implement's
     ``submit_item_result``): the model is not asked again after it."""
+    secrets: SecretValues | None = None
+    """The secret values no request may hold (:mod:`bot.llm.outgoing`; default: the
+    process environment's)."""
 
     @property
     def step(self) -> str:
@@ -163,6 +168,7 @@ def _ask_model(conv: Conversation, messages: list[Message], *, retry: bool) -> R
 
 
 def _complete(conv: Conversation, request: Request) -> Reply:
+    outgoing.check(request, conv.secrets)
     reply = paid(conv, lambda: conv.llm.complete(request, on_text=conv.on_text))
     charge(conv, reply.model or conv.model, reply.usage)
     return reply

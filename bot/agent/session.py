@@ -18,6 +18,7 @@ from bot.agent.loop import Conversation
 from bot.agent.permission import Mode, Prompter
 from bot.agent.tools import toolset
 from bot.config.load import Config
+from bot.core.secret_values import SecretValues
 from bot.events import EventBus, Notice
 from bot.llm.base import LLM, Message, Usage
 from bot.llm.guard import Budget, Meter, Part, fit
@@ -75,6 +76,12 @@ class Session:
     overrides."""
     llm_for: Callable[[str, str | None], LLM] | None = None
     """The provider of a step and model (the workspace's routing); ``None``: ``llm`` for all."""
+    work_root: Path | None = None
+    """Where the model's tools and commands act (implement: its copy,
+    :mod:`bot.agent.work_copy`); ``None``: ``root``."""
+    secrets: SecretValues | None = None
+    """The secret values no model request may hold (:mod:`bot.llm.outgoing`); ``None``: the
+    process environment's."""
 
     @classmethod
     def from_workspace(cls, ws: Any, **kwargs: Any) -> Session:
@@ -167,7 +174,7 @@ class Session:
 
     def tool_context(self) -> ToolContext:
         return ToolContext.for_repo(
-            self.root, self.config, store=self.store, rfd_id=self.rfd_id,
+            self.work_root or self.root, self.config, store=self.store, rfd_id=self.rfd_id,
             rfd_path=self.rfd_path, rfd_title=self.rfd_title,
         )  # fmt: skip
 
@@ -186,4 +193,5 @@ class Session:
             system, max_turns=MAX_TURNS.get(step, DEFAULT_MAX_TURNS),
             max_tokens=section.max_tokens, meter=meter, on_text=self.on_text,
             on_usage=self.record_usage(step), final_tool=FINAL_TOOLS.get(step, ""),
+            secrets=self.secrets,
         )  # fmt: skip

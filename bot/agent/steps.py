@@ -8,18 +8,24 @@ usage) stays with the caller.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot.agent import author as authoring
 from bot.agent.author import AuthorResult
 from bot.agent.context import Step
+from bot.agent.copy_changes import Taken, apply, bounds_for, collect, held_values
 from bot.agent.implement import ImplementResult, implement
 from bot.agent.permission import Prompter
 from bot.agent.phase_work import prepare
 from bot.agent.refine import RefineResult, ReviewText, refine
 from bot.agent.session import Session
+from bot.agent.work_copy import WorkCopy, opened
+from bot.core.secret_values import SecretValues
+from bot.events import Notice
 
 if TYPE_CHECKING:
     from bot.lifecycle.workspace import Workspace
@@ -63,14 +69,34 @@ def implement_rfd(
     phase: str | int | None = None,
     restart: bool = False,
     meter: Meter | None = None,
+    environ: Mapping[str, str] | None = None,
     **options: Any,
 ) -> ImplementResult:
     """``rfd implement``: the next (or given) phase — a label such as ``3a``, or a position
     as an ``int`` — the caller saves ``phases/<label>.md``.  ``meter`` (from
-    :func:`implement_meter`) lets the caller show what was spent when the run fails."""
+    :func:`implement_meter`) lets the caller show what was spent when the run fails.
+    The model works in a copy of the repository (:mod:`bot.agent.work_copy`); what it
+    changed there is taken into ``ws.root`` as validated data (:mod:`bot.agent.copy_changes`)
+    even when the run stops, and each change left out is a warning and in the result.
+    ``environ``: where the job's secrets are (default: the process environment)."""
     session = session_for(ws, query, **options)
     work = prepare(session, ws.document(query).text, phase)
-    return implement(session, work, restart=restart, meter=meter)
+    values = held_values(ws.config, os.environ if environ is None else environ)
+    with opened(ws.root) as copy:
+        session = replace(session, work_root=copy.path, secrets=values)
+        try:
+            result = implement(session, work, restart=restart, meter=meter)
+        finally:
+            taken = _take(session, copy, values)
+    return replace(result, refused=taken.refused)
+
+
+def _take(session: Session, copy: WorkCopy, values: SecretValues) -> Taken:
+    """The copy's changes taken into the checkout; each refused one is said."""
+    taken = apply(session.root, collect(copy, bounds_for(session.config), values, session.root))
+    for line in taken.lines():
+        session.bus.emit(Notice(rfd_id=session.event_id, message=line, level="warning"))
+    return taken
 
 
 def implement_meter(ws: Workspace, model: str | None = None) -> Meter:

@@ -80,11 +80,15 @@ def set_up(spec: Mapping[str, Any]) -> None:
     places += [(f"/dev/{name}", f"/dev/{name}", True) for name in DEVICES]
     staged = _stage(places)
     _read_only_everywhere()
-    for hidden in [*map(str, spec["hidden"]), "/dev"]:
-        mount("-t", "tmpfs", "-o", "mode=755", "rfd-empty", hidden)
+    hidden = [*map(str, spec["hidden"]), "/dev"]
+    for path in hidden:
+        if path != str(STAGE):  # emptied once the stage is gone
+            mount("-t", "tmpfs", "-o", "mode=755", "rfd-empty", path)
     for at, dest, writable in staged:
         _place(at, dest, writable)
     subprocess.run(["umount", "--recursive", "--lazy", str(STAGE)], check=True)
+    if str(STAGE) in hidden:
+        mount("-t", "tmpfs", "-o", "mode=755,ro", "rfd-empty", str(STAGE))
     Path("/dev/shm").mkdir()
     for name, target in LINKS.items():
         Path("/dev", name).symlink_to(target)

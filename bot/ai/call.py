@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.core.errors import BudgetExceeded, ProviderError
+from bot.llm import outgoing
 from bot.llm.base import Message, PaidError, Reply, Request, ToolSpec, Usage
 from bot.llm.guard import CUT_OFF, Budget, Part, estimate_tokens, fit, is_cut_off, retry_empty
 
@@ -106,6 +107,7 @@ def _complete(ws: Workspace, request: Request, *, step: str, rfd_id: Any) -> Cal
             record(lambda line: ws.store.append_line(str(rfd_id), LEDGER, line), item)
         return item
 
+    outgoing.check(request)
     try:
         reply = retry_empty(lambda: llm.complete(request))
     except PaidError as exc:  # billed, but no usable answer: the ledger still counts it

@@ -19,6 +19,10 @@ from bot.core.text import plural
 if TYPE_CHECKING:
     from bot.lifecycle.workspace import Workspace
 
+ALLOW_UNISOLATED = (
+    'set `implement.isolation = "none"` to run them unisolated anyway, each one confirmed by '
+    "you in the terminal (a command could then read every secret this process holds)"
+)
 RESUME = "the items done so far are kept; run `rfd implement {rfd}` again to resume"
 NOT_RECORDED = (
     "phase {label} is not recorded: {failed} failed; fix them and run `rfd implement {rfd}` "
@@ -99,9 +103,14 @@ def checked_worktree(ws: Workspace, out: Output) -> Callable[[], None]:
     """Says whether commands are isolated, and returns the check of what the run left
     (:mod:`bot.agent.commit_guard`): out-of-bounds changes put back, secrets redacted."""
     from bot.agent.commit_guard import baseline, check_run
-    from bot.agent.isolation import NO_ISOLATION, choose
+    from bot.agent.isolation import ENABLE, NO_ISOLATION, choose
+    from bot.core.errors import PermissionDenied
 
-    if choose(ws.config.implement.isolation) is None:
+    setting = ws.config.implement.isolation
+    if choose(setting) is None:
+        if setting != "none":  # only the repository's own choice runs model code unisolated
+            raise PermissionDenied(f"{NO_ISOLATION}; nothing was run", hint=f"{ENABLE}; or "
+                                   f'{ALLOW_UNISOLATED}')  # fmt: skip
         out.warning(f"{NO_ISOLATION}: you will be asked before each command runs")
     if not (ws.root / ".git").exists():
         return lambda: None

@@ -29,9 +29,7 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
     cfg = configuration(root)
     docs, errors = discovery.load_all(root, cfg)  # templates are not RFDs
     wanted = {(p if p.is_absolute() else Path.cwd() / p).resolve().as_posix() for p in paths}
-    known_paths = {(root / d.path).resolve().as_posix() for d in docs}
-    known_paths |= {(root / e.path).resolve().as_posix() for e in errors if e.path}
-    unknown = sorted(w for w in wanted if w not in known_paths)
+    unknown = _unknown(root, wanted, [d.path for d in docs] + [e.path for e in errors if e.path])
     if unknown:
         raise FileNotFound(f"not an RFD under {cfg.rfd_dir}/: {', '.join(unknown)}",
                            hint=NOT_AN_RFD_HINT.format(dir=cfg.rfd_dir))  # fmt: skip
@@ -65,6 +63,14 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
         tally = TALLY.format(errors=plural(wrong, "error"), warnings=plural(noted, "warning"))
         out.line(tally + _grandfathered(old))
     return 1 if failing or problems else 0
+
+
+def _unknown(root: Path, wanted: set[str], known: list[str]) -> list[str]:
+    """The paths asked for that are no RFD (resolving every RFD's path only when asked)."""
+    if not wanted:
+        return []
+    resolved = {(root / path).resolve().as_posix() for path in known}
+    return sorted(w for w in wanted if w not in resolved)
 
 
 def _had(before: Baseline, err: RfdError) -> bool:

@@ -11,40 +11,8 @@ from collections.abc import Sequence
 import click
 
 from bot import __version__
+from bot.cli.commands import COMMANDS
 
-COMMANDS: dict[str, str] = {
-    "init": "bot.cli.setup:init",
-    "adopt": "bot.cli.adopt:adopt",
-    "track": "bot.cli.adopt:track",
-    "demo": "bot.cli.demo:demo",
-    "new": "bot.cli.setup:new",
-    "list": "bot.cli.show:list_cmd",
-    "status": "bot.cli.show:status",
-    "plan": "bot.cli.show:plan_cmd",
-    "lint": "bot.cli.lint_cmd:lint",
-    "promote": "bot.cli.transitions:promote",
-    "abandon": "bot.cli.transitions:abandon",
-    "supersede": "bot.cli.transitions:supersede",
-    "accept": "bot.cli.transitions:accept",
-    "done": "bot.cli.transitions:done",
-    "review": "bot.cli.reviewing:review",
-    "dismiss": "bot.cli.reviewing:dismiss",
-    "phase": "bot.cli.reviewing:phase",
-    "decide": "bot.cli.decide:decide",
-    "approve": "bot.cli.signing:approve",
-    "concern": "bot.cli.signing:concern",
-    "resolve": "bot.cli.signing:resolve",
-    "fcp": "bot.cli.signing:fcp",
-    "refine": "bot.cli.ai:refine",
-    "implement": "bot.cli.ai_implement:implement",
-    "author": "bot.cli.ai:author",
-    "explore": "bot.cli.ai:explore",
-    "converge": "bot.cli.ai:converge",
-    "draft": "bot.cli.ai:draft",
-    "plugins": "bot.cli.plugins:plugins",
-    "config": "bot.cli.config_cmd:config",
-    "bot": "bot.cli.bot_cmd:command",
-}
 DID_YOU_MEAN = "No such command {name!r}. Did you mean {close}?"
 
 
@@ -64,12 +32,22 @@ class LazyGroup(click.Group):
         return super().resolve_command(ctx, args)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        target = COMMANDS.get(name)
-        if target is None:
+        entry = COMMANDS.get(name)
+        if entry is None:
             return None
-        module, attr = target.split(":")
+        module, attr = entry.target.split(":")
         command: click.Command = getattr(importlib.import_module(module), attr)
         return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """As click's, from :data:`COMMANDS`: click's imports every command for its line."""
+        width = formatter.width - 6 - max(map(len, COMMANDS))
+        rows = [
+            (name, click.Command(name, help=COMMANDS[name].summary).get_short_help_str(width))
+            for name in self.list_commands(ctx)
+        ]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

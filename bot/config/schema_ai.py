@@ -78,6 +78,10 @@ class ImplementSection:
     only a person confirming each command may allow (the bot refuses)."""
     network: bool = False
     """Whether commands may reach the network (off: a namespace without interfaces)."""
+    toolchain: tuple[str, ...] = ()
+    """Host directories commands see read-only besides ``/usr``, ``/bin``, ``/lib*``, ``/etc``
+    and the bot's Python (``/opt/hostedtoolcache`` for tools that ``actions/setup-*``
+    installed): everything else of the host is hidden."""
     env: tuple[str, ...] = ()
     """Environment variables passed to commands besides the built-in allowlist (PATH, LANG,
     LC_*, TERM, TZ): never a secret, whose value the bot redacts from everything it writes."""

@@ -11,10 +11,12 @@ commit) use both detectors.
 from __future__ import annotations
 
 import base64
+import bisect
+import codecs
 import re
 import urllib.parse
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 SECRET_NAME = re.compile(
@@ -53,24 +55,64 @@ def held(environ: Mapping[str, str], configured: Iterable[str] = ()) -> SecretVa
     return _compiled(tuple((n, v) for n, v in pairs if len(v) >= MIN_LENGTH))
 
 
+SEPARATORS = re.compile(r"[\s\-_.,:;|`'\"*>]+")
+"""What a leak may put between a value's characters (spaced, dash-joined, split across
+lines, quoted line by line): found with the value's characters alone."""
+RUNS = re.compile(r"[^\s\-_.,:;|`'\"*>]+")
+"""What lies between separators."""
+
+
 @dataclass(frozen=True)
 class SecretValues:
     """A compiled set of secret values; ``find`` gives each occurrence in any encoding."""
 
     pattern: re.Pattern[str] | None
     kinds: Mapping[str, str]
-    """Each encoded form → which variable's value it is."""
+    """Each encoded form (lower case) → which variable's value it is."""
+    squeezed: re.Pattern[str] | None = None
+    """The forms without separators (:data:`SEPARATORS`), to find them spread out."""
+    squeezed_kinds: Mapping[str, str] = field(default_factory=dict)
 
     def find(self, text: str) -> Iterator[tuple[int, int, str]]:
-        """``(start, end, kind)`` of every occurrence, non-overlapping, left to right."""
+        """``(start, end, kind)`` of every occurrence, non-overlapping, left to right:
+        plain or case-changed, or with separators between its characters."""
         if self.pattern is None:
             return
-        for match in self.pattern.finditer(text):
-            yield match.start(), match.end(), self.kinds.get(match.group(), "a secret value")
+        spans = [(m.start(), m.end(), self._kind(self.kinds, m.group())) for m in
+                 self.pattern.finditer(text)]  # fmt: skip
+        spans += list(self._spread(text))
+        done = -1
+        for start, end, kind in sorted(spans):
+            if start >= done:
+                yield start, end, kind
+                done = end
+
+    def _spread(self, text: str) -> Iterator[tuple[int, int, str]]:
+        if self.squeezed is None or not SEPARATORS.search(text):
+            return
+        runs = [(m.start(), m.group()) for m in RUNS.finditer(text)]
+        starts, offsets, total = [], [], 0
+        for at, run in runs:
+            starts.append(total)
+            offsets.append(at)
+            total += len(run)
+        squeezed = "".join(run for _, run in runs)
+        for match in self.squeezed.finditer(squeezed):
+            first = _original(starts, offsets, match.start())
+            last = _original(starts, offsets, match.end() - 1) + 1
+            yield first, last, self._kind(self.squeezed_kinds, match.group())
+
+    @staticmethod
+    def _kind(kinds: Mapping[str, str], found: str) -> str:
+        return kinds.get(found.lower(), "a secret value")
 
     def redact(self, text: str) -> str:
         """``text`` with every occurrence replaced by ``[redacted]``."""
-        return text if self.pattern is None else self.pattern.sub(REDACTED, text)
+        out, done = [], 0
+        for start, end, _ in self.find(text):
+            out += [text[done:start], REDACTED]
+            done = end
+        return "".join(out) + text[done:]
 
     def find_bytes(self, data: bytes) -> list[tuple[int, int, str]]:
         """Occurrences in a file's bytes (latin-1 keeps one character per byte)."""
@@ -80,26 +122,57 @@ class SecretValues:
         return self.pattern is not None
 
 
+def _original(starts: list[int], offsets: list[int], index: int) -> int:
+    """Where the ``index``-th character of the squeezed text is in the original one."""
+    run = bisect.bisect_right(starts, index) - 1
+    return offsets[run] + index - starts[run]
+
+
 @lru_cache(maxsize=8)
 def _compiled(pairs: tuple[tuple[str, str], ...]) -> SecretValues:
     kinds: dict[str, str] = {}
     for name, value in pairs:
         for form in encodings(value):
-            kinds.setdefault(form, KIND.format(name=name))
+            kinds.setdefault(form.lower(), KIND.format(name=name))
     if not kinds:
         return SecretValues(None, {})
-    longest_first = sorted(kinds, key=len, reverse=True)
-    return SecretValues(re.compile("|".join(map(re.escape, longest_first))), kinds)
+    squeezed = {SEPARATORS.sub("", form): kind for form, kind in kinds.items()}
+    squeezed = {form: kind for form, kind in squeezed.items() if len(form) >= MIN_LENGTH}
+    return SecretValues(_alternation(kinds), kinds, _alternation(squeezed), squeezed)
+
+
+def _alternation(forms: Mapping[str, str]) -> re.Pattern[str] | None:
+    longest_first = sorted(forms, key=len, reverse=True)
+    if not longest_first:
+        return None
+    return re.compile("|".join(map(re.escape, longest_first)), re.IGNORECASE)
 
 
 def encodings(value: str) -> set[str]:
-    """``value`` and the forms a leak could give it (each at least :data:`MIN_LENGTH` long)."""
+    """``value`` and the forms a leak could give it (each at least :data:`MIN_LENGTH` long):
+    reversed, rot13, hex, URL-encoded, and base64, base32 and base85 at every alignment."""
     raw = value.encode()
-    forms = {value, value[::-1], raw.hex(), raw.hex().upper()}
+    forms = {value, value[::-1], codecs.encode(value, "rot13"), raw.hex()}
     forms |= {urllib.parse.quote(value, safe=""), urllib.parse.quote_plus(value)}
     for core in base64_cores(raw):
         forms |= {core, core.translate(_URLSAFE)}
+    forms |= set(block_cores(raw, base64.b32encode, 5, 8))
+    forms |= set(block_cores(raw, base64.b85encode, 4, 5))
+    forms |= set(block_cores(raw, base64.a85encode, 4, 5))
     return {form for form in forms if len(form) >= MIN_LENGTH}
+
+
+def block_cores(
+    raw: bytes, encode: Callable[[bytes], bytes], group: int, chars: int
+) -> Iterator[str]:
+    """For a block encoding (``group`` bytes → ``chars`` characters, as base32 and base85),
+    the whole blocks that depend on ``raw`` alone, at each alignment inside a longer text."""
+    for offset in range(group):
+        encoded = encode(bytes(offset) + raw + bytes(group)).decode()
+        first = -(-offset // group)
+        last = (offset + len(raw)) // group
+        if last > first and "z" not in encoded[first * chars : last * chars]:
+            yield encoded[first * chars : last * chars]
 
 
 _URLSAFE = str.maketrans("+/", "-_")

@@ -31,7 +31,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.agent.commit_guard import baseline, check_run
+from bot.agent.commit_guard import baseline, check_run, shown
+from bot.agent.copy_changes import REFUSED_LINE
 from bot.agent.isolation import ENABLE, NO_ISOLATION, choose
 from bot.core.errors import ForgeError
 from bot.core.markdown_safe import block, inline
@@ -112,9 +113,13 @@ def implement(ctx: Context, command: Command) -> str:
         if tracking is not None and tracking != ctx.number:  # the tracking issue shows it too
             ctx.upsert("implement", key, opened.shown, number=tracking)
         reply = FAILED_REPLY if reply is OPENED_REPLY else reply
-    lines = "\n".join(f"- {inline(line)}" for line in opened.checked)
-    extra = f"\n\n{CHECKED.format(lines=lines)}" if lines else ""
+    extra = f"\n\n{checked_list(opened.checked)}" if opened.checked else ""
     return reply.format(**facts, url=opened.url) + extra
+
+
+def checked_list(checked: Sequence[str]) -> str:
+    """What the check of the model's changes left out, one line each (made inline-safe)."""
+    return CHECKED.format(lines="\n".join(f"- {inline(line)}" for line in checked))
 
 
 def link_pull(ws: Workspace, rid: str, position: int, pull: tuple[int, str]) -> None:
@@ -131,7 +136,7 @@ def _run(ctx: Context, command: Command, position: int, facts: dict[str, Any], k
     progress = _progress(ctx, key, facts)
     try:
         result, checked = _implement(ctx, command, position, facts, progress)
-        url = _open_pull(ctx, facts, (result.summary, bool(result.failed)))
+        url = _open_pull(ctx, facts, (result.summary, bool(result.failed)), checked)
     except Exception as exc:
         _report(ctx, progress, exc, facts)
         raise
@@ -158,10 +163,12 @@ def _report(ctx: Context, progress: Progress, exc: Exception, facts: dict[str, A
         ctx.summary.problem(again)
 
 
-def _open_pull(ctx: Context, facts: dict[str, Any], done: Done) -> str:
-    """Open the phase's pull request (its body says when items failed); its URL."""
+def _open_pull(ctx: Context, facts: dict[str, Any], done: Done, checked: Sequence[str] = ()) -> str:
+    """Open the phase's pull request (its body says when items failed, and lists the
+    changes not taken); its URL."""
     summary, failed = done
     body = (FAILED_PR_BODY if failed else PR_BODY).format(**facts, summary=block(summary))
+    body += f"\n\n{checked_list(checked)}" if checked else ""
     base = ctx.delivery.default_branch
     _, url = ctx.api.create_pull(facts["pr_title"], facts["branch"], base, body)
     return url
@@ -213,10 +220,10 @@ def _implement(
         files = lambda name: work.store.read_text(rid, f"implement/{position}/{name}")  # noqa: E731
         work.bus.subscribe(Notice, implement_listener(progress, files), owner="progress")
         before = baseline(checkout.root)
-        result = implement_rfd(work, rid, phase=position, model=command.model)
+        environ = {**os.environ, **ctx.environ}
+        result = implement_rfd(work, rid, phase=position, model=command.model, environ=environ)
         if not result.failed:
             work.store.write_phase_summary(rid, label, result.summary)
-        environ = {**os.environ, **ctx.environ}
         report = check_run(checkout.root, before, work.config, environ)
         progress.update(stage=Stage.PUSH, items=result.items)
         message = COMMIT.format(ids=rid, what=f"phase {label}", key=ctx.delivery.key)
@@ -225,4 +232,5 @@ def _implement(
                                 "its pull request not yet opened")  # fmt: skip
     finally:
         close(ctx.root, checkout)
-    return result, report.lines()
+    refused = [REFUSED_LINE.format(path=shown(p), reason=why) for p, why in result.refused]
+    return result, refused + report.lines()

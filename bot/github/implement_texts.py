@@ -54,7 +54,10 @@ RECOVERED = (
     "pushed before it could open the pull request (nothing was implemented again)."
 )
 NOT_ISOLATED = "Implement needs isolation for the commands it runs: {why}. To enable it, {how}."
-CHECKED = "Before committing, the bot checked what the run left in the worktree:\n{lines}"
+CHECKED = (
+    "The model worked in a copy of the repository; these of its changes were not taken "
+    "(the README's \"What implement's commands can reach\" says why):\n{lines}"
+)
 STRAY_BRANCH = (
     "Branch `{branch}` exists but holds no `{summary}`, so it is not an earlier run's work: "
     "delete the branch (or rename it), then comment `/rfd implement {n}` again."

@@ -26,6 +26,7 @@ from bot.github.delivery import Delivery
 from bot.github.failure import FAILED, retry_text, steps_done
 from bot.github.run_link import with_run_link
 from bot.github.summary import Summary
+from bot.llm.warm import warm_up
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,8 @@ class Route:
     """``module:function`` — imported only when a delivery goes there."""
     label: str | None = None
     """For ``labeled`` routes: the attribute of ``cfg.labels`` that must match."""
+    step: str | None = None
+    """The step whose model the handler calls: its SDK is imported while GitHub is read."""
 
     def handler(self) -> Handler:
         module, _, name = self.target.partition(":")
@@ -49,8 +52,12 @@ class Route:
 PR_CHANGES = ("pull_request.opened", "pull_request.synchronize", "pull_request.reopened")
 ROUTES = (
     Route(PR_CHANGES, "bot.github.status_comment:on_pull_request"),
-    Route(("pull_request.labeled",), "bot.github.review_label:on_label", label="review"),
-    Route(("pull_request.labeled",), "bot.github.accept_label:on_label", label="accept"),
+    Route(
+        ("pull_request.labeled",), "bot.github.review_label:on_label", label="review", step="review"
+    ),
+    Route(
+        ("pull_request.labeled",), "bot.github.accept_label:on_label", label="accept", step="accept"
+    ),
     Route(("issue_comment.created",), "bot.github.slash:on_comment"),
     Route(("push",), "bot.github.push:on_push"),
     Route(("workflow_dispatch", "schedule"), "bot.github.reconcile:on_dispatch"),
@@ -119,6 +126,8 @@ def _run(
         login=cfg.bot.login,
     )
     api = RepoApi(forge.repo, forge.pacer)
+    if route.step is not None:  # after PyGithub's import: the two do not contend
+        warm_up(cfg, environ, route.step)
     ctx = Context(delivery, cfg, forge, api, root, environ, summary, clock, resolved)
     try:
         route.handler()(ctx)

@@ -205,8 +205,7 @@ def _superseded_by(ctx: Context) -> Iterator[Finding]:
 
 
 def _field(doc: Document, key: str) -> Field | None:
-    wanted = normalize_key(key)
-    return next((f for f in doc.fields if normalize_key(f.key) == wanted), None)
+    return doc.field_entry(key)
 
 
 RULES: tuple[Callable[[Context], Iterable[Finding]], ...] = (

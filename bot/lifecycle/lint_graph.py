@@ -15,7 +15,7 @@ from bot.lifecycle.lint_sections import Finding
 from bot.model.document import Document
 from bot.model.header import normalize_key
 from bot.model.ids import RfdId
-from bot.model.markdown import LineKind, iter_kinds
+from bot.model.markdown import LineKind
 
 CYCLE_KEYS = ("Requires", "Extends")
 BACK_LINKS = {"Required by": "Requires", "Extended by": "Extends"}
@@ -100,7 +100,7 @@ def _back_links(doc: Document, me: RfdId, corpus: Corpus) -> Iterator[Finding]:
 
 def _definitions(doc: Document, corpus: Corpus) -> Iterator[Finding]:
     folder = posixpath.dirname(doc.path)
-    for index, kind in enumerate(iter_kinds(doc.lines)):
+    for index, kind in enumerate(doc.kinds):
         match = _DEFINITION.match(doc.lines[index]) if kind is LineKind.TEXT else None
         if match is None or _EXTERNAL.match(match["target"]):
             continue

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from bot import templates
 from bot.model.document import Document
-from bot.model.markdown import LineKind, headings, iter_kinds, normalize_title
+from bot.model.markdown import LineKind, normalize_title
 from bot.model.status import Status
 
 _DRAFT_MENTION_RE = re.compile(r"\bRFD[ \t-]*(D[0-9]+)\b")
@@ -70,7 +70,7 @@ def _required_sections(
 
 
 def repeated_headings(doc: Document) -> Iterator[Finding]:
-    for heading in headings(doc.lines):
+    for heading in doc.headings:
         if heading.level == 1 and heading.index >= doc.heading_line:
             hint = "an RFD has one '#' title: make this a '##' section or remove it"
             message = f"a second title '# {heading.title}'"
@@ -89,7 +89,7 @@ def _draft_mentions(doc: Document) -> Iterator[Finding]:
         return
     lines = doc.lines
     body = max((f.index + f.span for f in doc.fields), default=doc.heading_line)
-    for index, kind in enumerate(iter_kinds(lines)):
+    for index, kind in enumerate(doc.kinds):
         if kind is LineKind.CODE or index < body:  # header links are checked by RFD008/9
             continue
         for match in _DRAFT_MENTION_RE.finditer(lines[index]):

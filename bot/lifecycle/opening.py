@@ -17,15 +17,15 @@ from typing import TYPE_CHECKING, Protocol, TypedDict, TypeVar
 
 from bot.config.load import Config, Resolved, load
 from bot.core.bus import EventBus
+from bot.core.deferred import deferred
 from bot.core.vcs import GitVcs, Vcs
-from bot.forge.base import Forge
-from bot.forge.local import LocalForge
-from bot.llm.base import LLM
 from bot.state import StateStore
 
 if TYPE_CHECKING:
     from bot.events import TrackingDue
+    from bot.forge.base import Forge
     from bot.lifecycle.tracking_issue import Site
+    from bot.llm.base import LLM
     from bot.llm.select import Choice, Providers
     from bot.plugins import Plugin
     from bot.plugins.api import ModelRoute
@@ -87,17 +87,17 @@ def open_workspace(
         config = resolved.config
     store = StateStore(root, config)
     providers: Providers | None = None
-    if llm is None:
-        providers = (providers_from or make_providers)(
-            config, os.environ if environ is None else environ
-        )
-        llm = providers.default().llm
+    if llm is None:  # built when a step first asks: read-only commands call no model
+        make = providers_from or make_providers
+        seen = os.environ if environ is None else environ
+        providers = routes = deferred(lambda: make(config, seen))
+        llm = deferred(lambda: routes.default().llm)
     ws = build(
         root=root,
         config=config,
         store=store,
         bus=bus or EventBus(),
-        forge=forge or LocalForge(store.shared(FORGE_DIR)),
+        forge=forge or deferred(lambda: _local_forge(store)),
         llm=llm,
         vcs=GitVcs.discover(root) if vcs is True else (vcs or None),
         clock=clock,
@@ -116,6 +116,13 @@ def open_workspace(
             prompt_root=prompt_root,
         )  # fmt: skip
     return ws
+
+
+def _local_forge(store: StateStore) -> Forge:
+    """The forge of a repository without GitHub (a directory of the shared state)."""
+    from bot.forge.local import LocalForge
+
+    return LocalForge(store.shared(FORGE_DIR))
 
 
 class Fixed:

@@ -19,16 +19,16 @@ from bot.config.discovery import RfdFile
 from bot.config.load import Config
 from bot.core.bus import EventBus
 from bot.core.vcs import Vcs
-from bot.forge.base import Forge
 from bot.lifecycle.opening import make_providers, open_workspace
-from bot.llm.base import LLM
 from bot.model.document import Document
 from bot.state import StateStore, atomic_write
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
+    from bot.forge.base import Forge
     from bot.lifecycle.opening import Options
+    from bot.llm.base import LLM
     from bot.llm.prompts import Prompts
     from bot.llm.select import Choice
     from bot.plugins import Plugin

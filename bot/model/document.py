@@ -15,9 +15,11 @@ from bot.core.errors import InvalidStructure, ParseError
 from bot.model.header import Field, find_title, normalize_key, scan_fields, split_title
 from bot.model.ids import RfdId, split_path
 from bot.model.markdown import (
+    Heading,
     LazyMask,
-    headings,
+    LineKind,
     iter_headings,
+    iter_kinds,
     normalize_title,
     section_end,
     split_lines,
@@ -148,10 +150,20 @@ class Document:
         return tuple(split_lines(self.text))
 
     @cached_property
+    def kinds(self) -> tuple[LineKind, ...]:
+        """What each line is (text, fenced code, comment), worked out once for every check."""
+        return tuple(iter_kinds(self.lines))
+
+    @cached_property
+    def headings(self) -> tuple[Heading, ...]:
+        """Every heading outside code blocks and comments, the title's included."""
+        return tuple(iter_headings(self.lines, [k is not LineKind.TEXT for k in self.kinds]))
+
+    @cached_property
     def sections(self) -> tuple[Section, ...]:
         """Every ``##`` (and deeper) section after the title, in order; computed on first
         use, so listing many RFDs reads only their headers."""
-        found, total = headings(self.lines), len(self.lines)
+        found, total = list(self.headings), len(self.lines)
         return tuple(
             Section(h.title, h.level, h.index + 1, h.index + 1, section_end(found, pos, total))
             for pos, h in enumerate(found)
@@ -160,11 +172,27 @@ class Document:
 
     def field(self, key: str) -> str | None:
         """The value of a header field (key compared case-insensitively), None if absent."""
+        found = self.field_entry(key)
+        return None if found is None else found.value
+
+    def field_entry(self, key: str) -> Field | None:
+        """The first header field with this key (compared case-insensitively; ``Status`` is
+        the key the status is written under, ``Tracking Issue`` also ``tracking-issue``)."""
         wanted = normalize_key(key)
         if wanted == "status":
             wanted = normalize_key(self.status_key)
-        names = (wanted, wanted.replace(" ", "-"), wanted.replace(" ", "_"))
-        return next((f.value for f in self.fields if normalize_key(f.key) in names), None)
+        by_key = self._by_key
+        found = by_key.get(wanted)
+        if found is None and " " in wanted:
+            found = by_key.get(wanted.replace(" ", "-")) or by_key.get(wanted.replace(" ", "_"))
+        return found
+
+    @cached_property
+    def _by_key(self) -> dict[str, Field]:
+        found: dict[str, Field] = {}
+        for entry in self.fields:
+            found.setdefault(normalize_key(entry.key), entry)
+        return found
 
     def section(self, title: str) -> Section | None:
         """The section with this title: a ``##`` one first, else the first of any level."""

@@ -23,6 +23,7 @@ from typing import Any
 
 from bot.core.errors import BudgetExceeded, RfdError
 from bot.events import Notice, ResultReady
+from bot.llm import outgoing
 from bot.llm.base import LLM, Message, Request
 from bot.llm.prompts import Prompts
 from bot.plugins.api import PluginContext, PluginInfo, ScopedBus
@@ -163,7 +164,9 @@ class Judge:
         return None
 
     def _ask(self, event: ResultReady) -> str:
-        reply = self.llm.complete(request_for(self.prompts, event, self.model, self.options))
+        request = request_for(self.prompts, event, self.model, self.options)
+        outgoing.check(request)
+        reply = self.llm.complete(request)
         if event.charge is not None:
             event.charge(reply.model or self.model, reply.usage)
         return reply.text

@@ -8,6 +8,7 @@ the alternatives the user has.  Stray files (notes, editor backups) are not erro
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
@@ -74,7 +75,7 @@ def validate(store: StateStore, rfd_id: Key) -> list[RfdError]:
         return [
             InvalidStructure("should be a directory", path=store.show(folder), alternatives=(move,))
         ]
-    errors = _shape_errors(store, key)
+    errors = _shape_errors(store, folder)
     errors += _read_errors(key, DECISIONS, lambda: store.read_decisions(key))
     errors += _read_errors(key, EXPLORE, lambda: store.read_explore(key))
     try:
@@ -92,11 +93,13 @@ def _read_errors(key: str, name: str, read: Callable[[], object]) -> list[RfdErr
     return []
 
 
-def _shape_errors(store: StateStore, key: str) -> list[RfdError]:
+def _shape_errors(store: StateStore, folder: Path) -> list[RfdError]:
+    with os.scandir(folder) as entries:  # one read of the directory, not a stat per name
+        is_dir = {entry.name: entry.is_dir() for entry in entries}
     errors: list[RfdError] = []
     for name, want_dir in _SHAPE:
-        path = store.path(key, name)
-        if path.exists() and path.is_dir() != want_dir:
+        path = folder / name
+        if name in is_dir and is_dir[name] != want_dir and path.exists():  # not a dead link
             kind = "a directory" if want_dir else "a file"
             alternatives = (f"rename it and put {kind} named {name} in its place",)
             errors.append(
