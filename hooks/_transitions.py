@@ -5,6 +5,7 @@ Imported by :mod:`hooks.rfd_status` only when the commit touches an RFD file.
 
 from __future__ import annotations
 
+import sys
 from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -178,6 +179,8 @@ def _words(old: Document, new: Document) -> list[RfdError]:
     """The move between the two status words, when the repository lists its moves."""
     if old.status_word.casefold() == new.status_word.casefold():
         return []
+    if "bot.model.vocabulary" not in sys.modules:
+        return []  # not loaded: no [statuses] nor [transitions] configured, nothing to check
     from bot.model.vocabulary import check_move
 
     try:

@@ -23,7 +23,6 @@ from bot.model.document import (
     Document,
     parse,
 )
-from bot.model.document_forms import NO_ADOC_STATE, NO_STATE_KEY
 from bot.model.header import Field, normalize_key
 from bot.model.ids import RfdId
 from bot.model.lint_codes import OFF, LintSettings
@@ -101,6 +100,8 @@ def lint_text(
 
 def from_error(err: RfdError, path: str) -> Finding:
     """A parse error as a finding (RFD001 for a missing status, RFD002 for an unknown one)."""
+    from bot.model.document_forms import NO_ADOC_STATE, NO_STATE_KEY  # errors only: light hooks
+
     code = "RFD000"
     if err.message in (NO_STATUS, NO_STATE_KEY, NO_ADOC_STATE):
         code = "RFD001"
@@ -187,6 +188,8 @@ def _duplicate_fields(ctx: Context) -> Iterator[Finding]:
 
 
 def _exact_status(ctx: Context) -> Iterator[Finding]:
+    if ctx.doc.form != LIST:
+        return  # front matter and AsciiDoc write the repository's own words
     field = _field(ctx.doc, "Status")
     word = _WORD_RE.search(field.value) if field is not None else None
     if field is None or word is None or word[0] == ctx.doc.status.value:
