@@ -28,6 +28,9 @@ KNOWN_DRIFT = {
     # A reaction to a comment deleted meanwhile: GitHub answers 404 with its usual error body,
     # although the description lists only 200, 201 and 422 for this operation.
     ("POST", "/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", "404"),
+    # A token without the right to edit labels: GitHub answers 403 "Resource not accessible
+    # by integration" with its usual error body, although the description lists only 200.
+    ("PATCH", "/repos/{owner}/{repo}/labels/{name}", "403"),
 }
 BASIC_ERROR = "#/components/schemas/basic-error"
 

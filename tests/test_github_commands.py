@@ -95,7 +95,9 @@ def test_implement_phase(line: str, phase: str | None) -> None:
     ("body", "error"),
     [
         ("/rfd", "needs a command"),
-        ("/rfd deploy", "unknown command `/rfd deploy`"),
+        ("/rfd deploy", "unknown command `/rfd deploy`: try `/rfd help`"),
+        ("/rfd aprove", "unknown command `/rfd aprove`: did you mean `/rfd approve`?"),
+        ("/rfd Dnoe", "did you mean `/rfd done`?"),
         ("/rfd dismiss", "review numbers or `all`"),
         ("/rfd dismiss 0", "review numbers or `all`"),
         ("/rfd accept --model opus", "does not take `--model`"),

@@ -20,7 +20,7 @@ def test_without_actions_environment_it_says_what_is_missing(
 @pytest.mark.parametrize(
     ("event", "name"),
     [
-        ("pull_request", "pull_request.labeled.review"),  # wrong shape: closed below
+        ("pull_request", "pull_request.labeled.review"),  # wrong shape: assigned below
         ("issues", "issue_comment.created.issue"),
         ("watch", "push"),
     ],
@@ -29,7 +29,7 @@ def test_other_events_are_ignored_with_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
     event: str, name: str,
 ) -> None:  # fmt: skip
-    data = payload(name, action="closed") if event == "pull_request" else payload(name)
+    data = payload(name, action="assigned") if event == "pull_request" else payload(name)
     for key, value in event_env(tmp_path, event, data).items():
         monkeypatch.setenv(key, value)
     caplog.set_level("INFO")

@@ -96,4 +96,5 @@ def test_implement_with_every_phase_done_names_the_next_step(
         (checkout / f"docs/rfd/.state/045/phases/{label}.md").parent.mkdir(exist_ok=True)
         (checkout / f"docs/rfd/.state/045/phases/{label}.md").write_text("Done.\n")
     summary = run(tmp_path, checkout, implement_comment())
-    assert "nothing is left to implement. **Next step:** `/rfd done`" in summary
+    done = "nothing is left to implement. **Next step:** comment `/rfd done` on the tracking issue"
+    assert done in summary

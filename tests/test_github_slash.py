@@ -306,22 +306,11 @@ def test_done_on_a_pr_commits_the_status_and_leaves_the_issue_to_the_merge(
 
 
 @pytest.mark.vcr
-def test_done_on_a_tracking_issue_is_refused_with_a_reason(tmp_path: Path) -> None:
-    from bot.model.plan import PlanPhase, dumps
-
-    accepted = RFD_TEXT.replace("Discussion", "Accepted\n- **Tracking Issue**: #12")
-    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": dumps((PlanPhase("W", "w"),))}
-    origin, checkout = make_world(tmp_path, files, {})
-    data = comment("/rfd done", name="issue_comment.created.issue")
-    data["issue"]["body"] = "<!-- rfd-bot:tracking:045 -->\nTracking issue"
-    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
-    assert "- **Status**: Accepted" in git(origin, "show", f"main:{RFD_PATH}")
-
-
-@pytest.mark.vcr
 def test_refine_commits_the_refined_rfd(
-    tmp_path: Path, world: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, world: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, vcr: Any
 ) -> None:
+    """One comment for the run: its progress ends in what changed, the reviews by number
+    and the commit; no reply repeats it."""
     from tests.fakes import ScriptedLLM, reply, scripted_providers
 
     section = {"section": "Summary", "content": "Stream large reports row by row."}
@@ -332,6 +321,17 @@ def test_refine_commits_the_refined_rfd(
     origin, checkout = world
     assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd refine")) == 0
     assert "Stream large reports row by row." in on_branch(origin, RFD_PATH)
+    posted = [json.loads(r.body)["body"] for r in vcr.requests
+              if r.method == "POST" and r.path.endswith("/issues/2/comments")]  # fmt: skip
+    assert [p.splitlines()[0] for p in posted] == [
+        "<!-- rfd-bot:progress:c492700400-refine -->",
+        "<!-- rfd-bot:status:2 -->",
+    ]
+    (final,) = [json.loads(r.body)["body"] for r in vcr.requests if r.method == "PATCH"]
+    assert "- **Pass 1** (reviews): Summary — Rewrote the summary.\n" in final
+    assert (
+        "Reviews addressed: review 1. Once you agree they are settled: `/rfd dismiss 1`." in final
+    )
 
 
 @pytest.mark.vcr

@@ -118,6 +118,15 @@ class RepoApi:
             return False
         return True
 
+    def reacted(self, comment_id: int, reaction: Reaction, by: Callable[[str], bool]) -> bool:
+        """Has an account ``by`` accepts (the bot's own) given a comment ``reaction``?"""
+        with translated("read a comment's reactions"):
+            found = self._get(
+                f"/issues/comments/{comment_id}/reactions",
+                {"content": reaction.value, "per_page": 100},
+            )
+        return any(by(str((r.get("user") or {}).get("login", ""))) for r in found)
+
     def add_labels(self, number: int, names: tuple[str, ...]) -> list[str]:
         """Label #``number``; the names GitHub had to create for it (they come back grey)."""
         from bot.model.lifecycle_labels import AUTO_COLOR

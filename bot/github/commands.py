@@ -74,13 +74,23 @@ def parse_line(rest: str, line: int) -> Command:
     try:
         verb = Verb(words[0].lower())
     except ValueError:
-        raise ValidationError(f"unknown command `/rfd {words[0]}`: try `/rfd help`") from None
+        raise ValidationError(unknown_verb(words[0])) from None
     spec = REGISTRY[verb]
     if spec.args is Args.TEXT:
         return _with_text(verb, words[1:], line)
     options, positional = _options(words[1:], spec)
     selection, phase = _positional(positional, spec)
     return Command(verb, line, options.get("--rfd"), options.get("--model"), selection, phase)
+
+
+def unknown_verb(word: str) -> str:
+    """The error of an unknown verb, with the closest known one when it looks like a typo."""
+    import difflib
+
+    known = [v.value for v in Verb]
+    close = difflib.get_close_matches(word.lower(), known, n=1, cutoff=0.6)
+    hint = f"did you mean `/rfd {close[0]}`?" if close else "try `/rfd help`"
+    return f"unknown command `/rfd {word}`: {hint}"
 
 
 def _with_text(verb: Verb, words: list[str], line: int) -> Command:

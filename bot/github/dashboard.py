@@ -40,6 +40,7 @@ NEXT_SIGNED_OFF = (
     "the **Decision** below is met: accept with `/rfd accept` or the `{accept}` label "
     "(a review first, if you want one: label `{review}` or `/rfd review`)."
 )
+NEXT_BLOCKED = "{blocker}. Then accept with `/rfd accept` or the `{accept}` label."
 NEXT_DONE = "every phase is done: comment `/rfd done` here to mark it Implemented."
 WHO_MAY = "Who may: {who_review}; `/rfd accept` and `{accept}`: {who_accept}."
 WHO_MAY_LATER = "Who may: {who_review}."
@@ -83,6 +84,8 @@ class Panel:
     """The sign-off block (``[consensus]``), markdown lines made safe by its renderer."""
     signed_off: bool | None = None
     """Whether acceptance has its sign-offs; None when the repository asks for none."""
+    blocker: str = ""
+    """What holds acceptance up, naming who can move it (markdown made safe by its maker)."""
     word: str = ""
     """The status in the repository's word (``published``); empty: rfd's own."""
 
@@ -133,6 +136,9 @@ def next_step(panel: Panel, review_label: str, accept_label: str) -> str:
     if status in (Status.DRAFT, Status.DISCUSSION):
         if panel.signed_off and not any(not r.dismissed for r in panel.reviews):
             return NEXT_SIGNED_OFF.format(**facts)
+        if panel.blocker:  # what holds acceptance up comes first, naming who moves it
+            blocked = NEXT_BLOCKED.format(blocker=panel.blocker, **facts)
+            return blocked[:1].upper() + blocked[1:]
         waiting = NEXT_SIGN_OFF if panel.signed_off is False else ""
         return _in_discussion(panel, facts) + waiting
     return _after_discussion(panel, facts)

@@ -13,7 +13,8 @@ from bot.model import phase_ids
 
 NO_PHASE = (
     "Every phase of RFD {rid} has its summary on `{branch}`: nothing is left to implement. "
-    "**Next step:** `/rfd done` on a pull request that changes RFD {rid} marks it Implemented."
+    "**Next step:** comment `/rfd done` on the tracking issue: the bot opens the pull request "
+    "that marks RFD {rid} Implemented."
 )
 MERGE_FIRST = (
     "RFD {rid} is not Accepted on `{branch}` yet. **Next step:** merge this pull request "

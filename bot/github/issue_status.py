@@ -21,8 +21,8 @@ HEADER = "### Implementation of RFD {rid} — {status}"
 PROGRESS = "{done} of {total} done{optional}."
 NEXT_PHASE = "**Next step:** comment `/rfd implement` here to start phase {label}: {title}."
 NEXT_DONE = (
-    "**Next step:** every required phase is done: comment `/rfd done` on a pull request "
-    "that changes the RFD to mark it Implemented."
+    "**Next step:** every required phase is done: comment `/rfd done` here, and the bot opens "
+    "the pull request that marks the RFD Implemented (merging it closes this issue)."
 )
 NO_PLAN = "RFD {rid} has no plan on `{branch}` yet: merge the pull request that accepts it."
 FINISHED = "RFD {rid} is {status}: nothing is left to run."

@@ -2,13 +2,15 @@
 
 One request when nothing is new (none when the label is already right); a label
 GitHub creates on first use comes back grey and is given its colour and
-description once (see :mod:`bot.model.lifecycle_labels`).
+description once (see :mod:`bot.model.lifecycle_labels`) — a colour that fails is a
+warning in the job summary, not a failed run.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from bot.core.errors import ForgeError
 from bot.github.context import Context
 from bot.model import lifecycle_labels
 from bot.model.status import Status
@@ -23,10 +25,20 @@ def sync_labels(ctx: Context, number: int, current: Iterable[str],
     if todo.add:
         created = ctx.api.add_labels(number, todo.add)
         for name in created:
-            style = lifecycle_labels.style(name)
-            if style is not None:
-                ctx.api.style_label(name, *style)
+            _style(ctx, name)
     if todo.add:
         ctx.summary.note(f"#{number} labelled {', '.join(todo.add)}")
     if todo.remove:
         ctx.summary.note(f"#{number}: took off {', '.join(todo.remove)}")
+
+
+def _style(ctx: Context, name: str) -> None:
+    """Give a label GitHub just created its colour and description: a cosmetic, so a
+    failure is a warning in the job summary, never the run's failure (its work is done)."""
+    style = lifecycle_labels.style(name)
+    if style is None:
+        return
+    try:
+        ctx.api.style_label(name, *style)
+    except ForgeError as err:
+        ctx.summary.problem(err, level="warning")

@@ -16,11 +16,15 @@ from pathlib import Path
 
 from bot.config.discovery import read
 from bot.config.load import Config
+from bot.config.schema import ConsensusSection
 from bot.core.errors import RfdError
 from bot.github.changed import ChangedRfd
 from bot.github.dashboard import Panel, ReviewEntry
 from bot.github.revisions import PostedReview, short
+from bot.lifecycle.consensus_gate import Standing
 from bot.model import phase_ids, reviews
+from bot.model.consensus import Ledger
+from bot.model.document import Document
 from bot.model.plan import PlanPhase
 from bot.model.reviews import Severity
 from bot.model.status import Status
@@ -45,6 +49,8 @@ class Row:
     """The "Decision" block (``[consensus]``): sign-offs, open concerns, the FCP."""
     signed_off: bool | None = None
     """Whether the sign-offs acceptance needs are there; None without ``[consensus]``."""
+    blocker: str = ""
+    """What holds acceptance up, naming the people who can move it (markdown, made safe)."""
     word: str = ""
     """The status as the RFD writes it (``published``): the dashboard speaks it."""
 
@@ -79,7 +85,7 @@ def read_row(root: Path, cfg: Config, changed: ChangedRfd, now: float) -> Row:
     plan = state.plan or ()
     upcoming = _upcoming(plan, phase_ids.missing(plan, state.completed))
     try:
-        decision, signed_off = _decision(store, cfg, doc.text, str(changed.file.rfd_id), now)
+        decision, signed_off, blocker = _decision(store, cfg, doc, str(changed.file.rfd_id), now)
     except RfdError as err:
         return Row(changed, doc.title, problem=err)
     return Row(
@@ -93,22 +99,63 @@ def read_row(root: Path, cfg: Config, changed: ChangedRfd, now: float) -> Row:
         doc.tracking_issue,
         decision=decision,
         signed_off=signed_off,
+        blocker=blocker,
         word=doc.status_word if _PLAIN_WORD.fullmatch(doc.status_word) else "",
     )
 
 
-def _decision(store: StateStore, cfg: Config, text: str, rid: str,
-              now: float) -> tuple[tuple[str, ...], bool | None]:  # fmt: skip
-    """The sign-off block and whether acceptance has its sign-offs, when the repository
-    asks for them (``[consensus]``)."""
+def _decision(store: StateStore, cfg: Config, doc: Document, rid: str,
+              now: float) -> tuple[tuple[str, ...], bool | None, str]:  # fmt: skip
+    """The sign-off block, whether acceptance has its sign-offs and what holds it up, when
+    the repository asks for them (``[consensus]``); once decided, what it was made with."""
     if not cfg.consensus.enabled:
-        return (), None
+        return (), None, ""
     from bot.lifecycle.consensus_gate import block, standing
     from bot.model.consensus import revision
 
-    ledger, rev = store.read_consensus(rid), revision(text)
-    met = standing(cfg.consensus, ledger, rid, rev, now).met
-    return tuple(block(cfg.consensus, ledger, rid, rev, now, slash=True)), met
+    ledger, rev = store.read_consensus(rid), revision(doc.text)
+    if doc.status not in (Status.DRAFT, Status.DISCUSSION):
+        return decided(ledger, doc.status), True, ""
+    found = standing(cfg.consensus, ledger, rid, rev, now)
+    lines = tuple(block(cfg.consensus, ledger, rid, rev, now, slash=True))
+    return lines, found.met, blocker(cfg.consensus, ledger, found)
+
+
+BLOCKING_CONCERN = (
+    "concern {n} by {author} is open: {author} or a maintainer resolves it (`/rfd resolve {n}`)"
+)
+MISSING_SIGN_OFFS = "sign-offs {have} of {need}: waiting for {who} (`/rfd approve`)"
+NO_FCP = "a reviewer ({who}) starts the final comment period (`/rfd fcp`)"
+
+
+def blocker(cfg: ConsensusSection, ledger: Ledger, found: Standing) -> str:
+    """What holds acceptance up, each part naming who can move it (empty when nothing)."""
+    from bot.core.markdown_safe import inline
+
+    parts = [BLOCKING_CONCERN.format(n=c.number, author=inline(c.author))
+             for c in ledger.open_concerns]  # fmt: skip
+    if found.have < found.need:
+        who = ", ".join(inline(w) for w in found.waiting) or "any reviewer"
+        parts.append(MISSING_SIGN_OFFS.format(have=found.have, need=found.need, who=who))
+    if not parts and cfg.fcp_days and ledger.fcp is None:
+        parts.append(NO_FCP.format(who=", ".join(inline(r) for r in cfg.reviewers)))
+    return "; ".join(parts)
+
+
+DECIDED = "{status} with the sign-offs of {who}."
+DECIDED_ALONE = "{status}: no sign-off was recorded."
+
+
+def decided(ledger: Ledger, status: Status) -> tuple[str, ...]:
+    """The Decision block of an RFD past its discussion: who signed off, on which revision
+    (the sign-offs are history now: no "older revision", no "ready to accept")."""
+    from bot.core.markdown_safe import inline
+
+    who = ", ".join(f"{inline(a.login)} (at `{a.revision[:7]}`)" for a in ledger.approvals)
+    accepted = status in (Status.ACCEPTED, Status.IMPLEMENTED)
+    shown = "✅ Accepted" if accepted else status.value
+    line = DECIDED.format(status=shown, who=who) if who else DECIDED_ALONE.format(status=shown)
+    return ("#### Decision", "", line)
 
 
 def _entry(number: int | None, counts: Counts | None, posted: PostedReview | None,
@@ -155,5 +202,6 @@ def panel(row: Row, posted: Sequence[PostedReview], *, url: str, head: str,
         lint=lint,
         decision=row.decision,
         signed_off=row.signed_off,
+        blocker=row.blocker,
         word=row.word,
     )

@@ -138,12 +138,13 @@ def render(snap: Snapshot, run_id: str | None = None) -> str:
     return f"{marker(RUN_KIND, run_id)}\n{text}" if run_id else text
 
 
-def render_done(snap: Snapshot, outcome: str, warning: str = "") -> str:
+def render_done(snap: Snapshot, outcome: str, warning: str = "", note: str = "") -> str:
     """The comment once the run ended; ``outcome`` is trusted markdown (a PR link).  A run
-    that ended with something left undone (failed items) says so in ``warning`` (trusted)."""
+    that ended with something left undone (failed items) says so in ``warning`` (trusted);
+    ``note`` (trusted) is what the run did, when the comment is also its answer."""
     head = (HEAD_WARNED if warning else HEAD_DONE).format(title=plain(snap.title), outcome=outcome)
-    finished = FINISHED.format(facts=_facts(snap))
-    return _body(head, f"{finished}\n\n{warning}" if warning else finished, snap, False)
+    parts = [FINISHED.format(facts=_facts(snap)), warning, note]
+    return _body(head, "\n\n".join(p for p in parts if p), snap, False)
 
 
 def render_failed(snap: Snapshot, reason: str, retry: str) -> str:
@@ -189,12 +190,16 @@ class Progress:
         self._last_edit, self._shown = now, substance
 
     def done(
-        self, outcome: str, items: Sequence[checklist.Item] | None = None, warning: str = ""
+        self,
+        outcome: str,
+        items: Sequence[checklist.Item] | None = None,
+        warning: str = "",
+        note: str = "",
     ) -> str:
         """Write the outcome (see :func:`render_done`); the text written."""
         changes = {} if items is None else {"items": tuple(items)}
         self.snap = self._now(**changes)
-        text = render_done(self.snap, outcome, warning)
+        text = render_done(self.snap, outcome, warning, note)
         self._write(text)
         return text
 

@@ -58,6 +58,9 @@ class PullRequest:
     labels: tuple[str, ...] = ()
     updated_at: str = ""
     """ISO 8601 time of the PR's last change (a label counts)."""
+    open: bool = True
+    """Neither merged nor closed."""
+    merged: bool = False
 
     @property
     def is_fork(self) -> bool:
@@ -79,6 +82,8 @@ class PullRequest:
             base_repo=base["repo"]["full_name"],
             labels=tuple(label["name"] for label in data.get("labels", ())),
             updated_at=str(data.get("updated_at") or ""),
+            open=data.get("state", "open") == "open",
+            merged=bool(data.get("merged")),
         )
 
 

@@ -55,9 +55,10 @@ class RefineProgress:
             self.done.append(item)
         return event
 
-    def finish(self, result: RefineResult) -> None:
+    def finish(self, result: RefineResult, note: str = "") -> None:
         """The outcome; a loop that stopped on a failed pass ends in a warning, that pass
-        marked failed with its reason (see ``REFINE_FAILED`` in :mod:`bot.github.verbs`)."""
+        marked failed with its reason (see ``REFINE_FAILED`` in :mod:`bot.github.refine_cmd`).
+        ``note``: what the passes changed and what was committed (the run's answer)."""
         from bot.agent.refine import StopReason
         from bot.core.text import plural
 
@@ -67,10 +68,10 @@ class RefineProgress:
             item = checklist.Item(last.number, last.focus.value, checklist.ItemStatus.FAILED,
                                   result.warning, last.number, str(last.number))  # fmt: skip
             outcome = STOPPED.format(n=last.number, stop=stop)
-            self.progress.done(outcome, [*self.done, item], UNFINISHED)
+            self.progress.done(outcome, [*self.done, item], UNFINISHED, note)
             return
         passes = plural(len(result.passes), "pass", "passes")
-        self.progress.done(OUTCOME.format(passes=passes, stop=stop), self.done)
+        self.progress.done(OUTCOME.format(passes=passes, stop=stop), self.done, note=note)
 
 
 @contextmanager

@@ -52,6 +52,7 @@ class Route:
 PR_CHANGES = ("pull_request.opened", "pull_request.synchronize", "pull_request.reopened")
 ROUTES = (
     Route(PR_CHANGES, "bot.github.status_comment:on_pull_request"),
+    Route(("pull_request.closed",), "bot.github.closed_pr:on_closed"),
     Route(
         ("pull_request.labeled",), "bot.github.review_label:on_label", label="review", step="review"
     ),

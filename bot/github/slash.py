@@ -2,8 +2,9 @@
 
 Only new comments count (an edit never re-runs anything).  The bot's own
 comments are ignored.  A mutating command is acknowledged with 👀 and ends with
-🚀 or 😕 and a reply; read-only ones (status, help) just reply.  Every refusal
-says why.  A comment the bot already answered (a re-delivered event) is left
+🚀 or 😕 and a reply — a sign-off step or a dismissal that worked ends with 🚀 and
+the status comment's edit alone (:data:`QUIET`); read-only ones (status, help) just
+reply.  Every refusal says why.  A comment the bot already answered (a re-delivered event) is left
 alone: each command's final reply carries the comment's id and the verb in its
 marker.  A run that failed half-way left no final reply, so a re-run finishes it; its
 reply takes the place of the failure report (see :meth:`Context.reply`).  A comment
@@ -33,6 +34,9 @@ GONE = "the comment of `/rfd {verb}` was deleted before it ran: not run"
 MAX_ERRORS = 20
 """Usage errors listed in one reply (a flood of bad commands is summed up)."""
 DONE, REFUSED, FAILED_OUTCOME = "✅ done", "😕 refused", "❌ failed"
+QUIET = frozenset((Verb.APPROVE, Verb.CONCERN, Verb.RESOLVE, Verb.FCP, Verb.DISMISS))
+"""Verbs whose success is said by 🚀 and the status comment's edit, without a reply (a
+refusal or a failure still gets one): the status comment already shows the outcome."""
 
 
 def on_comment(ctx: Context) -> None:
@@ -66,10 +70,15 @@ def _answered(ctx: Context, command: Command) -> bool:
     """Has a run given this command its final reply?
 
     Only the final reply counts: a run that died after 👀 (or whose failure the
-    router reported) left none, so a re-run finishes the command.
+    router reported) left none, so a re-run finishes the command.  A quiet verb's
+    success is its 🚀 (read only when no reply answered it).
     """
     mark = marker("reply", f"{ctx.delivery.key}-{command.verb.value}")
-    return ctx.forge.find_comment(ctx.number, mark) is not None
+    if ctx.forge.find_comment(ctx.number, mark) is not None:
+        return True
+    if command.verb not in QUIET and command.verb is not Verb.REFINE:  # refine: its progress
+        return False
+    return ctx.api.reacted(int(ctx.delivery.comment["id"]), Reaction.ROCKET, ctx.forge.is_mine)
 
 
 def run(ctx: Context, command: Command) -> None:
@@ -99,12 +108,13 @@ def run(ctx: Context, command: Command) -> None:
         _answer(ctx, command, key, text, Reaction.CONFUSED, FAILED_OUTCOME)
         return
     reaction = Reaction.ROCKET if spec.mutating else None
-    if message:
+    quiet = command.verb in QUIET and ctx.failure_report() is None  # else it replaces the report
+    if message and not quiet:
         _answer(ctx, command, key, message, reaction, DONE)
         return
     if reaction is not None:  # the reaction and what the command posted say it all
         _react(ctx, reaction)
-    _ran(ctx, command, DONE)
+    _ran(ctx, command, f"{DONE}: {message}" if message else DONE)
     ctx.settle_failure(FINISHED)
 
 

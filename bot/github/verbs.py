@@ -14,11 +14,9 @@ from bot.github.accept_label import accept_pr
 from bot.github.commands import Command, help_text
 from bot.github.context import Context
 from bot.github.ops import (
-    NEEDS_MODEL,
     Refused,
     commit,
     done_before,
-    has_model,
     pr_workspace,
     refreshed,
 )
@@ -47,7 +45,13 @@ def do_status(ctx: Context, command: Command) -> str:
         from bot.github.issue_status import implementation_status
 
         return implementation_status(ctx, issue_rfd(ctx))
-    found = post_status(ctx, ctx.api.pull(ctx.number))
+    pr = ctx.api.pull(ctx.number)
+    if not pr.open:  # merged or closed: the final state, never a dashboard to act on
+        from bot.github.closed_pr import final_state
+
+        found = final_state(ctx, pr)
+    else:
+        found = post_status(ctx, pr)
     return STATUS_LINK.format(url=found.url) if found else NO_RFD
 
 
@@ -77,42 +81,10 @@ def do_dismiss(ctx: Context, command: Command) -> str:
     return f"{message[:1].upper()}{message[1:]}. {done}"
 
 
-REFINE_FAILED = (
-    "⚠️ Refine of RFD {rid} did not finish ({stop}): the passes before the failure are kept; "
-    "comment `/rfd refine` again to go on."
-)
-
-
 def do_refine(ctx: Context, command: Command) -> str:
-    from bot.agent.refine import StopReason
-    from bot.agent.steps import refine_rfd
-    from bot.github.refine_progress import refine_progress
+    from bot.github.refine_cmd import do_refine as refine
 
-    if not has_model(ctx, "refine", command.model):
-        raise Refused(NEEDS_MODEL.format(verb="refine"))
-    pr = pull_of(ctx, command.verb)
-    (target,) = targets(ctx, pr, command, one=True)
-    with pr_workspace(ctx, pr, [target.file.path]) as (ws, checkout):
-        if again := done_before(ctx, checkout, str(target.file.rfd_id), "refined"):
-            return again
-        with refine_progress(ctx, ws, str(target.file.rfd_id)) as progress:
-            result = refine_rfd(ws, str(target.file.rfd_id), model=command.model)
-            progress.finish(result)
-        path = ws.path(ws.find(str(target.file.rfd_id)))
-        done = commit(ctx, checkout, [path], str(target.file.rfd_id), "refined")
-        refreshed(ctx, pr, checkout)
-    passes = [f"- pass {p.number} ({p.focus.value}): "
-              f"{inline(', '.join(p.changed_sections)) or 'no change'}"
-              for p in result.passes]  # fmt: skip
-    addressed = ", ".join(f"`{inline(r)}`" for r in result.reviews) or "none"
-    failed = result.stop in (StopReason.INTERRUPTED, StopReason.BUDGET)
-    if result.reviews and not failed:  # after a failed pass nothing says they are settled
-        addressed += " — `/rfd dismiss all` once you agree they are settled"
-    head = REFINE_FAILED if failed else "Refined RFD {rid} ({stop}):"
-    lines = [head.format(rid=target.file.rfd_id, stop=result.stop.value), *passes,
-             f"Reviews {'kept' if failed else 'addressed'}: {addressed}.", inline(result.warning),
-             done]  # fmt: skip
-    return "\n".join(line for line in lines if line)
+    return refine(ctx, command)
 
 
 def do_accept(ctx: Context, command: Command) -> str:
@@ -120,11 +92,17 @@ def do_accept(ctx: Context, command: Command) -> str:
 
 
 def do_done(ctx: Context, command: Command) -> str:
-    """Implemented, committed to the PR branch; the tracking issue waits for the merge."""
+    """Implemented, committed to the RFD's open PR branch (the tracking issue waits for the
+    merge); on the tracking issue, the bot's own pull request to Implemented."""
+    from bot.github.finish import elsewhere, finish_on_issue
     from bot.lifecycle.lifecycle import promote
     from bot.model.status import Status
 
-    pr = pull_of(ctx, command.verb)
+    if not ctx.delivery.on_pull_request:
+        return finish_on_issue(ctx)
+    pr = ctx.api.pull(ctx.number)
+    if (there := elsewhere(ctx, pr)) is not None:
+        raise Refused(there)
     (target,) = targets(ctx, pr, command, one=True)
     with pr_workspace(ctx, pr, [target.file.path]) as (ws, checkout):
         if again := done_before(ctx, checkout, str(target.file.rfd_id), "implemented"):

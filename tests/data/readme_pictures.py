@@ -8,6 +8,8 @@ timeline by the design renderer (``github-render``: GitHub's CSS, task lists, me
     cd <github-render> && node render.mjs /tmp/spec.json html
     OUT=<repo>/.github/images ./shoot.sh bot-on-a-pr 830
     OUT=<repo>/.github/images ./shoot.sh bot-implementing 740
+    for n in 1-discussion 2-concern 3-accepted 4-merged 5-finished; do
+      OUT=<repo>/.github/images ./shoot.sh lifecycle-$n 900; done
 
 Run it again after a change to those texts and commit the PNGs.
 """
@@ -41,7 +43,43 @@ def pages() -> list[dict[str, object]]:
         person("/rfd implement", "👀 1"),
         {"md": body("run-progress-item-2"), "edited": True},
     ]
-    return [
+    stages = [
+        ("1-discussion", [{"md": body("status-after-review"), "edited": True}]),
+        (
+            "2-concern",
+            [
+                {"md": body("consensus-status-concern"), "edited": True},
+                person("/rfd concern Proxies may buffer the chunked response", "👀 1", "🚀 1"),
+            ],
+        ),
+        ("3-accepted", [{"md": body("status-slash-accepted"), "edited": True}]),
+        ("4-merged", [{"md": body("closed-merged"), "edited": True}]),
+    ]
+    lifecycle = [
+        {
+            "name": f"lifecycle-{name}",
+            "title": f"Add {TITLE}",
+            "number": 2,
+            "state": "closed" if name == "4-merged" else "open",
+            "items": items,
+        }
+        for name, items in stages
+    ]
+    finished = [
+        {"md": body("tracking-done"), "verb": "opened this issue", "when": "last week"},
+        person("/rfd done", "👀 1", "🚀 1"),
+        {"md": body("done-issue-opened")},
+    ]
+    lifecycle.append(
+        {
+            "name": "lifecycle-5-finished",
+            "title": TITLE,
+            "number": 12,
+            "state": "open",
+            "items": finished,
+        }
+    )
+    return [*lifecycle,
         {"name": "bot-on-a-pr", "title": f"Add {TITLE}", "number": 2, "state": "open",
          "items": on_pr},
         {"name": "bot-implementing", "title": TITLE, "number": 12, "state": "open",

@@ -25,6 +25,7 @@ MODULES = (
     "scenarios_phase_prs",
     "scenarios_run",
     "scenarios_consensus",
+    "scenarios_finish",
 )
 
 

@@ -65,6 +65,12 @@ def react(content: str, cid: int) -> Interaction:
                 status=201, reply=reaction(content))  # fmt: skip
 
 
+def rockets(cid: int, *found: dict[str, Any]) -> Interaction:
+    """``GET …/reactions?content=rocket``: has the bot answered the quiet command ``cid``?"""
+    return call("GET", f"/issues/comments/{cid}/reactions", query="content=rocket&per_page=100",
+                reply=list(found))  # fmt: skip
+
+
 def member(login: str, active: bool = True) -> Interaction:
     """``GET /orgs/Codertocat/teams/architects/memberships/<login>``: 200, or 404."""
     uri = f"https://api.github.com/orgs/Codertocat/teams/architects/memberships/{login}"
@@ -146,15 +152,14 @@ WHAT = {"approve": "approved", "concern": "concern raised", "resolve": "concern 
 
 
 def signed(pr: Thread, said: tuple[int, str, str], role: str, *, team: bool,
-           made: tuple[str, str], status: str, name: str) -> list[Interaction]:  # fmt: skip
+           made: tuple[str, str], status: str) -> list[Interaction]:  # fmt: skip
     """``said`` (``(comment id, login, text)``), a sign-off command that succeeds: the bot
     commits ``made`` (the commit's sha, the ledger's blob in it), refreshes the dashboard
-    ``bodies/<status>.md`` and replies ``bodies/<name>.md``."""
+    ``bodies/<status>.md`` and says it with 🚀 alone: no reply."""
     cid, login, text = said
     checked = [member(login)] if team else []
-    out = [pr.said(*said), perm(login, role), react("eyes", cid), *checked, pr.pull(),
-           files(pr.ledger), *pr.dashboard(status), react("rocket", cid),
-           pr.replied(name, 2000 + cid)]  # fmt: skip
+    out = [pr.said(*said), rockets(cid), perm(login, role), react("eyes", cid), *checked,
+           pr.pull(), files(pr.ledger), *pr.dashboard(status), react("rocket", cid)]  # fmt: skip
     sha, pr.ledger = made
     pr.commits.append(bot_commit(sha, WHAT[text.split()[1]], cid))
     return out
@@ -168,32 +173,32 @@ def two_reviewers() -> list[Interaction]:
         *signed(pr, (1001, "hubot", "/rfd approve"), "maintain", team=False,
                 made=("3d69b677b3a437374c49ca8d57bdbac516edec81",
                       "0ee7a9bca6d6b1b4121c1341bed1ea76a927c217"),
-                status="consensus-status-hubot", name="consensus-approve-hubot"),
+                status="consensus-status-hubot"),
         *signed(pr, (1002, "mona", "/rfd approve"), "write", team=True,
                 made=("2f5c1e4557b64f3c4fbfa5a2cc082ab4125f124f",
                       "36bee8492c67d8cfc5671ac5376e5e122d1d941c"),
-                status="consensus-status-mona", name="consensus-approve-mona"),
+                status="consensus-status-mona"),
         *signed(pr, (1003, "mona", concern), "write", team=True,
                 made=("aebc3a244d122afd8a0e3f47a088ef8a9c0c9502",
                       "5957778410c1edd220c592df1265212a7afc2af9"),
-                status="consensus-status-concern", name="consensus-concern"),
+                status="consensus-status-concern"),
         pr.said(1004, "hubot", "/rfd accept"), perm("hubot", "maintain"), react("eyes", 1004),
         pr.pull(), files(pr.ledger), pr.listed_commits(), react("confused", 1004),
         pr.replied("consensus-accept-refused", 3004),
         *signed(pr, (1005, "mona", "/rfd resolve 1"), "write", team=False,
                 made=("71e0fdeee800fed6a797b72c1329b48a49dc9edc",
                       "7c94c6573035d724bc7615d5f3028e038d3176af"),
-                status="consensus-status-resolved", name="consensus-resolve"),
+                status="consensus-status-resolved"),
         *signed(pr, (1006, "hubot", "/rfd fcp"), "maintain", team=False,
                 made=("dffaef1e166993618aad9879bdb78e0bd3ac68c3",
                       "701bbc6f94e549ffc8564dc58634f70f22b56a74"),
-                status="consensus-status-fcp", name="consensus-fcp"),
+                status="consensus-status-fcp"),
     ]  # fmt: skip
 
 
 def not_a_reviewer() -> list[Interaction]:
     pr = Thread()
-    return [pr.said(1011, "octocat", "/rfd approve"), perm("octocat", "write"),
+    return [pr.said(1011, "octocat", "/rfd approve"), rockets(1011), perm("octocat", "write"),
             react("eyes", 1011), member("octocat", False), react("confused", 1011),
             pr.replied("consensus-not-a-reviewer", 3011)]  # fmt: skip
 
@@ -254,8 +259,7 @@ def approve_then_push() -> list[Interaction]:
     approved = signed(pr, (1021, "hubot", "/rfd approve"), "maintain", team=False,
                       made=("2ebdd4e845793f1a19c7346f7cbe63c9d33c22e4",
                             "0ee7a9bca6d6b1b4121c1341bed1ea76a927c217"),
-                      status="consensus-status-before-push",
-                      name="consensus-approve-before-push")  # fmt: skip
+                      status="consensus-status-before-push")  # fmt: skip
     edited = blob_sha(RFD_TEXT + "\nOne more risk: slow clients.\n")
     return [*approved, files(pr.ledger, edited), listed(*pr.comments),
             *pr.dashboard("consensus-status-older")]  # fmt: skip

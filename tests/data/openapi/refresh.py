@@ -24,6 +24,7 @@ OPERATIONS: tuple[tuple[str, str], ...] = (
     ("get", "/repos/{owner}/{repo}/issues/{issue_number}/comments"),
     ("post", "/repos/{owner}/{repo}/issues/{issue_number}/comments"),
     ("patch", "/repos/{owner}/{repo}/issues/comments/{comment_id}"),
+    ("get", "/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions"),
     ("post", "/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions"),
     ("post", "/repos/{owner}/{repo}/issues/{issue_number}/labels"),
     ("delete", "/repos/{owner}/{repo}/issues/{issue_number}/labels/{name}"),

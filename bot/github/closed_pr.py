@@ -1,0 +1,90 @@
+"""``pull_request`` closed: the status comment's final state, and the label that goes with it.
+
+Once an RFD's pull request is merged or closed nobody pushes to it again, so its status
+comment would stay at whatever it said last ("merge this pull request"). Instead it says
+what happened and where the RFD lives on: the file on the default branch and its tracking
+issue, where every later step is taken.  Nothing in it claims a state that can go stale.
+Read from the default branch (the merge is there); the PR's branch may be gone.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from bot.config.discovery import read
+from bot.core.errors import RfdError
+from bot.core.markdown_safe import inline, link_text
+from bot.forge.base import Comment
+from bot.github.changed import ChangedRfd, changed_rfds
+from bot.github.context import Context
+from bot.github.labels import sync_labels
+from bot.github.records import PullRequest
+from bot.model.document import Document
+from bot.model.status import Status
+
+MERGED = "**Merged into `{branch}`** as {status}."
+CLOSED = "**Closed without merging.** {where}"
+ON_MAIN = "RFD {rid} on `{branch}` is {status}: [read it there]({url})."
+NOT_ON_MAIN = "RFD {rid} is not on `{branch}`: reopen this pull request to go on with it here."
+LIVES_ON = (
+    "Its implementation is followed on tracking issue [#{issue}]({issue_url}), where the "
+    "phases are ticked and the next command is named (`/rfd status` there says where it stands)."
+)
+NO_ISSUE = "It has no tracking issue."
+FOOTER = "<sub>Final: this pull request is {how} · rfd-bot no longer updates this comment</sub>"
+
+
+def on_closed(ctx: Context) -> None:
+    """``pull_request`` closed (merged or not): the status comment's final state."""
+    pr = ctx.delivery.pull_request
+    assert pr is not None
+    if final_state(ctx, pr) is None:
+        ctx.summary.note(f"#{pr.number} changes no RFD: nothing to do")
+
+
+def final_state(ctx: Context, pr: PullRequest) -> Comment | None:
+    """Write the final status comment of the closed ``pr`` and its label (None when it
+    changes no RFD); ``/rfd status`` on a closed PR writes the same, never the dashboard."""
+    changed = [c for c in changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg) if not c.removed]
+    if not changed:
+        return None
+    found = [(c, _on_default_branch(ctx, c)) for c in changed]
+    blocks = [_block(ctx, c, doc, pr.merged) for c, doc in found]
+    how = "merged" if pr.merged else "closed"
+    body = "\n\n".join([*blocks, FOOTER.format(how=how)])
+    written = ctx.upsert("status", pr.number, body, number=pr.number)
+    sync_labels(ctx, pr.number, pr.labels, [d.status for _, d in found if d is not None])
+    ctx.summary.note(f"#{pr.number} {how}: its status comment says where the RFD lives on")
+    return written
+
+
+def _on_default_branch(ctx: Context, changed: ChangedRfd) -> Document | None:
+    """The RFD as the default branch has it now (None when it is not there)."""
+    if not (ctx.root / changed.file.path).is_file():
+        return None
+    try:
+        return read(ctx.root, changed.file)
+    except RfdError as err:
+        ctx.summary.problem(err)
+        return None
+
+
+def _block(ctx: Context, changed: ChangedRfd, doc: Document | None, merged: bool) -> str:
+    rid, branch = str(changed.file.rfd_id), ctx.delivery.default_branch
+    web = f"{ctx.server_url}/{ctx.delivery.repository}"
+    url = f"{web}/blob/{quote(branch)}/{quote(changed.file.path)}"
+    title = link_text(f"RFD {rid}: {doc.title}" if doc else f"RFD {rid}")
+    lines = [f"### [{title}]({url})" if doc else f"### {title}", ""]
+    if doc is None:
+        return "\n".join([*lines, CLOSED.format(where=NOT_ON_MAIN.format(rid=rid, branch=branch))])
+    status = inline(doc.status.value)
+    if merged:
+        lines.append(MERGED.format(branch=branch, status=status))
+    else:
+        where = ON_MAIN.format(rid=rid, branch=branch, status=status, url=url)
+        lines.append(CLOSED.format(where=where))
+    if doc.status in (Status.ACCEPTED, Status.IMPLEMENTED) or doc.tracking_issue:
+        issue = doc.tracking_issue
+        lines += ["", LIVES_ON.format(issue=issue, issue_url=f"{web}/issues/{issue}")
+                  if issue else NO_ISSUE]  # fmt: skip
+    return "\n".join(lines)

@@ -1,0 +1,132 @@
+"""Cassettes of finishing an RFD (``tests/test_github_finish.py``): ``/rfd done`` on the
+tracking issue #12 opens the pull request to Implemented (#4); on phase 2's pull request
+(#2, branch ``rfd/045-phase-2``) it links the tracking issue.
+"""
+
+from __future__ import annotations
+
+from gh_data import BOT, call, comment, diff_entry, error, pull, pull_item, reaction
+from scenarios_bot import (
+    ACCEPTED,
+    CREATED_12,
+    FILES,
+    ISSUES_Q,
+    body,
+    labelled,
+    lifecycle_label,
+    perm,
+    react,
+    reply,
+)
+
+from bot.model.lifecycle_labels import style
+
+F = "test_github_finish/"
+NO_COMMENTS_12 = call("GET", "/issues/12/comments", query="per_page=100", reply=[])
+NO_COMMENTS_2 = call("GET", "/issues/2/comments", query="per_page=100", reply=[])
+BRANCH = "rfd/045-implemented"
+LOOKUP = "state=all&head=Codertocat%3Arfd%2F045-implemented"
+PR_4 = pull(4, BRANCH, "c" * 40)
+PR_4.update(title="RFD 045: Implemented", body=body("done-pr"))
+OPEN_PR_4 = call(
+    "POST",
+    "/pulls",
+    status=201,
+    reply=PR_4,
+    body={"title": "RFD 045: Implemented", "head": BRANCH, "base": "main", "body": body("done-pr")},
+)
+PHASE_PR = pull(2, "rfd/045-phase-2", "d" * 40)
+PHASE_PR.update(title="RFD 045, phase 2: Endpoint")
+PHASE_FILES = call("GET", "/pulls/2/files", query="per_page=100&page=1",
+                   reply=[diff_entry("docs/rfd/.state/045/phases/2.md")])  # fmt: skip
+TRACKING = {**CREATED_12, "labels": CREATED_12["labels"]}
+
+CASSETTES = {
+    F + "test_done_on_the_tracking_issue_opens_the_pull_request_to_implemented": [
+        NO_COMMENTS_12,
+        perm("Codertocat", "admin"),
+        react("eyes"),
+        call("GET", "/pulls", query=LOOKUP, reply=[]),
+        OPEN_PR_4,
+        react("rocket"),
+        reply("done-issue-opened", number=12),
+    ],
+    F + "test_done_again_on_the_tracking_issue_links_the_pull_request_it_opened": [
+        NO_COMMENTS_12,
+        perm("Codertocat", "admin"),
+        react("eyes"),
+        call("GET", "/pulls", query=LOOKUP, reply=[pull_item(4, BRANCH, "c" * 40)]),
+        react("rocket"),
+        reply("done-issue-exists", number=12),
+    ],
+    F + "test_done_with_a_phase_missing_says_which_and_opens_nothing": [
+        NO_COMMENTS_12,
+        perm("Codertocat", "admin"),
+        react("eyes"),
+        call("GET", "/pulls", query=LOOKUP, reply=[]),
+        react("confused"),
+        reply("done-issue-not-yet", number=12),
+    ],
+    F + "test_done_on_a_phase_pull_request_links_the_tracking_issue": [
+        NO_COMMENTS_2,
+        perm("Codertocat", "admin"),
+        react("eyes"),
+        call("GET", "/pulls/2", reply=PHASE_PR),
+        PHASE_FILES,
+        call("GET", "/issues", query=ISSUES_Q, reply=[TRACKING]),
+        react("confused"),
+        reply("done-phase-pr"),
+    ],
+}
+
+
+def final(name: str) -> dict[str, object]:
+    """The status comment (950) of PR 2 written over with its final state ``name``."""
+    return call("PATCH", "/issues/comments/950", body={"body": body(name)},
+                reply=comment(950, 2, body(name)))  # fmt: skip
+
+
+OPENED = call("GET", "/issues/2/comments", query="per_page=100",
+              reply=[comment(950, 2, body("status-opened"))])  # fmt: skip
+CASSETTES |= {
+    F + "test_a_merged_rfd_pr_says_where_the_rfd_lives_on": [
+        FILES,
+        OPENED,
+        final("closed-merged"),
+        *labelled(2, ACCEPTED),
+    ],
+    F + "test_a_closed_rfd_pr_says_the_rfd_is_not_on_main": [
+        FILES,
+        OPENED,
+        final("closed-unmerged"),
+    ],
+}
+
+ROCKET = {**reaction("rocket"), "user": BOT}
+CASSETTES[F + "test_a_quiet_command_answered_by_its_rocket_is_not_run_again"] = [
+    NO_COMMENTS_2,
+    call("GET", "/issues/comments/492700400/reactions", query="content=rocket&per_page=100",
+         reply=[ROCKET]),
+]  # fmt: skip
+
+STYLE = style(ACCEPTED) or ("", "")
+LABEL_DOC = "https://docs.github.com/rest/issues/labels#update-a-label"
+CASSETTES[F + "test_a_label_colour_that_fails_is_a_warning_not_a_failed_run"] = [
+    FILES,
+    OPENED,
+    final("closed-merged"),
+    call("POST", "/issues/2/labels", body={"labels": [ACCEPTED]},
+         reply=[lifecycle_label(ACCEPTED, new=True)]),
+    call("PATCH", "/labels/rfd%3A%20accepted", body={"color": STYLE[0], "description": STYLE[1]},
+         status=403, reply=error("Resource not accessible by integration", LABEL_DOC, 403)),
+]  # fmt: skip
+
+MERGED_PR = {**pull(2, "rfd-045-streaming-exports", "e" * 40), "state": "closed", "merged": True}
+CASSETTES[F + "test_status_on_a_merged_pr_keeps_its_final_state"] = [
+    OPENED,
+    call("GET", "/pulls/2", reply=MERGED_PR),
+    FILES,
+    final("closed-merged"),
+    *labelled(2, ACCEPTED),
+    reply("slash-status-final"),
+]

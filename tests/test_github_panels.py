@@ -1,0 +1,43 @@
+"""What the status comment's Decision block says once the RFD is past its discussion."""
+
+from __future__ import annotations
+
+from bot.github.panels import decided
+from bot.model.consensus import Approval, Ledger
+from bot.model.status import Status
+
+BLOB = "cf966eb0" + "0" * 32
+SIGNED = Ledger(approvals=(Approval("hubot", BLOB, 1.0), Approval("mona", BLOB, 2.0)))
+
+
+def test_an_accepted_rfd_says_with_whose_sign_offs_and_nothing_stale() -> None:
+    text = "\n".join(decided(SIGNED, Status.ACCEPTED))
+    assert "✅ Accepted with the sign-offs of hubot (at `cf966eb`), mona (at `cf966eb`)." in text
+    assert "Ready to accept" not in text and "older revision" not in text
+
+
+def test_an_implemented_rfd_still_says_it_was_accepted() -> None:
+    assert decided(SIGNED, Status.IMPLEMENTED)[-1].startswith("✅ Accepted with")
+
+
+def test_an_abandoned_rfd_is_not_shown_as_accepted() -> None:
+    assert decided(Ledger(), Status.ABANDONED)[-1] == "Abandoned: no sign-off was recorded."
+
+
+def test_the_next_step_names_the_concern_and_the_missing_sign_offs_first() -> None:
+    from bot.config.load import ConsensusSection
+    from bot.github.dashboard import Panel, next_step
+    from bot.github.panels import blocker
+    from bot.lifecycle.consensus_gate import standing
+    from bot.model.consensus import Concern
+
+    cfg = ConsensusSection(reviewers=("hubot", "mona"), approvals="all")
+    ledger = Ledger(approvals=(Approval("hubot", BLOB, 1.0),),
+                    concerns=(Concern(1, "mona", "Proxies buffer"),))  # fmt: skip
+    found = blocker(cfg, ledger, standing(cfg, ledger, "045", BLOB, 3.0))
+    panel = Panel("045", "Streaming exports", "u", Status.DISCUSSION, signed_off=False,
+                  blocker=found)  # fmt: skip
+    text = next_step(panel, "rfd:review", "rfd:accept")
+    assert text.startswith("Concern 1 by mona is open: mona or a maintainer resolves it")
+    assert "sign-offs 1 of 2: waiting for mona (`/rfd approve`)" in text
+    assert "/rfd review" not in text
