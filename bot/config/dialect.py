@@ -194,7 +194,7 @@ def render_statuses(dialect: Dialect) -> list[str]:
             lines += [f"# {word.evidence}", f'{_key(word.word)} = "{word.stage.value.lower()}"']
     if dialect.moves:
         lines += ["", "[transitions]", "# the moves the history shows: from a word listed here, "
-                  "no other move is allowed"]  # fmt: skip
+                  "only the words they lead to"]  # fmt: skip
         for old, to, n in dialect.moves:
             shown = ", ".join(f'"{w}"' for w in to)
             lines += [f"# {plural(n, 'move')} in history", f"{_key(old)} = [{shown}]"]
