@@ -1136,8 +1136,12 @@ CASSETTES[R + "test_rerun_after_a_failure_past_posting_takes_the_label_off"] = [
 # An RFD with a TODO and a plan without phases: the verdict, the major linked, the minor folded.
 CASSETTES[R + "test_findings_lead_with_the_verdict_and_link_the_rfd_lines"] = [
     ADMIN,
-    call("GET", "/pulls/2/files", query="per_page=100&page=1",
-         reply=[diff_entry(RFD, sha=blob_sha(UNPLANNED))]),
+    call(
+        "GET",
+        "/pulls/2/files",
+        query="per_page=100&page=1",
+        reply=[diff_entry(RFD, sha=blob_sha(UNPLANNED))],
+    ),
     STATUS_ONLY,
     call(
         "POST",
