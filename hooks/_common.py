@@ -85,15 +85,16 @@ class Layout(NamedTuple):
         """The id of the RFD file at ``path``, None when it is not an RFD file."""
         path = normalize(path)
         parent, _, name = path.rpartition("/")
-        if parent not in (self.rfd_dir, self.drafts_dir):
-            return None
+        in_folder = parent.rpartition("/")[0] == self.rfd_dir and name.startswith(("README", "in"))
+        if parent not in (self.rfd_dir, self.drafts_dir) and not in_folder:
+            return None  # nor rfd/0001/README.md (a directory per RFD)
         from bot.config.repo_templates import is_template
-        from bot.model.ids import split_file_name
+        from bot.model.ids import split_path
 
         if is_template(path[len(self.rfd_dir) + 1 :], self.templates):
             return None
 
-        split = split_file_name(name)
+        split = split_path(path)
         return split[0] if split else None
 
     def state_file(self, path: str) -> tuple[str, str] | None:
@@ -188,6 +189,10 @@ def load_settings(root: Path) -> Settings:
     drafts = rfd.get("drafts_dir", "drafts").strip("/")
     state_root = f"{rfd_dir}/{rfd.get('state_dir', '.state')}"
     layout = Layout(rfd_dir, f"{rfd_dir}/{drafts}", state_root, rfd.get("templates", TEMPLATES))
+    if table.get("statuses") or table.get("transitions") or "bot.model.vocabulary" in sys.modules:
+        from bot.model.vocabulary import use  # (or forget another repository's words)
+
+        use(table.get("statuses", {}), table.get("transitions", {}))
     return Settings(layout, table, None)
 
 

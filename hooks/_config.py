@@ -68,6 +68,7 @@ LEAVES: dict[str, Check] = {
     "process.new_statuses": LIST_OF_STATUS, "process.extends_gates": bool,
     "process.delete_published": bool,
     "site.url": str,
+    "statuses.*": tuple(s.lower() for s in _STATUSES), "transitions.*": LIST_OF_STR,
 }  # fmt: skip
 """The keys this reader checks itself (``models.*``: any key of that table)."""
 

@@ -5,6 +5,7 @@ Imported by :mod:`hooks.rfd_status` only when the commit touches an RFD file.
 
 from __future__ import annotations
 
+import sys
 from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -108,13 +109,16 @@ class Checker:
     def check(self, change: RfdChange) -> None:
         try:
             doc = self.new.document(change.path)
-            before = self._before(change)
+            old = self._before(change)
         except RfdError as err:
             self.report.error(err)
             return
         if doc is None:
             return
-        for problem in self._problems(change, before, doc):
+        problems = self._problems(change, None if old is None else old.status, doc)
+        if old is not None and not problems and change.kind is not Kind.NEW:
+            problems = _words(old, doc)
+        for problem in problems:
             if problem.path == doc.path and problem.line is None:
                 problem.line = status_line(doc)
             self.report.error(problem)
@@ -143,14 +147,13 @@ class Checker:
                 problem.hint = f"{problem.hint}; or, {back}" if problem.hint else back
             self.report.error(problem)
 
-    def _before(self, change: RfdChange) -> Status | None:
+    def _before(self, change: RfdChange) -> Document | None:
         if change.old_path is None:
             return None
         try:
-            old = self.old.document(change.old_path)
+            return self.old.document(change.old_path)
         except RfdError:
             return None  # the old version was broken: judge the new one as it is
-        return None if old is None else old.status
 
     def _problems(self, change: RfdChange, before: Status | None, doc: Document) -> list[RfdError]:
         after = doc.status
@@ -170,6 +173,21 @@ class Checker:
         rfd_id = self.layout.rfd_id(change.path)
         assert rfd_id is not None  # rfd_changes keeps RFD files only
         return _gates.check(doc, rfd_id, after, self.new, self.layout, self.statuses, self.process)
+
+
+def _words(old: Document, new: Document) -> list[RfdError]:
+    """The move between the two status words, when the repository lists its moves."""
+    if old.status_word.casefold() == new.status_word.casefold():
+        return []
+    if "bot.model.vocabulary" not in sys.modules:
+        return []  # not loaded: no [statuses] nor [transitions] configured, nothing to check
+    from bot.model.vocabulary import check_move
+
+    try:
+        check_move(old.status_word, new.status_word, path=new.path)
+    except TransitionError as err:
+        return [err]
+    return []
 
 
 def forward(before: Status, after: Status) -> bool:
@@ -207,6 +225,6 @@ def held_message(message: str, status: Status) -> str:
 
 def status_line(doc: Document) -> int | None:
     for field in doc.fields:
-        if field.key.casefold() == "status":
+        if field.key.casefold() == doc.status_key.casefold():
             return field.line
     return doc.heading_line

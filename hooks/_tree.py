@@ -136,7 +136,9 @@ class Tree:
         if not patterns:
             return []
         where = ("--cached",) if self.rev in (None, INDEX) else ()
-        specs = [f":(glob){d}/*.md" for d in (layout.rfd_dir, layout.drafts_dir)]
+        specs = [f":(glob){d}/{name}" for d in (layout.rfd_dir, layout.drafts_dir)
+                 for name in ("*.md", "*.adoc")]  # fmt: skip
+        specs += [f":(glob){layout.rfd_dir}/*/{name}" for name in ("README.md", "README.adoc")]
         args = ["grep", "-l", "-I", "-i", "-P" if perl else "-E", *where]
         args += [a for p in patterns for a in ("-e", p)]
         if not where:
@@ -172,12 +174,24 @@ class Tree:
                 if (self.root / d).is_dir()
                 for entry in os.scandir(self.root / d)
             ]
+            names += [  # a directory per RFD: rfd/0001/README.md
+                f"{n}/{doc}"
+                for n in names
+                if n.rpartition("/")[2].isdigit()
+                for doc in ("README.md", "README.adoc")
+                if (self.root / n / doc).is_file()
+            ]
         else:
             from hooks._git import run  # git: only hooks that read revisions pay for it
 
             out = run(self.root, "ls-tree", "-z", "--name-only", "--end-of-options", self.rev, "--",
                       layout.rfd_dir + "/", layout.drafts_dir + "/")  # fmt: skip
             names = out.decode("utf-8", "surrogateescape").split("\0")
+            folders = [n + "/" for n in names if n.rpartition("/")[2].isdigit()]
+            if folders:  # a directory per RFD: its README
+                out = run(self.root, "ls-tree", "-z", "--name-only", "--end-of-options", self.rev,
+                          "--", *folders)  # fmt: skip
+                names += out.decode("utf-8", "surrogateescape").split("\0")
         return RfdNames(layout, sorted(n for n in names if n))
 
 
@@ -194,7 +208,8 @@ class RfdNames:
         """The file of ``rfd_id`` (the first by name when there are several)."""
         digits = str(rfd_id.number)
         for path in self._paths:
-            if digits in path.rpartition("/")[2][:8] and self._layout.rfd_id(path) == rfd_id:
+            near = path.rpartition("/")[2][:8] + path.rpartition("/")[0][-7:]
+            if digits in near and self._layout.rfd_id(path) == rfd_id:
                 return path
         return None
 

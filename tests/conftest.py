@@ -54,6 +54,9 @@ def _isolated_env(
                  "PRE_COMMIT_TO_REF"):  # fmt: skip
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
+    from bot.model.vocabulary import use
+
+    use({})  # no repository's status words carried from one test to the next
 
 
 @pytest.fixture(scope="module")

@@ -132,6 +132,7 @@ def run_bot(tmp: Path, checkout: Path, event: str, data: Mapping[str, Any], **en
     environ["GITHUB_STEP_SUMMARY"] = str(tmp / "summary.md")
     return main(environ, root=checkout, clock=lambda: NOW)
 
+
 # The RFD with a TODO in its design and a plan without phases: a review with findings.
 UNPLANNED = (
     RFD_TEXT.replace(

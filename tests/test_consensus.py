@@ -100,7 +100,9 @@ def test_the_block_shows_each_reviewer_open_concerns_and_the_fcp_end() -> None:
     lines = block(CFG, ledger, "045", "r1", 0)
     assert "| alice | ✅ at `r0`, of an older revision |" in lines
     assert "| bob | waiting |" in lines
-    concern = "- **Concern 1** by bob: no <\u200bb>rollback<\u200b/b> — [comment](https://github.com/c/1)"
+    concern = (
+        "- **Concern 1** by bob: no <\u200bb>rollback<\u200b/b> — [comment](https://github.com/c/1)"
+    )
     assert concern in lines
 
 

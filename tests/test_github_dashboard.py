@@ -32,6 +32,28 @@ def test_stepper_marks_the_current_status(status: Status, line: str) -> None:
     assert stepper(status) == line
 
 
+@pytest.mark.parametrize(
+    ("status", "word", "line"),
+    [
+        (Status.DISCUSSION, "discussion",
+         "✓ prediscussion → **discussion** → published → committed"),
+        (Status.ACCEPTED, "publish", "✓ predraft → ✓ draft → **publish** → implemented"),
+        (Status.IMPLEMENTED, "released",
+         "✓ draft → ✓ exploring → ✓ accepted → **released**"),
+    ],
+)  # fmt: skip
+def test_the_stepper_speaks_the_repositorys_words(status: Status, word: str, line: str) -> None:
+    assert stepper(status, word) == line
+
+
+def test_a_panel_says_the_status_as_the_rfd_writes_it() -> None:
+    panel = Panel("0012", "Audit logging", URL, Status.ACCEPTED, word="published")
+    body = render([panel], head="abc", who=WHO, review_label="rfd:review",
+                  accept_label="rfd:accept", commands="")  # fmt: skip
+    assert "RFD 0012: Audit logging](" in body and ") — published" in body
+    assert "**published**" in body
+
+
 def test_discussion_without_reviews_offers_review_and_accept_and_says_who() -> None:
     panel = Panel("045", "X", URL, Status.DISCUSSION)
     text = step(panel)

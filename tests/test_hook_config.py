@@ -190,7 +190,12 @@ def schema_leaves(cls: type[Any], prefix: str) -> dict[str, Check]:
             check = typing.get_args(value) if typing.get_origin(value) is Literal else LIST_OF_STR
             out.update({f"{key}.{name}": check for name in MAPPING_KEYS[key]})
         elif origin is Mapping:
-            out[key + ".*"] = typing.get_args(tp)[1]
+            value = typing.get_args(tp)[1]
+            literal = typing.get_origin(value) is Literal
+            listed = typing.get_origin(value) is tuple
+            out[key + ".*"] = (
+                typing.get_args(value) if literal else LIST_OF_STR if listed else value
+            )
         else:
             out[key] = tp
     return out

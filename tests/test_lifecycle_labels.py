@@ -23,3 +23,16 @@ def test_only_lifecycle_labels_get_a_style() -> None:
     found = style("rfd: abandoned")
     assert found is not None and found[1] == "RFD status, kept by rfd-bot: Abandoned"
     assert style("rfd:review") is None
+
+
+def test_labels_speak_the_repositorys_words_and_replace_rfds_own() -> None:
+    from bot.model.lifecycle_labels import changes, label_of, status_of
+    from bot.model.status import Status
+    from bot.model.vocabulary import use
+
+    use({"discussion": "discussion", "published": "accepted", "committed": "implemented"})
+    assert label_of(Status.ACCEPTED) == "rfd: published"
+    assert status_of("rfd: published") is Status.ACCEPTED
+    assert status_of("rfd: accepted") is Status.ACCEPTED  # rfd's own name, from before
+    moved = changes(["rfd: accepted", "bug"], [Status.IMPLEMENTED])
+    assert (moved.add, moved.remove) == (("rfd: committed",), ("rfd: accepted",))

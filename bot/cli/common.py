@@ -159,8 +159,8 @@ class TerminalEcho:
         from bot import events as ev
 
         match event:
-            case ev.StatusChanged(old=old, new=new):
-                return f"status of RFD {event.rfd_id}: {old} → {new}"
+            case ev.StatusChanged(old=old, new=new, old_word=said_old, new_word=said_new):
+                return f"status of RFD {event.rfd_id}: {said_old or old} → {said_new or new}"
             case ev.RfdRenumbered(old_id=old, new_path=path):
                 return f"RFD {old} renumbered to {event.rfd_id}: {path}"
             case ev.RfdCreated(path=path):

@@ -32,10 +32,12 @@ def list_cmd(out: Output) -> int:
     rows = [_row(doc, store) for doc in sorted(docs, key=lambda d: d.path)]
     out.data({"rfds": rows, "errors": [e.to_dict() for e in errors]})
     width = min(max((len(str(r["title"])) for r in rows), default=10), 60)
+    said = max([11, *(len(str(r["status"])) for r in rows)])  # the repository's words
     lines = [
-        f"{r['id']:>5}  {r['status']:<11}  {r['title']:<{width}}  {r['progress'] or ''}".rstrip()
+        f"{r['id']:>5}  {r['status']:<{said}}  {r['title']:<{width}}  {r['progress'] or ''}"
         for r in rows
     ]
+    lines = [line.rstrip() for line in lines]
     if lines:
         out.line("\n".join(lines))  # one write: 2,000 rows are one syscall, not 2,000
     if not rows and not errors:
@@ -53,7 +55,8 @@ def _row(doc: Document, store: StateStore) -> dict[str, object]:
             progress = checklist.progress(*counts)
     return {
         "id": str(doc.rfd_id),
-        "status": doc.status.value,
+        "status": doc.status_word,
+        "stage": doc.status.value,
         "title": doc.title,
         "path": doc.path,
         "progress": progress,

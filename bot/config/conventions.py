@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from bot.config.repo_templates import category_of
 from bot.core.text import plural
 from bot.model.document import Document
-from bot.model.ids import RfdId, split_file_name
+from bot.model.ids import RfdId, split_path
 from bot.model.status import Status
 
 TEMPLATE_SHAPES = ("000-*-template.md", "*-template.md", "template-*.md", "templates/*.md")
@@ -70,7 +70,7 @@ def statuses_in_use(corpus: Corpus) -> str:
 
 
 def _ids(corpus: Corpus) -> list[tuple[str, RfdId]]:
-    found = ((path, split_file_name(path.rpartition("/")[2])) for path, _ in corpus.files)
+    found = ((path, split_path(path)) for path, _ in corpus.files)
     return [(path, parts[0]) for path, parts in found if parts]
 
 

@@ -1,7 +1,8 @@
 """Finding RFD files: scanning names, resolving what a user typed, reading them.
 
-Published RFDs are ``<dir>/NNN-slug.md``; drafts ``DNN-slug.md`` sit beside them
-or in ``<dir>/<drafts_dir>/``.  The repository's own templates (``[rfd] templates``)
+Published RFDs are ``<dir>/NNN-slug.md`` (or, a directory per RFD, ``<dir>/NNNN/README.md``
+or ``README.adoc``); drafts ``DNN-slug.md`` sit beside them or in ``<dir>/<drafts_dir>/``.
+The repository's own templates (``[rfd] templates``)
 are never RFDs.  :func:`scan` looks at names only (``os.scandir``), so listing is
 cheap; :func:`read` is the one place RFD files are opened.
 """
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from bot.config.repo_templates import is_template
 from bot.core.errors import AmbiguousId, FileNotFound, ParseError, RfdError, ValidationError
 from bot.model.document import Document, parse
-from bot.model.ids import RfdId, split_file_name
+from bot.model.ids import DOCUMENT_NAMES, RfdId, split_file_name, split_path
 
 if TYPE_CHECKING:
     from bot.config.load import Config
@@ -60,11 +61,23 @@ def _by_id(file: RfdFile) -> tuple[bool, int, str, str]:
 def _scan_dir(root: Path, relative: str) -> Iterable[RfdFile]:
     try:
         with os.scandir(root / relative) as entries:
-            names = [entry.name for entry in entries if entry.is_file()]
+            listed = [(entry.name, entry.is_file()) for entry in entries]
     except (FileNotFoundError, NotADirectoryError):
         return []
-    found = ((name, split_file_name(name)) for name in names)
-    return [RfdFile(parts[0], parts[1], f"{relative}/{name}") for name, parts in found if parts]
+    found = ((name, split_file_name(name)) for name, is_file in listed if is_file)
+    files = [RfdFile(parts[0], parts[1], f"{relative}/{name}") for name, parts in found if parts]
+    folders = [name for name, is_file in listed if not is_file and name.isdigit()]
+    return files + [f for name in folders if (f := _folder_rfd(root, f"{relative}/{name}"))]
+
+
+def _folder_rfd(root: Path, folder: str) -> RfdFile | None:
+    """The RFD of a numbered directory (``rfd/0001/README.md``): its document, the
+    directory's name its id (the other files in it belong to it)."""
+    for name in DOCUMENT_NAMES:
+        if os.path.isfile(os.path.join(root, folder, name)):
+            parts = split_path(f"{folder}/{name}")
+            return None if parts is None else RfdFile(parts[0], parts[1], f"{folder}/{name}")
+    return None
 
 
 def resolve(query: str, files: Iterable[RfdFile]) -> RfdFile:

@@ -181,6 +181,9 @@ def resolve(layers: list[tuple[str, str, Mapping[str, Any]]]) -> Resolved:
         build(Config, data, "", display)
         _merge(merged, data, "", name, sources)
     config = build(Config, merged, "", "configuration")
+    from bot.model.vocabulary import use
+
+    use(config.statuses, config.transitions)  # every RFD is read in the repository's words
     return Resolved(config=config, sources=MappingProxyType(sources), files=MappingProxyType(files))
 
 

@@ -125,6 +125,7 @@ class BotSection:
 
 
 Severity = Literal["off", "warning", "error"]
+Stage = Literal["draft", "discussion", "accepted", "implemented", "abandoned", "superseded"]
 StatusWord = Literal["Draft", "Discussion", "Accepted", "Implemented", "Abandoned", "Superseded"]
 
 
@@ -200,6 +201,14 @@ class Config:
     plugins: PluginsSection = PluginsSection()
     consensus: ConsensusSection = ConsensusSection()
     site: SiteSection = SiteSection()
+    statuses: Mapping[str, Stage] = field(default_factory=lambda: MappingProxyType({}))
+    """The repository's own status words, each mapped to the stage rfd reasons about
+    (``published = "accepted"``); ``rfd init`` detects them. Empty: rfd's own words and
+    the dialects it knows (Oxide, Joyent, RFC stages)."""
+    transitions: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    """The moves between status words the repository's history shows (``discussion =
+    ["published", "abandoned"]``): from a word listed here, only the words they lead to;
+    ``rfd init`` detects them. A word not listed follows rfd's lifecycle."""
 
     def model_for(self, step: str, override: str | None = None) -> str:
         """The model id for ``step``: ``override`` or the step's setting, aliases resolved.

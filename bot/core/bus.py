@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("bot.events")
 
 
-
 class Event(Protocol):
     """What the bus needs of an event: its name, and whether listeners may change it
     (:class:`bot.events.Event` and its subclasses)."""

@@ -87,6 +87,12 @@ class ConfigError(RfdError):
         """The dotted key at fault (its line is looked up where the file's text is known)."""
 
 
+class UnreadableCorpus(RfdError):
+    """``rfd init`` found RFD-looking documents it cannot read: it writes nothing."""
+
+    kind = "unreadable_corpus"
+
+
 class AmbiguousId(RfdError):
     """An RFD id matches several files."""
 

@@ -47,6 +47,9 @@ class StatusChanged(Event):
     new: str
     path: str
     reason: str = ""
+    old_word: str = ""
+    """The status as the file wrote it (``discussion``), when the repository has its own words."""
+    new_word: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -10,7 +10,7 @@ through :mod:`bot.core.markdown_safe` only.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.core.markdown_safe import inline, link_text
@@ -88,6 +88,8 @@ class Panel:
     """What holds acceptance up, naming who can move it (markdown made safe by its maker)."""
     site: str = ""
     """The RFD's page on the published site (``[site] url``); empty when there is none."""
+    word: str = ""
+    """The status in the repository's word (``published``); empty: rfd's own."""
 
 
 @dataclass(frozen=True)
@@ -98,17 +100,28 @@ class Who:
     accept: str
 
 
-def stepper(status: Status | None) -> str:
-    """``Draft → **Discussion** → Accepted → Implemented``, the passed steps ticked."""
+def stepper(status: Status | None, word: str = "") -> str:
+    """``Draft → **Discussion** → Accepted → Implemented``, the passed steps ticked; in the
+    repository's words when it has its own (``prediscussion → **discussion** → published``)."""
     if status is None:
         return ""
     rank = status.rank
+    said = _words(word)
     steps = [
-        f"**{s.value}**" if s is status else f"✓ {s.value}" if s.rank < rank else s.value
+        f"**{word or said(s)}**" if s is status else f"✓ {said(s)}" if s.rank < rank else said(s)
         for s in MAIN_PATH
     ]
     line = " → ".join(steps)
-    return line if rank >= 0 else f"{line} · **✕ {status.value}**"
+    return line if rank >= 0 else f"{line} · **✕ {word or status.value}**"
+
+
+def _words(word: str) -> Callable[[Status], str]:
+    """Each stage's name in the vocabulary of ``word`` (rfd's own without one)."""
+    if not word or word in {s.value for s in Status}:
+        return lambda s: s.value
+    from bot.model.vocabulary import word_for
+
+    return lambda s: word_for(s, word, lower=True)
 
 
 def tally(counts: Mapping[Severity, int] | None) -> str:
@@ -200,11 +213,11 @@ def lint_line(errors: int, warnings: int) -> str:
 
 def panel_text(panel: Panel, who: Who, review_label: str, accept_label: str) -> list[str]:
     title = link_text(f"RFD {panel.rfd_id}: {panel.title}".strip().rstrip(":"))
-    status = f" — {panel.status.value}" if panel.status else ""
+    status = f" — {panel.word or panel.status.value}" if panel.status else ""
     lines = [f"### [{title}]({panel.url}){status}", ""]
     if panel.problem:
         return [*lines, BROKEN.format(problem=inline(panel.problem)), ""]
-    lines += [stepper(panel.status), ""]
+    lines += [stepper(panel.status, panel.word), ""]
     if panel.site:
         lines += [f"[Read it on the RFD site]({panel.site})", ""]
     step = next_step(panel, review_label, accept_label)

@@ -34,11 +34,11 @@ def implementation_status(ctx: Context, rid: str) -> str:
     state = ws.store.read(rid)
     plan = state.plan or ()
     if doc.status is not Status.ACCEPTED:
-        return FINISHED.format(rid=rid, status=doc.status.value)
+        return FINISHED.format(rid=rid, status=doc.status_word)
     if not plan:
         return NO_PLAN.format(rid=rid, branch=ctx.delivery.default_branch)
     web = f"{ctx.server_url}/{ctx.delivery.repository}"
-    lines = [HEADER.format(rid=rid, status=doc.status.value), ""]
+    lines = [HEADER.format(rid=rid, status=doc.status_word), ""]
     for n, phase in enumerate(plan, start=1):
         label = phase_ids.label(phase, n)
         branch = BRANCH.format(rid=rid, n=label)

@@ -9,6 +9,7 @@ gone was dismissed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +51,12 @@ class Row:
     """Whether the sign-offs acceptance needs are there; None without ``[consensus]``."""
     blocker: str = ""
     """What holds acceptance up, naming the people who can move it (markdown, made safe)."""
+    word: str = ""
+    """The status as the RFD writes it (``published``): the dashboard speaks it."""
+
+
+_PLAIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]{0,39}")
+"""A status word the dashboard may show as written (RFD text never becomes markdown)."""
 
 
 def _counts(path: Path) -> Counts:
@@ -93,6 +100,7 @@ def read_row(root: Path, cfg: Config, changed: ChangedRfd, now: float) -> Row:
         decision=decision,
         signed_off=signed_off,
         blocker=blocker,
+        word=doc.status_word if _PLAIN_WORD.fullmatch(doc.status_word) else "",
     )
 
 
@@ -195,4 +203,5 @@ def panel(row: Row, posted: Sequence[PostedReview], *, url: str, head: str,
         decision=row.decision,
         signed_off=row.signed_off,
         blocker=row.blocker,
+        word=row.word,
     )

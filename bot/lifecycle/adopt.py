@@ -14,13 +14,15 @@ import subprocess
 from collections import Counter
 from pathlib import Path
 
-from bot.config import conventions
+from bot.config import conventions, dialect
 from bot.config.conventions import Convention, Corpus
 from bot.config.repo_templates import is_template
-from bot.core.errors import RfdError
+from bot.core.errors import RfdError, UnreadableCorpus
 from bot.core.text import plural
+from bot.lifecycle.status_history import status_changes
 from bot.model.document import Document, parse
-from bot.model.ids import split_file_name
+from bot.model.ids import DOCUMENT_NAMES, split_file_name, split_path
+from bot.model.vocabulary import use
 
 MAX_DEPTH = 4
 SKIPPED_DIRS = frozenset({"node_modules", "venv", "target", "build", "dist", "vendor"})
@@ -47,6 +49,9 @@ def find_rfd_dir(root: Path) -> tuple[str, int] | None:
         found = [n for n in names if _published(n) and not any(is_template(n, s) for s in shapes)]
         if found:
             counts[folder] += len(found)
+        parent, _, base = folder.rpartition("/")
+        if base.isdigit() and any(n in DOCUMENT_NAMES for n in names):
+            counts[parent or "."] += 1  # a directory per RFD: rfd/0001/README.md
     if not counts:
         return None
     return counts.most_common(1)[0]
@@ -77,13 +82,35 @@ def gather(root: Path, rfd_dir: str) -> Corpus:
         (f"{folder}/{name}".removeprefix("./"), _read(base / folder / name))
         for folder, names in _walk(base)
         for name in sorted(names)
-        if name.endswith(".md")
+        if name.endswith((".md", ".adoc"))
     )
     shape = conventions.detect_templates(files)
     documents = tuple(
         doc for path, text in files if not is_template(path, shape) for doc in _parsed(path, text)
     )
     return Corpus(files, documents, _drafts_added(root, rfd_dir))
+
+
+def candidates(corpus: Corpus) -> list[tuple[str, str]]:
+    """The files that look like RFDs by their path (numbered, templates left out)."""
+    shape = conventions.detect_templates(corpus.files)
+    return [
+        (path, text)
+        for path, text in corpus.files
+        if split_path(path) is not None and not is_template(path, shape)
+    ]
+
+
+def unreadable(corpus: Corpus, rfd_dir: str) -> list[str]:
+    """``path: why`` for each RFD-looking file that does not parse (paths from the root)."""
+    problems = []
+    for path, text in sorted(candidates(corpus)):
+        try:
+            parse(text, path)
+        except RfdError as err:
+            line = f":{err.line}" if err.line else ""
+            problems.append(f"{rfd_dir}/{path}{line}: {err.message}")
+    return problems
 
 
 def _read(path: Path) -> str:
@@ -94,7 +121,7 @@ def _read(path: Path) -> str:
 
 
 def _parsed(path: str, text: str) -> list[Document]:
-    if split_file_name(path.rpartition("/")[2]) is None:
+    if split_path(path) is None:
         return []
     try:
         return [parse(text, path)]
@@ -162,11 +189,74 @@ def _string(text: str) -> str:
 
 
 def detected_config(root: Path) -> str | None:
-    """The configuration ``rfd init`` writes for a repository with RFDs (None without)."""
+    """The configuration ``rfd init`` writes for a repository with RFDs (None without);
+    UnreadableCorpus, writing nothing, when most of the RFDs it found cannot be read."""
     where = find_rfd_dir(root)
     if where is None:
         return None
     rfd_dir, published = where
+    own = _own_words(root)  # a [statuses] table written by hand before running init again
+    use(own)
     corpus = gather(root, rfd_dir)
-    found = conventions.detect(corpus)
-    return render(rfd_dir, published, found, conventions.statuses_in_use(corpus))
+    found_dialect = dialect.detect(candidates(corpus), status_changes(root, rfd_dir))
+    if found_dialect.own_words:
+        use({w.word: w.stage.value for w in found_dialect.words if w.stage is not None})
+        corpus = gather(root, rfd_dir)  # read again, in the repository's words
+    try:
+        _check_readable(rfd_dir, corpus, found_dialect)
+        found = conventions.detect(corpus)
+        text = render(rfd_dir, published, found, conventions.statuses_in_use(corpus))
+    finally:
+        use({})
+    return _with_dialect(text, found_dialect)
+
+
+def _own_words(root: Path) -> dict[str, str]:
+    """The ``[statuses]`` of an existing configuration (empty without one, or a broken one:
+    rfd init reports that elsewhere)."""
+    from bot.config.load import CONFIG_PATH, load_config
+    from bot.core.errors import ConfigError
+
+    if not (root / CONFIG_PATH).is_file():
+        return {}
+    try:
+        return {word: stage for word, stage in load_config(root).statuses.items()}
+    except ConfigError:
+        return {}
+
+
+CANNOT_READ = "rfd cannot read the RFDs it found in {rfd_dir}/: {read} of {found} parse"
+CANNOT_READ_HINT = (
+    "nothing was written. Below is what rfd could not handle; fix those documents, or map "
+    "unknown status words in a [statuses] table of .github/rfd.toml, then run rfd init again"
+)
+
+
+def _check_readable(rfd_dir: str, corpus: Corpus, found: dialect.Dialect) -> None:
+    """UnreadableCorpus unless at least half of the RFD-looking documents parse."""
+    total = len(candidates(corpus))
+    if total and len(corpus.documents) * 2 >= total and not found.unmapped:
+        return
+    problems = unreadable(corpus, rfd_dir)
+    if found.unmapped:
+        problems.insert(0, f"status words with no known meaning: {', '.join(found.unmapped)}")
+    message = CANNOT_READ.format(rfd_dir=rfd_dir, read=len(corpus.documents), found=total)
+    shown = tuple(problems[:MAX_SHOWN]) + (
+        (f"… and {len(problems) - MAX_SHOWN} more",) if len(problems) > MAX_SHOWN else ()
+    )
+    raise UnreadableCorpus(message, hint=CANNOT_READ_HINT, alternatives=shown)
+
+
+MAX_SHOWN = 12
+
+
+def _with_dialect(text: str, found: dialect.Dialect) -> str:
+    """The configuration with the dialect's evidence in its header and, for a corpus with
+    its own status words, its ``[statuses]`` table."""
+    head, _, rest = text.partition("\n# Statuses in use:")
+    lines = [head, f"# Layout: {found.layout_evidence}.",
+             f"# Header: {found.form_evidence}."]  # fmt: skip
+    text = "\n".join(lines) + "\n# Statuses in use:" + rest
+    if found.own_words:
+        text = text.rstrip("\n") + "\n" + "\n".join(dialect.render_statuses(found)) + "\n"
+    return text

@@ -20,7 +20,7 @@ from bot.core.errors import RfdError
 from bot.lifecycle import lint_corpus
 from bot.model import baseline, plan
 from bot.model.document import Document, parse
-from bot.model.ids import split_file_name
+from bot.model.ids import DOCUMENT_NAMES, split_path
 from bot.model.process_detect import History, RfdFacts, Setting, detect, render
 from bot.model.status import Status
 from bot.state import StateStore
@@ -51,8 +51,9 @@ def adopt(root: Path, cfg: Config, *, write_config: bool = True) -> AdoptOutcome
 
 
 def _key(doc: Document) -> str:
-    """The id as the file name writes it (``045``, ``D05``)."""
-    return doc.path.rpartition("/")[2].partition("-")[0]
+    """The id as the file name writes it (``045``, ``D05``; ``0001`` for ``0001/README.md``)."""
+    parent, _, name = doc.path.rpartition("/")
+    return parent.rpartition("/")[2] if name in DOCUMENT_NAMES else name.partition("-")[0]
 
 
 def _facts(doc: Document, docs: list[Document], store: StateStore) -> RfdFacts:
@@ -116,13 +117,16 @@ def _added(root: Path, dirs: Dirs) -> Iterator[tuple[str, str]]:
 
 def _rfd(path: str, dirs: Dirs) -> bool:
     parent, _, name = path.rpartition("/")
-    if parent not in dirs[:2] or is_template(path[len(dirs[0]) + 1 :], dirs[2]):
+    in_folder = name in DOCUMENT_NAMES and parent.rpartition("/")[0] == dirs[0]
+    if parent not in dirs[:2] and not in_folder:
         return False
-    return split_file_name(name) is not None
+    if is_template(path[len(dirs[0]) + 1 :], dirs[2]):
+        return False
+    return split_path(path) is not None
 
 
 def _published(path: str, dirs: Dirs) -> bool:
-    split = split_file_name(path.rpartition("/")[2])
+    split = split_path(path)
     return _rfd(path, dirs) and split is not None and not split[0].draft
 
 

@@ -30,6 +30,7 @@ FCP_PAUSED = (
 )
 FCP_RUNNING = "the final comment period runs until {end}"
 
+
 @dataclass(frozen=True)
 class Standing:
     """Where the decision stands: the approvals that count, and what is missing."""

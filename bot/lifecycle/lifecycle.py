@@ -13,12 +13,13 @@ from pathlib import Path
 from bot.config.discovery import RfdFile
 from bot.core.errors import AlreadyExists, ValidationError
 from bot.events import RfdCreated, StatusChanged, StatusChanging
-from bot.lifecycle import drafting, plan_gates, publish, style
+from bot.lifecycle import dialect_new, drafting, plan_gates, publish, style
 from bot.lifecycle.workspace import Workspace
 from bot.model import document
 from bot.model.document import Document
 from bot.model.ids import RfdId, slugify
 from bot.model.status import Status, check_gates, check_transition
+from bot.model.vocabulary import check_move
 from bot.state import OnExists, unique_suffix
 
 NEXT_STATUS = {
@@ -58,6 +59,7 @@ def promote(
         check_transition(doc.status, doc.status, path=file.path)  # raises with allowed steps
         raise AssertionError("unreachable")
     check_transition(doc.status, target, path=file.path)
+    check_stage_move(doc, target)
     check_gates(target, requires_statuses(ws, doc), path=file.path)
     plan_gates.check(ws, file, target)
     ws.bus.intercept(
@@ -65,9 +67,16 @@ def promote(
             rfd_id=str(file.rfd_id), old=doc.status.value, new=target.value, reason=reason
         )
     )
-    if doc.status is Status.DRAFT and target is Status.DISCUSSION:
-        return _publish_draft(ws, file, doc)
+    if doc.status is Status.DRAFT and target is Status.DISCUSSION and file.rfd_id.draft:
+        return _publish_draft(ws, file, doc)  # a numbered draft (prediscussion) keeps its id
     return _set_status(ws, file, doc, target, reason=reason)
+
+
+def check_stage_move(doc: Document, target: Status) -> None:
+    """TransitionError when moving ``doc`` to ``target`` writes a move, in the repository's
+    words, that its history never makes (``[transitions]``)."""
+    new = document.parse(document.set_status(doc.text, target), doc.path).status_word
+    check_move(doc.status_word, new, path=doc.path)
 
 
 def requires_statuses(ws: Workspace, doc: Document) -> dict[RfdId, Status | None]:
@@ -89,7 +98,9 @@ def _set_status(
     ws: Workspace, file: RfdFile, doc: Document, target: Status, *, reason: str = ""
 ) -> StatusOutcome:
     path = ws.path(file)
-    ws.write_rfd(path, document.set_status(doc.text, target))
+    text = document.set_status(doc.text, target)
+    ws.write_rfd(path, text)
+    old_word, new_word = doc.status_word, document.parse(text, file.path).status_word
     ws.bus.emit(
         StatusChanged(
             rfd_id=str(file.rfd_id),
@@ -97,9 +108,11 @@ def _set_status(
             new=target.value,
             path=file.path,
             reason=reason,
+            old_word=old_word,
+            new_word=new_word,
         )
     )
-    msg = f"RFD {file.rfd_id}: {doc.status.value} → {target.value}"
+    msg = f"RFD {file.rfd_id}: {old_word} → {new_word}"
     return StatusOutcome(str(file.rfd_id), doc.status, target, path, (path,), msg)
 
 
@@ -117,6 +130,7 @@ def abandon(ws: Workspace, query: str, reason: str) -> StatusOutcome:
     file = ws.find(query)
     doc = ws.document(file)
     check_transition(doc.status, Status.ABANDONED, path=file.path)
+    check_stage_move(doc, Status.ABANDONED)
     ws.bus.intercept(
         StatusChanging(
             rfd_id=str(file.rfd_id), old=doc.status.value, new="Abandoned", reason=reason
@@ -144,6 +158,7 @@ def supersede(ws: Workspace, old_query: str, new_query: str) -> StatusOutcome:
         raise ValidationError("an RFD cannot supersede itself")
     old_doc, new_doc = ws.document(old_file), ws.document(new_file)
     check_transition(old_doc.status, Status.SUPERSEDED, path=old_file.path)
+    check_stage_move(old_doc, Status.SUPERSEDED)
     ws.bus.intercept(
         StatusChanging(
             rfd_id=str(old_file.rfd_id),
@@ -210,6 +225,10 @@ def new_rfd(
             slug = unique_suffix(slug, lambda s: s in taken)
         elif on_exists is OnExists.REPLACE:
             return _replace_draft(ws, existing[0], category, title, authors)
+    shape = dialect_new.shape_of(ws.files(), ws.document)
+    if shape is not None:  # a directory per RFD, or RFCs numbered by pull request
+        path = dialect_new.place(ws.root, ws.config.rfd_dir, ws.files(), shape, slug)
+        return _write_new(ws, path, dialect_new.new_id(path), category, title, authors, shape)
     rid = drafting.next_id(ws.files(), ws.store, ws.config)
     folder = ws.root / drafting.directory(ws.root, ws.config)
     return _write_new(ws, folder / rid.file_name(slug), rid, category, title, authors)
@@ -230,15 +249,21 @@ def _replace_draft(
 
 
 def _write_new(
-    ws: Workspace, path: Path, rid: RfdId, category: str, title: str, authors: str
-) -> NewOutcome:
+    ws: Workspace, path: Path, rid: RfdId, category: str, title: str, authors: str,
+    shape: dialect_new.Shape | None = None,
+) -> NewOutcome:  # fmt: skip
     authors = authors or (ws.vcs.author() if ws.vcs is not None else "") or "TBD"
-    text = drafting.render(ws.root, ws.config, category, rid, title, authors, _today(ws))
+    if shape is None:
+        text = drafting.render(ws.root, ws.config, category, rid, title, authors, _today(ws))
+    else:
+        text = dialect_new.render(ws.root, ws.config.rfd_dir, shape, rid, title, authors,
+                                  _today(ws))  # fmt: skip
     path.parent.mkdir(parents=True, exist_ok=True)
     ws.write_rfd(path, text)
     ws.refresh()
     ws.bus.emit(RfdCreated(rfd_id=str(rid), path=ws.rel(path), title=title))
-    return NewOutcome(str(rid), path, (path,), f"created RFD {rid}: {ws.rel(path)}", True)
+    message = f"created RFD {rid}: {ws.rel(path)}{dialect_new.note(rid)}"
+    return NewOutcome(str(rid), path, (path,), message, True)
 
 
 def done(ws: Workspace, query: str) -> StatusOutcome:

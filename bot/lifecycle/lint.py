@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING, NamedTuple
 from bot import templates
 from bot.core.errors import RfdError
 from bot.lifecycle.lint_sections import Finding, Severity, body_findings, repeated_headings
-from bot.model.document import BACK_LINK_KEYS, LINK_KEYS, NO_STATUS, Document, parse
+from bot.model.document import (
+    BACK_LINK_KEYS,
+    LINK_KEYS,
+    LIST,
+    NO_STATUS,
+    Document,
+    parse,
+)
 from bot.model.header import Field, normalize_key
 from bot.model.ids import RfdId
 from bot.model.lint_codes import OFF, LintSettings
@@ -93,8 +100,10 @@ def lint_text(
 
 def from_error(err: RfdError, path: str) -> Finding:
     """A parse error as a finding (RFD001 for a missing status, RFD002 for an unknown one)."""
+    from bot.model.document_forms import NO_ADOC_STATE, NO_STATE_KEY  # errors only: light hooks
+
     code = "RFD000"
-    if err.message == NO_STATUS:
+    if err.message in (NO_STATUS, NO_STATE_KEY, NO_ADOC_STATE):
         code = "RFD001"
     elif err.message.startswith("unknown status"):
         code = "RFD002"
@@ -107,6 +116,8 @@ def _category(doc: Document) -> str | None:
 
 
 def _missing_fields(ctx: Context) -> Iterator[Finding]:
+    if ctx.doc.form != LIST:
+        return  # front matter and AsciiDoc: the repository's own keys, the status required
     line = ctx.doc.fields[-1].line if ctx.doc.fields else ctx.doc.heading_line
     for key in REQUIRED_FIELDS:
         if not ctx.doc.field(key):
@@ -118,6 +129,8 @@ def _missing_fields(ctx: Context) -> Iterator[Finding]:
 def _heading_matches_file(ctx: Context) -> Iterator[Finding]:
     if ctx.file is None or ctx.doc.heading_id == ctx.file.rfd_id:
         return
+    if ctx.doc.heading_id is None and ctx.doc.form != LIST:
+        return  # RFC-style headings carry no id: the file name alone gives it
     shown = f"RFD {ctx.doc.heading_id}" if ctx.doc.heading_id else "no RFD id"
     hint = f"make the heading '# RFD {ctx.file.rfd_id}: {ctx.doc.title}' or rename the file"
     message = f"heading says {shown} but the file name says RFD {ctx.file.rfd_id}"
@@ -175,6 +188,8 @@ def _duplicate_fields(ctx: Context) -> Iterator[Finding]:
 
 
 def _exact_status(ctx: Context) -> Iterator[Finding]:
+    if ctx.doc.form != LIST:
+        return  # front matter and AsciiDoc write the repository's own words
     field = _field(ctx.doc, "Status")
     word = _WORD_RE.search(field.value) if field is not None else None
     if field is None or word is None or word[0] == ctx.doc.status.value:

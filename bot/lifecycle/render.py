@@ -38,7 +38,7 @@ def status_view(
         return _review(doc, state, rid, path, problems, models)
     if doc.status is Status.ACCEPTED:
         return _implementation(doc, state, rid, path, problems, models, tracking)
-    lines = [("Status", doc.status.value)]
+    lines = [("Status", said(doc))]
     for key in ("Superseded by", "Abandoned"):
         if doc.field(key):
             lines.append((key, doc.field(key) or ""))
@@ -86,7 +86,7 @@ def _authoring(
         f"{state.locked} locked, {state.discussing} discussing" if state.decisions else "none yet"
     )
     lines = (
-        ("Status", "Draft (authoring)"),
+        ("Status", f"{said(doc)} (authoring)"),
         ("Explore", "complete (explore.md)" if state.explore else "not started"),
         ("Decisions", decisions),
         ("Sections", f"{done}/{total} drafted" + (f" ({', '.join(names)})" if names else "")),
@@ -137,7 +137,7 @@ def _review(
         path,
         "Discussion",
         "review",
-        (("Status", "Discussion"), ("Reviews", active)),
+        (("Status", said(doc)), ("Reviews", active)),
         reviews=reviews,
         actions=tuple(actions),
         problems=problems,
@@ -170,7 +170,7 @@ def _implementation(
 ) -> StatusView:
     phases = _phase_lines(state)
     done = sum(p.done for p in phases)
-    lines = [("Status", "Accepted"), ("Phases", f"{done}/{len(phases)} done")]
+    lines = [("Status", said(doc)), ("Phases", f"{done}/{len(phases)} done")]
     if state.plan is None and state.plan_error is None:
         lines.append(("Plan", MISSING_PLAN.format(rid=rid)))
     if tracking:
@@ -210,3 +210,11 @@ def _implementation(
         actions=tuple(actions),
         problems=problems,
     )
+
+
+def said(doc: Document) -> str:
+    """The status in the repository's word, with rfd's stage when the word is another
+    (``published (accepted)``)."""
+    if doc.status_word.casefold() == doc.status.value.casefold():
+        return doc.status.value
+    return f"{doc.status_word} ({doc.status.value.lower()})"

@@ -86,7 +86,9 @@ def _write_config(root: Path, overwrite: bool, changes: list[str], kept: list[st
 
 def _differs(current: Config, detected: Config) -> bool:
     """Would the detected conventions change what the current configuration says?"""
-    return (current.rfd, current.conventions) != (detected.rfd, detected.conventions)
+    return (current.rfd, current.conventions, dict(current.statuses)) != (
+        detected.rfd, detected.conventions, dict(detected.statuses),
+    )  # fmt: skip
 
 
 def _state_committed(root: Path, state_root: str) -> list[str]:

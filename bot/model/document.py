@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 
 from bot.core.errors import InvalidStructure, ParseError
 from bot.model.header import Field, find_title, normalize_key, scan_fields, split_title
-from bot.model.ids import RfdId, split_file_name
+from bot.model.ids import RfdId, split_path
 from bot.model.markdown import (
     Heading,
     LazyMask,
@@ -69,6 +69,9 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+LIST, YAML, ADOC = "list", "yaml", "adoc"
+"""The forms of a header (:attr:`Document.form`)."""
+
 LINK_KEYS = ("Requires", "Extends", "Supersedes", "Superseded by")
 """Header fields whose values list other RFDs."""
 BACK_LINK_KEYS = ("Required by", "Extended by")
@@ -114,6 +117,7 @@ class Document:
     def __init__(
         self, *, path: str, text: str, rfd_id: RfdId | None, title: str, heading_line: int,
         fields: tuple[Field, ...], status: Status, heading_id: RfdId | None = None,
+        status_word: str | None = None, form: str = LIST, status_key: str = "Status",
     ) -> None:  # fmt: skip
         self.path: Final = path
         self.text: Final = text
@@ -123,6 +127,13 @@ class Document:
         self.heading_line: Final = heading_line
         self.fields: Final = fields
         self.status: Final = status
+        """The stage (what rfd reasons about); ``status_word`` is what the file says."""
+        self.status_word: Final = status.value if status_word is None else status_word
+        self.form: Final = form
+        """How the header is written: ``list`` (``- **Status**:`` lines), ``yaml`` (front
+        matter) or ``adoc`` (AsciiDoc attributes)."""
+        self.status_key: Final = status_key
+        """The key the status is written under (``Status``, ``state``, ``stage``…)."""
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Document) and (self.path, self.text) == (other.path, other.text)
@@ -165,8 +176,16 @@ class Document:
         return None if found is None else found.value
 
     def field_entry(self, key: str) -> Field | None:
-        """The first header field with this key (compared case-insensitively)."""
-        return self._by_key.get(normalize_key(key))
+        """The first header field with this key (compared case-insensitively; ``Status`` is
+        the key the status is written under, ``Tracking Issue`` also ``tracking-issue``)."""
+        wanted = normalize_key(key)
+        if wanted == "status":
+            wanted = normalize_key(self.status_key)
+        by_key = self._by_key
+        found = by_key.get(wanted)
+        if found is None and " " in wanted:
+            found = by_key.get(wanted.replace(" ", "-")) or by_key.get(wanted.replace(" ", "_"))
+        return found
 
     @cached_property
     def _by_key(self) -> dict[str, Field]:
@@ -214,17 +233,32 @@ def parse_links(value: str) -> tuple[RfdId, ...]:
 
 
 def parse(text: str, path: str) -> Document:
-    """Parse an RFD; InvalidStructure/ParseError (with path and line) on bad input."""
+    """Parse an RFD; InvalidStructure/ParseError (with path and line) on bad input.  The
+    header may be a field list, YAML front matter or AsciiDoc attributes (the document's
+    own form: :attr:`Document.form`)."""
     if not text.strip():
         raise InvalidStructure(EMPTY, path=path, line=1, hint=EMPTY_HINT)
     lines = split_lines(text)
+    if path.endswith((".adoc", ".asciidoc")):
+        from bot.model.document_forms import parse_adoc
+
+        return Document(path=path, text=text, **parse_adoc(text, path, lines)._asdict())
+    if text.startswith(("---", "\ufeff---")):
+        from bot.model.front_matter import end_of, holds_status
+
+        end = end_of(lines)
+        if end is not None and holds_status(lines, end):
+            from bot.model.document_forms import parse_front_matter
+
+            parts = parse_front_matter(text, path, lines, end)
+            return Document(path=path, text=text, **parts._asdict())
     mask = LazyMask(lines)
     title = find_title(iter_headings(lines, mask))
     if title is None:
         raise InvalidStructure(NO_HEADING, path=path, line=1, hint=HEADING_HINT)
     fields = tuple(scan_fields(lines, title.index + 1, mask))
     heading_id, name = split_title(title.title)
-    named = split_file_name(path.rpartition("/")[2])
+    named = split_path(path)
     return Document(
         path=path,
         text=text,
@@ -233,16 +267,26 @@ def parse(text: str, path: str) -> Document:
         title=name,
         heading_line=title.index + 1,
         fields=fields,
-        status=_status(fields, path, title.index + 1),
+        status=_status(fields, path, title.index + 1, text),
     )
 
 
-def _status(fields: tuple[Field, ...], path: str, heading_line: int) -> Status:
+def _status(fields: tuple[Field, ...], path: str, heading_line: int, text: str) -> Status:
     field = next((f for f in fields if normalize_key(f.key) == "status"), None)
+    if field is None and text.startswith(("---", "\ufeff---")):  # front matter, no state
+        from bot.model.document_forms import NO_STATE_HINT, NO_STATE_KEY
+
+        raise InvalidStructure(NO_STATE_KEY, path=path, line=1, hint=NO_STATE_HINT)
     if field is None:
         raise InvalidStructure(NO_STATUS, path=path, line=heading_line, hint=STATUS_HINT)
     word = _WORD_RE.search(field.value)
     try:
         return Status.parse(word[0] if word else "", path=path, line=field.line)
     except ParseError:
+        pass
+    try:
         return Status.parse(field.value, path=path, line=field.line)
+    except ParseError:
+        from bot.model.vocabulary import stage_of  # the repository's own words ([statuses])
+
+        return stage_of(field.value, dialects=False, path=path, line=field.line)

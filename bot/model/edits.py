@@ -45,8 +45,18 @@ NO_HEADING_HINT = "add a first line like '# RFD 045: Title'"
 
 
 def set_field(text: str, key: str, value: str) -> str:
-    """Set a header field's value; add it after the last header field if missing."""
+    """Set a header field's value; add it after the last header field if missing.  The
+    header keeps its form (field list, YAML front matter, AsciiDoc attributes)."""
     _check_field(key, value)
+    form = form_of(text)
+    if form == "yaml":
+        from bot.model import front_matter
+
+        return front_matter.set_value(text, key, value)
+    if form == "adoc":
+        from bot.model import asciidoc
+
+        return asciidoc.set_value(text, key, value, _adoc_status_key(text))
     lines = split_lines(text)
     title, fields = _header(lines)
     existing = _find(fields, key)
@@ -63,12 +73,68 @@ def set_field(text: str, key: str, value: str) -> str:
 
 
 def set_status(text: str, status: Status) -> str:
-    """Set the ``Status`` header field."""
-    return set_field(text, "Status", status.value)
+    """Set the status, in the document's own words: the word of the repository's vocabulary
+    (:mod:`bot.model.vocabulary`) for ``status``, in the dialect of the word it had."""
+    from bot.model.vocabulary import word_for
+
+    form = form_of(text)
+    return set_field(text, "Status", word_for(status, current_status_word(text, form),
+                                              lower=form != "list"))  # fmt: skip
+
+
+def form_of(text: str) -> str:
+    """How the header of ``text`` is written: ``yaml``, ``adoc`` or ``list``."""
+    from bot.model import front_matter
+
+    lines = split_lines(text)
+    end = front_matter.end_of(lines) if front_matter.has_front_matter(text) else None
+    if end is not None and front_matter.holds_status(lines, end):
+        return "yaml"
+    if text.lstrip().startswith((":", "=")):
+        from bot.model import asciidoc
+
+        if asciidoc.scan(lines)[1] is not None:
+            return "adoc"
+    return "list"
+
+
+def current_status_word(text: str, form: str) -> str | None:
+    """The status word ``text`` has now (None when it has none)."""
+    if form == "yaml":
+        from bot.model import front_matter
+
+        lines = split_lines(text)
+        end = front_matter.end_of(lines)
+        found = front_matter.status_key(front_matter.read_fields(lines, end or 0, ""))
+        return None if found is None else found.value
+    if form == "adoc":
+        from bot.model import asciidoc
+
+        fields = asciidoc.scan(split_lines(text))[0]
+        return next((f.value for f in fields if normalize_key(f.key) in _STATUS_KEYS), None)
+    try:
+        existing = _find(_header(split_lines(text))[1], "Status")
+    except InvalidStructure:
+        return None
+    return None if existing is None else existing.value
+
+
+_STATUS_KEYS = ("state", "stage", "status")
+
+
+def _adoc_status_key(text: str) -> str | None:
+    from bot.model import asciidoc
+
+    fields = asciidoc.scan(split_lines(text))[0]
+    return next((f.key for f in fields if normalize_key(f.key) in _STATUS_KEYS), None)
 
 
 def remove_field(text: str, key: str) -> str:
     """Remove a header field (all its lines); the text is unchanged when it is absent."""
+    if form_of(text) == "yaml":
+        from bot.model import front_matter
+
+        return front_matter.remove_value(text, key)
     lines = split_lines(text)
     existing = _find(_header(lines)[1], key)
     if existing is None:

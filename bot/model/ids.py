@@ -116,12 +116,32 @@ class RfdId:
 
 def split_file_name(name: str) -> tuple[RfdId, str] | None:
     """``"045-my-title.md"`` → ``(RfdId 045, "my-title")``; None for any other name."""
+    if name.endswith(".adoc"):  # a flat AsciiDoc corpus: 045-my-title.adoc
+        name = name[: -len(".adoc")] + ".md"
     match = _FILE_RE.match(name)
     if match is None:
         return None
     digits = match["id"].lstrip("Dd")  # [Dd]?[0-9]{1,6}: no need to parse it again
     rfd_id = RfdId(draft=digits != match["id"], number=int(digits), digits=len(digits))
     return rfd_id, match["slug"] or ""
+
+
+DOCUMENT_NAMES = ("README.md", "README.adoc", "index.md", "index.adoc")
+"""The document of a directory-per-RFD corpus (``rfd/0001/README.md``): the directory's
+name is the id, the other files in it belong to the RFD."""
+_DIR_RE = re.compile(r"^[0-9]{1,6}$")
+
+
+def split_path(path: str) -> tuple[RfdId, str] | None:
+    """The id (and slug) a path gives: ``045-slug.md`` by its name, ``0001/README.md`` by its
+    directory (slug empty); None for any other path."""
+    parent, _, name = path.rpartition("/")
+    if name in DOCUMENT_NAMES:
+        folder = parent.rpartition("/")[2]
+        if _DIR_RE.match(folder):
+            return RfdId(draft=False, number=int(folder), digits=len(folder)), ""
+        return None
+    return split_file_name(name)
 
 
 SLUG_MAX = 50

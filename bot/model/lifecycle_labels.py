@@ -29,14 +29,19 @@ DESCRIPTION = "RFD status, kept by rfd-bot: {status}"
 
 
 def label_of(status: Status) -> str:
-    return f"{PREFIX}{status.value.lower()}"
+    """``rfd: accepted`` — in the repository's word when it has one (``rfd: published``)."""
+    from bot.model.vocabulary import word_for
+
+    return f"{PREFIX}{word_for(status, None, lower=True).lower()}"
 
 
 def status_of(label: str) -> Status | None:
-    """The status a lifecycle label names (None for any other label)."""
+    """The status a lifecycle label names (None for any other label); rfd's own names are
+    still read in a repository with its own words, so their labels are replaced."""
     if not label.startswith(PREFIX):
         return None
-    return next((s for s in Status if label_of(s) == label), None)
+    found = next((s for s in Status if label_of(s) == label), None)
+    return found or next((s for s in Status if f"{PREFIX}{s.value.lower()}" == label), None)
 
 
 @dataclass(frozen=True)

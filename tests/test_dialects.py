@@ -1,0 +1,366 @@
+"""Zero configuration on each dialect (Oxide, Joyent, RFC stages): `rfd init` detects the
+layout, the header form and the status words with their evidence; list, status, lint, new, a
+state change and accept work in the corpus's own form; the hooks pass an untouched corpus."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+
+from bot.cli.main import main
+from hooks import rfd_lint, rfd_state, rfd_status
+from tests.conftest import git
+from tests.dialect_corpora import build_joyent, build_oxide, build_rfc
+from tests.hooks_support import run_hook
+
+
+class Dialect(NamedTuple):
+    build: Callable[[Path], Path]
+    rfd_dir: str
+    documents: int
+    evidence: tuple[str, ...]
+    """Lines ``rfd init`` must write (its evidence and the words it maps)."""
+    sample: str
+    """An RFD to move on, its path, and the words of its state before and after."""
+    path: str
+    before: str
+    after: str
+    new_path: str
+
+
+DIALECTS = {
+    "oxide": Dialect(
+        build_oxide,
+        "rfd",
+        32,
+        (
+            "# Layout: a directory per RFD (NNNN/README.md): 27 README.md, 5 README.adoc.",
+            "# Header: YAML front matter in 27 of 32 documents, AsciiDoc attributes in 5 of 32",
+            'prediscussion = "draft"',
+            'ideation = "draft"',
+            'published = "accepted"',
+            'committed = "implemented"',
+            'discussion = ["abandoned", "published"]',
+            "# 8 documents; Oxide's word for accepted; history: discussion → published 8 times",
+        ),
+        "3",
+        "rfd/0003/README.md",
+        "discussion",
+        "published",
+        "rfd/0033/README.md",
+    ),
+    "joyent": Dialect(
+        build_joyent,
+        "rfd",
+        32,
+        (
+            "# Layout: a directory per RFD (NNNN/README.md): 32 README.md.",
+            "# Header: YAML front matter in 32 of 32 documents.",
+            'predraft = "draft"',
+            'draft = "discussion"',
+            'publish = "accepted"',
+            'predraft = ["draft"]',
+        ),
+        "2",
+        "rfd/0002/README.md",
+        "draft",
+        "publish",
+        "rfd/0033/README.md",
+    ),
+    "rfc": Dialect(
+        build_rfc,
+        "text",
+        30,
+        (
+            "# Layout: a file per RFD (NNN-slug.md): 30 files.",
+            "# Header: YAML front matter in 30 of 30 documents.",
+            'accepted = "accepted"',
+            'ready-for-release = "implemented"',
+            'released = "implemented"',
+            'discontinued = "abandoned"',
+            'ready-for-release = ["released"]',
+        ),
+        "11",
+        "text/0011-requests-for-discussion.md",
+        "accepted",
+        "ready-for-release",
+        "text/0000-cold-storage-tier.md",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Each corpus built once (their histories take a few seconds), copied per test."""
+    base = tmp_path_factory.mktemp("corpora")
+    return {name: d.build(base / name) for name, d in DIALECTS.items()}
+
+
+@pytest.fixture(params=list(DIALECTS))
+def corpus(request: pytest.FixtureRequest, pristine: dict[str, Path], tmp_path: Path) -> str:
+    name: str = request.param
+    shutil.copytree(pristine[name], tmp_path / name)
+    return name
+
+
+def repo_of(tmp_path: Path, name: str) -> Path:
+    return tmp_path / name
+
+
+def adopt(repo: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    """`rfd init`, committed; what it printed."""
+    assert main(["-C", str(repo), "init"]) == 0
+    said = capsys.readouterr().out
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "Adopt rfd-bot")
+    return said
+
+
+def rfd_json(repo: Path, capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, object]:
+    capsys.readouterr()
+    code = main(["-C", str(repo), *argv, "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def hooks(repo: Path, files: list[str], monkeypatch: pytest.MonkeyPatch,
+          capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:  # fmt: skip
+    code, out = 0, ""
+    for hook in (rfd_lint.main, rfd_status.main, rfd_state.main):
+        got, said = run_hook(hook, repo, files, monkeypatch, capsys)
+        code, out = max(code, got), out + said
+    return code, out
+
+
+def test_init_detects_layout_header_and_words_with_evidence(
+    corpus: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo, dialect = repo_of(tmp_path, corpus), DIALECTS[corpus]
+    said = adopt(repo, capsys)
+    assert f"from the conventions of the RFDs in {dialect.rfd_dir}/" in said
+    config = (repo / ".github/rfd.toml").read_text(encoding="utf-8")
+    for line in dialect.evidence:
+        assert line in config, line
+    assert f'dir = "{dialect.rfd_dir}"' in config
+    assert "id_digits = 4" in config
+    assert not (repo / "docs/rfd").exists()  # no second system beside the real one
+
+
+def test_list_status_and_lint_speak_the_repositorys_words(
+    corpus: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    repo, dialect = repo_of(tmp_path, corpus), DIALECTS[corpus]
+    adopt(repo, capsys)
+    code, listed = rfd_json(repo, capsys, "list")
+    assert isinstance(listed, dict)
+    assert (code, len(listed["rfds"]), listed["errors"]) == (0, dialect.documents, [])
+    row = next(r for r in listed["rfds"] if r["path"] == dialect.path)
+    assert row["status"] == dialect.before
+    assert {r["path"].partition("/")[0] for r in listed["rfds"]} == {dialect.rfd_dir}
+    assert main(["-C", str(repo), "status", dialect.sample]) == 0
+    assert dialect.path in capsys.readouterr().out
+    code, linted = rfd_json(repo, capsys, "lint")
+    assert isinstance(linted, dict)
+    assert (code, linted["findings"]) == (0, [])
+    files = git(repo, "ls-files").split()
+    assert hooks(repo, files, monkeypatch, capsys) == (0, "")
+
+
+def test_a_state_change_is_one_line_in_the_corpuss_form_and_the_hooks_pass_it(
+    corpus: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    repo, dialect = repo_of(tmp_path, corpus), DIALECTS[corpus]
+    adopt(repo, capsys)
+    assert main(["-C", str(repo), "promote", dialect.sample]) == 0
+    assert f"{dialect.before} → {dialect.after}" in capsys.readouterr().out
+    assert git(repo, "diff", "--numstat").split() == ["1", "1", dialect.path]
+    diff = git(repo, "diff", "-U0").splitlines()
+    removed = [line for line in diff if line.startswith("-") and not line.startswith("---")]
+    added = [line for line in diff if line.startswith("+") and not line.startswith("+++")]
+    assert dialect.before in removed[0] and added[0] == removed[0].replace(
+        dialect.before, dialect.after, 1
+    ).replace("-", "+", 1)
+    git(repo, "add", "-A")
+    assert hooks(repo, [dialect.path], monkeypatch, capsys)[0] == 0
+
+
+def test_new_writes_the_corpuss_layout_and_header(
+    corpus: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    repo, dialect = repo_of(tmp_path, corpus), DIALECTS[corpus]
+    adopt(repo, capsys)
+    assert main(["-C", str(repo), "new", "design", "Cold storage tier"]) == 0
+    text = (repo / dialect.new_path).read_text(encoding="utf-8")
+    assert text.startswith("---\n")
+    assert "- **Status**" not in text
+    if corpus == "rfc":  # the repository's template, its stage and today's start date
+        assert "stage: accepted\n" in text and "# Cold storage tier\n" in text
+        assert "rename it to its pull request's number" in capsys.readouterr().out
+    else:
+        first = {"oxide": "prediscussion", "joyent": "predraft"}[corpus]
+        assert f"state: {first}\n" in text and "# RFD 33 Cold storage tier\n" in text
+    assert main(["-C", str(repo), "lint"]) == 0
+    git(repo, "add", "-A")
+    assert hooks(repo, [dialect.new_path], monkeypatch, capsys)[0] == 0
+
+
+PLAN = (
+    "\n## Implementation Plan\n\n### Phase 1: Build it\n\nBuild.\n\n### Phase 2: Ship it\n\nShip.\n"
+)
+
+
+@pytest.mark.parametrize("corpus", ["oxide", "joyent"], indirect=True)
+def test_accept_extracts_the_plan_and_writes_the_repositorys_word(
+    corpus: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    repo, dialect = repo_of(tmp_path, corpus), DIALECTS[corpus]
+    adopt(repo, capsys)
+    with (repo / dialect.path).open("a", encoding="utf-8") as handle:
+        handle.write(PLAN)
+    assert main(["-C", str(repo), "accept", dialect.sample]) == 0
+    out = capsys.readouterr().out
+    assert f"{dialect.before} → {dialect.after}" in out and "2 phases" in out
+    assert f"state: {dialect.after}" in (repo / dialect.path).read_text(encoding="utf-8")
+    assert (
+        repo / dialect.rfd_dir / ".state" / f"{int(dialect.sample):04d}" / "plan.json"
+    ).is_file()
+    git(repo, "add", "-A")
+    assert hooks(repo, git(repo, "diff", "--cached", "--name-only").split(), monkeypatch,
+                 capsys)[0] == 0  # fmt: skip
+
+
+def test_a_move_history_never_shows_is_refused_with_the_ones_it_allows(
+    tmp_path: Path, pristine: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = shutil.copytree(pristine["oxide"], tmp_path / "oxide")
+    adopt(repo, capsys)
+    assert main(["-C", str(repo), "abandon", "4", "--reason", "replaced"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot move from published to abandoned" in err
+    assert "from published the history shows: committed" in err
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def unreadable_corpus(root: Path) -> Path:
+    """Numbered directories whose front matter rfd cannot read (broken YAML, unknown words)."""
+    for n in range(1, 9):
+        folder = root / "rfd" / f"{n:04d}"
+        folder.mkdir(parents=True)
+        head = "---\nstate: [draft\n---\n" if n % 2 else f"---\nstate: pondering-{n}\n---\n"
+        (folder / "README.md").write_text(f"{head}\n# RFD {n} Something\n", encoding="utf-8")
+    git(root, "init", "-q")
+    return root
+
+
+def test_init_refuses_a_corpus_it_cannot_read_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = unreadable_corpus(tmp_path / "team")
+    assert main(["-C", str(repo), "init"]) == 1
+    captured = capsys.readouterr()
+    assert "ready for RFDs" not in captured.out
+    assert "rfd cannot read the RFDs it found in rfd/: 0 of 8 parse" in captured.err
+    assert "rfd/0001/README.md:3: front matter: expected ',' or ']'" in captured.err
+    assert "rfd/0002/README.md:2: unknown status 'pondering-2'" in captured.err
+    assert "status words with no known meaning: pondering-2" in captured.err
+    assert "nothing was written" in captured.err
+    assert not (repo / ".github").exists() and not (repo / "rfd/.state").exists()
+    assert not (repo / ".gitattributes").exists() and not (repo / "docs").exists()
+
+
+def test_iter_rfds_reads_every_dialect_through_one_api(
+    tmp_path: Path, pristine: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.config.corpus import iter_rfds
+    from bot.config.load import load_config
+    from bot.core.errors import RfdError
+    from bot.model.status import Status
+
+    repo = shutil.copytree(pristine["oxide"], tmp_path / "oxide")
+    adopt(repo, capsys)
+    (repo / "rfd/0009/README.md").write_text("---\nstate: [x\n---\n", encoding="utf-8")
+    errors: list[RfdError] = []
+    found = {str(r.rfd_id): r for r in iter_rfds(repo, load_config(repo), errors)}
+    assert len(found) == 31 and [e.path for e in errors] == ["rfd/0009/README.md"]
+    third = found["0003"]
+    assert (third.title, third.status, third.stage) == ("Network boot", "discussion",
+                                                        Status.DISCUSSION)  # fmt: skip
+    assert third.paths == ("rfd/0003/README.md", "rfd/0003/diagram.svg")
+    assert third.authors == (
+        "Barbara Liskov <liskov@example.com>",
+        "Ada Lovelace <ada@example.com>",
+    )
+    assert found["0001"].path == "rfd/0001/README.adoc" and found["0001"].status == "prediscussion"
+
+
+def test_iter_rfds_reads_the_flat_format_too(tmp_path: Path) -> None:
+    from bot.config.corpus import iter_rfds
+    from bot.config.load import load_config
+    from tests.adopt_repo import RFD_COUNT, build_adopt_repo
+
+    repo = build_adopt_repo(tmp_path / "flat")
+    assert main(["-C", str(repo), "init"]) == 0
+    rfds = list(iter_rfds(repo, load_config(repo)))
+    assert len(rfds) == RFD_COUNT
+    assert all(r.paths == (r.path,) and r.status == r.stage.value for r in rfds)
+    assert any(key == "Requires" for r in rfds for key, _ in r.links)
+
+
+def test_init_reads_a_corpus_once_its_unknown_words_are_mapped_by_hand(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = unreadable_corpus(tmp_path / "team")
+    for n in range(1, 9, 2):  # the broken YAML fixed; the unknown words stay
+        (repo / f"rfd/{n:04d}/README.md").write_text(
+            f"---\nstate: pondering-{n + 1}\n---\n\n# RFD {n} Something\n", encoding="utf-8"
+        )
+    assert main(["-C", str(repo), "init"]) == 1
+    table = "".join(f'pondering-{n} = "discussion"\n' for n in range(2, 10, 2))
+    (repo / ".github").mkdir()
+    (repo / ".github/rfd.toml").write_text(
+        f'[rfd]\ndir = "rfd"\n\n[statuses]\n{table}', encoding="utf-8"
+    )
+    capsys.readouterr()
+    assert main(["-C", str(repo), "init"]) == 0
+    assert "ready for RFDs" in capsys.readouterr().out
+    assert main(["-C", str(repo), "list"]) == 0
+    assert "0001  pondering-2" in capsys.readouterr().out
+
+
+def test_phases_done_and_supersede_on_an_oxide_rfd(
+    tmp_path: Path, pristine: dict[str, Path], capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    repo = shutil.copytree(pristine["oxide"], tmp_path / "oxide")
+    adopt(repo, capsys)
+    path = repo / "rfd/0003/README.md"
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(PLAN)
+    summary = tmp_path / "summary.md"
+    summary.write_text("Done.\n", encoding="utf-8")
+    assert main(["-C", str(repo), "accept", "3"]) == 0
+    for label in ("1", "2"):
+        assert main(["-C", str(repo), "phase", "3", "done", label, "--summary", str(summary)]) == 0
+    assert main(["-C", str(repo), "done", "3"]) == 0
+    assert "published → committed" in capsys.readouterr().out
+    assert "state: committed\n" in path.read_text(encoding="utf-8")
+    git(repo, "add", "-A")
+    assert hooks(repo, git(repo, "diff", "--cached", "--name-only").split(), monkeypatch,
+                 capsys)[0] == 0  # fmt: skip
+    git(repo, "commit", "-qm", "RFD 3 committed")
+    # no move from committed in the history: rfd's lifecycle decides (Implemented → Superseded)
+    assert main(["-C", str(repo), "supersede", "3", "12"]) == 0
+    text = path.read_text(encoding="utf-8")
+    assert "state: superseded\n" in text
+    assert 'superseded-by: "[RFD 0012](../0012/README.md)"\n' in text
+    git(repo, "add", "-A")
+    assert hooks(repo, ["rfd/0003/README.md", "rfd/0012/README.md"], monkeypatch,
+                 capsys)[0] == 0  # fmt: skip
