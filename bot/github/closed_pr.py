@@ -54,6 +54,9 @@ def final_state(ctx: Context, pr: PullRequest) -> Comment | None:
     body = "\n\n".join([*blocks, FOOTER.format(how=how)])
     written = ctx.upsert("status", pr.number, body, number=pr.number)
     sync_labels(ctx, pr.number, pr.labels, [d.status for _, d in found if d is not None])
+    if pr.merged:
+        for issue in sorted({d.tracking_issue for _, d in found if d and d.tracking_issue}):
+            _relink(ctx, pr, issue)
     ctx.summary.note(f"#{pr.number} {how}: its status comment says where the RFD lives on")
     return written
 
@@ -88,3 +91,17 @@ def _block(ctx: Context, changed: ChangedRfd, doc: Document | None, merged: bool
         lines += ["", LIVES_ON.format(issue=issue, issue_url=f"{web}/issues/{issue}")
                   if issue else NO_ISSUE]  # fmt: skip
     return "\n".join(lines)
+
+
+def _relink(ctx: Context, pr: PullRequest, number: int) -> None:
+    """The tracking issue, opened before the merge, linked the files at the PR's head: now
+    they are on the default branch (the head branch may be deleted)."""
+    from bot.github.accept_label import head_files
+
+    web = f"{ctx.server_url}/{ctx.delivery.repository}"
+    head = head_files(ctx, pr) + "/"
+    issue = ctx.forge.get_issue(number)
+    body = issue.body.replace(head, f"{web}/blob/{quote(ctx.delivery.default_branch)}/")
+    if body != issue.body:
+        ctx.forge.edit_issue(number, body=body)
+        ctx.summary.note(f"tracking issue #{number} links the RFD on the default branch now")

@@ -135,7 +135,8 @@ def sync_tracking(ws: Site, query: str, pulls: Mapping[int, str] | None = None) 
     if existing is None:
         link = ws.forge.file_url(file.path)
         body = tracking.render_body(rid, doc.title, link, phases, done, links=links, pulls=pulls,
-                                    decision=_decision(ws, rid))  # fmt: skip
+                                    decision=_decision(ws, rid),
+                                    discussion=ws.forge.discussion)  # fmt: skip
         issue = ws.forge.create_issue(title, with_marker(body, mark), labels=(label,))
         created = True
     else:
