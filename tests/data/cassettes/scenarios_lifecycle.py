@@ -1,0 +1,72 @@
+"""Cassette of one RFD's life on GitHub (``tests/test_github_lifecycle.py``): two reviewers
+sign off, one raises a concern that holds acceptance up until she resolves it, a maintainer
+accepts (the tracking issue #12 opens, linking the RFD at the PR's head), the PR is merged
+(its status comment gets its final state, the tracking issue now links ``main``), and with
+every phase done ``/rfd done`` on the tracking issue opens the pull request to Implemented.
+
+PR 2 is followed from one run to the next by :class:`scenarios_consensus.Thread`; the
+comment ids of the commands are those of ``two_reviewers`` (same commits, same SHAs).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gh_data import call, comment, issue, pull
+from scenarios_bot import ACCEPTED, BRANCH, body, labelled
+from scenarios_consensus import STATUS, Thread, files, perm, react, rockets, signed
+
+L = "test_github_lifecycle/"
+Interaction = dict[str, Any]
+ISSUES_Q = "state=all&sort=created&direction=desc&per_page=100"
+CONCERN = "/rfd concern Proxies may buffer the chunked response"
+TRACKING = issue(12, "RFD 045: Streaming exports", body("life-tracking-opened"),
+                 labels=(ACCEPTED,))  # fmt: skip
+
+
+def discussion(pr: Thread) -> list[Interaction]:
+    """Approve ×2 (mona through her team), a concern, accept refused, resolve."""
+    return [
+        *signed(pr, (1001, "hubot", "/rfd approve"), "maintain", team=False,
+                made=("3d69b677b3a437374c49ca8d57bdbac516edec81",
+                      "0ee7a9bca6d6b1b4121c1341bed1ea76a927c217"),
+                status="life-status-hubot"),
+        *signed(pr, (1002, "mona", "/rfd approve"), "write", team=True,
+                made=("2f5c1e4557b64f3c4fbfa5a2cc082ab4125f124f",
+                      "36bee8492c67d8cfc5671ac5376e5e122d1d941c"),
+                status="life-status-mona"),
+        *signed(pr, (1003, "mona", CONCERN), "write", team=True,
+                made=("aebc3a244d122afd8a0e3f47a088ef8a9c0c9502",
+                      "5957778410c1edd220c592df1265212a7afc2af9"),
+                status="life-status-concern"),
+        pr.said(1004, "hubot", "/rfd accept"), perm("hubot", "maintain"), react("eyes", 1004),
+        pr.pull(), files(pr.ledger), pr.listed_commits(), react("confused", 1004),
+        pr.replied("life-accept-refused", 3004),
+        *signed(pr, (1005, "mona", "/rfd resolve 1"), "write", team=False,
+                made=("71e0fdeee800fed6a797b72c1329b48a49dc9edc",
+                      "7c94c6573035d724bc7615d5f3028e038d3176af"),
+                status="life-status-resolved"),
+    ]  # fmt: skip
+
+
+def accepted(pr: Thread) -> list[Interaction]:
+    """hubot accepts: the plan and status committed, tracking issue #12 opened."""
+    opened = call("POST", "/issues", status=201, reply=TRACKING,
+                  body={"title": "RFD 045: Streaming exports", "body": TRACKING["body"],
+                        "labels": [ACCEPTED]})  # fmt: skip
+    out = [pr.said(1006, "hubot", "/rfd accept"), perm("hubot", "maintain"),
+           react("eyes", 1006), pr.pull(), files(pr.ledger), pr.listed_commits(),
+           call("GET", "/issues", query=ISSUES_Q, reply=[]), opened,
+           *pr.dashboard("life-status-accepted"),
+           call("DELETE", "/issues/2/labels/rfd%3A%20discussion", reply=[]),
+           *labelled(2, ACCEPTED, new=True), react("rocket", 1006),
+           pr.replied("life-accepted", 3006)]  # fmt: skip
+    return out
+
+
+def lifecycle() -> list[Interaction]:
+    pr = Thread()
+    return [*discussion(pr), *accepted(pr)]
+
+
+CASSETTES = {L + "test_one_rfd_from_its_first_sign_off_to_implemented": lifecycle()}
