@@ -127,3 +127,21 @@ def test_one_rfd_from_its_first_sign_off_to_implemented(
     assert "Ready to accept" not in status and "older revision" not in status
     page.links_resolve(status)
     assert len(page.comments_on(2)) <= 6
+
+    # the merge: the status comment's final state, the tracking issue links main now
+    git(origin, "update-ref", "refs/heads/main", f"refs/heads/{BRANCH}")
+    git(checkout, "pull", "-q", "--ff-only", "origin", "main")
+    merged = payload("pull_request.reopened", action="closed")
+    label = {"id": 1, "name": "rfd: accepted", "color": "1f883d", "default": False}
+    merged["pull_request"].update(state="closed", merged=True, labels=[label])
+    assert run_bot(tmp_path, checkout, "pull_request_target", merged) == 0
+    git(origin, "update-ref", "-d", f"refs/heads/{BRANCH}")  # the head branch deleted
+    status = page.status()
+    assert "**Merged into `main`** as Accepted." in status
+    assert "merge this pull request" not in status and "Next step" not in status
+    assert f"tracking issue [#12]({WEB}/issues/12)" in status
+    page.links_resolve(status)
+    tracking = [d["body"] for m, p, d in page.writes() if p.endswith("/issues/12")][-1]
+    assert f"/blob/{BRANCH}/" not in tracking
+    page.links_resolve(tracking)
+    assert len(page.comments_on(2)) <= 6

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from gh_data import call, comment, issue, pull
-from scenarios_bot import ACCEPTED, BRANCH, body, labelled
-from scenarios_consensus import STATUS, Thread, files, perm, react, rockets, signed
+from gh_data import call, comment, issue
+from scenarios_bot import ACCEPTED, body, labelled
+from scenarios_consensus import STATUS, Thread, files, perm, react, signed
 
 L = "test_github_lifecycle/"
 Interaction = dict[str, Any]
@@ -64,9 +64,21 @@ def accepted(pr: Thread) -> list[Interaction]:
     return out
 
 
+def merged(pr: Thread) -> list[Interaction]:
+    """PR 2 merged: its status comment's final state; the tracking issue now links main."""
+    final = comment(STATUS, 2, body("life-status-merged"))
+    relinked = {**TRACKING, "body": body("life-tracking-merged")}
+    return [files(pr.ledger), call("GET", "/issues/2/comments", query="per_page=100",
+                                   reply=list(pr.comments)),
+            call("PATCH", f"/issues/comments/{STATUS}", body={"body": final["body"]},
+                 reply=final),
+            call("GET", "/issues/12", reply=TRACKING),
+            call("PATCH", "/issues/12", body={"body": relinked["body"]}, reply=relinked)]  # fmt: skip
+
+
 def lifecycle() -> list[Interaction]:
     pr = Thread()
-    return [*discussion(pr), *accepted(pr)]
+    return [*discussion(pr), *accepted(pr), *merged(pr)]
 
 
 CASSETTES = {L + "test_one_rfd_from_its_first_sign_off_to_implemented": lifecycle()}
