@@ -28,6 +28,7 @@ approvals = 2
 WEB = "https://github.com/Codertocat/Hello-World"
 PR_URL = f"{WEB}/pull/2"
 STATUS_MARK = "<!-- rfd-bot:status:2 -->"
+DONE = "rfd/045-implemented"
 _LINK = re.compile(r"\]\((https?://[^\s)]+)\)")
 
 
@@ -145,3 +146,39 @@ def test_one_rfd_from_its_first_sign_off_to_implemented(
     assert f"/blob/{BRANCH}/" not in tracking
     page.links_resolve(tracking)
     assert len(page.comments_on(2)) <= 6
+
+    # every phase lands on main (each phase's PR merged: its summary recorded)
+    state = "docs/rfd/.state/045/phases"
+    git(checkout, "checkout", "-q", "-b", "phases")
+    for n in ("1", "2"):
+        (checkout / state).mkdir(parents=True, exist_ok=True)
+        (checkout / state / f"{n}.md").write_text(f"Phase {n} done.\n", encoding="utf-8")
+    git(checkout, "add", "-A")
+    git(checkout, "commit", "-q", "-m", "phases")
+    git(checkout, "push", "-q", "origin", "HEAD:refs/heads/main")
+    git(checkout, "checkout", "-q", "main")
+    git(checkout, "pull", "-q", "--ff-only", "origin", "main")
+
+    # the status comment sent people to the tracking issue: `/rfd status` there names the
+    # next step, and the command it names works there
+    assert run_bot(tmp_path, checkout, "issue_comment", on_tracking("/rfd status", 2001)) == 0
+    (said,) = page.comments_on(12)
+    assert "`/rfd done`" in said.split("**Next step:**", 1)[1]
+    page.links_resolve(said)
+    assert run_bot(tmp_path, checkout, "issue_comment", on_tracking("/rfd done", 2002)) == 0
+    page.issues.add(4)
+    assert "- **Status**: Implemented" in git(origin, "show", f"{DONE}:{RFD_PATH}")
+    (pr_4,) = [d for m, p, d in page.writes() if p.endswith("/Hello-World/pulls")]
+    assert "Closes #12" in pr_4["body"]
+    opened = page.comments_on(12)[-1]
+    assert f"Opened {WEB}/pull/4" in opened and "merges it" in opened
+    page.links_resolve(opened)
+    assert len(page.comments_on(2)) <= 6  # nothing more on the RFD's PR
+
+
+def on_tracking(body: str, cid: int) -> dict[str, Any]:
+    """``body`` commented by Codertocat on RFD 045's tracking issue #12."""
+    data = payload("issue_comment.created.issue", **{"comment.body": body, "comment.id": cid})
+    data["issue"]["body"] = "<!-- rfd-bot:tracking:045 -->\nTracking issue"
+    data["issue"]["user"] = {**data["issue"]["user"], "login": "github-actions[bot]"}
+    return data

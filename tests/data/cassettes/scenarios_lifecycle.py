@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from gh_data import call, comment, issue
+from gh_data import call, comment, issue, pull, reaction
 from scenarios_bot import ACCEPTED, body, labelled
 from scenarios_consensus import STATUS, Thread, files, perm, react, signed
 
 L = "test_github_lifecycle/"
+DONE_BRANCH = "rfd/045-implemented"
 Interaction = dict[str, Any]
 ISSUES_Q = "state=all&sort=created&direction=desc&per_page=100"
 CONCERN = "/rfd concern Proxies may buffer the chunked response"
@@ -73,12 +74,39 @@ def merged(pr: Thread) -> list[Interaction]:
             call("PATCH", f"/issues/comments/{STATUS}", body={"body": final["body"]},
                  reply=final),
             call("GET", "/issues/12", reply=TRACKING),
-            call("PATCH", "/issues/12", body={"body": relinked["body"]}, reply=relinked)]  # fmt: skip
+            call("PATCH", "/issues/12", body={"body": relinked["body"]},
+                 reply=relinked)]  # fmt: skip
+
+
+def on_12(cid: int, content: str) -> Interaction:
+    return call("POST", f"/issues/comments/{cid}/reactions", body={"content": content},
+                status=201, reply=reaction(content))  # fmt: skip
+
+
+def finished() -> list[Interaction]:
+    """Every phase landed: `/rfd status` on the tracking issue names `/rfd done`, which
+    opens the pull request to Implemented (#4)."""
+    said = comment(3101, 12, body("life-issue-status"))
+    pr_4 = {**pull(4, DONE_BRANCH, "c" * 40), "title": "RFD 045: Implemented",
+            "body": body("life-done-pr")}  # fmt: skip
+    opened = call("POST", "/pulls", status=201, reply=pr_4,
+                  body={"title": "RFD 045: Implemented", "head": DONE_BRANCH, "base": "main",
+                        "body": body("life-done-pr")})  # fmt: skip
+    lookup = "state=all&head=Codertocat%3Arfd%2F045-implemented"
+    return [
+        call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+        call("POST", "/issues/12/comments", status=201, body={"body": said["body"]}, reply=said),
+        call("GET", "/issues/12/comments", query="per_page=100", reply=[said]),
+        perm("Codertocat", "admin"), on_12(2002, "eyes"),
+        call("GET", "/pulls", query=lookup, reply=[]), opened, on_12(2002, "rocket"),
+        call("POST", "/issues/12/comments", status=201, body={"body": body("life-done-opened")},
+             reply=comment(3102, 12, body("life-done-opened"))),
+    ]  # fmt: skip
 
 
 def lifecycle() -> list[Interaction]:
     pr = Thread()
-    return [*discussion(pr), *accepted(pr), *merged(pr)]
+    return [*discussion(pr), *accepted(pr), *merged(pr), *finished()]
 
 
 CASSETTES = {L + "test_one_rfd_from_its_first_sign_off_to_implemented": lifecycle()}
