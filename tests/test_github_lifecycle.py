@@ -175,6 +175,23 @@ def test_one_rfd_from_its_first_sign_off_to_implemented(
     page.links_resolve(opened)
     assert len(page.comments_on(2)) <= 6  # nothing more on the RFD's PR
 
+    # PR 4 merged: Implemented on main; no page still says Accepted
+    git(origin, "update-ref", "refs/heads/main", f"refs/heads/{DONE}")
+    git(checkout, "pull", "-q", "--ff-only", "origin", "main")
+    done = payload("pull_request.reopened", action="closed")
+    done["pull_request"].update(state="closed", merged=True, number=4, labels=[])
+    done["pull_request"]["head"]["ref"] = DONE
+    done["number"] = 4
+    assert run_bot(tmp_path, checkout, "pull_request_target", done) == 0
+    status = page.status()
+    assert f"Since then: RFD 045 is Implemented on `main` — [#4]({WEB}/pull/4)" in status
+    assert "as Accepted" not in status
+    page.links_resolve(status)
+    (final_4,) = page.comments_on(4)
+    assert "**Merged into `main`** as Implemented." in final_4
+    page.links_resolve(final_4)
+    assert len(page.comments_on(2)) <= 6
+
 
 def on_tracking(body: str, cid: int) -> dict[str, Any]:
     """``body`` commented by Codertocat on RFD 045's tracking issue #12."""

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from gh_data import call, comment, issue, pull, reaction
-from scenarios_bot import ACCEPTED, body, labelled
+from gh_data import call, comment, diff_entry, issue, pull, reaction
+from scenarios_bot import ACCEPTED, RFD, body, labelled
 from scenarios_consensus import STATUS, Thread, files, perm, react, signed
 
 L = "test_github_lifecycle/"
+IMPLEMENTED = "rfd: implemented"
 DONE_BRANCH = "rfd/045-implemented"
 Interaction = dict[str, Any]
 ISSUES_Q = "state=all&sort=created&direction=desc&per_page=100"
@@ -104,9 +105,27 @@ def finished() -> list[Interaction]:
     ]  # fmt: skip
 
 
+def implemented(pr: Thread) -> list[Interaction]:
+    """PR 4 merged: its own final state, and PR 2's final state says the RFD went on."""
+    final_4 = comment(4950, 4, body("life-status-4-merged"))
+    later = comment(STATUS, 2, body("life-status-implemented"))
+    relinked = {**TRACKING, "body": body("life-tracking-merged")}
+    return [
+        call("GET", "/pulls/4/files", query="per_page=100&page=1",
+             reply=[diff_entry(RFD)]),
+        call("GET", "/issues/4/comments", query="per_page=100", reply=[]),
+        call("POST", "/issues/4/comments", status=201, body={"body": final_4["body"]},
+             reply=final_4),
+        *labelled(4, IMPLEMENTED, new=True),
+        call("GET", "/issues/12", reply=relinked),
+        call("GET", "/issues/2/comments", query="per_page=100", reply=list(pr.comments)),
+        call("PATCH", f"/issues/comments/{STATUS}", body={"body": later["body"]}, reply=later),
+    ]  # fmt: skip
+
+
 def lifecycle() -> list[Interaction]:
     pr = Thread()
-    return [*discussion(pr), *accepted(pr), *merged(pr), *finished()]
+    return [*discussion(pr), *accepted(pr), *merged(pr), *finished(), *implemented(pr)]
 
 
 CASSETTES = {L + "test_one_rfd_from_its_first_sign_off_to_implemented": lifecycle()}
