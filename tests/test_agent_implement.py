@@ -11,7 +11,6 @@ from bot.config.load import Config, ImplementSection, StepSection, StepsSection
 from bot.core.errors import (
     BudgetExceeded,
     GateError,
-    InvalidStructure,
     ProviderError,
     ValidationError,
 )
@@ -146,12 +145,15 @@ def test_the_plan_is_cut_to_max_items(repo: Repo) -> None:
     assert "the plan has 2 items; keeping the first 1" in notices(seen)
 
 
-def test_a_plan_without_items_saves_nothing(repo: Repo) -> None:
-    llm = ScriptedLLM([reply("R."), reply("I would rather not.")])
-    session, _ = repo.session(llm)
-    with pytest.raises(InvalidStructure, match="no checklist items"):
-        implement(session, WORK)
-    assert repo.store.read_text("D1", f"{BASE}/items.md") is None
+def test_a_plan_without_items_is_a_phase_with_nothing_to_do(repo: Repo) -> None:
+    llm = ScriptedLLM([reply("R."), reply("The schema already has the table.")])
+    session, seen = repo.session(llm)
+    result = implement(session, WORK)
+    assert result.items == () and not result.failed
+    assert "nothing to do" in result.summary
+    assert "> The schema already has the table." in result.summary
+    assert "phase 1 has nothing to do: the plan has no checklist items" in notices(seen)
+    assert len(llm.requests) == 2  # no item, no summary call
     assert repo.store.read_text("D1", f"{BASE}/research.md") == "R.\n"
 
 

@@ -59,8 +59,9 @@ def test_the_final_assistant_message_is_the_result(tmp_path: Path) -> None:
     )  # fmt: skip
     assert llm.requests[1].messages[-1].tool_results[0].content == "content\n"
     assert names(seen) == [
-        "turn.started", "turn.cycle_complete", "tool_call.intercept", "tool_call.after",
-        "tool_call.complete", "turn.cycle_complete", "turn.complete",
+        "query.before", "turn.started", "response.complete", "turn.cycle_complete",
+        "tool_call.intercept", "tool_call.after", "tool_call.complete", "response.complete",
+        "turn.cycle_complete", "turn.complete",
     ]  # fmt: skip
     assert result.usage.input_tokens == 20
 

@@ -28,8 +28,10 @@ def steps() -> list[dict[str, Any]]:
     return [s for job in jobs for s in job["steps"]] + load(ACTION)["runs"]["steps"]
 
 
-AI_JOBS = {"label", "comment"}
-"""The only jobs that run AI steps: they alone get the key and write access to the code."""
+AI_JOBS = {"label", "comment", "implement"}
+"""The only jobs that run AI steps: they alone get the key."""
+WRITING_JOBS = {"label", "comment", "publish"}
+"""The only jobs that may write code: ``implement``'s model runs where nothing can."""
 
 
 def test_every_job_has_least_privilege_and_a_concurrency_group() -> None:
@@ -58,10 +60,8 @@ def test_jobs_sharing_a_group_are_those_that_touch_the_same_pr_or_issues() -> No
     assert groups["tracking"] == groups["reconcile"]  # both write tracking issues
     # `/rfd implement` on the tracking issue and on the PR wait for each other (one group);
     # any other comment queues with the label and push runs of its PR
-    comment = groups["comment"].replace(" ", "")
-    implement = "contains(github.event.comment.body,'/rfd implement')&&'implement'"
-    assert comment.startswith("rfd-${{") and implement.replace(" ", "") in comment
-    assert "||format('pr-{0}',github.event.issue.number)}}" in comment
+    assert groups["implement"] == "rfd-implement"
+    assert groups["comment"] == "rfd-pr-${{ github.event.issue.number }}"
     assert pr_group == "rfd-pr-${{ github.event.pull_request.number }}"
 
 
@@ -71,7 +71,42 @@ def test_only_the_ai_jobs_see_the_key_and_may_write_code() -> None:
     writes_code = {name for name, job in jobs.items()
                    if job["permissions"].get("contents") == "write"}  # fmt: skip
     assert sees_key == AI_JOBS
-    assert writes_code == AI_JOBS
+    assert writes_code == WRITING_JOBS
+
+
+def test_implement_is_split_into_an_untrusted_and_a_privileged_job() -> None:
+    """The model and its commands run where no token can write code; the write token sits
+    where no model key is and no repository code runs (GitHub's untrusted/privileged split)."""
+    jobs = load(WORKFLOW)["jobs"]
+    work, publish = jobs["implement"], jobs["publish"]
+    assert work["permissions"] == {"contents": "read", "pull-requests": "read", "issues": "write"}
+    assert publish["permissions"] == {
+        "contents": "write", "pull-requests": "write", "issues": "write",
+    }  # fmt: skip
+    assert "secrets." in yaml.safe_dump(work) and "secrets." not in yaml.safe_dump(publish)
+    assert "api-key" not in yaml.safe_dump(publish)
+    assert "/rfd implement" in work["if"] and publish["needs"] == "implement"
+    assert publish["if"] == "needs.implement.outputs.handed == 'true'"
+    assert work["outputs"]["handed"] == "${{ steps.bot.outputs.handed }}"
+    stages = {name: [s["with"].get("stage") for s in job["steps"] if "stage" in s.get("with", {})]
+              for name, job in jobs.items()}  # fmt: skip
+    assert stages["implement"] == ["work"] and stages["publish"] == ["publish"]
+    assert stages["comment"] == ["commands"]
+    upload = next(s for s in work["steps"] if "upload-artifact" in s.get("uses", ""))
+    download = next(s for s in publish["steps"] if "download-artifact" in s.get("uses", ""))
+    assert upload["uses"].endswith("@ea165f8d65b6e75b540449e92b4886f43607fa02")
+    assert download["uses"].endswith("@d3f86a106a0bac45b974a628896c90dbdf5c8093")
+    assert upload["with"]["path"] == download["with"]["path"] == "${{ runner.temp }}/rfd-phase"
+    assert upload["if"] == "steps.bot.outputs.handed == 'true'"
+    # the publish job runs only pinned actions: no `run:` of its own, the checkout is data
+    assert not any("run" in step for step in publish["steps"])
+    action = load(ACTION)
+    assert action["outputs"]["handed"]["value"] == "${{ steps.event.outputs.handed }}"
+    handle = next(s for s in action["runs"]["steps"] if s.get("id") == "event")
+    assert handle["env"]["RFD_BOT_STAGE"] == "${{ inputs.stage }}"
+    assert handle["env"]["RFD_BOT_ARTIFACT"] == "${{ runner.temp }}/rfd-phase"
+    isolate = next(s for s in action["runs"]["steps"] if "isolate" in s.get("run", ""))
+    assert "inputs.stage != 'publish'" in isolate["if"]
 
 
 def test_the_status_comment_job_has_only_what_it_needs() -> None:

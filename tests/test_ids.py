@@ -75,6 +75,9 @@ def test_split_file_name(name: str, expected: tuple[str, str] | None) -> None:
         ("Café résumé", "cafe-resume"),
         ("Straße über Ærø", "strasse-uber-aero"),
         ("--Naïve   déjà_vu--", "naive-deja-vu"),
+        ("a" * 70, "a" * 50),
+        ("Words " * 10, "words-words-words-words-words-words-words-words"),  # 47: whole words
+        ("x" * 49 + " y", "x" * 49),  # "-y" would pass 50
     ],
 )
 def test_slugify(title: str, slug: str) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bot.ai.answers import SHARED_VARIABLES
-from bot.core.errors import FileNotFound, ParseError, ValidationError
+from bot.core.errors import FileNotFound, ValidationError
 from bot.llm.prompts import STEPS, Prompts
 
 BASE = {"rfd_id": "045", "title": "Layered interrupts"}
@@ -22,6 +22,7 @@ CONTEXT: dict[str, dict[str, Any]] = {
         "pass_number": 3, "focus": "edge_cases", "tool_name": "submit_revision",
         **SHARED_VARIABLES,
     },
+    "refine_impl": {"review_count": 1},
     "accept_plan": {"tool_name": "submit_plan", **SHARED_VARIABLES},
     "explore": {},
     "converge": {},
@@ -97,20 +98,20 @@ def write(path: Path, text: str) -> Path:
     return path
 
 
-def test_repo_override_wins_over_user_over_package(tmp_path: Path, prompts: Prompts) -> None:
-    user = write(tmp_path / "xdg/rfd/prompts/explore.md.j2",
-                 '{% extends "_step.md.j2" %}{% block system %}user{% endblock %}'
-                 "{% block task %}t{% endblock %}")  # fmt: skip
-    assert prompts.render("explore", **BASE).system == "user\n"
-    write(
+def test_user_override_wins_over_repo_over_package(tmp_path: Path, prompts: Prompts) -> None:
+    repo = write(
         tmp_path / ".rfd/prompts/explore.md.j2",
         '{% extends "default/explore.md.j2" %}{% block task %}repo: {{ title }}{% endblock %}',
     )
-    fresh = Prompts(tmp_path, {"XDG_CONFIG_HOME": str(tmp_path / "xdg")})
-    rendered = fresh.render("explore", **BASE)
+    rendered = prompts.render("explore", **BASE)
     assert rendered.task == "repo: Layered interrupts\n"
     assert "You research a problem" in rendered.system  # inherited block
-    assert fresh.source("explore") != user
+    write(tmp_path / "xdg/rfd/prompts/explore.md.j2",
+          '{% extends "_step.md.j2" %}{% block system %}user{% endblock %}'
+          "{% block task %}t{% endblock %}")  # fmt: skip
+    fresh = Prompts(tmp_path, {"XDG_CONFIG_HOME": str(tmp_path / "xdg")})
+    assert fresh.render("explore", **BASE).system == "user\n"
+    assert fresh.source("explore") != repo
 
 
 def test_rfd_config_home_takes_precedence_over_xdg(tmp_path: Path) -> None:
@@ -120,19 +121,40 @@ def test_rfd_config_home_takes_precedence_over_xdg(tmp_path: Path) -> None:
     assert prompts.render("converge", **BASE).system == "mine\n"
 
 
-def test_a_broken_override_fails_with_file_and_line(tmp_path: Path, prompts: Prompts) -> None:
+def test_a_broken_override_falls_back_to_the_built_in_with_a_warning(tmp_path: Path) -> None:
+    warned: list[str] = []
+    prompts = Prompts(tmp_path, {"XDG_CONFIG_HOME": str(tmp_path / "xdg")}, warn=warned.append)
+    builtin = Prompts(None, {"XDG_CONFIG_HOME": str(tmp_path / "none")})
     path = write(tmp_path / ".rfd/prompts/review.md.j2", "line one\n{% if %}\n")
-    with pytest.raises(ParseError) as err:
-        prompts.render("review", **BASE, **CONTEXT["review"])
-    assert (err.value.path, err.value.line) == (str(path), 2)
-    assert str(err.value).startswith(f"{path}:2: broken prompt template")
+    context = {**BASE, **CONTEXT["review"]}
+    assert prompts.render("review", **context) == builtin.render("review", **context)
+    assert warned == [f"{path}:2: broken prompt template: Expected an expression, got 'end of "
+                      "statement block'; using the built-in review prompt instead"]  # fmt: skip
 
 
-def test_an_override_without_the_layout_is_explained(tmp_path: Path, prompts: Prompts) -> None:
-    write(tmp_path / ".rfd/prompts/explore.md.j2", "just text")
-    with pytest.raises(ParseError, match="does not extend the step layout") as err:
-        prompts.render("explore", **BASE)
-    assert 'extends "default/explore.md.j2"' in (err.value.hint or "")
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("just text", "does not extend the step layout"),
+        (
+            '{% extends "_step.md.j2" %}{% block task %}{{ nope }}{% endblock %}',
+            "'nope' is undefined",
+        ),
+    ],
+)
+def test_an_override_that_does_not_render_is_replaced_by_the_built_in(
+    tmp_path: Path, text: str, why: str
+) -> None:
+    warned: list[str] = []
+    prompts = Prompts(tmp_path, {"XDG_CONFIG_HOME": str(tmp_path / "xdg")}, warn=warned.append)
+    path = write(tmp_path / "xdg/rfd/prompts/explore.md.j2", text)
+    assert "You research a problem" in prompts.render("explore", **BASE).system
+    assert len(warned) == 1 and warned[0].startswith(str(path)) and why in warned[0]
+
+
+def test_a_missing_variable_of_the_built_in_is_still_an_error(prompts: Prompts) -> None:
+    with pytest.raises(ValidationError, match="'title' is undefined"):
+        prompts.render("explore", rfd_id="1")
 
 
 def test_unknown_template_lists_the_steps(prompts: Prompts) -> None:
@@ -141,12 +163,15 @@ def test_unknown_template_lists_the_steps(prompts: Prompts) -> None:
     assert "review" in err.value.alternatives
 
 
-def test_sandbox_blocks_attribute_escapes(tmp_path: Path, prompts: Prompts) -> None:
+def test_sandbox_blocks_attribute_escapes(tmp_path: Path) -> None:
+    warned: list[str] = []
+    prompts = Prompts(tmp_path, {"XDG_CONFIG_HOME": str(tmp_path / "xdg")}, warn=warned.append)
     write(tmp_path / ".rfd/prompts/explore.md.j2",
           '{% extends "_step.md.j2" %}{% block system %}'
           "{{ title.__class__.__mro__[1].__subclasses__() }}{% endblock %}")  # fmt: skip
-    with pytest.raises((ParseError, ValidationError)):
-        prompts.render("explore", **BASE)
+    rendered = prompts.render("explore", **BASE)
+    assert "subclasses" not in rendered.system and "You research a problem" in rendered.system
+    assert "unsafe" in warned[0]
 
 
 def test_documents_are_wrapped_and_sanitised(prompts: Prompts) -> None:

@@ -10,6 +10,7 @@ not streamed to the terminal: the step shows what it made of it.
 from __future__ import annotations
 
 from bot.agent.loop import Conversation, charge, paid, say_cut_off
+from bot.ai.query import before_request, complete
 from bot.events import TurnAborted, TurnComplete, TurnCycleComplete, TurnStarted
 from bot.llm import outgoing
 from bot.llm.base import Reply, Request
@@ -20,6 +21,7 @@ from bot.llm.pricing import cost
 def answer(conv: Conversation, request: Request) -> Reply:
     """The model's reply to ``request``, sent on ``conv``'s model, bus and budget."""
     rfd_id = conv.calls.rfd_id
+    request = before_request(conv.bus, request, step=conv.step, rfd_id=rfd_id)
     conv.bus.emit(TurnStarted(rfd_id=rfd_id, step=conv.step, model=conv.model))
     try:
         reply = retry_empty(lambda: _complete(conv, request))
@@ -43,6 +45,9 @@ def answer(conv: Conversation, request: Request) -> Reply:
 
 def _complete(conv: Conversation, request: Request) -> Reply:
     outgoing.check(request, conv.secrets)
-    reply = paid(conv, lambda: conv.llm.complete(request))
+    reply = paid(
+        conv,
+        lambda: complete(conv.bus, conv.llm, request, step=conv.step, rfd_id=conv.calls.rfd_id),
+    )
     charge(conv, reply.model or conv.model, reply.usage)
     return reply

@@ -45,6 +45,8 @@ class AuthorResult:
     exchanges: int
     declined: tuple[str, ...] = ()
     """The tools whose proposals the person declined."""
+    applied: tuple[str, ...] = ()
+    """The tools that ran (a summary written again with the same text included)."""
 
 
 def explore(session: Session, notes: str) -> AuthorResult:
@@ -56,7 +58,8 @@ def explore(session: Session, notes: str) -> AuthorResult:
     if before:
         docs.append(("explore.md (earlier research)", before))
     result = _converse(session, Step.EXPLORE, docs, notes)
-    if store.read_text(session.rfd_id, "explore.md") != before:  # the summary tool saved it
+    written = store.read_text(session.rfd_id, "explore.md") != before
+    if written or RFD_EXPLORE_SUMMARY.name in result.applied:  # the summary tool saved it
         return _with_saved(result, "explore.md")
     if RFD_EXPLORE_SUMMARY.name in result.declined or not result.text:
         return result  # the person said no to saving: the final answer is not saved either
@@ -157,8 +160,11 @@ def _converse(
         )
     transcript.save(session, step.value, result.messages)
     partial.clear(session, step)
-    declined = tuple(conversation.calls.declined)
-    return AuthorResult(step, result.text, None, meter.usage, meter.cost_usd, exchanges, declined)
+    calls = conversation.calls
+    return AuthorResult(
+        step, result.text, None, meter.usage, meter.cost_usd, exchanges,
+        tuple(calls.declined), tuple(calls.applied),
+    )  # fmt: skip
 
 
 def _next_message(session: Session) -> str | None:

@@ -17,6 +17,7 @@ from bot.core.sanitize import sanitize
 MAX_SHOWN = 80
 CUT = "…"
 CHANGED = "{plugin} changed `{tool}`'s {changes}"
+ANSWERED = "{plugin} answered `{tool}` itself: the tool did not run"
 INVALID = "the model's call of {tool} was refused (it was told why): {error}"
 
 

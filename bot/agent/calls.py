@@ -2,7 +2,8 @@
 
 prepare (find the tool, check the arguments; a call the model got wrong is shown to the
 user too) → ``tool_call.intercept`` (may change the arguments, which is shown and
-recorded as ``tool_call.modified``, or abort) → permission (ask mode) → execute →
+recorded as ``tool_call.modified``, abort, or answer with a result of its own, which is
+shown too: then nothing runs and nobody is asked) → permission (ask mode) → execute →
 ``tool_call.after`` (may change the result) → ``tool_call.complete``.  Whatever goes
 wrong on the way becomes a tool error the model reads; an abort is also shown to the user.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.agent import call_notices, intent
@@ -45,6 +46,8 @@ class CallRunner:
     """Tools refused in a reply whose text states no intent (draft under ``--yes``)."""
     declined: list[str] = field(default_factory=list)
     """The tools whose proposals the person declined in this conversation, in order."""
+    applied: list[str] = field(default_factory=list)
+    """The tools that ran without error in this conversation, in order."""
 
     def run(self, call: ToolCall, said: str = "") -> ToolResult:
         """Run ``call``; ``said`` is the text of the reply that asked for it."""
@@ -52,8 +55,14 @@ class CallRunner:
         arguments: Mapping[str, Any] = call.arguments
         try:
             tool, arguments = self._prepared(call, said)
-            arguments = self._approved(tool, arguments)
-            content, is_error = tool.handler(self.ctx, arguments), False
+            event = self._intercepted(tool, arguments)
+            arguments = event.arguments
+            if event.result is not None:  # a plugin answered: the tool does not run
+                content, is_error = event.result, False
+            else:
+                arguments = permit(tool, dict(arguments), self.ctx, self.mode, self.prompter)
+                content, is_error = tool.handler(self.ctx, arguments), False
+                self.applied.append(call.name)
         except Aborted as exc:
             if isinstance(exc, Declined):
                 self.declined.append(call.name)
@@ -94,17 +103,22 @@ class CallRunner:
             self.bus.emit(Notice(rfd_id=self.rfd_id, message=message, level="warning"))
             raise
 
-    def _approved(self, tool: Tool, checked: dict[str, Any]) -> dict[str, Any]:
+    def _intercepted(self, tool: Tool, checked: dict[str, Any]) -> ToolCallIntercept:
+        """The call as the ``tool_call.intercept`` interceptors leave it (arguments checked
+        again; ``result`` set when one of them answered it)."""
         paths = tool.targets(self.ctx, checked) if tool.targets else ()
         event = ToolCallIntercept(
             rfd_id=self.rfd_id, step=self.step.value, tool=tool.name, arguments=checked,
             paths=paths,
         )  # fmt: skip
-        checked = check_arguments(tool, self.bus.intercept(event, self._changed).arguments)
-        return permit(tool, checked, self.ctx, self.mode, self.prompter)
+        after = self.bus.intercept(event, self._changed)
+        return replace(after, arguments=check_arguments(tool, after.arguments))
 
     def _changed(self, plugin: str, before: ToolCallIntercept, after: ToolCallIntercept) -> None:
         """A plugin changed the call: shown (under ``--yes`` too) and recorded as an event."""
+        if after.result is not None and after.result != before.result:
+            message = call_notices.ANSWERED.format(plugin=plugin, tool=before.tool)
+            self.bus.emit(Notice(rfd_id=self.rfd_id, message=message, level="warning"))
         changes = call_notices.argument_changes(before.arguments, after.arguments)
         if not changes:
             return

@@ -22,7 +22,7 @@ import os
 import stat
 import subprocess
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,10 +69,15 @@ class Bounds:
     protected: tuple[str, ...] = ()
     bot_only: tuple[str, ...] = ()
     """The RFD directory and the state's (``docs/rfd/**``)."""
+    own: tuple[str, ...] = ()
+    """The bot's own files of the phase (its summary, its items), which the publish job
+    takes from the work job's commit: no other file of ``bot_only``."""
     max_file: int = MAX_FILE_BYTES
     max_phase: int = MAX_PHASE_BYTES
 
     def refusal(self, rel: str) -> str:
+        if matches_any(rel, self.own):
+            return ""
         if matches_any(rel, self.bot_only):
             return RFD_FILE
         if matches_any(rel, (*ALWAYS_PROTECTED, *self.protected)):
@@ -100,6 +105,20 @@ class Taken:
         return [REFUSED_LINE.format(path=shown(p), reason=why) for p, why in self.refused]
 
 
+@dataclass(frozen=True)
+class Candidate:
+    """A changed path offered for the phase: from the model's copy, or from the work job's
+    phase commit when the publish job checks it again (:mod:`bot.github.phase_artifact`)."""
+
+    path: str
+    problem: str = ""
+    """``""`` for a regular file; else why it is none (a link, a special file, a gitlink)."""
+    read: Callable[[int], bytes] | None = None
+    """Its bytes, at most the cap (:class:`bot.agent.untrusted.Refused` past it)."""
+    executable: bool = False
+    deleted: bool = False
+
+
 def collect(
     copy: WorkCopy, bounds: Bounds, values: SecretValues, checkout: Path | None = None
 ) -> Taken:
@@ -109,26 +128,49 @@ def collect(
     found = [(rel, why) for rel, why in walked if not _unchanged(copy, rel, why, bounds)]
     deleted = sorted(set(copy.entries) - {rel for rel, _ in walked})
     ignored = _ignored(checkout, [rel for rel, _ in found]) if checkout is not None else set()
+    guarded = {was[1]: rel for rel, was in copy.entries.items() if bounds.refusal(rel)}
+    offered = [_from_copy(copy.path, rel, why) for rel, why in found if rel not in ignored]
+    offered += [Candidate(rel, deleted=True) for rel in deleted]
+    return check(offered, bounds, values, guarded)
+
+
+def check(
+    offered: Sequence[Candidate],
+    bounds: Bounds,
+    values: SecretValues,
+    guarded: Mapping[str, str] | None = None,
+) -> Taken:
+    """The one check of what a phase may change — run on the model's copy (local and the
+    work job) and again by the publish job on the work job's commit: regular files only,
+    allowed and unprotected paths, within the caps, no secret value, no copy of a protected
+    file (``guarded``: sha256 of each protected file's content → its path)."""
     changes: list[Change] = []
     refused: list[tuple[str, str]] = []
     total = 0
-    guarded = {was[1]: rel for rel, was in copy.entries.items() if bounds.refusal(rel)}
-    for rel, problem in found:
-        if rel in ignored:
+    for offer in offered:
+        rel = offer.path
+        if offer.deleted:
+            why = bounds.refusal(rel)
+            refused += [(rel, f"(deleted) {why}")] if why else []
+            changes += [] if why else [Change(rel, None)]
             continue
-        why = bounds.refusal(rel) or problem
+        why = bounds.refusal(rel) or offer.problem
         if not why:
-            change, why = _read(copy.path, rel, bounds.max_file, values, guarded)
+            change, why = _read(offer, bounds.max_file, values, guarded or {})
             total += len(change.data or b"") if change is not None else 0
             if change is not None and total > bounds.max_phase:
                 change, why = None, PHASE_FULL.format(cap=bounds.max_phase)
             changes += [change] if change is not None else []
         refused += [(rel, why)] if why else []
-    for rel in deleted:
-        why = bounds.refusal(rel)
-        refused += [(rel, f"(deleted) {why}")] if why else []
-        changes += [] if why else [Change(rel, None)]
     return Taken(tuple(changes), tuple(refused))
+
+
+def _from_copy(root: Path, rel: str, problem: str) -> Candidate:
+    path = root / rel
+    if problem:
+        return Candidate(rel, problem)
+    executable = bool(os.lstat(path).st_mode & 0o111)
+    return Candidate(rel, read=lambda cap: read_bounded(path, cap, rel), executable=executable)
 
 
 def _unchanged(copy: WorkCopy, rel: str, problem: str, bounds: Bounds) -> bool:
@@ -193,11 +235,11 @@ def _same(path: Path, was: Entry, cap: int) -> bool:
 
 
 def _read(
-    root: Path, rel: str, cap: int, values: SecretValues, guarded: Mapping[str, str]
+    offer: Candidate, cap: int, values: SecretValues, guarded: Mapping[str, str]
 ) -> tuple[Change | None, str]:
-    path = root / rel
+    assert offer.read is not None
     try:
-        data = read_bounded(path, cap, rel)
+        data = offer.read(cap)
     except Refused as exc:
         return None, exc.reason
     original = guarded.get(hashlib.sha256(data).hexdigest()) if len(data) >= MIN_COPY else None
@@ -207,8 +249,7 @@ def _read(
     if found:
         kinds = ", ".join(sorted({kind for _, _, kind in found}))
         return None, SECRET.format(kind=kinds)
-    executable = bool(os.lstat(path).st_mode & 0o111)
-    return Change(rel, data, executable), ""
+    return Change(offer.path, data, offer.executable), ""
 
 
 def apply(root: Path, taken: Taken) -> Taken:

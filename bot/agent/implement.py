@@ -19,16 +19,20 @@ from bot.agent.context import Step, Store
 from bot.agent.item import STOPS, Task, attempt
 from bot.agent.loop import Stop, run
 from bot.agent.phase_checklist import (
+    STALE,
     amend,
     failed_items,
+    keep_phase,
     next_pending,
+    nothing_to_do,
     original_count,
     reset_failed,
+    stale_phase,
 )  # fmt: skip
 from bot.agent.phase_work import PhaseWork
 from bot.agent.session import Session
 from bot.agent.verify import command_for
-from bot.core.errors import BudgetExceeded, InvalidStructure, ProviderError, ValidationError
+from bot.core.errors import BudgetExceeded, ProviderError, ValidationError
 from bot.core.text import plural
 from bot.events import Notice, PhaseFailed
 from bot.llm.base import Message, Usage
@@ -39,7 +43,7 @@ SHARED_SYSTEM = "_implement_system"
 """The system prompt of research and plan (same read-only tools, same model): plan reads
 research's cached prefix — tools, system prompt, RFD, earlier summaries, the phase."""
 PROGRESS = "Working on step {n} of {total}: {label}"
-NO_ITEMS = "the plan has no checklist items (`- [ ] 1. Label`)"
+NOTHING_TO_DO = "phase {phase} has nothing to do: the plan has no checklist items"
 EMPTY = "{step} stopped: {why}; nothing was saved"
 CUT_OFF_MARK = "\n\n[… cut off at max_tokens: this answer is incomplete]"
 LOCK = ".lock"
@@ -115,9 +119,14 @@ def _implement(
     require_input(work.rfd_text, f"RFD {session.rfd_path or session.event_id}")
     # refuses an unenforceable budget before any change
     meter = meter or session.meter(Step.IMPLEMENT)
-    if restart:
+    phase = f"{work.title}\n\n{work.description}"
+    old = stale_phase(store, session.rfd_id, work.base, phase)
+    if old is not None:
+        _notice(session, STALE.format(phase=work.name, old=old), "warning")
+    if restart or old is not None:
         store.remove_tree(session.rfd_id, work.base)
     research = _artifact(session, work, "research.md", lambda: _research(session, work, meter))
+    keep_phase(store, session.rfd_id, work.base, phase)  # what research and checklist answer
     planned = _artifact(session, work, "items.md", lambda: _plan(session, work, meter, research))
     items, again = reset_failed(planned)
     if again:
@@ -166,8 +175,9 @@ def _plan(session: Session, work: PhaseWork, meter: Meter, research: str) -> str
     first = session.opening(prompt, docs, shared=shared, task_cached=True)
     plan = run_text(session, Step.PLAN, prompt.system, meter, first)
     labels = [i.label for i in checklist.parse(plan).items]
-    if not labels:
-        raise InvalidStructure(NO_ITEMS, hint="run the step again to plan anew")
+    if not labels:  # an empty phase (seed 003): kept as the planner wrote it, recorded as done
+        _notice(session, NOTHING_TO_DO.format(phase=work.name))
+        return plan
     if len(labels) > cap:
         _notice(session, f"the plan has {len(labels)} items; keeping the first {cap}", "warning")
     return checklist.render(labels[:cap])
@@ -219,6 +229,10 @@ def _save(session: Session, work: PhaseWork, position: int, text: str) -> None:
 
 
 def _summary(session: Session, work: PhaseWork, meter: Meter, items: str) -> str:
+    if not checklist.parse(items).items:  # nothing was done: nothing for a model to sum up
+        summary = nothing_to_do(work.name, work.title, items)
+        _store(session).write_text(session.rfd_id, f"{work.base}/{SUMMARY}", summary)
+        return summary
     _notice(session, f"Summarizing phase {work.name}: {work.title}")
     results = [_result(session, work, n) for n in range(len(checklist.parse(items).items))]
     prompt = session.prompt("implement_summary", **work.variables())

@@ -13,9 +13,11 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from bot.agent.calls import CallRunner
 from bot.agent.tools import spec
+from bot.ai.query import before_query, complete
 from bot.core.secret_values import SecretValues
 from bot.events import (
     EventBus,
@@ -100,7 +102,7 @@ def run(
     still save when the run is cut short (a timeout, Ctrl-C)."""
     rfd_id = conv.calls.rfd_id
     work = [] if progress is None else progress
-    work[:] = messages
+    work[:] = before_query(conv.bus, messages, step=conv.step, model=conv.model, rfd_id=rfd_id)
     conv.bus.emit(TurnStarted(rfd_id=rfd_id, step=conv.step, model=conv.model))
     try:
         return _cycles(conv, work)
@@ -169,9 +171,13 @@ def _ask_model(conv: Conversation, messages: list[Message], *, retry: bool) -> R
 
 def _complete(conv: Conversation, request: Request) -> Reply:
     outgoing.check(request, conv.secrets)
-    reply = paid(conv, lambda: conv.llm.complete(request, on_text=conv.on_text))
+    reply = paid(conv, lambda: complete(conv.bus, conv.llm, request, **_told(conv)))
     charge(conv, reply.model or conv.model, reply.usage)
     return reply
+
+
+def _told(conv: Conversation) -> dict[str, Any]:
+    return {"step": conv.step, "rfd_id": conv.calls.rfd_id, "on_text": conv.on_text}
 
 
 def paid(conv: Conversation, call: Callable[[], Reply]) -> Reply:

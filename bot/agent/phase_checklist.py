@@ -1,6 +1,10 @@
 """The checklist of a phase being implemented: what a new run retries, what comes next,
 how far amendments may grow it, and the failed items as the summary lists them.
 
+The phase the checklist was made for (title and description) is kept beside it
+(``implement/<N>/phase.md``): when ``plan.json`` says something else now, the research
+and the checklist answer an old question, and a new run makes them again.
+
 The plan's original item count is kept in its own state file beside the checklist
 (``implement/<N>/original_count``): the ``<!-- original_count -->`` comment in the
 checklist can be edited away or garbled, and the 2x bound on amendments must hold anyway.
@@ -17,6 +21,26 @@ from bot.model import checklist
 ORIGINAL_COUNT = "original_count"
 """Beside ``items.md``: the plan's item count, the base of the amendment cap."""
 FAILED_ITEMS = "\n## Failed items\n\n{items}\n"
+PHASE = "phase.md"
+"""Beside ``items.md``: the phase (title, blank line, description) its checklist was made for."""
+STALE = (
+    "phase {phase} changed in plan.json since its checklist was made "
+    "(was {old!r}): researching and planning it again"
+)
+
+
+def stale_phase(store: Store, rfd_id: Any, base: str, phase: str) -> str | None:
+    """The title the checklist under ``base`` was made for, when ``phase`` (title, blank
+    line, description) is no longer it; ``None`` when it still is, or nothing was made.
+    A checklist from before the phase was kept beside it counts as current."""
+    saved = store.read_text(rfd_id, f"{base}/{PHASE}")
+    if saved is None or saved.strip() == phase.strip():
+        return None
+    return saved.strip().split("\n", 1)[0]
+
+
+def keep_phase(store: Store, rfd_id: Any, base: str, phase: str) -> None:
+    store.write_text(rfd_id, f"{base}/{PHASE}", phase.strip() + "\n")
 
 
 def reset_failed(items: str) -> tuple[str, int]:
@@ -68,3 +92,14 @@ def failed_items(items: Sequence[checklist.Item]) -> str:
 def _code(text: str) -> str:
     """Model text shown as a code span: it cannot become markdown structure or a mention."""
     return f"`{text.replace('`', chr(39))}`"
+
+
+NOTHING_SUMMARY = "Phase {phase} ({title}): nothing to do — the plan found no item to work on.\n"
+
+
+def nothing_to_do(phase: str, title: str, plan: str) -> str:
+    """The summary of a phase whose plan has no item, the planner's words quoted (model
+    text: never headings or checklist lines of the summary)."""
+    quoted = "\n".join(f"> {line}".rstrip() for line in plan.strip().splitlines())
+    summary = NOTHING_SUMMARY.format(phase=phase, title=title)
+    return summary + (f"\n{quoted}\n" if quoted else "")

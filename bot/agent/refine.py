@@ -15,6 +15,7 @@ so (the result's ``warning``); a pass that takes the step over its budget
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import re
 from collections.abc import Sequence
@@ -52,6 +53,8 @@ class Focus(enum.Enum):
     SCOPE = "scope"
     CLARITY = "clarity"
     SCOPE_AND_CLARITY = "scope_and_clarity"
+    IMPLEMENTATION = "implementation"
+    """An Accepted RFD: the one conversation that changes the code (bot.agent.refine_impl)."""
 
 
 ROTATION = (Focus.COMPLETENESS, Focus.CORRECTNESS, Focus.EDGE_CASES, Focus.SCOPE, Focus.CLARITY)
@@ -100,6 +103,11 @@ class RefineResult:
     @property
     def changed(self) -> bool:
         return any(p.diff for p in self.passes)
+
+    @property
+    def implementation(self) -> bool:
+        """It changed the code of an Accepted RFD (its reviews are implementation reviews)."""
+        return any(p.focus is Focus.IMPLEMENTATION for p in self.passes)
 
 
 def focus_for(number: int, *, reviews: bool) -> Focus:
@@ -160,11 +168,12 @@ def _pass(
     """One pass: the model's notes and its usage (the RFD file holds the result)."""
     item = f"refine pass {number} ({focus.value.replace('_', ' ')})"
     if focus is Focus.REVIEWS:
-        asked = Asked(
-            "refine_pass1", {"review_count": len(reviews), "max_passes": MAX_PASSES}, item
-        )
+        variables: dict[str, object] = {"review_count": len(reviews), "max_passes": MAX_PASSES}
+        asked = Asked("refine_pass1", variables, item)
     else:
         asked = Asked("refine_pass", {"pass_number": number, "focus": focus.value}, item)
+    if number == 1:  # --edit steers the loop through its first pass (bot.ai.steer)
+        asked = dataclasses.replace(asked, steer=session.steer)
     return revise(session, meter, asked, [(r.path, r.text) for r in reviews])
 
 

@@ -26,6 +26,7 @@ from bot.agent.rfd_tools import RFD_SECTION
 from bot.agent.session import Session
 from bot.ai.answers import REVISION_TOOL
 from bot.ai.shared import prefix_request
+from bot.ai.steer import Steer, steered
 from bot.core.atomic import read_exact
 from bot.core.errors import ProviderError
 from bot.events import Notice, ResultReady
@@ -55,6 +56,10 @@ FEEDBACK = (
 )
 
 
+TEMPERATURE = 0.2
+"""Refine edits a document it should keep: a low temperature (seed 004), on the models that
+accept one (:mod:`bot.llm.anthropic_wire` sends it to the legacy Claude models only)."""
+
 @dataclasses.dataclass(frozen=True)
 class Asked:
     """What one pass asks: its template, variables, and a title for the judges."""
@@ -62,6 +67,8 @@ class Asked:
     template: str
     variables: Mapping[str, Any]
     item: str
+    steer: Steer | None = None
+    """``--edit``: the person edits this pass's task before it is sent (:mod:`bot.ai.steer`)."""
 
 
 def revise(
@@ -70,13 +77,15 @@ def revise(
     """Run one pass on ``session.rfd_path``: the model's notes and what the pass used."""
     before = _read(session)
     conv = session.conversation(Step.REFINE, "", meter)
-    request = _request(session, asked, before, reviews)
+    request = steered(_request(session, asked, before, reviews), asked.steer)
+    task = request.messages[-1].text  # what the person saved, when they steered
     reply = answer(conv, request)
     notes, usage = apply(session, reply), reply.usage
     feedback = _feedback(session, conv, asked, (before, notes), reviews)
     if feedback:
         extra = Message("user", "\n\n".join([FEEDBACK.format(tool=REVISION_TOOL.name), *feedback]))
         request = _request(session, asked, _read(session), reviews)
+        request = steered(request, (lambda _: task) if asked.steer else None)
         request = dataclasses.replace(request, messages=(*request.messages, extra))
         reply = answer(conv, request)
         notes, usage = apply(session, reply), usage + reply.usage
@@ -121,7 +130,7 @@ def _request(
     )  # fmt: skip
     for cut in cuts:
         session.bus.emit(Notice(rfd_id=session.event_id, message=cut, level="warning"))
-    return request
+    return dataclasses.replace(request, temperature=TEMPERATURE)
 
 
 def _feedback(

@@ -74,6 +74,8 @@ class Session:
     prompts: PromptSource | None = None
     """Prompt templates; ``None`` means ``bot.llm.prompts.Prompts`` with the repository's
     overrides."""
+    steer: Callable[[str], str | None] | None = None
+    """``--edit``: the person edits the step's first prompt before it is sent."""
     llm_for: Callable[[str, str | None], LLM] | None = None
     """The provider of a step and model (the workspace's routing); ``None``: ``llm`` for all."""
     work_root: Path | None = None
@@ -182,7 +184,7 @@ class Session:
         """A conversation of ``step``: its tools, model, limits, and this session's person."""
         unconfirmed = step is Step.DRAFT and self.mode is not Mode.ASK
         calls = CallRunner(
-            toolset(step), self.tool_context(), self.bus, step,
+            toolset(step, web=self.config.research.web), self.tool_context(), self.bus, step,
             mode=self.mode, prompter=self.prompter, rfd_id=self.event_id,
             intent_first=intent.WRITES if unconfirmed else frozenset(),
         )  # fmt: skip

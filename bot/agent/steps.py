@@ -41,11 +41,14 @@ def session_for(
     model: str | None = None,
     prompter: Prompter | None = None,
     on_text: OnText | None = None,
+    steer: Callable[[str], str | None] | None = None,
 ) -> Session:
-    """A session on the RFD ``query`` names (``045``, ``D32``...)."""
+    """A session on the RFD ``query`` names (``045``, ``D32``...); ``steer``: ``--edit``."""
     doc = ws.document(query)
     found = ws.find(query)
-    base = Session.from_workspace(ws, model=model, prompter=prompter, on_text=on_text)
+    base = Session.from_workspace(
+        ws, model=model, prompter=prompter, on_text=on_text, steer=steer
+    )
     return base.for_rfd(found.rfd_id, found.path, doc.title)
 
 
@@ -57,9 +60,39 @@ def active_reviews(session: Session, *, impl: bool = False) -> list[ReviewText]:
 
 
 def refine_rfd(ws: Workspace, query: str, **options: Any) -> RefineResult:
-    """``rfd refine``: the rule-of-five loop over the RFD and its active reviews."""
+    """``rfd refine``: the rule-of-five loop over the RFD and its active reviews; on an
+    Accepted RFD, the implementation's changes its implementation reviews ask for."""
+    from bot.model.status import Status
+
     session = session_for(ws, query, **options)
-    return refine(session, active_reviews(session))
+    doc = ws.document(query)
+    if doc.status is not Status.ACCEPTED:
+        return refine(session, active_reviews(session))
+    from bot.agent.refine_impl import refine_implementation
+
+    reviews = active_reviews(session, impl=True)
+    context = _implementation(ws, session, doc)
+    values = held_values(ws.config, os.environ)
+    with opened(ws.root) as copy:  # as implement: the model works in a copy (bot.agent.work_copy)
+        session = replace(session, work_root=copy.path, secrets=values)
+        try:
+            return refine_implementation(session, doc.text, reviews, context)
+        finally:
+            _take(session, copy, values)
+
+
+def _implementation(ws: Workspace, session: Session, doc: Any) -> list[tuple[str, str]]:
+    """What an implementation refine sees besides the RFD: phase summaries, then the diff
+    since acceptance (its notices shown, as the implementation review shows them)."""
+    from bot.ai.impl_diff import review_diff
+    from bot.events import Notice
+
+    summaries = sorted(ws.store.phase_summaries(session.event_id).items())
+    docs = [(f"summary of phase {n}", Path(p).read_text(encoding="utf-8")) for n, p in summaries]
+    diff = review_diff(ws, doc)
+    for notice in diff.notices:
+        ws.bus.emit(Notice(rfd_id=session.event_id, message=notice, level="warning"))
+    return docs + ([(diff.label, diff.text)] if diff.text else [])
 
 
 def implement_rfd(

@@ -2,7 +2,8 @@
 
 Read-only steps (review, research, plan, summary) carry no write tool at all; the
 authoring steps carry only their dedicated RFD tool (seed 000's table); implement
-gets the full set, and ends each item with ``submit_item_result``.  Review, refine and
+gets the full set, and ends each item with ``submit_item_result``.  Explore may also
+read the web and search package registries when ``research.web`` is on.  Review, refine and
 plan extraction answer with the answer tools of :mod:`bot.ai.answers` instead, none of
 which writes (refine applies its answer itself).
 ``toolset`` is the single place that decides.
@@ -48,8 +49,13 @@ _JSON_TYPES: Mapping[str, tuple[type, ...]] = {
 }
 
 
-def toolset(step: Step) -> tuple[Tool, ...]:
-    """The tools the model may call during ``step``."""
+def toolset(step: Step, *, web: bool = False) -> tuple[Tool, ...]:
+    """The tools the model may call during ``step``; ``web`` (``research.web``) adds the
+    research tools to explore (:mod:`bot.agent.research`)."""
+    if web and step is Step.EXPLORE:
+        from bot.agent.research import RESEARCH_TOOLS
+
+        return (*_TOOLSETS[step], *RESEARCH_TOOLS)
     return _TOOLSETS[step]
 
 

@@ -81,10 +81,12 @@ def build(
 
 def call(ws: Workspace, request: Request, *, step: str, rfd_id: Any) -> Called:
     """Run ``request`` within the step's budget and record its usage in the ledger."""
+    from bot.ai.query import before_request
     from bot.events import TurnAborted, TurnStarted
 
     request = within_budget(request, Budget.from_config(ws.config, step))
     key = "" if rfd_id is None else str(rfd_id)
+    request = before_request(ws.bus, request, step=step, rfd_id=key)
     ws.bus.emit(TurnStarted(rfd_id=key, step=step, model=request.model))
     try:
         return _complete(ws, request, step=step, rfd_id=rfd_id)
@@ -95,6 +97,7 @@ def call(ws: Workspace, request: Request, *, step: str, rfd_id: Any) -> Called:
 
 
 def _complete(ws: Workspace, request: Request, *, step: str, rfd_id: Any) -> Called:
+    from bot.ai.query import complete
     from bot.events import Notice, TurnComplete, TurnCycleComplete
     from bot.llm.usage import LEDGER, entry, record
 
@@ -109,7 +112,7 @@ def _complete(ws: Workspace, request: Request, *, step: str, rfd_id: Any) -> Cal
 
     outgoing.check(request)
     try:
-        reply = retry_empty(lambda: llm.complete(request))
+        reply = retry_empty(lambda: complete(ws.bus, llm, request, step=step, rfd_id=key))
     except PaidError as exc:  # billed, but no usable answer: the ledger still counts it
         ledger(exc.model or request.model, exc.usage)
         raise

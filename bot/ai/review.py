@@ -19,6 +19,7 @@ from bot.ai.answers import REVIEW_TOOL
 from bot.ai.call import Doc, build, call, tool_input
 from bot.ai.impl_diff import review_diff
 from bot.ai.shared import shared_request
+from bot.ai.steer import Steer, steered
 from bot.llm.base import Request, Usage
 from bot.llm.guard import require_input
 from bot.model.reviews import MAX_FINDINGS, MAX_SUMMARY_CHARS, Review, from_data
@@ -42,8 +43,11 @@ class AiReview:
     """What was truncated to fit the context budget (show them as warnings)."""
 
 
-def ai_review(ws: Workspace, doc: Document, *, impl: bool, model: str | None) -> AiReview:
-    """Review ``doc`` with the configured model (``model`` overrides it)."""
+def ai_review(
+    ws: Workspace, doc: Document, *, impl: bool, model: str | None, steer: Steer | None = None
+) -> AiReview:
+    """Review ``doc`` with the configured model (``model`` overrides it); ``steer``
+    (``--edit``): the person edits the task before it is sent (:mod:`bot.ai.steer`)."""
     require_input(doc.text, f"RFD {doc.rfd_id or doc.path}")
     context: dict[str, Any] = {"rfd_id": str(doc.rfd_id or ""), "title": doc.title}
     if impl:
@@ -53,7 +57,7 @@ def ai_review(ws: Workspace, doc: Document, *, impl: bool, model: str | None) ->
             ws, doc, step=STEP, template="review", context=context,
             model=ws.config.model_for(STEP, model), tool=TOOL,
         )  # fmt: skip
-    done = call(ws, request, step=STEP, rfd_id=doc.rfd_id)
+    done = call(ws, steered(request, steer), step=STEP, rfd_id=doc.rfd_id)
     data = tool_input(done.reply, TOOL.name)
     kind = "implementation" if impl else "design"
     review = from_data(data, kind=kind, reviewer=ws.llm_for(STEP, model).name, model=done.model)

@@ -69,14 +69,18 @@ def show_usage(out: Output, ws: Workspace, step: str, model: str | None, usage: 
 
 @rfd_command()
 @click.argument("rfd")
+@click.option("--edit", is_flag=True, help="Edit the first prompt in $EDITOR before it is sent.")
 @ai_options
-def refine(out: Output, rfd: str, model: str | None, yes: bool) -> int:
-    """Refine the RFD from its active reviews (rule of five), then offer to dismiss them."""
+def refine(out: Output, rfd: str, model: str | None, yes: bool, edit: bool) -> int:
+    """Refine the RFD from its active reviews (rule of five), then offer to dismiss them.
+
+    On an Accepted RFD: change the implementation as its implementation reviews ask."""
     from bot.agent.refine import StopReason
     from bot.agent.steps import refine_rfd
+    from bot.ai.steer import editor
 
     ws = ai_workspace(out, yes, "refine", model)
-    result = refine_rfd(ws, rfd, **options(ws, out, model))
+    result = refine_rfd(ws, rfd, steer=editor if edit else None, **options(ws, out, model))
     asked = ws.interactive and not ws.assume_yes
     for p in result.passes:
         changed = ", ".join(p.changed_sections) or "no change"
@@ -110,24 +114,25 @@ def refine(out: Output, rfd: str, model: str | None, yes: bool) -> int:
     if not complete:  # a failed pass: nothing says the reviews are addressed
         out.warning(REFINE_FAILED.format(stop=result.stop.value, rfd=rfd))
         return 1
-    _offer_dismiss(out, ws, rfd)
+    _offer_dismiss(out, ws, rfd, impl=result.implementation)
     return 0
 
 
-def _offer_dismiss(out: Output, ws: Workspace, rfd: str) -> None:
+def _offer_dismiss(out: Output, ws: Workspace, rfd: str, *, impl: bool = False) -> None:
     from bot.agent.dismiss import ask_dismiss
     from bot.agent.terminal import TerminalPrompter
     from bot.lifecycle.review import dismiss
 
-    reviews = ws.store.list_reviews(str(ws.find(rfd).rfd_id))
+    reviews = ws.store.list_reviews(str(ws.find(rfd).rfd_id), impl=impl)
     if not reviews:
         return
     if not ws.interactive:
-        out.line(f"dismiss addressed reviews with `rfd dismiss {rfd} <n…|all>`")
+        flag = " --impl" if impl else ""
+        out.line(f"dismiss addressed reviews with `rfd dismiss {rfd} <n…|all>{flag}`")
         return
     selection = ask_dismiss(TerminalPrompter(), [r.headline for r in reviews])
     if selection:
-        dismiss(ws, rfd, selection)  # the terminal listener names each dismissed file
+        dismiss(ws, rfd, selection, impl=impl)  # the terminal listener names each dismissed file
 
 
 def _author_step(name: str, run: str, doc: str) -> click.Command:

@@ -45,6 +45,11 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
     old = len(found) - len(findings) + len(unreadable) - len(problems)
     store = StateStore(root, cfg)
     problems += [e for doc in docs if chosen(doc.path) for e in store.validate(str(doc.rfd_id))]
+    if not wanted:  # every RFD: the state directories no RFD owns too
+        from bot.state.check import orphans
+
+        owned = {store.dir(str(f.rfd_id)).name for f in discovery.scan(root, cfg)}
+        problems += orphans(store, store.base, owned)
     out.data({"findings": [_finding(f) for f in findings],
               "errors": [e.to_dict() for e in problems], "grandfathered": old})  # fmt: skip
     for finding in findings:

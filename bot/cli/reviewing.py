@@ -17,23 +17,27 @@ from bot.lifecycle import review as reviewing
 from bot.state import OnExists
 
 if TYPE_CHECKING:
+    from bot.ai.steer import Steer
     from bot.lifecycle.workspace import Workspace
 
 
 @rfd_command()
 @click.argument("rfd")
 @click.option("--model", help="Model alias or id (default: the review step's model).")
-def review(out: Output, rfd: str, model: str | None) -> int:
+@click.option("--edit", is_flag=True, help="Edit the prompt in $EDITOR before it is sent.")
+def review(out: Output, rfd: str, model: str | None, edit: bool) -> int:
     """Review the RFD (Discussion) or its implementation (Accepted); save the review."""
     ws = workspace(out, flags=model_flag("review", model))
     provider = ws.provider("review", model)
     if provider.llm.offline and provider.reason:
         out.line(provider.reason, style="yellow")
+    if edit and provider.llm.offline:
+        out.warning("--edit: the offline review asks no model, so there is no prompt to edit")
     from bot.cli.stream import spinner_for
     from bot.llm.usage import entry, format_entry
 
     spinner_for(ws, out)
-    o = reviewing.review(ws, rfd, model=model)
+    o = reviewing.review(ws, rfd, model=model, steer=_editor() if edit else None)
     for notice in o.notices:
         out.warning(notice)
     used = None if provider.llm.offline else entry("review", o.model, o.usage, at=ws.clock())
@@ -57,6 +61,12 @@ def review(out: Output, rfd: str, model: str | None) -> int:
     then = then.format(rfd=o.rfd_id)
     out.success(f"{_active(ws, o.rfd_id, o.impl)} — {then}")
     return 0
+
+
+def _editor() -> Steer:
+    from bot.ai.steer import editor
+
+    return editor
 
 
 _NEXT_DESIGN = "`rfd refine {rfd}` works the findings in; `rfd dismiss {rfd} N` once addressed"

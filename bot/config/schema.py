@@ -13,7 +13,12 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
-from bot.config.schema_ai import ImplementSection, ProviderSection, StepsSection
+from bot.config.schema_ai import (
+    ImplementSection,
+    ProviderSection,
+    ResearchSection,
+    StepsSection,
+)
 
 
 @dataclass(frozen=True)
@@ -182,6 +187,7 @@ class Config:
     accept: AcceptSection = AcceptSection()
     bot: BotSection = BotSection()
     implement: ImplementSection = ImplementSection()
+    research: ResearchSection = ResearchSection()
     lint: LintSection = LintSection()
     process: ProcessSection = ProcessSection()
     plugins: PluginsSection = PluginsSection()

@@ -88,3 +88,27 @@ class ImplementSection:
     redacted_env: tuple[str, ...] = ()
     """More environment variables whose values are secrets (redacted in every encoding from
     command output and commits), beyond key-, token- and password-like names."""
+
+
+@dataclass(frozen=True)
+class ResearchSection:
+    """What explore may look up outside the repository (seed 000: web pages, package
+    registries).  Off by default: nothing leaves the machine unless ``web`` is on."""
+
+    web: bool = False
+    """Give explore ``web_fetch`` and ``package_search``."""
+    allowed_hosts: tuple[str, ...] = (
+        "pypi.org", "registry.npmjs.org", "crates.io", "docs.python.org", "docs.rs",
+        "developer.mozilla.org", "en.wikipedia.org",
+    )  # fmt: skip
+    """Hosts the tools may reach (a subdomain of one counts); every redirect is checked too."""
+    pypi_url: str = "https://pypi.org"
+    """Where ``package_search`` asks PyPI (its JSON API)."""
+    npm_url: str = "https://registry.npmjs.org"
+    """Where ``package_search`` asks npm (its search API)."""
+    crates_url: str = "https://crates.io"
+    """Where ``package_search`` asks crates.io (its search API)."""
+    max_chars: int = 20_000
+    """Longest answer the model is shown (the rest is cut, visibly)."""
+    timeout_seconds: float = 15.0
+    """Timeout of one request."""

@@ -53,12 +53,53 @@ class ConversationSaved(Event):
     path: str
 
 
+# ------------------------------------------------------------- queries and responses
+
+
+@dataclass(frozen=True, kw_only=True)
+class QueryBefore(Event):
+    """Before a step's conversation (or single call) is sent to the model: interceptors
+    may change ``prompt`` — the person's message, the task after the documents — or raise
+    Aborted.  A change is shown to the user (a warning naming the plugin), never silent."""
+
+    name: ClassVar[str] = "query.before"
+    interceptable: ClassVar[bool] = True
+    step: str
+    model: str
+    prompt: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResponseChunk(Event):
+    """A copy of each piece of text as it streams in (steps that stream: the authoring
+    conversations and implement; single-call steps answer in one piece)."""
+
+    name: ClassVar[str] = "response.chunk"
+    step: str
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResponseComplete(Event):
+    """The whole response of one model call, once it has arrived."""
+
+    name: ClassVar[str] = "response.complete"
+    step: str
+    model: str
+    text: str
+    stop_reason: str
+    tool_calls: tuple[str, ...] = ()
+    """The names of the tools the model asked for, in order."""
+
+
 # --------------------------------------------------------------------------- tool calls
 
 
 @dataclass(frozen=True, kw_only=True)
 class ToolCallIntercept(Event):
-    """Before the permission prompt: modify ``arguments`` or raise Aborted(reason)."""
+    """Before the permission prompt: modify ``arguments``, raise Aborted(reason), or answer
+    the call with a ``result`` of its own (a cache, a policy's canned answer): the tool then
+    does not run and nobody is asked; the user is told which plugin answered."""
 
     name: ClassVar[str] = "tool_call.intercept"
     interceptable: ClassVar[bool] = True
@@ -68,6 +109,8 @@ class ToolCallIntercept(Event):
     paths: tuple[str, ...] = ()
     """Repository paths the call writes that its arguments do not name (the dedicated RFD
     tools write the RFD file or its state files): what policies check besides arguments."""
+    result: str | None = None
+    """Set by an interceptor: what the model gets instead of running the tool."""
 
 
 @dataclass(frozen=True, kw_only=True)

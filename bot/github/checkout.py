@@ -134,6 +134,16 @@ def commit_and_push(
     checkout: Checkout, paths: Iterable[Path | str], message: str, environ: Mapping[str, str]
 ) -> str | None:
     """Commit ``paths`` (if anything changed) and push; the new commit's sha, or None."""
+    sha = commit_only(checkout, paths, message, environ)
+    if sha is not None:
+        push(checkout.root, sha, checkout.branch, environ)
+    return sha
+
+
+def commit_only(
+    checkout: Checkout, paths: Iterable[Path | str], message: str, environ: Mapping[str, str]
+) -> str | None:
+    """Commit ``paths`` (if anything changed), pushing nothing; the new commit's sha, or None."""
     if not checkout.writable:
         return None
     repo = _repo(checkout.root)
@@ -145,9 +155,15 @@ def commit_and_push(
     if not _run(repo, env, "diff", "--cached", "--name-only"):
         return None
     _run(repo, env, "commit", "--no-verify", "--quiet", "-m", message)
-    _run(repo, env, "push", "--no-verify", "--end-of-options", "origin",
-         f"HEAD:refs/heads/{checkout.branch}")  # fmt: skip
     return _run(repo, env, "rev-parse", "HEAD")
+
+
+def push(root: Path, sha: str, branch: str, environ: Mapping[str, str]) -> None:
+    """Push commit ``sha`` of ``root``'s repository to origin's ``branch`` (never forced)."""
+    if not is_branch(branch):
+        raise ForgeError(f"{branch!r} is no branch name git accepts")
+    _run(_repo(root), git_env(environ), "push", "--no-verify", "--end-of-options", "origin",
+         f"{sha}:refs/heads/{branch}")  # fmt: skip
 
 
 def delivery_commit(checkout: Checkout, key: str) -> str | None:

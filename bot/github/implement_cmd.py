@@ -18,6 +18,11 @@ An item whose check fails stays failed (``[!]``): the PR then says so and record
 nothing (no ``phases/<label>.md``; it says how a person records the phase from the kept
 summary), and the progress comment — on the tracking issue too — ends in a warning.
 
+In the shipped workflow this runs as the ``work`` stage (:mod:`bot.github.stage`): the job
+holds no token that can write code, so the phase is committed but not pushed, and the
+commit and the texts to post are left for the publish job
+(:mod:`bot.github.phase_artifact`, :mod:`bot.github.implement_publish`).
+
 Retry-safe: a run that pushed the branch but failed to open the PR (a 5xx, a
 422) left the work on the branch; the next run finds the branch with its
 ``phases/<label>.md`` (or the kept summary of failed items), opens the PR for it without
@@ -29,6 +34,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot.agent.commit_guard import baseline, check_run, shown
@@ -37,7 +43,14 @@ from bot.agent.isolation import ENABLE, NO_ISOLATION, choose
 from bot.core.errors import ForgeError
 from bot.core.markdown_safe import block, inline
 from bot.core.text import plural
-from bot.github.checkout import close, commit_and_push, file_at, open_branch, pushed_branch
+from bot.github.checkout import (
+    close,
+    commit_and_push,
+    commit_only,
+    file_at,
+    open_branch,
+    pushed_branch,
+)
 from bot.github.commands import Command
 from bot.github.context import Context
 from bot.github.implement_phase import not_accepted_yet, phase_to_run
@@ -61,8 +74,17 @@ from bot.github.implement_texts import (
     pr_link,
 )
 from bot.github.ops import COMMIT, NEEDS_MODEL, Refused, has_model, open_workspace
+from bot.github.phase_artifact import (
+    URL,
+    Handed,
+    artifact_dir,
+    git_text,
+    write_bundle,
+    write_manifest,
+)
 from bot.github.progress import Progress, Snapshot, Stage, implement_listener
 from bot.github.run_link import run_id, run_url
+from bot.github.stage import JobStage, stage_of
 from bot.github.targets import rfd_for_implement
 from bot.lifecycle.tracking import PULL_LINK
 
@@ -102,6 +124,9 @@ def implement(ctx: Context, command: Command) -> str:
         ctx.upsert("implement", key, OPENED.format(**facts, pr=pr_link(existing[1])))
         link_pull(ws, rid, position, existing)
         return EXISTS.format(**facts, url=existing[1])
+    if stage_of(ctx.environ) is JobStage.WORK:
+        _hand_over(ctx, command, position, facts, key)
+        return ""
     done, reply = _earlier_work(ctx, facts)
     if done is not None:
         opened = _recover(ctx, facts, key, done)
@@ -115,6 +140,42 @@ def implement(ctx: Context, command: Command) -> str:
         reply = FAILED_REPLY if reply is OPENED_REPLY else reply
     extra = f"\n\n{checked_list(opened.checked)}" if opened.checked else ""
     return reply.format(**facts, url=opened.url) + extra
+
+
+EARLIER = (
+    "Branch `{branch}` holds an earlier run's work, but its pull request was not opened. "
+    "Open it from the branch, or delete the branch and comment `/rfd implement {n}` again."
+)
+
+
+def _hand_over(
+    ctx: Context, command: Command, position: int, facts: dict[str, Any], key: str
+) -> None:
+    """The work job: implement the phase, commit it without pushing, and leave the commit
+    and the texts to post for the publish job (:mod:`bot.github.phase_artifact`)."""
+    if pushed_branch(ctx.root, facts["branch"], ctx.environ) is not None:
+        raise Refused(EARLIER.format(**facts))
+    progress = _progress(ctx, key, facts)
+    dest = artifact_dir(ctx.environ)
+    try:
+        result, checked = _implement(ctx, command, position, facts, progress, hand_to=dest)
+    except Exception as exc:
+        _report(ctx, progress, exc, facts)
+        raise
+    failed = bool(result.failed)
+    reply = (FAILED_REPLY if failed else OPENED_REPLY).format(**facts, url=URL)
+    reply += f"\n\n{checked_list(checked)}" if checked else ""
+    body = _pull_body(facts, (result.summary, failed), checked)
+    base = _head(ctx)
+    write_manifest(dest, Handed(facts["rid"], facts["label"], base, failed, body, reply))
+    output = ctx.environ.get("GITHUB_OUTPUT")
+    if output:
+        with open(output, "a", encoding="utf-8") as fh:
+            fh.write("handed=true\n")
+
+
+def _head(ctx: Context) -> str:
+    return git_text(ctx.root, "rev-parse", "--verify", "HEAD").strip()
 
 
 def checked_list(checked: Sequence[str]) -> str:
@@ -166,12 +227,16 @@ def _report(ctx: Context, progress: Progress, exc: Exception, facts: dict[str, A
 def _open_pull(ctx: Context, facts: dict[str, Any], done: Done, checked: Sequence[str] = ()) -> str:
     """Open the phase's pull request (its body says when items failed, and lists the
     changes not taken); its URL."""
-    summary, failed = done
-    body = (FAILED_PR_BODY if failed else PR_BODY).format(**facts, summary=block(summary))
-    body += f"\n\n{checked_list(checked)}" if checked else ""
+    body = _pull_body(facts, done, checked)
     base = ctx.delivery.default_branch
     _, url = ctx.api.create_pull(facts["pr_title"], facts["branch"], base, body)
     return url
+
+
+def _pull_body(facts: dict[str, Any], done: Done, checked: Sequence[str] = ()) -> str:
+    summary, failed = done
+    body = (FAILED_PR_BODY if failed else PR_BODY).format(**facts, summary=block(summary))
+    return body + (f"\n\n{checked_list(checked)}" if checked else "")
 
 
 def _progress(ctx: Context, key: str, facts: dict[str, Any]) -> Progress:
@@ -205,7 +270,12 @@ def _earlier_work(ctx: Context, facts: dict[str, Any]) -> tuple[Done | None, str
 
 
 def _implement(
-    ctx: Context, command: Command, position: int, facts: dict[str, Any], progress: Progress
+    ctx: Context,
+    command: Command,
+    position: int,
+    facts: dict[str, Any],
+    progress: Progress,
+    hand_to: Path | None = None,
 ) -> tuple[ImplementResult, list[str]]:
     """Run the implement step on a new branch, check and push it (the progress comment
     follows): the step's result and what the check did.  When items failed the phase is
@@ -227,7 +297,10 @@ def _implement(
         report = check_run(checkout.root, before, work.config, environ)
         progress.update(stage=Stage.PUSH, items=result.items)
         message = COMMIT.format(ids=rid, what=f"phase {label}", key=ctx.delivery.key)
-        if commit_and_push(checkout, [checkout.root], message, ctx.environ):
+        if hand_to is not None:  # the work job: committed here, pushed by the publish job
+            if commit_only(checkout, [checkout.root], message, ctx.environ):
+                write_bundle(hand_to, checkout.root, _head(ctx))
+        elif commit_and_push(checkout, [checkout.root], message, ctx.environ):
             ctx.progress.append(f"phase {label} of RFD {rid} pushed to `{branch}`; "
                                 "its pull request not yet opened")  # fmt: skip
     finally:

@@ -25,6 +25,7 @@ from bot.github.context import Context
 from bot.github.delivery import Delivery
 from bot.github.failure import FAILED, retry_text, steps_done
 from bot.github.run_link import with_run_link
+from bot.github.stage import JobStage, stage_of
 from bot.github.summary import Summary
 from bot.llm.warm import warm_up
 
@@ -64,6 +65,9 @@ ROUTES = (
     Route(("workflow_dispatch", "schedule"), "bot.github.reconcile:on_dispatch"),
 )
 
+PUBLISH = "bot.github.implement_publish:on_publish"
+"""The publish job of ``/rfd implement`` (:mod:`bot.github.stage`)."""
+
 CONFIG_BROKEN = (
     "### rfd-bot cannot read its configuration\n\n{error}\n\n"
     "Fix `.github/rfd.toml` on the default branch, then re-run this job."
@@ -91,6 +95,8 @@ def main(
     """Handle the delivery described by ``environ``; the process exit code."""
     delivery = Delivery.from_env(environ)
     routes = candidates(delivery)
+    if routes and stage_of(environ) is JobStage.PUBLISH:  # the work job's phase
+        routes = [Route((delivery.kind,), PUBLISH)]
     if not routes:
         log.info("rfd-bot: ignoring %s (nothing to do for it)", delivery.kind)
         return 0

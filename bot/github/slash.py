@@ -23,6 +23,7 @@ from bot.github.context import Context
 from bot.github.failure import retry_text, steps_done
 from bot.github.ops import Refused
 from bot.github.records import Reaction
+from bot.github.stage import JobStage, stage_of
 from bot.github.verb_specs import Verb
 from bot.github.verbs import HANDLERS
 
@@ -34,6 +35,8 @@ GONE = "the comment of `/rfd {verb}` was deleted before it ran: not run"
 MAX_ERRORS = 20
 """Usage errors listed in one reply (a flood of bad commands is summed up)."""
 DONE, REFUSED, FAILED_OUTCOME = "✅ done", "😕 refused", "❌ failed"
+OTHER_JOB = "`/rfd {verb}` runs in the workflow's other job for it: not run here"
+HANDED = "handed to the publish job (the phase's changes and texts, checked again there)"
 QUIET = frozenset((Verb.APPROVE, Verb.CONCERN, Verb.RESOLVE, Verb.FCP, Verb.DISMISS))
 """Verbs whose success is said by 🚀 and the status comment's edit, without a reply (a
 refusal or a failure still gets one): the status comment already shows the outcome."""
@@ -49,10 +52,13 @@ def on_comment(ctx: Context) -> None:
     if not parsed.commands and not parsed.errors:
         ctx.summary.note("no /rfd command in this comment")
         return
-    if parsed.errors:
+    stage = stage_of(ctx.environ)
+    if parsed.errors and stage is not JobStage.WORK:  # said once, by the commands' job
         ctx.reply(usage_reply(parsed.errors), key=f"{ctx.delivery.key}-usage")
     for command in parsed.commands:
-        if _answered(ctx, command):
+        if not stage.runs(command.verb is Verb.IMPLEMENT):
+            ctx.summary.note(OTHER_JOB.format(verb=command.verb.value))
+        elif _answered(ctx, command):
             ctx.summary.note(f"`/rfd {command.verb.value}` was already answered: nothing to do")
         else:
             run(ctx, command)
@@ -106,6 +112,9 @@ def run(ctx: Context, command: Command) -> None:
         retry = retry_text(done) if done else RETRY
         text = FAILED.format(verb=command.verb.value, error=fenced(str(err)), retry=retry)
         _answer(ctx, command, key, text, Reaction.CONFUSED, FAILED_OUTCOME)
+        return
+    if not message and stage_of(ctx.environ) is JobStage.WORK:
+        _ran(ctx, command, HANDED)  # the publish job reacts and replies
         return
     reaction = Reaction.ROCKET if spec.mutating else None
     quiet = command.verb in QUIET and ctx.failure_report() is None  # else it replaces the report

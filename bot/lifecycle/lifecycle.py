@@ -7,7 +7,7 @@ Each operation checks the transition and its gates, asks interceptors
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bot.config.discovery import RfdFile
@@ -220,7 +220,13 @@ def _replace_draft(
 ) -> NewOutcome:
     if not f.rfd_id.draft:
         raise AlreadyExists(f"{f.path} is published; only drafts can be replaced", path=f.path)
-    return _write_new(ws, ws.path(f), f.rfd_id, category, title, authors)
+    cleared = ws.store.remove_tree(str(f.rfd_id))  # the new draft starts fresh (seed 000)
+    outcome = _write_new(ws, ws.path(f), f.rfd_id, category, title, authors)
+    if not cleared:
+        return outcome
+    folder = ws.rel(ws.store.dir(str(f.rfd_id)))
+    gone = f"{outcome.message} (the old draft's state in {folder} is gone)"
+    return replace(outcome, message=gone)
 
 
 def _write_new(

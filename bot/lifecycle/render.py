@@ -193,6 +193,9 @@ def _implementation(
         ]
     if state.plan is None and state.plan_error is None:
         actions.append(Action(f"rfd track {rid}", "Extract its plan into plan.json"))
+    if state.impl_reviews:
+        refine = _using("Change the implementation as its reviews ask", models, "refine")
+        actions.append(Action(f"rfd refine {rid}", refine))
     actions.append(Action(f"rfd review {rid}", "Review the implementation so far"))
     if phases and not todo:
         actions.append(Action(f"rfd done {rid}", "Promote to Implemented"))

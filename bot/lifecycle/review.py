@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from bot.config.discovery import RfdFile
 from bot.core.errors import TransitionError
@@ -19,6 +19,9 @@ from bot.model.document import Document
 from bot.model.ids import RfdId
 from bot.model.reviews import Review
 from bot.model.status import Status
+
+if TYPE_CHECKING:
+    from bot.ai.steer import Steer
 
 REVIEWABLE = {Status.DRAFT, Status.DISCUSSION, Status.ACCEPTED}
 
@@ -50,8 +53,11 @@ class DismissOutcome:
     message: str
 
 
-def review(ws: Workspace, query: str, *, model: str | None = None) -> ReviewOutcome:
-    """Review the RFD (Draft/Discussion) or its implementation (Accepted); save the review."""
+def review(
+    ws: Workspace, query: str, *, model: str | None = None, steer: Steer | None = None
+) -> ReviewOutcome:
+    """Review the RFD (Draft/Discussion) or its implementation (Accepted); save the review.
+    ``steer`` (``--edit``): the person edits the model's task before it is sent."""
     file = ws.find(query)
     doc = ws.document(file)
     if doc.status not in REVIEWABLE:
@@ -61,7 +67,9 @@ def review(ws: Workspace, query: str, *, model: str | None = None) -> ReviewOutc
             hint="reviews apply to Draft, Discussion (design) and Accepted (implementation)",
         )
     impl = doc.status is Status.ACCEPTED
-    result, usage, used_model, cost, notices = _run_review(ws, file, doc, impl=impl, model=model)
+    result, usage, used_model, cost, notices = _run_review(
+        ws, file, doc, impl=impl, model=model, steer=steer
+    )
     text = reviews.render(result, rfd_id=str(file.rfd_id), title=doc.title)
     path = ws.store.save_review(str(file.rfd_id), text, impl=impl, now=ws.now())
     ws.bus.emit(
@@ -83,12 +91,18 @@ def review(ws: Workspace, query: str, *, model: str | None = None) -> ReviewOutc
 
 
 def _run_review(
-    ws: Workspace, file: RfdFile, doc: Document, *, impl: bool, model: str | None
+    ws: Workspace,
+    file: RfdFile,
+    doc: Document,
+    *,
+    impl: bool,
+    model: str | None,
+    steer: Steer | None = None,
 ) -> tuple[Review, Usage, str, float, tuple[str, ...]]:
     if not ws.llm_for("review", model).offline:
         from bot.ai.review import ai_review
 
-        ai = ai_review(ws, doc, impl=impl, model=model)
+        ai = ai_review(ws, doc, impl=impl, model=model, steer=steer)
         return ai.review, ai.usage, ai.model, ai.cost_usd or 0.0, ai.notices
     rid = str(file.rfd_id)
     if impl:

@@ -77,10 +77,15 @@ class Workspace:
         return self.providers.for_step(step, model)
 
     def prompts(self) -> Prompts:
-        """The step templates, with the overrides of :attr:`prompt_root` (else ``root``)."""
+        """The step templates, with the overrides of :attr:`prompt_root` (else ``root``); a
+        broken override is a warning on the bus (the built-in prompt is used)."""
+        from bot.events import Notice
         from bot.llm.prompts import Prompts
 
-        return Prompts(self.prompt_root or self.root)
+        def warn(message: str) -> None:
+            self.bus.emit(Notice(rfd_id="", message=message, level="warning"))
+
+        return Prompts(self.prompt_root or self.root, warn=warn)
 
     def llm_for(self, step: str, model: str | None = None) -> LLM:
         return self.provider(step, model).llm

@@ -124,21 +124,25 @@ def split_file_name(name: str) -> tuple[RfdId, str] | None:
     return rfd_id, match["slug"] or ""
 
 
-SLUG_MAX = 60
+SLUG_MAX = 50
+"""Longest slug (seed 000): a long title is cut at the last whole word that fits."""
 
 
 def slugify(title: str) -> str:
     """A file-name slug: lower-case ASCII letters and digits joined by single dashes.
 
-    Accented letters keep their base letter (``Café résumé`` → ``cafe-resume``);
-    ValidationError when nothing usable is left.
+    Accented letters keep their base letter (``Café résumé`` → ``cafe-resume``); at most
+    :data:`SLUG_MAX` characters; ValidationError when nothing usable is left.
     """
     import unicodedata  # only when naming a new file: the hooks parse ids, never make them
 
     decomposed = unicodedata.normalize("NFKD", title).translate(_NO_DECOMPOSITION)
     ascii_text = "".join(c for c in decomposed if not unicodedata.combining(c))
     words = _WORD_RE.findall(ascii_text.lower())
-    slug = "-".join(words)[:SLUG_MAX].rstrip("-")
+    slug = "-".join(words)
+    if len(slug) > SLUG_MAX:
+        cut = slug[: SLUG_MAX + 1]
+        slug = cut.rsplit("-", 1)[0] if "-" in cut else slug[:SLUG_MAX]
     if not slug:
         raise ValidationError(
             f"the title {title!r} has no letters or digits to name the file with",

@@ -3,17 +3,22 @@
 Errors follow seed 001's three kinds — a file that should exist does not
 (:class:`FileNotFound`), a file or directory has the wrong shape
 (:class:`InvalidStructure`), a file does not parse (:class:`ParseError`) — and carry
-the alternatives the user has.  Stray files (notes, editor backups) are not errors.
+the alternatives the user has.  They are the checks the ``rfd-state`` hook makes of a
+commit, made of the whole directory (``rfd lint``): besides the shapes and formats, a
+review (``.md``) file not named by its timestamp — the store would ignore it — and a line
+that looks like a credential (named by kind and line, never quoted).  Other stray files
+(notes, editor backups) are not errors here.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from bot.core.errors import FileNotFound, InvalidStructure, RfdError
+from bot.core.errors import FileNotFound, InvalidStructure, RfdError, ValidationError
 from bot.core.text import plural
 from bot.model import phase_ids
 from bot.model.decision_types import Decisions
@@ -45,9 +50,15 @@ class StateStore(Protocol):
 
     def read_plan(self, rfd_id: Key) -> tuple[PlanPhase, ...] | None: ...
 
+    def read_consensus(self, rfd_id: Key) -> object: ...
+
     def phase_files(self, rfd_id: Key) -> dict[str, Path]: ...
 
 
+CONSENSUS = "consensus.json"
+MAX_SCAN = 1_000_000
+"""Bytes of each state file searched for credentials."""
+_REVIEW_NAME = re.compile(r"^[0-9]+\.md$")  # 1721500000.md, as the store names them
 _SHAPE = ((REVIEWS, True), (IMPL_REVIEWS, True), (PHASES, True),
           (EXPLORE, False), (DECISIONS, False), (PLAN, False))  # fmt: skip
 """Entries of a state directory and whether each is a directory."""
@@ -78,11 +89,69 @@ def validate(store: StateStore, rfd_id: Key) -> list[RfdError]:
     errors = _shape_errors(store, folder)
     errors += _read_errors(key, DECISIONS, lambda: store.read_decisions(key))
     errors += _read_errors(key, EXPLORE, lambda: store.read_explore(key))
+    errors += _read_errors(key, CONSENSUS, lambda: store.read_consensus(key))
+    errors += _review_names(store, key) + _secrets(store, folder)
     try:
         plan = store.read_plan(key)
     except RfdError as exc:
         return [*errors, _with_fixes(exc, fixes(key, PLAN))]
     return errors + _phase_errors(store, key, plan)
+
+
+def orphans(store: StateStore, base: Path, owned: set[str]) -> list[RfdError]:
+    """State directories under ``base`` that belong to no RFD (``owned``: the directory
+    names of the RFDs there are); the shared areas (``.forge``) are not state of an RFD."""
+    if not base.is_dir():
+        return []
+    return [
+        FileNotFound(
+            f"state for RFD {entry.name}, which has no RFD file", path=store.show(entry),
+            alternatives=(
+                f"remove {store.show(entry)}",
+                "if the RFD was renumbered, move it to the new id (`git mv`)",
+            ),
+        )
+        for entry in sorted(base.iterdir())
+        if entry.is_dir() and not entry.name.startswith(".") and entry.name not in owned
+    ]  # fmt: skip
+
+
+def _review_names(store: StateStore, key: str) -> list[RfdError]:
+    errors: list[RfdError] = []
+    for name in (REVIEWS, IMPL_REVIEWS):
+        folder = store.path(key, name)
+        names = sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []
+        errors += [
+            InvalidStructure(
+                f"review file {n!r} is not named by its unix timestamp",
+                path=store.show(folder / n),
+                alternatives=(f"rename it to {name}/<seconds since 1970>.md",),
+            )
+            for n in names
+            if n.endswith(".md") and not _REVIEW_NAME.match(n)  # a review the store ignores
+        ]
+    return errors
+
+
+def _secrets(store: StateStore, folder: Path) -> list[RfdError]:
+    """A line of a state file that looks like a credential (named by kind, never quoted)."""
+    from bot.core.secret_shapes import find
+
+    errors: list[RfdError] = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()):
+        text = path.read_bytes()[:MAX_SCAN].decode("utf-8", "surrogateescape")
+        lines = {text.count("\n", 0, s.start) + 1: s.kind for s in find(text)}
+        errors += [
+            ValidationError(
+                f"looks like {kind}", path=store.show(path), line=line,
+                alternatives=(
+                    "remove it (state files are committed and pushed); revoke it if it ever "
+                    "left your machine, and keep keys in environment variables",
+                ),
+            )
+            for line, kind in sorted(lines.items())
+        ]  # fmt: skip
+    return errors
 
 
 def _read_errors(key: str, name: str, read: Callable[[], object]) -> list[RfdError]:

@@ -7,10 +7,12 @@ which records the phase, ticks it and keeps that link beside the summary's.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import yaml
 from gh_data import call, comment
 from scenarios_bot import CASSETTES as CASSETTES_SLASH
-from scenarios_bot import CREATED_12, ISSUES_Q, body, reply
+from scenarios_bot import CREATED_12, ISSUES_Q, body, react, reply
 
 P = "test_github_push/"
 LINKED = {**CREATED_12, "body": body("tracking-pr-linked")}
@@ -35,3 +37,29 @@ CASSETTES["test_implement_hostile/test_the_bot_pushes_no_secret_and_no_protected
       for exchange in CASSETTES_SLASH[C + "test_implement_opens_a_pr_for_the_next_phase"][:-1]),
     reply("slash-implement-hostile", number=12),
 ]  # fmt: skip
+
+# The same hostile run split in two jobs (tests/test_implement_split.py): the work job (no
+# write token) authorizes, reacts, finds no PR and posts the progress comment; the publish
+# job (no model key) opens the PR, links it, writes the outcome over the progress comment
+# (found by its marker), reacts and replies.  Taken from the committed cassette of the
+# one-job run, whose PR body and reply list the refusal.
+HOSTILE_RUN = yaml.safe_load(
+    (Path(__file__).resolve().parents[3] / "cassettes" / "test_implement_hostile"
+     / "test_the_bot_pushes_no_secret_and_no_protected_path.yaml").read_text(encoding="utf-8")
+)["interactions"]  # fmt: skip
+AGAIN = body("implement-opened-again")
+CASSETTES["test_implement_split/test_the_work_job_hands_over_and_the_publish_job_pushes"] = [
+    *HOSTILE_RUN[:5],
+    *HOSTILE_RUN[5:9],
+    call("GET", "/issues/12/comments", query="per_page=100",
+         reply=[comment(970, 12, body("implement-running"))]),
+    call("PATCH", "/issues/comments/970", body={"body": AGAIN}, reply=comment(970, 12, AGAIN)),
+    *HOSTILE_RUN[10:],
+]  # fmt: skip
+
+# The publish job refuses a tampered phase: 😕 and a reply listing each reason, nothing pushed.
+CASSETTES["test_implement_split/test_the_publish_job_refuses_a_tampered_phase_and_says_why"] = [
+    react("confused"),
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+    reply("implement-publish-refused", cid=971, number=12),
+]

@@ -1,0 +1,94 @@
+"""The publish job of ``/rfd implement``: take the work job's phase, check it again, push it,
+open its pull request and post.
+
+This job holds the write token (``contents``, ``pull-requests``, ``issues: write``) and no
+model key; it runs the bot from the pinned action and reads the checkout as data only.  The
+artifact (:mod:`bot.github.phase_artifact`) is untrusted: a failed check pushes nothing and
+the reply says each reason.  The commit pushed is the publish job's own (its message, its
+author), of the tree the checks passed, on the base both jobs checked out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core.markdown_safe import inline
+from bot.github.checkout import git_env, push
+from bot.github.context import Context
+from bot.github.implement_cmd import link_pull
+from bot.github.implement_texts import OPENED, OPENED_FAILED, facts_of, pr_link
+from bot.github.ops import COMMIT, open_workspace
+from bot.github.phase_artifact import (
+    URL,
+    Handed,
+    Tampered,
+    artifact_dir,
+    git_text,
+    read,
+    recheck,
+)
+from bot.github.records import Reaction
+from bot.llm.usage import LEDGER
+from bot.model import phase_ids
+
+REFUSED = (
+    "😕 The phase the work job handed over was refused, nothing was pushed: it failed the "
+    "checks the publish job makes again (the README's \"What implement's commands can reach\" "
+    "says them).\n\n{lines}\n\nComment `/rfd implement` to run the phase again."
+)
+NO_PHASE = "the manifest names RFD {rid} phase {label}, which the default branch has no plan for"
+
+
+def on_publish(ctx: Context) -> None:
+    key = f"{ctx.delivery.key}-implement"
+    try:
+        handed, facts, commit = _checked(ctx)
+    except Tampered as exc:
+        ctx.api.react(int(ctx.delivery.comment["id"]), Reaction.CONFUSED)
+        ctx.summary.answered("`/rfd implement` (publish)", ctx.delivery.actor.login, "😕 refused")
+        lines = "\n".join(f"- {inline(reason)}" for reason in exc.reasons)
+        ctx.reply(REFUSED.format(lines=lines), key=key)
+        return
+    _publish(ctx, handed, facts, commit)
+
+
+def _checked(ctx: Context) -> tuple[Handed, dict[str, Any], str]:
+    """The manifest, the phase's facts (from the default branch), the checked commit."""
+    src = artifact_dir(ctx.environ)
+    handed = read(src)
+    ws = open_workspace(ctx, ctx.root)
+    known = {str(f.rfd_id) for f in ws.files()}
+    plan = (ws.store.read(handed.rid).plan if handed.rid in known else None) or ()
+    position = phase_ids.named(plan, handed.label) if plan else None
+    if position is None:
+        raise Tampered([NO_PHASE.format(rid=handed.rid, label=handed.label)])
+    facts = facts_of(ws, handed.rid, plan, position)
+    facts["position"] = position
+    state = [ws.rel(ws.store.path(handed.rid, name)) for name in (f"implement/{position}", LEDGER)]
+    own = (facts["record"], f"{state[0]}/**", state[1])
+    marker = f"<!-- rfd-bot:implement:{handed.rid}-{handed.label} -->\n"
+    commit = recheck(ctx.root, src, handed, ctx.cfg, own, ctx.environ, marker)
+    return handed, facts, commit
+
+
+def _publish(ctx: Context, handed: Handed, facts: dict[str, Any], commit: str) -> None:
+    """Push the publish job's own commit of the checked tree, open the PR, link it, post."""
+    message = COMMIT.format(ids=handed.rid, what=f"phase {handed.label}", key=ctx.delivery.key)
+    tree = git_text(ctx.root, "rev-parse", "--verify", f"{commit}^{{tree}}").strip()
+    env = git_env(ctx.environ)
+    ours = git_text(ctx.root, "commit-tree", tree, "-p", handed.base, "-m", message, env=env)
+    push(ctx.root, ours.strip(), facts["branch"], ctx.environ)
+    ctx.progress.append(f"phase {handed.label} of RFD {handed.rid} pushed to "
+                        f"`{facts['branch']}`; its pull request not yet opened")  # fmt: skip
+    base = ctx.delivery.default_branch
+    number, url = ctx.api.create_pull(facts["pr_title"], facts["branch"], base, handed.pr_body)
+    ws = open_workspace(ctx, ctx.root)
+    link_pull(ws, handed.rid, facts["position"], (number, url))
+    shown = (OPENED_FAILED if handed.failed else OPENED).format(**facts, pr=pr_link(url))
+    ctx.upsert("implement", f"{handed.rid}-{handed.label}", shown)
+    tracking = ws.document(handed.rid).tracking_issue if handed.failed else None
+    if tracking is not None and tracking != ctx.number:  # the tracking issue shows it too
+        ctx.upsert("implement", f"{handed.rid}-{handed.label}", shown, number=tracking)
+    ctx.api.react(int(ctx.delivery.comment["id"]), Reaction.ROCKET)
+    ctx.summary.answered("`/rfd implement` (publish)", ctx.delivery.actor.login, "✅ done")
+    ctx.reply(handed.reply.replace(URL, url), key=f"{ctx.delivery.key}-implement")

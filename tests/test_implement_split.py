@@ -1,0 +1,149 @@
+"""``/rfd implement`` as the shipped workflow runs it: two jobs.
+
+The work job talks to the (hostile, scripted) model and runs its commands; it holds a token
+that cannot push and leaves an artifact.  The publish job holds the write token and no model
+key, checks the artifact again, pushes, opens the PR and posts.  Both replay one cassette
+(built by tests/data/cassettes/scenarios_phase_prs.py from the one-job hostile run).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+import pytest
+
+from bot.agent.copy_changes import bounds_for
+from bot.config.load import load
+from bot.github.phase_artifact import BUNDLE, MANIFEST
+from tests.conftest import git
+from tests.fakes import scripted_providers
+from tests.github_world import RFD_PATH, RFD_TEXT, make_world, run_bot
+from tests.hostile import SECRETS, leaked, plant
+from tests.test_implement_hostile import (
+    CONFIG,
+    DISCARDED,
+    WORKFLOW,
+    hostile_model,
+    implement_comment,
+    isolating,
+)
+
+CASSETTE = "test_the_work_job_hands_over_and_the_publish_job_pushes.yaml"
+BRANCH = "rfd/045-phase-1"
+MODEL_SDKS = ("anthropic", "openai", "httpx2", "bot.llm.anthropic", "bot.llm.openai")
+
+
+def no_model(*_: object, **__: object) -> NoReturn:
+    raise AssertionError("the publish job built a model provider")
+
+
+@isolating
+@pytest.mark.vcr
+@pytest.mark.usefixtures("all_played", "fixed_git_dates")
+def test_the_work_job_hands_over_and_the_publish_job_pushes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.model.plan import PlanPhase, dumps
+
+    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
+    accepted = RFD_TEXT.replace("Discussion", "Accepted")
+    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan, ".github/rfd.toml": CONFIG}
+    origin, checkout = make_world(tmp_path, files, {})
+    plant(monkeypatch, Path.home(), checkout)
+    llm = hostile_model("The writer streams rows.")
+    monkeypatch.setattr("bot.lifecycle.workspace.make_providers", scripted_providers(llm))
+    artifact, outputs = tmp_path / "artifact", tmp_path / "outputs"
+    work = {"RFD_BOT_STAGE": "work", "RFD_BOT_ARTIFACT": str(artifact),
+            "GITHUB_OUTPUT": str(outputs), "GITHUB_TOKEN": SECRETS["GITHUB_TOKEN"]}  # fmt: skip
+    assert run_bot(tmp_path, checkout, "issue_comment", implement_comment(), **work) == 0
+
+    assert "handed=true" in outputs.read_text(encoding="utf-8")
+    assert BRANCH not in git(tmp_path, "ls-remote", "--heads", str(origin))  # nothing pushed
+    manifest = json.loads((artifact / MANIFEST).read_text(encoding="utf-8"))
+    base = git(checkout, "rev-parse", "HEAD").strip()
+    assert (manifest["rid"], manifest["label"], manifest["base"]) == ("045", "1", base)
+    assert DISCARDED in manifest["reply"] and DISCARDED in manifest["pr_body"]
+    changed, blobs = unbundled(tmp_path / "unpacked", origin, artifact / BUNDLE, base)
+    assert {"conftest.py", "leak.txt", "docs/rfd/.state/045/phases/1.md"} <= changed
+    assert WORKFLOW not in changed and RFD_PATH not in changed
+    allowed = bounds_for(load(checkout).config)
+    own = ("docs/rfd/.state/045/phases/1.md", "docs/rfd/.state/045/usage.jsonl")
+    assert [p for p in changed if allowed.refusal(p) and p not in own and
+            not p.startswith("docs/rfd/.state/045/implement/1/")] == []  # fmt: skip
+    assert leaked(blobs + json.dumps(manifest)) == []  # the artifact holds no secret
+
+    for name in SECRETS:  # the publish job holds the write token, no model key
+        if name != "GITHUB_TOKEN":
+            monkeypatch.delenv(name)
+    monkeypatch.setattr("bot.lifecycle.workspace.make_providers", no_model)
+    publisher = tmp_path / "publish"
+    git(tmp_path, "clone", "-q", "--branch", "main", str(origin), str(publisher))
+    publish = {"RFD_BOT_STAGE": "publish", "RFD_BOT_ARTIFACT": str(artifact),
+               "GITHUB_TOKEN": SECRETS["GITHUB_TOKEN"]}  # fmt: skip
+    assert run_bot(tmp_path, publisher, "issue_comment", implement_comment(), **publish) == 0
+
+    pushed = tmp_path / "pushed"
+    git(tmp_path, "clone", "-q", "--branch", BRANCH, str(origin), str(pushed))
+    assert not (pushed / WORKFLOW).exists()
+    assert (pushed / RFD_PATH).read_text(encoding="utf-8") == accepted
+    assert (pushed / "docs/rfd/.state/045/phases/1.md").read_text() == "The writer streams rows.\n"
+    assert git(pushed, "rev-parse", "HEAD^").strip() == base
+    assert git(pushed, "log", "-1", "--format=%an").strip() == "rfd-bot"  # its own commit
+
+
+def unbundled(dest: Path, origin: Path, bundle: Path, base: str) -> tuple[set[str], str]:
+    """The paths the bundle's commit changes on ``base``, and all their contents."""
+    git(dest.parent, "clone", "-q", str(origin), str(dest))
+    git(dest, "fetch", "-q", str(bundle), "HEAD:refs/phase")
+    names = git(dest, "diff", "--name-only", base, "refs/phase").split()
+    blobs = [git(dest, "show", f"refs/phase:{name}") for name in names]
+    return set(names), "\n".join(blobs)
+
+
+def test_the_publish_job_imports_no_model_sdk() -> None:
+    """What the publish job runs (the router and its handler) pulls in no provider's SDK."""
+    code = (
+        "import sys, bot.github.router, bot.github.implement_publish\n"
+        f"print([m for m in sys.modules if m.split('.')[0] in {MODEL_SDKS[:3]!r} "
+        f"or m in {MODEL_SDKS[3:]!r}])"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.vcr
+@pytest.mark.usefixtures("all_played", "fixed_git_dates")
+def test_the_publish_job_refuses_a_tampered_phase_and_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A work job taken over hands a phase with a workflow, a link to the environment and the
+    token in a file: nothing is pushed, the reply lists each reason, 😕 on the command."""
+    from bot.github.phase_artifact import Handed, write_bundle, write_manifest
+    from bot.model.plan import PlanPhase, dumps
+
+    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
+    accepted = RFD_TEXT.replace("Discussion", "Accepted")
+    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan, ".github/rfd.toml": CONFIG}
+    origin, checkout = make_world(tmp_path, files, {})
+    base = git(checkout, "rev-parse", "HEAD").strip()
+    (checkout / ".github/workflows").mkdir()
+    (checkout / WORKFLOW).write_text("on: push\n", encoding="utf-8")
+    (checkout / "env.txt").symlink_to("/proc/self/environ")
+    (checkout / "token.txt").write_text(SECRETS["GITHUB_TOKEN"], encoding="utf-8")
+    git(checkout, "add", "-A")
+    git(checkout, "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "-m", "phase")
+    artifact = tmp_path / "artifact"
+    write_bundle(artifact, checkout, base)
+    body = "<!-- rfd-bot:implement:045-1 -->\nPhase 1."
+    write_manifest(artifact, Handed("045", "1", base, False, body, "Opened %PULL_URL%."))
+    monkeypatch.setattr("bot.lifecycle.workspace.make_providers", no_model)
+    publisher = tmp_path / "publish"
+    git(tmp_path, "clone", "-q", "--branch", "main", str(origin), str(publisher))
+    publish = {"RFD_BOT_STAGE": "publish", "RFD_BOT_ARTIFACT": str(artifact),
+               "GITHUB_TOKEN": SECRETS["GITHUB_TOKEN"]}  # fmt: skip
+    assert run_bot(tmp_path, publisher, "issue_comment", implement_comment(), **publish) == 0
+    assert BRANCH not in git(tmp_path, "ls-remote", "--heads", str(origin))

@@ -1,0 +1,50 @@
+"""``rfd lint`` finds in the state directories what the ``rfd-state`` hook finds in a commit."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.cli.main import main as rfd
+from hooks.rfd_state import main as rfd_state
+from tests.hooks_support import STATE, commit, plan_json, run_hook, staged, write
+from tests.hooks_support import rfd as rfd_file
+
+A = "docs/rfd/001-alpha.md"
+S = f"{STATE}/001"
+KEY = "sk-ant-api03-" + "Q" * 40
+PLANTED = {
+    f"{S}/plan.json": plan_json(2),
+    f"{S}/phases/9.md": "Phase nine.\n",  # no such phase
+    f"{S}/reviews/my-notes.md": "# notes\n",  # not named by its timestamp
+    f"{S}/consensus.json": "{not json\n",
+    f"{S}/decisions.md": "# Decisions for RFD 001: Alpha\n\n## Locked\n\nno list here\n",
+    f"{S}/explore.md": f"# Research\n\nthe key: {KEY}\n",
+    f"{STATE}/077/explore.md": "# Research of an RFD that does not exist\n",
+}
+
+
+def _problems(output: str) -> set[str]:
+    """The ``path[:line]`` of every problem reported."""
+    return {
+        m.group(1).rstrip("/")
+        for m in re.finditer(r"^(docs/rfd/\S+?)(?::\d+)?:", output, re.MULTILINE)
+    }
+
+
+def test_lint_reports_every_state_problem_the_hook_reports(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    commit(git_repo, {A: rfd_file(status="Accepted")})
+    write(git_repo, PLANTED)
+    code, hooked = run_hook(rfd_state, git_repo, staged(git_repo), monkeypatch, capsys)
+    assert code == 1
+    assert rfd(["-C", str(git_repo), "lint"]) == 1
+    linted = capsys.readouterr().out
+    found = _problems(hooked)
+    assert len(found) >= 6, hooked
+    assert found <= _problems(linted), (hooked, linted)
+    assert f"{S}/explore.md:3: error: looks like an Anthropic API key" in linted
+    assert KEY not in linted and KEY[13:30] not in linted
