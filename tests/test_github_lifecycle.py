@@ -191,6 +191,14 @@ def test_one_rfd_from_its_first_sign_off_to_implemented(
     assert "**Merged into `main`** as Implemented." in final_4
     page.links_resolve(final_4)
     assert len(page.comments_on(2)) <= 6
+    # the merge's push to main: the tracking issue, all phases ticked, closes as completed
+    push = payload("push")
+    push["commits"][0]["added"] = [RFD_PATH]
+    assert run_bot(tmp_path, checkout, "push", push) == 0
+    tracking, closing = [d for m, p, d in page.writes() if p.endswith("/issues/12")][-2:]
+    assert "2/2 phases" in tracking["body"] and "- [ ]" not in tracking["body"]
+    page.links_resolve(tracking["body"])
+    assert closing == {"state": "closed", "state_reason": "completed"}
 
 
 def on_tracking(body: str, cid: int) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from gh_data import call, comment, diff_entry, issue, pull, reaction
-from scenarios_bot import ACCEPTED, RFD, body, labelled
+from scenarios_bot import ACCEPTED, RFD, body, labelled, lifecycle_label, unlabelled
 from scenarios_consensus import STATUS, Thread, files, perm, react, signed
 
 L = "test_github_lifecycle/"
@@ -123,9 +123,26 @@ def implemented(pr: Thread) -> list[Interaction]:
     ]  # fmt: skip
 
 
+def closed_12() -> list[Interaction]:
+    """The push of PR 4's merge to main: the tracking issue ticked, relabelled, closed."""
+    was = {**TRACKING, "body": body("life-tracking-merged")}
+    done = {**TRACKING, "body": body("life-tracking-done")}
+    return [
+        call("GET", "/issues", query=ISSUES_Q, reply=[was]),
+        call("GET", "/issues/12", reply=was),
+        call("PATCH", "/issues/12", body={"body": done["body"]}, reply=done),
+        unlabelled(12, ACCEPTED),
+        call("POST", "/issues/12/labels", body=[IMPLEMENTED],
+             reply=[lifecycle_label(IMPLEMENTED)]),
+        call("PATCH", "/issues/12", body={"state": "closed", "state_reason": "completed"},
+             reply={**done, "state": "closed", "state_reason": "completed"}),
+    ]  # fmt: skip
+
+
 def lifecycle() -> list[Interaction]:
     pr = Thread()
-    return [*discussion(pr), *accepted(pr), *merged(pr), *finished(), *implemented(pr)]
+    return [*discussion(pr), *accepted(pr), *merged(pr), *finished(), *implemented(pr),
+            *closed_12()]  # fmt: skip
 
 
 CASSETTES = {L + "test_one_rfd_from_its_first_sign_off_to_implemented": lifecycle()}
