@@ -67,6 +67,7 @@ LEAVES: dict[str, Check] = {
     "process.implemented_needs_phases": bool, "process.accepted_needs_plan": bool,
     "process.new_statuses": LIST_OF_STATUS, "process.extends_gates": bool,
     "process.delete_published": bool,
+    "site.url": str,
 }  # fmt: skip
 """The keys this reader checks itself (``models.*``: any key of that table)."""
 

@@ -25,7 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("model", "templates", "examples"),  # the RFD model: parse and edit, no I/O
     ("config",),  # .github/rfd.toml, the repository's conventions, where the RFDs are
     ("state", "forge", "llm", "events", "plugins"),  # what an operation is handed
-    ("lifecycle", "ai"),  # the operations on the model, and the AI steps they call
+    ("lifecycle", "ai", "site"),  # the operations on the model, the AI steps, the RFD site
     ("agent",),  # the agent loop behind explore, refine and implement
     ("github", "cli", "__main__", "hooks"),  # entry points
 )

@@ -45,6 +45,10 @@ COMMANDS: dict[str, Entry] = {
         "bot.cli.show:plan_cmd",
         "Show the plan `rfd accept` would extract (changes nothing).",
     ),
+    "site": Entry(
+        "bot.cli.site_cmd:site",
+        "Build the RFD site: board, a page per RFD, graph, search, rfds.json, Atom feed.",
+    ),
     "lint": Entry(
         "bot.cli.lint_cmd:lint",
         "Check RFD headers and structure (all RFDs, or the files given).",

@@ -16,6 +16,14 @@ from bot.cli.commands import COMMANDS
 DID_YOU_MEAN = "No such command {name!r}. Did you mean {close}?"
 
 
+def _close(name: str) -> list[str]:
+    """Commands close to a mistyped ``name``; those with its first letter when there are any
+    (a typo seldom changes the first letter: ``lsit`` is ``list`` or ``lint``, not ``site``)."""
+    close = difflib.get_close_matches(name, COMMANDS, n=3, cutoff=0.6)
+    same = [c for c in close if c[:1] == name[:1]]
+    return same or close
+
+
 class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
@@ -26,7 +34,7 @@ class LazyGroup(click.Group):
         """As click's, with "did you mean" for a mistyped command."""
         name = args[0] if args else ""
         if name and not name.startswith("-") and name not in COMMANDS:
-            close = difflib.get_close_matches(name, COMMANDS, n=3, cutoff=0.6)
+            close = _close(name)
             if close:
                 ctx.fail(DID_YOU_MEAN.format(name=name, close=" or ".join(map(repr, close))))
         return super().resolve_command(ctx, args)

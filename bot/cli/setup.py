@@ -39,6 +39,7 @@ GITHUB_NEXT_LABELLED = "next, on GitHub: commit and push the workflow; " + AFTER
     help="Replace an existing .github/rfd.toml with the detected conventions (kept as .orig).",
 )
 @click.option("--github", is_flag=True, help="Also write the bot's workflow, pinned to a release.")
+@click.option("--site", is_flag=True, help="Also write the workflow that publishes `rfd site`.")
 @click.option("--action-repo", default=None, help="Where rfd-bot's action lives (OWNER/NAME).")
 @click.option("--action-ref", default=None, help="The tag or commit sha to pin the action to.")
 def init(
@@ -46,6 +47,7 @@ def init(
     example: bool,
     overwrite: bool,
     github: bool,
+    site: bool,
     action_repo: str | None,
     action_ref: str | None,
 ) -> int:
@@ -62,16 +64,22 @@ def init(
         made = _labels(root)
         changed += made
         labelled = bool(made)
+    if site:
+        changed += _site(root, action_repo, action_ref)
     out.data({"changed": changed, "kept": done.kept})
     for line in (*changed, *done.kept):
         out.line(f"  {line}")
-    if not done.changed and not github:
+    if not done.changed and not github and not site:
         out.line("  nothing to do: already set up")
     out.success(f"{root.name} is ready for RFDs — try `rfd list`")
     if github:
         cfg = load_config(root)
         labels = f"`{cfg.labels.review}` and `{cfg.labels.accept}`"
         out.line((GITHUB_NEXT_LABELLED if labelled else GITHUB_NEXT).format(labels=labels))
+    if site:
+        from bot.site.publish import PAGES_NEXT
+
+        out.line(PAGES_NEXT)
     return 0
 
 
@@ -96,6 +104,20 @@ def _workflow(root: Path, repo: str | None, ref: str | None) -> str:
     src = workflow_setup.source(repo, ref, __version__)
     branch = workflow_setup.default_branch(root, load_config(root).rfd.main_branch)
     return workflow_setup.write_workflow(root, src, branch)
+
+
+def _site(root: Path, repo: str | None, ref: str | None) -> list[str]:
+    """The Pages workflow, and the site's address when ``origin`` is on GitHub."""
+    from bot import __version__
+    from bot.lifecycle import workflow_setup
+    from bot.site import publish
+
+    src = workflow_setup.source(repo, ref, __version__)
+    branch = workflow_setup.default_branch(root, load_config(root).rfd.main_branch)
+    lines = [publish.write_workflow(root, src, branch)]
+    repository = workflow_setup.origin_repository(root)
+    added = publish.add_url(root, publish.pages_url(repository)) if repository else None
+    return [*lines, added] if added else lines
 
 
 def _adopt_history(root: Path, *, write_config: bool) -> list[str]:

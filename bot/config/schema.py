@@ -165,6 +165,13 @@ class PluginsSection:
 
 
 @dataclass(frozen=True)
+class SiteSection:
+    url: str = ""
+    """Where ``rfd site`` is published (``https://owner.github.io/repo/``): the status comment
+    and the tracking issue link to each RFD's page there; empty, they don't."""
+
+
+@dataclass(frozen=True)
 class Config:
     rfd: RfdSection = RfdSection()
     conventions: ConventionsSection = ConventionsSection()
@@ -192,6 +199,7 @@ class Config:
     process: ProcessSection = ProcessSection()
     plugins: PluginsSection = PluginsSection()
     consensus: ConsensusSection = ConsensusSection()
+    site: SiteSection = SiteSection()
 
     def model_for(self, step: str, override: str | None = None) -> str:
         """The model id for ``step``: ``override`` or the step's setting, aliases resolved.

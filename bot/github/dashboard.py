@@ -86,6 +86,8 @@ class Panel:
     """Whether acceptance has its sign-offs; None when the repository asks for none."""
     blocker: str = ""
     """What holds acceptance up, naming who can move it (markdown made safe by its maker)."""
+    site: str = ""
+    """The RFD's page on the published site (``[site] url``); empty when there is none."""
 
 
 @dataclass(frozen=True)
@@ -203,6 +205,8 @@ def panel_text(panel: Panel, who: Who, review_label: str, accept_label: str) -> 
     if panel.problem:
         return [*lines, BROKEN.format(problem=inline(panel.problem)), ""]
     lines += [stepper(panel.status), ""]
+    if panel.site:
+        lines += [f"[Read it on the RFD site]({panel.site})", ""]
     step = next_step(panel, review_label, accept_label)
     lines += [f"**Next step:** {step}", ""]
     if who_line := _who(panel.status, who, accept_label):

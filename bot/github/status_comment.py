@@ -10,9 +10,11 @@ revisions get a banner.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from urllib.parse import quote
 
+from bot.config.site_address import page_url
 from bot.core.text import plural
 from bot.forge.base import Comment
 from bot.forge.comments import marker
@@ -80,7 +82,9 @@ def render(ctx: Context, rows: list[Row], lint: Lint, posted: list[PostedReview]
     for row in rows:
         path = row.changed.file.path
         url = f"{ctx.server_url}/{repo}/blob/{quote(head)}/{quote(path)}"
-        panels.append(panel(row, posted, url=url, head=head, lint=lint.get(path, (0, 0))))
+        found = panel(row, posted, url=url, head=head, lint=lint.get(path, (0, 0)))
+        site = page_url(ctx.cfg.site.url, row.changed.file.rfd_id)
+        panels.append(replace(found, site=site) if site else found)
     cfg = ctx.cfg
     who = dashboard.Who(who_may(REGISTRY[Verb.REVIEW], cfg), who_may(REGISTRY[Verb.ACCEPT], cfg))
     labels = cfg.labels

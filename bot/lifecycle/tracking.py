@@ -48,15 +48,19 @@ def render_body(
     pulls: Mapping[int, str] | None = None,
     decision: str = "",
     discussion: str = "",
+    site: str = "",
 ) -> str:
-    """A fresh issue body: marker, link to the RFD (and to its sign-offs, ``decision``, and
-    the pull request it was discussed in, ``discussion``), and the checklist region."""
+    """A fresh issue body: marker, link to the RFD (and to its sign-offs, ``decision``, the
+    pull request it was discussed in, ``discussion``, and its page on the RFD site,
+    ``site``), and the checklist region."""
     shown = link_text(title)  # keeps the link intact
     intro = f"Tracking issue for [RFD {rfd_id}: {shown}]({rfd_path})."
     if discussion:
         intro += f" Discussed in [#{discussion.rsplit('/', 1)[-1]}]({discussion})."
     if decision:
         intro += f" Decided with [these sign-offs and concerns]({decision})."
+    if site:
+        intro += f" [Read it on the RFD site]({site})."
     fresh = region(phases, done, failed, links=joined(pulls or {}, links or {}))
     return f"{marker(rfd_id)}\n{intro}\n\n{fresh}\n"
 

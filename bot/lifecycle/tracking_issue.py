@@ -15,6 +15,7 @@ from typing import Protocol
 
 from bot.config.discovery import RfdFile
 from bot.config.load import Config
+from bot.config.site_address import page_url
 from bot.core.bus import EventBus
 from bot.core.markdown_safe import inline, one_line
 from bot.events import TrackingDue, TrackingIssueUpdated
@@ -136,7 +137,8 @@ def sync_tracking(ws: Site, query: str, pulls: Mapping[int, str] | None = None) 
         link = ws.forge.file_url(file.path)
         body = tracking.render_body(rid, doc.title, link, phases, done, links=links, pulls=pulls,
                                     decision=_decision(ws, rid),
-                                    discussion=ws.forge.discussion)  # fmt: skip
+                                    discussion=ws.forge.discussion,
+                                    site=page_url(ws.config.site.url, rid))  # fmt: skip
         issue = ws.forge.create_issue(title, with_marker(body, mark), labels=(label,))
         created = True
     else:
