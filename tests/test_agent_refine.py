@@ -83,6 +83,17 @@ def test_a_provider_failure_keeps_the_earlier_passes(repo: Repo) -> None:
     assert [e.level for e in seen if isinstance(e, Notice)] == ["warning"]
 
 
+def test_an_empty_revision_is_a_failed_pass_not_no_change(repo: Repo) -> None:
+    """`{}` (no section, no note) is no answer: the pass failed, it did not find nothing
+    to change."""
+    llm = ScriptedLLM([*edit("Kept."), reply("", ("submit_revision", {}))])
+    session, _ = repo.session(llm)
+    result = refine(session, REVIEWS)
+    assert result.stop is StopReason.INTERRUPTED
+    assert "pass 2 failed (the model's submit_revision carried no section" in result.warning
+    assert "Kept." in repo.rfd.read_text()
+
+
 @pytest.mark.parametrize("error", [TimeoutError("read timed out"), KeyboardInterrupt()])
 def test_an_interruption_inside_a_pass_keeps_its_written_sections(
     repo: Repo, error: BaseException

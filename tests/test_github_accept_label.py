@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,6 +33,21 @@ def test_accept_commits_once_and_opens_the_tracking_issue(tmp_path: Path) -> Non
     log = git(origin, "log", "--format=%s", f"main..{BRANCH}").splitlines()
     assert log == ["RFD 045: accepted by rfd-bot", "pr"]
     assert "- **Status**: Accepted" in git(origin, "show", f"{BRANCH}:{RFD_PATH}")
+
+
+@pytest.mark.vcr
+def test_the_tracking_issue_links_the_rfd_at_the_pr_head_before_the_merge(
+    tmp_path: Path, vcr: Any
+) -> None:
+    """Before the merge the RFD is only on the PR's branch: a link to `main` would be a 404."""
+    _, checkout = make_world(tmp_path, {"README.md": "x\n"}, {RFD_PATH: RFD_TEXT})
+    assert run_bot(tmp_path, checkout, "pull_request_target", by("hubot")) == 0
+    (opened,) = [json.loads(r.body) for r in vcr.requests if r.method == "POST"
+                 and r.path.endswith("/issues")]  # fmt: skip
+    web = "https://github.com/Codertocat/Hello-World"
+    assert f"[RFD 045: Streaming exports]({web}/blob/{BRANCH}/{RFD_PATH})" in opened["body"]
+    assert f"Discussed in [#2]({web}/pull/2)" in opened["body"]
+    assert "/blob/main/" not in opened["body"]
 
 
 @pytest.mark.vcr

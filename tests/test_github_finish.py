@@ -102,11 +102,16 @@ def test_a_merged_rfd_pr_says_where_the_rfd_lives_on(tmp_path: Path, vcr: Any) -
     """No stale "merge this pull request": the file on main and the tracking issue, linked."""
     _, checkout = finished_world(tmp_path)
     assert run_bot(tmp_path, checkout, "pull_request_target", closed(merged=True)) == 0
-    (status,) = [json.loads(r.body)["body"] for r in vcr.requests if r.method == "PATCH"]
+    status, tracking = [json.loads(r.body)["body"] for r in vcr.requests if r.method == "PATCH"]
     assert "**Merged into `main`** as Accepted." in status
     assert "tracking issue [#12](https://github.com/Codertocat/Hello-World/issues/12)" in status
     assert "merge this pull request" not in status and "Next step" not in status
     assert "rfd-bot no longer updates this comment" in status
+    # the tracking issue linked the RFD at the PR's head until now: the head branch may go
+    rfd = "https://github.com/Codertocat/Hello-World/blob/main/docs/rfd/045-streaming-exports.md"
+    assert f"[RFD 045: Streaming exports]({rfd})" in tracking
+    assert "/blob/rfd-045-streaming-exports/" not in tracking
+    assert "Discussed in [#2](https://github.com/Codertocat/Hello-World/pull/2)" in tracking
 
 
 @pytest.mark.vcr
@@ -142,6 +147,6 @@ def test_status_on_a_merged_pr_keeps_its_final_state(tmp_path: Path, vcr: Any) -
     _, checkout = finished_world(tmp_path)
     data = payload("issue_comment.created.pr", **{"comment.body": "/rfd status"})
     assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
-    (status,) = [json.loads(r.body)["body"] for r in vcr.requests if r.method == "PATCH"]
+    status, _ = [json.loads(r.body)["body"] for r in vcr.requests if r.method == "PATCH"]
     assert "**Merged into `main`** as Accepted." in status
     assert "merge this pull request" not in status

@@ -28,6 +28,7 @@ from bot.ai.answers import REVISION_TOOL
 from bot.ai.shared import prefix_request
 from bot.ai.steer import Steer, steered
 from bot.core.atomic import read_exact
+from bot.core.errors import ProviderError
 from bot.events import Notice, ResultReady
 from bot.llm.base import Message, Reply, Request, ToolCall, Usage
 from bot.llm.guard import Meter
@@ -91,11 +92,16 @@ def revise(
     return notes, usage
 
 
+EMPTY_REVISION = "the model's {tool} carried no section and no note: an empty answer, no edit"
+
+
 def apply(session: Session, reply: Reply) -> str:
     """Write the sections ``reply`` proposes; its notes (the reply's text without them)."""
     data = next((c.arguments for c in reply.tool_calls if c.name == REVISION_TOOL.name), None)
     if data is None:
         return reply.text.strip()
+    if not data.get("sections") and not str(data.get("notes") or "").strip():
+        raise ProviderError(EMPTY_REVISION.format(tool=REVISION_TOOL.name))
     runner = CallRunner(
         (RFD_SECTION,), session.tool_context(), session.bus, Step.REFINE,
         mode=session.mode, prompter=session.prompter, rfd_id=session.event_id,

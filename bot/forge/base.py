@@ -36,6 +36,8 @@ class Forge(Protocol):
     """Issues (pull requests are issues too), their comments and labels."""
 
     name: str
+    discussion: str
+    """The pull request an issue written now belongs to (a link), or empty."""
 
     def find_issue(self, marker: str) -> Issue | None:
         """The issue (open or closed) whose body contains ``marker``, if any."""

@@ -13,7 +13,8 @@ PyGithub is imported inside functions: importing this module is free.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from bot.config.load import ACTIONS_BOT_LOGIN
@@ -73,6 +74,11 @@ class GitHubForge:
         self.web_url = web_url.rstrip("/")
         """``https://github.com/owner/repo``: links in issue bodies (no request to learn it)."""
         self.branch = branch
+        self.files_at = ""
+        """Where :meth:`file_url` links while a pull request's files are not merged yet
+        (``https://github.com/owner/repo/blob/<head branch>``); empty: the default branch."""
+        self.discussion = ""
+        """The pull request an issue written now belongs to (its web address), or empty."""
         self._comments: dict[int, list[Comment]] = {}
         """Comment lists read during this run (one event), kept in step with our writes."""
 
@@ -116,7 +122,19 @@ class GitHubForge:
 
         if not self.web_url:
             return path
-        return f"{self.web_url}/blob/{quote(self.branch)}/{quote(path)}"
+        base = self.files_at or f"{self.web_url}/blob/{quote(self.branch)}"
+        return f"{base}/{quote(path)}"
+
+    @contextmanager
+    def on_pull(self, files_at: str, discussion: str) -> Iterator[None]:
+        """Links written meanwhile point at the pull request's head (its files are on no
+        other branch before the merge) and name the pull request as the discussion."""
+        before = (self.files_at, self.discussion)
+        self.files_at, self.discussion = files_at, discussion
+        try:
+            yield
+        finally:
+            self.files_at, self.discussion = before
 
     # ------------------------------------------------------------------ issues
 

@@ -36,6 +36,7 @@ class ForgeFiles(Protocol):
 class LocalForge:
     files: ForgeFiles
     name: str = "local"
+    discussion: str = ""
     writes: list[str] = field(default_factory=list)
 
     # -- issues ---------------------------------------------------------------------

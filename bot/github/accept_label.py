@@ -86,13 +86,23 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
                            [c.file.path for c in changed])  # fmt: skip
         _check_authors(ctx, pr, checkout, todo)
         _check_signed_off(ctx, ws, [str(d.rfd_id) for d in todo])
-        outcomes = [accept(ws, str(d.rfd_id)) for d in todo]
+        with ctx.forge.on_pull(head_files(ctx, pr), pull_url(ctx, pr)):  # not merged yet
+            outcomes = [accept(ws, str(d.rfd_id)) for d in todo]
         ids = ", ".join(o.rfd_id for o in outcomes)
         done = commit(ctx, checkout, [p for o in outcomes for p in o.changed], ids, "accepted")
         refreshed(ctx, pr, checkout)
     lines = [ACCEPTED.format(rid=o.rfd_id, phases=plural(len(o.phases), "phase"),
                              issue=o.issue.number) for o in outcomes]  # fmt: skip
     return "\n".join([*lines, "", done, "", next_step(outcomes, pr.base_ref)])
+
+
+def pull_url(ctx: Context, pr: PullRequest) -> str:
+    return f"{ctx.server_url}/{ctx.delivery.repository}/pull/{pr.number}"
+
+
+def head_files(ctx: Context, pr: PullRequest) -> str:
+    """Where the PR's files are until the merge: its head branch."""
+    return f"{ctx.server_url}/{pr.head_repo or ctx.delivery.repository}/blob/{quote(pr.head_ref)}"
 
 
 def next_step(outcomes: list[AcceptOutcome], base: str) -> str:

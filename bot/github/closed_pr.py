@@ -9,12 +9,14 @@ Read from the default branch (the merge is there); the PR's branch may be gone.
 
 from __future__ import annotations
 
+import re
 from urllib.parse import quote
 
 from bot.config.discovery import read
 from bot.core.errors import RfdError
 from bot.core.markdown_safe import inline, link_text
 from bot.forge.base import Comment
+from bot.forge.comments import marker
 from bot.github.changed import ChangedRfd, changed_rfds
 from bot.github.context import Context
 from bot.github.labels import sync_labels
@@ -23,6 +25,7 @@ from bot.model.document import Document
 from bot.model.status import Status
 
 MERGED = "**Merged into `{branch}`** as {status}."
+MERGED_EARLIER = "**Merged into `{branch}`.**"
 CLOSED = "**Closed without merging.** {where}"
 ON_MAIN = "RFD {rid} on `{branch}` is {status}: [read it there]({url})."
 NOT_ON_MAIN = "RFD {rid} is not on `{branch}`: reopen this pull request to go on with it here."
@@ -31,6 +34,10 @@ LIVES_ON = (
     "phases are ticked and the next command is named (`/rfd status` there says where it stands)."
 )
 NO_ISSUE = "It has no tracking issue."
+FOOTER_LATER = (
+    "<sub>Final: this pull request is merged · rfd-bot updates this comment only when the "
+    "RFD's status changes</sub>"
+)
 FOOTER = "<sub>Final: this pull request is {how} · rfd-bot no longer updates this comment</sub>"
 
 
@@ -54,6 +61,11 @@ def final_state(ctx: Context, pr: PullRequest) -> Comment | None:
     body = "\n\n".join([*blocks, FOOTER.format(how=how)])
     written = ctx.upsert("status", pr.number, body, number=pr.number, proofs=True)
     sync_labels(ctx, pr.number, pr.labels, [d.status for _, d in found if d is not None])
+    if pr.merged:
+        for issue in sorted({d.tracking_issue for _, d in found if d and d.tracking_issue}):
+            discussed = _relink(ctx, pr, issue)
+            if discussed not in (None, pr.number):
+                _later(ctx, discussed, pr, [(c, d) for c, d in found if d is not None])
     ctx.summary.note(f"#{pr.number} {how}: its status comment says where the RFD lives on")
     return written
 
@@ -69,7 +81,10 @@ def _on_default_branch(ctx: Context, changed: ChangedRfd) -> Document | None:
         return None
 
 
-def _block(ctx: Context, changed: ChangedRfd, doc: Document | None, merged: bool) -> str:
+def _block(ctx: Context, changed: ChangedRfd, doc: Document | None, merged: bool,
+           *, then: bool = False) -> str:  # fmt: skip
+    """The RFD's final state on a closed pull request (``then``: the PR merged earlier,
+    before the RFD reached ``doc``'s status)."""
     rid, branch = str(changed.file.rfd_id), ctx.delivery.default_branch
     web = f"{ctx.server_url}/{ctx.delivery.repository}"
     url = f"{web}/blob/{quote(branch)}/{quote(changed.file.path)}"
@@ -78,7 +93,9 @@ def _block(ctx: Context, changed: ChangedRfd, doc: Document | None, merged: bool
     if doc is None:
         return "\n".join([*lines, CLOSED.format(where=NOT_ON_MAIN.format(rid=rid, branch=branch))])
     status = inline(doc.status.value)
-    if merged:
+    if merged and then:
+        lines.append(MERGED_EARLIER.format(branch=branch))
+    elif merged:
         lines.append(MERGED.format(branch=branch, status=status))
     else:
         where = ON_MAIN.format(rid=rid, branch=branch, status=status, url=url)
@@ -88,3 +105,42 @@ def _block(ctx: Context, changed: ChangedRfd, doc: Document | None, merged: bool
         lines += ["", LIVES_ON.format(issue=issue, issue_url=f"{web}/issues/{issue}")
                   if issue else NO_ISSUE]  # fmt: skip
     return "\n".join(lines)
+
+
+def _relink(ctx: Context, pr: PullRequest, number: int) -> int | None:
+    """The tracking issue, opened before the merge, linked the files at the PR's head: now
+    they are on the default branch (the head branch may be deleted).  Returns the number of
+    the pull request the RFD was discussed in, as the issue names it."""
+    from bot.github.accept_label import head_files
+
+    web = f"{ctx.server_url}/{ctx.delivery.repository}"
+    head = head_files(ctx, pr) + "/"
+    issue = ctx.forge.get_issue(number)
+    body = issue.body.replace(head, f"{web}/blob/{quote(ctx.delivery.default_branch)}/")
+    if body != issue.body:
+        ctx.forge.edit_issue(number, body=body)
+        ctx.summary.note(f"tracking issue #{number} links the RFD on the default branch now")
+    found = re.search(rf"Discussed in \[#(\d+)\]\({re.escape(web)}/pull/\1\)", body)
+    return int(found[1]) if found else None
+
+
+LATER = "Since then: RFD {rid} is {status} on `{branch}` — [#{number}]({url}) made it so."
+
+
+def _later(ctx: Context, number: int, by: PullRequest,
+           found: list[tuple[ChangedRfd, Document]]) -> None:  # fmt: skip
+    """The RFD's own (merged) pull request ``number`` keeps its final status comment, with
+    the later transition ``by`` made: the page people find for the RFD's discussion never
+    ends at a state the RFD has left."""
+    mark = marker("status", number)
+    if ctx.forge.find_comment(number, mark) is None:
+        return
+    web = f"{ctx.server_url}/{ctx.delivery.repository}"
+    branch = ctx.delivery.default_branch
+    blocks = []
+    for changed, doc in found:
+        later = LATER.format(rid=changed.file.rfd_id, status=inline(doc.status.value),
+                             branch=branch, number=by.number, url=f"{web}/pull/{by.number}")
+        blocks.append(f"{_block(ctx, changed, doc, True, then=True)}\n\n{later}")
+    ctx.upsert("status", number, "\n\n".join([*blocks, FOOTER_LATER]), number=number,
+               proofs=True)  # the commit markers of quiet sign-offs are never edited away

@@ -47,12 +47,16 @@ def render_body(
     links: Mapping[int, str] | None = None,
     pulls: Mapping[int, str] | None = None,
     decision: str = "",
+    discussion: str = "",
     site: str = "",
 ) -> str:
-    """A fresh issue body: marker, link to the RFD (and to its sign-offs, ``decision``, and
-    its page on the RFD site, ``site``), and the checklist region."""
+    """A fresh issue body: marker, link to the RFD (and to its sign-offs, ``decision``, the
+    pull request it was discussed in, ``discussion``, and its page on the RFD site,
+    ``site``), and the checklist region."""
     shown = link_text(title)  # keeps the link intact
     intro = f"Tracking issue for [RFD {rfd_id}: {shown}]({rfd_path})."
+    if discussion:
+        intro += f" Discussed in [#{discussion.rsplit('/', 1)[-1]}]({discussion})."
     if decision:
         intro += f" Decided with [these sign-offs and concerns]({decision})."
     if site:

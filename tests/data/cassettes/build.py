@@ -26,6 +26,7 @@ MODULES = (
     "scenarios_run",
     "scenarios_consensus",
     "scenarios_finish",
+    "scenarios_lifecycle",
 )
 
 

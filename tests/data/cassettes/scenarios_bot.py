@@ -305,7 +305,17 @@ TRACKING_BODY = body("tracking-new")
 STATUS_SLASH = comment(950, 2, body("status-slash"))
 STATUS_REFINED = comment(950, 2, body("status-refined"))
 CREATED_12 = issue(12, "RFD 045: Streaming exports", TRACKING_BODY, labels=(ACCEPTED,))
+AT_HEAD_12 = issue(12, "RFD 045: Streaming exports", body("tracking-at-head"), labels=(ACCEPTED,))
+"""The tracking issue as accept opens it: the RFD's files at the PR's head, the PR linked
+(after the merge, :data:`CREATED_12` links the default branch)."""
 OPEN_TRACKING = call(
+    "POST",
+    "/issues",
+    status=201,
+    body={"title": "RFD 045: Streaming exports", "body": AT_HEAD_12["body"], "labels": [ACCEPTED]},
+    reply=AT_HEAD_12,
+)
+OPEN_TRACKING_ON_MAIN = call(  # an accepted RFD on the default branch that has no issue yet
     "POST",
     "/issues",
     status=201,
@@ -491,6 +501,11 @@ CASSETTES |= {
         reply("label-accept"),
         UNLABEL_ACCEPT,
     ],
+}
+CASSETTES[A + "test_the_tracking_issue_links_the_rfd_at_the_pr_head_before_the_merge"] = CASSETTES[
+    A + "test_accept_commits_once_and_opens_the_tracking_issue"
+]
+CASSETTES |= {
     A + "test_redelivered_accept_writes_nothing": [
         perm("hubot", "maintain"),
         FILES,
@@ -583,7 +598,7 @@ CASSETTES |= {
     ],
     "test_github_reconcile/test_missing_tracking_issue_is_created": [
         call("GET", "/issues", query=ISSUES_Q, reply=[]),
-        OPEN_TRACKING,
+        OPEN_TRACKING_ON_MAIN,
         call("GET", "/pulls", query="state=open&per_page=100&page=1", reply=[]),
         call("GET", "/issues/12/comments", query="per_page=100", reply=[]),  # dead runs?
     ],

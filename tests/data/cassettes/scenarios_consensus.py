@@ -144,11 +144,14 @@ class Thread:
         return call("GET", "/pulls/2/commits", query="per_page=100&page=1",
                     reply=list(self.commits))  # fmt: skip
 
-    def replied(self, name: str, cid: int) -> Interaction:
-        made = comment(cid, 2, body(name))
-        self.comments.append(made)
-        return call("POST", "/issues/2/comments", body={"body": body(name)}, status=201,
-                    reply=made)  # fmt: skip
+    def replied(self, name: str, cid: int, made: str = "") -> Interaction:
+        """The reply ``bodies/<name>.md``, its leading markers naming the commit ``made``
+        (the run's own, when it committed)."""
+        text = with_proofs(body(name), [made]) if made else body(name)
+        posted = comment(cid, 2, text)
+        self.comments.append(posted)
+        return call("POST", "/issues/2/comments", body={"body": text}, status=201,
+                    reply=posted)  # fmt: skip
 
 
 WHAT = {"approve": "approved", "concern": "concern raised", "resolve": "concern resolved",

@@ -8,6 +8,7 @@ from __future__ import annotations
 from gh_data import BOT, call, comment, diff_entry, error, pull, pull_item, reaction
 from scenarios_bot import (
     ACCEPTED,
+    AT_HEAD_12,
     CREATED_12,
     FILES,
     ISSUES_Q,
@@ -86,6 +87,15 @@ def final(name: str) -> dict[str, object]:
                 reply=comment(950, 2, body(name)))  # fmt: skip
 
 
+RELINKED = [  # the merge: the tracking issue now links the RFD on the default branch
+    call("GET", "/issues/12", reply=AT_HEAD_12),
+    call(
+        "PATCH",
+        "/issues/12",
+        body={"body": body("tracking-relinked")},
+        reply={**CREATED_12, "body": body("tracking-relinked")},
+    ),
+]
 OPENED = call("GET", "/issues/2/comments", query="per_page=100",
               reply=[comment(950, 2, body("status-opened"))])  # fmt: skip
 CASSETTES |= {
@@ -94,6 +104,7 @@ CASSETTES |= {
         OPENED,
         final("closed-merged"),
         *labelled(2, ACCEPTED),
+        *RELINKED,
     ],
     F + "test_a_closed_rfd_pr_says_the_rfd_is_not_on_main": [
         FILES,
@@ -119,6 +130,7 @@ CASSETTES[F + "test_a_label_colour_that_fails_is_a_warning_not_a_failed_run"] = 
          reply=[lifecycle_label(ACCEPTED, new=True)]),
     call("PATCH", "/labels/rfd%3A%20accepted", body={"color": STYLE[0], "description": STYLE[1]},
          status=403, reply=error("Resource not accessible by integration", LABEL_DOC, 403)),
+    *RELINKED,
 ]  # fmt: skip
 
 MERGED_PR = {**pull(2, "rfd-045-streaming-exports", "e" * 40), "state": "closed", "merged": True}
@@ -128,5 +140,6 @@ CASSETTES[F + "test_status_on_a_merged_pr_keeps_its_final_state"] = [
     FILES,
     final("closed-merged"),
     *labelled(2, ACCEPTED),
+    *RELINKED,
     reply("slash-status-final"),
 ]

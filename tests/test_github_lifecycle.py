@@ -1,0 +1,214 @@
+"""One RFD's life on GitHub, run after run through `rfd bot`, read as its people read it.
+
+At every step: where the RFD stands, the next step and who may take it, that the command
+named as next works where it is named, how many comments the bot has written on the RFD's
+pull request, that no page still shows an earlier state, and that every link in every post
+resolves at that moment (files at the PR's head before the merge, on `main` after).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+import pytest
+
+from tests.conftest import git
+from tests.github_world import BRANCH, CONFIG, RFD_PATH, RFD_TEXT, make_world, payload, run_bot
+
+pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
+CONSENSUS = """
+[consensus]
+reviewers = ["hubot", "@Codertocat/architects"]
+approvals = 2
+"""
+WEB = "https://github.com/Codertocat/Hello-World"
+PR_URL = f"{WEB}/pull/2"
+STATUS_MARK = "<!-- rfd-bot:status:2 -->"
+DONE = "rfd/045-implemented"
+_LINK = re.compile(r"\]\((https?://[^\s)]+)\)")
+
+
+class Page:
+    """What GitHub shows, rebuilt from the bot's writes in the cassette so far."""
+
+    def __init__(self, vcr: Any, origin: Path) -> None:
+        self.vcr, self.origin = vcr, origin
+        self.issues = {2}  # the RFD's pull request
+
+    def writes(self) -> list[tuple[str, str, dict[str, Any]]]:
+        out = []
+        played = sorted(i for i, n in self.vcr.play_counts.items() if n)  # so far, in order
+        for r in (self.vcr.requests[i] for i in played):
+            if r.method in ("POST", "PATCH") and r.body:
+                data = json.loads(r.body)
+                out.append((r.method, r.path, data if isinstance(data, dict) else {}))
+        return out
+
+    def comments_on(self, number: int) -> list[str]:
+        """Bodies of the comments the bot posted on #number (each once, at its last edit)."""
+        path = f"/repos/Codertocat/Hello-World/issues/{number}/comments"
+        return [d["body"] for m, p, d in self.writes() if m == "POST" and p == path]
+
+    def status(self) -> str:
+        """The status comment of PR 2 as it reads now (its last write)."""
+        found = [d["body"] for _, _, d in self.writes() if STATUS_MARK in d.get("body", "")]
+        return found[-1]
+
+    def links_resolve(self, text: str) -> None:
+        """Every link of ``text`` leads somewhere now: a file at its ref in the repository,
+        an issue or pull request that exists."""
+        for url in _LINK.findall(text):
+            url = url.split("#")[0]
+            if url.startswith(f"{WEB}/blob/"):
+                ref, _, path = url.removeprefix(f"{WEB}/blob/").partition("/")
+                shown = git(self.origin, "cat-file", "-t", f"{unquote(ref)}:{unquote(path)}")
+                assert shown.strip() == "blob", url
+            elif m := re.fullmatch(rf"{WEB}/(?:pull|issues)/(\d+)", url):
+                assert int(m[1]) in self.issues, url
+
+
+def standing(status: str) -> str:
+    """The status comment's heading: the RFD and where it stands (after the hidden markers)."""
+    return next(line for line in status.splitlines() if line.startswith("### "))
+
+
+def next_step(status: str) -> str:
+    return status.split("**Next step:**", 1)[1].split("\n", 1)[0].strip()
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> tuple[Path, Path]:
+    return make_world(tmp_path, {".github/rfd.toml": CONFIG + CONSENSUS}, {RFD_PATH: RFD_TEXT})
+
+
+def comment(body: str, sender: str, cid: int) -> dict[str, object]:
+    changes = {"comment.body": body, "comment.user.login": sender, "sender.login": sender,
+               "comment.id": cid, "comment.html_url": f"{PR_URL}#issuecomment-{cid}"}  # fmt: skip
+    return payload("issue_comment.created.pr", **changes)
+
+
+@pytest.mark.vcr
+def test_one_rfd_from_its_first_sign_off_to_implemented(
+    tmp_path: Path, world: tuple[Path, Path], vcr: Any
+) -> None:
+    origin, checkout = world
+    page = Page(vcr, origin)
+
+    def say(body: str, sender: str, cid: int) -> None:
+        assert run_bot(tmp_path, checkout, "issue_comment", comment(body, sender, cid)) == 0
+        git(checkout, "fetch", "-q", "origin")
+
+    # discussion: two sign-offs answered by a reaction and the status comment alone
+    say("/rfd approve", "hubot", 1001)
+    say("/rfd approve", "mona", 1002)
+    assert page.comments_on(2) == [page.comments_on(2)[0]]  # the status comment, no reply
+    say("/rfd concern Proxies may buffer the chunked response", "mona", 1003)
+    status = page.status()
+    assert "— Discussion" in standing(status)
+    assert next_step(status).startswith("Concern 1 by mona is open: mona or a maintainer resolves")
+    assert "(`/rfd resolve 1`)" in next_step(status)
+    page.links_resolve(status)
+    # accept while the concern is open: refused, and the reply names the concern
+    say("/rfd accept", "hubot", 1004)
+    refusal = page.comments_on(2)[-1]
+    assert "- concern 1 by mona is open: Proxies may buffer the chunked response" in refusal
+    assert "- **Status**: Discussion" in git(origin, "show", f"{BRANCH}:{RFD_PATH}")
+    say("/rfd resolve 1", "mona", 1005)
+    status = page.status()
+    assert "`/rfd accept`" in next_step(status)  # named as next, and it works:
+    page.links_resolve(status)
+
+    say("/rfd accept", "hubot", 1006)
+    assert "- **Status**: Accepted" in git(origin, "show", f"{BRANCH}:{RFD_PATH}")
+    page.issues.add(12)
+    (tracking,) = [d["body"] for m, p, d in page.writes() if p.endswith("/Hello-World/issues")]
+    assert f"Discussed in [#2]({PR_URL})" in tracking
+    page.links_resolve(tracking)  # the RFD at the PR's head: not on main before the merge
+    status = page.status()
+    assert "— Accepted" in standing(status)
+    assert "Ready to accept" not in status and "older revision" not in status
+    page.links_resolve(status)
+    assert len(page.comments_on(2)) <= 6
+
+    # the merge: the status comment's final state, the tracking issue links main now
+    git(origin, "update-ref", "refs/heads/main", f"refs/heads/{BRANCH}")
+    git(checkout, "pull", "-q", "--ff-only", "origin", "main")
+    merged = payload("pull_request.reopened", action="closed")
+    label = {"id": 1, "name": "rfd: accepted", "color": "1f883d", "default": False}
+    merged["pull_request"].update(state="closed", merged=True, labels=[label])
+    assert run_bot(tmp_path, checkout, "pull_request_target", merged) == 0
+    git(origin, "update-ref", "-d", f"refs/heads/{BRANCH}")  # the head branch deleted
+    status = page.status()
+    assert "**Merged into `main`** as Accepted." in status
+    assert "merge this pull request" not in status and "Next step" not in status
+    assert f"tracking issue [#12]({WEB}/issues/12)" in status
+    page.links_resolve(status)
+    tracking = [d["body"] for m, p, d in page.writes() if p.endswith("/issues/12")][-1]
+    assert f"/blob/{BRANCH}/" not in tracking
+    page.links_resolve(tracking)
+    assert len(page.comments_on(2)) <= 6
+
+    # every phase lands on main (each phase's PR merged: its summary recorded)
+    state = "docs/rfd/.state/045/phases"
+    git(checkout, "checkout", "-q", "-b", "phases")
+    for n in ("1", "2"):
+        (checkout / state).mkdir(parents=True, exist_ok=True)
+        (checkout / state / f"{n}.md").write_text(f"Phase {n} done.\n", encoding="utf-8")
+    git(checkout, "add", "-A")
+    git(checkout, "commit", "-q", "-m", "phases")
+    git(checkout, "push", "-q", "origin", "HEAD:refs/heads/main")
+    git(checkout, "checkout", "-q", "main")
+    git(checkout, "pull", "-q", "--ff-only", "origin", "main")
+
+    # the status comment sent people to the tracking issue: `/rfd status` there names the
+    # next step, and the command it names works there
+    assert run_bot(tmp_path, checkout, "issue_comment", on_tracking("/rfd status", 2001)) == 0
+    (said,) = page.comments_on(12)
+    assert "`/rfd done`" in said.split("**Next step:**", 1)[1]
+    page.links_resolve(said)
+    assert run_bot(tmp_path, checkout, "issue_comment", on_tracking("/rfd done", 2002)) == 0
+    page.issues.add(4)
+    assert "- **Status**: Implemented" in git(origin, "show", f"{DONE}:{RFD_PATH}")
+    (pr_4,) = [d for m, p, d in page.writes() if p.endswith("/Hello-World/pulls")]
+    assert "Closes #12" in pr_4["body"]
+    opened = page.comments_on(12)[-1]
+    assert f"Opened {WEB}/pull/4" in opened and "merges it" in opened
+    page.links_resolve(opened)
+    assert len(page.comments_on(2)) <= 6  # nothing more on the RFD's PR
+
+    # PR 4 merged: Implemented on main; no page still says Accepted
+    git(origin, "update-ref", "refs/heads/main", f"refs/heads/{DONE}")
+    git(checkout, "pull", "-q", "--ff-only", "origin", "main")
+    done = payload("pull_request.reopened", action="closed")
+    done["pull_request"].update(state="closed", merged=True, number=4, labels=[])
+    done["pull_request"]["head"]["ref"] = DONE
+    done["number"] = 4
+    assert run_bot(tmp_path, checkout, "pull_request_target", done) == 0
+    status = page.status()
+    assert f"Since then: RFD 045 is Implemented on `main` — [#4]({WEB}/pull/4)" in status
+    assert "as Accepted" not in status
+    page.links_resolve(status)
+    (final_4,) = page.comments_on(4)
+    assert "**Merged into `main`** as Implemented." in final_4
+    page.links_resolve(final_4)
+    assert len(page.comments_on(2)) <= 6
+    # the merge's push to main: the tracking issue, all phases ticked, closes as completed
+    push = payload("push")
+    push["commits"][0]["added"] = [RFD_PATH]
+    assert run_bot(tmp_path, checkout, "push", push) == 0
+    tracking, closing = [d for m, p, d in page.writes() if p.endswith("/issues/12")][-2:]
+    assert "2/2 phases" in tracking["body"] and "- [ ]" not in tracking["body"]
+    page.links_resolve(tracking["body"])
+    assert closing == {"state": "closed", "state_reason": "completed"}
+
+
+def on_tracking(body: str, cid: int) -> dict[str, Any]:
+    """``body`` commented by Codertocat on RFD 045's tracking issue #12."""
+    data = payload("issue_comment.created.issue", **{"comment.body": body, "comment.id": cid})
+    data["issue"]["body"] = "<!-- rfd-bot:tracking:045 -->\nTracking issue"
+    data["issue"]["user"] = {**data["issue"]["user"], "login": "github-actions[bot]"}
+    return data
