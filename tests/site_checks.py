@@ -47,15 +47,16 @@ def html_pages(site: Path) -> list[Path]:
     return [p for p in sorted(site.glob("**/*.html")) if "_pagefind" not in p.parts]
 
 
-def assert_links_resolve(site: Path, github: str) -> None:
+def assert_links_resolve(site: Path, github: str | None) -> None:
     """Every link on every page names a file of the site (and an anchor that page has), or a
-    page of the repository on GitHub (``github``), never anything fetched from elsewhere."""
+    page of the repository on GitHub (``github``; None: no link leaves the site), never
+    anything fetched from elsewhere."""
     for page in html_pages(site):
         for attr, value in parsed(page).links:
             parts = urlsplit(value)
             if parts.scheme:
                 assert attr == "href", f"{page}: {value} would be fetched from elsewhere"
-                assert value.startswith(github), f"{page}: {value}"
+                assert github and value.startswith(github), f"{page}: {value}"
                 continue
             target = (page.parent / parts.path).resolve() if parts.path else page
             assert target.is_file(), f"{page.relative_to(site)}: {value} resolves to nothing"

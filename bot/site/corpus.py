@@ -14,6 +14,7 @@ import os
 import re
 import time
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 from bot.config import corpus as rfd_corpus
@@ -28,6 +29,7 @@ from bot.model.document import Document
 from bot.model.ids import DOCUMENT_NAMES, RfdId
 from bot.model.status import Status
 from bot.site import readcache
+from bot.site.graph import canonical, key
 from bot.site.records import Concern, Corpus, Decisions, Phase, Review, SiteRfd
 from bot.state import StateStore
 from bot.state.layout import IMPL_REVIEWS, REVIEWS, numbered
@@ -65,11 +67,25 @@ def read_corpus(root: Path, *, repository: str | None = None, cache: Path | None
     if cache is not None:
         readcache.save(cache, config, {r.path: (sigs[r.path], r) for r in rfds})
     return Corpus(
-        rfds=tuple(sorted(rfds, key=_order)),
+        rfds=tuple(sorted(_canonical_links(rfds), key=_order)),
         problems=(*map(str, discovery.duplicates(files)), *errors),
         repository=repository,
         site_url=cfg.site.url,
     )
+
+
+def _canonical_links(rfds: list[SiteRfd]) -> list[SiteRfd]:
+    """Each linked id as the file names of the corpus give it (``RFD 5`` → ``0005``), so that
+    links, back-links and the graph agree; an id no RFD has stays as written."""
+    known = canonical(r.id for r in rfds)
+
+    def ids(found: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(known.get(key(i), i) for i in found)
+
+    return [
+        replace(r, requires=ids(r.requires), extends=ids(r.extends), supersedes=ids(r.supersedes))
+        for r in rfds
+    ]
 
 
 def _read(root: Path, files: list[discovery.RfdFile]) -> tuple[list[SiteRfd], list[str]]:
@@ -154,8 +170,9 @@ def _body(doc: Document) -> str:
     body = "".join(doc.lines[max(last, doc.heading_line) :])
     if not doc.path.endswith(".adoc"):
         return body
-    fence = "`" * max(3, 1 + max((len(run) for run in _BACKTICKS.findall(body)), default=0))
-    return f"{fence}asciidoc\n{body.rstrip()}\n{fence}\n"
+    text = body.strip("\n")
+    fence = "`" * max(3, 1 + max((len(run) for run in _BACKTICKS.findall(text)), default=0))
+    return f"{fence}asciidoc\n{text}\n{fence}\n"
 
 
 def _ids(links: dict[str, tuple[RfdId, ...]], key: str) -> tuple[str, ...]:
