@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
+from xml.etree import ElementTree as ET
 
 import pytest
 
@@ -36,23 +37,28 @@ from tests.site_checks import (
 
 REPOSITORY = "acme/rfd"
 GITHUB = f"https://github.com/{REPOSITORY}/"
+ATOM = "{http://www.w3.org/2005/Atom}"
 STAGES = {"draft", "discussion", "accepted", "implemented", "abandoned", "superseded"}
 
 
 class Expected(NamedTuple):
     number: int
     title: str
-    word: str
-    """The status word the document ends its history with."""
+    states: tuple[str, ...]
+    """The status words of its history, the one it has now last."""
+
+    @property
+    def word(self) -> str:
+        return self.states[-1]
 
 
 def _directory_rfds(paths: tuple[tuple[str, ...], ...]) -> list[Expected]:
-    return [Expected(n, TOPICS[n - 1], paths[(n - 1) % len(paths)][-1])
+    return [Expected(n, TOPICS[n - 1], paths[(n - 1) % len(paths)])
             for n in range(1, len(TOPICS) + 1)]  # fmt: skip
 
 
 def _rfcs() -> list[Expected]:
-    return [Expected(rfc_number(i), TOPICS[i], RFC_PATHS[i % len(RFC_PATHS)][-1])
+    return [Expected(rfc_number(i), TOPICS[i], RFC_PATHS[i % len(RFC_PATHS)])
             for i in range(30)]  # fmt: skip
 
 
@@ -109,7 +115,8 @@ def test_every_rfd_has_a_page_with_its_own_status_word(dialect: str, site: Path)
     assert sorted(ids) == sorted(e.number for e in expected)
     assert len(list((site / "rfd").glob("*.html"))) == len(expected)  # no page for notes.md
     stages = {rid: str(r["status"]).lower() for rid, r in rfds_json(site).items()}
-    for number, title, word in expected:
+    for number, title, states in expected:
+        word = states[-1]
         rid = ids[number]
         page = (site / "rfd" / f"{rid}.html").read_text(encoding="utf-8")
         heading = re.search(r'<h1 id="title">(.*?)</h1>', page)
@@ -191,3 +198,20 @@ def test_the_other_files_of_an_rfds_directory_are_listed(dialect: str, site: Pat
         assert f'<a href="{GITHUB}blob/HEAD/{path}"><code>{path}</code></a>' in page
     lone = (site / f"rfd/{ids[4]}.html").read_text(encoding="utf-8")
     assert "Also in its directory" not in lone
+
+
+def test_the_feed_reports_each_move_in_the_repositorys_words(dialect: str, site: Path) -> None:
+    ids = page_ids(site)
+    moves = {
+        f"RFD {ids[e.number]} {old} → {new}: {e.title}"
+        for e in DIALECTS[dialect][1]
+        for old, new in zip(e.states, e.states[1:], strict=False)
+    }
+    feed = ET.parse(site / "feed.xml").getroot()
+    titles = [e.findtext(f"{ATOM}title") or "" for e in feed.findall(f"{ATOM}entry")]
+    assert {t for t in titles if "→" in t} == moves
+    assert {t for t in titles if t.startswith("New: ")} == {
+        f"New: RFD {ids[e.number]}: {e.title}" for e in DIALECTS[dialect][1]
+    }
+    for e in DIALECTS[dialect][1]:  # each page says when its RFD last changed
+        assert "<dt>Changed</dt>" in (site / f"rfd/{ids[e.number]}.html").read_text("utf-8")
