@@ -28,14 +28,36 @@ if TYPE_CHECKING:
 def hook_args(prog: str, doc: str, argv: Sequence[str] | None, files: str) -> Namespace:
     """The command line every hook takes: the file names pre-commit passes (``files`` says
     what the hook does with them) and, on pre-push, the pushed range (from pre-commit's
-    ``PRE_COMMIT_FROM_REF``/``PRE_COMMIT_TO_REF`` unless given)."""
+    ``PRE_COMMIT_FROM_REF``/``PRE_COMMIT_TO_REF`` unless given).  File names are never
+    options: a ``--`` goes before the first of them (:func:`split_options`)."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog=prog, description=doc.splitlines()[0])
+    parser = argparse.ArgumentParser(prog, description=doc.splitlines()[0], allow_abbrev=False)
     parser.add_argument("filenames", nargs="*", help=files)
     parser.add_argument("--from-ref", default=os.environ.get("PRE_COMMIT_FROM_REF", ""))
     parser.add_argument("--to-ref", default=os.environ.get("PRE_COMMIT_TO_REF", ""))
-    return parser.parse_args(argv)
+    options, names = split_options(sys.argv[1:] if argv is None else list(argv), VALUED)
+    return parser.parse_args([*options, "--", *names])
+
+
+VALUED = frozenset({"--from-ref", "--to-ref"})
+"""The hooks' options that take their value as the next word."""
+
+
+def split_options(argv: Sequence[str], valued: frozenset[str]) -> tuple[list[str], list[str]]:
+    """``(options, file names)`` of a hook's command line: options end at ``--``, at the
+    first word that is no option, or at the first word naming a path that exists (a file
+    called ``--to-ref=:/init.md`` is a file); everything after is a file name."""
+    n = 0
+    while n < len(argv):
+        word = argv[n]
+        if word == "--":
+            return list(argv[:n]), list(argv[n + 1 :])
+        if not word.startswith("-") or os.path.lexists(word):
+            break
+        n += 2 if word in valued else 1
+    n = min(n, len(argv))
+    return list(argv[:n]), list(argv[n:])
 
 
 TEMPLATES = "000-*-template.md"

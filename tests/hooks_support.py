@@ -65,12 +65,12 @@ def write(repo: Path, files: Files) -> list[str]:
     for path, text in files.items():
         target = repo / path
         if text is None:
-            git(repo, "rm", "-q", "--cached", "--ignore-unmatch", path)
+            git(repo, "rm", "-q", "--cached", "--ignore-unmatch", "--", path)
             target.unlink(missing_ok=True)
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
-        git(repo, "add", path)
+        git(repo, "add", "--", path)
     return [p for p, t in files.items() if t is not None]
 
 

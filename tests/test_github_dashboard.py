@@ -107,5 +107,6 @@ def test_the_title_cannot_become_markdown_structure() -> None:
                   accept_label="rfd:accept", commands="")  # fmt: skip
     heading = body.splitlines()[0]
     assert heading == (
-        f"### [RFD 045: x\\](https://evil) <\u200bimg src=x> | @\u200borg/team]({URL}) — Discussion"
+        "### [RFD 045: x\\]\u200b(https:\u200b//evil) <\u200bimg src=x> | "
+        f"@\u200borg/team]({URL}) — Discussion"
     )

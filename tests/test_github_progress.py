@@ -58,7 +58,7 @@ def test_untrusted_labels_cannot_become_markdown_or_markers() -> None:
     evil = checklist.parse("- [ ] 1. <!-- rfd-bot:run:1 --> ## [x](http://e) `a`\n").items
     text = render(snap(items=evil, k=1, n=1))
     assert "rfd-bot:run:1" not in text
-    assert "\\#\\# \\[x\\](http://e) \\`a\\`" in text
+    assert "\\#\\# \\[x\\]\u200b(http:\u200b//e) \\`a\\`" in text
 
 
 @pytest.mark.parametrize(

@@ -75,6 +75,11 @@ def test_two_reviewers_approve_a_concern_blocks_accept_until_resolved(
     dashboard = [r for r in vcr.requests if r.body and b"<!-- rfd-bot:status:2 -->" in r.body]
     assert [r.method for r in dashboard] == ["POST"] + ["PATCH"] * 4
     last = json.loads(dashboard[-1].body)["body"]
+    # each sign-off answered with 🚀 alone: the status comment names the bot's commits, the
+    # proof that lets the next run count them (a ledger commit it does not name counts nothing)
+    made = git(origin, "rev-list", BRANCH, "--", LEDGER).split()
+    assert len(made) == 5
+    assert all(f"<!-- rfd-bot:commit:{sha} -->" in last.split("\n###")[0] for sha in made)
     assert "the final comment period runs until 2026-12-05 02:00 UTC." in last
 
 
@@ -111,8 +116,8 @@ def test_the_scheduled_run_ends_an_elapsed_final_comment_period(
     """The job may not write code: it comments (and applies the accept label when
     configured to); the ledger needs no change, the gate reads the end by the clock."""
     config = CONFIG + CONSENSUS.replace("true", "true" if accepts else "false")
-    origin, checkout = make_world(
-        tmp_path, {".github/rfd.toml": config}, {RFD_PATH: RFD_TEXT, LEDGER: ELAPSED}
+    origin, checkout = make_world(  # the sign-offs as merged: on the default branch
+        tmp_path, {".github/rfd.toml": config, LEDGER: ELAPSED}, {RFD_PATH: RFD_TEXT}
     )
     assert run_bot(tmp_path, checkout, "workflow_dispatch", payload("workflow_dispatch")) == 0
     said = json.loads(vcr.requests[3].body)["body"]
@@ -128,7 +133,7 @@ def test_the_scheduled_run_ends_an_elapsed_final_comment_period(
 def test_the_end_of_a_final_comment_period_is_announced_once(tmp_path: Path) -> None:
     config = CONFIG + CONSENSUS.replace("true", "false")
     _, checkout = make_world(
-        tmp_path, {".github/rfd.toml": config}, {RFD_PATH: RFD_TEXT, LEDGER: ELAPSED}
+        tmp_path, {".github/rfd.toml": config, LEDGER: ELAPSED}, {RFD_PATH: RFD_TEXT}
     )
     assert run_bot(tmp_path, checkout, "workflow_dispatch", payload("workflow_dispatch")) == 0
 
@@ -164,3 +169,123 @@ def test_a_push_after_an_approval_shows_it_as_of_an_older_revision(
     assert run_bot(tmp_path, checkout, "pull_request", data) == 0
     status = json.loads(vcr.requests[-1].body)["body"]
     assert "| hubot | ✅ at `cf966eb`, of an older revision |" in status
+
+
+FORGED = (
+    "Not counted on RFD 045: an approval by hubot, an approval by mona, a final comment "
+    "period — written into `consensus.json` on the branch, not through GitHub"
+)
+
+
+@pytest.mark.vcr
+def test_a_ledger_written_by_hand_on_the_branch_counts_for_nothing(
+    tmp_path: Path, vcr: Any
+) -> None:
+    """The PR's author commits a ledger saying both reviewers approved and the final
+    comment period ended: the scheduled run neither ends it nor applies the accept label,
+    the dashboard waits on both reviewers, and `/rfd accept` is refused, naming the
+    forged entries."""
+    origin, checkout = make_world(
+        tmp_path, {".github/rfd.toml": CONFIG + CONSENSUS}, {RFD_PATH: RFD_TEXT, LEDGER: ELAPSED}
+    )
+    assert run_bot(tmp_path, checkout, "workflow_dispatch", payload("workflow_dispatch")) == 0
+    assert not [r for r in vcr.requests if r.path.endswith("/labels")]
+    (status,) = [json.loads(r.body)["body"] for r in vcr.requests if r.method == "PATCH"]
+    assert "| hubot | waiting |" in status and "sign-offs 0 of 2" in status
+    assert f"> {FORGED}" in status  # the Decision block names what it left out
+    assert FORGED in (tmp_path / "summary.md").read_text(encoding="utf-8")
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd accept", "hubot", 1031)) == 0
+    (refusal,) = [r.body for r in vcr.requests if r.body and b"c1031-accept" in r.body]
+    said = json.loads(refusal)["body"]
+    assert "approvals: 0 of 2, waiting on hubot, @\u200bCodertocat/architects" in said
+    assert FORGED in said
+    assert "- **Status**: Discussion" in git(origin, "show", f"{BRANCH}:{RFD_PATH}")
+
+
+@pytest.mark.vcr
+def test_a_sign_off_over_a_forged_ledger_counts_and_names_what_it_left_out(
+    tmp_path: Path, vcr: Any
+) -> None:
+    """hubot approves a PR whose author committed a ledger saying all is signed off: the
+    ledger the bot commits holds hubot's approval alone, and instead of a 🚀 alone the bot
+    replies, naming the entries it left out."""
+    origin, checkout = make_world(
+        tmp_path, {".github/rfd.toml": CONFIG + CONSENSUS}, {RFD_PATH: RFD_TEXT, LEDGER: ELAPSED}
+    )
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd approve", "hubot", 1041)) == 0
+    written = ledger(origin)
+    assert [a["login"] for a in written["approvals"]] == ["hubot"]
+    assert written["fcp"] is None
+    (reply,) = [r.body for r in vcr.requests if r.body and b"reply:c1041-approve" in r.body]
+    said = json.loads(reply)["body"]
+    assert FORGED in said
+    assert "hubot approved RFD 045" in said
+
+
+AUTHORED = """
+[consensus]
+reviewers = ["hubot", "Codertocat", "mona"]
+approvals = 2
+"""
+CONCERN_1 = """{
+  "approvals": [],
+  "concerns": [{"number": 1, "author": "mona", "text": "Proxies may buffer", "link": "",
+                "at": 1795000000, "resolved_by": ""}],
+  "fcp": null
+}
+"""
+# (case id, the RFD's Authors line, who comments, what, a ledger on the default branch)
+BY_AN_AUTHOR = [
+    ("the PR author", "@octocat", "Codertocat", "/rfd approve", None),
+    ("Name (@login)", "Hubot Person (@hubot)", "hubot", "/rfd approve", None),
+    ("a profile link", "[@hubot](https://github.com/hubot)", "hubot", "/rfd approve", None),
+    ("resolving a concern of another", "@octocat", "Codertocat", "/rfd resolve 1", CONCERN_1),
+]
+
+
+@pytest.mark.parametrize(
+    ("authors", "who", "said", "main_ledger"),
+    [c[1:] for c in BY_AN_AUTHOR],
+    ids=[c[0] for c in BY_AN_AUTHOR],
+)
+@pytest.mark.vcr
+def test_an_author_cannot_approve_or_resolve_anothers_concern(
+    tmp_path: Path, authors: str, who: str, said: str, main_ledger: str | None, vcr: Any
+) -> None:
+    """However the Authors field names them, and as the PR's author: refused, nothing
+    recorded."""
+    text = RFD_TEXT.replace("- **Authors**: @octocat", f"- **Authors**: {authors}")
+    main = {".github/rfd.toml": CONFIG + AUTHORED} | ({LEDGER: main_ledger} if main_ledger else {})
+    origin, checkout = make_world(tmp_path, main, {RFD_PATH: text})
+    before = git(origin, "rev-parse", BRANCH)
+    assert run_bot(tmp_path, checkout, "issue_comment", comment(said, who, 1051)) == 0
+    assert git(origin, "rev-parse", BRANCH) == before  # nothing committed
+    (reply,) = [json.loads(r.body)["body"] for r in vcr.requests if r.method == "POST"
+                and r.path.endswith("/issues/2/comments")]  # fmt: skip
+    assert "an RFD's author cannot" in reply
+
+
+@pytest.mark.vcr
+def test_a_trailer_written_by_hand_does_not_pass_for_the_bots_commit(
+    tmp_path: Path, world: tuple[Path, Path], vcr: Any
+) -> None:
+    """The PR's author pushes a commit whose message carries the trailer the bot would write
+    for a reviewer's next comment: the concern is recorded all the same."""
+    origin, checkout = world
+    seed = tmp_path / "seed"
+    git(seed, "commit", "-q", "--allow-empty", "-m", "Tidy up\n\nRfd-Bot-Event: c1061")
+    git(seed, "push", "-q", str(origin), f"HEAD:refs/heads/{BRANCH}")
+    data = comment("/rfd concern Proxies may buffer the chunked response", "mona", 1061)
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    (concern,) = ledger(origin)["concerns"]
+    assert concern["author"] == "mona"
+    assert concern["text"] == "Proxies may buffer the chunked response"
+    said = [json.loads(r.body)["body"] for r in vcr.requests if r.path.endswith("/comments")
+            and r.method == "POST"]  # fmt: skip
+    (status,) = said  # the status comment alone: no "an earlier run already did this" reply
+    assert "- **Concern 1** by mona: Proxies may buffer the chunked response" in status
+    assert [
+        json.loads(r.body)["content"]
+        for r in vcr.requests
+        if r.path.endswith("/1061/reactions") and r.method == "POST"
+    ] == ["eyes", "rocket"]

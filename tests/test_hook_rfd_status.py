@@ -491,3 +491,26 @@ def test_accepting_needs_the_sign_offs_consensus_asks_for(
     got, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
     assert got == code, out
     assert expected in out
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["--to-ref=:/init.md", "--to-ref", "-h", "--from-ref=HEAD\n--to-ref=:/init.md", "--"],
+    ids=["option with a value", "option", "help", "with a newline", "end of options"],
+)
+def test_a_file_named_like_an_option_is_checked_as_a_file(
+    git_repo: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+) -> None:
+    """`pre-commit run --all-files` passes every file name: one shaped like an option (here
+    one that would point the check at the commit "init.md", where A was still in
+    Discussion) is a file like any other, and A's missing sign-offs are still reported."""
+    commit(git_repo, {".github/rfd.toml": SIGN_OFF, A: rfd(status="Discussion")}, "init.md")
+    commit(git_repo, {A: rfd(status="Accepted"), name: "notes\n"})
+    files = sorted(git(git_repo, "ls-files", "-z").split("\0")[:-1])
+    assert files[0].startswith("-")  # what pre-commit passes first
+    code, out = run_hook(main, git_repo, files, monkeypatch, capsys)
+    assert code == 1, out
+    assert f"{A}:3: {SEEN_AT.format('Accepted')}the sign-offs are not in" in out

@@ -4,7 +4,9 @@ RFD titles and file names, phase titles, PR data, comments, error messages and
 model output all end up inside comments and issues the bot writes.  Whatever
 they hold, they must read as text there: never a hidden ``<!-- rfd-bot:… -->``
 marker or checklist boundary (the bot trusts its markers), never raw HTML or an
-image, never a mention that pings a person or a team.
+image, never a mention that pings a person or a team, never a live link (``[text](url)``,
+an autolink, a bare URL GitHub would link) and never an entity (``&#64;``) that
+turns into one of these once GitHub decodes it.
 
 - :func:`inline` — text inside one line: also no line breaks.
 - :func:`link_text` — text of a link the bot makes: no bracket ends it early.
@@ -15,8 +17,11 @@ image, never a mention that pings a person or a team.
 - :func:`one_line` — plain text on one line (an issue title).
 
 A zero-width space (U+200B) breaks each construct where it starts: the text looks
-the same to a reader and in code, but ``<​!--``, ``<​img`` and ``@​user`` are not
-markup to GitHub.  Pure functions.
+the same to a reader and in code, but ``<​!--``, ``<​img``, ``@​user``,
+``]​(url)``, ``&​#64;`` and ``https:​//`` are not markup to GitHub.  This is
+the one place that decides what untrusted text may not become: every post the bot writes
+(status comment, tracking issue, replies) interpolates such text through these functions.
+Pure functions.
 """
 
 from __future__ import annotations
@@ -39,9 +44,19 @@ _MARKUP = re.compile(
       (?<=<)(?=[A-Za-z/!?])        # an HTML tag, comment (marker), declaration or autolink
     | (?<=@)(?=[A-Za-z0-9])        # a mention: @user, @org/team
     | (?<=!)(?=\[)                 # an image: ![alt](url)
+    | (?<=&)(?=\#?[A-Za-z0-9]+;)  # an entity: &#64; (an @), &lt;, &commat;
     """,
     re.VERBOSE,
 )
+_LINKS = re.compile(
+    r"""
+      (?<=\])(?=[(\[:])           # a link: [text](url), [text][ref], [ref]: url
+    | (?<=[A-Za-z]:)(?=//)        # a bare URL GitHub links by itself: https://…
+    | (?<=[Ww]{3})(?=\.)          # www.example.com, linked by itself too
+    """,
+    re.VERBOSE,
+)
+_CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
 _CELL_BREAK = re.compile(r"(\\*)\|")  # backslashes before a pipe would unescape ours
 _BACKTICKS = re.compile(r"`+")
 
@@ -55,6 +70,17 @@ def _defused(text: str) -> str:
     return _MARKUP.sub(BREAK, text)
 
 
+def _unlinked(text: str) -> str:
+    """No link either: RFD text inside the bot's own line links nowhere (its words could
+    say anything about where the link goes).  Code spans link nothing and stay as they are,
+    so a line the bot asks to copy copies right."""
+    text, spans, at = _defused(text), [], 0
+    for span in _CODE_SPAN.finditer(text):
+        spans += [_LINKS.sub(BREAK, text[at : span.start()]), span.group()]
+        at = span.end()
+    return "".join([*spans, _LINKS.sub(BREAK, text[at:])])
+
+
 def one_line(text: str) -> str:
     """Plain text on one line: line and paragraph separators become spaces."""
     joined = _LINE_BREAKS.sub(" ", _visible(text)).replace("\t", " ")
@@ -63,7 +89,7 @@ def one_line(text: str) -> str:
 
 def inline(text: str) -> str:
     """``text`` for a place inside one line of the bot's text (not a table: see :func:`cell`)."""
-    return _defused(one_line(text))
+    return _unlinked(one_line(text))
 
 
 def link_text(text: str) -> str:

@@ -13,14 +13,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from bot.core import authors
 from bot.core.markdown_safe import inline
 from bot.core.text import plural
 from bot.github.auth import AUTHOR_MAY_NOT_ACCEPT, authorize
+from bot.github.authorship import is_author
 from bot.github.changed import changed_rfds
-from bot.github.checkout import Checkout, writers
+from bot.github.checkout import Checkout
 from bot.github.context import Context
-from bot.github.ops import Refused, commit, pr_workspace, refreshed, refuse_label
+from bot.github.ops import Refused, commit, forged_lines, pr_workspace, refreshed, refuse_label
 from bot.github.records import PullRequest
 from bot.github.verb_specs import REGISTRY, Verb
 from bot.model import phase_ids
@@ -85,7 +85,7 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
             return already(ctx, pr, [(str(d.rfd_id), d.tracking_issue) for d in docs],
                            [c.file.path for c in changed])  # fmt: skip
         _check_authors(ctx, pr, checkout, todo)
-        _check_signed_off(ws, [str(d.rfd_id) for d in todo])
+        _check_signed_off(ctx, ws, [str(d.rfd_id) for d in todo])
         outcomes = [accept(ws, str(d.rfd_id)) for d in todo]
         ids = ", ".join(o.rfd_id for o in outcomes)
         done = commit(ctx, checkout, [p for o in outcomes for p in o.changed], ids, "accepted")
@@ -118,19 +118,12 @@ def already(ctx: Context, pr: PullRequest, docs: list[tuple[str, int | None]],
 
 def _check_authors(ctx: Context, pr: PullRequest, checkout: Checkout, docs: list[Document]) -> None:
     """Refused when the one accepting is an author of an RFD being accepted (unless allowed)."""
-    if ctx.cfg.accept.allow_author:
-        return
     login = ctx.delivery.actor.login
-    names = authors.named(a for d in docs for a in d.authors)
-    wrote = [w for d in docs for w in writers(checkout, d.path)]
-    found = authors.author_logins(pr.author, names, [], wrote)  # no request needed
-    if login.lower() not in found:
-        found = authors.author_logins(pr.author, names, ctx.api.pull_commits(pr.number), wrote)
-    if login.lower() in found:
+    if not ctx.cfg.accept.allow_author and is_author(ctx, pr, checkout, docs, login):
         raise Refused(AUTHOR_MAY_NOT_ACCEPT.format(login=login))
 
 
-def _check_signed_off(ws: Workspace, ids: list[str]) -> None:
+def _check_signed_off(ctx: Context, ws: Workspace, ids: list[str]) -> None:
     """The sign-offs ``[consensus]`` asks for: a refusal (the label comes off) naming what
     is missing and who can give it."""
     if not ws.config.consensus.enabled:
@@ -141,7 +134,8 @@ def _check_signed_off(ws: Workspace, ids: list[str]) -> None:
         missing = current_standing(ws, rid).missing
         if missing:
             lines = "\n".join(f"- {inline(m)}" for m in missing)
-            raise Refused(NOT_SIGNED_OFF.format(rfd=rid, missing=lines))
+            forged = "".join(f"\n\n{line}" for line in forged_lines(ctx))
+            raise Refused(NOT_SIGNED_OFF.format(rfd=rid, missing=lines) + forged)
 
 
 def _same(a: str, b: str) -> bool:

@@ -52,7 +52,7 @@ def final_state(ctx: Context, pr: PullRequest) -> Comment | None:
     blocks = [_block(ctx, c, doc, pr.merged) for c, doc in found]
     how = "merged" if pr.merged else "closed"
     body = "\n\n".join([*blocks, FOOTER.format(how=how)])
-    written = ctx.upsert("status", pr.number, body, number=pr.number)
+    written = ctx.upsert("status", pr.number, body, number=pr.number, proofs=True)
     sync_labels(ctx, pr.number, pr.labels, [d.status for _, d in found if d is not None])
     ctx.summary.note(f"#{pr.number} {how}: its status comment says where the RFD lives on")
     return written

@@ -12,12 +12,15 @@ from bot.config.load import Config, Resolved
 from bot.core.errors import ForgeGone
 from bot.core.redact import redact
 from bot.forge.base import Comment
-from bot.forge.comments import marker, upsert_comment, with_marker
+from bot.forge.comments import MARKER_PREFIX, leading_markers, marker, upsert_comment, with_marker
 from bot.forge.github import GitHubForge
 from bot.github.api import RepoApi
 from bot.github.delivery import Delivery
 from bot.github.run_link import with_run_link
 from bot.github.summary import Summary
+
+COMMIT_MARK = f"{MARKER_PREFIX}commit:"
+"""The start of the marker by which the bot's reply names a commit it made."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,11 @@ class Context:
     workspace loads the enabled plugins from it."""
     progress: list[str] = field(default_factory=list)
     """What this run has already written (said in the failure reply if a later step fails)."""
+    commits: list[str] = field(default_factory=list)
+    """The shas of the commits this run made: its reply names each in a leading marker,
+    the proof :mod:`bot.github.bot_records` asks for that the bot made them."""
+    forged: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """``{rfd id: ledger entries written by hand}``, left out of what counts (the reply says)."""
 
     @property
     def number(self) -> int:
@@ -49,12 +57,17 @@ class Context:
     def server_url(self) -> str:
         return self.environ.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/")
 
-    def upsert(self, kind: str, key: str | int, body: str, number: int | None = None) -> Comment:
+    def upsert(self, kind: str, key: str | int, body: str, number: int | None = None, *,
+               proofs: bool = False) -> Comment:  # fmt: skip
         """Create or edit the bot's comment ``kind:key`` (no write when the text is the same);
-        the job summary says which of the three happened."""
+        the job summary says which of the three happened.  With ``proofs`` its leading
+        markers name this run's commits and keep those the comment named before (the
+        status comment: the proof of the commits of quiet sign-offs, which post no reply)."""
         target = self.number if number is None else number
         mark = marker(kind, key)
         before = self.forge.find_comment(target, mark)
+        if proofs:
+            body = "\n".join([*self._proofs(before), body])
         found, created = upsert_comment(self.forge, target, mark, redact(body))
         verb = "posted" if created else "unchanged" if before == found else "updated"
         self.summary.note(f"{kind} comment {verb} on #{target}: {found.url}")
@@ -85,11 +98,14 @@ class Context:
         """A reply to this delivery; one per delivery, so a re-run edits instead of repeating.
 
         A re-run that answers where an earlier run reported a failure edits that report in
-        place (it takes this reply's marker): the thread shows one, current, answer.
+        place (it takes this reply's marker): the thread shows one, current, answer.  Its
+        leading markers name the commits this run and the replaced text's runs made
+        (:mod:`bot.github.bot_records`).
         """
         key = key or self.delivery.key
-        body = with_run_link(body, self.environ)
         report = self._failure_report(key)
+        earlier = report or self.forge.find_comment(self.number, marker("reply", key))
+        body = "\n".join([*self._proofs(earlier), with_run_link(body, self.environ)])
         if report is None:
             return self.upsert("reply", key, body)
         text = with_marker(redact(body), marker("reply", key))
@@ -99,6 +115,13 @@ class Context:
             return self.upsert("reply", key, body)
         self.summary.note(f"failure report replaced by the reply on #{self.number}: {edited.url}")
         return edited
+
+    def _proofs(self, earlier: Comment | None) -> list[str]:
+        """The commit markers of this run's commits and of those ``earlier`` (the comment it
+        replaces or edits) named: the proof that the bot made them is never edited away."""
+        kept = leading_markers(earlier.body) if earlier is not None else ()
+        before = [m for m in kept if m.startswith(COMMIT_MARK)]
+        return list(dict.fromkeys([*before, *(marker("commit", sha) for sha in self.commits)]))
 
     def settle_failure(self, body: str) -> None:
         """A run that finished where an earlier run of this event reported a failure: the

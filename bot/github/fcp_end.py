@@ -14,7 +14,7 @@ from __future__ import annotations
 from bot.forge.comments import marker
 from bot.github.changed import changed_rfds
 from bot.github.context import Context
-from bot.github.ops import pr_workspace
+from bot.github.ops import forged_lines, pr_workspace
 from bot.github.records import PullRequest
 from bot.lifecycle import signoff
 from bot.lifecycle.workspace import Workspace
@@ -44,7 +44,7 @@ def end_elapsed(ctx: Context, pr: PullRequest) -> list[str]:
         for rid in (str(c.file.rfd_id) for c in changed):
             if ended := _announce(ctx, pr, ws, rid):
                 lines.append(ended)
-    return lines
+    return lines + [f"#{pr.number}: {line}" for line in forged_lines(ctx)]
 
 
 def _announce(ctx: Context, pr: PullRequest, ws: Workspace, rid: str) -> str:

@@ -300,7 +300,8 @@ def _implement(
         if hand_to is not None:  # the work job: committed here, pushed by the publish job
             if commit_only(checkout, [checkout.root], message, ctx.environ):
                 write_bundle(hand_to, checkout.root, _head(ctx))
-        elif commit_and_push(checkout, [checkout.root], message, ctx.environ):
+        elif sha := commit_and_push(checkout, [checkout.root], message, ctx.environ):
+            ctx.commits.append(sha)
             ctx.progress.append(f"phase {label} of RFD {rid} pushed to `{branch}`; "
                                 "its pull request not yet opened")  # fmt: skip
     finally:

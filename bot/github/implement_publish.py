@@ -78,6 +78,7 @@ def _publish(ctx: Context, handed: Handed, facts: dict[str, Any], commit: str) -
     env = git_env(ctx.environ)
     ours = git_text(ctx.root, "commit-tree", tree, "-p", handed.base, "-m", message, env=env)
     push(ctx.root, ours.strip(), facts["branch"], ctx.environ)
+    ctx.commits.append(ours.strip())  # its reply names it: the proof that the bot made it
     ctx.progress.append(f"phase {handed.label} of RFD {handed.rid} pushed to "
                         f"`{facts['branch']}`; its pull request not yet opened")  # fmt: skip
     base = ctx.delivery.default_branch

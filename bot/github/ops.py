@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.github.checkout import Checkout, close, commit_and_push, delivery_commit, open_pull
+from bot.github.checkout import Checkout, close, commit_and_push, open_pull
 from bot.github.context import Context
 from bot.github.records import PullRequest
 from bot.llm.select import ANTHROPIC_KEY
@@ -104,8 +104,12 @@ def pr_workspace(
     written and ``writable`` is needed (a fork)."""
     if writable and pr.is_fork:
         raise Refused(FORK_REFUSED)
+    from bot.github.bot_records import trust_ledgers
+
     checkout = open_pull(ctx.root, pr, ctx.api, ctx.environ, paths=paths, guarded=[ctx.cfg.rfd_dir])
     try:
+        if ctx.cfg.consensus.enabled:
+            trust_ledgers(ctx, checkout, pr.number)
         yield open_workspace(ctx, checkout.root, pr), checkout
     finally:
         close(ctx.root, checkout)
@@ -116,15 +120,26 @@ def commit(ctx: Context, checkout: Checkout, paths: Iterable[Path], ids: str, wh
     message = COMMIT.format(ids=ids, what=what, key=ctx.delivery.key)
     sha = commit_and_push(checkout, paths, message, ctx.environ)
     if sha:
+        ctx.commits.append(sha)
         ctx.progress.append(f"RFD {ids} {what}: committed to `{checkout.branch}` as {sha[:12]}")
     return f"Committed as {sha[:12]}." if sha else "Nothing to commit."
 
 
 def done_before(ctx: Context, checkout: Checkout, ids: str, what: str) -> str | None:
-    """The reply when an earlier run of this event already made its commit (found by the
-    ``Rfd-Bot-Event`` trailer on the branch): the re-run finishes by saying so."""
-    sha = delivery_commit(checkout, ctx.delivery.key)
+    """The reply when an earlier run of this event already made its commit (its trailer on
+    the branch, and the bot's own comments naming it: :mod:`bot.github.bot_records`): the
+    re-run finishes by saying so."""
+    from bot.github.bot_records import delivery_commit
+
+    sha = delivery_commit(ctx, checkout, ctx.number)
     return DONE_BEFORE.format(ids=ids, what=what, sha=sha[:12]) if sha else None
+
+
+def forged_lines(ctx: Context) -> list[str]:
+    """A line for each RFD whose ledger on the branch holds entries written by hand."""
+    from bot.github.bot_records import forged_line
+
+    return [forged_line(rid, found) for rid, found in sorted(ctx.forged.items())]
 
 
 def refuse_label(ctx: Context, number: int, label: str, reason: str) -> None:

@@ -20,8 +20,9 @@ from bot.core.markdown_safe import inline
 from bot.core.text import plural
 from bot.github import review_post, status_comment
 from bot.github.auth import authorize
+from bot.github.bot_records import delivery_commit
 from bot.github.changed import ChangedRfd, changed_rfds
-from bot.github.checkout import Checkout, close, commit_and_push, delivery_commit, open_pull
+from bot.github.checkout import Checkout, close, commit_and_push, open_pull
 from bot.github.context import Context
 from bot.github.inline_review import submit_inline
 from bot.github.ops import COMMIT, offline_note, open_workspace, refuse_label
@@ -114,7 +115,7 @@ def _review_in(ctx: Context, pr: PullRequest, checkout: Checkout, todo: list[Cha
     from bot.lifecycle.review import review
 
     ws = open_workspace(ctx, checkout.root, pr)
-    earlier = delivery_commit(checkout, ctx.delivery.key)
+    earlier = delivery_commit(ctx, checkout, pr.number)
     resumed = resume_reviews(ctx, pr, checkout, ws, earlier, todo) if earlier else set()
     results = [review(ws, str(c.file.rfd_id), model=model) for c in todo
                if str(c.file.rfd_id) not in resumed]  # fmt: skip
@@ -124,6 +125,7 @@ def _review_in(ctx: Context, pr: PullRequest, checkout: Checkout, todo: list[Cha
                             key=ctx.delivery.key)  # fmt: skip
     sha = commit_and_push(checkout, [p for r in results for p in r.changed], message, ctx.environ)
     if sha:
+        ctx.commits.append(sha)
         ctx.progress.append(f"review of RFD {', '.join(r.rfd_id for r in results)} committed to "
                             f"`{checkout.branch}` as {short(sha)}; not yet posted")  # fmt: skip
     head = sha or pr.head_sha

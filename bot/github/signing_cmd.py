@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from bot.core.errors import RfdError
 from bot.core.markdown_safe import inline
+from bot.github.authorship import is_author
+from bot.github.checkout import Checkout
 from bot.github.commands import SIGNING, Command
 from bot.github.context import Context
-from bot.github.ops import Refused, commit, done_before, pr_workspace, refreshed
-from bot.github.records import Permission
+from bot.github.ops import Refused, commit, done_before, forged_lines, pr_workspace, refreshed
+from bot.github.records import Permission, PullRequest
 from bot.github.verb_specs import Verb
 from bot.lifecycle import signoff
 from bot.lifecycle.workspace import Workspace
@@ -26,6 +28,14 @@ NOT_CONFIGURED = (
 )
 NOT_A_REVIEWER = (
     "@{login} `/rfd {verb}` is for the reviewers in `consensus.reviewers` ({who}): ask one of them."
+)
+AUTHOR_MAY_NOT_APPROVE = (
+    "@{login} an RFD's author cannot approve it: its sign-offs are the other reviewers' "
+    "in `consensus.reviewers`."
+)
+AUTHOR_MAY_NOT_RESOLVE = (
+    "@{login} an RFD's author cannot resolve a concern someone else raised on it: concern "
+    "{number} is {author}'s to resolve, or a maintainer's who is no author."
 )
 WHAT = {
     Verb.APPROVE: "approved",
@@ -65,6 +75,7 @@ def do_sign(ctx: Context, command: Command) -> str:
     with pr_workspace(ctx, pr, [target.file.path]) as (ws, checkout):
         if again := done_before(ctx, checkout, rid, WHAT[command.verb]):
             return again
+        _not_by_an_author(ctx, pr, checkout, ws, command, rid)
         try:
             result = _step(ctx, ws, command, rid, login, entry or "")
         except RfdError as err:
@@ -72,7 +83,26 @@ def do_sign(ctx: Context, command: Command) -> str:
         done = commit(ctx, checkout, result.changed, rid, WHAT[command.verb])
         block = signoff.decision(ws, rid, slash=True)
         refreshed(ctx, pr, checkout)
-    return "\n".join([f"{inline(result.message)}. {done}", "", *block])
+    forged = [f"> {line}" for line in forged_lines(ctx)]
+    return "\n".join([f"{inline(result.message)}. {done}", *forged, "", *block])
+
+
+def _not_by_an_author(ctx: Context, pr: PullRequest, checkout: Checkout, ws: Workspace,
+                      command: Command, rid: str) -> None:  # fmt: skip
+    """Refused when an author of the RFD approves it or resolves another's concern."""
+    login = ctx.delivery.actor.login
+    if command.verb is Verb.APPROVE:
+        if is_author(ctx, pr, checkout, [ws.document(rid)], login):
+            raise Refused(AUTHOR_MAY_NOT_APPROVE.format(login=login))
+    elif command.verb is Verb.RESOLVE:
+        (number,) = command.selection or (0,)
+        found = next((c for c in ws.store.read_consensus(rid).concerns if c.number == number),
+                     None)  # fmt: skip
+        if found is not None and not same_login(found.author, login) and is_author(
+            ctx, pr, checkout, [ws.document(rid)], login
+        ):
+            author = inline(found.author)
+            raise Refused(AUTHOR_MAY_NOT_RESOLVE.format(login=login, number=number, author=author))
 
 
 def _step(ctx: Context, ws: Workspace, command: Command, rid: str, login: str,

@@ -117,7 +117,8 @@ def run(ctx: Context, command: Command) -> None:
         _ran(ctx, command, HANDED)  # the publish job reacts and replies
         return
     reaction = Reaction.ROCKET if spec.mutating else None
-    quiet = command.verb in QUIET and ctx.failure_report() is None  # else it replaces the report
+    # a reply replaces a failure report, and names ledger entries written by hand
+    quiet = command.verb in QUIET and ctx.failure_report() is None and not ctx.forged
     if message and not quiet:
         _answer(ctx, command, key, message, reaction, DONE)
         return

@@ -42,6 +42,10 @@ def read_rows(ctx: Context, pr: PullRequest) -> tuple[list[Row], Lint]:
     paths = [c.file.path for c in changed]
     checkout = open_pull(ctx.root, pr, ctx.api, ctx.environ, paths=paths, guarded=[ctx.cfg.rfd_dir])
     try:
+        if ctx.cfg.consensus.enabled:
+            from bot.github.bot_records import trust_ledgers
+
+            trust_ledgers(ctx, checkout, pr.number)
         rows = [read_row(checkout.root, ctx.cfg, c, ctx.clock()) for c in changed]
         return rows, lint(ctx, checkout.root, rows)
     finally:
@@ -84,12 +88,23 @@ def render(ctx: Context, rows: list[Row], lint: Lint, posted: list[PostedReview]
         url = f"{ctx.server_url}/{repo}/blob/{quote(head)}/{quote(path)}"
         found = panel(row, posted, url=url, head=head, lint=lint.get(path, (0, 0)))
         site = page_url(ctx.cfg.site.url, row.changed.file.rfd_id)
-        panels.append(replace(found, site=site) if site else found)
+        panels.append(_with_forged(ctx, replace(found, site=site) if site else found))
     cfg = ctx.cfg
     who = dashboard.Who(who_may(REGISTRY[Verb.REVIEW], cfg), who_may(REGISTRY[Verb.ACCEPT], cfg))
     labels = cfg.labels
     return dashboard.render(panels, head=short(head), who=who, review_label=labels.review,
                             accept_label=labels.accept, commands=command_table(cfg))  # fmt: skip
+
+
+def _with_forged(ctx: Context, made: dashboard.Panel) -> dashboard.Panel:
+    """``made`` whose Decision block also names the ledger entries written by hand on the
+    branch that it left out (:mod:`bot.github.bot_records`)."""
+    from bot.github.bot_records import forged_line
+
+    found = ctx.forged.get(made.rfd_id)
+    if not found:
+        return made
+    return replace(made, decision=(*made.decision, "", f"> {forged_line(made.rfd_id, found)}"))
 
 
 def on_pull_request(ctx: Context) -> None:
@@ -135,7 +150,7 @@ def _write(ctx: Context, pr: PullRequest, body: str, rows: list[Row]) -> Comment
     """Write the status comment; when it changed, the PR's lifecycle label follows (an
     unchanged comment means the label was synced when it was written: no request)."""
     before = ctx.forge.find_comment(pr.number, marker("status", pr.number))
-    found = ctx.upsert("status", pr.number, body, number=pr.number)
+    found = ctx.upsert("status", pr.number, body, number=pr.number, proofs=True)
     if found != before:
         sync_labels(ctx, pr.number, pr.labels, [r.status for r in rows if r.status])
     return found

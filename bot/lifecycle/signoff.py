@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.core import authors as author_forms
 from bot.core.atomic import read_exact
 from bot.core.errors import GateError, PermissionDenied, ValidationError
 from bot.lifecycle.consensus_gate import Standing, block, standing
@@ -67,11 +68,21 @@ def approve(ws: Workspace, query: str, login: str, *, reviewer: str = "") -> Sig
     if entry is None:
         who = ", ".join(ws.config.consensus.reviewers)
         raise PermissionDenied(NOT_A_REVIEWER.format(login=login, who=who))
-    if any(same_login(a.split("<", 1)[0], login) for a in authors):
+    if _is_author(authors, login):
         raise PermissionDenied(OWN_RFD.format(login=login, rfd=rid))
     ledger = ws.store.read_consensus(rid)
     ledger = consensus.approve(ledger, rid, login, rev, ws.clock(), reviewer=entry)
     return _save(ws, rid, ledger, f"{login} approved RFD {rid} at {rev[:7]}")
+
+
+def _is_author(entries: tuple[str, ...], login: str) -> bool:
+    """Does the ``Authors`` field name ``login``, in any form :mod:`bot.core.authors` reads
+    (on GitHub the PR's author and the commits' authors count too:
+    :mod:`bot.github.authorship`)?"""
+    named = author_forms.named(entries).logins
+    return login.lower().lstrip("@") in named or any(
+        same_login(a.split("<", 1)[0], login) for a in entries
+    )
 
 
 def concern(ws: Workspace, query: str, login: str, text: str, link: str = "") -> SignOff:

@@ -38,6 +38,26 @@ def body(name: str) -> str:
     return (BODIES / f"{name}.md").read_text(encoding="utf-8")
 
 
+# The bot's commits on PR 2 (fixed git dates), named by the status comment it writes after
+REVIEW_COMMIT = "cb94cb3376633806c370606a362f10e5cc947791"
+DISMISS_COMMIT = "b04fada9c0c6fde203f657d2eab655a665909933"
+DISMISS_SOME_COMMIT = "c617e0ebb598393cc38f39720c25eb88161808bb"
+ACCEPT_COMMIT = "27af044ecbe4670db1ef3a61aa7cd33afe8f8d52"
+DONE_COMMIT = "5093036ac2fa31e68672b0682780b14c223cc15d"
+REFINE_COMMIT = "6196c313dfb8daa5fb8a4a7db15879ed1563f366"
+LABEL_REVIEW_COMMIT = "e3050aab2f9522d02722e863c19260102c219425"  # rfd:review
+FINDINGS_COMMIT = "17ae51e1a664a7152065cf48780f9cb321f19e90"
+INLINE_COMMIT = "1fbd84124436fad5327b874d627ea152dc7eefcc"
+LABEL_ACCEPT_COMMIT = "a3687f46a6c3e957ceb5b9a9f0f583abc22b5148"  # rfd:accept
+
+
+def with_proofs(text: str, shas: list[str]) -> str:
+    """``text`` (a comment opening with its marker) naming the bot's commits ``shas`` in its
+    leading markers: the proof that the bot made them."""
+    mark, _, rest = text.partition("\n")
+    return "\n".join([mark, *(f"<!-- rfd-bot:commit:{sha} -->" for sha in shas), rest])
+
+
 def lifecycle_label(name: str, *, new: bool = False) -> dict[str, object]:
     """A lifecycle label as GitHub answers it: grey and bare when labelling just created it."""
     found = style(name)
@@ -150,8 +170,8 @@ CASSETTES |= {
         call(
             "PATCH",
             "/issues/comments/950",
-            body={"body": body("status-after-review")},
-            reply=comment(950, 2, body("status-after-review")),
+            body={"body": with_proofs(body("status-after-review"), [LABEL_REVIEW_COMMIT])},
+            reply=comment(950, 2, with_proofs(body("status-after-review"), [LABEL_REVIEW_COMMIT])),
         ),
         *labelled(2, DISCUSSION),
         UNLABEL,
@@ -267,11 +287,14 @@ def edited(name: str, cid: int, number: int = 2) -> dict[str, object]:
     )
 
 
-def status_posted(name: str, *labels: str, new: bool = False) -> list[dict[str, object]]:
-    """The status comment the command's run posts on PR 2 (none was there), and its label."""
-    made = call("POST", "/issues/2/comments", body={"body": body(name)}, status=201,
-                reply=comment(950, 2, body(name)))  # fmt: skip
-    return [made, *labelled(2, *(labels or (DISCUSSION,)), new=new)]
+def status_posted(name: str, *labels: str, new: bool = False,
+                  made: str = "") -> list[dict[str, object]]:  # fmt: skip
+    """The status comment the command's run posts on PR 2 (none was there), naming the
+    commit the run ``made``, and its label."""
+    text = with_proofs(body(name), [made] if made else [])
+    posted = call("POST", "/issues/2/comments", body={"body": text}, status=201,
+                  reply=comment(950, 2, text))  # fmt: skip
+    return [posted, *labelled(2, *(labels or (DISCUSSION,)), new=new)]
 
 
 def perm(login: str, role: str) -> dict[str, object]:
@@ -310,7 +333,7 @@ CASSETTES |= {
             status=201,
             reply=comment(961, 2, body("slash-review-posted")),
         ),
-        *status_posted("status-slash-review"),
+        *status_posted("status-slash-review", made=REVIEW_COMMIT),
         react("rocket"),  # the review and the status comment answer: no reply
     ],
     C + "test_dismiss_all": [
@@ -320,7 +343,7 @@ CASSETTES |= {
         react("eyes"),
         PULL,
         SLASH_FILES,
-        *status_posted("status-dismissed"),
+        *status_posted("status-dismissed", made=DISMISS_COMMIT),
         react("rocket"),
     ],
     C + "test_dismiss_by_number_keeps_the_others": [
@@ -330,7 +353,7 @@ CASSETTES |= {
         react("eyes"),
         PULL,
         SLASH_FILES,
-        *status_posted("status-dismissed-numbers"),
+        *status_posted("status-dismissed-numbers", made=DISMISS_SOME_COMMIT),
         react("rocket"),
     ],
     C + "test_accept_by_a_maintainer": [
@@ -344,7 +367,7 @@ CASSETTES |= {
             "GET", "/issues", query="state=all&sort=created&direction=desc&per_page=100", reply=[]
         ),
         OPEN_TRACKING,
-        *status_posted("status-slash-accepted", ACCEPTED, new=True),
+        *status_posted("status-slash-accepted", ACCEPTED, new=True, made=ACCEPT_COMMIT),
         react("rocket"),
         reply("slash-accept"),
     ],
@@ -460,9 +483,9 @@ CASSETTES |= {
         call(
             "POST",
             "/issues/2/comments",
-            body={"body": body("status-accepted")},
+            body={"body": with_proofs(body("status-accepted"), [LABEL_ACCEPT_COMMIT])},
             status=201,
-            reply=comment(950, 2, body("status-accepted")),
+            reply=comment(950, 2, with_proofs(body("status-accepted"), [LABEL_ACCEPT_COMMIT])),
         ),
         *labelled(2, ACCEPTED, new=True),  # the tracking issue made it: grey until now
         reply("label-accept"),
@@ -554,7 +577,7 @@ CASSETTES |= {
         react("eyes"),
         PULL,
         FILES,
-        *status_posted("status-implemented", "rfd: implemented", new=True),
+        *status_posted("status-implemented", "rfd: implemented", new=True, made=DONE_COMMIT),
         react("rocket"),
         reply("slash-done"),
     ],
@@ -595,7 +618,7 @@ CASSETTES[C + "test_refine_commits_the_refined_rfd"] = [
     SLASH_FILES,
     reply("refine-progress-start", cid=965),
     edited("refine-progress-done", 965),  # the answer: no reply besides it
-    *status_posted("status-refined"),
+    *status_posted("status-refined", made=REFINE_COMMIT),
     react("rocket"),
 ]
 
@@ -865,7 +888,7 @@ CASSETTES[C + "test_rerun_after_a_failure_finishes_the_command"] = [
     react("eyes"),
     PULL,
     SLASH_FILES,
-    *status_posted("status-dismissed"),
+    *status_posted("status-dismissed", made=DISMISS_COMMIT),
     react("rocket"),
     edited("slash-dismiss", 958),  # the failure report becomes the answer: one reply
 ]
@@ -1016,8 +1039,8 @@ CASSETTES[R + "test_rerun_after_posting_failed_posts_the_committed_review"] = [
     call(
         "PATCH",
         "/issues/comments/950",
-        body={"body": body("status-after-rerun")},
-        reply=comment(950, 2, body("status-after-rerun")),
+        body={"body": with_proofs(body("status-after-rerun"), [LABEL_REVIEW_COMMIT])},
+        reply=comment(950, 2, with_proofs(body("status-after-rerun"), [LABEL_REVIEW_COMMIT])),
     ),
     *labelled(2, DISCUSSION),
     UNLABEL,
@@ -1029,7 +1052,7 @@ CASSETTES[R + "test_rerun_after_posting_failed_posts_the_committed_review"] = [
 # there.  Run 2 finds the commit by its trailer and says so, in place of the report: the
 # model is not asked again, nothing is committed twice.
 STATUS_502 = call("POST", "/issues/2/comments", status=502, reply={"message": "Server Error"},
-                  body={"body": body("status-refined")})  # fmt: skip
+                  body={"body": with_proofs(body("status-refined"), [REFINE_COMMIT])})  # fmt: skip
 PROGRESS_DONE = comment(965, 2, body("refine-progress-done"))
 CASSETTES[C + "test_refine_rerun_after_its_reply_failed_does_not_refine_again"] = [
     NO_COMMENTS,
@@ -1108,7 +1131,7 @@ CASSETTES[C + "test_review_rerun_after_posting_failed_posts_the_committed_review
         status=201,
         reply=comment(965, 2, body("slash-review-resumed")),
     ),
-    *status_posted("status-slash-review-resumed"),
+    *status_posted("status-slash-review-resumed", made=REVIEW_COMMIT),
     call(
         "POST",
         f"/issues/comments/{CID}/reactions",
@@ -1153,8 +1176,8 @@ CASSETTES[R + "test_findings_lead_with_the_verdict_and_link_the_rfd_lines"] = [
     call(
         "PATCH",
         "/issues/comments/950",
-        body={"body": body("status-after-findings")},
-        reply=comment(950, 2, body("status-after-findings")),
+        body={"body": with_proofs(body("status-after-findings"), [FINDINGS_COMMIT])},
+        reply=comment(950, 2, with_proofs(body("status-after-findings"), [FINDINGS_COMMIT])),
     ),
     *labelled(2, DISCUSSION),
     UNLABEL,
@@ -1265,7 +1288,9 @@ CASSETTES[C + "test_refine_whose_pass_fails_keeps_the_reviews"] = [
     SLASH_FILES,
     reply("refine-progress-start", cid=965),
     edited("refine-progress-failed", 965),  # a warning: the pass did not finish
-    *status_posted("status-refined"),  # the first pass is committed: the same dashboard
+    *status_posted(
+        "status-refined", made=REFINE_COMMIT
+    ),  # the first pass is committed: the same dashboard
     react("rocket"),
     reply("slash-refine-failed"),
 ]

@@ -37,6 +37,7 @@ from scenarios_bot import (
     body,
     labelled,
     lifecycle_label,
+    with_proofs,
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
@@ -107,6 +108,7 @@ class Thread:
         opened["commit"]["message"] = "pr"
         self.commits = [opened]
         self.ledger: str | None = None
+        self.proven: list[str] = []  # the bot's commits, as its status comment names them
 
     @property
     def head(self) -> str:
@@ -122,10 +124,12 @@ class Thread:
         found["labels"] = list(self.labels)
         return call("GET", "/pulls/2", reply=found)
 
-    def dashboard(self, name: str) -> list[Interaction]:
+    def dashboard(self, name: str, made: str = "") -> list[Interaction]:
         """The status comment ``bodies/<name>.md``: posted with the PR's label the first
-        time, edited in place afterwards (the label is already there)."""
-        text = body(name)
+        time, edited in place afterwards (the label is already there).  Its leading markers
+        name the bot's commits, ``made`` (this run's) last: the proof that they are the bot's."""
+        self.proven += [made] if made else []
+        text = with_proofs(body(name), self.proven)
         made = comment(STATUS, 2, text)
         at = next((i for i, c in enumerate(self.comments) if c["id"] == STATUS), None)
         if at is not None:
@@ -158,9 +162,12 @@ def signed(pr: Thread, said: tuple[int, str, str], role: str, *, team: bool,
     ``bodies/<status>.md`` and says it with 🚀 alone: no reply."""
     cid, login, text = said
     checked = [member(login)] if team else []
+    authors = [pr.listed_commits()] if text == "/rfd approve" else []  # is the approver one?
+    sha, ledger = made
     out = [pr.said(*said), rockets(cid), perm(login, role), react("eyes", cid), *checked,
-           pr.pull(), files(pr.ledger), *pr.dashboard(status), react("rocket", cid)]  # fmt: skip
-    sha, pr.ledger = made
+           pr.pull(), files(pr.ledger), *authors, *pr.dashboard(status, made=sha),
+           react("rocket", cid)]  # fmt: skip
+    pr.ledger = ledger
     pr.commits.append(bot_commit(sha, WHAT[text.split()[1]], cid))
     return out
 
@@ -237,17 +244,17 @@ ENDED_NOW = call("PATCH", f"/issues/comments/{STATUS}", body={"body": ENDED["bod
 END = G + "test_the_scheduled_run_ends_an_elapsed_final_comment_period"
 CASSETTES |= {
     END + "[accepts]": [
-        OPEN_PRS, files(ELAPSED_BLOB), listed(RUNNING), reply("consensus-fcp-labelled", 2101),
+        OPEN_PRS, files(None), listed(RUNNING), reply("consensus-fcp-labelled", 2101),
         call("POST", "/issues/2/labels", body=["rfd:accept"],  # all of the PR's labels now
              reply=[lifecycle_label(DISCUSSION), ACCEPT]),
         ENDED_NOW,
     ],
     END + "[announces]": [
-        OPEN_PRS, files(ELAPSED_BLOB), listed(RUNNING), reply("consensus-fcp-ended", 2102),
+        OPEN_PRS, files(None), listed(RUNNING), reply("consensus-fcp-ended", 2102),
         ENDED_NOW,
     ],
     G + "test_the_end_of_a_final_comment_period_is_announced_once": [
-        OPEN_PRS, files(ELAPSED_BLOB),
+        OPEN_PRS, files(None),
         listed(ENDED, comment(2102, 2, body("consensus-fcp-ended"))),
     ],
 }  # fmt: skip
@@ -267,4 +274,91 @@ def approve_then_push() -> list[Interaction]:
 
 CASSETTES[G + "test_a_push_after_an_approval_shows_it_as_of_an_older_revision"] = (
     approve_then_push()
+)
+
+
+FORGED_HEAD = "5e0f89dac25b5d895d62aecc3009093f21bd2a28"  # the PR commit adding the ledger
+
+
+def forged_ledger() -> list[Interaction]:
+    """The PR's own commit adds a ledger saying all is signed off: the scheduled run
+    rebuilds the dashboard from what counts (nothing), then `/rfd accept` is refused."""
+    pr = Thread()
+    pr.commits[0]["sha"] = FORGED_HEAD
+    pr.comments.append(RUNNING)
+    waiting = comment(STATUS, 2, body("consensus-status-forged"))
+    scheduled = [OPEN_PRS, files(ELAPSED_BLOB), listed(RUNNING),
+                 call("PATCH", f"/issues/comments/{STATUS}", body={"body": waiting["body"]},
+                      reply=waiting)]  # fmt: skip
+    pr.comments[0] = waiting
+    accept = [pr.said(1031, "hubot", "/rfd accept"), perm("hubot", "maintain"),
+              react("eyes", 1031), pr.pull(), files(ELAPSED_BLOB), pr.listed_commits(),
+              react("confused", 1031), pr.replied("consensus-accept-forged", 3031)]  # fmt: skip
+    return scheduled + accept
+
+
+CASSETTES[G + "test_a_ledger_written_by_hand_on_the_branch_counts_for_nothing"] = forged_ledger()
+
+
+def by_an_author(case: str, login: str, role: str, said: str) -> list[Interaction]:
+    """An author of the RFD approves it (or resolves mona's concern, in the default branch's
+    ledger): refused."""
+    pr = Thread()
+    return [pr.said(1051, login, said), rockets(1051), perm(login, role), react("eyes", 1051),
+            pr.pull(), files(None), react("confused", 1051),
+            pr.replied(f"consensus-by-an-author-{case}", 3051)]  # fmt: skip
+
+
+AUTHOR_TEST = G + "test_an_author_cannot_approve_or_resolve_anothers_concern"
+CASSETTES |= {
+    AUTHOR_TEST + "[the PR author]": by_an_author("pr", "Codertocat", "write", "/rfd approve"),
+    AUTHOR_TEST + "[Name (@login)]": by_an_author("named", "hubot", "write", "/rfd approve"),
+    AUTHOR_TEST + "[a profile link]": by_an_author("linked", "hubot", "write", "/rfd approve"),
+    AUTHOR_TEST + "[resolving a concern of another]": by_an_author(
+        "resolve", "Codertocat", "maintain", "/rfd resolve 1"
+    ),
+}
+
+
+TIDY = "4299e70ff4a5b596c824549d78d77d5ff284c46b"  # the author's commit with a bot trailer
+
+
+def forged_trailer() -> list[Interaction]:
+    """The PR's author pushed a commit carrying ``Rfd-Bot-Event: c1061``: mona's
+    concern 1061 is recorded and committed as any other."""
+    pr = Thread()
+    tidy = commit_item(TIDY, user("Codertocat"), "test@example.com", "Test User")
+    tidy["commit"]["message"] = "Tidy up\n\nRfd-Bot-Event: c1061"
+    pr.commits.append(tidy)
+    concern = "/rfd concern Proxies may buffer the chunked response"
+    return signed(
+        pr,
+        (1061, "mona", concern),
+        "write",
+        team=True,
+        made=("6df0806bbfefb6533bfcea86b589e6a16e056986", ""),
+        status="consensus-status-trailer",
+    )
+
+
+CASSETTES[G + "test_a_trailer_written_by_hand_does_not_pass_for_the_bots_commit"] = forged_trailer()
+
+
+FORGED_APPROVAL = "7d649246bc7e1c59246d8b0746656ac0bc627226"  # the bot's commit (fixed git dates)
+
+
+def approved_over_a_forged_ledger() -> list[Interaction]:
+    """hubot approves on a PR whose own commit added a ledger saying all is signed off: the
+    approval is recorded over the ledger that counts, and the reply names what was left out."""
+    pr = Thread()
+    pr.commits[0]["sha"] = FORGED_HEAD
+    pr.ledger = ELAPSED_BLOB
+    said = (1041, "hubot", "/rfd approve")
+    return [*signed(pr, said, "maintain", team=False, made=(FORGED_APPROVAL, ""),
+                    status="consensus-status-forged-approved"),
+            pr.replied("consensus-approve-forged", 2041)]  # fmt: skip
+
+
+CASSETTES[G + "test_a_sign_off_over_a_forged_ledger_counts_and_names_what_it_left_out"] = (
+    approved_over_a_forged_ledger()
 )

@@ -14,6 +14,7 @@ from gh_data import call, diff_entry, pull_review
 from scenarios_bot import (
     ADMIN,
     DISCUSSION,
+    INLINE_COMMIT,
     RFD,
     STATUS_ONLY,
     UNLABEL,
@@ -25,6 +26,7 @@ from scenarios_bot import (
     labelled,
     reply,
     status_comment,
+    with_proofs,
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
@@ -64,8 +66,8 @@ CASSETTES = {
         call(
             "PATCH",
             "/issues/comments/950",
-            body={"body": body("status-after-inline")},
-            reply=comment(950, 2, body("status-after-inline")),
+            body={"body": with_proofs(body("status-after-inline"), [INLINE_COMMIT])},
+            reply=comment(950, 2, with_proofs(body("status-after-inline"), [INLINE_COMMIT])),
         ),
         *labelled(2, DISCUSSION),
         UNLABEL,
@@ -109,11 +111,11 @@ CASSETTES = {
         call(
             "PATCH",
             "/issues/comments/950",
-            body={"body": body("status-after-inline-rerun")},
-            reply=comment(950, 2, body("status-after-inline-rerun")),
+            body={"body": with_proofs(body("status-after-inline-rerun"), [INLINE_COMMIT])},
+            reply=comment(950, 2, with_proofs(body("status-after-inline-rerun"), [INLINE_COMMIT])),
         ),
         *labelled(2, DISCUSSION),
         UNLABEL,
-        edited("review-finished", 961),
+        edited("review-inline-finished", 961),
     ],
 }

@@ -1,0 +1,49 @@
+"""Which entries of a ledger count: the default branch's, changed by the bot's proven commits."""
+
+from __future__ import annotations
+
+from bot.model.consensus import Approval, Concern, Fcp, Ledger
+from bot.model.ledger_trust import Step, forged, trusted
+
+HUBOT = Approval("hubot", "abc", 1.0, "hubot")
+MONA = Approval("mona", "abc", 2.0, "mona")
+OPEN = Concern(1, "mona", "Proxies may buffer")
+RESOLVED = Concern(1, "mona", "Proxies may buffer", resolved_by="mona")
+FCP = Fcp("hubot", 0.0, 1.0)
+
+
+def test_the_bots_commits_count_and_hand_written_ones_do_not() -> None:
+    base = Ledger((HUBOT,))
+    bot = Step(base, Ledger((HUBOT,), (OPEN,)), proven=True)
+    hand = Step(bot.after, Ledger((HUBOT, MONA), (RESOLVED,), FCP), proven=False)
+    counted = trusted(base, [bot, hand])
+    assert counted == Ledger((HUBOT,), (OPEN,))
+    assert forged(hand.after, counted) == (
+        "an approval by mona",
+        "concern 1 as written",
+        "a final comment period",
+    )
+
+
+def test_a_concern_taken_out_by_hand_still_counts_and_is_named() -> None:
+    base = Ledger((), (OPEN,))
+    hand = Step(base, Ledger(), proven=False)
+    counted = trusted(base, [hand])
+    assert counted.open_concerns == (OPEN,)
+    assert forged(hand.after, counted) == ("concern 1 taken out",)
+
+
+def test_a_proven_commit_after_a_hand_edit_adds_only_what_it_changed() -> None:
+    """The bot's commit of a later approval carries the forged entry along in its file: only
+    its own change (the new approval) counts."""
+    hand = Step(Ledger(), Ledger((MONA,)), proven=False)
+    bot = Step(hand.after, Ledger((MONA, HUBOT)), proven=True)
+    counted = trusted(Ledger(), [hand, bot])
+    assert counted == Ledger((HUBOT,))
+    assert forged(bot.after, counted) == ("an approval by mona",)
+
+
+def test_a_renewed_approval_replaces_the_older_one() -> None:
+    newer = Approval("hubot", "def", 3.0, "hubot")
+    bot = Step(Ledger((HUBOT,)), Ledger((newer,)), proven=True)
+    assert trusted(Ledger((HUBOT,)), [bot]).approvals == (newer,)
