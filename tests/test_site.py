@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import urlsplit
 from xml.etree import ElementTree as ET
 
 import jsonschema
@@ -18,6 +16,14 @@ from bot.config.load import load_config
 from bot.site import catalog
 from bot.site.build import build_site
 from bot.site.search import executable
+from tests.site_checks import (
+    assert_back_links_match_headers,
+    assert_graph_matches_headers,
+    assert_links_resolve,
+    assert_rfds_json_valid,
+    html_pages,
+    rfds_json,
+)
 from tests.site_repo import RARE_SECTION, build_site_repo
 
 REPOSITORY = "acme-labs/jp"
@@ -38,33 +44,6 @@ def site(repo: Path) -> Path:
     return out
 
 
-class Links(HTMLParser):
-    """Every ``href``/``src`` of a page, and every ``id``."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.links: list[tuple[str, str]] = []
-        self.ids: set[str] = set()
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        for name, value in attrs:
-            if name in ("href", "src") and value is not None:
-                self.links.append((name, value))
-            if name == "id" and value:
-                self.ids.add(value)
-
-
-def parsed(page: Path) -> Links:
-    found = Links()
-    found.feed(page.read_text(encoding="utf-8"))
-    return found
-
-
-def rfds_json(site: Path) -> dict[str, dict[str, object]]:
-    data = json.loads((site / "rfds.json").read_text(encoding="utf-8"))
-    return {r["id"]: r for r in data["rfds"]}
-
-
 def test_every_rfd_has_a_page_with_its_title_and_status(repo: Path, site: Path) -> None:
     docs, _ = discovery.load_all(repo, load_config(repo))
     assert len(docs) == 39  # the adopter's 38, and the one promoted from a new draft
@@ -76,20 +55,8 @@ def test_every_rfd_has_a_page_with_its_title_and_status(repo: Path, site: Path) 
 
 
 def test_every_link_on_every_page_resolves_inside_the_site(site: Path) -> None:
-    pages = sorted(site.glob("**/*.html"))
-    pages = [p for p in pages if "_pagefind" not in p.parts]
-    assert len(pages) > 40
-    for page in pages:
-        for attr, value in parsed(page).links:
-            parts = urlsplit(value)
-            if parts.scheme:
-                assert attr == "href", f"{page}: {value} would be fetched from elsewhere"
-                assert value.startswith(GITHUB), f"{page}: {value}"
-                continue
-            target = (page.parent / parts.path).resolve() if parts.path else page
-            assert target.is_file(), f"{page.relative_to(site)}: {value} resolves to nothing"
-            if parts.fragment and target.suffix == ".html":
-                assert parts.fragment in parsed(target).ids, f"{page}: no #{parts.fragment}"
+    assert len(html_pages(site)) > 40
+    assert_links_resolve(site, GITHUB)
 
 
 def test_an_rfd_page_shows_where_it_stands(site: Path) -> None:
@@ -120,53 +87,20 @@ def test_the_document_is_rendered_with_its_links_rewritten(site: Path) -> None:
 
 
 def test_back_links_are_computed_from_the_other_rfds(site: Path, repo: Path) -> None:
-    rfds = rfds_json(site)
-    header_links = {
-        (rid, kind, target)
-        for rid, r in rfds.items()
-        for kind, targets in r["links"].items()  # type: ignore[attr-defined]
-        for target in targets
-        if target in rfds
-    }
-    back = {
-        (source, kind.replace("_by", "").replace("required", "requires")
-         .replace("extended", "extends").replace("superseded", "supersedes"), rid)
-        for rid, r in rfds.items()
-        for kind, sources in r["back_links"].items()  # type: ignore[attr-defined]
-        for source in sources
-    }  # fmt: skip
-    assert back == header_links
-    assert rfds["020"]["back_links"]["extended_by"] == ["032"]  # type: ignore[index]
+    assert ("extends", "032", "020") in assert_back_links_match_headers(site)
+    assert rfds_json(site)["020"]["back_links"]["extended_by"] == ["032"]  # type: ignore[index]
     page = (site / "rfd/010.html").read_text(encoding="utf-8")
     assert 'Required by: <a href="032.html"' in page
 
 
 def test_the_graph_draws_every_header_link_coloured_by_status(site: Path) -> None:
-    rfds = rfds_json(site)
-    page = (site / "graph.html").read_text(encoding="utf-8")
-    drawn = set(re.findall(r'<path class="edge (\w+)"[^>]*><title>(\w+) \w+ (\w+)</title>', page))
-    expected = {
-        (kind, rid, target)
-        for rid, r in rfds.items()
-        for kind, targets in r["links"].items()  # type: ignore[attr-defined]
-        for target in targets
-        if target in rfds and target != rid
-    }
-    assert drawn == expected
-    assert ("extends", "032", "020") in drawn
-    for rid in {t for _, s, t in drawn} | {s for _, s, _ in drawn}:
-        status = str(rfds[rid]["status"]).lower()
-        assert re.search(rf'<a href="rfd/{rid}.html" class="node">.*?class="st-{status}"', page)
+    assert ("extends", "032", "020") in assert_graph_matches_headers(site)
     around = (site / "rfd/032.html").read_text(encoding="utf-8")
     assert '<a href="032.html" class="node focus">' in around
 
 
 def test_rfds_json_validates_against_its_schema(site: Path) -> None:
-    data = json.loads((site / "rfds.json").read_text(encoding="utf-8"))
-    schema = json.loads((site / catalog.SCHEMA).read_text(encoding="utf-8"))
-    jsonschema.Draft202012Validator.check_schema(schema)
-    jsonschema.Draft202012Validator(schema).validate(data)
-    rfd = {r["id"]: r for r in data["rfds"]}["032"]
+    rfd = {r["id"]: r for r in assert_rfds_json_valid(site)["rfds"]}["032"]
     assert rfd["consensus"] == {
         "approved_by": ["ana"],
         "waiting_for": ["ben"],

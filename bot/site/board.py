@@ -60,6 +60,7 @@ def row(r: SiteRfd, updated: str | None) -> dict[str, Any]:
         "id": r.id,
         "title": r.title,
         "status": r.status,
+        "word": r.shown,
         "category": r.category or "",
         "authors": [name(a) for a in r.authors],
         "labels": list(r.labels),

@@ -36,6 +36,7 @@ def entry(rfd: SiteRfd, graph: Graph, updated: str | None, page: str) -> dict[st
         "id": rfd.id,
         "title": rfd.title,
         "status": rfd.status,
+        "status_word": rfd.shown,
         "category": rfd.category,
         "authors": list(rfd.authors),
         "labels": list(rfd.labels),

@@ -1,9 +1,11 @@
 """The one adapter between the repository and the site: :func:`read_corpus`.
 
 Everything the site shows comes out of here as :class:`~bot.site.records.SiteRfd` values,
-read with the model and state functions ``rfd list`` and ``rfd status`` use (documents from
-:mod:`bot.config.discovery`, state files from :class:`bot.state.StateStore`).  Reading another
-dialect of RFD repository means changing this module only.
+read through the corpus API every dialect shares (:mod:`bot.config.corpus`: flat files, a
+directory per RFD with YAML front matter or AsciiDoc attributes, RFC ``text/``), with the
+state files of :class:`bot.state.StateStore`.  Each RFD keeps the repository's own status
+word for display and rfd's stage for colours, filters and gates; an AsciiDoc document's
+body is shown as preformatted text (the site renders Markdown only).
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ import os
 import re
 import time
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
+from bot.config import corpus as rfd_corpus
 from bot.config import discovery
 from bot.config.load import CONFIG_PATH, load_config
 from bot.config.schema import Config
@@ -21,10 +25,11 @@ from bot.core.errors import RfdError
 from bot.lifecycle.consensus_gate import standing
 from bot.model import consensus, phase_ids
 from bot.model import reviews as reviews_md
-from bot.model.document import Document, parse_links
-from bot.model.ids import RfdId
+from bot.model.document import Document
+from bot.model.ids import DOCUMENT_NAMES, RfdId
 from bot.model.status import Status
 from bot.site import readcache
+from bot.site.graph import canonical, key
 from bot.site.records import Concern, Corpus, Decisions, Phase, Review, SiteRfd
 from bot.state import StateStore
 from bot.state.layout import IMPL_REVIEWS, REVIEWS, numbered
@@ -32,6 +37,7 @@ from bot.state.layout import IMPL_REVIEWS, REVIEWS, numbered
 _NUMBER = re.compile(r"(?:#|/pull/|/issues/)([0-9]+)\b|^\s*([0-9]+)\s*$")
 _PR_IN_SUMMARY = re.compile(r"(?:\bPR\s*#|/pull/)([0-9]+)\b", re.IGNORECASE)
 _LABEL_SPLIT = re.compile(r"[,;]")
+_BACKTICKS = re.compile(r"`+")
 PARALLEL_FROM = 1000
 """RFDs to read before a pool of processes pays for its start-up."""
 CHUNK = 250
@@ -50,7 +56,7 @@ def read_corpus(root: Path, *, repository: str | None = None, cache: Path | None
     store = StateStore(root, cfg)
     sigs = {
         f.path: readcache.signature(
-            readcache.files_of(str(root / f.path), str(store.dir(f.rfd_id)))
+            readcache.files_of(str(root / f.path), str(store.dir(f.rfd_id)), _folder(root, f))
         )
         for f in files
     }
@@ -61,11 +67,25 @@ def read_corpus(root: Path, *, repository: str | None = None, cache: Path | None
     if cache is not None:
         readcache.save(cache, config, {r.path: (sigs[r.path], r) for r in rfds})
     return Corpus(
-        rfds=tuple(sorted(rfds, key=_order)),
+        rfds=tuple(sorted(_canonical_links(rfds), key=_order)),
         problems=(*map(str, discovery.duplicates(files)), *errors),
         repository=repository,
         site_url=cfg.site.url,
     )
+
+
+def _canonical_links(rfds: list[SiteRfd]) -> list[SiteRfd]:
+    """Each linked id as the file names of the corpus give it (``RFD 5`` → ``0005``), so that
+    links, back-links and the graph agree; an id no RFD has stays as written."""
+    known = canonical(r.id for r in rfds)
+
+    def ids(found: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(known.get(key(i), i) for i in found)
+
+    return [
+        replace(r, requires=ids(r.requires), extends=ids(r.extends), supersedes=ids(r.supersedes))
+        for r in rfds
+    ]
 
 
 def _read(root: Path, files: list[discovery.RfdFile]) -> tuple[list[SiteRfd], list[str]]:
@@ -91,8 +111,13 @@ def _read_chunk(root: Path, files: list[discovery.RfdFile]) -> tuple[list[SiteRf
             errors.append(str(err))
             continue
         if doc.rfd_id is not None:
-            found.append(_rfd(doc, store, cfg))
+            found.append(_rfd(rfd_corpus.of(root, file, doc), store, cfg))
     return found, errors
+
+
+def _folder(root: Path, file: discovery.RfdFile) -> str | None:
+    """A directory-per-RFD document's directory (its other files belong to it)."""
+    return str((root / file.path).parent) if file.name in DOCUMENT_NAMES else None
 
 
 def _order(rfd: SiteRfd) -> tuple[bool, int, str]:
@@ -100,8 +125,10 @@ def _order(rfd: SiteRfd) -> tuple[bool, int, str]:
     return rid.draft, rid.number, rfd.path
 
 
-def _rfd(doc: Document, store: StateStore, cfg: Config) -> SiteRfd:
-    rid = str(doc.rfd_id)
+def _rfd(rfd: rfd_corpus.Rfd, store: StateStore, cfg: Config) -> SiteRfd:
+    doc = rfd.document
+    rid = str(rfd.rfd_id)
+    links = dict(rfd.links)
     ledger = _ledger(store, rid)
     waiting: tuple[str, ...] = ()
     if cfg.consensus.enabled and doc.status is Status.DISCUSSION:
@@ -109,17 +136,19 @@ def _rfd(doc: Document, store: StateStore, cfg: Config) -> SiteRfd:
         waiting = standing(cfg.consensus, ledger, rid, rev, time.time()).waiting
     return SiteRfd(
         id=rid,
-        title=doc.title,
-        status=doc.status.value,
-        path=doc.path,
+        title=rfd.title,
+        status=rfd.stage.value,
+        path=rfd.path,
         text=_body(doc),
+        word=rfd.status if rfd.status != rfd.stage.value else "",
+        files=rfd.paths[1:],
         category=doc.category,
-        authors=doc.authors,
+        authors=rfd.authors,
         date=(doc.field("Date") or "").strip() or None,
         labels=_labels(doc.field("Labels")),
-        requires=_ids(doc, "Requires"),
-        extends=_ids(doc, "Extends"),
-        supersedes=_ids(doc, "Supersedes"),
+        requires=_ids(links, "Requires"),
+        extends=_ids(links, "Extends"),
+        supersedes=_ids(links, "Supersedes"),
         discussion=_number(doc.field("Discussion") or doc.field("Discussion PR")),
         tracking_issue=doc.tracking_issue,
         plan=_plan(store, rid),
@@ -135,13 +164,19 @@ def _rfd(doc: Document, store: StateStore, cfg: Config) -> SiteRfd:
 
 
 def _body(doc: Document) -> str:
-    """The document below its title and header fields (the page shows those itself)."""
-    last = max((f.line + f.span - 1 for f in doc.fields), default=doc.heading_line)
-    return "".join(doc.lines[last:])
+    """The document below its title and header fields (the page shows those itself); an
+    AsciiDoc document's as a fenced block, longer than any run of backticks in it."""
+    last = max((f.line + f.span - 1 for f in doc.fields), default=0)
+    body = "".join(doc.lines[max(last, doc.heading_line) :])
+    if not doc.path.endswith(".adoc"):
+        return body
+    text = body.strip("\n")
+    fence = "`" * max(3, 1 + max((len(run) for run in _BACKTICKS.findall(text)), default=0))
+    return f"{fence}asciidoc\n{text}\n{fence}\n"
 
 
-def _ids(doc: Document, key: str) -> tuple[str, ...]:
-    return tuple(str(i) for i in parse_links(doc.field(key) or ""))
+def _ids(links: dict[str, tuple[RfdId, ...]], key: str) -> tuple[str, ...]:
+    return tuple(str(i) for i in links.get(key, ()))
 
 
 def _labels(value: str | None) -> tuple[str, ...]:

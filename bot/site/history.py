@@ -13,11 +13,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.model.ids import split_file_name
+from bot.model.ids import DOCUMENT_NAMES, split_path
 
 RECORD, UNIT = "\x1e", "\x1f"
 FORMAT = f"--format={RECORD}%H{UNIT}%aI{UNIT}%an{UNIT}%s"
-_STATUS_LINE = re.compile(r"^[-+]\s{0,3}(?:[-*+]\s+)?\*\*Status(?::\*\*|\*\*\s*:)\s*([A-Za-z]+)")
+_STATUS_LINE = re.compile(
+    r"^[-+](?:\s{0,3}(?:[-*+]\s+)?\*\*Status(?::\*\*|\*\*\s*:)"  # - **Status**: Draft
+    r"|(?:state|stage|status)\s*:|:(?:state|status):)"  # front matter, AsciiDoc attribute
+    r"\s*[\"']?([A-Za-z][A-Za-z-]*)"
+)
+_STATUS_PICKAXE = r"\*\*Status|^(state|stage|status) *:|^:(state|status):"
+"""The lines :data:`_STATUS_LINE` reads, for ``git log -G`` (an extended expression)."""
 _PHASE_FILE = re.compile(r"^phases/([^/]+)\.md$")
 
 
@@ -53,8 +59,8 @@ def read_history(root: Path, rfd_dir: str, state_dir: str) -> History:
     """The history of ``rfd_dir`` in the repository at ``root`` (empty outside git)."""
     names = _git(root, "log", "--reverse", FORMAT, "-M", "--name-status", "--", rfd_dir)
     patches = _git(
-        root, "log", "--reverse", FORMAT, "-M", "-p", "-U0", "-G", r"\*\*Status", "--",
-        f":(glob){rfd_dir}/**/*.md", f":(exclude){state_dir}",
+        root, "log", "--reverse", FORMAT, "-M", "-p", "-U0", "-G", _STATUS_PICKAXE, "--",
+        f":(glob){rfd_dir}/**/*.md", f":(glob){rfd_dir}/**/*.adoc", f":(exclude){state_dir}",
     )  # fmt: skip
     added, updated = parse_names(names, rfd_dir, state_dir)
     status = list(parse_status(patches))
@@ -78,9 +84,18 @@ def _commits(text: str) -> Iterator[tuple[Commit, list[str]]]:
 
 
 def rfd_of(path: str) -> str | None:
-    """The id an RFD file name gives (``docs/rfd/045-x.md`` → ``045``), None for other files."""
-    named = split_file_name(path.rpartition("/")[2])
+    """The id an RFD's path gives (``docs/rfd/045-x.md`` → ``045``, ``rfd/0001/README.md`` →
+    ``0001``), None for other files."""
+    named = split_path(path)
     return None if named is None else str(named[0])
+
+
+def _owner(path: str, rfd_dir: str) -> str | None:
+    """The RFD a file of its own directory belongs to (``rfd/0003/diagram.svg`` → ``0003``)."""
+    folder, _, _ = path.rpartition("/")
+    if folder.rpartition("/")[0] != rfd_dir.rstrip("/"):
+        return None
+    return rfd_of(f"{folder}/{DOCUMENT_NAMES[0]}")
 
 
 def parse_names(text: str, rfd_dir: str, state_dir: str) -> tuple[list[Change], dict[str, str]]:
@@ -104,6 +119,9 @@ def parse_names(text: str, rfd_dir: str, state_dir: str) -> tuple[list[Change], 
                 continue
             rid = rfd_of(path)
             if rid is None or not path.startswith(rfd_dir.rstrip("/") + "/"):
+                owner = _owner(path, rfd_dir)
+                if owner is not None:
+                    updated[owner] = commit.date
                 continue
             updated[rid] = commit.date
             if flag == "A":

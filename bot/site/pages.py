@@ -118,6 +118,7 @@ def rfd_page(site: Site, rfd: SiteRfd, body: Rendered) -> str:
         passed=passed,
         updated=site.updated(rfd.id),
         blob=site.blob(rfd.path),
+        files=[(path, site.blob(path)) for path in rfd.files],
         gh=site.gh,
         fcp=_day(rfd.fcp_end),
         review_date=_day(rfd.review.stamp) if rfd.review else None,

@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.site.records import Concern, Decisions, Phase, Review, SiteRfd
 
-VERSION = 1
+VERSION = 2
 
 
 def signature(paths: list[str]) -> str:
@@ -30,12 +30,14 @@ def signature(paths: list[str]) -> str:
     return hashlib.sha1("\n".join(parts).encode()).hexdigest()
 
 
-def files_of(rfd_file: str, state_dir: str) -> list[str]:
-    """The RFD's file and every file under its state directory, in a stable order."""
+def files_of(rfd_file: str, state_dir: str, rfd_folder: str | None = None) -> list[str]:
+    """The RFD's file, every file under its state directory and (an RFD with a directory of
+    its own) every file there, in a stable order."""
     found = [rfd_file]
-    for folder, dirs, names in os.walk(state_dir):
-        dirs.sort()
-        found += [os.path.join(folder, n) for n in sorted(names)]
+    for top in (state_dir, rfd_folder):
+        for folder, dirs, names in os.walk(top) if top else ():
+            dirs.sort()
+            found += [os.path.join(folder, n) for n in sorted(names)]
     return found
 
 

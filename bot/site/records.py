@@ -63,9 +63,14 @@ class SiteRfd:
     id: str
     title: str
     status: str
+    """rfd's stage (``Accepted``): what colours, filters and gates go by."""
     path: str
     text: str
-    """The document's markdown below its title and header."""
+    """The document's markdown below its title and header (AsciiDoc: as a code block)."""
+    word: str = ""
+    """The status as the repository writes it (``published``); empty: the same as ``status``."""
+    files: tuple[str, ...] = ()
+    """The other files of the RFD's directory (diagrams, notes), relative to the repository."""
     category: str | None = None
     authors: tuple[str, ...] = ()
     date: str | None = None
@@ -83,6 +88,11 @@ class SiteRfd:
     fcp_end: float | None = None
     review: Review | None = None
     decisions: Decisions = field(default_factory=Decisions)
+
+    @property
+    def shown(self) -> str:
+        """The status a reader sees: the repository's own word."""
+        return self.word or self.status
 
     def links(self, kind: str) -> tuple[str, ...]:
         found: tuple[str, ...] = getattr(self, kind)

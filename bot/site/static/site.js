@@ -80,7 +80,7 @@ function board(tbody, form) {
     link.textContent = row.title;
     const title = [link];
     if (row.concerns) title.push(" ", text(`⚑ ${row.concerns}`, "flag"));
-    const pill = text(row.status, `pill st-${row.status.toLowerCase()}`);
+    const pill = text(row.word || row.status, `pill st-${row.status.toLowerCase()}`);
     let plan = [text("—", "mute")];
     if (row.progress) {
       const [done, total] = row.progress;
