@@ -40,6 +40,22 @@ WORKFLOW = ".github/workflows/x.yml"
 DISCARDED = f"not taken: `{WORKFLOW}` is protected (git, CI or hook configuration"
 CONFIG = f'[bot]\nseconds_between_writes = 0\n\n[implement]\nallowed_commands = ["{PYTEST}"]\n'
 
+ACCEPTED_RFD = RFD_TEXT.replace("Discussion", "Accepted")
+"""RFD 045 as :func:`accepted_world` commits it: what every pushed branch must still hold."""
+
+
+def accepted_world(tmp_path: Path, config: str = CONFIG) -> tuple[Path, Path]:
+    """RFD 045 accepted with a two-phase plan on the default branch: ``(origin, checkout)``."""
+    from bot.model.plan import PlanPhase, dumps
+
+    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
+    files = {
+        RFD_PATH: ACCEPTED_RFD,
+        "docs/rfd/.state/045/plan.json": plan,
+        ".github/rfd.toml": config,
+    }
+    return make_world(tmp_path, files, {})
+
 
 def hostile_model(summary: str) -> ScriptedLLM:
     plan = "- [ ] 1. Write the CSV writer\n"
@@ -78,12 +94,7 @@ def test_the_cli_lets_no_secret_out_and_keeps_the_rfds(
 def test_the_bot_pushes_no_secret_and_no_protected_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from bot.model.plan import PlanPhase, dumps
-
-    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
-    accepted = RFD_TEXT.replace("Discussion", "Accepted")
-    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan, ".github/rfd.toml": CONFIG}
-    origin, checkout = make_world(tmp_path, files, {})
+    origin, checkout = accepted_world(tmp_path)
     plant(monkeypatch, Path.home(), checkout)
     llm = hostile_model("The writer streams rows.")
     monkeypatch.setattr("bot.lifecycle.workspace.make_providers", scripted_providers(llm))
@@ -95,7 +106,7 @@ def test_the_bot_pushes_no_secret_and_no_protected_path(
     assert not (pushed / WORKFLOW).exists()
     assert "GIT_CONFIG_GLOBAL" in (pushed / "leak.txt").read_text()  # the attack ran
     assert leaked_files(pushed) == {}  # code, leak.txt, state files: nothing
-    assert (pushed / RFD_PATH).read_text(encoding="utf-8") == accepted
+    assert (pushed / RFD_PATH).read_text(encoding="utf-8") == ACCEPTED_RFD
     out, err = capsys.readouterr()
     summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
     assert leaked(out + err + summary) == []
@@ -122,16 +133,11 @@ def test_after_every_attack_the_bot_pushes_only_allowed_regular_files(
     where the bot's state was, writes hook configuration and another RFD, a FIFO, a hard link
     and a 600 MB sparse file: the pushed branch holds none of it, the PR body and the reply
     say what was refused and why, nothing lands outside the checkout."""
-    from bot.model.plan import PlanPhase, dumps
-
-    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
-    accepted = RFD_TEXT.replace("Discussion", "Accepted")
     config = (
         f'[bot]\nseconds_between_writes = 0\n\n[implement]\nisolation = "{mechanism.value}"\n'
         f'allowed_commands = ["{ATTACK_COMMAND}"]\nverify = ""\n'
     )
-    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan, ".github/rfd.toml": config}
-    origin, checkout = make_world(tmp_path, files, {})
+    origin, checkout = accepted_world(tmp_path, config)
     host = tmp_path / "host"
     host.mkdir()
     plant(monkeypatch, Path.home(), checkout)
@@ -156,7 +162,7 @@ def test_after_every_attack_the_bot_pushes_only_allowed_regular_files(
     assert not paths & {"env.txt", "hostdir", "big.bin", "pipe", "a.txt", "b.txt",
                         ".pre-commit-config.yaml", "docs/rfd/002-b.md"}  # fmt: skip
     assert not any(p.startswith("docs-old/") for p in paths)
-    assert (pushed / RFD_PATH).read_text(encoding="utf-8") == accepted
+    assert (pushed / RFD_PATH).read_text(encoding="utf-8") == ACCEPTED_RFD
     assert leaked_files(pushed) == {} and list(host.iterdir()) == []
     assert leaked(repr(llm.requests)) == []
     name = f"test_after_every_attack_the_bot_pushes_only_allowed_regular_files[{mechanism.value}]"

@@ -21,13 +21,14 @@ from bot.config.load import load
 from bot.github.phase_artifact import BUNDLE, MANIFEST
 from tests.conftest import git
 from tests.fakes import scripted_providers
-from tests.github_world import RFD_PATH, RFD_TEXT, make_world, run_bot
+from tests.github_world import RFD_PATH, run_bot
 from tests.hostile import SECRETS, leaked, plant
 from tests.test_implement_hostile import (
-    CONFIG,
+    ACCEPTED_RFD,
     DISCARDED,
     WORKFLOW,
     _sha_masked,
+    accepted_world,
     hostile_model,
     implement_comment,
     isolating,
@@ -55,12 +56,7 @@ def no_model(*_: object, **__: object) -> NoReturn:
 def test_the_work_job_hands_over_and_the_publish_job_pushes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.model.plan import PlanPhase, dumps
-
-    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
-    accepted = RFD_TEXT.replace("Discussion", "Accepted")
-    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan, ".github/rfd.toml": CONFIG}
-    origin, checkout = make_world(tmp_path, files, {})
+    origin, checkout = accepted_world(tmp_path)
     plant(monkeypatch, Path.home(), checkout)
     llm = hostile_model("The writer streams rows.")
     monkeypatch.setattr("bot.lifecycle.workspace.make_providers", scripted_providers(llm))
@@ -97,7 +93,7 @@ def test_the_work_job_hands_over_and_the_publish_job_pushes(
     pushed = tmp_path / "pushed"
     git(tmp_path, "clone", "-q", "--branch", BRANCH, str(origin), str(pushed))
     assert not (pushed / WORKFLOW).exists()
-    assert (pushed / RFD_PATH).read_text(encoding="utf-8") == accepted
+    assert (pushed / RFD_PATH).read_text(encoding="utf-8") == ACCEPTED_RFD
     assert (pushed / "docs/rfd/.state/045/phases/1.md").read_text() == "The writer streams rows.\n"
     assert git(pushed, "rev-parse", "HEAD^").strip() == base
     assert git(pushed, "log", "-1", "--format=%an").strip() == "rfd-bot"  # its own commit
@@ -131,12 +127,8 @@ def test_the_publish_job_refuses_a_tampered_phase_and_says_why(
     """A work job taken over hands a phase with a workflow, a link to the environment and the
     token in a file: nothing is pushed, the reply lists each reason, 😕 on the command."""
     from bot.github.phase_artifact import Handed, write_bundle, write_manifest
-    from bot.model.plan import PlanPhase, dumps
 
-    plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
-    accepted = RFD_TEXT.replace("Discussion", "Accepted")
-    files = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": plan, ".github/rfd.toml": CONFIG}
-    origin, checkout = make_world(tmp_path, files, {})
+    origin, checkout = accepted_world(tmp_path)
     base = git(checkout, "rev-parse", "HEAD").strip()
     (checkout / ".github/workflows").mkdir()
     (checkout / WORKFLOW).write_text("on: push\n", encoding="utf-8")
