@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -16,8 +19,12 @@ from bot.cli.common import (
 )
 from bot.cli.output import Output
 from bot.config.load import CONFIG_PATH, load_config
+from bot.core.errors import RfdError
 from bot.lifecycle import lifecycle, repo_setup
 from bot.state import OnExists
+
+if TYPE_CHECKING:
+    from bot.lifecycle.workflow_setup import Source
 
 AFTER_LABELS = (
     'for `/rfd implement` tick "Allow GitHub Actions to create and approve pull requests" '
@@ -31,6 +38,9 @@ GITHUB_NEXT = (
 GITHUB_NEXT_LABELLED = "next, on GitHub: commit and push the workflow; " + AFTER_LABELS
 
 
+NOTHING_WRITTEN = "rfd init wrote nothing: the repository is as it was; {what}, then run it again"
+
+
 @rfd_command()
 @click.option("--example", is_flag=True, help="Add an example RFD to try every step on.")
 @click.option(
@@ -41,7 +51,7 @@ GITHUB_NEXT_LABELLED = "next, on GitHub: commit and push the workflow; " + AFTER
 @click.option("--github", is_flag=True, help="Also write the bot's workflow, pinned to a release.")
 @click.option("--site", is_flag=True, help="Also write the workflow that publishes `rfd site`.")
 @click.option("--action-repo", default=None, help="Where rfd-bot's action lives (OWNER/NAME).")
-@click.option("--action-ref", default=None, help="The tag or commit sha to pin the action to.")
+@click.option("--action-ref", default=None, help="The release tag or commit sha to pin it to.")
 def init(
     out: Output,
     example: bool,
@@ -52,20 +62,27 @@ def init(
     action_ref: str | None,
 ) -> int:
     """Set the repository up for RFDs: config (detected from the RFDs already there), RFD
-    directory, committed state directory; ``--github`` adds the bot's workflow and labels."""
+    directory, committed state directory; ``--github`` adds the bot's workflow and labels.
+    All of it or nothing: when a step fails, every file it wrote is put back."""
+    from bot.core.atomic import all_or_nothing
+
     root = repo_root(required=False)
     had_config = (root / CONFIG_PATH).is_file()
-    done = repo_setup.init(root, example=example, overwrite=overwrite)
-    adopted = [] if example else _adopt_history(root, write_config=not had_config)
-    changed = [*done.changed, *adopted]
-    labelled = False
-    if github:
-        changed.append(_workflow(root, action_repo, action_ref))
-        made = _labels(root)
-        changed += made
-        labelled = bool(made)
-    if site:
-        changed += _site(root, action_repo, action_ref)
+    if had_config:
+        load_config(root)  # a broken configuration stops it before anything is written
+    src = _source(action_repo, action_ref) if github or site else None
+    with _nothing_on_failure(), all_or_nothing():
+        done = repo_setup.init(root, example=example, overwrite=overwrite)
+        adopted = [] if example else _adopt_history(root, write_config=not had_config)
+        changed = [*done.changed, *adopted]
+        made: list[str] = []
+        if src is not None and github:
+            changed += _workflow(root, src)
+        if src is not None and site:
+            changed += _site(root, src)
+        if github:
+            made = _labels(root)  # last: a token GitHub refuses puts the files back too
+    changed += made
     out.data({"changed": changed, "kept": done.kept})
     for line in (*changed, *done.kept):
         out.line(f"  {line}")
@@ -75,12 +92,37 @@ def init(
     if github:
         cfg = load_config(root)
         labels = f"`{cfg.labels.review}` and `{cfg.labels.accept}`"
-        out.line((GITHUB_NEXT_LABELLED if labelled else GITHUB_NEXT).format(labels=labels))
+        out.line((GITHUB_NEXT_LABELLED if made else GITHUB_NEXT).format(labels=labels))
     if site:
         from bot.site.publish import PAGES_NEXT
 
         out.line(PAGES_NEXT)
     return 0
+
+
+@contextmanager
+def _nothing_on_failure() -> Iterator[None]:
+    """Say, on the error that stopped ``init``, that nothing was left written."""
+    try:
+        yield
+    except RfdError as exc:
+        exc.hint = NOTHING_WRITTEN.format(what=exc.hint or "fix what the message names")
+        raise
+    except OSError as exc:
+        where = exc.filename or "a file"
+        raise RfdError(f"could not write {where}: {exc.strerror or exc}",
+                       hint=NOTHING_WRITTEN.format(what="make it writable")) from exc  # fmt: skip
+
+
+def _source(repo: str | None, ref: str | None) -> Source:
+    """Where the action comes from, pinned to a commit (checked before anything is written)."""
+    import os
+
+    from bot import __version__
+    from bot.lifecycle import workflow_setup
+
+    known = workflow_setup.releases(__version__, os.environ)
+    return workflow_setup.source(repo, ref, __version__, known)
 
 
 def _labels(root: Path) -> list[str]:
@@ -97,22 +139,21 @@ def _labels(root: Path) -> list[str]:
     return workflow_setup.create_labels(forge, load_config(root), environ["GITHUB_REPOSITORY"])
 
 
-def _workflow(root: Path, repo: str | None, ref: str | None) -> str:
-    from bot import __version__
+def _workflow(root: Path, src: Source) -> list[str]:
     from bot.lifecycle import workflow_setup
 
-    src = workflow_setup.source(repo, ref, __version__)
     branch = workflow_setup.default_branch(root, load_config(root).rfd.main_branch)
-    return workflow_setup.write_workflow(root, src, branch)
+    wrote = workflow_setup.write_workflow(root, src, branch)
+    if src.tag is None or not wrote.startswith("created"):
+        return [wrote]
+    return [wrote, workflow_setup.PINNED_TAG.format(sha=src.ref, tag=src.tag, repo=src.repo)]
 
 
-def _site(root: Path, repo: str | None, ref: str | None) -> list[str]:
+def _site(root: Path, src: Source) -> list[str]:
     """The Pages workflow, and the site's address when ``origin`` is on GitHub."""
-    from bot import __version__
     from bot.lifecycle import workflow_setup
     from bot.site import publish
 
-    src = workflow_setup.source(repo, ref, __version__)
     branch = workflow_setup.default_branch(root, load_config(root).rfd.main_branch)
     lines = [publish.write_workflow(root, src, branch)]
     repository = workflow_setup.origin_repository(root)
@@ -163,4 +204,37 @@ def new(out: Output, category: str, title: str, authors: str, on_exists: str | N
     out.success(o.message)
     if o.created:
         out.line(f"next: `rfd status {o.rfd_id}`, then `rfd explore {o.rfd_id}` or edit the file")
+    return 0
+
+
+@rfd_command()
+@click.option("--to", "tag", default=None, help="The release tag to move to (default: newest).")
+def pin(out: Output, tag: str | None) -> int:
+    """Move rfd-bot's action in the repository's workflows to a newer release, pinned to its
+    commit; everything else in those files stays as it is."""
+    import os
+
+    from bot import __version__
+    from bot.lifecycle import pin_update, workflow_setup
+
+    root = repo_root()
+    online = workflow_setup.has_token(os.environ)
+    known = workflow_setup.releases(__version__, os.environ)
+    done = pin_update.update(root, known, tag, online=online)
+    new = done.release
+    out.data({"repo": done.repo, "tag": new.tag, "sha": new.sha, "release": new.url,
+              "moved": [vars(m) for m in done.moved], "current": done.current,
+              "compare": done.compare})  # fmt: skip
+    for moved in done.moved:
+        out.line(f"  {moved.path}: {moved.old} → {new.tag} ({new.sha}), "
+                 f"{moved.lines} `uses:` line{'s' if moved.lines != 1 else ''}")  # fmt: skip
+    for path in done.current:
+        out.line(f"  {path}: on {new.tag} already")
+    if not done.moved:
+        out.success(f"rfd-bot's action is on {new.tag} already: nothing to change")
+        return 0
+    out.success(f"moved rfd-bot's action to {new.tag} — commit the workflows")
+    out.line(f"what changed: {new.url}")
+    for link in done.compare:
+        out.line(f"every commit since: {link}")
     return 0
