@@ -249,7 +249,7 @@ class GitHubForge:
 
         with translated(f"read label {name!r}"):
             try:
-                self.repo.get_label(name)
+                self.repo.get_label(name).color  # noqa: B018 - a lazy object: this is the GET
             except GithubException as exc:
                 if exc.status == 404:
                     return False
