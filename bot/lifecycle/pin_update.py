@@ -55,7 +55,7 @@ class PinUpdate:
 def update(root: Path, releases: Releases, to: str | None = None, *,
            online: bool = True) -> PinUpdate:  # fmt: skip
     """Re-pin every workflow to ``to`` (a release tag), else to the newest release."""
-    texts = {path: read_exact(path) for path in _workflows(root)}
+    texts = {path: read_exact(path) for path in workflow_files(root)}
     found = {path: action_pin.pins(_rel(root, path), text) for path, text in texts.items()}
     repo = _one_repo([pin for pins in found.values() for pin in pins])
     target = _target(repo, releases, to, online)
@@ -71,7 +71,7 @@ def update(root: Path, releases: Releases, to: str | None = None, *,
     return PinUpdate(repo, target, moved, current)
 
 
-def _workflows(root: Path) -> list[Path]:
+def workflow_files(root: Path) -> list[Path]:
     folder = root / WORKFLOWS
     return sorted(p for p in folder.glob("*") if p.suffix in (".yml", ".yaml") and p.is_file())
 
