@@ -66,13 +66,15 @@ def test_pin_moves_every_workflow_to_the_newest_release(
     rfd = changed_lines(before["rfd.yml"], (flows / "rfd.yml").read_bytes())
     assert len(rfd) == 7
     assert all(
-        a.replace(f"@{OLD} # v1.2.0".encode(), f"@{NEW} # v1.3.0".encode()) == b
-        for a, b in rfd
+        a.replace(f"@{OLD} # v1.2.0".encode(), f"@{NEW} # v1.3.0".encode()) == b for a, b in rfd
     )
     ((_, nightly),) = changed_lines(before["nightly.yaml"], (flows / "nightly.yaml").read_bytes())
-    assert nightly == (
-        f"      - uses: acme/rfd-bot/.github/actions/rfd@{NEW} # v1.3.0   # keep: reconcile\r\n"
-    ).encode()
+    assert (
+        nightly
+        == (
+            f"      - uses: acme/rfd-bot/.github/actions/rfd@{NEW} # v1.3.0   # keep: reconcile\r\n"
+        ).encode()
+    )
     assert (flows / "README.txt").read_bytes() == before["README.txt"]  # not a workflow
 
 

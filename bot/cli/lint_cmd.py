@@ -10,8 +10,8 @@ import click
 
 from bot.cli.common import configuration, repo_root, rfd_command
 from bot.cli.output import Output
-from bot.config.action_pin import Advice
 from bot.config import discovery
+from bot.config.action_pin import Advice
 from bot.core.errors import FileNotFound, RfdError
 from bot.core.text import plural
 from bot.lifecycle.lint import Finding, Severity, from_error
@@ -112,9 +112,10 @@ def _pins(root: Path) -> list[Advice]:
     from bot.lifecycle.pin_update import workflow_files
     from bot.lifecycle.workflow_setup import InstalledReleases
 
-    found = [pin for path in workflow_files(root)
-             for pin in action_pin.pins(path.relative_to(root).as_posix(),
-                                        path.read_text(encoding="utf-8", errors="replace"))]  # fmt: skip
+    found = []
+    for path in workflow_files(root):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        found += action_pin.pins(path.relative_to(root).as_posix(), text)
     return action_pin.advise(found, InstalledReleases(__version__))
 
 

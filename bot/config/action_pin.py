@@ -31,13 +31,13 @@ WHY = (
 )
 TAG_PIN = "rfd-bot's action is pinned to {ref!r}, not to a commit: " + WHY
 USE_SHA = "pin the commit {ref} points at: `uses: {repo}/.github/actions/rfd@{sha} # {ref}`"
-FIND_SHA = (
-    "pin the commit {ref} points at: `git ls-remote https://github.com/{repo} "
-    "refs/tags/{ref}` shows it (or set RFD_GITHUB_TOKEN and run this again to have it "
-    "looked up)"
+LS_REMOTE = (
+    "`git ls-remote https://github.com/{repo} refs/tags/{ref}` shows it (or set "
+    "RFD_GITHUB_TOKEN and run this again to have it looked up)"
 )
+FIND_SHA = "pin the commit {ref} points at: " + LS_REMOTE
 REFUSED = "will not pin rfd-bot's action to {ref!r}: " + WHY
-GIVE_SHA = "give the commit {ref} points at: `--action-ref <full sha>`; " + FIND_SHA.split(": ", 1)[1]
+GIVE_SHA = "give the commit {ref} points at: `--action-ref <full sha>`; " + LS_REMOTE
 RELEASE_NOTES = "https://github.com/{repo}/releases/tag/{tag}"
 COMPARE = "https://github.com/{repo}/compare/{old}...{new}"
 

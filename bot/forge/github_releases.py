@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.forge.github_errors import translated
 from bot.config.action_pin import Release
+from bot.forge.github_errors import translated
 
 if TYPE_CHECKING:
     from github import Github

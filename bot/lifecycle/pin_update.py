@@ -21,8 +21,7 @@ OFFLINE = (
     "without asking GitHub"
 )
 OFFLINE_HINT = (
-    "set RFD_GITHUB_TOKEN (any token that can read {repo}) and run it again; nothing was "
-    "changed"
+    "set RFD_GITHUB_TOKEN (any token that can read {repo}) and run it again; nothing was changed"
 )
 NO_TAG = "{repo} has no tag {tag!r}"
 NO_TAG_HINT = "name a release listed on https://github.com/{repo}/releases; nothing was changed"
