@@ -229,6 +229,23 @@ def create_labels(forge: LabelForge, cfg: Config, repository: str) -> list[str]:
     return lines
 
 
+def renamed_labels(forge: LabelForge, cfg: Config, repository: str) -> list[tuple[str, bool]]:
+    """The bot's run after a trigger label was renamed in ``[labels]``: the new label
+    created when it is missing, the old default reported when still on the repository.
+    Each line with whether it is a warning; one read a label when nothing is renamed."""
+    lines = []
+    for attr, color, description in LABELS:
+        name, old = getattr(cfg.labels, attr), getattr(LabelsSection(), attr)
+        if name == old or forge.label_exists(name):
+            continue
+        made = forge.create_label(name, color, description)
+        lines.append(((LABEL_CREATED if made else LABEL_KEPT).format(name=name, repo=repository),
+                      False))  # fmt: skip
+        if forge.label_exists(old):
+            lines.append((OLD_LABEL.format(old=old, repo=repository, attr=attr, name=name), True))
+    return lines
+
+
 def _check(value: str, shape: re.Pattern[str], what: str, described: str) -> None:
     if not shape.fullmatch(value):
         raise ConfigError(BAD_VALUE.format(what=what, value=value, shape=described))
