@@ -259,3 +259,19 @@ def test_a_renamed_label_is_created_and_the_old_one_reported(
         '"rfd: please review" in .github/rfd.toml: applying rfd:review no longer triggers '
         "anything" in " ".join(out.split())
     )
+
+
+def test_a_kept_workflow_pinned_to_a_tag_is_warned_about(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No source is needed to keep a workflow; its tag pin is named, with the reason."""
+    flows = git_repo / ".github/workflows"
+    flows.mkdir(parents=True)
+    mine = workflow_setup.render("acme/rfd-bot/.github/actions/rfd@v1", "main")
+    (flows / "rfd.yml").write_text(mine)
+    assert run(git_repo, "init", "--github") == 0
+    got = capsys.readouterr()
+    assert "kept .github/workflows/rfd.yml" in got.out
+    assert "warning: .github/workflows/rfd.yml:60: rfd-bot's action is pinned to 'v1'" in got.err
+    assert "a tag can be moved" in got.err and "refs/tags/v1" in got.err
+    assert (flows / "rfd.yml").read_text() == mine

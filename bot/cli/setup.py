@@ -24,6 +24,7 @@ from bot.lifecycle import lifecycle, repo_setup
 from bot.state import OnExists
 
 if TYPE_CHECKING:
+    from bot.config.action_pin import Advice
     from bot.lifecycle.workflow_setup import Source
 
 AFTER_LABELS = (
@@ -38,6 +39,8 @@ GITHUB_NEXT = (
 GITHUB_NEXT_LABELLED = "next, on GitHub: commit and push the workflow; " + AFTER_LABELS
 
 
+_BOT_WORKFLOW = ".github/workflows/rfd.yml"
+"""Where the bot's workflow is written (``workflow_setup.WORKFLOW_PATH``, not imported)."""
 NOTHING_WRITTEN = "rfd init wrote nothing: the repository is as it was; {what}, then run it again"
 
 
@@ -70,19 +73,23 @@ def init(
     had_config = (root / CONFIG_PATH).is_file()
     if had_config:
         load_config(root)  # a broken configuration stops it before anything is written
-    src = _source(action_repo, action_ref) if github or site else None
+    src = _source(action_repo, action_ref) if _writes_workflow(root, github, site) else None
+    kept = github and (root / _BOT_WORKFLOW).exists()
     with _nothing_on_failure(), all_or_nothing():
         done = repo_setup.init(root, example=example, overwrite=overwrite)
         adopted = [] if example else _adopt_history(root, write_config=not had_config)
         changed = [*done.changed, *adopted]
         made: list[str] = []
-        if src is not None and github:
+        if github:
             changed += _workflow(root, src)
-        if src is not None and site:
+        if site:
             changed += _site(root, src)
         if github:
             made = _labels(root)  # last: a token GitHub refuses puts the files back too
     changed += made
+    if kept:
+        for advice in _tag_pins(root):
+            out.warning(f"{advice.pin.path}:{advice.pin.line}: {advice.message} — {advice.hint}")
     out.data({"changed": changed, "kept": done.kept})
     for line in (*changed, *done.kept):
         out.line(f"  {line}")
@@ -139,9 +146,35 @@ def _labels(root: Path) -> list[str]:
     return workflow_setup.create_labels(forge, load_config(root), environ["GITHUB_REPOSITORY"])
 
 
-def _workflow(root: Path, src: Source) -> list[str]:
+def _writes_workflow(root: Path, github: bool, site: bool) -> bool:
+    """Will a workflow be written (so the action's pin must be known before anything is)?"""
+    from bot.lifecycle import workflow_setup
+    from bot.site import publish
+
+    wanted = [workflow_setup.WORKFLOW_PATH] * github + [publish.WORKFLOW_PATH] * site
+    return any(not (root / path).exists() for path in wanted)
+
+
+def _tag_pins(root: Path) -> list[Advice]:
+    """The kept workflow's ``uses:`` of the action that name a tag: said, with the commit."""
+    import os
+
+    from bot import __version__
+    from bot.config import action_pin
     from bot.lifecycle import workflow_setup
 
+    path = workflow_setup.WORKFLOW_PATH
+    found = action_pin.pins(path, (root / path).read_text(encoding="utf-8", errors="replace"))
+    if all(pin.pinned for pin in found):
+        return []
+    return action_pin.advise(found, workflow_setup.releases(__version__, os.environ))
+
+
+def _workflow(root: Path, src: Source | None) -> list[str]:
+    from bot.lifecycle import workflow_setup
+
+    if src is None:
+        return [workflow_setup.KEPT.format(path=workflow_setup.WORKFLOW_PATH)]
     branch = workflow_setup.default_branch(root, load_config(root).rfd.main_branch)
     wrote = workflow_setup.write_workflow(root, src, branch)
     if src.tag is None or not wrote.startswith("created"):
@@ -149,13 +182,16 @@ def _workflow(root: Path, src: Source) -> list[str]:
     return [wrote, workflow_setup.PINNED_TAG.format(sha=src.ref, tag=src.tag, repo=src.repo)]
 
 
-def _site(root: Path, src: Source) -> list[str]:
+def _site(root: Path, src: Source | None) -> list[str]:
     """The Pages workflow, and the site's address when ``origin`` is on GitHub."""
     from bot.lifecycle import workflow_setup
     from bot.site import publish
 
     branch = workflow_setup.default_branch(root, load_config(root).rfd.main_branch)
-    lines = [publish.write_workflow(root, src, branch)]
+    if src is None or (root / publish.WORKFLOW_PATH).exists():
+        lines = [publish.KEPT.format(path=publish.WORKFLOW_PATH)]
+    else:
+        lines = [publish.write_workflow(root, src, branch)]
     repository = workflow_setup.origin_repository(root)
     added = publish.add_url(root, publish.pages_url(repository)) if repository else None
     return [*lines, added] if added else lines
