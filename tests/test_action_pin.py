@@ -100,3 +100,30 @@ def test_rfd_lint_warns_about_a_tag_pin_with_the_sha_to_use(
     assert f"@{SHA} # v0.1.0`" in first
     assert out.count(": warning: rfd-bot's action is pinned to 'v0.1.0'") == 7
     assert "(7 warnings)" in out
+
+
+class Newest(Known):
+    def latest(self, repo: str) -> Release | None:
+        return NEW
+
+
+def test_a_second_pin_finds_everything_on_the_release(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.lifecycle import pin_update
+    from bot.site import publish
+
+    flows = git_repo / ".github/workflows"
+    flows.mkdir(parents=True)
+    action = workflow_setup.Source("acme/rfd-bot", SHA, tag="v1.2.0").action
+    (flows / "rfd.yml").write_text(workflow_setup.render(action, "main"))
+    site = publish.render(workflow_setup.Source("acme/rfd-bot", SHA), "main")
+    (flows / "rfd-site.yml").write_text(site.replace("rfd-bot@", "rfd-bot.git@"))
+    first = pin_update.update(git_repo, Newest({}))
+    assert [(m.path, m.old) for m in first.moved] == [
+        (".github/workflows/rfd-site.yml", "v1.2.0"),
+        (".github/workflows/rfd.yml", "v1.2.0"),
+    ]
+    assert f'acme/rfd-bot.git@{NEW.sha}"' in (flows / "rfd-site.yml").read_text()
+    again = pin_update.update(git_repo, Newest({}))
+    assert again.moved == [] and len(again.current) == 2

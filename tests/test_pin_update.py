@@ -12,6 +12,7 @@ import pytest
 
 from bot.cli.main import main
 from bot.lifecycle import workflow_setup
+from bot.site import publish
 
 OLD = "0123456789abcdef0123456789abcdef01234567"
 NEW = "5c2b7e9f1d0a4b3c8e6f2a1d9b7c5e3f1a0b2c4d"
@@ -40,6 +41,8 @@ def pinned(git_repo: Path) -> Path:
     )
     (flows / "nightly.yaml").write_bytes(other.encode())
     (flows / "README.txt").write_text("uses: acme/rfd-bot/.github/actions/rfd@v0.1.0\n")
+    site = publish.render(workflow_setup.Source(REPO, OLD), "main")  # rfd init --site
+    (flows / "rfd-site.yml").write_text(site, encoding="utf-8")
     return git_repo
 
 
@@ -59,7 +62,7 @@ def test_pin_moves_every_workflow_to_the_newest_release(
     before = {p.name: p.read_bytes() for p in flows.iterdir()}
     assert run(pinned, "pin") == 0
     out = capsys.readouterr().out
-    assert f".github/workflows/rfd.yml: v1.2.0 → v1.3.0 ({NEW}), 7 `uses:` lines" in out
+    assert f".github/workflows/rfd.yml: v1.2.0 → v1.3.0 ({NEW}), 7 lines" in out
     assert ".github/workflows/nightly.yaml: v1.2.0 → v1.3.0" in out
     assert f"what changed: https://github.com/{REPO}/releases/tag/v1.3.0" in out
     assert f"every commit since: https://github.com/{REPO}/compare/v1.2.0...v1.3.0" in out
@@ -76,6 +79,10 @@ def test_pin_moves_every_workflow_to_the_newest_release(
         ).encode()
     )
     assert (flows / "README.txt").read_bytes() == before["README.txt"]  # not a workflow
+    # the site is built by the release the bot runs
+    assert ".github/workflows/rfd-site.yml: v1.2.0 → v1.3.0" in out
+    ((a, b),) = changed_lines(before["rfd-site.yml"], (flows / "rfd-site.yml").read_bytes())
+    assert a.replace(f"rfd-bot@{OLD}".encode(), f"rfd-bot@{NEW}".encode()) == b
 
 
 @pytest.mark.vcr

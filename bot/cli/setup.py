@@ -262,8 +262,8 @@ def pin(out: Output, tag: str | None) -> int:
               "moved": [vars(m) for m in done.moved], "current": done.current,
               "compare": done.compare})  # fmt: skip
     for moved in done.moved:
-        out.line(f"  {moved.path}: {moved.old} → {new.tag} ({new.sha}), "
-                 f"{moved.lines} `uses:` line{'s' if moved.lines != 1 else ''}")  # fmt: skip
+        lines = f"{moved.lines} line{'s' if moved.lines != 1 else ''}"
+        out.line(f"  {moved.path}: {moved.old} → {new.tag} ({new.sha}), {lines}")
     for path in done.current:
         out.line(f"  {path}: on {new.tag} already")
     if not done.moved:

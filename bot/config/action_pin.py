@@ -25,6 +25,15 @@ USES = re.compile(
         (?P<rest>.*?)$""",
     re.VERBOSE,
 )
+SITE_INSTALL = re.compile(
+    r"""^(?P<lead>.*"rfd-bot\[site\]\s*@\s*git\+https://github\.com/)  # rfd init --site
+        (?P<repo>[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9_.-]+?)(?P<git>\.git)?@
+        (?P<ref>[^\s"'#]+)
+        (?P<rest>".*)$""",
+    re.VERBOSE,
+)
+"""The site workflow's ``pip install "rfd-bot[site] @ git+https://github.com/OWNER/NAME@ref"``:
+moved with the action, so the site is built by the same release as the bot runs."""
 WHY = (
     "a tag can be moved to other code by whoever controls {repo}, and the bot's jobs hold "
     "your secrets and write access (zizmor reports it: unpinned-uses)"
@@ -72,10 +81,16 @@ class Pin:
     repo: str
     ref: str
     tag: str | None
+    uses: bool = True
+    """A ``uses:`` of the action (False: the site workflow's ``pip install`` of rfd-bot)."""
 
     @property
     def pinned(self) -> bool:
         return bool(SHA.fullmatch(self.ref))
+
+    def stale(self, release: Release) -> bool:
+        """Not on ``release`` (a ``uses:`` line also names its tag)."""
+        return self.ref != release.sha or (self.uses and self.tag != release.tag)
 
     @property
     def release(self) -> str:
@@ -84,12 +99,16 @@ class Pin:
 
 
 def pins(path: str, text: str) -> list[Pin]:
-    """Every ``uses:`` of rfd-bot's action in a workflow's text."""
+    """Every ``uses:`` of rfd-bot's action in a workflow's text, and the site workflow's
+    install of rfd-bot."""
     found = []
     for number, line in enumerate(text.splitlines(), start=1):
         m = USES.match(line)
+        site = None if m else SITE_INSTALL.match(line)
         if m:
             found.append(Pin(path, number, m["repo"], m["ref"], m["tag"]))
+        elif site:
+            found.append(Pin(path, number, site["repo"], site["ref"], None, uses=False))
     return found
 
 
@@ -107,7 +126,7 @@ def advise(found: Iterable[Pin], releases: Releases) -> list[Advice]:
     tag's commit can be known."""
     advice = []
     for pin in found:
-        if pin.pinned:
+        if pin.pinned or not pin.uses:
             continue
         sha = releases.commit_of(pin.repo, pin.ref)
         fmt = {"ref": pin.ref, "repo": pin.repo, "sha": sha}
@@ -122,11 +141,15 @@ def repin(text: str, release: Release) -> str:
     lines = text.splitlines(keepends=True)
     for i, line in enumerate(lines):
         body = line.rstrip("\r\n")
+        end = line[len(body) :]
         m = USES.match(body)
+        site = None if m else SITE_INSTALL.match(body)
         if m:
-            end = line[len(body) :]
             lines[i] = f"{m['lead']}{m['repo']}{m['path']}@{release.sha} # {release.tag}"
             lines[i] += f"{m['rest']}{end}"
+        elif site:
+            source = site["repo"] + (site["git"] or "")
+            lines[i] = f"{site['lead']}{source}@{release.sha}{site['rest']}{end}"
     return "".join(lines)
 
 

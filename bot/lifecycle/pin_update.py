@@ -58,15 +58,16 @@ def update(root: Path, releases: Releases, to: str | None = None, *,
     found = {path: action_pin.pins(_rel(root, path), text) for path, text in texts.items()}
     repo = _one_repo([pin for pins in found.values() for pin in pins])
     target = _target(repo, releases, to, online)
+    tags = {pin.ref: pin.tag for pins in found.values() for pin in pins if pin.tag}
     moved, current = [], []
     with all_or_nothing():
         for path, pins in found.items():
-            stale = [pin for pin in pins if pin.ref != target.sha or pin.tag != target.tag]
+            stale = [pin for pin in pins if pin.stale(target)]
             if not stale:
                 current += [_rel(root, path)] if pins else []
                 continue
             atomic_write(path, action_pin.repin(texts[path], target))
-            moved.append(Moved(_rel(root, path), _old(stale[0]), len(pins)))
+            moved.append(Moved(_rel(root, path), _old(stale[0], tags), len(pins)))
     return PinUpdate(repo, target, moved, current)
 
 
@@ -105,8 +106,9 @@ def _target(repo: str, releases: Releases, to: str | None, online: bool) -> Rele
     return Release(to, sha, action_pin.RELEASE_NOTES.format(repo=repo, tag=to))
 
 
-def _old(pin: action_pin.Pin) -> str:
-    """The release a line was on: its tag comment, else its ref (a sha, shortened)."""
-    if pin.tag:
-        return pin.tag
+def _old(pin: action_pin.Pin, tags: dict[str, str]) -> str:
+    """The release a line was on: its tag comment (or another line's, on the same commit),
+    else its ref (a sha, shortened)."""
+    if pin.tag or pin.ref in tags:
+        return pin.tag or tags[pin.ref]
     return pin.ref[:12] if pin.pinned else pin.ref
