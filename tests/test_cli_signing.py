@@ -58,9 +58,9 @@ def test_status_shows_who_approved_and_who_it_waits_on(
     capsys.readouterr()
     assert run(repo, "status", "001") == 0
     out = capsys.readouterr().out
-    assert re.search(r"^ bob +✅ at [0-9a-f]{7}$", out, re.M)  # a table, not Markdown pipes
+    assert re.search(r"^ bob +✅ at `[0-9a-f]{7}`$", out, re.M)  # a table, not Markdown pipes
     assert re.search(r"^ alice +waiting$", out, re.M) and "|" not in out
-    assert "Not ready to accept yet: sign-offs 1 of 2 (rfd approve 001)." in out
+    assert "Not ready to accept yet: sign-offs 1 of 2 (`rfd approve 001`)." in out
 
 
 def test_an_edit_after_an_approval_shows_it_as_of_an_older_revision(

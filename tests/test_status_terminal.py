@@ -53,7 +53,7 @@ def test_status_wraps_at_word_boundaries_and_shows_a_table(
     assert max(len(line) for line in out.splitlines()) <= columns
     assert words(out) == words(whole)  # the same words in the same order: none split
     assert f"Concern 1 by carol: {CONCERN}" in " ".join(out.split())
-    assert "|" not in out and re.search(r"^ bob +✅ at [0-9a-f]{7}$", out, re.M)
+    assert "|" not in out and re.search(r"^ bob +✅ at `[0-9a-f]{7}`$", out, re.M)
     assert re.search(r"^ reviewer +sign-off$", out, re.M)
     assert len(out.splitlines()) > len(whole.splitlines())  # it did wrap
 
@@ -114,3 +114,25 @@ def test_an_unmet_requires_gate_is_said_instead_of_offering_accept(
     assert reason in " ".join(err.split())  # the very refusal accept gives
     _, out, _ = said(git_repo, capsys, "status", "001")
     assert re.search(r"^  rfd accept 001\b", out, re.M)
+
+
+def test_status_lays_its_tables_out_without_a_markdown_parser_or_the_promotions(
+    repo: Path,
+) -> None:
+    """rfd status stays small: rich's table and text, not rich.markdown's parser, and the
+    accept check without the promotion code it would never run."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from tests.test_cli_imports import CHECKOUT, CHILD
+
+    env = {**os.environ, "PYTHONPATH": str(CHECKOUT)}
+    proc = subprocess.run([sys.executable, "-c", CHILD, "-C", str(repo), "status", "001"],
+                          env=env, capture_output=True, text=True, check=True)  # fmt: skip
+    *printed, report = proc.stdout.splitlines()
+    modules = json.loads(report)["modules"]
+    assert "Actions:" in printed and "rich.table" in modules
+    heavy = {"rich.markdown", "markdown_it", "bot.lifecycle.lifecycle", "bot.lifecycle.accept"}
+    assert heavy.isdisjoint(modules)

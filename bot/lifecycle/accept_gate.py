@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 def _check_status(ws: Workspace, path: str, doc: Document) -> None:
     """Draft or Discussion, and the RFDs it requires accepted."""
-    from bot.lifecycle.lifecycle import requires_statuses
+    from bot.lifecycle.requires import requires_statuses
 
     if doc.status not in (Status.DRAFT, Status.DISCUSSION):
         hint = (
