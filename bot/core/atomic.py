@@ -102,7 +102,12 @@ _JOURNAL: ContextVar[Journal | None] = ContextVar("rfd_write_journal", default=N
 
 @contextlib.contextmanager
 def all_or_nothing() -> Iterator[Journal]:
-    """Writes inside the block land together or not at all (see the module's text)."""
+    """Writes inside the block land together or not at all (see the module's text); inside
+    another such block, they are part of that one."""
+    outer = _JOURNAL.get()
+    if outer is not None:
+        yield outer
+        return
     journal = Journal()
     token = _JOURNAL.set(journal)
     try:
