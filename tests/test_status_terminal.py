@@ -136,3 +136,12 @@ def test_status_lays_its_tables_out_without_a_markdown_parser_or_the_promotions(
     assert "Actions:" in printed and "rich.table" in modules
     heavy = {"rich.markdown", "markdown_it", "bot.lifecycle.lifecycle", "bot.lifecycle.accept"}
     assert heavy.isdisjoint(modules)
+
+
+def test_a_command_to_copy_is_never_split_across_lines() -> None:
+    from bot.cli.output import wrapped
+
+    text = "error: pin it: `git ls-remote https://github.com/acme/rfd-bot refs/tags/v1` shows it"
+    lines = wrapped(text, 40).splitlines()
+    assert "  `git ls-remote https://github.com/acme/rfd-bot refs/tags/v1`" in lines
+    assert " ".join(" ".join(lines).split()) == text

@@ -144,13 +144,21 @@ UNWRAPPED = 10_000
 
 
 def wrapped(text: str, width: int) -> str:
-    """Each line broken at spaces to fit ``width`` (a word longer than that stays whole),
-    continuation lines indented under the line's own text."""
+    """Each line broken at spaces to fit ``width`` (a word longer than that stays whole, and
+    so does a `code span`: a command to copy is never split), continuation lines indented
+    under the line's own text."""
+    import re
     import textwrap
 
     out = []
     for line in text.splitlines() or [""]:
         indent = line[: len(line) - len(line.lstrip())] + "  "
-        out.append(textwrap.fill(line, width, subsequent_indent=indent, break_long_words=False,
-                                 break_on_hyphens=False) or line)  # fmt: skip
+        kept = re.sub(r"`[^`\n]+`", lambda m: m.group().replace(" ", _HELD), line)
+        filled = textwrap.fill(kept, width, subsequent_indent=indent, break_long_words=False,
+                               break_on_hyphens=False)  # fmt: skip
+        out.append(filled.replace(_HELD, " ") or line)
     return "\n".join(out)
+
+
+_HELD = "\x00"
+"""A space inside a code span while lines are filled: not a place to break."""
