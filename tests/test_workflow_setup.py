@@ -275,3 +275,26 @@ def test_a_kept_workflow_pinned_to_a_tag_is_warned_about(
     assert "warning: .github/workflows/rfd.yml:60: rfd-bot's action is pinned to 'v1'" in got.err
     assert "a tag can be moved" in got.err and "refs/tags/v1" in got.err
     assert (flows / "rfd.yml").read_text() == mine
+
+
+@pytest.mark.parametrize(
+    ("labels", "said"),
+    [
+        ('review = "rfd"\naccept = "rfd"', 'review and accept are both "rfd"'),
+        ('review = ""', "[labels] review is empty: no label would trigger it"),
+        ('accept = "rfd: accepted"', '[labels] accept = "rfd: accepted" is a lifecycle label'),
+        (f'review = "{"x" * 51}"', "[labels] review is 51 characters long: GitHub takes at most"),
+    ],
+)
+def test_label_settings_that_cannot_work_stop_init_before_it_writes(
+    git_repo: Path, capsys: pytest.CaptureFixture[str], labels: str, said: str
+) -> None:
+    (git_repo / ".github").mkdir()
+    (git_repo / ".github/rfd.toml").write_text(f"[labels]\n{labels}\n")
+    before = tree(git_repo)
+    assert run(git_repo, "init", "--github", "--action-repo", "acme/rfd-bot",
+               "--action-ref", SHA) == 1  # fmt: skip
+    err = capsys.readouterr().err
+    assert said in " ".join(err.split()) and ".github/rfd.toml" in err
+    assert "rfd init wrote nothing" in " ".join(err.split())
+    assert tree(git_repo) == before

@@ -71,21 +71,20 @@ def init(
 
     root = repo_root(required=False)
     had_config = (root / CONFIG_PATH).is_file()
-    if had_config:
-        load_config(root)  # a broken configuration stops it before anything is written
-    src = _source(action_repo, action_ref) if _writes_workflow(root, github, site) else None
-    kept = github and (root / _BOT_WORKFLOW).exists()
-    with _nothing_on_failure(), all_or_nothing():
-        done = repo_setup.init(root, example=example, overwrite=overwrite)
-        adopted = [] if example else _adopt_history(root, write_config=not had_config)
-        changed = [*done.changed, *adopted]
-        made: list[str] = []
-        if github:
-            changed += _workflow(root, src)
-        if site:
-            changed += _site(root, src)
-        if github:
-            made = _labels(root)  # last: a token GitHub refuses puts the files back too
+    with _nothing_on_failure():
+        src = _checked(root, had_config, github, site, action_repo, action_ref)
+        kept = github and (root / _BOT_WORKFLOW).exists()
+        with all_or_nothing():
+            done = repo_setup.init(root, example=example, overwrite=overwrite)
+            adopted = [] if example else _adopt_history(root, write_config=not had_config)
+            changed = [*done.changed, *adopted]
+            made: list[str] = []
+            if github:
+                changed += _workflow(root, src)
+            if site:
+                changed += _site(root, src)
+            if github:
+                made = _labels(root)  # last: a token GitHub refuses puts the files back too
     changed += made
     if kept:
         for advice in _tag_pins(root):
@@ -105,6 +104,19 @@ def init(
 
         out.line(PAGES_NEXT)
     return 0
+
+
+def _checked(root: Path, had_config: bool, github: bool, site: bool, action_repo: str | None,
+             action_ref: str | None) -> Source | None:  # fmt: skip
+    """What can be known wrong before anything is written: the configuration, the trigger
+    labels it names, the commit to pin the action to (None: no workflow will be written)."""
+    if had_config:
+        cfg = load_config(root)
+        if github:
+            from bot.lifecycle.workflow_setup import check_labels
+
+            check_labels(cfg)
+    return _source(action_repo, action_ref) if _writes_workflow(root, github, site) else None
 
 
 @contextmanager

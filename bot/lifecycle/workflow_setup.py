@@ -246,6 +246,35 @@ def renamed_labels(forge: LabelForge, cfg: Config, repository: str) -> list[tupl
     return lines
 
 
+LABEL_MAX = 50
+"""GitHub refuses a longer label name (422)."""
+
+
+def check_labels(cfg: Config) -> None:
+    """The trigger labels ``[labels]`` names can work: named, distinct, within GitHub's
+    length, and none a lifecycle label (``rfd: accepted`` …) that the bot sets and removes."""
+    from bot.config.load import CONFIG_PATH
+    from bot.model.lifecycle_labels import status_of
+
+    names = {attr: getattr(cfg.labels, attr) for attr, _, _ in LABELS}
+    for attr, name in names.items():
+        hint = f'name it, e.g. {attr} = "rfd:{attr}"'
+        if not name.strip():
+            raise ConfigError(f"[labels] {attr} is empty: no label would trigger it",
+                              path=CONFIG_PATH, hint=hint)  # fmt: skip
+        if len(name) > LABEL_MAX:
+            raise ConfigError(f"[labels] {attr} is {len(name)} characters long: GitHub takes "
+                              f"at most {LABEL_MAX}", path=CONFIG_PATH, hint=hint)  # fmt: skip
+        if status_of(name) is not None:
+            said = f'[labels] {attr} = "{name}"'
+            raise ConfigError(f"{said} is a lifecycle label, which the bot sets and removes by "
+                              "itself", path=CONFIG_PATH, hint=hint)  # fmt: skip
+    if names["review"].strip().lower() == names["accept"].strip().lower():
+        raise ConfigError(f'[labels] review and accept are both "{names["review"]}": one label '
+                          "cannot ask for a review and for acceptance", path=CONFIG_PATH,
+                          hint='name them apart, e.g. "rfd:review" and "rfd:accept"')  # fmt: skip
+
+
 def _check(value: str, shape: re.Pattern[str], what: str, described: str) -> None:
     if not shape.fullmatch(value):
         raise ConfigError(BAD_VALUE.format(what=what, value=value, shape=described))
