@@ -42,3 +42,37 @@ def test_model_text_cannot_break_the_table_or_mention_anyone() -> None:
                   rid="045", where=WHERE)  # fmt: skip
     row = next(line for line in text.splitlines() if line.startswith("| ⚠️"))
     assert row.endswith("| a \\| b ## c <\u200bb>@\u200bteam<\u200b/b> |")
+
+
+RFD = """# RFD 045: Streaming exports
+
+## 1. Summary
+
+## Design **choices** & `trade-offs`
+
+## Open questions
+
+## Open questions
+"""
+
+
+def test_a_finding_naming_a_section_links_its_heading_at_the_reviewed_commit() -> None:
+    where = Where.at("https://github.com/o/r", "docs/rfd/045-x.md", "a" * 40, RFD)
+    text = render(review(ReviewFinding(Severity.MAJOR, "Summary", None, "Too short."),
+                         ReviewFinding(Severity.BLOCKER, "Design choices & trade-offs", None,
+                                       "Undecided."),
+                         ReviewFinding(Severity.MAJOR, "General", None, "Whole RFD.")),
+                  rid="045", where=where)  # fmt: skip
+    blob = f"https://github.com/o/r/blob/{'a' * 40}/docs/rfd/045-x.md"
+    assert f"| ⚠️ major | [Summary]({blob}#1-summary) | Too short. |" in text
+    assert f"[Design choices & trade-offs]({blob}#design-choices--trade-offs)" in text
+    assert "| ⚠️ major | General | Whole RFD. |" in text  # no such heading: no link
+
+
+def test_a_section_named_by_hostile_text_stays_inert_in_its_link() -> None:
+    where = Where.at("https://github.com/o/r", "d.md", "a" * 40, "## a](https://evil) @x\n")
+    text = render(review(ReviewFinding(Severity.MAJOR, "a](https://evil) @x", None, "m")),
+                  rid="045", where=where)  # fmt: skip
+    row = next(line for line in text.splitlines() if line.startswith("| ⚠️"))
+    assert "](https://evil)" not in row and "@x" not in row
+    assert row.count("](") == 1 and row.split("](")[1].startswith(f"https://github.com/o/r/blob/")

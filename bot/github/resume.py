@@ -49,7 +49,9 @@ def resume_reviews(
         saved = [p for p in paths if p.startswith(f"{folder}/") and "reviews/" in p]
         texts = [(p, (checkout.root / p).read_text(encoding="utf-8")) for p in saved
                  if (checkout.root / p).is_file()]  # fmt: skip
-        where = Where(f"{ctx.server_url}/{pr.head_repo}", changed.file.path, reviewed)
+        rfd = changed.file.path
+        where = Where.at(f"{ctx.server_url}/{pr.head_repo}", rfd, reviewed,
+                         (checkout.root / rfd).read_text(encoding="utf-8"))  # fmt: skip
         for path, text in texts:
             of = (earlier, blob_at(checkout, earlier, changed.file.path))
             submit_inline(ctx, pr, rid, parse_review(text), where)

@@ -134,8 +134,9 @@ def _review_in(ctx: Context, pr: PullRequest, checkout: Checkout, todo: list[Cha
     blobs = {str(c.file.rfd_id): c.blob for c in todo}
     for result in results:
         saved = ws.rel(result.path) if checkout.writable else None
-        where = Where(f"{ctx.server_url}/{pr.head_repo or ctx.delivery.repository}",
-                      paths[result.rfd_id], pr.head_sha)  # fmt: skip
+        web = f"{ctx.server_url}/{pr.head_repo or ctx.delivery.repository}"
+        path = paths[result.rfd_id]
+        where = Where.at(web, path, pr.head_sha, (checkout.root / path).read_text("utf-8"))
         body = review_comment(result, (head, blobs.get(result.rfd_id, "")), saved, notes, where)
         submit_inline(ctx, pr, result.rfd_id, result.review, where)
         ctx.forge.create_comment(pr.number, body)

@@ -2,7 +2,8 @@
 
 The heading carries the severity tally; one line says what it means for
 acceptance; blockers and majors are a table whose every finding links the RFD's
-line at the reviewed commit; minors, nits and questions fold into ``<details>``.
+line (or, naming no line, its section's heading) at the reviewed commit; minors, nits
+and questions fold into ``<details>``.
 Offline reviews say so once and show no token count or cost.  Text from the
 review (model output) goes through :mod:`bot.core.markdown_safe` only.
 """
@@ -10,7 +11,8 @@ review (model output) goes through :mod:`bot.core.markdown_safe` only.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from urllib.parse import quote
 
 from bot.core.markdown_safe import cell, inline, link_text
@@ -40,9 +42,24 @@ class Where:
     """``https://github.com/owner/repo``."""
     path: str
     sha: str
+    anchors: Mapping[str, str] = field(default_factory=dict)
+    """The file's headings (lower-cased) and their anchors (:mod:`bot.core.heading_anchors`)."""
+
+    @classmethod
+    def at(cls, web: str, path: str, sha: str, text: str) -> Where:
+        """``path`` (whose text at ``sha`` is ``text``) reviewed at ``sha``."""
+        from bot.core.heading_anchors import anchors
+
+        return cls(web, path, sha, anchors(text))
 
     def line(self, n: int) -> str:
         return f"{self.web}/blob/{self.sha}/{quote(self.path)}#L{n}"
+
+    def section(self, name: str) -> str | None:
+        """The link to the heading ``name`` names at the reviewed commit; None when the file
+        has no such heading (a finding about the whole RFD, a section the model made up)."""
+        anchor = self.anchors.get(name.strip().lstrip("#").strip().lower())
+        return f"{self.web}/blob/{self.sha}/{quote(self.path)}#{quote(anchor)}" if anchor else None
 
 
 def tally(review: Review) -> str:
@@ -59,9 +76,11 @@ def verdict(review: Review) -> str:
 
 
 def _row(finding: ReviewFinding, where: Where) -> str:
+    text = cell(link_text(finding.section))
     if finding.line:
-        text = cell(link_text(finding.section))
         place = f"[{text} L{finding.line}]({where.line(finding.line)})"
+    elif heading := where.section(finding.section):
+        place = f"[{text}]({heading})"
     else:
         place = cell(finding.section)
     icon = f"{ICON[finding.severity]} " if ICON[finding.severity] else ""
