@@ -75,4 +75,4 @@ def test_a_section_named_by_hostile_text_stays_inert_in_its_link() -> None:
                   rid="045", where=where)  # fmt: skip
     row = next(line for line in text.splitlines() if line.startswith("| ⚠️"))
     assert "](https://evil)" not in row and "@x" not in row
-    assert row.count("](") == 1 and row.split("](")[1].startswith(f"https://github.com/o/r/blob/")
+    assert row.count("](") == 1 and row.split("](")[1].startswith("https://github.com/o/r/blob/")

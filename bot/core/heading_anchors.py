@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from itertools import pairwise
 
 _NUMBERED = re.compile(r"^\d+(?:\.\d+)*\.?\s+")
 """``3. Design`` or ``2.1 Goals``: a numbered heading, found by its name too."""
@@ -32,7 +33,7 @@ def headings(text: str) -> list[str]:
 
     tokens = MarkdownIt("commonmark").parse(text)
     found = []
-    for opened, inline in zip(tokens, tokens[1:], strict=False):
+    for opened, inline in pairwise(tokens):
         if opened.type == "heading_open" and inline.children is not None:
             found.append("".join(t.content for t in inline.children
                                  if t.type in ("text", "code_inline")))  # fmt: skip

@@ -89,11 +89,14 @@ def offline_note(ws: Workspace, model: str | None = None) -> str:
 
 
 def refreshed(ctx: Context, pr: PullRequest, checkout: Checkout) -> None:
-    """The PR's status comment and label as the checkout has them after the bot's change."""
+    """The PR's status comment and label as the checkout has them after the bot's change
+    (the change is made: an edit GitHub refuses is a warning, :mod:`bot.github.cosmetic`)."""
     from bot.github.checkout import head_of
+    from bot.github.cosmetic import cosmetic
     from bot.github.status_comment import refresh
 
-    refresh(ctx, pr, checkout.root, head_of(checkout, pr))
+    with cosmetic(ctx.summary, "refreshing the status comment"):
+        refresh(ctx, pr, checkout.root, head_of(checkout, pr))
 
 
 @contextmanager

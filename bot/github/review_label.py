@@ -24,6 +24,7 @@ from bot.github.bot_records import delivery_commit
 from bot.github.changed import ChangedRfd, changed_rfds
 from bot.github.checkout import Checkout, close, commit_and_push, open_pull
 from bot.github.context import Context
+from bot.github.cosmetic import cosmetic
 from bot.github.inline_review import submit_inline
 from bot.github.ops import COMMIT, offline_note, open_workspace, refuse_label
 from bot.github.records import PullRequest
@@ -104,7 +105,8 @@ def review_pr(
                          guarded=[ctx.cfg.rfd_dir])  # fmt: skip
     try:
         head = _review_in(ctx, pr, checkout, todo, model)
-        status_comment.refresh(ctx, pr, checkout.root, head, changed)
+        with cosmetic(ctx.summary, "refreshing the status comment"):
+            status_comment.refresh(ctx, pr, checkout.root, head, changed)
     finally:
         close(ctx.root, checkout)
     return Reviewed(len(todo), len(changed) - len(todo))

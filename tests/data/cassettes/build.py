@@ -27,6 +27,7 @@ MODULES = (
     "scenarios_consensus",
     "scenarios_finish",
     "scenarios_lifecycle",
+    "scenarios_cosmetics",
 )
 
 
