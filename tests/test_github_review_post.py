@@ -76,3 +76,25 @@ def test_a_section_named_by_hostile_text_stays_inert_in_its_link() -> None:
     row = next(line for line in text.splitlines() if line.startswith("| ⚠️"))
     assert "](https://evil)" not in row and "@x" not in row
     assert row.count("](") == 1 and row.split("](")[1].startswith("https://github.com/o/r/blob/")
+
+
+def test_a_review_carries_its_number_its_commit_and_its_run() -> None:
+    from pathlib import Path
+
+    from bot.github.review_label import review_comment
+    from bot.github.review_post import Kept
+    from bot.lifecycle.review import ReviewOutcome
+    from bot.llm.usage import Usage
+
+    result = ReviewOutcome("045", Path("r.md"), review(), "# Review\n", Usage(), "m", 0.0,
+                           (), "saved", ())  # fmt: skip
+    run = "https://github.com/o/r/actions/runs/42"
+    kept = Kept("docs/rfd/.state/045/reviews/17.md", 2, run)
+    body = review_comment(result, ("b" * 40, ""), kept, [], WHERE)
+    assert "### 🔍 Review 2 of RFD 045 — no findings" in body
+    footer = body.rstrip().splitlines()[-1]
+    assert f"of [`{'a' * 12}`](https://github.com/o/r/commit/{'a' * 40})" in footer
+    assert footer.endswith(f"· [workflow run]({run})</sub>")
+    local = review_comment(result, ("b" * 40, ""), Kept(None), [], WHERE)  # a fork, locally
+    assert "### 🔍 Review of RFD 045" in local and "workflow run" not in local
+    assert "not saved to the branch" in local

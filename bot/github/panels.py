@@ -159,19 +159,23 @@ def decided(ledger: Ledger, status: Status) -> tuple[str, ...]:
 
 
 def _entry(number: int | None, counts: Counts | None, posted: PostedReview | None,
-           now: tuple[str, str], *, dismissed: bool = False) -> ReviewEntry:  # fmt: skip
-    """``now``: the PR's head and the RFD's blob there (a review of that content is current)."""
+           now: tuple[str, str, str], *, dismissed: bool = False) -> ReviewEntry:  # fmt: skip
+    """``now``: the PR's head, the RFD's blob there (a review of that content is current)
+    and the repository's web address (a revision links its commit)."""
     if posted is None:
         return ReviewEntry(number, None, counts)
-    revision, current = short(posted.reviewed)[:7], posted.is_current(*now)
-    return ReviewEntry(number, posted.comment.url, counts, revision, current, dismissed)
+    head, blob, web = now
+    revision, current = short(posted.reviewed)[:7], posted.is_current(head, blob)
+    commit = f"{web}/commit/{posted.reviewed}" if web else ""
+    return ReviewEntry(number, posted.comment.url, counts, revision, current, dismissed, commit)
 
 
-def review_entries(row: Row, posted: Sequence[PostedReview], head: str) -> list[ReviewEntry]:
+def review_entries(row: Row, posted: Sequence[PostedReview], head: str,
+                   web: str = "") -> list[ReviewEntry]:  # fmt: skip
     """The RFD's reviews as the status comment lists them: on file (numbered), then the
     posted ones no longer on file (dismissed) or never saved (a fork's)."""
     mine = [p for p in posted if p.rfd == str(row.changed.file.rfd_id)]
-    now = (head, row.changed.blob)
+    now = (head, row.changed.blob, web)
     by_file = {p.saved_name: p for p in mine if p.saved_name}
     entries = [_entry(n, counts, by_file.get(name), now)
                for n, (name, counts) in enumerate(row.reviews, start=1)]  # fmt: skip
@@ -183,7 +187,8 @@ def review_entries(row: Row, posted: Sequence[PostedReview], head: str) -> list[
 
 
 def panel(row: Row, posted: Sequence[PostedReview], *, url: str, head: str,
-          lint: tuple[int, int]) -> Panel:  # fmt: skip
+          lint: tuple[int, int], web: str = "") -> Panel:  # fmt: skip
+    """``url``: the RFD at ``head``; ``web``: the repository (revisions link their commit)."""
     rid = str(row.changed.file.rfd_id)
     if row.changed.removed:
         return Panel(rid, "", url, problem="the pull request removes this RFD")
@@ -194,7 +199,7 @@ def panel(row: Row, posted: Sequence[PostedReview], *, url: str, head: str,
         row.title,
         url,
         row.status,
-        reviews=tuple(review_entries(row, posted, head)),
+        reviews=tuple(review_entries(row, posted, head, web)),
         impl_reviews=row.impl_reviews,
         next_phase=row.next_phase,
         phases=row.phases,

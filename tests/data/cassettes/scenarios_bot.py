@@ -1082,8 +1082,8 @@ CASSETTES[C + "test_refine_whose_status_comment_fails_is_answered_and_not_run_ag
     # the job run again
     call("GET", "/issues/2/comments", query="per_page=100", reply=[PROGRESS_DONE]),
     call("GET", f"/issues/comments/{CID}/reactions", query="content=rocket&per_page=100",
-         reply=[reaction("rocket")]),  # fmt: skip
-]
+         reply=[reaction("rocket")]),
+]  # fmt: skip
 
 # /rfd review: run 1 commits the review, then posting it answers 502.  Run 2 sees the bot's
 # commit as the PR's head, finds it by its trailer and posts the committed review.
