@@ -184,10 +184,10 @@ def update_reviews(ctx: Context, pr: PullRequest, posted: list[PostedReview], ro
             body = brought_up_to_date(review, number, current=current, web=web, by=by)
             if body != review.comment.body:
                 ctx.forge.edit_comment(pr.number, review.comment.id, body)
-                ctx.summary.note(f"review comment of RFD {review.rfd} updated ({_why(body)})")
+                ctx.summary.note(f"review of RFD {review.rfd} {_why(body)}")
 
 
 def _why(body: str) -> str:
     if DISMISSED_MARK in body:
-        return "dismissed"
-    return "of an older revision" if STALE_MARK in body else "renumbered"
+        return "marked as dismissed, its text folded"
+    return "marked as of an older revision" if STALE_MARK in body else "renumbered"

@@ -28,6 +28,7 @@ MODULES = (
     "scenarios_finish",
     "scenarios_lifecycle",
     "scenarios_cosmetics",
+    "scenarios_reviews",
 )
 
 
