@@ -12,12 +12,12 @@ from typing import Any
 
 from gh_data import call, comment
 from scenarios_bot import (
-    C,
     DISMISS_SOME_COMMIT,
     HEAD,
     PULL,
     RFD_BLOB,
     SLASH_FILES,
+    C,
     body,
     perm,
     react,
