@@ -105,3 +105,13 @@ def test_an_open_review_of_an_older_revision_gets_its_banner_once() -> None:
     assert "This review is of an older revision" in body
     (again,) = posted_reviews([Comment(4, body, "https://x/4")])
     assert brought_up_to_date(again, 2, current=False, web=WEB) == body
+
+
+def test_an_implementation_review_is_never_taken_for_a_dismissed_one() -> None:
+    impl = SAVED.replace("/reviews/17.md", "/impl-reviews/17.md")
+    markers = f"{review_marker('045', REVIEWED)}\n{head_marker(BOT_COMMIT)}"
+    body = f"{markers}\n### 🔍 Implementation review of RFD 045 — no findings\n\n{impl}"
+    (posted,) = posted_reviews([Comment(5, body, "https://x/5")])
+    assert posted.implementation and posted.saved_name == "17.md"
+    assert brought_up_to_date(posted, None, current=True, web=WEB, by="hubot") == body
+    assert not saved_review().implementation

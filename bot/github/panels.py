@@ -174,7 +174,7 @@ def review_entries(row: Row, posted: Sequence[PostedReview], head: str,
                    web: str = "") -> list[ReviewEntry]:  # fmt: skip
     """The RFD's reviews as the status comment lists them: on file (numbered), then the
     posted ones no longer on file (dismissed) or never saved (a fork's)."""
-    mine = [p for p in posted if p.rfd == str(row.changed.file.rfd_id)]
+    mine = [p for p in posted if p.rfd == str(row.changed.file.rfd_id) and not p.implementation]
     now = (head, row.changed.blob, web)
     by_file = {p.saved_name: p for p in mine if p.saved_name}
     entries = [_entry(n, counts, by_file.get(name), now)

@@ -40,8 +40,9 @@ STALE_BANNER = (
 )
 _REVIEW = re.compile(r"<!-- rfd-bot:review:(?P<rfd>[A-Za-z0-9]+):(?P<sha>[0-9a-f]+) -->")
 _HEAD = re.compile(r"<!-- rfd-bot:head:(?P<sha>[0-9a-f]+) -->")
-_SAVED = re.compile(r"saved as `[^`]*/(?P<name>\d+\.md)`")
-"""The footer's ``saved as `…/reviews/1795831200.md``: the file ``/rfd dismiss`` removes."""
+_SAVED = re.compile(r"saved as `[^`]*/(?P<dir>[a-z-]+)/(?P<name>\d+\.md)`")
+"""The footer's ``saved as `…/reviews/1795831200.md``: the file ``/rfd dismiss`` removes
+(``…/impl-reviews/…``: an implementation review, which the status comment only counts)."""
 _BLOB = re.compile(r"<!-- rfd-bot:blob:(?P<sha>[0-9a-f]+) -->")
 
 
@@ -82,7 +83,13 @@ class PostedReview:
     def saved_name(self) -> str | None:
         """The review file's name on the branch (None when it was not saved: a fork)."""
         found = _SAVED.findall(self.comment.body)  # the bot's footer is the last line
-        return found[-1] if found else None
+        return found[-1][1] if found else None
+
+    @property
+    def implementation(self) -> bool:
+        """Is this an implementation review (kept apart, never numbered nor dismissed)?"""
+        found = _SAVED.findall(self.comment.body)
+        return bool(found) and found[-1][0] == "impl-reviews"
 
     @property
     def marked_stale(self) -> bool:
@@ -143,7 +150,7 @@ def brought_up_to_date(review: PostedReview, number: int | None, *, current: boo
     number it has now, with a banner when it is of an older revision (``current`` False)."""
     from bot.github.review_post import renumbered
 
-    if review.saved_name is not None and number is None:
+    if review.saved_name is not None and number is None and not review.implementation:
         return dismissed(review, web, by)
     body = review.comment.body if number is None else renumbered(review.comment.body, number)
     if not current and not review.marked_stale:
