@@ -53,7 +53,8 @@ def read_rows(ctx: Context, pr: PullRequest) -> tuple[list[Row], Lint]:
             from bot.github.bot_records import trust_ledgers
 
             trust_ledgers(ctx, checkout, pr.number)
-        rows = [read_row(checkout.root, ctx.cfg, c, ctx.clock()) for c in changed]
+        web = f"{ctx.server_url}/{pr.head_repo}"
+        rows = [read_row(checkout.root, ctx.cfg, c, ctx.clock(), web) for c in changed]
         return rows, lint(ctx, checkout.root, rows)
     finally:
         close(ctx.root, checkout)
@@ -150,7 +151,8 @@ def refresh(ctx: Context, pr: PullRequest, root: Path, head: str,
     comments renumbered, a dismissed one folded (``dismissed_by``: who dismissed it)."""
     if changed is None:
         changed = changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg)
-    rows = [read_row(root, ctx.cfg, c, ctx.clock()) for c in changed]
+    web = f"{ctx.server_url}/{pr.head_repo}"
+    rows = [read_row(root, ctx.cfg, c, ctx.clock(), web) for c in changed]
     posted = posted_reviews(ctx.forge.comments(pr.number))
     body = render(ctx, rows, lint(ctx, root, rows), posted, repo=pr.head_repo, head=head)
     found = _write(ctx, pr, body, rows)
