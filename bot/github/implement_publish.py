@@ -15,7 +15,7 @@ from typing import Any
 from bot.core.markdown_safe import inline
 from bot.github.checkout import git_env, push
 from bot.github.context import Context
-from bot.github.implement_cmd import link_pull
+from bot.github.implement_cmd import PhaseComment, link_pull
 from bot.github.implement_texts import OPENED, OPENED_FAILED, facts_of, pr_link
 from bot.github.ops import COMMIT, open_workspace
 from bot.github.phase_artifact import (
@@ -86,10 +86,12 @@ def _publish(ctx: Context, handed: Handed, facts: dict[str, Any], commit: str) -
     ws = open_workspace(ctx, ctx.root)
     link_pull(ws, handed.rid, facts["position"], (number, url))
     shown = (OPENED_FAILED if handed.failed else OPENED).format(**facts, pr=pr_link(url))
-    ctx.upsert("implement", f"{handed.rid}-{handed.label}", shown)
+    said = handed.reply.replace(URL, url)  # empty: the phase's comment is the answer
+    PhaseComment(ctx, f"{handed.rid}-{handed.label}", answers=not said)(shown)
     tracking = ws.document(handed.rid).tracking_issue if handed.failed else None
     if tracking is not None and tracking != ctx.number:  # the tracking issue shows it too
         ctx.upsert("implement", f"{handed.rid}-{handed.label}", shown, number=tracking)
     ctx.api.react(int(ctx.delivery.comment["id"]), Reaction.ROCKET)
     ctx.summary.answered("`/rfd implement` (publish)", ctx.delivery.actor.login, "✅ done")
-    ctx.reply(handed.reply.replace(URL, url), key=f"{ctx.delivery.key}-implement")
+    if said:  # failed items or changes not taken: always answered
+        ctx.reply(said, key=f"{ctx.delivery.key}-implement")

@@ -72,9 +72,7 @@ CASSETTES = {
         NO_COMMENTS_2,
         perm("Codertocat", "admin"),
         react("eyes"),
-        call("GET", "/pulls/2", reply=PHASE_PR),
-        PHASE_FILES,
-        call("GET", "/issues", query=ISSUES_Q, reply=[TRACKING]),
+        call("GET", "/pulls/2", reply=PHASE_PR),  # its branch names the RFD, main its issue
         react("confused"),
         reply("done-phase-pr"),
     ],
