@@ -385,7 +385,8 @@ def test_implement_opens_a_pr_for_the_next_phase(
     assert run_bot(tmp_path, checkout, "issue_comment", implement_comment()) == 0
     summary = git(origin, "show", "rfd/045-phase-1:docs/rfd/.state/045/phases/1.md")
     assert summary == "The writer streams rows.\n"
-    (posted,) = [r for r in vcr.requests if r.method == "POST" and r.path.endswith("/12/comments")]
+    posts = [r for r in vcr.requests if r.method == "POST" and r.path.endswith("/12/comments")]
+    assert len(posts) == 1  # the phase's comment, posted once, then edited
     edits = [json.loads(r.body)["body"] for r in vcr.requests
              if r.method == "PATCH" and "/issues/comments/" in r.path]  # fmt: skip
     assert "### ✅ RFD 045, phase 1: Writer — pull request [#3](" in edits[-1]

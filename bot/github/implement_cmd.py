@@ -108,11 +108,11 @@ class Opened:
 
 
 def implement(ctx: Context, command: Command) -> str:
+    rid = rfd_for_implement(ctx, command)  # first: given in the wrong place, it says where
     if not has_model(ctx, "implement", command.model):
         raise Refused(NEEDS_MODEL.format(verb="implement"))
     if choose(ctx.cfg.implement.isolation) is None:
         raise Refused(NOT_ISOLATED.format(why=NO_ISOLATION, how=ENABLE))
-    rid = rfd_for_implement(ctx, command)
     ws = open_workspace(ctx, ctx.root)
     state = ws.store.read(rid)
     if not state.plan:

@@ -9,9 +9,9 @@ from gh_data import BOT, call, comment, diff_entry, error, pull, pull_item, reac
 from scenarios_bot import (
     ACCEPTED,
     AT_HEAD_12,
+    CID,
     CREATED_12,
     FILES,
-    ISSUES_Q,
     body,
     labelled,
     lifecycle_label,
@@ -141,3 +141,38 @@ CASSETTES[F + "test_status_on_a_merged_pr_keeps_its_final_state"] = [
     *RELINKED,
     reply("slash-status-final"),
 ]
+
+# A command where it does not work answers with a link to where it does.
+R = "test_github_redirect/"
+CASSETTES[R + "test_implement_on_the_merged_rfd_pr_links_the_tracking_issue"] = [
+    NO_COMMENTS_2,
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    call("GET", "/pulls/2", reply=MERGED_PR),
+    FILES,
+    react("confused"),
+    reply("redirect-implement-merged"),
+]
+CASSETTES[R + "test_review_on_the_tracking_issue_links_the_open_rfd_pr"] = [
+    NO_COMMENTS_12,
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    call("GET", "/pulls/2", reply=pull(2, "rfd-045-streaming-exports", "e" * 40)),
+    react("confused"),
+    reply("redirect-review-issue", number=12),
+]
+PHASE_PR_5 = {**pull(5, "rfd/045-phase-2", "d" * 40), "title": "RFD 045, phase 2: Endpoint"}
+CASSETTES[R + "test_dismiss_on_a_phase_pr_links_the_rfd_on_main_and_its_issue"] = [
+    call("GET", "/issues/5/comments", query="per_page=100", reply=[]),
+    call("GET", f"/issues/comments/{CID}/reactions", query="content=rocket&per_page=100",
+         reply=[]),
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    call("GET", "/pulls/5", reply=PHASE_PR_5),
+    call("GET", "/pulls/5/files", query="per_page=100&page=1",
+         reply=[diff_entry("docs/rfd/.state/045/phases/2.md")]),
+    call("GET", "/issues/12", reply={**CREATED_12, "body": body("tracking-relinked")}),
+    call("GET", "/pulls/2", reply=MERGED_PR),
+    react("confused"),
+    reply("redirect-dismiss-phase", number=5),
+]  # fmt: skip
