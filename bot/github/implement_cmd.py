@@ -203,7 +203,8 @@ def _run(ctx: Context, command: Command, position: int, facts: dict[str, Any], k
     progress = _progress(ctx, key, facts, comment)
     try:
         result, checked = _implement(ctx, command, position, facts, progress)
-        url = _open_pull(ctx, facts, (result.summary, bool(result.failed)), checked)
+        closes = _finish(ctx, facts, result.failed)
+        url = _open_pull(ctx, facts, (result.summary, bool(result.failed)), checked, closes)
     except Exception as exc:
         _report(ctx, progress, exc, facts)
         raise
@@ -233,10 +234,22 @@ def _report(ctx: Context, progress: Progress, exc: Exception, facts: dict[str, A
         ctx.summary.problem(again)
 
 
-def _open_pull(ctx: Context, facts: dict[str, Any], done: Done, checked: Sequence[str] = ()) -> str:
-    """Open the phase's pull request (its body says when items failed, and lists the
-    changes not taken); its URL."""
-    body = _pull_body(facts, done, checked)
+def _finish(ctx: Context, facts: dict[str, Any], failed: Sequence[object]) -> str:
+    """The last phase marks the RFD Implemented too, when the configuration says so
+    (:mod:`bot.github.finish_phase`): what the pull request's body adds."""
+    if failed or not ctx.commits:
+        return ""
+    from bot.github.finish_phase import finish_with_phase
+
+    return finish_with_phase(ctx, facts["rid"], facts["branch"], ctx.commits[-1])
+
+
+def _open_pull(
+    ctx: Context, facts: dict[str, Any], done: Done, checked: Sequence[str] = (), closes: str = ""
+) -> str:
+    """Open the phase's pull request (its body says when items failed, lists the changes
+    not taken, and whether it marks the RFD Implemented too); its URL."""
+    body = _pull_body(facts, done, checked) + closes
     base = ctx.delivery.default_branch
     _, url = ctx.api.create_pull(facts["pr_title"], facts["branch"], base, body)
     return url

@@ -15,6 +15,7 @@ from typing import Any
 from bot.core.markdown_safe import inline
 from bot.github.checkout import git_env, push
 from bot.github.context import Context
+from bot.github.finish_phase import finish_with_phase
 from bot.github.implement_cmd import PhaseComment, link_pull
 from bot.github.implement_texts import OPENED, OPENED_FAILED, facts_of, pr_link
 from bot.github.ops import COMMIT, open_workspace
@@ -77,12 +78,15 @@ def _publish(ctx: Context, handed: Handed, facts: dict[str, Any], commit: str) -
     tree = git_text(ctx.root, "rev-parse", "--verify", f"{commit}^{{tree}}").strip()
     env = git_env(ctx.environ)
     ours = git_text(ctx.root, "commit-tree", tree, "-p", handed.base, "-m", message, env=env)
-    push(ctx.root, ours.strip(), facts["branch"], ctx.environ)
-    ctx.commits.append(ours.strip())  # its reply names it: the proof that the bot made it
+    ours = ours.strip()
+    push(ctx.root, ours, facts["branch"], ctx.environ)
+    ctx.commits.append(ours)  # its reply names it: the proof that the bot made it
     ctx.progress.append(f"phase {handed.label} of RFD {handed.rid} pushed to "
                         f"`{facts['branch']}`; its pull request not yet opened")  # fmt: skip
+    closes = "" if handed.failed else finish_with_phase(ctx, handed.rid, facts["branch"], ours)
     base = ctx.delivery.default_branch
-    number, url = ctx.api.create_pull(facts["pr_title"], facts["branch"], base, handed.pr_body)
+    body = handed.pr_body + closes
+    number, url = ctx.api.create_pull(facts["pr_title"], facts["branch"], base, body)
     ws = open_workspace(ctx, ctx.root)
     link_pull(ws, handed.rid, facts["position"], (number, url))
     shown = (OPENED_FAILED if handed.failed else OPENED).format(**facts, pr=pr_link(url))

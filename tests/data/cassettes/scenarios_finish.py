@@ -12,6 +12,7 @@ from scenarios_bot import (
     CID,
     CREATED_12,
     FILES,
+    ISSUES_Q,
     body,
     labelled,
     lifecycle_label,
@@ -175,4 +176,28 @@ CASSETTES[R + "test_dismiss_on_a_phase_pr_links_the_rfd_on_main_and_its_issue"] 
     call("GET", "/pulls/2", reply=MERGED_PR),
     react("confused"),
     reply("redirect-dismiss-phase", number=5),
+]  # fmt: skip
+
+# [implement] finish_in_last_phase: phase 2 (the last) is implemented; its branch also marks
+# the RFD Implemented and its pull request closes the tracking issue.
+PR_P2 = {**pull(3, "rfd/045-phase-2", "b" * 40), "title": "RFD 045, phase 2: Endpoint",
+         "body": body("finish-phase-pr")}  # fmt: skip
+WAS_12 = {**CREATED_12, "body": body("finish-phase-tracking-before")}
+CASSETTES["test_github_finish_phase/"
+          "test_the_last_phase_pr_marks_the_rfd_implemented_and_closes_the_issue"] = [
+    NO_COMMENTS_12,
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    call("GET", "/pulls", query="state=all&head=Codertocat%3Arfd%2F045-phase-2", reply=[]),
+    reply("finish-phase-running", cid=970, number=12),
+    call("POST", "/pulls", status=201, reply=PR_P2,
+         body={"title": "RFD 045, phase 2: Endpoint", "head": "rfd/045-phase-2", "base": "main",
+               "body": body("finish-phase-pr")}),
+    call("GET", "/issues", query=ISSUES_Q, reply=[WAS_12]),
+    call("GET", "/issues/12", reply=WAS_12),
+    call("PATCH", "/issues/12", body={"body": body("finish-phase-tracking")},
+         reply={**WAS_12, "body": body("finish-phase-tracking")}),
+    call("PATCH", "/issues/comments/970", body={"body": body("finish-phase-opened")},
+         reply=comment(970, 12, body("finish-phase-opened"))),
+    react("rocket"),
 ]  # fmt: skip
