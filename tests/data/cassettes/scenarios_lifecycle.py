@@ -22,7 +22,7 @@ from scenarios_bot import (
     unlabelled,
     with_proofs,
 )
-from scenarios_consensus import STATUS, Thread, files, perm, react, signed
+from scenarios_consensus import BRANCH, STATUS, Thread, files, perm, react, signed
 
 L = "test_github_lifecycle/"
 IMPLEMENTED = "rfd: implemented"
@@ -86,6 +86,15 @@ def merged(pr: Thread) -> list[Interaction]:
             call("GET", "/issues/12", reply=TRACKING),
             call("PATCH", "/issues/12", body={"body": relinked["body"]},
                  reply=relinked)]  # fmt: skip
+
+
+def misplaced(pr: Thread) -> list[Interaction]:
+    """`/rfd implement` on the merged PR 2: it works on the tracking issue, which the answer
+    links (no dead end)."""
+    merged_2 = {**pull(2, BRANCH, pr.head), "state": "closed", "merged": True}
+    return [pr.said(1007, "hubot", "/rfd implement"), perm("hubot", "maintain"),
+            react("eyes", 1007), call("GET", "/pulls/2", reply=merged_2), files(pr.ledger),
+            react("confused", 1007), pr.replied("life-implement-misplaced", 3007)]  # fmt: skip
 
 
 def on_12(cid: int, content: str) -> Interaction:
@@ -193,7 +202,8 @@ def closed_12() -> list[Interaction]:
 
 def lifecycle() -> list[Interaction]:
     pr = Thread()
-    return [*discussion(pr), *accepted(pr), *merged(pr), *implemented_phases(), *finished(),
+    return [*discussion(pr), *accepted(pr), *merged(pr), *misplaced(pr), *implemented_phases(),
+            *finished(),
             *implemented(pr), *closed_12()]  # fmt: skip
 
 
