@@ -62,3 +62,12 @@ def test_dismiss_on_a_phase_pr_links_the_rfd_on_main_and_its_issue(
     assert "`/rfd dismiss` works on an open pull request that changes it" in said
     assert f"tracking issue [#12]({WEB}/issues/12)" in said
     assert "changes no RFD" not in json.dumps(reply)
+
+
+@pytest.mark.vcr
+def test_status_on_a_phase_pr_links_the_tracking_issue(tmp_path: Path, vcr: Any) -> None:
+    """Not "this pull request changes no RFD": where the RFD stands is on its tracking issue."""
+    _, checkout = finished_world(tmp_path)
+    assert run_bot(tmp_path, checkout, "issue_comment", on_pr("/rfd status", 5)) == 0
+    (reply,) = posted(vcr, "/repos/Codertocat/Hello-World/issues/5/comments")
+    assert f"on its tracking issue [#12]({WEB}/issues/12)" in reply["body"]

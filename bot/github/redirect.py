@@ -119,3 +119,21 @@ def _issue_body(ctx: Context, place: Place, tracking: Link) -> str:
     if place is Place.TRACKING:
         return str(ctx.delivery.payload["issue"].get("body") or "")
     return ctx.forge.get_issue(tracking.number).body
+
+
+PHASE_STATUS = (
+    "This is a pull request of a phase of RFD {rid}: where the RFD stands, and each phase, is "
+    "on its tracking issue {issue} (`/rfd status` there lists the phases and the next step)."
+)
+
+
+def phase_status(ctx: Context, pr: PullRequest) -> str | None:
+    """``/rfd status`` on a phase's pull request, which changes no RFD: the tracking issue,
+    linked (None on any other pull request)."""
+    phase = PHASE_BRANCH.match(pr.head_ref)
+    if phase is None:
+        return None
+    web = f"{ctx.server_url}/{ctx.delivery.repository}"
+    number, _ = _on_default_branch(ctx, phase["rid"])
+    tracking = _tracking(ctx, phase["rid"], Place.PHASE_PR, number, web)
+    return PHASE_STATUS.format(rid=phase["rid"], issue=tracking.md) if tracking else None

@@ -51,7 +51,11 @@ def do_status(ctx: Context, command: Command) -> str:
         found = final_state(ctx, pr)
     else:
         found = post_status(ctx, pr)
-    return STATUS_LINK.format(url=found.url) if found else NO_RFD
+    if found is None:  # a phase's pull request: its tracking issue says where the RFD stands
+        from bot.github.redirect import phase_status
+
+        return phase_status(ctx, pr) or NO_RFD
+    return STATUS_LINK.format(url=found.url)
 
 
 def do_review(ctx: Context, command: Command) -> str:

@@ -201,3 +201,10 @@ CASSETTES["test_github_finish_phase/"
          reply=comment(970, 12, body("finish-phase-opened"))),
     react("rocket"),
 ]  # fmt: skip
+CASSETTES[R + "test_status_on_a_phase_pr_links_the_tracking_issue"] = [
+    call("GET", "/issues/5/comments", query="per_page=100", reply=[]),
+    call("GET", "/pulls/5", reply=PHASE_PR_5),
+    call("GET", "/pulls/5/files", query="per_page=100&page=1",
+         reply=[diff_entry("docs/rfd/.state/045/phases/2.md")]),
+    reply("redirect-status-phase", number=5),
+]  # fmt: skip
