@@ -58,7 +58,7 @@ LEAVES: dict[str, Check] = {
     "implement.protected_paths": LIST_OF_STR, "implement.max_items": int,
     "implement.isolation": ("auto", "bwrap", "unshare", "none"), "implement.network": bool,
     "implement.env": LIST_OF_STR, "implement.redacted_env": LIST_OF_STR,
-    "implement.toolchain": LIST_OF_STR,
+    "implement.toolchain": LIST_OF_STR, "implement.finish_in_last_phase": bool,
     "research.web": bool, "research.allowed_hosts": LIST_OF_STR, "research.pypi_url": str,
     "research.npm_url": str, "research.crates_url": str, "research.max_chars": int,
     "research.timeout_seconds": float,

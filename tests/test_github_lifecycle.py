@@ -53,6 +53,10 @@ class Page:
         path = f"/repos/Codertocat/Hello-World/issues/{number}/comments"
         return [d["body"] for m, p, d in self.writes() if m == "POST" and p == path]
 
+    def last(self, mark: str) -> str:
+        """The bot's comment carrying ``mark`` as it reads now (its last write)."""
+        return [d["body"] for _, _, d in self.writes() if mark in d.get("body", "")][-1]
+
     def status(self) -> str:
         """The status comment of PR 2 as it reads now (its last write)."""
         found = [d["body"] for _, _, d in self.writes() if STATUS_MARK in d.get("body", "")]
@@ -93,7 +97,7 @@ def comment(body: str, sender: str, cid: int) -> dict[str, object]:
 
 @pytest.mark.vcr
 def test_one_rfd_from_its_first_sign_off_to_implemented(
-    tmp_path: Path, world: tuple[Path, Path], vcr: Any
+    tmp_path: Path, world: tuple[Path, Path], vcr: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     origin, checkout = world
     page = Page(vcr, origin)
@@ -153,33 +157,48 @@ def test_one_rfd_from_its_first_sign_off_to_implemented(
     page.links_resolve(tracking)
     assert len(page.comments_on(2)) <= 6
 
-    # every phase lands on main (each phase's PR merged: its summary recorded)
-    state = "docs/rfd/.state/045/phases"
-    git(checkout, "checkout", "-q", "-b", "phases")
-    for n in ("1", "2"):
-        (checkout / state).mkdir(parents=True, exist_ok=True)
-        (checkout / state / f"{n}.md").write_text(f"Phase {n} done.\n", encoding="utf-8")
-    git(checkout, "add", "-A")
-    git(checkout, "commit", "-q", "-m", "phases")
-    git(checkout, "push", "-q", "origin", "HEAD:refs/heads/main")
-    git(checkout, "checkout", "-q", "main")
-    git(checkout, "pull", "-q", "--ff-only", "origin", "main")
+    # a command given where it does not work answers with the place where it does
+    say("/rfd implement", "hubot", 1007)
+    misplaced = page.comments_on(2)[-1]
+    assert f"works on its tracking issue: comment it on [#12]({WEB}/issues/12)" in misplaced
+    page.links_resolve(misplaced)
+    refusals = 2  # accept while a concern was open, and this one
 
-    # the status comment sent people to the tracking issue: `/rfd status` there names the
-    # next step, and the command it names works there
+    # the merged PR sent people to the tracking issue, where `/rfd implement` works: each
+    # phase's one comment (its progress) ends in the pull request it opened; then it is merged
+    scripted_model(monkeypatch)
+    for n, (cid, number) in enumerate(((2101, 13), (2102, 14)), start=1):
+        before = len(page.comments_on(12))
+        assert run_bot(tmp_path, checkout, "issue_comment", on_tracking("/rfd implement", cid)) == 0
+        page.issues.add(number)
+        assert len(page.comments_on(12)) == before + 1  # the answer is the phase's comment
+        said = page.last(f"<!-- rfd-bot:implement:045-{n} -->")
+        assert f"### ✅ RFD 045, phase {n}: " in said  # ended: the pull request it opened
+        assert f"[#{number}]({WEB}/pull/{number})" in said
+        page.links_resolve(said)
+        tracking = [d["body"] for m, p, d in page.writes() if p.endswith("/issues/12")][-1]
+        assert f"— [#{number}]({WEB}/pull/{number})" in tracking
+        page.links_resolve(tracking)
+        git(origin, "update-ref", "refs/heads/main", f"refs/heads/rfd/045-phase-{n}")  # merged
+        git(checkout, "pull", "-q", "--ff-only", "origin", "main")
+    assert len(page.comments_on(2)) - refusals <= 6  # nothing more on the RFD's PR
+
+    # `/rfd status` on the tracking issue names the next step, and the command it names
+    # works there
     assert run_bot(tmp_path, checkout, "issue_comment", on_tracking("/rfd status", 2001)) == 0
-    (said,) = page.comments_on(12)
+    said = page.comments_on(12)[-1]
     assert "`/rfd done`" in said.split("**Next step:**", 1)[1]
     page.links_resolve(said)
     assert run_bot(tmp_path, checkout, "issue_comment", on_tracking("/rfd done", 2002)) == 0
     page.issues.add(4)
     assert "- **Status**: Implemented" in git(origin, "show", f"{DONE}:{RFD_PATH}")
-    (pr_4,) = [d for m, p, d in page.writes() if p.endswith("/Hello-World/pulls")]
+    pr_4 = [d for m, p, d in page.writes() if p.endswith("/Hello-World/pulls")][-1]
+    assert pr_4["head"] == DONE
     assert "Closes #12" in pr_4["body"]
     opened = page.comments_on(12)[-1]
     assert f"Opened {WEB}/pull/4" in opened and "merges it" in opened
     page.links_resolve(opened)
-    assert len(page.comments_on(2)) <= 6  # nothing more on the RFD's PR
+    assert len(page.comments_on(2)) - refusals <= 6  # nothing more on the RFD's PR
 
     # PR 4 merged: Implemented on main; no page still says Accepted
     git(origin, "update-ref", "refs/heads/main", f"refs/heads/{DONE}")
@@ -196,7 +215,7 @@ def test_one_rfd_from_its_first_sign_off_to_implemented(
     (final_4,) = page.comments_on(4)
     assert "**Merged into `main`** as Implemented." in final_4
     page.links_resolve(final_4)
-    assert len(page.comments_on(2)) <= 6
+    assert len(page.comments_on(2)) - refusals <= 6
     # the merge's push to main: the tracking issue, all phases ticked, closes as completed
     push = payload("push")
     push["commits"][0]["added"] = [RFD_PATH]
@@ -205,6 +224,19 @@ def test_one_rfd_from_its_first_sign_off_to_implemented(
     assert "2/2 phases" in tracking["body"] and "- [ ]" not in tracking["body"]
     page.links_resolve(tracking["body"])
     assert closing == {"state": "closed", "state_reason": "completed"}
+
+
+def scripted_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The model implements each phase in one item (research, plan, the item, the summary)."""
+    from tests.fakes import ScriptedLLM, item_done, reply, scripted_providers
+
+    texts = []
+    for item, summary in (("Write the CSV writer", "The writer streams rows."),
+                          ("Add the endpoint", "The endpoint streams the export.")):  # fmt: skip
+        texts += [reply("Research."), reply(f"- [ ] 1. {item}\n"), item_done("done")]
+        texts.append(reply(summary))
+    providers = scripted_providers(ScriptedLLM(texts))
+    monkeypatch.setattr("bot.lifecycle.workspace.make_providers", providers)
 
 
 def on_tracking(body: str, cid: int) -> dict[str, Any]:

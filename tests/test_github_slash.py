@@ -409,12 +409,19 @@ def test_refine_whose_status_comment_fails_is_answered_and_not_run_again(
 def test_implement_opens_a_pr_for_the_next_phase(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vcr: Any
 ) -> None:
-    """The phase's PR is opened and linked from its line on the tracking issue."""
+    """The phase's PR is opened and linked from its line on the tracking issue; the run's one
+    comment, its progress, ends in the pull request and is the answer (no second reply)."""
     scripted_model(monkeypatch, *WRITER)
     origin, checkout = accepted_world(tmp_path)
     assert run_bot(tmp_path, checkout, "issue_comment", implement_comment()) == 0
     summary = git(origin, "show", "rfd/045-phase-1:docs/rfd/.state/045/phases/1.md")
     assert summary == "The writer streams rows.\n"
+    posts = [r for r in vcr.requests if r.method == "POST" and r.path.endswith("/12/comments")]
+    assert len(posts) == 1  # the phase's comment, posted once, then edited
+    edits = [json.loads(r.body)["body"] for r in vcr.requests
+             if r.method == "PATCH" and "/issues/comments/" in r.path]  # fmt: skip
+    assert "### ✅ RFD 045, phase 1: Writer — pull request [#3](" in edits[-1]
+    assert "<!-- rfd-bot:reply:c492700400-implement -->" in edits[-1]  # a re-delivery: answered
     (tracking,) = [json.loads(r.body)["body"] for r in vcr.requests
                    if r.method == "PATCH" and r.path.endswith("/issues/12")]  # fmt: skip
     assert "- [ ] 1. Writer — [#3](https://github.com/Codertocat/Hello-World/pull/3)\n" in tracking

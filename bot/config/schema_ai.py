@@ -76,6 +76,10 @@ class ImplementSection:
     """How commands are isolated (fresh namespaces, see README "What implement's commands can
     reach"): ``auto`` probes bubblewrap, then ``unshare``; ``none`` runs them unisolated, which
     only a person confirming each command may allow (the bot refuses)."""
+    finish_in_last_phase: bool = False
+    """The last phase's pull request also marks the RFD Implemented (a bot commit after the
+    phase's) and closes the tracking issue when merged; off: ``/rfd done`` on the tracking
+    issue opens a pull request of its own for that."""
     network: bool = False
     """Whether commands may reach the network (off: a namespace without interfaces)."""
     toolchain: tuple[str, ...] = ()

@@ -227,12 +227,13 @@ def close(base: Path, checkout: Checkout) -> None:
     _run(_repo(base), {}, "worktree", "remove", "--force", "--", str(checkout.root))
 
 
-def open_branch(base: Path, branch: str, environ: Mapping[str, str]) -> Checkout:
-    """A worktree of the default branch's checkout for a new ``branch`` (pushed on commit)."""
+def open_branch(base: Path, branch: str, environ: Mapping[str, str], at: str = "HEAD") -> Checkout:
+    """A worktree of the default branch's checkout (or of commit ``at`` of its repository)
+    for ``branch`` (pushed on commit)."""
     repo = _repo(base)
     dest = Path(tempfile.mkdtemp(prefix="rfd-branch-", dir=environ.get("RUNNER_TEMP")))
     _run(repo, git_env(environ), "worktree", "add", "--detach", "--end-of-options", str(dest),
-         "HEAD")  # fmt: skip
+         at)  # fmt: skip
     return Checkout(dest, branch, writable=True)
 
 

@@ -58,14 +58,18 @@ class Context:
         return self.environ.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/")
 
     def upsert(self, kind: str, key: str | int, body: str, number: int | None = None, *,
-               proofs: bool = False) -> Comment:  # fmt: skip
+               proofs: bool = False, answers: str | None = None) -> Comment:  # fmt: skip
         """Create or edit the bot's comment ``kind:key`` (no write when the text is the same);
         the job summary says which of the three happened.  With ``proofs`` its leading
         markers name this run's commits and keep those the comment named before (the
-        status comment: the proof of the commits of quiet sign-offs, which post no reply)."""
+        status comment: the proof of the commits of quiet sign-offs, which post no reply).
+        ``answers``: the key of the reply this comment stands for (a long run's progress
+        comment, once it ends in the outcome): a re-delivery finds it answered."""
         target = self.number if number is None else number
         mark = marker(kind, key)
         before = self.forge.find_comment(target, mark)
+        if answers is not None:
+            body = f"{marker('reply', answers)}\n{body}"
         if proofs:
             body = "\n".join([*self._proofs(before), body])
         found, created = upsert_comment(self.forge, target, mark, redact(body))

@@ -61,6 +61,7 @@ from bot.github.implement_texts import (
     EXISTS,
     FAILED_PR_BODY,
     FAILED_REPLY,
+    FROM_EARLIER,
     NOT_ISOLATED,
     NOT_RECORDED,
     OPENED,
@@ -109,11 +110,11 @@ class Opened:
 
 
 def implement(ctx: Context, command: Command) -> str:
+    rid = rfd_for_implement(ctx, command)  # first: given in the wrong place, it says where
     if not has_model(ctx, "implement", command.model):
         raise Refused(NEEDS_MODEL.format(verb="implement"))
     if choose(ctx.cfg.implement.isolation) is None:
         raise Refused(NOT_ISOLATED.format(why=NO_ISOLATION, how=ENABLE))
-    rid = rfd_for_implement(ctx, command)
     ws = open_workspace(ctx, ctx.root)
     state = ws.store.read(rid)
     if not state.plan:
@@ -135,6 +136,8 @@ def implement(ctx: Context, command: Command) -> str:
     else:
         opened = _run(ctx, command, position, facts, key)
     link_pull(ws, rid, position, (int(opened.url.rsplit("/", 1)[-1]), opened.url))
+    if not opened.failed and not opened.checked:
+        return ""  # the phase's comment ended in the opened pull request: it is the answer
     if opened.failed:
         tracking = ws.document(rid).tracking_issue
         if tracking is not None and tracking != ctx.number:  # the tracking issue shows it too
@@ -167,6 +170,8 @@ def _hand_over(
     failed = bool(result.failed)
     reply = (FAILED_REPLY if failed else OPENED_REPLY).format(**facts, url=URL)
     reply += f"\n\n{checked_list(checked)}" if checked else ""
+    if not failed and not checked:  # the phase's comment is the answer (the publish job's)
+        reply = ""
     body = _pull_body(facts, (result.summary, failed), checked)
     base = _head(ctx)
     write_manifest(dest, Handed(facts["rid"], facts["label"], base, failed, body, reply))
@@ -196,14 +201,17 @@ def link_pull(ws: Workspace, rid: str, position: int, pull: tuple[int, str]) -> 
 def _run(ctx: Context, command: Command, position: int, facts: dict[str, Any], key: str) -> Opened:
     """Implement the phase, its progress comment following, and open its pull request; the
     progress comment ends in the outcome (failed items said), or in the failure."""
-    progress = _progress(ctx, key, facts)
+    comment = PhaseComment(ctx, key)
+    progress = _progress(ctx, key, facts, comment)
     try:
         result, checked = _implement(ctx, command, position, facts, progress)
-        url = _open_pull(ctx, facts, (result.summary, bool(result.failed)), checked)
+        closes = _finish(ctx, facts, result.failed)
+        url = _open_pull(ctx, facts, (result.summary, bool(result.failed)), checked, closes)
     except Exception as exc:
         _report(ctx, progress, exc, facts)
         raise
     if not result.failed:
+        comment.answers = not checked  # what was not taken is said in a reply
         return Opened(url, False, progress.done(pr_link(url), result.items), checked)
     outcome = f"{pr_link(url)} with {plural(len(result.failed), 'failed item')}"
     return Opened(url, True, progress.done(outcome, result.items, NOT_RECORDED), checked)
@@ -214,7 +222,9 @@ def _recover(ctx: Context, facts: dict[str, Any], key: str, done: Done) -> Opene
     url = _open_pull(ctx, facts, done)
     failed = done[1]
     shown = (OPENED_FAILED if failed else OPENED).format(**facts, pr=pr_link(url))
-    ctx.upsert("implement", key, shown)
+    if not failed:  # the comment is the answer: it says nothing was implemented again
+        shown += "\n\n" + FROM_EARLIER.format(**facts)
+    PhaseComment(ctx, key, answers=not failed)(shown)
     return Opened(url, failed, shown)
 
 
@@ -226,10 +236,22 @@ def _report(ctx: Context, progress: Progress, exc: Exception, facts: dict[str, A
         ctx.summary.problem(again)
 
 
-def _open_pull(ctx: Context, facts: dict[str, Any], done: Done, checked: Sequence[str] = ()) -> str:
-    """Open the phase's pull request (its body says when items failed, and lists the
-    changes not taken); its URL."""
-    body = _pull_body(facts, done, checked)
+def _finish(ctx: Context, facts: dict[str, Any], failed: Sequence[object]) -> str:
+    """The last phase marks the RFD Implemented too, when the configuration says so
+    (:mod:`bot.github.finish_phase`): what the pull request's body adds."""
+    if failed or not ctx.commits:
+        return ""
+    from bot.github.finish_phase import finish_with_phase
+
+    return finish_with_phase(ctx, facts["rid"], facts["branch"], ctx.commits[-1])
+
+
+def _open_pull(
+    ctx: Context, facts: dict[str, Any], done: Done, checked: Sequence[str] = (), closes: str = ""
+) -> str:
+    """Open the phase's pull request (its body says when items failed, lists the changes
+    not taken, and whether it marks the RFD Implemented too); its URL."""
+    body = _pull_body(facts, done, checked) + closes
     base = ctx.delivery.default_branch
     _, url = ctx.api.create_pull(facts["pr_title"], facts["branch"], base, body)
     return url
@@ -241,19 +263,39 @@ def _pull_body(facts: dict[str, Any], done: Done, checked: Sequence[str] = ()) -
     return body + (f"\n\n{checked_list(checked)}" if checked else "")
 
 
-def _progress(ctx: Context, key: str, facts: dict[str, Any]) -> Progress:
+def _progress(
+    ctx: Context, key: str, facts: dict[str, Any], comment: PhaseComment | None = None
+) -> Progress:
     """The phase's progress comment, posted now (research is the first stage)."""
     snap = Snapshot(
         "Implementing", RUNNING.format(**facts), Stage.RESEARCH,
         run_url=run_url(ctx.environ), detail=f"branch `{facts['branch']}`",
     )  # fmt: skip
     progress = Progress(
-        lambda text: ctx.upsert("implement", key, text), snap, clock=ctx.clock,
+        comment or PhaseComment(ctx, key), snap, clock=ctx.clock,
         spent=lambda: (ctx.summary.spent.tokens, ctx.summary.spent.cost_usd),
         run_id=run_id(ctx.environ), warn=partial(warn, ctx.summary, "editing the progress comment"),
     )  # fmt: skip
     progress.update(force=True)
     return progress
+
+
+class PhaseComment:
+    """Writes the phase's comment: the run's progress, ending in its outcome.  Once the
+    outcome is the opened pull request with all of the model's changes taken (``answers``),
+    the comment is the command's answer: it carries the reply's marker (a re-delivery
+    finds the command answered) and names the commit the run made; otherwise a reply says
+    what failed or was not taken."""
+
+    def __init__(self, ctx: Context, key: str, *, answers: bool = False) -> None:
+        self.ctx, self.key, self.answers = ctx, key, answers
+
+    def __call__(self, text: str) -> None:
+        if not self.answers:
+            self.ctx.upsert("implement", self.key, text)
+            return
+        answered = f"{self.ctx.delivery.key}-implement"
+        self.ctx.upsert("implement", self.key, text, proofs=True, answers=answered)
 
 
 def _earlier_work(ctx: Context, facts: dict[str, Any]) -> tuple[Done | None, str]:

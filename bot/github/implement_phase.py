@@ -35,7 +35,7 @@ def not_accepted_yet(ctx: Context, rid: str) -> str:
     if not ctx.delivery.on_pull_request:
         return ACCEPT_FIRST.format(rid=rid, branch=branch)
     issue = ctx.forge.find_issue(marker("tracking", rid))
-    where = f"its tracking issue #{issue.number}" if issue else "its tracking issue"
+    where = f"its tracking issue [#{issue.number}]({issue.url})" if issue else "its tracking issue"
     return MERGE_FIRST.format(rid=rid, branch=branch, issue=where)
 
 

@@ -16,7 +16,8 @@ from bot.core.markdown_safe import inline
 from bot.github.checkout import git_env, push
 from bot.github.context import Context
 from bot.github.cosmetic import react
-from bot.github.implement_cmd import link_pull
+from bot.github.finish_phase import finish_with_phase
+from bot.github.implement_cmd import PhaseComment, link_pull
 from bot.github.implement_texts import OPENED, OPENED_FAILED, facts_of, pr_link
 from bot.github.ops import COMMIT, open_workspace
 from bot.github.phase_artifact import (
@@ -78,19 +79,24 @@ def _publish(ctx: Context, handed: Handed, facts: dict[str, Any], commit: str) -
     tree = git_text(ctx.root, "rev-parse", "--verify", f"{commit}^{{tree}}").strip()
     env = git_env(ctx.environ)
     ours = git_text(ctx.root, "commit-tree", tree, "-p", handed.base, "-m", message, env=env)
-    push(ctx.root, ours.strip(), facts["branch"], ctx.environ)
-    ctx.commits.append(ours.strip())  # its reply names it: the proof that the bot made it
+    ours = ours.strip()
+    push(ctx.root, ours, facts["branch"], ctx.environ)
+    ctx.commits.append(ours)  # its reply names it: the proof that the bot made it
     ctx.progress.append(f"phase {handed.label} of RFD {handed.rid} pushed to "
                         f"`{facts['branch']}`; its pull request not yet opened")  # fmt: skip
+    closes = "" if handed.failed else finish_with_phase(ctx, handed.rid, facts["branch"], ours)
     base = ctx.delivery.default_branch
-    number, url = ctx.api.create_pull(facts["pr_title"], facts["branch"], base, handed.pr_body)
+    body = handed.pr_body + closes
+    number, url = ctx.api.create_pull(facts["pr_title"], facts["branch"], base, body)
     ws = open_workspace(ctx, ctx.root)
     link_pull(ws, handed.rid, facts["position"], (number, url))
     shown = (OPENED_FAILED if handed.failed else OPENED).format(**facts, pr=pr_link(url))
-    ctx.upsert("implement", f"{handed.rid}-{handed.label}", shown)
+    said = handed.reply.replace(URL, url)  # empty: the phase's comment is the answer
+    PhaseComment(ctx, f"{handed.rid}-{handed.label}", answers=not said)(shown)
     tracking = ws.document(handed.rid).tracking_issue if handed.failed else None
     if tracking is not None and tracking != ctx.number:  # the tracking issue shows it too
         ctx.upsert("implement", f"{handed.rid}-{handed.label}", shown, number=tracking)
     react(ctx, Reaction.ROCKET)
     ctx.summary.answered("`/rfd implement` (publish)", ctx.delivery.actor.login, "✅ done")
-    ctx.reply(handed.reply.replace(URL, url), key=f"{ctx.delivery.key}-implement")
+    if said:  # failed items or changes not taken: always answered
+        ctx.reply(said, key=f"{ctx.delivery.key}-implement")

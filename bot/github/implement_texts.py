@@ -53,6 +53,10 @@ RECOVERED = (
     "Opened {url} for phase {n} of RFD {rid} from branch `{branch}`, which an earlier run "
     "pushed before it could open the pull request (nothing was implemented again)."
 )
+FROM_EARLIER = (
+    "From branch `{branch}`, which an earlier run pushed before it could open the pull "
+    "request: nothing was implemented again."
+)
 NOT_ISOLATED = "Implement needs isolation for the commands it runs: {why}. To enable it, {how}."
 CHECKED = (
     "The model worked in a copy of the repository; these of its changes were not taken "

@@ -15,14 +15,21 @@ from bot.github.verb_specs import Verb
 ON_PR_ONLY = "`/rfd {verb}` works on the RFD's pull request, not on an issue."
 WHICH_RFD = "This pull request changes RFDs {ids}: say which one with `--rfd {first}`."
 NOT_IN_PR = "RFD {rfd} is not changed by this pull request (it changes {ids})."
+NO_RFD = "This pull request changes no RFD."
 NOT_TRACKING = "This issue is not an RFD tracking issue: comment on the RFD's pull request."
 
 
 def pull_of(ctx: Context, verb: Verb) -> PullRequest:
-    """The PR a command was commented on (Refused on an issue)."""
+    """The open PR a command was commented on; Refused on an issue and on a merged or
+    closed PR, with a link to where the command works (:mod:`bot.github.redirect`)."""
+    from bot.github.redirect import redirect
+
     if not ctx.delivery.on_pull_request:
-        raise Refused(ON_PR_ONLY.format(verb=verb.value))
-    return ctx.api.pull(ctx.number)
+        raise Refused(redirect(ctx, verb) or ON_PR_ONLY.format(verb=verb.value))
+    pr = ctx.api.pull(ctx.number)
+    if not pr.open and (there := redirect(ctx, verb, pr)) is not None:
+        raise Refused(there)
+    return pr
 
 
 def targets(ctx: Context, pr: PullRequest, command: Command, *, one: bool) -> list[ChangedRfd]:
@@ -37,7 +44,9 @@ def targets(ctx: Context, pr: PullRequest, command: Command, *, one: bool) -> li
         if not changed:
             raise Refused(NOT_IN_PR.format(rfd=command.rfd, ids=ids))
     if not changed:
-        raise Refused("This pull request changes no RFD.")
+        from bot.github.redirect import redirect
+
+        raise Refused(redirect(ctx, command.verb, pr) or NO_RFD)
     if one and len(changed) > 1:
         raise Refused(WHICH_RFD.format(ids=ids, first=changed[0].file.rfd_id))
     return changed
@@ -58,6 +67,11 @@ def rfd_for_implement(ctx: Context, command: Command) -> str:
     if not ctx.delivery.on_pull_request:
         return issue_rfd(ctx)
     pr = ctx.api.pull(ctx.number)
+    if not pr.open:  # the RFD's merged pull request: the tracking issue is where it goes on
+        from bot.github.redirect import redirect
+
+        if (there := redirect(ctx, command.verb, pr)) is not None:
+            raise Refused(there)
     (target,) = targets(ctx, pr, command, one=True)
     return str(target.file.rfd_id)
 

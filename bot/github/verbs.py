@@ -22,7 +22,7 @@ from bot.github.ops import (
 )
 from bot.github.review_label import already_reviewed, review_pr
 from bot.github.status_comment import post_status
-from bot.github.targets import issue_rfd, pull_of, targets
+from bot.github.targets import NO_RFD, issue_rfd, pull_of, targets
 from bot.github.verb_specs import Verb
 
 Handler = Callable[[Context, Command], str]
@@ -32,7 +32,6 @@ CLOSED_ON_MERGE = (
     "the push of the merge closes it (every phase is done)."
 )
 STATUS_LINK = "The [status comment]({url}) is up to date."
-NO_RFD = "This pull request changes no RFD."
 
 
 def do_help(ctx: Context, command: Command) -> str:
@@ -52,7 +51,11 @@ def do_status(ctx: Context, command: Command) -> str:
         found = final_state(ctx, pr)
     else:
         found = post_status(ctx, pr)
-    return STATUS_LINK.format(url=found.url) if found else NO_RFD
+    if found is None:  # a phase's pull request: its tracking issue says where the RFD stands
+        from bot.github.redirect import phase_status
+
+        return phase_status(ctx, pr) or NO_RFD
+    return STATUS_LINK.format(url=found.url)
 
 
 def do_review(ctx: Context, command: Command) -> str:
@@ -94,14 +97,15 @@ def do_accept(ctx: Context, command: Command) -> str:
 def do_done(ctx: Context, command: Command) -> str:
     """Implemented, committed to the RFD's open PR branch (the tracking issue waits for the
     merge); on the tracking issue, the bot's own pull request to Implemented."""
-    from bot.github.finish import elsewhere, finish_on_issue
+    from bot.github.finish import finish_on_issue
+    from bot.github.redirect import redirect
     from bot.lifecycle.lifecycle import promote
     from bot.model.status import Status
 
     if not ctx.delivery.on_pull_request:
         return finish_on_issue(ctx)
     pr = ctx.api.pull(ctx.number)
-    if (there := elsewhere(ctx, pr)) is not None:
+    if (there := redirect(ctx, command.verb, pr)) is not None:
         raise Refused(there)
     (target,) = targets(ctx, pr, command, one=True)
     with pr_workspace(ctx, pr, [target.file.path]) as (ws, checkout):

@@ -8,7 +8,7 @@ timeline by the design renderer (``github-render``: GitHub's CSS, task lists, me
     cd <github-render> && node render.mjs /tmp/spec.json html
     OUT=<repo>/.github/images ./shoot.sh bot-on-a-pr 830
     OUT=<repo>/.github/images ./shoot.sh bot-implementing 740
-    for n in 1-discussion 2-concern 3-accepted 4-merged 5-finished; do
+    for n in 1-discussion 2-concern 3-accepted 4-merged 5-phase 6-finished; do
       OUT=<repo>/.github/images ./shoot.sh lifecycle-$n 900; done
 
 Run it again after a change to those texts and commit the PNGs.
@@ -65,20 +65,21 @@ def pages() -> list[dict[str, object]]:
         }
         for name, items in stages
     ]
+    phase = [  # the scenario's own texts (tests/test_github_lifecycle.py)
+        {"md": body("life-tracking-phase-1"), "verb": "opened this issue", "when": "yesterday"},
+        person("/rfd implement", "👀 1", "🚀 1"),
+        {"md": body("life-phase-1-opened"), "edited": True},
+    ]
     finished = [
-        {"md": body("tracking-done"), "verb": "opened this issue", "when": "last week"},
+        {"md": body("life-tracking-done"), "verb": "opened this issue", "when": "last week"},
         person("/rfd done", "👀 1", "🚀 1"),
         {"md": body("done-issue-opened")},
     ]
-    lifecycle.append(
-        {
-            "name": "lifecycle-5-finished",
-            "title": TITLE,
-            "number": 12,
-            "state": "open",
-            "items": finished,
-        }
-    )
+    for name, items in (("5-phase", phase), ("6-finished", finished)):
+        lifecycle.append(
+            {"name": f"lifecycle-{name}", "title": TITLE, "number": 12, "state": "open",
+             "items": items}
+        )  # fmt: skip
     return [*lifecycle,
         {"name": "bot-on-a-pr", "title": f"Add {TITLE}", "number": 2, "state": "open",
          "items": on_pr},

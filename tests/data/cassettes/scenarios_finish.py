@@ -9,6 +9,7 @@ from gh_data import BOT, call, comment, diff_entry, error, pull, pull_item, reac
 from scenarios_bot import (
     ACCEPTED,
     AT_HEAD_12,
+    CID,
     CREATED_12,
     FILES,
     ISSUES_Q,
@@ -72,9 +73,7 @@ CASSETTES = {
         NO_COMMENTS_2,
         perm("Codertocat", "admin"),
         react("eyes"),
-        call("GET", "/pulls/2", reply=PHASE_PR),
-        PHASE_FILES,
-        call("GET", "/issues", query=ISSUES_Q, reply=[TRACKING]),
+        call("GET", "/pulls/2", reply=PHASE_PR),  # its branch names the RFD, main its issue
         react("confused"),
         reply("done-phase-pr"),
     ],
@@ -143,3 +142,69 @@ CASSETTES[F + "test_status_on_a_merged_pr_keeps_its_final_state"] = [
     *RELINKED,
     reply("slash-status-final"),
 ]
+
+# A command where it does not work answers with a link to where it does.
+R = "test_github_redirect/"
+CASSETTES[R + "test_implement_on_the_merged_rfd_pr_links_the_tracking_issue"] = [
+    NO_COMMENTS_2,
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    call("GET", "/pulls/2", reply=MERGED_PR),
+    FILES,
+    react("confused"),
+    reply("redirect-implement-merged"),
+]
+CASSETTES[R + "test_review_on_the_tracking_issue_links_the_open_rfd_pr"] = [
+    NO_COMMENTS_12,
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    call("GET", "/pulls/2", reply=pull(2, "rfd-045-streaming-exports", "e" * 40)),
+    react("confused"),
+    reply("redirect-review-issue", number=12),
+]
+PHASE_PR_5 = {**pull(5, "rfd/045-phase-2", "d" * 40), "title": "RFD 045, phase 2: Endpoint"}
+CASSETTES[R + "test_dismiss_on_a_phase_pr_links_the_rfd_on_main_and_its_issue"] = [
+    call("GET", "/issues/5/comments", query="per_page=100", reply=[]),
+    call("GET", f"/issues/comments/{CID}/reactions", query="content=rocket&per_page=100",
+         reply=[]),
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    call("GET", "/pulls/5", reply=PHASE_PR_5),
+    call("GET", "/pulls/5/files", query="per_page=100&page=1",
+         reply=[diff_entry("docs/rfd/.state/045/phases/2.md")]),
+    call("GET", "/issues/12", reply={**CREATED_12, "body": body("tracking-relinked")}),
+    call("GET", "/pulls/2", reply=MERGED_PR),
+    react("confused"),
+    reply("redirect-dismiss-phase", number=5),
+]  # fmt: skip
+
+# [implement] finish_in_last_phase: phase 2 (the last) is implemented; its branch also marks
+# the RFD Implemented and its pull request closes the tracking issue.
+PR_P2 = {**pull(3, "rfd/045-phase-2", "b" * 40), "title": "RFD 045, phase 2: Endpoint",
+         "body": body("finish-phase-pr")}  # fmt: skip
+WAS_12 = {**CREATED_12, "body": body("finish-phase-tracking-before")}
+CASSETTES["test_github_finish_phase/"
+          "test_the_last_phase_pr_marks_the_rfd_implemented_and_closes_the_issue"] = [
+    NO_COMMENTS_12,
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    call("GET", "/pulls", query="state=all&head=Codertocat%3Arfd%2F045-phase-2", reply=[]),
+    reply("finish-phase-running", cid=970, number=12),
+    call("POST", "/pulls", status=201, reply=PR_P2,
+         body={"title": "RFD 045, phase 2: Endpoint", "head": "rfd/045-phase-2", "base": "main",
+               "body": body("finish-phase-pr")}),
+    call("GET", "/issues", query=ISSUES_Q, reply=[WAS_12]),
+    call("GET", "/issues/12", reply=WAS_12),
+    call("PATCH", "/issues/12", body={"body": body("finish-phase-tracking")},
+         reply={**WAS_12, "body": body("finish-phase-tracking")}),
+    call("PATCH", "/issues/comments/970", body={"body": body("finish-phase-opened")},
+         reply=comment(970, 12, body("finish-phase-opened"))),
+    react("rocket"),
+]  # fmt: skip
+CASSETTES[R + "test_status_on_a_phase_pr_links_the_tracking_issue"] = [
+    call("GET", "/issues/5/comments", query="per_page=100", reply=[]),
+    call("GET", "/pulls/5", reply=PHASE_PR_5),
+    call("GET", "/pulls/5/files", query="per_page=100&page=1",
+         reply=[diff_entry("docs/rfd/.state/045/phases/2.md")]),
+    reply("redirect-status-phase", number=5),
+]  # fmt: skip

@@ -22,7 +22,7 @@ from scenarios_bot import (
     unlabelled,
     with_proofs,
 )
-from scenarios_consensus import STATUS, Thread, files, perm, react, signed
+from scenarios_consensus import BRANCH, STATUS, Thread, files, perm, react, signed
 
 L = "test_github_lifecycle/"
 IMPLEMENTED = "rfd: implemented"
@@ -88,15 +88,67 @@ def merged(pr: Thread) -> list[Interaction]:
                  reply=relinked)]  # fmt: skip
 
 
+def misplaced(pr: Thread) -> list[Interaction]:
+    """`/rfd implement` on the merged PR 2: it works on the tracking issue, which the answer
+    links (no dead end)."""
+    merged_2 = {**pull(2, BRANCH, pr.head), "state": "closed", "merged": True}
+    return [pr.said(1007, "hubot", "/rfd implement"), perm("hubot", "maintain"),
+            react("eyes", 1007), call("GET", "/pulls/2", reply=merged_2), files(pr.ledger),
+            react("confused", 1007), pr.replied("life-implement-misplaced", 3007)]  # fmt: skip
+
+
 def on_12(cid: int, content: str) -> Interaction:
     return call("POST", f"/issues/comments/{cid}/reactions", body={"content": content},
                 status=201, reply=reaction(content))  # fmt: skip
+
+
+PHASES = ((1, "Writer", 2101, 13, 3201), (2, "Endpoint", 2102, 14, 3202))
+"""Each phase: its number, title, the `/rfd implement` comment, its PR, the bot's comment."""
+
+
+def phase_comment(n: int) -> dict[str, Any]:
+    return comment(PHASES[n - 1][4], 12, body(f"life-phase-{n}-opened"))
+
+
+def implemented_phases() -> list[Interaction]:
+    """`/rfd implement` on the tracking issue, once per phase: the phase's one comment (its
+    progress, ending in the pull request it opened), the PR, its link on the issue."""
+    out: list[Interaction] = []
+    tracking = body("life-tracking-merged")
+    for n, title, cid, number, own in PHASES:
+        branch = f"rfd/045-phase-{n}"
+        opened = {**pull(number, branch, f"{n}" * 40), "title": f"RFD 045, phase {n}: {title}",
+                  "body": body(f"life-phase-{n}-pr")}  # fmt: skip
+        was = {**TRACKING, "body": tracking}
+        tracking = body(f"life-tracking-phase-{n}")
+        out += [
+            call("GET", "/issues/12/comments", query="per_page=100",
+                 reply=[phase_comment(k) for k in range(1, n)]),
+            perm("Codertocat", "admin"), on_12(cid, "eyes"),
+            call("GET", "/pulls", query=f"state=all&head=Codertocat%3Arfd%2F045-phase-{n}",
+                 reply=[]),
+            call("POST", "/issues/12/comments", status=201,
+                 body={"body": body(f"life-phase-{n}-running")},
+                 reply=comment(own, 12, body(f"life-phase-{n}-running"))),
+            call("POST", "/pulls", status=201, reply=opened,
+                 body={"title": opened["title"], "head": branch, "base": "main",
+                       "body": opened["body"]}),
+            call("GET", "/issues", query=ISSUES_Q, reply=[was]),
+            call("GET", "/issues/12", reply=was),
+            call("PATCH", "/issues/12", body={"body": tracking},
+                 reply={**was, "body": tracking}),
+            call("PATCH", f"/issues/comments/{own}", body={"body": phase_comment(n)["body"]},
+                 reply=phase_comment(n)),
+            on_12(cid, "rocket"),
+        ]  # fmt: skip
+    return out
 
 
 def finished() -> list[Interaction]:
     """Every phase landed: `/rfd status` on the tracking issue names `/rfd done`, which
     opens the pull request to Implemented (#4)."""
     said = comment(3101, 12, body("life-issue-status"))
+    phases = [phase_comment(1), phase_comment(2)]
     pr_4 = {**pull(4, DONE_BRANCH, "c" * 40), "title": "RFD 045: Implemented",
             "body": body("life-done-pr")}  # fmt: skip
     opened = call("POST", "/pulls", status=201, reply=pr_4,
@@ -104,9 +156,9 @@ def finished() -> list[Interaction]:
                         "body": body("life-done-pr")})  # fmt: skip
     lookup = "state=all&head=Codertocat%3Arfd%2F045-implemented"
     return [
-        call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+        call("GET", "/issues/12/comments", query="per_page=100", reply=phases),
         call("POST", "/issues/12/comments", status=201, body={"body": said["body"]}, reply=said),
-        call("GET", "/issues/12/comments", query="per_page=100", reply=[said]),
+        call("GET", "/issues/12/comments", query="per_page=100", reply=[*phases, said]),
         perm("Codertocat", "admin"), on_12(2002, "eyes"),
         call("GET", "/pulls", query=lookup, reply=[]), opened, on_12(2002, "rocket"),
         call("POST", "/issues/12/comments", status=201, body={"body": body("life-done-opened")},
@@ -118,7 +170,7 @@ def implemented(pr: Thread) -> list[Interaction]:
     """PR 4 merged: its own final state, and PR 2's final state says the RFD went on."""
     final_4 = comment(4950, 4, body("life-status-4-merged"))
     later = comment(STATUS, 2, with_proofs(body("life-status-implemented"), pr.proven))
-    relinked = {**TRACKING, "body": body("life-tracking-merged")}
+    relinked = {**TRACKING, "body": body("life-tracking-phase-2")}
     return [
         call("GET", "/pulls/4/files", query="per_page=100&page=1",
              reply=[diff_entry(RFD)]),
@@ -134,7 +186,7 @@ def implemented(pr: Thread) -> list[Interaction]:
 
 def closed_12() -> list[Interaction]:
     """The push of PR 4's merge to main: the tracking issue ticked, relabelled, closed."""
-    was = {**TRACKING, "body": body("life-tracking-merged")}
+    was = {**TRACKING, "body": body("life-tracking-phase-2")}
     done = {**TRACKING, "body": body("life-tracking-done")}
     return [
         call("GET", "/issues", query=ISSUES_Q, reply=[was]),
@@ -150,8 +202,9 @@ def closed_12() -> list[Interaction]:
 
 def lifecycle() -> list[Interaction]:
     pr = Thread()
-    return [*discussion(pr), *accepted(pr), *merged(pr), *finished(), *implemented(pr),
-            *closed_12()]  # fmt: skip
+    return [*discussion(pr), *accepted(pr), *merged(pr), *misplaced(pr), *implemented_phases(),
+            *finished(),
+            *implemented(pr), *closed_12()]  # fmt: skip
 
 
 CASSETTES = {L + "test_one_rfd_from_its_first_sign_off_to_implemented": lifecycle()}

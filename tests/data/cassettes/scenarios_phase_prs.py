@@ -34,7 +34,7 @@ CASSETTES["test_implement_hostile/test_the_bot_pushes_no_secret_and_no_protected
     *(call("PATCH", "/issues/comments/970", body={"body": HOSTILE},
            reply=comment(970, 12, HOSTILE))
       if exchange["request"]["body"] == json.dumps({"body": OPENED}) else exchange  # type: ignore[index]
-      for exchange in CASSETTES_SLASH[C + "test_implement_opens_a_pr_for_the_next_phase"][:-1]),
+      for exchange in CASSETTES_SLASH[C + "test_implement_opens_a_pr_for_the_next_phase"]),
     reply("slash-implement-hostile", number=12),
 ]  # fmt: skip
 

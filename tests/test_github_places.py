@@ -1,0 +1,96 @@
+"""Every command in every place of an RFD's life: it works there, or its answer links the
+place where it works (never a dead end such as "changes no RFD")."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.github.places import WORKS, Link, Place, Where, answer, works
+from bot.github.verb_specs import Verb
+
+WEB = "https://github.com/Codertocat/Hello-World"
+PR = Link(2, f"{WEB}/pull/2")
+ISSUE = Link(12, f"{WEB}/issues/12")
+FILE = f"{WEB}/blob/main/docs/rfd/045-streaming-exports.md"
+_LINK = re.compile(r"\]\((https?://[^\s)]+)\)")
+
+# the RFD as each place finds it: (where the comment is, what is known of the RFD then)
+STATES = {
+    "open PR, not accepted": (Place.OPEN_PR, Where("045", PR, Place.OPEN_PR)),
+    "open PR, accepted": (Place.OPEN_PR, Where("045", PR, Place.OPEN_PR, ISSUE)),
+    "merged PR": (Place.MERGED_PR, Where("045", PR, Place.MERGED_PR, ISSUE, FILE)),
+    "closed PR": (Place.CLOSED_PR, Where("045", PR, Place.CLOSED_PR)),
+    "tracking issue, PR open": (Place.TRACKING, Where("045", PR, Place.OPEN_PR, ISSUE)),
+    "tracking issue, PR merged": (Place.TRACKING, Where("045", PR, Place.MERGED_PR, ISSUE, FILE)),
+    "phase PR": (Place.PHASE_PR, Where("045", PR, Place.MERGED_PR, ISSUE, FILE)),
+}
+
+
+def working_links(verb: Verb, where: Where) -> set[str]:
+    """The links that lead where ``verb`` works for this RFD now."""
+    found = set()
+    if Place.TRACKING in WORKS[verb] and where.tracking is not None:
+        found.add(where.tracking.url)
+    if where.pr is not None and where.pr_place is Place.OPEN_PR:
+        found.add(where.pr.url)  # the RFD's open pull request
+    if where.pr is not None and where.pr_place is Place.CLOSED_PR:
+        found.add(where.pr.url)  # reopened, it is again
+    if where.file_url and where.pr_place is Place.MERGED_PR:
+        found.add(where.file_url)  # a new pull request that edits it
+    return found
+
+
+GRID = [(verb, state) for verb in Verb for state in STATES]
+
+
+@pytest.mark.parametrize(("verb", "state"), GRID, ids=[f"{v.value}-{s}" for v, s in GRID])
+def test_every_command_in_every_place_works_or_links_where_it_works(verb: Verb, state: str) -> None:
+    place, where = STATES[state]
+    if works(verb, place):
+        return  # it runs here: the command's own tests say what it answers
+    said = answer(verb, where)
+    assert f"`/rfd {verb.value}`" in said and "RFD 045" in said
+    links = set(_LINK.findall(said))
+    assert links & working_links(verb, where), said  # at least one link leads where it works
+    assert links <= {PR.url, ISSUE.url, FILE}, said  # and none leads anywhere else
+
+
+def test_the_places_where_each_command_works() -> None:
+    """Discussion commands on the open pull request; finishing and implementing on the
+    tracking issue (on the open pull request they say what comes first); status and
+    help everywhere."""
+    on_pr = [v for v in Verb if WORKS[v] == {Place.OPEN_PR}]
+    assert sorted(v.value for v in on_pr) == sorted(
+        ["review", "refine", "dismiss", "accept", "approve", "concern", "resolve", "fcp"]
+    )
+    assert WORKS[Verb.DONE] == WORKS[Verb.IMPLEMENT] == {Place.TRACKING, Place.OPEN_PR}
+    assert WORKS[Verb.STATUS] == WORKS[Verb.HELP] == set(Place)
+
+
+@pytest.mark.parametrize(
+    ("verb", "where", "expected"),
+    [
+        (Verb.REVIEW, Where("045", PR, Place.OPEN_PR, ISSUE),
+         f"`/rfd review` for RFD 045 works on its pull request: comment it on [#2]({PR.url})."),
+        (Verb.IMPLEMENT, Where("045", PR, Place.MERGED_PR, ISSUE, FILE),
+         f"`/rfd implement` for RFD 045 works on its tracking issue: comment it on "
+         f"[#12]({ISSUE.url})."),
+        (Verb.DONE, Where("045", PR, Place.MERGED_PR, ISSUE, FILE),
+         f"`/rfd done` for RFD 045 works on its tracking issue: comment it on [#12]({ISSUE.url}),"
+         " and the bot opens the pull request that marks the RFD Implemented."),
+        (Verb.IMPLEMENT, Where("045", PR, Place.OPEN_PR),
+         f"RFD 045 has no tracking issue yet: it is opened when the RFD is accepted on "
+         f"[#2]({PR.url}). `/rfd implement` works there afterwards."),
+        (Verb.APPROVE, Where("045", PR, Place.CLOSED_PR),
+         f"RFD 045's pull request [#2]({PR.url}) is closed without merging: reopen it, then "
+         "comment `/rfd approve` there."),
+        (Verb.REFINE, Where("045", PR, Place.MERGED_PR, ISSUE, FILE),
+         f"RFD 045 was merged in [#2]({PR.url}) and lives on [on `main`]({FILE}): `/rfd refine` "
+         "works on an open pull request that changes it — open one that edits the file and "
+         f"comment it there. Its implementation is followed on tracking issue [#12]({ISSUE.url})."),
+    ],
+)  # fmt: skip
+def test_the_answer_names_the_place_and_links_it(verb: Verb, where: Where, expected: str) -> None:
+    assert answer(verb, where) == expected

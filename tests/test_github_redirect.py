@@ -1,0 +1,73 @@
+"""A command given where it does not work, through the real entry point: its answer links
+the place where it works (the grid of every verb and place: ``test_github_places``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.github_world import payload, run_bot
+from tests.test_github_finish import finished_world, on_issue, posted
+
+pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
+WEB = "https://github.com/Codertocat/Hello-World"
+RFD = f"{WEB}/blob/main/docs/rfd/045-streaming-exports.md"
+
+
+def on_pr(body: str, number: int = 2) -> dict[str, Any]:
+    data = payload("issue_comment.created.pr", **{"comment.body": body})
+    data["issue"]["number"] = number
+    return data
+
+
+@pytest.mark.vcr
+def test_implement_on_the_merged_rfd_pr_links_the_tracking_issue(tmp_path: Path, vcr: Any) -> None:
+    _, checkout = finished_world(tmp_path)
+    assert run_bot(tmp_path, checkout, "issue_comment", on_pr("/rfd implement")) == 0
+    (reply,) = posted(vcr, "/repos/Codertocat/Hello-World/issues/2/comments")
+    assert (
+        f"`/rfd implement` for RFD 045 works on its tracking issue: comment it on [#12]"
+        f"({WEB}/issues/12)." in reply["body"]
+    )
+
+
+@pytest.mark.vcr
+def test_review_on_the_tracking_issue_links_the_open_rfd_pr(tmp_path: Path, vcr: Any) -> None:
+    """Accepted on its pull request, not merged yet: the discussion goes on there."""
+    _, checkout = finished_world(tmp_path)
+    data = on_issue("/rfd review")
+    data["issue"]["body"] += f"\nDiscussed in [#2]({WEB}/pull/2)."
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    (reply,) = posted(vcr, "/repos/Codertocat/Hello-World/issues/12/comments")
+    assert (
+        f"`/rfd review` for RFD 045 works on its pull request: comment it on [#2]({WEB}/pull/2)."
+        in reply["body"]
+    )
+
+
+@pytest.mark.vcr
+def test_dismiss_on_a_phase_pr_links_the_rfd_on_main_and_its_issue(
+    tmp_path: Path, vcr: Any
+) -> None:
+    """Not "this pull request changes no RFD": the RFD, merged, changes through a new pull
+    request; its discussion and tracking issue are linked."""
+    _, checkout = finished_world(tmp_path)
+    assert run_bot(tmp_path, checkout, "issue_comment", on_pr("/rfd dismiss all", 5)) == 0
+    (reply,) = posted(vcr, "/repos/Codertocat/Hello-World/issues/5/comments")
+    said = reply["body"]
+    assert f"RFD 045 was merged in [#2]({WEB}/pull/2) and lives on [on `main`]({RFD})" in said
+    assert "`/rfd dismiss` works on an open pull request that changes it" in said
+    assert f"tracking issue [#12]({WEB}/issues/12)" in said
+    assert "changes no RFD" not in json.dumps(reply)
+
+
+@pytest.mark.vcr
+def test_status_on_a_phase_pr_links_the_tracking_issue(tmp_path: Path, vcr: Any) -> None:
+    """Not "this pull request changes no RFD": where the RFD stands is on its tracking issue."""
+    _, checkout = finished_world(tmp_path)
+    assert run_bot(tmp_path, checkout, "issue_comment", on_pr("/rfd status", 5)) == 0
+    (reply,) = posted(vcr, "/repos/Codertocat/Hello-World/issues/5/comments")
+    assert f"on its tracking issue [#12]({WEB}/issues/12)" in reply["body"]
