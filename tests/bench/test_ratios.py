@@ -1,7 +1,8 @@
 """The figures of "fast where users wait" as ratios, each from interleaved runs (A B A B …):
 ``rfd lint`` against ``rfd list`` on 2,000 and 10,000 RFDs, and the action's install step
 (uv, only what the bot imports, the bot copied) against the same requirements installed with
-pip into a venv.  Each pair of runs gives one ratio; min and median are printed, wall and CPU
+pip into a venv, and pip fetching uv by its wheel's URL against ``uv==…`` from the index.
+Each pair of runs gives one ratio; min and median are printed, wall and CPU
 (user + system: on a shared machine the steadier one).
 
     python -m pytest tests/bench/test_ratios.py -o addopts="" -s -q      # or ./.ci/bench -k ratios
