@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 import yaml
+from packaging.requirements import Requirement
+from packaging.utils import parse_wheel_filename
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOW = ROOT / ".github" / "workflows" / "rfd.yml"
@@ -178,14 +180,14 @@ STUB = """#!/bin/sh
 printf "%s\\0" "$(basename "$0")" "$@" >> "$LOG"; printf "\\n" >> "$LOG"
 case "$1 $2" in
   "-I -m") target=$(printf "%s\\n" "$@" | sed -n '/^--target$/{n;p;}')
-           mkdir -p "$target/bin"; cp "$0" "$target/bin/uv" ;;
+           mkdir -p "$target/bin"; [ -n "${NO_UV:-}" ] || cp "$0" "$target/bin/uv" ;;
   "venv --quiet") for last; do :; done; mkdir -p "$last/bin"; cp "$0" "$last/bin/python" ;;
   "-I -c") echo "$SITE" ;;
 esac
 """
 
 
-def _install(action_path: Path, tmp: Path) -> tuple[list[list[str]], Path]:
+def _install(action_path: Path, tmp: Path, **extra: str) -> tuple[list[list[str]], Path]:
     """The commands the action's install step runs (``python``, uv and the venv's stubbed),
     and the site-packages directory the stubbed venv names."""
     bin_dir, log, site = tmp / "bin", tmp / "commands.log", tmp / "site-packages"
@@ -197,9 +199,9 @@ def _install(action_path: Path, tmp: Path) -> tuple[list[list[str]], Path]:
     (install,) = [s for s in load(ACTION)["runs"]["steps"] if "uv" in s.get("run", "")]
     env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "GITHUB_ACTION_PATH": str(action_path),
            "LOG": str(log), "SITE": str(site), "RFD_BOT_VENV": str(tmp / "venv"),
-           "RFD_BOT_UV": str(tmp / "uv")}  # fmt: skip
+           "RFD_BOT_UV": str(tmp / "uv"), **extra}  # fmt: skip
     done = subprocess.run(["bash", "-c", install["run"]], env=env, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 0, done.stdout + done.stderr
     lines = log.read_text(encoding="utf-8").splitlines()
     return [line.rstrip("\0").split("\0") for line in lines], site
 
@@ -245,11 +247,47 @@ def test_dependencies_come_only_from_hash_pinned_requirements(tmp_path: Path) ->
     assert where[1] == "-I" and "sysconfig" in where[-1]  # nothing else is installed or built
 
 
-def test_uv_is_pinned_by_hash_for_each_runner_platform() -> None:
-    text = UV_REQUIREMENTS.read_text(encoding="utf-8")
-    pins = [line for line in text.splitlines() if _PIN.match(line)]
-    assert [p.split("==")[0] for p in pins] == ["uv"]
-    assert text.count("--hash=sha256:") == 4  # Linux x86-64 and arm64, macOS arm64 and x86-64
+RUNNERS = {
+    ("linux", "x86_64"): "manylinux_2_17_x86_64",
+    ("linux", "aarch64"): "aarch64",
+    ("darwin", "arm64"): "macosx_11_0_arm64",
+    ("darwin", "x86_64"): "macosx_10_12_x86_64",
+}
+"""GitHub's runner platforms (``sys_platform``, ``platform_machine``) and their wheel's tag."""
+
+
+def _uv_lines() -> list[tuple[Requirement, list[str]]]:
+    """Each requirement of uv-requirements.txt with its hashes (continuation lines joined)."""
+    text = UV_REQUIREMENTS.read_text(encoding="utf-8").replace("\\\n", " ")
+    lines = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    found = []
+    for line in lines:
+        spec, *hashes = line.split(" --hash=")
+        found.append((Requirement(spec), [h.strip() for h in hashes]))
+    return found
+
+
+def test_uv_is_one_exact_wheel_pinned_by_hash_on_each_runner_platform() -> None:
+    """pip reads no release index for uv (≈ 2 MB, ~2 s): every runner gets one named file."""
+    lines, versions = _uv_lines(), set()
+    for (system, machine), tag in RUNNERS.items():
+        env = {"sys_platform": system, "platform_machine": machine}
+        chosen = [(req, hashes) for req, hashes in lines if req.marker and req.marker.evaluate(env)]
+        assert len(chosen) == 1, (system, machine)
+        ((req, hashes),) = chosen
+        assert req.name == "uv" and req.url and not req.specifier
+        assert req.url.startswith("https://files.pythonhosted.org/packages/")
+        name, version, _, tags = parse_wheel_filename(req.url.rsplit("/", 1)[1])
+        assert name == "uv" and any(tag in str(t) for t in tags)
+        assert len(hashes) == 1 and re.fullmatch(r"sha256:[0-9a-f]{64}", hashes[0])
+        versions.add(str(version))
+    assert len(versions) == 1  # the same uv everywhere
+    assert len({h for _, hashes in lines for h in hashes}) == len(lines) == len(RUNNERS)
+
+
+def test_a_runner_without_a_pinned_uv_wheel_stops_with_an_error(tmp_path: Path) -> None:
+    with pytest.raises(AssertionError, match="pins uv for Linux and macOS"):
+        _install(ROOT / ".github" / "actions" / "rfd", tmp_path, NO_UV="1")
 
 
 def test_the_requirements_pin_every_runtime_dependency_with_hashes() -> None:

@@ -1,7 +1,8 @@
 """The figures of "fast where users wait" as ratios, each from interleaved runs (A B A B …):
 ``rfd lint`` against ``rfd list`` on 2,000 and 10,000 RFDs, and the action's install step
 (uv, only what the bot imports, the bot copied) against the same requirements installed with
-pip into a venv.  Each pair of runs gives one ratio; min and median are printed, wall and CPU
+pip into a venv, and pip fetching uv by its wheel's URL against ``uv==…`` from the index.
+Each pair of runs gives one ratio; min and median are printed, wall and CPU
 (user + system: on a shared machine the steadier one).
 
     python -m pytest tests/bench/test_ratios.py -o addopts="" -s -q      # or ./.ci/bench -k ratios
@@ -12,6 +13,7 @@ The install needs PyPI (nothing is cached: a fresh venv and no wheel cache each 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -114,6 +116,26 @@ def test_the_action_installs_faster_than_pip(tmp_path: Path) -> None:
         pytest.skip("no python on PATH")
     found = ratios(install(_action_install), install(_pip_install), runs=3)
     print(f"\n{HEADER}\n{row('action install (uv, 39 wheels) vs pip (same requirements)', found)}")
+
+
+def _uv_bootstrap(requirements: Path) -> Callable[[Path], list[str]]:
+    """The step's first command alone: pip fetching uv into ``work``."""
+    return lambda work: ["python", "-I", "-m", "pip", "install", "--disable-pip-version-check",
+                         "--quiet", "--no-deps", "--only-binary=:all:", "--require-hashes",
+                         "--target", str(work / "uv"), "-r", str(requirements)]  # fmt: skip
+
+
+def test_uv_from_its_wheel_url_against_uv_from_the_index(tmp_path: Path) -> None:
+    """What naming uv's wheel saves: pip no longer reads uv's release index (≈ 2 MB) to pick
+    a file.  B is the same uv as ``uv==VERSION`` with the same four hashes."""
+    text = (ACTION / "uv-requirements.txt").read_text(encoding="utf-8")
+    version = re.findall(r"/uv-([^-]+)-py3-none-", text)[0]
+    hashes = " ".join(re.findall(r"--hash=sha256:[0-9a-f]{64}", text))
+    by_index = tmp_path / "uv-from-the-index.txt"
+    by_index.write_text(f"uv=={version} {hashes}\n", encoding="utf-8")
+    found = ratios(install(_uv_bootstrap(ACTION / "uv-requirements.txt")),
+                   install(_uv_bootstrap(by_index)))  # fmt: skip
+    print(f"\n{HEADER}\n{row('pip fetching uv: its wheel URL vs `uv==` from the index', found)}")
 
 
 def test_the_action_install_step_in_seconds() -> None:
