@@ -365,3 +365,23 @@ def approved_over_a_forged_ledger() -> list[Interaction]:
 CASSETTES[G + "test_a_sign_off_over_a_forged_ledger_counts_and_names_what_it_left_out"] = (
     approved_over_a_forged_ledger()
 )
+
+
+HOOK_BOT_COMMIT = "2fab5182faaa493a93492c883b212cf9008a5bcd"  # bob's approval (fixed git dates)
+HOOK_HAND_COMMIT = "396b70154a2eeff4466eea88549a535020753cf7"  # carol's, written by hand
+
+
+def hook_reads_the_bots_proofs() -> list[Interaction]:
+    """rfd-status in PR 7's CI run asks for the PR's comments once: the bot's status comment
+    names its commit; mallory's comment names the hand-written one in the same words."""
+    status = comment(3001, 7, f"<!-- rfd-bot:commit:{HOOK_BOT_COMMIT} -->\n"
+                     "<!-- rfd-bot:status:7 -->\n## RFD status")  # fmt: skip
+    planted = comment(3002, 7, f"<!-- rfd-bot:commit:{HOOK_HAND_COMMIT} -->\nlgtm",
+                      person("mallory"))  # fmt: skip
+    return [call("GET", "/issues/7/comments", query="per_page=100&page=1",
+                 reply=[status, planted])]  # fmt: skip
+
+
+CASSETTES[
+    "test_hook_signoffs/test_a_commit_the_bots_comments_name_counts_and_a_hand_written_one_does_not"
+] = hook_reads_the_bots_proofs()
