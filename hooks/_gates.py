@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from bot.core.errors import GateError, RfdError
 from bot.core.text import plural
 from bot.model.status import Status, check_gates
+from hooks import _git
 from hooks._common import Layout, decode
 from hooks._statuses import Statuses
 from hooks._tree import Tree
@@ -60,13 +61,16 @@ def check(
     requires = tuple(dict.fromkeys(r for key in process.gating_keys() for r in doc.links(key)))
     if requires:
         problems.extend(_requires(doc.path, new, statuses().lookup(requires)))
-    if new is Status.ACCEPTED and layout.consensus is not None:
+    if new is Status.ACCEPTED:  # on GitHub the default branch's [consensus] decides
         problems.extend(_signed_off(doc, rfd_id, tree, layout))
     return problems
 
 
 def _signed_off(doc: Document, rfd_id: RfdId, tree: Tree, layout: Layout) -> list[RfdError]:
-    """The sign-offs ``[consensus]`` asks for, as the committed ``consensus.json`` has them."""
+    """The sign-offs ``[consensus]`` asks for (on GitHub: the default branch's), as far as
+    the ledger can be trusted (:mod:`hooks._signoffs`)."""
+    if layout.consensus is None and not _git.on_github(tree.root):
+        return []  # no sign-offs asked for here, nor on a default branch to honour
     import time
     from functools import partial
 
@@ -74,7 +78,6 @@ def _signed_off(doc: Document, rfd_id: RfdId, tree: Tree, layout: Layout) -> lis
     from bot.model import consensus
     from hooks import _bot_proofs, _signoffs
 
-    assert layout.consensus is not None
     path = layout.state_path(rfd_id, consensus.FILE)
     try:
         trust = _signoffs.counted(
@@ -88,8 +91,11 @@ def _signed_off(doc: Document, rfd_id: RfdId, tree: Tree, layout: Layout) -> lis
         return [err]
     if trust.problem:
         return [GateError(f"cannot move to Accepted: {trust.problem}", path=doc.path)]
+    rules = trust.rules if trust.from_base else layout.consensus
+    if rules is None:
+        return []
     rev = consensus.revision(doc.text)
-    found = standing(layout.consensus, trust.ledger, str(rfd_id), rev, time.time())
+    found = standing(rules, trust.ledger, str(rfd_id), rev, time.time())
     if found.met:
         return []
     hint = f"see `rfd status {rfd_id}`; {path} records them"

@@ -6,7 +6,8 @@ The hook then counts the ledger the default branch has (at the merge base with
 ``origin/$GITHUB_BASE_REF``, else ``origin/HEAD``), changed only by the branch's commits
 the bot can be shown to have made: those named in the bot's own comments on the pull
 request (:mod:`hooks._bot_proofs`, when the hook has a token), as the bot itself decides
-(:mod:`bot.model.ledger_trust`).  Every other entry the branch adds is *unverified*: it is
+(:mod:`bot.model.ledger_trust`), under the default branch's ``[consensus]`` rules.  Every
+other entry the branch adds is *unverified*: it is
 left out and named with the commit that wrote it.  Elsewhere (no GitHub remote, a
 local-only team) the committed ledger is the record, as the local commands write it.
 """
@@ -17,10 +18,14 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.model import consensus
 from bot.model.ledger_trust import Step, forged, trusted
 from hooks import _git
+
+if TYPE_CHECKING:
+    from bot.config.load import ConsensusSection
 
 UNVERIFIED = (
     "{path}: {entry} (written by {where}, not by a commit the bot can be shown to have made)"
@@ -48,6 +53,10 @@ class Counted:
     unverified: tuple[str, ...] = ()
     problem: str = ""
     """Set when the hook cannot tell what to trust (the check fails, saying how to fix it)."""
+    rules: ConsensusSection | None = None
+    """The default branch's ``[consensus]`` (None: none there) when ``from_base``."""
+    from_base: bool = False
+    """The rules are the default branch's: a branch cannot lower what acceptance needs."""
 
 
 def counted(root: Path, tip: str, path: str, text: str | None, proofs: Proofs,
@@ -55,13 +64,14 @@ def counted(root: Path, tip: str, path: str, text: str | None, proofs: Proofs,
     """The ledger at ``path`` (``text``, as the tree checked at commit ``tip`` has it) as far
     as it can be trusted."""
     ledger = consensus.Ledger() if text is None else consensus.loads(text, path)
-    if not _on_github(root, environ):
+    if not _git.on_github(root, environ):
         return Counted(ledger)
     base = _base(root, tip, environ)
     if base is None:
         if environ.get("GITHUB_ACTIONS") == "true":
             return Counted(consensus.Ledger(), problem=NO_BASE.format(path=path))
         return Counted(ledger)
+    rules = _rules_at(root, base)
     steps, shas = _steps(root, base, tip, path, proofs)
     tip_ledger = _at(root, tip, path)
     if ledger != tip_ledger:  # the staged (or working) file differs from the commit
@@ -69,22 +79,9 @@ def counted(root: Path, tip: str, path: str, text: str | None, proofs: Proofs,
         shas.append(STAGED)
     kept = trusted(_at(root, base, path), steps)
     wrong = forged(ledger, kept)
-    if not wrong:
-        return Counted(kept)
-    return Counted(kept, tuple(UNVERIFIED.format(path=path, entry=entry, where=_writer(
-        entry, steps, shas)) for entry in wrong))  # fmt: skip
-
-
-def _on_github(root: Path, environ: Mapping[str, str]) -> bool:
-    if environ.get("GITHUB_ACTIONS") == "true":
-        return True
-    try:
-        url = _git.run(root, "remote", "get-url", "origin").decode().strip()
-    except _git.GitFailed:
-        return False
-    server = environ.get("GITHUB_SERVER_URL", "https://github.com").split("://")[-1].rstrip("/")
-    return any(f"{sep}{host}{end}" in url for host in {"github.com", server}
-               for sep in ("@", "//") for end in (":", "/"))  # fmt: skip
+    unverified = tuple(UNVERIFIED.format(path=path, entry=entry, where=_writer(entry, steps, shas))
+                       for entry in wrong)  # fmt: skip
+    return Counted(kept, unverified, rules=rules, from_base=True)
 
 
 def _base(root: Path, tip: str, environ: Mapping[str, str]) -> str | None:
@@ -102,6 +99,20 @@ def _base(root: Path, tip: str, environ: Mapping[str, str]) -> str | None:
             return None
         return merged.decode().strip()
     return None
+
+
+def _rules_at(root: Path, base: str) -> ConsensusSection | None:
+    """The ``[consensus]`` table of the configuration the default branch has."""
+    from hooks._common import CONFIG_PATH
+
+    try:
+        text = _git.run(root, "show", "--end-of-options", f"{base}:{CONFIG_PATH}").decode()
+    except _git.GitFailed:
+        return None
+    from bot.config.load import parse
+
+    section = parse(text, f"{CONFIG_PATH} (on the default branch)").consensus
+    return section if section.enabled else None
 
 
 def _steps(root: Path, base: str, tip: str, path: str,

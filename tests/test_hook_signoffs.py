@@ -145,6 +145,18 @@ def test_a_commit_the_bots_comments_name_counts_and_a_hand_written_one_does_not(
     assert "approvals: 1 of 2, waiting on carol" in out
     assert f"- {LEDGER}: an approval by carol" in out
     assert "an approval by bob" not in out
+    # the branch's fcp_days = 0 does not lower the default branch's bar
+    assert "a final comment period of 7 days" in out
+
+
+def test_a_branch_that_drops_the_consensus_table_still_needs_the_sign_offs(
+    on_github: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    commit(on_github, {".github/rfd.toml": '[rfd]\ndir = "docs/rfd"\n'}, "no more sign-offs")
+    write(on_github, {A: rfd(status="Accepted")})
+    code, out = run_hook(main, on_github, staged(on_github), monkeypatch, capsys)
+    assert code == 1, out
+    assert "the sign-offs are not in (approvals: 0 of 2" in out
 
 
 BOT_SHA = "2fab5182faaa493a93492c883b212cf9008a5bcd"
