@@ -289,3 +289,29 @@ def test_a_trailer_written_by_hand_does_not_pass_for_the_bots_commit(
         for r in vcr.requests
         if r.path.endswith("/1061/reactions") and r.method == "POST"
     ] == ["eyes", "rocket"]
+
+
+@pytest.mark.vcr
+def test_deleting_the_status_comment_loses_no_proof(
+    tmp_path: Path, world: tuple[Path, Path], vcr: Any
+) -> None:
+    """hubot approves (answered by 🚀 alone: the status comment was the only comment naming
+    the bot's commit); someone deletes the status comment and the PR's author pushes a ledger
+    adding mona's approval and an ended FCP.  `/rfd accept`: hubot's approval still counts
+    (GitHub's record says the bot pushed that commit), the forged entries still do not."""
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd approve", "hubot", 1001)) == 0
+    seed = tmp_path / "seed"
+    git(seed, "pull", "-q", str(origin), BRANCH)
+    written = json.loads(ELAPSED)
+    written["approvals"] = [*ledger(origin)["approvals"], written["approvals"][1]]
+    (seed / LEDGER).write_text(json.dumps(written, indent=2) + "\n", encoding="utf-8")
+    git(seed, "commit", "-q", "-am", "sign-offs")
+    git(seed, "push", "-q", str(origin), f"HEAD:refs/heads/{BRANCH}")
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd accept", "hubot", 1081)) == 0
+    (refusal,) = [r.body for r in vcr.requests if r.body and b"c1081-accept" in r.body]
+    said = json.loads(refusal)["body"]
+    assert "approvals: 1 of 2, waiting on @\u200bCodertocat/architects" in said
+    assert "Not counted on RFD 045: an approval by mona, a final comment period" in said
+    assert "an approval by hubot" not in said
+    assert "- **Status**: Discussion" in git(origin, "show", f"{BRANCH}:{RFD_PATH}")

@@ -6,8 +6,12 @@ own comments: every reply of a run that committed, and the PR's status comment t
 run refreshes (the only answer of a quiet sign-off besides its 🚀), carry in their leading
 markers ``<!-- rfd-bot:commit:<sha> -->`` for each commit, kept across edits
 (:meth:`Context.reply`, :meth:`Context.upsert` with ``proofs``).  A commit
-is the bot's when one of the bot's comments on the PR names it so; "an earlier run
-already did this" and the sign-offs that count are decided from those commits only.
+is the bot's when one of the bot's comments on the PR names it so, or when GitHub's record
+of the repository's activity says the bot's account pushed the branch to it (asked only
+when a commit that changed a ledger is named by none of its comments — its status comment
+was deleted, or the commit is someone else's): deleting a comment loses no proof.  "An
+earlier run already did this" and the sign-offs that count are decided from those
+commits only.
 """
 
 from __future__ import annotations
@@ -86,6 +90,8 @@ def _steps(ctx: Context, checkout: Checkout, rel: str, number: int) -> list[Step
     shas = _run(repo, {}, "rev-list", "--reverse", "--topo-order", "--no-merges", "HEAD",
                 "--not", base, "--", rel).split()  # fmt: skip
     mine = proven(ctx, number) if shas else frozenset()
+    if any(sha not in mine for sha in shas):  # a status comment deleted, or a hand's commit
+        mine |= ctx.api.pushed(checkout.branch, ctx.forge.login)
     return [Step(_ledger(checkout, f"{sha}^", rel), _ledger(checkout, sha, rel), sha in mine)
             for sha in shas]  # fmt: skip
 

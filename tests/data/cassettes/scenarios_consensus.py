@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from gh_data import (
     BOT,
@@ -70,6 +71,19 @@ def rockets(cid: int, *found: dict[str, Any]) -> Interaction:
     """``GET …/reactions?content=rocket``: has the bot answered the quiet command ``cid``?"""
     return call("GET", f"/issues/comments/{cid}/reactions", query="content=rocket&per_page=100",
                 reply=list(found))  # fmt: skip
+
+
+def pushes(*made: tuple[str, str]) -> Interaction:
+    """``GET /repos/…/activity``: the bot's pushes to the PR's branch (newest first), each
+    ``(before, after)``; asked when a commit that changed the ledger is named by none of the
+    bot's comments."""
+    query = urlencode({"ref": f"refs/heads/{BRANCH}", "actor": BOT["login"],
+                       "activity_type": "push", "per_page": 100})  # fmt: skip
+    found = [{"id": 4000 + n, "node_id": f"AC_kwDOA{4000 + n}", "before": before,
+              "after": after, "ref": f"refs/heads/{BRANCH}", "timestamp": "2026-11-22T02:00:00Z",
+              "activity_type": "push", "actor": BOT}
+             for n, (before, after) in enumerate(reversed(made))]  # fmt: skip
+    return call("GET", "/activity", query=query, reply=found)
 
 
 def member(login: str, active: bool = True) -> Interaction:
@@ -290,12 +304,12 @@ def forged_ledger() -> list[Interaction]:
     pr.commits[0]["sha"] = FORGED_HEAD
     pr.comments.append(RUNNING)
     waiting = comment(STATUS, 2, body("consensus-status-forged"))
-    scheduled = [OPEN_PRS, files(ELAPSED_BLOB), listed(RUNNING),
+    scheduled = [OPEN_PRS, files(ELAPSED_BLOB), pushes(), listed(RUNNING),
                  call("PATCH", f"/issues/comments/{STATUS}", body={"body": waiting["body"]},
                       reply=waiting)]  # fmt: skip
     pr.comments[0] = waiting
     accept = [pr.said(1031, "hubot", "/rfd accept"), perm("hubot", "maintain"),
-              react("eyes", 1031), pr.pull(), files(ELAPSED_BLOB), pr.listed_commits(),
+              react("eyes", 1031), pr.pull(), files(ELAPSED_BLOB), pushes(), pr.listed_commits(),
               react("confused", 1031), pr.replied("consensus-accept-forged", 3031)]  # fmt: skip
     return scheduled + accept
 
@@ -357,8 +371,11 @@ def approved_over_a_forged_ledger() -> list[Interaction]:
     pr.commits[0]["sha"] = FORGED_HEAD
     pr.ledger = ELAPSED_BLOB
     said = (1041, "hubot", "/rfd approve")
-    return [*signed(pr, said, "maintain", team=False, made=(FORGED_APPROVAL, ""),
-                    status="consensus-status-forged-approved"),
+    out = signed(pr, said, "maintain", team=False, made=(FORGED_APPROVAL, ""),
+                 status="consensus-status-forged-approved")  # fmt: skip
+    out.insert(next(n for n, c in enumerate(out) if "/pulls/2/files" in c["request"]["uri"]) + 1,
+               pushes())  # fmt: skip
+    return [*out,
             pr.replied("consensus-approve-forged", 2041)]  # fmt: skip
 
 
@@ -385,3 +402,30 @@ def hook_reads_the_bots_proofs() -> list[Interaction]:
 CASSETTES[
     "test_hook_signoffs/test_a_commit_the_bots_comments_name_counts_and_a_hand_written_one_does_not"
 ] = hook_reads_the_bots_proofs()
+
+
+HUBOT_APPROVAL = ("3d69b677b3a437374c49ca8d57bdbac516edec81",
+                  "0ee7a9bca6d6b1b4121c1341bed1ea76a927c217")  # as in two_reviewers  # fmt: skip
+SIGNED_BY_HAND = "9f5033616cfc7b7e0728b3d951ae40ee030552f8"  # the author's ledger commit
+SIGNED_BY_HAND_BLOB = "afb8fe8eeebd191ed399f91d0f93b3166939cdc7"
+
+
+def status_deleted() -> list[Interaction]:
+    """hubot's approval, proven by the status comment alone; the comment is deleted and the
+    PR's author commits a ledger adding mona and an FCP; hubot's `/rfd accept` is refused."""
+    pr = Thread()
+    approve = signed(pr, (1001, "hubot", "/rfd approve"), "maintain", team=False,
+                     made=HUBOT_APPROVAL, status="consensus-status-hubot")  # fmt: skip
+    pr.comments = [c for c in pr.comments if c["id"] != STATUS]  # deleted by someone
+    by_hand = commit_item(SIGNED_BY_HAND, user("Codertocat"), "test@example.com", "Test User")
+    by_hand["commit"]["message"] = "sign-offs"
+    pr.commits.append(by_hand)
+    accept = [pr.said(1081, "hubot", "/rfd accept"), perm("hubot", "maintain"),
+              react("eyes", 1081), pr.pull(), files(SIGNED_BY_HAND_BLOB),
+              pushes((PR_HEAD, HUBOT_APPROVAL[0])), pr.listed_commits(),
+              react("confused", 1081),
+              pr.replied("consensus-accept-status-deleted", 3081)]  # fmt: skip
+    return approve + accept
+
+
+CASSETTES[G + "test_deleting_the_status_comment_loses_no_proof"] = status_deleted()

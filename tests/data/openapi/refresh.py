@@ -40,6 +40,7 @@ OPERATIONS: tuple[tuple[str, str], ...] = (
     ("get", "/repos/{owner}/{repo}/contents/{path}"),
     ("post", "/repos/{owner}/{repo}/labels"),
     ("get", "/orgs/{org}/teams/{team_slug}/memberships/{username}"),
+    ("get", "/repos/{owner}/{repo}/activity"),
 )
 
 HERE = Path(__file__).resolve().parent
