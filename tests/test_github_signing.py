@@ -315,3 +315,32 @@ def test_deleting_the_status_comment_loses_no_proof(
     assert "Not counted on RFD 045: an approval by mona, a final comment period" in said
     assert "an approval by hubot" not in said
     assert "- **Status**: Discussion" in git(origin, "show", f"{BRANCH}:{RFD_PATH}")
+
+
+@pytest.mark.vcr
+def test_sign_off_comments_count_as_they_stand_now(
+    tmp_path: Path, world: tuple[Path, Path], vcr: Any
+) -> None:
+    """hubot and mona approve, mona raises a concern; then hubot's comment is deleted, mona
+    edits her approval into a remark and rewords her concern.  `/rfd accept`: neither
+    approval counts any more, the concern is open as it now reads, and the reply says why."""
+    origin, checkout = world
+    for body, sender, cid in (
+        ("/rfd approve", "hubot", 1001),
+        ("/rfd approve", "mona", 1002),
+        ("/rfd concern Proxies may buffer the chunked response", "mona", 1003),
+    ):
+        assert run_bot(tmp_path, checkout, "issue_comment", comment(body, sender, cid)) == 0
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd accept", "hubot", 1091)) == 0
+    (refusal,) = [r.body for r in vcr.requests if r.body and b"c1091-accept" in r.body]
+    said = json.loads(refusal)["body"]
+    assert "approvals: 0 of 2, waiting on hubot, @\u200bCodertocat/architects" in said
+    assert "concern 1 by mona is open: Proxies buffer it, and retries repeat it" in said
+    assert (
+        "On RFD 045: the approval by hubot no longer counts: its comment was deleted; the "
+        "approval by mona no longer counts: its comment was edited and no longer says "
+        "`/rfd approve`; concern 1 counts as its comment now says (edited): Proxies buffer it, "
+        "and retries repeat it."
+    ) in said
+    assert "Not counted" not in said  # nothing here was written by hand
+    assert "- **Status**: Discussion" in git(origin, "show", f"{BRANCH}:{RFD_PATH}")

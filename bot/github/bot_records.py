@@ -26,6 +26,7 @@ from bot.github.context import COMMIT_MARK, Context
 from bot.model import consensus
 from bot.model.ledger_trust import Step, forged, trusted
 
+FOLLOWED = "On RFD {rfd}: {notes}."
 FORGED = (
     "Not counted on RFD {rfd}: {entries} — written into `consensus.json` on the branch, not "
     "through GitHub (only `/rfd approve`, `/rfd concern`, `/rfd resolve` and `/rfd fcp`, "
@@ -37,6 +38,11 @@ def forged_line(rid: str, found: Iterable[str]) -> str:
     """What RFD ``rid``'s ledger on the branch holds that was written by hand (logins from
     the file made inert text)."""
     return FORGED.format(rfd=rid, entries=inline(", ".join(found)))
+
+
+def followed_line(rid: str, notes: Iterable[str]) -> str:
+    """What RFD ``rid``'s sign-off comments, edited or deleted since, now count for."""
+    return FOLLOWED.format(rfd=rid, notes=inline("; ".join(notes)))
 
 
 def proven(ctx: Context, number: int) -> frozenset[str]:
@@ -58,18 +64,27 @@ def delivery_commit(ctx: Context, checkout: Checkout, number: int) -> str | None
 
 
 def trust_ledgers(ctx: Context, checkout: Checkout, number: int) -> dict[str, tuple[str, ...]]:
-    """Rewrite each ledger of the checkout to what counts (:mod:`bot.model.ledger_trust`);
+    """Rewrite each ledger of the checkout to what counts (:mod:`bot.model.ledger_trust`),
+    its comments' edits and deletions followed (:mod:`bot.github.followed`);
     ``{rfd id: its forged entries}`` for the ledgers that held any."""
+    from bot.github.followed import follow
+
     state = checkout.root / ctx.cfg.state_root
     found: dict[str, tuple[str, ...]] = {}
     for path in sorted(state.glob(f"*/{consensus.FILE}")):
         rel = path.relative_to(checkout.root).as_posix()
         head = consensus.loads(path.read_text(encoding="utf-8"), rel)
-        counted = trusted(_at_default(ctx.root, rel), _steps(ctx, checkout, rel, number))
-        wrong = forged(head, counted)
-        if wrong:
+        steps, shas = _steps(ctx, checkout, rel, number)
+        steps, notes = follow(lambda: ctx.forge.all_comments(number), checkout, steps, shas)
+        counted = trusted(_at_default(ctx.root, rel), steps)
+        changed = forged(head, counted)
+        wrong = tuple(w for w in changed if w not in notes)
+        if changed:
             path.write_text(consensus.dumps(counted), encoding="utf-8")
+        if wrong:
             found[path.parent.name] = wrong
+        if notes:
+            ctx.followed[path.parent.name] = tuple(notes.values())
     ctx.forged.update(found)
     return found
 
@@ -81,10 +96,12 @@ def _at_default(root: Path, rel: str) -> consensus.Ledger:
     return consensus.loads(file.read_text(encoding="utf-8"), rel)
 
 
-def _steps(ctx: Context, checkout: Checkout, rel: str, number: int) -> list[Step]:
-    """The branch's commits that changed ``rel`` since the default branch, oldest first."""
+def _steps(ctx: Context, checkout: Checkout, rel: str,
+           number: int) -> tuple[list[Step], list[str]]:  # fmt: skip
+    """The branch's commits that changed ``rel`` since the default branch, oldest first, and
+    their shas."""
     if not checkout.writable:  # a fork's files over the default branch: no bot commits
-        return []
+        return [], []
     repo = _repo(checkout.root)
     base = _run(_repo(ctx.root), {}, "rev-parse", "--verify", "--end-of-options", "HEAD")
     shas = _run(repo, {}, "rev-list", "--reverse", "--topo-order", "--no-merges", "HEAD",
@@ -93,7 +110,7 @@ def _steps(ctx: Context, checkout: Checkout, rel: str, number: int) -> list[Step
     if any(sha not in mine for sha in shas):  # a status comment deleted, or a hand's commit
         mine |= ctx.api.pushed(checkout.branch, ctx.forge.login)
     return [Step(_ledger(checkout, f"{sha}^", rel), _ledger(checkout, sha, rel), sha in mine)
-            for sha in shas]  # fmt: skip
+            for sha in shas], shas  # fmt: skip
 
 
 def _ledger(checkout: Checkout, rev: str, rel: str) -> consensus.Ledger:

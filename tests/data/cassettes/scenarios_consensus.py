@@ -429,3 +429,41 @@ def status_deleted() -> list[Interaction]:
 
 
 CASSETTES[G + "test_deleting_the_status_comment_loses_no_proof"] = status_deleted()
+
+
+def edited_and_deleted() -> list[Interaction]:
+    """The first three sign-offs of two_reviewers; then comment 1001 is deleted and mona
+    edits 1002 (no command left) and 1003 (another concern text); hubot's accept is refused."""
+    pr = Thread()
+    concern = "/rfd concern Proxies may buffer the chunked response"
+    out = [
+        *signed(pr, (1001, "hubot", "/rfd approve"), "maintain", team=False,
+                made=HUBOT_APPROVAL, status="consensus-status-hubot"),
+        *signed(pr, (1002, "mona", "/rfd approve"), "write", team=True,
+                made=("2f5c1e4557b64f3c4fbfa5a2cc082ab4125f124f",
+                      "36bee8492c67d8cfc5671ac5376e5e122d1d941c"),
+                status="consensus-status-mona"),
+        *signed(pr, (1003, "mona", concern), "write", team=True,
+                made=("aebc3a244d122afd8a0e3f47a088ef8a9c0c9502",
+                      "5957778410c1edd220c592df1265212a7afc2af9"),
+                status="consensus-status-concern"),
+    ]  # fmt: skip
+    edits = {1002: "Approving was premature, sorry.",
+             1003: "/rfd concern Proxies buffer it, and retries repeat it"}  # fmt: skip
+    kept = []
+    for c in pr.comments:
+        if c["id"] == 1001:
+            continue  # deleted
+        if c["id"] in edits:
+            c = {**c, "body": edits[c["id"]], "updated_at": "2026-11-22T03:00:00Z"}
+        kept.append(c)
+    pr.comments = kept
+    return [
+        *out,
+        pr.said(1091, "hubot", "/rfd accept"), perm("hubot", "maintain"), react("eyes", 1091),
+        pr.pull(), files(pr.ledger), pr.listed_commits(), react("confused", 1091),
+        pr.replied("consensus-accept-edited", 3091),
+    ]  # fmt: skip
+
+
+CASSETTES[G + "test_sign_off_comments_count_as_they_stand_now"] = edited_and_deleted()
