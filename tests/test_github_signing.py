@@ -239,6 +239,11 @@ BY_AN_AUTHOR = [
     ("the PR author", "@octocat", "Codertocat", "/rfd approve", None),
     ("Name (@login)", "Hubot Person (@hubot)", "hubot", "/rfd approve", None),
     ("a profile link", "[@hubot](https://github.com/hubot)", "hubot", "/rfd approve", None),
+    ("@login", "@hubot", "hubot", "/rfd approve", None),
+    ("a plain login", "hubot", "hubot", "/rfd approve", None),
+    # an email no author line links to a login: a commit of the PR carries it, and GitHub
+    # says hubot made that commit
+    ("Name <email>", "Hubot Person <hubot@example.org>", "hubot", "/rfd approve", None),
     ("resolving a concern of another", "@octocat", "Codertocat", "/rfd resolve 1", CONCERN_1),
 ]
 

@@ -317,12 +317,22 @@ def forged_ledger() -> list[Interaction]:
 CASSETTES[G + "test_a_ledger_written_by_hand_on_the_branch_counts_for_nothing"] = forged_ledger()
 
 
-def by_an_author(case: str, login: str, role: str, said: str) -> list[Interaction]:
+HUBOTS_COMMIT = "8f2c2f0d1c3b4a5e6f708192a3b4c5d6e7f80912"  # on the PR, by hubot's email
+
+
+def by_an_author(case: str, login: str, role: str, said: str,
+                 email: bool = False) -> list[Interaction]:  # fmt: skip
     """An author of the RFD approves it (or resolves mona's concern, in the default branch's
-    ledger): refused."""
+    ledger): refused.  With ``email`` the RFD names its author by email only: the PR's
+    commits are asked, and one carrying that email is hubot's, GitHub says."""
     pr = Thread()
+    asked: list[Interaction] = []
+    if email:
+        pr.commits.append(commit_item(HUBOTS_COMMIT, person("hubot"), "hubot@example.org",
+                                      "Hubot Person"))  # fmt: skip
+        asked = [pr.listed_commits()]
     return [pr.said(1051, login, said), rockets(1051), perm(login, role), react("eyes", 1051),
-            pr.pull(), files(None), react("confused", 1051),
+            pr.pull(), files(None), *asked, react("confused", 1051),
             pr.replied(f"consensus-by-an-author-{case}", 3051)]  # fmt: skip
 
 
@@ -331,6 +341,11 @@ CASSETTES |= {
     AUTHOR_TEST + "[the PR author]": by_an_author("pr", "Codertocat", "write", "/rfd approve"),
     AUTHOR_TEST + "[Name (@login)]": by_an_author("named", "hubot", "write", "/rfd approve"),
     AUTHOR_TEST + "[a profile link]": by_an_author("linked", "hubot", "write", "/rfd approve"),
+    AUTHOR_TEST + "[@login]": by_an_author("named", "hubot", "write", "/rfd approve"),
+    AUTHOR_TEST + "[a plain login]": by_an_author("named", "hubot", "write", "/rfd approve"),
+    AUTHOR_TEST + "[Name -email-]": by_an_author(  # pytest-recording writes <> as -
+        "named", "hubot", "write", "/rfd approve", email=True
+    ),
     AUTHOR_TEST + "[resolving a concern of another]": by_an_author(
         "resolve", "Codertocat", "maintain", "/rfd resolve 1"
     ),
