@@ -3,7 +3,9 @@
 The bot names each commit it makes in the leading markers of the comments it writes
 (``<!-- rfd-bot:commit:<sha> -->``, :mod:`bot.github.bot_records`).  In GitHub Actions
 with a token (``GITHUB_TOKEN``) on a pull request's run, the hook reads the pull request's
-comments once and keeps the markers of those the bot's account (``[bot] login``) wrote.
+comments once and keeps the markers of those the bot's account (``[bot] login``) wrote, and
+the commits GitHub's activity record says that account pushed to the branch
+(``GITHUB_HEAD_REF``): a deleted status comment loses no proof here either.
 Without a token, outside a pull request, or when GitHub cannot be asked, nothing is
 proven: an entry only such a commit added is then reported as unverified.  Standard
 library only (no GitHub client): the hooks stay light.
@@ -15,6 +17,7 @@ import json
 import os
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlencode
 
 COMMIT_MARK = "<!-- rfd-bot:commit:"
 PAGE = 100
@@ -34,7 +37,18 @@ def load(login: str, environ: Mapping[str, str] = os.environ) -> frozenset[str]:
         found.update(_named(comments, login))
         if len(comments) < PAGE:
             break
+    branch = environ.get("GITHUB_HEAD_REF", "")
+    if branch:  # the bot's pushes, as GitHub recorded them: a deleted comment loses no proof
+        query = urlencode({"ref": f"refs/heads/{branch}", "actor": login,
+                           "activity_type": "push", "per_page": PAGE})  # fmt: skip
+        found.update(_pushed(_get(f"{api}/repos/{repo}/activity?{query}", token), login))
     return frozenset(found)
+
+
+def _pushed(activity: list[Any], login: str) -> set[str]:
+    return {str(a.get("after", "")) for a in activity if isinstance(a, dict)
+            and str((a.get("actor") or {}).get("login", "")).lower() == login.lower()
+            and a.get("activity_type") == "push"}  # fmt: skip
 
 
 def _pull_number(event_path: str) -> int | None:

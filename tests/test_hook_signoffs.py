@@ -123,6 +123,37 @@ def test_a_commit_the_bots_comments_name_counts_and_a_hand_written_one_does_not(
     """In the pull request's CI run with a token: the bot's comments on PR 7 name the commit
     that recorded bob's approval; carol's, written by hand next to it, is still refused (a
     comment by someone else naming that commit proves nothing)."""
+    _bob_by_the_bot_carol_by_hand(on_github, monkeypatch, tmp_path)
+    code, out = run_hook(main, on_github, staged(on_github), monkeypatch, capsys)
+    assert code == 1, out
+    assert "approvals: 1 of 2, waiting on carol" in out
+    assert f"- {LEDGER}: an approval by carol" in out
+    assert "an approval by bob" not in out
+    # the branch's fcp_days = 0 does not lower the default branch's bar
+    assert "a final comment period of 7 days" in out
+
+
+@pytest.mark.vcr
+def test_with_the_status_comment_deleted_the_bots_push_is_the_proof(
+    on_github: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    tmp_path: Path, all_played: None,
+) -> None:  # fmt: skip
+    """The same branch, but no comment of the bot's is left on PR 7: GitHub's activity
+    record says the bot's account pushed bob's commit, so it counts; carol's still does not."""
+    _bob_by_the_bot_carol_by_hand(on_github, monkeypatch, tmp_path)
+    monkeypatch.setenv("GITHUB_HEAD_REF", "rfd-001")
+    code, out = run_hook(main, on_github, staged(on_github), monkeypatch, capsys)
+    assert code == 1, out
+    assert "approvals: 1 of 2, waiting on carol" in out
+    assert f"- {LEDGER}: an approval by carol" in out
+    assert "an approval by bob" not in out
+
+
+def _bob_by_the_bot_carol_by_hand(
+    on_github: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The bot's commit of bob's approval, then carol's written by hand with the branch's
+    configuration asking for no FCP, and RFD 001 staged as Accepted; a PR run's environment."""
     one = json.loads(FORGED)
     one["approvals"], one["fcp"] = one["approvals"][:1], None
     bots = commit(on_github, {LEDGER: json.dumps(one, indent=2)}, "RFD 001: bob approves")
@@ -140,13 +171,6 @@ def test_a_commit_the_bots_comments_name_counts_and_a_hand_written_one_does_not(
     no_fcp = CONFIG.replace("fcp_days = 7", "fcp_days = 0")
     commit(on_github, {".github/rfd.toml": no_fcp, LEDGER: FORGED}, "carol too")
     write(on_github, {A: rfd(status="Accepted")})
-    code, out = run_hook(main, on_github, staged(on_github), monkeypatch, capsys)
-    assert code == 1, out
-    assert "approvals: 1 of 2, waiting on carol" in out
-    assert f"- {LEDGER}: an approval by carol" in out
-    assert "an approval by bob" not in out
-    # the branch's fcp_days = 0 does not lower the default branch's bar
-    assert "a final comment period of 7 days" in out
 
 
 def test_a_branch_that_drops_the_consensus_table_still_needs_the_sign_offs(

@@ -401,6 +401,7 @@ CASSETTES[G + "test_a_sign_off_over_a_forged_ledger_counts_and_names_what_it_lef
 
 HOOK_BOT_COMMIT = "2fab5182faaa493a93492c883b212cf9008a5bcd"  # bob's approval (fixed git dates)
 HOOK_HAND_COMMIT = "396b70154a2eeff4466eea88549a535020753cf7"  # carol's, written by hand
+HOOK_MAIN = "30ccf94ea7e3afd1dff079e4f0b1104b5972de49"  # the default branch it started from
 
 
 def hook_reads_the_bots_proofs() -> list[Interaction]:
@@ -482,3 +483,22 @@ def edited_and_deleted() -> list[Interaction]:
 
 
 CASSETTES[G + "test_sign_off_comments_count_as_they_stand_now"] = edited_and_deleted()
+
+
+def hook_reads_the_bots_pushes() -> list[Interaction]:
+    """The same run with the bot's status comment deleted: only mallory's comment is left;
+    GitHub's activity record of branch rfd-001 shows the bot's push of its commit."""
+    planted = comment(3002, 7, f"<!-- rfd-bot:commit:{HOOK_HAND_COMMIT} -->\nlgtm",
+                      person("mallory"))  # fmt: skip
+    query = urlencode({"ref": "refs/heads/rfd-001", "actor": BOT["login"],
+                       "activity_type": "push", "per_page": 100})  # fmt: skip
+    pushed = {"id": 4100, "node_id": "AC_kwDOA4100", "before": HOOK_MAIN,
+              "after": HOOK_BOT_COMMIT, "ref": "refs/heads/rfd-001", "actor": BOT,
+              "timestamp": "2026-11-22T02:00:00Z", "activity_type": "push"}  # fmt: skip
+    return [call("GET", "/issues/7/comments", query="per_page=100&page=1", reply=[planted]),
+            call("GET", "/activity", query=query, reply=[pushed])]  # fmt: skip
+
+
+CASSETTES["test_hook_signoffs/test_with_the_status_comment_deleted_the_bots_push_is_the_proof"] = (
+    hook_reads_the_bots_pushes()
+)
