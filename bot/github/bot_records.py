@@ -67,7 +67,7 @@ def trust_ledgers(ctx: Context, checkout: Checkout, number: int) -> dict[str, tu
     """Rewrite each ledger of the checkout to what counts (:mod:`bot.model.ledger_trust`),
     its comments' edits and deletions followed (:mod:`bot.github.followed`);
     ``{rfd id: its forged entries}`` for the ledgers that held any."""
-    from bot.github.followed import follow
+    from bot.github.followed import STAYS, follow
 
     state = checkout.root / ctx.cfg.state_root
     found: dict[str, tuple[str, ...]] = {}
@@ -79,6 +79,7 @@ def trust_ledgers(ctx: Context, checkout: Checkout, number: int) -> dict[str, tu
         counted = trusted(_at_default(ctx.root, rel), steps)
         changed = forged(head, counted)
         wrong = tuple(w for w in changed if w not in notes)
+        notes = {k: v for k, v in notes.items() if k in changed or k.endswith(STAYS)}
         if changed:
             path.write_text(consensus.dumps(counted), encoding="utf-8")
         if wrong:

@@ -35,6 +35,8 @@ STAYS_OPEN = (
     "concern {number} stays open although {why} (its author or a maintainer resolves it with "
     "`/rfd resolve {number}`)"
 )
+STAYS = " stays open"
+"""The end of the key of a note on a concern kept open (no ledger change names it)."""
 REWORDED = "concern {number} counts as its comment now says (edited): {text}"
 
 
@@ -88,7 +90,7 @@ def _concerns_now(step: Step, commands: Iterable[Command],
     text = next((c.text for c in commands if c.verb is Verb.CONCERN), None)
     if text is None:
         note = STAYS_OPEN.format(number=concern.number, why=why or _edited("concern"))
-        return step, {f"concern {concern.number} stays open": note}
+        return step, {f"concern {concern.number}{STAYS}": note}
     text = " ".join(text.split())
     if text == concern.text:
         return step, {}
