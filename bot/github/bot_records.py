@@ -53,11 +53,16 @@ def proven(ctx: Context, number: int) -> frozenset[str]:
 
 def delivery_commit(ctx: Context, checkout: Checkout, number: int) -> str | None:
     """The bot's commit of this event on the branch, when an earlier run made one: found by
-    its trailer, counted only when the bot's own comments name it."""
+    its trailer, counted only when the bot's own comments name it or GitHub's activity record
+    says the bot's account pushed it."""
     from bot.github.checkout import delivery_commit as by_trailer
 
     sha = by_trailer(checkout, ctx.delivery.key)
-    if sha is None or sha not in proven(ctx, number):
+    if sha is None:
+        return None
+    if sha not in proven(ctx, number) and sha not in ctx.api.pushed(
+        checkout.branch, ctx.forge.login
+    ):
         return None
     ctx.commits.append(sha)  # the reply of this run names it again
     return sha

@@ -363,7 +363,7 @@ def forged_trailer() -> list[Interaction]:
     tidy["commit"]["message"] = "Tidy up\n\nRfd-Bot-Event: c1061"
     pr.commits.append(tidy)
     concern = "/rfd concern Proxies may buffer the chunked response"
-    return signed(
+    out = signed(
         pr,
         (1061, "mona", concern),
         "write",
@@ -371,6 +371,8 @@ def forged_trailer() -> list[Interaction]:
         made=("6df0806bbfefb6533bfcea86b589e6a16e056986", ""),
         status="consensus-status-trailer",
     )
+    at = next(n for n, c in enumerate(out) if "/pulls/2/files" in c["request"]["uri"])
+    return [*out[: at + 1], pushes(), *out[at + 1 :]]  # who pushed the trailer? not the bot
 
 
 CASSETTES[G + "test_a_trailer_written_by_hand_does_not_pass_for_the_bots_commit"] = forged_trailer()
