@@ -96,3 +96,29 @@ def test_on_exists_parse(text: str, choice: OnExists) -> None:
 def test_on_exists_parse_names_the_choices() -> None:
     with pytest.raises(ValidationError, match="use one of: use, suffix, replace"):
         OnExists.parse("merge")
+
+
+def test_all_or_nothing_puts_back_what_a_failed_block_wrote(tmp_path: Path) -> None:
+    from bot.core.atomic import all_or_nothing, append_line, atomic_write, make_dir
+
+    kept = tmp_path / "kept.txt"
+    kept.write_bytes(b"theirs\r\n")
+    with pytest.raises(RuntimeError), all_or_nothing():
+        atomic_write(kept, "ours\n")
+        atomic_write(tmp_path / "new/deep/file.txt", "x")
+        make_dir(tmp_path / "empty/dir")
+        append_line(tmp_path / "log.txt", "one")
+        with all_or_nothing():  # an inner block is part of the outer one
+            atomic_write(tmp_path / "inner.txt", "y")
+        raise RuntimeError("a later step failed")
+    assert kept.read_bytes() == b"theirs\r\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.txt"]
+
+
+def test_all_or_nothing_keeps_what_a_finished_block_wrote(tmp_path: Path) -> None:
+    from bot.core.atomic import all_or_nothing, atomic_write
+
+    with all_or_nothing() as journal:
+        atomic_write(tmp_path / "a.txt", "a")
+    assert (tmp_path / "a.txt").read_text() == "a"
+    assert journal.touched == [tmp_path / "a.txt"]

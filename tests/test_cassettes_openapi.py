@@ -31,6 +31,8 @@ KNOWN_DRIFT = {
     # A token without the right to edit labels: GitHub answers 403 "Resource not accessible
     # by integration" with its usual error body, although the description lists only 200.
     ("PATCH", "/repos/{owner}/{repo}/labels/{name}", "403"),
+    # The same when creating one (`rfd init --github` with a token that may only read).
+    ("POST", "/repos/{owner}/{repo}/labels", "403"),
 }
 BASIC_ERROR = "#/components/schemas/basic-error"
 
@@ -44,7 +46,7 @@ def spec() -> dict[str, Any]:
 def templates() -> list[tuple[re.Pattern[str], str]]:
     out = []
     for path in spec()["paths"]:
-        pattern = re.sub(r"\\\{path\\\}", ".+", re.escape(path))
+        pattern = re.sub(r"\\\{(?:path|ref)\\\}", ".+", re.escape(path))  # `tags/v1.2.0`
         pattern = re.sub(r"\\\{[a-z_]+\\\}", "[^/]+", pattern)
         out.append((re.compile(f"^{pattern}$"), path))
     return out

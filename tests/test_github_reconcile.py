@@ -8,6 +8,7 @@ import pytest
 
 from bot.model.plan import PlanPhase, dumps
 from tests.github_world import (
+    CONFIG,
     RFD_PATH,
     RFD_TEXT,
     make_world,
@@ -87,3 +88,26 @@ def test_a_label_applied_minutes_ago_is_left_alone(tmp_path: Path, open_prs: Pat
     summary = reconcile(tmp_path, open_prs)
     assert "removed" not in summary
     assert "0 writes" in summary
+
+
+RENAMED = CONFIG + '\n[labels]\nreview = "rfd: please review"\n'
+
+
+@pytest.mark.vcr
+def test_a_renamed_trigger_label_is_created_and_the_old_one_reported(tmp_path: Path) -> None:
+    """[labels] review renamed, the old rfd:review still on the repository: the new label is
+    made (applying it triggers a review) and the old one named, since it triggers nothing."""
+    checkout = make_world(tmp_path, {".github/rfd.toml": RENAMED}, {})[1]
+    summary = " ".join(reconcile(tmp_path, checkout).split())
+    assert "created label rfd: please review on Codertocat/Hello-World" in summary
+    assert "⚠️ label rfd:review is still on Codertocat/Hello-World" in summary
+    assert "applying rfd:review no longer triggers anything" in summary
+    assert "reconcile: 1 write" in summary
+
+
+@pytest.mark.vcr
+def test_a_renamed_label_once_created_costs_one_read(tmp_path: Path) -> None:
+    checkout = make_world(tmp_path, {".github/rfd.toml": RENAMED}, {})[1]
+    summary = reconcile(tmp_path, checkout)
+    assert "rfd:review" not in summary
+    assert "reconcile: nothing to repair, 0 writes" in summary

@@ -74,7 +74,10 @@ def test_a_git_install_pins_the_commit_it_came_from(
     assert workflow_setup.source(None, None, "0.1.0").action == (
         f"acme/rfd-bot/.github/actions/rfd@{SHA}"
     )
-    assert workflow_setup.source("acme/fork", None, "0.1.0").ref == "v0.1.0"
+    # the release tag of the installed version is that commit, said as the line's comment
+    assert workflow_setup.source("acme/rfd-bot", None, "0.1.0").action == (
+        f"acme/rfd-bot/.github/actions/rfd@{SHA} # v0.1.0"
+    )
 
 
 @pytest.mark.parametrize("repo", ["acme", "a/b/c", "acme/rfd bot", "../x", "acme/.."])
@@ -112,7 +115,7 @@ def test_the_written_workflow_is_as_safe_as_our_own(tmp_path: Path) -> None:
         pytest.skip("zizmor is not installed")
     flows = tmp_path / ".github" / "workflows"
     flows.mkdir(parents=True)
-    action = workflow_setup.Source("acme/rfd-bot", SHA).action
+    action = workflow_setup.Source("acme/rfd-bot", SHA, tag="v1.2.0").action
     (flows / "rfd.yml").write_text(workflow_setup.render(action, "trunk"), encoding="utf-8")
     done = subprocess.run([exe, "--offline", str(tmp_path / ".github")], capture_output=True,
                           text=True)  # fmt: skip
@@ -128,8 +131,170 @@ def test_init_github_creates_the_labels_with_a_token(
     git(git_repo, "remote", "add", "origin", "https://github.com/Codertocat/Hello-World.git")
     monkeypatch.setenv("RFD_GITHUB_TOKEN", "ghs_test")
     monkeypatch.setenv("GITHUB_API_URL", "https://api.github.com")
-    assert run(git_repo, "init", "--github", "--action-repo", "acme/rfd-bot") == 0
+    assert run(git_repo, "init", "--github", "--action-repo", "acme/rfd-bot",
+               "--action-ref", SHA) == 0  # fmt: skip
     out = capsys.readouterr().out
     assert "created label rfd:review on Codertocat/Hello-World" in out
     assert "label rfd:accept exists on Codertocat/Hello-World already" in out
     assert "create the labels" not in out
+
+
+def tree(repo: Path) -> dict[str, bytes]:
+    """Every file of the working tree (``.git`` aside), with its bytes."""
+    return {p.relative_to(repo).as_posix(): p.read_bytes() for p in sorted(repo.rglob("*"))
+            if p.is_file() and ".git" not in p.relative_to(repo).parts[:1]}  # fmt: skip
+
+
+def dirs(repo: Path) -> set[str]:
+    return {p.relative_to(repo).as_posix() for p in repo.rglob("*") if p.is_dir()}
+
+
+def test_a_tag_without_a_known_commit_is_refused_and_nothing_written(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = tree(git_repo)
+    argv = ("init", "--github", "--action-repo", "acme/rfd-bot", "--action-ref", "v1.2.0")
+    assert run(git_repo, *argv) == 1
+    err = capsys.readouterr().err
+    assert "will not pin rfd-bot's action to 'v1.2.0'" in err
+    assert "a tag can be moved to other code" in err and "unpinned-uses" in err
+    assert "git ls-remote https://github.com/acme/rfd-bot refs/tags/v1.2.0" in err
+    assert "--action-ref <full sha>" in err
+    assert tree(git_repo) == before
+
+
+@pytest.mark.vcr
+@pytest.mark.usefixtures("all_played")
+def test_a_tag_is_pinned_to_its_commit_with_a_token(
+    git_repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cassette: GET git/ref/tags/v1.2.0 (a commit), then the two labels (there)."""
+    git(git_repo, "remote", "add", "origin", "https://github.com/Codertocat/Hello-World.git")
+    monkeypatch.setenv("RFD_GITHUB_TOKEN", "ghp_test")
+    argv = ("init", "--github", "--action-repo", "acme/rfd-bot", "--action-ref", "v1.2.0")
+    assert run(git_repo, *argv) == 0
+    out = capsys.readouterr().out
+    assert f"pinned the action to {SHA}, the commit v1.2.0 points at, not to the tag" in out
+    text = (git_repo / ".github/workflows/rfd.yml").read_text()
+    assert text.count(f"uses: acme/rfd-bot/.github/actions/rfd@{SHA} # v1.2.0\n") == 7
+    assert "@v1.2.0" not in text
+
+
+@pytest.mark.vcr
+@pytest.mark.usefixtures("all_played")
+def test_a_token_github_refuses_leaves_the_repository_as_it_was(
+    git_repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Config, RFD directory, .gitignore/.gitattributes, example and workflow are written,
+    then GitHub refuses the first label (403): every one of them is taken back."""
+    git(git_repo, "remote", "add", "origin", "https://github.com/Codertocat/Hello-World.git")
+    (git_repo / ".gitattributes").write_text("*.png binary\n")  # a file of theirs, edited
+    (git_repo / ".github").mkdir()  # a directory of theirs: kept
+    before, folders = tree(git_repo), dirs(git_repo)
+    monkeypatch.setenv("RFD_GITHUB_TOKEN", "ghp_test")
+    argv = ("init", "--github", "--example", "--action-repo", "acme/rfd-bot", "--action-ref", SHA)
+    assert run(git_repo, *argv) == 1
+    err = capsys.readouterr().err
+    assert "GitHub refused to create label 'rfd:review': 403" in err
+    assert "rfd init wrote nothing: the repository is as it was" in err
+    assert tree(git_repo) == before
+    assert dirs(git_repo) == folders
+    assert git(git_repo, "status", "--porcelain", "--ignored") == "?? .gitattributes\n"
+
+
+def test_a_broken_configuration_stops_init_before_it_writes(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (git_repo / ".github").mkdir()
+    (git_repo / ".github/rfd.toml").write_text('[labels]\nreveiw = "rfd:review"\n')
+    before = tree(git_repo)
+    assert run(git_repo, "init", "--github", "--action-repo", "acme/rfd-bot",
+               "--action-ref", SHA) == 1  # fmt: skip
+    err = capsys.readouterr().err
+    assert ".github/rfd.toml" in err and "reveiw" in err
+    assert tree(git_repo) == before
+
+
+def test_a_write_that_fails_half_way_is_undone(
+    git_repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The disk refuses the workflow, the last file: the ones before it are taken back."""
+    import bot.core.atomic as atomic
+
+    real = atomic.os.replace
+
+    def full_disk(src: str, dst: str) -> None:
+        if str(dst).endswith("rfd.yml"):
+            raise OSError(28, "No space left on device", str(dst))
+        real(src, dst)
+
+    monkeypatch.setattr(atomic.os, "replace", full_disk)
+    before, folders = tree(git_repo), dirs(git_repo)
+    assert run(git_repo, "init", "--github", "--action-repo", "acme/rfd-bot",
+               "--action-ref", SHA) == 1  # fmt: skip
+    err = capsys.readouterr().err
+    assert "could not write" in err and "rfd.yml: No space left on device" in err
+    assert "rfd init wrote nothing" in err
+    assert tree(git_repo) == before
+    assert dirs(git_repo) == folders
+
+
+@pytest.mark.vcr
+@pytest.mark.usefixtures("all_played")
+def test_a_renamed_label_is_created_and_the_old_one_reported(
+    git_repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """[labels] review renamed: the new label is created; rfd:review, still on the
+    repository, no longer triggers anything, and init says so."""
+    git(git_repo, "remote", "add", "origin", "https://github.com/Codertocat/Hello-World.git")
+    (git_repo / ".github").mkdir()
+    (git_repo / ".github/rfd.toml").write_text('[labels]\nreview = "rfd: please review"\n')
+    monkeypatch.setenv("RFD_GITHUB_TOKEN", "ghp_test")
+    assert run(git_repo, "init", "--github", "--action-repo", "acme/rfd-bot",
+               "--action-ref", SHA) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "created label rfd: please review on Codertocat/Hello-World" in out
+    assert (
+        "label rfd:review is still on Codertocat/Hello-World, but [labels] review = "
+        '"rfd: please review" in .github/rfd.toml: applying rfd:review no longer triggers '
+        "anything" in " ".join(out.split())
+    )
+
+
+def test_a_kept_workflow_pinned_to_a_tag_is_warned_about(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No source is needed to keep a workflow; its tag pin is named, with the reason."""
+    flows = git_repo / ".github/workflows"
+    flows.mkdir(parents=True)
+    mine = workflow_setup.render("acme/rfd-bot/.github/actions/rfd@v1", "main")
+    (flows / "rfd.yml").write_text(mine)
+    assert run(git_repo, "init", "--github") == 0
+    got = capsys.readouterr()
+    assert "kept .github/workflows/rfd.yml" in got.out
+    assert "warning: .github/workflows/rfd.yml:60: rfd-bot's action is pinned to 'v1'" in got.err
+    assert "a tag can be moved" in got.err and "refs/tags/v1" in got.err
+    assert (flows / "rfd.yml").read_text() == mine
+
+
+@pytest.mark.parametrize(
+    ("labels", "said"),
+    [
+        ('review = "rfd"\naccept = "rfd"', 'review and accept are both "rfd"'),
+        ('review = ""', "[labels] review is empty: no label would trigger it"),
+        ('accept = "rfd: accepted"', '[labels] accept = "rfd: accepted" is a lifecycle label'),
+        (f'review = "{"x" * 51}"', "[labels] review is 51 characters long: GitHub takes at most"),
+    ],
+)
+def test_label_settings_that_cannot_work_stop_init_before_it_writes(
+    git_repo: Path, capsys: pytest.CaptureFixture[str], labels: str, said: str
+) -> None:
+    (git_repo / ".github").mkdir()
+    (git_repo / ".github/rfd.toml").write_text(f"[labels]\n{labels}\n")
+    before = tree(git_repo)
+    assert run(git_repo, "init", "--github", "--action-repo", "acme/rfd-bot",
+               "--action-ref", SHA) == 1  # fmt: skip
+    err = capsys.readouterr().err
+    assert said in " ".join(err.split()) and ".github/rfd.toml" in err
+    assert "rfd init wrote nothing" in " ".join(err.split())
+    assert tree(git_repo) == before

@@ -22,6 +22,11 @@ COMMANDS: dict[str, Entry] = {
         "directory, committed state directory; ``--github`` adds the bot's workflow and "
         "labels.",
     ),
+    "pin": Entry(
+        "bot.cli.setup:pin",
+        "Move rfd-bot's action in the repository's workflows to a newer release, pinned to "
+        "its commit; everything else in those files stays as it is.",
+    ),
     "adopt": Entry(
         "bot.cli.adopt:adopt",
         "Record the adoption baseline and the process rules the history shows.",

@@ -1,5 +1,6 @@
 """``rfd lint``: every rule of :mod:`bot.lifecycle.lint` over the RFDs (templates are not RFDs),
-plus each RFD's state files; the exit code counts errors only."""
+plus each RFD's state files and the pin of rfd-bot's action in the workflows; the exit code
+counts errors only."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import click
 from bot.cli.common import configuration, repo_root, rfd_command
 from bot.cli.output import Output
 from bot.config import discovery
+from bot.config.action_pin import Advice
 from bot.core.errors import FileNotFound, RfdError
 from bot.core.text import plural
 from bot.lifecycle.lint import Finding, Severity, from_error
@@ -50,8 +52,13 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
 
         owned = {store.dir(str(f.rfd_id)).name for f in discovery.scan(root, cfg)}
         problems += orphans(store, store.base, owned)
+    pins = _pins(root) if not wanted else []
     out.data({"findings": [_finding(f) for f in findings],
-              "errors": [e.to_dict() for e in problems], "grandfathered": old})  # fmt: skip
+              "errors": [e.to_dict() for e in problems], "grandfathered": old,
+              "workflows": [_pin(a) for a in pins]})  # fmt: skip
+    for advice in pins:
+        where = f"{advice.pin.path}:{advice.pin.line}"
+        out.line(f"{where}: warning: {advice.message} — {advice.hint}")
     for finding in findings:
         hint = f" — {finding.hint}" if finding.hint else ""
         where = f"{finding.path}:{finding.line or 1}"
@@ -61,10 +68,11 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
     failing = [f for f in findings if f.severity is Severity.ERROR]
     if not failing and not problems:
         checked = len([d for d in docs if chosen(d.path)])
-        warned = f" ({plural(len(findings), 'warning')})" if findings else ""
+        warnings = len(findings) + len(pins)
+        warned = f" ({plural(warnings, 'warning')})" if warnings else ""
         out.success(f"{plural(checked, 'RFD')} checked, no errors{warned}{_grandfathered(old)}")
     else:
-        wrong, noted = len(failing) + len(problems), len(findings) - len(failing)
+        wrong, noted = len(failing) + len(problems), len(findings) - len(failing) + len(pins)
         tally = TALLY.format(errors=plural(wrong, "error"), warnings=plural(noted, "warning"))
         out.line(tally + _grandfathered(old))
     return 1 if failing or problems else 0
@@ -93,3 +101,24 @@ def _grandfathered(count: int) -> str:
 def _finding(f: Finding) -> dict[str, object]:
     return {"path": f.path, "line": f.line, "code": f.code, "message": f.message,
             "hint": f.hint, "severity": f.severity.value}  # fmt: skip
+
+
+def _pins(root: Path) -> list[Advice]:
+    """The workflows' ``uses:`` of rfd-bot's action that are not pinned to a commit, each
+    with the commit to use when the installed release knows it (offline: lint never asks
+    GitHub; ``rfd init --github`` and ``rfd pin`` do, with a token)."""
+    from bot import __version__
+    from bot.config import action_pin
+    from bot.lifecycle.pin_update import workflow_files
+    from bot.lifecycle.workflow_setup import InstalledReleases
+
+    found = []
+    for path in workflow_files(root):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        found += action_pin.pins(path.relative_to(root).as_posix(), text)
+    return action_pin.advise(found, InstalledReleases(__version__))
+
+
+def _pin(advice: Advice) -> dict[str, object]:
+    return {"path": advice.pin.path, "line": advice.pin.line, "ref": advice.pin.ref,
+            "message": advice.message, "hint": advice.hint, "severity": "warning"}  # fmt: skip

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from bot.lifecycle.views import Action, StatusView
     from bot.lifecycle.workspace import Workspace
+    from bot.model.document import Document
 
 STEPS = ("explore", "converge", "draft", "review", "refine", "implement")
 FINISHED = "RFD {rid} has nothing left to do"
@@ -28,7 +29,29 @@ def status_of(ws: Workspace, query: str) -> StatusView:
     planned = doc.status.value not in ("Draft", "Discussion")  # only those have an issue
     recorded = doc.field("Tracking Issue") or not planned
     tracking = "" if recorded else _tracking_issue(ws, str(file.rfd_id))
-    return render.status_view(doc, state, path=file.path, models=models, tracking=tracking)
+    view = render.status_view(doc, state, path=file.path, models=models, tracking=tracking)
+    return _without_refused(ws, file.path, doc, view)
+
+
+ACCEPT_LATER = "not yet: it waits for the sign-offs (Decision, below)"
+ACCEPT_REFUSED = "not yet: {reason}"
+
+
+def _without_refused(ws: Workspace, path: str, doc: Document, view: StatusView) -> StatusView:
+    """The view without ``rfd accept`` when accept would refuse now — the same check the
+    command makes — and a line saying why instead."""
+    from dataclasses import replace
+
+    from bot.lifecycle.accept_gate import refusal
+
+    if not any(a.command.startswith("rfd accept ") for a in view.actions):
+        return view
+    refused = refusal(ws, path, doc)
+    if refused is None:
+        return view
+    said = ACCEPT_LATER if refused.signoffs else ACCEPT_REFUSED.format(reason=refused.error.message)
+    actions = tuple(a for a in view.actions if not a.command.startswith("rfd accept "))
+    return replace(view, actions=actions, lines=(*view.lines, ("Accept", said)))
 
 
 def _tracking_issue(ws: Workspace, rfd_id: str) -> str:

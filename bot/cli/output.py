@@ -15,7 +15,7 @@ from typing import IO, TYPE_CHECKING, Any
 from bot.core.errors import RfdError
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    from rich.console import Console, RenderableType
 
 
 DIFF_STYLES = (("+++ ", "bold"), ("--- ", "bold"), ("@@", "cyan"), ("+", "green"), ("-", "red"))
@@ -50,12 +50,48 @@ class Output:
             self._consoles[stderr] = Console(file=stream, highlight=False, soft_wrap=True)
         return self._consoles[stderr]
 
-    def _write(self, text: str, style: str | None, *, stderr: bool = False) -> None:
+    def width(self, stream: IO[str]) -> int | None:
+        """The columns to wrap at: the terminal's, ``COLUMNS`` when set; None when piped
+        (lines are then left whole for whatever reads them)."""
+        columns = os.environ.get("COLUMNS", "")
+        if columns.isdigit() and int(columns) > 0:
+            return int(columns)
+        if stream.isatty():
+            import shutil
+
+            return shutil.get_terminal_size().columns
+        return None
+
+    def _write(self, text: str, style: str | None, *, stderr: bool = False,
+               wrap: bool = False) -> None:  # fmt: skip
         stream = self.stderr if stderr else self.stdout
+        width = self.width(stream) if wrap else None
+        if width:
+            text = wrapped(text, width)
         if style and self._styled(stream):
             self._console(stderr).print(text, style=style, markup=False)
         else:
             stream.write(text + "\n")
+
+    def rich(self, renderable: RenderableType) -> None:
+        """A rich renderable (tables, grids), wrapped at word boundaries to the width;
+        coloured only on a terminal that takes colour, never padded with spaces."""
+        if self.quiet:
+            return
+        import io
+
+        from rich.console import Console
+
+        stream = self.stderr if self.json_mode else self.stdout
+        styled = self._styled(stream)
+        buffer = io.StringIO()
+        console = Console(file=buffer, width=self.width(stream) or UNWRAPPED, highlight=False,
+                          force_terminal=styled, no_color=not styled, emoji=False,
+                          color_system="standard" if styled else None)  # fmt: skip
+        console.print(renderable)
+        lines = [line.rstrip() for line in buffer.getvalue().splitlines()]
+        lines = [line for i, line in enumerate(lines) if line or (i and lines[i - 1])]
+        stream.write("\n".join(lines).strip("\n") + "\n")
 
     def line(self, text: str = "", style: str | None = None) -> None:
         """A line for people (on stderr in --json mode, where stdout is data)."""
@@ -95,9 +131,34 @@ class Output:
         self.line(f"✓ {text}", style="green")
 
     def warning(self, text: str) -> None:
-        self._write(f"warning: {text}", "yellow", stderr=True)
+        self._write(f"warning: {text}", "yellow", stderr=True, wrap=True)
 
     def error(self, err: RfdError) -> None:
         if self.json_mode:
             self.stdout.write(json.dumps({"error": err.to_dict()}, indent=2) + "\n")
-        self._write(f"error: {err}", "red", stderr=True)
+        self._write(f"error: {err}", "red", stderr=True, wrap=True)
+
+
+UNWRAPPED = 10_000
+"""The width rich lays out at when nothing says one (piped): no line is wrapped."""
+
+
+def wrapped(text: str, width: int) -> str:
+    """Each line broken at spaces to fit ``width`` (a word longer than that stays whole, and
+    so does a `code span`: a command to copy is never split), continuation lines indented
+    under the line's own text."""
+    import re
+    import textwrap
+
+    out = []
+    for line in text.splitlines() or [""]:
+        indent = line[: len(line) - len(line.lstrip())] + "  "
+        kept = re.sub(r"`[^`\n]+`", lambda m: m.group().replace(" ", _HELD), line)
+        filled = textwrap.fill(kept, width, subsequent_indent=indent, break_long_words=False,
+                               break_on_hyphens=False)  # fmt: skip
+        out.append(filled.replace(_HELD, " ") or line)
+    return "\n".join(out)
+
+
+_HELD = "\x00"
+"""A space inside a code span while lines are filled: not a place to break."""

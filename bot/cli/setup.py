@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -16,8 +19,13 @@ from bot.cli.common import (
 )
 from bot.cli.output import Output
 from bot.config.load import CONFIG_PATH, load_config
+from bot.core.errors import RfdError
 from bot.lifecycle import lifecycle, repo_setup
 from bot.state import OnExists
+
+if TYPE_CHECKING:
+    from bot.config.action_pin import Advice
+    from bot.lifecycle.workflow_setup import Source
 
 AFTER_LABELS = (
     'for `/rfd implement` tick "Allow GitHub Actions to create and approve pull requests" '
@@ -31,6 +39,11 @@ GITHUB_NEXT = (
 GITHUB_NEXT_LABELLED = "next, on GitHub: commit and push the workflow; " + AFTER_LABELS
 
 
+_BOT_WORKFLOW = ".github/workflows/rfd.yml"
+"""Where the bot's workflow is written (``workflow_setup.WORKFLOW_PATH``, not imported)."""
+NOTHING_WRITTEN = "rfd init wrote nothing: the repository is as it was; {what}, then run it again"
+
+
 @rfd_command()
 @click.option("--example", is_flag=True, help="Add an example RFD to try every step on.")
 @click.option(
@@ -41,7 +54,7 @@ GITHUB_NEXT_LABELLED = "next, on GitHub: commit and push the workflow; " + AFTER
 @click.option("--github", is_flag=True, help="Also write the bot's workflow, pinned to a release.")
 @click.option("--site", is_flag=True, help="Also write the workflow that publishes `rfd site`.")
 @click.option("--action-repo", default=None, help="Where rfd-bot's action lives (OWNER/NAME).")
-@click.option("--action-ref", default=None, help="The tag or commit sha to pin the action to.")
+@click.option("--action-ref", default=None, help="The release tag or commit sha to pin it to.")
 def init(
     out: Output,
     example: bool,
@@ -52,20 +65,30 @@ def init(
     action_ref: str | None,
 ) -> int:
     """Set the repository up for RFDs: config (detected from the RFDs already there), RFD
-    directory, committed state directory; ``--github`` adds the bot's workflow and labels."""
+    directory, committed state directory; ``--github`` adds the bot's workflow and labels.
+    All of it or nothing: when a step fails, every file it wrote is put back."""
+    from bot.core.atomic import all_or_nothing
+
     root = repo_root(required=False)
     had_config = (root / CONFIG_PATH).is_file()
-    done = repo_setup.init(root, example=example, overwrite=overwrite)
-    adopted = [] if example else _adopt_history(root, write_config=not had_config)
-    changed = [*done.changed, *adopted]
-    labelled = False
-    if github:
-        changed.append(_workflow(root, action_repo, action_ref))
-        made = _labels(root)
-        changed += made
-        labelled = bool(made)
-    if site:
-        changed += _site(root, action_repo, action_ref)
+    with _nothing_on_failure():
+        src = _checked(root, had_config, github, site, action_repo, action_ref)
+        kept = github and (root / _BOT_WORKFLOW).exists()
+        with all_or_nothing():
+            done = repo_setup.init(root, example=example, overwrite=overwrite)
+            adopted = [] if example else _adopt_history(root, write_config=not had_config)
+            changed = [*done.changed, *adopted]
+            made: list[str] = []
+            if github:
+                changed += _workflow(root, src)
+            if site:
+                changed += _site(root, src)
+            if github:
+                made = _labels(root)  # last: a token GitHub refuses puts the files back too
+    changed += made
+    if kept:
+        for advice in _tag_pins(root):
+            out.warning(f"{advice.pin.path}:{advice.pin.line}: {advice.message} — {advice.hint}")
     out.data({"changed": changed, "kept": done.kept})
     for line in (*changed, *done.kept):
         out.line(f"  {line}")
@@ -75,12 +98,50 @@ def init(
     if github:
         cfg = load_config(root)
         labels = f"`{cfg.labels.review}` and `{cfg.labels.accept}`"
-        out.line((GITHUB_NEXT_LABELLED if labelled else GITHUB_NEXT).format(labels=labels))
+        out.line((GITHUB_NEXT_LABELLED if made else GITHUB_NEXT).format(labels=labels))
     if site:
         from bot.site.publish import PAGES_NEXT
 
         out.line(PAGES_NEXT)
     return 0
+
+
+def _checked(root: Path, had_config: bool, github: bool, site: bool, action_repo: str | None,
+             action_ref: str | None) -> Source | None:  # fmt: skip
+    """What can be known wrong before anything is written: the configuration, the trigger
+    labels it names, the commit to pin the action to (None: no workflow will be written)."""
+    if had_config:
+        cfg = load_config(root)
+        if github:
+            from bot.lifecycle.workflow_setup import check_labels
+
+            check_labels(cfg)
+    return _source(action_repo, action_ref) if _writes_workflow(root, github, site) else None
+
+
+@contextmanager
+def _nothing_on_failure() -> Iterator[None]:
+    """Say, on the error that stopped ``init``, that nothing was left written."""
+    try:
+        yield
+    except RfdError as exc:
+        exc.hint = NOTHING_WRITTEN.format(what=exc.hint or "fix what the message names")
+        raise
+    except OSError as exc:
+        where = exc.filename or "a file"
+        raise RfdError(f"could not write {where}: {exc.strerror or exc}",
+                       hint=NOTHING_WRITTEN.format(what="make it writable")) from exc  # fmt: skip
+
+
+def _source(repo: str | None, ref: str | None) -> Source:
+    """Where the action comes from, pinned to a commit (checked before anything is written)."""
+    import os
+
+    from bot import __version__
+    from bot.lifecycle import workflow_setup
+
+    known = workflow_setup.releases(__version__, os.environ)
+    return workflow_setup.source(repo, ref, __version__, known)
 
 
 def _labels(root: Path) -> list[str]:
@@ -97,24 +158,52 @@ def _labels(root: Path) -> list[str]:
     return workflow_setup.create_labels(forge, load_config(root), environ["GITHUB_REPOSITORY"])
 
 
-def _workflow(root: Path, repo: str | None, ref: str | None) -> str:
-    from bot import __version__
-    from bot.lifecycle import workflow_setup
-
-    src = workflow_setup.source(repo, ref, __version__)
-    branch = workflow_setup.default_branch(root, load_config(root).rfd.main_branch)
-    return workflow_setup.write_workflow(root, src, branch)
-
-
-def _site(root: Path, repo: str | None, ref: str | None) -> list[str]:
-    """The Pages workflow, and the site's address when ``origin`` is on GitHub."""
-    from bot import __version__
+def _writes_workflow(root: Path, github: bool, site: bool) -> bool:
+    """Will a workflow be written (so the action's pin must be known before anything is)?"""
     from bot.lifecycle import workflow_setup
     from bot.site import publish
 
-    src = workflow_setup.source(repo, ref, __version__)
+    wanted = [workflow_setup.WORKFLOW_PATH] * github + [publish.WORKFLOW_PATH] * site
+    return any(not (root / path).exists() for path in wanted)
+
+
+def _tag_pins(root: Path) -> list[Advice]:
+    """The kept workflow's ``uses:`` of the action that name a tag: said, with the commit."""
+    import os
+
+    from bot import __version__
+    from bot.config import action_pin
+    from bot.lifecycle import workflow_setup
+
+    path = workflow_setup.WORKFLOW_PATH
+    found = action_pin.pins(path, (root / path).read_text(encoding="utf-8", errors="replace"))
+    if all(pin.pinned for pin in found):
+        return []
+    return action_pin.advise(found, workflow_setup.releases(__version__, os.environ))
+
+
+def _workflow(root: Path, src: Source | None) -> list[str]:
+    from bot.lifecycle import workflow_setup
+
+    if src is None:
+        return [workflow_setup.KEPT.format(path=workflow_setup.WORKFLOW_PATH)]
     branch = workflow_setup.default_branch(root, load_config(root).rfd.main_branch)
-    lines = [publish.write_workflow(root, src, branch)]
+    wrote = workflow_setup.write_workflow(root, src, branch)
+    if src.tag is None or not wrote.startswith("created"):
+        return [wrote]
+    return [wrote, workflow_setup.PINNED_TAG.format(sha=src.ref, tag=src.tag, repo=src.repo)]
+
+
+def _site(root: Path, src: Source | None) -> list[str]:
+    """The Pages workflow, and the site's address when ``origin`` is on GitHub."""
+    from bot.lifecycle import workflow_setup
+    from bot.site import publish
+
+    branch = workflow_setup.default_branch(root, load_config(root).rfd.main_branch)
+    if src is None or (root / publish.WORKFLOW_PATH).exists():
+        lines = [publish.KEPT.format(path=publish.WORKFLOW_PATH)]
+    else:
+        lines = [publish.write_workflow(root, src, branch)]
     repository = workflow_setup.origin_repository(root)
     added = publish.add_url(root, publish.pages_url(repository)) if repository else None
     return [*lines, added] if added else lines
@@ -163,4 +252,37 @@ def new(out: Output, category: str, title: str, authors: str, on_exists: str | N
     out.success(o.message)
     if o.created:
         out.line(f"next: `rfd status {o.rfd_id}`, then `rfd explore {o.rfd_id}` or edit the file")
+    return 0
+
+
+@rfd_command()
+@click.option("--to", "tag", default=None, help="The release tag to move to (default: newest).")
+def pin(out: Output, tag: str | None) -> int:
+    """Move rfd-bot's action in the repository's workflows to a newer release, pinned to its
+    commit; everything else in those files stays as it is."""
+    import os
+
+    from bot import __version__
+    from bot.lifecycle import pin_update, workflow_setup
+
+    root = repo_root()
+    online = workflow_setup.has_token(os.environ)
+    known = workflow_setup.releases(__version__, os.environ)
+    done = pin_update.update(root, known, tag, online=online)
+    new = done.release
+    out.data({"repo": done.repo, "tag": new.tag, "sha": new.sha, "release": new.url,
+              "moved": [vars(m) for m in done.moved], "current": done.current,
+              "compare": done.compare})  # fmt: skip
+    for moved in done.moved:
+        lines = f"{moved.lines} line{'s' if moved.lines != 1 else ''}"
+        out.line(f"  {moved.path}: {moved.old} → {new.tag} ({new.sha}), {lines}")
+    for path in done.current:
+        out.line(f"  {path}: on {new.tag} already")
+    if not done.moved:
+        out.success(f"rfd-bot's action is on {new.tag} already: nothing to change")
+        return 0
+    out.success(f"moved rfd-bot's action to {new.tag} — commit the workflows")
+    out.line(f"what changed: {new.url}")
+    for link in done.compare:
+        out.line(f"every commit since: {link}")
     return 0

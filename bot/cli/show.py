@@ -68,16 +68,16 @@ def _row(doc: Document, store: StateStore) -> dict[str, object]:
 def status(out: Output, rfd: str) -> int:
     """Where an RFD stands, and what to do next."""
     from bot.cli.next_step import status_of
-    from bot.lifecycle.views import to_text
 
     ws = workspace(out)
     view = status_of(ws, rfd)
     data = view.to_dict()
     block = _decision(ws, rfd, data)
     out.data(data)
-    out.line(to_text(view))
-    if block:
-        out.line("\n" + "\n".join(block))
+    if not out.json_mode:
+        from bot.cli.status_text import renderable
+
+        out.rich(renderable(view, block))
     return 0
 
 

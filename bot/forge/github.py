@@ -243,6 +243,19 @@ class GitHubForge:
                 raise
         return True
 
+    def label_exists(self, name: str) -> bool:
+        """Whether the repository has the label ``name`` (404: it has not)."""
+        from github import GithubException
+
+        with translated(f"read label {name!r}"):
+            try:
+                self.repo.get_label(name).color  # noqa: B018 - a lazy object: this is the GET
+            except GithubException as exc:
+                if exc.status == 404:
+                    return False
+                raise
+        return True
+
     def remove_label(self, number: int, label: str) -> None:
         """Remove ``label``; a label that is not there (404) is not an error."""
         from github import GithubException

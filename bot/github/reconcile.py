@@ -8,9 +8,10 @@ request, a review or accept label left behind by a run that died is removed
 (so applying it again starts a new run), an elapsed final comment period is
 ended (see :mod:`bot.github.fcp_end`), and the status comment is rebuilt
 from the PR's files — edited in place by its marker, created if missing.  On open
-tracking issues and PRs, the progress comment of a run that died says it ended.
-Everything is idempotent: a second run finds nothing to change and writes
-nothing.  The job summary says what changed.
+tracking issues and PRs, the progress comment of a run that died says it ended.  A
+trigger label renamed in ``[labels]`` is created and the old one, which no longer triggers
+anything, reported.  Everything is idempotent: a second run finds nothing to change and
+writes nothing.  The job summary says what changed.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ def on_dispatch(ctx: Context) -> None:
     from bot.events import TrackingIssueUpdated
 
     ws = open_workspace(ctx, ctx.root)
+    renamed_labels(ctx)
     issues: list[int] = []
 
     def open_issue(event: TrackingIssueUpdated) -> None:
@@ -60,6 +62,20 @@ def on_dispatch(ctx: Context) -> None:
             ctx.summary.note(line)
     writes = ctx.forge.pacer.writes
     ctx.summary.note((DONE if writes else NOTHING).format(writes=plural(writes, "write")))
+
+
+def renamed_labels(ctx: Context) -> None:
+    """A trigger label renamed in ``[labels]`` is created, and the old one, still on the
+    repository and triggering nothing any more, reported (no request when none is renamed)."""
+    from bot.core.errors import ConfigError
+    from bot.lifecycle.workflow_setup import renamed_labels as check
+
+    repository = ctx.environ.get("GITHUB_REPOSITORY", "the repository")
+    for line, warning in check(ctx.forge, ctx.cfg, repository):
+        if warning:
+            ctx.summary.problem(ConfigError(line), level="warning")
+        else:
+            ctx.summary.note(line)
 
 
 def remove_stale_labels(ctx: Context, pr: PullRequest) -> list[str]:

@@ -8,16 +8,16 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from bot.config.load import ConventionsSection
 from bot.core.atomic import read_exact
-from bot.core.errors import InvalidStructure, TransitionError
+from bot.core.errors import InvalidStructure
 from bot.core.text import plural
 from bot.events import PlanExtracted
 from bot.forge.base import Issue
-from bot.lifecycle.lifecycle import promote, requires_statuses
+from bot.lifecycle.accept_gate import check_acceptable
+from bot.lifecycle.lifecycle import promote
 from bot.lifecycle.workspace import Workspace
 from bot.model import document, plan
-from bot.model.document import Document
 from bot.model.plan import PlanPhase
-from bot.model.status import Status, check_gates
+from bot.model.status import Status
 
 if TYPE_CHECKING:
     from bot.llm.usage import Entry
@@ -85,7 +85,7 @@ def accept(ws: Workspace, query: str, *, model: str | None = None) -> AcceptOutc
     changed: list[Path] = []
     file = ws.find(query)
     rid = str(file.rfd_id)
-    _check_acceptable(ws, file.path, ws.document(file))  # fails before anything changes
+    check_acceptable(ws, file.path, ws.document(file))  # fails before anything changes
     phases, method, usage, notices = extract_plan(ws, rid, model=model)
     if ws.document(rid).status is Status.DRAFT:
         outcome = promote(ws, rid, Status.DISCUSSION)
@@ -113,27 +113,6 @@ def accept(ws: Workspace, query: str, *, model: str | None = None) -> AcceptOutc
     )
     changes = tuple(dict.fromkeys(changed))
     return AcceptOutcome(rid, phases, method, issue, path, changes, msg, usage, notices)
-
-
-def _check_acceptable(ws: Workspace, path: str, doc: Document) -> None:
-    """Everything accept checks before it writes: the status, the Requires gate and the
-    sign-offs ``[consensus]`` asks for."""
-    if doc.status not in (Status.DRAFT, Status.DISCUSSION):
-        hint = (
-            f"it is already {doc.status.value}; see `rfd status {doc.rfd_id}`"
-            if doc.status is not Status.ABANDONED
-            else "an abandoned RFD cannot be accepted"
-        )
-        raise TransitionError(
-            f"RFD {doc.rfd_id} is {doc.status.value}: only Draft or Discussion RFDs are accepted",
-            path=path,
-            hint=hint,
-        )
-    check_gates(Status.ACCEPTED, requires_statuses(ws, doc), path=path)
-    if ws.config.consensus.enabled:
-        from bot.lifecycle.signoff import check_signed_off
-
-        check_signed_off(ws, str(doc.rfd_id), path)
 
 
 def tracking_header(issue: Issue, style: ConventionsSection) -> str | None:

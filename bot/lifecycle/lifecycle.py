@@ -14,6 +14,7 @@ from bot.config.discovery import RfdFile
 from bot.core.errors import AlreadyExists, ValidationError
 from bot.events import RfdCreated, StatusChanged, StatusChanging
 from bot.lifecycle import dialect_new, drafting, plan_gates, publish, style
+from bot.lifecycle.requires import requires_statuses
 from bot.lifecycle.workspace import Workspace
 from bot.model import document
 from bot.model.document import Document
@@ -77,21 +78,6 @@ def check_stage_move(doc: Document, target: Status) -> None:
     words, that its history never makes (``[transitions]``)."""
     new = document.parse(document.set_status(doc.text, target), doc.path).status_word
     check_move(doc.status_word, new, path=doc.path)
-
-
-def requires_statuses(ws: Workspace, doc: Document) -> dict[RfdId, Status | None]:
-    """The status of each RFD this one Requires — and Extends, when ``[process]
-    extends_gates`` — (None when it does not exist or is broken)."""
-    out: dict[RfdId, Status | None] = {}
-    by_id = {f.rfd_id: f for f in ws.files()}
-    keys = ("Requires", "Extends") if ws.config.process.extends_gates else ("Requires",)
-    for rid in dict.fromkeys(r for key in keys for r in doc.links(key)):
-        file = by_id.get(rid)
-        try:
-            out[rid] = ws.document(file).status if file else None
-        except Exception:  # a broken target counts as missing; lint reports it
-            out[rid] = None
-    return out
 
 
 def _set_status(

@@ -7,6 +7,7 @@ from importlib import resources
 from pathlib import Path
 
 from bot.config.load import CONFIG_PATH, Config, load_config, parse
+from bot.core.atomic import make_dir
 from bot.model.ids import split_file_name
 from bot.state import atomic_write
 
@@ -53,7 +54,7 @@ def init(root: Path, *, example: bool = False, overwrite: bool = False) -> InitO
     cfg = load_config(root)
     rfd_dir = root / cfg.rfd_dir
     if not rfd_dir.is_dir():
-        rfd_dir.mkdir(parents=True)
+        make_dir(rfd_dir)
         changes.append(f"created {cfg.rfd_dir}/")
     changes += _state_committed(root, cfg.state_root)
     if example:
@@ -73,7 +74,6 @@ def _write_config(root: Path, overwrite: bool, changes: list[str], kept: list[st
             backup = CONFIG_PATH + BACKUP_SUFFIX
             kept.append(KEPT_CONFIG.format(path=CONFIG_PATH, rfd_dir=found[0], backup=backup))
         return
-    config_file.parent.mkdir(parents=True, exist_ok=True)
     if exists:
         atomic_write(root / (CONFIG_PATH + BACKUP_SUFFIX), config_file.read_text(encoding="utf-8"))
         changes.append(f"kept the previous {CONFIG_PATH} as {CONFIG_PATH}{BACKUP_SUFFIX}")

@@ -6,7 +6,11 @@ template by a test) with two things filled in: the action, pinned
 (for the push trigger).  Where rfd-bot came from is read from how it was installed
 (PEP 610's ``direct_url.json``: ``pip install git+https://github.com/OWNER/rfd-bot@…``
 records the repository and the exact commit, the strongest pin), else it must be
-given.  An existing workflow is never overwritten.  With a token (``RFD_GITHUB_TOKEN`` or
+given.  A tag or branch given as the ref is written as the commit it points at, the tag
+kept as the line's comment (``@<sha> # v1.2.0``): known offline for the release that was
+installed from git, asked of GitHub's API with a token; unknown, it is refused with the
+reason and how to find the commit (see :mod:`bot.config.action_pin`).  An existing
+workflow is never overwritten.  With a token (``RFD_GITHUB_TOKEN`` or
 ``GITHUB_TOKEN``) and a github ``origin``, the trigger labels are created too.
 """
 
@@ -21,7 +25,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Protocol
 
+from bot.config import action_pin
 from bot.config.load import Config
+from bot.config.schema import LabelsSection
 from bot.core.errors import ConfigError
 from bot.core.remotes import repository_of
 from bot.state import atomic_write
@@ -40,6 +46,10 @@ NO_SOURCE = (
 NO_SOURCE_HINT = "say it: `rfd init --github --action-repo OWNER/rfd-bot [--action-ref vX.Y.Z]`"
 BAD_VALUE = "{what} {value!r} does not look like {shape}"
 WROTE = "created {path} (action {action}, push trigger on `{branch}`)"
+PINNED_TAG = (
+    "pinned the action to {sha}, the commit {tag} points at, not to the tag itself: "
+    + action_pin.WHY
+)
 LABEL_CREATED = "created label {name} on {repo}"
 LABEL_KEPT = "label {name} exists on {repo} already"
 TOKEN_ENV = ("RFD_GITHUB_TOKEN", "GITHUB_TOKEN")
@@ -48,23 +58,82 @@ LABELS = (
     ("accept", "0e8a16", "rfd-bot: accept the RFDs this pull request changes"),
 )
 """The trigger labels: attribute of ``[labels]``, colour, description."""
+OLD_LABEL = (
+    "label {old} is still on {repo}, but [labels] {attr} = \"{name}\" in .github/rfd.toml: "
+    "applying {old} no longer triggers anything — delete it, or rename it to {name} instead "
+    "(Settings → Labels) to keep it on the pull requests that have it"
+)
 KEPT = "kept {path}: it exists already (compare it with `rfd init --github` in an empty repo)"
 
 
 class LabelForge(Protocol):
     def create_label(self, name: str, color: str, description: str) -> bool: ...
 
+    def label_exists(self, name: str) -> bool: ...
+
 
 @dataclass(frozen=True)
 class Source:
-    """Where the action is taken from: ``OWNER/NAME`` and the ref it is pinned to."""
+    """Where the action is taken from: ``OWNER/NAME``, the commit it is pinned to and the
+    release tag that commit stands for (when it was given as a tag)."""
 
     repo: str
     ref: str
+    tag: str | None = None
 
     @property
     def action(self) -> str:
-        return ACTION.format(repo=self.repo, ref=self.ref)
+        pinned = ACTION.format(repo=self.repo, ref=self.ref)
+        return f"{pinned} # {self.tag}" if self.tag else pinned
+
+
+class InstalledReleases:
+    """Offline: the commit pip recorded when this rfd-bot was installed from git (PEP 610)
+    is the commit of its own release tag ``v<version>``."""
+
+    def __init__(self, version: str) -> None:
+        self._version = version
+
+    def commit_of(self, repo: str, tag: str) -> str | None:
+        installed = installed_source()
+        if installed is None or installed.repo.lower() != repo.lower():
+            return None
+        if tag != f"v{self._version}" or not action_pin.SHA.fullmatch(installed.ref):
+            return None
+        return installed.ref
+
+    def latest(self, repo: str) -> action_pin.Release | None:
+        return None  # only GitHub knows of newer releases
+
+
+class FirstKnown:
+    """Ask each source in turn: the offline record first, GitHub's API after."""
+
+    def __init__(self, *sources: action_pin.Releases) -> None:
+        self._sources = sources
+
+    def commit_of(self, repo: str, tag: str) -> str | None:
+        return next((s for s in (x.commit_of(repo, tag) for x in self._sources) if s), None)
+
+    def latest(self, repo: str) -> action_pin.Release | None:
+        return next((r for r in (x.latest(repo) for x in self._sources) if r), None)
+
+
+def has_token(environ: Mapping[str, str]) -> bool:
+    return any(environ.get(name) for name in TOKEN_ENV)
+
+
+def releases(version: str, environ: Mapping[str, str]) -> action_pin.Releases:
+    """The installed release's record, and GitHub's API when a token is set."""
+    token = next((environ[name] for name in TOKEN_ENV if environ.get(name)), "")
+    if not token:
+        return InstalledReleases(version)
+    from bot.forge.github_connection import DEFAULT_API_URL, Connection
+    from bot.forge.github_releases import GitHubReleases
+
+    api = (environ.get("GITHUB_API_URL") or DEFAULT_API_URL).rstrip("/")
+    client = Connection("-/-", token, api, seconds_between_writes=None).client()
+    return FirstKnown(InstalledReleases(version), GitHubReleases(client))
 
 
 def render(action: str, branch: str) -> str:
@@ -85,17 +154,27 @@ def installed_source(dist: str = "rfd-bot") -> Source | None:
     return Source(found["repo"], commit) if found and commit else None
 
 
-def source(repo: str | None, ref: str | None, version: str) -> Source:
-    """The action's source: as given, else as installed; ConfigError when unknown."""
+def source(
+    repo: str | None, ref: str | None, version: str, known: action_pin.Releases | None = None
+) -> Source:
+    """The action's source, pinned to a commit: as given, else as installed; ConfigError
+    when the repository is unknown or a tag's commit cannot be found."""
     installed = installed_source()
     if repo is None:
         if installed is None:
             raise ConfigError(NO_SOURCE, hint=NO_SOURCE_HINT)
-        return Source(installed.repo, ref or installed.ref)
+        repo, ref = installed.repo, ref or installed.ref
     _check(repo, REPO_SHAPE, "--action-repo", "OWNER/NAME")
     chosen = ref or f"v{version}"
     _check(chosen, REF_SHAPE, "--action-ref", "a tag, branch or commit sha")
-    return Source(repo, chosen)
+    if action_pin.SHA.fullmatch(chosen):
+        return Source(repo, chosen)
+    sha = (known or InstalledReleases(version)).commit_of(repo, chosen)
+    if sha is None:
+        fmt = {"ref": chosen, "repo": repo}
+        raise ConfigError(action_pin.REFUSED.format(**fmt),
+                          hint=action_pin.GIVE_SHA.format(**fmt))  # fmt: skip
+    return Source(repo, sha, tag=chosen)
 
 
 def default_branch(root: Path, fallback: str) -> str:
@@ -114,7 +193,6 @@ def write_workflow(root: Path, src: Source, branch: str) -> str:
     target = root / WORKFLOW_PATH
     if target.exists():
         return KEPT.format(path=WORKFLOW_PATH)
-    target.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(target, render(src.action, branch))
     return WROTE.format(path=WORKFLOW_PATH, action=src.action, branch=branch)
 
@@ -137,13 +215,64 @@ def origin_repository(root: Path) -> str | None:
 
 
 def create_labels(forge: LabelForge, cfg: Config, repository: str) -> list[str]:
-    """Create the trigger labels ``[labels]`` names; a line for each."""
+    """Create the trigger labels ``[labels]`` names; a line for each.  A label renamed in
+    the configuration whose old default is still on the repository is reported: applying
+    the old one would silently trigger nothing."""
     lines = []
     for attr, color, description in LABELS:
         name = getattr(cfg.labels, attr)
         made = forge.create_label(name, color, description)
         lines.append((LABEL_CREATED if made else LABEL_KEPT).format(name=name, repo=repository))
+        old = getattr(LabelsSection(), attr)
+        if made and name != old and forge.label_exists(old):
+            lines.append(OLD_LABEL.format(old=old, repo=repository, attr=attr, name=name))
     return lines
+
+
+def renamed_labels(forge: LabelForge, cfg: Config, repository: str) -> list[tuple[str, bool]]:
+    """The bot's run after a trigger label was renamed in ``[labels]``: the new label
+    created when it is missing, the old default reported when still on the repository.
+    Each line with whether it is a warning; one read a label when nothing is renamed."""
+    lines = []
+    for attr, color, description in LABELS:
+        name, old = getattr(cfg.labels, attr), getattr(LabelsSection(), attr)
+        if name == old or forge.label_exists(name):
+            continue
+        made = forge.create_label(name, color, description)
+        lines.append(((LABEL_CREATED if made else LABEL_KEPT).format(name=name, repo=repository),
+                      False))  # fmt: skip
+        if forge.label_exists(old):
+            lines.append((OLD_LABEL.format(old=old, repo=repository, attr=attr, name=name), True))
+    return lines
+
+
+LABEL_MAX = 50
+"""GitHub refuses a longer label name (422)."""
+
+
+def check_labels(cfg: Config) -> None:
+    """The trigger labels ``[labels]`` names can work: named, distinct, within GitHub's
+    length, and none a lifecycle label (``rfd: accepted`` …) that the bot sets and removes."""
+    from bot.config.load import CONFIG_PATH
+    from bot.model.lifecycle_labels import status_of
+
+    names = {attr: getattr(cfg.labels, attr) for attr, _, _ in LABELS}
+    for attr, name in names.items():
+        hint = f'name it, e.g. {attr} = "rfd:{attr}"'
+        if not name.strip():
+            raise ConfigError(f"[labels] {attr} is empty: no label would trigger it",
+                              path=CONFIG_PATH, hint=hint)  # fmt: skip
+        if len(name) > LABEL_MAX:
+            raise ConfigError(f"[labels] {attr} is {len(name)} characters long: GitHub takes "
+                              f"at most {LABEL_MAX}", path=CONFIG_PATH, hint=hint)  # fmt: skip
+        if status_of(name) is not None:
+            said = f'[labels] {attr} = "{name}"'
+            raise ConfigError(f"{said} is a lifecycle label, which the bot sets and removes by "
+                              "itself", path=CONFIG_PATH, hint=hint)  # fmt: skip
+    if names["review"].strip().lower() == names["accept"].strip().lower():
+        raise ConfigError(f'[labels] review and accept are both "{names["review"]}": one label '
+                          "cannot ask for a review and for acceptance", path=CONFIG_PATH,
+                          hint='name them apart, e.g. "rfd:review" and "rfd:accept"')  # fmt: skip
 
 
 def _check(value: str, shape: re.Pattern[str], what: str, described: str) -> None:

@@ -39,6 +39,10 @@ OPERATIONS: tuple[tuple[str, str], ...] = (
     ("post", "/repos/{owner}/{repo}/pulls/{pull_number}/reviews"),
     ("get", "/repos/{owner}/{repo}/contents/{path}"),
     ("post", "/repos/{owner}/{repo}/labels"),
+    ("get", "/repos/{owner}/{repo}/labels/{name}"),
+    ("get", "/repos/{owner}/{repo}/releases/latest"),
+    ("get", "/repos/{owner}/{repo}/git/ref/{ref}"),
+    ("get", "/repos/{owner}/{repo}/git/tags/{tag_sha}"),
     ("get", "/orgs/{org}/teams/{team_slug}/memberships/{username}"),
     ("get", "/repos/{owner}/{repo}/activity"),
 )
