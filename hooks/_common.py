@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -32,10 +33,16 @@ def hook_args(prog: str, doc: str, argv: Sequence[str] | None, files: str) -> Na
     options: a ``--`` goes before the first of them (:func:`split_options`)."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog, description=doc.splitlines()[0], allow_abbrev=False)
+    # add_argument makes a formatter to check each argument; argparse's own asks the terminal
+    # its width through shutil (which imports bz2, lzma, zlib): one of a given width checks
+    # the same, and argparse's is back before any help or error is printed
+    unsized = partial(argparse.HelpFormatter, width=78)
+    parser = argparse.ArgumentParser(prog, description=doc.splitlines()[0], allow_abbrev=False,
+                                     formatter_class=unsized)  # fmt: skip
     parser.add_argument("filenames", nargs="*", help=files)
     parser.add_argument("--from-ref", default=os.environ.get("PRE_COMMIT_FROM_REF", ""))
     parser.add_argument("--to-ref", default=os.environ.get("PRE_COMMIT_TO_REF", ""))
+    parser.formatter_class = argparse.HelpFormatter
     options, names = split_options(sys.argv[1:] if argv is None else list(argv), VALUED)
     return parser.parse_args([*options, "--", *names])
 

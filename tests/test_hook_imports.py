@@ -76,12 +76,12 @@ OWN = {
     },
 }
 """The project's modules each hook loads (rfd-sync without a token: it prints what it would do)."""
-STDLIB = {"__future__", "abc", "argparse", "builtins", "bz2", "codecs", "collections",
+STDLIB = {"__future__", "abc", "argparse", "builtins", "codecs", "collections",
           "contextlib", "copyreg", "datetime", "encodings", "enum", "errno", "fnmatch",
           "functools", "genericpath", "gettext", "io", "ipaddress", "itertools", "json",
-          "keyword", "locale", "lzma", "marshal", "math", "ntpath", "operator", "os", "pathlib",
-          "posix", "posixpath", "re", "reprlib", "shutil", "site", "stat", "sys", "time",
-          "types", "typing", "urllib", "warnings", "zipimport", "zlib"}  # fmt: skip
+          "keyword", "locale", "marshal", "math", "ntpath", "operator", "os", "pathlib",
+          "posix", "posixpath", "re", "reprlib", "site", "stat", "sys", "time",
+          "types", "typing", "urllib", "warnings", "zipimport"}  # fmt: skip
 """Top-level modules of the standard library any hook may load (private ``_x`` ones aside)."""
 
 CHILD = """

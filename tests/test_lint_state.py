@@ -48,3 +48,22 @@ def test_lint_reports_every_state_problem_the_hook_reports(
     assert found <= _problems(linted), (hooked, linted)
     assert f"{S}/explore.md:3: error: looks like an Anthropic API key" in linted
     assert KEY not in linted and KEY[13:30] not in linted
+
+
+def test_lint_finds_credentials_in_nested_state_files_in_path_order_not_past_links(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    commit(git_repo, {A: rfd_file(status="Accepted")})
+    write(git_repo, {
+        f"{S}/reviews/1721500000.md": f"# Review\n\nok\ntoken: {KEY}\n",
+        f"{S}/phases/1.md": f"Phase one.\n{KEY}\n",
+        f"{S}/explore.md": f"{KEY}\n",
+    })  # fmt: skip
+    outside = git_repo / "elsewhere"
+    write(git_repo, {"elsewhere/notes.md": f"{KEY}\n"})
+    (git_repo / S / "linked").symlink_to(outside, target_is_directory=True)
+    assert rfd(["-C", str(git_repo), "lint"]) == 1
+    linted = capsys.readouterr().out
+    lines = [line.split(": error:")[0] for line in linted.splitlines() if "looks like" in line]
+    assert lines == [f"{S}/explore.md:1", f"{S}/phases/1.md:2", f"{S}/reviews/1721500000.md:4"]
+    assert KEY not in linted

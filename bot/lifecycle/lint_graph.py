@@ -99,6 +99,8 @@ def _back_links(doc: Document, me: RfdId, corpus: Corpus) -> Iterator[Finding]:
 
 
 def _definitions(doc: Document, corpus: Corpus) -> Iterator[Finding]:
+    if "]:" not in doc.text:  # every link definition has one: most RFDs have none
+        return
     folder = posixpath.dirname(doc.path)
     for index, kind in enumerate(doc.kinds):
         match = _DEFINITION.match(doc.lines[index]) if kind is LineKind.TEXT else None

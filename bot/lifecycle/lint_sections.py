@@ -85,8 +85,8 @@ def repeated_headings(doc: Document) -> Iterator[Finding]:
 
 
 def _draft_mentions(doc: Document) -> Iterator[Finding]:
-    if doc.rfd_id is None or doc.rfd_id.draft:
-        return
+    if doc.rfd_id is None or doc.rfd_id.draft or not _DRAFT_MENTION_RE.search(doc.text):
+        return  # a mention on a line is a mention in the text: most RFDs stop here
     lines = doc.lines
     body = max((f.index + f.span for f in doc.fields), default=doc.heading_line)
     for index, kind in enumerate(doc.kinds):

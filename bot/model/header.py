@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 from bot.model.ids import RfdId
@@ -111,6 +112,7 @@ def _field(match: re.Match[str], lines: Sequence[str], index: int, extra: int) -
     return Field(match["key"].strip(), value, index + 1, 1 + extra)
 
 
+@lru_cache(maxsize=4096)  # the same keys and titles, in every RFD a command reads
 def normalize_key(key: str) -> str:
     return " ".join(key.split()).casefold()
 

@@ -11,6 +11,7 @@ import enum
 import itertools
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from functools import lru_cache
 from typing import NamedTuple, Protocol
 
 _HEADING_RE = re.compile(
@@ -177,6 +178,7 @@ def section_end(found: list[Heading], position: int, total: int) -> int:
     return total
 
 
+@lru_cache(maxsize=4096)  # the same keys and titles, in every RFD a command reads
 def normalize_title(title: str) -> str:
     """Titles compare case-insensitively, ignoring surrounding and repeated spaces."""
     return " ".join(title.split()).casefold()

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Protocol
 
@@ -120,7 +120,10 @@ def _review_names(store: StateStore, key: str) -> list[RfdError]:
     errors: list[RfdError] = []
     for name in (REVIEWS, IMPL_REVIEWS):
         folder = store.path(key, name)
-        names = sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:  # no such directory (or a file in its place: a shape error)
+            continue
         errors += [
             InvalidStructure(
                 f"review file {n!r} is not named by its unix timestamp",
@@ -138,12 +141,14 @@ def _secrets(store: StateStore, folder: Path) -> list[RfdError]:
     from bot.core.secret_shapes import find
 
     errors: list[RfdError] = []
-    for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()):
-        text = path.read_bytes()[:MAX_SCAN].decode("utf-8", "surrogateescape")
+    for parts in sorted(_files(str(folder))):
+        path = os.path.join(folder, *parts)
+        with open(path, "rb") as handle:  # read() sizes its buffer by the file; read(n) by n
+            text = handle.read()[:MAX_SCAN].decode("utf-8", "surrogateescape")
         lines = {text.count("\n", 0, s.start) + 1: s.kind for s in find(text)}
         errors += [
             ValidationError(
-                f"looks like {kind}", path=store.show(path), line=line,
+                f"looks like {kind}", path=store.show(Path(path)), line=line,
                 alternatives=(
                     "remove it (state files are committed and pushed); revoke it if it ever "
                     "left your machine, and keep keys in environment variables",
@@ -152,6 +157,16 @@ def _secrets(store: StateStore, folder: Path) -> list[RfdError]:
             for line, kind in sorted(lines.items())
         ]  # fmt: skip
     return errors
+
+
+def _files(folder: str, parts: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
+    """The regular files under ``folder`` as path parts (links neither listed nor followed)."""
+    with os.scandir(os.path.join(folder, *parts)) as entries:
+        for entry in entries:
+            if entry.is_file(follow_symlinks=False):
+                yield (*parts, entry.name)
+            elif entry.is_dir(follow_symlinks=False):
+                yield from _files(folder, (*parts, entry.name))
 
 
 def _read_errors(key: str, name: str, read: Callable[[], object]) -> list[RfdError]:

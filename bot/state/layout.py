@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
@@ -85,6 +86,7 @@ def state_key(rfd_id: Key) -> str:
     return key
 
 
+@lru_cache(maxsize=256)  # the same few names, asked for each RFD a command reads
 def relative_parts(relpath: str) -> tuple[str, ...]:
     """The parts of a path that must stay inside a state directory."""
     parts = PurePosixPath(relpath).parts

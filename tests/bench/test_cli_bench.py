@@ -38,7 +38,7 @@ def test_list_and_status(repos: dict[int, Path]) -> None:
         for argv in COMMANDS
         for n, repo in repos.items()
     }
-    table = measure(jobs, environment(repos[20].parent / "pycache"))
+    table = measure(jobs, environment(repos[20].parent))
     print("\n| command | 20 RFDs: wall (cpu) ms | 2,000 RFDs: wall (cpu) ms |")
     print("| --- | ---: | ---: |")
     for argv in COMMANDS:
@@ -63,7 +63,7 @@ def test_list_on_an_adopted_repository(tmp_path: Path) -> None:
         name: ([sys.executable, "-c", CLI, "-C", str(where), "list"], where)
         for name, where in (("as it is", repo), ("after rfd init", detected))
     }
-    table = measure(jobs, environment(tmp_path / "pycache"))
+    table = measure(jobs, environment(tmp_path))
     print("\n| `rfd list` on the adopter's repository (38 RFDs, 4 templates) | wall (cpu) ms |")
     print("| --- | ---: |")
     for name, timing in table.items():

