@@ -81,12 +81,15 @@ class Layout(NamedTuple):
     """The repository's own templates (a glob relative to ``rfd_dir``): never RFDs."""
     consensus: ConsensusSection | None = None
     """The sign-offs acceptance needs (None without a ``[consensus]`` table)."""
+    bot_login: str = "github-actions[bot]"
+    """The account the bot writes as (``[bot] login``): its comments prove its commits."""
 
     @classmethod
     def of(cls, cfg: Config) -> Layout:
         drafts = f"{cfg.rfd_dir}/{cfg.rfd.drafts_dir.strip('/')}"
         consensus = cfg.consensus if cfg.consensus.enabled else None
-        return cls(cfg.rfd_dir, drafts, cfg.state_root, cfg.rfd.templates, consensus)
+        return cls(cfg.rfd_dir, drafts, cfg.state_root, cfg.rfd.templates, consensus,
+                   cfg.bot.login)  # fmt: skip
 
     def rfd_id(self, path: str) -> RfdId | None:
         """The id of the RFD file at ``path``, None when it is not an RFD file."""

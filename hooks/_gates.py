@@ -3,7 +3,8 @@
 → Accepted: a valid ``plan.json`` in the RFD's state directory, or an Implementation
 Plan section from which one can be extracted, every Requires target at least
 Accepted, and (with a ``[consensus]`` table) the approvals, no open concern and an
-elapsed final comment period in ``consensus.json``.  → Implemented: a summary
+elapsed final comment period in ``consensus.json`` (as far as it can be trusted:
+:mod:`hooks._signoffs`).  → Implemented: a summary
 ``phases/<label>.md`` for every phase of the plan that is not ``(optional)``/
 ``(deferred)``, and every Requires target Implemented.  ``[process]`` may drop the
 plan or the phases, and makes Extends gate like Requires.  Phases
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING
 from bot.core.errors import GateError, RfdError
 from bot.core.text import plural
 from bot.model.status import Status, check_gates
+from hooks import _git
 from hooks._common import Layout, decode
 from hooks._statuses import Statuses
 from hooks._tree import Tree
@@ -59,32 +61,49 @@ def check(
     requires = tuple(dict.fromkeys(r for key in process.gating_keys() for r in doc.links(key)))
     if requires:
         problems.extend(_requires(doc.path, new, statuses().lookup(requires)))
-    if new is Status.ACCEPTED and layout.consensus is not None:
+    if new is Status.ACCEPTED:  # on GitHub the default branch's [consensus] decides
         problems.extend(_signed_off(doc, rfd_id, tree, layout))
     return problems
 
 
 def _signed_off(doc: Document, rfd_id: RfdId, tree: Tree, layout: Layout) -> list[RfdError]:
-    """The sign-offs ``[consensus]`` asks for, as the committed ``consensus.json`` has them."""
+    """The sign-offs ``[consensus]`` asks for (on GitHub: the default branch's), as far as
+    the ledger can be trusted (:mod:`hooks._signoffs`)."""
+    if layout.consensus is None and not _git.on_github(tree.root):
+        return []  # no sign-offs asked for here, nor on a default branch to honour
     import time
+    from functools import partial
 
     from bot.lifecycle.consensus_gate import standing
     from bot.model import consensus
+    from hooks import _bot_proofs, _signoffs
 
-    assert layout.consensus is not None
     path = layout.state_path(rfd_id, consensus.FILE)
-    text = tree.text(path)
     try:
-        ledger = consensus.Ledger() if text is None else consensus.loads(text, path)
+        trust = _signoffs.counted(
+            tree.root,
+            tree.commit,
+            path,
+            tree.text(path),
+            partial(_bot_proofs.load, layout.bot_login),
+        )
     except RfdError as err:
         return [err]
+    if trust.problem:
+        return [GateError(f"cannot move to Accepted: {trust.problem}", path=doc.path)]
+    rules = trust.rules if trust.from_base else layout.consensus
+    if rules is None:
+        return []
     rev = consensus.revision(doc.text)
-    found = standing(layout.consensus, ledger, str(rfd_id), rev, time.time())
+    found = standing(rules, trust.ledger, str(rfd_id), rev, time.time())
     if found.met:
         return []
+    hint = f"see `rfd status {rfd_id}`; {path} records them"
+    if trust.unverified:
+        hint = f"not counted, written by hand: {_signoffs.WHAT_TO_DO}"
     return [GateError(
         f"cannot move to Accepted: the sign-offs are not in ({'; '.join(found.missing)})",
-        path=doc.path, hint=f"see `rfd status {rfd_id}`; {path} records them",
+        path=doc.path, hint=hint, alternatives=trust.unverified,
     )]  # fmt: skip
 
 

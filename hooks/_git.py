@@ -9,7 +9,8 @@ Every function takes the repository root and returns text; blobs are read in one
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import IO, NamedTuple
 
@@ -152,6 +153,20 @@ def origin_repository(root: Path) -> str | None:
     from bot.core.remotes import repository_of
 
     return repository_of(url)
+
+
+def on_github(root: Path, environ: Mapping[str, str] = os.environ) -> bool:
+    """Are sign-offs given on GitHub here: in GitHub Actions, or ``origin`` on GitHub (or on
+    ``$GITHUB_SERVER_URL``'s host)?"""
+    if environ.get("GITHUB_ACTIONS") == "true":
+        return True
+    try:
+        url = run(root, "remote", "get-url", "origin").decode().strip()
+    except GitFailed:
+        return False
+    server = environ.get("GITHUB_SERVER_URL", "https://github.com").split("://")[-1].rstrip("/")
+    return any(f"{sep}{host}{end}" in url for host in {"github.com", server}
+               for sep in ("@", "//") for end in (":", "/"))  # fmt: skip
 
 
 def has_head(root: Path) -> bool:

@@ -77,6 +77,11 @@ class Tree:
             return None if blob == ZERO else self._reader.read(blob, path)
         return self._reader.read(f"{self._base}:{path}", path)
 
+    @property
+    def commit(self) -> str:
+        """The commit this version is (the index and the working tree: the one they are on)."""
+        return self._base or "HEAD"
+
     def exists(self, path: str) -> bool:
         """Whether ``path`` is a file in this version (the working tree: on disk)."""
         if self.rev is None:

@@ -243,6 +243,11 @@ BY_AN_AUTHOR = [
     ("the PR author", "@octocat", "Codertocat", "/rfd approve", None),
     ("Name (@login)", "Hubot Person (@hubot)", "hubot", "/rfd approve", None),
     ("a profile link", "[@hubot](https://github.com/hubot)", "hubot", "/rfd approve", None),
+    ("@login", "@hubot", "hubot", "/rfd approve", None),
+    ("a plain login", "hubot", "hubot", "/rfd approve", None),
+    # an email no author line links to a login: a commit of the PR carries it, and GitHub
+    # says hubot made that commit
+    ("Name <email>", "Hubot Person <hubot@example.org>", "hubot", "/rfd approve", None),
     ("resolving a concern of another", "@octocat", "Codertocat", "/rfd resolve 1", CONCERN_1),
 ]
 
@@ -293,3 +298,58 @@ def test_a_trailer_written_by_hand_does_not_pass_for_the_bots_commit(
         for r in vcr.requests
         if r.path.endswith("/1061/reactions") and r.method == "POST"
     ] == ["eyes", "rocket"]
+
+
+@pytest.mark.vcr
+def test_deleting_the_status_comment_loses_no_proof(
+    tmp_path: Path, world: tuple[Path, Path], vcr: Any
+) -> None:
+    """hubot approves (answered by 🚀 alone: the status comment was the only comment naming
+    the bot's commit); someone deletes the status comment and the PR's author pushes a ledger
+    adding mona's approval and an ended FCP.  `/rfd accept`: hubot's approval still counts
+    (GitHub's record says the bot pushed that commit), the forged entries still do not."""
+    origin, checkout = world
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd approve", "hubot", 1001)) == 0
+    seed = tmp_path / "seed"
+    git(seed, "pull", "-q", str(origin), BRANCH)
+    written = json.loads(ELAPSED)
+    written["approvals"] = [*ledger(origin)["approvals"], written["approvals"][1]]
+    (seed / LEDGER).write_text(json.dumps(written, indent=2) + "\n", encoding="utf-8")
+    git(seed, "commit", "-q", "-am", "sign-offs")
+    git(seed, "push", "-q", str(origin), f"HEAD:refs/heads/{BRANCH}")
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd accept", "hubot", 1081)) == 0
+    (refusal,) = [r.body for r in vcr.requests if r.body and b"c1081-accept" in r.body]
+    said = json.loads(refusal)["body"]
+    assert "approvals: 1 of 2, waiting on @\u200bCodertocat/architects" in said
+    assert "Not counted on RFD 045: an approval by mona, a final comment period" in said
+    assert "an approval by hubot" not in said
+    assert "- **Status**: Discussion" in git(origin, "show", f"{BRANCH}:{RFD_PATH}")
+
+
+@pytest.mark.vcr
+def test_sign_off_comments_count_as_they_stand_now(
+    tmp_path: Path, world: tuple[Path, Path], vcr: Any
+) -> None:
+    """hubot and mona approve, mona raises a concern; then hubot's comment is deleted, mona
+    edits her approval into a remark and rewords her concern.  `/rfd accept`: neither
+    approval counts any more, the concern is open as it now reads, and the reply says why."""
+    origin, checkout = world
+    for body, sender, cid in (
+        ("/rfd approve", "hubot", 1001),
+        ("/rfd approve", "mona", 1002),
+        ("/rfd concern Proxies may buffer the chunked response", "mona", 1003),
+    ):
+        assert run_bot(tmp_path, checkout, "issue_comment", comment(body, sender, cid)) == 0
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd accept", "hubot", 1091)) == 0
+    (refusal,) = [r.body for r in vcr.requests if r.body and b"c1091-accept" in r.body]
+    said = json.loads(refusal)["body"]
+    assert "approvals: 0 of 2, waiting on hubot, @\u200bCodertocat/architects" in said
+    assert "concern 1 by mona is open: Proxies buffer it, and retries repeat it" in said
+    assert (
+        "On RFD 045: the approval by hubot no longer counts: its comment was deleted; the "
+        "approval by mona no longer counts: its comment was edited and no longer says "
+        "`/rfd approve`; concern 1 counts as its comment now says (edited): Proxies buffer it, "
+        "and retries repeat it."
+    ) in said
+    assert "Not counted" not in said  # nothing here was written by hand
+    assert "- **Status**: Discussion" in git(origin, "show", f"{BRANCH}:{RFD_PATH}")

@@ -12,16 +12,17 @@ import pytest
 from markdown_it import MarkdownIt
 
 from bot.config.schema import ConsensusSection
-from bot.forge.base import Issue
+from bot.forge.base import Comment, Issue
 from bot.github.accept_label import next_step
-from bot.github.bot_records import forged_line
+from bot.github.bot_records import followed_line, forged_line
 from bot.github.dashboard import Panel, Who, render
 from bot.github.failure import retry_text
+from bot.github.followed import as_now
 from bot.lifecycle import tracking
 from bot.lifecycle.accept import AcceptOutcome
 from bot.lifecycle.consensus_gate import block
 from bot.model.consensus import Approval, Concern, Ledger
-from bot.model.ledger_trust import forged
+from bot.model.ledger_trust import Step, forged
 from bot.model.plan import PlanPhase
 from bot.model.status import Status
 
@@ -99,6 +100,17 @@ def forged_note(text: str) -> str:
     return forged_line("045", forged(Ledger((Approval(text, "abc", 0.0, text),)), Ledger()))
 
 
+def followed_note(text: str) -> str:
+    """The line saying what edited sign-off comments count for: a concern reworded to ``text``
+    (one line of it: a command is one line), its author's login being ``text`` too."""
+    first = next(line for line in text.splitlines() if line.strip())
+    raised = Ledger((), (Concern(1, text, "Proxies may buffer"),))
+    comment = Comment(1, f"/rfd concern {first}", "", text)
+    _, notes = as_now(Step(Ledger(), raised, proven=True), comment)
+    removed = as_now(Step(Ledger(), Ledger((Approval(text, "abc", 0.0, text),)), True), None)[1]
+    return followed_line("045", [*notes.values(), *removed.values()])
+
+
 POSTS = {
     "status comment": status_comment,
     "tracking issue": tracking_issue,
@@ -106,6 +118,7 @@ POSTS = {
     "sign-off reply": sign_off_reply,
     "failure reply": failure_reply,
     "forged ledger note": forged_note,
+    "edited sign-offs note": followed_note,
 }
 
 

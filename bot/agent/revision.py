@@ -60,6 +60,7 @@ TEMPERATURE = 0.2
 """Refine edits a document it should keep: a low temperature (seed 004), on the models that
 accept one (:mod:`bot.llm.anthropic_wire` sends it to the legacy Claude models only)."""
 
+
 @dataclasses.dataclass(frozen=True)
 class Asked:
     """What one pass asks: its template, variables, and a title for the judges."""

@@ -46,9 +46,7 @@ def session_for(
     """A session on the RFD ``query`` names (``045``, ``D32``...); ``steer``: ``--edit``."""
     doc = ws.document(query)
     found = ws.find(query)
-    base = Session.from_workspace(
-        ws, model=model, prompter=prompter, on_text=on_text, steer=steer
-    )
+    base = Session.from_workspace(ws, model=model, prompter=prompter, on_text=on_text, steer=steer)
     return base.for_rfd(found.rfd_id, found.path, doc.title)
 
 

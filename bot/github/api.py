@@ -39,6 +39,7 @@ class RepoApi:
         self.requester = repo.requester
         self.url = repo.url
         self._files: dict[int, list[ChangedFile]] = {}
+        self._pushes: dict[tuple[str, str], frozenset[str]] = {}
         self.sleep: Callable[[float], None] = time.sleep
         """Waits between the retries of a reaction (replaced in tests)."""
 
@@ -126,6 +127,23 @@ class RepoApi:
                 {"content": reaction.value, "per_page": 100},
             )
         return any(by(str((r.get("user") or {}).get("login", ""))) for r in found)
+
+    def pushed(self, branch: str, actor: str) -> frozenset[str]:
+        """The commits ``actor``'s pushes to ``branch`` left it at, as GitHub's record of the
+        repository's activity says (the latest 100; read once per run): who pushed is the
+        account that authenticated, which no commit's text can change, and nobody can
+        delete it."""
+        if (branch, actor) not in self._pushes:
+            self._pushes[branch, actor] = self._pushed(branch, actor)
+        return self._pushes[branch, actor]
+
+    def _pushed(self, branch: str, actor: str) -> frozenset[str]:
+        with translated(f"read who pushed to {branch}"):
+            query = {"ref": f"refs/heads/{branch}", "actor": actor, "activity_type": "push"}
+            found = self._get("/activity", {**query, "per_page": PER_PAGE})
+        return frozenset(str(a.get("after", "")) for a in found
+                         if str((a.get("actor") or {}).get("login", "")).lower() == actor.lower()
+                         and a.get("activity_type") == "push")  # fmt: skip
 
     def add_labels(self, number: int, names: tuple[str, ...]) -> list[str]:
         """Label #``number``; the names GitHub had to create for it (they come back grey)."""

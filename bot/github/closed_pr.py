@@ -139,8 +139,14 @@ def _later(ctx: Context, number: int, by: PullRequest,
     branch = ctx.delivery.default_branch
     blocks = []
     for changed, doc in found:
-        later = LATER.format(rid=changed.file.rfd_id, status=inline(doc.status.value),
-                             branch=branch, number=by.number, url=f"{web}/pull/{by.number}")
+        later = LATER.format(
+            rid=changed.file.rfd_id,
+            status=inline(doc.status.value),
+            branch=branch,
+            number=by.number,
+            url=f"{web}/pull/{by.number}",
+        )
         blocks.append(f"{_block(ctx, changed, doc, True, then=True)}\n\n{later}")
-    ctx.upsert("status", number, "\n\n".join([*blocks, FOOTER_LATER]), number=number,
-               proofs=True)  # the commit markers of quiet sign-offs are never edited away
+    ctx.upsert(
+        "status", number, "\n\n".join([*blocks, FOOTER_LATER]), number=number, proofs=True
+    )  # the commit markers of quiet sign-offs are never edited away

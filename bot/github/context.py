@@ -45,6 +45,8 @@ class Context:
     the proof :mod:`bot.github.bot_records` asks for that the bot made them."""
     forged: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """``{rfd id: ledger entries written by hand}``, left out of what counts (the reply says)."""
+    followed: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """``{rfd id: what its sign-off comments, edited or deleted since, now count for}``."""
 
     @property
     def number(self) -> int:

@@ -139,10 +139,13 @@ def done_before(ctx: Context, checkout: Checkout, ids: str, what: str) -> str | 
 
 
 def forged_lines(ctx: Context) -> list[str]:
-    """A line for each RFD whose ledger on the branch holds entries written by hand."""
-    from bot.github.bot_records import forged_line
+    """A line for each RFD whose sign-off comments were edited or deleted, and for each whose
+    ledger on the branch holds entries written by hand."""
+    from bot.github.bot_records import followed_line, forged_line
 
-    return [forged_line(rid, found) for rid, found in sorted(ctx.forged.items())]
+    return [followed_line(rid, notes) for rid, notes in sorted(ctx.followed.items())] + [
+        forged_line(rid, found) for rid, found in sorted(ctx.forged.items())
+    ]
 
 
 def refuse_label(ctx: Context, number: int, label: str, reason: str) -> None:

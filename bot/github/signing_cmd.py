@@ -98,8 +98,10 @@ def _not_by_an_author(ctx: Context, pr: PullRequest, checkout: Checkout, ws: Wor
         (number,) = command.selection or (0,)
         found = next((c for c in ws.store.read_consensus(rid).concerns if c.number == number),
                      None)  # fmt: skip
-        if found is not None and not same_login(found.author, login) and is_author(
-            ctx, pr, checkout, [ws.document(rid)], login
+        if (
+            found is not None
+            and not same_login(found.author, login)
+            and is_author(ctx, pr, checkout, [ws.document(rid)], login)
         ):
             author = inline(found.author)
             raise Refused(AUTHOR_MAY_NOT_RESOLVE.format(login=login, number=number, author=author))

@@ -118,7 +118,12 @@ def run(ctx: Context, command: Command) -> None:
         return
     reaction = Reaction.ROCKET if spec.mutating else None
     # a reply replaces a failure report, and names ledger entries written by hand
-    quiet = command.verb in QUIET and ctx.failure_report() is None and not ctx.forged
+    quiet = (
+        command.verb in QUIET
+        and ctx.failure_report() is None
+        and not ctx.forged
+        and not ctx.followed
+    )
     if message and not quiet:
         _answer(ctx, command, key, message, reaction, DONE)
         return

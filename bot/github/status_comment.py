@@ -106,14 +106,19 @@ def render(ctx: Context, rows: list[Row], lint: Lint, posted: list[PostedReview]
 
 
 def _with_forged(ctx: Context, made: dashboard.Panel) -> dashboard.Panel:
-    """``made`` whose Decision block also names the ledger entries written by hand on the
-    branch that it left out (:mod:`bot.github.bot_records`)."""
-    from bot.github.bot_records import forged_line
+    """``made`` whose Decision block also says what edited or deleted sign-off comments now
+    count for, and names the ledger entries written by hand on the branch that it left out
+    (:mod:`bot.github.bot_records`)."""
+    from bot.github.bot_records import followed_line, forged_line
 
-    found = ctx.forged.get(made.rfd_id)
-    if not found:
+    notes, found = ctx.followed.get(made.rfd_id), ctx.forged.get(made.rfd_id)
+    lines = [followed_line(made.rfd_id, notes)] if notes else []
+    lines += [forged_line(made.rfd_id, found)] if found else []
+    if not lines:
         return made
-    return replace(made, decision=(*made.decision, "", f"> {forged_line(made.rfd_id, found)}"))
+    return replace(
+        made, decision=(*made.decision, *(x for line in lines for x in ("", f"> {line}")))
+    )
 
 
 def on_pull_request(ctx: Context) -> None:

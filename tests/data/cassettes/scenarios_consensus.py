@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from gh_data import (
     BOT,
@@ -70,6 +71,19 @@ def rockets(cid: int, *found: dict[str, Any]) -> Interaction:
     """``GET …/reactions?content=rocket``: has the bot answered the quiet command ``cid``?"""
     return call("GET", f"/issues/comments/{cid}/reactions", query="content=rocket&per_page=100",
                 reply=list(found))  # fmt: skip
+
+
+def pushes(*made: tuple[str, str]) -> Interaction:
+    """``GET /repos/…/activity``: the bot's pushes to the PR's branch (newest first), each
+    ``(before, after)``; asked when a commit that changed the ledger is named by none of the
+    bot's comments."""
+    query = urlencode({"ref": f"refs/heads/{BRANCH}", "actor": BOT["login"],
+                       "activity_type": "push", "per_page": 100})  # fmt: skip
+    found = [{"id": 4000 + n, "node_id": f"AC_kwDOA{4000 + n}", "before": before,
+              "after": after, "ref": f"refs/heads/{BRANCH}", "timestamp": "2026-11-22T02:00:00Z",
+              "activity_type": "push", "actor": BOT}
+             for n, (before, after) in enumerate(reversed(made))]  # fmt: skip
+    return call("GET", "/activity", query=query, reply=found)
 
 
 def member(login: str, active: bool = True) -> Interaction:
@@ -294,12 +308,12 @@ def forged_ledger() -> list[Interaction]:
     pr.commits[0]["sha"] = FORGED_HEAD
     pr.comments.append(RUNNING)
     waiting = comment(STATUS, 2, body("consensus-status-forged"))
-    scheduled = [OPEN_PRS, files(ELAPSED_BLOB), listed(RUNNING),
+    scheduled = [OPEN_PRS, files(ELAPSED_BLOB), pushes(), listed(RUNNING),
                  call("PATCH", f"/issues/comments/{STATUS}", body={"body": waiting["body"]},
                       reply=waiting)]  # fmt: skip
     pr.comments[0] = waiting
     accept = [pr.said(1031, "hubot", "/rfd accept"), perm("hubot", "maintain"),
-              react("eyes", 1031), pr.pull(), files(ELAPSED_BLOB), pr.listed_commits(),
+              react("eyes", 1031), pr.pull(), files(ELAPSED_BLOB), pushes(), pr.listed_commits(),
               react("confused", 1031), pr.replied("consensus-accept-forged", 3031)]  # fmt: skip
     return scheduled + accept
 
@@ -307,12 +321,22 @@ def forged_ledger() -> list[Interaction]:
 CASSETTES[G + "test_a_ledger_written_by_hand_on_the_branch_counts_for_nothing"] = forged_ledger()
 
 
-def by_an_author(case: str, login: str, role: str, said: str) -> list[Interaction]:
+HUBOTS_COMMIT = "8f2c2f0d1c3b4a5e6f708192a3b4c5d6e7f80912"  # on the PR, by hubot's email
+
+
+def by_an_author(case: str, login: str, role: str, said: str,
+                 email: bool = False) -> list[Interaction]:  # fmt: skip
     """An author of the RFD approves it (or resolves mona's concern, in the default branch's
-    ledger): refused."""
+    ledger): refused.  With ``email`` the RFD names its author by email only: the PR's
+    commits are asked, and one carrying that email is hubot's, GitHub says."""
     pr = Thread()
+    asked: list[Interaction] = []
+    if email:
+        pr.commits.append(commit_item(HUBOTS_COMMIT, person("hubot"), "hubot@example.org",
+                                      "Hubot Person"))  # fmt: skip
+        asked = [pr.listed_commits()]
     return [pr.said(1051, login, said), rockets(1051), perm(login, role), react("eyes", 1051),
-            pr.pull(), files(None), react("confused", 1051),
+            pr.pull(), files(None), *asked, react("confused", 1051),
             pr.replied(f"consensus-by-an-author-{case}", 3051)]  # fmt: skip
 
 
@@ -321,6 +345,11 @@ CASSETTES |= {
     AUTHOR_TEST + "[the PR author]": by_an_author("pr", "Codertocat", "write", "/rfd approve"),
     AUTHOR_TEST + "[Name (@login)]": by_an_author("named", "hubot", "write", "/rfd approve"),
     AUTHOR_TEST + "[a profile link]": by_an_author("linked", "hubot", "write", "/rfd approve"),
+    AUTHOR_TEST + "[@login]": by_an_author("named", "hubot", "write", "/rfd approve"),
+    AUTHOR_TEST + "[a plain login]": by_an_author("named", "hubot", "write", "/rfd approve"),
+    AUTHOR_TEST + "[Name -email-]": by_an_author(  # pytest-recording writes <> as -
+        "named", "hubot", "write", "/rfd approve", email=True
+    ),
     AUTHOR_TEST + "[resolving a concern of another]": by_an_author(
         "resolve", "Codertocat", "maintain", "/rfd resolve 1"
     ),
@@ -338,7 +367,7 @@ def forged_trailer() -> list[Interaction]:
     tidy["commit"]["message"] = "Tidy up\n\nRfd-Bot-Event: c1061"
     pr.commits.append(tidy)
     concern = "/rfd concern Proxies may buffer the chunked response"
-    return signed(
+    out = signed(
         pr,
         (1061, "mona", concern),
         "write",
@@ -346,6 +375,8 @@ def forged_trailer() -> list[Interaction]:
         made=("6df0806bbfefb6533bfcea86b589e6a16e056986", ""),
         status="consensus-status-trailer",
     )
+    at = next(n for n, c in enumerate(out) if "/pulls/2/files" in c["request"]["uri"])
+    return [*out[: at + 1], pushes(), *out[at + 1 :]]  # who pushed the trailer? not the bot
 
 
 CASSETTES[G + "test_a_trailer_written_by_hand_does_not_pass_for_the_bots_commit"] = forged_trailer()
@@ -361,11 +392,119 @@ def approved_over_a_forged_ledger() -> list[Interaction]:
     pr.commits[0]["sha"] = FORGED_HEAD
     pr.ledger = ELAPSED_BLOB
     said = (1041, "hubot", "/rfd approve")
-    return [*signed(pr, said, "maintain", team=False, made=(FORGED_APPROVAL, ""),
-                    status="consensus-status-forged-approved"),
+    out = signed(pr, said, "maintain", team=False, made=(FORGED_APPROVAL, ""),
+                 status="consensus-status-forged-approved")  # fmt: skip
+    out.insert(next(n for n, c in enumerate(out) if "/pulls/2/files" in c["request"]["uri"]) + 1,
+               pushes())  # fmt: skip
+    return [*out,
             pr.replied("consensus-approve-forged", 2041)]  # fmt: skip
 
 
 CASSETTES[G + "test_a_sign_off_over_a_forged_ledger_counts_and_names_what_it_left_out"] = (
     approved_over_a_forged_ledger()
+)
+
+
+HOOK_BOT_COMMIT = "2fab5182faaa493a93492c883b212cf9008a5bcd"  # bob's approval (fixed git dates)
+HOOK_HAND_COMMIT = "396b70154a2eeff4466eea88549a535020753cf7"  # carol's, written by hand
+HOOK_MAIN = "30ccf94ea7e3afd1dff079e4f0b1104b5972de49"  # the default branch it started from
+
+
+def hook_reads_the_bots_proofs() -> list[Interaction]:
+    """rfd-status in PR 7's CI run asks for the PR's comments once: the bot's status comment
+    names its commit; mallory's comment names the hand-written one in the same words."""
+    status = comment(3001, 7, f"<!-- rfd-bot:commit:{HOOK_BOT_COMMIT} -->\n"
+                     "<!-- rfd-bot:status:7 -->\n## RFD status")  # fmt: skip
+    planted = comment(3002, 7, f"<!-- rfd-bot:commit:{HOOK_HAND_COMMIT} -->\nlgtm",
+                      person("mallory"))  # fmt: skip
+    return [call("GET", "/issues/7/comments", query="per_page=100&page=1",
+                 reply=[status, planted])]  # fmt: skip
+
+
+CASSETTES[
+    "test_hook_signoffs/test_a_commit_the_bots_comments_name_counts_and_a_hand_written_one_does_not"
+] = hook_reads_the_bots_proofs()
+
+
+HUBOT_APPROVAL = ("3d69b677b3a437374c49ca8d57bdbac516edec81",
+                  "0ee7a9bca6d6b1b4121c1341bed1ea76a927c217")  # as in two_reviewers  # fmt: skip
+SIGNED_BY_HAND = "9f5033616cfc7b7e0728b3d951ae40ee030552f8"  # the author's ledger commit
+SIGNED_BY_HAND_BLOB = "afb8fe8eeebd191ed399f91d0f93b3166939cdc7"
+
+
+def status_deleted() -> list[Interaction]:
+    """hubot's approval, proven by the status comment alone; the comment is deleted and the
+    PR's author commits a ledger adding mona and an FCP; hubot's `/rfd accept` is refused."""
+    pr = Thread()
+    approve = signed(pr, (1001, "hubot", "/rfd approve"), "maintain", team=False,
+                     made=HUBOT_APPROVAL, status="consensus-status-hubot")  # fmt: skip
+    pr.comments = [c for c in pr.comments if c["id"] != STATUS]  # deleted by someone
+    by_hand = commit_item(SIGNED_BY_HAND, user("Codertocat"), "test@example.com", "Test User")
+    by_hand["commit"]["message"] = "sign-offs"
+    pr.commits.append(by_hand)
+    accept = [pr.said(1081, "hubot", "/rfd accept"), perm("hubot", "maintain"),
+              react("eyes", 1081), pr.pull(), files(SIGNED_BY_HAND_BLOB),
+              pushes((PR_HEAD, HUBOT_APPROVAL[0])), pr.listed_commits(),
+              react("confused", 1081),
+              pr.replied("consensus-accept-status-deleted", 3081)]  # fmt: skip
+    return approve + accept
+
+
+CASSETTES[G + "test_deleting_the_status_comment_loses_no_proof"] = status_deleted()
+
+
+def edited_and_deleted() -> list[Interaction]:
+    """The first three sign-offs of two_reviewers; then comment 1001 is deleted and mona
+    edits 1002 (no command left) and 1003 (another concern text); hubot's accept is refused."""
+    pr = Thread()
+    concern = "/rfd concern Proxies may buffer the chunked response"
+    out = [
+        *signed(pr, (1001, "hubot", "/rfd approve"), "maintain", team=False,
+                made=HUBOT_APPROVAL, status="consensus-status-hubot"),
+        *signed(pr, (1002, "mona", "/rfd approve"), "write", team=True,
+                made=("2f5c1e4557b64f3c4fbfa5a2cc082ab4125f124f",
+                      "36bee8492c67d8cfc5671ac5376e5e122d1d941c"),
+                status="consensus-status-mona"),
+        *signed(pr, (1003, "mona", concern), "write", team=True,
+                made=("aebc3a244d122afd8a0e3f47a088ef8a9c0c9502",
+                      "5957778410c1edd220c592df1265212a7afc2af9"),
+                status="consensus-status-concern"),
+    ]  # fmt: skip
+    edits = {1002: "Approving was premature, sorry.",
+             1003: "/rfd concern Proxies buffer it, and retries repeat it"}  # fmt: skip
+    kept = []
+    for c in pr.comments:
+        if c["id"] == 1001:
+            continue  # deleted
+        if c["id"] in edits:
+            c = {**c, "body": edits[c["id"]], "updated_at": "2026-11-22T03:00:00Z"}
+        kept.append(c)
+    pr.comments = kept
+    return [
+        *out,
+        pr.said(1091, "hubot", "/rfd accept"), perm("hubot", "maintain"), react("eyes", 1091),
+        pr.pull(), files(pr.ledger), pr.listed_commits(), react("confused", 1091),
+        pr.replied("consensus-accept-edited", 3091),
+    ]  # fmt: skip
+
+
+CASSETTES[G + "test_sign_off_comments_count_as_they_stand_now"] = edited_and_deleted()
+
+
+def hook_reads_the_bots_pushes() -> list[Interaction]:
+    """The same run with the bot's status comment deleted: only mallory's comment is left;
+    GitHub's activity record of branch rfd-001 shows the bot's push of its commit."""
+    planted = comment(3002, 7, f"<!-- rfd-bot:commit:{HOOK_HAND_COMMIT} -->\nlgtm",
+                      person("mallory"))  # fmt: skip
+    query = urlencode({"ref": "refs/heads/rfd-001", "actor": BOT["login"],
+                       "activity_type": "push", "per_page": 100})  # fmt: skip
+    pushed = {"id": 4100, "node_id": "AC_kwDOA4100", "before": HOOK_MAIN,
+              "after": HOOK_BOT_COMMIT, "ref": "refs/heads/rfd-001", "actor": BOT,
+              "timestamp": "2026-11-22T02:00:00Z", "activity_type": "push"}  # fmt: skip
+    return [call("GET", "/issues/7/comments", query="per_page=100&page=1", reply=[planted]),
+            call("GET", "/activity", query=query, reply=[pushed])]  # fmt: skip
+
+
+CASSETTES["test_hook_signoffs/test_with_the_status_comment_deleted_the_bots_push_is_the_proof"] = (
+    hook_reads_the_bots_pushes()
 )

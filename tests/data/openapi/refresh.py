@@ -44,6 +44,7 @@ OPERATIONS: tuple[tuple[str, str], ...] = (
     ("get", "/repos/{owner}/{repo}/git/ref/{ref}"),
     ("get", "/repos/{owner}/{repo}/git/tags/{tag_sha}"),
     ("get", "/orgs/{org}/teams/{team_slug}/memberships/{username}"),
+    ("get", "/repos/{owner}/{repo}/activity"),
 )
 
 HERE = Path(__file__).resolve().parent

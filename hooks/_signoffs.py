@@ -1,0 +1,142 @@
+"""Which sign-offs rfd-status counts: what GitHub's side of the repository can vouch for.
+
+Where sign-offs are given on GitHub (the ``origin`` remote is on GitHub, or the hook runs
+in GitHub Actions), ``consensus.json`` on a branch is a file anyone who can push edits.
+The hook then counts the ledger the default branch has (at the merge base with
+``origin/$GITHUB_BASE_REF``, else ``origin/HEAD``), changed only by the branch's commits
+the bot can be shown to have made: those named in the bot's own comments on the pull
+request (:mod:`hooks._bot_proofs`, when the hook has a token), as the bot itself decides
+(:mod:`bot.model.ledger_trust`), under the default branch's ``[consensus]`` rules.  Every
+other entry the branch adds is *unverified*: it is
+left out and named with the commit that wrote it.  Elsewhere (no GitHub remote, a
+local-only team) the committed ledger is the record, as the local commands write it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bot.model import consensus
+from bot.model.ledger_trust import Step, forged, trusted
+from hooks import _git
+
+if TYPE_CHECKING:
+    from bot.config.load import ConsensusSection
+
+UNVERIFIED = (
+    "{path}: {entry} (written by {where}, not by a commit the bot can be shown to have made)"
+)
+WHAT_TO_DO = (
+    "sign-offs count when given on the pull request (`/rfd approve`, `/rfd concern`, "
+    "`/rfd resolve`, `/rfd fcp`: the bot records them) or once merged into the default "
+    "branch; in CI give the hook GITHUB_TOKEN so it can check the bot's commits"
+)
+NO_BASE = (
+    "cannot tell which sign-offs in {path} are trusted: the default branch is not fetched "
+    "(check out with `fetch-depth: 0`, or fetch origin/$GITHUB_BASE_REF)"
+)
+STAGED = "the staged change"
+
+Proofs = Callable[[], frozenset[str]]
+"""The shas of the commits the bot's own comments name (asked of GitHub once, on need)."""
+
+
+@dataclass(frozen=True)
+class Counted:
+    """The ledger that counts, and each entry left out (file, entry, why)."""
+
+    ledger: consensus.Ledger
+    unverified: tuple[str, ...] = ()
+    problem: str = ""
+    """Set when the hook cannot tell what to trust (the check fails, saying how to fix it)."""
+    rules: ConsensusSection | None = None
+    """The default branch's ``[consensus]`` (None: none there) when ``from_base``."""
+    from_base: bool = False
+    """The rules are the default branch's: a branch cannot lower what acceptance needs."""
+
+
+def counted(root: Path, tip: str, path: str, text: str | None, proofs: Proofs,
+            environ: Mapping[str, str] = os.environ) -> Counted:  # fmt: skip
+    """The ledger at ``path`` (``text``, as the tree checked at commit ``tip`` has it) as far
+    as it can be trusted."""
+    ledger = consensus.Ledger() if text is None else consensus.loads(text, path)
+    if not _git.on_github(root, environ):
+        return Counted(ledger)
+    base = _base(root, tip, environ)
+    if base is None:
+        if environ.get("GITHUB_ACTIONS") == "true":
+            return Counted(consensus.Ledger(), problem=NO_BASE.format(path=path))
+        return Counted(ledger)
+    rules = _rules_at(root, base)
+    steps, shas = _steps(root, base, tip, path, proofs)
+    tip_ledger = _at(root, tip, path)
+    if ledger != tip_ledger:  # the staged (or working) file differs from the commit
+        steps.append(Step(tip_ledger, ledger, proven=False))
+        shas.append(STAGED)
+    kept = trusted(_at(root, base, path), steps)
+    wrong = forged(ledger, kept)
+    unverified = tuple(UNVERIFIED.format(path=path, entry=entry, where=_writer(entry, steps, shas))
+                       for entry in wrong)  # fmt: skip
+    return Counted(kept, unverified, rules=rules, from_base=True)
+
+
+def _base(root: Path, tip: str, environ: Mapping[str, str]) -> str | None:
+    """The merge base of ``tip`` with the default branch as fetched, None when not fetched."""
+    wanted = environ.get("GITHUB_BASE_REF", "")
+    for ref in ([f"refs/remotes/origin/{wanted}"] if wanted else []) + ["refs/remotes/origin/HEAD"]:
+        try:
+            found = _git.run(root, "rev-parse", "-q", "--verify", "--end-of-options",
+                             f"{ref}^{{commit}}")  # fmt: skip
+        except _git.GitFailed:
+            continue
+        try:
+            merged = _git.run(root, "merge-base", "--end-of-options", tip, found.decode().strip())
+        except _git.GitFailed:
+            return None
+        return merged.decode().strip()
+    return None
+
+
+def _rules_at(root: Path, base: str) -> ConsensusSection | None:
+    """The ``[consensus]`` table of the configuration the default branch has."""
+    from hooks._common import CONFIG_PATH
+
+    try:
+        text = _git.run(root, "show", "--end-of-options", f"{base}:{CONFIG_PATH}").decode()
+    except _git.GitFailed:
+        return None
+    from bot.config.load import parse
+
+    section = parse(text, f"{CONFIG_PATH} (on the default branch)").consensus
+    return section if section.enabled else None
+
+
+def _steps(root: Path, base: str, tip: str, path: str,
+           proofs: Proofs) -> tuple[list[Step], list[str]]:  # fmt: skip
+    """The commits of ``base..tip`` that changed ``path``, oldest first, and their shas."""
+    out = _git.run(root, "rev-list", "--reverse", "--topo-order", "--no-merges",
+                   "--end-of-options", tip, f"^{base}", "--", path)  # fmt: skip
+    shas = out.decode().split()
+    mine = proofs() if shas else frozenset()
+    steps = [Step(_at(root, f"{sha}^", path), _at(root, sha, path), sha in mine) for sha in shas]
+    return steps, shas
+
+
+def _at(root: Path, rev: str, path: str) -> consensus.Ledger:
+    try:
+        text = _git.run(root, "show", "--end-of-options", f"{rev}:{path}").decode("utf-8")
+    except _git.GitFailed:
+        return consensus.Ledger()
+    return consensus.loads(text, path) if text.strip() else consensus.Ledger()
+
+
+def _writer(entry: str, steps: list[Step], shas: list[str]) -> str:
+    """The last unproven change that wrote ``entry`` (a commit, or the staged file)."""
+    unproven = [(s, sha) for s, sha in zip(steps, shas, strict=True) if not s.proven]
+    wrote = [sha for s, sha in unproven if entry in forged(s.after, s.before)]
+    last = (wrote or [sha for _, sha in unproven] or [STAGED])[-1]
+    return STAGED if last == STAGED else f"commit {last[:12]}"
