@@ -39,16 +39,26 @@ def load(login: str, environ: Mapping[str, str] = os.environ) -> frozenset[str]:
             break
     branch = environ.get("GITHUB_HEAD_REF", "")
     if branch:  # the bot's pushes, as GitHub recorded them: a deleted comment loses no proof
-        query = urlencode({"ref": f"refs/heads/{branch}", "actor": login,
-                           "activity_type": "push", "per_page": PAGE})  # fmt: skip
+        query = urlencode(
+            {
+                "ref": f"refs/heads/{branch}",
+                "actor": login,
+                "activity_type": "push",
+                "per_page": PAGE,
+            }
+        )
         found.update(_pushed(_get(f"{api}/repos/{repo}/activity?{query}", token), login))
     return frozenset(found)
 
 
 def _pushed(activity: list[Any], login: str) -> set[str]:
-    return {str(a.get("after", "")) for a in activity if isinstance(a, dict)
-            and str((a.get("actor") or {}).get("login", "")).lower() == login.lower()
-            and a.get("activity_type") == "push"}  # fmt: skip
+    return {
+        str(a.get("after", ""))
+        for a in activity
+        if isinstance(a, dict)
+        and str((a.get("actor") or {}).get("login", "")).lower() == login.lower()
+        and a.get("activity_type") == "push"
+    }
 
 
 def _pull_number(event_path: str) -> int | None:
@@ -67,8 +77,12 @@ def _pull_number(event_path: str) -> int | None:
 def _get(url: str, token: str) -> list[Any]:
     from urllib.request import Request, urlopen
 
-    headers = {"Authorization": f"Bearer {token}", "Accept": "application/vnd.github+json",
-               "X-GitHub-Api-Version": "2022-11-28", "User-Agent": "rfd-status"}  # fmt: skip
+    headers = {
+        "Authorization": f"Bearer {token}",
+        "Accept": "application/vnd.github+json",
+        "X-GitHub-Api-Version": "2022-11-28",
+        "User-Agent": "rfd-status",
+    }
     try:
         with urlopen(Request(url, headers=headers), timeout=30) as answer:
             data = json.load(answer)

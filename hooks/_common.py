@@ -37,8 +37,9 @@ def hook_args(prog: str, doc: str, argv: Sequence[str] | None, files: str) -> Na
     # its width through shutil (which imports bz2, lzma, zlib): one of a given width checks
     # the same, and argparse's is back before any help or error is printed
     unsized = partial(argparse.HelpFormatter, width=78)
-    parser = argparse.ArgumentParser(prog, description=doc.splitlines()[0], allow_abbrev=False,
-                                     formatter_class=unsized)  # fmt: skip
+    parser = argparse.ArgumentParser(
+        prog, description=doc.splitlines()[0], allow_abbrev=False, formatter_class=unsized
+    )
     parser.add_argument("filenames", nargs="*", help=files)
     parser.add_argument("--from-ref", default=os.environ.get("PRE_COMMIT_FROM_REF", ""))
     parser.add_argument("--to-ref", default=os.environ.get("PRE_COMMIT_TO_REF", ""))
@@ -88,8 +89,7 @@ class Layout(NamedTuple):
     def of(cls, cfg: Config) -> Layout:
         drafts = f"{cfg.rfd_dir}/{cfg.rfd.drafts_dir.strip('/')}"
         consensus = cfg.consensus if cfg.consensus.enabled else None
-        return cls(cfg.rfd_dir, drafts, cfg.state_root, cfg.rfd.templates, consensus,
-                   cfg.bot.login)  # fmt: skip
+        return cls(cfg.rfd_dir, drafts, cfg.state_root, cfg.rfd.templates, consensus, cfg.bot.login)
 
     def rfd_id(self, path: str) -> RfdId | None:
         """The id of the RFD file at ``path``, None when it is not an RFD file."""

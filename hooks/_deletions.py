@@ -66,12 +66,14 @@ def _published(
     if settings.lint.severity.get(DELETED_CODE) == "off":
         return []
     return [
-        GateError(f"{DELETED_CODE} published RFD {rfd_id} is deleted: a published RFD stays, as "
-                  "history", path=paths.get(rfd_id, f"{settings.layout.rfd_dir}/"),
-                  hint=DELETED_HINT.format(id=rfd_id))
+        GateError(
+            f"{DELETED_CODE} published RFD {rfd_id} is deleted: a published RFD stays, as history",
+            path=paths.get(rfd_id, f"{settings.layout.rfd_dir}/"),
+            hint=DELETED_HINT.format(id=rfd_id),
+        )
         for rfd_id, target in gone.items()
         if target is None and not rfd_id.draft
-    ]  # fmt: skip
+    ]
 
 
 def _orphan(rfd_id: RfdId, target: str | None, layout: Layout, new: Tree) -> RfdError | None:
@@ -106,11 +108,15 @@ def _dangling(gone: dict[RfdId, str | None], layout: Layout, new: Tree) -> list[
             if key is None:
                 continue
             for rfd_id in (i for i in doc.links(key) if i in gone):
-                problems.append(GateError(
-                    f"{key} RFD {rfd_id}, which this commit "
-                    f"{'renames away' if gone[rfd_id] else 'deletes'}",
-                    path=path, line=field.line, hint=LINK_HINT.format(id=rfd_id, key=key),
-                ))  # fmt: skip
+                problems.append(
+                    GateError(
+                        f"{key} RFD {rfd_id}, which this commit "
+                        f"{'renames away' if gone[rfd_id] else 'deletes'}",
+                        path=path,
+                        line=field.line,
+                        hint=LINK_HINT.format(id=rfd_id, key=key),
+                    )
+                )
     return problems
 
 

@@ -45,9 +45,14 @@ EMPTY_HINT = (
 
 
 def check(
-    doc: Document, rfd_id: RfdId, new: Status, tree: Tree, layout: Layout,
-    statuses: Callable[[], Statuses], process: Process,
-) -> list[RfdError]:  # fmt: skip
+    doc: Document,
+    rfd_id: RfdId,
+    new: Status,
+    tree: Tree,
+    layout: Layout,
+    statuses: Callable[[], Statuses],
+    process: Process,
+) -> list[RfdError]:
     """Every unmet gate of moving ``doc`` to ``new`` in ``tree`` (empty when all are met),
     as ``process`` sets them."""
     if new not in (Status.ACCEPTED, Status.IMPLEMENTED):
@@ -101,10 +106,14 @@ def _signed_off(doc: Document, rfd_id: RfdId, tree: Tree, layout: Layout) -> lis
     hint = f"see `rfd status {rfd_id}`; {path} records them"
     if trust.unverified:
         hint = f"not counted, written by hand: {_signoffs.WHAT_TO_DO}"
-    return [GateError(
-        f"cannot move to Accepted: the sign-offs are not in ({'; '.join(found.missing)})",
-        path=doc.path, hint=hint, alternatives=trust.unverified,
-    )]  # fmt: skip
+    return [
+        GateError(
+            f"cannot move to Accepted: the sign-offs are not in ({'; '.join(found.missing)})",
+            path=doc.path,
+            hint=hint,
+            alternatives=trust.unverified,
+        )
+    ]
 
 
 def _plan(
@@ -121,10 +130,13 @@ def _plan(
             problems.append(err)
             return ()
         if not phases:
-            problems.append(GateError(
-                f"cannot move to {doc.status}: {path} is an empty plan (no phases)",
-                path=doc.path, hint=EMPTY_HINT.format(id=rfd_id, plan=path),
-            ))  # fmt: skip
+            problems.append(
+                GateError(
+                    f"cannot move to {doc.status}: {path} is an empty plan (no phases)",
+                    path=doc.path,
+                    hint=EMPTY_HINT.format(id=rfd_id, plan=path),
+                )
+            )
         return phases
     found = plan.extract(doc)
     if found.phases:

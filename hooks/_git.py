@@ -100,21 +100,41 @@ def staged_in(root: Path, *folders: str) -> list[tuple[str, str]]:
     pattern matches because it holds a control character)."""
     specs = [f":(glob){folder}/*" for folder in folders]
     try:
-        out = run(root, "diff", "--cached", "--name-status", "-z", "--no-renames",
-                  "--end-of-options", "HEAD", "--", *specs)  # fmt: skip
+        out = run(
+            root,
+            "diff",
+            "--cached",
+            "--name-status",
+            "-z",
+            "--no-renames",
+            "--end-of-options",
+            "HEAD",
+            "--",
+            *specs,
+        )
     except GitFailed:
         if has_head(root):
             raise
-        out = run(root, "diff", "--cached", "--name-status", "-z", "--end-of-options",
-                  EMPTY_TREE, "--", *specs)  # fmt: skip
+        out = run(
+            root,
+            "diff",
+            "--cached",
+            "--name-status",
+            "-z",
+            "--end-of-options",
+            EMPTY_TREE,
+            "--",
+            *specs,
+        )
     fields = out.decode("utf-8", "surrogateescape").split("\0")
     return list(zip(fields[0:-1:2], fields[1::2], strict=False))
 
 
 def diff_changes(root: Path, old: str, new: str) -> list[Change]:
     """The changes between two commits (renames detected)."""
-    return _raw(run(root, "diff", "--raw", "-M", "-z", "--abbrev=40", "--end-of-options", old, new,
-                    "--"))  # fmt: skip
+    return _raw(
+        run(root, "diff", "--raw", "-M", "-z", "--abbrev=40", "--end-of-options", old, new, "--")
+    )
 
 
 def commit_changes(root: Path, commit: str) -> Callable[[], list[Change]]:
@@ -122,8 +142,19 @@ def commit_changes(root: Path, commit: str) -> Callable[[], list[Change]]:
 
     git starts at once (comparing two versions of a 2,000-entry folder takes it ~8 ms);
     the answer is waited for when asked."""
-    output = start(root, "diff-tree", "-r", "-M", "--root", "--no-commit-id", "--raw", "-z",
-                   "--abbrev=40", "--end-of-options", commit)  # fmt: skip
+    output = start(
+        root,
+        "diff-tree",
+        "-r",
+        "-M",
+        "--root",
+        "--no-commit-id",
+        "--raw",
+        "-z",
+        "--abbrev=40",
+        "--end-of-options",
+        commit,
+    )
     return lambda: _raw(output())
 
 
@@ -165,8 +196,12 @@ def on_github(root: Path, environ: Mapping[str, str] = os.environ) -> bool:
     except GitFailed:
         return False
     server = environ.get("GITHUB_SERVER_URL", "https://github.com").split("://")[-1].rstrip("/")
-    return any(f"{sep}{host}{end}" in url for host in {"github.com", server}
-               for sep in ("@", "//") for end in (":", "/"))  # fmt: skip
+    return any(
+        f"{sep}{host}{end}" in url
+        for host in {"github.com", server}
+        for sep in ("@", "//")
+        for end in (":", "/")
+    )
 
 
 def has_head(root: Path) -> bool:

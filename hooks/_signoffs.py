@@ -59,8 +59,14 @@ class Counted:
     """The rules are the default branch's: a branch cannot lower what acceptance needs."""
 
 
-def counted(root: Path, tip: str, path: str, text: str | None, proofs: Proofs,
-            environ: Mapping[str, str] = os.environ) -> Counted:  # fmt: skip
+def counted(
+    root: Path,
+    tip: str,
+    path: str,
+    text: str | None,
+    proofs: Proofs,
+    environ: Mapping[str, str] = os.environ,
+) -> Counted:
     """The ledger at ``path`` (``text``, as the tree checked at commit ``tip`` has it) as far
     as it can be trusted."""
     ledger = consensus.Ledger() if text is None else consensus.loads(text, path)
@@ -79,8 +85,10 @@ def counted(root: Path, tip: str, path: str, text: str | None, proofs: Proofs,
         shas.append(STAGED)
     kept = trusted(_at(root, base, path), steps)
     wrong = forged(ledger, kept)
-    unverified = tuple(UNVERIFIED.format(path=path, entry=entry, where=_writer(entry, steps, shas))
-                       for entry in wrong)  # fmt: skip
+    unverified = tuple(
+        UNVERIFIED.format(path=path, entry=entry, where=_writer(entry, steps, shas))
+        for entry in wrong
+    )
     return Counted(kept, unverified, rules=rules, from_base=True)
 
 
@@ -89,8 +97,9 @@ def _base(root: Path, tip: str, environ: Mapping[str, str]) -> str | None:
     wanted = environ.get("GITHUB_BASE_REF", "")
     for ref in ([f"refs/remotes/origin/{wanted}"] if wanted else []) + ["refs/remotes/origin/HEAD"]:
         try:
-            found = _git.run(root, "rev-parse", "-q", "--verify", "--end-of-options",
-                             f"{ref}^{{commit}}")  # fmt: skip
+            found = _git.run(
+                root, "rev-parse", "-q", "--verify", "--end-of-options", f"{ref}^{{commit}}"
+            )
         except _git.GitFailed:
             continue
         try:
@@ -115,11 +124,22 @@ def _rules_at(root: Path, base: str) -> ConsensusSection | None:
     return section if section.enabled else None
 
 
-def _steps(root: Path, base: str, tip: str, path: str,
-           proofs: Proofs) -> tuple[list[Step], list[str]]:  # fmt: skip
+def _steps(
+    root: Path, base: str, tip: str, path: str, proofs: Proofs
+) -> tuple[list[Step], list[str]]:
     """The commits of ``base..tip`` that changed ``path``, oldest first, and their shas."""
-    out = _git.run(root, "rev-list", "--reverse", "--topo-order", "--no-merges",
-                   "--end-of-options", tip, f"^{base}", "--", path)  # fmt: skip
+    out = _git.run(
+        root,
+        "rev-list",
+        "--reverse",
+        "--topo-order",
+        "--no-merges",
+        "--end-of-options",
+        tip,
+        f"^{base}",
+        "--",
+        path,
+    )
     shas = out.decode().split()
     mine = proofs() if shas else frozenset()
     steps = [Step(_at(root, f"{sha}^", path), _at(root, sha, path), sha in mine) for sha in shas]

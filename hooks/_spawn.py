@@ -21,9 +21,12 @@ class Process:
     """A running git: its pipes (``stdin``/``stderr`` None when not asked for) and exit code."""
 
     def __init__(
-        self, stdin: BinaryIO | None, stdout: BinaryIO, stderr: BinaryIO | None,
+        self,
+        stdin: BinaryIO | None,
+        stdout: BinaryIO,
+        stderr: BinaryIO | None,
         wait: Callable[[], int],
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.stdin, self.stdout, self.stderr = stdin, stdout, stderr
         self.wait = wait
         """Wait for git to exit; its exit code."""
@@ -67,20 +70,27 @@ def spawn(root: Path, args: Sequence[str], *, stdin: bool = False, stderr: bool 
     else:
         actions.append((os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0))
     try:
-        pid = os.posix_spawnp("git", ["git", "-C", str(root), *args], os.environ,
-                              file_actions=actions)  # fmt: skip
+        pid = os.posix_spawnp(
+            "git", ["git", "-C", str(root), *args], os.environ, file_actions=actions
+        )
     finally:
         for fd in child_ends:
             os.close(fd)
-    return Process(in_pipe, out_pipe, err_pipe,
-                   lambda: os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))  # fmt: skip
+    return Process(
+        in_pipe, out_pipe, err_pipe, lambda: os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    )
 
 
 def _popen(root: Path, args: Sequence[str], *, stdin: bool, stderr: bool) -> Process:
     import subprocess
 
     pipe, null = subprocess.PIPE, subprocess.DEVNULL
-    proc = subprocess.Popen(["git", *args], cwd=root, stdin=pipe if stdin else null,
-                            stdout=pipe, stderr=pipe if stderr else null)  # fmt: skip
+    proc = subprocess.Popen(
+        ["git", *args],
+        cwd=root,
+        stdin=pipe if stdin else null,
+        stdout=pipe,
+        stderr=pipe if stderr else null,
+    )
     assert proc.stdout is not None
     return Process(proc.stdin, proc.stdout, proc.stderr, proc.wait)  # type: ignore[arg-type]

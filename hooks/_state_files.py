@@ -43,11 +43,15 @@ class StateChecker:
             return
         secrets = list(find_secrets(data))
         for line, kind in secrets:
-            self.report.error(ValidationError(
-                f"looks like {kind}", path=path, line=line,
-                hint="remove it (state files are committed and pushed); revoke it if it ever "
-                "left your machine, and keep keys in environment variables",
-            ))  # fmt: skip
+            self.report.error(
+                ValidationError(
+                    f"looks like {kind}",
+                    path=path,
+                    line=line,
+                    hint="remove it (state files are committed and pushed); revoke it if it ever "
+                    "left your machine, and keep keys in environment variables",
+                )
+            )
         if secrets:
             return  # format errors would quote the file's text, secret included
         if self._owner(key) is None:
@@ -70,26 +74,35 @@ class StateChecker:
         try:
             rfd_id = RfdId.parse(key)
         except ValidationError:
-            self.report.error(InvalidStructure(
-                "is not named after an RFD id", path=where,
-                hint="state directories are named 045 or D32, like the RFD they belong to",
-            ))  # fmt: skip
+            self.report.error(
+                InvalidStructure(
+                    "is not named after an RFD id",
+                    path=where,
+                    hint="state directories are named 045 or D32, like the RFD they belong to",
+                )
+            )
             return None
         if self._rfds is None:
             self._rfds = self.tree.rfd_names(self.layout)
         if str(rfd_id) != key:
-            self.report.error(InvalidStructure(
-                f"should be named {self.layout.state_path(rfd_id, '')}", path=where,
-                hint="state directories are named exactly like the RFD id: 045 or D32",
-            ))  # fmt: skip
+            self.report.error(
+                InvalidStructure(
+                    f"should be named {self.layout.state_path(rfd_id, '')}",
+                    path=where,
+                    hint="state directories are named exactly like the RFD id: 045 or D32",
+                )
+            )
             return None
         if self._rfds.path(rfd_id) is not None:
             return rfd_id
-        self.report.error(FileNotFound(
-            f"state for RFD {key}, which has no file in {self.layout.rfd_dir}", path=where,
-            hint=f"remove {where}, or if the RFD was renumbered move it to the new id "
-            f"(`git mv {where} {self.layout.state_path('<new id>', '')}`)",
-        ))  # fmt: skip
+        self.report.error(
+            FileNotFound(
+                f"state for RFD {key}, which has no file in {self.layout.rfd_dir}",
+                path=where,
+                hint=f"remove {where}, or if the RFD was renumbered move it to the new id "
+                f"(`git mv {where} {self.layout.state_path('<new id>', '')}`)",
+            )
+        )
         return None
 
     def _content(self, path: str, key: str, rel: str, data: bytes) -> None:
@@ -110,9 +123,10 @@ class StateChecker:
             self._phase(path, key, name)
         elif head in REVIEW_DIRS and name and not _REVIEW_NAME.match(name):
             raise InvalidStructure(
-                f"review file {name!r} is not named by its unix timestamp", path=path,
+                f"review file {name!r} is not named by its unix timestamp",
+                path=path,
                 hint=f"rename it to {head}/<seconds since 1970>.md, e.g. {head}/1721500000.md",
-            )  # fmt: skip
+            )
 
     def _phase(self, path: str, key: str, name: str) -> None:
         from bot.model import phase_ids
@@ -130,8 +144,9 @@ class StateChecker:
             names = phase_ids.labels(phases)
             problem = f"the plan's phases are {', '.join(names)}"
             hint = f"name phase summaries by phase: phases/{names[0]}.md … phases/{names[-1]}.md"
-        raise InvalidStructure(f"phase summary {name!r} for no phase: {problem}", path=path,
-                               line=1, hint=hint)  # fmt: skip
+        raise InvalidStructure(
+            f"phase summary {name!r} for no phase: {problem}", path=path, line=1, hint=hint
+        )
 
     def _plan(self, key: str) -> tuple[PlanPhase, ...] | None:
         if key not in self._plans:

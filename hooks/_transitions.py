@@ -35,8 +35,15 @@ NEW_HINT = (
 )
 
 
-def check(root: Path, settings: Settings, from_ref: str, to_ref: str, only: set[str] | None,
-          report: Report, staged: Staged | None = None) -> None:  # fmt: skip
+def check(
+    root: Path,
+    settings: Settings,
+    from_ref: str,
+    to_ref: str,
+    only: set[str] | None,
+    report: Report,
+    staged: Staged | None = None,
+) -> None:
     """Check every RFD change of the index (or of each pushed commit) into ``report``;
     ``staged`` is :func:`hooks._git.staged_changes` when the caller started it already."""
     layout, process = settings.layout, settings.process
@@ -84,13 +91,18 @@ def _steps(
 ) -> list[tuple[Tree, Tree, list[_git.Change]]]:
     """``(old tree, new tree, changes)``: the index against HEAD, or each pushed commit."""
     if to_ref:
-        steps = [(old, new, _git.diff_changes(root, old, new))
-                 for old, new in _history.commits(root, from_ref, to_ref)]  # fmt: skip
+        steps = [
+            (old, new, _git.diff_changes(root, old, new))
+            for old, new in _history.commits(root, from_ref, to_ref)
+        ]
         return [
-            (Tree(root, old, reader).knowing(changes, before=True),
-             Tree(root, new, reader).knowing(changes), changes)
+            (
+                Tree(root, old, reader).knowing(changes, before=True),
+                Tree(root, new, reader).knowing(changes),
+                changes,
+            )
             for old, new, changes in steps
-        ]  # fmt: skip
+        ]
     base, changes = (staged or _git.staged_changes(root))()
     old_tree = Tree(root, base, reader).knowing(changes, before=True)
     return [(old_tree, Tree.index(root, base, changes, reader), changes)]
@@ -99,8 +111,9 @@ def _steps(
 class Checker:
     """Checks the RFD changes of one step, reading each version at most once."""
 
-    def __init__(self, layout: Layout, old: Tree, new: Tree, report: Report,
-                 process: Process) -> None:  # fmt: skip
+    def __init__(
+        self, layout: Layout, old: Tree, new: Tree, report: Report, process: Process
+    ) -> None:
         self.layout, self.old, self.new, self.report = layout, old, new, report
         self.process = process
         self.statuses = cache(lambda: Statuses(new, new.rfd_names(layout)))
@@ -161,8 +174,9 @@ class Checker:
         if change.kind is Kind.NEW:
             if after not in self.process.new_statuses:
                 hint = NEW_HINT.format(first=self.process.new_statuses[0])
-                return [TransitionError(f"a new RFD cannot start as {after}", path=doc.path,
-                                        hint=hint)]  # fmt: skip
+                return [
+                    TransitionError(f"a new RFD cannot start as {after}", path=doc.path, hint=hint)
+                ]
         elif before is None or before is after:
             return []
         elif not forward(before, after):

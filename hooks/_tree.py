@@ -110,8 +110,16 @@ class Tree:
                 return []
         from hooks._git import run
 
-        out = run(self.root, "ls-tree", "-z", "--name-only", "--end-of-options", self.rev, "--",
-                  folder + "/")  # fmt: skip
+        out = run(
+            self.root,
+            "ls-tree",
+            "-z",
+            "--name-only",
+            "--end-of-options",
+            self.rev,
+            "--",
+            folder + "/",
+        )
         return sorted(n for n in out.decode("utf-8", "surrogateescape").split("\0") if n)
 
     def has_files(self, folder: str) -> bool:
@@ -141,8 +149,11 @@ class Tree:
         if not patterns:
             return []
         where = ("--cached",) if self.rev in (None, INDEX) else ()
-        specs = [f":(glob){d}/{name}" for d in (layout.rfd_dir, layout.drafts_dir)
-                 for name in ("*.md", "*.adoc")]  # fmt: skip
+        specs = [
+            f":(glob){d}/{name}"
+            for d in (layout.rfd_dir, layout.drafts_dir)
+            for name in ("*.md", "*.adoc")
+        ]
         specs += [f":(glob){layout.rfd_dir}/*/{name}" for name in ("README.md", "README.adoc")]
         args = ["grep", "-l", "-I", "-i", "-P" if perl else "-E", *where]
         args += [a for p in patterns for a in ("-e", p)]
@@ -189,13 +200,30 @@ class Tree:
         else:
             from hooks._git import run  # git: only hooks that read revisions pay for it
 
-            out = run(self.root, "ls-tree", "-z", "--name-only", "--end-of-options", self.rev, "--",
-                      layout.rfd_dir + "/", layout.drafts_dir + "/")  # fmt: skip
+            out = run(
+                self.root,
+                "ls-tree",
+                "-z",
+                "--name-only",
+                "--end-of-options",
+                self.rev,
+                "--",
+                layout.rfd_dir + "/",
+                layout.drafts_dir + "/",
+            )
             names = out.decode("utf-8", "surrogateescape").split("\0")
             folders = [n + "/" for n in names if n.rpartition("/")[2].isdigit()]
             if folders:  # a directory per RFD: its README
-                out = run(self.root, "ls-tree", "-z", "--name-only", "--end-of-options", self.rev,
-                          "--", *folders)  # fmt: skip
+                out = run(
+                    self.root,
+                    "ls-tree",
+                    "-z",
+                    "--name-only",
+                    "--end-of-options",
+                    self.rev,
+                    "--",
+                    *folders,
+                )
                 names += out.decode("utf-8", "surrogateescape").split("\0")
         return RfdNames(layout, sorted(n for n in names if n))
 

@@ -38,8 +38,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     layout = settings.layout
     for bad in bad_names(args.filenames, layout):
         report.error(bad)
-    paths = [normalize(p) for p in args.filenames
-             if layout.rfd_id(p) is not None and p.isprintable()]  # fmt: skip
+    paths = [
+        normalize(p) for p in args.filenames if layout.rfd_id(p) is not None and p.isprintable()
+    ]
     if not paths:
         return report.code  # no RFD file in this commit (templates are not; or misnamed ones)
     from hooks._statuses import Statuses
@@ -77,10 +78,14 @@ class TreeCorpus:
 
 
 def lint_file(
-    tree: Tree, path: str, known: Statuses, report: Report,
-    settings: LintSettings | None = None, corpus: TreeCorpus | None = None,
+    tree: Tree,
+    path: str,
+    known: Statuses,
+    report: Report,
+    settings: LintSettings | None = None,
+    corpus: TreeCorpus | None = None,
     before: Callable[[], Baseline] | None = None,
-) -> None:  # fmt: skip
+) -> None:
     from bot.config.discovery import RfdFile
     from bot.lifecycle.lint import lint_text
     from bot.model.ids import split_file_name
@@ -96,8 +101,9 @@ def lint_file(
     file = RfdFile(rfd_id, slug, path) if rfd_id is not None else None
     from bot.lifecycle.lint import NO_SETTINGS
 
-    found = lint_text(text, path, known=known, file=file, settings=settings or NO_SETTINGS,
-                      corpus=corpus)  # fmt: skip
+    found = lint_text(
+        text, path, known=known, file=file, settings=settings or NO_SETTINGS, corpus=corpus
+    )
     try:
         had = before() if before is not None and found else None
     except RfdError as err:  # a baseline that does not read: say so, report everything

@@ -37,9 +37,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run(
-    root: Path, from_ref: str, to_ref: str, environ: Mapping[str, str],
+    root: Path,
+    from_ref: str,
+    to_ref: str,
+    environ: Mapping[str, str],
     make_forge: Callable[[Path, str], Forge],
-) -> int:  # fmt: skip
+) -> int:
     report = Report()
     try:
         # post-commit: git compares HEAD with its parent while the configuration loads
@@ -53,11 +56,20 @@ def run(
         with _git.BlobReader(root) as reader:
             updates = collect(root, layout, from_ref, to_ref, reader, head)
             if updates:
-                _sync(root, updates, Tree(root, to_ref or "HEAD", reader), layout, environ,
-                      make_forge, report)  # fmt: skip
+                _sync(
+                    root,
+                    updates,
+                    Tree(root, to_ref or "HEAD", reader),
+                    layout,
+                    environ,
+                    make_forge,
+                    report,
+                )
     except ForgeUnreachable as err:  # offline or GitHub down: never block a commit or a push for it
-        report.note(f"rfd-sync: tracking issues not updated — {err.message}; they will be "
-                    "on the next run (or by the bot's push handler)")  # fmt: skip
+        report.note(
+            f"rfd-sync: tracking issues not updated — {err.message}; they will be "
+            "on the next run (or by the bot's push handler)"
+        )
     except (RfdError, _git.GitFailed) as err:
         report.error(err if isinstance(err, RfdError) else RfdError(str(err)))
     return report.code
@@ -79,9 +91,14 @@ def status_passes(root: Path, from_ref: str, to_ref: str) -> bool:
 
 
 def _sync(
-    root: Path, updates: list[Update], tree: Tree, layout: Layout, environ: Mapping[str, str],
-    make_forge: Callable[[Path, str], Forge], report: Report,
-) -> None:  # fmt: skip
+    root: Path,
+    updates: list[Update],
+    tree: Tree,
+    layout: Layout,
+    environ: Mapping[str, str],
+    make_forge: Callable[[Path, str], Forge],
+    report: Report,
+) -> None:
     token = next((environ[n] for n in TOKEN_ENV if environ.get(n)), "")
     if not token:
         report.note("rfd-sync: no GitHub token (set RFD_GITHUB_TOKEN); it would:")
@@ -96,9 +113,13 @@ def _sync(
 
 
 def collect(
-    root: Path, layout: Layout, from_ref: str, to_ref: str, reader: _git.BlobReader,
+    root: Path,
+    layout: Layout,
+    from_ref: str,
+    to_ref: str,
+    reader: _git.BlobReader,
     head: Callable[[], list[_git.Change]] | None = None,
-) -> list[Update]:  # fmt: skip
+) -> list[Update]:
     """The updates due for the pushed commits, or for HEAD alone (post-commit; ``head`` is
     :func:`hooks._git.commit_changes` of HEAD when the caller started it already)."""
     from hooks._changes import added_phases, rfd_changes
@@ -106,8 +127,10 @@ def collect(
     from hooks._tree import Tree
 
     if to_ref:
-        steps = [(old, new, _git.diff_changes(root, old, new))
-                 for old, new in _history.commits(root, from_ref, to_ref)]  # fmt: skip
+        steps = [
+            (old, new, _git.diff_changes(root, old, new))
+            for old, new in _history.commits(root, from_ref, to_ref)
+        ]
     else:
         steps = [("HEAD^", "HEAD", (head or _git.commit_changes(root, "HEAD"))())]
     phases: dict[str, list[str]] = {}

@@ -44,18 +44,28 @@ class Repo:
 
     def tool_context(self) -> ToolContext:
         return ToolContext.for_repo(
-            self.root, self.config, store=self.store, rfd_id="D1", rfd_path=RFD_PATH,
+            self.root,
+            self.config,
+            store=self.store,
+            rfd_id="D1",
+            rfd_path=RFD_PATH,
             rfd_title="Tracing",
-        )  # fmt: skip
+        )
 
     def session(
         self, llm: ScriptedLLM, *, mode: Mode = Mode.YES, **kwargs: Any
     ) -> tuple[Session, list[Event]]:
         bus, seen = recording_bus()
         session = Session(
-            self.root, self.config, llm, bus, self.store, mode=mode,
-            prompts=kwargs.pop("prompts", None), **kwargs,
-        ).for_rfd("D1", RFD_PATH, "Tracing")  # fmt: skip
+            self.root,
+            self.config,
+            llm,
+            bus,
+            self.store,
+            mode=mode,
+            prompts=kwargs.pop("prompts", None),
+            **kwargs,
+        ).for_rfd("D1", RFD_PATH, "Tracing")
         return session, seen
 
 

@@ -49,9 +49,17 @@ def _isolated_env(
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     for name in SECRET_ENV:
         monkeypatch.delenv(name, raising=False)
-    for name in ("GITHUB_EVENT_NAME", "GITHUB_EVENT_PATH", "GITHUB_ACTIONS", "RFD_DIR",
-                 "RFD_PROVIDER", "RFD_PLUGINS", "RFD_BASE_URL", "PRE_COMMIT_FROM_REF",
-                 "PRE_COMMIT_TO_REF"):  # fmt: skip
+    for name in (
+        "GITHUB_EVENT_NAME",
+        "GITHUB_EVENT_PATH",
+        "GITHUB_ACTIONS",
+        "RFD_DIR",
+        "RFD_PROVIDER",
+        "RFD_PLUGINS",
+        "RFD_BASE_URL",
+        "PRE_COMMIT_FROM_REF",
+        "PRE_COMMIT_TO_REF",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
     from bot.model.vocabulary import use

@@ -23,20 +23,45 @@ from pathlib import Path
 from typing import NamedTuple
 
 TOPICS = (
-    "Requests for Discussion", "Control plane database", "Network boot", "Host OS image",
-    "Service discovery", "Disk encryption", "Firmware updates", "Rack power budget",
-    "Tracing across services", "Customer API versioning", "Instance migration",
-    "Audit logging", "Storage replication", "Time synchronisation", "Console access",
-    "Metrics pipeline", "Secrets storage", "Switch management", "Release process",
-    "Crash dumps", "Quotas and limits", "Identity providers", "Image formats",
-    "Support bundles", "VPC routing", "Physical disks", "Update rollback",
-    "Error messages", "Silo administration", "SSH key management", "Rate limiting",
+    "Requests for Discussion",
+    "Control plane database",
+    "Network boot",
+    "Host OS image",
+    "Service discovery",
+    "Disk encryption",
+    "Firmware updates",
+    "Rack power budget",
+    "Tracing across services",
+    "Customer API versioning",
+    "Instance migration",
+    "Audit logging",
+    "Storage replication",
+    "Time synchronisation",
+    "Console access",
+    "Metrics pipeline",
+    "Secrets storage",
+    "Switch management",
+    "Release process",
+    "Crash dumps",
+    "Quotas and limits",
+    "Identity providers",
+    "Image formats",
+    "Support bundles",
+    "VPC routing",
+    "Physical disks",
+    "Update rollback",
+    "Error messages",
+    "Silo administration",
+    "SSH key management",
+    "Rate limiting",
     "Operator console",
-)  # fmt: skip
+)
 AUTHORS = (
-    "Ada Lovelace <ada@example.com>", "Grace Hopper <grace@example.com>",
-    "Edsger Dijkstra <ewd@example.com>", "Barbara Liskov <liskov@example.com>",
-)  # fmt: skip
+    "Ada Lovelace <ada@example.com>",
+    "Grace Hopper <grace@example.com>",
+    "Edsger Dijkstra <ewd@example.com>",
+    "Barbara Liskov <liskov@example.com>",
+)
 
 
 class Step(NamedTuple):
@@ -46,16 +71,23 @@ class Step(NamedTuple):
     states: tuple[str, ...]
 
 
-IDENTITY = ("-c", "user.name=Corpus Builder", "-c", "user.email=builder@example.com",
-            "-c", "commit.gpgsign=false")  # fmt: skip
+IDENTITY = (
+    "-c",
+    "user.name=Corpus Builder",
+    "-c",
+    "user.email=builder@example.com",
+    "-c",
+    "commit.gpgsign=false",
+)
 
 
 def git(repo: Path, *args: str, date: str = "") -> str:
     env = dict(os.environ)
     if date:
         env.update(GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date)
-    done = subprocess.run(["git", *IDENTITY, *args], cwd=repo, check=True, capture_output=True,
-                          env=env)  # fmt: skip
+    done = subprocess.run(
+        ["git", *IDENTITY, *args], cwd=repo, check=True, capture_output=True, env=env
+    )
     return done.stdout.decode()
 
 
@@ -67,14 +99,23 @@ def slug(title: str) -> str:
 
 
 OXIDE_PATHS = (
-    ("prediscussion",), ("ideation",), ("discussion",), ("discussion", "published"),
-    ("discussion", "published", "committed"), ("prediscussion", "discussion", "abandoned"),
-    ("published",), ("committed",),
-)  # fmt: skip
+    ("prediscussion",),
+    ("ideation",),
+    ("discussion",),
+    ("discussion", "published"),
+    ("discussion", "published", "committed"),
+    ("prediscussion", "discussion", "abandoned"),
+    ("published",),
+    ("committed",),
+)
 JOYENT_PATHS = (
-    ("predraft",), ("predraft", "draft"), ("draft",), ("draft", "publish"), ("publish",),
+    ("predraft",),
+    ("predraft", "draft"),
+    ("draft",),
+    ("draft", "publish"),
+    ("publish",),
     ("draft", "abandoned"),
-)  # fmt: skip
+)
 
 
 def _front_matter(number: int, state: str, *, legacy: bool) -> str:
@@ -160,8 +201,13 @@ def _grow(repo: Path, steps: list[Step], write: Callable[[int, str], str], label
         for i, step in enumerate(steps):
             if len(step.states) > round_:
                 _advance(repo, paths[step.number], step.states[round_ - 1], step.states[round_])
-                git(repo, "commit", "-qam", f"{label} {step.number}: {step.states[round_]}",
-                    date=_date(40 + i + 40 * round_))  # fmt: skip
+                git(
+                    repo,
+                    "commit",
+                    "-qam",
+                    f"{label} {step.number}: {step.states[round_]}",
+                    date=_date(40 + i + 40 * round_),
+                )
 
 
 def _date(day: int) -> str:
@@ -202,9 +248,14 @@ def build_joyent(dest: Path) -> Path:
 
 
 RFC_PATHS = (
-    ("accepted",), ("accepted", "ready-for-release"), ("accepted", "ready-for-release", "released"),
-    ("released",), ("recommended",), ("accepted", "discontinued"), ("released", "recommended"),
-)  # fmt: skip
+    ("accepted",),
+    ("accepted", "ready-for-release"),
+    ("accepted", "ready-for-release", "released"),
+    ("released",),
+    ("recommended",),
+    ("accepted", "discontinued"),
+    ("released", "recommended"),
+)
 RFC_TEMPLATE = """---
 stage: accepted
 start-date: # In format YYYY-MM-DDT00:00:00.000Z

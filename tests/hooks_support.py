@@ -14,8 +14,14 @@ import pytest
 from tests.conftest import git
 
 STATE = "docs/rfd/.state"
-SECTIONS = ("Motivation", "Design", "Drawbacks", "Alternatives", "Non-Goals",
-            "Risks and Open Questions")  # fmt: skip
+SECTIONS = (
+    "Motivation",
+    "Design",
+    "Drawbacks",
+    "Alternatives",
+    "Non-Goals",
+    "Risks and Open Questions",
+)
 """The sections the Design template requires, besides Summary and Implementation Plan."""
 
 Files = Mapping[str, "str | None"]

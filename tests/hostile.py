@@ -98,8 +98,9 @@ def leaked(text: str) -> list[str]:
     """The names of the planted secrets ``text`` holds in any encoding."""
     values = {**SECRETS, "gitconfig": GITCONFIG_SECRET}
     views = [v.casefold() for v in _views(text)]
-    forms = {name: {value.casefold(), SPREAD.sub("", value).casefold()} for name, value in
-             values.items()}  # fmt: skip
+    forms = {
+        name: {value.casefold(), SPREAD.sub("", value).casefold()} for name, value in values.items()
+    }
     return sorted(name for name, f in forms.items() if any(x in v for x in f for v in views))
 
 

@@ -15,10 +15,17 @@ from typing import Any
 CHROMIUM = ("chromium", "chromium-browser", "google-chrome")
 DRIVER = "chromedriver"
 FLAGS = (
-    "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-    "--no-first-run", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--disable-default-apps", "--disable-extensions",
-)  # fmt: skip
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-dev-shm-usage",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-extensions",
+)
 
 
 def missing() -> str | None:

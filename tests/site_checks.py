@@ -79,12 +79,18 @@ def assert_back_links_match_headers(site: Path) -> set[tuple[str, str, str]]:
     """Each RFD's back-links are exactly the header links other RFDs point at it; those links."""
     rfds = rfds_json(site)
     back = {
-        (kind.replace("_by", "").replace("required", "requires")
-         .replace("extended", "extends").replace("superseded", "supersedes"), source, rid)
+        (
+            kind.replace("_by", "")
+            .replace("required", "requires")
+            .replace("extended", "extends")
+            .replace("superseded", "supersedes"),
+            source,
+            rid,
+        )
         for rid, r in rfds.items()
         for kind, sources in r["back_links"].items()  # type: ignore[attr-defined]
         for source in sources
-    }  # fmt: skip
+    }
     links = header_links(rfds)
     assert back == links
     return links

@@ -79,8 +79,9 @@ def _git(repo: Path, *args: str, date: str) -> None:
     env = {"GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date}
     import os
 
-    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True,
-                   env={**os.environ, **env})  # fmt: skip
+    subprocess.run(
+        ["git", *args], cwd=repo, check=True, capture_output=True, env={**os.environ, **env}
+    )
 
 
 def _rfd(repo: Path, *argv: str, who: str = "Jean Mertz") -> None:
@@ -104,8 +105,10 @@ def build_site_repo(dest: Path) -> Path:
     _commit(dest, "rfd init, with sign-offs by ana and ben", 1)
     _rfd(dest, "track", "020")
     _commit(dest, "RFD 020: the plan, tracked", 2)
-    for label, text in (("1", "Collect stage extracted; merged in PR #301.\n"),
-                        ("2", "Prompt rendering extracted.\n")):  # fmt: skip
+    for label, text in (
+        ("1", "Collect stage extracted; merged in PR #301.\n"),
+        ("2", "Prompt rendering extracted.\n"),
+    ):
         summary = dest / f"summary-{label}.md"
         summary.write_text(text, encoding="utf-8")
         _rfd(dest, "phase", "020", "done", label, "--summary", str(summary))
@@ -119,8 +122,9 @@ def build_site_repo(dest: Path) -> Path:
     _rfd(dest, "review", "032")
     for text in ("Newline-delimited JSON, one object per row", "Webhooks through an outbox table"):
         _rfd(dest, "decide", "032", "add", "--text", text, "--status", "locked")
-    _rfd(dest, "decide", "032", "add", "--text", "Retry budget per tenant",
-         "--status", "discussing")  # fmt: skip
+    _rfd(
+        dest, "decide", "032", "add", "--text", "Retry budget per tenant", "--status", "discussing"
+    )
     _rfd(dest, "approve", "032", who="ana")
     _rfd(dest, "concern", "032", "the outbox grows without bound", who="ben")
     _commit(dest, "RFD 032: review, decisions, sign-offs", 8)

@@ -90,8 +90,9 @@ def test_rfd_lint_warns_about_a_tag_pin_with_the_sha_to_use(
     monkeypatch.setattr(workflow_setup.metadata, "distribution", lambda name: Dist())
     flows = rfd_repo / ".github/workflows"
     flows.mkdir(parents=True)
-    (flows / "rfd.yml").write_text(workflow_setup.render("acme/rfd-bot/.github/actions/rfd@v0.1.0",
-                                                         "main"))  # fmt: skip
+    (flows / "rfd.yml").write_text(
+        workflow_setup.render("acme/rfd-bot/.github/actions/rfd@v0.1.0", "main")
+    )
     assert main(["-C", str(rfd_repo), "lint"]) == 0  # a warning: the set-up still works
     out = capsys.readouterr().out
     first = next(line for line in out.splitlines() if "rfd.yml" in line)

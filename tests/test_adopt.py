@@ -267,9 +267,12 @@ def test_list_lint_and_adopt_read_the_corpus_where_set_puts_it(
     assert {f["code"] for f in linted["findings"]} == {"RFD003", "RFD012"}  # the planted ones
     code, recorded = run_json(adopted, capsys, *here, "adopt")
     assert code == 0 and recorded == {
-        "baseline": "docs/rfd/.state/baseline.json", "rfds": RFD_COUNT, "findings": 3,
-        "config_written": True, "process": recorded["process"],  # type: ignore[index]
-    }  # fmt: skip
+        "baseline": "docs/rfd/.state/baseline.json",
+        "rfds": RFD_COUNT,
+        "findings": 3,
+        "config_written": True,
+        "process": recorded["process"],  # type: ignore[index]
+    }
     code, shown = run_json(adopted, capsys, *here, "config", "show")
     settings = {s["key"]: s["value"] for s in shown["settings"]}  # type: ignore[index]
     assert settings["rfd.dir"] == "docs/rfd"
@@ -302,9 +305,11 @@ def test_abandon_leaves_out_rfds_that_are_settled_themselves(
     assert code == 0
     assert [d["rfd"] for d in done["dependents"]] == ["D05", "D18"]  # type: ignore[index]
     assert done["dependents"][0] == {  # type: ignore[index]
-        "rfd": "D05", "path": "docs/rfd/drafts/D05-internal-dev-plugin.md", "status": "Draft",
+        "rfd": "D05",
+        "path": "docs/rfd/drafts/D05-internal-dev-plugin.md",
+        "status": "Draft",
         "link": "requires",
-    }  # fmt: skip
+    }
 
 
 def test_a_tracking_issue_field_few_rfds_have_is_not_written(

@@ -157,38 +157,80 @@ def promote_extending_draft(repo: Path) -> None:
 REPLAY: list[tuple[str, Callable[[Path], None], int, str]] = [
     ("a typo fix in the Process RFD", edit(PROCESS_RFD, "discussion", "discusion"), 0, ""),
     ("a draft promoted with rfd", cli("promote", "D12"), 0, ""),
-    ("a plan written into a draft",
-     edit(OFFLINE, "## Design sketch", OFFLINE_PLAN + "\n## Design sketch"), 0, ""),
+    (
+        "a plan written into a draft",
+        edit(OFFLINE, "## Design sketch", OFFLINE_PLAN + "\n## Design sketch"),
+        0,
+        "",
+    ),
     ("rfd accept on that draft, its phases and rfd done in one commit", accept_then_finish, 0, ""),
-    ("a Discussion RFD accepted by editing its Status line, no plan",
-     edit("docs/rfd/017-persona-definitions.md", "**Status**: Discussion", "**Status**: Accepted"),
-     0, ""),
-    ("an Accepted RFD moved to Implemented, work tracked in tickets",
-     edit("docs/rfd/020-query-pipeline-rewrite.md", "**Status**: Accepted",
-          "**Status**: Implemented"), 0, ""),
+    (
+        "a Discussion RFD accepted by editing its Status line, no plan",
+        edit(
+            "docs/rfd/017-persona-definitions.md", "**Status**: Discussion", "**Status**: Accepted"
+        ),
+        0,
+        "",
+    ),
+    (
+        "an Accepted RFD moved to Implemented, work tracked in tickets",
+        edit(
+            "docs/rfd/020-query-pipeline-rewrite.md",
+            "**Status**: Accepted",
+            "**Status**: Implemented",
+        ),
+        0,
+        "",
+    ),
     ("a new RFD merged as Accepted (its PR was the discussion)", new_rfd("040", "Accepted"), 0, ""),
     ("a draft that extends another draft, both headers saying so", drafts_linked, 0, ""),
     ("the extended draft promoted with rfd", promote_extended_draft, 0, ""),
     ("the extending draft promoted with rfd", promote_extending_draft, 0, ""),
-    ("a published RFD's back-link to a draft written by hand",
-     edit("docs/rfd/028-command-plugin-system.md", "- **Tracking Issue**",
-          "- **Required by**: [RFD D05]\n- **Tracking Issue**"), 1,
-     "RFD009 error: Required by: a published RFD links to draft RFD D05"),
-    ("a link to a crate folder mistyped",
-     edit("docs/rfd/006-conversation-storage-format.md", "crates/jp_queue/", "crates/jp_quue/"), 1,
-     "RFD015 error: link [queue crate] points to ../../crates/jp_quue/, which does not exist"),
-    ("the same where the process wants Draft first", new_rfd("041", "Accepted", STRICT_NEW), 1,
-     "a new RFD cannot start as Accepted"),
-    ("a published RFD deleted", remove("docs/rfd/011-local-embedding-index.md"), 1,
-     "RFD016 published RFD 011 is deleted"),
-    ("status written in lower case", edit("docs/rfd/023-editor-integration.md",
-                                          "**Status**: Accepted", "**Status**: accepted"), 1,
-     "RFD013 error: status 'accepted' is not written as 'Accepted'"),
-    ("a cycle closed through Extends",
-     edit("docs/rfd/006-conversation-storage-format.md", "- **Status**",
-          "- **Extends**: [RFD 025]\n- **Status**"),
-     1, "RFD012 error: Extends RFD 025 leads back to this RFD"),
-]  # fmt: skip
+    (
+        "a published RFD's back-link to a draft written by hand",
+        edit(
+            "docs/rfd/028-command-plugin-system.md",
+            "- **Tracking Issue**",
+            "- **Required by**: [RFD D05]\n- **Tracking Issue**",
+        ),
+        1,
+        "RFD009 error: Required by: a published RFD links to draft RFD D05",
+    ),
+    (
+        "a link to a crate folder mistyped",
+        edit("docs/rfd/006-conversation-storage-format.md", "crates/jp_queue/", "crates/jp_quue/"),
+        1,
+        "RFD015 error: link [queue crate] points to ../../crates/jp_quue/, which does not exist",
+    ),
+    (
+        "the same where the process wants Draft first",
+        new_rfd("041", "Accepted", STRICT_NEW),
+        1,
+        "a new RFD cannot start as Accepted",
+    ),
+    (
+        "a published RFD deleted",
+        remove("docs/rfd/011-local-embedding-index.md"),
+        1,
+        "RFD016 published RFD 011 is deleted",
+    ),
+    (
+        "status written in lower case",
+        edit("docs/rfd/023-editor-integration.md", "**Status**: Accepted", "**Status**: accepted"),
+        1,
+        "RFD013 error: status 'accepted' is not written as 'Accepted'",
+    ),
+    (
+        "a cycle closed through Extends",
+        edit(
+            "docs/rfd/006-conversation-storage-format.md",
+            "- **Status**",
+            "- **Extends**: [RFD 025]\n- **Status**",
+        ),
+        1,
+        "RFD012 error: Extends RFD 025 leads back to this RFD",
+    ),
+]
 
 
 def test_replayed_commits_get_the_verdict_of_the_process(

@@ -16,8 +16,10 @@ from hooks import rfd_status
 from tests.conftest import git
 from tests.hooks_support import commit, rfd, run_hook
 
-A, B, C, D = (f"docs/rfd/00{n}-{name}.md" for n, name in
-              ((1, "alpha"), (2, "beta"), (3, "gamma"), (4, "delta")))  # fmt: skip
+A, B, C, D = (
+    f"docs/rfd/00{n}-{name}.md"
+    for n, name in ((1, "alpha"), (2, "beta"), (3, "gamma"), (4, "delta"))
+)
 LIST_PLAN = "1. **Widen the parser** so it reads both.\n2. **Switch the writers** — all of them.\n"
 TEMPLATE = "docs/rfd/000-design-template.md"
 BASELINE = "docs/rfd/.state/baseline.json"
@@ -36,8 +38,14 @@ def legacy(git_repo: Path) -> Path:
     beta = rfd("002", "Accepted", title="Beta", phases=0).replace(
         "Nothing planned yet.\n", LIST_PLAN
     )
-    commit(git_repo, {B: beta, C: rfd("003", "Draft", title="Gamma"),
-                      TEMPLATE: "# RFD 000: TITLE\n\n- **Date**: DATE\n"})  # fmt: skip
+    commit(
+        git_repo,
+        {
+            B: beta,
+            C: rfd("003", "Draft", title="Gamma"),
+            TEMPLATE: "# RFD 000: TITLE\n\n- **Date**: DATE\n",
+        },
+    )
     return git_repo
 
 
@@ -55,8 +63,11 @@ def test_adopt_records_the_baseline_and_the_process_the_history_shows(
     }
     recorded = json.loads((legacy / BASELINE).read_text())
     head = git(legacy, "rev-parse", "HEAD").strip()
-    assert recorded == {"commit": head, "statuses": {
-        "001": "Implemented", "002": "Accepted", "003": "Draft"}, "findings": []}  # fmt: skip
+    assert recorded == {
+        "commit": head,
+        "statuses": {"001": "Implemented", "002": "Accepted", "003": "Draft"},
+        "findings": [],
+    }
     config = (legacy / ".github/rfd.toml").read_text()
     assert "[process]" in config
     assert (
@@ -101,7 +112,9 @@ def test_track_extracts_a_numbered_list_plan(
     assert "holds its 2 phases (1, 2)" in out and "rfd phase 002 done <label>" in out
     plan = json.loads((legacy / "docs/rfd/.state/002/plan.json").read_text())
     assert [(p["label"], p["title"]) for p in plan] == [
-        ("1", "Widen the parser"), ("2", "Switch the writers")]  # fmt: skip
+        ("1", "Widen the parser"),
+        ("2", "Switch the writers"),
+    ]
     assert run(legacy, "track", "2") == 1
     assert "tracked already" in capsys.readouterr().err
 

@@ -38,9 +38,13 @@ def repo(tmp_path: Path) -> Path:
 
 def guard(repo: Path, before: Baseline) -> list[str]:
     report = check(
-        repo, before, allowed=("src/**", "leak.txt"), protected=(".github/workflows/**",),
-        exempt=("docs/rfd/.state/001/**",), values=held(SECRETS),
-    )  # fmt: skip
+        repo,
+        before,
+        allowed=("src/**", "leak.txt"),
+        protected=(".github/workflows/**",),
+        exempt=("docs/rfd/.state/001/**",),
+        values=held(SECRETS),
+    )
     return report.lines()
 
 

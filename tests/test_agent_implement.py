@@ -277,9 +277,15 @@ def test_the_judge_sees_the_diff_of_what_the_item_wrote(repo: Repo) -> None:
     edit = ("edit_file", {"path": "src/old.py", "old": "A = 1", "new": "A = 2"})
     plan = "- [ ] 1. Add module\n"
     llm = ScriptedLLM(
-        [reply("R."), reply(plan), reply("", write), reply("", edit),
-         item_done("Done, with tests."), reply("S.")]
-    )  # fmt: skip
+        [
+            reply("R."),
+            reply(plan),
+            reply("", write),
+            reply("", edit),
+            item_done("Done, with tests."),
+            reply("S."),
+        ]
+    )
     session, _ = repo.session(llm)
     session.bus.subscribe(ResultReady, lambda e: seen.append(e), owner="judge")
     implement(session, WORK)

@@ -31,9 +31,14 @@ def test_the_environment_is_an_allowlist() -> None:
     environ |= {"PYTHONPATH": "/evil", "GIT_CONFIG_COUNT": "1", "SSH_AUTH_SOCK": "/run/a"}
     env = command_env(environ, passed=("TZ", "CI"))
     assert env == {
-        "PATH": "/usr/bin", "LC_ALL": "C", "TZ": "UTC", "HOME": "/tmp/home", "TMPDIR": "/tmp",
-        "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null",
-    }  # fmt: skip
+        "PATH": "/usr/bin",
+        "LC_ALL": "C",
+        "TZ": "UTC",
+        "HOME": "/tmp/home",
+        "TMPDIR": "/tmp",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": "/dev/null",
+    }
 
 
 @pytest.fixture
@@ -52,8 +57,9 @@ def worktree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def run_command(root: Path, command: str, mechanism: str, **implement: Any) -> str:
     commands = (PYTEST, sys.executable)
-    config = Config(implement=ImplementSection(allowed_commands=commands, isolation=mechanism,
-                                               **implement))  # fmt: skip
+    config = Config(
+        implement=ImplementSection(allowed_commands=commands, isolation=mechanism, **implement)
+    )
     tool = ALL_TOOLS["run_command"]
     arguments = check_arguments(tool, {"command": command})
     return tool.handler(ToolContext.for_repo(root, config), arguments)

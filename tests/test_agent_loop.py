@@ -55,14 +55,24 @@ def test_the_final_assistant_message_is_the_result(tmp_path: Path) -> None:
     session, seen = session_for(tmp_path, llm)
     result = converse(session, Step.REVIEW)
     assert (result.text, result.stop, result.cycles, result.tool_calls) == (
-        "it says content", Stop.END, 2, 1,
-    )  # fmt: skip
+        "it says content",
+        Stop.END,
+        2,
+        1,
+    )
     assert llm.requests[1].messages[-1].tool_results[0].content == "content\n"
     assert names(seen) == [
-        "query.before", "turn.started", "response.complete", "turn.cycle_complete",
-        "tool_call.intercept", "tool_call.after", "tool_call.complete", "response.complete",
-        "turn.cycle_complete", "turn.complete",
-    ]  # fmt: skip
+        "query.before",
+        "turn.started",
+        "response.complete",
+        "turn.cycle_complete",
+        "tool_call.intercept",
+        "tool_call.after",
+        "tool_call.complete",
+        "response.complete",
+        "turn.cycle_complete",
+        "turn.complete",
+    ]
     assert result.usage.input_tokens == 20
 
 
@@ -110,9 +120,14 @@ def test_a_plugin_change_to_a_call_is_shown_and_recorded_under_yes(tmp_path: Pat
     assert notices == ['policy changed `write_file`\'s path: "a.txt" → "b.txt"']
     [record] = [e for e in seen if isinstance(e, ToolCallModified)]
     assert record.payload() | {"at": 0} == {
-        "event": "tool_call.modified", "rfd_id": "", "at": 0, "step": "implement",
-        "tool": "write_file", "plugin": "policy", "changes": ['path: "a.txt" → "b.txt"'],
-    }  # fmt: skip
+        "event": "tool_call.modified",
+        "rfd_id": "",
+        "at": 0,
+        "step": "implement",
+        "tool": "write_file",
+        "plugin": "policy",
+        "changes": ['path: "a.txt" → "b.txt"'],
+    }
 
 
 def test_an_interceptor_returning_the_same_call_changes_nothing_visible(tmp_path: Path) -> None:

@@ -12,8 +12,12 @@ ITEMS = "<!-- original_count: 2 -->\n- [x] 1. One\n- [!] 2. Two [Failed: boom]\n
 
 
 def test_failed_items_are_listed_as_code_spans_that_cannot_become_markdown() -> None:
-    text = checklist.mark("- [ ] 1. ## Own `heading` @team\n", 0, checklist.ItemStatus.FAILED,
-                          "`pytest` failed (exit code 1)")  # fmt: skip
+    text = checklist.mark(
+        "- [ ] 1. ## Own `heading` @team\n",
+        0,
+        checklist.ItemStatus.FAILED,
+        "`pytest` failed (exit code 1)",
+    )
     listed = failed_items(checklist.parse(text).items)
     assert listed == (
         "\n## Failed items\n\n- 1. `## Own 'heading' @team` — `'pytest' failed (exit code 1)`\n"

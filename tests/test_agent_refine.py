@@ -293,8 +293,9 @@ def test_an_rfd_larger_than_the_context_is_cut_visibly(tmp_path: Path) -> None:
 def test_a_cut_off_answer_is_billed_in_the_ledger_and_the_budget(repo: Repo) -> None:
     cut = PaidError(
         "the model's structured answer is not a JSON object (stop reason max_tokens)",
-        usage=Usage(input_tokens=1_500, output_tokens=8_192), model="claude-opus-5-5",
-    )  # fmt: skip
+        usage=Usage(input_tokens=1_500, output_tokens=8_192),
+        model="claude-opus-5-5",
+    )
     session, _ = repo.session(ScriptedLLM([cut]))
     result = refine(session, REVIEWS)
     assert result.stop is StopReason.INTERRUPTED

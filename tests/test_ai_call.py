@@ -84,8 +84,11 @@ def test_a_dollar_budget_on_an_unpriced_review_model_sends_nothing(git_repo: Pat
 def test_a_cut_off_review_is_billed_in_the_ledger(git_repo: Path) -> None:
     from bot.llm.base import PaidError, Usage
 
-    cut = PaidError("not a JSON object (stop reason max_tokens)", model=SONNET,
-                    usage=Usage(input_tokens=2_000, output_tokens=8_192))  # fmt: skip
+    cut = PaidError(
+        "not a JSON object (stop reason max_tokens)",
+        model=SONNET,
+        usage=Usage(input_tokens=2_000, output_tokens=8_192),
+    )
     ws, _ = open_ws(git_repo, ScriptedLLM([cut]))
     with pytest.raises(ProviderError, match="max_tokens"):
         ai_review(ws, ws.document("1"), impl=False, model=None)
@@ -100,8 +103,9 @@ def test_a_cut_off_review_is_billed_in_the_ledger(git_repo: Path) -> None:
 def test_a_review_cut_off_at_max_tokens_says_so(git_repo: Path) -> None:
     import dataclasses
 
-    cut = dataclasses.replace(reply("", ("submit_review", REVIEW), model=SONNET),
-                              stop_reason="max_tokens")  # fmt: skip
+    cut = dataclasses.replace(
+        reply("", ("submit_review", REVIEW), model=SONNET), stop_reason="max_tokens"
+    )
     ws, seen = open_ws(git_repo, ScriptedLLM([cut]))
     ai_review(ws, ws.document("1"), impl=False, model=None)
     warned = [getattr(e, "message", "") for e in seen if e.name == "notice"]

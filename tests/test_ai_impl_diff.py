@@ -116,10 +116,24 @@ def test_the_fallback_notice_reaches_the_review_posted_on_the_pr() -> None:
 
     notice = "the commit that accepted RFD 045 was not found in the git history"
     result = ReviewOutcome(
-        "045", Path("r.md"), Review(kind="implementation", summary="S.", findings=(),
-        questions=(), reviewer="anthropic", model="m"), "# Review\n", Usage(), "m", 0.0,
-        (), "saved", (notice,),
-    )  # fmt: skip
+        "045",
+        Path("r.md"),
+        Review(
+            kind="implementation",
+            summary="S.",
+            findings=(),
+            questions=(),
+            reviewer="anthropic",
+            model="m",
+        ),
+        "# Review\n",
+        Usage(),
+        "m",
+        0.0,
+        (),
+        "saved",
+        (notice,),
+    )
     where = Where("https://github.com/o/r", "docs/rfd/045-x.md", "a" * 40)
     body = review_comment(result, ("b" * 40, ""), Kept(None), ["offline note"], where)
     assert "> offline note\n> " + notice in body

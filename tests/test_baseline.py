@@ -13,8 +13,9 @@ PATH = "docs/rfd/.state/baseline.json"
 
 
 def test_statuses_keep_the_file_names_padding_and_round_trip() -> None:
-    text = baseline.record("abc123", [("045", Status.ACCEPTED), ("D05", Status.DRAFT),
-                                      ("002", Status.IMPLEMENTED)])  # fmt: skip
+    text = baseline.record(
+        "abc123", [("045", Status.ACCEPTED), ("D05", Status.DRAFT), ("002", Status.IMPLEMENTED)]
+    )
     assert text.index('"002"') < text.index('"045"') < text.index('"D05"')
     found = baseline.loads(text, PATH)
     assert found.commit == "abc123"

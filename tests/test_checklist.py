@@ -27,13 +27,17 @@ PLAN = """\
         ("* [x] 3. Starred", (3, "Starred", ItemStatus.DONE, "")),
         ("  -   [ ]   4.   Extra   spaces  ", (4, "Extra   spaces", ItemStatus.PENDING, "")),
         ("- [ ]7) Paren", (7, "Paren", ItemStatus.PENDING, "")),
-        ("- [!] 3. Entity: Transport — x [Failed: boom]", (3, "Entity: Transport — x",
-                                                            ItemStatus.FAILED, "boom")),
+        (
+            "- [!] 3. Entity: Transport — x [Failed: boom]",
+            (3, "Entity: Transport — x", ItemStatus.FAILED, "boom"),
+        ),
         ("- [!] 3. No reason given", (3, "No reason given", ItemStatus.FAILED, "")),
-        ("- [!] 3. A [Failed: a [nested] reason]", (3, "A", ItemStatus.FAILED,
-                                                    "a [nested] reason")),
+        (
+            "- [!] 3. A [Failed: a [nested] reason]",
+            (3, "A", ItemStatus.FAILED, "a [nested] reason"),
+        ),
     ],
-)  # fmt: skip
+)
 def test_parse_tolerates_real_world_lines(line: str, expected: tuple[object, ...]) -> None:
     (item,) = checklist.parse(line).items
     assert (item.number, item.label, item.status, item.reason) == expected

@@ -222,8 +222,17 @@ def test_an_honest_model_whose_check_fails_is_not_ticked_anywhere(
     (git_repo / ".github").mkdir()
     (git_repo / ".github/rfd.toml").write_text('[implement]\nverify = "false"\n')
     says = "I could NOT complete this item: `pytest -q` fails"
-    scripted.append(ScriptedLLM([reply("Research."), reply("- [ ] 1. Item\n"),
-                                 item_done(says), reply(says), reply("Sum.")]))  # fmt: skip
+    scripted.append(
+        ScriptedLLM(
+            [
+                reply("Research."),
+                reply("- [ ] 1. Item\n"),
+                item_done(says),
+                reply(says),
+                reply("Sum."),
+            ]
+        )
+    )
     assert run(git_repo, "implement", "1", "--yes") == 1
     out = capsys.readouterr().out
     assert "[!] 1. Item" in out and "phase 1 is not recorded: 1 item failed" in out

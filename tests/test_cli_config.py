@@ -53,8 +53,11 @@ def test_flags_are_the_last_layer(repo: Path, capsys: pytest.CaptureFixture[str]
 def test_json_and_secrets_stay_hidden(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     settings = {s["key"]: s for s in json.loads(show(repo, capsys, "--json"))["settings"]}
     assert settings["steps.review.model"] == {
-        "key": "steps.review.model", "value": "opus", "source": "repo", "file": CONFIG_PATH,
-    }  # fmt: skip
+        "key": "steps.review.model",
+        "value": "opus",
+        "source": "repo",
+        "file": CONFIG_PATH,
+    }
     assert settings["implement.allowed_paths"]["value"] == ["**"]
     assert settings["plugins.notify.url"]["value"] == "<hidden>"
     assert "secret" not in json.dumps(settings)

@@ -20,8 +20,21 @@ from bot.cli.main import cli
 from tests.conftest import rfd_text, write_rfd
 
 CHECKOUT = Path(__file__).resolve().parent.parent
-UNCALLED = ("bot.llm", "bot.forge", "bot.plugins", "bot.github", "bot.ai", "bot.agent",
-            "pluggy", "anthropic", "openai", "httpx", "github", "git", "jinja2")  # fmt: skip
+UNCALLED = (
+    "bot.llm",
+    "bot.forge",
+    "bot.plugins",
+    "bot.github",
+    "bot.ai",
+    "bot.agent",
+    "pluggy",
+    "anthropic",
+    "openai",
+    "httpx",
+    "github",
+    "git",
+    "jinja2",
+)
 CHILD = """
 import json, sys
 from bot.cli.main import main
@@ -33,8 +46,13 @@ print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
 def loaded(repo: Path, *argv: str) -> tuple[str, list[str]]:
     """What ``rfd -C repo argv`` printed, and the modules it imported that it does not call."""
     env = {**os.environ, "PYTHONPATH": str(CHECKOUT), "ANTHROPIC_API_KEY": "sk-ant-unused"}
-    proc = subprocess.run([sys.executable, "-c", CHILD, "-C", str(repo), *argv], env=env,
-                          capture_output=True, text=True, check=True)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD, "-C", str(repo), *argv],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     *printed, report = proc.stdout.splitlines()
     found = json.loads(report)
     assert found["code"] == 0, proc.stdout + proc.stderr

@@ -118,8 +118,11 @@ def test_plans_without_labels_and_zero_padded_summaries(
     write_rfd(rfd_repo, "007-layers.md", rfd_text("007", "Layers"))
     assert run(rfd_repo, "accept", "7") == 0
     plan = rfd_repo / STATE / "plan.json"
-    plan.write_text(json.dumps([{k: v for k, v in p.items() if k != "label"}
-                                for p in json.loads(plan.read_text())]))  # fmt: skip
+    plan.write_text(
+        json.dumps(
+            [{k: v for k, v in p.items() if k != "label"} for p in json.loads(plan.read_text())]
+        )
+    )
     (rfd_repo / STATE / "phases").mkdir()
     (rfd_repo / STATE / "phases/01.md").write_text("Done.\n")
     capsys.readouterr()

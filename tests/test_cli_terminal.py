@@ -56,9 +56,15 @@ def test_lint_says_which_findings_are_errors(
 
 @pytest.mark.parametrize(
     ("line", "style"),
-    [("--- a/x.md", "bold"), ("+++ b/x.md", "bold"), ("@@ -1 +1 @@", "cyan"),
-     ("+added", "green"), ("-removed", "red"), (" context", None)],
-)  # fmt: skip
+    [
+        ("--- a/x.md", "bold"),
+        ("+++ b/x.md", "bold"),
+        ("@@ -1 +1 @@", "cyan"),
+        ("+added", "green"),
+        ("-removed", "red"),
+        (" context", None),
+    ],
+)
 def test_diff_lines_are_coloured_by_kind(line: str, style: str | None) -> None:
     from bot.cli.output import diff_style
 

@@ -248,14 +248,20 @@ def test_provider_values_have_their_shape(text: str, key: str) -> None:
 @pytest.mark.parametrize(
     ("text", "line", "expected"),
     [
-        ('[consensus]\nreviewers = ["alice", "a b"]\n', 2,
-         "`consensus.reviewers[1]` must be a GitHub login (`alice`) or a team"),
+        (
+            '[consensus]\nreviewers = ["alice", "a b"]\n',
+            2,
+            "`consensus.reviewers[1]` must be a GitHub login (`alice`) or a team",
+        ),
         ("[consensus]\napprovals = 2\n", 1, "`consensus.reviewers` must name at least one"),
-        ('[consensus]\nreviewers = ["a"]\napprovals = 0\n', 3,
-         '`consensus.approvals` must be 1 or more, or "all"'),
+        (
+            '[consensus]\nreviewers = ["a"]\napprovals = 0\n',
+            3,
+            '`consensus.approvals` must be 1 or more, or "all"',
+        ),
         ('[consensus]\nreviewers = ["a"]\nfcp = 3\n', 3, "unknown key `consensus.fcp`"),
     ],
-)  # fmt: skip
+)
 def test_consensus_is_checked_strictly_with_file_and_line(
     tmp_path: Path, text: str, line: int, expected: str
 ) -> None:

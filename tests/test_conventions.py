@@ -58,8 +58,10 @@ def test_a_templates_directory_is_recognised() -> None:
 
 def tracked(total: int, recorded: int) -> dict[str, str]:
     issue = "- **Tracking Issue**: [#7](https://github.com/o/r/issues/7)\n"
-    return {f"{n:03d}-x.md": rfd(f"{n:03d}", extra=issue if n <= recorded else "")
-            for n in range(1, total + 1)}  # fmt: skip
+    return {
+        f"{n:03d}-x.md": rfd(f"{n:03d}", extra=issue if n <= recorded else "")
+        for n in range(1, total + 1)
+    }
 
 
 @pytest.mark.parametrize(
@@ -85,9 +87,11 @@ def test_a_drafts_requires_are_not_counted_against_back_links() -> None:
     files = {
         "001-a.md": rfd("001", extra="- **Extended by**: [RFD 002]\n"),
         "002-b.md": rfd("002", extra="- **Extends**: [RFD 001]\n"),
-        **{f"D{n}-d.md": rfd(f"D{n}", "Draft", extra="- **Extends**: [RFD 001]\n")
-           for n in range(1, 4)},
-    }  # fmt: skip
+        **{
+            f"D{n}-d.md": rfd(f"D{n}", "Draft", extra="- **Extends**: [RFD 001]\n")
+            for n in range(1, 4)
+        },
+    }
     got = found(corpus(files))["conventions.back_links"]
     assert got.value == ("Extended by",)
     assert "Extended by: 1 of 1 Extends link answered" in got.evidence

@@ -75,8 +75,10 @@ def test_asciidoc_attributes_read_state_and_title() -> None:
     doc = parse(ADOC, "rfd/0001/README.adoc")
     assert (str(doc.rfd_id), doc.title, doc.form) == ("0001", "Requests for Discussion", "adoc")
     assert (doc.status, doc.status_word, doc.authors) == (
-        Status.ACCEPTED, "published", ("Jess <jess@example.com>",),
-    )  # fmt: skip
+        Status.ACCEPTED,
+        "published",
+        ("Jess <jess@example.com>",),
+    )
 
 
 def test_rfc_stage_without_heading_id_takes_the_number_from_the_file_name() -> None:
@@ -93,15 +95,29 @@ def test_rfc_stage_without_heading_id_takes_the_number_from_the_file_name() -> N
 @pytest.mark.parametrize(
     ("text", "path", "stage", "expected"),
     [
-        (OXIDE, "rfd/0012/README.md", Status.ACCEPTED,
-         ['-state: "discussion"   # moved on 2021-03-02\n',
-          '+state: "published"   # moved on 2021-03-02\n']),
-        (ADOC, "rfd/0001/README.adoc", Status.IMPLEMENTED,
-         ["-:state: published\n", "+:state: committed\n"]),
-        (RFC, "text/0800-x.md", Status.IMPLEMENTED,
-         ["-stage: accepted\n", "+stage: ready-for-release\n"]),
+        (
+            OXIDE,
+            "rfd/0012/README.md",
+            Status.ACCEPTED,
+            [
+                '-state: "discussion"   # moved on 2021-03-02\n',
+                '+state: "published"   # moved on 2021-03-02\n',
+            ],
+        ),
+        (
+            ADOC,
+            "rfd/0001/README.adoc",
+            Status.IMPLEMENTED,
+            ["-:state: published\n", "+:state: committed\n"],
+        ),
+        (
+            RFC,
+            "text/0800-x.md",
+            Status.IMPLEMENTED,
+            ["-stage: accepted\n", "+stage: ready-for-release\n"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_state_change_is_one_line_in_the_repositorys_words(
     text: str, path: str, stage: Status, expected: list[str]
 ) -> None:
@@ -160,8 +176,9 @@ def test_the_repositorys_table_decides_what_a_shared_word_means() -> None:
     try:
         assert parse(joyent, "rfd/0003/README.md").status is Status.DISCUSSION
         assert changed_lines(joyent, set_status(joyent, Status.ACCEPTED)) == [
-            "-state: draft\n", "+state: publish\n",
-        ]  # fmt: skip
+            "-state: draft\n",
+            "+state: publish\n",
+        ]
     finally:
         use({})
 

@@ -70,64 +70,116 @@ NEW_OXIDE = (
 # (what the team does, the change, the verdict, what the hooks must say)
 Replay = list[tuple[str, Change, int, str]]
 OXIDE: Replay = [
-    ("discussion → published by editing the state line (an advancement commit)",
-     edit("rfd/0011/README.md", "state: 'discussion'", "state: 'published'"), 0,
-     "rfd/0011/README.md: Discussion → Accepted"),
+    (
+        "discussion → published by editing the state line (an advancement commit)",
+        edit("rfd/0011/README.md", "state: 'discussion'", "state: 'published'"),
+        0,
+        "rfd/0011/README.md: Discussion → Accepted",
+    ),
     ("a typo fix in an AsciiDoc RFD", edit("rfd/0008/README.adoc", "Why", "Why, "), 0, ""),
     ("a diagram added beside an RFD", write("rfd/0012/flow.svg", "<svg/>\n"), 0, ""),
-    ("a new RFD directory in prediscussion", write("rfd/0040/README.md", NEW_OXIDE), 0,
-     "rfd/0040/README.md: new RFD (Draft)"),
+    (
+        "a new RFD directory in prediscussion",
+        write("rfd/0040/README.md", NEW_OXIDE),
+        0,
+        "rfd/0040/README.md: new RFD (Draft)",
+    ),
     ("rfd promote on it (prediscussion → discussion)", cli("promote", "40"), 0, ""),
-    ("discussion → committed in one commit: the two moves history makes",
-     edit("rfd/0003/README.md", "state: discussion", "state: committed"), 0,
-     "rfd/0003/README.md: Discussion → Implemented"),
-    ("published → abandoned: history never does it",
-     edit("rfd/0004/README.md", "state: published", "state: abandoned"), 1,
-     "cannot move from published to abandoned: the repository's history never does"),
-    ("a state word nobody defined", edit("rfd/0019/README.md", "state: discussion",
-                                         "state: pondering"), 1, "unknown status 'pondering'"),
-    ("front matter broken by a stray bracket",
-     edit("rfd/0005/README.md", "labels: control-plane", "labels: [control-plane"), 1,
-     "rfd/0005/README.md:"),
-]  # fmt: skip
+    (
+        "discussion → committed in one commit: the two moves history makes",
+        edit("rfd/0003/README.md", "state: discussion", "state: committed"),
+        0,
+        "rfd/0003/README.md: Discussion → Implemented",
+    ),
+    (
+        "published → abandoned: history never does it",
+        edit("rfd/0004/README.md", "state: published", "state: abandoned"),
+        1,
+        "cannot move from published to abandoned: the repository's history never does",
+    ),
+    (
+        "a state word nobody defined",
+        edit("rfd/0019/README.md", "state: discussion", "state: pondering"),
+        1,
+        "unknown status 'pondering'",
+    ),
+    (
+        "front matter broken by a stray bracket",
+        edit("rfd/0005/README.md", "labels: control-plane", "labels: [control-plane"),
+        1,
+        "rfd/0005/README.md:",
+    ),
+]
 JOYENT: Replay = [
-    ("predraft → draft", edit("rfd/0001/README.md", "state: 'predraft'", "state: 'draft'"), 0,
-     "Draft → Discussion"),
-    ("draft → publish", edit("rfd/0003/README.md", "state: draft", "state: publish"), 0,
-     "Discussion → Accepted"),
-    ("predraft → publish in one commit (through draft, as history does)",
-     edit("rfd/0007/README.md", "state: predraft", "state: publish"), 0,
-     "rfd/0007/README.md: Draft → Accepted"),
-    ("publish → predraft: backwards", edit("rfd/0004/README.md", "state: publish",
-                                          "state: predraft"), 1,
-     "cannot move from Accepted to Draft"),
+    (
+        "predraft → draft",
+        edit("rfd/0001/README.md", "state: 'predraft'", "state: 'draft'"),
+        0,
+        "Draft → Discussion",
+    ),
+    (
+        "draft → publish",
+        edit("rfd/0003/README.md", "state: draft", "state: publish"),
+        0,
+        "Discussion → Accepted",
+    ),
+    (
+        "predraft → publish in one commit (through draft, as history does)",
+        edit("rfd/0007/README.md", "state: predraft", "state: publish"),
+        0,
+        "rfd/0007/README.md: Draft → Accepted",
+    ),
+    (
+        "publish → predraft: backwards",
+        edit("rfd/0004/README.md", "state: publish", "state: predraft"),
+        1,
+        "cannot move from Accepted to Draft",
+    ),
     ("an RFD renumbered (its directory renamed)", rename("rfd/0032", "rfd/0033"), 0, ""),
-]  # fmt: skip
+]
 RFC: Replay = [
-    ("accepted → ready-for-release (an advancement commit)",
-     edit("text/0011-requests-for-discussion.md", "stage: accepted", "stage: ready-for-release"),
-     0, "Accepted → Implemented"),
-    ("ready-for-release → released: the same stage, a move history makes",
-     edit("text/0038-control-plane-database.md", 'stage: "ready-for-release"',
-          'stage: "released"'), 0, "status Implemented, unchanged"),
-    ("released → accepted: backwards",
-     edit("text/0065-network-boot.md", "stage: released", "stage: accepted"), 1,
-     "cannot move from Implemented to Accepted"),
-    ("a new RFC from the template, then renamed to its pull request's number",
-     steps(cli("new", "design", "Cold storage tier"),
-           stage,
-           rename("text/0000-cold-storage-tier.md", "text/0812-cold-storage-tier.md")),
-     0, "text/0812-cold-storage-tier.md: new RFD (Accepted)"),
-]  # fmt: skip
+    (
+        "accepted → ready-for-release (an advancement commit)",
+        edit("text/0011-requests-for-discussion.md", "stage: accepted", "stage: ready-for-release"),
+        0,
+        "Accepted → Implemented",
+    ),
+    (
+        "ready-for-release → released: the same stage, a move history makes",
+        edit(
+            "text/0038-control-plane-database.md", 'stage: "ready-for-release"', 'stage: "released"'
+        ),
+        0,
+        "status Implemented, unchanged",
+    ),
+    (
+        "released → accepted: backwards",
+        edit("text/0065-network-boot.md", "stage: released", "stage: accepted"),
+        1,
+        "cannot move from Implemented to Accepted",
+    ),
+    (
+        "a new RFC from the template, then renamed to its pull request's number",
+        steps(
+            cli("new", "design", "Cold storage tier"),
+            stage,
+            rename("text/0000-cold-storage-tier.md", "text/0812-cold-storage-tier.md"),
+        ),
+        0,
+        "text/0812-cold-storage-tier.md: new RFD (Accepted)",
+    ),
+]
 
 REPLAYS = {"oxide": (build_oxide, OXIDE), "joyent": (build_joyent, JOYENT), "rfc": (build_rfc, RFC)}
 
 
 @pytest.mark.parametrize("dialect", list(REPLAYS))
 def test_replayed_commits_get_the_verdict_of_the_repositorys_process(
-    dialect: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    dialect: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
-) -> None:  # fmt: skip
+) -> None:
     build, replay = REPLAYS[dialect]
     repo = build(tmp_path / dialect)
     assert main(["-C", str(repo), "init"]) == 0

@@ -127,8 +127,12 @@ def rfd_json(repo: Path, capsys: pytest.CaptureFixture[str], *argv: str) -> tupl
     return code, json.loads(capsys.readouterr().out)
 
 
-def hooks(repo: Path, files: list[str], monkeypatch: pytest.MonkeyPatch,
-          capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:  # fmt: skip
+def hooks(
+    repo: Path,
+    files: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> tuple[int, str]:
     code, out = 0, ""
     for hook in (rfd_lint.main, rfd_status.main, rfd_state.main):
         got, said = run_hook(hook, repo, files, monkeypatch, capsys)
@@ -151,9 +155,11 @@ def test_init_detects_layout_header_and_words_with_evidence(
 
 
 def test_list_status_and_lint_speak_the_repositorys_words(
-    corpus: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    corpus: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
-) -> None:  # fmt: skip
+) -> None:
     repo, dialect = repo_of(tmp_path, corpus), DIALECTS[corpus]
     adopt(repo, capsys)
     code, listed = rfd_json(repo, capsys, "list")
@@ -172,9 +178,11 @@ def test_list_status_and_lint_speak_the_repositorys_words(
 
 
 def test_a_state_change_is_one_line_in_the_corpuss_form_and_the_hooks_pass_it(
-    corpus: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    corpus: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
-) -> None:  # fmt: skip
+) -> None:
     repo, dialect = repo_of(tmp_path, corpus), DIALECTS[corpus]
     adopt(repo, capsys)
     assert main(["-C", str(repo), "promote", dialect.sample]) == 0
@@ -191,9 +199,11 @@ def test_a_state_change_is_one_line_in_the_corpuss_form_and_the_hooks_pass_it(
 
 
 def test_new_writes_the_corpuss_layout_and_header(
-    corpus: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    corpus: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
-) -> None:  # fmt: skip
+) -> None:
     repo, dialect = repo_of(tmp_path, corpus), DIALECTS[corpus]
     adopt(repo, capsys)
     assert main(["-C", str(repo), "new", "design", "Cold storage tier"]) == 0
@@ -218,9 +228,11 @@ PLAN = (
 
 @pytest.mark.parametrize("corpus", ["oxide", "joyent"], indirect=True)
 def test_accept_extracts_the_plan_and_writes_the_repositorys_word(
-    corpus: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    corpus: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
-) -> None:  # fmt: skip
+) -> None:
     repo, dialect = repo_of(tmp_path, corpus), DIALECTS[corpus]
     adopt(repo, capsys)
     with (repo / dialect.path).open("a", encoding="utf-8") as handle:
@@ -233,8 +245,10 @@ def test_accept_extracts_the_plan_and_writes_the_repositorys_word(
         repo / dialect.rfd_dir / ".state" / f"{int(dialect.sample):04d}" / "plan.json"
     ).is_file()
     git(repo, "add", "-A")
-    assert hooks(repo, git(repo, "diff", "--cached", "--name-only").split(), monkeypatch,
-                 capsys)[0] == 0  # fmt: skip
+    assert (
+        hooks(repo, git(repo, "diff", "--cached", "--name-only").split(), monkeypatch, capsys)[0]
+        == 0
+    )
 
 
 def test_a_move_history_never_shows_is_refused_with_the_ones_it_allows(
@@ -291,8 +305,11 @@ def test_iter_rfds_reads_every_dialect_through_one_api(
     found = {str(r.rfd_id): r for r in iter_rfds(repo, load_config(repo), errors)}
     assert len(found) == 31 and [e.path for e in errors] == ["rfd/0009/README.md"]
     third = found["0003"]
-    assert (third.title, third.status, third.stage) == ("Network boot", "discussion",
-                                                        Status.DISCUSSION)  # fmt: skip
+    assert (third.title, third.status, third.stage) == (
+        "Network boot",
+        "discussion",
+        Status.DISCUSSION,
+    )
     assert third.paths == ("rfd/0003/README.md", "rfd/0003/diagram.svg")
     assert third.authors == (
         "Barbara Liskov <liskov@example.com>",
@@ -336,9 +353,11 @@ def test_init_reads_a_corpus_once_its_unknown_words_are_mapped_by_hand(
 
 
 def test_phases_done_and_supersede_on_an_oxide_rfd(
-    tmp_path: Path, pristine: dict[str, Path], capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    pristine: dict[str, Path],
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
-) -> None:  # fmt: skip
+) -> None:
     repo = shutil.copytree(pristine["oxide"], tmp_path / "oxide")
     adopt(repo, capsys)
     path = repo / "rfd/0003/README.md"
@@ -353,8 +372,10 @@ def test_phases_done_and_supersede_on_an_oxide_rfd(
     assert "published → committed" in capsys.readouterr().out
     assert "state: committed\n" in path.read_text(encoding="utf-8")
     git(repo, "add", "-A")
-    assert hooks(repo, git(repo, "diff", "--cached", "--name-only").split(), monkeypatch,
-                 capsys)[0] == 0  # fmt: skip
+    assert (
+        hooks(repo, git(repo, "diff", "--cached", "--name-only").split(), monkeypatch, capsys)[0]
+        == 0
+    )
     git(repo, "commit", "-qm", "RFD 3 committed")
     # no move from committed in the history: rfd's lifecycle decides (Implemented → Superseded)
     assert main(["-C", str(repo), "supersede", "3", "12"]) == 0
@@ -362,5 +383,4 @@ def test_phases_done_and_supersede_on_an_oxide_rfd(
     assert "state: superseded\n" in text
     assert 'superseded-by: "[RFD 0012](../0012/README.md)"\n' in text
     git(repo, "add", "-A")
-    assert hooks(repo, ["rfd/0003/README.md", "rfd/0012/README.md"], monkeypatch,
-                 capsys)[0] == 0  # fmt: skip
+    assert hooks(repo, ["rfd/0003/README.md", "rfd/0012/README.md"], monkeypatch, capsys)[0] == 0

@@ -7,17 +7,19 @@ import pytest
 from bot.core.diff_lines import commentable, right_lines
 
 # Lines 3-9 of the new file are shown: 3-5 and 7-9 as context, 6 changed.
-ONE_HUNK = "\n".join([
-    "@@ -3,7 +3,7 @@",
-    " - **Status**: Discussion",
-    " - **Category**: Design",
-    " - **Authors**: @octocat",
-    "-- **Date**: 2026-11-01",
-    "+- **Date**: 2026-11-31",
-    " ",  # a blank context line keeps its space
-    " ## Summary",
-    " ",
-])  # fmt: skip
+ONE_HUNK = "\n".join(
+    [
+        "@@ -3,7 +3,7 @@",
+        " - **Status**: Discussion",
+        " - **Category**: Design",
+        " - **Authors**: @octocat",
+        "-- **Date**: 2026-11-01",
+        "+- **Date**: 2026-11-31",
+        " ",  # a blank context line keeps its space
+        " ## Summary",
+        " ",
+    ]
+)
 # Two hunks; one adds two lines, one removes a line; the last line has no newline at its end.
 TWO_HUNKS = """\
 @@ -1,2 +1,4 @@

@@ -37,14 +37,23 @@ def lines(path: Path) -> list[dict[str, Any]]:
 def test_every_event_of_an_rfd_is_appended_to_its_events_jsonl(tmp_path: Path) -> None:
     bus = logged_bus(tmp_path)
     bus.emit(StatusChanged(rfd_id="045", old="Draft", new="Discussion", path="docs/rfd/045-x.md"))
-    bus.intercept(ToolCallIntercept(rfd_id="045", step="implement", tool="write_file",
-                                    arguments={"path": "a.py"}))  # fmt: skip
-    bus.emit(ToolCallComplete(rfd_id="045", step="implement", tool="write_file",
-                              is_error=False, seconds=0.25))  # fmt: skip
+    bus.intercept(
+        ToolCallIntercept(
+            rfd_id="045", step="implement", tool="write_file", arguments={"path": "a.py"}
+        )
+    )
+    bus.emit(
+        ToolCallComplete(
+            rfd_id="045", step="implement", tool="write_file", is_error=False, seconds=0.25
+        )
+    )
     bus.emit(Notice(rfd_id="D32", message="Working on step 1 of 3"))
     log = lines(tmp_path / "docs/rfd/.state/045/events.jsonl")
-    assert [e["event"] for e in log] == ["status.changed", "tool_call.intercept",
-                                         "tool_call.complete"]  # fmt: skip
+    assert [e["event"] for e in log] == [
+        "status.changed",
+        "tool_call.intercept",
+        "tool_call.complete",
+    ]
     assert log[0]["old"] == "Draft" and log[0]["new"] == "Discussion"
     assert log[1]["arguments"] == {"path": "a.py"}
     assert isinstance(log[2]["at"], float)

@@ -113,9 +113,13 @@ def test_an_abort_stops_the_interceptors_after_it() -> None:
 
 @pytest.mark.parametrize(
     ("tools", "sees"),
-    [(None, True), (frozenset({"write_file"}), True), (frozenset(), False),
-     (frozenset({"run_command"}), False)],
-)  # fmt: skip
+    [
+        (None, True),
+        (frozenset({"write_file"}), True),
+        (frozenset(), False),
+        (frozenset({"run_command"}), False),
+    ],
+)
 def test_tool_filter_table(tools: frozenset[str] | None, sees: bool) -> None:
     bus, seen = EventBus(), []
     bus.subscribe(ToolCallIntercept, seen.append, tools=tools)

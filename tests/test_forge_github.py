@@ -126,8 +126,11 @@ def test_from_env_needs_repository_and_token(environ: dict[str, str], message: s
 
 
 def test_from_env_uses_enterprise_url() -> None:
-    environ = {"GITHUB_REPOSITORY": "o/r", "GITHUB_TOKEN": "t",
-               "GITHUB_API_URL": "https://ghe.example.com/api/v3/"}  # fmt: skip
+    environ = {
+        "GITHUB_REPOSITORY": "o/r",
+        "GITHUB_TOKEN": "t",
+        "GITHUB_API_URL": "https://ghe.example.com/api/v3/",
+    }
     conn = Connection.from_env(environ, seconds_between_writes=None)
     assert conn.api_url == "https://ghe.example.com/api/v3"
     assert GitHubForge.connect(conn).repo.full_name == "o/r"

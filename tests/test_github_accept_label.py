@@ -16,7 +16,7 @@ from tests.github_world import (
     make_world,
     payload,
     run_bot,
-)  # fmt: skip
+)
 
 pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
 LABELED = "pull_request.labeled.accept"
@@ -42,8 +42,11 @@ def test_the_tracking_issue_links_the_rfd_at_the_pr_head_before_the_merge(
     """Before the merge the RFD is only on the PR's branch: a link to `main` would be a 404."""
     _, checkout = make_world(tmp_path, {"README.md": "x\n"}, {RFD_PATH: RFD_TEXT})
     assert run_bot(tmp_path, checkout, "pull_request_target", by("hubot")) == 0
-    (opened,) = [json.loads(r.body) for r in vcr.requests if r.method == "POST"
-                 and r.path.endswith("/issues")]  # fmt: skip
+    (opened,) = [
+        json.loads(r.body)
+        for r in vcr.requests
+        if r.method == "POST" and r.path.endswith("/issues")
+    ]
     web = "https://github.com/Codertocat/Hello-World"
     assert f"[RFD 045: Streaming exports]({web}/blob/{BRANCH}/{RFD_PATH})" in opened["body"]
     assert f"Discussed in [#2]({web}/pull/2)" in opened["body"]

@@ -21,13 +21,14 @@ def _accepted(rid: str, issue: int, title: str, label: str = "") -> AcceptOutcom
 @pytest.mark.parametrize(
     ("outcomes", "expected"),
     [
-        ([_accepted("045", 12, "Writer")],
-         "on tracking issue #12 to start phase 1: Writer."),
-        ([_accepted("045", 12, "Writer", "0"), _accepted("046", 13, "<b>Reader</b>")],
-         "on tracking issues #12 (RFD 045, phase 0: Writer) and #13 "
-         "(RFD 046, phase 1: <\u200bb>Reader<\u200b/b>)."),
+        ([_accepted("045", 12, "Writer")], "on tracking issue #12 to start phase 1: Writer."),
+        (
+            [_accepted("045", 12, "Writer", "0"), _accepted("046", 13, "<b>Reader</b>")],
+            "on tracking issues #12 (RFD 045, phase 0: Writer) and #13 "
+            "(RFD 046, phase 1: <\u200bb>Reader<\u200b/b>).",
+        ),
     ],
-)  # fmt: skip
+)
 def test_the_accept_reply_names_one_next_step(outcomes: list[AcceptOutcome], expected: str) -> None:
     """One line for one RFD or several; titles stay text (no HTML)."""
     line = next_step(outcomes, "trunk")

@@ -22,8 +22,12 @@ def test_permission(api: RepoApi) -> None:
     roles = [api.permission(u) for u in users]
     # hubot's custom role is based on write: allowed to run mutating commands, not refused
     assert roles == [
-        Permission.ADMIN, Permission.MAINTAIN, Permission.NONE, Permission.WRITE, Permission.READ
-    ]  # fmt: skip
+        Permission.ADMIN,
+        Permission.MAINTAIN,
+        Permission.NONE,
+        Permission.WRITE,
+        Permission.READ,
+    ]
 
 
 @pytest.mark.vcr
@@ -67,9 +71,11 @@ def test_permission_parse(text: str, expected: Permission) -> None:
 
 def test_pull_request_from_fork_payload() -> None:
     data = {
-        "number": 3, "title": "t", "user": {"login": "forker"},
+        "number": 3,
+        "title": "t",
+        "user": {"login": "forker"},
         "head": {"ref": "main", "sha": "a" * 40, "repo": {"full_name": "forker/Hello-World"}},
         "base": {"ref": "main", "repo": {"full_name": "Codertocat/Hello-World"}},
-    }  # fmt: skip
+    }
     pr = PullRequest.from_payload(data)
     assert pr.is_fork and pr.head_repo == "forker/Hello-World"

@@ -16,9 +16,15 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 CASSETTES = ROOT / "cassettes"
 README = ROOT / "README.md"
-BOT_MODULES = ("test_github_status_comment", "test_github_review_label", "test_github_slash",
-               "test_github_accept_label", "test_github_push", "test_github_reconcile",
-               "test_github_signing")  # fmt: skip
+BOT_MODULES = (
+    "test_github_status_comment",
+    "test_github_review_label",
+    "test_github_slash",
+    "test_github_accept_label",
+    "test_github_push",
+    "test_github_reconcile",
+    "test_github_signing",
+)
 BUDGETS = {
     "test_github_review_label/test_review_is_committed_posted_and_label_removed": 8,
     "test_github_slash/test_status": 4,
@@ -35,29 +41,35 @@ def calls(name: str) -> tuple[int, int]:
 
 def scenarios() -> list[str]:
     return sorted(
-        f"{module}/{path.stem}" for module in BOT_MODULES
+        f"{module}/{path.stem}"
+        for module in BOT_MODULES
         for path in (CASSETTES / module).glob("*.yaml")
-    )  # fmt: skip
+    )
 
 
 SLASH, STATUS = "test_github_slash/test_", "test_github_status_comment/test_"
 RECONCILE = "test_github_reconcile/test_"
 SIGNING = "test_github_signing/test_"
 README_ROWS: dict[str, tuple[str, ...]] = {
-    "`rfd:review`, one-RFD PR (target ≤ 8)":
-        ("test_github_review_label/test_review_is_committed_posted_and_label_removed",),
+    "`rfd:review`, one-RFD PR (target ≤ 8)": (
+        "test_github_review_label/test_review_is_committed_posted_and_label_removed",
+    ),
     "`/rfd status` on a PR (target ≤ 4)": (SLASH + "status",),
     "`/rfd review`": (SLASH + "review",),
     "`/rfd refine` (commits the refined RFD; its progress comment posted, then its outcome)": (
         SLASH + "refine_commits_the_refined_rfd",
     ),
-    "`/rfd dismiss all`, `/rfd dismiss 1 3`":
-        (SLASH + "dismiss_all", SLASH + "dismiss_by_number_keeps_the_others"),
+    "`/rfd dismiss all`, `/rfd dismiss 1 3`": (
+        SLASH + "dismiss_all",
+        SLASH + "dismiss_by_number_keeps_the_others",
+    ),
     "`/rfd accept` (creates the tracking issue)": (SLASH + "accept_by_a_maintainer",),
-    "`/rfd implement` (opens the phase's PR, links it on the tracking issue)":
-        (SLASH + "implement_opens_a_pr_for_the_next_phase",),
-    "`/rfd done` on the RFD's PR":
-        (SLASH + "done_on_a_pr_commits_the_status_and_leaves_the_issue_to_the_merge",),
+    "`/rfd implement` (opens the phase's PR, links it on the tracking issue)": (
+        SLASH + "implement_opens_a_pr_for_the_next_phase",
+    ),
+    "`/rfd done` on the RFD's PR": (
+        SLASH + "done_on_a_pr_commits_the_status_and_leaves_the_issue_to_the_merge",
+    ),
     "`/rfd help`": (SLASH + "help",),
     "label applied again, nothing left to do (reviewed / accepted)": (
         "test_github_review_label/test_label_applied_again_on_a_reviewed_pr_is_answered",
@@ -67,40 +79,53 @@ README_ROWS: dict[str, tuple[str, ...]] = {
     "report, then the committed review posted)": (
         "test_github_review_label/test_rerun_after_posting_failed_posts_the_committed_review",
     ),
-    "`rfd:review` with `review.inline = true` (the PR review listed, then submitted)":
-        ("test_github_review_label/test_inline_review_comments_on_the_lines_of_the_diff",),
-    "the same, its comment failed after the PR review was submitted, then re-run (both runs)":
-        ("test_github_review_label/test_inline_review_is_submitted_once_across_a_rerun",),
-    "`rfd:accept` label":
-        ("test_github_accept_label/test_accept_commits_once_and_opens_the_tracking_issue",),
+    "`rfd:review` with `review.inline = true` (the PR review listed, then submitted)": (
+        "test_github_review_label/test_inline_review_comments_on_the_lines_of_the_diff",
+    ),
+    "the same, its comment failed after the PR review was submitted, then re-run (both runs)": (
+        "test_github_review_label/test_inline_review_is_submitted_once_across_a_rerun",
+    ),
+    "`rfd:accept` label": (
+        "test_github_accept_label/test_accept_commits_once_and_opens_the_tracking_issue",
+    ),
     "PR opened → status comment": (STATUS + "opened_posts_one_status_comment",),
-    "PR synchronize → status comment edited, older review marked (one 502 retried)":
-        (STATUS + "synchronize_marks_older_reviews_and_survives_a_502",),
-    "PR reopened → status comment edited in place":
-        (STATUS + "reopened_edits_the_status_comment_in_place",),
-    "PR reopened, status comment current":
-        (STATUS + "reopened_with_a_current_status_comment_writes_nothing",),
-    "push ticking a phase":
-        ("test_github_push/test_phase_summary_ticks_its_box_and_keeps_a_human_tick",),
-    "`reconcile` creating a missing tracking issue":
-        (RECONCILE + "missing_tracking_issue_is_created",),
-    "`reconcile`, 2 open PRs: stale label, missing and outdated status comments":
-        (RECONCILE + "stale_label_removed_and_status_comments_rebuilt",),
+    "PR synchronize → status comment edited, older review marked (one 502 retried)": (
+        STATUS + "synchronize_marks_older_reviews_and_survives_a_502",
+    ),
+    "PR reopened → status comment edited in place": (
+        STATUS + "reopened_edits_the_status_comment_in_place",
+    ),
+    "PR reopened, status comment current": (
+        STATUS + "reopened_with_a_current_status_comment_writes_nothing",
+    ),
+    "push ticking a phase": (
+        "test_github_push/test_phase_summary_ticks_its_box_and_keeps_a_human_tick",
+    ),
+    "`reconcile` creating a missing tracking issue": (
+        RECONCILE + "missing_tracking_issue_is_created",
+    ),
+    "`reconcile`, 2 open PRs: stale label, missing and outdated status comments": (
+        RECONCILE + "stale_label_removed_and_status_comments_rebuilt",
+    ),
     "`reconcile` run again (nothing to repair)": (RECONCILE + "second_run_changes_nothing",),
     "sign-offs, 6 commands: `/rfd approve` ×2 (one by team membership), `/rfd concern`, "
-    "`/rfd accept` refused, `/rfd resolve`, `/rfd fcp`":
-        (SIGNING + "two_reviewers_approve_a_concern_blocks_accept_until_resolved",),
-    "`/rfd approve` by someone not in `consensus.reviewers`":
-        (SIGNING + "someone_not_among_the_reviewers_cannot_approve",),
+    "`/rfd accept` refused, `/rfd resolve`, `/rfd fcp`": (
+        SIGNING + "two_reviewers_approve_a_concern_blocks_accept_until_resolved",
+    ),
+    "`/rfd approve` by someone not in `consensus.reviewers`": (
+        SIGNING + "someone_not_among_the_reviewers_cannot_approve",
+    ),
     "`reconcile` at the end of a final comment period (announces it, applies the accept label)": (
         SIGNING + "the_scheduled_run_ends_an_elapsed_final_comment_period[announces]",
         SIGNING + "the_scheduled_run_ends_an_elapsed_final_comment_period[accepts]",
     ),
-    "`reconcile` run again after the end was announced":
-        (SIGNING + "the_end_of_a_final_comment_period_is_announced_once",),
-    "re-delivered event (status, review, accept, push, comment, refused label)":
-        tuple(s for s in scenarios() if "redelivered" in s),
-}  # fmt: skip
+    "`reconcile` run again after the end was announced": (
+        SIGNING + "the_end_of_a_final_comment_period_is_announced_once",
+    ),
+    "re-delivered event (status, review, accept, push, comment, refused label)": tuple(
+        s for s in scenarios() if "redelivered" in s
+    ),
+}
 """README row → the cassettes it counts (a range when several)."""
 
 
@@ -151,8 +176,10 @@ def table() -> str:
     rows = ["| scenario | REST calls | writes |", "|---|---|---|"]
     for name in scenarios():
         total, writes = calls(name)
-        rows.append(f"| {name.split('/', 1)[1].removeprefix('test_')} ({name.split('/')[0][12:]})"
-                    f" | {total} | {writes} |")  # fmt: skip
+        rows.append(
+            f"| {name.split('/', 1)[1].removeprefix('test_')} ({name.split('/')[0][12:]})"
+            f" | {total} | {writes} |"
+        )
     return "\n".join(rows)
 
 

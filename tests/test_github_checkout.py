@@ -107,8 +107,13 @@ def test_a_link_on_the_pr_branch_leaves_no_worktree_behind(tmp_path: Path) -> No
     git(seed, "commit", "-q", "-m", "link")
     git(seed, "push", "-q", str(tmp_path / "origin.git"), f"HEAD:refs/heads/{BRANCH}")
     with pytest.raises(InvalidStructure, match="symbolic link") as caught:
-        open_pull(checkout, pull(), FakeApi(), {"RUNNER_TEMP": str(tmp_path)},  # type: ignore[arg-type]
-                  guarded=["docs/rfd"])  # fmt: skip
+        open_pull(
+            checkout,
+            pull(),
+            FakeApi(),
+            {"RUNNER_TEMP": str(tmp_path)},  # type: ignore[arg-type]
+            guarded=["docs/rfd"],
+        )
     assert caught.value.path == "docs/rfd/046-link.md"
     assert git(checkout, "worktree", "list").count("\n") == 1  # only the checkout itself
 

@@ -25,9 +25,13 @@ PR_URL = "https://github.com/Codertocat/Hello-World/pull/2"
 
 
 def approve(sender: str, cid: int) -> dict[str, object]:
-    changes = {"comment.body": "/rfd approve", "comment.user.login": sender,
-               "sender.login": sender, "comment.id": cid,
-               "comment.html_url": f"{PR_URL}#issuecomment-{cid}"}  # fmt: skip
+    changes = {
+        "comment.body": "/rfd approve",
+        "comment.user.login": sender,
+        "sender.login": sender,
+        "comment.id": cid,
+        "comment.html_url": f"{PR_URL}#issuecomment-{cid}",
+    }
     return payload("issue_comment.created.pr", **changes)
 
 
@@ -67,8 +71,13 @@ def test_a_refused_progress_edit_is_warned_and_the_next_edit_tries_again() -> No
         written.append(text)
 
     snap = Snapshot("Refining", "RFD 045", Stage.PASS, k=1, n=5)
-    progress = Progress(write, snap, clock=lambda: 0.0, spent=lambda: (0, 0.0),
-                        warn=lambda err: warned.append(err.message))  # fmt: skip
+    progress = Progress(
+        write,
+        snap,
+        clock=lambda: 0.0,
+        spent=lambda: (0, 0.0),
+        warn=lambda err: warned.append(err.message),
+    )
     progress.update(force=True)
     assert warned == ["Validation Failed (HTTP 422)"] and written == []
     progress.update(k=2)  # not written before: due now, not waiting for its pace
@@ -80,7 +89,8 @@ def test_the_outcome_of_a_progress_comment_is_never_swallowed() -> None:
         raise ForgeError("Validation Failed (HTTP 422)")
 
     snap = Snapshot("Refining", "RFD 045", Stage.PASS, k=1, n=5)
-    progress = Progress(write, snap, clock=lambda: 0.0, spent=lambda: (0, 0.0),
-                        warn=lambda err: None)  # fmt: skip
+    progress = Progress(
+        write, snap, clock=lambda: 0.0, spent=lambda: (0, 0.0), warn=lambda err: None
+    )
     with pytest.raises(ForgeError):
         progress.done("refined in 1 pass (converged)")

@@ -8,8 +8,10 @@ from bot.github.dashboard import Panel, ReviewEntry, Who, lint_line, next_step, 
 from bot.model.reviews import Severity
 from bot.model.status import Status
 
-WHO = Who("people with write access or more", "people with write access or more other than "
-          "the RFD's author")  # fmt: skip
+WHO = Who(
+    "people with write access or more",
+    "people with write access or more other than the RFD's author",
+)
 URL = "https://github.com/o/r/blob/abc/docs/rfd/045-x.md"
 
 
@@ -35,21 +37,29 @@ def test_stepper_marks_the_current_status(status: Status, line: str) -> None:
 @pytest.mark.parametrize(
     ("status", "word", "line"),
     [
-        (Status.DISCUSSION, "discussion",
-         "✓ prediscussion → **discussion** → published → committed"),
+        (
+            Status.DISCUSSION,
+            "discussion",
+            "✓ prediscussion → **discussion** → published → committed",
+        ),
         (Status.ACCEPTED, "publish", "✓ predraft → ✓ draft → **publish** → implemented"),
-        (Status.IMPLEMENTED, "released",
-         "✓ draft → ✓ exploring → ✓ accepted → **released**"),
+        (Status.IMPLEMENTED, "released", "✓ draft → ✓ exploring → ✓ accepted → **released**"),
     ],
-)  # fmt: skip
+)
 def test_the_stepper_speaks_the_repositorys_words(status: Status, word: str, line: str) -> None:
     assert stepper(status, word) == line
 
 
 def test_a_panel_says_the_status_as_the_rfd_writes_it() -> None:
     panel = Panel("0012", "Audit logging", URL, Status.ACCEPTED, word="published")
-    body = render([panel], head="abc", who=WHO, review_label="rfd:review",
-                  accept_label="rfd:accept", commands="")  # fmt: skip
+    body = render(
+        [panel],
+        head="abc",
+        who=WHO,
+        review_label="rfd:review",
+        accept_label="rfd:accept",
+        commands="",
+    )
     assert "RFD 0012: Audit logging](" in body and ") — published" in body
     assert "**published**" in body
 
@@ -59,10 +69,18 @@ def test_discussion_without_reviews_offers_review_and_accept_and_says_who() -> N
     text = step(panel)
     assert "`/rfd review`" in text and "`/rfd accept`" in text and "`rfd:accept`" in text
     assert "/rfd implement" not in text
-    body = render([panel], head="abc", who=WHO, review_label="rfd:review",
-                  accept_label="rfd:accept", commands="")  # fmt: skip
-    who = ("<sub>Who may: people with write access or more; `/rfd accept` and `rfd:accept`: "
-           "people with write access or more other than the RFD's author.</sub>")  # fmt: skip
+    body = render(
+        [panel],
+        head="abc",
+        who=WHO,
+        review_label="rfd:review",
+        accept_label="rfd:accept",
+        commands="",
+    )
+    who = (
+        "<sub>Who may: people with write access or more; `/rfd accept` and `rfd:accept`: "
+        "people with write access or more other than the RFD's author.</sub>"
+    )
     assert who in body
 
 
@@ -74,8 +92,9 @@ def test_open_reviews_with_a_blocker_say_so_and_offer_refine_and_dismiss() -> No
 
 
 def test_an_accepted_rfd_is_offered_implement_on_its_issue_never_accept() -> None:
-    text = step(Panel("045", "X", URL, Status.ACCEPTED, next_phase="1: Writer", phases=2,
-                      tracking=12))  # fmt: skip
+    text = step(
+        Panel("045", "X", URL, Status.ACCEPTED, next_phase="1: Writer", phases=2, tracking=12)
+    )
     assert "`/rfd implement` on tracking issue #12" in text and "phase 1: Writer" in text
     assert "/rfd accept" not in text
 
@@ -87,27 +106,61 @@ def test_an_accepted_rfd_with_every_phase_done_is_offered_done() -> None:
 
 def test_reviews_are_numbered_as_dismiss_takes_them_and_dismissed_ones_fold_away() -> None:
     commit = "https://github.com/o/r/commit/"
-    panel = Panel("045", "X", URL, Status.DISCUSSION, reviews=(
-        ReviewEntry(1, "https://r/1", {Severity.MAJOR: 1}, "ec26c3e", commit=f"{commit}ec26c3e"),
-        ReviewEntry(None, "https://r/0", None, "f95f852", current=False, dismissed=True,
-                    commit=f"{commit}f95f852"),
-        ReviewEntry(None, "https://r/2", None, "f95f852", current=False, dismissed=True),
-    ))  # fmt: skip
-    body = render([panel], head="ec26c3e", who=WHO, review_label="rfd:review",
-                  accept_label="rfd:accept", commands="table")  # fmt: skip
+    panel = Panel(
+        "045",
+        "X",
+        URL,
+        Status.DISCUSSION,
+        reviews=(
+            ReviewEntry(
+                1, "https://r/1", {Severity.MAJOR: 1}, "ec26c3e", commit=f"{commit}ec26c3e"
+            ),
+            ReviewEntry(
+                None,
+                "https://r/0",
+                None,
+                "f95f852",
+                current=False,
+                dismissed=True,
+                commit=f"{commit}f95f852",
+            ),
+            ReviewEntry(None, "https://r/2", None, "f95f852", current=False, dismissed=True),
+        ),
+    )
+    body = render(
+        [panel],
+        head="ec26c3e",
+        who=WHO,
+        review_label="rfd:review",
+        accept_label="rfd:accept",
+        commands="table",
+    )
     table, folded = body.split("<details><summary>2 dismissed reviews</summary>")
     assert f"| [Review 1](https://r/1) | ⚠️ 1 major | [`ec26c3e`]({commit}ec26c3e) |" in table
     assert "dismissed" not in table.split("**Next step:**")[1]  # out of the table
     items = folded.split("</details>")[0].strip().splitlines()
-    assert items == [f"- [dismissed review](https://r/0) of [`f95f852`]({commit}f95f852)",
-                     "- [dismissed review](https://r/2) of `f95f852`"]  # fmt: skip
+    assert items == [
+        f"- [dismissed review](https://r/0) of [`f95f852`]({commit}f95f852)",
+        "- [dismissed review](https://r/2) of `f95f852`",
+    ]
 
 
 def test_only_dismissed_reviews_say_none_is_open() -> None:
-    panel = Panel("045", "X", URL, Status.DISCUSSION, reviews=(
-        ReviewEntry(None, "https://r/0", None, "f95f852", dismissed=True),))  # fmt: skip
-    body = render([panel], head="ec26c3e", who=WHO, review_label="rfd:review",
-                  accept_label="rfd:accept", commands="table")  # fmt: skip
+    panel = Panel(
+        "045",
+        "X",
+        URL,
+        Status.DISCUSSION,
+        reviews=(ReviewEntry(None, "https://r/0", None, "f95f852", dismissed=True),),
+    )
+    body = render(
+        [panel],
+        head="ec26c3e",
+        who=WHO,
+        review_label="rfd:review",
+        accept_label="rfd:accept",
+        commands="table",
+    )
     assert "No open reviews.\n\n<details><summary>1 dismissed review</summary>" in body
     assert "| review |" not in body
 
@@ -119,8 +172,14 @@ def test_lint_is_summarised_only_when_there_are_findings() -> None:
 
 def test_the_title_cannot_become_markdown_structure() -> None:
     panel = Panel("045", "x](https://evil) <img src=x> | @org/team", URL, Status.DISCUSSION)
-    body = render([panel], head="abc", who=WHO, review_label="rfd:review",
-                  accept_label="rfd:accept", commands="")  # fmt: skip
+    body = render(
+        [panel],
+        head="abc",
+        who=WHO,
+        review_label="rfd:review",
+        accept_label="rfd:accept",
+        commands="",
+    )
     heading = body.splitlines()[0]
     assert heading == (
         "### [RFD 045: x\\]\u200b(https:\u200b//evil) <\u200bimg src=x> | "

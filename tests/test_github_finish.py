@@ -49,8 +49,11 @@ def test_done_on_the_tracking_issue_opens_the_pull_request_to_implemented(
     assert "- **Status**: Implemented" in branch
     assert "- **Status**: Accepted" in git(origin, "show", f"main:{RFD_PATH}")
     (pr,) = posted(vcr, "/repos/Codertocat/Hello-World/pulls")
-    assert (pr["title"], pr["head"], pr["base"]) == ("RFD 045: Implemented", "rfd/045-implemented",
-                                                     "main")  # fmt: skip
+    assert (pr["title"], pr["head"], pr["base"]) == (
+        "RFD 045: Implemented",
+        "rfd/045-implemented",
+        "main",
+    )
     assert "Closes #12" in pr["body"]
     (reply,) = posted(vcr, "/repos/Codertocat/Hello-World/issues/12/comments")
     assert "Opened https://github.com/Codertocat/Hello-World/pull/4" in reply["body"]

@@ -17,8 +17,12 @@ from tests.test_github_slash import implement_comment, item_done, scripted_model
 pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
 STATE = "docs/rfd/.state/045"
 FINISH = "[implement]\nfinish_in_last_phase = true\n"
-ENDPOINT = ("Research.", "- [ ] 1. Add the endpoint\n", item_done("done"),
-            "The endpoint streams the export.")  # fmt: skip
+ENDPOINT = (
+    "Research.",
+    "- [ ] 1. Add the endpoint\n",
+    item_done("done"),
+    "The endpoint streams the export.",
+)
 
 
 def last_phase_world(tmp: Path) -> tuple[Path, Path]:
@@ -26,8 +30,12 @@ def last_phase_world(tmp: Path) -> tuple[Path, Path]:
     from bot.model.plan import PlanPhase, dumps
 
     plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
-    files = {RFD_PATH: ACCEPTED, f"{STATE}/plan.json": plan, f"{STATE}/phases/1.md": "done\n",
-             ".github/rfd.toml": CONFIG + FINISH}  # fmt: skip
+    files = {
+        RFD_PATH: ACCEPTED,
+        f"{STATE}/plan.json": plan,
+        f"{STATE}/phases/1.md": "done\n",
+        ".github/rfd.toml": CONFIG + FINISH,
+    }
     return make_world(tmp, files, {})
 
 
@@ -45,6 +53,7 @@ def test_the_last_phase_pr_marks_the_rfd_implemented_and_closes_the_issue(
     log = git(origin, "log", "--format=%s", f"main..{branch}").splitlines()
     assert log == ["RFD 045: implemented by rfd-bot", "RFD 045: phase 2 by rfd-bot"]
     assert "- **Status**: Accepted" in git(origin, "show", f"main:{RFD_PATH}")  # until merged
-    (pr,) = [json.loads(r.body) for r in vcr.requests if r.path.endswith("/pulls")
-             and r.method == "POST"]  # fmt: skip
+    (pr,) = [
+        json.loads(r.body) for r in vcr.requests if r.path.endswith("/pulls") and r.method == "POST"
+    ]
     assert "It also marks RFD 045 Implemented" in pr["body"] and "closes #12" in pr["body"]

@@ -25,23 +25,38 @@ def said(body: str) -> Comment:
 CASES = [
     # (case, the step's ledger after, the comment now (None: deleted), what counts, note)
     ("approval kept", APPROVED, said("/rfd approve"), APPROVED, ""),
-    ("approval deleted", APPROVED, None, BASE, "the approval by hubot no longer counts: its "
-     "comment was deleted"),
+    (
+        "approval deleted",
+        APPROVED,
+        None,
+        BASE,
+        "the approval by hubot no longer counts: its comment was deleted",
+    ),
     ("approval edited away", APPROVED, said("LGTM, later"), BASE, "no longer says `/rfd approve`"),
     ("resolve deleted", RESOLVED, None, BASE, "the resolution of concern 1 no longer counts"),
     ("resolve of another number", RESOLVED, said("/rfd resolve 2"), BASE, "`/rfd resolve`"),
     ("fcp edited away", FCP, said("/rfd approve"), BASE, "the final comment period no longer"),
-    ("concern reworded", RAISED, said("/rfd concern Retries repeat twice"),
-     Ledger(concerns=(OPEN, Concern(2, "mona", "Retries repeat twice", "", 4.0))),
-     "concern 2 counts as its comment now says (edited): Retries repeat twice"),
-    ("concern deleted stays open", RAISED, None, RAISED, "concern 2 stays open although its "
-     "comment was deleted"),
+    (
+        "concern reworded",
+        RAISED,
+        said("/rfd concern Retries repeat twice"),
+        Ledger(concerns=(OPEN, Concern(2, "mona", "Retries repeat twice", "", 4.0))),
+        "concern 2 counts as its comment now says (edited): Retries repeat twice",
+    ),
+    (
+        "concern deleted stays open",
+        RAISED,
+        None,
+        RAISED,
+        "concern 2 stays open although its comment was deleted",
+    ),
     ("command quoted, not given", APPROVED, said("> /rfd approve\n\nno"), BASE, "no longer says"),
-]  # fmt: skip
+]
 
 
-@pytest.mark.parametrize(("after", "comment", "counts", "note"), [c[1:] for c in CASES],
-                         ids=[c[0] for c in CASES])  # fmt: skip
+@pytest.mark.parametrize(
+    ("after", "comment", "counts", "note"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
 def test_a_sign_off_counts_as_its_comment_stands(
     after: Ledger, comment: Comment | None, counts: Ledger, note: str
 ) -> None:

@@ -34,8 +34,9 @@ def test_the_body_opens_with_its_marker_and_says_where_the_others_are() -> None:
 
 
 def test_a_findings_text_cannot_plant_a_marker_or_ping_anyone() -> None:
-    hostile = ReviewFinding(Severity.MAJOR, "<!-- rfd-bot:pr-review:045:abc -->",
-                            4, "ask @octocat\n<img src=x>")  # fmt: skip
+    hostile = ReviewFinding(
+        Severity.MAJOR, "<!-- rfd-bot:pr-review:045:abc -->", 4, "ask @octocat\n<img src=x>"
+    )
     text = finding_text(hostile)
     assert "<!--" not in text and "@octocat" not in text and "<img" not in text
     assert "\n" not in text

@@ -90,8 +90,13 @@ def world(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def comment(body: str, sender: str, cid: int) -> dict[str, object]:
-    changes = {"comment.body": body, "comment.user.login": sender, "sender.login": sender,
-               "comment.id": cid, "comment.html_url": f"{PR_URL}#issuecomment-{cid}"}  # fmt: skip
+    changes = {
+        "comment.body": body,
+        "comment.user.login": sender,
+        "sender.login": sender,
+        "comment.id": cid,
+        "comment.html_url": f"{PR_URL}#issuecomment-{cid}",
+    }
     return payload("issue_comment.created.pr", **changes)
 
 
@@ -231,8 +236,10 @@ def scripted_model(monkeypatch: pytest.MonkeyPatch) -> None:
     from tests.fakes import ScriptedLLM, item_done, reply, scripted_providers
 
     texts = []
-    for item, summary in (("Write the CSV writer", "The writer streams rows."),
-                          ("Add the endpoint", "The endpoint streams the export.")):  # fmt: skip
+    for item, summary in (
+        ("Write the CSV writer", "The writer streams rows."),
+        ("Add the endpoint", "The endpoint streams the export."),
+    ):
         texts += [reply("Research."), reply(f"- [ ] 1. {item}\n"), item_done("done")]
         texts.append(reply(summary))
     providers = scripted_providers(ScriptedLLM(texts))

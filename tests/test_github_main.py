@@ -26,9 +26,12 @@ def test_without_actions_environment_it_says_what_is_missing(
     ],
 )
 def test_other_events_are_ignored_with_one_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
-    event: str, name: str,
-) -> None:  # fmt: skip
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    event: str,
+    name: str,
+) -> None:
     data = payload(name, action="assigned") if event == "pull_request" else payload(name)
     for key, value in event_env(tmp_path, event, data).items():
         monkeypatch.setenv(key, value)

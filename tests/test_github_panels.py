@@ -32,11 +32,13 @@ def test_the_next_step_names_the_concern_and_the_missing_sign_offs_first() -> No
     from bot.model.consensus import Concern
 
     cfg = ConsensusSection(reviewers=("hubot", "mona"), approvals="all")
-    ledger = Ledger(approvals=(Approval("hubot", BLOB, 1.0),),
-                    concerns=(Concern(1, "mona", "Proxies buffer"),))  # fmt: skip
+    ledger = Ledger(
+        approvals=(Approval("hubot", BLOB, 1.0),), concerns=(Concern(1, "mona", "Proxies buffer"),)
+    )
     found = blocker(cfg, ledger, standing(cfg, ledger, "045", BLOB, 3.0))
-    panel = Panel("045", "Streaming exports", "u", Status.DISCUSSION, signed_off=False,
-                  blocker=found)  # fmt: skip
+    panel = Panel(
+        "045", "Streaming exports", "u", Status.DISCUSSION, signed_off=False, blocker=found
+    )
     text = next_step(panel, "rfd:review", "rfd:accept")
     assert text.startswith("Concern 1 by mona is open: mona or a maintainer resolves it")
     assert "sign-offs 1 of 2: waiting for mona (`/rfd approve`)" in text
@@ -53,8 +55,12 @@ def test_an_implementation_review_is_not_listed_as_a_dismissed_one() -> None:
 
     marker = "<!-- rfd-bot:review:045:aaaaaaaaaaaa -->"
     saved = "<sub>of `aaaaaaaaaaaa` · saved as `docs/rfd/.state/045/{dir}/17.md`</sub>"
-    posted = posted_reviews([Comment(n, f"{marker}\nText.\n\n{saved.format(dir=d)}", f"u/{n}")
-                             for n, d in ((1, "impl-reviews"), (2, "reviews"))])  # fmt: skip
+    posted = posted_reviews(
+        [
+            Comment(n, f"{marker}\nText.\n\n{saved.format(dir=d)}", f"u/{n}")
+            for n, d in ((1, "impl-reviews"), (2, "reviews"))
+        ]
+    )
     row = Row(ChangedRfd(RfdFile(RfdId.parse("045"), "x", "docs/rfd/045-x.md"), "modified"))
     (entry,) = review_entries(row, posted, "a" * 40)
     assert entry.url == "u/2" and entry.dismissed  # the design review whose file is gone

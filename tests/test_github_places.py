@@ -72,25 +72,45 @@ def test_the_places_where_each_command_works() -> None:
 @pytest.mark.parametrize(
     ("verb", "where", "expected"),
     [
-        (Verb.REVIEW, Where("045", PR, Place.OPEN_PR, ISSUE),
-         f"`/rfd review` for RFD 045 works on its pull request: comment it on [#2]({PR.url})."),
-        (Verb.IMPLEMENT, Where("045", PR, Place.MERGED_PR, ISSUE, FILE),
-         f"`/rfd implement` for RFD 045 works on its tracking issue: comment it on "
-         f"[#12]({ISSUE.url})."),
-        (Verb.DONE, Where("045", PR, Place.MERGED_PR, ISSUE, FILE),
-         f"`/rfd done` for RFD 045 works on its tracking issue: comment it on [#12]({ISSUE.url}),"
-         " and the bot opens the pull request that marks the RFD Implemented."),
-        (Verb.IMPLEMENT, Where("045", PR, Place.OPEN_PR),
-         f"RFD 045 has no tracking issue yet: it is opened when the RFD is accepted on "
-         f"[#2]({PR.url}). `/rfd implement` works there afterwards."),
-        (Verb.APPROVE, Where("045", PR, Place.CLOSED_PR),
-         f"RFD 045's pull request [#2]({PR.url}) is closed without merging: reopen it, then "
-         "comment `/rfd approve` there."),
-        (Verb.REFINE, Where("045", PR, Place.MERGED_PR, ISSUE, FILE),
-         f"RFD 045 was merged in [#2]({PR.url}) and lives on [on `main`]({FILE}): `/rfd refine` "
-         "works on an open pull request that changes it — open one that edits the file and "
-         f"comment it there. Its implementation is followed on tracking issue [#12]({ISSUE.url})."),
+        (
+            Verb.REVIEW,
+            Where("045", PR, Place.OPEN_PR, ISSUE),
+            f"`/rfd review` for RFD 045 works on its pull request: comment it on [#2]({PR.url}).",
+        ),
+        (
+            Verb.IMPLEMENT,
+            Where("045", PR, Place.MERGED_PR, ISSUE, FILE),
+            f"`/rfd implement` for RFD 045 works on its tracking issue: comment it on "
+            f"[#12]({ISSUE.url}).",
+        ),
+        (
+            Verb.DONE,
+            Where("045", PR, Place.MERGED_PR, ISSUE, FILE),
+            "`/rfd done` for RFD 045 works on its tracking issue: "
+            f"comment it on [#12]({ISSUE.url}),"
+            " and the bot opens the pull request that marks the RFD Implemented.",
+        ),
+        (
+            Verb.IMPLEMENT,
+            Where("045", PR, Place.OPEN_PR),
+            f"RFD 045 has no tracking issue yet: it is opened when the RFD is accepted on "
+            f"[#2]({PR.url}). `/rfd implement` works there afterwards.",
+        ),
+        (
+            Verb.APPROVE,
+            Where("045", PR, Place.CLOSED_PR),
+            f"RFD 045's pull request [#2]({PR.url}) is closed without merging: reopen it, then "
+            "comment `/rfd approve` there.",
+        ),
+        (
+            Verb.REFINE,
+            Where("045", PR, Place.MERGED_PR, ISSUE, FILE),
+            f"RFD 045 was merged in [#2]({PR.url}) and lives on [on `main`]({FILE}): `/rfd refine` "
+            "works on an open pull request that changes it — open one that edits the file and "
+            "comment it there. Its implementation is followed on tracking issue "
+            f"[#12]({ISSUE.url}).",
+        ),
     ],
-)  # fmt: skip
+)
 def test_the_answer_names_the_place_and_links_it(verb: Verb, where: Where, expected: str) -> None:
     assert answer(verb, where) == expected

@@ -26,8 +26,18 @@ URL = "https://github.com/o/r/actions/runs/42"
 
 
 def snap(**changes: object) -> Snapshot:
-    base = Snapshot("Implementing", "RFD 045, phase 1: Writer", Stage.ITEM, k=3, n=3,
-                    items=ITEMS, elapsed=125, tokens=12345, cost_usd=0.25, run_url=URL)  # fmt: skip
+    base = Snapshot(
+        "Implementing",
+        "RFD 045, phase 1: Writer",
+        Stage.ITEM,
+        k=3,
+        n=3,
+        items=ITEMS,
+        elapsed=125,
+        tokens=12345,
+        cost_usd=0.25,
+        run_url=URL,
+    )
     return Snapshot(**{**vars(base), **changes})  # type: ignore[arg-type]
 
 
@@ -108,8 +118,12 @@ def test_listener_reads_stage_and_checklist_from_the_steps_files() -> None:
     files: dict[str, str] = {}
     listen = implement_listener(progress, files.get)
     seen = []
-    for name, text in [("", ""), ("research.md", "r"), ("items.md", "- [x] 1. A\n- [ ] 2. B\n"),
-                       ("items.md", "- [x] 1. A\n- [!] 2. B [Failed: no]\n")]:  # fmt: skip
+    for name, text in [
+        ("", ""),
+        ("research.md", "r"),
+        ("items.md", "- [x] 1. A\n- [ ] 2. B\n"),
+        ("items.md", "- [x] 1. A\n- [!] 2. B [Failed: no]\n"),
+    ]:
         if name:
             files[name] = text
         clock.now += EDIT_EVERY
@@ -183,8 +197,9 @@ def test_refine_progress_marks_a_failed_pass_and_ends_in_a_warning() -> None:
     follower = RefineProgress(progress)
     follower.on_result(ResultReady(rfd_id="045", step="refine", item="p 1 (reviews)", result=""))
     failed = SimpleNamespace(number=2, focus=SimpleNamespace(value="completeness"))
-    result = SimpleNamespace(passes=(object(), failed), stop=StopReason.INTERRUPTED,
-                             warning="pass 2 failed (overloaded)")  # fmt: skip
+    result = SimpleNamespace(
+        passes=(object(), failed), stop=StopReason.INTERRUPTED, warning="pass 2 failed (overloaded)"
+    )
     follower.finish(result)  # type: ignore[arg-type]
     assert written[-1].startswith("### ⚠️ RFD 045, phase 1: Writer — stopped in pass 2 (inter")
     assert "the passes before it are kept, and so are the reviews" in written[-1]

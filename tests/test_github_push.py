@@ -11,11 +11,14 @@ from tests.github_world import RFD_PATH, RFD_TEXT, make_world, payload, run_bot
 
 BODIES = Path(__file__).resolve().parent / "data" / "cassettes" / "bodies"
 pytestmark = pytest.mark.usefixtures("all_played")
-PHASES = (PlanPhase("Writer", "A streaming CSV writer."),
-          PlanPhase("Endpoint", "The HTTP endpoint that uses it."))  # fmt: skip
+PHASES = (
+    PlanPhase("Writer", "A streaming CSV writer."),
+    PlanPhase("Endpoint", "The HTTP endpoint that uses it."),
+)
 STATE = "docs/rfd/.state/045"
-ACCEPTED = RFD_TEXT.replace("- **Status**: Discussion", "- **Status**: Accepted\n"
-                            "- **Tracking Issue**: #12")  # fmt: skip
+ACCEPTED = RFD_TEXT.replace(
+    "- **Status**: Discussion", "- **Status**: Accepted\n- **Tracking Issue**: #12"
+)
 
 
 def pushed(*added: str) -> dict[str, object]:

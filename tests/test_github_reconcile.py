@@ -14,7 +14,7 @@ from tests.github_world import (
     make_world,
     payload,
     run_bot,
-)  # fmt: skip
+)
 
 pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
 
@@ -32,10 +32,16 @@ def open_prs(tmp_path: Path) -> Path:
 
 def accepted_unlinked(tmp_path: Path) -> Path:
     """The default branch holds RFD 045, Accepted with a plan, its header without a link."""
-    plan = dumps((PlanPhase("Writer", "A streaming CSV writer."),
-                  PlanPhase("Endpoint", "The HTTP endpoint that uses it.")))  # fmt: skip
-    files = {RFD_PATH: RFD_TEXT.replace("Discussion", "Accepted"),
-             "docs/rfd/.state/045/plan.json": plan}  # fmt: skip
+    plan = dumps(
+        (
+            PlanPhase("Writer", "A streaming CSV writer."),
+            PlanPhase("Endpoint", "The HTTP endpoint that uses it."),
+        )
+    )
+    files = {
+        RFD_PATH: RFD_TEXT.replace("Discussion", "Accepted"),
+        "docs/rfd/.state/045/plan.json": plan,
+    }
     return make_world(tmp_path, files, {})[1]
 
 

@@ -20,7 +20,7 @@ from tests.github_world import (
     make_world,
     payload,
     run_bot,
-)  # fmt: skip
+)
 
 pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
 REVIEW = "docs/rfd/.state/045/reviews/1795831200.md"
@@ -153,20 +153,29 @@ def test_findings_lead_with_the_verdict_and_link_the_rfd_lines(tmp_path: Path, v
     """The major is visible with a link to its line at the reviewed commit; the minor folds."""
     _, checkout = make_world(tmp_path, {"README.md": "hello\n"}, {RFD_PATH: UNPLANNED})
     assert run_bot(tmp_path, checkout, "pull_request_target", payload(LABELED)) == 0
-    (review,) = [json.loads(r.body)["body"] for r in vcr.requests
-                 if r.method == "POST" and r.path.endswith("/issues/2/comments")]  # fmt: skip
+    (review,) = [
+        json.loads(r.body)["body"]
+        for r in vcr.requests
+        if r.method == "POST" and r.path.endswith("/issues/2/comments")
+    ]
     heading, _, verdict = review.split("\n")[3:6]  # after the review, head and blob markers
     assert heading == "### 🔍 Review 1 of RFD 045 — ⚠️ 1 major · 1 minor"
     assert verdict.startswith("**Needs changes**")
     at = "https://github.com/Codertocat/Hello-World/blob/ec26c3e57ca3a959ca5aad62de7213c562f8c821"
-    design_line = UNPLANNED.splitlines().index(next(
-        line for line in UNPLANNED.splitlines() if "TODO" in line)) + 1  # fmt: skip
+    design_line = (
+        UNPLANNED.splitlines().index(
+            next(line for line in UNPLANNED.splitlines() if "TODO" in line)
+        )
+        + 1
+    )
     visible, folded = review.split("<details>")
     assert f"]({at}/{RFD_PATH}#L" in visible and "major" in visible and "TODO" not in visible
     assert f"[Design L{design_line}]({at}/{RFD_PATH}#L{design_line})" in folded
     assert "0 tokens" not in review and "$0.0000" not in review
     assert review.count("offline structural review") == 1
-    commit = "https://github.com/Codertocat/Hello-World/commit/ec26c3e57ca3a959ca5aad62de7213c562f8c821"
+    commit = (
+        "https://github.com/Codertocat/Hello-World/commit/ec26c3e57ca3a959ca5aad62de7213c562f8c821"
+    )
     assert f"of [`ec26c3e57ca3`]({commit})" in review.splitlines()[-1]  # the footer
 
 

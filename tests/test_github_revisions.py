@@ -87,8 +87,10 @@ def test_a_dismissed_review_says_by_whom_and_folds_its_text_once() -> None:
     body = brought_up_to_date(saved_review(), None, current=True, web=WEB, by="hubot")
     head, folded = body.split("<details><summary>The dismissed review</summary>")
     assert head.startswith(saved_review().comment.body.split("\n### ")[0])  # markers kept
-    assert f"> **Dismissed** by hubot with `/rfd dismiss`: this review of RFD 045 at " \
-           f"[`aaaaaaaaaaaa`]({WEB}/commit/aaaaaaaaaaaa) is settled" in head  # fmt: skip
+    assert (
+        f"> **Dismissed** by hubot with `/rfd dismiss`: this review of RFD 045 at "
+        f"[`aaaaaaaaaaaa`]({WEB}/commit/aaaaaaaaaaaa) is settled" in head
+    )
     assert "Polish only." in folded and folded.rstrip().endswith("</details>")
     (again,) = posted_reviews([Comment(4, body, "https://x/4")])
     assert again.marked_dismissed and again.saved_name == "17.md"  # still found, once

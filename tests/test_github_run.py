@@ -54,8 +54,14 @@ def test_implement_progress_ticks_and_fails_items_then_says_the_outcome(
 
     overloaded = ProviderError("the model is overloaded")
     plan = "- [ ] 1. Write the CSV writer\n- [ ] 2. Add the endpoint\n"
-    script = [reply("Research."), reply(plan), item_done("done"), overloaded, overloaded,
-              reply("Summary.")]  # fmt: skip
+    script = [
+        reply("Research."),
+        reply(plan),
+        item_done("done"),
+        overloaded,
+        overloaded,
+        reply("Summary."),
+    ]
     providers = scripted_providers(ScriptedLLM(script))
     monkeypatch.setattr("bot.lifecycle.workspace.make_providers", providers)
     _, checkout = accepted_world(tmp_path)

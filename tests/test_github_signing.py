@@ -31,8 +31,13 @@ PR_URL = "https://github.com/Codertocat/Hello-World/pull/2"
 
 
 def comment(body: str, sender: str, cid: int) -> dict[str, object]:
-    changes = {"comment.body": body, "comment.user.login": sender, "sender.login": sender,
-               "comment.id": cid, "comment.html_url": f"{PR_URL}#issuecomment-{cid}"}  # fmt: skip
+    changes = {
+        "comment.body": body,
+        "comment.user.login": sender,
+        "sender.login": sender,
+        "comment.id": cid,
+        "comment.html_url": f"{PR_URL}#issuecomment-{cid}",
+    }
     return payload("issue_comment.created.pr", **changes)
 
 
@@ -163,8 +168,12 @@ def test_a_push_after_an_approval_shows_it_as_of_an_older_revision(
     git(seed, "commit", "-q", "-am", "an edit after the approval")
     git(seed, "push", "-q", str(origin), f"HEAD:refs/heads/{BRANCH}")
     pushed = git(seed, "rev-parse", "HEAD").strip()
-    now = {"before": approved, "after": pushed, "pull_request.head.sha": pushed,
-           "pull_request.labels": [DISCUSSION_LABEL]}  # fmt: skip
+    now = {
+        "before": approved,
+        "after": pushed,
+        "pull_request.head.sha": pushed,
+        "pull_request.labels": [DISCUSSION_LABEL],
+    }
     data = payload("pull_request.synchronize", **now)
     assert run_bot(tmp_path, checkout, "pull_request", data) == 0
     status = json.loads(vcr.requests[-1].body)["body"]
@@ -269,8 +278,11 @@ def test_an_author_cannot_approve_or_resolve_anothers_concern(
     before = git(origin, "rev-parse", BRANCH)
     assert run_bot(tmp_path, checkout, "issue_comment", comment(said, who, 1051)) == 0
     assert git(origin, "rev-parse", BRANCH) == before  # nothing committed
-    (reply,) = [json.loads(r.body)["body"] for r in vcr.requests if r.method == "POST"
-                and r.path.endswith("/issues/2/comments")]  # fmt: skip
+    (reply,) = [
+        json.loads(r.body)["body"]
+        for r in vcr.requests
+        if r.method == "POST" and r.path.endswith("/issues/2/comments")
+    ]
     assert "an RFD's author cannot" in reply
 
 
@@ -289,8 +301,11 @@ def test_a_trailer_written_by_hand_does_not_pass_for_the_bots_commit(
     (concern,) = ledger(origin)["concerns"]
     assert concern["author"] == "mona"
     assert concern["text"] == "Proxies may buffer the chunked response"
-    said = [json.loads(r.body)["body"] for r in vcr.requests if r.path.endswith("/comments")
-            and r.method == "POST"]  # fmt: skip
+    said = [
+        json.loads(r.body)["body"]
+        for r in vcr.requests
+        if r.path.endswith("/comments") and r.method == "POST"
+    ]
     (status,) = said  # the status comment alone: no "an earlier run already did this" reply
     assert "- **Concern 1** by mona: Proxies may buffer the chunked response" in status
     assert [

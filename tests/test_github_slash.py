@@ -18,7 +18,7 @@ from tests.github_world import (
     make_world,
     payload,
     run_bot,
-)  # fmt: skip
+)
 
 pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
 OLD_REVIEW = "docs/rfd/.state/045/reviews/1795830000.md"
@@ -145,18 +145,27 @@ def test_dismiss_folds_the_dismissed_review_comments_and_moves_the_rest_up(
     files |= {f"{path}.md": f"# Review {n}\n" for n, path in enumerate(reviews, start=1)}
     _, checkout = make_world(tmp_path, {"README.md": "hello\n"}, files)
     assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd dismiss 1 3")) == 0
-    edits = {r.path.rsplit("/", 1)[1]: json.loads(r.body)["body"] for r in vcr.requests
-             if r.method == "PATCH" and "/issues/comments/94" in r.path}  # fmt: skip
+    edits = {
+        r.path.rsplit("/", 1)[1]: json.loads(r.body)["body"]
+        for r in vcr.requests
+        if r.method == "PATCH" and "/issues/comments/94" in r.path
+    }
     first, second, third = edits["941"], edits["942"], edits["943"]
     for gone in (first, third):
         assert "> **Dismissed** by Codertocat with `/rfd dismiss`: this review of RFD 045" in gone
         assert "<details><summary>The dismissed review</summary>" in gone
     assert "### 🔍 Review 1 of RFD 045 — no findings" in second and "Dismissed" not in second
-    (status,) = [json.loads(r.body)["body"] for r in vcr.requests
-                 if r.method == "POST" and r.path.endswith("/issues/2/comments")]  # fmt: skip
+    (status,) = [
+        json.loads(r.body)["body"]
+        for r in vcr.requests
+        if r.method == "POST" and r.path.endswith("/issues/2/comments")
+    ]
     table, folded = status.split("<details><summary>2 dismissed reviews</summary>")
-    assert "| [Review 1](https://github.com/Codertocat/Hello-World/pull/2#issuecomment-942) |" \
-        in table and "941" not in table and "943" not in table  # fmt: skip
+    assert (
+        "| [Review 1](https://github.com/Codertocat/Hello-World/pull/2#issuecomment-942) |" in table
+        and "941" not in table
+        and "943" not in table
+    )
     assert "issuecomment-941" in folded.split("</details>")[0]
 
 
@@ -324,8 +333,12 @@ def test_done_on_a_pr_commits_the_status_and_leaves_the_issue_to_the_merge(
     accepted = RFD_TEXT.replace("Discussion", "Accepted\n- **Tracking Issue**: #12")
     state = "docs/rfd/.state/045"
     plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
-    files = {RFD_PATH: accepted, f"{state}/plan.json": plan,
-             f"{state}/phases/1.md": "done\n", f"{state}/phases/2.md": "done\n"}  # fmt: skip
+    files = {
+        RFD_PATH: accepted,
+        f"{state}/plan.json": plan,
+        f"{state}/phases/1.md": "done\n",
+        f"{state}/phases/2.md": "done\n",
+    }
     origin, checkout = make_world(tmp_path, {"README.md": "x\n"}, files)
     assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd done")) == 0
     assert "- **Status**: Implemented" in on_branch(origin, RFD_PATH)
@@ -341,14 +354,18 @@ def test_refine_commits_the_refined_rfd(
 
     section = {"section": "Summary", "content": "Stream large reports row by row."}
     revision = {"sections": [section], "notes": "Rewrote the summary."}
-    llm = ScriptedLLM([reply("", ("submit_revision", revision)),
-                       reply("CONVERGED\nNothing to add.")])  # fmt: skip
+    llm = ScriptedLLM(
+        [reply("", ("submit_revision", revision)), reply("CONVERGED\nNothing to add.")]
+    )
     monkeypatch.setattr("bot.lifecycle.workspace.make_providers", scripted_providers(llm))
     origin, checkout = world
     assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd refine")) == 0
     assert "Stream large reports row by row." in on_branch(origin, RFD_PATH)
-    posted = [json.loads(r.body)["body"] for r in vcr.requests
-              if r.method == "POST" and r.path.endswith("/issues/2/comments")]  # fmt: skip
+    posted = [
+        json.loads(r.body)["body"]
+        for r in vcr.requests
+        if r.method == "POST" and r.path.endswith("/issues/2/comments")
+    ]
     assert [p.splitlines()[0] for p in posted] == [
         "<!-- rfd-bot:progress:c492700400-refine -->",
         "<!-- rfd-bot:status:2 -->",
@@ -390,8 +407,9 @@ def test_refine_whose_status_comment_fails_is_answered_and_not_run_again(
 
     section = {"section": "Summary", "content": "Stream large reports row by row."}
     revision = {"sections": [section], "notes": "Rewrote the summary."}
-    llm = ScriptedLLM([reply("", ("submit_revision", revision)),
-                       reply("CONVERGED\nNothing to add.")])  # fmt: skip
+    llm = ScriptedLLM(
+        [reply("", ("submit_revision", revision)), reply("CONVERGED\nNothing to add.")]
+    )
     monkeypatch.setattr("bot.lifecycle.workspace.make_providers", scripted_providers(llm))
     origin, checkout = world
     assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd refine")) == 0
@@ -418,12 +436,18 @@ def test_implement_opens_a_pr_for_the_next_phase(
     assert summary == "The writer streams rows.\n"
     posts = [r for r in vcr.requests if r.method == "POST" and r.path.endswith("/12/comments")]
     assert len(posts) == 1  # the phase's comment, posted once, then edited
-    edits = [json.loads(r.body)["body"] for r in vcr.requests
-             if r.method == "PATCH" and "/issues/comments/" in r.path]  # fmt: skip
+    edits = [
+        json.loads(r.body)["body"]
+        for r in vcr.requests
+        if r.method == "PATCH" and "/issues/comments/" in r.path
+    ]
     assert "### ✅ RFD 045, phase 1: Writer — pull request [#3](" in edits[-1]
     assert "<!-- rfd-bot:reply:c492700400-implement -->" in edits[-1]  # a re-delivery: answered
-    (tracking,) = [json.loads(r.body)["body"] for r in vcr.requests
-                   if r.method == "PATCH" and r.path.endswith("/issues/12")]  # fmt: skip
+    (tracking,) = [
+        json.loads(r.body)["body"]
+        for r in vcr.requests
+        if r.method == "PATCH" and r.path.endswith("/issues/12")
+    ]
     assert "- [ ] 1. Writer — [#3](https://github.com/Codertocat/Hello-World/pull/3)\n" in tracking
 
 
@@ -436,13 +460,19 @@ def test_implement_with_failing_checks_opens_a_pr_that_records_nothing(
     from bot.model.plan import PlanPhase, dumps
 
     scripted_model(
-        monkeypatch, "Research.", "- [ ] 1. Write the CSV writer\n", item_done("Wrote it."),
-        item_done("Fixed it."), "The writer does not stream rows yet: its tests fail.",
-    )  # fmt: skip
+        monkeypatch,
+        "Research.",
+        "- [ ] 1. Write the CSV writer\n",
+        item_done("Wrote it."),
+        item_done("Fixed it."),
+        "The writer does not stream rows yet: its tests fail.",
+    )
     plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
-    main = {RFD_PATH: RFD_TEXT.replace("Discussion", "Accepted"),
-            "docs/rfd/.state/045/plan.json": plan,
-            ".github/rfd.toml": '[implement]\nverify = "false"\n'}  # fmt: skip
+    main = {
+        RFD_PATH: RFD_TEXT.replace("Discussion", "Accepted"),
+        "docs/rfd/.state/045/plan.json": plan,
+        ".github/rfd.toml": '[implement]\nverify = "false"\n',
+    }
     origin, checkout = make_world(tmp_path, main, {})
     assert run_bot(tmp_path, checkout, "issue_comment", implement_comment()) == 0
     state = "rfd/045-phase-1:docs/rfd/.state/045"
@@ -456,8 +486,12 @@ def test_implement_takes_the_phase_by_its_label(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`/rfd implement 3a`: branch rfd/045-phase-3a, PR "RFD 045, phase 3a: …", phases/3a.md."""
-    texts = ("Research.", "- [ ] 1. Add the endpoint\n", item_done("done"),
-             "The endpoint streams the export.")  # fmt: skip
+    texts = (
+        "Research.",
+        "- [ ] 1. Add the endpoint\n",
+        item_done("done"),
+        "The endpoint streams the export.",
+    )
     llm = scripted_model(monkeypatch, *texts)
     origin, checkout = accepted_world(tmp_path, "0", "3a")
     assert run_bot(tmp_path, checkout, "issue_comment", implement_comment("/rfd implement 3a")) == 0

@@ -10,9 +10,14 @@ from bot.github.stage import JobStage, stage_of
 
 @pytest.mark.parametrize(
     ("value", "implement", "other"),
-    [("", True, True), ("all", True, True), ("commands", False, True), ("work", True, False),
-     ("publish", False, False)],
-)  # fmt: skip
+    [
+        ("", True, True),
+        ("all", True, True),
+        ("commands", False, True),
+        ("work", True, False),
+        ("publish", False, False),
+    ],
+)
 def test_each_stage_runs_its_own_commands(value: str, implement: bool, other: bool) -> None:
     stage = stage_of({"RFD_BOT_STAGE": value})
     assert (stage.runs(True), stage.runs(False)) == (implement, other)

@@ -125,8 +125,7 @@ def test_titles_and_file_names_stay_inside_their_heading(tmp_path: Path) -> None
     (root / ".github/rfd.toml").write_text(CONFIG, encoding="utf-8")
     name = "docs/rfd/045-a|b) @octocat.md"
     title = "Beta] | <img src=x> @github/security ![p](https://e.example/p.png)\n<!-- rfd-bot:x -->"
-    row = Row(ChangedRfd(RfdFile(RfdId.parse("045"), "a", name), "added"), title,
-              Status.DISCUSSION)  # fmt: skip
+    row = Row(ChangedRfd(RfdFile(RfdId.parse("045"), "a", name), "added"), title, Status.DISCUSSION)
     ctx = bot_context(tmp_path, root)
     body = render(ctx, [row], {}, [], repo="Codertocat/Hello-World", head="ec26c3e57ca3")
     html = MarkdownIt("commonmark").enable("table").render(body)

@@ -12,8 +12,13 @@ from tests.github_world import RFD_PATH, RFD_TEXT
 
 LINK = "`- **Tracking Issue**: [#12](https://github.com/Codertocat/Hello-World/issues/12)`"
 
-ISSUE = Issue(12, "RFD 045: Streaming exports", "", "open",
-              "https://github.com/Codertocat/Hello-World/issues/12")  # fmt: skip
+ISSUE = Issue(
+    12,
+    "RFD 045: Streaming exports",
+    "",
+    "open",
+    "https://github.com/Codertocat/Hello-World/issues/12",
+)
 
 
 def with_link(value: str) -> Document:

@@ -70,8 +70,9 @@ def test_jobs_sharing_a_group_are_those_that_touch_the_same_pr_or_issues() -> No
 def test_only_the_ai_jobs_see_the_key_and_may_write_code() -> None:
     jobs = load(WORKFLOW)["jobs"]
     sees_key = {name for name, job in jobs.items() if "secrets." in yaml.safe_dump(job)}
-    writes_code = {name for name, job in jobs.items()
-                   if job["permissions"].get("contents") == "write"}  # fmt: skip
+    writes_code = {
+        name for name, job in jobs.items() if job["permissions"].get("contents") == "write"
+    }
     assert sees_key == AI_JOBS
     assert writes_code == WRITING_JOBS
 
@@ -83,15 +84,19 @@ def test_implement_is_split_into_an_untrusted_and_a_privileged_job() -> None:
     work, publish = jobs["implement"], jobs["publish"]
     assert work["permissions"] == {"contents": "read", "pull-requests": "read", "issues": "write"}
     assert publish["permissions"] == {
-        "contents": "write", "pull-requests": "write", "issues": "write",
-    }  # fmt: skip
+        "contents": "write",
+        "pull-requests": "write",
+        "issues": "write",
+    }
     assert "secrets." in yaml.safe_dump(work) and "secrets." not in yaml.safe_dump(publish)
     assert "api-key" not in yaml.safe_dump(publish)
     assert "/rfd implement" in work["if"] and publish["needs"] == "implement"
     assert publish["if"] == "needs.implement.outputs.handed == 'true'"
     assert work["outputs"]["handed"] == "${{ steps.bot.outputs.handed }}"
-    stages = {name: [s["with"].get("stage") for s in job["steps"] if "stage" in s.get("with", {})]
-              for name, job in jobs.items()}  # fmt: skip
+    stages = {
+        name: [s["with"].get("stage") for s in job["steps"] if "stage" in s.get("with", {})]
+        for name, job in jobs.items()
+    }
     assert stages["implement"] == ["work"] and stages["publish"] == ["publish"]
     assert stages["comment"] == ["commands"]
     upload = next(s for s in work["steps"] if "upload-artifact" in s.get("uses", ""))
@@ -140,8 +145,11 @@ def test_zizmor_auditor_reports_nothing_unexplained() -> None:
     exe = shutil.which("zizmor") or str(Path(sys.executable).parent / "zizmor")
     if not Path(exe).exists():
         pytest.skip("zizmor is not installed")
-    done = subprocess.run([exe, "--offline", "--persona=auditor", str(ROOT / ".github")],
-                          capture_output=True, text=True)  # fmt: skip
+    done = subprocess.run(
+        [exe, "--offline", "--persona=auditor", str(ROOT / ".github")],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -197,9 +205,15 @@ def _install(action_path: Path, tmp: Path, **extra: str) -> tuple[list[list[str]
     stub.write_text(STUB, encoding="utf-8")
     stub.chmod(0o755)
     (install,) = [s for s in load(ACTION)["runs"]["steps"] if "uv" in s.get("run", "")]
-    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "GITHUB_ACTION_PATH": str(action_path),
-           "LOG": str(log), "SITE": str(site), "RFD_BOT_VENV": str(tmp / "venv"),
-           "RFD_BOT_UV": str(tmp / "uv"), **extra}  # fmt: skip
+    env = {
+        "PATH": f"{bin_dir}:/usr/bin:/bin",
+        "GITHUB_ACTION_PATH": str(action_path),
+        "LOG": str(log),
+        "SITE": str(site),
+        "RFD_BOT_VENV": str(tmp / "venv"),
+        "RFD_BOT_UV": str(tmp / "uv"),
+        **extra,
+    }
     done = subprocess.run(["bash", "-c", install["run"]], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     lines = log.read_text(encoding="utf-8").splitlines()
@@ -215,8 +229,9 @@ def test_the_action_installs_rfd_bot_both_ways(tmp_path: Path) -> None:
     downloaded = tmp_path / "_actions" / "OWNER" / "rfd-bot"
     downloaded.mkdir(parents=True)
     (downloaded / ("a" * 40)).symlink_to(ROOT)
-    _, remote = _install(downloaded / ("a" * 40) / ".github" / "actions" / "rfd",
-                         tmp_path / "remote")  # fmt: skip
+    _, remote = _install(
+        downloaded / ("a" * 40) / ".github" / "actions" / "rfd", tmp_path / "remote"
+    )
     for site in (local, remote):
         assert (site / "bot" / "__main__.py").read_text() == (ROOT / "bot/__main__.py").read_text()
         assert (site / "bot" / "prompts").is_dir() or (site / "bot" / "templates").exists()
@@ -294,8 +309,9 @@ def test_the_requirements_pin_every_runtime_dependency_with_hashes() -> None:
     import tomllib
 
     text = REQUIREMENTS.read_text(encoding="utf-8")
-    pins = {m["name"].lower().replace("_", "-") for line in text.splitlines()
-            if (m := _PIN.match(line))}  # fmt: skip
+    pins = {
+        m["name"].lower().replace("_", "-") for line in text.splitlines() if (m := _PIN.match(line))
+    }
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     wanted = project["project"]["dependencies"]
     names = {re.split(r"[<>=!~\[; ]", dep, maxsplit=1)[0].lower() for dep in wanted}
@@ -303,8 +319,11 @@ def test_the_requirements_pin_every_runtime_dependency_with_hashes() -> None:
     # only what the bot imports: no build backend, no tools of the tests or the hooks
     assert not {"hatchling", "pre-commit", "virtualenv", "pyyaml", "pytest"} & pins
     for block in text.split("\n")[1:]:
-        assert not block.strip() or block.lstrip().startswith(("--hash=sha256:", "#")) or \
-            _PIN.match(block), block  # fmt: skip
+        assert (
+            not block.strip()
+            or block.lstrip().startswith(("--hash=sha256:", "#"))
+            or _PIN.match(block)
+        ), block
     assert text.count("==") == len(pins) and len(pins) <= text.count("--hash=sha256:")
 
 
@@ -320,8 +339,9 @@ def test_a_bot_package_in_the_workspace_cannot_shadow_the_installed_one(tmp_path
     (planted / "__init__.py").write_text("", encoding="utf-8")
     (planted / "__main__.py").write_text("open('shadowed', 'w').close()\n", encoding="utf-8")
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(tmp_path), "GITHUB_EVENT_NAME": "push"}
-    done = subprocess.run([sys.executable, "-I", "-m", "bot"], cwd=tmp_path, env=env,
-                          capture_output=True, text=True)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-I", "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
     assert not (tmp_path / "shadowed").exists()
     assert "GITHUB_EVENT_PATH" in done.stdout + done.stderr  # the real bot's own error
 

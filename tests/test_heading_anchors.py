@@ -25,9 +25,13 @@ def test_a_heading_gets_githubs_anchor(heading: str, anchor: str) -> None:
 
 def test_markup_is_not_part_of_the_anchor_and_repeats_are_numbered() -> None:
     text = "# Title\n\n## **Open** `questions`\n\n## Open questions\n\nSetext\n---\n\n## Setext\n"
-    assert listed(text) == [("Title", "title"), ("Open questions", "open-questions"),
-                            ("Open questions", "open-questions-1"), ("Setext", "setext"),
-                            ("Setext", "setext-1")]  # fmt: skip
+    assert listed(text) == [
+        ("Title", "title"),
+        ("Open questions", "open-questions"),
+        ("Open questions", "open-questions-1"),
+        ("Setext", "setext"),
+        ("Setext", "setext-1"),
+    ]
     assert anchors(text)["open questions"] == "open-questions"  # the first one is linked
 
 

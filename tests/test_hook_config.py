@@ -212,8 +212,14 @@ def test_a_hook_in_a_repo_set_up_by_rfd_init_loads_neither_bot_config_nor_tomlli
         "print(code, 'bot.config.load' in sys.modules, 'tomllib' in sys.modules)"
     )
     env = {**os.environ, "PYTHONPATH": str(CHECKOUT)}
-    proc = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, check=True)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert proc.stdout.split()[-3:] == ["1", "False", "False"]  # the configured dir is linted
 
 

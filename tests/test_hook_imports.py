@@ -24,11 +24,28 @@ from tests.conftest import git
 from tests.hooks_support import commit, plan_json, rfd, write
 
 CHECKOUT = Path(__file__).resolve().parent.parent
-_READ = ("bot", "bot.config", "bot.config.repo_templates", "bot.core", "bot.core.errors",
-         "bot.model", "bot.model.ids", "bot.model.lint_codes", "hooks", "hooks._common",
-         "hooks._config", "hooks._files", "hooks._tree")  # fmt: skip
-_DOCUMENT = ("bot.core.text", "bot.model.document", "bot.model.header", "bot.model.markdown",
-             "bot.model.status")  # fmt: skip
+_READ = (
+    "bot",
+    "bot.config",
+    "bot.config.repo_templates",
+    "bot.core",
+    "bot.core.errors",
+    "bot.model",
+    "bot.model.ids",
+    "bot.model.lint_codes",
+    "hooks",
+    "hooks._common",
+    "hooks._config",
+    "hooks._files",
+    "hooks._tree",
+)
+_DOCUMENT = (
+    "bot.core.text",
+    "bot.model.document",
+    "bot.model.header",
+    "bot.model.markdown",
+    "bot.model.status",
+)
 _GIT = ("hooks._changes", "hooks._git", "hooks._history", "hooks._spawn")
 OWN = {
     "rfd-lint": {
@@ -76,12 +93,49 @@ OWN = {
     },
 }
 """The project's modules each hook loads (rfd-sync without a token: it prints what it would do)."""
-STDLIB = {"__future__", "abc", "argparse", "builtins", "codecs", "collections",
-          "contextlib", "copyreg", "datetime", "encodings", "enum", "errno", "fnmatch",
-          "functools", "genericpath", "gettext", "io", "ipaddress", "itertools", "json",
-          "keyword", "locale", "marshal", "math", "ntpath", "operator", "os", "pathlib",
-          "posix", "posixpath", "re", "reprlib", "site", "stat", "sys", "time",
-          "types", "typing", "urllib", "warnings", "zipimport"}  # fmt: skip
+STDLIB = {
+    "__future__",
+    "abc",
+    "argparse",
+    "builtins",
+    "codecs",
+    "collections",
+    "contextlib",
+    "copyreg",
+    "datetime",
+    "encodings",
+    "enum",
+    "errno",
+    "fnmatch",
+    "functools",
+    "genericpath",
+    "gettext",
+    "io",
+    "ipaddress",
+    "itertools",
+    "json",
+    "keyword",
+    "locale",
+    "marshal",
+    "math",
+    "ntpath",
+    "operator",
+    "os",
+    "pathlib",
+    "posix",
+    "posixpath",
+    "re",
+    "reprlib",
+    "site",
+    "stat",
+    "sys",
+    "time",
+    "types",
+    "typing",
+    "urllib",
+    "warnings",
+    "zipimport",
+}
 """Top-level modules of the standard library any hook may load (private ``_x`` ones aside)."""
 
 CHILD = """
@@ -98,8 +152,14 @@ def hook_modules(repo: Path, hook_id: str, files: list[str]) -> list[str]:
     for name in ("RFD_GITHUB_TOKEN", "GITHUB_TOKEN"):
         env.pop(name, None)
     script = CHILD.format(module=hook_id.replace("-", "_"))
-    proc = subprocess.run([sys.executable, "-c", script, *files], cwd=repo, env=env,
-                          capture_output=True, text=True, check=True)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-c", script, *files],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     report = json.loads(proc.stdout.splitlines()[-1])
     assert report["code"] == 0, proc.stdout + proc.stderr
     return list(report["modules"])
@@ -108,12 +168,18 @@ def hook_modules(repo: Path, hook_id: str, files: list[str]) -> list[str]:
 @pytest.fixture
 def accepted_commit(git_repo: Path) -> list[str]:
     """RFD 001 accepted, with its plan and a review, staged."""
-    commit(git_repo, {"docs/rfd/001-a.md": rfd(status="Discussion"),
-                      "docs/rfd/002-b.md": rfd("002")})  # fmt: skip
+    commit(
+        git_repo, {"docs/rfd/001-a.md": rfd(status="Discussion"), "docs/rfd/002-b.md": rfd("002")}
+    )
     review = "docs/rfd/.state/001/reviews/1721700000.md"
-    return write(git_repo, {"docs/rfd/001-a.md": rfd(status="Accepted"),
-                            "docs/rfd/.state/001/plan.json": plan_json(),
-                            review: "Looks right.\n"})  # fmt: skip
+    return write(
+        git_repo,
+        {
+            "docs/rfd/001-a.md": rfd(status="Accepted"),
+            "docs/rfd/.state/001/plan.json": plan_json(),
+            review: "Looks right.\n",
+        },
+    )
 
 
 @pytest.mark.parametrize("hook_id", sorted(OWN))

@@ -22,32 +22,69 @@ CASES: list[tuple[str, Files, int, tuple[str, ...]]] = [
     ("valid draft in drafts/", {"docs/rfd/drafts/D4-x.md": rfd("D4")}, 0, ()),
     ("requires an existing RFD", {A: rfd(requires="[RFD 002]"), B: rfd("002")}, 0, ()),
     ("not an RFD file", {"docs/rfd/README.md": "# RFDs\n", "notes/001-x.md": "junk\n"}, 0, ()),
-    ("missing date", {A: rfd().replace("- **Date**: 2026-01-15\n", "")}, 1,
-     (f"{A}:", "RFD001", "Date")),
+    (
+        "missing date",
+        {A: rfd().replace("- **Date**: 2026-01-15\n", "")},
+        1,
+        (f"{A}:", "RFD001", "Date"),
+    ),
     ("unknown status", {A: rfd(status="Pondering")}, 1, (f"{A}:3: RFD002",)),
     ("heading id differs from the file name", {A: rfd("003")}, 1, (f"{A}:1: RFD003",)),
     ("bad date", {A: rfd().replace("2026-01-15", "15/01/2026")}, 1, (f"{A}:6: RFD004",)),
     ("unknown category", {A: rfd().replace("Design", "Musing", 1)}, 1, (f"{A}:4: RFD005",)),
-    ("required section missing", {A: rfd().replace("## Drawbacks", "## Downsides"),
-     ".github/rfd.toml": '[lint.required_sections]\ndesign = ["Drawbacks"]\n'}, 1,
-     ("RFD006 error: required section 'Drawbacks' is missing",)),
+    (
+        "required section missing",
+        {
+            A: rfd().replace("## Drawbacks", "## Downsides"),
+            ".github/rfd.toml": '[lint.required_sections]\ndesign = ["Drawbacks"]\n',
+        },
+        1,
+        ("RFD006 error: required section 'Drawbacks' is missing",),
+    ),
     ("no section required unless configured", {A: rfd().replace("## Drawbacks", "## D")}, 0, ()),
-    ("a rule turned off", {A: rfd(status="accepted"),
-     ".github/rfd.toml": '[lint.severity]\nRFD013 = "off"\n'}, 0, ()),
-    ("a rule made a warning", {A: rfd(requires="[RFD 009]"),
-     ".github/rfd.toml": '[lint.severity]\nRFD008 = "warning"\n'}, 0, ()),
-    ("status not written exactly", {A: rfd(status="accepted")}, 1,
-     (f"{A}:3: RFD013 error: status 'accepted' is not written as 'Accepted'",)),
-    ("a Requires cycle", {A: rfd(requires="[RFD 002]"), B: rfd("002", requires="[RFD 001]")}, 1,
-     (f"{A}:7: RFD012 error: Requires RFD 002 leads back to this RFD: RFD 001 → RFD 002 → RFD 001",
-      f"{B}:7: RFD012")),
+    (
+        "a rule turned off",
+        {A: rfd(status="accepted"), ".github/rfd.toml": '[lint.severity]\nRFD013 = "off"\n'},
+        0,
+        (),
+    ),
+    (
+        "a rule made a warning",
+        {A: rfd(requires="[RFD 009]"), ".github/rfd.toml": '[lint.severity]\nRFD008 = "warning"\n'},
+        0,
+        (),
+    ),
+    (
+        "status not written exactly",
+        {A: rfd(status="accepted")},
+        1,
+        (f"{A}:3: RFD013 error: status 'accepted' is not written as 'Accepted'",),
+    ),
+    (
+        "a Requires cycle",
+        {A: rfd(requires="[RFD 002]"), B: rfd("002", requires="[RFD 001]")},
+        1,
+        (
+            f"{A}:7: RFD012 error: Requires RFD 002 leads back to this RFD: "
+            "RFD 001 → RFD 002 → RFD 001",
+            f"{B}:7: RFD012",
+        ),
+    ),
     ("a template is not an RFD", {"docs/rfd/000-design-template.md": "# RFD 000: TITLE\n"}, 0, ()),
-    ("requires a missing RFD", {A: rfd(requires="[RFD 009]")}, 1,
-     (f"{A}:7: RFD008 error: Requires: RFD 009 does not exist",)),
-    ("published RFD links to a draft",
-     {A: rfd(requires="[RFD D4]"), "docs/rfd/drafts/D4-x.md": rfd("D4")}, 1, ("RFD009",)),
+    (
+        "requires a missing RFD",
+        {A: rfd(requires="[RFD 009]")},
+        1,
+        (f"{A}:7: RFD008 error: Requires: RFD 009 does not exist",),
+    ),
+    (
+        "published RFD links to a draft",
+        {A: rfd(requires="[RFD D4]"), "docs/rfd/drafts/D4-x.md": rfd("D4")},
+        1,
+        ("RFD009",),
+    ),
     ("no heading", {A: "just text\n"}, 1, (f"{A}", "RFD00")),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(
@@ -130,8 +167,9 @@ def test_pre_push_names_the_commit_of_each_problem(
     head = commit(git_repo, {"docs/rfd/002-b.md": rfd("002", title="B")}, "Add B")
     monkeypatch.setenv("PRE_COMMIT_FROM_REF", base)
     monkeypatch.setenv("PRE_COMMIT_TO_REF", head)
-    code, out = run_hook(main, git_repo, ["docs/rfd/001-a.md", "docs/rfd/002-b.md"],
-                         monkeypatch, capsys)  # fmt: skip
+    code, out = run_hook(
+        main, git_repo, ["docs/rfd/001-a.md", "docs/rfd/002-b.md"], monkeypatch, capsys
+    )
     assert code == 1
     short = git(git_repo, "rev-parse", "--short", bad).strip()
     assert "docs/rfd/001-a.md:6: RFD004" in out and f'\n  in commit {short} "Date"\n' in out

@@ -50,49 +50,118 @@ CASES: list[tuple[str, Files, int, tuple[str, ...]]] = [
     ("valid plan", {f"{S}/plan.json": plan_json()}, 0, ()),
     ("valid decisions", {f"{S}/decisions.md": DECISIONS}, 0, ()),
     ("phase of the plan", {f"{S}/plan.json": plan_json(), f"{S}/phases/2.md": "done\n"}, 0, ()),
-    ("reviews by timestamp", {f"{S}/reviews/1721500000.md": "ok\n",
-                              f"{S}/impl-reviews/1721586000.md": "ok\n"}, 0, ()),
-    ("free-form files", {f"{S}/explore.md": "Risk-free sk- prefixes are fine.\n",
-                         f"{S}/events.log": "x\n"}, 0, ()),
+    (
+        "reviews by timestamp",
+        {f"{S}/reviews/1721500000.md": "ok\n", f"{S}/impl-reviews/1721586000.md": "ok\n"},
+        0,
+        (),
+    ),
+    (
+        "free-form files",
+        {f"{S}/explore.md": "Risk-free sk- prefixes are fine.\n", f"{S}/events.log": "x\n"},
+        0,
+        (),
+    ),
     ("files outside the state root", {"docs/rfd/.state.md": "x\n", "notes/plan.json": "{"}, 0, ()),
-    ("shared areas of the state root", {f"{STATE}/.forge/issues/1.json": "{}",
-                                        f"{STATE}/README.md": "x\n"}, 0, ()),
+    (
+        "shared areas of the state root",
+        {f"{STATE}/.forge/issues/1.json": "{}", f"{STATE}/README.md": "x\n"},
+        0,
+        (),
+    ),
     ("plan is not JSON", {f"{S}/plan.json": '[{"title": "x",'}, 1, (f"{S}/plan.json:1:",)),
-    ("plan breaks the schema", {f"{S}/plan.json": '[{"name": "x"}]'}, 1,
-     (f"{S}/plan.json:1: phase at index 0 has unknown key 'name'",)),
-    ("plan is an object", {f"{S}/plan.json": '\n{"title": "A", "description": ""}\n'}, 1,
-     (f"{S}/plan.json:2: plan must be a JSON array, not an object",
-      'hint: each phase is {"title": "…", "description": "…"}', "`rfd accept`")),
-    ("title of phase 2 not a string", {f"{S}/plan.json": BAD_TITLE}, 1,
-     (f"{S}/plan.json:7: phase at index 1: 'title' must be a string", "hint: each phase is")),
-    ("phase 2 not an object", {f"{S}/plan.json": '[\n  {"title": "A", "description": ""},\n'
-                                                 '  "B"\n]'}, 1,
-     (f"{S}/plan.json:3: phase at index 1 must be an object, not a string",)),
-    ("phase 1 without description", {f"{S}/plan.json": '[\n  {\n    "title": "A"\n  }\n]'}, 1,
-     (f"{S}/plan.json:2: phase at index 0 needs a 'description'",)),
-    ("decisions without structure", {f"{S}/decisions.md": "just some notes\n"}, 1,
-     (f"{S}/decisions.md",)),
-    ("phase beyond the plan", {f"{S}/plan.json": plan_json(), f"{S}/phases/3.md": "x\n"}, 1,
-     (f"{S}/phases/3.md:1: phase summary '3.md' for no phase: the plan's phases are 1, 2",)),
+    (
+        "plan breaks the schema",
+        {f"{S}/plan.json": '[{"name": "x"}]'},
+        1,
+        (f"{S}/plan.json:1: phase at index 0 has unknown key 'name'",),
+    ),
+    (
+        "plan is an object",
+        {f"{S}/plan.json": '\n{"title": "A", "description": ""}\n'},
+        1,
+        (
+            f"{S}/plan.json:2: plan must be a JSON array, not an object",
+            'hint: each phase is {"title": "…", "description": "…"}',
+            "`rfd accept`",
+        ),
+    ),
+    (
+        "title of phase 2 not a string",
+        {f"{S}/plan.json": BAD_TITLE},
+        1,
+        (f"{S}/plan.json:7: phase at index 1: 'title' must be a string", "hint: each phase is"),
+    ),
+    (
+        "phase 2 not an object",
+        {f"{S}/plan.json": '[\n  {"title": "A", "description": ""},\n  "B"\n]'},
+        1,
+        (f"{S}/plan.json:3: phase at index 1 must be an object, not a string",),
+    ),
+    (
+        "phase 1 without description",
+        {f"{S}/plan.json": '[\n  {\n    "title": "A"\n  }\n]'},
+        1,
+        (f"{S}/plan.json:2: phase at index 0 needs a 'description'",),
+    ),
+    (
+        "decisions without structure",
+        {f"{S}/decisions.md": "just some notes\n"},
+        1,
+        (f"{S}/decisions.md",),
+    ),
+    (
+        "phase beyond the plan",
+        {f"{S}/plan.json": plan_json(), f"{S}/phases/3.md": "x\n"},
+        1,
+        (f"{S}/phases/3.md:1: phase summary '3.md' for no phase: the plan's phases are 1, 2",),
+    ),
     ("phase without a plan", {f"{S}/phases/1.md": "x\n"}, 1, ("no valid", "plan.json")),
     ("zero-padded phase", {f"{S}/plan.json": plan_json(), f"{S}/phases/02.md": "x\n"}, 0, ()),
     ("phase by label", {f"{S}/plan.json": LABELLED, f"{S}/phases/3a.md": "x\n"}, 0, ()),
-    ("label the plan lacks", {f"{S}/plan.json": LABELLED, f"{S}/phases/3c.md": "x\n"}, 1,
-     ("'3c.md' for no phase: the plan's phases are 0, 3a", "phases/0.md … phases/3a.md")),
-    ("phase of an empty plan", {f"{S}/plan.json": "[]", f"{S}/phases/1.md": "x\n"}, 1,
-     ("for no phase: the plan is empty",)),
-    ("phase not numbered", {f"{S}/plan.json": plan_json(), f"{S}/phases/first.md": "x\n"}, 1,
-     ("'first.md' for no phase",)),
-    ("review not by timestamp", {f"{S}/reviews/latest.md": "x\n"}, 1,
-     ("'latest.md' is not named by its unix timestamp", "reviews/1721500000.md")),
-    ("state of a missing RFD", {f"{STATE}/009/explore.md": "x\n",
-                                f"{STATE}/009/decisions.md": "y\n"}, 1,
-     (f"{STATE}/009/: state for RFD 009, which has no file in docs/rfd",)),
-    ("state dir not an id", {f"{STATE}/alpha/explore.md": "x\n"}, 1,
-     ("is not named after an RFD id",)),
-    ("state dir not canonical", {f"{STATE}/1/explore.md": "x\n"}, 1,
-     (f"should be named {STATE}/001/",)),
-]  # fmt: skip
+    (
+        "label the plan lacks",
+        {f"{S}/plan.json": LABELLED, f"{S}/phases/3c.md": "x\n"},
+        1,
+        ("'3c.md' for no phase: the plan's phases are 0, 3a", "phases/0.md … phases/3a.md"),
+    ),
+    (
+        "phase of an empty plan",
+        {f"{S}/plan.json": "[]", f"{S}/phases/1.md": "x\n"},
+        1,
+        ("for no phase: the plan is empty",),
+    ),
+    (
+        "phase not numbered",
+        {f"{S}/plan.json": plan_json(), f"{S}/phases/first.md": "x\n"},
+        1,
+        ("'first.md' for no phase",),
+    ),
+    (
+        "review not by timestamp",
+        {f"{S}/reviews/latest.md": "x\n"},
+        1,
+        ("'latest.md' is not named by its unix timestamp", "reviews/1721500000.md"),
+    ),
+    (
+        "state of a missing RFD",
+        {f"{STATE}/009/explore.md": "x\n", f"{STATE}/009/decisions.md": "y\n"},
+        1,
+        (f"{STATE}/009/: state for RFD 009, which has no file in docs/rfd",),
+    ),
+    (
+        "state dir not an id",
+        {f"{STATE}/alpha/explore.md": "x\n"},
+        1,
+        ("is not named after an RFD id",),
+    ),
+    (
+        "state dir not canonical",
+        {f"{STATE}/1/explore.md": "x\n"},
+        1,
+        (f"should be named {STATE}/001/",),
+    ),
+]
 
 
 @pytest.mark.parametrize(
@@ -153,15 +222,21 @@ UNPREFIXED = [
     ("yaml api key", 'api_key: "a8f5f167f44f4964e6c998dee827110c"', "a secret given to api_key"),
     ("json api key", '{"apiKey": "a8f5f167f44f4964e6c998dee827110c"}', "a secret given to apiKey"),
     ("bearer jwt", f"Authorization: Bearer {JWT}", "a JSON Web Token"),
-    ("bearer opaque", "curl -H 'Authorization: Bearer 4f2a9c1e7b3d8f6a0e5c9b2d7a1f3e8c'",
-     "a secret given to Authorization"),
+    (
+        "bearer opaque",
+        "curl -H 'Authorization: Bearer 4f2a9c1e7b3d8f6a0e5c9b2d7a1f3e8c'",
+        "a secret given to Authorization",
+    ),
     ("bare bearer", "sent Bearer 4f2a9c1e7b3d8f6a0e5c9b2d7a1f3e8c to the API", "a bearer token"),
-    ("aws secret", "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYzz9a8b7c6d",
-     "a secret given to AWS_SECRET_ACCESS_KEY"),
+    (
+        "aws secret",
+        "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYzz9a8b7c6d",
+        "a secret given to AWS_SECRET_ACCESS_KEY",
+    ),
     ("client secret", "client_secret = 3d5f7a9b1c2e4f6a8b0c", "a secret given to client_secret"),
     ("password", "db password: hunter2hunter2hunter2x9", "a secret given to password"),
     ("pem key", "-----BEGIN EC PRIVATE KEY-----", "a private key"),
-]  # fmt: skip
+]
 
 # lines a user writes in phase summaries and notes that hold no secret
 NOT_SECRETS = [
@@ -181,8 +256,9 @@ NOT_SECRETS = [
 ]
 
 
-@pytest.mark.parametrize(("line", "kind"), [c[1:] for c in UNPREFIXED],
-                         ids=[c[0] for c in UNPREFIXED])  # fmt: skip
+@pytest.mark.parametrize(
+    ("line", "kind"), [c[1:] for c in UNPREFIXED], ids=[c[0] for c in UNPREFIXED]
+)
 def test_secrets_without_a_vendor_prefix_are_reported_without_echoing_them(
     git_repo: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -213,8 +289,16 @@ def test_placeholders_and_commit_ids_are_not_secrets(
 def test_all_files_checks_every_state_file_and_skips_the_rest(
     git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    commit(git_repo, {A: rfd(), f"{S}/plan.json": plan_json(), f"{S}/phases/1.md": "x\n",
-                      f"{S}/phases/5.md": "x\n", "src/app.py": "print('hi')\n"})  # fmt: skip
+    commit(
+        git_repo,
+        {
+            A: rfd(),
+            f"{S}/plan.json": plan_json(),
+            f"{S}/phases/1.md": "x\n",
+            f"{S}/phases/5.md": "x\n",
+            "src/app.py": "print('hi')\n",
+        },
+    )
     files = git(git_repo, "ls-files").split()
     code, out = run_hook(main, git_repo, files, monkeypatch, capsys)
     assert code == 1

@@ -34,89 +34,230 @@ def labelled(status: str) -> str:
 CASES: list[tuple[str, Files, Files, int, tuple[str, ...]]] = [
     ("new draft", {}, {A: rfd()}, 0, ("new RFD (Draft)",)),
     ("new in discussion", {}, {A: rfd(status="Discussion")}, 0, ()),
-    ("draft to discussion", {A: rfd()}, {A: rfd(status="Discussion")}, 0,
-     ("Draft → Discussion",)),
-    ("accept with an extractable plan", {A: rfd(status="Discussion")},
-     {A: rfd(status="Accepted")}, 0, ("Discussion → Accepted",)),
-    ("accept with plan.json", {A: rfd(status="Discussion", phases=0)},
-     {A: rfd(status="Accepted", phases=0), PLAN: plan_json()}, 0, ()),
-    ("accept with accepted requirement",
-     {A: rfd(status="Discussion", requires="[RFD 002]"), B: rfd("002", "Accepted", title="B")},
-     {A: rfd(status="Accepted", requires="[RFD 002]")}, 0, ()),
-    ("implemented with every phase", {A: rfd(status="Accepted"), PLAN: plan_json()},
-     {A: rfd(status="Implemented"), **phase(1), **phase(2)}, 0, ("Accepted → Implemented",)),
+    ("draft to discussion", {A: rfd()}, {A: rfd(status="Discussion")}, 0, ("Draft → Discussion",)),
+    (
+        "accept with an extractable plan",
+        {A: rfd(status="Discussion")},
+        {A: rfd(status="Accepted")},
+        0,
+        ("Discussion → Accepted",),
+    ),
+    (
+        "accept with plan.json",
+        {A: rfd(status="Discussion", phases=0)},
+        {A: rfd(status="Accepted", phases=0), PLAN: plan_json()},
+        0,
+        (),
+    ),
+    (
+        "accept with accepted requirement",
+        {A: rfd(status="Discussion", requires="[RFD 002]"), B: rfd("002", "Accepted", title="B")},
+        {A: rfd(status="Accepted", requires="[RFD 002]")},
+        0,
+        (),
+    ),
+    (
+        "implemented with every phase",
+        {A: rfd(status="Accepted"), PLAN: plan_json()},
+        {A: rfd(status="Implemented"), **phase(1), **phase(2)},
+        0,
+        ("Accepted → Implemented",),
+    ),
     ("abandon", {A: rfd(status="Discussion")}, {A: rfd(status="Abandoned")}, 0, ()),
     ("supersede", {A: rfd(status="Implemented")}, {A: rfd(status="Superseded")}, 0, ()),
-    ("edit without status change", {A: rfd(status="Accepted", phases=0)},
-     {A: rfd(status="Accepted", phases=0, title="Alpha, better")}, 0, ("unchanged",)),
+    (
+        "edit without status change",
+        {A: rfd(status="Accepted", phases=0)},
+        {A: rfd(status="Accepted", phases=0, title="Alpha, better")},
+        0,
+        ("unchanged",),
+    ),
     ("not an RFD", {}, {"docs/rfd/README.md": "# RFDs\n\n- **Status**: Nonsense\n"}, 0, ()),
-    ("draft to implemented, phases not done", {A: rfd()}, {A: rfd(status="Implemented")}, 1,
-     (f"{A}:3: cannot move to Implemented: 2 of 2 phases not done",)),
-    ("draft to accepted in one commit (what `rfd accept` on a draft leaves)", {A: rfd()},
-     {A: rfd(status="Accepted"), PLAN: plan_json()}, 0, ("Draft → Accepted",)),
-    ("accept, phases and done in one commit", {A: rfd(status="Discussion")},
-     {A: rfd(status="Implemented"), PLAN: plan_json(), **phase(1), **phase(2)}, 0,
-     ("Discussion → Implemented",)),
-    ("new RFD born accepted where the process allows it",
-     {".github/rfd.toml": '[process]\nnew_statuses = ["Draft", "Accepted"]\n'},
-     {A: rfd(status="Accepted")}, 0, ("new RFD (Accepted)",)),
-    ("implemented without phases where the process allows it",
-     {".github/rfd.toml": "[process]\nimplemented_needs_phases = false\n",
-      A: rfd(status="Accepted", phases=0)}, {A: rfd(status="Implemented", phases=0)}, 0, ()),
-    ("accepted without a plan where the process allows it",
-     {".github/rfd.toml": "[process]\naccepted_needs_plan = false\n",
-      A: rfd(status="Discussion", phases=0)}, {A: rfd(status="Accepted", phases=0)}, 0, ()),
-    ("extends gates like requires",
-     {A: rfd(status="Discussion", extends="[RFD 002]"), B: rfd("002", "Discussion", title="B")},
-     {A: rfd(status="Accepted", extends="[RFD 002]")}, 1,
-     ("cannot move to Accepted: 1 required RFD not Accepted yet", "RFD 002 is Discussion")),
-    ("extends does not gate where the process says so",
-     {".github/rfd.toml": "[process]\nextends_gates = false\n",
-      A: rfd(status="Discussion", extends="[RFD 002]"), B: rfd("002", "Discussion", title="B")},
-     {A: rfd(status="Accepted", extends="[RFD 002]")}, 0, ()),
-    ("implemented back to discussion", {A: rfd(status="Implemented")},
-     {A: rfd(status="Discussion")}, 1, ("from Implemented the next step is: Superseded",)),
-    ("abandoned is final", {A: rfd(status="Abandoned")}, {A: rfd(status="Discussion")}, 1,
-     ("Abandoned is final",)),
-    ("new RFD born accepted", {}, {A: rfd(status="Accepted")}, 1,
-     ("a new RFD cannot start as Accepted", "add it as Draft", "[process] new_statuses")),
-    ("accept without a plan", {A: rfd(status="Discussion", phases=0)},
-     {A: rfd(status="Accepted", phases=0)}, 1,
-     ("cannot move to Accepted: no plan", "### Phase 1: Title")),
-    ("accept with a broken plan.json", {A: rfd(status="Discussion")},
-     {A: rfd(status="Accepted"), PLAN: '[{"title": 1}'}, 1, (f"{PLAN}:",)),
-    ("accept with a plan.json off the schema", {A: rfd(status="Discussion")},
-     {A: rfd(status="Accepted"),
-      PLAN: '[\n  {"title": "A", "description": ""},\n  {"title": 2}\n]'}, 1,
-     (f"{PLAN}:3: phase at index 1: 'title' must be a string",
-         'hint: each phase is {"title": "…", "description": "…"}')),
-    ("accept with a plan.json object", {A: rfd(status="Discussion")},
-     {A: rfd(status="Accepted"), PLAN: '{"phases": []}'}, 1,
-     (f"{PLAN}:1: plan must be a JSON array, not an object", "`rfd accept`")),
-    ("accept with a draft requirement",
-     {A: rfd(status="Discussion", requires="[RFD 002]"), B: rfd("002", title="B")},
-     {A: rfd(status="Accepted", requires="[RFD 002]")}, 1,
-     ("RFD 002 is Draft (needs Accepted)",)),
-    ("accept with a missing requirement", {A: rfd(status="Discussion", requires="RFD 007")},
-     {A: rfd(status="Accepted", requires="RFD 007")}, 1, ("RFD 007 does not exist",)),
-    ("implemented with a phase missing", {A: rfd(status="Accepted"), PLAN: plan_json()},
-     {A: rfd(status="Implemented"), **phase(1)}, 1,
-     ("1 of 2 phases not done", f"phase 2: Step 2 (no {STATE}/001/phases/2.md)")),
-    ("implemented, phases only in the document", {A: rfd(status="Accepted", phases=3)},
-     {A: rfd(status="Implemented", phases=3), **phase(1)}, 1, ("2 of 3 phases not done",)),
-    ("zero-padded summaries count", {A: rfd(status="Accepted"), PLAN: plan_json()},
-     {A: rfd(status="Implemented"), **phase("01"), **phase("02")}, 0, ()),
-    ("labelled phases, optional and deferred ones left", {A: labelled("Accepted")},
-     {A: labelled("Implemented"), **phase(0), **phase("3a")}, 0, ("Accepted → Implemented",)),
-    ("labelled phase missing, named by its label", {A: labelled("Accepted")},
-     {A: labelled("Implemented"), **phase(0), **phase(9)}, 1,
-     ("1 of 4 phases not done", f"phase 3a: Split (no {STATE}/001/phases/3a.md)")),
-    ("accept with an empty plan.json", {A: rfd(status="Discussion")},
-     {A: rfd(status="Accepted"), PLAN: "[]"}, 1,
-     (f"cannot move to Accepted: {PLAN} is an empty plan", "rfd plan 001")),
-    ("implemented with an empty plan.json", {A: rfd(status="Accepted"), PLAN: "[]"},
-     {A: rfd(status="Implemented")}, 1, (f"cannot move to Implemented: {PLAN} is an empty",)),
-]  # fmt: skip
+    (
+        "draft to implemented, phases not done",
+        {A: rfd()},
+        {A: rfd(status="Implemented")},
+        1,
+        (f"{A}:3: cannot move to Implemented: 2 of 2 phases not done",),
+    ),
+    (
+        "draft to accepted in one commit (what `rfd accept` on a draft leaves)",
+        {A: rfd()},
+        {A: rfd(status="Accepted"), PLAN: plan_json()},
+        0,
+        ("Draft → Accepted",),
+    ),
+    (
+        "accept, phases and done in one commit",
+        {A: rfd(status="Discussion")},
+        {A: rfd(status="Implemented"), PLAN: plan_json(), **phase(1), **phase(2)},
+        0,
+        ("Discussion → Implemented",),
+    ),
+    (
+        "new RFD born accepted where the process allows it",
+        {".github/rfd.toml": '[process]\nnew_statuses = ["Draft", "Accepted"]\n'},
+        {A: rfd(status="Accepted")},
+        0,
+        ("new RFD (Accepted)",),
+    ),
+    (
+        "implemented without phases where the process allows it",
+        {
+            ".github/rfd.toml": "[process]\nimplemented_needs_phases = false\n",
+            A: rfd(status="Accepted", phases=0),
+        },
+        {A: rfd(status="Implemented", phases=0)},
+        0,
+        (),
+    ),
+    (
+        "accepted without a plan where the process allows it",
+        {
+            ".github/rfd.toml": "[process]\naccepted_needs_plan = false\n",
+            A: rfd(status="Discussion", phases=0),
+        },
+        {A: rfd(status="Accepted", phases=0)},
+        0,
+        (),
+    ),
+    (
+        "extends gates like requires",
+        {A: rfd(status="Discussion", extends="[RFD 002]"), B: rfd("002", "Discussion", title="B")},
+        {A: rfd(status="Accepted", extends="[RFD 002]")},
+        1,
+        ("cannot move to Accepted: 1 required RFD not Accepted yet", "RFD 002 is Discussion"),
+    ),
+    (
+        "extends does not gate where the process says so",
+        {
+            ".github/rfd.toml": "[process]\nextends_gates = false\n",
+            A: rfd(status="Discussion", extends="[RFD 002]"),
+            B: rfd("002", "Discussion", title="B"),
+        },
+        {A: rfd(status="Accepted", extends="[RFD 002]")},
+        0,
+        (),
+    ),
+    (
+        "implemented back to discussion",
+        {A: rfd(status="Implemented")},
+        {A: rfd(status="Discussion")},
+        1,
+        ("from Implemented the next step is: Superseded",),
+    ),
+    (
+        "abandoned is final",
+        {A: rfd(status="Abandoned")},
+        {A: rfd(status="Discussion")},
+        1,
+        ("Abandoned is final",),
+    ),
+    (
+        "new RFD born accepted",
+        {},
+        {A: rfd(status="Accepted")},
+        1,
+        ("a new RFD cannot start as Accepted", "add it as Draft", "[process] new_statuses"),
+    ),
+    (
+        "accept without a plan",
+        {A: rfd(status="Discussion", phases=0)},
+        {A: rfd(status="Accepted", phases=0)},
+        1,
+        ("cannot move to Accepted: no plan", "### Phase 1: Title"),
+    ),
+    (
+        "accept with a broken plan.json",
+        {A: rfd(status="Discussion")},
+        {A: rfd(status="Accepted"), PLAN: '[{"title": 1}'},
+        1,
+        (f"{PLAN}:",),
+    ),
+    (
+        "accept with a plan.json off the schema",
+        {A: rfd(status="Discussion")},
+        {
+            A: rfd(status="Accepted"),
+            PLAN: '[\n  {"title": "A", "description": ""},\n  {"title": 2}\n]',
+        },
+        1,
+        (
+            f"{PLAN}:3: phase at index 1: 'title' must be a string",
+            'hint: each phase is {"title": "…", "description": "…"}',
+        ),
+    ),
+    (
+        "accept with a plan.json object",
+        {A: rfd(status="Discussion")},
+        {A: rfd(status="Accepted"), PLAN: '{"phases": []}'},
+        1,
+        (f"{PLAN}:1: plan must be a JSON array, not an object", "`rfd accept`"),
+    ),
+    (
+        "accept with a draft requirement",
+        {A: rfd(status="Discussion", requires="[RFD 002]"), B: rfd("002", title="B")},
+        {A: rfd(status="Accepted", requires="[RFD 002]")},
+        1,
+        ("RFD 002 is Draft (needs Accepted)",),
+    ),
+    (
+        "accept with a missing requirement",
+        {A: rfd(status="Discussion", requires="RFD 007")},
+        {A: rfd(status="Accepted", requires="RFD 007")},
+        1,
+        ("RFD 007 does not exist",),
+    ),
+    (
+        "implemented with a phase missing",
+        {A: rfd(status="Accepted"), PLAN: plan_json()},
+        {A: rfd(status="Implemented"), **phase(1)},
+        1,
+        ("1 of 2 phases not done", f"phase 2: Step 2 (no {STATE}/001/phases/2.md)"),
+    ),
+    (
+        "implemented, phases only in the document",
+        {A: rfd(status="Accepted", phases=3)},
+        {A: rfd(status="Implemented", phases=3), **phase(1)},
+        1,
+        ("2 of 3 phases not done",),
+    ),
+    (
+        "zero-padded summaries count",
+        {A: rfd(status="Accepted"), PLAN: plan_json()},
+        {A: rfd(status="Implemented"), **phase("01"), **phase("02")},
+        0,
+        (),
+    ),
+    (
+        "labelled phases, optional and deferred ones left",
+        {A: labelled("Accepted")},
+        {A: labelled("Implemented"), **phase(0), **phase("3a")},
+        0,
+        ("Accepted → Implemented",),
+    ),
+    (
+        "labelled phase missing, named by its label",
+        {A: labelled("Accepted")},
+        {A: labelled("Implemented"), **phase(0), **phase(9)},
+        1,
+        ("1 of 4 phases not done", f"phase 3a: Split (no {STATE}/001/phases/3a.md)"),
+    ),
+    (
+        "accept with an empty plan.json",
+        {A: rfd(status="Discussion")},
+        {A: rfd(status="Accepted"), PLAN: "[]"},
+        1,
+        (f"cannot move to Accepted: {PLAN} is an empty plan", "rfd plan 001"),
+    ),
+    (
+        "implemented with an empty plan.json",
+        {A: rfd(status="Accepted"), PLAN: "[]"},
+        {A: rfd(status="Implemented")},
+        1,
+        (f"cannot move to Implemented: {PLAN} is an empty",),
+    ),
+]
 
 
 @pytest.mark.parametrize(
@@ -205,8 +346,17 @@ def test_pre_push_of_a_new_branch_checks_from_the_root(
 def test_all_files_passes_a_repository_whose_statuses_hold(
     git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    commit(git_repo, {A: rfd(status="Implemented"), PLAN: plan_json(), **phase(1), **phase(2),
-                      B: rfd("002", "Accepted", requires="RFD 001"), C: rfd("003")})  # fmt: skip
+    commit(
+        git_repo,
+        {
+            A: rfd(status="Implemented"),
+            PLAN: plan_json(),
+            **phase(1),
+            **phase(2),
+            B: rfd("002", "Accepted", requires="RFD 001"),
+            C: rfd("003"),
+        },
+    )
     files = git(git_repo, "ls-files").split()
     assert run_hook(main, git_repo, files, monkeypatch, capsys) == (0, "")
 
@@ -215,26 +365,53 @@ SEEN_AT = "is {}, but its gate does not hold: "
 
 # (case id, committed files, what `pre-commit run --all-files` must report)
 HELD: list[tuple[str, Files, tuple[str, ...]]] = [
-    ("accepted without a plan", {A: rfd(status="Accepted", phases=0)},
-     (f"{A}:3: {SEEN_AT.format('Accepted')}no plan", "### Phase 1: Title",
-      "set its Status back to Discussion")),
-    ("accepted with an empty plan.json", {A: rfd(status="Accepted"), PLAN: "[]"},
-     (f"{A}:3: {SEEN_AT.format('Accepted')}{PLAN} is an empty plan",)),
-    ("accepted with a plan.json off the schema", {A: rfd(status="Accepted"), PLAN: "{}"},
-     (f"{PLAN}:1: plan must be a JSON array, not an object",)),
-    ("accepted requiring a draft", {A: rfd(status="Accepted", requires="RFD 002"),
-                                   B: rfd("002", title="B")},
-     (f"{A}:3: {SEEN_AT.format('Accepted')}1 required RFD not Accepted yet",
-      "RFD 002 is Draft (needs Accepted)")),
-    ("implemented with a phase missing", {A: rfd(status="Implemented"), PLAN: plan_json(),
-                                         **phase(1)},
-     (f"{A}:3: {SEEN_AT.format('Implemented')}1 of 2 phases not done",
-      f"phase 2: Step 2 (no {STATE}/001/phases/2.md)", "set its Status back to Accepted")),
-    ("implemented requiring an accepted RFD",
-     {A: rfd(status="Implemented", requires="RFD 002", phases=0), PLAN: plan_json(1),
-      **phase(1), B: rfd("002", "Accepted", title="B")},
-     (f"{A}:3: {SEEN_AT.format('Implemented')}1 required RFD not Implemented yet",)),
-]  # fmt: skip
+    (
+        "accepted without a plan",
+        {A: rfd(status="Accepted", phases=0)},
+        (
+            f"{A}:3: {SEEN_AT.format('Accepted')}no plan",
+            "### Phase 1: Title",
+            "set its Status back to Discussion",
+        ),
+    ),
+    (
+        "accepted with an empty plan.json",
+        {A: rfd(status="Accepted"), PLAN: "[]"},
+        (f"{A}:3: {SEEN_AT.format('Accepted')}{PLAN} is an empty plan",),
+    ),
+    (
+        "accepted with a plan.json off the schema",
+        {A: rfd(status="Accepted"), PLAN: "{}"},
+        (f"{PLAN}:1: plan must be a JSON array, not an object",),
+    ),
+    (
+        "accepted requiring a draft",
+        {A: rfd(status="Accepted", requires="RFD 002"), B: rfd("002", title="B")},
+        (
+            f"{A}:3: {SEEN_AT.format('Accepted')}1 required RFD not Accepted yet",
+            "RFD 002 is Draft (needs Accepted)",
+        ),
+    ),
+    (
+        "implemented with a phase missing",
+        {A: rfd(status="Implemented"), PLAN: plan_json(), **phase(1)},
+        (
+            f"{A}:3: {SEEN_AT.format('Implemented')}1 of 2 phases not done",
+            f"phase 2: Step 2 (no {STATE}/001/phases/2.md)",
+            "set its Status back to Accepted",
+        ),
+    ),
+    (
+        "implemented requiring an accepted RFD",
+        {
+            A: rfd(status="Implemented", requires="RFD 002", phases=0),
+            PLAN: plan_json(1),
+            **phase(1),
+            B: rfd("002", "Accepted", title="B"),
+        },
+        (f"{A}:3: {SEEN_AT.format('Implemented')}1 required RFD not Implemented yet",),
+    ),
+]
 
 
 @pytest.mark.parametrize(("files", "expected"), [c[1:] for c in HELD], ids=[c[0] for c in HELD])
@@ -319,8 +496,13 @@ def test_configured_directory(
     git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     commit(git_repo, {".github/rfd.toml": '[rfd]\ndir = "design"\n', "design/001-a.md": rfd()})
-    write(git_repo, {"design/001-a.md": rfd(status="Implemented"),
-                     "docs/rfd/001-alpha.md": rfd(status="Implemented")})  # fmt: skip
+    write(
+        git_repo,
+        {
+            "design/001-a.md": rfd(status="Implemented"),
+            "docs/rfd/001-alpha.md": rfd(status="Implemented"),
+        },
+    )
     code, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
     assert code == 1
     assert "design/001-a.md:3: cannot move to Implemented" in out
@@ -358,30 +540,74 @@ STATE_A = f"{STATE}/001/explore.md"
 DELETIONS_ALLOWED = {".github/rfd.toml": "[process]\ndelete_published = true\n"}
 
 REMOVALS: list[tuple[str, Files, Files, int, tuple[str, ...]]] = [
-    ("a published RFD deleted", {A: rfd()}, {A: None}, 1,
-     (f"{A}: RFD016 published RFD 001 is deleted", "rfd abandon 001")),
-    ("a published RFD deleted where RFD016 is a warning",
-     {A: rfd(), ".github/rfd.toml": '[lint.severity]\nRFD016 = "warning"\n'}, {A: None}, 0,
-     ("RFD016 published RFD 001 is deleted",)),
-    ("a draft deleted", {"docs/rfd/drafts/D4-x.md": rfd("D4")},
-     {"docs/rfd/drafts/D4-x.md": None}, 0, ()),
-    ("state left behind", {A: rfd(), STATE_A: "notes\n"}, {A: None}, 1,
-     (f"{STATE}/001/: state of RFD 001, whose file this commit deletes",
-          f"git rm -r {STATE}/001")),
+    (
+        "a published RFD deleted",
+        {A: rfd()},
+        {A: None},
+        1,
+        (f"{A}: RFD016 published RFD 001 is deleted", "rfd abandon 001"),
+    ),
+    (
+        "a published RFD deleted where RFD016 is a warning",
+        {A: rfd(), ".github/rfd.toml": '[lint.severity]\nRFD016 = "warning"\n'},
+        {A: None},
+        0,
+        ("RFD016 published RFD 001 is deleted",),
+    ),
+    (
+        "a draft deleted",
+        {"docs/rfd/drafts/D4-x.md": rfd("D4")},
+        {"docs/rfd/drafts/D4-x.md": None},
+        0,
+        (),
+    ),
+    (
+        "state left behind",
+        {A: rfd(), STATE_A: "notes\n"},
+        {A: None},
+        1,
+        (
+            f"{STATE}/001/: state of RFD 001, whose file this commit deletes",
+            f"git rm -r {STATE}/001",
+        ),
+    ),
     ("state removed too", {A: rfd(), STATE_A: "notes\n"}, {A: None, STATE_A: None}, 0, ()),
-    ("still required", {A: rfd(), B: rfd("002", title="B", requires="[RFD 001]")},
-     {A: None}, 1, (f"{B}:7: Requires RFD 001, which this commit deletes",
-                        "rfd abandon 001")),
-    ("still extended, zero-padded elsewhere",
-     {A: rfd(), C: rfd("003", title="C").replace("- **Date**", "- **Extends**: 1\n- **Date**")},
-     {A: None}, 1, (f"{C}:6: Extends RFD 001, which this commit deletes",)),
-    ("only mentioned in prose", {A: rfd(), B: rfd("002", title="B", extra="See RFD 001.\n\n")},
-     {A: None}, 0, ()),
-    ("required by an RFD deleted with it",
-     {A: rfd(), B: rfd("002", title="B", requires="RFD 001")}, {A: None, B: None}, 0, ()),
-    ("other ids are no match", {A: rfd(), B: rfd("002", title="B", requires="RFD 010, D1")},
-     {A: None}, 0, ()),
-]  # fmt: skip
+    (
+        "still required",
+        {A: rfd(), B: rfd("002", title="B", requires="[RFD 001]")},
+        {A: None},
+        1,
+        (f"{B}:7: Requires RFD 001, which this commit deletes", "rfd abandon 001"),
+    ),
+    (
+        "still extended, zero-padded elsewhere",
+        {A: rfd(), C: rfd("003", title="C").replace("- **Date**", "- **Extends**: 1\n- **Date**")},
+        {A: None},
+        1,
+        (f"{C}:6: Extends RFD 001, which this commit deletes",),
+    ),
+    (
+        "only mentioned in prose",
+        {A: rfd(), B: rfd("002", title="B", extra="See RFD 001.\n\n")},
+        {A: None},
+        0,
+        (),
+    ),
+    (
+        "required by an RFD deleted with it",
+        {A: rfd(), B: rfd("002", title="B", requires="RFD 001")},
+        {A: None, B: None},
+        0,
+        (),
+    ),
+    (
+        "other ids are no match",
+        {A: rfd(), B: rfd("002", title="B", requires="RFD 010, D1")},
+        {A: None},
+        0,
+        (),
+    ),
+]
 
 
 @pytest.mark.parametrize(
@@ -449,11 +675,14 @@ def test_both_regex_flavours_find_the_same_referrers(git_repo: Path, perl: bool)
     from hooks._git import BlobReader
     from hooks._tree import INDEX, Tree
 
-    commit(git_repo, {
-        B: rfd("002", title="B", requires="[RFD 001](001-alpha.md), [RFD D7]"),
-        C: rfd("003", title="C", requires="RFD 010, RFD D70", extra="Requires RFD 001.\n\n"),
-        D: rfd("004", title="D").replace("- **Date**", "- **Extends**: 1\n- **Date**"),
-    })  # fmt: skip
+    commit(
+        git_repo,
+        {
+            B: rfd("002", title="B", requires="[RFD 001](001-alpha.md), [RFD D7]"),
+            C: rfd("003", title="C", requires="RFD 010, RFD D70", extra="Requires RFD 001.\n\n"),
+            D: rfd("004", title="D").replace("- **Date**", "- **Extends**: 1\n- **Date**"),
+        },
+    )
     ids = [RfdId.parse("001"), RfdId.parse("D7")]
     with BlobReader(git_repo) as reader:
         tree = Tree(git_repo, INDEX, reader)
@@ -472,12 +701,16 @@ APPROVED = (
 @pytest.mark.parametrize(
     ("ledger", "code", "expected"),
     [
-        ({}, 1, f"{A}:3: cannot move to Accepted: the sign-offs are not in (approvals: 0 of 1, "
-                "waiting on bob, carol"),
+        (
+            {},
+            1,
+            f"{A}:3: cannot move to Accepted: the sign-offs are not in (approvals: 0 of 1, "
+            "waiting on bob, carol",
+        ),
         ({f"{STATE}/001/consensus.json": APPROVED}, 0, "Discussion → Accepted"),
     ],
     ids=["without the approvals", "approved"],
-)  # fmt: skip
+)
 def test_accepting_needs_the_sign_offs_consensus_asks_for(
     git_repo: Path,
     monkeypatch: pytest.MonkeyPatch,

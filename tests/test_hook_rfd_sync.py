@@ -45,10 +45,12 @@ def sync(repo: Path, forge: LocalForge, from_ref: str = "", to_ref: str = "") ->
         (phase(1), "RFD 001: tick phase 1 on its tracking issue"),
         ({**phase(1), **phase(2)}, "RFD 001: tick phases 1, 2 on its tracking issue"),
         ({A: rfd(status="Abandoned", phases=3)}, "RFD 001: close it (status now Abandoned)"),
-        ({A: rfd(status="Implemented", phases=3), **phase(3)},
-         "tick phase 3 and close it (status now Implemented)"),
+        (
+            {A: rfd(status="Implemented", phases=3), **phase(3)},
+            "tick phase 3 and close it (status now Implemented)",
+        ),
     ],
-)  # fmt: skip
+)
 def test_without_a_token_it_says_what_it_would_do(
     git_repo: Path,
     forge: LocalForge,

@@ -20,11 +20,17 @@ from tests.hooks_support import STATE, commit, rfd, run_hook, staged, write
 A = "docs/rfd/001-alpha.md"
 LEDGER = f"{STATE}/001/consensus.json"
 CONFIG = '[consensus]\nreviewers = ["bob", "carol"]\napprovals = 2\nfcp_days = 7\n'
-FORGED = json.dumps({
-    "approvals": [{"login": "bob", "revision": "0", "at": 0, "reviewer": "bob"},
-                  {"login": "carol", "revision": "0", "at": 0, "reviewer": "carol"}],
-    "concerns": [], "fcp": {"by": "bob", "start": 0, "end": 86400, "paused": False},
-}, indent=2)  # fmt: skip
+FORGED = json.dumps(
+    {
+        "approvals": [
+            {"login": "bob", "revision": "0", "at": 0, "reviewer": "bob"},
+            {"login": "carol", "revision": "0", "at": 0, "reviewer": "carol"},
+        ],
+        "concerns": [],
+        "fcp": {"by": "bob", "start": 0, "end": 86400, "paused": False},
+    },
+    indent=2,
+)
 """Both reviewers approved and the final comment period ended in 1970."""
 
 
@@ -117,9 +123,12 @@ def test_without_a_github_remote_the_committed_ledger_is_the_record(
 
 @pytest.mark.vcr
 def test_a_commit_the_bots_comments_name_counts_and_a_hand_written_one_does_not(
-    on_github: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-    tmp_path: Path, all_played: None,
-) -> None:  # fmt: skip
+    on_github: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    all_played: None,
+) -> None:
     """In the pull request's CI run with a token: the bot's comments on PR 7 name the commit
     that recorded bob's approval; carol's, written by hand next to it, is still refused (a
     comment by someone else naming that commit proves nothing)."""
@@ -135,9 +144,12 @@ def test_a_commit_the_bots_comments_name_counts_and_a_hand_written_one_does_not(
 
 @pytest.mark.vcr
 def test_with_the_status_comment_deleted_the_bots_push_is_the_proof(
-    on_github: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-    tmp_path: Path, all_played: None,
-) -> None:  # fmt: skip
+    on_github: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    all_played: None,
+) -> None:
     """The same branch, but no comment of the bot's is left on PR 7: GitHub's activity
     record says the bot's account pushed bob's commit, so it counts; carol's still does not."""
     _bob_by_the_bot_carol_by_hand(on_github, monkeypatch, tmp_path)
@@ -167,7 +179,7 @@ def _bob_by_the_bot_carol_by_hand(
         ("GITHUB_EVENT_PATH", str(event)),
         ("GITHUB_BASE_REF", "main"),
     ):
-        monkeypatch.setenv(name, value)  # fmt: skip
+        monkeypatch.setenv(name, value)
     no_fcp = CONFIG.replace("fcp_days = 7", "fcp_days = 0")
     commit(on_github, {".github/rfd.toml": no_fcp, LEDGER: FORGED}, "carol too")
     write(on_github, {A: rfd(status="Accepted")})

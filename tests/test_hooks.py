@@ -17,11 +17,26 @@ from tests.hooks_support import commit, plan_json, rfd, write
 
 CHECKOUT = Path(__file__).resolve().parent.parent
 HOOK_IDS = ("rfd-lint", "rfd-status", "rfd-state", "rfd-sync")
-HEAVY = ("anthropic", "github", "httpx", "httpx2", "git", "click", "rich", "jinja2", "pydantic",
-         "requests", "yaml", "ruamel",
-         # standard library, but each costs a hook milliseconds: dataclasses brings inspect
-         # (~8 ms and ~1 ms per class), importlib.resources brings zipfile and tempfile
-         "dataclasses", "inspect", "zipfile", "tempfile")  # fmt: skip
+HEAVY = (
+    "anthropic",
+    "github",
+    "httpx",
+    "httpx2",
+    "git",
+    "click",
+    "rich",
+    "jinja2",
+    "pydantic",
+    "requests",
+    "yaml",
+    "ruamel",
+    # standard library, but each costs a hook milliseconds: dataclasses brings inspect
+    # (~8 ms and ~1 ms per class), importlib.resources brings zipfile and tempfile
+    "dataclasses",
+    "inspect",
+    "zipfile",
+    "tempfile",
+)
 
 
 def manifest_ids() -> list[str]:
@@ -41,8 +56,11 @@ def test_manifest_lists_every_hook_with_its_console_script() -> None:
 def test_manifest_is_valid_for_pre_commit() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "pre_commit", "validate-manifest", ".pre-commit-hooks.yaml"],
-        cwd=CHECKOUT, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        cwd=CHECKOUT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
@@ -74,8 +92,13 @@ def test_readme_documents_every_hook() -> None:
 def test_hooks_import_nothing_heavy(git_repo: Path, hook_id: str) -> None:
     """Each hook, imported and run in a fresh interpreter on a real commit, stays light."""
     commit(git_repo, {"docs/rfd/001-a.md": rfd(), "docs/rfd/002-b.md": rfd("002")})
-    files = write(git_repo, {"docs/rfd/001-a.md": rfd(status="Discussion"),
-                             "docs/rfd/.state/001/explore.md": "notes\n"})  # fmt: skip
+    files = write(
+        git_repo,
+        {
+            "docs/rfd/001-a.md": rfd(status="Discussion"),
+            "docs/rfd/.state/001/explore.md": "notes\n",
+        },
+    )
     git(git_repo, "commit", "-q", "-m", "promote")
     module = hook_id.replace("-", "_")
     script = (
@@ -83,8 +106,14 @@ def test_hooks_import_nothing_heavy(git_repo: Path, hook_id: str) -> None:
         f"print([m for m in sys.modules if m.split('.')[0] in {HEAVY!r}]); print(code)"
     )
     env = {**os.environ, "PYTHONPATH": str(CHECKOUT)}
-    proc = subprocess.run([sys.executable, "-c", script], cwd=git_repo, env=env,
-                          capture_output=True, text=True, check=False)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=git_repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
     *_, heavy, code = proc.stdout.splitlines()
     assert heavy == "[]"
@@ -97,11 +126,17 @@ def offline_install_env(home: Path) -> dict[str, str]:
     finds the dependencies already installed beside it (on PYTHONPATH), so nothing is
     downloaded and the install takes seconds."""
     site_packages = sysconfig.get_paths()["purelib"]
-    return {**os.environ, "PRE_COMMIT_HOME": str(home / "pre-commit"),
-            "PIP_CACHE_DIR": str(home / "pip"), "PRE_COMMIT_COLOR": "never",
-            "PIP_NO_INDEX": "1", "PIP_NO_BUILD_ISOLATION": "0",  # pip reads it inverted
-            "VIRTUALENV_NO_SETUPTOOLS": "1", "VIRTUALENV_NO_WHEEL": "1",
-            "PYTHONPATH": site_packages}  # fmt: skip
+    return {
+        **os.environ,
+        "PRE_COMMIT_HOME": str(home / "pre-commit"),
+        "PIP_CACHE_DIR": str(home / "pip"),
+        "PRE_COMMIT_COLOR": "never",
+        "PIP_NO_INDEX": "1",
+        "PIP_NO_BUILD_ISOLATION": "0",  # pip reads it inverted
+        "VIRTUALENV_NO_SETUPTOOLS": "1",
+        "VIRTUALENV_NO_WHEEL": "1",
+        "PYTHONPATH": site_packages,
+    }
 
 
 def _run_hooks(repo: Path, files: list[str], home: Path, *extra: str) -> tuple[int, str]:
@@ -116,10 +151,24 @@ def _run_hooks(repo: Path, files: list[str], home: Path, *extra: str) -> tuple[i
     for name in ("RFD_GITHUB_TOKEN", "GITHUB_TOKEN"):
         env.pop(name, None)
     proc = subprocess.run(
-        [sys.executable, "-m", "pre_commit", "run", "--config", str(config), *extra,
-         "--files", *files],
-        cwd=repo, env=env, capture_output=True, text=True, check=False, timeout=300,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "pre_commit",
+            "run",
+            "--config",
+            str(config),
+            *extra,
+            "--files",
+            *files,
+        ],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
     out = proc.stdout + proc.stderr
     if proc.returncode not in (0, 1) and "Installing environment" in out:
         log = home / "pre-commit" / "pre-commit.log"
@@ -139,8 +188,13 @@ def test_pre_commit_installs_and_runs_the_hooks(
         pytest.skip("this checkout is not a git repository: pre-commit clones it")
     home = tmp_path_factory.mktemp("pre-commit-hooks")
     commit(git_repo, {"docs/rfd/001-a.md": rfd()})
-    good = write(git_repo, {"docs/rfd/001-a.md": rfd(status="Discussion"),
-                            "docs/rfd/.state/001/explore.md": "notes\n"})  # fmt: skip
+    good = write(
+        git_repo,
+        {
+            "docs/rfd/001-a.md": rfd(status="Discussion"),
+            "docs/rfd/.state/001/explore.md": "notes\n",
+        },
+    )
     code, out = _run_hooks(git_repo, good, home)
     assert code == 0, out
     for hook in ("rfd-lint", "rfd-status", "rfd-state"):
@@ -158,8 +212,13 @@ def test_pre_commit_installs_and_runs_the_hooks(
     assert "docs/rfd/001-a.md:3: cannot move to Implemented: 2 of 2 phases not done" in out
 
     git(git_repo, "reset", "-q", "--hard")
-    commit(git_repo, {"docs/rfd/.state/001/plan.json": plan_json(),
-                      "docs/rfd/.state/001/phases/1.md": "Done.\n"})  # fmt: skip
+    commit(
+        git_repo,
+        {
+            "docs/rfd/.state/001/plan.json": plan_json(),
+            "docs/rfd/.state/001/phases/1.md": "Done.\n",
+        },
+    )
     code, out = _run_hooks(git_repo, [], home, "rfd-sync", "--hook-stage", "post-commit")
     assert code == 0, out  # shown without -v: the manifest makes rfd-sync verbose
     assert "no GitHub token" in out and "RFD 001: tick phase 1 on its tracking issue" in out
@@ -198,8 +257,14 @@ def test_a_commit_without_rfds_costs_next_to_nothing(git_repo: Path, hook_id: st
         "if m.startswith(('bot.', 'hooks._spawn', 'subprocess', 'json'))))"
     )
     env = {**os.environ, "PYTHONPATH": str(CHECKOUT)}
-    proc = subprocess.run([sys.executable, "-c", script], cwd=git_repo, env=env,
-                          capture_output=True, text=True, check=True)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=git_repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     extra = ", 'hooks._spawn'" if hook_id == "rfd-status" else ""
     # bot.model.lint_codes: the table of rule codes (no imports) the configuration reader checks
     loaded = "'bot.core', 'bot.core.errors', 'bot.model', 'bot.model.lint_codes'"

@@ -49,8 +49,11 @@ def live(markdown: str) -> list[str]:
     """What in ``markdown`` GitHub would make live: a link or image to the hostile site, an
     entity, a mention, a bare URL, HTML, or a marker the bot did not write."""
     ours = ("https://github.com/o/r", "docs/rfd")
-    found = [f"href {h}" for h in re.findall(r'(?:href|src)="([^"]*)"', HTML.render(markdown))
-             if "evil" in h or not h.startswith(ours)]  # fmt: skip
+    found = [
+        f"href {h}"
+        for h in re.findall(r'(?:href|src)="([^"]*)"', HTML.render(markdown))
+        if "evil" in h or not h.startswith(ours)
+    ]
     markdown = CODE_SPAN.sub("", markdown)  # text in a code span is shown as it is
     found += re.findall(r"&#?[A-Za-z0-9]+;", markdown)  # GitHub decodes it, then links it
     found += re.findall(r"(?<![\w`])@[A-Za-z0-9][\w/-]*", markdown)
@@ -64,10 +67,23 @@ def status_comment(text: str) -> str:
     cfg = ConsensusSection(reviewers=(text, "hubot"), approvals=2, fcp_days=7)
     ledger = Ledger((Approval(text, "abc", 0.0, text),), (Concern(1, text, text),))
     decision = tuple(block(cfg, ledger, "045", "abc", 0.0, slash=True))
-    panel = Panel("045", text, URL, Status.DISCUSSION, next_phase=f"1: {text}",
-                  decision=decision, signed_off=False)  # fmt: skip
-    return render([panel], head="abc", who=WHO, review_label="rfd:review",
-                  accept_label="rfd:accept", commands="")  # fmt: skip
+    panel = Panel(
+        "045",
+        text,
+        URL,
+        Status.DISCUSSION,
+        next_phase=f"1: {text}",
+        decision=decision,
+        signed_off=False,
+    )
+    return render(
+        [panel],
+        head="abc",
+        who=WHO,
+        review_label="rfd:review",
+        accept_label="rfd:accept",
+        commands="",
+    )
 
 
 def tracking_issue(text: str) -> str:
@@ -79,8 +95,9 @@ def accept_reply(text: str) -> str:
     issue = Issue(
         number=12, title=text, body="", state="open", url="https://github.com/o/r/issues/12"
     )
-    outcome = AcceptOutcome("045", (PlanPhase(text, "d", "1"),), "headings", issue,
-                            Path("x"), (), "")  # fmt: skip
+    outcome = AcceptOutcome(
+        "045", (PlanPhase(text, "d", "1"),), "headings", issue, Path("x"), (), ""
+    )
     return next_step([outcome], text)
 
 

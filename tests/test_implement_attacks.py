@@ -90,8 +90,11 @@ def config_for(mechanism: Mechanism, commands: list[str], verify: str = '""') ->
 def changed(repo: Path) -> list[str]:
     out = subprocess.run(
         ["git", "status", "--porcelain=v1", "--untracked-files=all", "--no-renames"],
-        cwd=repo, capture_output=True, text=True, check=True,
-    ).stdout  # fmt: skip
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     return sorted(line[3:] for line in out.splitlines())
 
 
@@ -142,8 +145,10 @@ def test_a_hostile_model_gets_no_secret_and_changes_only_allowed_paths(
     assert snapshot(repo, kept) == before  # the RFDs and the plan are the bot's
     assert (repo / "docs/rfd/.state/001/phases/1.md").read_text() == "Done.\n"
     allowed = {"attack.py", "loot.txt", "src/ok.py", "targets.txt"}
-    assert set(changed(repo)) - {p for p in changed(repo) if p.startswith("docs/rfd/.state/")} \
-        == allowed  # fmt: skip
+    assert (
+        set(changed(repo)) - {p for p in changed(repo) if p.startswith("docs/rfd/.state/")}
+        == allowed
+    )
     for path, reason in REFUSED.items():
         assert f"not taken: `{path}` {reason}" in out, path
 

@@ -159,8 +159,16 @@ def test_after_every_attack_the_bot_pushes_only_allowed_regular_files(
     assert all(line.split()[0] in ("100644", "100755") for line in tree)  # no link, no gitlink
     paths = {line.split("\t", 1)[1] for line in tree}
     assert {"attack.py", "loot.txt", "targets.txt"} <= paths
-    assert not paths & {"env.txt", "hostdir", "big.bin", "pipe", "a.txt", "b.txt",
-                        ".pre-commit-config.yaml", "docs/rfd/002-b.md"}  # fmt: skip
+    assert not paths & {
+        "env.txt",
+        "hostdir",
+        "big.bin",
+        "pipe",
+        "a.txt",
+        "b.txt",
+        ".pre-commit-config.yaml",
+        "docs/rfd/002-b.md",
+    }
     assert not any(p.startswith("docs-old/") for p in paths)
     assert (pushed / RFD_PATH).read_text(encoding="utf-8") == ACCEPTED_RFD
     assert leaked_files(pushed) == {} and list(host.iterdir()) == []

@@ -61,8 +61,12 @@ def test_the_work_job_hands_over_and_the_publish_job_pushes(
     llm = hostile_model("The writer streams rows.")
     monkeypatch.setattr("bot.lifecycle.workspace.make_providers", scripted_providers(llm))
     artifact, outputs = tmp_path / "artifact", tmp_path / "outputs"
-    work = {"RFD_BOT_STAGE": "work", "RFD_BOT_ARTIFACT": str(artifact),
-            "GITHUB_OUTPUT": str(outputs), "GITHUB_TOKEN": SECRETS["GITHUB_TOKEN"]}  # fmt: skip
+    work = {
+        "RFD_BOT_STAGE": "work",
+        "RFD_BOT_ARTIFACT": str(artifact),
+        "GITHUB_OUTPUT": str(outputs),
+        "GITHUB_TOKEN": SECRETS["GITHUB_TOKEN"],
+    }
     assert run_bot(tmp_path, checkout, "issue_comment", implement_comment(), **work) == 0
 
     assert "handed=true" in outputs.read_text(encoding="utf-8")
@@ -76,8 +80,13 @@ def test_the_work_job_hands_over_and_the_publish_job_pushes(
     assert WORKFLOW not in changed and RFD_PATH not in changed
     allowed = bounds_for(load(checkout).config)
     own = ("docs/rfd/.state/045/phases/1.md", "docs/rfd/.state/045/usage.jsonl")
-    assert [p for p in changed if allowed.refusal(p) and p not in own and
-            not p.startswith("docs/rfd/.state/045/implement/1/")] == []  # fmt: skip
+    assert [
+        p
+        for p in changed
+        if allowed.refusal(p)
+        and p not in own
+        and not p.startswith("docs/rfd/.state/045/implement/1/")
+    ] == []
     assert leaked(blobs + json.dumps(manifest)) == []  # the artifact holds no secret
 
     for name in SECRETS:  # the publish job holds the write token, no model key
@@ -86,8 +95,11 @@ def test_the_work_job_hands_over_and_the_publish_job_pushes(
     monkeypatch.setattr("bot.lifecycle.workspace.make_providers", no_model)
     publisher = tmp_path / "publish"
     git(tmp_path, "clone", "-q", "--branch", "main", str(origin), str(publisher))
-    publish = {"RFD_BOT_STAGE": "publish", "RFD_BOT_ARTIFACT": str(artifact),
-               "GITHUB_TOKEN": SECRETS["GITHUB_TOKEN"]}  # fmt: skip
+    publish = {
+        "RFD_BOT_STAGE": "publish",
+        "RFD_BOT_ARTIFACT": str(artifact),
+        "GITHUB_TOKEN": SECRETS["GITHUB_TOKEN"],
+    }
     assert run_bot(tmp_path, publisher, "issue_comment", implement_comment(), **publish) == 0
 
     pushed = tmp_path / "pushed"
@@ -143,7 +155,10 @@ def test_the_publish_job_refuses_a_tampered_phase_and_says_why(
     monkeypatch.setattr("bot.lifecycle.workspace.make_providers", no_model)
     publisher = tmp_path / "publish"
     git(tmp_path, "clone", "-q", "--branch", "main", str(origin), str(publisher))
-    publish = {"RFD_BOT_STAGE": "publish", "RFD_BOT_ARTIFACT": str(artifact),
-               "GITHUB_TOKEN": SECRETS["GITHUB_TOKEN"]}  # fmt: skip
+    publish = {
+        "RFD_BOT_STAGE": "publish",
+        "RFD_BOT_ARTIFACT": str(artifact),
+        "GITHUB_TOKEN": SECRETS["GITHUB_TOKEN"],
+    }
     assert run_bot(tmp_path, publisher, "issue_comment", implement_comment(), **publish) == 0
     assert BRANCH not in git(tmp_path, "ls-remote", "--heads", str(origin))

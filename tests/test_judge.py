@@ -64,10 +64,15 @@ def test_the_judge_sees_the_diff_and_for_refine_the_focus_and_reviews(tmp_path: 
     assert "+def tokens(): ..." in implement_sent
     assert "the phase being implemented" in implement_sent
     refine = ResultReady(
-        rfd_id="045", step="refine", item="refine pass 1 (reviews)", result="shortened",
-        phase="Apply the active reviews", document=RFD, diff="-Long.\n+Short.\n",
+        rfd_id="045",
+        step="refine",
+        item="refine pass 1 (reviews)",
+        result="shortened",
+        phase="Apply the active reviews",
+        document=RFD,
+        diff="-Long.\n+Short.\n",
         reviews="## reviews/1.md\n\nThe summary is vague.",
-    )  # fmt: skip
+    )
     bus.intercept(refine)
     sent = llm.requests[1].messages[0].text
     assert "Apply the active reviews" in sent and "The summary is vague." in sent
@@ -144,8 +149,10 @@ def judged_refine(tmp_path: Path, config: Config, llm: ScriptedLLM) -> Any:
     return repo, lambda: refine(session, (ReviewText("reviews/1.md", "Summary is vague."),))
 
 
-EDIT = ("submit_revision", {"sections": [{"section": "Summary", "content": "Better."}],
-                            "notes": "edited"})  # fmt: skip
+EDIT = (
+    "submit_revision",
+    {"sections": [{"section": "Summary", "content": "Better."}], "notes": "edited"},
+)
 
 
 def verdict(text: str) -> Any:
@@ -213,9 +220,12 @@ def test_the_default_judge_prompt_wraps_the_material_as_data(tmp_path: Path) -> 
 
 
 def _workspace(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, judge: dict[str, Any],
-    environ: dict[str, str], **built: Any,
-) -> Any:  # fmt: skip
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    judge: dict[str, Any],
+    environ: dict[str, str],
+    **built: Any,
+) -> Any:
     """A real workspace whose providers are routed as in a run (``built`` plays them)."""
     from bot.lifecycle.workspace import Workspace
     from bot.llm.select import Providers

@@ -54,11 +54,14 @@ def test_lint_finds_credentials_in_nested_state_files_in_path_order_not_past_lin
     git_repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     commit(git_repo, {A: rfd_file(status="Accepted")})
-    write(git_repo, {
-        f"{S}/reviews/1721500000.md": f"# Review\n\nok\ntoken: {KEY}\n",
-        f"{S}/phases/1.md": f"Phase one.\n{KEY}\n",
-        f"{S}/explore.md": f"{KEY}\n",
-    })  # fmt: skip
+    write(
+        git_repo,
+        {
+            f"{S}/reviews/1721500000.md": f"# Review\n\nok\ntoken: {KEY}\n",
+            f"{S}/phases/1.md": f"Phase one.\n{KEY}\n",
+            f"{S}/explore.md": f"{KEY}\n",
+        },
+    )
     outside = git_repo / "elsewhere"
     write(git_repo, {"elsewhere/notes.md": f"{KEY}\n"})
     (git_repo / S / "linked").symlink_to(outside, target_is_directory=True)

@@ -156,12 +156,16 @@ def test_retry_delay(headers: dict[str, str], attempt: int, wait: float) -> None
 @pytest.mark.parametrize(
     ("body", "detail"),
     [
-        ({"error": {"message": "bad", "type": "invalid_request_error"}},
-         "invalid_request_error: bad"),
-        ([{"error": {"code": 400, "message": "no", "status": "INVALID_ARGUMENT"}}],
-         "INVALID_ARGUMENT: no"),  # Gemini's OpenAI endpoint answers a list
+        (
+            {"error": {"message": "bad", "type": "invalid_request_error"}},
+            "invalid_request_error: bad",
+        ),
+        (
+            [{"error": {"code": 400, "message": "no", "status": "INVALID_ARGUMENT"}}],
+            "INVALID_ARGUMENT: no",
+        ),  # Gemini's OpenAI endpoint answers a list
         ({"detail": "Not Found"}, "{'detail': 'Not Found'}"),
     ],
-)  # fmt: skip
+)
 def test_error_detail(body: Any, detail: str) -> None:
     assert error_detail(body) == detail

@@ -17,13 +17,20 @@ from bot.llm.select import NONE_SET, Providers, select
 @pytest.mark.parametrize(
     ("environ", "name", "reason"),
     [
-        ({"ANTHROPIC_API_KEY": "k", "OPENAI_API_KEY": "k"}, "anthropic",
-         "ANTHROPIC_API_KEY is set: using Anthropic"),
-        ({"OPENAI_API_KEY": "k"}, "openai", "OPENAI_API_KEY is set: using https://api.openai.com/v1"),
+        (
+            {"ANTHROPIC_API_KEY": "k", "OPENAI_API_KEY": "k"},
+            "anthropic",
+            "ANTHROPIC_API_KEY is set: using Anthropic",
+        ),
+        (
+            {"OPENAI_API_KEY": "k"},
+            "openai",
+            "OPENAI_API_KEY is set: using https://api.openai.com/v1",
+        ),
         ({"ANTHROPIC_API_KEY": ""}, "offline", NONE_SET),
         ({}, "offline", NONE_SET),
     ],
-)  # fmt: skip
+)
 def test_auto(environ: dict[str, str], name: str, reason: str) -> None:
     llm, why = select(Config(), environ)
     assert (llm.name, why) == (name, reason)
@@ -91,14 +98,19 @@ BOTH = {"ANTHROPIC_API_KEY": "k", "GEMINI_API_KEY": "g"}
         ('[steps.review]\nmodel = "gemini-pro"\n', BOTH, "review", "opus", "anthropic"),
         ('[steps.review]\nprovider = "openai"\n', BOTH, "review", None, "openai"),
         ('[steps.review]\nprovider = "offline"\n', BOTH, "review", None, "offline"),
-        ('name = "offline"\n[steps.review]\nprovider = "auto"\n', BOTH, "review", "gemini-pro",
-         "openai"),
+        (
+            'name = "offline"\n[steps.review]\nprovider = "auto"\n',
+            BOTH,
+            "review",
+            "gemini-pro",
+            "openai",
+        ),
         ('name = "offline"\n', BOTH, "review", None, "offline"),
         ("", {"GEMINI_API_KEY": "g"}, "review", None, "offline"),  # Claude model, no its key
         ("", {}, "review", "gemini-pro", "offline"),
         ("", {}, "review", None, "offline"),
     ],
-)  # fmt: skip
+)
 def test_each_step_routes_by_its_provider_and_model(
     config: str, environ: dict[str, str], step: str, model: str | None, provider: str
 ) -> None:

@@ -29,12 +29,16 @@ SDKS = ("anthropic", "httpx")
         ("", {}, "review", None),  # offline: no model
         ("", {"ANTHROPIC_API_KEY": "k"}, "review", "anthropic"),
         ("", {"ANTHROPIC_API_KEY": "k"}, "accept", "anthropic"),
-        (GEMINI + '[steps.review]\nmodel = "gemini-pro"\n', {"GEMINI_API_KEY": "g"}, "review",
-         "httpx"),
+        (
+            GEMINI + '[steps.review]\nmodel = "gemini-pro"\n',
+            {"GEMINI_API_KEY": "g"},
+            "review",
+            "httpx",
+        ),
         # a non-Claude model with only the Anthropic key: the step reports it, nothing is loaded
         ('[steps.review]\nmodel = "gemini-pro"\n', {"ANTHROPIC_API_KEY": "k"}, "review", None),
     ],
-)  # fmt: skip
+)
 def test_the_sdk_of_the_steps_provider(
     config: str, environ: dict[str, str], step: str, module: str | None
 ) -> None:
@@ -42,8 +46,9 @@ def test_the_sdk_of_the_steps_provider(
 
 
 def _modules_after(code: str, env: dict[str, str]) -> list[str]:
-    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                          text=True, check=True)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
     return [m for m in json.loads(proc.stdout.splitlines()[-1]) if m in SDKS]
 
 
@@ -78,12 +83,18 @@ sys.exit(code)
 @pytest.mark.parametrize(
     ("cassette", "kind", "event"),
     [
-        ("test_github_review_label/test_review_is_committed_posted_and_label_removed.yaml",
-         "pull_request_target", "pull_request.labeled.review"),
-        ("test_github_status_comment/test_opened_posts_one_status_comment.yaml",
-         "pull_request", "pull_request.opened"),
+        (
+            "test_github_review_label/test_review_is_committed_posted_and_label_removed.yaml",
+            "pull_request_target",
+            "pull_request.labeled.review",
+        ),
+        (
+            "test_github_status_comment/test_opened_posts_one_status_comment.yaml",
+            "pull_request",
+            "pull_request.opened",
+        ),
     ],
-)  # fmt: skip
+)
 def test_an_event_without_a_model_imports_no_sdk(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cassette: str, kind: str, event: str
 ) -> None:
@@ -97,8 +108,13 @@ def test_an_event_without_a_model_imports_no_sdk(
     env["GITHUB_STEP_SUMMARY"] = str(tmp_path / "summary.md")
     for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY"):
         env.pop(name, None)
-    proc = subprocess.run([sys.executable, "-c", CHILD, str(path), str(checkout)], env=env,
-                          capture_output=True, text=True, check=False)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD, str(path), str(checkout)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     modules = json.loads(proc.stdout.splitlines()[-1])
     assert [m for m in modules if m.split(".")[0] == "anthropic"] == []

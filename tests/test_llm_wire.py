@@ -66,15 +66,23 @@ def test_tool_loop_turns() -> None:
     assert [t["role"] for t in turns] == ["user", "assistant", "user"]
     assert [b["type"] for b in turns[1]["content"]] == ["text", "tool_use"]
     assert turns[2]["content"][1] == {
-        "type": "tool_result", "tool_use_id": "toolu_2", "content": "boom", "is_error": True
-    }  # fmt: skip
+        "type": "tool_result",
+        "tool_use_id": "toolu_2",
+        "content": "boom",
+        "is_error": True,
+    }
 
 
 @pytest.mark.parametrize(
     ("model", "forced"),
-    [("claude-haiku-4-5", True), ("claude-opus-4-6", True), ("claude-sonnet-5-5", False),
-     ("claude-opus-5-5", False), ("claude-fable-5-1", False)],
-)  # fmt: skip
+    [
+        ("claude-haiku-4-5", True),
+        ("claude-opus-4-6", True),
+        ("claude-sonnet-5-5", False),
+        ("claude-opus-5-5", False),
+        ("claude-fable-5-1", False),
+    ],
+)
 def test_structured_output_mechanism_per_model(model: str, forced: bool) -> None:
     params = aw.params(Request(model, "sys", (Message("user", "x"),), (TOOL,), "submit"))
     assert ("tool_choice" in params) is forced
@@ -108,8 +116,12 @@ def test_thinking_blocks_go_back_verbatim() -> None:
     assert reply.usage.cache_read_tokens == 3
     turn = aw.message(assistant_message(reply))
     assert turn["content"][0] == thinking
-    assert turn["content"][1] == {"type": "tool_use", "id": "toolu_9", "name": "read_file",
-                                  "input": {"path": "x"}}  # fmt: skip
+    assert turn["content"][1] == {
+        "type": "tool_use",
+        "id": "toolu_9",
+        "name": "read_file",
+        "input": {"path": "x"},
+    }
 
 
 def test_openai_messages() -> None:
@@ -128,19 +140,27 @@ def test_openai_messages() -> None:
 def test_openai_bad_tool_arguments_are_a_provider_error() -> None:
     data = {
         "model": "m",
-        "choices": [{"message": {"tool_calls": [
-            {"id": "c", "function": {"name": "submit", "arguments": "{not json"}}]},
-            "finish_reason": "length"}],
+        "choices": [
+            {
+                "message": {
+                    "tool_calls": [
+                        {"id": "c", "function": {"name": "submit", "arguments": "{not json"}}
+                    ]
+                },
+                "finish_reason": "length",
+            }
+        ],
         "usage": {"prompt_tokens": 900, "completion_tokens": 4_096},
-    }  # fmt: skip
+    }
     with pytest.raises(PaidError, match="not JSON") as raised:
         ow.reply(data)
     assert raised.value.usage.output_tokens == 4_096  # billed: the ledger records it
 
 
 def test_an_empty_structured_answer_is_empty_not_broken() -> None:
-    message = NS(content=[], model="m", stop_reason="end_turn", usage=NS(input_tokens=1,
-                 output_tokens=0))  # fmt: skip
+    message = NS(
+        content=[], model="m", stop_reason="end_turn", usage=NS(input_tokens=1, output_tokens=0)
+    )
     assert aw.reply(message, structured="submit").tool_calls == ()
 
 
@@ -160,8 +180,9 @@ ANSWERS = tuple(
 
 def shared(model: str, forced: str) -> dict[str, Any]:
     parts = (SystemPart("rules", cache=True), SystemPart("<document>RFD</document>", cache=True))
-    req = Request(model, "rules\nRFD", (Message("user", "task"),), ANSWERS, forced,
-                  system_parts=parts)  # fmt: skip
+    req = Request(
+        model, "rules\nRFD", (Message("user", "task"),), ANSWERS, forced, system_parts=parts
+    )
     return aw.params(req)
 
 
@@ -182,13 +203,15 @@ def test_the_answer_tools_send_the_same_prefix_whichever_step_forces_one(model: 
         ]
     )
     assert (review.get("tools"), review.get("output_config")) == (
-        plan.get("tools"), plan.get("output_config")
-    )  # fmt: skip
+        plan.get("tools"),
+        plan.get("output_config"),
+    )
     if model.startswith("claude-haiku"):  # a forced tool: only tool_choice differs
         assert [t["name"] for t in review["tools"]] == [t.name for t in ANSWERS]
         assert (review["tool_choice"]["name"], plan["tool_choice"]["name"]) == (
-            "submit_review", "submit_plan"
-        )  # fmt: skip
+            "submit_review",
+            "submit_plan",
+        )
     else:  # one schema for the three: a property per tool
         schema = review["output_config"]["format"]["schema"]
         assert list(schema["properties"]) == [t.name for t in ANSWERS] and "tools" not in review

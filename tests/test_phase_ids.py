@@ -18,10 +18,23 @@ LABELLED = (
 
 @pytest.mark.parametrize(
     ("name", "key"),
-    [("1.md", "1"), ("01.md", "1"), ("007.md", "7"), ("0.md", "0"), ("00.md", "0"),
-     ("10.md", "10"), ("3a.md", "3a"), ("03A.md", "3a"), ("b.md", "B"),
-     ("first.md", None), ("1.txt", None), ("3ab.md", None), (".1.md", None), ("-1.md", None)],
-)  # fmt: skip
+    [
+        ("1.md", "1"),
+        ("01.md", "1"),
+        ("007.md", "7"),
+        ("0.md", "0"),
+        ("00.md", "0"),
+        ("10.md", "10"),
+        ("3a.md", "3a"),
+        ("03A.md", "3a"),
+        ("b.md", "B"),
+        ("first.md", None),
+        ("1.txt", None),
+        ("3ab.md", None),
+        (".1.md", None),
+        ("-1.md", None),
+    ],
+)
 def test_one_rule_for_summary_file_names(name: str, key: str | None) -> None:
     assert phase_ids.file_key(name) == key
 

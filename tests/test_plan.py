@@ -79,9 +79,16 @@ def test_phase_heading_variants(heading: str, label: str, title: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "heading", ["# Phase 1: Too high", "##### Phase 1: Too deep", "### Phases overview",
-                "### Phase One: Words", "### Step 1: Not a phase", "Phase 1: not a heading"],
-)  # fmt: skip
+    "heading",
+    [
+        "# Phase 1: Too high",
+        "##### Phase 1: Too deep",
+        "### Phases overview",
+        "### Phase One: Words",
+        "### Step 1: Not a phase",
+        "Phase 1: not a heading",
+    ],
+)
 def test_non_phase_headings_are_not_phases(heading: str) -> None:
     result = plan.extract_from_section(f"{heading}\n\ntext\n")
     assert result.phases == ()
@@ -243,13 +250,16 @@ Handlers in layers.
 @pytest.mark.parametrize(
     ("plan_text", "titles", "problem"),
     [
-        ("### Phase 1: Trait\n\nExtract it.\n\n### Phase 2 — Stack\n\nAdd it.\n",
-         ["Trait", "Stack"], None),
+        (
+            "### Phase 1: Trait\n\nExtract it.\n\n### Phase 2 — Stack\n\nAdd it.\n",
+            ["Trait", "Stack"],
+            None,
+        ),
         ("<!-- One `### Phase N: Title` heading per phase. -->\n", [], "template placeholder"),
         ("_(Describe the phases.)_\n\nTBD\n", [], "template placeholder"),
         ("", [], "section is empty"),
     ],
-)  # fmt: skip
+)
 def test_extract_from_a_parsed_rfd(plan_text: str, titles: list[str], problem: str | None) -> None:
     doc = document.parse(RFD.format(plan=plan_text), "docs/rfd/045-layered.md")
     result = plan.extract(doc)

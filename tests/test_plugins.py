@@ -77,26 +77,57 @@ def test_only_enabled_plugins_are_registered_in_the_order_listed(tmp_path: Path)
 @pytest.mark.parametrize(
     ("toml", "message", "hint", "line"),
     [
-        ('[plugins]\nenabled = ["notfy"]\n', "unknown plugin `notfy` in `plugins.enabled`",
-         "installed plugins: event-log, judge, notify, policy", 2),
-        ("[plugins.slack]\nurl = 'x'\n", "unknown plugin `slack` in `plugins.slack`",
-         "installed plugins: event-log, judge, notify, policy", 1),
-        ('[plugins]\nenabled = ["notify"]\n[plugins.notify]\ncolour = "red"\n',
-         "plugin `notify`: unknown key `plugins.notify.colour`", "known keys here: events", 4),
-        ('[plugins]\nenabled = ["notify"]\n[plugins.notify]\nretries = "3"\n',
-         "plugin `notify`: `plugins.notify.retries` must be an integer, not a string", None, 4),
-        ('[plugins]\nenabled = ["notify"]\n[plugins.notify]\nevents = ["turn.started"]\n',
-         "plugin `notify`: `plugins.notify.events[0]` must be one of", None, 4),
-        ('[plugins]\nenabled = ["policy"]\n[plugins.policy.deny_tools_in_steps]\nreveiw = []\n',
-         "plugin `policy`: unknown key `plugins.policy.deny_tools_in_steps.reveiw`",
-         "known keys here: accept, converge", 4),
-        ('[plugins]\nenabled = []\n\n[plugins.notify]  # not enabled: still checked\n'
-         'url = "x"\nretries = "3"\n',
-         "plugin `notify`: `plugins.notify.retries` must be an integer", None, 6),
-        ('[plugins]\nenabled = ["policy"]\nnotify = { retries = 9 }\n',
-         "plugin `notify`: `plugins.notify.retries` must be at most 5", None, 3),
+        (
+            '[plugins]\nenabled = ["notfy"]\n',
+            "unknown plugin `notfy` in `plugins.enabled`",
+            "installed plugins: event-log, judge, notify, policy",
+            2,
+        ),
+        (
+            "[plugins.slack]\nurl = 'x'\n",
+            "unknown plugin `slack` in `plugins.slack`",
+            "installed plugins: event-log, judge, notify, policy",
+            1,
+        ),
+        (
+            '[plugins]\nenabled = ["notify"]\n[plugins.notify]\ncolour = "red"\n',
+            "plugin `notify`: unknown key `plugins.notify.colour`",
+            "known keys here: events",
+            4,
+        ),
+        (
+            '[plugins]\nenabled = ["notify"]\n[plugins.notify]\nretries = "3"\n',
+            "plugin `notify`: `plugins.notify.retries` must be an integer, not a string",
+            None,
+            4,
+        ),
+        (
+            '[plugins]\nenabled = ["notify"]\n[plugins.notify]\nevents = ["turn.started"]\n',
+            "plugin `notify`: `plugins.notify.events[0]` must be one of",
+            None,
+            4,
+        ),
+        (
+            '[plugins]\nenabled = ["policy"]\n[plugins.policy.deny_tools_in_steps]\nreveiw = []\n',
+            "plugin `policy`: unknown key `plugins.policy.deny_tools_in_steps.reveiw`",
+            "known keys here: accept, converge",
+            4,
+        ),
+        (
+            "[plugins]\nenabled = []\n\n[plugins.notify]  # not enabled: still checked\n"
+            'url = "x"\nretries = "3"\n',
+            "plugin `notify`: `plugins.notify.retries` must be an integer",
+            None,
+            6,
+        ),
+        (
+            '[plugins]\nenabled = ["policy"]\nnotify = { retries = 9 }\n',
+            "plugin `notify`: `plugins.notify.retries` must be at most 5",
+            None,
+            3,
+        ),
     ],
-)  # fmt: skip
+)
 def test_configuration_mistakes_name_the_plugin_the_key_the_file_and_the_line(
     tmp_path: Path, toml: str, message: str, hint: str | None, line: int
 ) -> None:
@@ -113,7 +144,11 @@ def test_configuration_mistakes_name_the_plugin_the_key_the_file_and_the_line(
 def test_a_third_party_plugin_is_found_through_its_entry_point(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    install(tmp_path / "site", monkeypatch, "shout", """
+    install(
+        tmp_path / "site",
+        monkeypatch,
+        "shout",
+        """
         @hookimpl
         def rfd_plugin_info():
             return PluginInfo(name="shout", description="Shouts", events=("status.changed",))
@@ -122,7 +157,8 @@ def test_a_third_party_plugin_is_found_through_its_entry_point(
         def rfd_register(bus, options, context):
             heard = context.root / "heard"
             bus.subscribe("status.changed", lambda ev: heard.write_text(ev.new))
-        """)  # fmt: skip
+        """,
+    )
     assert "shout" in available()
     bus = EventBus()
     config = Config(plugins=PluginsSection(enabled=("shout",)))
@@ -135,13 +171,20 @@ def test_a_third_party_plugin_is_found_through_its_entry_point(
 
 @pytest.mark.parametrize(
     ("events", "subscribes"),
-    [((), "status.changed"), (("status.changed",), "phase.completed"),
-     (("*",), "tool_call.intercept")],
-)  # fmt: skip
+    [
+        ((), "status.changed"),
+        (("status.changed",), "phase.completed"),
+        (("*",), "tool_call.intercept"),
+    ],
+)
 def test_a_plugin_gets_only_the_events_it_declared(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, events: tuple[str, ...], subscribes: str
 ) -> None:
-    install(tmp_path / "site", monkeypatch, "greedy", f"""
+    install(
+        tmp_path / "site",
+        monkeypatch,
+        "greedy",
+        f"""
         @hookimpl
         def rfd_plugin_info():
             return PluginInfo(name="greedy", description="Wants more", events={events!r})
@@ -149,7 +192,8 @@ def test_a_plugin_gets_only_the_events_it_declared(
         @hookimpl
         def rfd_register(bus, options, context):
             bus.subscribe({subscribes!r}, print)
-        """)  # fmt: skip
+        """,
+    )
     config = Config(plugins=PluginsSection(enabled=("greedy",)))
     with pytest.raises(ConfigError, match=f"`greedy` subscribes to `{subscribes}` without"):
         load_plugins(EventBus(), Resolved(config, {}), root=tmp_path)
@@ -159,7 +203,11 @@ def test_a_plugin_gets_only_the_events_it_declared(
 def test_an_interceptable_event_must_be_declared_in_intercepts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, event: str
 ) -> None:
-    install(tmp_path / "site", monkeypatch, "sneaky", f"""
+    install(
+        tmp_path / "site",
+        monkeypatch,
+        "sneaky",
+        f"""
         @hookimpl
         def rfd_plugin_info():
             return PluginInfo(name="sneaky", description="x", events=({event!r},))
@@ -167,7 +215,8 @@ def test_an_interceptable_event_must_be_declared_in_intercepts(
         @hookimpl
         def rfd_register(bus, options, context):
             bus.subscribe({event!r}, lambda ev: None)
-        """)  # fmt: skip
+        """,
+    )
     config = Config(plugins=PluginsSection(enabled=("sneaky",)))
     with pytest.raises(
         ConfigError, match=f"`sneaky` intercepts `{event}` without declaring"
@@ -179,7 +228,11 @@ def test_an_interceptable_event_must_be_declared_in_intercepts(
 def test_a_declared_interceptable_event_is_delivered(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    install(tmp_path / "site", monkeypatch, "gate", """
+    install(
+        tmp_path / "site",
+        monkeypatch,
+        "gate",
+        """
         from bot.core.errors import Aborted
 
         @hookimpl
@@ -192,7 +245,8 @@ def test_a_declared_interceptable_event_is_delivered(
             def veto(ev):
                 raise Aborted("frozen")
             bus.subscribe("status.changing", veto)
-        """)  # fmt: skip
+        """,
+    )
     bus = EventBus()
     config = Config(plugins=PluginsSection(enabled=("gate",)))
     (plugin,) = load_plugins(bus, Resolved(config, {}), root=tmp_path)
@@ -204,7 +258,11 @@ def test_a_declared_interceptable_event_is_delivered(
 def test_intercepts_naming_no_interceptable_event_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    install(tmp_path / "site", monkeypatch, "odd", """
+    install(
+        tmp_path / "site",
+        monkeypatch,
+        "odd",
+        """
         @hookimpl
         def rfd_plugin_info():
             return PluginInfo(name="odd", description="x", intercepts=("status.changed",))
@@ -212,7 +270,8 @@ def test_intercepts_naming_no_interceptable_event_is_refused(
         @hookimpl
         def rfd_register(bus, options, context):
             pass
-        """)  # fmt: skip
+        """,
+    )
     config = Config(plugins=PluginsSection(enabled=("odd",)))
     with pytest.raises(ConfigError, match=r"no interceptable event: status\.changed"):
         load_plugins(EventBus(), Resolved(config, {}), root=tmp_path)
@@ -221,7 +280,11 @@ def test_intercepts_naming_no_interceptable_event_is_refused(
 def test_an_interceptor_sees_only_the_tools_it_declared(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    install(tmp_path / "site", monkeypatch, "no-shell", """
+    install(
+        tmp_path / "site",
+        monkeypatch,
+        "no-shell",
+        """
         from bot.core.errors import Aborted
 
         @hookimpl
@@ -234,7 +297,8 @@ def test_an_interceptor_sees_only_the_tools_it_declared(
             def veto(ev):
                 raise Aborted(f"{ev.tool} refused")
             bus.subscribe("tool_call.intercept", veto)
-        """)  # fmt: skip
+        """,
+    )
     bus = EventBus()
     config = Config(plugins=PluginsSection(enabled=("no-shell",)))
     load_plugins(bus, Resolved(config, {}), root=tmp_path)
@@ -305,15 +369,24 @@ def test_with_nothing_enabled_nothing_is_scanned_or_imported(
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ("@hookimpl\ndef rfd_registr(bus, options, context):\n    pass\n",
-         "plugin `typo` is not a valid rfd-bot plugin"),
-        ("@hookimpl\ndef rfd_plugin_info():\n    return PluginInfo(name='typo', description='x')\n"
-         "@hookimpl\ndef rfd_register(bus, options, context):\n    raise KeyError('token')\n",
-         "plugin `typo` failed to start: 'token'"),
-        ("@hookimpl\ndef rfd_plugin_info():\n    return PluginInfo(name='typo', description='x', "
-         "events=('status.chnaged',))\n", "plugin `typo` declares unknown events: status.chnaged"),
+        (
+            "@hookimpl\ndef rfd_registr(bus, options, context):\n    pass\n",
+            "plugin `typo` is not a valid rfd-bot plugin",
+        ),
+        (
+            "@hookimpl\ndef rfd_plugin_info():\n"
+            "    return PluginInfo(name='typo', description='x')\n"
+            "@hookimpl\ndef rfd_register(bus, options, context):\n"
+            "    raise KeyError('token')\n",
+            "plugin `typo` failed to start: 'token'",
+        ),
+        (
+            "@hookimpl\ndef rfd_plugin_info():\n"
+            "    return PluginInfo(name='typo', description='x', events=('status.chnaged',))\n",
+            "plugin `typo` declares unknown events: status.chnaged",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_faulty_plugin_is_a_config_error_naming_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str, message: str
 ) -> None:

@@ -36,23 +36,47 @@ def call(step: str, tool: str, **arguments: Any) -> ToolCallIntercept:
     [
         ("review", "write_file", {"path": "x.md"}, "`write_file` is not allowed during review"),
         ("review", "edit_file", {"path": "a.py"}, "`edit_file` is not allowed during review"),
-        ("implement", "write_file", {"path": "migrations/0001_init.py"},
-         "`migrations/0001_init.py` is protected during implement (matches `migrations/**`)"),
-        ("implement", "edit_file", {"file_path": "./app/../migrations/x/y.sql"},
-         "`migrations/x/y.sql` is protected"),
+        (
+            "implement",
+            "write_file",
+            {"path": "migrations/0001_init.py"},
+            "`migrations/0001_init.py` is protected during implement (matches `migrations/**`)",
+        ),
+        (
+            "implement",
+            "edit_file",
+            {"file_path": "./app/../migrations/x/y.sql"},
+            "`migrations/x/y.sql` is protected",
+        ),
         ("implement", "write_file", {"path": "src/secrets.py"}, "(matches `**/secrets.py`)"),
         ("implement", "write_file", {"path": "secrets.py"}, "(matches `**/secrets.py`)"),
         ("implement", "delete_files", {"paths": ["ok.py", "uv.lock"]}, "`uv.lock` is protected"),
-        ("implement", "run_command", {"command": "ruff check --fix migrations/x.py"},
-         "`migrations/x.py` is protected during implement"),
-        ("implement", "run_command", {"command": "ruff check --fix migrations"},
-         "`migrations` is protected during implement (matches `migrations/**`)"),
-        ("implement", "run_command", {"command": "ruff format --stdin-filename=./src/secrets.py"},
-         "`src/secrets.py` is protected"),
-        ("implement", "run_command", {"command": "pytest --junitxml=migrations/r.xml"},
-         "`migrations/r.xml` is protected"),
+        (
+            "implement",
+            "run_command",
+            {"command": "ruff check --fix migrations/x.py"},
+            "`migrations/x.py` is protected during implement",
+        ),
+        (
+            "implement",
+            "run_command",
+            {"command": "ruff check --fix migrations"},
+            "`migrations` is protected during implement (matches `migrations/**`)",
+        ),
+        (
+            "implement",
+            "run_command",
+            {"command": "ruff format --stdin-filename=./src/secrets.py"},
+            "`src/secrets.py` is protected",
+        ),
+        (
+            "implement",
+            "run_command",
+            {"command": "pytest --junitxml=migrations/r.xml"},
+            "`migrations/r.xml` is protected",
+        ),
     ],
-)  # fmt: skip
+)
 def test_calls_breaking_a_rule_are_aborted_with_the_reason(
     bus: EventBus, step: str, tool: str, arguments: dict[str, Any], reason: str
 ) -> None:

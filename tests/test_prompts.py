@@ -15,11 +15,17 @@ BASE = {"rfd_id": "045", "title": "Layered interrupts"}
 PHASE = {"phase_number": 2, "phase_title": "Stack registration"}
 CONTEXT: dict[str, dict[str, Any]] = {
     "review": {"tool_name": "submit_review", **SHARED_VARIABLES},
-    "review_impl": {"max_findings": 25, "summary_chars": 1500, "tool_name": "submit_review",
-                    "has_diff": True},
+    "review_impl": {
+        "max_findings": 25,
+        "summary_chars": 1500,
+        "tool_name": "submit_review",
+        "has_diff": True,
+    },
     "refine_pass1": {"review_count": 2, "tool_name": "submit_revision", **SHARED_VARIABLES},
     "refine_pass": {
-        "pass_number": 3, "focus": "edge_cases", "tool_name": "submit_revision",
+        "pass_number": 3,
+        "focus": "edge_cases",
+        "tool_name": "submit_revision",
         **SHARED_VARIABLES,
     },
     "refine_impl": {"review_count": 1},
@@ -31,7 +37,7 @@ CONTEXT: dict[str, dict[str, Any]] = {
     "implement_plan": {**PHASE, "max_items": 30},
     "implement_item": {**PHASE, "item_number": 3, "item_count": 12, "item_label": "Add the trait"},
     "implement_summary": PHASE,
-}  # fmt: skip
+}
 
 
 @pytest.fixture
@@ -59,9 +65,14 @@ def test_a_missing_variable_is_an_error_naming_it(prompts: Prompts, step: str) -
 
 @pytest.mark.parametrize(
     ("focus", "question"),
-    [("completeness", "placeholder"), ("correctness", "contradict"), ("edge_cases", "hostile"),
-     ("scope", "non-goals"), ("clarity", "ambiguous")],
-)  # fmt: skip
+    [
+        ("completeness", "placeholder"),
+        ("correctness", "contradict"),
+        ("edge_cases", "hostile"),
+        ("scope", "non-goals"),
+        ("clarity", "ambiguous"),
+    ],
+)
 def test_refine_passes_rotate_focus_and_carry_the_converged_rule(
     prompts: Prompts, focus: str, question: str
 ) -> None:
@@ -106,17 +117,21 @@ def test_user_override_wins_over_repo_over_package(tmp_path: Path, prompts: Prom
     rendered = prompts.render("explore", **BASE)
     assert rendered.task == "repo: Layered interrupts\n"
     assert "You research a problem" in rendered.system  # inherited block
-    write(tmp_path / "xdg/rfd/prompts/explore.md.j2",
-          '{% extends "_step.md.j2" %}{% block system %}user{% endblock %}'
-          "{% block task %}t{% endblock %}")  # fmt: skip
+    write(
+        tmp_path / "xdg/rfd/prompts/explore.md.j2",
+        '{% extends "_step.md.j2" %}{% block system %}user{% endblock %}'
+        "{% block task %}t{% endblock %}",
+    )
     fresh = Prompts(tmp_path, {"XDG_CONFIG_HOME": str(tmp_path / "xdg")})
     assert fresh.render("explore", **BASE).system == "user\n"
     assert fresh.source("explore") != repo
 
 
 def test_rfd_config_home_takes_precedence_over_xdg(tmp_path: Path) -> None:
-    write(tmp_path / "rfdhome/prompts/converge.md.j2",
-          '{% extends "_step.md.j2" %}{% block system %}mine{% endblock %}')  # fmt: skip
+    write(
+        tmp_path / "rfdhome/prompts/converge.md.j2",
+        '{% extends "_step.md.j2" %}{% block system %}mine{% endblock %}',
+    )
     prompts = Prompts(None, {"RFD_CONFIG_HOME": str(tmp_path / "rfdhome")})
     assert prompts.render("converge", **BASE).system == "mine\n"
 
@@ -128,8 +143,10 @@ def test_a_broken_override_falls_back_to_the_built_in_with_a_warning(tmp_path: P
     path = write(tmp_path / ".rfd/prompts/review.md.j2", "line one\n{% if %}\n")
     context = {**BASE, **CONTEXT["review"]}
     assert prompts.render("review", **context) == builtin.render("review", **context)
-    assert warned == [f"{path}:2: broken prompt template: Expected an expression, got 'end of "
-                      "statement block'; using the built-in review prompt instead"]  # fmt: skip
+    assert warned == [
+        f"{path}:2: broken prompt template: Expected an expression, got 'end of "
+        "statement block'; using the built-in review prompt instead"
+    ]
 
 
 @pytest.mark.parametrize(
@@ -166,9 +183,11 @@ def test_unknown_template_lists_the_steps(prompts: Prompts) -> None:
 def test_sandbox_blocks_attribute_escapes(tmp_path: Path) -> None:
     warned: list[str] = []
     prompts = Prompts(tmp_path, {"XDG_CONFIG_HOME": str(tmp_path / "xdg")}, warn=warned.append)
-    write(tmp_path / ".rfd/prompts/explore.md.j2",
-          '{% extends "_step.md.j2" %}{% block system %}'
-          "{{ title.__class__.__mro__[1].__subclasses__() }}{% endblock %}")  # fmt: skip
+    write(
+        tmp_path / ".rfd/prompts/explore.md.j2",
+        '{% extends "_step.md.j2" %}{% block system %}'
+        "{{ title.__class__.__mro__[1].__subclasses__() }}{% endblock %}",
+    )
     rendered = prompts.render("explore", **BASE)
     assert "subclasses" not in rendered.system and "You research a problem" in rendered.system
     assert "unsafe" in warned[0]

@@ -135,11 +135,13 @@ def test_the_feed_is_atom_with_the_changes_newest_first(site: Path) -> None:
         assert link is not None and (site / link.get("href", "")).is_file()
     titles = [e.findtext(f"{ATOM}title") for e in entries]
     assert titles[0] == "RFD D23 Draft → Abandoned: Offline Mode"
-    for wanted in ("RFD 032 Draft → Discussion: Streaming Exports",
-                   "New: RFD 032: Streaming Exports",
-                   "RFD 020 phase 2 done: Query Pipeline Rewrite",
-                   "RFD 020 phase 1 done: Query Pipeline Rewrite",
-                   "RFD 020 has a plan: Query Pipeline Rewrite"):  # fmt: skip
+    for wanted in (
+        "RFD 032 Draft → Discussion: Streaming Exports",
+        "New: RFD 032: Streaming Exports",
+        "RFD 020 phase 2 done: Query Pipeline Rewrite",
+        "RFD 020 phase 1 done: Query Pipeline Rewrite",
+        "RFD 020 has a plan: Query Pipeline Rewrite",
+    ):
         assert wanted in titles
     assert not any("D60" in str(t) for t in titles)
 

@@ -18,12 +18,17 @@ def test_counts_follow_the_lifecycle_and_skip_empty_statuses() -> None:
 def test_what_waits_on_whom() -> None:
     rfds = [
         rfd("001", "Discussion"),
-        rfd("002", "Discussion", requires=("001",), waiting_for=("ana",),
-            concerns=(Concern(1, "ben", "too big", open=True), Concern(2, "ana", "x", open=False))),
+        rfd(
+            "002",
+            "Discussion",
+            requires=("001",),
+            waiting_for=("ana",),
+            concerns=(Concern(1, "ben", "too big", open=True), Concern(2, "ana", "x", open=False)),
+        ),
         rfd("003", "Accepted", requires=("004",)),
         rfd("004", "Accepted"),
         rfd("005", "Implemented", requires=("001",)),  # done: waits for nothing
-    ]  # fmt: skip
+    ]
     found = {w.id: w.what for w in waiting(rfds, {r.id: r.status for r in rfds})}
     assert found == {
         "002": "sign-off of @ana missing; concern 1 by @ben open; "
@@ -33,8 +38,12 @@ def test_what_waits_on_whom() -> None:
 
 
 def test_a_row_shows_names_and_progress() -> None:
-    r = rfd("045", "Accepted", authors=("Ana Lima <ana@example.org>",),
-            plan=(Phase("1", "a", True), Phase("2", "b", False)))  # fmt: skip
+    r = rfd(
+        "045",
+        "Accepted",
+        authors=("Ana Lima <ana@example.org>",),
+        plan=(Phase("1", "a", True), Phase("2", "b", False)),
+    )
     shown = row(r, "2025-09-08T10:00:00+00:00")
     assert shown["authors"] == ["Ana Lima"] and shown["progress"] == [1, 2]
     assert shown["updated"] == "2025-09-08"

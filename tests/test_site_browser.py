@@ -65,17 +65,27 @@ def test_board_filter_search_and_links(browser: tuple[Any, str], site: Path) -> 
     Select(driver.find_element(By.NAME, "status")).select_by_visible_text("Abandoned")
     abandoned = sorted(r["id"] for r in rfds if r["status"] == "Abandoned")
     wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#rows tr")) == len(abandoned))
-    shown = [row.find_element(By.CSS_SELECTOR, "td").text
-             for row in driver.find_elements(By.CSS_SELECTOR, "#rows tr")]  # fmt: skip
+    shown = [
+        row.find_element(By.CSS_SELECTOR, "td").text
+        for row in driver.find_elements(By.CSS_SELECTOR, "#rows tr")
+    ]
     assert sorted(shown) == abandoned and "D23" in shown
     assert "status=Abandoned" in driver.current_url
 
     box = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".pagefind-ui__search-input"))
     box.send_keys(RARE_WORD)
     wanted = f"rfd/032.html#{RARE_SECTION}"
-    link = wait(driver, lambda d: next((a for a in d.find_elements(
-        By.CSS_SELECTOR, ".pagefind-ui__result-link") if a.get_attribute("href").endswith(wanted)),
-        False))  # fmt: skip
+    link = wait(
+        driver,
+        lambda d: next(
+            (
+                a
+                for a in d.find_elements(By.CSS_SELECTOR, ".pagefind-ui__result-link")
+                if a.get_attribute("href").endswith(wanted)
+            ),
+            False,
+        ),
+    )
     link.click()
     wait(driver, lambda d: d.current_url.endswith(wanted))
     assert driver.find_element(By.ID, RARE_SECTION).text == "Backpressure"

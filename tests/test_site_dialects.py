@@ -53,22 +53,24 @@ class Expected(NamedTuple):
 
 
 def _directory_rfds(paths: tuple[tuple[str, ...], ...]) -> list[Expected]:
-    return [Expected(n, TOPICS[n - 1], paths[(n - 1) % len(paths)])
-            for n in range(1, len(TOPICS) + 1)]  # fmt: skip
+    return [
+        Expected(n, TOPICS[n - 1], paths[(n - 1) % len(paths)]) for n in range(1, len(TOPICS) + 1)
+    ]
 
 
 def _rfcs() -> list[Expected]:
-    return [Expected(rfc_number(i), TOPICS[i], RFC_PATHS[i % len(RFC_PATHS)])
-            for i in range(30)]  # fmt: skip
+    return [Expected(rfc_number(i), TOPICS[i], RFC_PATHS[i % len(RFC_PATHS)]) for i in range(30)]
 
 
 LINKS = {
-    "oxide": {"rfd/0006/README.md": ("state:", "requires: RFD 5, RFD 4\n"),
-              "rfd/0007/README.md": ("state:", "extends:\n  - RFD 6\n"),
-              "rfd/0001/README.adoc": (":state:", ":supersedes: RFD 2\n")},
+    "oxide": {
+        "rfd/0006/README.md": ("state:", "requires: RFD 5, RFD 4\n"),
+        "rfd/0007/README.md": ("state:", "extends:\n  - RFD 6\n"),
+        "rfd/0001/README.adoc": (":state:", ":supersedes: RFD 2\n"),
+    },
     "joyent": {"rfd/0009/README.md": ("state:", "requires: RFD 8\n")},
     "rfc": {},
-}  # fmt: skip
+}
 """Header links added to each corpus (before the line starting with the first string)."""
 
 DIALECTS: dict[str, tuple[Callable[[Path], Path], list[Expected]]] = {
@@ -155,8 +157,12 @@ def test_back_links_and_the_graph_match_the_headers(dialect: str, site: Path) ->
     ids = page_ids(site)
     wanted: set[tuple[str, str, str]] = set()  # the RFC corpus has no header links
     if dialect == "oxide":
-        wanted = {("requires", ids[6], ids[5]), ("requires", ids[6], ids[4]),
-                  ("extends", ids[7], ids[6]), ("supersedes", ids[1], ids[2])}  # fmt: skip
+        wanted = {
+            ("requires", ids[6], ids[5]),
+            ("requires", ids[6], ids[4]),
+            ("extends", ids[7], ids[6]),
+            ("supersedes", ids[1], ids[2]),
+        }
     elif dialect == "joyent":
         wanted = {("requires", ids[9], ids[8])}
     assert links == wanted

@@ -12,12 +12,14 @@ def rfd(rid: str, status: str = "Draft", **links: tuple[str, ...]) -> SiteRfd:
 
 
 def test_back_links_come_from_the_other_rfds_and_ids_are_matched_by_number() -> None:
-    graph = build([
-        rfd("001"),
-        rfd("002", requires=("1",)),  # written without padding
-        rfd("003", extends=("001",), supersedes=("002",)),
-        rfd("D05", requires=("099",)),  # no RFD 099
-    ])  # fmt: skip
+    graph = build(
+        [
+            rfd("001"),
+            rfd("002", requires=("1",)),  # written without padding
+            rfd("003", extends=("001",), supersedes=("002",)),
+            rfd("D05", requires=("099",)),  # no RFD 099
+        ]
+    )
     assert graph.back_links("001") == {"required by": ("002",), "extended by": ("003",)}
     assert graph.back_links("002") == {"superseded by": ("003",)}
     assert graph.dangling == (Edge("D05", "requires", "099"),)
@@ -43,8 +45,13 @@ def test_rows_in_a_column_never_overlap() -> None:
 
 
 def test_the_picture_links_each_box_to_its_page_and_escapes_titles() -> None:
-    out = draw(["001", "002"], [Edge("002", "requires", "001")], {"001": "Accepted"},
-               lambda n: f"rfd/{n}.html", title=lambda n: f"<{n}>")  # fmt: skip
+    out = draw(
+        ["001", "002"],
+        [Edge("002", "requires", "001")],
+        {"001": "Accepted"},
+        lambda n: f"rfd/{n}.html",
+        title=lambda n: f"<{n}>",
+    )
     assert '<a href="rfd/001.html" class="node"><title>&lt;001&gt;</title>' in out
     assert 'class="st-accepted"' in out
     assert '<path class="edge requires"' in out and "<title>002 requires 001</title>" in out

@@ -31,13 +31,25 @@ def test_page_url(url: str, page: str) -> None:
 
 
 def test_the_status_comment_links_to_the_page() -> None:
-    panel = Panel("045", "X", "https://github.com/o/r/blob/a/x.md", Status.DISCUSSION,
-                  site=page_url(SITE, "045"))  # fmt: skip
-    body = render([panel], head="abc", who=Who("a", "b"), review_label="r", accept_label="a",
-                  commands="")  # fmt: skip
+    panel = Panel(
+        "045",
+        "X",
+        "https://github.com/o/r/blob/a/x.md",
+        Status.DISCUSSION,
+        site=page_url(SITE, "045"),
+    )
+    body = render(
+        [panel], head="abc", who=Who("a", "b"), review_label="r", accept_label="a", commands=""
+    )
     assert "[Read it on the RFD site](https://acme.github.io/jp/rfd/045.html)" in body
-    plain = render([Panel("045", "X", "u", Status.DISCUSSION)], head="abc", who=Who("a", "b"),
-                   review_label="r", accept_label="a", commands="")  # fmt: skip
+    plain = render(
+        [Panel("045", "X", "u", Status.DISCUSSION)],
+        head="abc",
+        who=Who("a", "b"),
+        review_label="r",
+        accept_label="a",
+        commands="",
+    )
     assert "RFD site" not in plain
 
 

@@ -56,12 +56,17 @@ def test_an_image_is_a_link_never_a_request() -> None:
 
 
 def test_headings_get_anchors_and_the_title_is_left_out() -> None:
-    found = render("# RFD 032: X\n\n## Design\n\n## Design\n\n### Back-pressure & flow\n",
-                   LinkContext("a.md", {}, lambda p: None))  # fmt: skip
+    found = render(
+        "# RFD 032: X\n\n## Design\n\n## Design\n\n### Back-pressure & flow\n",
+        LinkContext("a.md", {}, lambda p: None),
+    )
     assert "<h1" not in found.html
     assert '<h2 id="design">' in found.html and '<h2 id="design-1">' in found.html
-    assert found.toc == ((2, "design", "Design"), (2, "design-1", "Design"),
-                         (3, "back-pressure-flow", "Back-pressure & flow"))  # fmt: skip
+    assert found.toc == (
+        (2, "design", "Design"),
+        (2, "design-1", "Design"),
+        (3, "back-pressure-flow", "Back-pressure & flow"),
+    )
 
 
 def test_code_is_highlighted_by_its_language_and_escaped_without_one() -> None:

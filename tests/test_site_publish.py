@@ -19,8 +19,12 @@ from bot.site import publish
 from tests.conftest import git
 
 SHA = "0123456789abcdef0123456789abcdef01234567"
-OFFICIAL = {"actions/checkout", "actions/setup-python", "actions/upload-pages-artifact",
-            "actions/deploy-pages"}  # fmt: skip
+OFFICIAL = {
+    "actions/checkout",
+    "actions/setup-python",
+    "actions/upload-pages-artifact",
+    "actions/deploy-pages",
+}
 
 
 @pytest.fixture
@@ -30,8 +34,19 @@ def repo(git_repo: Path) -> Path:
 
 
 def init(repo: Path) -> int:
-    return main(["-C", str(repo), "init", "--github", "--site", "--action-repo",
-                 "acme/rfd-bot", "--action-ref", SHA])  # fmt: skip
+    return main(
+        [
+            "-C",
+            str(repo),
+            "init",
+            "--github",
+            "--site",
+            "--action-repo",
+            "acme/rfd-bot",
+            "--action-ref",
+            SHA,
+        ]
+    )
 
 
 def test_the_workflow_builds_and_deploys_with_pinned_official_actions(
@@ -59,8 +74,11 @@ def test_zizmor_as_an_auditor_finds_nothing(repo: Path) -> None:
     if not Path(exe).exists():
         pytest.skip("zizmor is not installed")
     assert init(repo) == 0
-    done = subprocess.run([exe, "--offline", "--persona=auditor", str(repo / ".github")],
-                          capture_output=True, text=True)  # fmt: skip
+    done = subprocess.run(
+        [exe, "--offline", "--persona=auditor", str(repo / ".github")],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 

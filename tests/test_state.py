@@ -268,14 +268,22 @@ def test_validate_clean_state_has_no_errors(store: StateStore) -> None:
         ({"045/decisions.md": "junk\n"}, ParseError, "045/decisions.md", "delete decisions.md"),
         ({"045/explore.md": b"\xff"}, ParseError, "045/explore.md", "fix explore.md by hand"),
         ({"045/phases/2.md": "x"}, FileNotFound, "045/plan.json", "rfd accept 045"),
-        ({"045/plan.json": "[]", "045/phases/2.md": "x"}, InvalidStructure, "045/phases/2.md",
-         "rename it to the label"),
-        ({"045/plan.json": "[]", "045/phases/0.md": "x"}, InvalidStructure, "045/phases/0.md",
-         "delete it if it is stale"),
+        (
+            {"045/plan.json": "[]", "045/phases/2.md": "x"},
+            InvalidStructure,
+            "045/phases/2.md",
+            "rename it to the label",
+        ),
+        (
+            {"045/plan.json": "[]", "045/phases/0.md": "x"},
+            InvalidStructure,
+            "045/phases/0.md",
+            "delete it if it is stale",
+        ),
         ({"045/reviews": "a file"}, InvalidStructure, "045/reviews", "a directory named reviews"),
         ({"045/plan.json/x": "in a dir"}, InvalidStructure, "045/plan.json", "a file named"),
     ],
-)  # fmt: skip
+)
 def test_validate_reports_typed_errors_with_alternatives(
     store: StateStore, files: dict[str, str | bytes], kind: type, path: str, words: str
 ) -> None:
@@ -339,10 +347,19 @@ def test_a_hand_edit_in_the_way_is_a_user_error(
         ({"045/plan.json": "[{]"}, None),
         ({"045/plan.json": '{"title": "x"}'}, None),
         ({"045/plan.json": "[{}, {}, {}]"}, (0, 3)),
-        ({"045/plan.json": "[{}, {}, {}]", "045/phases/1.md": "a", "045/phases/01.md": "b",
-          "045/phases/3.md": "c", "045/phases/5.md": "d", "045/phases/notes.txt": "e"}, (2, 3)),
+        (
+            {
+                "045/plan.json": "[{}, {}, {}]",
+                "045/phases/1.md": "a",
+                "045/phases/01.md": "b",
+                "045/phases/3.md": "c",
+                "045/phases/5.md": "d",
+                "045/phases/notes.txt": "e",
+            },
+            (2, 3),
+        ),
     ],
-)  # fmt: skip
+)
 def test_phase_progress_for_listings(
     store: StateStore, files: dict[str, str], expected: tuple[int, int] | None
 ) -> None:

@@ -18,11 +18,15 @@ D, DI, A, IM, AB, S = (
 )
 
 LEGAL = {
-    (D, DI), (D, AB),
-    (DI, A), (DI, AB),
-    (A, IM), (A, AB), (A, S),
+    (D, DI),
+    (D, AB),
+    (DI, A),
+    (DI, AB),
+    (A, IM),
+    (A, AB),
+    (A, S),
     (IM, S),
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize(("old", "new"), list(itertools.product(Status, Status)))

@@ -41,9 +41,11 @@ def said(repo: Path, capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[in
 
 @pytest.mark.parametrize("columns", [80, 60])
 def test_status_wraps_at_word_boundaries_and_shows_a_table(
-    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    repo: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
     columns: int,
-) -> None:  # fmt: skip
+) -> None:
     assert run(repo, "approve", "001", who="bob") == 0
     assert run(repo, "concern", "001", CONCERN, who="carol") == 0
     capsys.readouterr()
@@ -60,9 +62,11 @@ def test_status_wraps_at_word_boundaries_and_shows_a_table(
 
 @pytest.mark.parametrize("columns", [80, 60])
 def test_a_refusal_wraps_at_word_boundaries(
-    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    repo: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
     columns: int,
-) -> None:  # fmt: skip
+) -> None:
     assert run(repo, "concern", "001", CONCERN, who="carol") == 0
     capsys.readouterr()
     _, _, whole = said(repo, capsys, "accept", "001")
@@ -82,8 +86,7 @@ def test_accept_is_offered_exactly_when_it_would_be_done(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Each step of the sign-offs: status offers `rfd accept` iff accept then works."""
-    steps = [("approve", "bob"), ("concern", "carol"), ("approve", "alice"),
-             ("resolve", "carol")]  # fmt: skip
+    steps = [("approve", "bob"), ("concern", "carol"), ("approve", "alice"), ("resolve", "carol")]
     for verb, who in steps:
         args = {"approve": (), "concern": (CONCERN,), "resolve": ("1",)}[verb]
         assert run(repo, verb, "001", *args, who=who) == 0
@@ -129,8 +132,13 @@ def test_status_lays_its_tables_out_without_a_markdown_parser_or_the_promotions(
     from tests.test_cli_imports import CHECKOUT, CHILD
 
     env = {**os.environ, "PYTHONPATH": str(CHECKOUT)}
-    proc = subprocess.run([sys.executable, "-c", CHILD, "-C", str(repo), "status", "001"],
-                          env=env, capture_output=True, text=True, check=True)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD, "-C", str(repo), "status", "001"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     *printed, report = proc.stdout.splitlines()
     modules = json.loads(report)["modules"]
     assert "Actions:" in printed and "rich.table" in modules

@@ -71,5 +71,9 @@ def test_a_forge_failure_fails_the_step_while_a_broken_observer_does_not(
 def test_tracking_due_is_interceptable_and_hidden_fields_stay_out_of_logs() -> None:
     event = TrackingDue(rfd_id="001", cause="accepted")
     assert event.interceptable
-    assert event.payload() == {"event": "tracking.due", "rfd_id": "001", "at": event.at,
-                               "cause": "accepted"}  # fmt: skip
+    assert event.payload() == {
+        "event": "tracking.due",
+        "rfd_id": "001",
+        "at": event.at,
+        "cause": "accepted",
+    }

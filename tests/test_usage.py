@@ -24,11 +24,13 @@ REVIEW = Entry("review", "claude-sonnet-5-5", Usage(451, 512, 0, 1980), 0.0123, 
     ("item", "line"),
     [
         (REVIEW, "review · claude-sonnet-5-5 · 2,431 in (1,980 cached) · 512 out · $0.0123"),
-        (Entry("review", "m", Usage(100, 5, 2000, 0), 0.5),
-         "review · m · 2,100 in (2,000 cache write) · 5 out · $0.5000"),
+        (
+            Entry("review", "m", Usage(100, 5, 2000, 0), 0.5),
+            "review · m · 2,100 in (2,000 cache write) · 5 out · $0.5000",
+        ),
         (Entry("accept", "llama3", Usage(10, 2), None), "accept · llama3 · 10 in · 2 out · $?"),
     ],
-)  # fmt: skip
+)
 def test_one_line_format(item: Entry, line: str) -> None:
     assert format_entry(item) == line
 

@@ -117,8 +117,9 @@ def test_the_written_workflow_is_as_safe_as_our_own(tmp_path: Path) -> None:
     flows.mkdir(parents=True)
     action = workflow_setup.Source("acme/rfd-bot", SHA, tag="v1.2.0").action
     (flows / "rfd.yml").write_text(workflow_setup.render(action, "trunk"), encoding="utf-8")
-    done = subprocess.run([exe, "--offline", str(tmp_path / ".github")], capture_output=True,
-                          text=True)  # fmt: skip
+    done = subprocess.run(
+        [exe, "--offline", str(tmp_path / ".github")], capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -131,8 +132,9 @@ def test_init_github_creates_the_labels_with_a_token(
     git(git_repo, "remote", "add", "origin", "https://github.com/Codertocat/Hello-World.git")
     monkeypatch.setenv("RFD_GITHUB_TOKEN", "ghs_test")
     monkeypatch.setenv("GITHUB_API_URL", "https://api.github.com")
-    assert run(git_repo, "init", "--github", "--action-repo", "acme/rfd-bot",
-               "--action-ref", SHA) == 0  # fmt: skip
+    assert (
+        run(git_repo, "init", "--github", "--action-repo", "acme/rfd-bot", "--action-ref", SHA) == 0
+    )
     out = capsys.readouterr().out
     assert "created label rfd:review on Codertocat/Hello-World" in out
     assert "label rfd:accept exists on Codertocat/Hello-World already" in out
@@ -141,8 +143,11 @@ def test_init_github_creates_the_labels_with_a_token(
 
 def tree(repo: Path) -> dict[str, bytes]:
     """Every file of the working tree (``.git`` aside), with its bytes."""
-    return {p.relative_to(repo).as_posix(): p.read_bytes() for p in sorted(repo.rglob("*"))
-            if p.is_file() and ".git" not in p.relative_to(repo).parts[:1]}  # fmt: skip
+    return {
+        p.relative_to(repo).as_posix(): p.read_bytes()
+        for p in sorted(repo.rglob("*"))
+        if p.is_file() and ".git" not in p.relative_to(repo).parts[:1]
+    }
 
 
 def dirs(repo: Path) -> set[str]:
@@ -208,8 +213,9 @@ def test_a_broken_configuration_stops_init_before_it_writes(
     (git_repo / ".github").mkdir()
     (git_repo / ".github/rfd.toml").write_text('[labels]\nreveiw = "rfd:review"\n')
     before = tree(git_repo)
-    assert run(git_repo, "init", "--github", "--action-repo", "acme/rfd-bot",
-               "--action-ref", SHA) == 1  # fmt: skip
+    assert (
+        run(git_repo, "init", "--github", "--action-repo", "acme/rfd-bot", "--action-ref", SHA) == 1
+    )
     err = capsys.readouterr().err
     assert ".github/rfd.toml" in err and "reveiw" in err
     assert tree(git_repo) == before
@@ -230,8 +236,9 @@ def test_a_write_that_fails_half_way_is_undone(
 
     monkeypatch.setattr(atomic.os, "replace", full_disk)
     before, folders = tree(git_repo), dirs(git_repo)
-    assert run(git_repo, "init", "--github", "--action-repo", "acme/rfd-bot",
-               "--action-ref", SHA) == 1  # fmt: skip
+    assert (
+        run(git_repo, "init", "--github", "--action-repo", "acme/rfd-bot", "--action-ref", SHA) == 1
+    )
     err = capsys.readouterr().err
     assert "could not write" in err and "rfd.yml: No space left on device" in err
     assert "rfd init wrote nothing" in err
@@ -250,8 +257,9 @@ def test_a_renamed_label_is_created_and_the_old_one_reported(
     (git_repo / ".github").mkdir()
     (git_repo / ".github/rfd.toml").write_text('[labels]\nreview = "rfd: please review"\n')
     monkeypatch.setenv("RFD_GITHUB_TOKEN", "ghp_test")
-    assert run(git_repo, "init", "--github", "--action-repo", "acme/rfd-bot",
-               "--action-ref", SHA) == 0  # fmt: skip
+    assert (
+        run(git_repo, "init", "--github", "--action-repo", "acme/rfd-bot", "--action-ref", SHA) == 0
+    )
     out = capsys.readouterr().out
     assert "created label rfd: please review on Codertocat/Hello-World" in out
     assert (
@@ -292,8 +300,9 @@ def test_label_settings_that_cannot_work_stop_init_before_it_writes(
     (git_repo / ".github").mkdir()
     (git_repo / ".github/rfd.toml").write_text(f"[labels]\n{labels}\n")
     before = tree(git_repo)
-    assert run(git_repo, "init", "--github", "--action-repo", "acme/rfd-bot",
-               "--action-ref", SHA) == 1  # fmt: skip
+    assert (
+        run(git_repo, "init", "--github", "--action-repo", "acme/rfd-bot", "--action-ref", SHA) == 1
+    )
     err = capsys.readouterr().err
     assert said in " ".join(err.split()) and ".github/rfd.toml" in err
     assert "rfd init wrote nothing" in " ".join(err.split())

@@ -35,11 +35,14 @@ def answer(conv: Conversation, request: Request) -> Reply:
     u = reply.usage
     conv.bus.emit(
         TurnComplete(
-            rfd_id=rfd_id, step=conv.step, text=reply.text,
-            input_tokens=u.input_tokens, output_tokens=u.output_tokens,
+            rfd_id=rfd_id,
+            step=conv.step,
+            text=reply.text,
+            input_tokens=u.input_tokens,
+            output_tokens=u.output_tokens,
             cost_usd=cost(reply.model or conv.model, u) or 0.0,
         )
-    )  # fmt: skip
+    )
     return reply
 
 

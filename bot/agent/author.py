@@ -162,9 +162,15 @@ def _converse(
     partial.clear(session, step)
     calls = conversation.calls
     return AuthorResult(
-        step, result.text, None, meter.usage, meter.cost_usd, exchanges,
-        tuple(calls.declined), tuple(calls.applied),
-    )  # fmt: skip
+        step,
+        result.text,
+        None,
+        meter.usage,
+        meter.cost_usd,
+        exchanges,
+        tuple(calls.declined),
+        tuple(calls.applied),
+    )
 
 
 def _next_message(session: Session) -> str | None:

@@ -76,10 +76,13 @@ class CallRunner:
         seconds = time.monotonic() - started
         self.bus.emit(
             ToolCallComplete(
-                rfd_id=self.rfd_id, step=self.step.value, tool=call.name,
-                is_error=is_error, seconds=seconds,
+                rfd_id=self.rfd_id,
+                step=self.step.value,
+                tool=call.name,
+                is_error=is_error,
+                seconds=seconds,
             )
-        )  # fmt: skip
+        )
         return ToolResult(call.id, content, is_error)
 
     def _tool(self, name: str) -> Tool:
@@ -108,9 +111,12 @@ class CallRunner:
         again; ``result`` set when one of them answered it)."""
         paths = tool.targets(self.ctx, checked) if tool.targets else ()
         event = ToolCallIntercept(
-            rfd_id=self.rfd_id, step=self.step.value, tool=tool.name, arguments=checked,
+            rfd_id=self.rfd_id,
+            step=self.step.value,
+            tool=tool.name,
+            arguments=checked,
             paths=paths,
-        )  # fmt: skip
+        )
         after = self.bus.intercept(event, self._changed)
         return replace(after, arguments=check_arguments(tool, after.arguments))
 
@@ -124,10 +130,13 @@ class CallRunner:
             return
         self.bus.emit(
             ToolCallModified(
-                rfd_id=self.rfd_id, step=self.step.value, tool=before.tool, plugin=plugin,
+                rfd_id=self.rfd_id,
+                step=self.step.value,
+                tool=before.tool,
+                plugin=plugin,
                 changes=changes,
             )
-        )  # fmt: skip
+        )
         message = call_notices.changed(plugin, before.tool, changes)
         self.bus.emit(Notice(rfd_id=self.rfd_id, message=message, level="warning"))
 
@@ -135,9 +144,13 @@ class CallRunner:
         self, name: str, arguments: Mapping[str, Any], content: str, is_error: bool
     ) -> tuple[str, bool]:
         event = ToolCallAfter(
-            rfd_id=self.rfd_id, step=self.step.value, tool=name,
-            arguments=arguments, result=content, is_error=is_error,
-        )  # fmt: skip
+            rfd_id=self.rfd_id,
+            step=self.step.value,
+            tool=name,
+            arguments=arguments,
+            result=content,
+            is_error=is_error,
+        )
         try:
             after = self.bus.intercept(event)
         except Aborted as exc:

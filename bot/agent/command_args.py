@@ -86,7 +86,7 @@ def _emptied(value: str, sandbox: Sandbox) -> str | None:
     rel = sandbox.relative(sandbox.resolve(value))
     listed = subprocess.run(
         ["git", "ls-files", "-z", "--", rel], cwd=sandbox.root, capture_output=True, check=False
-    )  # fmt: skip
+    )
     return EMPTIED.format(rel=rel) if listed.stdout or rel == "." else None
 
 

@@ -106,9 +106,12 @@ def execute(
     if mechanism is None and not unisolated_confirmed:
         raise PermissionDenied(f"`{shlex.join(argv)}` refused: {NO_ISOLATION}", hint=ENABLE)
     view = view_for(
-        ctx.sandbox.root, ctx.config.rfd_dir, os.environ, network=impl.network,
+        ctx.sandbox.root,
+        ctx.config.rfd_dir,
+        os.environ,
+        network=impl.network,
         toolchain=impl.toolchain,
-    )  # fmt: skip
+    )
     with sanitized_copy(view) as git_config:
         env = command_env(os.environ, impl.env)
         _require(argv[0], ctx.sandbox.root, env)
@@ -129,9 +132,15 @@ def _require(program: str, root: Path, env: Mapping[str, str]) -> None:
 def _execute(ctx: ToolContext, argv: Sequence[str], env: Mapping[str, str]) -> Completed:
     try:
         done = subprocess.run(
-            argv, cwd=ctx.sandbox.root, capture_output=True, text=True, errors="replace",
-            timeout=ctx.command_timeout, env=dict(env), check=False,
-        )  # fmt: skip
+            argv,
+            cwd=ctx.sandbox.root,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=ctx.command_timeout,
+            env=dict(env),
+            check=False,
+        )
     except FileNotFoundError as exc:
         raise ValidationError(f"`{argv[0]}` is not installed") from exc
     except subprocess.TimeoutExpired as exc:

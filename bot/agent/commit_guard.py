@@ -106,8 +106,14 @@ def check_run(root: Path, before: Baseline, config: Config, environ: Mapping[str
     impl = config.implement
     values = held(environ, (*impl.redacted_env, config.provider.api_key_env))
     exempt = (f"{config.state_root}/**",)
-    return check(root, before, allowed=impl.allowed_paths, protected=impl.protected_paths,
-                 exempt=exempt, values=values)  # fmt: skip
+    return check(
+        root,
+        before,
+        allowed=impl.allowed_paths,
+        protected=impl.protected_paths,
+        exempt=exempt,
+        values=values,
+    )
 
 
 def check(

@@ -38,12 +38,29 @@ MAX_FILE_BYTES = 10_000_000
 MAX_PHASE_BYTES = 50_000_000
 """Largest sum of the files a phase changes (GitHub refuses any file over 100 MB)."""
 ALWAYS_PROTECTED = (
-    ".git/**", "**/.git/**", ".git*", "**/.git*", ".github/**",
-    ".pre-commit-config.yaml", ".pre-commit-hooks.yaml", ".gitlab-ci.yml", ".gitlab/**",
-    ".circleci/**", ".travis.yml", "azure-pipelines.yml", ".azure-pipelines/**", "Jenkinsfile",
-    ".buildkite/**", ".drone.yml", ".woodpecker.yml", ".woodpecker/**",
-    "bitbucket-pipelines.yml", ".husky/**", "lefthook.yml", ".lefthook.yml",
-)  # fmt: skip
+    ".git/**",
+    "**/.git/**",
+    ".git*",
+    "**/.git*",
+    ".github/**",
+    ".pre-commit-config.yaml",
+    ".pre-commit-hooks.yaml",
+    ".gitlab-ci.yml",
+    ".gitlab/**",
+    ".circleci/**",
+    ".travis.yml",
+    "azure-pipelines.yml",
+    ".azure-pipelines/**",
+    "Jenkinsfile",
+    ".buildkite/**",
+    ".drone.yml",
+    ".woodpecker.yml",
+    ".woodpecker/**",
+    "bitbucket-pipelines.yml",
+    ".husky/**",
+    "lefthook.yml",
+    ".lefthook.yml",
+)
 """Git's, CI's and hooks' configuration: whatever ``implement.protected_paths`` says."""
 CACHES = frozenset({"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"})
 """Tools' caches the commands leave behind: never changes."""

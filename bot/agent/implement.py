@@ -28,7 +28,7 @@ from bot.agent.phase_checklist import (
     original_count,
     reset_failed,
     stale_phase,
-)  # fmt: skip
+)
 from bot.agent.phase_work import PhaseWork
 from bot.agent.session import Session
 from bot.agent.verify import command_for
@@ -106,10 +106,13 @@ def implement(
 def _failed(session: Session, work: PhaseWork, reason: str) -> None:
     session.bus.emit(
         PhaseFailed(
-            rfd_id=session.event_id, number=work.number, label=work.name, title=work.title,
+            rfd_id=session.event_id,
+            number=work.number,
+            label=work.name,
+            title=work.title,
             reason=reason,
         )
-    )  # fmt: skip
+    )
 
 
 def _implement(

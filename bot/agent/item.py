@@ -85,10 +85,14 @@ def attempt(session: Session, meter: Meter, task: Task) -> Outcome:
 def _prompt(session: Session, task: Task, failure: str) -> Rendered:
     count = len(checklist.parse(task.items).items)
     return session.prompt(
-        "implement_item", item_number=task.item.number, item_count=count,
-        item_label=task.item.label, previous_failure=failure, verify_command=task.verify,
+        "implement_item",
+        item_number=task.item.number,
+        item_count=count,
+        item_label=task.item.label,
+        previous_failure=failure,
+        verify_command=task.verify,
         **task.work.variables(),
-    )  # fmt: skip
+    )
 
 
 def _judged(session: Session, task: Task, result: LoopResult) -> tuple[str, str]:
@@ -137,7 +141,11 @@ def _text(result: LoopResult) -> str:
 def _ready(session: Session, task: Task, result: LoopResult, diff: str) -> ResultReady:
     work = task.work
     return ResultReady(
-        rfd_id=session.event_id, step=Step.IMPLEMENT.value, item=task.item.label,
-        result=_text(result), phase=f"{work.title}\n\n{work.description}",
-        document=work.rfd_text, diff=diff,
-    )  # fmt: skip
+        rfd_id=session.event_id,
+        step=Step.IMPLEMENT.value,
+        item=task.item.label,
+        result=_text(result),
+        phase=f"{work.title}\n\n{work.description}",
+        document=work.rfd_text,
+        diff=diff,
+    )

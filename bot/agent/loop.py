@@ -26,7 +26,7 @@ from bot.events import (
     TurnComplete,
     TurnCycleComplete,
     TurnStarted,
-)  # fmt: skip
+)
 from bot.llm import outgoing
 from bot.llm.base import (
     LLM,
@@ -37,7 +37,7 @@ from bot.llm.base import (
     ToolResult,
     Usage,
     assistant_message,
-)  # fmt: skip
+)
 from bot.llm.guard import CUT_OFF, EMPTY_RETRIES, Budget, Meter, is_cut_off, is_empty
 from bot.llm.pricing import cost
 
@@ -219,11 +219,14 @@ def _finish(
     text = final_text(messages)
     conv.bus.emit(
         TurnComplete(
-            rfd_id=conv.calls.rfd_id, step=conv.step, text=text,
-            input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
+            rfd_id=conv.calls.rfd_id,
+            step=conv.step,
+            text=text,
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
             cost_usd=spent.usd,
         )
-    )  # fmt: skip
+    )
     return LoopResult(text, tuple(messages), usage, cycles, calls, stop, cut_off)
 
 

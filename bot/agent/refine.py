@@ -59,8 +59,11 @@ class Focus(enum.Enum):
 
 ROTATION = (Focus.COMPLETENESS, Focus.CORRECTNESS, Focus.EDGE_CASES, Focus.SCOPE, Focus.CLARITY)
 AFTER_REVIEWS = (
-    Focus.COMPLETENESS, Focus.CORRECTNESS, Focus.EDGE_CASES, Focus.SCOPE_AND_CLARITY,
-)  # fmt: skip
+    Focus.COMPLETENESS,
+    Focus.CORRECTNESS,
+    Focus.EDGE_CASES,
+    Focus.SCOPE_AND_CLARITY,
+)
 """When pass 1 applies the reviews, four passes are left for the five focuses: the last
 one looks at scope and clarity together, so every focus is reached within the cap."""
 

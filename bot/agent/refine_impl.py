@@ -77,9 +77,11 @@ def _conversation(session: Session, system: str, meter: Meter) -> Conversation:
     route = session.llm_for
     model = session.config.model_for(key, session.model)
     return dataclasses.replace(
-        conversation, model=model, llm=session.llm if route is None else route(key, session.model),
+        conversation,
+        model=model,
+        llm=session.llm if route is None else route(key, session.model),
         on_usage=session.record_usage(Step.REFINE),
-    )  # fmt: skip
+    )
 
 
 def _verdict(result: LoopResult) -> tuple[str, str]:

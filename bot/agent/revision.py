@@ -104,9 +104,14 @@ def apply(session: Session, reply: Reply) -> str:
     if not data.get("sections") and not str(data.get("notes") or "").strip():
         raise ProviderError(EMPTY_REVISION.format(tool=REVISION_TOOL.name))
     runner = CallRunner(
-        (RFD_SECTION,), session.tool_context(), session.bus, Step.REFINE,
-        mode=session.mode, prompter=session.prompter, rfd_id=session.event_id,
-    )  # fmt: skip
+        (RFD_SECTION,),
+        session.tool_context(),
+        session.bus,
+        Step.REFINE,
+        mode=session.mode,
+        prompter=session.prompter,
+        rfd_id=session.event_id,
+    )
     for n, item in enumerate(data.get("sections") or ()):
         section, content = str(item.get("section", "")), str(item.get("content", ""))
         args = {"section": section, "content": content, "new": True}  # a review may ask for one
@@ -122,13 +127,16 @@ def _request(
 ) -> Request:
     config = session.config
     request, cuts = prefix_request(
-        session.templates, template=asked.template,
+        session.templates,
+        template=asked.template,
         context={"rfd_id": session.event_id, "title": session.rfd_title, **asked.variables},
-        rfd=(f"RFD {session.event_id or session.rfd_path}", text), reviews=reviews,
-        model=config.model_for(Step.REFINE.config_key, session.model), tool=REVISION_TOOL,
+        rfd=(f"RFD {session.event_id or session.rfd_path}", text),
+        reviews=reviews,
+        model=config.model_for(Step.REFINE.config_key, session.model),
+        tool=REVISION_TOOL,
         max_tokens=config.steps.refine.max_tokens,
         context_tokens=config.provider.context_tokens,
-    )  # fmt: skip
+    )
     for cut in cuts:
         session.bus.emit(Notice(rfd_id=session.event_id, message=cut, level="warning"))
     return dataclasses.replace(request, temperature=TEMPERATURE)
@@ -147,12 +155,16 @@ def _feedback(
     focus = str(asked.variables.get("focus", "reviews"))
     addressed = "\n\n".join(f"## {path}\n\n{text}" for path, text in reviews)
     event = ResultReady(
-        rfd_id=session.event_id, step=Step.REFINE.value, item=asked.item,
-        result=notes or "(no notes)", phase=FOCUS.get(focus, focus), document=after,
+        rfd_id=session.event_id,
+        step=Step.REFINE.value,
+        item=asked.item,
+        result=notes or "(no notes)",
+        phase=FOCUS.get(focus, focus),
+        document=after,
         diff=unified_diff(before, after, session.rfd_path or ""),
         reviews=addressed[:REVIEWS_CAP] if focus == "reviews" else "",
         charge=functools.partial(charge, conv),
-    )  # fmt: skip
+    )
     return tuple(session.bus.intercept(event).feedback)
 
 

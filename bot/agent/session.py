@@ -90,9 +90,15 @@ class Session:
         """A session on a ``bot.lifecycle.workspace.Workspace`` (``--yes`` / no terminal → mode)."""
         mode = Mode.YES if ws.assume_yes else Mode.ASK if ws.interactive else Mode.CONFINED
         base = dict(
-            root=ws.root, config=ws.config, llm=ws.llm, llm_for=ws.llm_for, bus=ws.bus,
-            store=ws.store, clock=ws.clock, prompts=ws.prompts(),
-        )  # fmt: skip
+            root=ws.root,
+            config=ws.config,
+            llm=ws.llm,
+            llm_for=ws.llm_for,
+            bus=ws.bus,
+            store=ws.store,
+            clock=ws.clock,
+            prompts=ws.prompts(),
+        )
         return cls(**{"mode": mode, **base, **kwargs})
 
     def for_rfd(self, rfd_id: Any, rfd_path: str | None, title: str = "") -> Session:
@@ -176,24 +182,40 @@ class Session:
 
     def tool_context(self) -> ToolContext:
         return ToolContext.for_repo(
-            self.work_root or self.root, self.config, store=self.store, rfd_id=self.rfd_id,
-            rfd_path=self.rfd_path, rfd_title=self.rfd_title,
-        )  # fmt: skip
+            self.work_root or self.root,
+            self.config,
+            store=self.store,
+            rfd_id=self.rfd_id,
+            rfd_path=self.rfd_path,
+            rfd_title=self.rfd_title,
+        )
 
     def conversation(self, step: Step, system: str, meter: Meter) -> Conversation:
         """A conversation of ``step``: its tools, model, limits, and this session's person."""
         unconfirmed = step is Step.DRAFT and self.mode is not Mode.ASK
         calls = CallRunner(
-            toolset(step, web=self.config.research.web), self.tool_context(), self.bus, step,
-            mode=self.mode, prompter=self.prompter, rfd_id=self.event_id,
+            toolset(step, web=self.config.research.web),
+            self.tool_context(),
+            self.bus,
+            step,
+            mode=self.mode,
+            prompter=self.prompter,
+            rfd_id=self.event_id,
             intent_first=intent.WRITES if unconfirmed else frozenset(),
-        )  # fmt: skip
+        )
         section = getattr(self.config.steps, step.config_key)
         llm = self.llm if self.llm_for is None else self.llm_for(step.config_key, self.model)
         return Conversation(
-            llm, self.bus, calls, self.config.model_for(step.config_key, self.model),
-            system, max_turns=MAX_TURNS.get(step, DEFAULT_MAX_TURNS),
-            max_tokens=section.max_tokens, meter=meter, on_text=self.on_text,
-            on_usage=self.record_usage(step), final_tool=FINAL_TOOLS.get(step, ""),
+            llm,
+            self.bus,
+            calls,
+            self.config.model_for(step.config_key, self.model),
+            system,
+            max_turns=MAX_TURNS.get(step, DEFAULT_MAX_TURNS),
+            max_tokens=section.max_tokens,
+            meter=meter,
+            on_text=self.on_text,
+            on_usage=self.record_usage(step),
+            final_tool=FINAL_TOOLS.get(step, ""),
             secrets=self.secrets,
-        )  # fmt: skip
+        )

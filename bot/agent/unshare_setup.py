@@ -25,12 +25,20 @@ STAGE = Path("/mnt")
 """A private tmpfs here holds the binds while the directories they come from are hidden."""
 DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
 KEEP_WRITABLE = ("/proc", str(STAGE))
-LINKS = {"fd": "/proc/self/fd", "stdin": "/proc/self/fd/0", "stdout": "/proc/self/fd/1",
-         "stderr": "/proc/self/fd/2"}  # fmt: skip
+LINKS = {
+    "fd": "/proc/self/fd",
+    "stdin": "/proc/self/fd/0",
+    "stdout": "/proc/self/fd/1",
+    "stderr": "/proc/self/fd/2",
+}
 DROP_PRIVILEGES = (
-    "setpriv", "--inh-caps=-all", "--ambient-caps=-all", "--bounding-set=-all",
-    "--no-new-privs", "--",
-)  # fmt: skip
+    "setpriv",
+    "--inh-caps=-all",
+    "--ambient-caps=-all",
+    "--bounding-set=-all",
+    "--no-new-privs",
+    "--",
+)
 USAGE = "usage: python -I -m bot.agent.unshare_setup SPEC -- COMMAND..."
 SETUP_FAILED = "isolation set-up failed, the command did not run: {error} {detail}"
 SETUP_EXIT = 125
@@ -59,8 +67,9 @@ def _read_only_everywhere() -> None:
         points = [line.split()[4].encode().decode("unicode_escape") for line in fh]
     for point in points:
         if not point.startswith(KEEP_WRITABLE):
-            subprocess.run(["mount", "-o", "remount,bind,ro", point], check=False,
-                           capture_output=True)  # fmt: skip
+            subprocess.run(
+                ["mount", "-o", "remount,bind,ro", point], check=False, capture_output=True
+            )
 
 
 def _place(at: Path, dest: str, writable: bool) -> None:

@@ -28,8 +28,12 @@ OUTPUT_TAIL = 3_000
 NPM_DEFAULT = "no test specified"
 """What ``npm init`` writes as the test script: not a test suite."""
 _MAKE_TARGET = re.compile(r"^test\s*:(?!=)", re.MULTILINE)
-_PYTEST_CONFIG = (("pytest.ini", ""), ("pyproject.toml", "[tool.pytest"),
-                  ("setup.cfg", "[tool:pytest]"), ("tox.ini", "[pytest]"))  # fmt: skip
+_PYTEST_CONFIG = (
+    ("pytest.ini", ""),
+    ("pyproject.toml", "[tool.pytest"),
+    ("setup.cfg", "[tool:pytest]"),
+    ("tox.ini", "[pytest]"),
+)
 _TEST_GLOBS = ("test_*.py", "*_test.py")
 NOT_INSTALLED = (
     "implement.verify: {error}; set implement.verify to the command that runs this "

@@ -75,8 +75,16 @@ def _listed(root: Path) -> list[str]:
     """The files to copy: git's tracked and untracked-not-ignored ones, else every file."""
     if not (root / ".git").exists():
         return _walked(root)
-    argv = ["git", "-c", "core.hooksPath=/dev/null", "ls-files", "-z", "--cached", "--others",
-            "--exclude-standard"]  # fmt: skip
+    argv = [
+        "git",
+        "-c",
+        "core.hooksPath=/dev/null",
+        "ls-files",
+        "-z",
+        "--cached",
+        "--others",
+        "--exclude-standard",
+    ]
     done = subprocess.run(argv, cwd=root, capture_output=True, check=False)
     if done.returncode:
         error = done.stderr.decode(errors="replace").strip()
@@ -96,8 +104,9 @@ def _walked(root: Path) -> list[str]:
         dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS]
         here = Path(dirpath)
         found += [(here / n).relative_to(root).as_posix() for n in filenames]
-        found += [(here / d).relative_to(root).as_posix() for d in dirnames
-                  if (here / d).is_symlink()]  # fmt: skip
+        found += [
+            (here / d).relative_to(root).as_posix() for d in dirnames if (here / d).is_symlink()
+        ]
     return sorted(found)
 
 

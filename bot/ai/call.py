@@ -124,11 +124,14 @@ def _complete(ws: Workspace, request: Request, *, step: str, rfd_id: Any) -> Cal
     u = reply.usage
     ws.bus.emit(
         TurnComplete(
-            rfd_id=key, step=step, text=reply.text,
-            input_tokens=u.input_tokens, output_tokens=u.output_tokens,
+            rfd_id=key,
+            step=step,
+            text=reply.text,
+            input_tokens=u.input_tokens,
+            output_tokens=u.output_tokens,
             cost_usd=item.cost_usd or 0.0,
         )
-    )  # fmt: skip
+    )
     return Called(reply=reply, model=model, cost_usd=item.cost_usd)
 
 

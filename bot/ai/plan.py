@@ -43,9 +43,14 @@ def extract_plan_called(
     require_input(doc.text, f"RFD {doc.rfd_id or doc.path}")
     context = {"rfd_id": str(doc.rfd_id or ""), "title": doc.title, "tool_name": TOOL.name}
     request, notices = shared_request(
-        ws, doc, step=STEP, template="accept_plan", context=context,
-        model=ws.config.model_for(STEP, model), tool=TOOL,
-    )  # fmt: skip
+        ws,
+        doc,
+        step=STEP,
+        template="accept_plan",
+        context=context,
+        model=ws.config.model_for(STEP, model),
+        tool=TOOL,
+    )
     done = call(ws, request, step=STEP, rfd_id=doc.rfd_id)
     return validate(tool_input(done.reply, TOOL.name), doc.path), done, notices
 

@@ -70,8 +70,12 @@ def complete(
         reply = llm.complete(request, on_text=chunk)
     bus.emit(
         ResponseComplete(
-            rfd_id=rfd_id, step=step, model=reply.model or request.model, text=reply.text,
-            stop_reason=reply.stop_reason, tool_calls=tuple(c.name for c in reply.tool_calls),
+            rfd_id=rfd_id,
+            step=step,
+            model=reply.model or request.model,
+            text=reply.text,
+            stop_reason=reply.stop_reason,
+            tool_calls=tuple(c.name for c in reply.tool_calls),
         )
-    )  # fmt: skip
+    )
     return reply

@@ -54,9 +54,14 @@ def ai_review(
         request, notices = _impl_request(ws, doc, context, model)
     else:
         request, notices = shared_request(
-            ws, doc, step=STEP, template="review", context=context,
-            model=ws.config.model_for(STEP, model), tool=TOOL,
-        )  # fmt: skip
+            ws,
+            doc,
+            step=STEP,
+            template="review",
+            context=context,
+            model=ws.config.model_for(STEP, model),
+            tool=TOOL,
+        )
     done = call(ws, steered(request, steer), step=STEP, rfd_id=doc.rfd_id)
     data = tool_input(done.reply, TOOL.name)
     kind = "implementation" if impl else "design"
@@ -71,12 +76,22 @@ def _impl_request(
     diff = review_diff(ws, doc)
     docs = [Doc(f"RFD {doc.rfd_id or doc.path}", doc.text, cache=True)]
     docs += _phase_summaries(ws, doc) + ([Doc(diff.label, diff.text)] if diff.text else [])
-    context = {**context, "has_diff": bool(diff.text), "tool_name": TOOL.name,
-               "max_findings": MAX_FINDINGS, "summary_chars": MAX_SUMMARY_CHARS}  # fmt: skip
+    context = {
+        **context,
+        "has_diff": bool(diff.text),
+        "tool_name": TOOL.name,
+        "max_findings": MAX_FINDINGS,
+        "summary_chars": MAX_SUMMARY_CHARS,
+    }
     request, cut = build(
-        ws, step=STEP, template="review_impl", context=context,
-        docs=docs, model=ws.config.model_for(STEP, model), tool=TOOL,
-    )  # fmt: skip
+        ws,
+        step=STEP,
+        template="review_impl",
+        context=context,
+        docs=docs,
+        model=ws.config.model_for(STEP, model),
+        tool=TOOL,
+    )
     return request, diff.notices + cut
 
 

@@ -93,11 +93,16 @@ def shared_request(
     """:func:`prefix_request` for ``doc`` and the design reviews the store holds for it."""
 
     return prefix_request(
-        ws.prompts(), template=template, context=context,
-        rfd=(f"RFD {doc.rfd_id or doc.path}", doc.text), reviews=reviews_on_file(ws, doc),
-        model=model, tool=tool, max_tokens=getattr(ws.config.steps, step).max_tokens,
+        ws.prompts(),
+        template=template,
+        context=context,
+        rfd=(f"RFD {doc.rfd_id or doc.path}", doc.text),
+        reviews=reviews_on_file(ws, doc),
+        model=model,
+        tool=tool,
+        max_tokens=getattr(ws.config.steps, step).max_tokens,
         context_tokens=ws.config.provider.context_tokens,
-    )  # fmt: skip
+    )
 
 
 def reviews_on_file(ws: Workspace, doc: Document) -> list[tuple[str, str]]:

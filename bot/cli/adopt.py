@@ -19,13 +19,21 @@ def adopt(out: Output) -> int:
     root = repo_root()
     done = adopting(root, configuration(root))
     baseline = done.baseline.relative_to(root).as_posix()
-    out.data({"baseline": baseline, "rfds": done.rfds, "findings": done.findings,
-              "config_written": done.config_written,
-              "process": {s.key: s.value for s in done.settings}})  # fmt: skip
+    out.data(
+        {
+            "baseline": baseline,
+            "rfds": done.rfds,
+            "findings": done.findings,
+            "config_written": done.config_written,
+            "process": {s.key: s.value for s in done.settings},
+        }
+    )
     out.line(f"{baseline}: the status of {done.rfds} RFDs, never gated again")
     if done.findings:
-        out.line(f"{baseline}: {plural(done.findings, 'lint finding')} from before adoption, "
-                 "not reported again (new ones are)")  # fmt: skip
+        out.line(
+            f"{baseline}: {plural(done.findings, 'lint finding')} from before adoption, "
+            "not reported again (new ones are)"
+        )
     if done.config_written:
         out.line(f"{CONFIG_PATH}: [process] as the history shows it:")
     else:
@@ -44,7 +52,12 @@ def track(out: Output, rfd: str) -> int:
 
     ws = workspace(out)
     done = tracking(ws, rfd)
-    out.data({"rfd": done.rfd_id, "plan": ws.rel(done.path),
-              "phases": [p.to_dict() for p in done.phases]})  # fmt: skip
+    out.data(
+        {
+            "rfd": done.rfd_id,
+            "plan": ws.rel(done.path),
+            "phases": [p.to_dict() for p in done.phases],
+        }
+    )
     out.success(done.message)
     return 0

@@ -83,9 +83,14 @@ def implement(
         summary = ws.rel(ws.store.path(rid, result.summary_file))
         listed = failed_items(result.items)
         report_failed(ws, rid, result.label, result.title, listed, summary)  # tracking issue
-        out.line(NOT_RECORDED.format(
-            label=result.label, failed=plural(len(result.failed), "item"), rfd=rfd, summary=summary
-        ))  # fmt: skip
+        out.line(
+            NOT_RECORDED.format(
+                label=result.label,
+                failed=plural(len(result.failed), "item"),
+                rfd=rfd,
+                summary=summary,
+            )
+        )
         return 1
     # the implement run just did this phase: its summary is the record, even over an old one
     outcome = phase_done(ws, rfd, result.phase, result.summary, on_exists=OnExists.REPLACE)
@@ -109,8 +114,9 @@ def checked_worktree(ws: Workspace, out: Output) -> Callable[[], None]:
     setting = ws.config.implement.isolation
     if choose(setting) is None:
         if setting != "none":  # only the repository's own choice runs model code unisolated
-            raise PermissionDenied(f"{NO_ISOLATION}; nothing was run", hint=f"{ENABLE}; or "
-                                   f'{ALLOW_UNISOLATED}')  # fmt: skip
+            raise PermissionDenied(
+                f"{NO_ISOLATION}; nothing was run", hint=f"{ENABLE}; or {ALLOW_UNISOLATED}"
+            )
         out.warning(f"{NO_ISOLATION}: you will be asked before each command runs")
     if not (ws.root / ".git").exists():
         return lambda: None

@@ -32,8 +32,12 @@ class Setting:
     file: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "value": _plain(self.value), "source": self.source,
-                "file": self.file}  # fmt: skip
+        return {
+            "key": self.key,
+            "value": _plain(self.value),
+            "source": self.source,
+            "file": self.file,
+        }
 
 
 def _plain(value: Any) -> Any:

@@ -33,8 +33,10 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
     wanted = {(p if p.is_absolute() else Path.cwd() / p).resolve().as_posix() for p in paths}
     unknown = _unknown(root, wanted, [d.path for d in docs] + [e.path for e in errors if e.path])
     if unknown:
-        raise FileNotFound(f"not an RFD under {cfg.rfd_dir}/: {', '.join(unknown)}",
-                           hint=NOT_AN_RFD_HINT.format(dir=cfg.rfd_dir))  # fmt: skip
+        raise FileNotFound(
+            f"not an RFD under {cfg.rfd_dir}/: {', '.join(unknown)}",
+            hint=NOT_AN_RFD_HINT.format(dir=cfg.rfd_dir),
+        )
 
     def chosen(path: str | None) -> bool:
         return not wanted or (root / (path or "")).resolve().as_posix() in wanted
@@ -53,9 +55,14 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
         owned = {store.dir(str(f.rfd_id)).name for f in discovery.scan(root, cfg)}
         problems += orphans(store, store.base, owned)
     pins = _pins(root) if not wanted else []
-    out.data({"findings": [_finding(f) for f in findings],
-              "errors": [e.to_dict() for e in problems], "grandfathered": old,
-              "workflows": [_pin(a) for a in pins]})  # fmt: skip
+    out.data(
+        {
+            "findings": [_finding(f) for f in findings],
+            "errors": [e.to_dict() for e in problems],
+            "grandfathered": old,
+            "workflows": [_pin(a) for a in pins],
+        }
+    )
     for advice in pins:
         where = f"{advice.pin.path}:{advice.pin.line}"
         out.line(f"{where}: warning: {advice.message} — {advice.hint}")
@@ -99,8 +106,14 @@ def _grandfathered(count: int) -> str:
 
 
 def _finding(f: Finding) -> dict[str, object]:
-    return {"path": f.path, "line": f.line, "code": f.code, "message": f.message,
-            "hint": f.hint, "severity": f.severity.value}  # fmt: skip
+    return {
+        "path": f.path,
+        "line": f.line,
+        "code": f.code,
+        "message": f.message,
+        "hint": f.hint,
+        "severity": f.severity.value,
+    }
 
 
 def _pins(root: Path) -> list[Advice]:
@@ -120,5 +133,11 @@ def _pins(root: Path) -> list[Advice]:
 
 
 def _pin(advice: Advice) -> dict[str, object]:
-    return {"path": advice.pin.path, "line": advice.pin.line, "ref": advice.pin.ref,
-            "message": advice.message, "hint": advice.hint, "severity": "warning"}  # fmt: skip
+    return {
+        "path": advice.pin.path,
+        "line": advice.pin.line,
+        "ref": advice.pin.ref,
+        "message": advice.message,
+        "hint": advice.hint,
+        "severity": "warning",
+    }

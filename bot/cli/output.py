@@ -62,8 +62,9 @@ class Output:
             return shutil.get_terminal_size().columns
         return None
 
-    def _write(self, text: str, style: str | None, *, stderr: bool = False,
-               wrap: bool = False) -> None:  # fmt: skip
+    def _write(
+        self, text: str, style: str | None, *, stderr: bool = False, wrap: bool = False
+    ) -> None:
         stream = self.stderr if stderr else self.stdout
         width = self.width(stream) if wrap else None
         if width:
@@ -85,9 +86,15 @@ class Output:
         stream = self.stderr if self.json_mode else self.stdout
         styled = self._styled(stream)
         buffer = io.StringIO()
-        console = Console(file=buffer, width=self.width(stream) or UNWRAPPED, highlight=False,
-                          force_terminal=styled, no_color=not styled, emoji=False,
-                          color_system="standard" if styled else None)  # fmt: skip
+        console = Console(
+            file=buffer,
+            width=self.width(stream) or UNWRAPPED,
+            highlight=False,
+            force_terminal=styled,
+            no_color=not styled,
+            emoji=False,
+            color_system="standard" if styled else None,
+        )
         console.print(renderable)
         lines = [line.rstrip() for line in buffer.getvalue().splitlines()]
         lines = [line for i, line in enumerate(lines) if line or (i and lines[i - 1])]
@@ -154,8 +161,9 @@ def wrapped(text: str, width: int) -> str:
     for line in text.splitlines() or [""]:
         indent = line[: len(line) - len(line.lstrip())] + "  "
         kept = re.sub(r"`[^`\n]+`", lambda m: m.group().replace(" ", _HELD), line)
-        filled = textwrap.fill(kept, width, subsequent_indent=indent, break_long_words=False,
-                               break_on_hyphens=False)  # fmt: skip
+        filled = textwrap.fill(
+            kept, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
+        )
         out.append(filled.replace(_HELD, " ") or line)
     return "\n".join(out)
 

@@ -106,8 +106,14 @@ def init(
     return 0
 
 
-def _checked(root: Path, had_config: bool, github: bool, site: bool, action_repo: str | None,
-             action_ref: str | None) -> Source | None:  # fmt: skip
+def _checked(
+    root: Path,
+    had_config: bool,
+    github: bool,
+    site: bool,
+    action_repo: str | None,
+    action_ref: str | None,
+) -> Source | None:
     """What can be known wrong before anything is written: the configuration, the trigger
     labels it names, the commit to pin the action to (None: no workflow will be written)."""
     if had_config:
@@ -129,8 +135,10 @@ def _nothing_on_failure() -> Iterator[None]:
         raise
     except OSError as exc:
         where = exc.filename or "a file"
-        raise RfdError(f"could not write {where}: {exc.strerror or exc}",
-                       hint=NOTHING_WRITTEN.format(what="make it writable")) from exc  # fmt: skip
+        raise RfdError(
+            f"could not write {where}: {exc.strerror or exc}",
+            hint=NOTHING_WRITTEN.format(what="make it writable"),
+        ) from exc
 
 
 def _source(repo: str | None, ref: str | None) -> Source:
@@ -223,11 +231,15 @@ def _adopt_history(root: Path, *, write_config: bool) -> list[str]:
     if StateStore(root, cfg).base.joinpath(baseline.FILE).exists() or not discovery.scan(root, cfg):
         return []
     done = adopt(root, cfg, write_config=write_config)
-    lines = [f"recorded {done.baseline.relative_to(root).as_posix()}: the statuses of "
-             f"{done.rfds} RFDs are history, never gated again"]  # fmt: skip
+    lines = [
+        f"recorded {done.baseline.relative_to(root).as_posix()}: the statuses of "
+        f"{done.rfds} RFDs are history, never gated again"
+    ]
     if done.findings:
-        lines.append(f"  and {plural(done.findings, 'lint finding')} they have now, not "
-                     "reported again (new ones are)")  # fmt: skip
+        lines.append(
+            f"  and {plural(done.findings, 'lint finding')} they have now, not "
+            "reported again (new ones are)"
+        )
     if done.config_written:
         lines.append("added [process] to .github/rfd.toml as the history shows it")
     return lines
@@ -270,9 +282,17 @@ def pin(out: Output, tag: str | None) -> int:
     known = workflow_setup.releases(__version__, os.environ)
     done = pin_update.update(root, known, tag, online=online)
     new = done.release
-    out.data({"repo": done.repo, "tag": new.tag, "sha": new.sha, "release": new.url,
-              "moved": [vars(m) for m in done.moved], "current": done.current,
-              "compare": done.compare})  # fmt: skip
+    out.data(
+        {
+            "repo": done.repo,
+            "tag": new.tag,
+            "sha": new.sha,
+            "release": new.url,
+            "moved": [vars(m) for m in done.moved],
+            "current": done.current,
+            "compare": done.compare,
+        }
+    )
     for moved in done.moved:
         lines = f"{moved.lines} line{'s' if moved.lines != 1 else ''}"
         out.line(f"  {moved.path}: {moved.old} → {new.tag} ({new.sha}), {lines}")

@@ -90,8 +90,12 @@ def _decision(ws: Workspace, rfd: str, data: dict[str, object]) -> list[str]:
     found = signoff.current_standing(ws, rfd)
     block = signoff.decision(ws, rfd)
     approved = [a.login for a in found.counted]
-    data["decision"] = {"met": found.met, "missing": list(found.missing),
-                        "approved_by": approved, "block": block}  # fmt: skip
+    data["decision"] = {
+        "met": found.met,
+        "missing": list(found.missing),
+        "approved_by": approved,
+        "block": block,
+    }
     return block
 
 

@@ -28,8 +28,13 @@ def _actor(ws: Workspace) -> str:
 
 
 def _done(out: Output, ws: Workspace, result: signoff.SignOff) -> int:
-    out.data({"rfd": result.rfd_id, "message": result.message,
-              "files": [ws.rel(p) for p in result.changed]})  # fmt: skip
+    out.data(
+        {
+            "rfd": result.rfd_id,
+            "message": result.message,
+            "files": [ws.rel(p) for p in result.changed],
+        }
+    )
     for line in signoff.decision(ws, result.rfd_id):
         out.line(line)
     out.success(f"{result.message}; commit {', '.join(ws.rel(p) for p in result.changed)}")

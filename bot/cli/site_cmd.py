@@ -14,8 +14,13 @@ DEFAULT_OUT = "_site"
 
 
 @rfd_command("site")
-@click.option("--out", "out_dir", default=DEFAULT_OUT, show_default=True,
-              help="Directory to build into (relative to the repository root).")  # fmt: skip
+@click.option(
+    "--out",
+    "out_dir",
+    default=DEFAULT_OUT,
+    show_default=True,
+    help="Directory to build into (relative to the repository root).",
+)
 @click.option("--title", default="", help="The site's name (default: the repository's).")
 @click.option("--no-search", is_flag=True, help="Leave the Pagefind search index out.")
 def site(out: Output, out_dir: str, title: str, no_search: bool) -> int:
@@ -27,16 +32,25 @@ def site(out: Output, out_dir: str, title: str, no_search: bool) -> int:
     root = repo_root()
     repository = os.environ.get("GITHUB_REPOSITORY") or origin_repository(root)
     target = (root / out_dir).resolve()
-    built = build_site(root, target, repository=repository, title=title,
-                       search_index=not no_search)  # fmt: skip
-    out.data({"out": str(built.out), "rfds": built.rfds, "files": built.files,
-              "written": built.written, "removed": built.removed, "search": built.search,
-              "seconds": built.seconds})  # fmt: skip
+    built = build_site(root, target, repository=repository, title=title, search_index=not no_search)
+    out.data(
+        {
+            "out": str(built.out),
+            "rfds": built.rfds,
+            "files": built.files,
+            "written": built.written,
+            "removed": built.removed,
+            "search": built.search,
+            "seconds": built.seconds,
+        }
+    )
     if not no_search and not built.search:
         out.warning(f"{search.MISSING} — {search.MISSING_HINT}")
     timing = ", ".join(f"{k} {v:.1f} s" for k, v in built.seconds.items())
-    out.success(f"{built.rfds} RFDs → {_shown(root, built.out)}/ ({built.written} of "
-                f"{built.files} files written, {built.removed} removed; {timing})")  # fmt: skip
+    out.success(
+        f"{built.rfds} RFDs → {_shown(root, built.out)}/ ({built.written} of "
+        f"{built.files} files written, {built.removed} removed; {timing})"
+    )
     return 0
 
 

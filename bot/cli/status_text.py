@@ -22,14 +22,25 @@ from bot.lifecycle.views import StatusView
 
 def renderable(view: StatusView, decision: list[str]) -> RenderableType:
     """The whole of ``rfd status``: what :func:`to_text` says, then the Decision block."""
-    parts: list[RenderableType] = [Text(f"RFD {view.rfd_id}: {view.title}", style="bold"),
-                                   Text(view.path), Text("")]  # fmt: skip
+    parts: list[RenderableType] = [
+        Text(f"RFD {view.rfd_id}: {view.title}", style="bold"),
+        Text(view.path),
+        Text(""),
+    ]
     parts.append(_grid([(f"{key}:", value) for key, value in view.lines]))
     parts += [_grid([(f"  {i}.", r.partition(". ")[2] or r) for i, r in _numbered(view.reviews)])]
     if view.phases and view.stage != "final":
-        parts.append(_grid([(f"  [{'x' if p.done else ' '}] {p.label or p.number}.",
-                             p.title + (f" ({p.summary})" if p.summary else ""))
-                            for p in view.phases]))  # fmt: skip
+        parts.append(
+            _grid(
+                [
+                    (
+                        f"  [{'x' if p.done else ' '}] {p.label or p.number}.",
+                        p.title + (f" ({p.summary})" if p.summary else ""),
+                    )
+                    for p in view.phases
+                ]
+            )
+        )
     parts.append(_grid([("!", problem) for problem in view.problems]))
     if view.actions:
         parts += [Text(""), Text("Actions:", style="bold")]

@@ -63,10 +63,12 @@ def abandon(out: Output, rfd: str, reason: str) -> int:
     waiting = dependents(ws, o.rfd_id)
     for dependent in waiting:
         out.warning(dependent.warning(o.rfd_id, o.new))
-    listed = [{"rfd": d.rfd_id, "path": d.path, "status": d.status.value, "link": d.verb}
-              for d in waiting]  # fmt: skip
-    return _outcome(out, o.message, rfd=o.rfd_id, old=o.old.value, new=o.new.value,
-                    dependents=listed)  # fmt: skip
+    listed = [
+        {"rfd": d.rfd_id, "path": d.path, "status": d.status.value, "link": d.verb} for d in waiting
+    ]
+    return _outcome(
+        out, o.message, rfd=o.rfd_id, old=o.old.value, new=o.new.value, dependents=listed
+    )
 
 
 @rfd_command()

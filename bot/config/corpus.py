@@ -64,8 +64,17 @@ def iter_rfds(root: Path, cfg: Config, errors: list[RfdError] | None = None) -> 
 
 def of(root: Path, file: RfdFile, doc: Document) -> Rfd:
     links = tuple((key, doc.links(key)) for key in LINK_KEYS if doc.links(key))
-    return Rfd(file.rfd_id, doc.title, doc.status_word, doc.status, doc.authors, file.path,
-               _belonging(root, file), links, doc)  # fmt: skip
+    return Rfd(
+        file.rfd_id,
+        doc.title,
+        doc.status_word,
+        doc.status,
+        doc.authors,
+        file.path,
+        _belonging(root, file),
+        links,
+        doc,
+    )
 
 
 def _belonging(root: Path, file: RfdFile) -> tuple[str, ...]:

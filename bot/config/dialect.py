@@ -19,13 +19,19 @@ from bot.model.status import Status
 from bot.model.vocabulary import DIALECTS, configured
 
 _STATUS_RES = {
-    "yaml": re.compile(r"""^(?P<key>state|stage|status)[ \t]*:[ \t]*["']?(?P<word>[\w-]+)""",
-                       re.MULTILINE | re.IGNORECASE),
-    "adoc": re.compile(r"^:(?P<key>state|stage|status):[ \t]*(?P<word>[\w-]+)",
-                       re.MULTILINE | re.IGNORECASE),
-    "list": re.compile(r"^[ ]{0,3}(?:[-*+][ \t]+)?\*\*(?P<key>Status)(?::\*\*|\*\*[ \t]*:)[ \t]*"
-                       r"(?P<word>[\w-]+)", re.MULTILINE | re.IGNORECASE),
-}  # fmt: skip
+    "yaml": re.compile(
+        r"""^(?P<key>state|stage|status)[ \t]*:[ \t]*["']?(?P<word>[\w-]+)""",
+        re.MULTILINE | re.IGNORECASE,
+    ),
+    "adoc": re.compile(
+        r"^:(?P<key>state|stage|status):[ \t]*(?P<word>[\w-]+)", re.MULTILINE | re.IGNORECASE
+    ),
+    "list": re.compile(
+        r"^[ ]{0,3}(?:[-*+][ \t]+)?\*\*(?P<key>Status)(?::\*\*|\*\*[ \t]*:)[ \t]*"
+        r"(?P<word>[\w-]+)",
+        re.MULTILINE | re.IGNORECASE,
+    ),
+}
 """A document's status word, read without parsing it (its word may be one rfd does not
 know yet: that is what detection is for)."""
 
@@ -118,8 +124,16 @@ def detect(
     vocabulary = _vocabulary(counts, form)
     found_words = [_word(w, n, vocabulary, transitions or Counter()) for w, n in counts.items()]
     words = tuple(sorted(found_words, key=lambda w: _order(w, vocabulary)))
-    return Dialect(layout, layout_evidence, form, form_evidence or "no status found", key,
-                   vocabulary, words, _moves(transitions or Counter(), counts))  # fmt: skip
+    return Dialect(
+        layout,
+        layout_evidence,
+        form,
+        form_evidence or "no status found",
+        key,
+        vocabulary,
+        words,
+        _moves(transitions or Counter(), counts),
+    )
 
 
 def _moves(
@@ -173,8 +187,11 @@ def _word(word: str, count: int, vocabulary: str, transitions: Counter[tuple[str
         other = next(((n, t[word]) for n, t in DIALECTS.items() if word in t), None)
         if other is not None:
             source, stage = DIALECT_NAMES[other[0]], other[1]
-    moves = [f"{a} → {b} {plural(n, 'time')}" for (a, b), n in transitions.most_common()
-             if word in (a, b)][:3]  # fmt: skip
+    moves = [
+        f"{a} → {b} {plural(n, 'time')}"
+        for (a, b), n in transitions.most_common()
+        if word in (a, b)
+    ][:3]
     evidence = f"{plural(count, 'document')}"
     if stage is not None:
         evidence += f"; {source} word for {stage.value.lower()}"
@@ -187,14 +204,21 @@ def _word(word: str, count: int, vocabulary: str, transitions: Counter[tuple[str
 
 def render_statuses(dialect: Dialect) -> list[str]:
     """The ``[statuses]`` table, each word under its evidence."""
-    lines = ["", "[statuses]", f"# the repository's own words ({dialect.key}:), each mapped to "
-             "the stage rfd reasons about"]  # fmt: skip
+    lines = [
+        "",
+        "[statuses]",
+        f"# the repository's own words ({dialect.key}:), each mapped to "
+        "the stage rfd reasons about",
+    ]
     for word in dialect.words:
         if word.stage is not None:
             lines += [f"# {word.evidence}", f'{_key(word.word)} = "{word.stage.value.lower()}"']
     if dialect.moves:
-        lines += ["", "[transitions]", "# the moves the history shows: from a word listed here, "
-                  "only the words they lead to"]  # fmt: skip
+        lines += [
+            "",
+            "[transitions]",
+            "# the moves the history shows: from a word listed here, only the words they lead to",
+        ]
         for old, to, n in dialect.moves:
             shown = ", ".join(f'"{w}"' for w in to)
             lines += [f"# {plural(n, 'move')} in history", f"{_key(old)} = [{shown}]"]

@@ -102,9 +102,14 @@ class ResearchSection:
     web: bool = False
     """Give explore ``web_fetch`` and ``package_search``."""
     allowed_hosts: tuple[str, ...] = (
-        "pypi.org", "registry.npmjs.org", "crates.io", "docs.python.org", "docs.rs",
-        "developer.mozilla.org", "en.wikipedia.org",
-    )  # fmt: skip
+        "pypi.org",
+        "registry.npmjs.org",
+        "crates.io",
+        "docs.python.org",
+        "docs.rs",
+        "developer.mozilla.org",
+        "en.wikipedia.org",
+    )
     """Hosts the tools may reach (a subdomain of one counts); every redirect is checked too."""
     pypi_url: str = "https://pypi.org"
     """Where ``package_search`` asks PyPI (its JSON API)."""

@@ -35,8 +35,9 @@ def headings(text: str) -> list[str]:
     found = []
     for opened, inline in pairwise(tokens):
         if opened.type == "heading_open" and inline.children is not None:
-            found.append("".join(t.content for t in inline.children
-                                 if t.type in ("text", "code_inline")))  # fmt: skip
+            found.append(
+                "".join(t.content for t in inline.children if t.type in ("text", "code_inline"))
+            )
     return found
 
 

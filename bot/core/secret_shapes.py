@@ -41,8 +41,9 @@ _ASSIGNED = re.compile(
       | (?P<bearer>bearer)[ \t]+(?P<token>[A-Za-z0-9_\-./+=~]{16,})""",
     re.VERBOSE | re.IGNORECASE,
 )
-_PLACEHOLDER = re.compile(r"your|example|placeholder|redacted|changeme|dummy|fake|xxxx",
-                          re.IGNORECASE)  # fmt: skip
+_PLACEHOLDER = re.compile(
+    r"your|example|placeholder|redacted|changeme|dummy|fake|xxxx", re.IGNORECASE
+)
 _PATH_SEPARATOR = re.compile(r"[/.]")
 _MARKERS = re.compile(
     r"key|token|secret|passw|authoriz|bearer|eyJ|sk-|gh[pousr]_|github_pat_|AKIA|ASIA|AIza|xox",

@@ -78,8 +78,10 @@ class SecretValues:
         plain or case-changed, or with separators between its characters."""
         if self.pattern is None:
             return
-        spans = [(m.start(), m.end(), self._kind(self.kinds, m.group())) for m in
-                 self.pattern.finditer(text)]  # fmt: skip
+        spans = [
+            (m.start(), m.end(), self._kind(self.kinds, m.group()))
+            for m in self.pattern.finditer(text)
+        ]
         spans += list(self._spread(text))
         done = -1
         for start, end, kind in sorted(spans):

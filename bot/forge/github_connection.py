@@ -52,8 +52,9 @@ class Connection:
         if not token:
             raise ConfigError("GITHUB_TOKEN is not set", hint="pass `github.token` in `env:`")
         api_url = environ.get("GITHUB_API_URL") or DEFAULT_API_URL
-        return cls(repository, token, api_url.rstrip("/"), seconds_between_writes,
-                   write_burst=write_burst)  # fmt: skip
+        return cls(
+            repository, token, api_url.rstrip("/"), seconds_between_writes, write_burst=write_burst
+        )
 
     def pacer(self) -> WritePacer:
         return WritePacer(self.seconds_between_writes or 0.0, self.write_burst)

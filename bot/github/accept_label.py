@@ -50,8 +50,14 @@ def on_label(ctx: Context) -> None:
     pr = ctx.delivery.pull_request
     assert pr is not None
     label = ctx.cfg.labels.accept
-    decision = authorize(REGISTRY[Verb.ACCEPT], ctx.delivery.actor, ctx.cfg, ctx.api.permission,
-                         authors=(pr.author,), what=f"the {label} label")  # fmt: skip
+    decision = authorize(
+        REGISTRY[Verb.ACCEPT],
+        ctx.delivery.actor,
+        ctx.cfg,
+        ctx.api.permission,
+        authors=(pr.author,),
+        what=f"the {label} label",
+    )
     try:
         if not decision.allowed:
             raise Refused(decision.reason)
@@ -82,8 +88,12 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
         docs = [ws.document(str(c.file.rfd_id)) for c in changed]
         todo = [d for d in docs if d.status in ACCEPTABLE]
         if not todo:
-            return already(ctx, pr, [(str(d.rfd_id), d.tracking_issue) for d in docs],
-                           [c.file.path for c in changed])  # fmt: skip
+            return already(
+                ctx,
+                pr,
+                [(str(d.rfd_id), d.tracking_issue) for d in docs],
+                [c.file.path for c in changed],
+            )
         _check_authors(ctx, pr, checkout, todo)
         _check_signed_off(ctx, ws, [str(d.rfd_id) for d in todo])
         with ctx.forge.on_pull(head_files(ctx, pr), pull_url(ctx, pr)):  # not merged yet
@@ -91,8 +101,10 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
         ids = ", ".join(o.rfd_id for o in outcomes)
         done = commit(ctx, checkout, [p for o in outcomes for p in o.changed], ids, "accepted")
         refreshed(ctx, pr, checkout)
-    lines = [ACCEPTED.format(rid=o.rfd_id, phases=plural(len(o.phases), "phase"),
-                             issue=o.issue.number) for o in outcomes]  # fmt: skip
+    lines = [
+        ACCEPTED.format(rid=o.rfd_id, phases=plural(len(o.phases), "phase"), issue=o.issue.number)
+        for o in outcomes
+    ]
     return "\n".join([*lines, "", done, "", next_step(outcomes, pr.base_ref)])
 
 
@@ -107,8 +119,15 @@ def head_files(ctx: Context, pr: PullRequest) -> str:
 
 def next_step(outcomes: list[AcceptOutcome], base: str) -> str:
     """One line: merge, then ``/rfd implement`` on each tracking issue for its first phase."""
-    facts = [{"rid": o.rfd_id, "issue": o.issue.number, "title": inline(o.phases[0].title),
-              "first": phase_ids.label(o.phases[0], 1)} for o in outcomes]  # fmt: skip
+    facts = [
+        {
+            "rid": o.rfd_id,
+            "issue": o.issue.number,
+            "title": inline(o.phases[0].title),
+            "first": phase_ids.label(o.phases[0], 1),
+        }
+        for o in outcomes
+    ]
     if len(facts) == 1:
         where = NEXT_ONE.format(**facts[0])
     else:
@@ -116,13 +135,16 @@ def next_step(outcomes: list[AcceptOutcome], base: str) -> str:
     return NEXT.format(base=inline(base), where=where)
 
 
-def already(ctx: Context, pr: PullRequest, docs: list[tuple[str, int | None]],
-            paths: list[str]) -> str:  # fmt: skip
+def already(
+    ctx: Context, pr: PullRequest, docs: list[tuple[str, int | None]], paths: list[str]
+) -> str:
     """The answer when nothing is left to accept: each RFD, linked, and its tracking issue."""
     blob = f"{ctx.server_url}/{pr.head_repo or ctx.delivery.repository}/blob/{quote(pr.head_ref)}"
-    lines = [f"- [RFD {rid}]({blob}/{quote(path)}) is Accepted"
-             + (f", tracking issue #{issue}" if issue else "")
-             for (rid, issue), path in zip(docs, paths, strict=True)]  # fmt: skip
+    lines = [
+        f"- [RFD {rid}]({blob}/{quote(path)}) is Accepted"
+        + (f", tracking issue #{issue}" if issue else "")
+        for (rid, issue), path in zip(docs, paths, strict=True)
+    ]
     return "\n".join([ALREADY, "", *lines])
 
 

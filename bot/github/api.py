@@ -141,9 +141,12 @@ class RepoApi:
         with translated(f"read who pushed to {branch}"):
             query = {"ref": f"refs/heads/{branch}", "actor": actor, "activity_type": "push"}
             found = self._get("/activity", {**query, "per_page": PER_PAGE})
-        return frozenset(str(a.get("after", "")) for a in found
-                         if str((a.get("actor") or {}).get("login", "")).lower() == actor.lower()
-                         and a.get("activity_type") == "push")  # fmt: skip
+        return frozenset(
+            str(a.get("after", ""))
+            for a in found
+            if str((a.get("actor") or {}).get("login", "")).lower() == actor.lower()
+            and a.get("activity_type") == "push"
+        )
 
     def add_labels(self, number: int, names: tuple[str, ...]) -> list[str]:
         """Label #``number``; the names GitHub had to create for it (they come back grey)."""
@@ -153,15 +156,21 @@ class RepoApi:
             _h, data = self.requester.requestJsonAndCheck(
                 "POST", f"{self.url}/issues/{number}/labels", input={"labels": list(names)}
             )
-        return [str(label["name"]) for label in data if label["name"] in names
-                and label.get("color") == AUTO_COLOR and not label.get("description")]  # fmt: skip
+        return [
+            str(label["name"])
+            for label in data
+            if label["name"] in names
+            and label.get("color") == AUTO_COLOR
+            and not label.get("description")
+        ]
 
     def style_label(self, name: str, color: str, description: str) -> None:
         with self.pacer.write(), translated(f"give label {name!r} its colour"):
             self.requester.requestJsonAndCheck(
-                "PATCH", f"{self.url}/labels/{urllib.parse.quote(name, safe='')}",
+                "PATCH",
+                f"{self.url}/labels/{urllib.parse.quote(name, safe='')}",
                 input={"color": color, "description": description},
-            )  # fmt: skip
+            )
 
     def pull(self, number: int) -> PullRequest:
         with translated(f"read pull request #{number}"):

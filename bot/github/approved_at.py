@@ -19,8 +19,16 @@ def commits_of(root: Path, path: str) -> dict[str, str]:
     import git
 
     try:
-        log = git.Repo(root).git.log("--format=%x00%H", "--raw", "--no-abbrev", "--no-renames",
-                                     "--end-of-options", "HEAD", "--", path)  # fmt: skip
+        log = git.Repo(root).git.log(
+            "--format=%x00%H",
+            "--raw",
+            "--no-abbrev",
+            "--no-renames",
+            "--end-of-options",
+            "HEAD",
+            "--",
+            path,
+        )
     except (git.GitCommandError, git.InvalidGitRepositoryError, git.NoSuchPathError):
         return {}
     found: dict[str, str] = {}

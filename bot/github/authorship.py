@@ -22,8 +22,9 @@ if TYPE_CHECKING:
     from bot.model.document import Document
 
 
-def is_author(ctx: Context, pr: PullRequest, checkout: Checkout, docs: Iterable[Document],
-              login: str) -> bool:  # fmt: skip
+def is_author(
+    ctx: Context, pr: PullRequest, checkout: Checkout, docs: Iterable[Document], login: str
+) -> bool:
     """Is ``login`` an author of any of ``docs`` (RFDs of ``pr`` in ``checkout``)?"""
     docs = list(docs)
     names = authors.named(a for d in docs for a in d.authors)

@@ -102,21 +102,33 @@ def _at_default(root: Path, rel: str) -> consensus.Ledger:
     return consensus.loads(file.read_text(encoding="utf-8"), rel)
 
 
-def _steps(ctx: Context, checkout: Checkout, rel: str,
-           number: int) -> tuple[list[Step], list[str]]:  # fmt: skip
+def _steps(ctx: Context, checkout: Checkout, rel: str, number: int) -> tuple[list[Step], list[str]]:
     """The branch's commits that changed ``rel`` since the default branch, oldest first, and
     their shas."""
     if not checkout.writable:  # a fork's files over the default branch: no bot commits
         return [], []
     repo = _repo(checkout.root)
     base = _run(_repo(ctx.root), {}, "rev-parse", "--verify", "--end-of-options", "HEAD")
-    shas = _run(repo, {}, "rev-list", "--reverse", "--topo-order", "--no-merges", "HEAD",
-                "--not", base, "--", rel).split()  # fmt: skip
+    shas = _run(
+        repo,
+        {},
+        "rev-list",
+        "--reverse",
+        "--topo-order",
+        "--no-merges",
+        "HEAD",
+        "--not",
+        base,
+        "--",
+        rel,
+    ).split()
     mine = proven(ctx, number) if shas else frozenset()
     if any(sha not in mine for sha in shas):  # a status comment deleted, or a hand's commit
         mine |= ctx.api.pushed(checkout.branch, ctx.forge.login)
-    return [Step(_ledger(checkout, f"{sha}^", rel), _ledger(checkout, sha, rel), sha in mine)
-            for sha in shas], shas  # fmt: skip
+    return [
+        Step(_ledger(checkout, f"{sha}^", rel), _ledger(checkout, sha, rel), sha in mine)
+        for sha in shas
+    ], shas
 
 
 def _ledger(checkout: Checkout, rev: str, rel: str) -> consensus.Ledger:

@@ -107,8 +107,15 @@ def open_pull(
     if not is_branch(pr.head_ref):  # from the event: never a refspec or an option
         raise ForgeError(f"the PR's branch name {pr.head_ref!r} is not one git accepts")
     remote = f"refs/remotes/origin/{pr.head_ref}"
-    _run(repo, env, "fetch", "--no-tags", "--end-of-options", "origin",
-         f"+refs/heads/{pr.head_ref}:{remote}")  # fmt: skip
+    _run(
+        repo,
+        env,
+        "fetch",
+        "--no-tags",
+        "--end-of-options",
+        "origin",
+        f"+refs/heads/{pr.head_ref}:{remote}",
+    )
     _run(repo, env, "worktree", "add", "--detach", "--end-of-options", str(dest), remote)
     checkout = Checkout(dest, pr.head_ref, writable=True)
     try:
@@ -162,8 +169,15 @@ def push(root: Path, sha: str, branch: str, environ: Mapping[str, str]) -> None:
     """Push commit ``sha`` of ``root``'s repository to origin's ``branch`` (never forced)."""
     if not is_branch(branch):
         raise ForgeError(f"{branch!r} is no branch name git accepts")
-    _run(_repo(root), git_env(environ), "push", "--no-verify", "--end-of-options", "origin",
-         f"{sha}:refs/heads/{branch}")  # fmt: skip
+    _run(
+        _repo(root),
+        git_env(environ),
+        "push",
+        "--no-verify",
+        "--end-of-options",
+        "origin",
+        f"{sha}:refs/heads/{branch}",
+    )
 
 
 def delivery_commit(checkout: Checkout, key: str) -> str | None:
@@ -171,8 +185,16 @@ def delivery_commit(checkout: Checkout, key: str) -> str | None:
     if not checkout.writable:
         return None
     trailer = f"Rfd-Bot-Event: {key}"
-    out = _run(_repo(checkout.root), {}, "log", "--format=%H%x1f%B%x1e", "--fixed-strings",
-               f"--grep={trailer}", "--end-of-options", "HEAD")  # fmt: skip
+    out = _run(
+        _repo(checkout.root),
+        {},
+        "log",
+        "--format=%H%x1f%B%x1e",
+        "--fixed-strings",
+        f"--grep={trailer}",
+        "--end-of-options",
+        "HEAD",
+    )
     for entry in out.split("\x1e"):
         sha, _, body = entry.strip().partition("\x1f")
         if trailer in body.splitlines():
@@ -189,8 +211,9 @@ def head_of(checkout: Checkout, pr: PullRequest) -> str:
 
 def committed_paths(checkout: Checkout, sha: str) -> list[str]:
     """The files ``sha`` changed, relative to the repository."""
-    out = _run(_repo(checkout.root), {}, "show", "--name-only", "--format=", "--end-of-options",
-               sha)  # fmt: skip
+    out = _run(
+        _repo(checkout.root), {}, "show", "--name-only", "--format=", "--end-of-options", sha
+    )
     return [line for line in out.splitlines() if line]
 
 
@@ -207,8 +230,9 @@ def writers(checkout: Checkout, path: str) -> list[CommitBy]:
 def blob_at(checkout: Checkout, sha: str, path: str) -> str:
     """The git blob of ``path`` at commit ``sha`` (its content's sha); empty when absent."""
     try:
-        return _run(_repo(checkout.root), {}, "rev-parse", "--verify", "--end-of-options",
-                    f"{sha}:{path}")  # fmt: skip
+        return _run(
+            _repo(checkout.root), {}, "rev-parse", "--verify", "--end-of-options", f"{sha}:{path}"
+        )
     except ForgeError:
         return ""
 
@@ -232,20 +256,27 @@ def open_branch(base: Path, branch: str, environ: Mapping[str, str], at: str = "
     for ``branch`` (pushed on commit)."""
     repo = _repo(base)
     dest = Path(tempfile.mkdtemp(prefix="rfd-branch-", dir=environ.get("RUNNER_TEMP")))
-    _run(repo, git_env(environ), "worktree", "add", "--detach", "--end-of-options", str(dest),
-         at)  # fmt: skip
+    _run(repo, git_env(environ), "worktree", "add", "--detach", "--end-of-options", str(dest), at)
     return Checkout(dest, branch, writable=True)
 
 
 def pushed_branch(base: Path, branch: str, environ: Mapping[str, str]) -> str | None:
     """``branch`` fetched from origin as a remote-tracking ref; None when origin has none."""
     repo, env = _repo(base), git_env(environ)
-    if not _run(repo, env, "ls-remote", "--heads", "--end-of-options", "origin",
-                f"refs/heads/{branch}"):  # fmt: skip
+    if not _run(
+        repo, env, "ls-remote", "--heads", "--end-of-options", "origin", f"refs/heads/{branch}"
+    ):
         return None
     remote = f"refs/remotes/origin/{branch}"
-    _run(repo, env, "fetch", "--no-tags", "--end-of-options", "origin",
-         f"+refs/heads/{branch}:{remote}")  # fmt: skip
+    _run(
+        repo,
+        env,
+        "fetch",
+        "--no-tags",
+        "--end-of-options",
+        "origin",
+        f"+refs/heads/{branch}:{remote}",
+    )
     return remote
 
 

@@ -81,8 +81,9 @@ def _on_default_branch(ctx: Context, changed: ChangedRfd) -> Document | None:
         return None
 
 
-def _block(ctx: Context, changed: ChangedRfd, doc: Document | None, merged: bool,
-           *, then: bool = False) -> str:  # fmt: skip
+def _block(
+    ctx: Context, changed: ChangedRfd, doc: Document | None, merged: bool, *, then: bool = False
+) -> str:
     """The RFD's final state on a closed pull request (``then``: the PR merged earlier,
     before the RFD reached ``doc``'s status)."""
     rid, branch = str(changed.file.rfd_id), ctx.delivery.default_branch
@@ -102,8 +103,10 @@ def _block(ctx: Context, changed: ChangedRfd, doc: Document | None, merged: bool
         lines.append(CLOSED.format(where=where))
     if doc.status in (Status.ACCEPTED, Status.IMPLEMENTED) or doc.tracking_issue:
         issue = doc.tracking_issue
-        lines += ["", LIVES_ON.format(issue=issue, issue_url=f"{web}/issues/{issue}")
-                  if issue else NO_ISSUE]  # fmt: skip
+        lines += [
+            "",
+            LIVES_ON.format(issue=issue, issue_url=f"{web}/issues/{issue}") if issue else NO_ISSUE,
+        ]
     return "\n".join(lines)
 
 
@@ -127,8 +130,9 @@ def _relink(ctx: Context, pr: PullRequest, number: int) -> int | None:
 LATER = "Since then: RFD {rid} is {status} on `{branch}` — [#{number}]({url}) made it so."
 
 
-def _later(ctx: Context, number: int, by: PullRequest,
-           found: list[tuple[ChangedRfd, Document]]) -> None:  # fmt: skip
+def _later(
+    ctx: Context, number: int, by: PullRequest, found: list[tuple[ChangedRfd, Document]]
+) -> None:
     """The RFD's own (merged) pull request ``number`` keeps its final status comment, with
     the later transition ``by`` made: the page people find for the RFD's discussion never
     ends at a state the RFD has left."""

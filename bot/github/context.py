@@ -59,8 +59,16 @@ class Context:
     def server_url(self) -> str:
         return self.environ.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/")
 
-    def upsert(self, kind: str, key: str | int, body: str, number: int | None = None, *,
-               proofs: bool = False, answers: str | None = None) -> Comment:  # fmt: skip
+    def upsert(
+        self,
+        kind: str,
+        key: str | int,
+        body: str,
+        number: int | None = None,
+        *,
+        proofs: bool = False,
+        answers: str | None = None,
+    ) -> Comment:
         """Create or edit the bot's comment ``kind:key`` (no write when the text is the same);
         the job summary says which of the three happened.  With ``proofs`` its leading
         markers name this run's commits and keep those the comment named before (the

@@ -212,15 +212,22 @@ def _dismissed(gone: Sequence[ReviewEntry]) -> list[str]:
     """The dismissed reviews, folded: each linked to its comment, with the commit it was of."""
     if not gone:
         return []
-    items = [f"- [dismissed review]({e.url}) of {_revision(e)}" if e.url
-             else f"- dismissed review of {_revision(e)}" for e in gone]  # fmt: skip
+    items = [
+        f"- [dismissed review]({e.url}) of {_revision(e)}"
+        if e.url
+        else f"- dismissed review of {_revision(e)}"
+        for e in gone
+    ]
     summary = plural(len(gone), "dismissed review")
     return ["", f"<details><summary>{summary}</summary>", "", *items, "", "</details>"]
 
 
 def lint_line(errors: int, warnings: int) -> str:
-    parts = [f"{n} {word}{'s' if n > 1 else ''}"
-             for n, word in ((errors, "error"), (warnings, "warning")) if n]  # fmt: skip
+    parts = [
+        f"{n} {word}{'s' if n > 1 else ''}"
+        for n, word in ((errors, "error"), (warnings, "warning"))
+        if n
+    ]
     return LINT.format(counts=", ".join(parts)) if parts else ""
 
 
@@ -247,8 +254,15 @@ def panel_text(panel: Panel, who: Who, review_label: str, accept_label: str) -> 
     return [*lines, lint, ""] if lint else lines
 
 
-def render(panels: Sequence[Panel], *, head: str, who: Who, review_label: str,
-           accept_label: str, commands: str) -> str:  # fmt: skip
+def render(
+    panels: Sequence[Panel],
+    *,
+    head: str,
+    who: Who,
+    review_label: str,
+    accept_label: str,
+    commands: str,
+) -> str:
     """The whole comment: one block per RFD, the command list folded, and when it was made."""
     lines: list[str] = []
     for panel in panels:

@@ -75,8 +75,9 @@ def _promote_on(ctx: Context, rid: str, branch: str) -> None:
             raise Refused(NOT_YET.format(why=inline(gate.message).rstrip("."))) from None
         message = COMMIT.format(ids=rid, what="implemented", key=ctx.delivery.key)
         if commit_and_push(checkout, outcome.changed, message, ctx.environ):
-            ctx.progress.append(f"RFD {rid} marked Implemented on `{branch}`; "
-                                "its pull request not yet opened")  # fmt: skip
+            ctx.progress.append(
+                f"RFD {rid} marked Implemented on `{branch}`; its pull request not yet opened"
+            )
     finally:
         close(ctx.root, checkout)
 

@@ -40,8 +40,12 @@ STAYS = " stays open"
 REWORDED = "concern {number} counts as its comment now says (edited): {text}"
 
 
-def follow(comments: Callable[[], Sequence[Comment]], checkout: Checkout, steps: list[Step],
-           shas: list[str]) -> tuple[list[Step], dict[str, str]]:  # fmt: skip
+def follow(
+    comments: Callable[[], Sequence[Comment]],
+    checkout: Checkout,
+    steps: list[Step],
+    shas: list[str],
+) -> tuple[list[Step], dict[str, str]]:
     """``steps`` (the bot's commits ``shas``) as the comments that asked for them stand now,
     and a note for each entry that changed, keyed by the words
     :func:`bot.model.ledger_trust.forged` uses for it."""
@@ -80,8 +84,7 @@ def as_now(step: Step, comment: Comment | None) -> tuple[Step, dict[str, str]]:
     return _concerns_now(step, commands, why)
 
 
-def _concerns_now(step: Step, commands: Iterable[Command],
-                  why: str) -> tuple[Step, dict[str, str]]:  # fmt: skip
+def _concerns_now(step: Step, commands: Iterable[Command], why: str) -> tuple[Step, dict[str, str]]:
     known = {c.number for c in step.before.concerns}
     new = [c for c in step.after.concerns if c.number not in known]
     if not new:
@@ -102,8 +105,9 @@ def _concerns_now(step: Step, commands: Iterable[Command],
 
 
 def _says(commands: Iterable[Command], verb: Verb, number: int | None = None) -> bool:
-    return any(c.verb is verb and (number is None or number in (c.selection or ()))
-               for c in commands)  # fmt: skip
+    return any(
+        c.verb is verb and (number is None or number in (c.selection or ())) for c in commands
+    )
 
 
 def _resolved(before: Ledger, after: Ledger) -> list[Concern]:
@@ -121,7 +125,14 @@ def _edited(verb: str) -> str:
 
 def _event_comment(checkout: Checkout, sha: str) -> int | None:
     """The comment whose command made the bot's commit ``sha`` (its trailer), if any."""
-    out = _run(_repo(checkout.root), {}, "log", "-1", "--format=%(trailers:key=Rfd-Bot-Event,"
-               "valueonly)", "--end-of-options", sha).strip()  # fmt: skip
+    out = _run(
+        _repo(checkout.root),
+        {},
+        "log",
+        "-1",
+        "--format=%(trailers:key=Rfd-Bot-Event,valueonly)",
+        "--end-of-options",
+        sha,
+    ).strip()
     match = _EVENT.fullmatch(out.splitlines()[-1].strip()) if out else None
     return int(match["id"]) if match else None

@@ -268,14 +268,20 @@ def _progress(
 ) -> Progress:
     """The phase's progress comment, posted now (research is the first stage)."""
     snap = Snapshot(
-        "Implementing", RUNNING.format(**facts), Stage.RESEARCH,
-        run_url=run_url(ctx.environ), detail=f"branch `{facts['branch']}`",
-    )  # fmt: skip
+        "Implementing",
+        RUNNING.format(**facts),
+        Stage.RESEARCH,
+        run_url=run_url(ctx.environ),
+        detail=f"branch `{facts['branch']}`",
+    )
     progress = Progress(
-        comment or PhaseComment(ctx, key), snap, clock=ctx.clock,
+        comment or PhaseComment(ctx, key),
+        snap,
+        clock=ctx.clock,
         spent=lambda: (ctx.summary.spent.tokens, ctx.summary.spent.cost_usd),
-        run_id=run_id(ctx.environ), warn=partial(warn, ctx.summary, "editing the progress comment"),
-    )  # fmt: skip
+        run_id=run_id(ctx.environ),
+        warn=partial(warn, ctx.summary, "editing the progress comment"),
+    )
     progress.update(force=True)
     return progress
 
@@ -346,8 +352,9 @@ def _implement(
                 write_bundle(hand_to, checkout.root, _head(ctx))
         elif sha := commit_and_push(checkout, [checkout.root], message, ctx.environ):
             ctx.commits.append(sha)
-            ctx.progress.append(f"phase {label} of RFD {rid} pushed to `{branch}`; "
-                                "its pull request not yet opened")  # fmt: skip
+            ctx.progress.append(
+                f"phase {label} of RFD {rid} pushed to `{branch}`; its pull request not yet opened"
+            )
     finally:
         close(ctx.root, checkout)
     refused = [REFUSED_LINE.format(path=shown(p), reason=why) for p, why in result.refused]

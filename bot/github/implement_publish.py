@@ -82,8 +82,10 @@ def _publish(ctx: Context, handed: Handed, facts: dict[str, Any], commit: str) -
     ours = ours.strip()
     push(ctx.root, ours, facts["branch"], ctx.environ)
     ctx.commits.append(ours)  # its reply names it: the proof that the bot made it
-    ctx.progress.append(f"phase {handed.label} of RFD {handed.rid} pushed to "
-                        f"`{facts['branch']}`; its pull request not yet opened")  # fmt: skip
+    ctx.progress.append(
+        f"phase {handed.label} of RFD {handed.rid} pushed to "
+        f"`{facts['branch']}`; its pull request not yet opened"
+    )
     closes = "" if handed.failed else finish_with_phase(ctx, handed.rid, facts["branch"], ours)
     base = ctx.delivery.default_branch
     body = handed.pr_body + closes

@@ -39,8 +39,9 @@ def pr_review_marker(rid: str, reviewed: str) -> str:
 def finding_text(finding: ReviewFinding) -> str:
     icon = f"{ICON[finding.severity]} " if ICON[finding.severity] else ""
     section, message = inline(finding.section), inline(finding.message)
-    return FINDING.format(icon=icon, severity=finding.severity.value, section=section,
-                          message=message)  # fmt: skip
+    return FINDING.format(
+        icon=icon, severity=finding.severity.value, section=section, message=message
+    )
 
 
 def line_comments(
@@ -48,8 +49,9 @@ def line_comments(
 ) -> tuple[list[LineComment], int]:
     """The comments of the blocker/major findings on diff lines, and how many are elsewhere."""
     shown = [f for f in review.findings if f.severity in VISIBLE and f.line]
-    placed = [LineComment(path, f.line, finding_text(f))
-              for f in shown if f.line and on_diff(f.line)]  # fmt: skip
+    placed = [
+        LineComment(path, f.line, finding_text(f)) for f in shown if f.line and on_diff(f.line)
+    ]
     return placed, len(shown) - len(placed)
 
 

@@ -53,12 +53,16 @@ def implementation_status(ctx: Context, rid: str) -> str:
     optional = len(plan) - len(required)
     note = f" ({plural(optional, 'optional phase')} not counted)" if optional else ""
     done_count = len(required) - len(missing)
-    lines += ["", PROGRESS.format(done=done_count, total=plural(len(required), "phase"),
-                                  optional=note), ""]  # fmt: skip
+    lines += [
+        "",
+        PROGRESS.format(done=done_count, total=plural(len(required), "phase"), optional=note),
+        "",
+    ]
     if missing:
         nxt = plan[missing[0] - 1]
-        lines.append(NEXT_PHASE.format(label=phase_ids.label(nxt, missing[0]),
-                                       title=inline(nxt.title)))  # fmt: skip
+        lines.append(
+            NEXT_PHASE.format(label=phase_ids.label(nxt, missing[0]), title=inline(nxt.title))
+        )
     else:
         lines.append(NEXT_DONE)
     return "\n".join(lines)

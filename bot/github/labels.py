@@ -16,8 +16,9 @@ from bot.model import lifecycle_labels
 from bot.model.status import Status
 
 
-def sync_labels(ctx: Context, number: int, current: Iterable[str],
-                statuses: Iterable[Status]) -> None:  # fmt: skip
+def sync_labels(
+    ctx: Context, number: int, current: Iterable[str], statuses: Iterable[Status]
+) -> None:
     """Add the labels of ``statuses`` to #``number`` and take off stale lifecycle labels."""
     todo = lifecycle_labels.changes(current, statuses)
     for name in todo.remove:

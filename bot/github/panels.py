@@ -87,8 +87,9 @@ def read_row(root: Path, cfg: Config, changed: ChangedRfd, now: float, web: str 
     upcoming = _upcoming(plan, phase_ids.missing(plan, state.completed))
     try:
         at = _commit_links(root, changed.file.path, web) if cfg.consensus.enabled else None
-        decision, signed_off, blocker = _decision(store, cfg, doc, str(changed.file.rfd_id), now,
-                                                  at)  # fmt: skip
+        decision, signed_off, blocker = _decision(
+            store, cfg, doc, str(changed.file.rfd_id), now, at
+        )
     except RfdError as err:
         return Row(changed, doc.title, problem=err)
     return Row(
@@ -124,8 +125,14 @@ def _commit_links(root: Path, path: str, web: str) -> Callable[[str], str]:
 Decided = tuple[tuple[str, ...], bool | None, str]
 
 
-def _decision(store: StateStore, cfg: Config, doc: Document, rid: str, now: float,
-              at: Callable[[str], str] | None = None) -> Decided:  # fmt: skip
+def _decision(
+    store: StateStore,
+    cfg: Config,
+    doc: Document,
+    rid: str,
+    now: float,
+    at: Callable[[str], str] | None = None,
+) -> Decided:
     """The sign-off block, whether acceptance has its sign-offs and what holds it up, when
     the repository asks for them (``[consensus]``); once decided, what it was made with."""
     if not cfg.consensus.enabled:
@@ -152,8 +159,9 @@ def blocker(cfg: ConsensusSection, ledger: Ledger, found: Standing) -> str:
     """What holds acceptance up, each part naming who can move it (empty when nothing)."""
     from bot.core.markdown_safe import inline
 
-    parts = [BLOCKING_CONCERN.format(n=c.number, author=inline(c.author))
-             for c in ledger.open_concerns]  # fmt: skip
+    parts = [
+        BLOCKING_CONCERN.format(n=c.number, author=inline(c.author)) for c in ledger.open_concerns
+    ]
     if found.have < found.need:
         who = ", ".join(inline(w) for w in found.waiting) or "any reviewer"
         parts.append(MISSING_SIGN_OFFS.format(have=found.have, need=found.need, who=who))
@@ -166,23 +174,32 @@ DECIDED = "{status} with the sign-offs of {who}."
 DECIDED_ALONE = "{status}: no sign-off was recorded."
 
 
-def decided(ledger: Ledger, status: Status,
-            at: Callable[[str], str] | None = None) -> tuple[str, ...]:  # fmt: skip
+def decided(
+    ledger: Ledger, status: Status, at: Callable[[str], str] | None = None
+) -> tuple[str, ...]:
     """The Decision block of an RFD past its discussion: who signed off, on which revision
     (the sign-offs are history now: no "older revision", no "ready to accept")."""
     from bot.core.markdown_safe import inline
 
     revision = at or (lambda blob: f"`{blob[:7]}`")
-    who = ", ".join(f"{inline(a.login)} (at {rev})" if (rev := revision(a.revision))
-                    else inline(a.login) for a in ledger.approvals)  # fmt: skip
+    who = ", ".join(
+        f"{inline(a.login)} (at {rev})" if (rev := revision(a.revision)) else inline(a.login)
+        for a in ledger.approvals
+    )
     accepted = status in (Status.ACCEPTED, Status.IMPLEMENTED)
     shown = "✅ Accepted" if accepted else status.value
     line = DECIDED.format(status=shown, who=who) if who else DECIDED_ALONE.format(status=shown)
     return ("#### Decision", "", line)
 
 
-def _entry(number: int | None, counts: Counts | None, posted: PostedReview | None,
-           now: tuple[str, str, str], *, dismissed: bool = False) -> ReviewEntry:  # fmt: skip
+def _entry(
+    number: int | None,
+    counts: Counts | None,
+    posted: PostedReview | None,
+    now: tuple[str, str, str],
+    *,
+    dismissed: bool = False,
+) -> ReviewEntry:
     """``now``: the PR's head, the RFD's blob there (a review of that content is current)
     and the repository's web address (a revision links its commit)."""
     if posted is None:
@@ -193,15 +210,18 @@ def _entry(number: int | None, counts: Counts | None, posted: PostedReview | Non
     return ReviewEntry(number, posted.comment.url, counts, revision, current, dismissed, commit)
 
 
-def review_entries(row: Row, posted: Sequence[PostedReview], head: str,
-                   web: str = "") -> list[ReviewEntry]:  # fmt: skip
+def review_entries(
+    row: Row, posted: Sequence[PostedReview], head: str, web: str = ""
+) -> list[ReviewEntry]:
     """The RFD's reviews as the status comment lists them: on file (numbered), then the
     posted ones no longer on file (dismissed) or never saved (a fork's)."""
     mine = [p for p in posted if p.rfd == str(row.changed.file.rfd_id) and not p.implementation]
     now = (head, row.changed.blob, web)
     by_file = {p.saved_name: p for p in mine if p.saved_name}
-    entries = [_entry(n, counts, by_file.get(name), now)
-               for n, (name, counts) in enumerate(row.reviews, start=1)]  # fmt: skip
+    entries = [
+        _entry(n, counts, by_file.get(name), now)
+        for n, (name, counts) in enumerate(row.reviews, start=1)
+    ]
     on_file = {name for name, _ in row.reviews}
     for p in mine:
         if p.saved_name not in on_file:
@@ -209,8 +229,15 @@ def review_entries(row: Row, posted: Sequence[PostedReview], head: str,
     return entries
 
 
-def panel(row: Row, posted: Sequence[PostedReview], *, url: str, head: str,
-          lint: tuple[int, int], web: str = "") -> Panel:  # fmt: skip
+def panel(
+    row: Row,
+    posted: Sequence[PostedReview],
+    *,
+    url: str,
+    head: str,
+    lint: tuple[int, int],
+    web: str = "",
+) -> Panel:
     """``url``: the RFD at ``head``; ``web``: the repository (revisions link their commit)."""
     rid = str(row.changed.file.rfd_id)
     if row.changed.removed:

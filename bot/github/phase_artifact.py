@@ -110,8 +110,9 @@ def read(src: Path) -> Handed:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise Tampered([NO_FIELD.format(field="format")])
     shapes = {"rid": RID, "label": LABEL, "base": SHA}
-    bad = [k for k, p in shapes.items() if not isinstance(data.get(k), str) or
-           not p.fullmatch(data[k])]  # fmt: skip
+    bad = [
+        k for k, p in shapes.items() if not isinstance(data.get(k), str) or not p.fullmatch(data[k])
+    ]
     bad += [k for k in ("pr_body", "reply") if not isinstance(data.get(k), str)]
     bad += [] if isinstance(data.get("failed"), bool) else ["failed"]
     if bad:
@@ -146,9 +147,18 @@ def fetch(root: Path, src: Path, base: str) -> str:
     except (OSError, Refused) as exc:
         raise Tampered([f"the bundle cannot be read: {exc}"]) from exc
     try:
-        git_text(root, "-c", "transfer.fsckObjects=true", "fetch", "--quiet", "--no-tags",
-             "--no-write-fetch-head", "--end-of-options", str(bundle),
-             "+HEAD:refs/rfd-bot/phase")  # fmt: skip
+        git_text(
+            root,
+            "-c",
+            "transfer.fsckObjects=true",
+            "fetch",
+            "--quiet",
+            "--no-tags",
+            "--no-write-fetch-head",
+            "--end-of-options",
+            str(bundle),
+            "+HEAD:refs/rfd-bot/phase",
+        )
     except ForgeError as exc:
         raise Tampered([f"the bundle cannot be fetched: {exc}"]) from exc
     commit = git_text(root, "rev-parse", "--verify", "refs/rfd-bot/phase^{commit}").strip()
@@ -180,8 +190,9 @@ def _candidate(root: Path, path: str, mode: str, blob: str, status: str) -> Cand
         return Candidate(path, GITLINK)
     if mode not in ("100644", "100755"):
         return Candidate(path, BAD_MODE.format(mode=mode) if mode else SPECIAL)
-    return Candidate(path, read=lambda cap: _blob(root, path, blob, cap),
-                     executable=mode == "100755")  # fmt: skip
+    return Candidate(
+        path, read=lambda cap: _blob(root, path, blob, cap), executable=mode == "100755"
+    )
 
 
 def _blob(root: Path, path: str, blob: str, cap: int) -> bytes:

@@ -118,7 +118,13 @@ def _to_pr(verb: Verb, where: Where) -> str:
     if where.file_url is not None:
         issue = ITS_ISSUE.format(issue=where.tracking.md) if where.tracking else ""
         merged_in = f" in {pr.md}" if pr is not None else ""
-        return MERGED.format(rid=rid, pr=merged_in, branch=where.branch, file=where.file_url,
-                             verb=verb.value, issue=issue)  # fmt: skip
+        return MERGED.format(
+            rid=rid,
+            pr=merged_in,
+            branch=where.branch,
+            file=where.file_url,
+            verb=verb.value,
+            issue=issue,
+        )
     places = " or ".join(p.value for p in sorted(WORKS[verb], key=lambda p: p.name))
     return NOWHERE.format(verb=verb.value, places=places, rid=rid)

@@ -54,8 +54,12 @@ def submit_review(
 
 
 def _line_comment(comment: LineComment) -> dict[str, object]:
-    return {"path": comment.path, "line": comment.line, "side": "RIGHT",
-            "body": fit(redact(comment.body))}  # fmt: skip
+    return {
+        "path": comment.path,
+        "line": comment.line,
+        "side": "RIGHT",
+        "body": fit(redact(comment.body)),
+    }
 
 
 def _review(data: Mapping[str, Any]) -> Comment:

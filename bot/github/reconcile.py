@@ -86,8 +86,11 @@ def remove_stale_labels(ctx: Context, pr: PullRequest) -> list[str]:
         return []
     for label in stale:
         ctx.forge.remove_label(pr.number, label)
-    return [f"#{pr.number}: removed `{label}` (its run ended without removing it): "
-            "apply it again to retry" for label in stale]  # fmt: skip
+    return [
+        f"#{pr.number}: removed `{label}` (its run ended without removing it): "
+        "apply it again to retry"
+        for label in stale
+    ]
 
 
 def _older_than(stamp: str, now: float, age: timedelta) -> bool:

@@ -65,10 +65,17 @@ def refined_note(ws: Workspace, rid: str, result: RefineResult, done: str) -> st
 
     failed = result.stop in (StopReason.INTERRUPTED, StopReason.BUDGET)
     last = result.passes[-1].number if result.passes else 0
-    lines = [PASS.format(n=p.number, focus=p.focus.value,
-                         changed=UNFINISHED if failed and p.number == last
-                         else inline(", ".join(p.changed_sections)) or NO_CHANGE,
-                         note=_note(p.reply)) for p in result.passes]  # fmt: skip
+    lines = [
+        PASS.format(
+            n=p.number,
+            focus=p.focus.value,
+            changed=UNFINISHED
+            if failed and p.number == last
+            else inline(", ".join(p.changed_sections)) or NO_CHANGE,
+            note=_note(p.reply),
+        )
+        for p in result.passes
+    ]
     numbers = review_numbers(ws, rid, result.reviews)
     paragraphs = ["\n".join(lines)] if lines else []
     if numbers:

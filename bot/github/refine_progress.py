@@ -67,8 +67,14 @@ class RefineProgress:
         stop = result.stop.value
         if result.passes and result.stop in (StopReason.INTERRUPTED, StopReason.BUDGET):
             last = result.passes[-1]
-            item = checklist.Item(last.number, last.focus.value, checklist.ItemStatus.FAILED,
-                                  result.warning, last.number, str(last.number))  # fmt: skip
+            item = checklist.Item(
+                last.number,
+                last.focus.value,
+                checklist.ItemStatus.FAILED,
+                result.warning,
+                last.number,
+                str(last.number),
+            )
             outcome = STOPPED.format(n=last.number, stop=stop)
             self.progress.done(outcome, [*self.done, item], UNFINISHED, note)
             return
@@ -79,14 +85,23 @@ class RefineProgress:
 @contextmanager
 def refine_progress(ctx: Context, ws: Workspace, rid: str) -> Iterator[RefineProgress]:
     """The progress comment of this refine, posted now; a failure inside is written to it."""
-    snap = Snapshot("Refining", TITLE.format(rid=rid), Stage.PASS, k=1, n=MAX_PASSES,
-                    run_url=run_url(ctx.environ))  # fmt: skip
+    snap = Snapshot(
+        "Refining",
+        TITLE.format(rid=rid),
+        Stage.PASS,
+        k=1,
+        n=MAX_PASSES,
+        run_url=run_url(ctx.environ),
+    )
     key = f"{ctx.delivery.key}-refine"
     progress = Progress(
-        lambda text: ctx.upsert("progress", key, text), snap, clock=ctx.clock,
+        lambda text: ctx.upsert("progress", key, text),
+        snap,
+        clock=ctx.clock,
         spent=lambda: (ctx.summary.spent.tokens, ctx.summary.spent.cost_usd),
-        run_id=run_id(ctx.environ), warn=partial(warn, ctx.summary, "editing the progress comment"),
-    )  # fmt: skip
+        run_id=run_id(ctx.environ),
+        warn=partial(warn, ctx.summary, "editing the progress comment"),
+    )
     progress.update(force=True)
     follower = RefineProgress(progress)
     ws.bus.subscribe(TurnStarted, follower.on_turn, owner="progress")

@@ -36,9 +36,13 @@ def parse_review(text: str) -> Review:
 
 
 def resume_reviews(
-    ctx: Context, pr: PullRequest, checkout: Checkout, ws: Workspace, earlier: str,
+    ctx: Context,
+    pr: PullRequest,
+    checkout: Checkout,
+    ws: Workspace,
+    earlier: str,
     todo: list[ChangedRfd],
-) -> set[str]:  # fmt: skip
+) -> set[str]:
     """Post the reviews of ``todo`` that the commit ``earlier`` holds; the RFDs posted."""
     paths = committed_paths(checkout, earlier)
     # what was reviewed: the event's head, unless that is the bot's commit (a live head)
@@ -48,11 +52,18 @@ def resume_reviews(
         rid = str(changed.file.rfd_id)
         folder = ws.rel(ws.store.dir(rid))
         saved = [p for p in paths if p.startswith(f"{folder}/") and "reviews/" in p]
-        texts = [(p, (checkout.root / p).read_text(encoding="utf-8")) for p in saved
-                 if (checkout.root / p).is_file()]  # fmt: skip
+        texts = [
+            (p, (checkout.root / p).read_text(encoding="utf-8"))
+            for p in saved
+            if (checkout.root / p).is_file()
+        ]
         rfd = changed.file.path
-        where = Where.at(f"{ctx.server_url}/{pr.head_repo}", rfd, reviewed,
-                         (checkout.root / rfd).read_text(encoding="utf-8"))  # fmt: skip
+        where = Where.at(
+            f"{ctx.server_url}/{pr.head_repo}",
+            rfd,
+            reviewed,
+            (checkout.root / rfd).read_text(encoding="utf-8"),
+        )
         for path, text in texts:
             of = (earlier, blob_at(checkout, earlier, changed.file.path))
             submit_inline(ctx, pr, rid, parse_review(text), where)

@@ -71,8 +71,9 @@ def on_label(ctx: Context) -> None:
     assert pr is not None
     label = ctx.cfg.labels.review
     what = f"the {label} label"
-    decision = authorize(REGISTRY[Verb.REVIEW], ctx.delivery.actor, ctx.cfg, ctx.api.permission,
-                         what=what)  # fmt: skip
+    decision = authorize(
+        REGISTRY[Verb.REVIEW], ctx.delivery.actor, ctx.cfg, ctx.api.permission, what=what
+    )
     if not decision.allowed:
         refuse_label(ctx, pr.number, label, decision.reason)
         return
@@ -97,14 +98,23 @@ def review_pr(
         ctx.reply(NOTHING_TO_REVIEW)
         return Reviewed(0, 0)
     blobs = {str(c.file.rfd_id): c.blob for c in changed}
-    found = tuple(p for p in posted_reviews(ctx.forge.comments(pr.number))
-                  if p.rfd in blobs and p.is_current(pr.head_sha, blobs[p.rfd]))  # fmt: skip
+    found = tuple(
+        p
+        for p in posted_reviews(ctx.forge.comments(pr.number))
+        if p.rfd in blobs and p.is_current(pr.head_sha, blobs[p.rfd])
+    )
     todo = [c for c in changed if str(c.file.rfd_id) not in {p.rfd for p in found}]
     if not todo:
         ctx.summary.note(f"every RFD of #{pr.number} is already reviewed at {short(pr.head_sha)}")
         return Reviewed(0, len(changed), found)
-    checkout = open_pull(ctx.root, pr, ctx.api, ctx.environ, paths=[c.file.path for c in changed],
-                         guarded=[ctx.cfg.rfd_dir])  # fmt: skip
+    checkout = open_pull(
+        ctx.root,
+        pr,
+        ctx.api,
+        ctx.environ,
+        paths=[c.file.path for c in changed],
+        guarded=[ctx.cfg.rfd_dir],
+    )
     try:
         head = _review_in(ctx, pr, checkout, todo, model)
         with cosmetic(ctx.summary, "refreshing the status comment"):
@@ -114,24 +124,31 @@ def review_pr(
     return Reviewed(len(todo), len(changed) - len(todo))
 
 
-def _review_in(ctx: Context, pr: PullRequest, checkout: Checkout, todo: list[ChangedRfd],
-               model: str | None) -> str:  # fmt: skip
+def _review_in(
+    ctx: Context, pr: PullRequest, checkout: Checkout, todo: list[ChangedRfd], model: str | None
+) -> str:
     from bot.lifecycle.review import review
 
     ws = open_workspace(ctx, checkout.root, pr)
     earlier = delivery_commit(ctx, checkout, pr.number)
     resumed = resume_reviews(ctx, pr, checkout, ws, earlier, todo) if earlier else set()
-    results = [review(ws, str(c.file.rfd_id), model=model) for c in todo
-               if str(c.file.rfd_id) not in resumed]  # fmt: skip
+    results = [
+        review(ws, str(c.file.rfd_id), model=model)
+        for c in todo
+        if str(c.file.rfd_id) not in resumed
+    ]
     if not results:
         return earlier or pr.head_sha
-    message = COMMIT.format(ids=", ".join(r.rfd_id for r in results), what="review",
-                            key=ctx.delivery.key)  # fmt: skip
+    message = COMMIT.format(
+        ids=", ".join(r.rfd_id for r in results), what="review", key=ctx.delivery.key
+    )
     sha = commit_and_push(checkout, [p for r in results for p in r.changed], message, ctx.environ)
     if sha:
         ctx.commits.append(sha)
-        ctx.progress.append(f"review of RFD {', '.join(r.rfd_id for r in results)} committed to "
-                            f"`{checkout.branch}` as {short(sha)}; not yet posted")  # fmt: skip
+        ctx.progress.append(
+            f"review of RFD {', '.join(r.rfd_id for r in results)} committed to "
+            f"`{checkout.branch}` as {short(sha)}; not yet posted"
+        )
     head = sha or pr.head_sha
     notes = [n for n in (offline_note(ws, model), checkout.note) if n]
     paths = {str(c.file.rfd_id): c.file.path for c in todo}
@@ -151,8 +168,9 @@ def _review_in(ctx: Context, pr: PullRequest, checkout: Checkout, todo: list[Cha
     return head
 
 
-def review_comment(result: ReviewOutcome, of: tuple[str, str], kept: Kept,
-                   notes: list[str], where: Where) -> str:  # fmt: skip
+def review_comment(
+    result: ReviewOutcome, of: tuple[str, str], kept: Kept, notes: list[str], where: Where
+) -> str:
     """The review as posted: markers (``of``: the head after the bot's commit and the RFD's
     blob reviewed), the verdict-first review under its number, notes (the review's own
     notices too: what was cut, the diff's base) and a footer."""
@@ -160,8 +178,9 @@ def review_comment(result: ReviewOutcome, of: tuple[str, str], kept: Kept,
     markers = [review_marker(result.rfd_id, where.sha), head_marker(head), *blob_markers(blob)]
     notes = [*notes, *result.notices]
     text = review_post.render(result.review, rid=result.rfd_id, where=where, number=kept.number)
-    return "\n".join([*markers, text, *(f"> {inline(n)}" for n in notes), "",
-                      footer(result, where, kept)])  # fmt: skip
+    return "\n".join(
+        [*markers, text, *(f"> {inline(n)}" for n in notes), "", footer(result, where, kept)]
+    )
 
 
 def footer(result: ReviewOutcome, where: Where, kept: Kept) -> str:
@@ -173,6 +192,12 @@ def footer(result: ReviewOutcome, where: Where, kept: Kept) -> str:
         parts = ["offline structural checks", f"of {where.commit()}", place, *run]
     else:
         cost = "cost unknown" if result.cost_usd is None else f"${result.cost_usd:.4f}"
-        parts = [f"model `{inline(result.model)}`", f"{result.usage.total:,} tokens", cost,
-                 f"of {where.commit()}", place, *run]  # fmt: skip
+        parts = [
+            f"model `{inline(result.model)}`",
+            f"{result.usage.total:,} tokens",
+            cost,
+            f"of {where.commit()}",
+            place,
+            *run,
+        ]
     return f"<sub>{' · '.join(parts)}</sub>"

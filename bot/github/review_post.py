@@ -22,8 +22,9 @@ from bot.model.reviews import Review, ReviewFinding, Severity
 ICON = {Severity.BLOCKER: "🛑", Severity.MAJOR: "⚠️", Severity.MINOR: "", Severity.NIT: ""}
 VISIBLE = (Severity.BLOCKER, Severity.MAJOR)
 HEADING = "### 🔍 {kind} of RFD {rid} — {tally}"
-NUMBERED = re.compile(r"^### 🔍 (?:Review|Implementation review)(?P<number> \d+)? of RFD ",
-                      re.MULTILINE)  # fmt: skip
+NUMBERED = re.compile(
+    r"^### 🔍 (?:Review|Implementation review)(?P<number> \d+)? of RFD ", re.MULTILINE
+)
 """The heading's number: the one the status comment and ``/rfd dismiss`` use."""
 VERDICT = {
     Severity.BLOCKER: "**Not ready to accept:** resolve the blocking findings below first.",
@@ -32,8 +33,10 @@ VERDICT = {
 }
 CLEAN = "**Nothing to fix** as far as this review sees."
 MORE = "{findings}{questions}"
-OFFLINE_TAIL = re.compile(r"\s*Offline review: structure only — set an API key for a review "
-                          r"of the (?:content|code)\.")  # fmt: skip
+OFFLINE_TAIL = re.compile(
+    r"\s*Offline review: structure only — set an API key for a review "
+    r"of the (?:content|code)\."
+)
 """The CLI's advice at the end of an offline summary: said once, in the note, on GitHub."""
 
 
@@ -117,14 +120,25 @@ def _table(findings: list[ReviewFinding], where: Where) -> list[str]:
 def _folded(rest: list[ReviewFinding], questions: tuple[str, ...], where: Where) -> list[str]:
     if not rest and not questions:
         return []
-    kinds = ", ".join(plural(sum(f.severity is s for f in rest), s.value)
-                      for s in Severity if any(f.severity is s for f in rest))  # fmt: skip
-    what = [f"{plural(len(rest), 'more finding')} ({kinds})" if rest else "",
-            plural(len(questions), "question") if questions else ""]  # fmt: skip
+    kinds = ", ".join(
+        plural(sum(f.severity is s for f in rest), s.value)
+        for s in Severity
+        if any(f.severity is s for f in rest)
+    )
+    what = [
+        f"{plural(len(rest), 'more finding')} ({kinds})" if rest else "",
+        plural(len(questions), "question") if questions else "",
+    ]
     summary = " and ".join(w for w in what if w)
     asked = ["**Questions**", "", *(f"- {inline(q)}" for q in questions), ""] if questions else []
-    return [f"<details><summary>{summary}</summary>", "", *_table(rest, where), *asked,
-            "</details>", ""]  # fmt: skip
+    return [
+        f"<details><summary>{summary}</summary>",
+        "",
+        *_table(rest, where),
+        *asked,
+        "</details>",
+        "",
+    ]
 
 
 def renumbered(body: str, number: int) -> str:

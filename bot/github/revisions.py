@@ -140,12 +140,14 @@ def dismissed(review: PostedReview, web: str, by: str = "") -> str:
     commit = f"[`{review.reviewed}`]({web}/commit/{review.reviewed})"
     said = DISMISSED_BY.format(login=inline(by)) if by else ""
     note = DISMISSED.format(by=said, rfd=review.rfd, commit=commit)
-    return "\n".join([*lines[:cut], DISMISSED_MARK, note, "", FOLDED, "", *lines[cut:], "",
-                      "</details>"])  # fmt: skip
+    return "\n".join(
+        [*lines[:cut], DISMISSED_MARK, note, "", FOLDED, "", *lines[cut:], "", "</details>"]
+    )
 
 
-def brought_up_to_date(review: PostedReview, number: int | None, *, current: bool, web: str,
-                       by: str = "") -> str:  # fmt: skip
+def brought_up_to_date(
+    review: PostedReview, number: int | None, *, current: bool, web: str, by: str = ""
+) -> str:
     """What the comment of ``review`` says now: dismissed (its file is gone), else under the
     number it has now, with a banner when it is of an older revision (``current`` False)."""
     from bot.github.review_post import renumbered

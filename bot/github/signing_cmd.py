@@ -87,8 +87,9 @@ def do_sign(ctx: Context, command: Command) -> str:
     return "\n".join([f"{inline(result.message)}. {done}", *forged, "", *block])
 
 
-def _not_by_an_author(ctx: Context, pr: PullRequest, checkout: Checkout, ws: Workspace,
-                      command: Command, rid: str) -> None:  # fmt: skip
+def _not_by_an_author(
+    ctx: Context, pr: PullRequest, checkout: Checkout, ws: Workspace, command: Command, rid: str
+) -> None:
     """Refused when an author of the RFD approves it or resolves another's concern."""
     login = ctx.delivery.actor.login
     if command.verb is Verb.APPROVE:
@@ -96,8 +97,7 @@ def _not_by_an_author(ctx: Context, pr: PullRequest, checkout: Checkout, ws: Wor
             raise Refused(AUTHOR_MAY_NOT_APPROVE.format(login=login))
     elif command.verb is Verb.RESOLVE:
         (number,) = command.selection or (0,)
-        found = next((c for c in ws.store.read_consensus(rid).concerns if c.number == number),
-                     None)  # fmt: skip
+        found = next((c for c in ws.store.read_consensus(rid).concerns if c.number == number), None)
         if (
             found is not None
             and not same_login(found.author, login)
@@ -107,8 +107,9 @@ def _not_by_an_author(ctx: Context, pr: PullRequest, checkout: Checkout, ws: Wor
             raise Refused(AUTHOR_MAY_NOT_RESOLVE.format(login=login, number=number, author=author))
 
 
-def _step(ctx: Context, ws: Workspace, command: Command, rid: str, login: str,
-          entry: str) -> signoff.SignOff:  # fmt: skip
+def _step(
+    ctx: Context, ws: Workspace, command: Command, rid: str, login: str, entry: str
+) -> signoff.SignOff:
     if command.verb is Verb.APPROVE:
         return signoff.approve(ws, rid, login, reviewer=entry)
     if command.verb is Verb.CONCERN:

@@ -87,8 +87,9 @@ def lint(ctx: Context, root: Path, rows: list[Row]) -> Lint:
     return counts
 
 
-def render(ctx: Context, rows: list[Row], lint: Lint, posted: list[PostedReview], *,
-           repo: str, head: str) -> str:  # fmt: skip
+def render(
+    ctx: Context, rows: list[Row], lint: Lint, posted: list[PostedReview], *, repo: str, head: str
+) -> str:
     """The status comment of ``rows`` at ``head`` (a sha or a branch) of ``repo``."""
     panels = []
     for row in rows:
@@ -101,8 +102,14 @@ def render(ctx: Context, rows: list[Row], lint: Lint, posted: list[PostedReview]
     cfg = ctx.cfg
     who = dashboard.Who(who_may(REGISTRY[Verb.REVIEW], cfg), who_may(REGISTRY[Verb.ACCEPT], cfg))
     labels = cfg.labels
-    return dashboard.render(panels, head=short(head), who=who, review_label=labels.review,
-                            accept_label=labels.accept, commands=command_table(cfg))  # fmt: skip
+    return dashboard.render(
+        panels,
+        head=short(head),
+        who=who,
+        review_label=labels.review,
+        accept_label=labels.accept,
+        commands=command_table(cfg),
+    )
 
 
 def _with_forged(ctx: Context, made: dashboard.Panel) -> dashboard.Panel:
@@ -148,9 +155,15 @@ def post_status(ctx: Context, pr: PullRequest) -> Comment | None:
     return found
 
 
-def refresh(ctx: Context, pr: PullRequest, root: Path, head: str,
-            changed: list[ChangedRfd] | None = None, *,
-            dismissed_by: str = "") -> Comment:  # fmt: skip
+def refresh(
+    ctx: Context,
+    pr: PullRequest,
+    root: Path,
+    head: str,
+    changed: list[ChangedRfd] | None = None,
+    *,
+    dismissed_by: str = "",
+) -> Comment:
     """After the bot changed the PR (accept, review, dismiss, refine, done): the status
     comment and the label as of ``head``, read from the checkout at ``root``; the review
     comments renumbered, a dismissed one folded (``dismissed_by``: who dismissed it)."""
@@ -175,8 +188,15 @@ def _write(ctx: Context, pr: PullRequest, body: str, rows: list[Row]) -> Comment
     return found
 
 
-def update_reviews(ctx: Context, pr: PullRequest, posted: list[PostedReview], rows: list[Row],
-                   *, head: str = "", by: str = "") -> None:  # fmt: skip
+def update_reviews(
+    ctx: Context,
+    pr: PullRequest,
+    posted: list[PostedReview],
+    rows: list[Row],
+    *,
+    head: str = "",
+    by: str = "",
+) -> None:
     """Bring the bot's review comments in line with the branch: a dismissed one folded (by
     ``by``, when known), the others under the number they have now; with ``head`` (a push),
     those of another content of their RFD get a banner.  One edit per comment that changed."""

@@ -106,8 +106,11 @@ def unlinked(doc: Document, issue: Issue) -> RfdError | None:
     field = next((f for f in doc.fields if normalize_key(f.key) == "tracking issue"), None)
     line = field.line if field else doc.heading_line
     rid, number = str(doc.rfd_id), issue.number
-    message = (UNLINKED.format(rid=rid, number=number) if linked is None
-               else MISLINKED.format(rid=rid, linked=linked, number=number))  # fmt: skip
+    message = (
+        UNLINKED.format(rid=rid, number=number)
+        if linked is None
+        else MISLINKED.format(rid=rid, linked=linked, number=number)
+    )
     verb = "add the line" if field is None else "make that line"
     hint = LINK_HINT.format(verb=verb, number=number, url=issue.url)
     return RfdError(message, path=doc.path, line=line, hint=hint)

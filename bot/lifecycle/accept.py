@@ -72,11 +72,15 @@ def extract_plan(ws: Workspace, query: str, *, model: str | None = None) -> Extr
         f"no plan to extract: {result.problem}{offline}",
         path=file.path,
         line=section.line if section else None,
-        hint=("set ANTHROPIC_API_KEY (or OPENAI_API_KEY with provider.base_url) to let the "
-              "model read the plan, or " if offline else "")
+        hint=(
+            "set ANTHROPIC_API_KEY (or OPENAI_API_KEY with provider.base_url) to let the "
+            "model read the plan, or "
+            if offline
+            else ""
+        )
         + "write `### Phase 1: Title` blocks with a description under "
         "`## Implementation Plan`, then run accept again (nothing was promoted)",
-    )  # fmt: skip
+    )
 
 
 def accept(ws: Workspace, query: str, *, model: str | None = None) -> AcceptOutcome:

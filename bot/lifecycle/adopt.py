@@ -134,8 +134,9 @@ def _drafts_added(root: Path, rfd_dir: str) -> tuple[tuple[int, int], ...] | Non
     present just before; None outside git or without history."""
     command = ["git", "log", "--reverse", "--no-renames", "--format=@%h", "--name-status"]
     try:
-        done = subprocess.run([*command, "--", rfd_dir], cwd=root, capture_output=True,
-                              text=True, check=False)  # fmt: skip
+        done = subprocess.run(
+            [*command, "--", rfd_dir], cwd=root, capture_output=True, text=True, check=False
+        )
     except OSError:
         return None
     if done.returncode != 0:
@@ -254,8 +255,7 @@ def _with_dialect(text: str, found: dialect.Dialect) -> str:
     """The configuration with the dialect's evidence in its header and, for a corpus with
     its own status words, its ``[statuses]`` table."""
     head, _, rest = text.partition("\n# Statuses in use:")
-    lines = [head, f"# Layout: {found.layout_evidence}.",
-             f"# Header: {found.form_evidence}."]  # fmt: skip
+    lines = [head, f"# Layout: {found.layout_evidence}.", f"# Header: {found.form_evidence}."]
     text = "\n".join(lines) + "\n# Statuses in use:" + rest
     if found.own_words:
         text = text.rstrip("\n") + "\n" + "\n".join(dialect.render_statuses(found)) + "\n"

@@ -93,8 +93,17 @@ def read_history(root: Path, cfg: Config) -> History:
             statuses.append(parse(text, path).status)
         except RfdError:
             continue  # an RFD that did not parse then tells nothing of the process
-    deleted = _git(root, "log", "-M", "--diff-filter=D", "--format=", "--name-only", "--",
-                   cfg.rfd_dir, ok=(0, 128))  # fmt: skip
+    deleted = _git(
+        root,
+        "log",
+        "-M",
+        "--diff-filter=D",
+        "--format=",
+        "--name-only",
+        "--",
+        cfg.rfd_dir,
+        ok=(0, 128),
+    )
     gone = sorted(
         {p for p in deleted.splitlines() if _published(p, dirs) and not (root / p).exists()}
     )
@@ -106,8 +115,17 @@ Dirs = tuple[str, str, str]
 
 
 def _added(root: Path, dirs: Dirs) -> Iterator[tuple[str, str]]:
-    out = _git(root, "log", "-M", "--diff-filter=A", "--format=%x00%H", "--name-only", "--",
-               dirs[0], ok=(0, 128))  # fmt: skip
+    out = _git(
+        root,
+        "log",
+        "-M",
+        "--diff-filter=A",
+        "--format=%x00%H",
+        "--name-only",
+        "--",
+        dirs[0],
+        ok=(0, 128),
+    )
     for block in out.split("\0")[1:]:
         sha, _, names = block.partition("\n")
         for name in names.split():
@@ -134,8 +152,13 @@ def _cat(root: Path, specs: list[str]) -> list[str]:
     """The texts of ``rev:path`` blobs, with one ``git cat-file --batch``."""
     if not specs:
         return []
-    proc = subprocess.run(["git", "cat-file", "--batch"], cwd=root, check=False,
-                          input="\n".join(specs).encode() + b"\n", capture_output=True)  # fmt: skip
+    proc = subprocess.run(
+        ["git", "cat-file", "--batch"],
+        cwd=root,
+        check=False,
+        input="\n".join(specs).encode() + b"\n",
+        capture_output=True,
+    )
     data, texts, pos = proc.stdout, [], 0
     for _ in specs:
         end = data.index(b"\n", pos)
@@ -149,6 +172,8 @@ def _cat(root: Path, specs: list[str]) -> list[str]:
 def _git(root: Path, *args: str, ok: tuple[int, ...] = (0,)) -> str:
     proc = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=False)
     if proc.returncode not in ok:
-        raise RfdError(f"git {args[0]} failed: {proc.stderr.strip()}",
-                       hint="run rfd adopt at the root of a git repository")  # fmt: skip
+        raise RfdError(
+            f"git {args[0]} failed: {proc.stderr.strip()}",
+            hint="run rfd adopt at the root of a git repository",
+        )
     return proc.stdout if proc.returncode == 0 else ""

@@ -95,15 +95,26 @@ SHORT_PAUSED = "the final comment period is paused by a concern ({fcp} restarts 
 SHORT_RUNNING = "the final comment period runs until {end}"
 COMMANDS = {
     True: {"approve": "`/rfd approve`", "resolve": "`/rfd resolve {n}`", "fcp": "`/rfd fcp`"},
-    False: {"approve": "`rfd approve {rfd}`", "resolve": "`rfd resolve {rfd} {n}`",
-            "fcp": "`rfd fcp {rfd}`"},
-}  # fmt: skip
+    False: {
+        "approve": "`rfd approve {rfd}`",
+        "resolve": "`rfd resolve {rfd} {n}`",
+        "fcp": "`rfd fcp {rfd}`",
+    },
+}
 """The commands the block names: slash commands on GitHub, ``rfd`` in the terminal."""
 
 
-def block(cfg: ConsensusSection, ledger: Ledger, rfd: str, rev: str, now: float,
-          heading: str = HEADING, *, slash: bool = False,
-          at: Callable[[str], str] | None = None) -> list[str]:  # fmt: skip
+def block(
+    cfg: ConsensusSection,
+    ledger: Ledger,
+    rfd: str,
+    rev: str,
+    now: float,
+    heading: str = HEADING,
+    *,
+    slash: bool = False,
+    at: Callable[[str], str] | None = None,
+) -> list[str]:
     """The "Decision" block of one RFD: sign-offs, open concerns, the final comment period,
     and in one line what acceptance still waits for (``slash``: said as GitHub commands;
     ``at``: how a sign-off's revision is shown, its blob's short sha by default)."""
@@ -113,25 +124,31 @@ def block(cfg: ConsensusSection, ledger: Ledger, rfd: str, rev: str, now: float,
     concerns = ledger.open_concerns
     if concerns:
         lines += ["", "Open concerns:", ""]
-        lines += [f"- **Concern {c.number}** by {inline(c.author)}: {inline(c.text)}{_link(c)}"
-                  for c in concerns]  # fmt: skip
+        lines += [
+            f"- **Concern {c.number}** by {inline(c.author)}: {inline(c.text)}{_link(c)}"
+            for c in concerns
+        ]
     if ledger.fcp is not None and ledger.fcp.elapsed(now):
         lines += ["", _fcp_line(ledger, now)]
     parts = _waiting_for(cfg, ledger, rfd, rev, now, COMMANDS[slash])
     return [*lines, "", NOT_YET.format(parts="; ".join(parts)) if parts else READY]
 
 
-def _waiting_for(cfg: ConsensusSection, ledger: Ledger, rfd: str, rev: str, now: float,
-                 commands: dict[str, str]) -> list[str]:  # fmt: skip
+def _waiting_for(
+    cfg: ConsensusSection, ledger: Ledger, rfd: str, rev: str, now: float, commands: dict[str, str]
+) -> list[str]:
     """What acceptance waits for, each part short and naming the command that moves it."""
     found = standing(cfg, ledger, rfd, rev, now)
     parts = []
     if found.have < found.need:
         approve = commands["approve"].format(rfd=rfd)
         parts.append(SHORT_APPROVALS.format(have=found.have, need=found.need, approve=approve))
-    parts += [SHORT_CONCERN.format(number=c.number,
-                                   resolve=commands["resolve"].format(rfd=rfd, n=c.number))
-              for c in ledger.open_concerns]  # fmt: skip
+    parts += [
+        SHORT_CONCERN.format(
+            number=c.number, resolve=commands["resolve"].format(rfd=rfd, n=c.number)
+        )
+        for c in ledger.open_concerns
+    ]
     fcp, start = ledger.fcp, commands["fcp"].format(rfd=rfd)
     if cfg.fcp_days and fcp is None:
         parts.append(SHORT_NO_FCP.format(fcp=start))

@@ -26,8 +26,14 @@ class Dependent(NamedTuple):
     """``requires`` or ``extends`` (both when it does both: ``requires and extends``)."""
 
     def warning(self, rfd_id: str, new: Status) -> str:
-        return WARNING.format(other=self.rfd_id, status=self.status.value, path=self.path,
-                              verb=self.verb, rfd=rfd_id, new=new.value)  # fmt: skip
+        return WARNING.format(
+            other=self.rfd_id,
+            status=self.status.value,
+            path=self.path,
+            verb=self.verb,
+            rfd=rfd_id,
+            new=new.value,
+        )
 
 
 def dependents(ws: Workspace, rfd_id: str) -> list[Dependent]:

@@ -29,9 +29,22 @@ from bot.model.vocabulary import word_for
 
 RFC_TEMPLATES = ("0000-template.md", "template.md")
 """Where RFC repositories keep their template: at the root or beside the RFCs."""
-PER_DOCUMENT = frozenset({"state", "stage", "status", "authors", "author", "discussion",
-                          "labels", "prs", "start-date", "release-date", "release-versions",
-                          "title"})  # fmt: skip
+PER_DOCUMENT = frozenset(
+    {
+        "state",
+        "stage",
+        "status",
+        "authors",
+        "author",
+        "discussion",
+        "labels",
+        "prs",
+        "start-date",
+        "release-date",
+        "release-versions",
+        "title",
+    }
+)
 """Keys whose value belongs to one RFD: a new one starts them afresh."""
 PROPOSAL = 0
 """The number of an RFC whose pull request is not open yet (``0000-slug.md``)."""
@@ -73,11 +86,13 @@ def place(root: Path, rfd_dir: str, files: list[RfdFile], shape: Shape, slug: st
     return path
 
 
-def render(root: Path, rfd_dir: str, shape: Shape, rfd_id: RfdId, title: str, authors: str,
-           date: str) -> str:  # fmt: skip
+def render(
+    root: Path, rfd_dir: str, shape: Shape, rfd_id: RfdId, title: str, authors: str, date: str
+) -> str:
     """The new RFD's text in the corpus's form."""
-    template = next((p for d in (root, root / rfd_dir) for n in RFC_TEMPLATES
-                     if (p := d / n).is_file()), None)  # fmt: skip
+    template = next(
+        (p for d in (root, root / rfd_dir) for n in RFC_TEMPLATES if (p := d / n).is_file()), None
+    )
     if template is not None and not shape.directory:
         return _from_template(template.read_text(encoding="utf-8"), title, date)
     if shape.sample.form == ADOC:
@@ -124,8 +139,11 @@ def _front_matter(shape: Shape, rfd_id: RfdId, title: str, authors: str) -> str:
 
 
 def _asciidoc(shape: Shape, rfd_id: RfdId, title: str, authors: str) -> str:
-    lines = [f":{f.key}:{(' ' + f.value) if f.value else ''}" for f in shape.sample.fields
-             if f.key.casefold() not in PER_DOCUMENT]  # fmt: skip
+    lines = [
+        f":{f.key}:{(' ' + f.value) if f.value else ''}"
+        for f in shape.sample.fields
+        if f.key.casefold() not in PER_DOCUMENT
+    ]
     lines += [f":{shape.sample.status_key}: {_draft_word(shape)}", f":authors: {authors}", ""]
     lines.append(_heading(shape, rfd_id, title, "="))
     return "\n".join(lines) + "\n" + _sections(shape, "==")

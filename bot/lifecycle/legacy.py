@@ -36,17 +36,24 @@ def track(ws: Workspace, query: str) -> TrackOutcome:
     rid = str(file.rfd_id)
     doc = ws.document(file)
     if doc.status not in TRACKED:
-        raise TransitionError(f"RFD {rid} is {doc.status.value}: `rfd track` takes an RFD that is "
-                              "Accepted or Implemented already", path=file.path,
-                              hint=NOT_ACCEPTED_HINT.format(id=rid))  # fmt: skip
+        raise TransitionError(
+            f"RFD {rid} is {doc.status.value}: `rfd track` takes an RFD that is "
+            "Accepted or Implemented already",
+            path=file.path,
+            hint=NOT_ACCEPTED_HINT.format(id=rid),
+        )
     plan_path = ws.rel(ws.store.path(rid, "plan.json"))
     if ws.store.read_plan(rid) is not None:
-        raise AlreadyExists(f"RFD {rid} is tracked already: {plan_path} exists", path=file.path,
-                            hint=HAS_PLAN_HINT.format(id=rid, plan=plan_path))  # fmt: skip
+        raise AlreadyExists(
+            f"RFD {rid} is tracked already: {plan_path} exists",
+            path=file.path,
+            hint=HAS_PLAN_HINT.format(id=rid, plan=plan_path),
+        )
     found = plan.extract(doc)
     if not found.phases:
-        raise InvalidStructure(f"no plan to extract: {found.problem}", path=file.path,
-                               hint=NO_PLAN_HINT.format(id=rid))  # fmt: skip
+        raise InvalidStructure(
+            f"no plan to extract: {found.problem}", path=file.path, hint=NO_PLAN_HINT.format(id=rid)
+        )
     path = ws.store.write_plan(rid, found.phases)
     labels = ", ".join(phase_ids.labels(found.phases))
     message = (

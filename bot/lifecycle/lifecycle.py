@@ -235,15 +235,21 @@ def _replace_draft(
 
 
 def _write_new(
-    ws: Workspace, path: Path, rid: RfdId, category: str, title: str, authors: str,
+    ws: Workspace,
+    path: Path,
+    rid: RfdId,
+    category: str,
+    title: str,
+    authors: str,
     shape: dialect_new.Shape | None = None,
-) -> NewOutcome:  # fmt: skip
+) -> NewOutcome:
     authors = authors or (ws.vcs.author() if ws.vcs is not None else "") or "TBD"
     if shape is None:
         text = drafting.render(ws.root, ws.config, category, rid, title, authors, _today(ws))
     else:
-        text = dialect_new.render(ws.root, ws.config.rfd_dir, shape, rid, title, authors,
-                                  _today(ws))  # fmt: skip
+        text = dialect_new.render(
+            ws.root, ws.config.rfd_dir, shape, rid, title, authors, _today(ws)
+        )
     path.parent.mkdir(parents=True, exist_ok=True)
     ws.write_rfd(path, text)
     ws.refresh()

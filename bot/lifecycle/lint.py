@@ -57,9 +57,13 @@ NO_SETTINGS = LintSettings()
 
 
 def lint_document(
-    doc: Document, *, known: Mapping[RfdId, Status], file: RfdFile | None = None,
-    settings: LintSettings = NO_SETTINGS, corpus: Corpus | None = None,
-) -> list[Finding]:  # fmt: skip
+    doc: Document,
+    *,
+    known: Mapping[RfdId, Status],
+    file: RfdFile | None = None,
+    settings: LintSettings = NO_SETTINGS,
+    corpus: Corpus | None = None,
+) -> list[Finding]:
     """Every finding for a parsed RFD, in line order, at its configured severity (rules
     turned ``off`` left out); the cross-RFD rules run only when a ``corpus`` is given."""
     ctx = Context(doc, known, file)
@@ -87,9 +91,14 @@ def configured(found: list[Finding], settings: LintSettings) -> list[Finding]:
 
 
 def lint_text(
-    text: str, path: str, *, known: Mapping[RfdId, Status], file: RfdFile | None = None,
-    settings: LintSettings = NO_SETTINGS, corpus: Corpus | None = None,
-) -> list[Finding]:  # fmt: skip
+    text: str,
+    path: str,
+    *,
+    known: Mapping[RfdId, Status],
+    file: RfdFile | None = None,
+    settings: LintSettings = NO_SETTINGS,
+    corpus: Corpus | None = None,
+) -> list[Finding]:
     """Parse and lint; a document that does not parse gives one finding saying why."""
     try:
         doc = parse(text, path)

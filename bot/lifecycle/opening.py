@@ -111,10 +111,15 @@ def open_workspace(
         from bot.plugins import load_plugins
 
         ws.plugins = load_plugins(
-            ws.bus, resolved, root=root, store=store, llm=llm, environ=environ,
+            ws.bus,
+            resolved,
+            root=root,
+            store=store,
+            llm=llm,
+            environ=environ,
             route=_plugin_route(providers),
             prompt_root=prompt_root,
-        )  # fmt: skip
+        )
     return ws
 
 

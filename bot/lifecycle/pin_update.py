@@ -51,8 +51,9 @@ class PinUpdate:
         return [action_pin.compare_url(self.repo, old, self.release.tag) for old in olds]
 
 
-def update(root: Path, releases: Releases, to: str | None = None, *,
-           online: bool = True) -> PinUpdate:  # fmt: skip
+def update(
+    root: Path, releases: Releases, to: str | None = None, *, online: bool = True
+) -> PinUpdate:
     """Re-pin every workflow to ``to`` (a release tag), else to the newest release."""
     texts = {path: read_exact(path) for path in workflow_files(root)}
     found = {path: action_pin.pins(_rel(root, path), text) for path, text in texts.items()}
@@ -95,8 +96,7 @@ def _target(repo: str, releases: Releases, to: str | None, online: bool) -> Rele
         if newest is None and not online:
             raise ForgeUnreachable(OFFLINE.format(repo=repo), hint=OFFLINE_HINT.format(repo=repo))
         if newest is None:
-            raise FileNotFound(f"{repo} has no release yet",
-                               hint="name a tag: `rfd pin --to TAG`")  # fmt: skip
+            raise FileNotFound(f"{repo} has no release yet", hint="name a tag: `rfd pin --to TAG`")
         return newest
     sha = releases.commit_of(repo, to)
     if sha is None and not online:

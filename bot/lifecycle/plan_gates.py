@@ -48,8 +48,9 @@ def check(ws: Workspace, file: RfdFile, target: Status) -> None:
     if target is Status.IMPLEMENTED:
         missing = phase_ids.missing(plan, ws.store.done_phases(rid, plan))
         if missing:
-            names = ", ".join(f"{phase_ids.label(plan[i - 1], i)}. {plan[i - 1].title}"
-                              for i in missing)  # fmt: skip
+            names = ", ".join(
+                f"{phase_ids.label(plan[i - 1], i)}. {plan[i - 1].title}" for i in missing
+            )
             raise GateError(
                 f"RFD {rid} still has phases to do: {names}",
                 path=file.path,

@@ -87,8 +87,10 @@ def _write_config(root: Path, overwrite: bool, changes: list[str], kept: list[st
 def _differs(current: Config, detected: Config) -> bool:
     """Would the detected conventions change what the current configuration says?"""
     return (current.rfd, current.conventions, dict(current.statuses)) != (
-        detected.rfd, detected.conventions, dict(detected.statuses),
-    )  # fmt: skip
+        detected.rfd,
+        detected.conventions,
+        dict(detected.statuses),
+    )
 
 
 def _state_committed(root: Path, state_root: str) -> list[str]:
@@ -118,8 +120,13 @@ def _ignored(root: Path, state_root: str) -> bool:
 
     paths = [f"{state_root}/{sample}" for sample in SAMPLE_STATE_FILES]
     try:
-        found = subprocess.run(["git", "check-ignore", "--no-index", "--", *paths], cwd=root,
-                               capture_output=True, text=True, check=False)  # fmt: skip
+        found = subprocess.run(
+            ["git", "check-ignore", "--no-index", "--", *paths],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
     except OSError:
         return False
     return bool(found.stdout.strip())

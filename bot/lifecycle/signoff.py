@@ -125,8 +125,9 @@ def start_fcp(ws: Workspace, query: str, login: str) -> SignOff:
     ledger = consensus.start_fcp(ledger, rid, login, days, ws.clock())
     assert ledger.fcp is not None
     end = consensus.day(ledger.fcp.end)
-    return _save(ws, rid, ledger, f"final comment period of RFD {rid} started by {login}: "
-                 f"it ends {end}")  # fmt: skip
+    return _save(
+        ws, rid, ledger, f"final comment period of RFD {rid} started by {login}: it ends {end}"
+    )
 
 
 def current_standing(ws: Workspace, query: str) -> Standing:

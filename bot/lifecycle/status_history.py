@@ -18,8 +18,14 @@ def status_changes(root: Path, rfd_dir: str) -> Counter[tuple[str, str]]:
     removed and an added status line in one file of one commit)."""
     command = ["git", "log", "--format=@%h", "-p", "--unified=0", "--no-renames", "--no-color"]
     try:
-        done = subprocess.run([*command, "--", rfd_dir], cwd=root, capture_output=True,
-                              text=True, check=False, errors="replace")  # fmt: skip
+        done = subprocess.run(
+            [*command, "--", rfd_dir],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=False,
+            errors="replace",
+        )
     except OSError:
         return Counter()
     changes: Counter[tuple[str, str]] = Counter()

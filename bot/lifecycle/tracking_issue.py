@@ -135,10 +135,18 @@ def sync_tracking(ws: Site, query: str, pulls: Mapping[int, str] | None = None) 
     links = summary_links(ws, rid, phases)
     if existing is None:
         link = ws.forge.file_url(file.path)
-        body = tracking.render_body(rid, doc.title, link, phases, done, links=links, pulls=pulls,
-                                    decision=_decision(ws, rid),
-                                    discussion=ws.forge.discussion,
-                                    site=page_url(ws.config.site.url, rid))  # fmt: skip
+        body = tracking.render_body(
+            rid,
+            doc.title,
+            link,
+            phases,
+            done,
+            links=links,
+            pulls=pulls,
+            decision=_decision(ws, rid),
+            discussion=ws.forge.discussion,
+            site=page_url(ws.config.site.url, rid),
+        )
         issue = ws.forge.create_issue(title, with_marker(body, mark), labels=(label,))
         created = True
     else:

@@ -59,7 +59,7 @@ LABELS = (
 )
 """The trigger labels: attribute of ``[labels]``, colour, description."""
 OLD_LABEL = (
-    "label {old} is still on {repo}, but [labels] {attr} = \"{name}\" in .github/rfd.toml: "
+    'label {old} is still on {repo}, but [labels] {attr} = "{name}" in .github/rfd.toml: '
     "applying {old} no longer triggers anything — delete it, or rename it to {name} instead "
     "(Settings → Labels) to keep it on the pull requests that have it"
 )
@@ -172,8 +172,7 @@ def source(
     sha = (known or InstalledReleases(version)).commit_of(repo, chosen)
     if sha is None:
         fmt = {"ref": chosen, "repo": repo}
-        raise ConfigError(action_pin.REFUSED.format(**fmt),
-                          hint=action_pin.GIVE_SHA.format(**fmt))  # fmt: skip
+        raise ConfigError(action_pin.REFUSED.format(**fmt), hint=action_pin.GIVE_SHA.format(**fmt))
     return Source(repo, sha, tag=chosen)
 
 
@@ -182,8 +181,11 @@ def default_branch(root: Path, fallback: str) -> str:
     ``fallback`` (``rfd.main_branch``)."""
     done = subprocess.run(
         ["git", "symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"],
-        cwd=root, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     name = done.stdout.strip().removeprefix("origin/") if done.returncode == 0 else ""
     return name if name and BRANCH_SHAPE.fullmatch(name) else fallback
 
@@ -209,8 +211,13 @@ def github_environ(root: Path, environ: Mapping[str, str]) -> dict[str, str] | N
 
 def origin_repository(root: Path) -> str | None:
     """``owner/name`` of the ``origin`` remote, None without one."""
-    done = subprocess.run(["git", "remote", "get-url", "origin"], cwd=root,
-                          capture_output=True, text=True, check=False)  # fmt: skip
+    done = subprocess.run(
+        ["git", "remote", "get-url", "origin"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     return repository_of(done.stdout.strip()) if done.returncode == 0 else None
 
 
@@ -239,8 +246,9 @@ def renamed_labels(forge: LabelForge, cfg: Config, repository: str) -> list[tupl
         if name == old or forge.label_exists(name):
             continue
         made = forge.create_label(name, color, description)
-        lines.append(((LABEL_CREATED if made else LABEL_KEPT).format(name=name, repo=repository),
-                      False))  # fmt: skip
+        lines.append(
+            ((LABEL_CREATED if made else LABEL_KEPT).format(name=name, repo=repository), False)
+        )
         if forge.label_exists(old):
             lines.append((OLD_LABEL.format(old=old, repo=repository, attr=attr, name=name), True))
     return lines
@@ -260,19 +268,29 @@ def check_labels(cfg: Config) -> None:
     for attr, name in names.items():
         hint = f'name it, e.g. {attr} = "rfd:{attr}"'
         if not name.strip():
-            raise ConfigError(f"[labels] {attr} is empty: no label would trigger it",
-                              path=CONFIG_PATH, hint=hint)  # fmt: skip
+            raise ConfigError(
+                f"[labels] {attr} is empty: no label would trigger it", path=CONFIG_PATH, hint=hint
+            )
         if len(name) > LABEL_MAX:
-            raise ConfigError(f"[labels] {attr} is {len(name)} characters long: GitHub takes "
-                              f"at most {LABEL_MAX}", path=CONFIG_PATH, hint=hint)  # fmt: skip
+            raise ConfigError(
+                f"[labels] {attr} is {len(name)} characters long: GitHub takes at most {LABEL_MAX}",
+                path=CONFIG_PATH,
+                hint=hint,
+            )
         if status_of(name) is not None:
             said = f'[labels] {attr} = "{name}"'
-            raise ConfigError(f"{said} is a lifecycle label, which the bot sets and removes by "
-                              "itself", path=CONFIG_PATH, hint=hint)  # fmt: skip
+            raise ConfigError(
+                f"{said} is a lifecycle label, which the bot sets and removes by itself",
+                path=CONFIG_PATH,
+                hint=hint,
+            )
     if names["review"].strip().lower() == names["accept"].strip().lower():
-        raise ConfigError(f'[labels] review and accept are both "{names["review"]}": one label '
-                          "cannot ask for a review and for acceptance", path=CONFIG_PATH,
-                          hint='name them apart, e.g. "rfd:review" and "rfd:accept"')  # fmt: skip
+        raise ConfigError(
+            f'[labels] review and accept are both "{names["review"]}": one label '
+            "cannot ask for a review and for acceptance",
+            path=CONFIG_PATH,
+            hint='name them apart, e.g. "rfd:review" and "rfd:accept"',
+        )
 
 
 def _check(value: str, shape: re.Pattern[str], what: str, described: str) -> None:

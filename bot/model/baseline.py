@@ -63,8 +63,9 @@ def loads(text: str, path: str) -> Baseline:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ParseError(f"is not JSON ({exc.msg})", path=path, line=exc.lineno,
-                         hint=SCHEMA_HINT) from exc  # fmt: skip
+        raise ParseError(
+            f"is not JSON ({exc.msg})", path=path, line=exc.lineno, hint=SCHEMA_HINT
+        ) from exc
     statuses = data.get("statuses") if isinstance(data, dict) else None
     if not isinstance(statuses, Mapping) or not isinstance(data.get("commit", ""), str):
         raise ParseError("is not an adoption baseline", path=path, hint=SCHEMA_HINT)

@@ -172,8 +172,11 @@ def loads(text: str, path: str) -> Ledger:
 
 
 _TYPES: dict[str, type | tuple[type, ...]] = {
-    "str": str, "float": (int, float), "int": int, "bool": bool,
-}  # fmt: skip
+    "str": str,
+    "float": (int, float),
+    "int": int,
+    "bool": bool,
+}
 
 
 def _record(cls: Any, data: Any) -> Any:

@@ -53,10 +53,19 @@ __all__ = [
 ]
 
 _LAZY = {
-    **dict.fromkeys(("remove_field", "replace_id_references", "replace_section", "set_field",
-                     "set_heading", "set_status"), "bot.model.edits"),
+    **dict.fromkeys(
+        (
+            "remove_field",
+            "replace_id_references",
+            "replace_section",
+            "set_field",
+            "set_heading",
+            "set_status",
+        ),
+        "bot.model.edits",
+    ),
     **dict.fromkeys(("PhaseHeading", "phase_headings"), "bot.model.phases_parse"),
-}  # fmt: skip
+}
 
 
 def __getattr__(name: str) -> object:
@@ -115,10 +124,20 @@ class Document:
     """
 
     def __init__(
-        self, *, path: str, text: str, rfd_id: RfdId | None, title: str, heading_line: int,
-        fields: tuple[Field, ...], status: Status, heading_id: RfdId | None = None,
-        status_word: str | None = None, form: str = LIST, status_key: str = "Status",
-    ) -> None:  # fmt: skip
+        self,
+        *,
+        path: str,
+        text: str,
+        rfd_id: RfdId | None,
+        title: str,
+        heading_line: int,
+        fields: tuple[Field, ...],
+        status: Status,
+        heading_id: RfdId | None = None,
+        status_word: str | None = None,
+        form: str = LIST,
+        status_key: str = "Status",
+    ) -> None:
         self.path: Final = path
         self.text: Final = text
         self.rfd_id: Final = rfd_id

@@ -46,8 +46,9 @@ def parse_front_matter(text: str, path: str, lines: list[str], end: int) -> Part
     mask = LazyMask(lines)
     title = next((h for h in iter_headings(lines, mask) if h.level == 1 and h.index > end), None)
     heading_id, name = split_title(title.title) if title else (None, _title_field(fields, path))
-    return _with_status(text, path, fields, found, heading_id, name,
-                        (title.index if title else end) + 1, YAML)  # fmt: skip
+    return _with_status(
+        text, path, fields, found, heading_id, name, (title.index if title else end) + 1, YAML
+    )
 
 
 def parse_adoc(text: str, path: str, lines: list[str]) -> Parts:
@@ -55,20 +56,29 @@ def parse_adoc(text: str, path: str, lines: list[str]) -> Parts:
 
     fields, title_index, title = scan(lines)
     if title is None:
-        raise InvalidStructure("no '= RFD' title", path=path, line=1,
-                               hint="the title line must look like '= RFD 12 Title'")  # fmt: skip
+        raise InvalidStructure(
+            "no '= RFD' title",
+            path=path,
+            line=1,
+            hint="the title line must look like '= RFD 12 Title'",
+        )
     found = next((f for f in fields if normalize_key(f.key) in ("state", "stage", "status")), None)
     if found is None:
         raise InvalidStructure(NO_ADOC_STATE, path=path, line=1, hint=NO_ADOC_STATE_HINT)
     heading_id, name = split_title(title)
-    return _with_status(text, path, fields, found, heading_id, name,
-                        (title_index or 0) + 1, ADOC)  # fmt: skip
+    return _with_status(text, path, fields, found, heading_id, name, (title_index or 0) + 1, ADOC)
 
 
 def _with_status(
-    text: str, path: str, fields: tuple[Field, ...], found: Field, heading_id: RfdId | None,
-    name: str, heading_line: int, form: str,
-) -> Parts:  # fmt: skip
+    text: str,
+    path: str,
+    fields: tuple[Field, ...],
+    found: Field,
+    heading_id: RfdId | None,
+    name: str,
+    heading_line: int,
+    form: str,
+) -> Parts:
     from bot.model.vocabulary import stage_of
 
     word = found.value.strip()

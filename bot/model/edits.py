@@ -78,8 +78,9 @@ def set_status(text: str, status: Status) -> str:
     from bot.model.vocabulary import word_for
 
     form = form_of(text)
-    return set_field(text, "Status", word_for(status, current_status_word(text, form),
-                                              lower=form != "list"))  # fmt: skip
+    return set_field(
+        text, "Status", word_for(status, current_status_word(text, form), lower=form != "list")
+    )
 
 
 def form_of(text: str) -> str:

@@ -63,8 +63,9 @@ def end_of(lines: Sequence[str]) -> int | None:
     """The 0-based index of the line closing the front matter (None without one)."""
     if not lines or content(lines[0]).lstrip("\ufeff").rstrip() != "---":
         return None
-    return next((i for i in range(1, len(lines)) if content(lines[i]).rstrip() in ("---", "...")),
-                None)  # fmt: skip
+    return next(
+        (i for i in range(1, len(lines)) if content(lines[i]).rstrip() in ("---", "...")), None
+    )
 
 
 def read_fields(lines: Sequence[str], end: int, path: str) -> tuple[Field, ...]:
@@ -100,8 +101,9 @@ def _load(source: str, path: str) -> Any:
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise InvalidStructure("front matter is not a map of keys", path=path, line=2,
-                               hint=BAD_YAML_HINT)  # fmt: skip
+        raise InvalidStructure(
+            "front matter is not a map of keys", path=path, line=2, hint=BAD_YAML_HINT
+        )
     return data
 
 

@@ -38,9 +38,23 @@ _FILE_RE = re.compile(
 _WORD_RE = re.compile(r"[a-z0-9]+", re.ASCII)
 
 _NO_DECOMPOSITION = str.maketrans(
-    {"ß": "ss", "æ": "ae", "Æ": "AE", "ø": "o", "Ø": "O", "œ": "oe", "Œ": "OE",
-     "đ": "d", "Đ": "D", "ł": "l", "Ł": "L", "þ": "th", "Þ": "Th", "ı": "i"}
-)  # fmt: skip
+    {
+        "ß": "ss",
+        "æ": "ae",
+        "Æ": "AE",
+        "ø": "o",
+        "Ø": "O",
+        "œ": "oe",
+        "Œ": "OE",
+        "đ": "d",
+        "Đ": "D",
+        "ł": "l",
+        "Ł": "L",
+        "þ": "th",
+        "Þ": "Th",
+        "ı": "i",
+    }
+)
 """Latin letters that NFKD does not split into a base letter and a mark."""
 
 BAD_ID_HINT = "use a number like 045 (published) or D32 (draft)"

@@ -57,8 +57,9 @@ def _applied(ledger: Ledger, before: Ledger, after: Ledger) -> Ledger:
 
 def forged(head: Ledger, counted: Ledger) -> tuple[str, ...]:
     """What ``head`` (the branch's ledger) holds that ``counted`` does not, in words."""
-    found = [FORGED_APPROVAL.format(login=a.login) for a in head.approvals
-             if a not in counted.approvals]  # fmt: skip
+    found = [
+        FORGED_APPROVAL.format(login=a.login) for a in head.approvals if a not in counted.approvals
+    ]
     mine = {c.number: c for c in counted.concerns}
     theirs = {c.number: c for c in head.concerns}
     found += [FORGED_CONCERN.format(number=n) for n, c in theirs.items() if mine.get(n) != c]

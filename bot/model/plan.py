@@ -137,8 +137,13 @@ def _load_phase(item: Any, index: int, text: str, path: str) -> PlanPhase:
         raise _schema(f"{where} must be an object, not {_kind(item)}", text, path, index)
     for key in item:
         if key not in _KEYS:
-            raise _schema(f"{where} has unknown key {key!r} (allowed: title, description, "
-                          "label)", text, path, index, key)  # fmt: skip
+            raise _schema(
+                f"{where} has unknown key {key!r} (allowed: title, description, label)",
+                text,
+                path,
+                index,
+                key,
+            )
     for key in ("title", "description", "label"):
         if key in item and not isinstance(item[key], str):
             raise _schema(f"{where}: {key!r} must be a string", text, path, index, key)

@@ -48,8 +48,13 @@ class Setting(NamedTuple):
 
 def detect(rfds: Sequence[RfdFacts], history: History) -> list[Setting]:
     """Each ``[process]`` setting with what shows it; strict where nothing shows otherwise."""
-    return [_new_statuses(history), _phases(rfds), _plans(rfds), _extends(rfds),
-            _deletions(history)]  # fmt: skip
+    return [
+        _new_statuses(history),
+        _phases(rfds),
+        _plans(rfds),
+        _extends(rfds),
+        _deletions(history),
+    ]
 
 
 def render(settings: Sequence[Setting]) -> str:
@@ -63,8 +68,11 @@ def _new_statuses(history: History) -> Setting:
     extra = [s for s in (Status.ACCEPTED, Status.IMPLEMENTED) if s in seen]
     words = tuple(s.value for s in (*FIRST_STATUSES, *extra))
     if not extra:
-        return Setting("new_statuses", words, f"none of {plural(len(history.added_as), 'RFD')} "
-                       "was added as Accepted or Implemented")  # fmt: skip
+        return Setting(
+            "new_statuses",
+            words,
+            f"none of {plural(len(history.added_as), 'RFD')} was added as Accepted or Implemented",
+        )
     counts = ", ".join(f"{sum(1 for a in history.added_as if a is s)} as {s.value}" for s in extra)
     return Setting("new_statuses", words, f"RFDs were added {counts}")
 

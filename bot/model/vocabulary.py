@@ -18,17 +18,35 @@ from collections.abc import Mapping, Sequence
 from bot.core.errors import ParseError, TransitionError
 from bot.model.status import Status
 
-D, C, A, IM, AB, S = (Status.DRAFT, Status.DISCUSSION, Status.ACCEPTED, Status.IMPLEMENTED,
-                      Status.ABANDONED, Status.SUPERSEDED)  # fmt: skip
+D, C, A, IM, AB, S = (
+    Status.DRAFT,
+    Status.DISCUSSION,
+    Status.ACCEPTED,
+    Status.IMPLEMENTED,
+    Status.ABANDONED,
+    Status.SUPERSEDED,
+)
 
 DIALECTS: dict[str, dict[str, Status]] = {
     "rfd-bot": {s.value.casefold(): s for s in Status},
-    "oxide": {"prediscussion": D, "ideation": D, "discussion": C, "published": A,
-              "committed": IM, "abandoned": AB},
+    "oxide": {
+        "prediscussion": D,
+        "ideation": D,
+        "discussion": C,
+        "published": A,
+        "committed": IM,
+        "abandoned": AB,
+    },
     "joyent": {"predraft": D, "draft": C, "publish": A, "abandoned": AB},
-    "rfc": {"exploring": C, "accepted": A, "ready-for-release": IM, "released": IM,
-            "recommended": IM, "discontinued": AB},
-}  # fmt: skip
+    "rfc": {
+        "exploring": C,
+        "accepted": A,
+        "ready-for-release": IM,
+        "released": IM,
+        "recommended": IM,
+        "discontinued": AB,
+    },
+}
 """The vocabularies rfd knows, each word in the order its stage is first written (the first
 word of a stage is the one rfd writes).  ``draft`` is a stage of its own for rfd-bot but
 the discussion stage for Joyent's corpora: which one a corpus means, ``rfd init`` decides from
@@ -47,8 +65,9 @@ def use(
     _configured.clear()
     _configured.update((w.casefold(), Status.parse(s)) for w, s in statuses.items())
     _moves.clear()
-    _moves.update((w.casefold(), tuple(n.casefold() for n in to)) for w, to in
-                  (transitions or {}).items())  # fmt: skip
+    _moves.update(
+        (w.casefold(), tuple(n.casefold() for n in to)) for w, to in (transitions or {}).items()
+    )
 
 
 def check_move(old: str, new: str, *, path: str | None = None) -> None:

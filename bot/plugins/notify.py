@@ -134,8 +134,9 @@ class Webhook:
         if response.status_code == 429 or response.status_code >= 500:
             log.warning("notify: webhook answered %d", response.status_code)
             return min(retry_delay(response.headers, attempt), self.max_wait)
-        log.warning("notify: webhook refused the message: %d %s", response.status_code,
-                    response.text[:200])  # fmt: skip
+        log.warning(
+            "notify: webhook refused the message: %d %s", response.status_code, response.text[:200]
+        )
         return False
 
 

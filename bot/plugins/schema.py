@@ -18,9 +18,21 @@ from typing import Any
 from bot.config.load import freeze
 
 KEYWORDS = frozenset(
-    {"type", "properties", "additionalProperties", "required", "items", "enum", "minimum",
-     "maximum", "minLength", "default", "description", "title"}
-)  # fmt: skip
+    {
+        "type",
+        "properties",
+        "additionalProperties",
+        "required",
+        "items",
+        "enum",
+        "minimum",
+        "maximum",
+        "minLength",
+        "default",
+        "description",
+        "title",
+    }
+)
 
 _TYPES: Mapping[str, Callable[[Any], bool]] = {
     "object": lambda v: isinstance(v, Mapping),
@@ -110,8 +122,9 @@ def _check_object(
         sub = props.get(name, extra)
         if sub is False:
             known = ", ".join(sorted(props)) or "none"
-            problems.append(Problem(f"{key}.{name}", f"unknown key `{key}.{name}`",
-                                    f"known keys here: {known}"))  # fmt: skip
+            problems.append(
+                Problem(f"{key}.{name}", f"unknown key `{key}.{name}`", f"known keys here: {known}")
+            )
             continue
         out[name] = _check(item, sub if isinstance(sub, Mapping) else {}, f"{key}.{name}", problems)
     for name in schema.get("required", ()):

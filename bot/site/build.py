@@ -46,8 +46,14 @@ class Built:
     seconds: dict[str, float] = field(default_factory=dict)
 
 
-def build_site(root: Path, out: Path, *, repository: str | None = None,
-               title: str = "", search_index: bool = True) -> Built:  # fmt: skip
+def build_site(
+    root: Path,
+    out: Path,
+    *,
+    repository: str | None = None,
+    title: str = "",
+    search_index: bool = True,
+) -> Built:
     """Build the site of the repository at ``root`` into ``out``."""
     clock: dict[str, float] = {}
     start = time.perf_counter()

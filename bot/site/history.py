@@ -59,9 +59,20 @@ def read_history(root: Path, rfd_dir: str, state_dir: str) -> History:
     """The history of ``rfd_dir`` in the repository at ``root`` (empty outside git)."""
     names = _git(root, "log", "--reverse", FORMAT, "-M", "--name-status", "--", rfd_dir)
     patches = _git(
-        root, "log", "--reverse", FORMAT, "-M", "-p", "-U0", "-G", _STATUS_PICKAXE, "--",
-        f":(glob){rfd_dir}/**/*.md", f":(glob){rfd_dir}/**/*.adoc", f":(exclude){state_dir}",
-    )  # fmt: skip
+        root,
+        "log",
+        "--reverse",
+        FORMAT,
+        "-M",
+        "-p",
+        "-U0",
+        "-G",
+        _STATUS_PICKAXE,
+        "--",
+        f":(glob){rfd_dir}/**/*.md",
+        f":(glob){rfd_dir}/**/*.adoc",
+        f":(exclude){state_dir}",
+    )
     added, updated = parse_names(names, rfd_dir, state_dir)
     status = list(parse_status(patches))
     changes = sorted([*added, *status], key=lambda c: c.commit.date)  # stable: git order kept
@@ -70,9 +81,14 @@ def read_history(root: Path, rfd_dir: str, state_dir: str) -> History:
 
 def _git(root: Path, *args: str) -> str:
     done = subprocess.run(
-        ["git", "-c", "core.quotepath=off", *args], cwd=root, capture_output=True,
-        text=True, encoding="utf-8", errors="replace", check=False,
-    )  # fmt: skip
+        ["git", "-c", "core.quotepath=off", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        errors="replace",
+        check=False,
+    )
     return done.stdout if done.returncode == 0 else ""
 
 

@@ -67,8 +67,13 @@ class Site:
         self.pages = {path: f"{rid}.html" for path, rid in self.by_path.items()}
 
     def common(self, root: str, nav: str) -> dict[str, Any]:
-        return {"site_title": self.title, "root": root, "nav": nav,
-                "count": len(self.corpus.rfds), "search": self.search}  # fmt: skip
+        return {
+            "site_title": self.title,
+            "root": root,
+            "nav": nav,
+            "count": len(self.corpus.rfds),
+            "search": self.search,
+        }
 
     @property
     def blob_base(self) -> str:
@@ -91,8 +96,16 @@ def render_site(
         yield page_of(rfd.id), rfd_page(site, rfd, rendered(rfd))
     yield from board_pages(site)
     yield "graph.html", graph_page(site)
-    yield "feed.xml", feed.render(site.history.changes, site.titles, page_of,
-                                  site_title=site.title, base=site.corpus.site_url)  # fmt: skip
+    yield (
+        "feed.xml",
+        feed.render(
+            site.history.changes,
+            site.titles,
+            page_of,
+            site_title=site.title,
+            base=site.corpus.site_url,
+        ),
+    )
     document = catalog.document(site.corpus, site.graph, site.history.updated, page_of)
     yield "rfds.json", json.dumps(document, indent=1, ensure_ascii=False) + "\n"
     yield catalog.SCHEMA, catalog.schema_text()
@@ -144,9 +157,16 @@ def around(site: Site, rid: str) -> str:
         return ""
     nodes = sorted(near)
     edges = [e for n in nodes for e in site.graph.outgoing.get(n, ()) if e.target in near]
-    return svg.draw(nodes, edges, site.status, lambda n: f"{n}.html", focus=rid,
-                    title=lambda n: _tip(site, n), caption=lambda n: site.titles.get(n, ""),
-                    label=f"RFDs linked to RFD {rid}")  # fmt: skip
+    return svg.draw(
+        nodes,
+        edges,
+        site.status,
+        lambda n: f"{n}.html",
+        focus=rid,
+        title=lambda n: _tip(site, n),
+        caption=lambda n: site.titles.get(n, ""),
+        label=f"RFDs linked to RFD {rid}",
+    )
 
 
 def _tip(site: Site, rid: str) -> str:
@@ -157,10 +177,14 @@ def graph_page(site: Site) -> str:
     ends = {e.source for e in site.graph.edges} | {e.target for e in site.graph.edges}
     linked = sorted(ends, key=lambda n: site.order.get(n, 0))
     picture = svg.draw(
-        linked, list(site.graph.edges), site.status, page_of,
-        title=lambda n: _tip(site, n), caption=lambda n: site.titles.get(n, ""),
+        linked,
+        list(site.graph.edges),
+        site.status,
+        page_of,
+        title=lambda n: _tip(site, n),
+        caption=lambda n: site.titles.get(n, ""),
         label="Dependency graph of every RFD",
-    )  # fmt: skip
+    )
     return template("graph.html.j2").render(
         **site.common("", "graph"),
         svg=Markup(picture),
@@ -174,8 +198,12 @@ def graph_page(site: Site) -> str:
 def board_pages(site: Site) -> Iterator[tuple[str, str]]:
     rfds = site.corpus.rfds
     rows = [board.row(r, site.history.updated.get(r.id)) for r in rfds]
-    yield "board.json", json.dumps({"rows": rows, "page_size": board.PAGE_SIZE},
-                                   ensure_ascii=False, separators=(",", ":"))  # fmt: skip
+    yield (
+        "board.json",
+        json.dumps(
+            {"rows": rows, "page_size": board.PAGE_SIZE}, ensure_ascii=False, separators=(",", ":")
+        ),
+    )
     pages = max(1, math.ceil(len(rows) / board.PAGE_SIZE))
     shared = {
         "counts": board.counts(rfds),
@@ -189,7 +217,13 @@ def board_pages(site: Site) -> Iterator[tuple[str, str]]:
     for number in range(1, pages + 1):
         root = "" if number == 1 else "../"
         chunk = rows[(number - 1) * board.PAGE_SIZE : number * board.PAGE_SIZE]
-        yield board_page(number), board_template.render(
-            **site.common(root, "board"), **shared, rows=chunk, page=number,
-            page_href=lambda n, root=root: root + board_page(n),
-        )  # fmt: skip
+        yield (
+            board_page(number),
+            board_template.render(
+                **site.common(root, "board"),
+                **shared,
+                rows=chunk,
+                page=number,
+                page_href=lambda n, root=root: root + board_page(n),
+            ),
+        )

@@ -36,8 +36,10 @@ def index(site: Path, binary: Path) -> None:
     """Build ``site/_pagefind/`` from the HTML under ``site``; SearchError on failure."""
     done = subprocess.run(
         [str(binary), "--site", str(site), "--output-subdir", BUNDLE, "--silent"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if done.returncode != 0:
         detail = (done.stderr or done.stdout).strip().splitlines()[-3:]
         message = f"Pagefind failed: {' '.join(detail) or done.returncode}"

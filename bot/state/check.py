@@ -59,8 +59,14 @@ CONSENSUS = "consensus.json"
 MAX_SCAN = 1_000_000
 """Bytes of each state file searched for credentials."""
 _REVIEW_NAME = re.compile(r"^[0-9]+\.md$")  # 1721500000.md, as the store names them
-_SHAPE = ((REVIEWS, True), (IMPL_REVIEWS, True), (PHASES, True),
-          (EXPLORE, False), (DECISIONS, False), (PLAN, False))  # fmt: skip
+_SHAPE = (
+    (REVIEWS, True),
+    (IMPL_REVIEWS, True),
+    (PHASES, True),
+    (EXPLORE, False),
+    (DECISIONS, False),
+    (PLAN, False),
+)
 """Entries of a state directory and whether each is a directory."""
 
 
@@ -105,7 +111,8 @@ def orphans(store: StateStore, base: Path, owned: set[str]) -> list[RfdError]:
         return []
     return [
         FileNotFound(
-            f"state for RFD {entry.name}, which has no RFD file", path=store.show(entry),
+            f"state for RFD {entry.name}, which has no RFD file",
+            path=store.show(entry),
             alternatives=(
                 f"remove {store.show(entry)}",
                 "if the RFD was renumbered, move it to the new id (`git mv`)",
@@ -113,7 +120,7 @@ def orphans(store: StateStore, base: Path, owned: set[str]) -> list[RfdError]:
         )
         for entry in sorted(base.iterdir())
         if entry.is_dir() and not entry.name.startswith(".") and entry.name not in owned
-    ]  # fmt: skip
+    ]
 
 
 def _review_names(store: StateStore, key: str) -> list[RfdError]:
@@ -148,14 +155,16 @@ def _secrets(store: StateStore, folder: Path) -> list[RfdError]:
         lines = {text.count("\n", 0, s.start) + 1: s.kind for s in find(text)}
         errors += [
             ValidationError(
-                f"looks like {kind}", path=store.show(Path(path)), line=line,
+                f"looks like {kind}",
+                path=store.show(Path(path)),
+                line=line,
                 alternatives=(
                     "remove it (state files are committed and pushed); revoke it if it ever "
                     "left your machine, and keep keys in environment variables",
                 ),
             )
             for line, kind in sorted(lines.items())
-        ]  # fmt: skip
+        ]
     return errors
 
 

@@ -44,9 +44,12 @@ def _alive(pid: int) -> bool:
 
 @contextlib.contextmanager
 def held(
-    path: Path, what: str, *, clock: Callable[[], float] = time.time,
+    path: Path,
+    what: str,
+    *,
+    clock: Callable[[], float] = time.time,
     alive: Callable[[int], bool] = _alive,
-) -> Iterator[None]:  # fmt: skip
+) -> Iterator[None]:
     """Hold the lock ``path`` for the block; GateError when a live run holds it."""
     mine = json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "started": clock()})
     path.parent.mkdir(parents=True, exist_ok=True)

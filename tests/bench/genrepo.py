@@ -47,8 +47,10 @@ def rfd_text(n: int, status: str, requires: str = "") -> str:
 
 
 def plan_text(n: int) -> str:
-    phases = [{"title": f"Part {p} of RFD {n:03d}", "description": f"Build part {p}."}
-              for p in range(1, PHASES + 1)]  # fmt: skip
+    phases = [
+        {"title": f"Part {p} of RFD {n:03d}", "description": f"Build part {p}."}
+        for p in range(1, PHASES + 1)
+    ]
     return json.dumps(phases, indent=2) + "\n"
 
 
@@ -70,8 +72,9 @@ def state_files(n: int) -> dict[str, str]:
 
 
 def git(repo: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True,
-                          text=True).stdout  # fmt: skip
+    return subprocess.run(
+        ["git", *args], cwd=repo, check=True, capture_output=True, text=True
+    ).stdout
 
 
 def make_repo(repo: Path, count: int) -> Path:
@@ -109,8 +112,11 @@ def one_rfd_commit(repo: Path, count: int) -> list[str]:
     git(repo, "add", rfd)
     git(repo, "commit", "-q", "-m", f"RFD {rid} in discussion")
     target.write_text(rfd_text(n, "Accepted", requires="[RFD 001], [RFD 004]"))
-    files = {rfd: target.read_text(), f"{STATE}/{rid}/plan.json": plan_text(n),
-             f"{STATE}/{rid}/reviews/1721700000.md": "# Review\n\nAccept it.\n"}  # fmt: skip
+    files = {
+        rfd: target.read_text(),
+        f"{STATE}/{rid}/plan.json": plan_text(n),
+        f"{STATE}/{rid}/reviews/1721700000.md": "# Review\n\nAccept it.\n",
+    }
     for path, text in files.items():
         (repo / path).parent.mkdir(parents=True, exist_ok=True)
         (repo / path).write_text(text)

@@ -44,21 +44,33 @@ pytestmark = pytest.mark.bench
 
 def one_run(workdir: Path) -> tuple[float, float]:
     """Wall seconds and peak RSS (MB) of one review event in a fresh world."""
-    dates = {"GIT_AUTHOR_DATE": "2026-11-22T02:00:00+00:00",
-             "GIT_COMMITTER_DATE": "2026-11-22T02:00:00+00:00"}  # fmt: skip
+    dates = {
+        "GIT_AUTHOR_DATE": "2026-11-22T02:00:00+00:00",
+        "GIT_COMMITTER_DATE": "2026-11-22T02:00:00+00:00",
+    }
     os.environ.update(dates)  # the cassette's shas need the world's fixed commit dates
     workdir.mkdir()
     _, checkout = make_world(workdir, {"README.md": "hello\n"}, {RFD_PATH: RFD_TEXT})
     (checkout / ".github" / "rfd.toml").write_text("", encoding="utf-8")  # the defaults
-    env = {**os.environ, **event_env(workdir, "pull_request_target",
-                                     payload("pull_request.labeled.review"))}  # fmt: skip
-    env.update(PYTHONPATH=str(CHECKOUT), GITHUB_STEP_SUMMARY=str(workdir / "summary.md"),
-               PYTHONPYCACHEPREFIX=str(workdir.parent / "pycache"))  # fmt: skip
+    env = {
+        **os.environ,
+        **event_env(workdir, "pull_request_target", payload("pull_request.labeled.review")),
+    }
+    env.update(
+        PYTHONPATH=str(CHECKOUT),
+        GITHUB_STEP_SUMMARY=str(workdir / "summary.md"),
+        PYTHONPYCACHEPREFIX=str(workdir.parent / "pycache"),
+    )
     for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "PYTHONDONTWRITEBYTECODE"):
         env.pop(name, None)  # offline review; bytecode cached as in an installed action
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", CHILD, str(CASSETTE), str(checkout)],
-                          env=env, capture_output=True, text=True, check=False)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD, str(CASSETTE), str(checkout)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     wall = time.perf_counter() - start
     assert proc.returncode == 0, proc.stderr
     peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # largest child so far

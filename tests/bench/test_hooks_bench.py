@@ -43,8 +43,9 @@ def console_scripts(bin_dir: Path) -> dict[str, Path]:
     for hook in HOOKS:
         script = bin_dir / hook
         module = hook.replace("-", "_")
-        script.write_text(f"#!{sys.executable}\nimport sys\nfrom hooks.{module} import main\n"
-                          "sys.exit(main())\n")  # fmt: skip
+        script.write_text(
+            f"#!{sys.executable}\nimport sys\nfrom hooks.{module} import main\nsys.exit(main())\n"
+        )
         script.chmod(0o755)
         scripts[hook] = script
     check_yaml = shutil.which("check-yaml", path=str(Path(sys.executable).parent))
@@ -59,9 +60,23 @@ def installed(workdir: Path) -> Path:
     checkout, bytecode compiled), in ``workdir``; the site directory it went to."""
     site = workdir / "site"
     if not site.is_dir():
-        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-                        "--no-index", "--no-build-isolation", "--target", str(site),
-                        str(CHECKOUT)], check=True, capture_output=True)  # fmt: skip
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--no-deps",
+                "--no-index",
+                "--no-build-isolation",
+                "--target",
+                str(site),
+                str(CHECKOUT),
+            ],
+            check=True,
+            capture_output=True,
+        )
     return site
 
 

@@ -54,13 +54,17 @@ def ratios(a: Run, b: Run, runs: int = RUNS) -> dict[str, list[float]]:
 
 def row(name: str, found: dict[str, list[float]]) -> str:
     med = statistics.median
-    return (f"| {name} | {min(found['wall']):.2f}× / {med(found['wall']):.2f}× "
-            f"| {min(found['cpu']):.2f}× / {med(found['cpu']):.2f}× "
-            f"| {med(found['a']):.2f} s vs {med(found['b']):.2f} s |")  # fmt: skip
+    return (
+        f"| {name} | {min(found['wall']):.2f}× / {med(found['wall']):.2f}× "
+        f"| {min(found['cpu']):.2f}× / {med(found['cpu']):.2f}× "
+        f"| {med(found['a']):.2f} s vs {med(found['b']):.2f} s |"
+    )
 
 
-HEADER = ("| A vs B | wall: min / median | CPU: min / median | median wall seconds |\n"
-          "| --- | ---: | ---: | ---: |")  # fmt: skip
+HEADER = (
+    "| A vs B | wall: min / median | CPU: min / median | median wall seconds |\n"
+    "| --- | ---: | ---: | ---: |"
+)
 
 
 def cli(repo: Path, env: dict[str, str], *argv: str) -> Run:
@@ -89,9 +93,11 @@ def _action_install(work: Path) -> list[str]:
 def _pip_install(work: Path) -> list[str]:
     """The yardstick: a venv and pip, the same hash-pinned requirements, wheels only."""
     venv = work / "rfd-bot-venv"
-    script = (f'python -m venv "{venv}" && "{venv}/bin/python" -I -m pip install --quiet '
-              "--disable-pip-version-check --require-hashes --no-deps --only-binary=:all: "
-              f'-r "{ACTION}/requirements.txt"')  # fmt: skip
+    script = (
+        f'python -m venv "{venv}" && "{venv}/bin/python" -I -m pip install --quiet '
+        "--disable-pip-version-check --require-hashes --no-deps --only-binary=:all: "
+        f'-r "{ACTION}/requirements.txt"'
+    )
     return ["bash", "-c", script]
 
 
@@ -99,10 +105,17 @@ def install(command: Callable[[Path], list[str]]) -> Run:
     def once() -> tuple[float, float]:
         work = Path(tempfile.mkdtemp(prefix="rfd-install-"))
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PIP_", "UV_"))}
-        env.update(PIP_CONFIG_FILE=os.devnull, PIP_NO_CACHE_DIR="1", UV_NO_CACHE="1",
-                   UV_NO_CONFIG="1", UV_PYTHON_DOWNLOADS="never", GITHUB_ACTION_PATH=str(ACTION),
-                   RFD_BOT_VENV=str(work / "rfd-bot-venv"), RFD_BOT_UV=str(work / "rfd-bot-uv"),
-                   PATH=f"{Path(sys.executable).parent}:/usr/bin:/bin")  # fmt: skip
+        env.update(
+            PIP_CONFIG_FILE=os.devnull,
+            PIP_NO_CACHE_DIR="1",
+            UV_NO_CACHE="1",
+            UV_NO_CONFIG="1",
+            UV_PYTHON_DOWNLOADS="never",
+            GITHUB_ACTION_PATH=str(ACTION),
+            RFD_BOT_VENV=str(work / "rfd-bot-venv"),
+            RFD_BOT_UV=str(work / "rfd-bot-uv"),
+            PATH=f"{Path(sys.executable).parent}:/usr/bin:/bin",
+        )
         try:
             return run_once(command(work), work, env)
         finally:
@@ -120,9 +133,22 @@ def test_the_action_installs_faster_than_pip(tmp_path: Path) -> None:
 
 def _uv_bootstrap(requirements: Path) -> Callable[[Path], list[str]]:
     """The step's first command alone: pip fetching uv into ``work``."""
-    return lambda work: ["python", "-I", "-m", "pip", "install", "--disable-pip-version-check",
-                         "--quiet", "--no-deps", "--only-binary=:all:", "--require-hashes",
-                         "--target", str(work / "uv"), "-r", str(requirements)]  # fmt: skip
+    return lambda work: [
+        "python",
+        "-I",
+        "-m",
+        "pip",
+        "install",
+        "--disable-pip-version-check",
+        "--quiet",
+        "--no-deps",
+        "--only-binary=:all:",
+        "--require-hashes",
+        "--target",
+        str(work / "uv"),
+        "-r",
+        str(requirements),
+    ]
 
 
 def test_uv_from_its_wheel_url_against_uv_from_the_index(tmp_path: Path) -> None:
@@ -133,8 +159,9 @@ def test_uv_from_its_wheel_url_against_uv_from_the_index(tmp_path: Path) -> None
     hashes = " ".join(re.findall(r"--hash=sha256:[0-9a-f]{64}", text))
     by_index = tmp_path / "uv-from-the-index.txt"
     by_index.write_text(f"uv=={version} {hashes}\n", encoding="utf-8")
-    found = ratios(install(_uv_bootstrap(ACTION / "uv-requirements.txt")),
-                   install(_uv_bootstrap(by_index)))  # fmt: skip
+    found = ratios(
+        install(_uv_bootstrap(ACTION / "uv-requirements.txt")), install(_uv_bootstrap(by_index))
+    )
     print(f"\n{HEADER}\n{row('pip fetching uv: its wheel URL vs `uv==` from the index', found)}")
 
 

@@ -33,14 +33,17 @@ def test_site_of_ten_thousand_rfds(tmp_path: Path) -> None:
     page.write_text(page.read_text().replace("## Summary", "## Summary\n\nOne more line."))
     rows.append(("rebuild, one RFD changed", *timed(repo, out)))
     index = (out / "index.html").stat().st_size
-    print(f"\n{COUNT:,} RFDs; the board's first page is {index / 1024:.0f} KB "
-          f"(board.json {(out / 'board.json').stat().st_size / 2**20:.1f} MB)")  # fmt: skip
+    print(
+        f"\n{COUNT:,} RFDs; the board's first page is {index / 1024:.0f} KB "
+        f"(board.json {(out / 'board.json').stat().st_size / 2**20:.1f} MB)"
+    )
     print("\n| build | wall s | files written | read | markdown | pages | write | search |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for name, wall, built in rows:
         s = built.seconds
-        stages = " | ".join(f"{s.get(k, 0):.1f}" for k in ("read", "markdown", "render", "write",
-                                                          "search"))  # fmt: skip
+        stages = " | ".join(
+            f"{s.get(k, 0):.1f}" for k in ("read", "markdown", "render", "write", "search")
+        )
         print(f"| {name} | {wall:.1f} | {built.written:,} of {built.files:,} | {stages} |")
     assert rows[2][2].written <= 5  # its page, the feed/board/rfds.json at most
     assert index < 200 * 1024  # a page of the board, not every RFD

@@ -52,8 +52,12 @@ def _block_events(index: int, block: dict[str, Any]) -> list[str]:
         deltas = [{"type": "signature_delta", "signature": block["signature"]}]
     else:
         raise ValueError(f"no stream form for a {kind} block")
-    head = [_event("content_block_start", {"type": "content_block_start", "index": index,
-                                           "content_block": start})]  # fmt: skip
+    head = [
+        _event(
+            "content_block_start",
+            {"type": "content_block_start", "index": index, "content_block": start},
+        )
+    ]
     if index == 0:
         head.append('event: ping\ndata: {"type": "ping"}\n\n')
     body = [
@@ -68,13 +72,25 @@ def _block_events(index: int, block: dict[str, Any]) -> list[str]:
 def sse(message: dict[str, Any]) -> str:
     """The stream of events the API sends for ``message`` (a full Messages API answer)."""
     usage = dict(message["usage"])
-    start = {**message, "content": [], "stop_reason": None, "stop_sequence": None,
-             "usage": {**usage, "output_tokens": 1}}  # fmt: skip
+    start = {
+        **message,
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": {**usage, "output_tokens": 1},
+    }
     out = [_event("message_start", {"type": "message_start", "message": start})]
     for index, block in enumerate(message["content"]):
         out += _block_events(index, block)
-    final = {k: usage[k] for k in ("input_tokens", "cache_creation_input_tokens",
-                                   "cache_read_input_tokens", "output_tokens")}  # fmt: skip
+    final = {
+        k: usage[k]
+        for k in (
+            "input_tokens",
+            "cache_creation_input_tokens",
+            "cache_read_input_tokens",
+            "output_tokens",
+        )
+    }
     delta = {"stop_reason": message["stop_reason"], "stop_sequence": None}
     out.append(_event("message_delta", {"type": "message_delta", "delta": delta, "usage": final}))
     out.append(_event("message_stop", {"type": "message_stop"}))

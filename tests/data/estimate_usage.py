@@ -136,8 +136,10 @@ def chat_usage(
         prompt_tokens=prompt, completion_tokens=completion, total_tokens=prompt + completion
     )
     if cached or "prompt_tokens_details" in usage:
-        usage["prompt_tokens_details"] = {**usage.get("prompt_tokens_details", {}),
-                                          "cached_tokens": cached}  # fmt: skip
+        usage["prompt_tokens_details"] = {
+            **usage.get("prompt_tokens_details", {}),
+            "cached_tokens": cached,
+        }
 
 
 def fix_chat(response: dict[str, Any], request: dict[str, Any], seen: Any) -> str:

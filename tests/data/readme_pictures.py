@@ -77,15 +77,31 @@ def pages() -> list[dict[str, object]]:
     ]
     for name, items in (("5-phase", phase), ("6-finished", finished)):
         lifecycle.append(
-            {"name": f"lifecycle-{name}", "title": TITLE, "number": 12, "state": "open",
-             "items": items}
-        )  # fmt: skip
-    return [*lifecycle,
-        {"name": "bot-on-a-pr", "title": f"Add {TITLE}", "number": 2, "state": "open",
-         "items": on_pr},
-        {"name": "bot-implementing", "title": TITLE, "number": 12, "state": "open",
-         "items": on_issue},
-    ]  # fmt: skip
+            {
+                "name": f"lifecycle-{name}",
+                "title": TITLE,
+                "number": 12,
+                "state": "open",
+                "items": items,
+            }
+        )
+    return [
+        *lifecycle,
+        {
+            "name": "bot-on-a-pr",
+            "title": f"Add {TITLE}",
+            "number": 2,
+            "state": "open",
+            "items": on_pr,
+        },
+        {
+            "name": "bot-implementing",
+            "title": TITLE,
+            "number": 12,
+            "state": "open",
+            "items": on_issue,
+        },
+    ]
 
 
 if __name__ == "__main__":

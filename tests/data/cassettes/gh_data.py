@@ -150,8 +150,11 @@ def diff_entry(
     out = example("diff-entry-items")[0]
     if patch is not None:
         lines = patch.splitlines()
-        out.update(patch=patch, additions=sum(1 for line in lines if line.startswith("+")),
-                   deletions=sum(1 for line in lines if line.startswith("-")))  # fmt: skip
+        out.update(
+            patch=patch,
+            additions=sum(1 for line in lines if line.startswith("+")),
+            deletions=sum(1 for line in lines if line.startswith("-")),
+        )
         out["changes"] = out["additions"] + out["deletions"]
     out.update(
         filename=path,
@@ -183,12 +186,22 @@ def permission(login: str, role: str, legacy: str | None = None) -> dict[str, An
 def pull_review(rid: int, number: int, body: str, commit: str) -> dict[str, Any]:
     """A review the bot submitted (``event: COMMENT``) on PR ``number``."""
     text = json.dumps(example("pull-request-review"))
-    for old, new in (("/pull/12", f"/pull/{number}"), ("/pulls/12", f"/pulls/{number}"),
-                     ("pullrequestreview-80", f"pullrequestreview-{rid}")):  # fmt: skip
+    for old, new in (
+        ("/pull/12", f"/pull/{number}"),
+        ("/pulls/12", f"/pulls/{number}"),
+        ("pullrequestreview-80", f"pullrequestreview-{rid}"),
+    ):
         text = text.replace(old, new)
     out = json.loads(text)
-    out.update(id=rid, body=body, state="COMMENTED", commit_id=commit, user=BOT,
-               author_association="NONE", submitted_at="2026-11-22T02:00:00Z")  # fmt: skip
+    out.update(
+        id=rid,
+        body=body,
+        state="COMMENTED",
+        commit_id=commit,
+        user=BOT,
+        author_association="NONE",
+        submitted_at="2026-11-22T02:00:00Z",
+    )
     out["node_id"] = base64.b64encode(f"017:PullRequestReview{rid}".encode()).decode()
     return out
 

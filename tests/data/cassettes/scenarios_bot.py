@@ -69,15 +69,25 @@ def lifecycle_label(name: str, *, new: bool = False) -> dict[str, object]:
 
 def labelled(number: int, *names: str, new: bool = False) -> list[dict[str, object]]:
     """#``number`` given lifecycle labels; one created by it is given its colour once."""
-    calls = [call("POST", f"/issues/{number}/labels", body={"labels": list(names)},
-                  reply=[lifecycle_label(n, new=new) for n in names])]  # fmt: skip
+    calls = [
+        call(
+            "POST",
+            f"/issues/{number}/labels",
+            body={"labels": list(names)},
+            reply=[lifecycle_label(n, new=new) for n in names],
+        )
+    ]
     color_of = {n: style(n) for n in names}
     return calls + [
-        call("PATCH", f"/labels/{quote(n, safe='')}",
-             body={"color": color_of[n][0], "description": color_of[n][1]},  # type: ignore[index]
-             reply=lifecycle_label(n))
-        for n in names if new
-    ]  # fmt: skip
+        call(
+            "PATCH",
+            f"/labels/{quote(n, safe='')}",
+            body={"color": color_of[n][0], "description": color_of[n][1]},  # type: ignore[index]
+            reply=lifecycle_label(n),
+        )
+        for n in names
+        if new
+    ]
 
 
 def unlabelled(number: int, name: str) -> dict[str, object]:
@@ -263,8 +273,9 @@ def react(content: str) -> dict[str, object]:
 
 def rockets(cid: int = CID) -> dict[str, object]:
     """No 🚀 on comment ``cid`` yet: the quiet command it holds is not answered."""
-    return call("GET", f"/issues/comments/{cid}/reactions", query="content=rocket&per_page=100",
-                reply=[])  # fmt: skip
+    return call(
+        "GET", f"/issues/comments/{cid}/reactions", query="content=rocket&per_page=100", reply=[]
+    )
 
 
 def reply(name: str, cid: int = 960, number: int = 2) -> dict[str, object]:
@@ -287,13 +298,15 @@ def edited(name: str, cid: int, number: int = 2) -> dict[str, object]:
     )
 
 
-def status_posted(name: str, *labels: str, new: bool = False,
-                  made: str = "") -> list[dict[str, object]]:  # fmt: skip
+def status_posted(
+    name: str, *labels: str, new: bool = False, made: str = ""
+) -> list[dict[str, object]]:
     """The status comment the command's run posts on PR 2 (none was there), naming the
     commit the run ``made``, and its label."""
     text = with_proofs(body(name), [made] if made else [])
-    posted = call("POST", "/issues/2/comments", body={"body": text}, status=201,
-                  reply=comment(950, 2, text))  # fmt: skip
+    posted = call(
+        "POST", "/issues/2/comments", body={"body": text}, status=201, reply=comment(950, 2, text)
+    )
     return [posted, *labelled(2, *(labels or (DISCUSSION,)), new=new)]
 
 
@@ -730,8 +743,12 @@ STATUS_3_OLD = STATUS_3.replace(HEAD[:12], OLD[:12]).replace(HEAD, OLD)
 
 
 def files_of(number: int) -> dict[str, object]:
-    return call("GET", f"/pulls/{number}/files", query="per_page=100&page=1",
-                reply=[diff_entry(RFD, sha=RFD_BLOB)])  # fmt: skip
+    return call(
+        "GET",
+        f"/pulls/{number}/files",
+        query="per_page=100&page=1",
+        reply=[diff_entry(RFD, sha=RFD_BLOB)],
+    )
 
 
 def comments_of(number: int, *found: dict[str, object]) -> dict[str, object]:
@@ -1063,8 +1080,13 @@ CASSETTES[R + "test_rerun_after_posting_failed_posts_the_committed_review"] = [
 # /rfd refine: the run commits the refined RFD and ends its progress comment (the answer),
 # then GitHub answers 502 to the status comment: a warning, the 🚀 all the same, exit 0.
 # A re-run of the job finds the 🚀 and writes nothing: the model is not asked again.
-STATUS_502 = call("POST", "/issues/2/comments", status=502, reply={"message": "Server Error"},
-                  body={"body": with_proofs(body("status-refined"), [REFINE_COMMIT])})  # fmt: skip
+STATUS_502 = call(
+    "POST",
+    "/issues/2/comments",
+    status=502,
+    reply={"message": "Server Error"},
+    body={"body": with_proofs(body("status-refined"), [REFINE_COMMIT])},
+)
 PROGRESS_DONE = comment(965, 2, body("refine-progress-done"))
 CASSETTES[C + "test_refine_whose_status_comment_fails_is_answered_and_not_run_again"] = [
     NO_COMMENTS,
@@ -1079,9 +1101,13 @@ CASSETTES[C + "test_refine_whose_status_comment_fails_is_answered_and_not_run_ag
     react("rocket"),
     # the job run again
     call("GET", "/issues/2/comments", query="per_page=100", reply=[PROGRESS_DONE]),
-    call("GET", f"/issues/comments/{CID}/reactions", query="content=rocket&per_page=100",
-         reply=[reaction("rocket")]),
-]  # fmt: skip
+    call(
+        "GET",
+        f"/issues/comments/{CID}/reactions",
+        query="content=rocket&per_page=100",
+        reply=[reaction("rocket")],
+    ),
+]
 
 # /rfd review: run 1 commits the review, then posting it answers 502.  Run 2 sees the bot's
 # commit as the PR's head, finds it by its trailer and posts the committed review.
@@ -1232,10 +1258,14 @@ CASSETTES[S + "test_a_config_error_reported_earlier_is_cleared_once_the_config_r
 ]
 
 CASSETTES["test_github_failure/test_a_rerun_failing_again_keeps_what_the_first_run_did"] = [
-    call("GET", "/issues/2/comments", query="per_page=100",
-         reply=[status_comment(), answered("accept-failed-502", 961, BEFORE)]),
+    call(
+        "GET",
+        "/issues/2/comments",
+        query="per_page=100",
+        reply=[status_comment(), answered("accept-failed-502", 961, BEFORE)],
+    ),
     edited("accept-failed-again", 961),
-]  # fmt: skip
+]
 
 
 # /rfd implement where the item's check fails twice: the PR says so and records nothing

@@ -63,26 +63,50 @@ def files(ledger: str | None, rfd: str = RFD_BLOB) -> Interaction:
 
 
 def react(content: str, cid: int) -> Interaction:
-    return call("POST", f"/issues/comments/{cid}/reactions", body={"content": content},
-                status=201, reply=reaction(content))  # fmt: skip
+    return call(
+        "POST",
+        f"/issues/comments/{cid}/reactions",
+        body={"content": content},
+        status=201,
+        reply=reaction(content),
+    )
 
 
 def rockets(cid: int, *found: dict[str, Any]) -> Interaction:
     """``GET …/reactions?content=rocket``: has the bot answered the quiet command ``cid``?"""
-    return call("GET", f"/issues/comments/{cid}/reactions", query="content=rocket&per_page=100",
-                reply=list(found))  # fmt: skip
+    return call(
+        "GET",
+        f"/issues/comments/{cid}/reactions",
+        query="content=rocket&per_page=100",
+        reply=list(found),
+    )
 
 
 def pushes(*made: tuple[str, str]) -> Interaction:
     """``GET /repos/…/activity``: the bot's pushes to the PR's branch (newest first), each
     ``(before, after)``; asked when a commit that changed the ledger is named by none of the
     bot's comments."""
-    query = urlencode({"ref": f"refs/heads/{BRANCH}", "actor": BOT["login"],
-                       "activity_type": "push", "per_page": 100})  # fmt: skip
-    found = [{"id": 4000 + n, "node_id": f"AC_kwDOA{4000 + n}", "before": before,
-              "after": after, "ref": f"refs/heads/{BRANCH}", "timestamp": "2026-11-22T02:00:00Z",
-              "activity_type": "push", "actor": BOT}
-             for n, (before, after) in enumerate(reversed(made))]  # fmt: skip
+    query = urlencode(
+        {
+            "ref": f"refs/heads/{BRANCH}",
+            "actor": BOT["login"],
+            "activity_type": "push",
+            "per_page": 100,
+        }
+    )
+    found = [
+        {
+            "id": 4000 + n,
+            "node_id": f"AC_kwDOA{4000 + n}",
+            "before": before,
+            "after": after,
+            "ref": f"refs/heads/{BRANCH}",
+            "timestamp": "2026-11-22T02:00:00Z",
+            "activity_type": "push",
+            "actor": BOT,
+        }
+        for n, (before, after) in enumerate(reversed(made))
+    ]
     return call("GET", "/activity", query=query, reply=found)
 
 
@@ -155,8 +179,9 @@ class Thread:
         return [posted, *labelled(2, DISCUSSION)]
 
     def listed_commits(self) -> Interaction:
-        return call("GET", "/pulls/2/commits", query="per_page=100&page=1",
-                    reply=list(self.commits))  # fmt: skip
+        return call(
+            "GET", "/pulls/2/commits", query="per_page=100&page=1", reply=list(self.commits)
+        )
 
     def replied(self, name: str, cid: int, made: str = "") -> Interaction:
         """The reply ``bodies/<name>.md``, its leading markers naming the commit ``made``
@@ -164,16 +189,26 @@ class Thread:
         text = with_proofs(body(name), [made]) if made else body(name)
         posted = comment(cid, 2, text)
         self.comments.append(posted)
-        return call("POST", "/issues/2/comments", body={"body": text}, status=201,
-                    reply=posted)  # fmt: skip
+        return call("POST", "/issues/2/comments", body={"body": text}, status=201, reply=posted)
 
 
-WHAT = {"approve": "approved", "concern": "concern raised", "resolve": "concern resolved",
-        "fcp": "final comment period started"}  # fmt: skip
+WHAT = {
+    "approve": "approved",
+    "concern": "concern raised",
+    "resolve": "concern resolved",
+    "fcp": "final comment period started",
+}
 
 
-def signed(pr: Thread, said: tuple[int, str, str], role: str, *, team: bool,
-           made: tuple[str, str], status: str) -> list[Interaction]:  # fmt: skip
+def signed(
+    pr: Thread,
+    said: tuple[int, str, str],
+    role: str,
+    *,
+    team: bool,
+    made: tuple[str, str],
+    status: str,
+) -> list[Interaction]:
     """``said`` (``(comment id, login, text)``), a sign-off command that succeeds: the bot
     commits ``made`` (the commit's sha, the ledger's blob in it), refreshes the dashboard
     ``bodies/<status>.md`` and says it with 🚀 alone: no reply."""
@@ -181,9 +216,18 @@ def signed(pr: Thread, said: tuple[int, str, str], role: str, *, team: bool,
     checked = [member(login)] if team else []
     authors = [pr.listed_commits()] if text == "/rfd approve" else []  # is the approver one?
     sha, ledger = made
-    out = [pr.said(*said), rockets(cid), perm(login, role), react("eyes", cid), *checked,
-           pr.pull(), files(pr.ledger), *authors, *pr.dashboard(status, made=sha),
-           react("rocket", cid)]  # fmt: skip
+    out = [
+        pr.said(*said),
+        rockets(cid),
+        perm(login, role),
+        react("eyes", cid),
+        *checked,
+        pr.pull(),
+        files(pr.ledger),
+        *authors,
+        *pr.dashboard(status, made=sha),
+        react("rocket", cid),
+    ]
     pr.ledger = ledger
     pr.commits.append(bot_commit(sha, WHAT[text.split()[1]], cid))
     return out
@@ -194,37 +238,83 @@ def two_reviewers() -> list[Interaction]:
     pr = Thread()
     concern = "/rfd concern Proxies may buffer the chunked response"
     return [
-        *signed(pr, (1001, "hubot", "/rfd approve"), "maintain", team=False,
-                made=("3d69b677b3a437374c49ca8d57bdbac516edec81",
-                      "0ee7a9bca6d6b1b4121c1341bed1ea76a927c217"),
-                status="consensus-status-hubot"),
-        *signed(pr, (1002, "mona", "/rfd approve"), "write", team=True,
-                made=("2f5c1e4557b64f3c4fbfa5a2cc082ab4125f124f",
-                      "36bee8492c67d8cfc5671ac5376e5e122d1d941c"),
-                status="consensus-status-mona"),
-        *signed(pr, (1003, "mona", concern), "write", team=True,
-                made=("aebc3a244d122afd8a0e3f47a088ef8a9c0c9502",
-                      "5957778410c1edd220c592df1265212a7afc2af9"),
-                status="consensus-status-concern"),
-        pr.said(1004, "hubot", "/rfd accept"), perm("hubot", "maintain"), react("eyes", 1004),
-        pr.pull(), files(pr.ledger), pr.listed_commits(), react("confused", 1004),
+        *signed(
+            pr,
+            (1001, "hubot", "/rfd approve"),
+            "maintain",
+            team=False,
+            made=(
+                "3d69b677b3a437374c49ca8d57bdbac516edec81",
+                "0ee7a9bca6d6b1b4121c1341bed1ea76a927c217",
+            ),
+            status="consensus-status-hubot",
+        ),
+        *signed(
+            pr,
+            (1002, "mona", "/rfd approve"),
+            "write",
+            team=True,
+            made=(
+                "2f5c1e4557b64f3c4fbfa5a2cc082ab4125f124f",
+                "36bee8492c67d8cfc5671ac5376e5e122d1d941c",
+            ),
+            status="consensus-status-mona",
+        ),
+        *signed(
+            pr,
+            (1003, "mona", concern),
+            "write",
+            team=True,
+            made=(
+                "aebc3a244d122afd8a0e3f47a088ef8a9c0c9502",
+                "5957778410c1edd220c592df1265212a7afc2af9",
+            ),
+            status="consensus-status-concern",
+        ),
+        pr.said(1004, "hubot", "/rfd accept"),
+        perm("hubot", "maintain"),
+        react("eyes", 1004),
+        pr.pull(),
+        files(pr.ledger),
+        pr.listed_commits(),
+        react("confused", 1004),
         pr.replied("consensus-accept-refused", 3004),
-        *signed(pr, (1005, "mona", "/rfd resolve 1"), "write", team=False,
-                made=("71e0fdeee800fed6a797b72c1329b48a49dc9edc",
-                      "7c94c6573035d724bc7615d5f3028e038d3176af"),
-                status="consensus-status-resolved"),
-        *signed(pr, (1006, "hubot", "/rfd fcp"), "maintain", team=False,
-                made=("dffaef1e166993618aad9879bdb78e0bd3ac68c3",
-                      "701bbc6f94e549ffc8564dc58634f70f22b56a74"),
-                status="consensus-status-fcp"),
-    ]  # fmt: skip
+        *signed(
+            pr,
+            (1005, "mona", "/rfd resolve 1"),
+            "write",
+            team=False,
+            made=(
+                "71e0fdeee800fed6a797b72c1329b48a49dc9edc",
+                "7c94c6573035d724bc7615d5f3028e038d3176af",
+            ),
+            status="consensus-status-resolved",
+        ),
+        *signed(
+            pr,
+            (1006, "hubot", "/rfd fcp"),
+            "maintain",
+            team=False,
+            made=(
+                "dffaef1e166993618aad9879bdb78e0bd3ac68c3",
+                "701bbc6f94e549ffc8564dc58634f70f22b56a74",
+            ),
+            status="consensus-status-fcp",
+        ),
+    ]
 
 
 def not_a_reviewer() -> list[Interaction]:
     pr = Thread()
-    return [pr.said(1011, "octocat", "/rfd approve"), rockets(1011), perm("octocat", "write"),
-            react("eyes", 1011), member("octocat", False), react("confused", 1011),
-            pr.replied("consensus-not-a-reviewer", 3011)]  # fmt: skip
+    return [
+        pr.said(1011, "octocat", "/rfd approve"),
+        rockets(1011),
+        perm("octocat", "write"),
+        react("eyes", 1011),
+        member("octocat", False),
+        react("confused", 1011),
+        pr.replied("consensus-not-a-reviewer", 3011),
+    ]
 
 
 CASSETTES = {
@@ -255,42 +345,73 @@ def listed(*found: dict[str, Any]) -> Interaction:
 
 
 def reply(name: str, cid: int) -> Interaction:
-    return call("POST", "/issues/2/comments", body={"body": body(name)}, status=201,
-                reply=comment(cid, 2, body(name)))  # fmt: skip
+    return call(
+        "POST",
+        "/issues/2/comments",
+        body={"body": body(name)},
+        status=201,
+        reply=comment(cid, 2, body(name)),
+    )
 
 
 ENDED_NOW = call("PATCH", f"/issues/comments/{STATUS}", body={"body": ENDED["body"]}, reply=ENDED)
-ANNOUNCED_NOW = call("PATCH", f"/issues/comments/{STATUS}", body={"body": ENDED_ANNOUNCED["body"]},
-                     reply=ENDED_ANNOUNCED)  # fmt: skip
+ANNOUNCED_NOW = call(
+    "PATCH",
+    f"/issues/comments/{STATUS}",
+    body={"body": ENDED_ANNOUNCED["body"]},
+    reply=ENDED_ANNOUNCED,
+)
 END = G + "test_the_scheduled_run_ends_an_elapsed_final_comment_period"
 CASSETTES |= {
     END + "[accepts]": [
-        OPEN_PRS, files(None), listed(RUNNING), reply("consensus-fcp-labelled", 2101),
-        call("POST", "/issues/2/labels", body=["rfd:accept"],  # all of the PR's labels now
-             reply=[lifecycle_label(DISCUSSION), ACCEPT]),
+        OPEN_PRS,
+        files(None),
+        listed(RUNNING),
+        reply("consensus-fcp-labelled", 2101),
+        call(
+            "POST",
+            "/issues/2/labels",
+            body=["rfd:accept"],  # all of the PR's labels now
+            reply=[lifecycle_label(DISCUSSION), ACCEPT],
+        ),
         ENDED_NOW,
     ],
     END + "[announces]": [
-        OPEN_PRS, files(None), listed(RUNNING), reply("consensus-fcp-ended", 2102),
+        OPEN_PRS,
+        files(None),
+        listed(RUNNING),
+        reply("consensus-fcp-ended", 2102),
         ANNOUNCED_NOW,
     ],
     G + "test_the_end_of_a_final_comment_period_is_announced_once": [
-        OPEN_PRS, files(None),
+        OPEN_PRS,
+        files(None),
         listed(ENDED_ANNOUNCED, comment(2102, 2, body("consensus-fcp-ended"))),
     ],
-}  # fmt: skip
+}
 
 
 def approve_then_push() -> list[Interaction]:
     """An approval, then the author pushes an edit of the RFD: ``synchronize``."""
     pr = Thread()
-    approved = signed(pr, (1021, "hubot", "/rfd approve"), "maintain", team=False,
-                      made=("2ebdd4e845793f1a19c7346f7cbe63c9d33c22e4",
-                            "0ee7a9bca6d6b1b4121c1341bed1ea76a927c217"),
-                      status="consensus-status-before-push")  # fmt: skip
+    approved = signed(
+        pr,
+        (1021, "hubot", "/rfd approve"),
+        "maintain",
+        team=False,
+        made=(
+            "2ebdd4e845793f1a19c7346f7cbe63c9d33c22e4",
+            "0ee7a9bca6d6b1b4121c1341bed1ea76a927c217",
+        ),
+        status="consensus-status-before-push",
+    )
     edited = blob_sha(RFD_TEXT + "\nOne more risk: slow clients.\n")
-    return [*approved, files(pr.ledger, edited), listed(*pr.comments),
-            *pr.dashboard("consensus-status-older")]  # fmt: skip
+    return [
+        *approved,
+        files(pr.ledger, edited),
+        listed(*pr.comments),
+        *pr.dashboard("consensus-status-older"),
+    ]
 
 
 CASSETTES[G + "test_a_push_after_an_approval_shows_it_as_of_an_older_revision"] = (
@@ -308,13 +429,25 @@ def forged_ledger() -> list[Interaction]:
     pr.commits[0]["sha"] = FORGED_HEAD
     pr.comments.append(RUNNING)
     waiting = comment(STATUS, 2, body("consensus-status-forged"))
-    scheduled = [OPEN_PRS, files(ELAPSED_BLOB), pushes(), listed(RUNNING),
-                 call("PATCH", f"/issues/comments/{STATUS}", body={"body": waiting["body"]},
-                      reply=waiting)]  # fmt: skip
+    scheduled = [
+        OPEN_PRS,
+        files(ELAPSED_BLOB),
+        pushes(),
+        listed(RUNNING),
+        call("PATCH", f"/issues/comments/{STATUS}", body={"body": waiting["body"]}, reply=waiting),
+    ]
     pr.comments[0] = waiting
-    accept = [pr.said(1031, "hubot", "/rfd accept"), perm("hubot", "maintain"),
-              react("eyes", 1031), pr.pull(), files(ELAPSED_BLOB), pushes(), pr.listed_commits(),
-              react("confused", 1031), pr.replied("consensus-accept-forged", 3031)]  # fmt: skip
+    accept = [
+        pr.said(1031, "hubot", "/rfd accept"),
+        perm("hubot", "maintain"),
+        react("eyes", 1031),
+        pr.pull(),
+        files(ELAPSED_BLOB),
+        pushes(),
+        pr.listed_commits(),
+        react("confused", 1031),
+        pr.replied("consensus-accept-forged", 3031),
+    ]
     return scheduled + accept
 
 
@@ -324,20 +457,30 @@ CASSETTES[G + "test_a_ledger_written_by_hand_on_the_branch_counts_for_nothing"] 
 HUBOTS_COMMIT = "8f2c2f0d1c3b4a5e6f708192a3b4c5d6e7f80912"  # on the PR, by hubot's email
 
 
-def by_an_author(case: str, login: str, role: str, said: str,
-                 email: bool = False) -> list[Interaction]:  # fmt: skip
+def by_an_author(
+    case: str, login: str, role: str, said: str, email: bool = False
+) -> list[Interaction]:
     """An author of the RFD approves it (or resolves mona's concern, in the default branch's
     ledger): refused.  With ``email`` the RFD names its author by email only: the PR's
     commits are asked, and one carrying that email is hubot's, GitHub says."""
     pr = Thread()
     asked: list[Interaction] = []
     if email:
-        pr.commits.append(commit_item(HUBOTS_COMMIT, person("hubot"), "hubot@example.org",
-                                      "Hubot Person"))  # fmt: skip
+        pr.commits.append(
+            commit_item(HUBOTS_COMMIT, person("hubot"), "hubot@example.org", "Hubot Person")
+        )
         asked = [pr.listed_commits()]
-    return [pr.said(1051, login, said), rockets(1051), perm(login, role), react("eyes", 1051),
-            pr.pull(), files(None), *asked, react("confused", 1051),
-            pr.replied(f"consensus-by-an-author-{case}", 3051)]  # fmt: skip
+    return [
+        pr.said(1051, login, said),
+        rockets(1051),
+        perm(login, role),
+        react("eyes", 1051),
+        pr.pull(),
+        files(None),
+        *asked,
+        react("confused", 1051),
+        pr.replied(f"consensus-by-an-author-{case}", 3051),
+    ]
 
 
 AUTHOR_TEST = G + "test_an_author_cannot_approve_or_resolve_anothers_concern"
@@ -392,12 +535,18 @@ def approved_over_a_forged_ledger() -> list[Interaction]:
     pr.commits[0]["sha"] = FORGED_HEAD
     pr.ledger = ELAPSED_BLOB
     said = (1041, "hubot", "/rfd approve")
-    out = signed(pr, said, "maintain", team=False, made=(FORGED_APPROVAL, ""),
-                 status="consensus-status-forged-approved")  # fmt: skip
-    out.insert(next(n for n, c in enumerate(out) if "/pulls/2/files" in c["request"]["uri"]) + 1,
-               pushes())  # fmt: skip
-    return [*out,
-            pr.replied("consensus-approve-forged", 2041)]  # fmt: skip
+    out = signed(
+        pr,
+        said,
+        "maintain",
+        team=False,
+        made=(FORGED_APPROVAL, ""),
+        status="consensus-status-forged-approved",
+    )
+    out.insert(
+        next(n for n, c in enumerate(out) if "/pulls/2/files" in c["request"]["uri"]) + 1, pushes()
+    )
+    return [*out, pr.replied("consensus-approve-forged", 2041)]
 
 
 CASSETTES[G + "test_a_sign_off_over_a_forged_ledger_counts_and_names_what_it_left_out"] = (
@@ -413,12 +562,15 @@ HOOK_MAIN = "30ccf94ea7e3afd1dff079e4f0b1104b5972de49"  # the default branch it 
 def hook_reads_the_bots_proofs() -> list[Interaction]:
     """rfd-status in PR 7's CI run asks for the PR's comments once: the bot's status comment
     names its commit; mallory's comment names the hand-written one in the same words."""
-    status = comment(3001, 7, f"<!-- rfd-bot:commit:{HOOK_BOT_COMMIT} -->\n"
-                     "<!-- rfd-bot:status:7 -->\n## RFD status")  # fmt: skip
-    planted = comment(3002, 7, f"<!-- rfd-bot:commit:{HOOK_HAND_COMMIT} -->\nlgtm",
-                      person("mallory"))  # fmt: skip
-    return [call("GET", "/issues/7/comments", query="per_page=100&page=1",
-                 reply=[status, planted])]  # fmt: skip
+    status = comment(
+        3001,
+        7,
+        f"<!-- rfd-bot:commit:{HOOK_BOT_COMMIT} -->\n<!-- rfd-bot:status:7 -->\n## RFD status",
+    )
+    planted = comment(
+        3002, 7, f"<!-- rfd-bot:commit:{HOOK_HAND_COMMIT} -->\nlgtm", person("mallory")
+    )
+    return [call("GET", "/issues/7/comments", query="per_page=100&page=1", reply=[status, planted])]
 
 
 CASSETTES[
@@ -426,8 +578,10 @@ CASSETTES[
 ] = hook_reads_the_bots_proofs()
 
 
-HUBOT_APPROVAL = ("3d69b677b3a437374c49ca8d57bdbac516edec81",
-                  "0ee7a9bca6d6b1b4121c1341bed1ea76a927c217")  # as in two_reviewers  # fmt: skip
+HUBOT_APPROVAL = (
+    "3d69b677b3a437374c49ca8d57bdbac516edec81",
+    "0ee7a9bca6d6b1b4121c1341bed1ea76a927c217",
+)  # as in two_reviewers
 SIGNED_BY_HAND = "9f5033616cfc7b7e0728b3d951ae40ee030552f8"  # the author's ledger commit
 SIGNED_BY_HAND_BLOB = "afb8fe8eeebd191ed399f91d0f93b3166939cdc7"
 
@@ -436,17 +590,29 @@ def status_deleted() -> list[Interaction]:
     """hubot's approval, proven by the status comment alone; the comment is deleted and the
     PR's author commits a ledger adding mona and an FCP; hubot's `/rfd accept` is refused."""
     pr = Thread()
-    approve = signed(pr, (1001, "hubot", "/rfd approve"), "maintain", team=False,
-                     made=HUBOT_APPROVAL, status="consensus-status-hubot")  # fmt: skip
+    approve = signed(
+        pr,
+        (1001, "hubot", "/rfd approve"),
+        "maintain",
+        team=False,
+        made=HUBOT_APPROVAL,
+        status="consensus-status-hubot",
+    )
     pr.comments = [c for c in pr.comments if c["id"] != STATUS]  # deleted by someone
     by_hand = commit_item(SIGNED_BY_HAND, user("Codertocat"), "test@example.com", "Test User")
     by_hand["commit"]["message"] = "sign-offs"
     pr.commits.append(by_hand)
-    accept = [pr.said(1081, "hubot", "/rfd accept"), perm("hubot", "maintain"),
-              react("eyes", 1081), pr.pull(), files(SIGNED_BY_HAND_BLOB),
-              pushes((PR_HEAD, HUBOT_APPROVAL[0])), pr.listed_commits(),
-              react("confused", 1081),
-              pr.replied("consensus-accept-status-deleted", 3081)]  # fmt: skip
+    accept = [
+        pr.said(1081, "hubot", "/rfd accept"),
+        perm("hubot", "maintain"),
+        react("eyes", 1081),
+        pr.pull(),
+        files(SIGNED_BY_HAND_BLOB),
+        pushes((PR_HEAD, HUBOT_APPROVAL[0])),
+        pr.listed_commits(),
+        react("confused", 1081),
+        pr.replied("consensus-accept-status-deleted", 3081),
+    ]
     return approve + accept
 
 
@@ -459,19 +625,41 @@ def edited_and_deleted() -> list[Interaction]:
     pr = Thread()
     concern = "/rfd concern Proxies may buffer the chunked response"
     out = [
-        *signed(pr, (1001, "hubot", "/rfd approve"), "maintain", team=False,
-                made=HUBOT_APPROVAL, status="consensus-status-hubot"),
-        *signed(pr, (1002, "mona", "/rfd approve"), "write", team=True,
-                made=("2f5c1e4557b64f3c4fbfa5a2cc082ab4125f124f",
-                      "36bee8492c67d8cfc5671ac5376e5e122d1d941c"),
-                status="consensus-status-mona"),
-        *signed(pr, (1003, "mona", concern), "write", team=True,
-                made=("aebc3a244d122afd8a0e3f47a088ef8a9c0c9502",
-                      "5957778410c1edd220c592df1265212a7afc2af9"),
-                status="consensus-status-concern"),
-    ]  # fmt: skip
-    edits = {1002: "Approving was premature, sorry.",
-             1003: "/rfd concern Proxies buffer it, and retries repeat it"}  # fmt: skip
+        *signed(
+            pr,
+            (1001, "hubot", "/rfd approve"),
+            "maintain",
+            team=False,
+            made=HUBOT_APPROVAL,
+            status="consensus-status-hubot",
+        ),
+        *signed(
+            pr,
+            (1002, "mona", "/rfd approve"),
+            "write",
+            team=True,
+            made=(
+                "2f5c1e4557b64f3c4fbfa5a2cc082ab4125f124f",
+                "36bee8492c67d8cfc5671ac5376e5e122d1d941c",
+            ),
+            status="consensus-status-mona",
+        ),
+        *signed(
+            pr,
+            (1003, "mona", concern),
+            "write",
+            team=True,
+            made=(
+                "aebc3a244d122afd8a0e3f47a088ef8a9c0c9502",
+                "5957778410c1edd220c592df1265212a7afc2af9",
+            ),
+            status="consensus-status-concern",
+        ),
+    ]
+    edits = {
+        1002: "Approving was premature, sorry.",
+        1003: "/rfd concern Proxies buffer it, and retries repeat it",
+    }
     kept = []
     for c in pr.comments:
         if c["id"] == 1001:
@@ -482,10 +670,15 @@ def edited_and_deleted() -> list[Interaction]:
     pr.comments = kept
     return [
         *out,
-        pr.said(1091, "hubot", "/rfd accept"), perm("hubot", "maintain"), react("eyes", 1091),
-        pr.pull(), files(pr.ledger), pr.listed_commits(), react("confused", 1091),
+        pr.said(1091, "hubot", "/rfd accept"),
+        perm("hubot", "maintain"),
+        react("eyes", 1091),
+        pr.pull(),
+        files(pr.ledger),
+        pr.listed_commits(),
+        react("confused", 1091),
         pr.replied("consensus-accept-edited", 3091),
-    ]  # fmt: skip
+    ]
 
 
 CASSETTES[G + "test_sign_off_comments_count_as_they_stand_now"] = edited_and_deleted()
@@ -494,15 +687,31 @@ CASSETTES[G + "test_sign_off_comments_count_as_they_stand_now"] = edited_and_del
 def hook_reads_the_bots_pushes() -> list[Interaction]:
     """The same run with the bot's status comment deleted: only mallory's comment is left;
     GitHub's activity record of branch rfd-001 shows the bot's push of its commit."""
-    planted = comment(3002, 7, f"<!-- rfd-bot:commit:{HOOK_HAND_COMMIT} -->\nlgtm",
-                      person("mallory"))  # fmt: skip
-    query = urlencode({"ref": "refs/heads/rfd-001", "actor": BOT["login"],
-                       "activity_type": "push", "per_page": 100})  # fmt: skip
-    pushed = {"id": 4100, "node_id": "AC_kwDOA4100", "before": HOOK_MAIN,
-              "after": HOOK_BOT_COMMIT, "ref": "refs/heads/rfd-001", "actor": BOT,
-              "timestamp": "2026-11-22T02:00:00Z", "activity_type": "push"}  # fmt: skip
-    return [call("GET", "/issues/7/comments", query="per_page=100&page=1", reply=[planted]),
-            call("GET", "/activity", query=query, reply=[pushed])]  # fmt: skip
+    planted = comment(
+        3002, 7, f"<!-- rfd-bot:commit:{HOOK_HAND_COMMIT} -->\nlgtm", person("mallory")
+    )
+    query = urlencode(
+        {
+            "ref": "refs/heads/rfd-001",
+            "actor": BOT["login"],
+            "activity_type": "push",
+            "per_page": 100,
+        }
+    )
+    pushed = {
+        "id": 4100,
+        "node_id": "AC_kwDOA4100",
+        "before": HOOK_MAIN,
+        "after": HOOK_BOT_COMMIT,
+        "ref": "refs/heads/rfd-001",
+        "actor": BOT,
+        "timestamp": "2026-11-22T02:00:00Z",
+        "activity_type": "push",
+    }
+    return [
+        call("GET", "/issues/7/comments", query="per_page=100&page=1", reply=[planted]),
+        call("GET", "/activity", query=query, reply=[pushed]),
+    ]
 
 
 CASSETTES["test_hook_signoffs/test_with_the_status_comment_deleted_the_bots_push_is_the_proof"] = (

@@ -23,19 +23,42 @@ EDIT_DOC = "https://docs.github.com/rest/issues/comments#update-an-issue-comment
 
 def refused_cosmetics() -> list[Interaction]:
     pr = Thread()
-    hubot = signed(pr, (1001, "hubot", "/rfd approve"), "maintain", team=False,
-                   made=("3d69b677b3a437374c49ca8d57bdbac516edec81",
-                         "0ee7a9bca6d6b1b4121c1341bed1ea76a927c217"),
-                   status="consensus-status-hubot")  # fmt: skip
-    hubot[-1] = call("POST", "/issues/comments/1001/reactions", body={"content": "rocket"},
-                     status=422, reply=error("Validation Failed", REACTIONS_DOC, 422))  # fmt: skip
-    mona = signed(pr, (1002, "mona", "/rfd approve"), "write", team=True,
-                  made=("2f5c1e4557b64f3c4fbfa5a2cc082ab4125f124f",
-                        "36bee8492c67d8cfc5671ac5376e5e122d1d941c"),
-                  status="consensus-status-mona")  # fmt: skip
+    hubot = signed(
+        pr,
+        (1001, "hubot", "/rfd approve"),
+        "maintain",
+        team=False,
+        made=(
+            "3d69b677b3a437374c49ca8d57bdbac516edec81",
+            "0ee7a9bca6d6b1b4121c1341bed1ea76a927c217",
+        ),
+        status="consensus-status-hubot",
+    )
+    hubot[-1] = call(
+        "POST",
+        "/issues/comments/1001/reactions",
+        body={"content": "rocket"},
+        status=422,
+        reply=error("Validation Failed", REACTIONS_DOC, 422),
+    )
+    mona = signed(
+        pr,
+        (1002, "mona", "/rfd approve"),
+        "write",
+        team=True,
+        made=(
+            "2f5c1e4557b64f3c4fbfa5a2cc082ab4125f124f",
+            "36bee8492c67d8cfc5671ac5376e5e122d1d941c",
+        ),
+        status="consensus-status-mona",
+    )
     (edit,) = [i for i in mona if i["request"]["method"] == "PATCH"]
-    refused = call("PATCH", f"/issues/comments/{STATUS}", status=422,
-                   reply=error("Validation Failed", EDIT_DOC, 422))  # fmt: skip
+    refused = call(
+        "PATCH",
+        f"/issues/comments/{STATUS}",
+        status=422,
+        reply=error("Validation Failed", EDIT_DOC, 422),
+    )
     edit["response"] = refused["response"]
     return [*hubot, *mona]
 

@@ -39,8 +39,12 @@ OPEN_PR_4 = call(
 )
 PHASE_PR = pull(2, "rfd/045-phase-2", "d" * 40)
 PHASE_PR.update(title="RFD 045, phase 2: Endpoint")
-PHASE_FILES = call("GET", "/pulls/2/files", query="per_page=100&page=1",
-                   reply=[diff_entry("docs/rfd/.state/045/phases/2.md")])  # fmt: skip
+PHASE_FILES = call(
+    "GET",
+    "/pulls/2/files",
+    query="per_page=100&page=1",
+    reply=[diff_entry("docs/rfd/.state/045/phases/2.md")],
+)
 TRACKING = {**CREATED_12, "labels": CREATED_12["labels"]}
 
 CASSETTES = {
@@ -82,8 +86,12 @@ CASSETTES = {
 
 def final(name: str) -> dict[str, object]:
     """The status comment (950) of PR 2 written over with its final state ``name``."""
-    return call("PATCH", "/issues/comments/950", body={"body": body(name)},
-                reply=comment(950, 2, body(name)))  # fmt: skip
+    return call(
+        "PATCH",
+        "/issues/comments/950",
+        body={"body": body(name)},
+        reply=comment(950, 2, body(name)),
+    )
 
 
 RELINKED = [  # the merge: the tracking issue now links the RFD on the default branch
@@ -95,8 +103,12 @@ RELINKED = [  # the merge: the tracking issue now links the RFD on the default b
         reply={**CREATED_12, "body": body("tracking-relinked")},
     ),
 ]
-OPENED = call("GET", "/issues/2/comments", query="per_page=100",
-              reply=[comment(950, 2, body("status-opened"))])  # fmt: skip
+OPENED = call(
+    "GET",
+    "/issues/2/comments",
+    query="per_page=100",
+    reply=[comment(950, 2, body("status-opened"))],
+)
 CASSETTES |= {
     F + "test_a_merged_rfd_pr_says_where_the_rfd_lives_on": [
         FILES,
@@ -115,9 +127,13 @@ CASSETTES |= {
 ROCKET = {**reaction("rocket"), "user": BOT}
 CASSETTES[F + "test_a_quiet_command_answered_by_its_rocket_is_not_run_again"] = [
     NO_COMMENTS_2,
-    call("GET", "/issues/comments/492700400/reactions", query="content=rocket&per_page=100",
-         reply=[ROCKET]),
-]  # fmt: skip
+    call(
+        "GET",
+        "/issues/comments/492700400/reactions",
+        query="content=rocket&per_page=100",
+        reply=[ROCKET],
+    ),
+]
 
 STYLE = style(ACCEPTED) or ("", "")
 LABEL_DOC = "https://docs.github.com/rest/issues/labels#update-a-label"
@@ -125,12 +141,21 @@ CASSETTES[F + "test_a_label_colour_that_fails_is_a_warning_not_a_failed_run"] = 
     FILES,
     OPENED,
     final("closed-merged"),
-    call("POST", "/issues/2/labels", body={"labels": [ACCEPTED]},
-         reply=[lifecycle_label(ACCEPTED, new=True)]),
-    call("PATCH", "/labels/rfd%3A%20accepted", body={"color": STYLE[0], "description": STYLE[1]},
-         status=403, reply=error("Resource not accessible by integration", LABEL_DOC, 403)),
+    call(
+        "POST",
+        "/issues/2/labels",
+        body={"labels": [ACCEPTED]},
+        reply=[lifecycle_label(ACCEPTED, new=True)],
+    ),
+    call(
+        "PATCH",
+        "/labels/rfd%3A%20accepted",
+        body={"color": STYLE[0], "description": STYLE[1]},
+        status=403,
+        reply=error("Resource not accessible by integration", LABEL_DOC, 403),
+    ),
     *RELINKED,
-]  # fmt: skip
+]
 
 MERGED_PR = {**pull(2, "rfd-045-streaming-exports", "e" * 40), "state": "closed", "merged": True}
 CASSETTES[F + "test_status_on_a_merged_pr_keeps_its_final_state"] = [
@@ -165,46 +190,74 @@ CASSETTES[R + "test_review_on_the_tracking_issue_links_the_open_rfd_pr"] = [
 PHASE_PR_5 = {**pull(5, "rfd/045-phase-2", "d" * 40), "title": "RFD 045, phase 2: Endpoint"}
 CASSETTES[R + "test_dismiss_on_a_phase_pr_links_the_rfd_on_main_and_its_issue"] = [
     call("GET", "/issues/5/comments", query="per_page=100", reply=[]),
-    call("GET", f"/issues/comments/{CID}/reactions", query="content=rocket&per_page=100",
-         reply=[]),
+    call("GET", f"/issues/comments/{CID}/reactions", query="content=rocket&per_page=100", reply=[]),
     perm("Codertocat", "admin"),
     react("eyes"),
     call("GET", "/pulls/5", reply=PHASE_PR_5),
-    call("GET", "/pulls/5/files", query="per_page=100&page=1",
-         reply=[diff_entry("docs/rfd/.state/045/phases/2.md")]),
+    call(
+        "GET",
+        "/pulls/5/files",
+        query="per_page=100&page=1",
+        reply=[diff_entry("docs/rfd/.state/045/phases/2.md")],
+    ),
     call("GET", "/issues/12", reply={**CREATED_12, "body": body("tracking-relinked")}),
     call("GET", "/pulls/2", reply=MERGED_PR),
     react("confused"),
     reply("redirect-dismiss-phase", number=5),
-]  # fmt: skip
+]
 
 # [implement] finish_in_last_phase: phase 2 (the last) is implemented; its branch also marks
 # the RFD Implemented and its pull request closes the tracking issue.
-PR_P2 = {**pull(3, "rfd/045-phase-2", "b" * 40), "title": "RFD 045, phase 2: Endpoint",
-         "body": body("finish-phase-pr")}  # fmt: skip
+PR_P2 = {
+    **pull(3, "rfd/045-phase-2", "b" * 40),
+    "title": "RFD 045, phase 2: Endpoint",
+    "body": body("finish-phase-pr"),
+}
 WAS_12 = {**CREATED_12, "body": body("finish-phase-tracking-before")}
-CASSETTES["test_github_finish_phase/"
-          "test_the_last_phase_pr_marks_the_rfd_implemented_and_closes_the_issue"] = [
+CASSETTES[
+    "test_github_finish_phase/test_the_last_phase_pr_marks_the_rfd_implemented_and_closes_the_issue"
+] = [
     NO_COMMENTS_12,
     perm("Codertocat", "admin"),
     react("eyes"),
     call("GET", "/pulls", query="state=all&head=Codertocat%3Arfd%2F045-phase-2", reply=[]),
     reply("finish-phase-running", cid=970, number=12),
-    call("POST", "/pulls", status=201, reply=PR_P2,
-         body={"title": "RFD 045, phase 2: Endpoint", "head": "rfd/045-phase-2", "base": "main",
-               "body": body("finish-phase-pr")}),
+    call(
+        "POST",
+        "/pulls",
+        status=201,
+        reply=PR_P2,
+        body={
+            "title": "RFD 045, phase 2: Endpoint",
+            "head": "rfd/045-phase-2",
+            "base": "main",
+            "body": body("finish-phase-pr"),
+        },
+    ),
     call("GET", "/issues", query=ISSUES_Q, reply=[WAS_12]),
     call("GET", "/issues/12", reply=WAS_12),
-    call("PATCH", "/issues/12", body={"body": body("finish-phase-tracking")},
-         reply={**WAS_12, "body": body("finish-phase-tracking")}),
-    call("PATCH", "/issues/comments/970", body={"body": body("finish-phase-opened")},
-         reply=comment(970, 12, body("finish-phase-opened"))),
+    call(
+        "PATCH",
+        "/issues/12",
+        body={"body": body("finish-phase-tracking")},
+        reply={**WAS_12, "body": body("finish-phase-tracking")},
+    ),
+    call(
+        "PATCH",
+        "/issues/comments/970",
+        body={"body": body("finish-phase-opened")},
+        reply=comment(970, 12, body("finish-phase-opened")),
+    ),
     react("rocket"),
-]  # fmt: skip
+]
 CASSETTES[R + "test_status_on_a_phase_pr_links_the_tracking_issue"] = [
     call("GET", "/issues/5/comments", query="per_page=100", reply=[]),
     call("GET", "/pulls/5", reply=PHASE_PR_5),
-    call("GET", "/pulls/5/files", query="per_page=100&page=1",
-         reply=[diff_entry("docs/rfd/.state/045/phases/2.md")]),
+    call(
+        "GET",
+        "/pulls/5/files",
+        query="per_page=100&page=1",
+        reply=[diff_entry("docs/rfd/.state/045/phases/2.md")],
+    ),
     reply("redirect-status-phase", number=5),
-]  # fmt: skip
+]

@@ -220,35 +220,61 @@ EDITED = {**STATUS, "body": "new"}
 UNAVAILABLE = {"message": "Service Unavailable"}
 CASSETTES |= {
     F + "test_edit_survives_a_502_then_a_503_with_retry_after": [
-        call("PATCH", "/issues/comments/901", body={"body": "new"}, status=502,
-             reply={"message": "Server Error"}),
-        call("PATCH", "/issues/comments/901", body={"body": "new"}, status=503,
-             reply=UNAVAILABLE, extra={"Retry-After": "2"}),
+        call(
+            "PATCH",
+            "/issues/comments/901",
+            body={"body": "new"},
+            status=502,
+            reply={"message": "Server Error"},
+        ),
+        call(
+            "PATCH",
+            "/issues/comments/901",
+            body={"body": "new"},
+            status=503,
+            reply=UNAVAILABLE,
+            extra={"Retry-After": "2"},
+        ),
         call("PATCH", "/issues/comments/901", body={"body": "new"}, reply=EDITED),
     ],
     F + "test_label_removal_survives_a_504": [
-        call("DELETE", "/issues/7/labels/rfd%3Areview", status=504,
-             reply={"message": "We couldn't respond to your request in time."}),
+        call(
+            "DELETE",
+            "/issues/7/labels/rfd%3Areview",
+            status=504,
+            reply={"message": "We couldn't respond to your request in time."},
+        ),
         call("DELETE", "/issues/7/labels/rfd%3Areview", reply=[]),
     ],
     F + "test_a_comment_is_not_posted_again_after_a_502": [
-        call("POST", "/issues/7/comments", body={"body": "hello"}, status=502,
-             reply={"message": "Server Error"}),
+        call(
+            "POST",
+            "/issues/7/comments",
+            body={"body": "hello"},
+            status=502,
+            reply={"message": "Server Error"},
+        ),
     ],
-}  # fmt: skip
+}
 
 EYES = {"content": "eyes"}
 CASSETTES |= {
     A + "test_react_survives_a_502": [
-        call("POST", "/issues/comments/900/reactions", body=EYES, status=502,
-             reply={"message": "Server Error"}),
-        call("POST", "/issues/comments/900/reactions", body=EYES, status=201,
-             reply=reaction("eyes")),
+        call(
+            "POST",
+            "/issues/comments/900/reactions",
+            body=EYES,
+            status=502,
+            reply={"message": "Server Error"},
+        ),
+        call(
+            "POST", "/issues/comments/900/reactions", body=EYES, status=201, reply=reaction("eyes")
+        ),
     ],
     A + "test_react_to_a_deleted_comment_says_so": [
         call("POST", "/issues/comments/900/reactions", body=EYES, status=404, reply=NOT_FOUND),
     ],
-}  # fmt: skip
+}
 
 # The bot's own review quoting the status marker: it is not the status comment.
 QUOTING_REVIEW = comment(

@@ -42,8 +42,12 @@ def patch(old: str, new: str) -> str:
     return "\n".join(list(lines)[2:])
 
 
-FILES = call("GET", "/pulls/2/files", query="per_page=100&page=1", reply=[
-    diff_entry(RFD, "modified", blob_sha(MISDATED), patch(PLANLESS, MISDATED))])  # fmt: skip
+FILES = call(
+    "GET",
+    "/pulls/2/files",
+    query="per_page=100&page=1",
+    reply=[diff_entry(RFD, "modified", blob_sha(MISDATED), patch(PLANLESS, MISDATED))],
+)
 REVIEWS = call("GET", "/pulls/2/reviews", query="per_page=100&page=1", reply=[])
 INLINE = {
     "commit_id": HEAD,
@@ -52,8 +56,13 @@ INLINE = {
     "comments": [{"path": RFD, "line": 6, "side": "RIGHT", "body": body("inline-date")}],
 }
 SUBMITTED = pull_review(80, 2, body("inline-review"), HEAD)
-POSTED = call("POST", "/issues/2/comments", body={"body": body("review-inline")}, status=201,
-              reply=comment(951, 2, body("review-inline")))  # fmt: skip
+POSTED = call(
+    "POST",
+    "/issues/2/comments",
+    body={"body": body("review-inline")},
+    status=201,
+    reply=comment(951, 2, body("review-inline")),
+)
 
 CASSETTES = {
     R + "test_inline_review_comments_on_the_lines_of_the_diff": [

@@ -58,10 +58,13 @@ HEADERS = {
     "x-robots-tag": ["none"],
 }
 PLACEHOLDER_USAGE = {
-    "input_tokens": 0, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
+    "input_tokens": 0,
+    "cache_creation_input_tokens": 0,
+    "cache_read_input_tokens": 0,
     "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0},
-    "output_tokens": 0, "service_tier": "standard",
-}  # fmt: skip
+    "output_tokens": 0,
+    "service_tier": "standard",
+}
 
 
 def text(t: str) -> dict[str, Any]:
@@ -75,10 +78,15 @@ def tool(call_id: str, name: str, **arguments: Any) -> dict[str, Any]:
 def answer(tag: str, model: str, *blocks: dict[str, Any]) -> dict[str, Any]:
     stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
     return {
-        "model": model, "id": f"msg_01{tag}", "type": "message", "role": "assistant",
-        "content": list(blocks), "stop_reason": stop, "stop_sequence": None,
+        "model": model,
+        "id": f"msg_01{tag}",
+        "type": "message",
+        "role": "assistant",
+        "content": list(blocks),
+        "stop_reason": stop,
+        "stop_sequence": None,
         "usage": dict(PLACEHOLDER_USAGE),
-    }  # fmt: skip
+    }
 
 
 SCHEMA_SQL = (
@@ -86,59 +94,130 @@ SCHEMA_SQL = (
     "    due_at TIMESTAMPTZ NOT NULL DEFAULT now()\n);\n"
 )
 IMPLEMENT = [
-    answer("Impl1Research1LsT9kQ", OPUS, text("I will look at what the repository holds."),
-           tool("toolu_01ImplListRoot4Hq8Zx", "list_files")),
-    answer("Impl1Research2DoneW3", OPUS, text(
-        "Research for phase 1 (Schema):\n- The repository holds only README.md: there is no "
-        "database code yet.\n- The table goes into a new `db/schema.sql`; README.md should "
-        "say where it lives.")),
-    answer("Impl1Plan7Rm2Vb", OPUS, text(
-        "- [ ] 1. Create the deliveries table in db/schema.sql\n"
-        "- [ ] 2. Point README.md at the schema")),
-    answer("Impl1Item1WriteOut5Kd", OPUS, text("Writing the schema next to the repository."),
-           tool("toolu_01ImplWriteOutside7Ue", "write_file", path="../schema.sql",
-                content=SCHEMA_SQL)),
-    answer("Impl1Item1WriteIn8Pc", OPUS, text("That path is outside the repository; inside it:"),
-           tool("toolu_01ImplWriteSchema2Nf", "write_file", path="db/schema.sql",
-                content=SCHEMA_SQL)),
-    answer("Impl1Item1Final3Ys", OPUS, text(
-        "Created `db/schema.sql` with the `deliveries` table (id, payload, due_at). "
-        "No test suite exists yet to run."),
-           tool("toolu_01ImplItem1Result5Gv", "submit_item_result", status="done",
-                summary="Created db/schema.sql with the deliveries table.")),
-    answer("Impl1Item2Edit6Qa", OPUS,
-           tool("toolu_01ImplEditReadme9Wb", "edit_file", path="README.md",
-                old="# test repo\n",
-                new="# test repo\n\nThe database schema lives in `db/schema.sql`.\n")),
-    answer("Impl1Item2Final1Jm", OPUS, text("README.md now points at `db/schema.sql`."),
-           tool("toolu_01ImplItem2Result8Hw", "submit_item_result", status="done",
-                summary="README.md points at db/schema.sql.")),
-    answer("Impl1Summary4Xe", OPUS, text(
-        "Phase 1 added the `deliveries` table in `db/schema.sql` and a pointer to it in "
-        "README.md. Both items are done; nothing failed.")),
-]  # fmt: skip
+    answer(
+        "Impl1Research1LsT9kQ",
+        OPUS,
+        text("I will look at what the repository holds."),
+        tool("toolu_01ImplListRoot4Hq8Zx", "list_files"),
+    ),
+    answer(
+        "Impl1Research2DoneW3",
+        OPUS,
+        text(
+            "Research for phase 1 (Schema):\n- The repository holds only README.md: there is no "
+            "database code yet.\n- The table goes into a new `db/schema.sql`; README.md should "
+            "say where it lives."
+        ),
+    ),
+    answer(
+        "Impl1Plan7Rm2Vb",
+        OPUS,
+        text(
+            "- [ ] 1. Create the deliveries table in db/schema.sql\n"
+            "- [ ] 2. Point README.md at the schema"
+        ),
+    ),
+    answer(
+        "Impl1Item1WriteOut5Kd",
+        OPUS,
+        text("Writing the schema next to the repository."),
+        tool("toolu_01ImplWriteOutside7Ue", "write_file", path="../schema.sql", content=SCHEMA_SQL),
+    ),
+    answer(
+        "Impl1Item1WriteIn8Pc",
+        OPUS,
+        text("That path is outside the repository; inside it:"),
+        tool("toolu_01ImplWriteSchema2Nf", "write_file", path="db/schema.sql", content=SCHEMA_SQL),
+    ),
+    answer(
+        "Impl1Item1Final3Ys",
+        OPUS,
+        text(
+            "Created `db/schema.sql` with the `deliveries` table (id, payload, due_at). "
+            "No test suite exists yet to run."
+        ),
+        tool(
+            "toolu_01ImplItem1Result5Gv",
+            "submit_item_result",
+            status="done",
+            summary="Created db/schema.sql with the deliveries table.",
+        ),
+    ),
+    answer(
+        "Impl1Item2Edit6Qa",
+        OPUS,
+        tool(
+            "toolu_01ImplEditReadme9Wb",
+            "edit_file",
+            path="README.md",
+            old="# test repo\n",
+            new="# test repo\n\nThe database schema lives in `db/schema.sql`.\n",
+        ),
+    ),
+    answer(
+        "Impl1Item2Final1Jm",
+        OPUS,
+        text("README.md now points at `db/schema.sql`."),
+        tool(
+            "toolu_01ImplItem2Result8Hw",
+            "submit_item_result",
+            status="done",
+            summary="README.md points at db/schema.sql.",
+        ),
+    ),
+    answer(
+        "Impl1Summary4Xe",
+        OPUS,
+        text(
+            "Phase 1 added the `deliveries` table in `db/schema.sql` and a pointer to it in "
+            "README.md. Both items are done; nothing failed."
+        ),
+    ),
+]
 EXPLORE_SUMMARY = (
     "# Research: Retry queue\n\n- Deliveries fail 0.7% of the time on the first attempt.\n"
     "- Options: a table polled by a worker, or a message broker.\n"
 )
 AUTHORING = [
-    answer("AuthExplore1Tool8Fa", SONNET, text("I will save what we know so far."),
-           tool("toolu_01AuthExploreSum3Kt", "rfd_explore_summary", content=EXPLORE_SUMMARY)),
+    answer(
+        "AuthExplore1Tool8Fa",
+        SONNET,
+        text("I will save what we know so far."),
+        tool("toolu_01AuthExploreSum3Kt", "rfd_explore_summary", content=EXPLORE_SUMMARY),
+    ),
     answer("AuthExplore2Done5Rb", SONNET, text("Saved the research summary to explore.md.")),
-    answer("AuthConverge1Two9Gc", OPUS,
-           text("Two decisions follow from the research."),
-           tool("toolu_01AuthDecideTable6Hd", "rfd_decision", action="add",
-                text="Deliveries are rows of a table polled by a worker, not broker messages."),
-           tool("toolu_01AuthDecideRetry2Je", "rfd_decision", action="add",
-                text="Retries back off exponentially with full jitter, ten attempts at most.")),
+    answer(
+        "AuthConverge1Two9Gc",
+        OPUS,
+        text("Two decisions follow from the research."),
+        tool(
+            "toolu_01AuthDecideTable6Hd",
+            "rfd_decision",
+            action="add",
+            text="Deliveries are rows of a table polled by a worker, not broker messages.",
+        ),
+        tool(
+            "toolu_01AuthDecideRetry2Je",
+            "rfd_decision",
+            action="add",
+            text="Retries back off exponentially with full jitter, ten attempts at most.",
+        ),
+    ),
     answer("AuthConverge2Done7Lf", OPUS, text("Recorded decisions 1 and 2 in decisions.md.")),
-    answer("AuthDraft1Section4Mg", OPUS,
-           text("Intent: the Summary states decision 1 in one paragraph."),
-           tool("toolu_01AuthDraftSummary1Nh", "rfd_section", section="Summary",
-                content="Deliveries become rows of a table that a worker polls and retries "
-                "with exponential backoff, so a failed request no longer loses the event.")),
+    answer(
+        "AuthDraft1Section4Mg",
+        OPUS,
+        text("Intent: the Summary states decision 1 in one paragraph."),
+        tool(
+            "toolu_01AuthDraftSummary1Nh",
+            "rfd_section",
+            section="Summary",
+            content="Deliveries become rows of a table that a worker polls and retries "
+            "with exponential backoff, so a failed request no longer loses the event.",
+        ),
+    ),
     answer("AuthDraft2Done3Pi", OPUS, text("Wrote the Summary from decision 1.")),
-]  # fmt: skip
+]
 SCENARIOS = {
     "test_agent_e2e/test_implement_a_phase_streamed": IMPLEMENT,
     "test_agent_e2e/test_explore_converge_draft_streamed": AUTHORING,
@@ -172,13 +251,20 @@ OPENAI_REVIEW = {
     "The retry limits are still a TODO, and a crash after sending delivers twice without "
     "the design saying so.",
     "findings": [
-        {"severity": "major", "section": "Design", "message": "Decide the maximum backoff "
-         "and the attempt limit; they bound how long an outage is survived."},
-        {"severity": "minor", "section": "Drawbacks", "message": "Say how long delivered "
-         "rows are kept and what removes them."},
+        {
+            "severity": "major",
+            "section": "Design",
+            "message": "Decide the maximum backoff "
+            "and the attempt limit; they bound how long an outage is survived.",
+        },
+        {
+            "severity": "minor",
+            "section": "Drawbacks",
+            "message": "Say how long delivered rows are kept and what removes them.",
+        },
     ],
     "questions": ["Does a replay keep the original delivery id?"],
-}  # fmt: skip
+}
 
 
 def chat_completion(arguments: dict[str, Any]) -> dict[str, Any]:
@@ -192,22 +278,47 @@ def chat_completion(arguments: dict[str, Any]) -> dict[str, Any]:
         },
     }
     return {
-        "id": "chatcmpl-CxD41Gp7Nm2Vt8Rq3Wb6Yc9Zf1Kj4", "object": "chat.completion",
-        "created": 1763889641, "model": "gpt-4.1-2025-04-14",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": None,
-                     "tool_calls": [call], "refusal": None, "annotations": []},
-                     "logprobs": None, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0,
-                  "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
-                  "completion_tokens_details": {"reasoning_tokens": 0, "audio_tokens": 0,
-                  "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0}},
-        "service_tier": "default", "system_fingerprint": "fp_b3f1157249",
-    }  # fmt: skip
+        "id": "chatcmpl-CxD41Gp7Nm2Vt8Rq3Wb6Yc9Zf1Kj4",
+        "object": "chat.completion",
+        "created": 1763889641,
+        "model": "gpt-4.1-2025-04-14",
+        "choices": [
+            {
+                "index": 0,
+                "message": {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [call],
+                    "refusal": None,
+                    "annotations": [],
+                },
+                "logprobs": None,
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {
+            "prompt_tokens": 0,
+            "completion_tokens": 0,
+            "total_tokens": 0,
+            "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
+            "completion_tokens_details": {
+                "reasoning_tokens": 0,
+                "audio_tokens": 0,
+                "accepted_prediction_tokens": 0,
+                "rejected_prediction_tokens": 0,
+            },
+        },
+        "service_tier": "default",
+        "system_fingerprint": "fp_b3f1157249",
+    }
 
 
 MESSAGES_URL = "https://api.anthropic.com/v1/messages"
-JSON_HEADERS = {**HEADERS, "content-type": ["application/json"], "x-envoy-upstream-service-time":
-                ["1873"]}  # fmt: skip
+JSON_HEADERS = {
+    **HEADERS,
+    "content-type": ["application/json"],
+    "x-envoy-upstream-service-time": ["1873"],
+}
 SIGNATURE = (
     "EqQBCkgIBxABGAIiQL3Vf0ZK6mJd8s2n1Qe4cHq7Xr0TtW3y9aZb2kLcN5oP6rS8uV1wX4yZ7aB0cD3eF6gH9iJ2kL5m"
     "N8oP1qR4sEgxbnRqVmZ3WkM5cGtGGgx0TzJhUm1qN1ZYcUwiMJ7kD0Xq3mWv8yZ2aB5cD8eF1gH4iJ7kL0mN3oP6qR9s"
@@ -247,60 +358,99 @@ REVISED_DESIGN = (
     "After the last attempt a delivery moves to the dead-letter state. The admin page lists\n"
     "dead-lettered deliveries per endpoint, with a button to replay one or all of them.\n"
 )
-SHARED_PLAN = {"phases": [
-    {"label": "1", "title": "Delivery table and enqueue", "description": "Create the "
-     "webhook_deliveries table and write a row wherever a webhook is sent today, inside the "
-     "same transaction."},
-    {"label": "2", "title": "Worker with backoff", "description": "A worker claims due rows, "
-     "sends them and retries with exponential backoff and jitter, six hours and 15 attempts "
-     "at most."},
-    {"label": "3", "title": "Dead letters and replay", "description": "Deliveries past the "
-     "attempt limit are dead-lettered; the admin page can replay one or all."},
-]}  # fmt: skip
+SHARED_PLAN = {
+    "phases": [
+        {
+            "label": "1",
+            "title": "Delivery table and enqueue",
+            "description": "Create the "
+            "webhook_deliveries table and write a row wherever a webhook is sent today, inside the "
+            "same transaction.",
+        },
+        {
+            "label": "2",
+            "title": "Worker with backoff",
+            "description": "A worker claims due rows, "
+            "sends them and retries with exponential backoff and jitter, six hours and 15 attempts "
+            "at most.",
+        },
+        {
+            "label": "3",
+            "title": "Dead letters and replay",
+            "description": "Deliveries past the "
+            "attempt limit are dead-lettered; the admin page can replay one or all.",
+        },
+    ]
+}
 SHARED_PREFIX = [
     structured("Shr1Review6Tq2Wm", "submit_review", SHARED_REVIEW),
-    structured("Shr2Refine1Vz8Kc", "submit_revision", {
-        "sections": [{"section": "Design", "content": REVISED_DESIGN}],
-        "notes": "- major · Design (retry limits): addressed in **Design**: six hours, 15 "
-                 "attempts.\n- Question (replay id): left to the authors, still open in Risks."}),
-    structured("Shr3Refine2Hn4Jd", "submit_revision", {
-        "sections": [],
-        "notes": "CONVERGED\nEvery requirement in the motivation has an answer in the design."}),
+    structured(
+        "Shr2Refine1Vz8Kc",
+        "submit_revision",
+        {
+            "sections": [{"section": "Design", "content": REVISED_DESIGN}],
+            "notes": "- major · Design (retry limits): addressed in **Design**: six hours, 15 "
+            "attempts.\n- Question (replay id): left to the authors, still open in Risks.",
+        },
+    ),
+    structured(
+        "Shr3Refine2Hn4Jd",
+        "submit_revision",
+        {
+            "sections": [],
+            "notes": "CONVERGED\nEvery requirement in the motivation has an answer in the design.",
+        },
+    ),
     structured("Shr4Plan5Rb7Xs", "submit_plan", SHARED_PLAN),
-]  # fmt: skip
+]
 JSON_SCENARIOS = {
     "test_ai_review/test_review_through_the_chat_completions_provider": [
-        ("https://api.openai.com/v1/chat/completions", OPENAI_HEADERS,
-         chat_completion(OPENAI_REVIEW)),
+        (
+            "https://api.openai.com/v1/chat/completions",
+            OPENAI_HEADERS,
+            chat_completion(OPENAI_REVIEW),
+        ),
     ],
     "test_shared_prefix/test_review_refine_accept_on_one_model_share_the_prefix": [
         (MESSAGES_URL, {**JSON_HEADERS, "request-id": [f"req_011CVR{n:02d}{a['id'][6:20]}"]}, a)
         for n, a in enumerate(SHARED_PREFIX)
     ],
-}  # fmt: skip
+}
 
 
 def interaction(n: int, message: dict[str, Any]) -> dict[str, Any]:
     headers = {**HEADERS, "request-id": [f"req_011CVQ{n:02d}{message['id'][4:18]}"]}
     return {
-        "request": {"body": "", "headers": {}, "method": "POST",
-                    "uri": "https://api.anthropic.com/v1/messages"},
-        "response": {"body": {"string": sse(message)}, "headers": headers,
-                     "status": {"code": 200, "message": "OK"}},
-    }  # fmt: skip
+        "request": {
+            "body": "",
+            "headers": {},
+            "method": "POST",
+            "uri": "https://api.anthropic.com/v1/messages",
+        },
+        "response": {
+            "body": {"string": sse(message)},
+            "headers": headers,
+            "status": {"code": 200, "message": "OK"},
+        },
+    }
 
 
 def json_interaction(uri: str, headers: dict[str, list[str]], body: dict[str, Any]) -> Any:
     return {
         "request": {"body": "", "headers": {}, "method": "POST", "uri": uri},
-        "response": {"body": {"string": json.dumps(body, separators=(",", ":"))},
-                     "headers": headers, "status": {"code": 200, "message": "OK"}},
-    }  # fmt: skip
+        "response": {
+            "body": {"string": json.dumps(body, separators=(",", ":"))},
+            "headers": headers,
+            "status": {"code": 200, "message": "OK"},
+        },
+    }
 
 
 def main(names: list[str]) -> int:
-    docs = {key: [interaction(n, a) for n, a in enumerate(answers)]
-            for key, answers in SCENARIOS.items()}  # fmt: skip
+    docs = {
+        key: [interaction(n, a) for n, a in enumerate(answers)]
+        for key, answers in SCENARIOS.items()
+    }
     docs |= {key: [json_interaction(*x) for x in xs] for key, xs in JSON_SCENARIOS.items()}
     docs = {k: v for k, v in docs.items() if not names or any(n in k for n in names)}
     for key, interactions in docs.items():

@@ -66,11 +66,15 @@ def completion(rid: str, model: str, text: str | None, *calls: dict[str, Any]) -
     if calls:
         message["tool_calls"] = list(calls)
     return {
-        "choices": [{"finish_reason": "tool_calls" if calls else "stop", "index": 0,
-                     "message": message}],
-        "created": 1763890267, "id": rid, "model": model, "object": "chat.completion",
+        "choices": [
+            {"finish_reason": "tool_calls" if calls else "stop", "index": 0, "message": message}
+        ],
+        "created": 1763890267,
+        "id": rid,
+        "model": model,
+        "object": "chat.completion",
         "usage": dict(PLACEHOLDER_USAGE),
-    }  # fmt: skip
+    }
 
 
 REFINED_SUMMARY = (
@@ -78,71 +82,145 @@ REFINED_SUMMARY = (
     "exponential backoff, so a receiver's outage no longer loses events."
 )
 REFINE = [
-    completion("8kNjaZ2xOsu1nvgPq5SU2Aw", PRO, None, call(
-        16281469713526119345, "submit_revision",
-        sections=[{"section": "Summary", "content": REFINED_SUMMARY}],
-        notes="- major · Summary (vague): rewrote **Summary** to say what is built.")),
-    completion("9UNjaaHGI7W9nvgP7byhwQs", PRO, None, call(
-        5310843112690442176, "submit_revision", sections=[],
-        notes="CONVERGED\nThe Summary now says what is built; nothing else is missing.")),
-]  # fmt: skip
-PLAN = {"phases": [
-    {"label": "1", "title": "Delivery table and enqueue", "description": "Create the "
-     "webhook_deliveries table and write a row wherever a webhook is sent today."},
-    {"label": "2", "title": "Worker with backoff", "description": "A worker claims due rows, "
-     "sends them and retries with exponential backoff and jitter."},
-    {"label": "3", "title": "Dead letters and replay", "description": "Deliveries past the "
-     "attempt limit are dead-lettered; the admin page can replay them."},
-]}  # fmt: skip
-ACCEPT = [completion("QkRjafrnMvGonvgPvOCo6Ak", PRO, None,
-                     call(9843356171802355527, "submit_plan", **PLAN))]  # fmt: skip
+    completion(
+        "8kNjaZ2xOsu1nvgPq5SU2Aw",
+        PRO,
+        None,
+        call(
+            16281469713526119345,
+            "submit_revision",
+            sections=[{"section": "Summary", "content": REFINED_SUMMARY}],
+            notes="- major · Summary (vague): rewrote **Summary** to say what is built.",
+        ),
+    ),
+    completion(
+        "9UNjaaHGI7W9nvgP7byhwQs",
+        PRO,
+        None,
+        call(
+            5310843112690442176,
+            "submit_revision",
+            sections=[],
+            notes="CONVERGED\nThe Summary now says what is built; nothing else is missing.",
+        ),
+    ),
+]
+PLAN = {
+    "phases": [
+        {
+            "label": "1",
+            "title": "Delivery table and enqueue",
+            "description": "Create the "
+            "webhook_deliveries table and write a row wherever a webhook is sent today.",
+        },
+        {
+            "label": "2",
+            "title": "Worker with backoff",
+            "description": "A worker claims due rows, "
+            "sends them and retries with exponential backoff and jitter.",
+        },
+        {
+            "label": "3",
+            "title": "Dead letters and replay",
+            "description": "Deliveries past the "
+            "attempt limit are dead-lettered; the admin page can replay them.",
+        },
+    ]
+}
+ACCEPT = [
+    completion(
+        "QkRjafrnMvGonvgPvOCo6Ak", PRO, None, call(9843356171802355527, "submit_plan", **PLAN)
+    )
+]
 SCHEMA_SQL = (
     "CREATE TABLE deliveries (\n    id BIGSERIAL PRIMARY KEY,\n    payload JSONB NOT NULL,\n"
     "    due_at TIMESTAMPTZ NOT NULL DEFAULT now()\n);\n"
 )
 IMPLEMENT = [
-    completion("e0VjadT0BNynnvgP4Ja3-Qg", PRO, "I will read the README first.",
-               call(7021551634098327519, "read_file", path="README.md")),
-    completion("f0VjaaPwK9S9nvgPlrnF2Ac", PRO,
-               "Research for phase 1 (Schema):\n- README.md is the only file; there is no "
-               "database code yet.\n- The table goes into a new `db/schema.sql`."),
-    completion("hEVjaY3gA_6HnvgP0rHO6Qw", PRO,
-               "- [ ] 1. Create the deliveries table in db/schema.sql"),
-    completion("iUVjacDzL4OanvgPtqW4-As", PRO, "Creating the schema file.",
-               call(11853201944671580612, "write_file", path="db/schema.sql",
-                    content=SCHEMA_SQL)),
-    completion("jkVjadqRF5S3nvgP84Gp4Qo", PRO,
-               "Created `db/schema.sql` with the `deliveries` table (id, payload, due_at).",
-               call(5120983746610293847, "submit_item_result", status="done",
-                    summary="Created db/schema.sql with the deliveries table.")),
-    completion("k0VjaeLIOtGonvgP3sfL2AE", PRO,
-               "Phase 1 added the `deliveries` table in `db/schema.sql`. The one item is "
-               "done; nothing failed."),
-]  # fmt: skip
+    completion(
+        "e0VjadT0BNynnvgP4Ja3-Qg",
+        PRO,
+        "I will read the README first.",
+        call(7021551634098327519, "read_file", path="README.md"),
+    ),
+    completion(
+        "f0VjaaPwK9S9nvgPlrnF2Ac",
+        PRO,
+        "Research for phase 1 (Schema):\n- README.md is the only file; there is no "
+        "database code yet.\n- The table goes into a new `db/schema.sql`.",
+    ),
+    completion(
+        "hEVjaY3gA_6HnvgP0rHO6Qw", PRO, "- [ ] 1. Create the deliveries table in db/schema.sql"
+    ),
+    completion(
+        "iUVjacDzL4OanvgPtqW4-As",
+        PRO,
+        "Creating the schema file.",
+        call(11853201944671580612, "write_file", path="db/schema.sql", content=SCHEMA_SQL),
+    ),
+    completion(
+        "jkVjadqRF5S3nvgP84Gp4Qo",
+        PRO,
+        "Created `db/schema.sql` with the `deliveries` table (id, payload, due_at).",
+        call(
+            5120983746610293847,
+            "submit_item_result",
+            status="done",
+            summary="Created db/schema.sql with the deliveries table.",
+        ),
+    ),
+    completion(
+        "k0VjaeLIOtGonvgP3sfL2AE",
+        PRO,
+        "Phase 1 added the `deliveries` table in `db/schema.sql`. The one item is "
+        "done; nothing failed.",
+    ),
+]
 EXPLORE_SUMMARY = (
     "# Research: Retry queue\n\n- Deliveries fail 0.7% of the time on the first attempt.\n"
     "- Options: a table polled by a worker, or a message broker.\n"
 )
 AUTHORING = [
-    completion("lUZjaa6ZG-KCnvgPiYjP6Qk", FLASH, "I will save what we know so far.",
-               call(4410937566029513885, "rfd_explore_summary", content=EXPLORE_SUMMARY)),
+    completion(
+        "lUZjaa6ZG-KCnvgPiYjP6Qk",
+        FLASH,
+        "I will save what we know so far.",
+        call(4410937566029513885, "rfd_explore_summary", content=EXPLORE_SUMMARY),
+    ),
     completion("mkZjaZPqLbyOnvgP_9G32Qs", FLASH, "Saved the research summary to explore.md."),
-    completion("n0ZjabLwJuKYnvgPpPKn4Ac", PRO, "Two decisions follow from the research.",
-               call(2237961188143950614, "rfd_decision", action="add",
-                    text="Deliveries are rows of a table polled by a worker, not broker "
-                    "messages."),
-               call(13306615372640197325, "rfd_decision", action="add",
-                    text="Retries back off exponentially with full jitter, ten attempts "
-                    "at most.")),
+    completion(
+        "n0ZjabLwJuKYnvgPpPKn4Ac",
+        PRO,
+        "Two decisions follow from the research.",
+        call(
+            2237961188143950614,
+            "rfd_decision",
+            action="add",
+            text="Deliveries are rows of a table polled by a worker, not broker messages.",
+        ),
+        call(
+            13306615372640197325,
+            "rfd_decision",
+            action="add",
+            text="Retries back off exponentially with full jitter, ten attempts at most.",
+        ),
+    ),
     completion("pEZjacvxDuy1nvgPh7Cs2A0", PRO, "Recorded decisions 1 and 2 in decisions.md."),
-    completion("qUZjaa_5MOWinvgPwfG94Qw", PRO,
-               "Intent: the Summary states decision 1 in one paragraph.",
-               call(9158374261053712930, "rfd_section", section="Summary",
-                    content="Deliveries become rows of a table that a worker polls and "
-                    "retries with exponential backoff, so a failed request no longer loses "
-                    "the event.")),
+    completion(
+        "qUZjaa_5MOWinvgPwfG94Qw",
+        PRO,
+        "Intent: the Summary states decision 1 in one paragraph.",
+        call(
+            9158374261053712930,
+            "rfd_section",
+            section="Summary",
+            content="Deliveries become rows of a table that a worker polls and "
+            "retries with exponential backoff, so a failed request no longer loses "
+            "the event.",
+        ),
+    ),
     completion("rkZjaeaHNaKGnvgPi6-W6A4", PRO, "Wrote the Summary from decision 1."),
-]  # fmt: skip
+]
 
 
 def exchange(answer: Any, *, streamed: bool = False, status: int = 200) -> dict[str, Any]:
@@ -153,9 +231,12 @@ def exchange(answer: Any, *, streamed: bool = False, status: int = 200) -> dict[
     reason = {200: "OK", 429: "Too Many Requests"}[status]
     return {
         "request": {"body": "", "headers": {}, "method": "POST", "uri": URL},
-        "response": {"body": {"string": body}, "headers": headers,
-                     "status": {"code": status, "message": reason}},
-    }  # fmt: skip
+        "response": {
+            "body": {"string": body},
+            "headers": headers,
+            "status": {"code": status, "message": reason},
+        },
+    }
 
 
 SCENARIOS = {

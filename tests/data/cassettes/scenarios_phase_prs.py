@@ -31,12 +31,16 @@ CASSETTES = {
 C = "test_github_slash/"
 OPENED, HOSTILE = body("implement-opened"), body("implement-opened-hostile")  # its own tokens
 CASSETTES["test_implement_hostile/test_the_bot_pushes_no_secret_and_no_protected_path"] = [
-    *(call("PATCH", "/issues/comments/970", body={"body": HOSTILE},
-           reply=comment(970, 12, HOSTILE))
-      if exchange["request"]["body"] == json.dumps({"body": OPENED}) else exchange  # type: ignore[index]
-      for exchange in CASSETTES_SLASH[C + "test_implement_opens_a_pr_for_the_next_phase"]),
+    *(
+        call(
+            "PATCH", "/issues/comments/970", body={"body": HOSTILE}, reply=comment(970, 12, HOSTILE)
+        )
+        if exchange["request"]["body"] == json.dumps({"body": OPENED})
+        else exchange  # type: ignore[index]
+        for exchange in CASSETTES_SLASH[C + "test_implement_opens_a_pr_for_the_next_phase"]
+    ),
     reply("slash-implement-hostile", number=12),
-]  # fmt: skip
+]
 
 # The same hostile run split in two jobs (tests/test_implement_split.py): the work job (no
 # write token) authorizes, reacts, finds no PR and posts the progress comment; the publish
@@ -44,18 +48,26 @@ CASSETTES["test_implement_hostile/test_the_bot_pushes_no_secret_and_no_protected
 # (found by its marker), reacts and replies.  Taken from the committed cassette of the
 # one-job run, whose PR body and reply list the refusal.
 HOSTILE_RUN = yaml.safe_load(
-    (Path(__file__).resolve().parents[3] / "cassettes" / "test_implement_hostile"
-     / "test_the_bot_pushes_no_secret_and_no_protected_path.yaml").read_text(encoding="utf-8")
-)["interactions"]  # fmt: skip
+    (
+        Path(__file__).resolve().parents[3]
+        / "cassettes"
+        / "test_implement_hostile"
+        / "test_the_bot_pushes_no_secret_and_no_protected_path.yaml"
+    ).read_text(encoding="utf-8")
+)["interactions"]
 AGAIN = body("implement-opened-again")
 CASSETTES["test_implement_split/test_the_work_job_hands_over_and_the_publish_job_pushes"] = [
     *HOSTILE_RUN[:5],
     *HOSTILE_RUN[5:9],
-    call("GET", "/issues/12/comments", query="per_page=100",
-         reply=[comment(970, 12, body("implement-running"))]),
+    call(
+        "GET",
+        "/issues/12/comments",
+        query="per_page=100",
+        reply=[comment(970, 12, body("implement-running"))],
+    ),
     call("PATCH", "/issues/comments/970", body={"body": AGAIN}, reply=comment(970, 12, AGAIN)),
     *HOSTILE_RUN[10:],
-]  # fmt: skip
+]
 
 # The publish job refuses a tampered phase: 😕 and a reply listing each reason, nothing pushed.
 CASSETTES["test_implement_split/test_the_publish_job_refuses_a_tampered_phase_and_says_why"] = [

@@ -32,30 +32,40 @@ FOOTER = "<sub>model `m` · of `{sha}` · saved as `docs/rfd/.state/045/reviews/
 
 def posted_review(n: int) -> dict[str, Any]:
     """Review ``n`` as the bot posted it (of the PR's head, its file on the branch)."""
-    markers = (f"<!-- rfd-bot:review:045:{HEAD[:12]} -->\n<!-- rfd-bot:head:{HEAD[:12]} -->\n"
-               f"<!-- rfd-bot:blob:{RFD_BLOB[:12]} -->")  # fmt: skip
-    text = f"### 🔍 Review {n} of RFD 045 — no findings\n\n**Nothing to fix** as far as this " \
-           "review sees."  # fmt: skip
+    markers = (
+        f"<!-- rfd-bot:review:045:{HEAD[:12]} -->\n<!-- rfd-bot:head:{HEAD[:12]} -->\n"
+        f"<!-- rfd-bot:blob:{RFD_BLOB[:12]} -->"
+    )
+    text = (
+        f"### 🔍 Review {n} of RFD 045 — no findings\n\n**Nothing to fix** as far as this "
+        "review sees."
+    )
     footer = FOOTER.format(sha=HEAD[:12], stamp=STAMPS[n - 1])
     return comment(940 + n, 2, f"{markers}\n{text}\n\n{footer}")
 
 
 def edited(n: int, name: str) -> Interaction:
     text = body(name)
-    return call("PATCH", f"/issues/comments/{940 + n}", body={"body": text},
-                reply=comment(940 + n, 2, text))  # fmt: skip
+    return call(
+        "PATCH", f"/issues/comments/{940 + n}", body={"body": text}, reply=comment(940 + n, 2, text)
+    )
 
 
 def dismissed_by_number() -> list[Interaction]:
     listed = [posted_review(n) for n in (1, 2, 3)]
     return [
         call("GET", "/issues/2/comments", query="per_page=100", reply=listed),
-        rockets(), perm("Codertocat", "admin"), react("eyes"), PULL, SLASH_FILES,
+        rockets(),
+        perm("Codertocat", "admin"),
+        react("eyes"),
+        PULL,
+        SLASH_FILES,
         *status_posted("status-dismissed-folded", made=DISMISS_SOME_COMMIT),
-        edited(1, "review-1-dismissed"), edited(2, "review-2-renumbered"),
+        edited(1, "review-1-dismissed"),
+        edited(2, "review-2-renumbered"),
         edited(3, "review-3-dismissed"),
         react("rocket"),
-    ]  # fmt: skip
+    ]
 
 
 CASSETTES = {

@@ -62,8 +62,10 @@ CASSETTES: dict[str, list[dict[str, object]]] = {
 _ = CID
 
 HOUR_AGO = "2026-11-22T01:00:00Z"  # an hour before the tests' clock
-DEAD = {**comment(970, 12, body("run-progress-item-2").replace("4242", "4100")),
-        "updated_at": HOUR_AGO}  # fmt: skip
+DEAD = {
+    **comment(970, 12, body("run-progress-item-2").replace("4242", "4100")),
+    "updated_at": HOUR_AGO,
+}
 CASSETTES[T + "test_reconcile_marks_the_progress_of_a_dead_run_as_ended"] = [
     call("GET", "/issues", query=ISSUES_Q, reply=[CREATED_12]),
     call("GET", "/issues/12", reply=CREATED_12),
@@ -72,8 +74,12 @@ CASSETTES[T + "test_reconcile_marks_the_progress_of_a_dead_run_as_ended"] = [
     edited("run-progress-ended"),
 ]
 
-FILES_2 = call("GET", "/pulls/2/files", query="per_page=100&page=1",
-               reply=[diff_entry("docs/rfd/045-streaming-exports.md")])  # fmt: skip
+FILES_2 = call(
+    "GET",
+    "/pulls/2/files",
+    query="per_page=100&page=1",
+    reply=[diff_entry("docs/rfd/045-streaming-exports.md")],
+)
 CASSETTES[T + "test_implement_on_the_open_accepting_pr_says_merge_first"] = [
     NO_COMMENTS_2,
     perm("Codertocat", "admin"),
@@ -93,10 +99,16 @@ CASSETTES[T + "test_implement_with_every_phase_done_names_the_next_step"] = [
 ]
 
 # rfd init --github with a token: rfd:review is created, rfd:accept exists already.
-REVIEW_LABEL = {"name": "rfd:review", "color": "1d76db",
-                "description": "rfd-bot: review the RFDs this pull request changes"}  # fmt: skip
-ACCEPT_LABEL = {"name": "rfd:accept", "color": "0e8a16",
-                "description": "rfd-bot: accept the RFDs this pull request changes"}  # fmt: skip
+REVIEW_LABEL = {
+    "name": "rfd:review",
+    "color": "1d76db",
+    "description": "rfd-bot: review the RFDs this pull request changes",
+}
+ACCEPT_LABEL = {
+    "name": "rfd:accept",
+    "color": "0e8a16",
+    "description": "rfd-bot: accept the RFDs this pull request changes",
+}
 CREATED_LABEL = {**example("label"), **REVIEW_LABEL, "url": f"{API}/repos/{REPO}/labels/rfd:review"}
 EXISTS = {
     "message": "Validation Failed",
@@ -107,4 +119,4 @@ EXISTS = {
 CASSETTES["test_workflow_setup/test_init_github_creates_the_labels_with_a_token"] = [
     call("POST", "/labels", body=REVIEW_LABEL, status=201, reply=CREATED_LABEL),
     call("POST", "/labels", body=ACCEPT_LABEL, status=422, reply=EXISTS),
-]  # fmt: skip
+]

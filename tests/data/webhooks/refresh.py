@@ -44,8 +44,13 @@ def pull_request(examples: dict[str, list[dict[str, Any]]], action: str) -> Any:
 
 def labeled(examples: dict[str, list[dict[str, Any]]], name: str) -> Any:
     payload = pull_request(examples, "labeled")
-    payload["label"].update(name=name, url=f"https://api.github.com/repos/{REPO}/labels/{name}",
-                            default=False, description="rfd-bot", color="0e8a16")  # fmt: skip
+    payload["label"].update(
+        name=name,
+        url=f"https://api.github.com/repos/{REPO}/labels/{name}",
+        default=False,
+        description="rfd-bot",
+        color="0e8a16",
+    )
     payload["pull_request"]["labels"] = [payload["label"]]
     return payload
 
@@ -53,9 +58,12 @@ def labeled(examples: dict[str, list[dict[str, Any]]], name: str) -> Any:
 def pr_comment(examples: dict[str, list[dict[str, Any]]]) -> Any:
     payload = first(examples, "issue_comment", "created")
     issue = payload["issue"]
-    issue.update(number=2, title="RFD 045: Streaming exports",
-                 html_url=f"https://github.com/{REPO}/pull/2",
-                 url=f"https://api.github.com/repos/{REPO}/issues/2")  # fmt: skip
+    issue.update(
+        number=2,
+        title="RFD 045: Streaming exports",
+        html_url=f"https://github.com/{REPO}/pull/2",
+        url=f"https://api.github.com/repos/{REPO}/issues/2",
+    )
     issue["pull_request"] = {
         "url": f"https://api.github.com/repos/{REPO}/pulls/2",
         "html_url": f"https://github.com/{REPO}/pull/2",
@@ -70,9 +78,12 @@ def pr_comment(examples: dict[str, list[dict[str, Any]]]) -> Any:
 
 def issue_comment(examples: dict[str, list[dict[str, Any]]]) -> Any:
     payload = first(examples, "issue_comment", "created")
-    payload["issue"].update(number=12, title="RFD 045: Streaming exports",
-                            url=f"https://api.github.com/repos/{REPO}/issues/12",
-                            html_url=f"https://github.com/{REPO}/issues/12")  # fmt: skip
+    payload["issue"].update(
+        number=12,
+        title="RFD 045: Streaming exports",
+        url=f"https://api.github.com/repos/{REPO}/issues/12",
+        html_url=f"https://github.com/{REPO}/issues/12",
+    )
     payload["comment"]["body"] = "/rfd status"
     return payload
 
