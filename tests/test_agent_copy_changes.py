@@ -11,7 +11,7 @@ import pytest
 from bot.agent.copy_changes import Bounds, Taken, apply, collect
 from bot.agent.untrusted import Refused, read_bounded
 from bot.agent.work_copy import opened
-from bot.core.secret_values import held
+from bot.core.redact import held
 from tests.conftest import git
 from tests.hostile import SECRETS
 

@@ -21,8 +21,7 @@ from bot.github.followed import as_now
 from bot.lifecycle import tracking
 from bot.lifecycle.accept import AcceptOutcome
 from bot.lifecycle.consensus_gate import block
-from bot.model.consensus import Approval, Concern, Ledger
-from bot.model.ledger_trust import Step, forged
+from bot.model.consensus import Approval, Concern, Ledger, Step, forged
 from bot.model.plan import PlanPhase
 from bot.model.status import Status
 

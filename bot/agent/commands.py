@@ -24,7 +24,7 @@ from bot.agent.context import Tool, ToolContext, schema
 from bot.agent.isolation import ENABLE, NO_ISOLATION, choose, command_env, isolated
 from bot.agent.jail_view import sanitized_copy, view_for
 from bot.core.errors import PermissionDenied, ValidationError
-from bot.core.secret_values import held
+from bot.core.redact import held
 
 MAX_OUTPUT_CHARS = 20_000
 UNISOLATED = f"⚠ not isolated: {NO_ISOLATION}."

@@ -31,7 +31,7 @@ from bot.agent.sandbox import matches_any
 from bot.agent.untrusted import LINK, SPECIAL, Refused, read_bounded, refusal_of
 from bot.agent.work_copy import Entry, WorkCopy, digest
 from bot.config.load import Config
-from bot.core.secret_values import SecretValues, held
+from bot.core.redact import SecretValues, held
 
 MAX_FILE_BYTES = 10_000_000
 """Largest file taken from the copy."""

@@ -18,7 +18,7 @@ from typing import Any
 from bot.agent.calls import CallRunner
 from bot.agent.tools import spec
 from bot.ai.query import before_query, complete
-from bot.core.secret_values import SecretValues
+from bot.core.redact import SecretValues
 from bot.events import (
     EventBus,
     Notice,

@@ -19,7 +19,7 @@ from bot.agent.sandbox import write_text
 from bot.agent.section_body import section_edit
 from bot.core.errors import FileNotFound, ValidationError
 from bot.model import decisions, document
-from bot.model.decision_types import Decisions
+from bot.model.decisions import Decisions
 
 DECISION_ACTIONS = ("add", "update", "reject")
 DRAFT_NEXT = "; now write its sections one by one with rfd_section"

@@ -18,7 +18,7 @@ from bot.agent.loop import Conversation
 from bot.agent.permission import Mode, Prompter
 from bot.agent.tools import toolset
 from bot.config.load import Config
-from bot.core.secret_values import SecretValues
+from bot.core.redact import SecretValues
 from bot.events import EventBus, Notice
 from bot.llm.base import LLM, Message, Usage
 from bot.llm.guard import Budget, Meter, Part, fit

@@ -24,7 +24,7 @@ from bot.agent.phase_work import prepare
 from bot.agent.refine import RefineResult, ReviewText, refine
 from bot.agent.session import Session
 from bot.agent.work_copy import WorkCopy, opened
-from bot.core.secret_values import SecretValues
+from bot.core.redact import SecretValues
 from bot.events import Notice
 
 if TYPE_CHECKING:

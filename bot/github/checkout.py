@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.config.shapes import is_branch
+from bot.config.load import is_branch
 from bot.core.authors import CommitBy
 from bot.core.errors import ForgeError, InvalidStructure
 from bot.github.api import RepoApi

@@ -123,7 +123,7 @@ def _words(word: str) -> Callable[[Status], str]:
     """Each stage's name in the vocabulary of ``word`` (rfd's own without one)."""
     if not word or word in {s.value for s in Status}:
         return lambda s: s.value
-    from bot.model.vocabulary import word_for
+    from bot.model.status import word_for
 
     return lambda s: word_for(s, word, lower=True)
 

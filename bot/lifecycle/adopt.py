@@ -22,7 +22,7 @@ from bot.core.text import plural
 from bot.lifecycle.status_history import status_changes
 from bot.model.document import Document, parse
 from bot.model.ids import DOCUMENT_NAMES, split_file_name, split_path
-from bot.model.vocabulary import use
+from bot.model.status import use
 
 MAX_DEPTH = 4
 SKIPPED_DIRS = frozenset({"node_modules", "venv", "target", "build", "dist", "vendor"})

@@ -24,8 +24,7 @@ from bot.core.errors import AlreadyExists
 from bot.model.document import ADOC, LIST, Document
 from bot.model.ids import DOCUMENT_NAMES, RfdId
 from bot.model.markdown import split_lines
-from bot.model.status import Status
-from bot.model.vocabulary import word_for
+from bot.model.status import Status, word_for
 
 RFC_TEMPLATES = ("0000-template.md", "template.md")
 """Where RFC repositories keep their template: at the root or beside the RFCs."""

@@ -306,6 +306,6 @@ def _status(fields: tuple[Field, ...], path: str, heading_line: int, text: str) 
     try:
         return Status.parse(field.value, path=path, line=field.line)
     except ParseError:
-        from bot.model.vocabulary import stage_of  # the repository's own words ([statuses])
+        from bot.model.status import stage_of  # the repository's own words ([statuses])
 
         return stage_of(field.value, dialects=False, path=path, line=field.line)

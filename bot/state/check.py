@@ -21,7 +21,7 @@ from typing import Protocol
 from bot.core.errors import FileNotFound, InvalidStructure, RfdError, ValidationError
 from bot.core.text import plural
 from bot.model import phase_ids
-from bot.model.decision_types import Decisions
+from bot.model.decisions import Decisions
 from bot.model.plan import PlanPhase
 from bot.state.layout import (
     DECISIONS,

@@ -1,18 +1,37 @@
-"""StateFiles: the paths, locks and plain-text reads and atomic writes of one state
-directory per RFD; :class:`bot.state.store.StateStore` builds its typed reads on them."""
+"""The files of the state root: per RFD the paths, locks, plain-text reads and atomic
+writes (:class:`bot.state.store.StateStore` builds its typed reads on them), and the
+files that belong to no single RFD.
+
+Locks: one run of a step at a time, and a dead run's lock expires.  The lock file is
+created exclusively (``O_EXCL``) and holds who took it: process id, host and time.
+Another run that finds it refuses, naming the holder — unless the holder is dead: on the
+same host its process is gone, elsewhere (a shared checkout) it is older than
+:data:`STALE_SECONDS`; a garbled file counts as dead too.  A dead run's lock is taken
+over; the holder removes its own lock when it ends, however it ends.
+
+Shared files (e.g. the local forge's ``.forge/``) live in dot-directories of the state
+root, which can never be RFD ids; their interface is the one
+``bot.forge.local.ForgeFiles`` asks for.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
+import re
+import socket
+import time
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from bot.config.load import Config
 from bot.core.atomic import append_line, atomic_write
-from bot.core.errors import ParseError
-from bot.state import lock
+from bot.core.errors import GateError, ParseError, ValidationError
 from bot.state.layout import Key, id_of, ids_of_folders, in_the_way, relative_parts, state_key
-from bot.state.shared import SharedFiles, check_area
 
 
 class StateFiles:
@@ -41,8 +60,8 @@ class StateFiles:
         return self.dir(rfd_id).joinpath(*relative_parts(relpath))
 
     def hold(self, rfd_id: Key, relpath: str, what: str) -> AbstractContextManager[None]:
-        """The lock file ``relpath`` held for a block (:mod:`bot.state.lock`)."""
-        return lock.held(self.path(rfd_id, relpath), what)
+        """The lock file ``relpath`` held for a block (:mod:`bot.state.files`)."""
+        return held(self.path(rfd_id, relpath), what)
 
     def shared(self, area: str = ".forge") -> SharedFiles:
         """Files of the state root outside any RFD (the local forge keeps its issues there)."""
@@ -110,3 +129,133 @@ class StateFiles:
             raise ParseError("is not UTF-8 text", path=self.show(path), hint=hint) from exc
         except OSError as exc:
             raise ParseError(f"cannot be read: {exc.strerror}", path=self.show(path)) from exc
+
+
+STALE_SECONDS = 6 * 3600
+"""Older than the longest run (a GitHub job's limit): its run has died."""
+HELD = "{what} is already running (process {pid} on {host}, since {since}): wait for it to end"
+HINT = "if that run is gone, delete {path} and run it again"
+
+
+class Holder(NamedTuple):
+    pid: int
+    host: str
+    started: float
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@contextlib.contextmanager
+def held(
+    path: Path,
+    what: str,
+    *,
+    clock: Callable[[], float] = time.time,
+    alive: Callable[[int], bool] = _alive,
+) -> Iterator[None]:
+    """Hold the lock ``path`` for the block; GateError when a live run holds it."""
+    mine = json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "started": clock()})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not _create(path, mine):
+        holder = _holder(path)
+        if holder is not None and _live(holder, clock, alive):
+            since = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(holder.started))
+            message = HELD.format(what=what, pid=holder.pid, host=holder.host, since=since)
+            raise GateError(message, hint=HINT.format(path=path))
+        path.unlink(missing_ok=True)  # a dead run's lock
+        if not _create(path, mine):
+            raise GateError(HELD.format(what=what, pid="?", host="?", since="now"))
+    try:
+        yield
+    finally:
+        if path.is_file() and path.read_text(encoding="utf-8") == mine:
+            path.unlink()
+
+
+def _create(path: Path, text: str) -> bool:
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    except FileExistsError:
+        return False
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
+    return True
+
+
+def _holder(path: Path) -> Holder | None:
+    """Who holds the lock; None when the file is gone or garbled (a dead run's)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return Holder(int(data["pid"]), str(data["host"]), float(data["started"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _live(holder: Holder, clock: Callable[[], float], alive: Callable[[int], bool]) -> bool:
+    if holder.host == socket.gethostname():
+        return alive(holder.pid)
+    return clock() - holder.started < STALE_SECONDS
+
+
+_AREA = re.compile(r"^\.[a-z][a-z0-9_-]*$")
+
+
+def check_area(name: str) -> str:
+    """``name`` if it can name a shared area (a dot-directory such as ``.forge``)."""
+    if not _AREA.match(name):
+        raise ValidationError(f"{name!r} cannot name a shared state area", hint="use e.g. .forge")
+    return name
+
+
+@dataclass(frozen=True)
+class SharedFiles:
+    """Atomic reads and writes under one dot-directory of the state root."""
+
+    base: Path
+    repo_root: Path
+
+    def path(self, relpath: str) -> Path:
+        return self.base.joinpath(*relative_parts(relpath))
+
+    def read(self, relpath: str) -> str | None:
+        path = self.path(relpath)
+        try:
+            return path.read_text(encoding="utf-8")
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            return None
+        except (UnicodeDecodeError, OSError) as exc:
+            raise ParseError("cannot be read as UTF-8 text", path=self.show(path)) from exc
+
+    def write(self, relpath: str, text: str) -> str:
+        """Write atomically; return the path as the user knows it."""
+        path = self.path(relpath)
+        with in_the_way(self.show(path)):
+            atomic_write(path, text)
+        return self.show(path)
+
+    def append_line(self, relpath: str, line: str) -> str:
+        """Append one line (a repository-level log); return the path as the user knows it."""
+        path = self.path(relpath)
+        append_line(path, line)
+        return self.show(path)
+
+    def list(self, reldir: str) -> list[str]:
+        """Names of the files directly in ``reldir`` (empty when it does not exist)."""
+        try:
+            return sorted(e.name for e in os.scandir(self.path(reldir)) if e.is_file())
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+
+    def show(self, path: Path) -> str:
+        try:
+            return path.relative_to(self.repo_root).as_posix()
+        except ValueError:
+            return str(path)

@@ -16,7 +16,7 @@ from bot.model import consensus as consensus_json
 from bot.model import decisions as decisions_md
 from bot.model import phase_ids
 from bot.model import plan as plan_json
-from bot.model.decision_types import Action, Decisions, DecisionStatus
+from bot.model.decisions import Action, Decisions, DecisionStatus
 from bot.model.plan import PlanPhase
 from bot.state import check
 from bot.state.files import StateFiles
