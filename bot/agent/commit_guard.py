@@ -65,9 +65,6 @@ def shown(path: str) -> str:
     markdown or HTML (backticks, ``<``, newlines...) replaced by ``?``."""
     return UNSAFE.sub("?", path)
 
-    def __bool__(self) -> bool:
-        return bool(self.discarded or self.redacted)
-
 
 def _git(root: Path, *args: str) -> bytes:
     argv = ["git", "-c", "core.hooksPath=/dev/null", *args]  # no hook runs for the bot

@@ -36,6 +36,7 @@ def warn(summary: Summary, what: str, err: ForgeError) -> None:
 def react(ctx: Context, reaction: Reaction) -> bool:
     """React to the command's comment; False only when the comment was deleted meanwhile
     (a reaction GitHub refuses is a warning: the command still runs and its work stands)."""
+    reacted = True  # a refused reaction: the warning says so and the command goes on
     with cosmetic(ctx.summary, f"the {reaction.value} reaction"):
-        return ctx.api.react(int(ctx.delivery.comment["id"]), reaction)
-    return True
+        reacted = ctx.api.react(int(ctx.delivery.comment["id"]), reaction)
+    return reacted
