@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.core.errors import PermissionDenied
 from bot.github.checkout import Checkout, close, commit_and_push, open_pull
 from bot.github.context import Context
 from bot.github.records import PullRequest
@@ -160,5 +161,5 @@ def refuse_label(ctx: Context, number: int, label: str, reason: str) -> None:
     ctx.forge.remove_label(number, label)
 
 
-class Refused(Exception):
+class Refused(PermissionDenied):
     """A command or label that cannot run here; the message says why (and is posted)."""
