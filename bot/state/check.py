@@ -16,13 +16,15 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 from bot.core.errors import FileNotFound, InvalidStructure, RfdError, ValidationError
 from bot.core.text import plural
 from bot.model import phase_ids
-from bot.model.decisions import Decisions
 from bot.model.plan import PlanPhase
+
+if TYPE_CHECKING:
+    from bot.state.store import StateStore
 from bot.state.layout import (
     DECISIONS,
     EXPLORE,
@@ -33,27 +35,6 @@ from bot.state.layout import (
     Key,
     state_key,
 )
-
-
-class StateStore(Protocol):
-    """What the checks read through (:class:`bot.state.store.StateStore`, which calls them)."""
-
-    def dir(self, rfd_id: Key) -> Path: ...
-
-    def path(self, rfd_id: Key, relpath: str) -> Path: ...
-
-    def show(self, path: Path) -> str: ...
-
-    def read_explore(self, rfd_id: Key) -> str | None: ...
-
-    def read_decisions(self, rfd_id: Key) -> Decisions | None: ...
-
-    def read_plan(self, rfd_id: Key) -> tuple[PlanPhase, ...] | None: ...
-
-    def read_consensus(self, rfd_id: Key) -> object: ...
-
-    def phase_files(self, rfd_id: Key) -> dict[str, Path]: ...
-
 
 CONSENSUS = "consensus.json"
 MAX_SCAN = 1_000_000
