@@ -1,7 +1,7 @@
 """One table of hostile RFD text, run against every post the bot writes: the status comment,
 the tracking issue and the replies.  Wherever a title, a phase title, a reviewer's name or
 a concern's text lands, it reads as the text it is: no live link, autolink, entity,
-mention, image, HTML or marker (all made inert by :mod:`bot.core.markdown_safe`)."""
+mention, image, HTML or marker (all made inert by :mod:`bot.core.github_markdown`)."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from bot.core.markdown_safe import inline
+from bot.core.github_markdown import inline
 from bot.forge.comments import leading_markers
 from bot.github.checkout import Checkout, _repo, _run
 from bot.github.context import COMMIT_MARK, Context

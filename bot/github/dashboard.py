@@ -5,7 +5,7 @@ one-line stepper with the current status marked, a **Next step** that names the
 commands that apply in that status and who may run them, its reviews numbered as
 ``/rfd dismiss`` takes them (each linked to its comment and its commit, dismissed ones
 folded away) and a lint summary.  Text that comes from the RFD (its title) goes
-through :mod:`bot.core.markdown_safe` only.
+through :mod:`bot.core.github_markdown` only.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.core.markdown_safe import inline, link_text
+from bot.core.github_markdown import inline, link_text
 from bot.core.text import plural
 from bot.github.review_post import ICON
 from bot.model.reviews import Severity

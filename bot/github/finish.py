@@ -11,7 +11,7 @@ RFD's once merged or closed — the answer links the tracking issue, where it wo
 from __future__ import annotations
 
 from bot.core.errors import GateError
-from bot.core.markdown_safe import inline
+from bot.core.github_markdown import inline
 from bot.github.checkout import close, commit_and_push, open_branch, pushed_branch
 from bot.github.context import Context
 from bot.github.ops import COMMIT, Refused, open_workspace

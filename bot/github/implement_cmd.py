@@ -42,7 +42,7 @@ from bot.agent.commit_guard import baseline, check_run, shown
 from bot.agent.copy_changes import REFUSED_LINE
 from bot.agent.isolation import ENABLE, NO_ISOLATION, choose
 from bot.core.errors import ForgeError
-from bot.core.markdown_safe import block, inline
+from bot.core.github_markdown import block, inline
 from bot.core.text import plural
 from bot.github.checkout import (
     close,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.markdown_safe import inline
+from bot.core.github_markdown import inline
 from bot.github.checkout import git_env, push
 from bot.github.context import Context
 from bot.github.cosmetic import react

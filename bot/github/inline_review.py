@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.core.diff_lines import commentable
-from bot.core.markdown_safe import inline
+from bot.core.github_markdown import inline
 from bot.core.text import plural
 from bot.forge.comments import carries, marker
 from bot.github.context import Context

@@ -157,7 +157,7 @@ NO_FCP = "a reviewer ({who}) starts the final comment period (`/rfd fcp`)"
 
 def blocker(cfg: ConsensusSection, ledger: Ledger, found: Standing) -> str:
     """What holds acceptance up, each part naming who can move it (empty when nothing)."""
-    from bot.core.markdown_safe import inline
+    from bot.core.github_markdown import inline
 
     parts = [
         BLOCKING_CONCERN.format(n=c.number, author=inline(c.author)) for c in ledger.open_concerns
@@ -179,7 +179,7 @@ def decided(
 ) -> tuple[str, ...]:
     """The Decision block of an RFD past its discussion: who signed off, on which revision
     (the sign-offs are history now: no "older revision", no "ready to accept")."""
-    from bot.core.markdown_safe import inline
+    from bot.core.github_markdown import inline
 
     revision = at or (lambda blob: f"`{blob[:7]}`")
     who = ", ".join(

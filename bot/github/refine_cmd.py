@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.core.markdown_safe import inline
+from bot.core.github_markdown import inline
 from bot.github.commands import Command
 from bot.github.context import Context
 from bot.github.ops import NEEDS_MODEL, Refused, commit, done_before, has_model, pr_workspace

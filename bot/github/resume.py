@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.core.markdown_safe import inline
+from bot.core.github_markdown import inline
 from bot.github.changed import ChangedRfd
 from bot.github.checkout import Checkout, blob_at, committed_paths, parent_of
 from bot.github.context import Context

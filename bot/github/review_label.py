@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.core.markdown_safe import inline
+from bot.core.github_markdown import inline
 from bot.core.text import plural
 from bot.github import review_post, status_comment
 from bot.github.auth import authorize

@@ -5,7 +5,7 @@ acceptance; blockers and majors are a table whose every finding links the RFD's
 line (or, naming no line, its section's heading) at the reviewed commit; minors, nits
 and questions fold into ``<details>``.
 Offline reviews say so once and show no token count or cost.  Text from the
-review (model output) goes through :mod:`bot.core.markdown_safe` only.
+review (model output) goes through :mod:`bot.core.github_markdown` only.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
-from bot.core.markdown_safe import cell, inline, link_text
+from bot.core.github_markdown import cell, inline, link_text
 from bot.core.text import plural
 from bot.model.reviews import Review, ReviewFinding, Severity
 
@@ -49,12 +49,12 @@ class Where:
     path: str
     sha: str
     anchors: Mapping[str, str] = field(default_factory=dict)
-    """The file's headings (lower-cased) and their anchors (:mod:`bot.core.heading_anchors`)."""
+    """The file's headings (lower-cased) and their anchors (:mod:`bot.core.github_markdown`)."""
 
     @classmethod
     def at(cls, web: str, path: str, sha: str, text: str) -> Where:
         """``path`` (whose text at ``sha`` is ``text``) reviewed at ``sha``."""
-        from bot.core.heading_anchors import anchors
+        from bot.core.github_markdown import anchors
 
         return cls(web, path, sha, anchors(text))
 

@@ -130,7 +130,7 @@ def _after_markers(body: str, text: str) -> str:
 def dismissed(review: PostedReview, web: str, by: str = "") -> str:
     """The comment of a review whose file was dismissed: its markers, a note saying so (by
     ``by``, when the run knows who), and its text folded away (once)."""
-    from bot.core.markdown_safe import inline
+    from bot.core.github_markdown import inline
 
     body = review.comment.body
     if review.marked_dismissed:

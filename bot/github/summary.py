@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from bot.core.errors import RfdError
-from bot.core.markdown_safe import cell, inline
+from bot.core.github_markdown import cell, inline
 
 if TYPE_CHECKING:
     from bot.events import TurnComplete

@@ -31,8 +31,7 @@ from bot.model import phase_ids
 from bot.model import plan as plan_json
 from bot.model.decisions import Action, Decisions, DecisionStatus
 from bot.model.plan import PlanPhase
-from bot.state.files import StateFiles
-from bot.state.layout import (
+from bot.state.files import (
     DECISIONS,
     EXPLORE,
     IMPL_REVIEWS,
@@ -42,6 +41,7 @@ from bot.state.layout import (
     Key,
     ReviewFile,
     RfdState,
+    StateFiles,
     headline,
     numbered,
     phase_files,
