@@ -109,7 +109,7 @@ def test_an_uncommitted_acceptance_falls_back_to_the_main_branch_and_says_so(
 
 def test_the_fallback_notice_reaches_the_review_posted_on_the_pr() -> None:
     from bot.github.review_label import review_comment
-    from bot.github.review_post import Where
+    from bot.github.review_post import Kept, Where
     from bot.lifecycle.review import ReviewOutcome
     from bot.llm.base import Usage
     from bot.model.reviews import Review
@@ -121,5 +121,5 @@ def test_the_fallback_notice_reaches_the_review_posted_on_the_pr() -> None:
         (), "saved", (notice,),
     )  # fmt: skip
     where = Where("https://github.com/o/r", "docs/rfd/045-x.md", "a" * 40)
-    body = review_comment(result, ("b" * 40, ""), None, ["offline note"], where)
+    body = review_comment(result, ("b" * 40, ""), Kept(None), ["offline note"], where)
     assert "> offline note\n> " + notice in body

@@ -85,15 +85,31 @@ def test_an_accepted_rfd_with_every_phase_done_is_offered_done() -> None:
     assert "`/rfd done`" in text and "/rfd implement" not in text
 
 
-def test_reviews_are_numbered_as_dismiss_takes_them_and_dismissed_ones_struck() -> None:
+def test_reviews_are_numbered_as_dismiss_takes_them_and_dismissed_ones_fold_away() -> None:
+    commit = "https://github.com/o/r/commit/"
     panel = Panel("045", "X", URL, Status.DISCUSSION, reviews=(
-        ReviewEntry(1, "https://r/1", {Severity.MAJOR: 1}, "ec26c3e"),
-        ReviewEntry(None, "https://r/0", None, "f95f852", current=False, dismissed=True),
+        ReviewEntry(1, "https://r/1", {Severity.MAJOR: 1}, "ec26c3e", commit=f"{commit}ec26c3e"),
+        ReviewEntry(None, "https://r/0", None, "f95f852", current=False, dismissed=True,
+                    commit=f"{commit}f95f852"),
+        ReviewEntry(None, "https://r/2", None, "f95f852", current=False, dismissed=True),
     ))  # fmt: skip
     body = render([panel], head="ec26c3e", who=WHO, review_label="rfd:review",
                   accept_label="rfd:accept", commands="table")  # fmt: skip
-    assert "| [Review 1](https://r/1) | ⚠️ 1 major | `ec26c3e` |" in body
-    assert "| ~~[dismissed review](https://r/0)~~ | — | `f95f852` (older) |" in body
+    table, folded = body.split("<details><summary>2 dismissed reviews</summary>")
+    assert f"| [Review 1](https://r/1) | ⚠️ 1 major | [`ec26c3e`]({commit}ec26c3e) |" in table
+    assert "dismissed" not in table.split("**Next step:**")[1]  # out of the table
+    items = folded.split("</details>")[0].strip().splitlines()
+    assert items == [f"- [dismissed review](https://r/0) of [`f95f852`]({commit}f95f852)",
+                     "- [dismissed review](https://r/2) of `f95f852`"]  # fmt: skip
+
+
+def test_only_dismissed_reviews_say_none_is_open() -> None:
+    panel = Panel("045", "X", URL, Status.DISCUSSION, reviews=(
+        ReviewEntry(None, "https://r/0", None, "f95f852", dismissed=True),))  # fmt: skip
+    body = render([panel], head="ec26c3e", who=WHO, review_label="rfd:review",
+                  accept_label="rfd:accept", commands="table")  # fmt: skip
+    assert "No open reviews.\n\n<details><summary>1 dismissed review</summary>" in body
+    assert "| review |" not in body
 
 
 def test_lint_is_summarised_only_when_there_are_findings() -> None:

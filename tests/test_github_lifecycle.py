@@ -131,6 +131,7 @@ def test_one_rfd_from_its_first_sign_off_to_implemented(
     status = page.status()
     assert "— Accepted" in standing(status)
     assert "Ready to accept" not in status and "older revision" not in status
+    assert "sign-offs of hubot (at [`" in status and f"]({WEB}/commit/" in status  # no blob
     page.links_resolve(status)
     assert len(page.comments_on(2)) <= 6
 

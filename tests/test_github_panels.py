@@ -41,3 +41,20 @@ def test_the_next_step_names_the_concern_and_the_missing_sign_offs_first() -> No
     assert text.startswith("Concern 1 by mona is open: mona or a maintainer resolves it")
     assert "sign-offs 1 of 2: waiting for mona (`/rfd approve`)" in text
     assert "/rfd review" not in text
+
+
+def test_an_implementation_review_is_not_listed_as_a_dismissed_one() -> None:
+    from bot.config.discovery import RfdFile
+    from bot.forge.base import Comment
+    from bot.github.changed import ChangedRfd
+    from bot.github.panels import Row, review_entries
+    from bot.github.revisions import posted_reviews
+    from bot.model.ids import RfdId
+
+    marker = "<!-- rfd-bot:review:045:aaaaaaaaaaaa -->"
+    saved = "<sub>of `aaaaaaaaaaaa` · saved as `docs/rfd/.state/045/{dir}/17.md`</sub>"
+    posted = posted_reviews([Comment(n, f"{marker}\nText.\n\n{saved.format(dir=d)}", f"u/{n}")
+                             for n, d in ((1, "impl-reviews"), (2, "reviews"))])  # fmt: skip
+    row = Row(ChangedRfd(RfdFile(RfdId.parse("045"), "x", "docs/rfd/045-x.md"), "modified"))
+    (entry,) = review_entries(row, posted, "a" * 40)
+    assert entry.url == "u/2" and entry.dismissed  # the design review whose file is gone

@@ -156,7 +156,7 @@ def test_findings_lead_with_the_verdict_and_link_the_rfd_lines(tmp_path: Path, v
     (review,) = [json.loads(r.body)["body"] for r in vcr.requests
                  if r.method == "POST" and r.path.endswith("/issues/2/comments")]  # fmt: skip
     heading, _, verdict = review.split("\n")[3:6]  # after the review, head and blob markers
-    assert heading == "### 🔍 Review of RFD 045 — ⚠️ 1 major · 1 minor"
+    assert heading == "### 🔍 Review 1 of RFD 045 — ⚠️ 1 major · 1 minor"
     assert verdict.startswith("**Needs changes**")
     at = "https://github.com/Codertocat/Hello-World/blob/ec26c3e57ca3a959ca5aad62de7213c562f8c821"
     design_line = UNPLANNED.splitlines().index(next(
@@ -166,6 +166,8 @@ def test_findings_lead_with_the_verdict_and_link_the_rfd_lines(tmp_path: Path, v
     assert f"[Design L{design_line}]({at}/{RFD_PATH}#L{design_line})" in folded
     assert "0 tokens" not in review and "$0.0000" not in review
     assert review.count("offline structural review") == 1
+    commit = "https://github.com/Codertocat/Hello-World/commit/ec26c3e57ca3a959ca5aad62de7213c562f8c821"
+    assert f"of [`ec26c3e57ca3`]({commit})" in review.splitlines()[-1]  # the footer
 
 
 def inline_world(tmp_path: Path) -> tuple[Path, Path]:

@@ -42,3 +42,59 @@ def test_model_text_cannot_break_the_table_or_mention_anyone() -> None:
                   rid="045", where=WHERE)  # fmt: skip
     row = next(line for line in text.splitlines() if line.startswith("| ⚠️"))
     assert row.endswith("| a \\| b ## c <\u200bb>@\u200bteam<\u200b/b> |")
+
+
+RFD = """# RFD 045: Streaming exports
+
+## 1. Summary
+
+## Design **choices** & `trade-offs`
+
+## Open questions
+
+## Open questions
+"""
+
+
+def test_a_finding_naming_a_section_links_its_heading_at_the_reviewed_commit() -> None:
+    where = Where.at("https://github.com/o/r", "docs/rfd/045-x.md", "a" * 40, RFD)
+    text = render(review(ReviewFinding(Severity.MAJOR, "Summary", None, "Too short."),
+                         ReviewFinding(Severity.BLOCKER, "Design choices & trade-offs", None,
+                                       "Undecided."),
+                         ReviewFinding(Severity.MAJOR, "General", None, "Whole RFD.")),
+                  rid="045", where=where)  # fmt: skip
+    blob = f"https://github.com/o/r/blob/{'a' * 40}/docs/rfd/045-x.md"
+    assert f"| ⚠️ major | [Summary]({blob}#1-summary) | Too short. |" in text
+    assert f"[Design choices & trade-offs]({blob}#design-choices--trade-offs)" in text
+    assert "| ⚠️ major | General | Whole RFD. |" in text  # no such heading: no link
+
+
+def test_a_section_named_by_hostile_text_stays_inert_in_its_link() -> None:
+    where = Where.at("https://github.com/o/r", "d.md", "a" * 40, "## a](https://evil) @x\n")
+    text = render(review(ReviewFinding(Severity.MAJOR, "a](https://evil) @x", None, "m")),
+                  rid="045", where=where)  # fmt: skip
+    row = next(line for line in text.splitlines() if line.startswith("| ⚠️"))
+    assert "](https://evil)" not in row and "@x" not in row
+    assert row.count("](") == 1 and row.split("](")[1].startswith("https://github.com/o/r/blob/")
+
+
+def test_a_review_carries_its_number_its_commit_and_its_run() -> None:
+    from pathlib import Path
+
+    from bot.github.review_label import review_comment
+    from bot.github.review_post import Kept
+    from bot.lifecycle.review import ReviewOutcome
+    from bot.llm.usage import Usage
+
+    result = ReviewOutcome("045", Path("r.md"), review(), "# Review\n", Usage(), "m", 0.0,
+                           (), "saved", ())  # fmt: skip
+    run = "https://github.com/o/r/actions/runs/42"
+    kept = Kept("docs/rfd/.state/045/reviews/17.md", 2, run)
+    body = review_comment(result, ("b" * 40, ""), kept, [], WHERE)
+    assert "### 🔍 Review 2 of RFD 045 — no findings" in body
+    footer = body.rstrip().splitlines()[-1]
+    assert f"of [`{'a' * 12}`](https://github.com/o/r/commit/{'a' * 40})" in footer
+    assert footer.endswith(f"· [workflow run]({run})</sub>")
+    local = review_comment(result, ("b" * 40, ""), Kept(None), [], WHERE)  # a fork, locally
+    assert "### 🔍 Review of RFD 045" in local and "workflow run" not in local
+    assert "not saved to the branch" in local

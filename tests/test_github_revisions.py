@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from bot.forge.base import Comment
-from bot.github.revisions import head_marker, posted_reviews, review_marker, with_stale_banner
+from bot.github.revisions import (
+    PostedReview,
+    brought_up_to_date,
+    head_marker,
+    posted_reviews,
+    review_marker,
+    with_stale_banner,
+)
 
 REVIEWED, BOT_COMMIT, FORCED = "a" * 40, "b" * 40, "c" * 40
 
@@ -53,3 +60,58 @@ def test_the_content_reviewed_decides_when_it_is_known() -> None:
     # a rebase that left the RFD as it was: still current
     assert posted.is_current(FORCED, "0123456789ab" + "0" * 28)
     assert posted.is_current(BOT_COMMIT)  # content unknown: the heads decide
+
+
+WEB = "https://github.com/o/r"
+SAVED = "<sub>model `m` · of `aaaaaaaaaaaa` · saved as `docs/rfd/.state/045/reviews/17.md`</sub>"
+
+
+def saved_review(heading: str = "### 🔍 Review 2 of RFD 045 — 1 minor") -> PostedReview:
+    markers = f"{review_marker('045', REVIEWED)}\n{head_marker(BOT_COMMIT)}"
+    body = f"{markers}\n{heading}\n\nPolish only.\n\n{SAVED}"
+    (posted,) = posted_reviews([Comment(4, body, "https://x/4")])
+    return posted
+
+
+def test_a_review_moves_up_to_the_number_it_has_once_an_earlier_one_is_dismissed() -> None:
+    body = brought_up_to_date(saved_review(), 1, current=True, web=WEB)
+    assert "\n### 🔍 Review 1 of RFD 045 — 1 minor\n" in body
+    same = saved_review()
+    assert brought_up_to_date(same, 2, current=True, web=WEB) == same.comment.body
+    unnumbered = saved_review("### 🔍 Implementation review of RFD 045 — no findings")
+    body = brought_up_to_date(unnumbered, 3, current=True, web=WEB)
+    assert "### 🔍 Implementation review 3 of RFD 045 — no findings" in body
+
+
+def test_a_dismissed_review_says_by_whom_and_folds_its_text_once() -> None:
+    body = brought_up_to_date(saved_review(), None, current=True, web=WEB, by="hubot")
+    head, folded = body.split("<details><summary>The dismissed review</summary>")
+    assert head.startswith(saved_review().comment.body.split("\n### ")[0])  # markers kept
+    assert f"> **Dismissed** by hubot with `/rfd dismiss`: this review of RFD 045 at " \
+           f"[`aaaaaaaaaaaa`]({WEB}/commit/aaaaaaaaaaaa) is settled" in head  # fmt: skip
+    assert "Polish only." in folded and folded.rstrip().endswith("</details>")
+    (again,) = posted_reviews([Comment(4, body, "https://x/4")])
+    assert again.marked_dismissed and again.saved_name == "17.md"  # still found, once
+    assert brought_up_to_date(again, None, current=True, web=WEB, by="mona") == body
+
+
+def test_a_dismisser_named_by_hostile_text_stays_plain() -> None:
+    body = brought_up_to_date(saved_review(), None, current=True, web=WEB, by="@team <!-- x")
+    assert "@team" not in body and "<!-- x" not in body
+
+
+def test_an_open_review_of_an_older_revision_gets_its_banner_once() -> None:
+    body = brought_up_to_date(saved_review(), 2, current=False, web=WEB)
+    assert "This review is of an older revision" in body
+    (again,) = posted_reviews([Comment(4, body, "https://x/4")])
+    assert brought_up_to_date(again, 2, current=False, web=WEB) == body
+
+
+def test_an_implementation_review_is_never_taken_for_a_dismissed_one() -> None:
+    impl = SAVED.replace("/reviews/17.md", "/impl-reviews/17.md")
+    markers = f"{review_marker('045', REVIEWED)}\n{head_marker(BOT_COMMIT)}"
+    body = f"{markers}\n### 🔍 Implementation review of RFD 045 — no findings\n\n{impl}"
+    (posted,) = posted_reviews([Comment(5, body, "https://x/5")])
+    assert posted.implementation and posted.saved_name == "17.md"
+    assert brought_up_to_date(posted, None, current=True, web=WEB, by="hubot") == body
+    assert not saved_review().implementation

@@ -168,7 +168,11 @@ def test_a_push_after_an_approval_shows_it_as_of_an_older_revision(
     data = payload("pull_request.synchronize", **now)
     assert run_bot(tmp_path, checkout, "pull_request", data) == 0
     status = json.loads(vcr.requests[-1].body)["body"]
-    assert "| hubot | ✅ at `cf966eb`, of an older revision |" in status
+    # the approval names the commit that brought the content approved, never its blob
+    brought = git(origin, "log", "--format=%H", "--diff-filter=A", BRANCH, "--", RFD_PATH).strip()
+    commit = f"https://github.com/Codertocat/Hello-World/commit/{brought}"
+    assert f"| hubot | ✅ at [`{brought[:7]}`]({commit}), of an older revision |" in status
+    assert "cf966eb" not in status
 
 
 FORGED = (

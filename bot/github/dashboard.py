@@ -3,8 +3,8 @@
 Pure: :class:`Panel` records in, markdown out.  Each RFD gets its lifecycle as a
 one-line stepper with the current status marked, a **Next step** that names the
 commands that apply in that status and who may run them, its reviews numbered as
-``/rfd dismiss`` takes them (each linked to its comment, dismissed ones struck
-through) and a lint summary.  Text that comes from the RFD (its title) goes
+``/rfd dismiss`` takes them (each linked to its comment and its commit, dismissed ones
+folded away) and a lint summary.  Text that comes from the RFD (its title) goes
 through :mod:`bot.core.markdown_safe` only.
 """
 
@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.core.markdown_safe import inline, link_text
+from bot.core.text import plural
 from bot.github.review_post import ICON
 from bot.model.reviews import Severity
 from bot.model.status import Status
@@ -48,6 +49,7 @@ NEXT_NO_PLAN = "merge this pull request; its plan has no phase to implement."
 NEXT_IMPLEMENTED = "nothing left to do: merging this pull request closes {issue}."
 NEXT_CLOSED = "nothing left to do: merging this pull request records it as {status}."
 NO_REVIEWS = "No reviews yet."
+NO_OPEN_REVIEWS = "No open reviews."
 LINT = "Lint: {counts}, annotated on the changed lines (**Files changed** tab)."
 BROKEN = "⚠️ The bot cannot read this RFD: {problem}"
 FOOTER = "<sub>Updated for `{head}` · rfd-bot keeps this comment current</sub>"
@@ -63,6 +65,8 @@ class ReviewEntry:
     revision: str = ""
     current: bool = True
     dismissed: bool = False
+    commit: str = ""
+    """The page of the commit reviewed (empty: the revision is shown unlinked)."""
 
 
 @dataclass(frozen=True)
@@ -183,26 +187,35 @@ def _who(status: Status | None, who: Who, accept_label: str) -> str:
 
 
 def review_table(entries: Sequence[ReviewEntry]) -> list[str]:
-    """``Review 1`` is what ``/rfd dismiss 1`` removes; dismissed ones are struck through."""
-    if not entries:
-        return [NO_REVIEWS]
-    lines = ["| review | findings | revision |", "|---|---|---|"]
-    for entry in entries:
-        if entry.dismissed:
-            name = "dismissed review"
-        elif entry.number is None:
-            name = "review (not saved to the branch)"
-        else:
-            name = f"Review {entry.number}"
-        shown = f"[{name}]({entry.url})" if entry.url else name
-        findings = tally(entry.counts)
-        if entry.dismissed:
-            shown, findings = f"~~{shown}~~", "—"
-        revision = f"`{entry.revision}`" if entry.revision else "—"
+    """``Review 1`` is what ``/rfd dismiss 1`` removes; dismissed ones fold away below."""
+    shown = [e for e in entries if not e.dismissed]
+    gone = [e for e in entries if e.dismissed]
+    head = ["| review | findings | revision |", "|---|---|---|"]
+    lines = head if shown else [NO_OPEN_REVIEWS if gone else NO_REVIEWS]
+    for entry in shown:
+        name = f"Review {entry.number}" if entry.number else "review (not saved to the branch)"
+        named = f"[{name}]({entry.url})" if entry.url else name
+        revision = _revision(entry)
         if entry.revision and not entry.current:
             revision += " (older)"
-        lines.append(f"| {shown} | {findings} | {revision} |")
-    return lines
+        lines.append(f"| {named} | {tally(entry.counts)} | {revision} |")
+    return lines + _dismissed(gone)
+
+
+def _revision(entry: ReviewEntry) -> str:
+    if not entry.revision:
+        return "—"
+    return f"[`{entry.revision}`]({entry.commit})" if entry.commit else f"`{entry.revision}`"
+
+
+def _dismissed(gone: Sequence[ReviewEntry]) -> list[str]:
+    """The dismissed reviews, folded: each linked to its comment, with the commit it was of."""
+    if not gone:
+        return []
+    items = [f"- [dismissed review]({e.url}) of {_revision(e)}" if e.url
+             else f"- dismissed review of {_revision(e)}" for e in gone]  # fmt: skip
+    summary = plural(len(gone), "dismissed review")
+    return ["", f"<details><summary>{summary}</summary>", "", *items, "", "</details>"]
 
 
 def lint_line(errors: int, warnings: int) -> str:

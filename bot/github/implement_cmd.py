@@ -34,6 +34,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -53,6 +54,7 @@ from bot.github.checkout import (
 )
 from bot.github.commands import Command
 from bot.github.context import Context
+from bot.github.cosmetic import warn
 from bot.github.implement_phase import not_accepted_yet, phase_to_run
 from bot.github.implement_texts import (
     CHECKED,
@@ -248,7 +250,7 @@ def _progress(ctx: Context, key: str, facts: dict[str, Any]) -> Progress:
     progress = Progress(
         lambda text: ctx.upsert("implement", key, text), snap, clock=ctx.clock,
         spent=lambda: (ctx.summary.spent.tokens, ctx.summary.spent.cost_usd),
-        run_id=run_id(ctx.environ),
+        run_id=run_id(ctx.environ), warn=partial(warn, ctx.summary, "editing the progress comment"),
     )  # fmt: skip
     progress.update(force=True)
     return progress

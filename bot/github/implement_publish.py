@@ -15,6 +15,7 @@ from typing import Any
 from bot.core.markdown_safe import inline
 from bot.github.checkout import git_env, push
 from bot.github.context import Context
+from bot.github.cosmetic import react
 from bot.github.implement_cmd import link_pull
 from bot.github.implement_texts import OPENED, OPENED_FAILED, facts_of, pr_link
 from bot.github.ops import COMMIT, open_workspace
@@ -44,7 +45,7 @@ def on_publish(ctx: Context) -> None:
     try:
         handed, facts, commit = _checked(ctx)
     except Tampered as exc:
-        ctx.api.react(int(ctx.delivery.comment["id"]), Reaction.CONFUSED)
+        react(ctx, Reaction.CONFUSED)
         ctx.summary.answered("`/rfd implement` (publish)", ctx.delivery.actor.login, "😕 refused")
         lines = "\n".join(f"- {inline(reason)}" for reason in exc.reasons)
         ctx.reply(REFUSED.format(lines=lines), key=key)
@@ -90,6 +91,6 @@ def _publish(ctx: Context, handed: Handed, facts: dict[str, Any], commit: str) -
     tracking = ws.document(handed.rid).tracking_issue if handed.failed else None
     if tracking is not None and tracking != ctx.number:  # the tracking issue shows it too
         ctx.upsert("implement", f"{handed.rid}-{handed.label}", shown, number=tracking)
-    ctx.api.react(int(ctx.delivery.comment["id"]), Reaction.ROCKET)
+    react(ctx, Reaction.ROCKET)
     ctx.summary.answered("`/rfd implement` (publish)", ctx.delivery.actor.login, "✅ done")
     ctx.reply(handed.reply.replace(URL, url), key=f"{ctx.delivery.key}-implement")

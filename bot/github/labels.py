@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.core.errors import ForgeError
 from bot.github.context import Context
+from bot.github.cosmetic import cosmetic
 from bot.model import lifecycle_labels
 from bot.model.status import Status
 
@@ -38,7 +38,5 @@ def _style(ctx: Context, name: str) -> None:
     style = lifecycle_labels.style(name)
     if style is None:
         return
-    try:
+    with cosmetic(ctx.summary, f"giving the label {name} its colour"):
         ctx.api.style_label(name, *style)
-    except ForgeError as err:
-        ctx.summary.problem(err, level="warning")

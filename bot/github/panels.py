@@ -10,7 +10,7 @@ gone was dismissed.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,9 +71,10 @@ def _upcoming(plan: Sequence[PlanPhase], todo: list[int]) -> str:
     return f"{phase_ids.label(plan[todo[0] - 1], todo[0])}: {plan[todo[0] - 1].title}"
 
 
-def read_row(root: Path, cfg: Config, changed: ChangedRfd, now: float) -> Row:
+def read_row(root: Path, cfg: Config, changed: ChangedRfd, now: float, web: str = "") -> Row:
     """What the PR's version of one RFD says at ``now`` (a broken file, or a broken
-    consensus record, becomes ``problem``)."""
+    consensus record, becomes ``problem``); ``web``: the repository, whose commit pages the
+    sign-offs link."""
     if changed.removed:
         return Row(changed)
     try:
@@ -85,7 +86,9 @@ def read_row(root: Path, cfg: Config, changed: ChangedRfd, now: float) -> Row:
     plan = state.plan or ()
     upcoming = _upcoming(plan, phase_ids.missing(plan, state.completed))
     try:
-        decision, signed_off, blocker = _decision(store, cfg, doc, str(changed.file.rfd_id), now)
+        at = _commit_links(root, changed.file.path, web) if cfg.consensus.enabled else None
+        decision, signed_off, blocker = _decision(store, cfg, doc, str(changed.file.rfd_id), now,
+                                                  at)  # fmt: skip
     except RfdError as err:
         return Row(changed, doc.title, problem=err)
     return Row(
@@ -104,8 +107,25 @@ def read_row(root: Path, cfg: Config, changed: ChangedRfd, now: float) -> Row:
     )
 
 
-def _decision(store: StateStore, cfg: Config, doc: Document, rid: str,
-              now: float) -> tuple[tuple[str, ...], bool | None, str]:  # fmt: skip
+def _commit_links(root: Path, path: str, web: str) -> Callable[[str], str]:
+    """A sign-off's revision (a blob) as a link to the commit that brought it (empty when the
+    branch's history does not hold it: no blob is ever shown)."""
+    from bot.github.approved_at import commits_of
+
+    commits = commits_of(root, path)
+
+    def at(revision: str) -> str:
+        sha = commits.get(revision)
+        return f"[`{sha[:7]}`]({web}/commit/{sha})" if sha and web else ""
+
+    return at
+
+
+Decided = tuple[tuple[str, ...], bool | None, str]
+
+
+def _decision(store: StateStore, cfg: Config, doc: Document, rid: str, now: float,
+              at: Callable[[str], str] | None = None) -> Decided:  # fmt: skip
     """The sign-off block, whether acceptance has its sign-offs and what holds it up, when
     the repository asks for them (``[consensus]``); once decided, what it was made with."""
     if not cfg.consensus.enabled:
@@ -115,9 +135,9 @@ def _decision(store: StateStore, cfg: Config, doc: Document, rid: str,
 
     ledger, rev = store.read_consensus(rid), revision(doc.text)
     if doc.status not in (Status.DRAFT, Status.DISCUSSION):
-        return decided(ledger, doc.status), True, ""
+        return decided(ledger, doc.status, at), True, ""
     found = standing(cfg.consensus, ledger, rid, rev, now)
-    lines = tuple(block(cfg.consensus, ledger, rid, rev, now, slash=True))
+    lines = tuple(block(cfg.consensus, ledger, rid, rev, now, slash=True, at=at))
     return lines, found.met, blocker(cfg.consensus, ledger, found)
 
 
@@ -146,12 +166,15 @@ DECIDED = "{status} with the sign-offs of {who}."
 DECIDED_ALONE = "{status}: no sign-off was recorded."
 
 
-def decided(ledger: Ledger, status: Status) -> tuple[str, ...]:
+def decided(ledger: Ledger, status: Status,
+            at: Callable[[str], str] | None = None) -> tuple[str, ...]:  # fmt: skip
     """The Decision block of an RFD past its discussion: who signed off, on which revision
     (the sign-offs are history now: no "older revision", no "ready to accept")."""
     from bot.core.markdown_safe import inline
 
-    who = ", ".join(f"{inline(a.login)} (at `{a.revision[:7]}`)" for a in ledger.approvals)
+    revision = at or (lambda blob: f"`{blob[:7]}`")
+    who = ", ".join(f"{inline(a.login)} (at {rev})" if (rev := revision(a.revision))
+                    else inline(a.login) for a in ledger.approvals)  # fmt: skip
     accepted = status in (Status.ACCEPTED, Status.IMPLEMENTED)
     shown = "✅ Accepted" if accepted else status.value
     line = DECIDED.format(status=shown, who=who) if who else DECIDED_ALONE.format(status=shown)
@@ -159,19 +182,23 @@ def decided(ledger: Ledger, status: Status) -> tuple[str, ...]:
 
 
 def _entry(number: int | None, counts: Counts | None, posted: PostedReview | None,
-           now: tuple[str, str], *, dismissed: bool = False) -> ReviewEntry:  # fmt: skip
-    """``now``: the PR's head and the RFD's blob there (a review of that content is current)."""
+           now: tuple[str, str, str], *, dismissed: bool = False) -> ReviewEntry:  # fmt: skip
+    """``now``: the PR's head, the RFD's blob there (a review of that content is current)
+    and the repository's web address (a revision links its commit)."""
     if posted is None:
         return ReviewEntry(number, None, counts)
-    revision, current = short(posted.reviewed)[:7], posted.is_current(*now)
-    return ReviewEntry(number, posted.comment.url, counts, revision, current, dismissed)
+    head, blob, web = now
+    revision, current = short(posted.reviewed)[:7], posted.is_current(head, blob)
+    commit = f"{web}/commit/{posted.reviewed}" if web else ""
+    return ReviewEntry(number, posted.comment.url, counts, revision, current, dismissed, commit)
 
 
-def review_entries(row: Row, posted: Sequence[PostedReview], head: str) -> list[ReviewEntry]:
+def review_entries(row: Row, posted: Sequence[PostedReview], head: str,
+                   web: str = "") -> list[ReviewEntry]:  # fmt: skip
     """The RFD's reviews as the status comment lists them: on file (numbered), then the
     posted ones no longer on file (dismissed) or never saved (a fork's)."""
-    mine = [p for p in posted if p.rfd == str(row.changed.file.rfd_id)]
-    now = (head, row.changed.blob)
+    mine = [p for p in posted if p.rfd == str(row.changed.file.rfd_id) and not p.implementation]
+    now = (head, row.changed.blob, web)
     by_file = {p.saved_name: p for p in mine if p.saved_name}
     entries = [_entry(n, counts, by_file.get(name), now)
                for n, (name, counts) in enumerate(row.reviews, start=1)]  # fmt: skip
@@ -183,7 +210,8 @@ def review_entries(row: Row, posted: Sequence[PostedReview], head: str) -> list[
 
 
 def panel(row: Row, posted: Sequence[PostedReview], *, url: str, head: str,
-          lint: tuple[int, int]) -> Panel:  # fmt: skip
+          lint: tuple[int, int], web: str = "") -> Panel:  # fmt: skip
+    """``url``: the RFD at ``head``; ``web``: the repository (revisions link their commit)."""
     rid = str(row.changed.file.rfd_id)
     if row.changed.removed:
         return Panel(rid, "", url, problem="the pull request removes this RFD")
@@ -194,7 +222,7 @@ def panel(row: Row, posted: Sequence[PostedReview], *, url: str, head: str,
         row.title,
         url,
         row.status,
-        reviews=tuple(review_entries(row, posted, head)),
+        reviews=tuple(review_entries(row, posted, head, web)),
         impl_reviews=row.impl_reviews,
         next_phase=row.next_phase,
         phases=row.phases,

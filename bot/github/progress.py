@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
+from bot.core.errors import ForgeError
 from bot.core.markdown_safe import inline
 from bot.core.sanitize import sanitize
 from bot.events import Notice
@@ -165,8 +166,12 @@ class Progress:
         clock: Callable[[], float],
         spent: Callable[[], tuple[int, float]],
         run_id: str | None = None,
+        warn: Callable[[ForgeError], None] | None = None,
     ) -> None:
+        """``warn``: what to do when an edit of the running comment fails (the outcome's
+        write always raises: it is the run's answer)."""
         self._write, self._clock, self._spent, self._run_id = write, clock, spent, run_id
+        self._warn = warn
         self._started = clock()
         self._last_edit: float | None = None
         self._shown: tuple[object, ...] | None = None
@@ -186,7 +191,13 @@ class Progress:
         now = self._clock()
         if not force and self._last_edit is not None and now - self._last_edit < EDIT_EVERY:
             return
-        self._write(render(self.snap, self._run_id))
+        try:
+            self._write(render(self.snap, self._run_id))
+        except ForgeError as err:
+            if self._warn is None:
+                raise
+            self._warn(err)  # a cosmetic edit: the next one says it all again
+            return
         self._last_edit, self._shown = now, substance
 
     def done(

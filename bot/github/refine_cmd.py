@@ -16,6 +16,7 @@ from bot.github.commands import Command
 from bot.github.context import Context
 from bot.github.ops import NEEDS_MODEL, Refused, commit, done_before, has_model, pr_workspace
 from bot.github.ops import refreshed as refresh_status
+from bot.github.revisions import review_numbers
 from bot.github.targets import pull_of, targets
 
 if TYPE_CHECKING:
@@ -90,9 +91,3 @@ def _note(reply: str) -> str:
         return ""
     cut = first if len(first) <= NOTE_CHARS else first[: NOTE_CHARS - 1] + "…"
     return f" — {inline(cut)}"
-
-
-def review_numbers(ws: Workspace, rid: str, paths: tuple[str, ...]) -> list[int]:
-    """The numbers the status comment shows for the reviews at ``paths`` (oldest first: 1)."""
-    on_file = [ws.rel(r.path) for r in ws.store.read(rid).reviews]
-    return sorted(on_file.index(p) + 1 for p in paths if p in on_file)

@@ -8,11 +8,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from typing import TYPE_CHECKING
 
 from bot.core.errors import ForgeError
 from bot.events import ResultReady, TurnStarted
 from bot.github.context import Context
+from bot.github.cosmetic import warn
 from bot.github.progress import Progress, Snapshot, Stage
 from bot.github.run_link import run_id, run_url
 from bot.model import checklist
@@ -83,7 +85,7 @@ def refine_progress(ctx: Context, ws: Workspace, rid: str) -> Iterator[RefinePro
     progress = Progress(
         lambda text: ctx.upsert("progress", key, text), snap, clock=ctx.clock,
         spent=lambda: (ctx.summary.spent.tokens, ctx.summary.spent.cost_usd),
-        run_id=run_id(ctx.environ),
+        run_id=run_id(ctx.environ), warn=partial(warn, ctx.summary, "editing the progress comment"),
     )  # fmt: skip
     progress.update(force=True)
     follower = RefineProgress(progress)

@@ -18,8 +18,9 @@ from bot.github.context import Context
 from bot.github.inline_review import submit_inline
 from bot.github.ops import NO_KEY
 from bot.github.records import PullRequest
-from bot.github.review_post import Where, render
-from bot.github.revisions import blob_markers, head_marker, review_marker, short
+from bot.github.review_post import Kept, Where, render
+from bot.github.revisions import blob_markers, head_marker, review_marker, review_numbers, short
+from bot.github.run_link import run_url
 
 if TYPE_CHECKING:
     from bot.lifecycle.workspace import Workspace
@@ -49,11 +50,15 @@ def resume_reviews(
         saved = [p for p in paths if p.startswith(f"{folder}/") and "reviews/" in p]
         texts = [(p, (checkout.root / p).read_text(encoding="utf-8")) for p in saved
                  if (checkout.root / p).is_file()]  # fmt: skip
-        where = Where(f"{ctx.server_url}/{pr.head_repo}", changed.file.path, reviewed)
+        rfd = changed.file.path
+        where = Where.at(f"{ctx.server_url}/{pr.head_repo}", rfd, reviewed,
+                         (checkout.root / rfd).read_text(encoding="utf-8"))  # fmt: skip
         for path, text in texts:
             of = (earlier, blob_at(checkout, earlier, changed.file.path))
             submit_inline(ctx, pr, rid, parse_review(text), where)
-            ctx.forge.create_comment(pr.number, resumed_comment(rid, text, where, of, path))
+            number = next(iter(review_numbers(ws, rid, [path])), None)
+            kept = Kept(path, number, run_url(ctx.environ))
+            ctx.forge.create_comment(pr.number, resumed_comment(rid, text, where, of, kept))
             ctx.progress.append(f"review of RFD {rid} posted")
             ctx.summary.note(f"posted the review of RFD {rid} committed as {short(earlier)}")
         if texts:
@@ -61,7 +66,7 @@ def resume_reviews(
     return posted
 
 
-def resumed_comment(rid: str, text: str, where: Where, of: tuple[str, str], saved: str) -> str:
+def resumed_comment(rid: str, text: str, where: Where, of: tuple[str, str], kept: Kept) -> str:
     """The comment of a committed review (the file has no tokens or cost: the footer says so);
     ``of``: the head with the bot's commit and the RFD's blob reviewed."""
     head, blob = of
@@ -70,6 +75,7 @@ def resumed_comment(rid: str, text: str, where: Where, of: tuple[str, str], save
     model = "offline structural checks" if offline else f"model `{inline(review.model)}`"
     notes = [f"> {NO_KEY}", ""] if offline else []
     markers = [review_marker(rid, where.sha), head_marker(head), *blob_markers(blob)]
-    footer = (f"<sub>{model} · of `{short(where.sha)}` · saved as `{inline(saved)}` · "
-              f"{RESUMED}</sub>")  # fmt: skip
-    return "\n".join([*markers, render(review, rid=rid, where=where), *notes, footer])
+    saved = f"saved as `{inline(kept.saved or '')}`"
+    parts = [model, f"of {where.commit()}", saved, RESUMED, *where.run_link(kept)]
+    text = render(review, rid=rid, where=where, number=kept.number)
+    return "\n".join([*markers, text, *notes, f"<sub>{' · '.join(parts)}</sub>"])

@@ -24,19 +24,22 @@ from bot.github.bot_records import delivery_commit
 from bot.github.changed import ChangedRfd, changed_rfds
 from bot.github.checkout import Checkout, close, commit_and_push, open_pull
 from bot.github.context import Context
+from bot.github.cosmetic import cosmetic
 from bot.github.inline_review import submit_inline
 from bot.github.ops import COMMIT, offline_note, open_workspace, refuse_label
 from bot.github.records import PullRequest
 from bot.github.resume import resume_reviews
-from bot.github.review_post import Where
+from bot.github.review_post import Kept, Where
 from bot.github.revisions import (
     PostedReview,
     blob_markers,
     head_marker,
     posted_reviews,
     review_marker,
+    review_numbers,
     short,
 )
+from bot.github.run_link import run_url
 from bot.github.verb_specs import REGISTRY, Verb
 
 if TYPE_CHECKING:
@@ -104,7 +107,8 @@ def review_pr(
                          guarded=[ctx.cfg.rfd_dir])  # fmt: skip
     try:
         head = _review_in(ctx, pr, checkout, todo, model)
-        status_comment.refresh(ctx, pr, checkout.root, head, changed)
+        with cosmetic(ctx.summary, "refreshing the status comment"):
+            status_comment.refresh(ctx, pr, checkout.root, head, changed)
     finally:
         close(ctx.root, checkout)
     return Reviewed(len(todo), len(changed) - len(todo))
@@ -134,9 +138,12 @@ def _review_in(ctx: Context, pr: PullRequest, checkout: Checkout, todo: list[Cha
     blobs = {str(c.file.rfd_id): c.blob for c in todo}
     for result in results:
         saved = ws.rel(result.path) if checkout.writable else None
-        where = Where(f"{ctx.server_url}/{pr.head_repo or ctx.delivery.repository}",
-                      paths[result.rfd_id], pr.head_sha)  # fmt: skip
-        body = review_comment(result, (head, blobs.get(result.rfd_id, "")), saved, notes, where)
+        web = f"{ctx.server_url}/{pr.head_repo or ctx.delivery.repository}"
+        path = paths[result.rfd_id]
+        where = Where.at(web, path, pr.head_sha, (checkout.root / path).read_text("utf-8"))
+        number = next(iter(review_numbers(ws, result.rfd_id, [saved] if saved else [])), None)
+        kept = Kept(saved, number, run_url(ctx.environ))
+        body = review_comment(result, (head, blobs.get(result.rfd_id, "")), kept, notes, where)
         submit_inline(ctx, pr, result.rfd_id, result.review, where)
         ctx.forge.create_comment(pr.number, body)
         ctx.progress.append(f"review of RFD {result.rfd_id} posted")
@@ -144,25 +151,28 @@ def _review_in(ctx: Context, pr: PullRequest, checkout: Checkout, todo: list[Cha
     return head
 
 
-def review_comment(result: ReviewOutcome, of: tuple[str, str], saved: str | None,
+def review_comment(result: ReviewOutcome, of: tuple[str, str], kept: Kept,
                    notes: list[str], where: Where) -> str:  # fmt: skip
     """The review as posted: markers (``of``: the head after the bot's commit and the RFD's
-    blob reviewed), the verdict-first review, notes (the review's own notices too: what was
-    cut, the diff's base) and a footer."""
+    blob reviewed), the verdict-first review under its number, notes (the review's own
+    notices too: what was cut, the diff's base) and a footer."""
     head, blob = of
     markers = [review_marker(result.rfd_id, where.sha), head_marker(head), *blob_markers(blob)]
     notes = [*notes, *result.notices]
-    text = review_post.render(result.review, rid=result.rfd_id, where=where)
+    text = review_post.render(result.review, rid=result.rfd_id, where=where, number=kept.number)
     return "\n".join([*markers, text, *(f"> {inline(n)}" for n in notes), "",
-                      footer(result, where.sha, saved)])  # fmt: skip
+                      footer(result, where, kept)])  # fmt: skip
 
 
-def footer(result: ReviewOutcome, reviewed: str, saved: str | None) -> str:
-    """Who reviewed, what it cost (not for offline checks), which commit, where it is kept."""
-    where = f"saved as `{inline(saved)}`" if saved else "not saved to the branch"
+def footer(result: ReviewOutcome, where: Where, kept: Kept) -> str:
+    """Who reviewed, what it cost (not for offline checks), which commit (linked), where it
+    is kept, and the run that made it."""
+    place = f"saved as `{inline(kept.saved)}`" if kept.saved else "not saved to the branch"
+    run = where.run_link(kept)
     if result.review.reviewer == "offline":
-        return f"<sub>offline structural checks · of `{short(reviewed)}` · {where}</sub>"
-    tokens = f"{result.usage.total:,} tokens"
-    cost = "cost unknown" if result.cost_usd is None else f"${result.cost_usd:.4f}"
-    model = f"model `{inline(result.model)}`"
-    return f"<sub>{model} · {tokens} · {cost} · of `{short(reviewed)}` · {where}</sub>"
+        parts = ["offline structural checks", f"of {where.commit()}", place, *run]
+    else:
+        cost = "cost unknown" if result.cost_usd is None else f"${result.cost_usd:.4f}"
+        parts = [f"model `{inline(result.model)}`", f"{result.usage.total:,} tokens", cost,
+                 f"of {where.commit()}", place, *run]  # fmt: skip
+    return f"<sub>{' · '.join(parts)}</sub>"

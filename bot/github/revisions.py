@@ -17,20 +17,32 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bot.forge.base import Comment
 from bot.forge.comments import leading_markers, marker
 
+if TYPE_CHECKING:
+    from bot.lifecycle.workspace import Workspace
+
 SHA_CHARS = 12
 STALE_MARK = "<!-- rfd-bot:stale -->"
+DISMISSED_MARK = "<!-- rfd-bot:dismissed -->"
+DISMISSED = (
+    "> [!NOTE]\n> **Dismissed**{by}: this review of RFD {rfd} at {commit} is settled and its "
+    "file is off the branch. It is folded below."
+)
+DISMISSED_BY = " by {login} with `/rfd dismiss`"
+FOLDED = "<details><summary>The dismissed review</summary>"
 STALE_BANNER = (
     "> [!NOTE]\n> This review is of an older revision (`{sha}`); the PR has changed since. "
     "Apply the review label again or comment `/rfd review` for a fresh one."
 )
 _REVIEW = re.compile(r"<!-- rfd-bot:review:(?P<rfd>[A-Za-z0-9]+):(?P<sha>[0-9a-f]+) -->")
 _HEAD = re.compile(r"<!-- rfd-bot:head:(?P<sha>[0-9a-f]+) -->")
-_SAVED = re.compile(r"saved as `[^`]*/(?P<name>\d+\.md)`")
-"""The footer's ``saved as `…/reviews/1795831200.md``: the file ``/rfd dismiss`` removes."""
+_SAVED = re.compile(r"saved as `[^`]*/(?P<dir>[a-z-]+)/(?P<name>\d+\.md)`")
+"""The footer's ``saved as `…/reviews/1795831200.md``: the file ``/rfd dismiss`` removes
+(``…/impl-reviews/…``: an implementation review, which the status comment only counts)."""
 _BLOB = re.compile(r"<!-- rfd-bot:blob:(?P<sha>[0-9a-f]+) -->")
 
 
@@ -71,11 +83,21 @@ class PostedReview:
     def saved_name(self) -> str | None:
         """The review file's name on the branch (None when it was not saved: a fork)."""
         found = _SAVED.findall(self.comment.body)  # the bot's footer is the last line
-        return found[-1] if found else None
+        return found[-1][1] if found else None
+
+    @property
+    def implementation(self) -> bool:
+        """Is this an implementation review (kept apart, never numbered nor dismissed)?"""
+        found = _SAVED.findall(self.comment.body)
+        return bool(found) and found[-1][0] == "impl-reviews"
 
     @property
     def marked_stale(self) -> bool:
         return STALE_MARK in leading_markers(self.comment.body)
+
+    @property
+    def marked_dismissed(self) -> bool:
+        return DISMISSED_MARK in leading_markers(self.comment.body)
 
 
 def posted_reviews(comments: Iterable[Comment]) -> list[PostedReview]:
@@ -93,10 +115,51 @@ def posted_reviews(comments: Iterable[Comment]) -> list[PostedReview]:
 
 def with_stale_banner(review: PostedReview) -> str:
     """The comment's body with the banner after its markers (once)."""
-    body = review.comment.body
     if review.marked_stale:
-        return body
+        return review.comment.body
+    banner = f"{STALE_MARK}\n{STALE_BANNER.format(sha=review.reviewed)}\n"
+    return _after_markers(review.comment.body, banner)
+
+
+def _after_markers(body: str, text: str) -> str:
     lines = body.split("\n")
     cut = len(leading_markers(body))
-    banner = f"{STALE_MARK}\n{STALE_BANNER.format(sha=review.reviewed)}\n"
-    return "\n".join([*lines[:cut], banner, *lines[cut:]])
+    return "\n".join([*lines[:cut], text, *lines[cut:]])
+
+
+def dismissed(review: PostedReview, web: str, by: str = "") -> str:
+    """The comment of a review whose file was dismissed: its markers, a note saying so (by
+    ``by``, when the run knows who), and its text folded away (once)."""
+    from bot.core.markdown_safe import inline
+
+    body = review.comment.body
+    if review.marked_dismissed:
+        return body
+    cut = len(leading_markers(body))
+    lines = body.split("\n")
+    commit = f"[`{review.reviewed}`]({web}/commit/{review.reviewed})"
+    said = DISMISSED_BY.format(login=inline(by)) if by else ""
+    note = DISMISSED.format(by=said, rfd=review.rfd, commit=commit)
+    return "\n".join([*lines[:cut], DISMISSED_MARK, note, "", FOLDED, "", *lines[cut:], "",
+                      "</details>"])  # fmt: skip
+
+
+def brought_up_to_date(review: PostedReview, number: int | None, *, current: bool, web: str,
+                       by: str = "") -> str:  # fmt: skip
+    """What the comment of ``review`` says now: dismissed (its file is gone), else under the
+    number it has now, with a banner when it is of an older revision (``current`` False)."""
+    from bot.github.review_post import renumbered
+
+    if review.saved_name is not None and number is None and not review.implementation:
+        return dismissed(review, web, by)
+    body = review.comment.body if number is None else renumbered(review.comment.body, number)
+    if not current and not review.marked_stale:
+        banner = f"{STALE_MARK}\n{STALE_BANNER.format(sha=review.reviewed)}\n"
+        body = _after_markers(body, banner)
+    return body
+
+
+def review_numbers(ws: Workspace, rid: str, paths: Iterable[str]) -> list[int]:
+    """The numbers the status comment shows for the reviews at ``paths`` (oldest first: 1)."""
+    on_file = [ws.rel(r.path) for r in ws.store.read(rid).reviews]
+    return sorted(on_file.index(p) + 1 for p in paths if p in on_file)

@@ -144,8 +144,11 @@ def _ran(ctx: Context, command: Command, outcome: str) -> None:
 
 
 def _react(ctx: Context, reaction: Reaction) -> bool:
-    """React to the command's comment; False when it was deleted meanwhile."""
-    return ctx.api.react(int(ctx.delivery.comment["id"]), reaction)
+    """React to the command's comment; False when it was deleted meanwhile (a reaction
+    GitHub refuses is a warning in the job summary: :mod:`bot.github.cosmetic`)."""
+    from bot.github.cosmetic import react
+
+    return react(ctx, reaction)
 
 
 def _pr_author(ctx: Context) -> tuple[str, ...]:

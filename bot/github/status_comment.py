@@ -26,7 +26,14 @@ from bot.github.context import Context
 from bot.github.labels import sync_labels
 from bot.github.panels import Row, panel, read_row
 from bot.github.records import PullRequest
-from bot.github.revisions import PostedReview, posted_reviews, short, with_stale_banner
+from bot.github.revisions import (
+    DISMISSED_MARK,
+    STALE_MARK,
+    PostedReview,
+    brought_up_to_date,
+    posted_reviews,
+    short,
+)
 from bot.github.verb_specs import REGISTRY, Verb
 from bot.model.status import Status
 
@@ -46,7 +53,8 @@ def read_rows(ctx: Context, pr: PullRequest) -> tuple[list[Row], Lint]:
             from bot.github.bot_records import trust_ledgers
 
             trust_ledgers(ctx, checkout, pr.number)
-        rows = [read_row(checkout.root, ctx.cfg, c, ctx.clock()) for c in changed]
+        web = f"{ctx.server_url}/{pr.head_repo}"
+        rows = [read_row(checkout.root, ctx.cfg, c, ctx.clock(), web) for c in changed]
         return rows, lint(ctx, checkout.root, rows)
     finally:
         close(ctx.root, checkout)
@@ -85,8 +93,9 @@ def render(ctx: Context, rows: list[Row], lint: Lint, posted: list[PostedReview]
     panels = []
     for row in rows:
         path = row.changed.file.path
-        url = f"{ctx.server_url}/{repo}/blob/{quote(head)}/{quote(path)}"
-        found = panel(row, posted, url=url, head=head, lint=lint.get(path, (0, 0)))
+        web = f"{ctx.server_url}/{repo}"
+        url = f"{web}/blob/{quote(head)}/{quote(path)}"
+        found = panel(row, posted, url=url, head=head, lint=lint.get(path, (0, 0)), web=web)
         site = page_url(ctx.cfg.site.url, row.changed.file.rfd_id)
         panels.append(_with_forged(ctx, replace(found, site=site) if site else found))
     cfg = ctx.cfg
@@ -130,20 +139,25 @@ def post_status(ctx: Context, pr: PullRequest) -> Comment | None:
     posted = posted_reviews(ctx.forge.comments(pr.number))
     body = render(ctx, rows, counts, posted, repo=pr.head_repo, head=pr.head_sha)
     found = _write(ctx, pr, body, rows)
-    mark_older(ctx, pr, posted, {str(r.changed.file.rfd_id): r.changed.blob for r in rows})
+    update_reviews(ctx, pr, posted, rows, head=pr.head_sha)
     return found
 
 
 def refresh(ctx: Context, pr: PullRequest, root: Path, head: str,
-            changed: list[ChangedRfd] | None = None) -> Comment:  # fmt: skip
+            changed: list[ChangedRfd] | None = None, *,
+            dismissed_by: str = "") -> Comment:  # fmt: skip
     """After the bot changed the PR (accept, review, dismiss, refine, done): the status
-    comment and the label as of ``head``, read from the checkout at ``root``."""
+    comment and the label as of ``head``, read from the checkout at ``root``; the review
+    comments renumbered, a dismissed one folded (``dismissed_by``: who dismissed it)."""
     if changed is None:
         changed = changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg)
-    rows = [read_row(root, ctx.cfg, c, ctx.clock()) for c in changed]
+    web = f"{ctx.server_url}/{pr.head_repo}"
+    rows = [read_row(root, ctx.cfg, c, ctx.clock(), web) for c in changed]
     posted = posted_reviews(ctx.forge.comments(pr.number))
     body = render(ctx, rows, lint(ctx, root, rows), posted, repo=pr.head_repo, head=head)
-    return _write(ctx, pr, body, rows)
+    found = _write(ctx, pr, body, rows)
+    update_reviews(ctx, pr, posted, rows, by=dismissed_by)
+    return found
 
 
 def _write(ctx: Context, pr: PullRequest, body: str, rows: list[Row]) -> Comment:
@@ -156,14 +170,26 @@ def _write(ctx: Context, pr: PullRequest, body: str, rows: list[Row]) -> Comment
     return found
 
 
-def mark_older(
-    ctx: Context, pr: PullRequest, posted: list[PostedReview], blobs: dict[str, str]
-) -> None:
-    """Banner the reviews of another content of their RFD (``blobs``: each RFD's now)."""
-    for review in posted:
-        if (
-            not review.is_current(pr.head_sha, blobs.get(review.rfd, ""))
-            and not review.marked_stale
-        ):
-            ctx.forge.edit_comment(pr.number, review.comment.id, with_stale_banner(review))
-            ctx.summary.note(f"review of RFD {review.rfd} marked as of an older revision")
+def update_reviews(ctx: Context, pr: PullRequest, posted: list[PostedReview], rows: list[Row],
+                   *, head: str = "", by: str = "") -> None:  # fmt: skip
+    """Bring the bot's review comments in line with the branch: a dismissed one folded (by
+    ``by``, when known), the others under the number they have now; with ``head`` (a push),
+    those of another content of their RFD get a banner.  One edit per comment that changed."""
+    web = f"{ctx.server_url}/{pr.head_repo}"
+    for row in rows:
+        if row.changed.removed or row.problem is not None:
+            continue  # what is on file is not known: nothing is renumbered or dismissed
+        numbers = {name: n for n, (name, _) in enumerate(row.reviews, start=1)}
+        for review in (p for p in posted if p.rfd == str(row.changed.file.rfd_id)):
+            current = not head or review.is_current(head, row.changed.blob)
+            number = numbers.get(review.saved_name or "")
+            body = brought_up_to_date(review, number, current=current, web=web, by=by)
+            if body != review.comment.body:
+                ctx.forge.edit_comment(pr.number, review.comment.id, body)
+                ctx.summary.note(f"review of RFD {review.rfd} {_why(body)}")
+
+
+def _why(body: str) -> str:
+    if DISMISSED_MARK in body:
+        return "marked as dismissed, its text folded"
+    return "marked as of an older revision" if STALE_MARK in body else "renumbered"

@@ -76,7 +76,7 @@ def do_dismiss(ctx: Context, command: Command) -> str:
             return again
         outcome = dismiss(ws, str(target.file.rfd_id), selection)
         done = commit(ctx, checkout, outcome.changed, outcome.rfd_id, "reviews dismissed")
-        refreshed(ctx, pr, checkout)
+        refreshed(ctx, pr, checkout, dismissed_by=ctx.delivery.actor.login)
     message = inline(outcome.message)
     return f"{message[:1].upper()}{message[1:]}. {done}"
 

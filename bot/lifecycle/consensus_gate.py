@@ -9,6 +9,7 @@ and markdown lines out.  Logins and concern texts are untrusted: they go through
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.config.load import ConsensusSection
@@ -101,12 +102,14 @@ COMMANDS = {
 
 
 def block(cfg: ConsensusSection, ledger: Ledger, rfd: str, rev: str, now: float,
-          heading: str = HEADING, *, slash: bool = False) -> list[str]:  # fmt: skip
+          heading: str = HEADING, *, slash: bool = False,
+          at: Callable[[str], str] | None = None) -> list[str]:  # fmt: skip
     """The "Decision" block of one RFD: sign-offs, open concerns, the final comment period,
-    and in one line what acceptance still waits for (``slash``: said as GitHub commands)."""
+    and in one line what acceptance still waits for (``slash``: said as GitHub commands;
+    ``at``: how a sign-off's revision is shown, its blob's short sha by default)."""
     lines = [heading, "", "| reviewer | sign-off |", "|---|---|"]
     for reviewer in cfg.reviewers:
-        lines.append(f"| {cell(reviewer)} | {_sign_off(reviewer, ledger, rev)} |")
+        lines.append(f"| {cell(reviewer)} | {_sign_off(reviewer, ledger, rev, at or short)} |")
     concerns = ledger.open_concerns
     if concerns:
         lines += ["", "Open concerns:", ""]
@@ -139,7 +142,11 @@ def _waiting_for(cfg: ConsensusSection, ledger: Ledger, rfd: str, rev: str, now:
     return parts
 
 
-def _sign_off(reviewer: str, ledger: Ledger, rev: str) -> str:
+def short(revision: str) -> str:
+    return f"`{revision[:7]}`"
+
+
+def _sign_off(reviewer: str, ledger: Ledger, rev: str, at: Callable[[str], str]) -> str:
     mine = [a for a in ledger.approvals if same_login(a.reviewer or a.login, reviewer)]
     if not mine:
         return "waiting"
@@ -147,7 +154,8 @@ def _sign_off(reviewer: str, ledger: Ledger, rev: str) -> str:
     for a in mine:
         older = "" if a.revision == rev else ", of an older revision"
         by = "" if same_login(a.login, reviewer) else f" by {cell(a.login)}"
-        cells.append(f"✅{by} at `{a.revision[:7]}`{older}")
+        shown = at(a.revision)
+        cells.append(f"✅{by} at {shown}{older}" if shown else f"✅{by}{older}")
     return "; ".join(cells)
 
 

@@ -27,6 +27,8 @@ MODULES = (
     "scenarios_consensus",
     "scenarios_finish",
     "scenarios_lifecycle",
+    "scenarios_cosmetics",
+    "scenarios_reviews",
 )
 
 

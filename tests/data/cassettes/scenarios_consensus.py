@@ -224,6 +224,8 @@ CASSETTES = {
 ELAPSED_BLOB = "b84a985d670dd60d483bc25c6f15b84ab5d2668a"  # the git blob of ELAPSED
 RUNNING = comment(STATUS, 2, body("consensus-status-running"))
 ENDED = comment(STATUS, 2, body("consensus-status-ended"))
+# its sign-offs link the commit that brought the RFD, which differs with the configuration
+ENDED_ANNOUNCED = comment(STATUS, 2, body("consensus-status-ended-announces"))
 DISCUSSING = {**pull_item(2, BRANCH, HEAD), "labels": [lifecycle_label(DISCUSSION)]}
 OPEN_PRS = call("GET", "/pulls", query="state=open&per_page=100&page=1", reply=[DISCUSSING])
 ACCEPT = {
@@ -244,6 +246,8 @@ def reply(name: str, cid: int) -> Interaction:
 
 
 ENDED_NOW = call("PATCH", f"/issues/comments/{STATUS}", body={"body": ENDED["body"]}, reply=ENDED)
+ANNOUNCED_NOW = call("PATCH", f"/issues/comments/{STATUS}", body={"body": ENDED_ANNOUNCED["body"]},
+                     reply=ENDED_ANNOUNCED)  # fmt: skip
 END = G + "test_the_scheduled_run_ends_an_elapsed_final_comment_period"
 CASSETTES |= {
     END + "[accepts]": [
@@ -254,11 +258,11 @@ CASSETTES |= {
     ],
     END + "[announces]": [
         OPEN_PRS, files(None), listed(RUNNING), reply("consensus-fcp-ended", 2102),
-        ENDED_NOW,
+        ANNOUNCED_NOW,
     ],
     G + "test_the_end_of_a_final_comment_period_is_announced_once": [
         OPEN_PRS, files(None),
-        listed(ENDED, comment(2102, 2, body("consensus-fcp-ended"))),
+        listed(ENDED_ANNOUNCED, comment(2102, 2, body("consensus-fcp-ended"))),
     ],
 }  # fmt: skip
 
