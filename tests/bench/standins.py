@@ -64,45 +64,89 @@ def _patch() -> str:
 def _pr(base: str) -> dict[str, Any]:
     repo = _repo(base)
     return {
-        "url": f"{base}/repos/{REPO}/pulls/1", "id": 1, "number": 1, "state": "open",
-        "html_url": f"{base}/{REPO}/pull/1", "title": "RFD 045: streaming exports",
-        "body": "Proposes streaming exports.", "user": USER, "labels": [],
-        "created_at": "2026-11-22T02:00:00Z", "updated_at": "2026-11-22T02:00:00Z",
+        "url": f"{base}/repos/{REPO}/pulls/1",
+        "id": 1,
+        "number": 1,
+        "state": "open",
+        "html_url": f"{base}/{REPO}/pull/1",
+        "title": "RFD 045: streaming exports",
+        "body": "Proposes streaming exports.",
+        "user": USER,
+        "labels": [],
+        "created_at": "2026-11-22T02:00:00Z",
+        "updated_at": "2026-11-22T02:00:00Z",
         "head": {"ref": BRANCH, "sha": HEAD_SHA, "repo": repo, "user": USER, "label": BRANCH},
         "base": {"ref": "main", "sha": BASE_SHA, "repo": repo, "user": USER, "label": "main"},
-        "issue_url": f"{base}/repos/{REPO}/issues/1", "commits": 1, "additions": 66,
-        "deletions": 0, "changed_files": 1, "merged": False, "draft": False,
-    }  # fmt: skip
+        "issue_url": f"{base}/repos/{REPO}/issues/1",
+        "commits": 1,
+        "additions": 66,
+        "deletions": 0,
+        "changed_files": 1,
+        "merged": False,
+        "draft": False,
+    }
 
 
 def _repo(base: str) -> dict[str, Any]:
-    return {"id": 1296269, "name": "Hello-World", "full_name": REPO, "owner": USER,
-            "url": f"{base}/repos/{REPO}", "html_url": f"{base}/{REPO}",
-            "default_branch": "main", "private": False}  # fmt: skip
+    return {
+        "id": 1296269,
+        "name": "Hello-World",
+        "full_name": REPO,
+        "owner": USER,
+        "url": f"{base}/repos/{REPO}",
+        "html_url": f"{base}/{REPO}",
+        "default_branch": "main",
+        "private": False,
+    }
 
 
 def _contents(base: str) -> dict[str, Any]:
     data = base64.b64encode(RFD_TEXT.encode()).decode()
-    return {"type": "file", "encoding": "base64", "name": RFD_PATH.rsplit("/", 1)[-1],
-            "path": RFD_PATH, "sha": "c" * 40, "size": len(RFD_TEXT), "content": data,
-            "url": f"{base}/repos/{REPO}/contents/{RFD_PATH}"}  # fmt: skip
+    return {
+        "type": "file",
+        "encoding": "base64",
+        "name": RFD_PATH.rsplit("/", 1)[-1],
+        "path": RFD_PATH,
+        "sha": "c" * 40,
+        "size": len(RFD_TEXT),
+        "content": data,
+        "url": f"{base}/repos/{REPO}/contents/{RFD_PATH}",
+    }
 
 
 def _github(method: str, path: str, query: str, base: str) -> tuple[int, Any]:
     """Status and JSON body for one GitHub REST request."""
     repo = f"/repos/{REPO}"
-    commit = {"sha": HEAD_SHA, "url": f"{base}{repo}/commits/{HEAD_SHA}",
-              "commit": {"message": "pr", "author": {"name": "Codertocat", "date":
-                         "2026-11-22T02:00:00Z"}}}  # fmt: skip
-    comment = {"id": 7, "body": "", "user": USER, "url": f"{base}{repo}/issues/comments/7",
-               "html_url": f"{base}/{REPO}/pull/1#issuecomment-7"}  # fmt: skip
+    commit = {
+        "sha": HEAD_SHA,
+        "url": f"{base}{repo}/commits/{HEAD_SHA}",
+        "commit": {
+            "message": "pr",
+            "author": {"name": "Codertocat", "date": "2026-11-22T02:00:00Z"},
+        },
+    }
+    comment = {
+        "id": 7,
+        "body": "",
+        "user": USER,
+        "url": f"{base}{repo}/issues/comments/7",
+        "html_url": f"{base}/{REPO}/pull/1#issuecomment-7",
+    }
     if method == "GET":
         reads: dict[str, Any] = {
             repo: _repo(base),
             f"{repo}/pulls/1": _pr(base),
-            f"{repo}/pulls/1/files": [{"sha": "c" * 40, "filename": RFD_PATH, "status": "added",
-                                       "additions": 66, "deletions": 0, "changes": 66,
-                                       "patch": _patch()}],
+            f"{repo}/pulls/1/files": [
+                {
+                    "sha": "c" * 40,
+                    "filename": RFD_PATH,
+                    "status": "added",
+                    "additions": 66,
+                    "deletions": 0,
+                    "changes": 66,
+                    "patch": _patch(),
+                }
+            ],
             f"{repo}/pulls/1/commits": [commit],
             f"{repo}/commits/{HEAD_SHA}": commit,
             f"{repo}/issues/1/comments": [],
@@ -110,7 +154,7 @@ def _github(method: str, path: str, query: str, base: str) -> tuple[int, Any]:
             f"{repo}/issues/1/labels": [],
             f"{repo}/languages": {"Markdown": 2000},
             "/user": USER,
-        }  # fmt: skip
+        }
         if path in reads:
             return 200, reads[path]
         if path == f"{repo}/contents/{RFD_PATH}" and BASE_SHA not in query:
@@ -126,11 +170,19 @@ def _github(method: str, path: str, query: str, base: str) -> tuple[int, Any]:
 
 def _completion() -> dict[str, Any]:
     return {
-        "id": "chatcmpl-standin", "object": "chat.completion", "created": 1795831200,
-        "model": "gpt-4o", "choices": [{"index": 0, "finish_reason": "stop",
-        "message": {"role": "assistant", "content": REVIEW_YAML}}],
+        "id": "chatcmpl-standin",
+        "object": "chat.completion",
+        "created": 1795831200,
+        "model": "gpt-4o",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "stop",
+                "message": {"role": "assistant", "content": REVIEW_YAML},
+            }
+        ],
         "usage": {"prompt_tokens": 1800, "completion_tokens": 120, "total_tokens": 1920},
-    }  # fmt: skip
+    }
 
 
 class _Handler(BaseHTTPRequestHandler):

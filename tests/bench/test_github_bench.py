@@ -63,16 +63,23 @@ def timed(argv: list[str], env: dict[str, str], log: Path) -> tuple[float, float
 
 def bot_env(workdir: Path) -> dict[str, str]:
     """The environment of one review event in a fresh world under ``workdir``."""
-    dates = {"GIT_AUTHOR_DATE": "2026-11-22T02:00:00+00:00",
-             "GIT_COMMITTER_DATE": "2026-11-22T02:00:00+00:00"}  # fmt: skip
+    dates = {
+        "GIT_AUTHOR_DATE": "2026-11-22T02:00:00+00:00",
+        "GIT_COMMITTER_DATE": "2026-11-22T02:00:00+00:00",
+    }
     os.environ.update(dates)  # the cassette's shas need the world's fixed commit dates
     workdir.mkdir()
     _, checkout = make_world(workdir, {"README.md": "hello\n"}, {RFD_PATH: RFD_TEXT})
     (checkout / ".github" / "rfd.toml").write_text("", encoding="utf-8")  # the defaults
-    env = {**os.environ, **event_env(workdir, "pull_request_target",
-                                     payload("pull_request.labeled.review"))}  # fmt: skip
-    env.update(PYTHONPATH=str(CHECKOUT), GITHUB_STEP_SUMMARY=str(workdir / "summary.md"),
-               PYTHONPYCACHEPREFIX=str(workdir.parent / "pycache"))  # fmt: skip
+    env = {
+        **os.environ,
+        **event_env(workdir, "pull_request_target", payload("pull_request.labeled.review")),
+    }
+    env.update(
+        PYTHONPATH=str(CHECKOUT),
+        GITHUB_STEP_SUMMARY=str(workdir / "summary.md"),
+        PYTHONPYCACHEPREFIX=str(workdir.parent / "pycache"),
+    )
     for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "PYTHONDONTWRITEBYTECODE"):
         env.pop(name, None)  # offline review; bytecode cached as in an installed action
     return env
@@ -83,8 +90,13 @@ def one_run(workdir: Path) -> tuple[float, float]:
     env = bot_env(workdir)
     checkout = workdir / "checkout"
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", CHILD, str(CASSETTE), str(checkout)],
-                          env=env, capture_output=True, text=True, check=False)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD, str(CASSETTE), str(checkout)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     wall = time.perf_counter() - start
     assert proc.returncode == 0, proc.stderr
     peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # largest child so far
@@ -122,8 +134,11 @@ def pr_agent_python() -> Path:
     pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
     subprocess.run([*pip, "--no-deps", f"pr-agent=={PR_AGENT}"], check=True)
     probe = "import importlib.metadata as m; print(*m.requires('pr-agent'), sep='\\n')"
-    declared = subprocess.run([str(python), "-c", probe], check=True, text=True,
-                              capture_output=True).stdout.replace(" ", "").split()  # fmt: skip
+    declared = (
+        subprocess.run([str(python), "-c", probe], check=True, text=True, capture_output=True)
+        .stdout.replace(" ", "")
+        .split()
+    )
     requirements = [PR_AGENT_PINS.get(pin, pin) for pin in declared]
     subprocess.run([*pip, *requirements], check=True)
     (venv / "installed").write_text(PR_AGENT, encoding="utf-8")
@@ -133,15 +148,23 @@ def pr_agent_python() -> Path:
 def pr_agent_run(python: Path, base: str, recorded: Recorded, log: Path) -> tuple[float, float]:
     """Wall seconds and peak RSS (MB) of pr-agent's review of PR #1 on the stand-ins; fails
     unless its review reached the stand-in GitHub."""
-    env = {"PATH": os.environ["PATH"], "HOME": str(log.parent), "LANG": "C.UTF-8",
-           "GITHUB__USER_TOKEN": "standin", "GITHUB__BASE_URL": base,
-           "GITHUB__DEPLOYMENT_TYPE": "user", "OPENAI__KEY": "standin",
-           "OPENAI__API_BASE": f"{base}/v1", "CONFIG__MODEL": "gpt-4o",
-           "CONFIG__FALLBACK_MODELS": "[]"}  # fmt: skip
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(log.parent),
+        "LANG": "C.UTF-8",
+        "GITHUB__USER_TOKEN": "standin",
+        "GITHUB__BASE_URL": base,
+        "GITHUB__DEPLOYMENT_TYPE": "user",
+        "OPENAI__KEY": "standin",
+        "OPENAI__API_BASE": f"{base}/v1",
+        "CONFIG__MODEL": "gpt-4o",
+        "CONFIG__FALLBACK_MODELS": "[]",
+    }
     before = len(recorded.posted("/issues/1/comments"))
     pr_url = f"{base}/repos/Codertocat/Hello-World/pulls/1"
-    wall, peak, code = timed([str(python), "-m", "pr_agent.cli", "--pr_url", pr_url, "review"],
-                             env, log)  # fmt: skip
+    wall, peak, code = timed(
+        [str(python), "-m", "pr_agent.cli", "--pr_url", pr_url, "review"], env, log
+    )
     posted = recorded.posted("/issues/1/comments")[before:]
     assert code == 0 and any("PR Reviewer Guide" in body for body in posted), log.read_text()
     return wall, peak
@@ -156,8 +179,13 @@ def test_review_event_against_pr_agent(tmp_path: Path) -> None:
     with standins() as (base, recorded):
         for n in range(RUNS + 1):
             env = bot_env(tmp_path / f"bot{n}")
-            argv = [sys.executable, "-c", CHILD, str(CASSETTE), str(tmp_path / f"bot{n}" /
-                    "checkout")]  # fmt: skip
+            argv = [
+                sys.executable,
+                "-c",
+                CHILD,
+                str(CASSETTE),
+                str(tmp_path / f"bot{n}" / "checkout"),
+            ]
             log = tmp_path / f"bot{n}.log"
             wall, peak, code = timed(argv, env, log)
             assert code == 0, log.read_text()
