@@ -1,5 +1,6 @@
 """The markdown the bot writes for GitHub: text it did not write made safe to interpolate,
-and the anchors GitHub gives a file's headings so a link can open a section.
+the anchors GitHub gives a file's headings so a link can open a section, and the link to
+an RFD's page on the published site.
 
 RFD titles and file names, phase titles, PR data, comments, error messages and
 model output all end up inside comments and issues the bot writes.  Whatever
@@ -24,11 +25,16 @@ the one place that decides what untrusted text may not become: every post the bo
 (status comment, tracking issue, replies) interpolates such text through these functions.
 Pure functions.
 
-Heading anchors: GitHub shows ``## Design`` at ``…/blob/<sha>/<path>#design``: the heading's text as
-rendered (inline markup gone), lower-cased, every character that is not a letter, a
-mark, a digit, ``_``, ``-`` or a space dropped, each space a ``-``; a repeated heading
+Heading anchors: GitHub shows ``## Design`` at ``…/blob/<sha>/<path>#design``: the
+heading's text as rendered (inline markup gone), lower-cased, every character that is not
+a letter, a mark, a digit, ``_``, ``-`` or a space dropped, each space a ``-``; a repeated heading
 gets ``-1``, ``-2``… (the rules of ``github-slugger``, which GitHub's renderer follows).
 Pure: markdown text in, ``{heading text: anchor}`` out.
+
+The site link: an RFD's page on the published RFD site (``[site] url``), for the texts
+that link to it (the status comment, the tracking issue).  Only an http(s) address with no
+space or markdown punctuation is used: the address comes from the configuration and must
+not become markdown structure.
 """
 
 from __future__ import annotations
@@ -210,3 +216,14 @@ def anchors(text: str) -> dict[str, str]:
         for name in (heading.strip().lower(), _NUMBERED.sub("", heading.strip()).lower()):
             out.setdefault(name, anchor)
     return out
+
+
+_URL = re.compile(r"https?://[^\s()<>\[\]\"'`]+")
+
+
+def page_url(site_url: str, rfd_id: object) -> str:
+    """``https://acme.github.io/jp/rfd/045.html``; empty without a usable site address."""
+    base = site_url.strip()
+    if not _URL.fullmatch(base):
+        return ""
+    return f"{base.rstrip('/')}/rfd/{rfd_id}.html"

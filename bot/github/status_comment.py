@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from urllib.parse import quote
 
-from bot.config.site_address import page_url
+from bot.core.github_markdown import page_url
 from bot.core.text import plural
 from bot.forge.base import Comment
 from bot.forge.comments import marker
