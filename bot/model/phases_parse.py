@@ -15,8 +15,6 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from bot.model.markdown import content, headings, section_end, split_lines
-
 _PHASE_RE = re.compile(
     r"""
     ^Phase[ \t]+
@@ -45,6 +43,8 @@ class PhaseHeading(NamedTuple):
 def phase_headings(body: str, *, line_offset: int = 0) -> list[PhaseHeading]:
     """The phases in a section body.  ``line_offset``: how many lines of the file come
     before ``body`` (``Section.start``), so ``line`` is a line of the file."""
+    from bot.model.markdown import headings, section_end, split_lines  # not for plan.json
+
     lines = split_lines(body)
     found = headings(lines)
     phases = [(pos, m) for pos, h in enumerate(found) if (m := _match(h.level, h.title))]
@@ -52,7 +52,9 @@ def phase_headings(body: str, *, line_offset: int = 0) -> list[PhaseHeading]:
         return []
     level = min(found[pos].level for pos, _ in phases)
     return [
-        _phase(match, lines, found[pos].index, section_end(found, pos, len(lines)), line_offset)
+        _heading_phase(
+            match, lines, found[pos].index, section_end(found, pos, len(lines)), line_offset
+        )
         for pos, match in phases
         if found[pos].level == level
     ]
@@ -62,9 +64,11 @@ def _match(level: int, title: str) -> re.Match[str] | None:
     return _PHASE_RE.match(title) if 2 <= level <= 4 else None
 
 
-def _phase(
+def _heading_phase(
     match: re.Match[str], lines: list[str], index: int, end: int, offset: int
 ) -> PhaseHeading:
+    from bot.model.markdown import content
+
     qualifier = (match["before"] or match["after"] or "").strip().lower()
     description = "\n".join(content(line) for line in lines[index + 1 : end]).strip()
     label = match["label"]

@@ -14,12 +14,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from bot.core.errors import InvalidStructure, ParseError
-
-if TYPE_CHECKING:
-    from bot.model.phases_parse import PhaseHeading
 
 SECTION = "Implementation Plan"
 

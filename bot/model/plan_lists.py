@@ -15,8 +15,6 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from bot.model.markdown import LineKind, content, iter_kinds, split_lines
-
 _ITEM_RE = re.compile(
     r"""^(?P<number>[0-9]{1,3})[.)][ \t]+              # 1.  or 1)
     \*\*(?P<title>[^*]+?)\*\*                           # **Widen the parser**
@@ -37,6 +35,8 @@ class ListPhase(NamedTuple):
 def numbered_phases(body: str) -> list[ListPhase]:
     """The phases of the first numbered list in ``body`` (empty when there is none, or
     when one of its items has no bold title)."""
+    from bot.model.markdown import LineKind, content, iter_kinds, split_lines  # not for plan.json
+
     lines = [content(line) for line in split_lines(body)]
     kinds = list(iter_kinds(lines))
     phases: list[ListPhase] = []
