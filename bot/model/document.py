@@ -35,7 +35,7 @@ if TYPE_CHECKING:
         set_heading,
         set_status,
     )
-    from bot.model.phases_parse import PhaseHeading, phase_headings
+    from bot.model.plan import PhaseHeading, phase_headings
 
 __all__ = [
     "Document",
@@ -64,7 +64,7 @@ _LAZY = {
         ),
         "bot.model.edits",
     ),
-    **dict.fromkeys(("PhaseHeading", "phase_headings"), "bot.model.phases_parse"),
+    **dict.fromkeys(("PhaseHeading", "phase_headings"), "bot.model.plan"),
 }
 
 
