@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from bot.lifecycle.lint import Finding, LintSettings
     from bot.model.baseline import Baseline
     from bot.model.ids import RfdId
-    from hooks._statuses import Statuses
+    from hooks._tree import Statuses
     from hooks._tree import RfdNames, Tree
 
 
@@ -43,7 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]
     if not paths:
         return report.code  # no RFD file in this commit (templates are not; or misnamed ones)
-    from hooks._statuses import Statuses
+    from hooks._tree import Statuses
     from hooks._transitions import read_baseline
     from hooks._tree import Tree
 

@@ -24,7 +24,7 @@ def answer(conv: Conversation, request: Request) -> Reply:
     request = before_request(conv.bus, request, step=conv.step, rfd_id=rfd_id)
     conv.bus.emit(TurnStarted(rfd_id=rfd_id, step=conv.step, model=conv.model))
     try:
-        reply = retry_empty(lambda: _complete(conv, request))
+        reply = retry_empty(lambda: _complete_answer(conv, request))
     except BaseException as exc:  # budget, provider, Ctrl-C...: observers hear why
         reason = str(exc) or type(exc).__name__
         conv.bus.emit(TurnAborted(rfd_id=rfd_id, step=conv.step, reason=reason))
@@ -46,7 +46,7 @@ def answer(conv: Conversation, request: Request) -> Reply:
     return reply
 
 
-def _complete(conv: Conversation, request: Request) -> Reply:
+def _complete_answer(conv: Conversation, request: Request) -> Reply:
     outgoing.check(request, conv.secrets)
     reply = paid(
         conv,
