@@ -124,7 +124,7 @@ def vouched(root: Path, config_path: str) -> dict[str, Any] | None:
     """``root``'s whole configuration file as TOML data ({} without a file), or None when
     only :mod:`bot.config.load` can tell whether it is valid.  The file is read as the hooks
     read every file (:func:`hooks._common.read_inside`)."""
-    from hooks._common import read_inside  # RfdError: a link out of the repository, a device
+    from hooks._files import read_inside  # RfdError: a link out of the repository, a device
 
     if any(os.environ.get(name) for name in ENV_VARS):
         read_inside(root, config_path)  # bot.config.load reads it next: never through a bad link

@@ -22,8 +22,7 @@ from bot.core.text import plural
 from bot.model.status import Status, check_gates
 from hooks import _git
 from hooks._common import Layout, decode
-from hooks._tree import Statuses
-from hooks._tree import Tree
+from hooks._tree import Statuses, Tree
 
 if TYPE_CHECKING:
     from bot.model.document import Document

@@ -6,7 +6,8 @@ Every function takes the repository root and returns text; blobs are read in one
 ``--end-of-options`` and paths follow ``--``: a ref from the environment (pre-push's
 ``PRE_COMMIT_FROM_REF``) or a file name can never become an option of git.
 
-Starting git: ``os.posix_spawnp`` and pipes, not the ``subprocess`` module.  Measured on the project's machine, a fresh interpreter that imports ``subprocess`` and runs
+Starting git: ``os.posix_spawnp`` and pipes, not the ``subprocess`` module.  Measured on the
+project's machine, a fresh interpreter that imports ``subprocess`` and runs
 one ``git --version`` spends ~8 ms more CPU than one that spawns it with
 ``os.posix_spawnp`` — an eighth of a hook's budget.  Where ``posix_spawnp`` is missing
 (Windows) ``subprocess`` does the same job.
@@ -21,13 +22,11 @@ with its first parent, and how a message names the commit that changed a path.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import IO, NamedTuple
-from hooks._common import MAX_BYTES, too_large
-from collections.abc import Callable, Sequence
-from typing import BinaryIO
+from typing import IO, BinaryIO, NamedTuple
 
+from hooks._files import MAX_BYTES, too_large
 
 INDEX = ""
 """The revision prefix of the staged version (``:path``), as in ``hooks._tree.INDEX``."""

@@ -26,19 +26,17 @@ library only (no GitHub client): the hooks stay light.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
+
 from bot.model import consensus
 from bot.model.ledger_trust import Step, forged, trusted
 from hooks import _git
-import json
-from collections.abc import Mapping
-from typing import Any
-from urllib.parse import urlencode
-
 
 if TYPE_CHECKING:
     from bot.config.load import ConsensusSection

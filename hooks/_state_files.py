@@ -12,15 +12,15 @@ ends up in CI logs).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
+
 from bot.core.errors import FileNotFound, InvalidStructure, RfdError, ValidationError
+from bot.core.secret_shapes import find
 from bot.model.ids import RfdId
 from hooks._common import Layout, Report, decode
 from hooks._tree import RfdNames, Tree
-from collections.abc import Iterator
-from bot.core.secret_shapes import find
-
 
 if TYPE_CHECKING:
     from bot.model.plan import PlanPhase

@@ -16,8 +16,7 @@ from bot.model.status import Status, check_transition
 from hooks import _gates, _git
 from hooks._changes import Kind, RfdChange, rfd_changes
 from hooks._common import Layout, Report, Settings, bad_names
-from hooks._tree import Statuses
-from hooks._tree import Tree
+from hooks._tree import Statuses, Tree
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -11,15 +11,14 @@ only when asked for: a hook that checks the two RFDs a document requires parses 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from bot.core.errors import RfdError
 from bot.model.ids import RfdId
 from hooks._common import Layout, decode
-from hooks._common import read_inside
-from collections.abc import Iterable, Iterator, Mapping
-from bot.core.errors import RfdError
-
+from hooks._files import read_inside
 
 if TYPE_CHECKING:
     from bot.model.document import Document

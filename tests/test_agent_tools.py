@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from bot.agent.commands import cap
-from bot.agent.context import Step, ToolContext
-from bot.agent.tools import ALL_TOOLS, check_arguments, spec, toolset
+from bot.agent.toolbox.base import Step, ToolContext
+from bot.agent.toolbox.catalog import ALL_TOOLS, check_arguments, spec, toolset
+from bot.agent.toolbox.commands import cap
 from bot.config.load import Config, ImplementSection
 from bot.core.errors import FileNotFound, PermissionDenied, RfdError, ValidationError
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from hooks import rfd_lint, rfd_state, rfd_status
-from hooks._common import MAX_BYTES
+from hooks._files import MAX_BYTES
 from tests.conftest import git
 from tests.hooks_support import STATE, commit, plan_json, rfd, run_hook, staged, write
 

@@ -36,7 +36,7 @@ _READ = (
     "hooks",
     "hooks._common",
     "hooks._config",
-    "hooks._common",
+    "hooks._files",
     "hooks._tree",
 )
 _DOCUMENT = (
@@ -46,7 +46,7 @@ _DOCUMENT = (
     "bot.model.markdown",
     "bot.model.status",
 )
-_GIT = ("hooks._changes", "hooks._git", "hooks._git", "hooks._git")
+_GIT = ("hooks._changes", "hooks._git")
 OWN = {
     "rfd-lint": {
         *_READ,
@@ -57,7 +57,6 @@ OWN = {
         "bot.lifecycle.lint_graph",
         "bot.lifecycle.lint_sections",
         "bot.templates",
-        "hooks._tree",
         "hooks.rfd_lint",
         # the adoption baseline (grandfathered findings) is read by hooks._transitions
         *_GIT,
@@ -71,7 +70,6 @@ OWN = {
         "bot.model.plan",
         "bot.model.process",
         "hooks._gates",
-        "hooks._tree",
         "hooks._transitions",
         "hooks.rfd_status",
     },
@@ -79,7 +77,6 @@ OWN = {
         *_READ,
         "bot.core.secret_shapes",
         "bot.model.plan",
-        "hooks._state_files",
         "hooks._state_files",
         "hooks.rfd_state",
     },

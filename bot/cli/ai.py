@@ -52,7 +52,7 @@ def ai_workspace(out: Output, yes: bool, step: str, model: str | None) -> Worksp
 
 
 def options(ws: Workspace, out: Output, model: str | None) -> dict[str, Any]:
-    from bot.agent.terminal import TerminalPrompter
+    from bot.agent.toolbox.permission import TerminalPrompter
     from bot.cli.stream import spinner_for, stream_for
 
     spinner = spinner_for(ws, out)
@@ -75,7 +75,7 @@ def refine(out: Output, rfd: str, model: str | None, yes: bool, edit: bool) -> i
     """Refine the RFD from its active reviews (rule of five), then offer to dismiss them.
 
     On an Accepted RFD: change the implementation as its implementation reviews ask."""
-    from bot.agent.refine import StopReason
+    from bot.agent.authoring.refine import StopReason
     from bot.agent.steps import refine_rfd
     from bot.ai.steer import editor
 
@@ -119,8 +119,8 @@ def refine(out: Output, rfd: str, model: str | None, yes: bool, edit: bool) -> i
 
 
 def _offer_dismiss(out: Output, ws: Workspace, rfd: str, *, impl: bool = False) -> None:
-    from bot.agent.dismiss import ask_dismiss
-    from bot.agent.terminal import TerminalPrompter
+    from bot.agent.authoring.refine import ask_dismiss
+    from bot.agent.toolbox.permission import TerminalPrompter
     from bot.lifecycle.review import dismiss
 
     reviews = ws.store.list_reviews(str(ws.find(rfd).rfd_id), impl=impl)

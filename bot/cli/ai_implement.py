@@ -40,7 +40,7 @@ def implement(
     out: Output, rfd: str, phase: str | None, restart: bool, model: str | None, yes: bool
 ) -> int:
     """Implement the next phase: research → plan → one item at a time → summary."""
-    from bot.agent.phase_checklist import failed_items
+    from bot.agent.implementation.phase_work import failed_items
     from bot.agent.steps import implement_meter, implement_rfd
     from bot.core.errors import BudgetExceeded
     from bot.lifecycle.phase_failed import report_failed
@@ -106,9 +106,10 @@ def outcome_id(ws: Workspace, rfd: str) -> str:
 
 def checked_worktree(ws: Workspace, out: Output) -> Callable[[], None]:
     """Says whether commands are isolated, and returns the check of what the run left
-    (:mod:`bot.agent.commit_guard`): out-of-bounds changes put back, secrets redacted."""
-    from bot.agent.commit_guard import baseline, check_run
-    from bot.agent.isolation import ENABLE, NO_ISOLATION, choose
+    (:mod:`bot.agent.implementation.commit_guard`): out-of-bounds changes put back, secrets
+    redacted."""
+    from bot.agent.implementation.commit_guard import baseline, check_run
+    from bot.agent.implementation.isolation import ENABLE, NO_ISOLATION, choose
     from bot.core.errors import PermissionDenied
 
     setting = ws.config.implement.isolation
