@@ -46,7 +46,7 @@ def find_rfd_dir(root: Path) -> tuple[str, int] | None:
     counts: Counter[str] = Counter()
     for folder, names in _walk(root):
         shapes = conventions.TEMPLATE_SHAPES
-        found = [n for n in names if _published(n) and not any(is_template(n, s) for s in shapes)]
+        found = [n for n in names if _is_published_name(n) and not any(is_template(n, s) for s in shapes)]
         if found:
             counts[folder] += len(found)
         parent, _, base = folder.rpartition("/")
@@ -57,7 +57,7 @@ def find_rfd_dir(root: Path) -> tuple[str, int] | None:
     return counts.most_common(1)[0]
 
 
-def _published(name: str) -> bool:
+def _is_published_name(name: str) -> bool:
     parts = split_file_name(name)
     return parts is not None and not parts[0].draft
 
