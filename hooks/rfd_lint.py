@@ -57,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 class TreeCorpus:
-    """:class:`bot.lifecycle.lint_graph.Corpus` over one version: an RFD is parsed only when a rule
+    """:class:`bot.lifecycle.lint.Corpus` over one version: an RFD is parsed only when a rule
     follows a link to it."""
 
     def __init__(self, tree: Tree, names: RfdNames) -> None:

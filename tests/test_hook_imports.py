@@ -54,8 +54,6 @@ OWN = {
         "bot.config.discovery",
         "bot.lifecycle",
         "bot.lifecycle.lint",
-        "bot.lifecycle.lint_graph",
-        "bot.lifecycle.lint_sections",
         "bot.templates",
         "hooks.rfd_lint",
         # the adoption baseline (grandfathered findings) is read by hooks._transitions
