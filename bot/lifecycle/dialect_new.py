@@ -86,7 +86,7 @@ def place(root: Path, rfd_dir: str, files: list[RfdFile], shape: Shape, slug: st
     return path
 
 
-def render(
+def render_in_dialect(
     root: Path, rfd_dir: str, shape: Shape, rfd_id: RfdId, title: str, authors: str, date: str
 ) -> str:
     """The new RFD's text in the corpus's form."""

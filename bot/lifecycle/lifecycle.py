@@ -247,7 +247,7 @@ def _write_new(
     if shape is None:
         text = drafting.render(ws.root, ws.config, category, rid, title, authors, _today(ws))
     else:
-        text = dialect_new.render(
+        text = dialect_new.render_in_dialect(
             ws.root, ws.config.rfd_dir, shape, rid, title, authors, _today(ws)
         )
     path.parent.mkdir(parents=True, exist_ok=True)

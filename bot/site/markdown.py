@@ -1,4 +1,5 @@
-"""An RFD's markdown as the HTML of its page (pure).
+"""An RFD's markdown as the HTML of its page (pure), and a build's documents rendered that
+way: cached, and in parallel for large corpora.
 
 CommonMark with tables and strikethrough (markdown-it-py), raw HTML escaped (RFD text is
 untrusted), code highlighted by Pygments, every heading given an ``id`` (search results and
