@@ -44,8 +44,7 @@ from bot.agent.toolbox.calls import CallRunner
 from bot.agent.toolbox.files import unified_diff
 from bot.agent.toolbox.permission import Prompter
 from bot.agent.toolbox.rfd import RFD_SECTION
-from bot.ai.answers import MAX_PASSES, REVISION_TOOL
-from bot.ai.shared import prefix_request
+from bot.ai.shared import MAX_PASSES, REVISION_TOOL, prefix_request
 from bot.ai.steer import Steer, steered
 from bot.core.atomic import read_exact
 from bot.core.errors import BudgetExceeded, ProviderError, RfdError, ValidationError

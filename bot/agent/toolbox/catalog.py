@@ -4,7 +4,7 @@ Read-only steps (review, research, plan, summary) carry no write tool at all; th
 authoring steps carry only their dedicated RFD tool (seed 000's table); implement
 gets the full set, and ends each item with ``submit_item_result``.  Explore may also
 read the web and search package registries when ``research.web`` is on.  Review, refine and
-plan extraction answer with the answer tools of :mod:`bot.ai.answers` instead, none of
+plan extraction answer with the answer tools of :mod:`bot.ai.shared` instead, none of
 which writes (refine applies its answer itself).
 ``toolset`` is the single place that decides.
 """
@@ -30,7 +30,7 @@ _TOOLSETS: Mapping[Step, tuple[Tool, ...]] = {
     Step.CONVERGE: (*READ_ONLY, RFD_DECISION),
     Step.DRAFT: (*READ_ONLY, RFD_DRAFT, RFD_SECTION),
     Step.REVIEW: READ_ONLY,
-    Step.REFINE: (),  # answers `submit_revision` (bot.ai.answers); the pass applies it
+    Step.REFINE: (),  # answers `submit_revision` (bot.ai.shared); the pass applies it
     Step.RESEARCH: READ_ONLY,
     Step.PLAN: READ_ONLY,
     Step.IMPLEMENT: (*READ_ONLY, WRITE_FILE, EDIT_FILE, RUN_COMMAND, SUBMIT_ITEM_RESULT),
