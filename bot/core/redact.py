@@ -13,7 +13,7 @@ Two detectors: :mod:`bot.core.secret_shapes` knows what a credential *looks like
 environment (``GITHUB_TOKEN``, model keys, ``DATABASE_URL``…) and finds them plain,
 reversed, hex, URL-encoded and base64-encoded at each of the three byte alignments — so a
 token that a hostile command reversed or encoded is still found.  :func:`redact` (every
-post) and :mod:`bot.agent.commit_guard` (every commit) use both.
+post) and :mod:`bot.agent.implementation.commit_guard` (every commit) use both.
 """
 
 from __future__ import annotations
