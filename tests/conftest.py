@@ -93,16 +93,30 @@ def git(cwd: Path, *args: str) -> str:
     ).stdout
 
 
-@pytest.fixture
-def git_repo(tmp_path: Path) -> Iterator[Path]:
-    """An empty git repository with one initial commit."""
-    repo = tmp_path / "repo"
+@pytest.fixture(scope="session", autouse=True)
+def _worlds_built_once(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Git worlds are built once per test run and copied into each test (tests/worlds.py)."""
+    from tests.worlds import cache_in
+
+    cache_in(tmp_path_factory.mktemp("worlds"))
+
+
+def _initial_commit(into: Path) -> None:
+    repo = into / "repo"
     repo.mkdir()
     git(repo, "init", "-q")
     (repo / "README.md").write_text("# test repo\n")
     git(repo, "add", "README.md")
     git(repo, "commit", "-q", "-m", "initial")
-    yield repo
+
+
+@pytest.fixture
+def git_repo(tmp_path: Path) -> Iterator[Path]:
+    """An empty git repository with one initial commit."""
+    from tests.worlds import copied
+
+    copied(tmp_path, "git_repo", _initial_commit)
+    yield tmp_path / "repo"
 
 
 @pytest.fixture
