@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -175,3 +176,21 @@ def all_played(vcr: Any) -> Iterator[None]:
     """Every recorded exchange was made: the cassette is the exact list of requests."""
     yield
     assert vcr.all_played, f"requests not made: {len(vcr.data) - vcr.play_count}"
+
+
+def bodies_sent(vcr: Any) -> list[str]:
+    """The text of every comment, review or issue body the bot sent, in order: what users
+    read.  Requests are matched on their body, so what was played is what the bot sent."""
+    texts = []
+    for index, (request, _) in enumerate(vcr.data):
+        if not vcr.play_counts[index] or request.method == "GET" or not request.body:
+            continue
+        data = json.loads(request.body)
+        if isinstance(data, dict) and isinstance(data.get("body"), str):
+            texts.append(data["body"])
+    return texts
+
+
+def lines(text: str) -> list[str]:
+    """The lines of a posted text a reader sees (hidden markers left out)."""
+    return [line for line in text.splitlines() if line and not line.startswith("<!--")]
