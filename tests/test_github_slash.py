@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.llm.base import Reply
-from tests.conftest import git
+from tests.conftest import bodies_sent, git, lines
 from tests.fakes import item_done
 from tests.github_world import (
     BRANCH,
@@ -83,20 +83,34 @@ def on_branch(origin: Path, path: str) -> str:
 
 
 @pytest.mark.vcr
-def test_status(tmp_path: Path, world: tuple[Path, Path]) -> None:
+def test_status(tmp_path: Path, world: tuple[Path, Path], vcr: Any) -> None:
     assert run_bot(tmp_path, world[1], "issue_comment", comment("/rfd status")) == 0
+    link = "https://github.com/Codertocat/Hello-World/pull/2#issuecomment-950"
+    assert [lines(text) for text in bodies_sent(vcr)] == [
+        [f"The [status comment]({link}) is up to date."]
+    ]
 
 
 @pytest.mark.vcr
-def test_help(tmp_path: Path, world: tuple[Path, Path]) -> None:
+def test_help(tmp_path: Path, world: tuple[Path, Path], vcr: Any) -> None:
     assert run_bot(tmp_path, world[1], "issue_comment", comment("/rfd help")) == 0
+    (reply,) = bodies_sent(vcr)
+    assert lines(reply)[:2] == [
+        "### RFD bot commands",
+        "| command | what it does | who may use it |",
+    ]
+    commands = [line.split("`")[1].split()[0:2] for line in lines(reply) if line.startswith("| `")]
+    assert [" ".join(c) for c in commands][:3] == ["/rfd review", "/rfd refine", "/rfd dismiss"]
 
 
 @pytest.mark.vcr
-def test_review(tmp_path: Path, world: tuple[Path, Path]) -> None:
+def test_review(tmp_path: Path, world: tuple[Path, Path], vcr: Any) -> None:
     origin, checkout = world
     assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd review")) == 0
     assert "Review of RFD 045" in on_branch(origin, "docs/rfd/.state/045/reviews/1795831200.md")
+    review, status = bodies_sent(vcr)
+    assert lines(review)[0] == "### 🔍 Review 2 of RFD 045 — no findings"  # after the old one
+    assert lines(status)[2].startswith("**Next step:** 2 open reviews (no findings)")
 
 
 @pytest.mark.vcr
@@ -113,15 +127,20 @@ def test_review_rerun_after_posting_failed_posts_the_committed_review(
 
 
 @pytest.mark.vcr
-def test_dismiss_all(tmp_path: Path, world: tuple[Path, Path]) -> None:
+def test_dismiss_all(tmp_path: Path, world: tuple[Path, Path], vcr: Any) -> None:
     origin, checkout = world
     assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd dismiss all")) == 0
     files = git(origin, "ls-tree", "-r", "--name-only", BRANCH).split()
     assert OLD_REVIEW not in files and RFD_PATH in files
+    (status,) = bodies_sent(vcr)
+    assert lines(status)[2] == (
+        "**Next step:** label `rfd:review` or comment `/rfd review` for a review."
+        " Once the discussion has settled, accept it with `/rfd accept` or the `rfd:accept` label."
+    )
 
 
 @pytest.mark.vcr
-def test_dismiss_by_number_keeps_the_others(tmp_path: Path) -> None:
+def test_dismiss_by_number_keeps_the_others(tmp_path: Path, vcr: Any) -> None:
     # reviews are numbered oldest first, as `/rfd status` lists them
     reviews = [f"docs/rfd/.state/045/reviews/{stamp}.md" for stamp in (1795820000, 1795825000)]
     files = {RFD_PATH: RFD_TEXT, OLD_REVIEW: "# Review 3\n"}
@@ -132,6 +151,8 @@ def test_dismiss_by_number_keeps_the_others(tmp_path: Path) -> None:
         p for p in git(origin, "ls-tree", "-r", "--name-only", BRANCH).split() if "/reviews/" in p
     ]
     assert kept == [reviews[1]]
+    (status,) = bodies_sent(vcr)
+    assert lines(status)[2].startswith("**Next step:** 1 open review (no findings)")
 
 
 @pytest.mark.vcr
