@@ -338,9 +338,15 @@ def test_refine_without_a_key_says_so(tmp_path: Path, world: tuple[Path, Path]) 
 
 
 @pytest.mark.vcr
-def test_implement_without_a_key_says_so(tmp_path: Path) -> None:
+def test_implement_without_a_key_says_so(tmp_path: Path, vcr: Any) -> None:
     _, checkout = accepted_world(tmp_path)
     assert run_bot(tmp_path, checkout, "issue_comment", implement_comment()) == 0
+    (reply,) = bodies_sent(vcr)
+    assert lines(reply)[0].startswith(
+        "`/rfd implement` needs an AI provider key and this run has none"
+        " (fork PRs never get one): nothing was changed. **Next step:** a maintainer adds the"
+        " `ANTHROPIC_API_KEY` secret (or `OPENAI_API_KEY`)"
+    )
 
 
 @pytest.mark.vcr
@@ -504,7 +510,7 @@ def test_implement_with_failing_checks_opens_a_pr_that_records_nothing(
 
 @pytest.mark.vcr
 def test_implement_takes_the_phase_by_its_label(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vcr: Any
 ) -> None:
     """`/rfd implement 3a`: branch rfd/045-phase-3a, PR "RFD 045, phase 3a: …", phases/3a.md."""
     texts = (
@@ -519,16 +525,27 @@ def test_implement_takes_the_phase_by_its_label(
     summary = git(origin, "show", "rfd/045-phase-3a:docs/rfd/.state/045/phases/3a.md")
     assert summary == "The endpoint streams the export.\n"
     assert "Research phase 3a" in str(llm.requests[0])
+    progress, pr_body, _, outcome = bodies_sent(vcr)
+    assert lines(progress)[0] == "### ⏳ Implementing RFD 045, phase 3a: Endpoint"
+    assert lines(pr_body)[:2] == [
+        "Phase 3a of RFD 045: Endpoint.",
+        "The endpoint streams the export.",
+    ]
+    assert lines(outcome)[0].startswith("### ✅ RFD 045, phase 3a: Endpoint — pull request [#3](")
+    assert "- [x] 1. Add the endpoint" in lines(outcome)
 
 
 @pytest.mark.vcr
 def test_implement_of_a_phase_the_plan_lacks_names_its_phases(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vcr: Any
 ) -> None:
     scripted_model(monkeypatch)
     origin, checkout = accepted_world(tmp_path, "0", "3a")
     assert run_bot(tmp_path, checkout, "issue_comment", implement_comment("/rfd implement 3c")) == 0
     assert "rfd/045-phase-3c" not in git(origin, "branch", "--list")
+    assert [lines(text) for text in bodies_sent(vcr)] == [
+        ["RFD 045 has no phase 3c: its phases are 0, 3a."]
+    ]
 
 
 @pytest.mark.vcr
@@ -557,10 +574,19 @@ def test_implement_reuses_the_pr_a_failed_run_opened(
 
 
 @pytest.mark.vcr
-def test_implement_refuses_a_stray_branch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_implement_refuses_a_stray_branch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vcr: Any
+) -> None:
     """Someone's own `rfd/045-phase-1` without a phase summary is neither reused nor overwritten."""
     scripted_model(monkeypatch)
     origin, checkout = accepted_world(tmp_path)
     git(origin, "branch", "rfd/045-phase-1", "main")
     assert run_bot(tmp_path, checkout, "issue_comment", implement_comment()) == 0
     assert git(origin, "rev-parse", "rfd/045-phase-1") == git(origin, "rev-parse", "main")
+    assert [lines(text) for text in bodies_sent(vcr)] == [
+        [
+            "Branch `rfd/045-phase-1` exists but holds no `docs/rfd/.state/045/phases/1.md`,"
+            " so it is not an earlier run's work: delete the branch (or rename it), then comment"
+            " `/rfd implement 1` again."
+        ]
+    ]
