@@ -10,8 +10,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import yaml
-
 HERE = Path(__file__).resolve().parent / "data" / "cassettes"
 CASSETTES = Path(__file__).resolve().parent.parent / "cassettes"
 FIX = "run `python tests/data/cassettes/build.py` (and commit what it writes)"
@@ -46,8 +44,8 @@ def test_every_generated_cassette_is_what_build_writes(tmp_path: Path) -> None:
     assert not orphans, f"generated cassettes no scenario makes any more (delete them): {orphans}"
 
 
-def test_every_cassette_starts_with_how_it_was_made_and_loads() -> None:
+def test_every_cassette_starts_with_how_it_was_made() -> None:
+    # test_cassettes_openapi loads every one; vcrpy reads the header as a YAML comment
     for path in sorted(CASSETTES.rglob("*.yaml")):
-        text = path.read_text(encoding="utf-8")
-        assert text.startswith("# "), f"{path}: no header saying how it was made"
-        assert isinstance(yaml.safe_load(text)["interactions"], list), f"{path}: no interactions"
+        with path.open(encoding="utf-8") as file:
+            assert file.readline().startswith("# "), f"{path}: no header saying how it was made"
