@@ -158,7 +158,7 @@ GHES_USES = "./.github/actions/rfd"
 GHES_LINE = (
     f"uses: {GHES_USES} # zizmor: ignore[self-repository] GitHub Enterprise Server has no $/"
 )
-"""What the bot's reference tells GitHub Enterprise Server users (no `$/` there) to write instead."""
+"""What the bot's reference tells GitHub Enterprise Server users (no `$/`) to write instead."""
 
 
 def test_the_ghes_variant_is_as_safe_and_runs_after_the_checkout(tmp_path: Path) -> None:
