@@ -1,9 +1,8 @@
 """REST calls per event, counted from the cassettes (each test asserts all were made).
 
 The bot reference's table of calls per event (``bot/docs/bot.md``) is checked against the
-cassettes its rows
-name in :data:`README_ROWS`; ``python tests/test_github_call_budget.py`` prints
-that table and, below it, the count of every scenario.
+cassettes its rows name in :data:`README_ROWS`; ``python tests/test_github_call_budget.py``
+prints that table and, below it, the count of every scenario.
 """
 
 from __future__ import annotations
