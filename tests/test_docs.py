@@ -173,3 +173,14 @@ def test_the_wheel_ships_the_reference(tmp_path: Path) -> None:
     (wheel,) = tmp_path.glob("*.whl")
     shipped = set(zipfile.ZipFile(wheel).namelist())
     assert {f"bot/docs/{topic}.md" for topic in TOPICS} <= shipped
+
+
+def test_the_readme_says_why_each_library_was_chosen() -> None:
+    import tomllib
+
+    project = tomllib.loads((CHECKOUT / "pyproject.toml").read_text())["project"]
+    wanted = [*project["dependencies"], *project["optional-dependencies"]["site"]]
+    names = {re.split(r"[<>=\[;]", spec)[0] for spec in wanted}
+    section = README.read_text().split("## Why these libraries", 1)[1].split("\n## ", 1)[0]
+    said = re.sub(r"[-_.]", "-", section.lower())
+    assert [n for n in sorted(names) if re.sub(r"[-_.]", "-", n.lower()) not in said] == []
