@@ -50,3 +50,16 @@ def test_every_lint_rule_is_documented_with_its_meaning_and_default() -> None:
 
     for code, rule in RULES.items():
         assert f"| `{code}` | {rule.meaning} | {rule.default} |" in topic("documents")
+
+
+def test_every_slash_command_is_documented_for_the_bot() -> None:
+    from bot.github.verb_specs import Verb
+
+    bot = topic("bot")
+    assert [verb.value for verb in Verb if f"`/rfd {verb.value}" not in bot] == []
+
+
+def test_every_topic_is_listed_by_rfd_help_and_linked_from_the_readme() -> None:
+    from bot.cli.help import TOPICS
+
+    assert [t for t in TOPICS if f"](bot/docs/{t}.md)" not in README] == []
