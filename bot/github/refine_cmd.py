@@ -20,7 +20,7 @@ from bot.github.revisions import review_numbers
 from bot.github.targets import pull_of, targets
 
 if TYPE_CHECKING:
-    from bot.agent.refine import RefineResult
+    from bot.agent.authoring.refine import RefineResult
     from bot.lifecycle.workspace import Workspace
 
 REFINE_FAILED = (
@@ -37,7 +37,7 @@ NOTE_CHARS = 200
 
 
 def do_refine(ctx: Context, command: Command) -> str:
-    from bot.agent.refine import StopReason
+    from bot.agent.authoring.refine import StopReason
     from bot.agent.steps import refine_rfd
     from bot.github.refine_progress import refine_progress
 
@@ -61,7 +61,7 @@ def do_refine(ctx: Context, command: Command) -> str:
 
 def refined_note(ws: Workspace, rid: str, result: RefineResult, done: str) -> str:
     """What the passes changed, the reviews addressed (by number), and the commit."""
-    from bot.agent.refine import StopReason
+    from bot.agent.authoring.refine import StopReason
 
     failed = result.stop in (StopReason.INTERRUPTED, StopReason.BUDGET)
     last = result.passes[-1].number if result.passes else 0
@@ -90,7 +90,9 @@ def refined_note(ws: Workspace, rid: str, result: RefineResult, done: str) -> st
 
 def _note(reply: str) -> str:
     """The model's own words on a pass: its first line, cut short (empty when none)."""
-    from bot.agent.refine import CONVERGED  # the word that ends the loop: no note of its own
+    from bot.agent.authoring.refine import (
+        CONVERGED,  # the word that ends the loop: no note of its own
+    )
 
     said = (line.strip() for line in reply.splitlines())
     first = next((line for line in said if line and not CONVERGED.match(line)), "")

@@ -20,7 +20,7 @@ from bot.github.run_link import run_id, run_url
 from bot.model import checklist
 
 if TYPE_CHECKING:
-    from bot.agent.refine import RefineResult
+    from bot.agent.authoring.refine import RefineResult
     from bot.lifecycle.workspace import Workspace
 
 MAX_PASSES = 5
@@ -61,7 +61,7 @@ class RefineProgress:
         """The outcome; a loop that stopped on a failed pass ends in a warning, that pass
         marked failed with its reason (see ``REFINE_FAILED`` in :mod:`bot.github.refine_cmd`).
         ``note``: what the passes changed and what was committed (the run's answer)."""
-        from bot.agent.refine import StopReason
+        from bot.agent.authoring.refine import StopReason
         from bot.core.text import plural
 
         stop = result.stop.value

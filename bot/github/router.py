@@ -27,7 +27,7 @@ from bot.github.failure import FAILED, retry_text, steps_done
 from bot.github.run_link import with_run_link
 from bot.github.stage import JobStage, stage_of
 from bot.github.summary import Summary
-from bot.llm.warm import warm_up
+from bot.llm.select import warm_up
 
 log = logging.getLogger(__name__)
 
