@@ -8,8 +8,7 @@ import pytest
 
 from bot.config.load import load
 from bot.events import Notice
-from bot.forge.github import GitHubForge
-from bot.github.api import RepoApi
+from bot.forge.github import GitHubForge, RepoApi
 from bot.github.context import Context
 from bot.github.delivery import Delivery
 from bot.github.ops import open_workspace

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.config.load import Config
-from bot.github.records import Permission
+from bot.forge.base import Permission
 from bot.github.verb_specs import Verb, VerbSpec
 
 NOT_ALLOWED = "@{login} {what} needs {need} access to this repository; you have {have}."

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from bot.config.discovery import RfdFile
 from bot.config.load import Config
 from bot.config.repo_templates import is_template
-from bot.github.records import ChangedFile
+from bot.forge.base import ChangedFile
 from bot.model.ids import split_file_name
 
 

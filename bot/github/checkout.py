@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING
 from bot.config.shapes import is_branch
 from bot.core.authors import CommitBy
 from bot.core.errors import ForgeError, InvalidStructure
-from bot.github.api import RepoApi
-from bot.github.records import PullRequest
+from bot.forge.base import PullRequest
+from bot.forge.github import RepoApi
 from bot.github.symlinks import refuse_links
 
 if TYPE_CHECKING:

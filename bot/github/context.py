@@ -13,8 +13,7 @@ from bot.core.errors import ForgeGone
 from bot.core.redact import redact
 from bot.forge.base import Comment
 from bot.forge.comments import MARKER_PREFIX, leading_markers, marker, upsert_comment, with_marker
-from bot.forge.github import GitHubForge
-from bot.github.api import RepoApi
+from bot.forge.github import GitHubForge, RepoApi
 from bot.github.delivery import Delivery
 from bot.github.run_link import with_run_link
 from bot.github.summary import Summary

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from bot.core.errors import ForgeError
+from bot.forge.base import Reaction
 from bot.github.context import Context
-from bot.github.records import Reaction
 from bot.github.summary import Summary
 
 FAILED = "{what} failed ({why}); the run's work is done and stands"

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.errors import ConfigError
+from bot.forge.base import PullRequest
 from bot.github.auth import Actor
-from bot.github.records import PullRequest
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.markdown_safe import inline
+from bot.forge.base import Reaction
 from bot.github.checkout import git_env, push
 from bot.github.context import Context
 from bot.github.cosmetic import react
@@ -29,7 +30,6 @@ from bot.github.phase_artifact import (
     read,
     recheck,
 )
-from bot.github.records import Reaction
 from bot.llm.usage import LEDGER
 from bot.model import phase_ids
 

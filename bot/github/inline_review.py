@@ -17,10 +17,10 @@ from collections.abc import Callable
 from bot.core.diff_lines import commentable
 from bot.core.markdown_safe import inline
 from bot.core.text import plural
+from bot.forge.base import PullRequest
 from bot.forge.comments import carries, marker
+from bot.forge.github import LineComment, pull_reviews, submit_review
 from bot.github.context import Context
-from bot.github.pull_reviews import LineComment, pull_reviews, submit_review
-from bot.github.records import PullRequest
 from bot.github.review_post import ICON, VISIBLE, Where
 from bot.github.revisions import short
 from bot.model.reviews import Review, ReviewFinding

@@ -12,9 +12,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.forge.base import PullRequest
 from bot.github.checkout import Checkout, close, commit_and_push, open_pull
 from bot.github.context import Context
-from bot.github.records import PullRequest
 from bot.llm.select import ANTHROPIC_KEY
 
 if TYPE_CHECKING:

@@ -13,11 +13,11 @@ import re
 from urllib.parse import quote
 
 from bot.core.errors import RfdError
+from bot.forge.base import PullRequest
 from bot.forge.comments import marker
 from bot.github.changed import changed_rfds
 from bot.github.context import Context
 from bot.github.places import WORKS, Link, Place, Where, answer, works
-from bot.github.records import PullRequest
 from bot.github.tracked import rfd_of_issue
 from bot.github.verb_specs import Verb
 

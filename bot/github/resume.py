@@ -12,12 +12,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.core.markdown_safe import inline
+from bot.forge.base import PullRequest
 from bot.github.changed import ChangedRfd
 from bot.github.checkout import Checkout, blob_at, committed_paths, parent_of
 from bot.github.context import Context
 from bot.github.inline_review import submit_inline
 from bot.github.ops import NO_KEY
-from bot.github.records import PullRequest
 from bot.github.review_post import Kept, Where, render
 from bot.github.revisions import blob_markers, head_marker, review_marker, review_numbers, short
 from bot.github.run_link import run_url

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from bot.core.markdown_safe import inline
 from bot.core.text import plural
+from bot.forge.base import PullRequest
 from bot.github import review_post, status_comment
 from bot.github.auth import authorize
 from bot.github.bot_records import delivery_commit
@@ -27,7 +28,6 @@ from bot.github.context import Context
 from bot.github.cosmetic import cosmetic
 from bot.github.inline_review import submit_inline
 from bot.github.ops import COMMIT, offline_note, open_workspace, refuse_label
-from bot.github.records import PullRequest
 from bot.github.resume import resume_reviews
 from bot.github.review_post import Kept, Where
 from bot.github.revisions import (

@@ -19,8 +19,7 @@ from bot.config.load import Config, Resolved, load
 from bot.core.errors import ConfigError, ForgeError, RfdError
 from bot.core.markdown_safe import fenced
 from bot.forge.comments import carries, marker
-from bot.forge.github import GitHubForge
-from bot.github.api import RepoApi
+from bot.forge.github import GitHubForge, RepoApi
 from bot.github.context import Context
 from bot.github.delivery import Delivery
 from bot.github.failure import FAILED, retry_text, steps_done

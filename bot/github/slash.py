@@ -16,13 +16,13 @@ from __future__ import annotations
 from bot.core.errors import ForgeError, RfdError
 from bot.core.markdown_safe import fenced, inline
 from bot.core.text import noun
+from bot.forge.base import Reaction
 from bot.forge.comments import marker
 from bot.github.auth import authorize, is_own
 from bot.github.commands import Command, parse
 from bot.github.context import Context
 from bot.github.failure import retry_text, steps_done
 from bot.github.ops import Refused
-from bot.github.records import Reaction
 from bot.github.stage import JobStage, stage_of
 from bot.github.verb_specs import Verb
 from bot.github.verbs import HANDLERS

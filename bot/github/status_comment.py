@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from bot.config.site_address import page_url
 from bot.core.text import plural
-from bot.forge.base import Comment
+from bot.forge.base import Comment, PullRequest
 from bot.forge.comments import marker
 from bot.github import dashboard
 from bot.github.changed import ChangedRfd, changed_rfds
@@ -25,7 +25,6 @@ from bot.github.commands import command_table, who_may
 from bot.github.context import Context
 from bot.github.labels import sync_labels
 from bot.github.panels import Row, panel, read_row
-from bot.github.records import PullRequest
 from bot.github.revisions import (
     DISMISSED_MARK,
     STALE_MARK,

@@ -4,11 +4,11 @@ it changes several), or the RFD of the tracking issue it was commented on.
 
 from __future__ import annotations
 
+from bot.forge.base import PullRequest
 from bot.github.changed import ChangedRfd, changed_rfds
 from bot.github.commands import Command
 from bot.github.context import Context
 from bot.github.ops import Refused
-from bot.github.records import PullRequest
 from bot.github.tracked import rfd_of_issue
 from bot.github.verb_specs import Verb
 
