@@ -170,3 +170,12 @@ def changed_file(data: Mapping[str, Any]) -> ChangedFile:
     previous = data.get("previous_filename")
     blob, patch = str(data.get("sha") or ""), str(data.get("patch") or "")
     return ChangedFile(data["filename"], data["status"], previous, blob, patch)
+
+
+@dataclass(frozen=True)
+class LineComment:
+    """A review comment on one line of the new side of a file (``side: RIGHT``)."""
+
+    path: str
+    line: int
+    body: str

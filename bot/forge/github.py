@@ -48,6 +48,7 @@ from bot.forge.base import (
     ChangedFile,
     Comment,
     Issue,
+    LineComment,
     Permission,
     PullRequest,
     Reaction,
@@ -463,6 +464,9 @@ class GitHubForge:
                     raise
 
 
+REVIEW_PAGES = 3
+"""Reviews listed at most (× 100): a PR with more is beyond what the bot looks through."""
+
 REACTION_RETRIES = (1.0, 2.0)
 """Seconds waited before each retry of a reaction that met a 5xx."""
 
@@ -667,6 +671,27 @@ class RepoApi:
             raise ForgeError(f"{path} at {ref[:12]} is not a file")
         return base64.b64decode(data.get("content", "")).decode("utf-8", errors="replace")
 
+    def reviews(self, number: int) -> list[Comment]:
+        """The reviews of #``number`` (oldest first) as comments: id, body, url, author."""
+        with translated(f"list the reviews of #{number}"):
+            return [_review(r) for r in self.paged(f"/pulls/{number}/reviews", REVIEW_PAGES)]
+
+    def submit_review(
+        self, number: int, commit: str, body: str, comments: Sequence[LineComment]
+    ) -> str:
+        """Submit one review (``COMMENT``) of ``commit`` with ``comments``; its URL."""
+        sent = {
+            "commit_id": commit,
+            "body": fit(redact(body)),
+            "event": "COMMENT",
+            "comments": [_line_comment(c) for c in comments],
+        }
+        with self.pacer.write(), translated(f"submit a review of #{number}"):
+            _h, data = self.requester.requestJsonAndCheck(
+                "POST", f"{self.url}/pulls/{number}/reviews", input=sent
+            )
+        return str(data["html_url"])
+
 
 def _commit_by(data: Mapping[str, Any]) -> CommitBy:
     login = (data.get("author") or {}).get("login")
@@ -679,42 +704,6 @@ def _commit_by(data: Mapping[str, Any]) -> CommitBy:
 def _server_error(err: ForgeError) -> bool:
     cause = err.__cause__
     return int(getattr(cause, "status", 0) or 0) >= 500
-
-
-PAGES = 3
-"""Reviews listed at most (× 100): a PR with more is beyond what the bot looks through."""
-
-
-@dataclass(frozen=True)
-class LineComment:
-    """A review comment on one line of the new side of a file (``side: RIGHT``)."""
-
-    path: str
-    line: int
-    body: str
-
-
-def pull_reviews(api: RepoApi, number: int) -> list[Comment]:
-    """The reviews of #``number`` (oldest first) as comments: id, body, url, author."""
-    with translated(f"list the reviews of #{number}"):
-        return [_review(r) for r in api.paged(f"/pulls/{number}/reviews", PAGES)]
-
-
-def submit_review(
-    api: RepoApi, number: int, commit: str, body: str, comments: Sequence[LineComment]
-) -> str:
-    """Submit one review (``COMMENT``) of ``commit`` with ``comments``; its URL."""
-    sent = {
-        "commit_id": commit,
-        "body": fit(redact(body)),
-        "event": "COMMENT",
-        "comments": [_line_comment(c) for c in comments],
-    }
-    with api.pacer.write(), translated(f"submit a review of #{number}"):
-        _h, data = api.requester.requestJsonAndCheck(
-            "POST", f"{api.url}/pulls/{number}/reviews", input=sent
-        )
-    return str(data["html_url"])
 
 
 def _line_comment(comment: LineComment) -> dict[str, object]:

@@ -17,9 +17,8 @@ from collections.abc import Callable
 from bot.core.diff_lines import commentable
 from bot.core.markdown_safe import inline
 from bot.core.text import plural
-from bot.forge.base import PullRequest
+from bot.forge.base import LineComment, PullRequest
 from bot.forge.comments import carries, marker
-from bot.forge.github import LineComment, pull_reviews, submit_review
 from bot.github.context import Context
 from bot.github.review_post import ICON, VISIBLE, Where
 from bot.github.revisions import short
@@ -81,11 +80,11 @@ def submit_inline(ctx: Context, pr: PullRequest, rid: str, review: Review, where
         ctx.summary.note(ALREADY.format(rid=rid, sha=short(where.sha)))
         return
     body = review_body(rid, review, where.sha, len(placed), left)
-    submit_review(ctx.api, pr.number, where.sha, body, placed)
+    ctx.api.submit_review(pr.number, where.sha, body, placed)
     ctx.progress.append(SUBMITTED.format(rid=rid, n=plural(len(placed), "line comment")))
 
 
 def _submitted(ctx: Context, number: int, mark: str) -> bool:
     """Is the bot's PR review carrying ``mark`` there already (a re-run, a re-delivery)?"""
-    reviews = pull_reviews(ctx.api, number)
+    reviews = ctx.api.reviews(number)
     return any(carries(r.body, mark) and ctx.forge.is_mine(r.author) for r in reviews)
