@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from bot.core.errors import GateError
 from bot.core.markdown_safe import inline
-from bot.github.checkout import close, commit_and_push, open_branch, pushed_branch
+from bot.github.checkout import close, open_branch, pushed_branch
 from bot.github.context import Context
-from bot.github.ops import COMMIT, Refused, open_workspace
+from bot.github.ops import Refused, bot_commit, open_workspace
 from bot.github.targets import issue_rfd
 from bot.model.status import Status
 
@@ -73,11 +73,8 @@ def _promote_on(ctx: Context, rid: str, branch: str) -> None:
             outcome = promote(open_workspace(ctx, checkout.root), rid, Status.IMPLEMENTED)
         except GateError as gate:
             raise Refused(NOT_YET.format(why=inline(gate.message).rstrip("."))) from None
-        message = COMMIT.format(ids=rid, what="implemented", key=ctx.delivery.key)
-        if commit_and_push(checkout, outcome.changed, message, ctx.environ):
-            ctx.progress.append(
-                f"RFD {rid} marked Implemented on `{branch}`; its pull request not yet opened"
-            )
+        noted = f"RFD {rid} marked Implemented on `{{branch}}`; its pull request not yet opened"
+        bot_commit(ctx, checkout, outcome.changed, rid, "implemented", noted=noted, marked=False)
     finally:
         close(ctx.root, checkout)
 

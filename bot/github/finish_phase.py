@@ -11,9 +11,9 @@ the two-job run call it, each with the commit it pushed.
 from __future__ import annotations
 
 from bot.core.errors import GateError
-from bot.github.checkout import close, commit_and_push, open_branch
+from bot.github.checkout import close, open_branch
 from bot.github.context import Context
-from bot.github.ops import COMMIT, open_workspace
+from bot.github.ops import bot_commit, open_workspace
 
 CLOSES = (
     "\n\nIt also marks RFD {rid} Implemented (`[implement] finish_in_last_phase`): "
@@ -37,13 +37,11 @@ def finish_with_phase(ctx: Context, rid: str, branch: str, phase_commit: str) ->
             outcome = promote(ws, rid, Status.IMPLEMENTED)
         except GateError:
             return ""  # phases remain: not the last one
-        message = COMMIT.format(ids=rid, what="implemented", key=ctx.delivery.key)
-        sha = commit_and_push(checkout, outcome.changed, message, ctx.environ)
+        noted = f"RFD {rid} marked Implemented on `{{branch}}`"
+        sha = bot_commit(ctx, checkout, outcome.changed, rid, "implemented", noted=noted)
         issue = ws.document(rid).tracking_issue
     finally:
         close(ctx.root, checkout)
     if sha is None:
         return ""
-    ctx.commits.append(sha)
-    ctx.progress.append(f"RFD {rid} marked Implemented on `{branch}`")
     return CLOSES.format(rid=rid, issue=issue) if issue else ""

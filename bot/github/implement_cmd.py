@@ -46,8 +46,6 @@ from bot.core.markdown_safe import block, inline
 from bot.core.text import plural
 from bot.github.checkout import (
     close,
-    commit_and_push,
-    commit_only,
     file_at,
     open_branch,
     pushed_branch,
@@ -76,7 +74,7 @@ from bot.github.implement_texts import (
     facts_of,
     pr_link,
 )
-from bot.github.ops import COMMIT, NEEDS_MODEL, Refused, has_model, open_workspace
+from bot.github.ops import NEEDS_MODEL, Refused, bot_commit, has_model, open_workspace
 from bot.github.phase_artifact import (
     URL,
     Handed,
@@ -346,15 +344,15 @@ def _implement(
             work.store.write_phase_summary(rid, label, result.summary)
         report = check_run(checkout.root, before, work.config, environ)
         progress.update(stage=Stage.PUSH, items=result.items)
-        message = COMMIT.format(ids=rid, what=f"phase {label}", key=ctx.delivery.key)
+        noted = (
+            f"phase {label} of RFD {rid} pushed to `{{branch}}`; its pull request not yet opened"
+        )
+        what = f"phase {label}"
         if hand_to is not None:  # the work job: committed here, pushed by the publish job
-            if commit_only(checkout, [checkout.root], message, ctx.environ):
+            if bot_commit(ctx, checkout, [checkout.root], rid, what, noted=noted, push=False):
                 write_bundle(hand_to, checkout.root, _head(ctx))
-        elif sha := commit_and_push(checkout, [checkout.root], message, ctx.environ):
-            ctx.commits.append(sha)
-            ctx.progress.append(
-                f"phase {label} of RFD {rid} pushed to `{branch}`; its pull request not yet opened"
-            )
+        else:
+            bot_commit(ctx, checkout, [checkout.root], rid, what, noted=noted)
     finally:
         close(ctx.root, checkout)
     refused = [REFUSED_LINE.format(path=shown(p), reason=why) for p, why in result.refused]

@@ -23,11 +23,11 @@ from bot.github import review_post, status_comment
 from bot.github.auth import authorize
 from bot.github.bot_records import delivery_commit
 from bot.github.changed import ChangedRfd, changed_rfds
-from bot.github.checkout import Checkout, close, commit_and_push, open_pull
+from bot.github.checkout import Checkout, close, open_pull
 from bot.github.context import Context
 from bot.github.cosmetic import cosmetic
 from bot.github.inline_review import submit_inline
-from bot.github.ops import COMMIT, offline_note, open_workspace, refuse_label
+from bot.github.ops import bot_commit, offline_note, open_workspace, refuse_label
 from bot.github.resume import resume_reviews
 from bot.github.review_post import Kept, Where
 from bot.github.revisions import (
@@ -139,16 +139,11 @@ def _review_in(
     ]
     if not results:
         return earlier or pr.head_sha
-    message = COMMIT.format(
-        ids=", ".join(r.rfd_id for r in results), what="review", key=ctx.delivery.key
+    ids = ", ".join(r.rfd_id for r in results)
+    noted = f"review of RFD {ids} committed to `{{branch}}` as {{sha}}; not yet posted"
+    sha = bot_commit(
+        ctx, checkout, [p for r in results for p in r.changed], ids, "review", noted=noted
     )
-    sha = commit_and_push(checkout, [p for r in results for p in r.changed], message, ctx.environ)
-    if sha:
-        ctx.commits.append(sha)
-        ctx.progress.append(
-            f"review of RFD {', '.join(r.rfd_id for r in results)} committed to "
-            f"`{checkout.branch}` as {short(sha)}; not yet posted"
-        )
     head = sha or pr.head_sha
     notes = [n for n in (offline_note(ws, model), checkout.note) if n]
     paths = {str(c.file.rfd_id): c.file.path for c in todo}
