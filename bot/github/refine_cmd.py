@@ -29,7 +29,7 @@ REFINE_FAILED = (
 )
 PASS = "- **Pass {n}** ({focus}): {changed}{note}"
 NO_CHANGE = "no change"
-UNFINISHED = "did not finish"
+NOT_FINISHED = "did not finish"
 ADDRESSED = "Reviews addressed: {reviews}."
 KEPT = "Reviews kept: {reviews}."
 SETTLE = " Once you agree they are settled: `/rfd dismiss {numbers}`."
@@ -69,7 +69,7 @@ def refined_note(ws: Workspace, rid: str, result: RefineResult, done: str) -> st
         PASS.format(
             n=p.number,
             focus=p.focus.value,
-            changed=UNFINISHED
+            changed=NOT_FINISHED
             if failed and p.number == last
             else inline(", ".join(p.changed_sections)) or NO_CHANGE,
             note=_note(p.reply),

@@ -86,7 +86,7 @@ def lint(ctx: Context, root: Path, rows: list[Row]) -> Lint:
     return counts
 
 
-def render(
+def status_body(
     ctx: Context, rows: list[Row], lint: Lint, posted: list[PostedReview], *, repo: str, head: str
 ) -> str:
     """The status comment of ``rows`` at ``head`` (a sha or a branch) of ``repo``."""
@@ -148,7 +148,7 @@ def post_status(ctx: Context, pr: PullRequest) -> Comment | None:
         if row.problem is not None:
             ctx.summary.problem(row.problem)
     posted = posted_reviews(ctx.forge.comments(pr.number))
-    body = render(ctx, rows, counts, posted, repo=pr.head_repo, head=pr.head_sha)
+    body = status_body(ctx, rows, counts, posted, repo=pr.head_repo, head=pr.head_sha)
     found = _write(ctx, pr, body, rows)
     update_reviews(ctx, pr, posted, rows, head=pr.head_sha)
     return found
@@ -171,7 +171,7 @@ def refresh(
     web = f"{ctx.server_url}/{pr.head_repo}"
     rows = [read_row(root, ctx.cfg, c, ctx.clock(), web) for c in changed]
     posted = posted_reviews(ctx.forge.comments(pr.number))
-    body = render(ctx, rows, lint(ctx, root, rows), posted, repo=pr.head_repo, head=head)
+    body = status_body(ctx, rows, lint(ctx, root, rows), posted, repo=pr.head_repo, head=head)
     found = _write(ctx, pr, body, rows)
     update_reviews(ctx, pr, posted, rows, by=dismissed_by)
     return found
