@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.core.errors import ConfigError
-from bot.github.stage import JobStage, stage_of
+from bot.github.run import JobStage, stage_of
 
 
 @pytest.mark.parametrize(

@@ -112,9 +112,8 @@ def test_titles_and_file_names_stay_inside_their_heading(tmp_path: Path) -> None
     from markdown_it import MarkdownIt
 
     from bot.config.discovery import RfdFile
-    from bot.github.changed import ChangedRfd
-    from bot.github.panels import Row
-    from bot.github.status_comment import status_body
+    from bot.github.checkout import ChangedRfd
+    from bot.github.status_comment import Row, status_body
     from bot.model.ids import RfdId
     from bot.model.status import Status
     from tests.github_world import CONFIG

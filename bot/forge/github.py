@@ -6,6 +6,11 @@ In the order of this file:
 - **Errors** — :func:`translated` turns PyGithub's exceptions, and a network that cannot be
   reached, into one :class:`bot.core.errors.ForgeError` saying what the bot was doing and
   how to fix it.
+- **Pacing** — :class:`WritePacer` spaces one run's writes for GitHub's secondary rate
+  limits: the first ``burst`` writes go out at once, and only past them is each write
+  spaced ``interval`` seconds after the previous one (never before the first, never after
+  the last), so a long run (``reconcile``) stays under 60 writes a minute.
+  ``Retry-After`` on a secondary limit is honoured apart from this, by the retries.
 - **Connection** — token, API URL (GHE), pacing and retries.  PyGithub's ``GithubRetry``
   retries 5xx answers for urllib3's default methods plus GET and POST: a POST that met a
   502 was sent again although GitHub may already have made the object.  Here every
@@ -36,7 +41,7 @@ import time
 import urllib.parse
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bot.config.action_pin import Release
@@ -55,7 +60,6 @@ from bot.forge.base import (
     changed_file,
 )
 from bot.forge.comments import carries, fit
-from bot.forge.pacing import DEFAULT_BURST, DEFAULT_INTERVAL, WritePacer
 
 if TYPE_CHECKING:
     from github import Github, GithubRetry
@@ -92,6 +96,44 @@ _HINTS = {
     404: "check the repository name and that the token can see it",
     422: "GitHub rejected the data; this is a bug in rfd-bot, please report it",
 }
+
+
+DEFAULT_INTERVAL = 1.0
+DEFAULT_BURST = 4
+
+
+@dataclass
+class WritePacer:
+    interval: float = DEFAULT_INTERVAL
+    """Seconds between two writes once the burst is spent (0: no pause at all)."""
+    burst: int = DEFAULT_BURST
+    """Writes of a run sent without pausing."""
+    clock: Callable[[], float] = time.monotonic
+    sleep: Callable[[float], None] | None = None
+    """``time.sleep`` unless given (looked up when pausing)."""
+    writes: int = field(default=0, init=False)
+    slept: float = field(default=0.0, init=False)
+    """Seconds paused so far (reported in the job summary)."""
+    _last_end: float | None = field(default=None, init=False)
+
+    def wait_before_write(self) -> float:
+        """How long the next write must wait (0 within the burst)."""
+        if self.interval <= 0 or self._last_end is None or self.writes < self.burst:
+            return 0.0
+        return max(self._last_end + self.interval - self.clock(), 0.0)
+
+    @contextmanager
+    def write(self) -> Iterator[None]:
+        """Wrap one write request: pause if needed, then record when it ended."""
+        pause = self.wait_before_write()
+        if pause > 0:
+            (self.sleep or time.sleep)(pause)
+            self.slept += pause
+        try:
+            yield
+        finally:
+            self.writes += 1
+            self._last_end = self.clock()
 
 
 IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS", "TRACE", "PUT", "PATCH", "DELETE"})
@@ -133,7 +175,7 @@ class Connection:
     token: str
     api_url: str = DEFAULT_API_URL
     seconds_between_writes: float | None = DEFAULT_INTERVAL
-    """Pause between writes once ``write_burst`` writes were made (see :mod:`.pacing`)."""
+    """Pause between writes once ``write_burst`` writes were made (see :class:`WritePacer`)."""
     retries: int = 3
     secondary_rate_wait: float = 60.0
     write_burst: int = DEFAULT_BURST

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from bot.core import authors
 from bot.forge.base import PullRequest
 from bot.github.checkout import Checkout, writers
-from bot.github.context import Context
+from bot.github.run import Context
 
 if TYPE_CHECKING:
     from bot.model.document import Document

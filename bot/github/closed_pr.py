@@ -17,9 +17,9 @@ from bot.core.errors import RfdError
 from bot.core.markdown_safe import inline, link_text
 from bot.forge.base import Comment, PullRequest
 from bot.forge.comments import marker
-from bot.github.changed import ChangedRfd, changed_rfds
-from bot.github.context import Context
+from bot.github.checkout import ChangedRfd, changed_rfds
 from bot.github.labels import sync_labels
+from bot.github.run import Context
 from bot.model.document import Document
 from bot.model.status import Status
 

@@ -18,7 +18,7 @@ An item whose check fails stays failed (``[!]``): the PR then says so and record
 nothing (no ``phases/<label>.md``; it says how a person records the phase from the kept
 summary), and the progress comment — on the tracking issue too — ends in a warning.
 
-In the shipped workflow this runs as the ``work`` stage (:mod:`bot.github.stage`): the job
+In the shipped workflow this runs as the ``work`` stage (:mod:`bot.github.run`): the job
 holds no token that can write code, so the phase is committed but not pushed, and the
 commit and the texts to post are left for the publish job
 (:mod:`bot.github.phase_artifact`, :mod:`bot.github.implement_publish`).
@@ -51,8 +51,6 @@ from bot.github.checkout import (
     pushed_branch,
 )
 from bot.github.commands import Command
-from bot.github.context import Context
-from bot.github.cosmetic import warn
 from bot.github.implement_phase import not_accepted_yet, phase_to_run
 from bot.github.implement_texts import (
     CHECKED,
@@ -84,8 +82,7 @@ from bot.github.phase_artifact import (
     write_manifest,
 )
 from bot.github.progress import Progress, Snapshot, Stage, implement_listener
-from bot.github.run_link import run_id, run_url
-from bot.github.stage import JobStage, stage_of
+from bot.github.run import Context, JobStage, run_id, run_url, stage_of, warn
 from bot.github.targets import rfd_for_implement
 from bot.lifecycle.tracking import PULL_LINK
 
@@ -236,10 +233,10 @@ def _report(ctx: Context, progress: Progress, exc: Exception, facts: dict[str, A
 
 def _finish(ctx: Context, facts: dict[str, Any], failed: Sequence[object]) -> str:
     """The last phase marks the RFD Implemented too, when the configuration says so
-    (:mod:`bot.github.finish_phase`): what the pull request's body adds."""
+    (:mod:`bot.github.finish`): what the pull request's body adds."""
     if failed or not ctx.commits:
         return ""
-    from bot.github.finish_phase import finish_with_phase
+    from bot.github.finish import finish_with_phase
 
     return finish_with_phase(ctx, facts["rid"], facts["branch"], ctx.commits[-1])
 

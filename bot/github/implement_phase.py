@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.github.context import Context
 from bot.github.ops import Refused
+from bot.github.run import Context
 from bot.model import phase_ids
 
 NO_PHASE = (

@@ -15,9 +15,7 @@ from typing import Any
 from bot.core.markdown_safe import inline
 from bot.forge.base import Reaction
 from bot.github.checkout import git_env, push
-from bot.github.context import Context
-from bot.github.cosmetic import react
-from bot.github.finish_phase import finish_with_phase
+from bot.github.finish import finish_with_phase
 from bot.github.implement_cmd import PhaseComment, link_pull
 from bot.github.implement_texts import OPENED, OPENED_FAILED, facts_of, pr_link
 from bot.github.ops import COMMIT, open_workspace
@@ -30,6 +28,7 @@ from bot.github.phase_artifact import (
     read,
     recheck,
 )
+from bot.github.run import Context, react
 from bot.llm.usage import LEDGER
 from bot.model import phase_ids
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from bot.forge.base import PullRequest
 from bot.github.checkout import Checkout, close, commit_and_push, commit_only, open_pull
-from bot.github.context import Context
+from bot.github.run import Context
 from bot.llm.select import ANTHROPIC_KEY
 
 if TYPE_CHECKING:
@@ -90,9 +90,9 @@ def offline_note(ws: Workspace, model: str | None = None) -> str:
 
 def refreshed(ctx: Context, pr: PullRequest, checkout: Checkout, *, dismissed_by: str = "") -> None:
     """The PR's status comment and label as the checkout has them after the bot's change
-    (the change is made: an edit GitHub refuses is a warning, :mod:`bot.github.cosmetic`)."""
+    (the change is made: an edit GitHub refuses is a warning, :mod:`bot.github.run`)."""
     from bot.github.checkout import head_of
-    from bot.github.cosmetic import cosmetic
+    from bot.github.run import cosmetic
     from bot.github.status_comment import refresh
 
     with cosmetic(ctx.summary, "refreshing the status comment"):

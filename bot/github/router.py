@@ -19,12 +19,8 @@ from bot.core.errors import ConfigError, ForgeError, RfdError
 from bot.core.markdown_safe import fenced
 from bot.forge.comments import carries, marker
 from bot.forge.github import GitHubForge, RepoApi
-from bot.github.context import Context
-from bot.github.delivery import Delivery
 from bot.github.failure import FAILED, retry_text, steps_done
-from bot.github.run_link import with_run_link
-from bot.github.stage import JobStage, stage_of
-from bot.github.summary import Summary
+from bot.github.run import Context, Delivery, JobStage, Summary, stage_of, with_run_link
 from bot.llm.warm import warm_up
 
 log = logging.getLogger(__name__)
@@ -59,7 +55,7 @@ def _pull_request_closed(ctx: Context) -> None:
 
 
 def _review_label(ctx: Context) -> None:
-    from bot.github.review_label import on_label
+    from bot.github.review import on_label
 
     on_label(ctx)
 
@@ -89,7 +85,7 @@ def _dispatch(ctx: Context) -> None:
 
 
 def _publish(ctx: Context) -> None:
-    """The publish job of ``/rfd implement`` (:mod:`bot.github.stage`)."""
+    """The publish job of ``/rfd implement`` (:mod:`bot.github.run`)."""
     from bot.github.implement_publish import on_publish
 
     on_publish(ctx)

@@ -1,4 +1,23 @@
-"""Label ``rfd:review`` (or ``/rfd review``): review every RFD the PR changes.
+"""``review.inline``: a review's findings also as one pull-request review on the RFD's lines.
+
+The blocker and major findings that name a line of the PR's diff become comments on
+that line (GitHub takes none elsewhere: 422); the others stay in the review comment
+only.  The pull-request review opens with ``<!-- rfd-bot:pr-review:<id>:<sha> -->``
+(the RFD and the head reviewed): before submitting, the bot lists the PR's reviews and
+submits nothing when its own marked one is there, so a re-run or a re-delivered event
+never submits a second.  It is submitted before the review comment is posted: a run
+that fails between the two is finished by its re-run, which posts the committed review
+and finds this one.  With the option off nothing here runs (no request at all).
+
+Finishing an event an earlier run left half-done: its review commit is on the branch.
+
+A run commits the review files first and posts them second.  When posting failed,
+the re-run of the same event finds the commit by its ``Rfd-Bot-Event`` trailer and
+posts the reviews from the committed files: no second review, no second file.  Each
+records the RFD content of that commit (its blob), not the branch's now: after a
+force-push to other text the review is of an older revision, whatever the heads say.
+
+Label ``rfd:review`` (or ``/rfd review``): review every RFD the PR changes.
 
 Design review for RFDs in Discussion, implementation review for Accepted ones
 (the lifecycle's ``review`` decides).  The review files go back to the PR branch
@@ -13,34 +32,182 @@ taken off with a reply that links the reviews.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.core.diff_lines import commentable
 from bot.core.markdown_safe import inline
 from bot.core.text import plural
-from bot.forge.base import PullRequest
+from bot.forge.base import LineComment, PullRequest
+from bot.forge.comments import carries, marker
 from bot.github import review_post, status_comment
 from bot.github.auth import authorize
 from bot.github.bot_records import delivery_commit
-from bot.github.changed import ChangedRfd, changed_rfds
-from bot.github.checkout import Checkout, close, open_pull
-from bot.github.context import Context
-from bot.github.cosmetic import cosmetic
-from bot.github.inline_review import submit_inline
-from bot.github.ops import bot_commit, offline_note, open_workspace, refuse_label
-from bot.github.resume import resume_reviews
-from bot.github.review_post import Kept, Where
-from bot.github.revisions import (
+from bot.github.checkout import (
+    ChangedRfd,
+    Checkout,
+    blob_at,
+    changed_rfds,
+    close,
+    committed_paths,
+    open_pull,
+    parent_of,
+)
+from bot.github.commands import REGISTRY, Verb
+from bot.github.ops import NO_KEY, bot_commit, offline_note, open_workspace, refuse_label
+from bot.github.review_post import (
+    ICON,
+    VISIBLE,
+    Kept,
     PostedReview,
+    Where,
     blob_markers,
     head_marker,
     posted_reviews,
+    render,
     review_marker,
     review_numbers,
     short,
 )
-from bot.github.run_link import run_url
-from bot.github.verb_specs import REGISTRY, Verb
+from bot.github.run import Context, cosmetic, run_url
+from bot.model.reviews import Review, ReviewFinding
+
+BODY = "{kind} of RFD {rid}: {shown} on the lines this pull request changes."
+ELSEWHERE = " {n} on other lines {are} in the review comment only."
+FINDING = "**{icon}{severity}** · {section}: {message}"
+SUBMITTED = "submitted the inline review of RFD {rid} ({n})"
+ALREADY = "the inline review of RFD {rid} at {sha} was already submitted"
+
+
+def pr_review_marker(rid: str, reviewed: str) -> str:
+    return marker("pr-review", f"{rid}:{short(reviewed)}")
+
+
+def finding_text(finding: ReviewFinding) -> str:
+    icon = f"{ICON[finding.severity]} " if ICON[finding.severity] else ""
+    section, message = inline(finding.section), inline(finding.message)
+    return FINDING.format(
+        icon=icon, severity=finding.severity.value, section=section, message=message
+    )
+
+
+def line_comments(
+    review: Review, path: str, on_diff: Callable[[int], bool]
+) -> tuple[list[LineComment], int]:
+    """The comments of the blocker/major findings on diff lines, and how many are elsewhere."""
+    shown = [f for f in review.findings if f.severity in VISIBLE and f.line]
+    placed = [
+        LineComment(path, f.line, finding_text(f)) for f in shown if f.line and on_diff(f.line)
+    ]
+    return placed, len(shown) - len(placed)
+
+
+def review_body(rid: str, review: Review, reviewed: str, placed: int, left: int) -> str:
+    kind = "Implementation review" if review.kind == "implementation" else "Review"
+    text = BODY.format(kind=kind, rid=rid, shown=plural(placed, "finding"))
+    if left:
+        text += ELSEWHERE.format(n=plural(left, "finding"), are="is" if left == 1 else "are")
+    return f"{pr_review_marker(rid, reviewed)}\n{text}"
+
+
+def submit_inline(ctx: Context, pr: PullRequest, rid: str, review: Review, where: Where) -> None:
+    """Submit the review's inline comments once (``review.inline`` on, some line in the diff)."""
+    if not ctx.cfg.review.inline:
+        return
+    changed = next((f for f in ctx.api.pull_files(pr.number) if f.path == where.path), None)
+    if changed is None:
+        return
+
+    def on_diff(line: int) -> bool:
+        return commentable(line, changed.status, changed.patch)
+
+    placed, left = line_comments(review, where.path, on_diff)
+    if not placed:
+        return
+    if _submitted(ctx, pr.number, pr_review_marker(rid, where.sha)):
+        ctx.summary.note(ALREADY.format(rid=rid, sha=short(where.sha)))
+        return
+    body = review_body(rid, review, where.sha, len(placed), left)
+    ctx.api.submit_review(pr.number, where.sha, body, placed)
+    ctx.progress.append(SUBMITTED.format(rid=rid, n=plural(len(placed), "line comment")))
+
+
+def _submitted(ctx: Context, number: int, mark: str) -> bool:
+    """Is the bot's PR review carrying ``mark`` there already (a re-run, a re-delivery)?"""
+    reviews = ctx.api.reviews(number)
+    return any(carries(r.body, mark) and ctx.forge.is_mine(r.author) for r in reviews)
+
+
+if TYPE_CHECKING:
+    from bot.lifecycle.workspace import Workspace
+    from bot.model.reviews import Review
+
+RESUMED = "posted by a re-run from the committed file"
+
+
+def parse_review(text: str) -> Review:
+    from bot.model.reviews import parse
+
+    return parse(text)
+
+
+def resume_reviews(
+    ctx: Context,
+    pr: PullRequest,
+    checkout: Checkout,
+    ws: Workspace,
+    earlier: str,
+    todo: list[ChangedRfd],
+) -> set[str]:
+    """Post the reviews of ``todo`` that the commit ``earlier`` holds; the RFDs posted."""
+    paths = committed_paths(checkout, earlier)
+    # what was reviewed: the event's head, unless that is the bot's commit (a live head)
+    reviewed = parent_of(checkout, earlier) if earlier == pr.head_sha else pr.head_sha
+    posted: set[str] = set()
+    for changed in todo:
+        rid = str(changed.file.rfd_id)
+        folder = ws.rel(ws.store.dir(rid))
+        saved = [p for p in paths if p.startswith(f"{folder}/") and "reviews/" in p]
+        texts = [
+            (p, (checkout.root / p).read_text(encoding="utf-8"))
+            for p in saved
+            if (checkout.root / p).is_file()
+        ]
+        rfd = changed.file.path
+        where = Where.at(
+            f"{ctx.server_url}/{pr.head_repo}",
+            rfd,
+            reviewed,
+            (checkout.root / rfd).read_text(encoding="utf-8"),
+        )
+        for path, text in texts:
+            of = (earlier, blob_at(checkout, earlier, changed.file.path))
+            submit_inline(ctx, pr, rid, parse_review(text), where)
+            number = next(iter(review_numbers(ws, rid, [path])), None)
+            kept = Kept(path, number, run_url(ctx.environ))
+            ctx.forge.create_comment(pr.number, resumed_comment(rid, text, where, of, kept))
+            ctx.progress.append(f"review of RFD {rid} posted")
+            ctx.summary.note(f"posted the review of RFD {rid} committed as {short(earlier)}")
+        if texts:
+            posted.add(rid)
+    return posted
+
+
+def resumed_comment(rid: str, text: str, where: Where, of: tuple[str, str], kept: Kept) -> str:
+    """The comment of a committed review (the file has no tokens or cost: the footer says so);
+    ``of``: the head with the bot's commit and the RFD's blob reviewed."""
+    head, blob = of
+    review = parse_review(text)
+    offline = review.reviewer == "offline"
+    model = "offline structural checks" if offline else f"model `{inline(review.model)}`"
+    notes = [f"> {NO_KEY}", ""] if offline else []
+    markers = [review_marker(rid, where.sha), head_marker(head), *blob_markers(blob)]
+    saved = f"saved as `{inline(kept.saved or '')}`"
+    parts = [model, f"of {where.commit()}", saved, RESUMED, *where.run_link(kept)]
+    text = render(review, rid=rid, where=where, number=kept.number)
+    return "\n".join([*markers, text, *notes, f"<sub>{' · '.join(parts)}</sub>"])
+
 
 if TYPE_CHECKING:
     from bot.lifecycle.review import ReviewOutcome
