@@ -1,4 +1,7 @@
-"""PR branch content is data: a symbolic link in it is refused, never followed.
+"""The pull request's files: which RFDs it changes, its branch on disk (symbolic links
+refused), and the bot's commit going back to it.
+
+PR branch content is data: a symbolic link in it is refused, never followed.
 
 A link committed on a same-repository PR (a state file pointing at the job's
 environment, a ``reviews`` directory pointing outside the checkout) would make the bot

@@ -1,4 +1,6 @@
-"""The verbs of the slash commands (``/rfd <verb>``): what each does, what may follow it,
+"""Slash commands: the verb table (:data:`REGISTRY`) and the parser of ``/rfd`` lines.
+
+The verbs of the slash commands (``/rfd <verb>``): what each does, what may follow it,
 whether it changes anything and whether it calls the model — :data:`REGISTRY`, which the
 parser (:mod:`bot.github.commands`), the authorization and ``/rfd help`` read.
 

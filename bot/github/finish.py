@@ -1,4 +1,7 @@
-"""``[implement] finish_in_last_phase``: the last phase's pull request also marks the RFD
+"""Marking an RFD Implemented from GitHub: ``/rfd done`` away from its pull request, and
+the last phase's pull request that does it too (``finish_in_last_phase``).
+
+``[implement] finish_in_last_phase``: the last phase's pull request also marks the RFD
 Implemented.
 
 After the phase's commit is pushed, a second bot commit on the phase's branch changes the

@@ -1,4 +1,7 @@
-"""Where each ``/rfd`` command works, and the answer that sends a command given elsewhere there.
+"""Where each ``/rfd`` command works, and the answer that links there when it is given
+elsewhere.
+
+Where each ``/rfd`` command works, and the answer that sends a command given elsewhere there.
 
 One RFD lives in a few places on GitHub: its pull request (open, then merged or closed),
 its tracking issue (opened at accept) and the pull requests of its phases (opened by

@@ -1,4 +1,7 @@
-"""The progress comment of a long run (``/rfd implement``, ``/rfd refine``): one comment,
+"""Progress comments of long runs: the comment edited as a run goes, and reconcile's
+repair of those whose run died.
+
+The progress comment of a long run (``/rfd implement``, ``/rfd refine``): one comment,
 edited as the run goes and ending in its outcome.
 
 It shows the stage (research, plan, item k of n, summary, push — or a refine pass),

@@ -1,4 +1,6 @@
-"""``/rfd refine``'s progress comment: which pass of at most five runs, the passes done
+"""``/rfd refine``: the command and its progress comment.
+
+``/rfd refine``'s progress comment: which pass of at most five runs, the passes done
 (each with its focus), time, tokens, cost and the run — ending in how the loop stopped (a
 warning when a pass failed), or in the failure.  The comment and its pacing are
 :mod:`bot.github.progress`'s.

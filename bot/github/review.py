@@ -1,4 +1,7 @@
-"""``review.inline``: a review's findings also as one pull-request review on the RFD's lines.
+"""The ``rfd:review`` label (and ``/rfd review``): review the PR's RFDs, commit the
+reviews, post them (also inline, as a pull-request review), and finish a half-done run.
+
+``review.inline``: a review's findings also as one pull-request review on the RFD's lines.
 
 The blocker and major findings that name a line of the PR's diff become comments on
 that line (GitHub takes none elsewhere: 422); the others stay in the review comment

@@ -1,4 +1,6 @@
-"""A review as the bot posts it on a PR: the verdict first, the details folded.
+"""A posted review: its text, and which revision of the PR it was of.
+
+A review as the bot posts it on a PR: the verdict first, the details folded.
 
 The heading carries the severity tally; one line says what it means for
 acceptance; blockers and majors are a table whose every finding links the RFD's

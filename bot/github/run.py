@@ -1,4 +1,9 @@
-"""Which part of the bot's work this job does (``RFD_BOT_STAGE``, the action's ``stage``).
+"""One run of the bot: the delivery it handles, the job stage it is, the link to it, the
+context every handler gets, the job summary it writes, and its cosmetic writes.
+
+In this order:
+
+Which part of the bot's work this job does (``RFD_BOT_STAGE``, the action's ``stage``).
 
 GitHub's guidance splits untrusted work from privileged work: ``/rfd implement`` runs the
 model and its commands in a ``work`` job holding no token that can write code, which hands

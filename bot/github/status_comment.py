@@ -1,4 +1,7 @@
-"""The status comment's text: for each RFD of the PR, where it stands and what to do next.
+"""The status comment: what it shows of each RFD (panels), its text (dashboard), and
+the one comment per pull request that holds it, edited in place.
+
+The status comment's text: for each RFD of the PR, where it stands and what to do next.
 
 Pure: :class:`Panel` records in, markdown out.  Each RFD gets its lifecycle as a
 one-line stepper with the current status marked, a **Next step** that names the
