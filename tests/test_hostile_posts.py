@@ -13,7 +13,7 @@ from markdown_it import MarkdownIt
 
 from bot.config.schema import ConsensusSection
 from bot.forge.base import Comment, Issue
-from bot.github.accept_label import next_step
+from bot.github.accept import next_step
 from bot.github.bot_records import followed_line, forged_line
 from bot.github.failure import retry_text
 from bot.github.followed import as_now

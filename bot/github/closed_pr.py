@@ -113,7 +113,7 @@ def _relink(ctx: Context, pr: PullRequest, number: int) -> int | None:
     """The tracking issue, opened before the merge, linked the files at the PR's head: now
     they are on the default branch (the head branch may be deleted).  Returns the number of
     the pull request the RFD was discussed in, as the issue names it."""
-    from bot.github.accept_label import head_files
+    from bot.github.accept import head_files
 
     web = f"{ctx.server_url}/{ctx.delivery.repository}"
     head = head_files(ctx, pr) + "/"

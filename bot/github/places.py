@@ -150,7 +150,7 @@ def _to_pr(verb: Verb, where: Where) -> str:
 
 
 PHASE_BRANCH = re.compile(r"^rfd/(?P<rid>\d{1,5})-phase-")
-"""The branch of a phase's pull request (:data:`bot.github.implement_texts.BRANCH`)."""
+"""The branch of a phase's pull request (:data:`bot.github.implement.texts.BRANCH`)."""
 
 
 def redirect(ctx: Context, verb: Verb, pr: PullRequest | None = None) -> str | None:

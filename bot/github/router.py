@@ -61,7 +61,7 @@ def _review_label(ctx: Context) -> None:
 
 
 def _accept_label(ctx: Context) -> None:
-    from bot.github.accept_label import on_label
+    from bot.github.accept import on_label
 
     on_label(ctx)
 
@@ -86,7 +86,7 @@ def _dispatch(ctx: Context) -> None:
 
 def _publish(ctx: Context) -> None:
     """The publish job of ``/rfd implement`` (:mod:`bot.github.run`)."""
-    from bot.github.implement_publish import on_publish
+    from bot.github.implement.publish import on_publish
 
     on_publish(ctx)
 

@@ -8,7 +8,7 @@ Which part of the bot's work this job does (``RFD_BOT_STAGE``, the action's ``st
 GitHub's guidance splits untrusted work from privileged work: ``/rfd implement`` runs the
 model and its commands in a ``work`` job holding no token that can write code, which hands
 its validated phase to a ``publish`` job that holds the write token and no model key
-(:mod:`bot.github.implement_publish`); ``commands`` runs every other event and command.
+(:mod:`bot.github.implement.publish`); ``commands`` runs every other event and command.
 ``all`` (the default) does everything in one job, as a workflow without the split does.
 
 The workflow run a bot text comes from: its URL, read from the Actions environment.

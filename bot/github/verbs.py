@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from bot.core.markdown_safe import inline
-from bot.github.accept_label import accept_pr
+from bot.github.accept import accept_pr
 from bot.github.commands import Command, Verb, help_text
 from bot.github.ops import (
     Refused,
@@ -119,13 +119,13 @@ def do_done(ctx: Context, command: Command) -> str:
 
 
 def do_sign(ctx: Context, command: Command) -> str:
-    from bot.github.signing_cmd import do_sign as sign
+    from bot.github.signing import do_sign as sign
 
     return sign(ctx, command)
 
 
 def do_implement(ctx: Context, command: Command) -> str:
-    from bot.github.implement_cmd import implement
+    from bot.github.implement.command import implement
 
     return implement(ctx, command)
 

@@ -22,14 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.agent.copy_changes import (
-    REFUSED_LINE,
-    Bounds,
-    Candidate,
-    bounds_for,
-    check,
-    held_values,
-)
+from bot.agent.copy_changes import REFUSED_LINE, Bounds, Candidate, bounds_for, check, held_values
 from bot.agent.untrusted import LINK, SPECIAL, TOO_BIG, Refused, read_bounded
 from bot.config.load import Config
 from bot.core.errors import ForgeError, PermissionDenied

@@ -1,4 +1,10 @@
-"""``/rfd implement [phase]``: implement a phase on a new branch and open a PR for it.
+"""The ``/rfd implement`` command: which phase runs, and running it (the work job, or the
+whole command in one job).
+
+Which phase ``/rfd implement`` runs — the one asked for by its label, else the next —
+and the dead ends before any: nothing left to do, or no accepted plan on the default branch.
+
+``/rfd implement [phase]``: implement a phase on a new branch and open a PR for it.
 
 Runs on the RFD's tracking issue or its pull request.  The work starts from the
 default branch (where the RFD is Accepted); the implement step's writes are
@@ -21,7 +27,7 @@ summary), and the progress comment — on the tracking issue too — ends in a w
 In the shipped workflow this runs as the ``work`` stage (:mod:`bot.github.run`): the job
 holds no token that can write code, so the phase is committed but not pushed, and the
 commit and the texts to post are left for the publish job
-(:mod:`bot.github.phase_artifact`, :mod:`bot.github.implement_publish`).
+(:mod:`bot.github.implement.artifact`, :mod:`bot.github.implement.publish`).
 
 Retry-safe: a run that pushed the branch but failed to open the PR (a 5xx, a
 422) left the work on the branch; the next run finds the branch with its
@@ -44,15 +50,17 @@ from bot.agent.isolation import ENABLE, NO_ISOLATION, choose
 from bot.core.errors import ForgeError
 from bot.core.markdown_safe import block, inline
 from bot.core.text import plural
-from bot.github.checkout import (
-    close,
-    file_at,
-    open_branch,
-    pushed_branch,
-)
+from bot.github.checkout import close, file_at, open_branch, pushed_branch
 from bot.github.commands import Command
-from bot.github.implement_phase import not_accepted_yet, phase_to_run
-from bot.github.implement_texts import (
+from bot.github.implement.artifact import (
+    URL,
+    Handed,
+    artifact_dir,
+    git_text,
+    write_bundle,
+    write_manifest,
+)
+from bot.github.implement.texts import (
     CHECKED,
     EXISTS,
     FAILED_PR_BODY,
@@ -73,18 +81,58 @@ from bot.github.implement_texts import (
     pr_link,
 )
 from bot.github.ops import NEEDS_MODEL, Refused, bot_commit, has_model, open_workspace
-from bot.github.phase_artifact import (
-    URL,
-    Handed,
-    artifact_dir,
-    git_text,
-    write_bundle,
-    write_manifest,
-)
 from bot.github.progress import Progress, Snapshot, Stage, implement_listener
 from bot.github.run import Context, JobStage, run_id, run_url, stage_of, warn
 from bot.github.targets import rfd_for_implement
 from bot.lifecycle.tracking import PULL_LINK
+from bot.model import phase_ids
+
+NO_PHASE = (
+    "Every phase of RFD {rid} has its summary on `{branch}`: nothing is left to implement. "
+    "**Next step:** comment `/rfd done` on the tracking issue: the bot opens the pull request "
+    "that marks RFD {rid} Implemented."
+)
+MERGE_FIRST = (
+    "RFD {rid} is not Accepted on `{branch}` yet. **Next step:** merge this pull request "
+    "first, then comment `/rfd implement` on {issue}."
+)
+ACCEPT_FIRST = (
+    "RFD {rid} has no accepted plan on `{branch}`. **Next step:** accept it on its pull "
+    "request (`/rfd accept`) and merge that pull request, then comment `/rfd implement` here."
+)
+UNKNOWN_PHASE = "RFD {rid} has no phase {asked}: its phases are {labels}."
+
+
+def not_accepted_yet(ctx: Context, rid: str) -> str:
+    """The dead end of an RFD without a plan on the default branch, and the way out."""
+    from bot.forge.comments import marker
+
+    branch = ctx.delivery.default_branch
+    if not ctx.delivery.on_pull_request:
+        return ACCEPT_FIRST.format(rid=rid, branch=branch)
+    issue = ctx.forge.find_issue(marker("tracking", rid))
+    where = f"its tracking issue [#{issue.number}]({issue.url})" if issue else "its tracking issue"
+    return MERGE_FIRST.format(rid=rid, branch=branch, issue=where)
+
+
+def phase_to_run(
+    ctx: Context, rid: str, plan: Sequence[Any], asked: str | None, nxt: int | None
+) -> int:
+    """The position of the phase to implement: the one asked for (by its label), else the
+    next one; Refused when there is none."""
+    if asked is None:
+        if nxt is None:
+            raise Refused(NO_PHASE.format(rid=rid, branch=ctx.delivery.default_branch))
+        return nxt
+    found = phase_ids.named(plan, asked)
+    if found is None:
+        raise Refused(UNKNOWN_PHASE.format(rid=rid, asked=asked, labels=_labels(plan)))
+    return found
+
+
+def _labels(plan: Sequence[Any]) -> str:
+    return ", ".join(phase_ids.labels(plan))
+
 
 if TYPE_CHECKING:
     from bot.agent.implement import ImplementResult
@@ -152,7 +200,7 @@ def _hand_over(
     ctx: Context, command: Command, position: int, facts: dict[str, Any], key: str
 ) -> None:
     """The work job: implement the phase, commit it without pushing, and leave the commit
-    and the texts to post for the publish job (:mod:`bot.github.phase_artifact`)."""
+    and the texts to post for the publish job (:mod:`bot.github.implement.artifact`)."""
     if pushed_branch(ctx.root, facts["branch"], ctx.environ) is not None:
         raise Refused(EARLIER.format(**facts))
     progress = _progress(ctx, key, facts)
