@@ -5,20 +5,28 @@ and PR branch, its GitHub exchanges replayed from the review event's cassette, w
 the default configuration (so the default write pacing).  Run with
 ``python -m pytest tests/bench/test_github_bench.py -s`` (or ``./.ci/bench -k github``).
 The numbers include importing vcrpy, which the action does not.
+
+``test_review_event_against_pr_agent`` runs pr-agent's ``review`` of the same one-RFD PR,
+interleaved with the bot's event: pr-agent from PyPI in a venv cached under the temp dir
+(keyed by its version; the first run installs it, which needs PyPI), its GitHub and model
+traffic served by the HTTP stand-ins of ``tests/bench/standins.py``.
 """
 
 from __future__ import annotations
 
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
+from tests.bench.standins import Recorded, standins
 from tests.github_world import NOW, RFD_PATH, RFD_TEXT, event_env, make_world, payload
 
 CHECKOUT = Path(__file__).resolve().parents[2]
@@ -42,8 +50,19 @@ sys.exit(code)
 pytestmark = pytest.mark.bench
 
 
-def one_run(workdir: Path) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MB) of one review event in a fresh world."""
+def timed(argv: list[str], env: dict[str, str], log: Path) -> tuple[float, float, int]:
+    """Wall seconds, peak RSS (MB) and exit code of one child process, its output in ``log``."""
+    with log.open("w", encoding="utf-8") as out:
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, env=env, stdout=out, stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return wall, usage.ru_maxrss / 1024, proc.returncode
+
+
+def bot_env(workdir: Path) -> dict[str, str]:
+    """The environment of one review event in a fresh world under ``workdir``."""
     dates = {
         "GIT_AUTHOR_DATE": "2026-11-22T02:00:00+00:00",
         "GIT_COMMITTER_DATE": "2026-11-22T02:00:00+00:00",
@@ -63,6 +82,13 @@ def one_run(workdir: Path) -> tuple[float, float]:
     )
     for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "PYTHONDONTWRITEBYTECODE"):
         env.pop(name, None)  # offline review; bytecode cached as in an installed action
+    return env
+
+
+def one_run(workdir: Path) -> tuple[float, float]:
+    """Wall seconds and peak RSS (MB) of one review event in a fresh world."""
+    env = bot_env(workdir)
+    checkout = workdir / "checkout"
     start = time.perf_counter()
     proc = subprocess.run(
         [sys.executable, "-c", CHILD, str(CASSETTE), str(checkout)],
@@ -88,4 +114,93 @@ def test_review_event_against_its_targets(tmp_path: Path) -> None:
         f"\n| `rfd:review`, one-RFD PR | wall min / median: {min(walls):.2f} s / {med:.2f} s "
         f"({min(walls) / TARGET_SECONDS:.2f}× / {med / TARGET_SECONDS:.2f}× of "
         f"{TARGET_SECONDS} s) | peak {peak:.0f} MB ({peak / TARGET_MB:.2f}× of {TARGET_MB} MB) |"
+    )
+
+
+PR_AGENT = "0.2.4"  # the newest pr-agent on the package index here
+PR_AGENT_PINS = {"litellm==1.43.13": "litellm==1.53.1", "openai==1.40.6": "openai>=1.40.6"}
+"""pr-agent 0.2.4 pins litellm 1.43.13, which the index here lacks: the nearest later litellm,
+and an openai it accepts; every other pin as pr-agent declares it."""
+
+
+def pr_agent_python() -> Path:
+    """The Python of a venv with pr-agent, installed once per version under the temp dir."""
+    venv = Path(tempfile.gettempdir()) / "rfd-bench-cache" / f"pr-agent-{PR_AGENT}"
+    python = venv / "bin" / "python"
+    if (venv / "installed").exists():
+        return python
+    shutil.rmtree(venv, ignore_errors=True)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    subprocess.run([*pip, "--no-deps", f"pr-agent=={PR_AGENT}"], check=True)
+    probe = "import importlib.metadata as m; print(*m.requires('pr-agent'), sep='\\n')"
+    declared = (
+        subprocess.run([str(python), "-c", probe], check=True, text=True, capture_output=True)
+        .stdout.replace(" ", "")
+        .split()
+    )
+    requirements = [PR_AGENT_PINS.get(pin, pin) for pin in declared]
+    subprocess.run([*pip, *requirements], check=True)
+    (venv / "installed").write_text(PR_AGENT, encoding="utf-8")
+    return python
+
+
+def pr_agent_run(python: Path, base: str, recorded: Recorded, log: Path) -> tuple[float, float]:
+    """Wall seconds and peak RSS (MB) of pr-agent's review of PR #1 on the stand-ins; fails
+    unless its review reached the stand-in GitHub."""
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(log.parent),
+        "LANG": "C.UTF-8",
+        "GITHUB__USER_TOKEN": "standin",
+        "GITHUB__BASE_URL": base,
+        "GITHUB__DEPLOYMENT_TYPE": "user",
+        "OPENAI__KEY": "standin",
+        "OPENAI__API_BASE": f"{base}/v1",
+        "CONFIG__MODEL": "gpt-4o",
+        "CONFIG__FALLBACK_MODELS": "[]",
+    }
+    before = len(recorded.posted("/issues/1/comments"))
+    pr_url = f"{base}/repos/Codertocat/Hello-World/pulls/1"
+    wall, peak, code = timed(
+        [str(python), "-m", "pr_agent.cli", "--pr_url", pr_url, "review"], env, log
+    )
+    posted = recorded.posted("/issues/1/comments")[before:]
+    assert code == 0 and any("PR Reviewer Guide" in body for body in posted), log.read_text()
+    return wall, peak
+
+
+def test_review_event_against_pr_agent(tmp_path: Path) -> None:
+    """pr-agent's review and the bot's event, interleaved (bot, pr-agent, …) after one warm-up
+    pair: min and median of wall time and peak RSS of each, and pr-agent / bot ratios."""
+    python = pr_agent_python()
+    bot: list[tuple[float, float]] = []
+    agent: list[tuple[float, float]] = []
+    with standins() as (base, recorded):
+        for n in range(RUNS + 1):
+            env = bot_env(tmp_path / f"bot{n}")
+            argv = [
+                sys.executable,
+                "-c",
+                CHILD,
+                str(CASSETTE),
+                str(tmp_path / f"bot{n}" / "checkout"),
+            ]
+            log = tmp_path / f"bot{n}.log"
+            wall, peak, code = timed(argv, env, log)
+            assert code == 0, log.read_text()
+            (tmp_path / f"agent{n}").mkdir()
+            other = pr_agent_run(python, base, recorded, tmp_path / f"agent{n}" / "out.log")
+            if n:  # the first pair warms caches
+                bot.append((wall, peak))
+                agent.append(other)
+    med = statistics.median
+    walls = [a[0] / b[0] for a, b in zip(agent, bot, strict=True)]
+    peaks = [a[1] / b[1] for a, b in zip(agent, bot, strict=True)]
+    print(
+        f"\n| `rfd:review` vs pr-agent {PR_AGENT} `review`, one-RFD PR ({RUNS} pairs) "
+        f"| faster: {min(walls):.2f}× / {med(walls):.2f}× (goal ≥ 5×) "
+        f"| leaner: {min(peaks):.2f}× / {med(peaks):.2f}× (goal ≥ 3×) "
+        f"| wall {med(w for w, _ in bot):.2f} s vs {med(w for w, _ in agent):.2f} s, "
+        f"peak {med(m for _, m in bot):.0f} MB vs {med(m for _, m in agent):.0f} MB |"
     )
