@@ -1,4 +1,4 @@
-"""Which job runs what (bot/github/stage.py): the shipped workflow's split of implement."""
+"""Which job runs what (bot/github/run.py): the shipped workflow's split of implement."""
 
 from __future__ import annotations
 
