@@ -248,7 +248,7 @@ def pushed_in(root: Path, from_ref: str, to_ref: str, path: str) -> Callable[[],
         return None
 
     def where() -> str:
-        from hooks._history import last_commit
+        from hooks._git import last_commit
 
         return last_commit(root, from_ref, to_ref, path)
 

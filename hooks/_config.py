@@ -123,7 +123,7 @@ def rfd_of(table: dict[str, Any] | None) -> dict[str, str] | None:
 def vouched(root: Path, config_path: str) -> dict[str, Any] | None:
     """``root``'s whole configuration file as TOML data ({} without a file), or None when
     only :mod:`bot.config.load` can tell whether it is valid.  The file is read as the hooks
-    read every file (:func:`hooks._files.read_inside`)."""
+    read every file (:func:`hooks._common.read_inside`)."""
     from hooks._files import read_inside  # RfdError: a link out of the repository, a device
 
     if any(os.environ.get(name) for name in ENV_VARS):

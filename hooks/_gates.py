@@ -22,8 +22,7 @@ from bot.core.text import plural
 from bot.model.status import Status, check_gates
 from hooks import _git
 from hooks._common import Layout, decode
-from hooks._statuses import Statuses
-from hooks._tree import Tree
+from hooks._tree import Statuses, Tree
 
 if TYPE_CHECKING:
     from bot.model.document import Document
@@ -81,7 +80,7 @@ def _signed_off(doc: Document, rfd_id: RfdId, tree: Tree, layout: Layout) -> lis
 
     from bot.lifecycle.consensus_gate import standing
     from bot.model import consensus
-    from hooks import _bot_proofs, _signoffs
+    from hooks import _signoffs
 
     path = layout.state_path(rfd_id, consensus.FILE)
     try:
@@ -90,7 +89,7 @@ def _signed_off(doc: Document, rfd_id: RfdId, tree: Tree, layout: Layout) -> lis
             tree.commit,
             path,
             tree.text(path),
-            partial(_bot_proofs.load, layout.bot_login),
+            partial(_signoffs.load, layout.bot_login),
         )
     except RfdError as err:
         return [err]

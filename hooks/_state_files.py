@@ -1,18 +1,25 @@
 """rfd-state's checks of one state file: owner, content, name, secrets.
 
 Imported by :mod:`hooks.rfd_state` only when the commit holds a state file.
+
+Credentials that must never be committed, by line (the shapes are
+:mod:`bot.core.secret_shapes`', which the bot's redaction uses too).
+
+A finding names the kind of secret and the line, never the secret itself (hook output
+ends up in CI logs).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.core.errors import FileNotFound, InvalidStructure, RfdError, ValidationError
+from bot.core.secret_shapes import find
 from bot.model.ids import RfdId
 from hooks._common import Layout, Report, decode
-from hooks._secrets import find_secrets
 from hooks._tree import RfdNames, Tree
 
 if TYPE_CHECKING:
@@ -159,3 +166,12 @@ class StateChecker:
             except RfdError:
                 self._plans[key] = None  # reported on its own when plan.json is committed
         return self._plans[key]
+
+
+def find_secrets(data: bytes) -> Iterator[tuple[int, str]]:
+    """``(1-based line, kind of secret)`` for each line that holds one (first kind only)."""
+    text = data.decode("utf-8", "surrogateescape")
+    found: dict[int, str] = {}
+    for secret in find(text):
+        found.setdefault(text.count("\n", 0, secret.start) + 1, secret.kind)
+    yield from sorted(found.items())

@@ -13,11 +13,10 @@ from typing import TYPE_CHECKING
 from bot.core.errors import RfdError, TransitionError
 from bot.model.document import Document  # every run parses RFDs: loaded while git reads the index
 from bot.model.status import Status, check_transition
-from hooks import _gates, _git, _history
+from hooks import _gates, _git
 from hooks._changes import Kind, RfdChange, rfd_changes
 from hooks._common import Layout, Report, Settings, bad_names
-from hooks._statuses import Statuses
-from hooks._tree import Tree
+from hooks._tree import Statuses, Tree
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -50,7 +49,7 @@ def check(
     with _git.BlobReader(root).start() as reader:
         for old, new, changes in _steps(root, from_ref, to_ref, reader, staged):
             if to_ref and new.rev:  # pre-push: name the commit of each problem
-                report.where = cache(partial(_history.describe_commit, root, new.rev))
+                report.where = cache(partial(_git.describe_commit, root, new.rev))
             named = [c.path for c in changes if c.kind != "D"]
             for bad in bad_names([*named, *(only or ())] if not to_ref else named, layout):
                 report.error(bad)  # no RFD pattern matches such a name: never skip it silently
@@ -93,7 +92,7 @@ def _steps(
     if to_ref:
         steps = [
             (old, new, _git.diff_changes(root, old, new))
-            for old, new in _history.commits(root, from_ref, to_ref)
+            for old, new in _git.commits(root, from_ref, to_ref)
         ]
         return [
             (

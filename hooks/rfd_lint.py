@@ -22,8 +22,7 @@ if TYPE_CHECKING:
     from bot.lifecycle.lint import Finding, LintSettings
     from bot.model.baseline import Baseline
     from bot.model.ids import RfdId
-    from hooks._statuses import Statuses
-    from hooks._tree import RfdNames, Tree
+    from hooks._tree import RfdNames, Statuses, Tree
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -43,9 +42,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]
     if not paths:
         return report.code  # no RFD file in this commit (templates are not; or misnamed ones)
-    from hooks._statuses import Statuses
     from hooks._transitions import read_baseline
-    from hooks._tree import Tree
+    from hooks._tree import Statuses, Tree
 
     tree = Tree(root, None)
     names = tree.rfd_names(layout)
@@ -59,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 class TreeCorpus:
-    """:class:`bot.lifecycle.lint_graph.Corpus` over one version: an RFD is parsed only when a rule
+    """:class:`bot.lifecycle.lint.Corpus` over one version: an RFD is parsed only when a rule
     follows a link to it."""
 
     def __init__(self, tree: Tree, names: RfdNames) -> None:

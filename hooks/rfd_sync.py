@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.core.errors import ForgeError, ForgeUnreachable, RfdError
-from hooks import _git, _history
+from hooks import _git
 from hooks._common import Layout, Report, hook_args, load_layout
 
 if TYPE_CHECKING:
@@ -129,7 +129,7 @@ def collect(
     if to_ref:
         steps = [
             (old, new, _git.diff_changes(root, old, new))
-            for old, new in _history.commits(root, from_ref, to_ref)
+            for old, new in _git.commits(root, from_ref, to_ref)
         ]
     else:
         steps = [("HEAD^", "HEAD", (head or _git.commit_changes(root, "HEAD"))())]

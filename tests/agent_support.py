@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.agent.context import ToolContext
-from bot.agent.permission import Mode
-from bot.agent.session import Session
+from bot.agent.conversation.session import Session
+from bot.agent.toolbox.base import ToolContext
+from bot.agent.toolbox.permission import Mode
 from bot.config.load import Config
 from bot.events import Event
 from bot.state import StateStore

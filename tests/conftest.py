@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -93,16 +94,30 @@ def git(cwd: Path, *args: str) -> str:
     ).stdout
 
 
-@pytest.fixture
-def git_repo(tmp_path: Path) -> Iterator[Path]:
-    """An empty git repository with one initial commit."""
-    repo = tmp_path / "repo"
+@pytest.fixture(scope="session", autouse=True)
+def _worlds_built_once(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Git worlds are built once per test run and copied into each test (tests/worlds.py)."""
+    from tests.worlds import cache_in
+
+    cache_in(tmp_path_factory.mktemp("worlds"))
+
+
+def _initial_commit(into: Path) -> None:
+    repo = into / "repo"
     repo.mkdir()
     git(repo, "init", "-q")
     (repo / "README.md").write_text("# test repo\n")
     git(repo, "add", "README.md")
     git(repo, "commit", "-q", "-m", "initial")
-    yield repo
+
+
+@pytest.fixture
+def git_repo(tmp_path: Path) -> Iterator[Path]:
+    """An empty git repository with one initial commit."""
+    from tests.worlds import copied
+
+    copied(tmp_path, "git_repo", _initial_commit)
+    yield tmp_path / "repo"
 
 
 @pytest.fixture
@@ -161,3 +176,21 @@ def all_played(vcr: Any) -> Iterator[None]:
     """Every recorded exchange was made: the cassette is the exact list of requests."""
     yield
     assert vcr.all_played, f"requests not made: {len(vcr.data) - vcr.play_count}"
+
+
+def bodies_sent(vcr: Any) -> list[str]:
+    """The text of every comment, review or issue body the bot sent, in order: what users
+    read.  Requests are matched on their body, so what was played is what the bot sent."""
+    texts = []
+    for index, (request, _) in enumerate(vcr.data):
+        if not vcr.play_counts[index] or request.method == "GET" or not request.body:
+            continue
+        data = json.loads(request.body)
+        if isinstance(data, dict) and isinstance(data.get("body"), str):
+            texts.append(data["body"])
+    return texts
+
+
+def lines(text: str) -> list[str]:
+    """The lines of a posted text a reader sees (hidden markers left out)."""
+    return [line for line in text.splitlines() if line and not line.startswith("<!--")]

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.agent.permission import Approval, Choice
+from bot.agent.toolbox.permission import Approval, Choice
 from bot.events import Event, EventBus
 from bot.llm.base import Reply, Request, ToolCall, Usage
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.conftest import git
+from tests.worlds import copied
 
 WEBHOOKS = Path(__file__).resolve().parent / "data" / "webhooks"
 REPO = "Codertocat/Hello-World"
@@ -40,7 +41,21 @@ def write(root: Path, files: Mapping[str, str]) -> None:
 
 
 def make_world(tmp: Path, main: Mapping[str, str], pr: Mapping[str, str]) -> tuple[Path, Path]:
-    """``(origin, checkout)``: origin has ``main`` and the PR branch; checkout is on main."""
+    """``(origin, checkout)``: origin has ``main`` and the PR branch; checkout is on main.
+
+    Built once per test run for the same files and copied (``tests/worlds.py``); the seed
+    repository that made it is in ``tmp / "seed"``, on the PR branch if there is one."""
+    origin, checkout = tmp / "origin.git", tmp / "checkout"
+    copied(
+        tmp,
+        ["github_world", CONFIG, sorted(main.items()), sorted(pr.items())],
+        lambda into: _build_world(into, main, pr),
+    )
+    git(checkout, "remote", "set-url", "origin", str(origin))
+    return origin, checkout
+
+
+def _build_world(tmp: Path, main: Mapping[str, str], pr: Mapping[str, str]) -> None:
     origin, seed, checkout = tmp / "origin.git", tmp / "seed", tmp / "checkout"
     git(tmp, "init", "-q", "--bare", str(origin))
     git(tmp, "init", "-q", str(seed))
@@ -55,7 +70,6 @@ def make_world(tmp: Path, main: Mapping[str, str], pr: Mapping[str, str]) -> tup
         git(seed, "commit", "-q", "-m", "pr")
         git(seed, "push", "-q", str(origin), f"HEAD:refs/heads/{BRANCH}")
     git(tmp, "clone", "-q", "--branch", "main", str(origin), str(checkout))
-    return origin, checkout
 
 
 def event_env(tmp: Path, event: str, data: Mapping[str, Any]) -> dict[str, str]:

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.agent.author import converge, draft, explore
-from bot.agent.context import Step
-from bot.agent.permission import Approval, Choice, Mode
+from bot.agent.authoring.author import converge, draft, explore
+from bot.agent.toolbox.base import Step
+from bot.agent.toolbox.permission import Approval, Choice, Mode
 from bot.core.errors import GateError, Interrupted, ProviderError, ValidationError
 from bot.events import ConversationSaved, Notice
 from bot.llm.base import Reply, Request

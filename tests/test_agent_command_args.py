@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.agent.command_args import check, program
-from bot.agent.sandbox import Sandbox
+from bot.agent.toolbox.commands import check, program
+from bot.agent.toolbox.sandbox import Sandbox
 from bot.core.argv import path_words
 from bot.core.errors import PermissionDenied
 

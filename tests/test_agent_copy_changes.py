@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.agent.copy_changes import Bounds, Taken, apply, collect
-from bot.agent.untrusted import Refused, read_bounded
-from bot.agent.work_copy import opened
+from bot.agent.implementation.work_copy import Bounds, Taken, apply, collect, opened
+from bot.agent.toolbox.sandbox import Refused, read_bounded
 from bot.core.secret_values import held
 from tests.conftest import git
 from tests.hostile import SECRETS

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.agent.dismiss import ask_dismiss, parse_selection
+from bot.agent.authoring.refine import ask_dismiss, parse_selection
 from bot.core.errors import ValidationError
 from tests.fakes import ScriptedPrompter
 

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from bot.agent.permission import Mode
-from bot.agent.refine import Focus, StopReason, refine
-from bot.agent.session import Session
+from bot.agent.authoring.refine import Focus, StopReason, refine
+from bot.agent.conversation.session import Session
 from bot.agent.steps import active_reviews
+from bot.agent.toolbox.permission import Mode
 from bot.config.load import Config
 from bot.events import EventBus, ToolCallComplete
 from bot.llm.anthropic import AnthropicLLM

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.agent.implement import implement
-from bot.agent.phase_work import PhaseWork, next_phase, prepare
+from bot.agent.implementation.phase_work import PhaseWork, next_phase, prepare
+from bot.agent.implementation.run import implement
 from bot.config.load import Config, ImplementSection, StepSection, StepsSection
 from bot.core.errors import (
     BudgetExceeded,

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from bot.agent.context import ToolContext
-from bot.agent.isolation import Mechanism, command_env, works
-from bot.agent.permission import Mode, permit
-from bot.agent.tools import ALL_TOOLS, check_arguments
+from bot.agent.implementation.isolation import Mechanism, command_env, works
+from bot.agent.toolbox.base import ToolContext
+from bot.agent.toolbox.catalog import ALL_TOOLS, check_arguments
+from bot.agent.toolbox.permission import Mode, permit
 from bot.config.load import Config, ImplementSection
 from bot.core.errors import PermissionDenied
 from tests.conftest import git
@@ -147,7 +147,7 @@ def test_without_isolation_a_person_confirms_each_command_even_with_yes(tmp_path
 
 
 def test_rfds_at_the_repository_root_leave_the_worktree_writable(tmp_path: Path) -> None:
-    from bot.agent.jail_view import view_for
+    from bot.agent.implementation.isolation import view_for
 
     (tmp_path / "docs").mkdir()
     assert tmp_path.resolve() not in view_for(tmp_path, ".", {}).read_only
@@ -180,7 +180,7 @@ def test_a_command_started_outside_a_tool_call_fails_closed_without_isolation(
     tmp_path: Path,
 ) -> None:
     """What the item loop runs itself (a verify command) goes through the same door."""
-    from bot.agent.commands import run_isolated
+    from bot.agent.toolbox.commands import run_isolated
 
     ctx = ToolContext.for_repo(tmp_path, Config(implement=ImplementSection(isolation="none")))
     with pytest.raises(PermissionDenied, match="cannot be isolated here"):
@@ -201,7 +201,7 @@ def test_rfd_implement_refuses_to_start_where_nothing_isolates_unless_the_repo_a
     assert main(["-C", str(git_repo), "accept", "1"]) == 0
     llm = ScriptedLLM([])
     monkeypatch.setattr("bot.lifecycle.workspace.make_providers", scripted_providers(llm))
-    monkeypatch.setattr("bot.agent.isolation.works", lambda mechanism: False)
+    monkeypatch.setattr("bot.agent.implementation.isolation.works", lambda mechanism: False)
     assert main(["-C", str(git_repo), "implement", "1", "--yes"]) == 1
     err = capsys.readouterr().err
     assert "cannot be isolated here" in err and 'implement.isolation = "none"' in err

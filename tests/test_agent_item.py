@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.agent.implement import implement
-from bot.agent.phase_work import PhaseWork
+from bot.agent.implementation.phase_work import PhaseWork
+from bot.agent.implementation.run import implement
 from bot.config.load import Config, ImplementSection
 from bot.core.errors import ProviderError
 from bot.events import Notice, PhaseFailed

@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from bot.agent.context import Step, Tool, schema
-from bot.agent.loop import Stop, final_text, run
-from bot.agent.permission import Approval, Choice, Mode
-from bot.agent.session import Session
-from bot.agent.tools import toolset
+from bot.agent.conversation.loop import Stop, final_text, run
+from bot.agent.conversation.session import Session
+from bot.agent.toolbox.base import Step, Tool, schema
+from bot.agent.toolbox.catalog import toolset
+from bot.agent.toolbox.permission import Approval, Choice, Mode
 from bot.config.load import Config, StepSection, StepsSection
 from bot.core.errors import Aborted, BudgetExceeded, ConfigError
 from bot.events import (

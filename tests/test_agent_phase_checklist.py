@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.agent.phase_checklist import amend, failed_items, original_count, reset_failed
+from bot.agent.implementation.phase_work import amend, failed_items, original_count, reset_failed
 from bot.model import checklist
 from tests.agent_support import make_repo
 

@@ -5,8 +5,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.agent.permission import Mode
-from bot.agent.refine import Focus, ReviewText, StopReason, changed_sections, focus_for, refine
+from bot.agent.authoring.refine import (
+    Focus,
+    ReviewText,
+    StopReason,
+    changed_sections,
+    focus_for,
+    refine,
+)
+from bot.agent.toolbox.permission import Mode
 from bot.config.load import Config, StepSection, StepsSection
 from bot.core.errors import ProviderError, ValidationError
 from bot.events import Notice, ResultReady

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.agent.research import as_text, packages
+from bot.agent.toolbox.research import as_text, packages
 from bot.cli.main import main
 from tests.conftest import rfd_text, write_rfd
 from tests.fakes import ScriptedLLM, reply, scripted_providers

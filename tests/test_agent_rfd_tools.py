@@ -5,8 +5,8 @@ from typing import Any
 
 import pytest
 
-from bot.agent.rfd_tools import section_edit
-from bot.agent.tools import ALL_TOOLS, check_arguments
+from bot.agent.toolbox.catalog import ALL_TOOLS, check_arguments
+from bot.agent.toolbox.rfd import section_edit
 from bot.core.errors import AlreadyExists, FileNotFound, InvalidStructure, ValidationError
 from tests.agent_support import RFD, RFD_PATH, Repo, make_repo
 
@@ -190,7 +190,7 @@ def test_section_edit_matches_titles_and_strips_a_repeated_heading(
 
 
 def test_rfd_tools_without_an_rfd_say_so(tmp_path: Path) -> None:
-    from bot.agent.context import ToolContext
+    from bot.agent.toolbox.base import ToolContext
     from bot.config.load import Config
 
     ctx = ToolContext.for_repo(tmp_path, Config())

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.agent.sandbox import Sandbox, matches_any, write_text
+from bot.agent.toolbox.sandbox import Sandbox, matches_any, write_text
 from bot.core.errors import PermissionDenied, ValidationError
 
 

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.agent.permission import Mode
-from bot.agent.refine import StopReason
+from bot.agent.authoring.refine import StopReason
 from bot.agent.steps import author, implement_rfd, refine_rfd, session_for
+from bot.agent.toolbox.permission import Mode
 from bot.lifecycle.workspace import Workspace
 from bot.model.plan import PlanPhase
 from tests.agent_support import RFD_PATH, make_repo

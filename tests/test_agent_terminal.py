@@ -4,8 +4,7 @@ from typing import Any
 
 import pytest
 
-from bot.agent.permission import Choice
-from bot.agent.terminal import TerminalPrompter
+from bot.agent.toolbox.permission import Choice, TerminalPrompter
 from bot.core.errors import LeftPrompt
 
 
@@ -94,7 +93,7 @@ def test_leaving_the_prompt_is_not_an_empty_answer(
 def test_a_prompt_never_ends_in_two_colons(question: str, shown: str) -> None:
     from click.testing import CliRunner
 
-    from bot.agent.terminal import _click_prompt
+    from bot.agent.toolbox.permission import _click_prompt
 
     with CliRunner().isolation(input="1\n") as (out, *_):
         assert _click_prompt(question) == "1"

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from bot.agent.commands import cap
-from bot.agent.context import Step, ToolContext
-from bot.agent.tools import ALL_TOOLS, check_arguments, spec, toolset
+from bot.agent.toolbox.base import Step, ToolContext
+from bot.agent.toolbox.catalog import ALL_TOOLS, check_arguments, spec, toolset
+from bot.agent.toolbox.commands import cap
 from bot.config.load import Config, ImplementSection
 from bot.core.errors import FileNotFound, PermissionDenied, RfdError, ValidationError
 
@@ -35,7 +35,7 @@ def test_read_only_steps_have_no_write_tool_at_all(step: Step) -> None:
 
 def test_the_document_steps_answer_tools_write_nothing() -> None:
     """Review, refine and plan extraction are offered these tools, and only these."""
-    from bot.ai.answers import DOCUMENT_TOOLS
+    from bot.ai.shared import DOCUMENT_TOOLS
 
     assert [t.name for t in DOCUMENT_TOOLS] == ["submit_review", "submit_revision", "submit_plan"]
     assert not any(t.writes for t in DOCUMENT_TOOLS)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.agent.verify import command_for, detect, verify
+from bot.agent.implementation.item import command_for, detect, verify
 from bot.config.load import Config
 from bot.core.errors import ConfigError
 from tests.agent_support import make_repo

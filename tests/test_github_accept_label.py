@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import git
+from tests.conftest import bodies_sent, git, lines
 from tests.github_world import (
     BRANCH,
     RFD_PATH,
@@ -27,12 +27,21 @@ def by(login: str) -> dict[str, object]:
 
 
 @pytest.mark.vcr
-def test_accept_commits_once_and_opens_the_tracking_issue(tmp_path: Path) -> None:
+def test_accept_commits_once_and_opens_the_tracking_issue(tmp_path: Path, vcr: Any) -> None:
     origin, checkout = make_world(tmp_path, {"README.md": "x\n"}, {RFD_PATH: RFD_TEXT})
     assert run_bot(tmp_path, checkout, "pull_request_target", by("hubot")) == 0
     log = git(origin, "log", "--format=%s", f"main..{BRANCH}").splitlines()
     assert log == ["RFD 045: accepted by rfd-bot", "pr"]
     assert "- **Status**: Accepted" in git(origin, "show", f"{BRANCH}:{RFD_PATH}")
+    tracking, status, reply = bodies_sent(vcr)
+    assert "**Progress:** 0/2 phases ░░░░░░░░░░░░░░░░░░░░ 0%" in lines(tracking)
+    assert "✓ Draft → ✓ Discussion → **Accepted** → Implemented" in lines(status)
+    assert lines(reply) == [
+        "🚀 RFD 045 is Accepted: 2 phases, tracking issue #12.",
+        "Committed as a3687f46a6c3.",
+        "**Next step:** merge this pull request into `main`, then comment `/rfd implement` on"
+        " tracking issue #12 to start phase 1: Writer.",
+    ]
 
 
 @pytest.mark.vcr
@@ -61,18 +70,27 @@ def test_redelivered_accept_writes_nothing(tmp_path: Path) -> None:
 
 
 @pytest.mark.vcr
-def test_accept_label_on_an_accepted_rfd_is_answered(tmp_path: Path) -> None:
+def test_accept_label_on_an_accepted_rfd_is_answered(tmp_path: Path, vcr: Any) -> None:
     """No answer to this labeling yet: the label comes off and the reply says it is accepted."""
     accepted = RFD_TEXT.replace("Status**: Discussion", "Status**: Accepted")
     origin, checkout = make_world(tmp_path, {"README.md": "x\n"}, {RFD_PATH: accepted})
     assert run_bot(tmp_path, checkout, "pull_request_target", by("hubot")) == 0
     assert git(origin, "log", "--format=%s", f"main..{BRANCH}").splitlines() == ["pr"]
+    (reply,) = bodies_sent(vcr)
+    assert lines(reply)[0] == "Every RFD of this pull request is already accepted: nothing to do."
+    assert lines(reply)[1].endswith(f"/blob/{BRANCH}/{RFD_PATH}) is Accepted")
 
 
 @pytest.mark.vcr
-def test_the_rfd_author_may_not_accept(tmp_path: Path) -> None:
+def test_the_rfd_author_may_not_accept(tmp_path: Path, vcr: Any) -> None:
     _, checkout = make_world(tmp_path, {"README.md": "x\n"}, {RFD_PATH: RFD_TEXT})
     assert run_bot(tmp_path, checkout, "pull_request_target", by("octocat")) == 0
+    assert [lines(text) for text in bodies_sent(vcr)] == [
+        [
+            "@octocat an RFD's author cannot accept it: ask another maintainer,"
+            " or set `accept.allow_author = true` in `.github/rfd.toml`."
+        ]
+    ]
 
 
 @pytest.mark.vcr
@@ -98,8 +116,15 @@ def test_other_labels_are_ignored(tmp_path: Path) -> None:
 
 
 @pytest.mark.vcr
-def test_config_error_is_posted_on_the_pr(tmp_path: Path) -> None:
+def test_config_error_is_posted_on_the_pr(tmp_path: Path, vcr: Any) -> None:
     broken = {".github/rfd.toml": "[labels]\nreveiw = 'rfd:review'\n"}
     _, checkout = make_world(tmp_path, broken, {RFD_PATH: RFD_TEXT})
     assert run_bot(tmp_path, checkout, "pull_request_target", by("hubot")) == 1
     assert "unknown key `labels.reveiw`" in (tmp_path / "summary.md").read_text()
+    (error,) = bodies_sent(vcr)
+    assert lines(error)[:4] == [
+        "### rfd-bot cannot read its configuration",
+        "```",
+        ".github/rfd.toml:2: unknown key `labels.reveiw`",
+        "  hint: known keys here: accept, review",
+    ]

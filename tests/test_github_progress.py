@@ -189,7 +189,7 @@ def test_a_run_marker_inside_the_text_is_not_the_runs() -> None:
 def test_refine_progress_marks_a_failed_pass_and_ends_in_a_warning() -> None:
     from types import SimpleNamespace
 
-    from bot.agent.refine import StopReason
+    from bot.agent.authoring.refine import StopReason
     from bot.events import ResultReady
     from bot.github.refine import RefineProgress
 

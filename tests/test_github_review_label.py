@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import git
+from tests.conftest import bodies_sent, git, lines
 from tests.github_world import (
     BRANCH,
     INLINE_CONFIG,
@@ -39,12 +39,21 @@ def bot_commits(origin: Path) -> list[str]:
 
 @pytest.mark.vcr
 def test_review_is_committed_posted_and_label_removed(
-    tmp_path: Path, world: tuple[Path, Path]
+    tmp_path: Path, world: tuple[Path, Path], vcr: Any
 ) -> None:
     origin, checkout = world
     assert run_bot(tmp_path, checkout, "pull_request_target", payload(LABELED)) == 0
     assert bot_commits(origin)[0] == "rfd-bot|RFD 045: review by rfd-bot"
     assert git(origin, "show", f"{BRANCH}:{REVIEW}").startswith("# Review of RFD 045")
+    review, status = bodies_sent(vcr)
+    assert lines(review)[:2] == [
+        "### 🔍 Review 1 of RFD 045 — no findings",
+        "**Nothing to fix** as far as this review sees.",
+    ]
+    assert "so this is the offline structural review." in review
+    assert f"saved as `{REVIEW}`" in review
+    assert "✓ Draft → **Discussion** → Accepted → Implemented" in lines(status)
+    assert lines(status)[2].startswith("**Next step:** 1 open review (no findings)")
 
 
 @pytest.mark.vcr
@@ -55,11 +64,19 @@ def test_redelivered_label_writes_nothing(tmp_path: Path, world: tuple[Path, Pat
 
 
 @pytest.mark.vcr
-def test_reader_is_refused_with_a_reason(tmp_path: Path, world: tuple[Path, Path]) -> None:
+def test_reader_is_refused_with_a_reason(
+    tmp_path: Path, world: tuple[Path, Path], vcr: Any
+) -> None:
     origin, checkout = world
     data = payload(LABELED, **{"sender.login": "octocat"})
     assert run_bot(tmp_path, checkout, "pull_request_target", data) == 0
     assert bot_commits(origin) == ["Test User|pr"]
+    assert [lines(text) for text in bodies_sent(vcr)] == [
+        [
+            "@octocat the rfd:review label needs write access to this repository;"
+            " you have read access."
+        ]
+    ]
 
 
 @pytest.mark.vcr
@@ -77,11 +94,17 @@ def test_bot_sender_is_refused(tmp_path: Path, world: tuple[Path, Path]) -> None
 
 
 @pytest.mark.vcr
-def test_fork_without_key_posts_but_does_not_commit(tmp_path: Path) -> None:
+def test_fork_without_key_posts_but_does_not_commit(tmp_path: Path, vcr: Any) -> None:
     origin, checkout = make_world(tmp_path, {"README.md": "hello\n"}, {})
     data = payload(LABELED, **{"pull_request.head.repo.full_name": "forker/Hello-World"})
     assert run_bot(tmp_path, checkout, "pull_request_target", data) == 0
     assert "rfd-bot" not in git(origin, "log", "--all", "--format=%an")
+    review = bodies_sent(vcr)[0]
+    assert lines(review)[0] == "### 🔍 Review of RFD 045 — no findings"
+    assert "> This PR comes from a fork, which the bot cannot push to: nothing was committed." in (
+        lines(review)
+    )
+    assert "· not saved to the branch</sub>" in review
 
 
 @pytest.mark.vcr

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.llm.base import Reply
-from tests.conftest import git
+from tests.conftest import bodies_sent, git, lines
 from tests.fakes import item_done
 from tests.github_world import (
     BRANCH,
@@ -83,20 +83,34 @@ def on_branch(origin: Path, path: str) -> str:
 
 
 @pytest.mark.vcr
-def test_status(tmp_path: Path, world: tuple[Path, Path]) -> None:
+def test_status(tmp_path: Path, world: tuple[Path, Path], vcr: Any) -> None:
     assert run_bot(tmp_path, world[1], "issue_comment", comment("/rfd status")) == 0
+    link = "https://github.com/Codertocat/Hello-World/pull/2#issuecomment-950"
+    assert [lines(text) for text in bodies_sent(vcr)] == [
+        [f"The [status comment]({link}) is up to date."]
+    ]
 
 
 @pytest.mark.vcr
-def test_help(tmp_path: Path, world: tuple[Path, Path]) -> None:
+def test_help(tmp_path: Path, world: tuple[Path, Path], vcr: Any) -> None:
     assert run_bot(tmp_path, world[1], "issue_comment", comment("/rfd help")) == 0
+    (reply,) = bodies_sent(vcr)
+    assert lines(reply)[:2] == [
+        "### RFD bot commands",
+        "| command | what it does | who may use it |",
+    ]
+    commands = [line.split("`")[1].split()[0:2] for line in lines(reply) if line.startswith("| `")]
+    assert [" ".join(c) for c in commands][:3] == ["/rfd review", "/rfd refine", "/rfd dismiss"]
 
 
 @pytest.mark.vcr
-def test_review(tmp_path: Path, world: tuple[Path, Path]) -> None:
+def test_review(tmp_path: Path, world: tuple[Path, Path], vcr: Any) -> None:
     origin, checkout = world
     assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd review")) == 0
     assert "Review of RFD 045" in on_branch(origin, "docs/rfd/.state/045/reviews/1795831200.md")
+    review, status = bodies_sent(vcr)
+    assert lines(review)[0] == "### 🔍 Review 2 of RFD 045 — no findings"  # after the old one
+    assert lines(status)[2].startswith("**Next step:** 2 open reviews (no findings)")
 
 
 @pytest.mark.vcr
@@ -113,15 +127,20 @@ def test_review_rerun_after_posting_failed_posts_the_committed_review(
 
 
 @pytest.mark.vcr
-def test_dismiss_all(tmp_path: Path, world: tuple[Path, Path]) -> None:
+def test_dismiss_all(tmp_path: Path, world: tuple[Path, Path], vcr: Any) -> None:
     origin, checkout = world
     assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd dismiss all")) == 0
     files = git(origin, "ls-tree", "-r", "--name-only", BRANCH).split()
     assert OLD_REVIEW not in files and RFD_PATH in files
+    (status,) = bodies_sent(vcr)
+    assert lines(status)[2] == (
+        "**Next step:** label `rfd:review` or comment `/rfd review` for a review."
+        " Once the discussion has settled, accept it with `/rfd accept` or the `rfd:accept` label."
+    )
 
 
 @pytest.mark.vcr
-def test_dismiss_by_number_keeps_the_others(tmp_path: Path) -> None:
+def test_dismiss_by_number_keeps_the_others(tmp_path: Path, vcr: Any) -> None:
     # reviews are numbered oldest first, as `/rfd status` lists them
     reviews = [f"docs/rfd/.state/045/reviews/{stamp}.md" for stamp in (1795820000, 1795825000)]
     files = {RFD_PATH: RFD_TEXT, OLD_REVIEW: "# Review 3\n"}
@@ -132,6 +151,8 @@ def test_dismiss_by_number_keeps_the_others(tmp_path: Path) -> None:
         p for p in git(origin, "ls-tree", "-r", "--name-only", BRANCH).split() if "/reviews/" in p
     ]
     assert kept == [reviews[1]]
+    (status,) = bodies_sent(vcr)
+    assert lines(status)[2].startswith("**Next step:** 1 open review (no findings)")
 
 
 @pytest.mark.vcr
@@ -317,9 +338,15 @@ def test_refine_without_a_key_says_so(tmp_path: Path, world: tuple[Path, Path]) 
 
 
 @pytest.mark.vcr
-def test_implement_without_a_key_says_so(tmp_path: Path) -> None:
+def test_implement_without_a_key_says_so(tmp_path: Path, vcr: Any) -> None:
     _, checkout = accepted_world(tmp_path)
     assert run_bot(tmp_path, checkout, "issue_comment", implement_comment()) == 0
+    (reply,) = bodies_sent(vcr)
+    assert lines(reply)[0].startswith(
+        "`/rfd implement` needs an AI provider key and this run has none"
+        " (fork PRs never get one): nothing was changed. **Next step:** a maintainer adds the"
+        " `ANTHROPIC_API_KEY` secret (or `OPENAI_API_KEY`)"
+    )
 
 
 @pytest.mark.vcr
@@ -483,7 +510,7 @@ def test_implement_with_failing_checks_opens_a_pr_that_records_nothing(
 
 @pytest.mark.vcr
 def test_implement_takes_the_phase_by_its_label(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vcr: Any
 ) -> None:
     """`/rfd implement 3a`: branch rfd/045-phase-3a, PR "RFD 045, phase 3a: …", phases/3a.md."""
     texts = (
@@ -498,16 +525,27 @@ def test_implement_takes_the_phase_by_its_label(
     summary = git(origin, "show", "rfd/045-phase-3a:docs/rfd/.state/045/phases/3a.md")
     assert summary == "The endpoint streams the export.\n"
     assert "Research phase 3a" in str(llm.requests[0])
+    progress, pr_body, _, outcome = bodies_sent(vcr)
+    assert lines(progress)[0] == "### ⏳ Implementing RFD 045, phase 3a: Endpoint"
+    assert lines(pr_body)[:2] == [
+        "Phase 3a of RFD 045: Endpoint.",
+        "The endpoint streams the export.",
+    ]
+    assert lines(outcome)[0].startswith("### ✅ RFD 045, phase 3a: Endpoint — pull request [#3](")
+    assert "- [x] 1. Add the endpoint" in lines(outcome)
 
 
 @pytest.mark.vcr
 def test_implement_of_a_phase_the_plan_lacks_names_its_phases(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vcr: Any
 ) -> None:
     scripted_model(monkeypatch)
     origin, checkout = accepted_world(tmp_path, "0", "3a")
     assert run_bot(tmp_path, checkout, "issue_comment", implement_comment("/rfd implement 3c")) == 0
     assert "rfd/045-phase-3c" not in git(origin, "branch", "--list")
+    assert [lines(text) for text in bodies_sent(vcr)] == [
+        ["RFD 045 has no phase 3c: its phases are 0, 3a."]
+    ]
 
 
 @pytest.mark.vcr
@@ -536,10 +574,19 @@ def test_implement_reuses_the_pr_a_failed_run_opened(
 
 
 @pytest.mark.vcr
-def test_implement_refuses_a_stray_branch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_implement_refuses_a_stray_branch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vcr: Any
+) -> None:
     """Someone's own `rfd/045-phase-1` without a phase summary is neither reused nor overwritten."""
     scripted_model(monkeypatch)
     origin, checkout = accepted_world(tmp_path)
     git(origin, "branch", "rfd/045-phase-1", "main")
     assert run_bot(tmp_path, checkout, "issue_comment", implement_comment()) == 0
     assert git(origin, "rev-parse", "rfd/045-phase-1") == git(origin, "rev-parse", "main")
+    assert [lines(text) for text in bodies_sent(vcr)] == [
+        [
+            "Branch `rfd/045-phase-1` exists but holds no `docs/rfd/.state/045/phases/1.md`,"
+            " so it is not an earlier run's work: delete the branch (or rename it), then comment"
+            " `/rfd implement 1` again."
+        ]
+    ]

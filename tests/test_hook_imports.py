@@ -46,7 +46,7 @@ _DOCUMENT = (
     "bot.model.markdown",
     "bot.model.status",
 )
-_GIT = ("hooks._changes", "hooks._git", "hooks._history", "hooks._spawn")
+_GIT = ("hooks._changes", "hooks._git")
 OWN = {
     "rfd-lint": {
         *_READ,
@@ -54,10 +54,7 @@ OWN = {
         "bot.config.discovery",
         "bot.lifecycle",
         "bot.lifecycle.lint",
-        "bot.lifecycle.lint_graph",
-        "bot.lifecycle.lint_sections",
         "bot.templates",
-        "hooks._statuses",
         "hooks.rfd_lint",
         # the adoption baseline (grandfathered findings) is read by hooks._transitions
         *_GIT,
@@ -71,7 +68,6 @@ OWN = {
         "bot.model.plan",
         "bot.model.process",
         "hooks._gates",
-        "hooks._statuses",
         "hooks._transitions",
         "hooks.rfd_status",
     },
@@ -79,7 +75,6 @@ OWN = {
         *_READ,
         "bot.core.secret_shapes",
         "bot.model.plan",
-        "hooks._secrets",
         "hooks._state_files",
         "hooks.rfd_state",
     },

@@ -254,7 +254,7 @@ def test_a_commit_without_rfds_costs_next_to_nothing(git_repo: Path, hook_id: st
     script = (
         f"import sys; from hooks.{module} import main; code = main({files!r}); "
         "print(sorted(m for m in sys.modules "
-        "if m.startswith(('bot.', 'hooks._spawn', 'subprocess', 'json'))))"
+        "if m.startswith(('bot.', 'hooks._git', 'subprocess', 'json'))))"
     )
     env = {**os.environ, "PYTHONPATH": str(CHECKOUT)}
     proc = subprocess.run(
@@ -265,7 +265,7 @@ def test_a_commit_without_rfds_costs_next_to_nothing(git_repo: Path, hook_id: st
         text=True,
         check=True,
     )
-    extra = ", 'hooks._spawn'" if hook_id == "rfd-status" else ""
+    extra = ", 'hooks._git'" if hook_id == "rfd-status" else ""
     # bot.model.lint_codes: the table of rule codes (no imports) the configuration reader checks
     loaded = "'bot.core', 'bot.core.errors', 'bot.model', 'bot.model.lint_codes'"
     assert proc.stdout.strip() == f"[{loaded}{extra}]"

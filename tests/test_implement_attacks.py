@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.agent.isolation import Mechanism, works
+from bot.agent.implementation.isolation import Mechanism, works
 from tests.conftest import git, rfd_text, write_rfd
 from tests.fakes import ScriptedLLM, item_done, reply, scripted_providers
 from tests.hostile import (

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bot.agent.isolation import Mechanism, choose, works
+from bot.agent.implementation.isolation import Mechanism, choose, works
 from tests.conftest import git, rfd_text, write_rfd
 from tests.fakes import ScriptedLLM, item_done, reply, scripted_providers
 from tests.github_world import RFD_PATH, RFD_TEXT, make_world, payload, run_bot

@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 
 import pytest
 
-from bot.agent.copy_changes import bounds_for
+from bot.agent.implementation.work_copy import bounds_for
 from bot.config.load import load
 from bot.github.implement.artifact import BUNDLE, MANIFEST
 from tests.conftest import git

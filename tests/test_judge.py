@@ -140,7 +140,7 @@ def judge_config(**steps: Any) -> Config:
 
 
 def judged_refine(tmp_path: Path, config: Config, llm: ScriptedLLM) -> Any:
-    from bot.agent.refine import ReviewText, refine
+    from bot.agent.authoring.refine import ReviewText, refine
     from tests.agent_support import make_repo
 
     repo = make_repo(tmp_path, config)
@@ -174,7 +174,7 @@ def test_the_judges_calls_are_in_the_usage_ledger_of_the_step_it_judges(tmp_path
 
 
 def test_the_judges_calls_count_against_the_steps_budget(tmp_path: Path) -> None:
-    from bot.agent.refine import StopReason
+    from bot.agent.authoring.refine import StopReason
 
     steps = [reply("", EDIT), verdict("PASS"), reply("CONVERGED"), verdict("PASS")]
     repo, run = judged_refine(tmp_path, judge_config(refine=120), ScriptedLLM(steps))

@@ -9,7 +9,7 @@ import pytest
 
 from bot.config.load import Config, parse
 from bot.core.errors import ConfigError, ProviderError
-from bot.llm.offline import OfflineLLM
+from bot.llm.base import OfflineLLM
 from bot.llm.openai import OpenAILLM
 from bot.llm.select import NONE_SET, Providers, select
 

@@ -1,4 +1,4 @@
-"""bot.llm.warm: the SDK a step will call is imported in the background; no model, no SDK.
+"""bot.llm.select: the SDK a step will call is imported in the background; no model, no SDK.
 
 Plus the events as the action runs them, in a fresh interpreter: an offline review and an
 event that reaches no model import no SDK at all.
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.config.load import Config, parse
-from bot.llm.warm import sdk_for
+from bot.llm.select import sdk_for
 from tests.github_world import NOW, RFD_PATH, RFD_TEXT, event_env, make_world, payload
 
 CHECKOUT = Path(__file__).resolve().parent.parent
@@ -54,7 +54,7 @@ def _modules_after(code: str, env: dict[str, str]) -> list[str]:
 
 def test_warm_up_imports_the_sdk_in_the_background_and_only_with_a_model() -> None:
     code = (
-        "import json, sys; from bot.config.load import Config; from bot.llm.warm import warm_up; "
+        "import json, sys; from bot.config.load import Config; from bot.llm.select import warm_up; "
         "thread = warm_up(Config(), dict(__import__('os').environ), 'review'); "
         "thread and thread.join(); print(json.dumps(sorted(sys.modules)))"
     )

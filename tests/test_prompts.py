@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.ai.answers import SHARED_VARIABLES
+from bot.ai.shared import SHARED_VARIABLES
 from bot.core.errors import FileNotFound, ValidationError
 from bot.llm.prompts import STEPS, Prompts
 

@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from bot.agent.permission import Mode
-from bot.agent.refine import StopReason, refine
-from bot.agent.session import Session
+from bot.agent.authoring.refine import StopReason, refine
+from bot.agent.conversation.session import Session
 from bot.agent.steps import active_reviews
+from bot.agent.toolbox.permission import Mode
 from bot.ai.plan import extract_plan_called
 from bot.ai.review import ai_review
 from bot.model.reviews import render

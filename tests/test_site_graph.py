@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from bot.site.graph import Edge, build
+from bot.site.graph import Edge, build, draw, layers, positions
 from bot.site.records import SiteRfd
-from bot.site.svg import draw, layers, positions
 
 
 def rfd(rid: str, status: str = "Draft", **links: tuple[str, ...]) -> SiteRfd:

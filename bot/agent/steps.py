@@ -1,6 +1,6 @@
 """The agent steps as the CLI calls them: a workspace and an RFD query in, a result out.
 
-Each function resolves the RFD, builds a :class:`~bot.agent.session.Session` on the
+Each function resolves the RFD, builds a :class:`~bot.agent.conversation.session.Session` on the
 workspace (``--yes`` → no questions; no terminal → only configured writes) and runs
 the step.  What to save or show afterwards (the phase summary, the dismiss prompt,
 usage) stays with the caller.
@@ -14,16 +14,23 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bot.agent import author as authoring
-from bot.agent.author import AuthorResult
-from bot.agent.context import Step
-from bot.agent.copy_changes import Taken, apply, bounds_for, collect, held_values
-from bot.agent.implement import ImplementResult, implement
-from bot.agent.permission import Prompter
-from bot.agent.phase_work import prepare
-from bot.agent.refine import RefineResult, ReviewText, refine
-from bot.agent.session import Session
-from bot.agent.work_copy import WorkCopy, opened
+from bot.agent.authoring import author as authoring
+from bot.agent.authoring.author import AuthorResult
+from bot.agent.authoring.refine import RefineResult, ReviewText, refine
+from bot.agent.conversation.session import Session
+from bot.agent.implementation.phase_work import prepare
+from bot.agent.implementation.run import ImplementResult, implement
+from bot.agent.implementation.work_copy import (
+    Taken,
+    WorkCopy,
+    apply,
+    bounds_for,
+    collect,
+    held_values,
+    opened,
+)
+from bot.agent.toolbox.base import Step
+from bot.agent.toolbox.permission import Prompter
 from bot.core.secret_values import SecretValues
 from bot.events import Notice
 
@@ -66,12 +73,14 @@ def refine_rfd(ws: Workspace, query: str, **options: Any) -> RefineResult:
     doc = ws.document(query)
     if doc.status is not Status.ACCEPTED:
         return refine(session, active_reviews(session))
-    from bot.agent.refine_impl import refine_implementation
+    from bot.agent.implementation.refine import refine_implementation
 
     reviews = active_reviews(session, impl=True)
     context = _implementation(ws, session, doc)
     values = held_values(ws.config, os.environ)
-    with opened(ws.root) as copy:  # as implement: the model works in a copy (bot.agent.work_copy)
+    with opened(
+        ws.root
+    ) as copy:  # as implement: the model works in a copy (bot.agent.implementation.work_copy)
         session = replace(session, work_root=copy.path, secrets=values)
         try:
             return refine_implementation(session, doc.text, reviews, context)
@@ -106,8 +115,9 @@ def implement_rfd(
     """``rfd implement``: the next (or given) phase — a label such as ``3a``, or a position
     as an ``int`` — the caller saves ``phases/<label>.md``.  ``meter`` (from
     :func:`implement_meter`) lets the caller show what was spent when the run fails.
-    The model works in a copy of the repository (:mod:`bot.agent.work_copy`); what it
-    changed there is taken into ``ws.root`` as validated data (:mod:`bot.agent.copy_changes`)
+    The model works in a copy of the repository (:mod:`bot.agent.implementation.work_copy`); what it
+    changed there is taken into ``ws.root`` as validated data
+    (:mod:`bot.agent.implementation.work_copy`)
     even when the run stops, and each change left out is a warning and in the result.
     ``environ``: where the job's secrets are (default: the process environment)."""
     session = session_for(ws, query, **options)

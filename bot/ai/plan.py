@@ -2,7 +2,7 @@
 
 ``accept`` tries :func:`bot.model.plan.extract` first (no tokens).  Only when that finds
 nothing usable does it call :func:`extract_plan`: one forced tool call with
-:data:`~bot.ai.answers.PLAN_SCHEMA`, whose answer is validated exactly like a hand-written
+:data:`~bot.ai.shared.PLAN_SCHEMA`, whose answer is validated exactly like a hand-written
 ``plan.json``.  Any failure raises ProviderError, and the caller promotes nothing.
 """
 
@@ -11,9 +11,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from bot.ai.answers import PLAN_TOOL
 from bot.ai.call import Called, call, tool_input
-from bot.ai.shared import shared_request
+from bot.ai.shared import PLAN_TOOL, shared_request
 from bot.core.errors import InvalidStructure, ParseError, ProviderError
 from bot.llm.guard import require_input
 

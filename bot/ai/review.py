@@ -15,10 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bot.ai.answers import REVIEW_TOOL
 from bot.ai.call import Doc, build, call, tool_input
 from bot.ai.impl_diff import review_diff
-from bot.ai.shared import shared_request
+from bot.ai.shared import REVIEW_TOOL, shared_request
 from bot.ai.steer import Steer, steered
 from bot.llm.base import Request, Usage
 from bot.llm.guard import require_input

@@ -117,7 +117,7 @@ COMMANDS: dict[str, Entry] = {
         "Refine the RFD from its active reviews (rule of five), then offer to dismiss them.",
     ),
     "implement": Entry(
-        "bot.cli.ai_implement:implement",
+        "bot.cli.ai:implement",
         "Implement the next phase: research → plan → one item at a time → summary.",
     ),
     "author": Entry(

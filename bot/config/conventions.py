@@ -2,7 +2,7 @@
 
 Each :class:`Convention` is a configuration key, the value the corpus shows, and the
 evidence in words ("7 of 7 drafts live there"), which ``rfd init`` writes as a comment
-above the key.  :mod:`bot.lifecycle.adopt` gathers the files and the history and writes the file.
+above the key.  :mod:`bot.lifecycle.adoption` gathers the files and the history and writes the file.
 """
 
 from __future__ import annotations

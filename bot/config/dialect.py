@@ -1,7 +1,7 @@
 """Which RFD dialect a corpus speaks: its layout, the form of its headers, its status words.
 
 Pure: paths, texts and the status changes git history shows in, findings with their evidence
-out.  ``rfd init`` (:mod:`bot.lifecycle.adopt`) writes them into ``.github/rfd.toml``: the
+out.  ``rfd init`` (:mod:`bot.lifecycle.adoption`) writes them into ``.github/rfd.toml``: the
 layout and form as comments, the words as the ``[statuses]`` table (word → stage), each
 under the evidence it was chosen from.
 """

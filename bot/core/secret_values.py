@@ -4,7 +4,7 @@
 actual values in the environment (``GITHUB_TOKEN``, model keys, ``DATABASE_URL``…) and
 finds them plain, reversed, hex, URL-encoded and base64-encoded at each of the three
 byte alignments — so a token that a hostile command reversed or encoded is still found.
-:func:`bot.core.redact.redact` (every post) and :mod:`bot.agent.commit_guard` (every
+:func:`bot.core.redact.redact` (every post) and :mod:`bot.agent.implementation.commit_guard` (every
 commit) use both detectors.
 """
 

@@ -122,7 +122,7 @@ class ToolCallModified(Event):
     tool: str
     plugin: str
     changes: tuple[str, ...]
-    """One line per argument: ``path: "a" → "b"`` (values cut, see bot.agent.calls)."""
+    """One line per argument: ``path: "a" → "b"`` (values cut, see bot.agent.toolbox.calls)."""
 
 
 @dataclass(frozen=True, kw_only=True)

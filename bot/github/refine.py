@@ -35,7 +35,7 @@ from bot.github.targets import pull_of, targets
 from bot.model import checklist
 
 if TYPE_CHECKING:
-    from bot.agent.refine import RefineResult
+    from bot.agent.authoring.refine import RefineResult
     from bot.lifecycle.workspace import Workspace
 
 MAX_PASSES = 5
@@ -76,7 +76,7 @@ class RefineProgress:
         """The outcome; a loop that stopped on a failed pass ends in a warning, that pass
         marked failed with its reason (see ``REFINE_FAILED`` in :mod:`bot.github.refine`).
         ``note``: what the passes changed and what was committed (the run's answer)."""
-        from bot.agent.refine import StopReason
+        from bot.agent.authoring.refine import StopReason
         from bot.core.text import plural
 
         stop = result.stop.value
@@ -132,7 +132,7 @@ def refine_progress(ctx: Context, ws: Workspace, rid: str) -> Iterator[RefinePro
 
 
 if TYPE_CHECKING:
-    from bot.agent.refine import RefineResult
+    from bot.agent.authoring.refine import RefineResult
     from bot.lifecycle.workspace import Workspace
 
 REFINE_FAILED = (
@@ -149,7 +149,7 @@ NOTE_CHARS = 200
 
 
 def do_refine(ctx: Context, command: Command) -> str:
-    from bot.agent.refine import StopReason
+    from bot.agent.authoring.refine import StopReason
     from bot.agent.steps import refine_rfd
 
     if not has_model(ctx, "refine", command.model):
@@ -172,7 +172,7 @@ def do_refine(ctx: Context, command: Command) -> str:
 
 def refined_note(ws: Workspace, rid: str, result: RefineResult, done: str) -> str:
     """What the passes changed, the reviews addressed (by number), and the commit."""
-    from bot.agent.refine import StopReason
+    from bot.agent.authoring.refine import StopReason
 
     failed = result.stop in (StopReason.INTERRUPTED, StopReason.BUDGET)
     last = result.passes[-1].number if result.passes else 0
@@ -201,7 +201,9 @@ def refined_note(ws: Workspace, rid: str, result: RefineResult, done: str) -> st
 
 def _note(reply: str) -> str:
     """The model's own words on a pass: its first line, cut short (empty when none)."""
-    from bot.agent.refine import CONVERGED  # the word that ends the loop: no note of its own
+    from bot.agent.authoring.refine import (
+        CONVERGED,  # the word that ends the loop: no note of its own
+    )
 
     said = (line.strip() for line in reply.splitlines())
     first = next((line for line in said if line and not CONVERGED.match(line)), "")

@@ -21,7 +21,7 @@ from bot.forge.comments import carries, marker
 from bot.forge.github import GitHubForge, RepoApi
 from bot.github.failure import FAILED, retry_text, steps_done
 from bot.github.run import Context, Delivery, JobStage, Summary, stage_of, with_run_link
-from bot.llm.warm import warm_up
+from bot.llm.select import warm_up
 
 log = logging.getLogger(__name__)
 

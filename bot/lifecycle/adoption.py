@@ -5,24 +5,44 @@ commit: what the hooks never gate nor report again, see :mod:`bot.model.baseline
 when ``.github/rfd.toml`` has no ``[process]`` table yet, appends the rules the history
 shows (:mod:`bot.model.process_detect`), each with its evidence.  History is read with two
 ``git log`` and one ``git cat-file``.
+
+Adopting a repository that already has RFDs: find them, read them and their history,
+and write the conventions they show into ``.github/rfd.toml``, each with its evidence.
+
+The edge around :mod:`bot.config.conventions` (which decides from plain data): it walks the
+repository, reads the RFD directory, asks git which drafts were added when, and renders
+the configuration file.
+
+The status changes an RFD corpus's git history shows: which word moved to which, how often.
+
+``rfd init`` writes them as evidence beside ``[statuses]`` and as ``[transitions]``.  One
+``git log -p`` of the RFD directory, read for removed and added status lines.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
+from bot.config import conventions, dialect
+from bot.config.conventions import Convention, Corpus
+from bot.config.dialect import status_word_in_line
 from bot.config.load import CONFIG_PATH, Config
 from bot.config.repo_templates import is_template
-from bot.core.errors import RfdError
+from bot.core.errors import RfdError, UnreadableCorpus
+from bot.core.text import plural
 from bot.lifecycle import lint_corpus
 from bot.model import baseline, plan
 from bot.model.document import Document, parse
-from bot.model.ids import DOCUMENT_NAMES, split_path
+from bot.model.ids import DOCUMENT_NAMES, split_file_name, split_path
 from bot.model.process_detect import History, RfdFacts, Setting, detect, render
 from bot.model.status import Status
+from bot.model.vocabulary import use
 from bot.state import StateStore
 
 PROCESS_KEPT = "kept the [process] table of {config}; these are what the history shows:"
@@ -177,3 +197,277 @@ def _git(root: Path, *args: str, ok: tuple[int, ...] = (0,)) -> str:
             hint="run rfd adopt at the root of a git repository",
         )
     return proc.stdout if proc.returncode == 0 else ""
+
+
+MAX_DEPTH = 4
+SKIPPED_DIRS = frozenset({"node_modules", "venv", "target", "build", "dist", "vendor"})
+
+HEADER = """\
+# rfd-bot configuration, detected by `rfd init` from the RFDs already in this repository:
+# each setting says above it what it was detected from. Change any of them; every key,
+# its default and meaning are in the README. Unknown keys and bad values are errors.
+"""
+
+LABELS = """
+[labels]
+review = "rfd:review"     # PR label: AI review of the changed RFDs
+accept = "rfd:accept"     # PR label: accept (promote) the changed RFDs
+"""
+
+
+def find_rfd_dir(root: Path) -> tuple[str, int] | None:
+    """The directory holding the most published RFD files (``NNN-slug.md``, templates not
+    counted) and how many, None when the repository has none."""
+    counts: Counter[str] = Counter()
+    for folder, names in _walk(root):
+        shapes = conventions.TEMPLATE_SHAPES
+        found = [
+            n for n in names if _is_published_name(n) and not any(is_template(n, s) for s in shapes)
+        ]
+        if found:
+            counts[folder] += len(found)
+        parent, _, base = folder.rpartition("/")
+        if base.isdigit() and any(n in DOCUMENT_NAMES for n in names):
+            counts[parent or "."] += 1  # a directory per RFD: rfd/0001/README.md
+    if not counts:
+        return None
+    return counts.most_common(1)[0]
+
+
+def _is_published_name(name: str) -> bool:
+    parts = split_file_name(name)
+    return parts is not None and not parts[0].draft
+
+
+def _walk(root: Path) -> list[tuple[str, list[str]]]:
+    out: list[tuple[str, list[str]]] = []
+    for current, dirs, names in os.walk(root):
+        relative = Path(current).relative_to(root).as_posix()
+        depth = 0 if relative == "." else relative.count("/") + 1
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS]
+        if depth >= MAX_DEPTH:
+            dirs[:] = []
+        out.append((relative, names))
+    return out
+
+
+def gather(root: Path, rfd_dir: str) -> Corpus:
+    """The RFD directory's Markdown files (state directory and hidden folders left out),
+    the RFDs among them, and the drafts its history added."""
+    base = root / rfd_dir
+    files = tuple(
+        (f"{folder}/{name}".removeprefix("./"), _read(base / folder / name))
+        for folder, names in _walk(base)
+        for name in sorted(names)
+        if name.endswith((".md", ".adoc"))
+    )
+    shape = conventions.detect_templates(files)
+    documents = tuple(
+        doc for path, text in files if not is_template(path, shape) for doc in _parsed(path, text)
+    )
+    return Corpus(files, documents, _drafts_added(root, rfd_dir))
+
+
+def candidates(corpus: Corpus) -> list[tuple[str, str]]:
+    """The files that look like RFDs by their path (numbered, templates left out)."""
+    shape = conventions.detect_templates(corpus.files)
+    return [
+        (path, text)
+        for path, text in corpus.files
+        if split_path(path) is not None and not is_template(path, shape)
+    ]
+
+
+def unreadable(corpus: Corpus, rfd_dir: str) -> list[str]:
+    """``path: why`` for each RFD-looking file that does not parse (paths from the root)."""
+    problems = []
+    for path, text in sorted(candidates(corpus)):
+        try:
+            parse(text, path)
+        except RfdError as err:
+            line = f":{err.line}" if err.line else ""
+            problems.append(f"{rfd_dir}/{path}{line}: {err.message}")
+    return problems
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""  # lint reports unreadable files; detection just does not count them
+
+
+def _parsed(path: str, text: str) -> list[Document]:
+    if split_path(path) is None:
+        return []
+    try:
+        return [parse(text, path)]
+    except RfdError:
+        return []
+
+
+def _drafts_added(root: Path, rfd_dir: str) -> tuple[tuple[int, int], ...] | None:
+    """Each draft number the history added, oldest first, with the highest draft number
+    present just before; None outside git or without history."""
+    command = ["git", "log", "--reverse", "--no-renames", "--format=@%h", "--name-status"]
+    try:
+        done = subprocess.run(
+            [*command, "--", rfd_dir], cwd=root, capture_output=True, text=True, check=False
+        )
+    except OSError:
+        return None
+    if done.returncode != 0:
+        return None
+    present: set[int] = set()
+    added: list[tuple[int, int]] = []
+    before = 0  # the highest draft number present before the commit being read
+    for line in done.stdout.splitlines():
+        if line.startswith("@"):
+            before = max(present, default=0)
+            continue
+        kind, _, path = line.partition("\t")
+        parts = split_file_name(path.rpartition("/")[2])
+        if parts is None or not parts[0].draft:
+            continue
+        number = parts[0].number
+        if kind == "A" and number not in present:
+            added.append((number, before))
+            present.add(number)
+        elif kind == "D":
+            present.discard(number)
+    return tuple(added) or None
+
+
+def render_config(rfd_dir: str, published: int, found: list[Convention], statuses: str) -> str:
+    """The configuration file: each detected setting under a comment giving its evidence."""
+    lines = [HEADER.rstrip("\n"), f"# Statuses in use: {statuses or 'none'}.", "", "[rfd]"]
+    lines += [
+        f"# {rfd_dir} — {plural(published, 'published RFD')} live there",
+        _pair("dir", rfd_dir),
+    ]
+    table = "rfd"
+    for convention in found:
+        section, _, key = convention.key.partition(".")
+        if section != table:
+            lines += ["", f"[{section}]"]
+            table = section
+        lines += [f"# {convention.evidence}", _pair(key, convention.value)]
+    return "\n".join(lines) + "\n" + LABELS
+
+
+def _pair(key: str, value: str | int | tuple[str, ...]) -> str:
+    if isinstance(value, tuple):
+        return f"{key} = [{', '.join(map(_string, value))}]"
+    return f"{key} = {value if isinstance(value, int) else _string(value)}"
+
+
+def _string(text: str) -> str:
+    """A TOML basic string (JSON's escapes are TOML's, for what JSON emits)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def detected_config(root: Path) -> str | None:
+    """The configuration ``rfd init`` writes for a repository with RFDs (None without);
+    UnreadableCorpus, writing nothing, when most of the RFDs it found cannot be read."""
+    where = find_rfd_dir(root)
+    if where is None:
+        return None
+    rfd_dir, published = where
+    own = _own_words(root)  # a [statuses] table written by hand before running init again
+    use(own)
+    corpus = gather(root, rfd_dir)
+    found_dialect = dialect.detect(candidates(corpus), status_changes(root, rfd_dir))
+    if found_dialect.own_words:
+        use({w.word: w.stage.value for w in found_dialect.words if w.stage is not None})
+        corpus = gather(root, rfd_dir)  # read again, in the repository's words
+    try:
+        _check_readable(rfd_dir, corpus, found_dialect)
+        found = conventions.detect(corpus)
+        text = render_config(rfd_dir, published, found, conventions.statuses_in_use(corpus))
+    finally:
+        use({})
+    return _with_dialect(text, found_dialect)
+
+
+def _own_words(root: Path) -> dict[str, str]:
+    """The ``[statuses]`` of an existing configuration (empty without one, or a broken one:
+    rfd init reports that elsewhere)."""
+    from bot.config.load import CONFIG_PATH, load_config
+    from bot.core.errors import ConfigError
+
+    if not (root / CONFIG_PATH).is_file():
+        return {}
+    try:
+        return {word: stage for word, stage in load_config(root).statuses.items()}
+    except ConfigError:
+        return {}
+
+
+CANNOT_READ = "rfd cannot read the RFDs it found in {rfd_dir}/: {read} of {found} parse"
+CANNOT_READ_HINT = (
+    "nothing was written. Below is what rfd could not handle; fix those documents, or map "
+    "unknown status words in a [statuses] table of .github/rfd.toml, then run rfd init again"
+)
+
+
+def _check_readable(rfd_dir: str, corpus: Corpus, found: dialect.Dialect) -> None:
+    """UnreadableCorpus unless at least half of the RFD-looking documents parse."""
+    total = len(candidates(corpus))
+    if total and len(corpus.documents) * 2 >= total and not found.unmapped:
+        return
+    problems = unreadable(corpus, rfd_dir)
+    if found.unmapped:
+        problems.insert(0, f"status words with no known meaning: {', '.join(found.unmapped)}")
+    message = CANNOT_READ.format(rfd_dir=rfd_dir, read=len(corpus.documents), found=total)
+    shown = tuple(problems[:MAX_SHOWN]) + (
+        (f"… and {len(problems) - MAX_SHOWN} more",) if len(problems) > MAX_SHOWN else ()
+    )
+    raise UnreadableCorpus(message, hint=CANNOT_READ_HINT, alternatives=shown)
+
+
+MAX_SHOWN = 12
+
+
+def _with_dialect(text: str, found: dialect.Dialect) -> str:
+    """The configuration with the dialect's evidence in its header and, for a corpus with
+    its own status words, its ``[statuses]`` table."""
+    head, _, rest = text.partition("\n# Statuses in use:")
+    lines = [head, f"# Layout: {found.layout_evidence}.", f"# Header: {found.form_evidence}."]
+    text = "\n".join(lines) + "\n# Statuses in use:" + rest
+    if found.own_words:
+        text = text.rstrip("\n") + "\n" + "\n".join(dialect.render_statuses(found)) + "\n"
+    return text
+
+
+def status_changes(root: Path, rfd_dir: str) -> Counter[tuple[str, str]]:
+    """How often the history changed an RFD's status word from one word to another (a
+    removed and an added status line in one file of one commit)."""
+    command = ["git", "log", "--format=@%h", "-p", "--unified=0", "--no-renames", "--no-color"]
+    try:
+        done = subprocess.run(
+            [*command, "--", rfd_dir],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=False,
+            errors="replace",
+        )
+    except OSError:
+        return Counter()
+    changes: Counter[tuple[str, str]] = Counter()
+    old: str | None = None
+    for line in done.stdout.splitlines() if done.returncode == 0 else ():
+        if line.startswith(("@", "diff --git")):
+            old = None
+        elif line.startswith("-") and not line.startswith("---"):
+            old = _word_of(line[1:]) or old
+        elif line.startswith("+") and not line.startswith("+++") and old is not None:
+            new = _word_of(line[1:])
+            if new is not None and new != old:
+                changes[(old, new)] += 1
+                old = None
+    return changes
+
+
+def _word_of(line: str) -> str | None:
+    return status_word_in_line(line)

@@ -3,21 +3,39 @@ template (rfd-bot's built-in templates only as the fallback), the author from gi
 
 Pure but for two reads: the repository's template file and the state directory's
 draft numbers (through :mod:`bot.state.drafts`).
+
+A new RFD in a corpus of another dialect: its layout, its id rule, its header form.
+
+- a directory per RFD (Oxide, Joyent): the next number, padded as the directories are,
+  ``<dir>/NNNN/README.md`` (``README.adoc`` where the corpus writes AsciiDoc);
+- RFC-style files numbered by pull request: ``<dir>/0000-slug.md``, as these repositories
+  do — the number is the pull request's, known once it is opened; rename the file then
+  (``git mv text/0000-slug.md text/0812-slug.md``).  The hooks accept a ``0000`` file as a
+  proposal that has no number yet.
+
+The text is the repository's template when it has one (``0000-template.md`` at the root or
+beside the RFCs, or ``[rfd] templates``), else the newest RFD's header keys and section titles,
+with the first word of the draft stage (``prediscussion``, ``predraft``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import NamedTuple
 
 from bot import templates
 from bot.config import repo_templates
-from bot.config.discovery import RfdFile
+from bot.config.discovery import RfdFile, next_number
 from bot.config.load import Config
-from bot.core.errors import InvalidStructure, ValidationError
+from bot.core.errors import AlreadyExists, InvalidStructure, ValidationError
 from bot.model import document
-from bot.model.ids import RfdId
+from bot.model.document import ADOC, LIST, Document
+from bot.model.ids import DOCUMENT_NAMES, RfdId
+from bot.model.markdown import split_lines
 from bot.model.status import Status
+from bot.model.vocabulary import word_for
 from bot.state import StateStore
 from bot.state import drafts as state_drafts
 
@@ -84,3 +102,141 @@ def fill(text: str, rfd_id: RfdId, title: str, authors: str, date: str) -> str:
     key = next((k for k in ("Authors", "Author") if doc.field(k) is not None), "Authors")
     text = document.set_field(text, key, authors)
     return document.set_field(text, "Date", date)
+
+
+RFC_TEMPLATES = ("0000-template.md", "template.md")
+"""Where RFC repositories keep their template: at the root or beside the RFCs."""
+PER_DOCUMENT = frozenset(
+    {
+        "state",
+        "stage",
+        "status",
+        "authors",
+        "author",
+        "discussion",
+        "labels",
+        "prs",
+        "start-date",
+        "release-date",
+        "release-versions",
+        "title",
+    }
+)
+"""Keys whose value belongs to one RFD: a new one starts them afresh."""
+PROPOSAL = 0
+"""The number of an RFC whose pull request is not open yet (``0000-slug.md``)."""
+
+
+class Shape(NamedTuple):
+    directory: bool
+    """A directory per RFD (else a file per RFD, numbered by pull request)."""
+    sample: Document
+    """The newest RFD: its header keys, heading and sections are the corpus's way."""
+    digits: int
+
+
+def shape_of(files: list[RfdFile], read: Callable[[RfdFile], Document]) -> Shape | None:
+    """The dialect of the corpus, None for rfd-bot's own (flat files with a field list)."""
+    published = [f for f in files if not f.rfd_id.draft and f.rfd_id.number != PROPOSAL]
+    if not published:
+        return None
+    sample = read(max(published, key=lambda f: f.rfd_id))
+    directory = sum(f.name in DOCUMENT_NAMES for f in published) * 2 >= len(published)
+    if sample.form == LIST and not directory:
+        return None
+    digits = max(f.rfd_id.digits for f in published)
+    return Shape(directory, sample, digits)
+
+
+def place(root: Path, rfd_dir: str, files: list[RfdFile], shape: Shape, slug: str) -> Path:
+    """Where the new RFD goes: the next numbered directory, or ``0000-slug.md``."""
+    if shape.directory:
+        number = RfdId.published(next_number(files), shape.digits)
+        name = "README.adoc" if shape.sample.form == ADOC else "README.md"
+        return root / rfd_dir / str(number) / name
+    path = root / rfd_dir / f"{PROPOSAL:0{shape.digits}d}-{slug}.md"
+    if path.exists():
+        raise AlreadyExists(
+            f"{path.relative_to(root).as_posix()} exists: a proposal without a number yet",
+            hint="rename it to its pull request's number first (git mv), then run rfd new again",
+        )
+    return path
+
+
+def render_in_dialect(
+    root: Path, rfd_dir: str, shape: Shape, rfd_id: RfdId, title: str, authors: str, date: str
+) -> str:
+    """The new RFD's text in the corpus's form."""
+    template = next(
+        (p for d in (root, root / rfd_dir) for n in RFC_TEMPLATES if (p := d / n).is_file()), None
+    )
+    if template is not None and not shape.directory:
+        return _from_template(template.read_text(encoding="utf-8"), title, date)
+    if shape.sample.form == ADOC:
+        return _asciidoc(shape, rfd_id, title, authors)
+    return _front_matter(shape, rfd_id, title, authors)
+
+
+def _from_template(text: str, title: str, date: str) -> str:
+    """The RFC template, its title line and empty start date filled in; the rest as written."""
+    lines = split_lines(text)
+    for i, line in enumerate(lines):
+        if re.match(r"^# ", line):
+            lines[i] = f"# {title}\n"
+            break
+    text = "".join(lines)
+    return re.sub(r"(?m)^start-date:[ \t]*(#.*)?$", f"start-date: {date}T00:00:00.000Z", text)
+
+
+def _draft_word(shape: Shape) -> str:
+    return word_for(Status.DRAFT, shape.sample.status_word, lower=True)
+
+
+def _heading(shape: Shape, rfd_id: RfdId, title: str, mark: str) -> str:
+    sample = shape.sample
+    if sample.heading_id is None:
+        return f"{mark} {title}"
+    number = str(rfd_id) if sample.heading_id.digits >= rfd_id.digits else str(rfd_id.number)
+    return f"{mark} RFD {number} {title}"
+
+
+def _sections(shape: Shape, mark: str) -> str:
+    titles = [s.title for s in shape.sample.sections if s.level == 2]
+    return "".join(f"\n{mark} {t}\n" for t in titles) or f"\n{mark} Background\n"
+
+
+def _front_matter(shape: Shape, rfd_id: RfdId, title: str, authors: str) -> str:
+    keys = [f.key for f in shape.sample.fields]
+    lines = ["---", f"authors: {authors}", f"{shape.sample.status_key}: {_draft_word(shape)}"]
+    lines += [f"{key}:" for key in keys if key.casefold() not in PER_DOCUMENT]
+    if any(k.casefold() == "discussion" for k in keys):
+        lines.append("discussion:")
+    lines += ["---", "", _heading(shape, rfd_id, title, "#")]
+    return "\n".join(lines) + "\n" + _sections(shape, "##")
+
+
+def _asciidoc(shape: Shape, rfd_id: RfdId, title: str, authors: str) -> str:
+    lines = [
+        f":{f.key}:{(' ' + f.value) if f.value else ''}"
+        for f in shape.sample.fields
+        if f.key.casefold() not in PER_DOCUMENT
+    ]
+    lines += [f":{shape.sample.status_key}: {_draft_word(shape)}", f":authors: {authors}", ""]
+    lines.append(_heading(shape, rfd_id, title, "="))
+    return "\n".join(lines) + "\n" + _sections(shape, "==")
+
+
+def note(rfd_id: RfdId) -> str:
+    """What ``rfd new`` adds to its message for an RFC proposal."""
+    if rfd_id.draft or rfd_id.number != PROPOSAL:
+        return ""
+    return " (rename it to its pull request's number once the PR is open)"
+
+
+def new_id(path: Path) -> RfdId:
+    """The id the new file's path gives."""
+    from bot.model.ids import split_path
+
+    parts = split_path(path.as_posix())
+    assert parts is not None, path
+    return parts[0]

@@ -13,7 +13,7 @@ from pathlib import Path
 from bot.config.discovery import RfdFile
 from bot.core.errors import AlreadyExists, ValidationError
 from bot.events import RfdCreated, StatusChanged, StatusChanging
-from bot.lifecycle import dialect_new, drafting, plan_gates, publish, style
+from bot.lifecycle import drafting, plan_gates, publish, style
 from bot.lifecycle.requires import requires_statuses
 from bot.lifecycle.workspace import Workspace
 from bot.model import document
@@ -211,10 +211,10 @@ def new_rfd(
             slug = unique_suffix(slug, lambda s: s in taken)
         elif on_exists is OnExists.REPLACE:
             return _replace_draft(ws, existing[0], category, title, authors)
-    shape = dialect_new.shape_of(ws.files(), ws.document)
+    shape = drafting.shape_of(ws.files(), ws.document)
     if shape is not None:  # a directory per RFD, or RFCs numbered by pull request
-        path = dialect_new.place(ws.root, ws.config.rfd_dir, ws.files(), shape, slug)
-        return _write_new(ws, path, dialect_new.new_id(path), category, title, authors, shape)
+        path = drafting.place(ws.root, ws.config.rfd_dir, ws.files(), shape, slug)
+        return _write_new(ws, path, drafting.new_id(path), category, title, authors, shape)
     rid = drafting.next_id(ws.files(), ws.store, ws.config)
     folder = ws.root / drafting.directory(ws.root, ws.config)
     return _write_new(ws, folder / rid.file_name(slug), rid, category, title, authors)
@@ -241,20 +241,20 @@ def _write_new(
     category: str,
     title: str,
     authors: str,
-    shape: dialect_new.Shape | None = None,
+    shape: drafting.Shape | None = None,
 ) -> NewOutcome:
     authors = authors or (ws.vcs.author() if ws.vcs is not None else "") or "TBD"
     if shape is None:
         text = drafting.render(ws.root, ws.config, category, rid, title, authors, _today(ws))
     else:
-        text = dialect_new.render(
+        text = drafting.render_in_dialect(
             ws.root, ws.config.rfd_dir, shape, rid, title, authors, _today(ws)
         )
     path.parent.mkdir(parents=True, exist_ok=True)
     ws.write_rfd(path, text)
     ws.refresh()
     ws.bus.emit(RfdCreated(rfd_id=str(rid), path=ws.rel(path), title=title))
-    message = f"created RFD {rid}: {ws.rel(path)}{dialect_new.note(rid)}"
+    message = f"created RFD {rid}: {ws.rel(path)}{drafting.note(rid)}"
     return NewOutcome(str(rid), path, (path,), message, True)
 
 

@@ -1,36 +1,44 @@
 """Structural checks of one RFD, shared by ``rfd lint``, the rfd-lint hook and the
 offline review.  Pure: the caller passes the statuses of the other RFDs and, for the
-rules that look further (:mod:`bot.lifecycle.lint_graph`), a corpus.  The codes, their meaning and
+rules that look further (:mod:`bot.lifecycle.lint`), a corpus.  The codes, their meaning and
 their default severity are :data:`bot.model.lint_codes.RULES`; ``[lint.severity]`` changes a
 rule's severity or turns it off.
+
+Lint rules on an RFD's body, and the Finding record every rule returns.
+
+RFD006: a ``##`` section the configuration requires for the category
+(``[lint.required_sections]``; none by default) is missing.  RFD007: a required section
+is empty or still holds only template guidance (a warning while the RFD is a Draft).
+RFD017 (warning): a published RFD mentions a draft id in its text.
+RFD018: a second ``#`` title, or a ``##`` section given twice (edits and readers see
+only the first).
+
+Lint rules that look beyond one RFD: cycles in Requires ∪ Extends (RFD012), back-links
+that the other RFD does not return (RFD014), and reference-link definitions whose file
+or directory does not exist (RFD015).  Pure: the other RFDs and the files come through a
+:class:`Corpus` the caller passes in.
 """
 
 from __future__ import annotations
 
 import datetime
+import enum
+import posixpath
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from bot import templates
 from bot.core.errors import RfdError
-from bot.lifecycle.lint_sections import Finding, Severity, body_findings, repeated_headings
-from bot.model.document import (
-    BACK_LINK_KEYS,
-    LINK_KEYS,
-    LIST,
-    NO_STATUS,
-    Document,
-    parse,
-)
+from bot.model.document import BACK_LINK_KEYS, LINK_KEYS, LIST, NO_STATUS, Document, parse
 from bot.model.header import Field, normalize_key
 from bot.model.ids import RfdId
 from bot.model.lint_codes import OFF, LintSettings
+from bot.model.markdown import LineKind, normalize_title
 from bot.model.status import Status
 
 if TYPE_CHECKING:
     from bot.config.discovery import RfdFile
-    from bot.lifecycle.lint_graph import Corpus
 
 __all__ = ["RULES", "Finding", "LintSettings", "Severity", "lint_document", "lint_text"]
 
@@ -73,8 +81,6 @@ def lint_document(
         found += body_findings(doc, category, settings.required_sections.get(category, ()))
     me = file.rfd_id if file is not None else doc.rfd_id
     if corpus is not None and me is not None:
-        from bot.lifecycle.lint_graph import graph_findings
-
         found += graph_findings(doc, me, corpus)
     return configured(sorted(found, key=lambda f: (f.line or 0, f.code)), settings)
 
@@ -230,3 +236,182 @@ RULES: tuple[Callable[[Context], Iterable[Finding]], ...] = (
     _exact_status,
     _superseded_by,
 )
+
+
+_DRAFT_MENTION_RE = re.compile(r"\bRFD[ \t-]*(D[0-9]+)\b")
+_COMMENT_RE = re.compile(r"<!--.*?-->", re.DOTALL)
+
+
+class Severity(enum.Enum):
+    ERROR = "error"  # fails `rfd lint` and the hook
+    WARNING = "warning"  # reported only
+
+
+class Finding(NamedTuple):
+    """One problem: where, which rule, what is wrong and what to do."""
+
+    path: str
+    line: int | None
+    code: str
+    message: str
+    hint: str
+    severity: Severity = Severity.ERROR
+    section: str = ""
+
+    def __str__(self) -> str:
+        """``path:line: RFD012 error: message`` and the hint: the severity says whether it fails."""
+        where = f"{self.path}:{self.line}" if self.line is not None else self.path
+        return f"{where}: {self.code} {self.severity.value}: {self.message}\n  hint: {self.hint}"
+
+
+def body_findings(doc: Document, category: str, required: tuple[str, ...]) -> list[Finding]:
+    """Draft mentions, and the ``required`` sections of ``category`` missing or empty."""
+    return [*_draft_mentions(doc), *_required_sections(doc, category, required)]
+
+
+def _required_sections(
+    doc: Document, category: str, required: tuple[str, ...]
+) -> Iterator[Finding]:
+    severity = Severity.WARNING if doc.status is Status.DRAFT else Severity.ERROR
+    for title in required:
+        section = doc.section(title)
+        if section is None:
+            hint = f"add a '## {title}' section ([lint.required_sections] {category})"
+            message = f"required section '{title}' is missing"
+            yield Finding(doc.path, doc.heading_line, "RFD006", message, hint, section=title)
+            continue
+        body = doc.section_body(title) or ""
+        if templates.is_placeholder(body) or not _COMMENT_RE.sub("", body).strip():
+            hint = "write this section, or say in one line why it does not apply"
+            message = f"section '{title}' is empty or still the template placeholder"
+            yield Finding(doc.path, section.line, "RFD007", message, hint, severity, title)
+
+
+def repeated_headings(doc: Document) -> Iterator[Finding]:
+    for heading in doc.headings:
+        if heading.level == 1 and heading.index >= doc.heading_line:
+            hint = "an RFD has one '#' title: make this a '##' section or remove it"
+            message = f"a second title '# {heading.title}'"
+            yield Finding(doc.path, heading.index + 1, "RFD018", message, hint)
+    seen: set[str] = set()
+    for section in (s for s in doc.sections if s.level == 2):
+        if normalize_title(section.title) in seen:
+            hint = "merge the two sections, or rename one of them"
+            message = f"section '{section.title}' is given twice (only the first one counts)"
+            yield Finding(doc.path, section.line, "RFD018", message, hint)
+        seen.add(normalize_title(section.title))
+
+
+def _draft_mentions(doc: Document) -> Iterator[Finding]:
+    if doc.rfd_id is None or doc.rfd_id.draft or not _DRAFT_MENTION_RE.search(doc.text):
+        return  # a mention on a line is a mention in the text: most RFDs stop here
+    lines = doc.lines
+    body = max((f.index + f.span for f in doc.fields), default=doc.heading_line)
+    for index, kind in enumerate(doc.kinds):
+        if kind is LineKind.CODE or index < body:  # header links are checked by RFD008/9
+            continue
+        for match in _DRAFT_MENTION_RE.finditer(lines[index]):
+            hint = "drafts are renumbered when promoted; link to it once it has a number"
+            message = f"mentions draft RFD {match[1]}"
+            yield Finding(doc.path, index + 1, "RFD017", message, hint, Severity.WARNING)
+
+
+CYCLE_KEYS = ("Requires", "Extends")
+BACK_LINKS = {"Required by": "Requires", "Extended by": "Extends"}
+"""A back-link field → the field the RFD it names must have, naming this one."""
+
+CYCLE_HINT = "remove one of the links of the cycle: an RFD cannot wait for itself"
+BACK_HINT = "remove RFD {other} from {back}, or add RFD {me} to its {forward} line"
+DEFINITION_HINT = "fix the path (relative to this file), or remove the definition"
+
+_DEFINITION = re.compile(r"^[ ]{0,3}\[(?!\^)(?P<label>[^\]]+)\]:[ \t]*<?(?P<target>[^<>\s]+)")
+# (``[^1]: text`` is a footnote, not a link definition)
+_EXTERNAL = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|/|#)")
+
+
+class Corpus(Protocol):
+    """The rest of the repository, as the rules need it."""
+
+    def links(self, rfd_id: RfdId, key: str) -> tuple[RfdId, ...] | None:
+        """The RFDs that ``rfd_id``'s ``key`` field lists (None: no such RFD)."""
+        ...
+
+    def exists(self, path: str) -> bool:
+        """Whether the repository-relative ``path`` is a file or a directory (``../../crates/foo``
+        links a crate: a link to a folder is no broken link)."""
+        ...
+
+
+def graph_findings(doc: Document, me: RfdId, corpus: Corpus) -> list[Finding]:
+    return [*_cycle(doc, me, corpus), *_back_links(doc, me, corpus), *_definitions(doc, corpus)]
+
+
+def _cycle(doc: Document, me: RfdId, corpus: Corpus) -> Iterator[Finding]:
+    for field in doc.fields:
+        key = _key(field.key, CYCLE_KEYS)
+        if key is None:
+            continue
+        for target in doc.links(key):
+            path = _path_to(target, me, corpus)
+            if path is not None:
+                chain = " → ".join(f"RFD {i}" for i in (me, *path))
+                message = f"{key} RFD {target} leads back to this RFD: {chain}"
+                yield Finding(doc.path, field.line, "RFD012", message, CYCLE_HINT)
+                return  # one finding per RFD of the cycle
+
+
+def _path_to(start: RfdId, goal: RfdId, corpus: Corpus) -> tuple[RfdId, ...] | None:
+    """The ids from ``start`` to ``goal`` along Requires/Extends (None when unreachable)."""
+    came_from: dict[RfdId, RfdId | None] = {start: None}
+    todo = [start]
+    while todo:
+        node = todo.pop(0)
+        if node == goal:
+            path = [node]
+            while (prev := came_from[path[-1]]) is not None:
+                path.append(prev)
+            return tuple(reversed(path))
+        for key in CYCLE_KEYS:
+            for nxt in corpus.links(node, key) or ():
+                if nxt not in came_from:
+                    came_from[nxt] = node
+                    todo.append(nxt)
+    return None
+
+
+def _back_links(doc: Document, me: RfdId, corpus: Corpus) -> Iterator[Finding]:
+    for field in doc.fields:
+        back = _key(field.key, tuple(BACK_LINKS))
+        if back is None:
+            continue
+        forward = BACK_LINKS[back]
+        for other in doc.links(back):
+            listed = corpus.links(other, forward)
+            if listed is None:
+                message = f"{back}: RFD {other} does not exist"
+            elif me not in listed:
+                message = f"{back}: RFD {other}, whose {forward} does not name RFD {me}"
+            else:
+                continue
+            hint = BACK_HINT.format(other=other, back=back, me=me, forward=forward)
+            yield Finding(doc.path, field.line, "RFD014", message, hint)
+
+
+def _definitions(doc: Document, corpus: Corpus) -> Iterator[Finding]:
+    if "]:" not in doc.text:  # every link definition has one: most RFDs have none
+        return
+    folder = posixpath.dirname(doc.path)
+    for index, kind in enumerate(doc.kinds):
+        match = _DEFINITION.match(doc.lines[index]) if kind is LineKind.TEXT else None
+        if match is None or _EXTERNAL.match(match["target"]):
+            continue
+        target = match["target"].partition("#")[0].partition("?")[0]
+        path = posixpath.normpath(posixpath.join(folder, target))
+        if target and (path.startswith("../") or not corpus.exists(path)):
+            message = f"link [{match['label']}] points to {match['target']}, which does not exist"
+            yield Finding(doc.path, index + 1, "RFD015", message, DEFINITION_HINT)
+
+
+def _key(key: str, wanted: tuple[str, ...]) -> str | None:
+    folded = normalize_key(key)
+    return next((k for k in wanted if normalize_key(k) == folded), None)

@@ -21,7 +21,7 @@ from bot.state import StateStore
 
 
 class DocsCorpus:
-    """:class:`bot.lifecycle.lint_graph.Corpus` over the RFDs read from disk."""
+    """:class:`bot.lifecycle.lint.Corpus` over the RFDs read from disk."""
 
     def __init__(self, root: Path, docs: dict[RfdId, Document]) -> None:
         self.root, self.docs = root, docs

@@ -63,7 +63,7 @@ def init(root: Path, *, example: bool = False, overwrite: bool = False) -> InitO
 
 
 def _write_config(root: Path, overwrite: bool, changes: list[str], kept: list[str]) -> None:
-    from bot.lifecycle.adopt import detected_config, find_rfd_dir
+    from bot.lifecycle.adoption import detected_config, find_rfd_dir
 
     config_file = root / CONFIG_PATH
     exists = config_file.exists()

@@ -4,6 +4,12 @@ Providers are edges: the steps (review, refine, accept, implement...) build a
 :class:`Request` from templates and state, call :meth:`LLM.complete`, and save the
 reply through the state module.  The offline provider sets ``offline = True`` and
 the steps take their deterministic path instead of calling it.
+
+The offline provider: no model at all.
+
+Steps check ``llm.offline`` and take their deterministic path (structural review,
+plan extraction from headings); calling :meth:`OfflineLLM.complete` is a bug in
+the caller or a step that has no offline path, and says so.
 """
 
 from __future__ import annotations
@@ -139,3 +145,20 @@ class LLM(Protocol):
 
     def complete(self, request: Request, *, on_text: Callable[[str], None] | None = None) -> Reply:
         """One model call; ``on_text`` receives streamed text as it arrives."""
+
+
+NO_MODEL = "the offline provider has no free-form model: this step needs an AI provider"
+NO_MODEL_HINT = "set ANTHROPIC_API_KEY (or the key named by provider.api_key_env) and retry"
+
+
+class OfflineLLM:
+    """:class:`bot.llm.base.LLM` that never answers."""
+
+    name = "offline"
+    offline = True
+
+    def __repr__(self) -> str:
+        return "OfflineLLM()"
+
+    def complete(self, request: Request, *, on_text: Callable[[str], None] | None = None) -> Reply:
+        raise ProviderError(NO_MODEL, hint=NO_MODEL_HINT)

@@ -10,10 +10,18 @@ The workspace default (:func:`select`, for plugins): Anthropic when ``ANTHROPIC_
 set, else the OpenAI-compatible endpoint when its key is set, else offline.
 Nothing heavy is imported here: providers import their SDK on the first call, and a
 provider is built only when a step asks for it.
+
+Import the SDK a step will call while the bot does something else: a review event reads
+GitHub and fetches the pull request (waiting on the network) before its model is called, and
+``import anthropic`` alone takes seconds.  Nothing is imported for a step with no model.
 """
 
 from __future__ import annotations
 
+import contextlib
+import importlib
+import sys
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
@@ -160,6 +168,41 @@ def build(name: str, config: Config, environ: Mapping[str, str]) -> LLM:
         from bot.llm.openai import OpenAILLM
 
         return OpenAILLM.from_config(config, environ)
-    from bot.llm.offline import OfflineLLM
+    from bot.llm.base import OfflineLLM
 
     return OfflineLLM()
+
+
+if TYPE_CHECKING:
+    from bot.config.load import Config
+
+SDKS: Mapping[str, str] = {"anthropic": "anthropic", "openai": "httpx"}
+"""Provider name → the module its first call imports."""
+
+
+def sdk_for(config: Config, environ: Mapping[str, str], step: str) -> str | None:
+    """The module ``step``'s provider imports on its first call (None: offline, no model)."""
+    try:
+        name, _ = route(config, environ, step, config.model_for(step))
+    except ConfigError:
+        return None  # the step says so itself when it runs
+    return SDKS.get(name)
+
+
+def warm_up(config: Config, environ: Mapping[str, str], step: str) -> threading.Thread | None:
+    """Start importing ``step``'s SDK in a background thread (None: nothing to import).
+
+    A later ``import`` of the same module waits for this one (the import system's lock), so
+    the step's call finds it ready or finishes it; the thread does not keep the process up."""
+    module = sdk_for(config, environ, step)
+    if module is None or module in sys.modules:
+        return None
+    thread = threading.Thread(target=_load, args=(module,), name=f"import {module}", daemon=True)
+    thread.start()
+    return thread
+
+
+def _load(module: str) -> None:
+    # a failure here is the call's to report: its own import raises the same error again
+    with contextlib.suppress(Exception):
+        importlib.import_module(module)

@@ -9,7 +9,7 @@ to the model as the tool's result::
     protected_globs = ["migrations/**"]      # never written during implement
 
 A command (``run_command``'s ``command``) is read with the argument parser of
-:mod:`bot.agent.command_args`: each path it names is checked like a path argument,
+:mod:`bot.agent.toolbox.commands`: each path it names is checked like a path argument,
 and a directory counts for what is below it (``ruff check --fix migrations``).  The
 dedicated RFD tools name no path: the event carries what they write (the RFD file,
 ``explore.md``, ``decisions.md``), checked the same way.

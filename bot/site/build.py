@@ -17,9 +17,10 @@ from pygments.formatters import HtmlFormatter
 
 from bot.config.load import load_config
 from bot.core.errors import RfdError
-from bot.site import bodies, graph, search
+from bot.site import graph, search
 from bot.site.corpus import read_corpus
 from bot.site.history import read_history
+from bot.site.markdown import render_all
 from bot.site.pages import Site, render_site
 
 MARKER = ".rfd-site"
@@ -67,7 +68,7 @@ def build_site(
     binary = search.executable() if search_index else None
     site.search = binary is not None
     docs = [(r.path, r.text) for r in corpus.rfds]
-    rendered = bodies.render_all(docs, site.pages, site.blob_base, out / CACHE)
+    rendered = render_all(docs, site.pages, site.blob_base, out / CACHE)
     clock["markdown"] = _lap(start, clock)
     files = dict(render_site(site, lambda r: rendered[r.path]))
     files.update(static_files())

@@ -16,8 +16,8 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, Template, select_autoescape
 from markupsafe import Markup
 
-from bot.site import board, catalog, feed, svg
-from bot.site.graph import Graph, canonical, key
+from bot.site import board, catalog, feed
+from bot.site.graph import Graph, canonical, draw, key
 from bot.site.history import History
 from bot.site.markdown import LinkContext, Rendered, render
 from bot.site.records import LINK_KINDS, Corpus, SiteRfd
@@ -157,7 +157,7 @@ def around(site: Site, rid: str) -> str:
         return ""
     nodes = sorted(near)
     edges = [e for n in nodes for e in site.graph.outgoing.get(n, ()) if e.target in near]
-    return svg.draw(
+    return draw(
         nodes,
         edges,
         site.status,
@@ -176,7 +176,7 @@ def _tip(site: Site, rid: str) -> str:
 def graph_page(site: Site) -> str:
     ends = {e.source for e in site.graph.edges} | {e.target for e in site.graph.edges}
     linked = sorted(ends, key=lambda n: site.order.get(n, 0))
-    picture = svg.draw(
+    picture = draw(
         linked,
         list(site.graph.edges),
         site.status,

@@ -23,6 +23,7 @@ import yaml
 
 CASSETTES = Path(__file__).resolve().parents[2] / "cassettes"
 _queue: list[dict[str, Any]] = []
+_header: dict[Path, str] = {}
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -32,8 +33,22 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     path = CASSETTES / module / f"{item.name}.yaml"
     _queue.clear()
     if path.is_file():
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = yaml.safe_load(text)
         _queue.extend(i["response"] for i in data.get("interactions", []))
+        lines = text.splitlines(keepends=True)
+        _header[path] = "".join(line for line in lines[:5] if line.startswith("#"))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Any:
+    """Put back the cassette's header (how it was made) once vcrpy has rewritten it."""
+    yield
+    for path, header in list(_header.items()):
+        text = path.read_text(encoding="utf-8") if path.is_file() else ""
+        if text and not text.startswith("#"):
+            path.write_text(header + text, encoding="utf-8")
+    _header.clear()
 
 
 def _serve(transport: Any, request: Any) -> Any:

@@ -5,7 +5,8 @@ talks to the model and holds no write token, checked again by the job that holds
 The publish job trusts none of it.  It reads the manifest bounded, fetches the bundle into
 its checkout of the default branch with hooks off and objects checked, and takes the commit
 only when its one parent is the base both jobs checked out; every path the commit changes
-goes through the same check as the model's copy did (:func:`bot.agent.copy_changes.check`:
+goes through the same check as the model's copy did
+(:func:`bot.agent.implementation.work_copy.check`:
 regular files ``100644``/``100755`` only, the allow-list minus protected paths, the caps, no
 secret value of the publish job), and every text is sized and inert.  Nothing in the
 artifact is run: git only reads it as objects.
@@ -22,8 +23,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.agent.copy_changes import REFUSED_LINE, Bounds, Candidate, bounds_for, check, held_values
-from bot.agent.untrusted import LINK, SPECIAL, TOO_BIG, Refused, read_bounded
+from bot.agent.implementation.work_copy import (
+    REFUSED_LINE,
+    Bounds,
+    Candidate,
+    bounds_for,
+    check,
+    held_values,
+)
+from bot.agent.toolbox.sandbox import LINK, SPECIAL, TOO_BIG, Refused, read_bounded
 from bot.config.load import Config
 from bot.core.errors import ForgeError, PermissionDenied
 from bot.core.secret_values import SecretValues

@@ -15,9 +15,11 @@ code and ``phases/2.md``.  A phase is named by its label in the RFD (``3a``, see
 :mod:`bot.model.phase_ids`) everywhere: the command, the branch ``rfd/045-phase-3a``, the
 title, the messages and the markers.  A phase whose PR exists already is not redone.
 
-The model's commands run isolated (:mod:`bot.agent.isolation`); where no isolation works
+The model's commands run isolated (:mod:`bot.agent.implementation.isolation`); where no isolation
+works
 the command is refused before any model call, saying how to enable it.  What the run
-left in the worktree is checked before the commit (:mod:`bot.agent.commit_guard`): what
+left in the worktree is checked before the commit (:mod:`bot.agent.implementation.commit_guard`):
+what
 is out of bounds is put back, secret values are redacted, and the reply says so.
 
 An item whose check fails stays failed (``[!]``): the PR then says so and records
@@ -44,9 +46,9 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bot.agent.commit_guard import baseline, check_run, shown
-from bot.agent.copy_changes import REFUSED_LINE
-from bot.agent.isolation import ENABLE, NO_ISOLATION, choose
+from bot.agent.implementation.commit_guard import baseline, check_run, shown
+from bot.agent.implementation.isolation import ENABLE, NO_ISOLATION, choose
+from bot.agent.implementation.work_copy import REFUSED_LINE
 from bot.core.errors import ForgeError
 from bot.core.markdown_safe import block, inline
 from bot.core.text import plural
@@ -135,7 +137,7 @@ def _labels(plan: Sequence[Any]) -> str:
 
 
 if TYPE_CHECKING:
-    from bot.agent.implement import ImplementResult
+    from bot.agent.implementation.run import ImplementResult
     from bot.lifecycle.workspace import Workspace
 
 
@@ -149,7 +151,7 @@ class Opened:
     shown: str
     """The progress comment's last text."""
     checked: Sequence[str] = ()
-    """What the commit check did (:func:`bot.agent.commit_guard.check_run`)."""
+    """What the commit check did (:func:`bot.agent.implementation.commit_guard.check_run`)."""
 
 
 def implement(ctx: Context, command: Command) -> str:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from bot.model.plan import PlanPhase
 
 KEPT = "implement/{position}/summary.md"
-"""Where the implement step keeps the summary (``bot.agent.implement.SUMMARY``)."""
+"""Where the implement step keeps the summary (``bot.agent.implementation.run.SUMMARY``)."""
 Done = tuple[str, bool]
 """The phase's summary, and whether items failed."""
 BRANCH = "rfd/{rid}-phase-{n}"

@@ -31,7 +31,10 @@ REASONS = {
     504: "Gateway Timeout",
 }
 
-_counter = {"request": 0}
+UNNUMBERED = "<numbered by build.py>"
+"""The request id and rate-limit counters of a response until ``build.py`` numbers them by
+the exchange's place in its cassette (so one cassette's numbers never depend on another)."""
+NUMBERED = ("X-GitHub-Request-Id", "X-RateLimit-Remaining", "X-RateLimit-Used")
 
 
 @cache
@@ -223,20 +226,18 @@ NOT_FOUND = error("Not Found", "https://docs.github.com/rest", 404)
 def headers(
     status: int, body: str, *, write: bool, extra: dict[str, str] | None = None
 ) -> dict[str, list[str]]:
-    _counter["request"] += 1
-    n = _counter["request"]
     out = {
         "Content-Type": ["application/json; charset=utf-8"],
         "Date": ["Sun, 22 Nov 2026 02:00:00 GMT"],
         "Server": ["github.com"],
         "X-GitHub-Api-Version-Selected": ["2022-11-28"],
         "X-GitHub-Media-Type": ["github.v3; format=json"],
-        "X-GitHub-Request-Id": [f"C0DE:1F2E:{n:06X}:{n * 7:06X}:67400000"],
+        "X-GitHub-Request-Id": [UNNUMBERED],
         "X-RateLimit-Limit": ["1000"],
-        "X-RateLimit-Remaining": [str(1000 - n)],
+        "X-RateLimit-Remaining": [UNNUMBERED],
         "X-RateLimit-Reset": ["1795831200"],
         "X-RateLimit-Resource": ["core"],
-        "X-RateLimit-Used": [str(n)],
+        "X-RateLimit-Used": [UNNUMBERED],
     }
     if not write and status == 200:
         out["ETag"] = [f'W/"{hashlib.sha256(body.encode()).hexdigest()}"']

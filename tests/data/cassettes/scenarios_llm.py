@@ -446,6 +446,12 @@ def json_interaction(uri: str, headers: dict[str, list[str]], body: dict[str, An
     }
 
 
+HEADER = (
+    "# Model answers built by tests/data/cassettes/scenarios_llm.py (see its docstring),\n"
+    "# requests recorded from the CLI with tests/data/rerecord.py; no key, no network.\n"
+)
+
+
 def main(names: list[str]) -> int:
     docs = {
         key: [interaction(n, a) for n, a in enumerate(answers)]
@@ -457,7 +463,8 @@ def main(names: list[str]) -> int:
         out = ROOT / f"{key}.yaml"
         out.parent.mkdir(parents=True, exist_ok=True)
         doc = {"interactions": interactions, "version": 1}
-        out.write_text(yaml.safe_dump(doc, sort_keys=False, width=1000), encoding="utf-8")
+        text = HEADER + yaml.safe_dump(doc, sort_keys=False, width=1000)
+        out.write_text(text, encoding="utf-8")
     print(f"wrote {len(docs)} stub cassettes under {ROOT}")
     return 0
 

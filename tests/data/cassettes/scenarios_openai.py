@@ -254,12 +254,18 @@ SCENARIOS = {
 }
 
 
+HEADER = (
+    "# Model answers built by tests/data/cassettes/scenarios_openai.py (see its docstring),\n"
+    "# requests recorded from the CLI with tests/data/rerecord.py; no key, no network.\n"
+)
+
+
 def main(names: list[str]) -> int:
     docs = {k: v for k, v in SCENARIOS.items() if not names or any(n in k for n in names)}
     ROOT.mkdir(parents=True, exist_ok=True)
     for key, interactions in docs.items():
         doc = {"interactions": interactions, "version": 1}
-        text = yaml.safe_dump(doc, sort_keys=False, width=1000, allow_unicode=True)
+        text = HEADER + yaml.safe_dump(doc, sort_keys=False, width=1000, allow_unicode=True)
         (ROOT / f"{key}.yaml").write_text(text, encoding="utf-8")
     print(f"wrote {len(docs)} stub cassettes under {ROOT}")
     return 0

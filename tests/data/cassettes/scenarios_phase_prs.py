@@ -6,10 +6,10 @@ which records the phase, ticks it and keeps that link beside the summary's.
 
 from __future__ import annotations
 
+import copy
 import json
-from pathlib import Path
+from typing import Any
 
-import yaml
 from gh_data import call, comment
 from scenarios_bot import CASSETTES as CASSETTES_SLASH
 from scenarios_bot import CREATED_12, ISSUES_Q, body, react, reply
@@ -30,31 +30,43 @@ CASSETTES = {
 # and linked on the tracking issue; the reply says what was discarded before the commit.
 C = "test_github_slash/"
 OPENED, HOSTILE = body("implement-opened"), body("implement-opened-hostile")  # its own tokens
-CASSETTES["test_implement_hostile/test_the_bot_pushes_no_secret_and_no_protected_path"] = [
-    *(
-        call(
+NOT_TAKEN = (
+    "\n\nThe model worked in a copy of the repository; these of its changes were not taken"
+    " (the README's \"What implement's commands can reach\" says why):\n"
+    "- not taken: `.github/workflows/x.yml` is protected"
+    " (git, CI or hook configuration, or implement.protected_paths)"
+)
+
+
+def _hostile(exchange: dict[str, Any]) -> dict[str, Any]:
+    """An exchange of the plain implement run as the hostile run makes it: its own progress
+    comment, and the PR body lists what was not taken."""
+    request = exchange["request"]
+    if request["body"] == json.dumps({"body": OPENED}):
+        return call(
             "PATCH", "/issues/comments/970", body={"body": HOSTILE}, reply=comment(970, 12, HOSTILE)
         )
-        if exchange["request"]["body"] == json.dumps({"body": OPENED})
-        else exchange  # type: ignore[index]
-        for exchange in CASSETTES_SLASH[C + "test_implement_opens_a_pr_for_the_next_phase"]
-    ),
+    if request["method"] == "POST" and request["uri"].endswith("/pulls"):
+        sent = json.loads(request["body"])
+        out = copy.deepcopy(exchange)
+        out["request"]["body"] = json.dumps({**sent, "body": sent["body"] + NOT_TAKEN})
+        return out
+    return exchange
+
+
+CASSETTES["test_implement_hostile/test_the_bot_pushes_no_secret_and_no_protected_path"] = [
+    *map(_hostile, CASSETTES_SLASH[C + "test_implement_opens_a_pr_for_the_next_phase"]),
     reply("slash-implement-hostile", number=12),
 ]
 
 # The same hostile run split in two jobs (tests/test_implement_split.py): the work job (no
 # write token) authorizes, reacts, finds no PR and posts the progress comment; the publish
 # job (no model key) opens the PR, links it, writes the outcome over the progress comment
-# (found by its marker), reacts and replies.  Taken from the committed cassette of the
-# one-job run, whose PR body and reply list the refusal.
-HOSTILE_RUN = yaml.safe_load(
-    (
-        Path(__file__).resolve().parents[3]
-        / "cassettes"
-        / "test_implement_hostile"
-        / "test_the_bot_pushes_no_secret_and_no_protected_path.yaml"
-    ).read_text(encoding="utf-8")
-)["interactions"]
+# (found by its marker), reacts and replies.  Taken from the scenario of the one-job run,
+# whose PR body and reply list the refusal.
+HOSTILE_RUN = CASSETTES[
+    "test_implement_hostile/test_the_bot_pushes_no_secret_and_no_protected_path"
+]
 AGAIN = body("implement-opened-again")
 CASSETTES["test_implement_split/test_the_work_job_hands_over_and_the_publish_job_pushes"] = [
     *HOSTILE_RUN[:5],

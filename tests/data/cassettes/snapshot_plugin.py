@@ -1,6 +1,6 @@
 """Pytest plugin for writing cassettes: dump the body of every unmatched request.
 
-/work/venv/bin/python -m pytest -p snapshot_plugin tests/test_x.py  (with this dir on
+.venv/bin/python -m pytest -p snapshot_plugin tests/test_x.py  (with this dir on
 PYTHONPATH) writes ``bodies/_unmatched/<n>.md``; review the text, move it to a named
 file in ``bodies/`` and reference it from the scenario.  Never used by the test run.
 """
