@@ -180,7 +180,7 @@ def test_the_hooks_pass_over_the_templates(
 
 
 def test_the_readme_shows_what_init_writes_for_this_repository(adopted: Path) -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    readme = (Path(__file__).resolve().parent.parent / "bot/docs/dialects.md").read_text()
     section = readme.split("## Adopting rfd-bot in an existing RFD repository", 1)[1]
     shown = section.split("```toml\n", 1)[1].split("```", 1)[0]
     assert main(["-C", str(adopted), "init"]) == 0

@@ -89,3 +89,17 @@ def test_the_help_line_of_each_command_is_its_docstrings(name: str) -> None:
     command = cli.get_command(click.Context(cli), name)
     assert command is not None
     assert COMMANDS[name].summary == command.get_short_help_str(limit=10_000)
+
+
+@pytest.mark.parametrize("argv", [("help",), ("help", "security")])
+def test_help_reads_its_pages_and_imports_no_command(repo: Path, argv: tuple[str, ...]) -> None:
+    """``rfd help`` reads Markdown files: no provider, forge, plugin, configuration or RFD."""
+    printed, heavy = loaded(repo, *argv)
+    assert "security" in printed.lower()
+    assert heavy == []
+    env = {**os.environ, "PYTHONPATH": str(CHECKOUT)}
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD, *argv], env=env, capture_output=True, text=True, check=True
+    )
+    modules = json.loads(proc.stdout.splitlines()[-1])["modules"]
+    assert [m for m in modules if m.startswith(("bot.config", "bot.lifecycle", "bot.model"))] == []

@@ -1,8 +1,8 @@
 """REST calls per event, counted from the cassettes (each test asserts all were made).
 
-The README's table of calls per event is checked against the cassettes its rows
-name in :data:`README_ROWS`; ``python tests/test_github_call_budget.py`` prints
-that table and, below it, the count of every scenario.
+The bot reference's table of calls per event (``bot/docs/bot.md``) is checked against the
+cassettes its rows name in :data:`README_ROWS`; ``python tests/test_github_call_budget.py``
+prints that table and, below it, the count of every scenario.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 CASSETTES = ROOT / "cassettes"
-README = ROOT / "README.md"
+README = ROOT / "bot" / "docs" / "bot.md"  # the bot's reference topic
 BOT_MODULES = (
     "test_github_status_comment",
     "test_github_review_label",
@@ -141,7 +141,7 @@ def counted(names: tuple[str, ...]) -> tuple[str, str]:
 
 
 def readme_rows() -> dict[str, tuple[str, str]]:
-    """The README's calls-per-event table: event → ``(calls, writes)``, bold dropped."""
+    """The bot reference's calls-per-event table: event → ``(calls, writes)``, bold dropped."""
     lines = README.read_text(encoding="utf-8").splitlines()
     start = lines.index("| event | calls | writes |") + 2
     rows: dict[str, tuple[str, str]] = {}

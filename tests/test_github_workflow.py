@@ -158,12 +158,12 @@ GHES_USES = "./.github/actions/rfd"
 GHES_LINE = (
     f"uses: {GHES_USES} # zizmor: ignore[self-repository] GitHub Enterprise Server has no $/"
 )
-"""What README tells GitHub Enterprise Server users (no `$/` there) to write instead."""
+"""What the bot's reference tells GitHub Enterprise Server users (no `$/`) to write instead."""
 
 
 def test_the_ghes_variant_is_as_safe_and_runs_after_the_checkout(tmp_path: Path) -> None:
     text = WORKFLOW.read_text(encoding="utf-8")
-    assert GHES_LINE in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert GHES_LINE in (ROOT / "bot/docs/bot.md").read_text(encoding="utf-8")
     ghes = tmp_path / ".github"
     shutil.copytree(ROOT / ".github", ghes)
     (ghes / "workflows" / "rfd.yml").write_text(

@@ -83,9 +83,9 @@ def test_every_hook_declares_its_stages(hook_id: str) -> None:
 
 
 def test_readme_documents_every_hook() -> None:
-    readme = (CHECKOUT / "README.md").read_text()
+    readme = (CHECKOUT / "bot/docs/hooks.md").read_text()
     missing = [hook_id for hook_id in manifest_ids() if f"id: {hook_id}" not in readme]
-    assert not missing, f"README.md does not document {missing}"
+    assert not missing, f"bot/docs/hooks.md does not document {missing}"
 
 
 @pytest.mark.parametrize("hook_id", HOOK_IDS)

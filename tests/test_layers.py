@@ -17,7 +17,7 @@ import pytest
 CHECKOUT = Path(__file__).resolve().parent.parent
 BOT = CHECKOUT / "bot"
 HOOKS = CHECKOUT / "hooks"
-README = CHECKOUT / "README.md"
+README = CHECKOUT / "bot" / "docs" / "development.md"  # `rfd help development`
 
 # Bottom → top; the packages of one layer may import each other (without circles).
 LAYERS: tuple[tuple[str, ...], ...] = (
@@ -213,7 +213,7 @@ def test_the_workspace_carries_its_parts_and_builds_none() -> None:
 
 
 def picture() -> list[set[str]]:
-    """The folders on each layer of the README's picture, top first."""
+    """The folders on each layer of the development reference's picture, top first."""
     built = README.read_text(encoding="utf-8").split("## How it is built", 1)[1]
     mermaid = built.split("```mermaid", 1)[1].split("```", 1)[0]
     return [

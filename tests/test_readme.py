@@ -1,4 +1,5 @@
-"""The README documents what users can type and configure."""
+"""The docs say what users can type and configure: the README the set-up, the reference in
+``bot/docs/`` (shown by ``rfd help TOPIC``) every command, key and lint rule."""
 
 from __future__ import annotations
 
@@ -10,7 +11,13 @@ import pytest
 from bot.cli.main import COMMANDS
 from bot.config.load import schema_keys
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def topic(name: str) -> str:
+    """The reference topic ``bot/docs/<name>.md``."""
+    return (ROOT / "bot" / "docs" / f"{name}.md").read_text(encoding="utf-8")
 
 
 def documented_key(key: str) -> str:
@@ -22,12 +29,12 @@ def documented_key(key: str) -> str:
 
 @pytest.mark.parametrize("key", sorted({documented_key(k) for k, _, _ in schema_keys()}))
 def test_every_config_key_is_documented(key: str) -> None:
-    assert f"| `{key}` |" in README
+    assert f"| `{key}` |" in topic("configuration")
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_every_command_is_documented(command: str) -> None:
-    assert f"`rfd {command}" in README
+    assert f"`rfd {command}" in topic("commands")
 
 
 def test_the_two_setup_commands_exist() -> None:
@@ -42,4 +49,17 @@ def test_every_lint_rule_is_documented_with_its_meaning_and_default() -> None:
     from bot.model.lint_codes import RULES
 
     for code, rule in RULES.items():
-        assert f"| `{code}` | {rule.meaning} | {rule.default} |" in README
+        assert f"| `{code}` | {rule.meaning} | {rule.default} |" in topic("documents")
+
+
+def test_every_slash_command_is_documented_for_the_bot() -> None:
+    from bot.github.commands import Verb
+
+    bot = topic("bot")
+    assert [verb.value for verb in Verb if f"`/rfd {verb.value}" not in bot] == []
+
+
+def test_every_topic_is_listed_by_rfd_help_and_linked_from_the_readme() -> None:
+    from bot.cli.help import TOPICS
+
+    assert [t for t in TOPICS if f"](bot/docs/{t}.md)" not in README] == []

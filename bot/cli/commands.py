@@ -135,6 +135,10 @@ COMMANDS: dict[str, Entry] = {
         "bot.cli.config_cmd:config",
         "Inspect the configuration (resolved once: defaults, user, repo, env, flags).",
     ),
+    "help": Entry(
+        "bot.cli.help:help_cmd",
+        "Show the reference: the list of topics, or the one named (commands, configuration …).",
+    ),
     "bot": Entry(
         "bot.cli.bot_cmd:command",
         "Handle this job's GitHub event: status comment, review/accept labels, /rfd commands,"

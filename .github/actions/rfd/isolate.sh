@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Make bubblewrap work for `/rfd implement`, whose commands (code a model wrote) run in
-# fresh namespaces that cannot see the job's token or key (README: "What implement's
+# fresh namespaces that cannot see the job's token or key (`rfd help security`: "What implement's
 # commands can reach"). Ubuntu 24.04 runners restrict unprivileged user namespaces through
 # AppArmor; Canonical's per-binary profile `bwrap-userns-restrict` lifts that for bwrap
 # alone. Never fails the job: where bwrap still does not work, the bot refuses implement
