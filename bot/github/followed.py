@@ -22,8 +22,7 @@ from dataclasses import replace
 
 from bot.forge.base import Comment
 from bot.github.checkout import Checkout, _repo, _run
-from bot.github.commands import Command, parse
-from bot.github.verb_specs import Verb
+from bot.github.commands import Command, Verb, parse
 from bot.model.consensus import Concern, Ledger
 from bot.model.ledger_trust import FORGED_APPROVAL, FORGED_CONCERN, FORGED_FCP, Step
 
