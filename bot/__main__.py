@@ -8,7 +8,7 @@ import sys
 
 from bot.core.errors import RfdError
 from bot.github.router import main as route
-from bot.github.summary import annotation
+from bot.github.run import annotation
 
 
 def main() -> int:

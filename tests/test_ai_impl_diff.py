@@ -108,7 +108,7 @@ def test_an_uncommitted_acceptance_falls_back_to_the_main_branch_and_says_so(
 
 
 def test_the_fallback_notice_reaches_the_review_posted_on_the_pr() -> None:
-    from bot.github.review_label import review_comment
+    from bot.github.review import review_comment
     from bot.github.review_post import Kept, Where
     from bot.lifecycle.review import ReviewOutcome
     from bot.llm.base import Usage

@@ -7,8 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from bot.core.errors import ConfigError, ForgeError
-from bot.forge.github import GitHubForge
-from bot.forge.github_connection import Connection
+from bot.forge.github import Connection, GitHubForge
 
 MARKER = "<!-- rfd-bot:tracking:045 -->"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.forge.pacing import WritePacer
+from bot.forge.github import WritePacer
 
 
 class Clock:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.forge.base import Issue
-from bot.github.accept_label import next_step
+from bot.github.accept import next_step
 from bot.lifecycle.accept import AcceptOutcome
 from bot.model.plan import PlanPhase
 

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.forge.github import GitHubForge
-from bot.forge.github_connection import Connection
-from bot.github.api import RepoApi
-from bot.github.records import Permission, PullRequest, Reaction
+from bot.forge.base import Permission, PullRequest, Reaction
+from bot.forge.github import Connection, GitHubForge, RepoApi
 
 
 @pytest.fixture

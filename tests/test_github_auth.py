@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bot.config.load import Config, parse
+from bot.forge.base import Permission
 from bot.github.auth import Actor, authorize, is_own
 from bot.github.commands import REGISTRY, Verb
-from bot.github.records import Permission
 
 ROLES = {"maint": Permission.MAINTAIN, "writer": Permission.WRITE, "reader": Permission.READ}
 

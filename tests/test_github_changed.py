@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from bot.config.load import Config
-from bot.github.changed import changed_rfds
-from bot.github.records import ChangedFile
+from bot.forge.base import ChangedFile
+from bot.github.checkout import changed_rfds
 
 
 def test_a_pull_request_changing_a_template_changes_no_rfd() -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.errors import ForgeError
+from bot.forge.base import PullRequest
 from bot.github.checkout import (
     FORK_NOTE,
     close,
@@ -15,7 +16,6 @@ from bot.github.checkout import (
     git_env,
     open_pull,
 )
-from bot.github.records import PullRequest
 from tests.conftest import git
 from tests.github_world import BRANCH, REPO, make_world
 

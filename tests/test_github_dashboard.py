@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.github.dashboard import Panel, ReviewEntry, Who, lint_line, next_step, render, stepper
+from bot.github.status_comment import Panel, ReviewEntry, Who, lint_line, next_step, render, stepper
 from bot.model.reviews import Severity
 from bot.model.status import Status
 

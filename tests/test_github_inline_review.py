@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.forge.comments import leading_markers
-from bot.github.inline_review import finding_text, line_comments, review_body
+from bot.github.review import finding_text, line_comments, review_body
 from bot.model.reviews import Review, ReviewFinding, Severity
 
 PATH = "docs/rfd/045-x.md"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.github.panels import decided
+from bot.github.status_comment import decided
 from bot.model.consensus import Approval, Ledger
 from bot.model.status import Status
 
@@ -26,8 +26,7 @@ def test_an_abandoned_rfd_is_not_shown_as_accepted() -> None:
 
 def test_the_next_step_names_the_concern_and_the_missing_sign_offs_first() -> None:
     from bot.config.load import ConsensusSection
-    from bot.github.dashboard import Panel, next_step
-    from bot.github.panels import blocker
+    from bot.github.status_comment import Panel, blocker, next_step
     from bot.lifecycle.consensus_gate import standing
     from bot.model.consensus import Concern
 
@@ -48,9 +47,9 @@ def test_the_next_step_names_the_concern_and_the_missing_sign_offs_first() -> No
 def test_an_implementation_review_is_not_listed_as_a_dismissed_one() -> None:
     from bot.config.discovery import RfdFile
     from bot.forge.base import Comment
-    from bot.github.changed import ChangedRfd
-    from bot.github.panels import Row, review_entries
-    from bot.github.revisions import posted_reviews
+    from bot.github.checkout import ChangedRfd
+    from bot.github.review_post import posted_reviews
+    from bot.github.status_comment import Row, review_entries
     from bot.model.ids import RfdId
 
     marker = "<!-- rfd-bot:review:045:aaaaaaaaaaaa -->"

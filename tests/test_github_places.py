@@ -7,8 +7,8 @@ import re
 
 import pytest
 
+from bot.github.commands import Verb
 from bot.github.places import WORKS, Link, Place, Where, answer, works
-from bot.github.verb_specs import Verb
 
 WEB = "https://github.com/Codertocat/Hello-World"
 PR = Link(2, f"{WEB}/pull/2")

@@ -8,12 +8,9 @@ import pytest
 
 from bot.config.load import load
 from bot.events import Notice
-from bot.forge.github import GitHubForge
-from bot.github.api import RepoApi
-from bot.github.context import Context
-from bot.github.delivery import Delivery
+from bot.forge.github import GitHubForge, RepoApi
 from bot.github.ops import open_workspace
-from bot.github.summary import Summary
+from bot.github.run import Context, Delivery, Summary
 from tests.github_world import RFD_PATH, RFD_TEXT, event_env, make_world, payload, run_bot
 
 PLUGINS = '[plugins]\nenabled = ["event-log"]\n'

@@ -134,7 +134,7 @@ def test_listener_reads_stage_and_checklist_from_the_steps_files() -> None:
 
 
 def test_a_dead_runs_comment_is_marked_ended_and_keeps_its_checklist() -> None:
-    from bot.github.progress_repair import ended
+    from bot.github.progress import ended
 
     text = "<!-- rfd-bot:implement:045-1 -->\n" + render(snap(), run_id="42")
     repaired = ended(text)
@@ -151,7 +151,7 @@ def test_refine_progress_counts_the_passes_and_ends_with_how_it_stopped() -> Non
     from types import SimpleNamespace
 
     from bot.events import ResultReady, TurnStarted
-    from bot.github.refine_progress import RefineProgress
+    from bot.github.refine import RefineProgress
 
     progress, written, clock = tracker()
     follower = RefineProgress(progress)
@@ -180,7 +180,7 @@ def test_untrusted_text_cannot_mention_or_embed() -> None:
 
 
 def test_a_run_marker_inside_the_text_is_not_the_runs() -> None:
-    from bot.github.progress_repair import ended
+    from bot.github.progress import ended
 
     quoted = "<!-- rfd-bot:implement:045-1 -->\n### ⏳ x\n\n<!-- rfd-bot:run:7 -->\n"
     assert ended(quoted) is None  # only the marker lines opening the comment count
@@ -191,7 +191,7 @@ def test_refine_progress_marks_a_failed_pass_and_ends_in_a_warning() -> None:
 
     from bot.agent.authoring.refine import StopReason
     from bot.events import ResultReady
-    from bot.github.refine_progress import RefineProgress
+    from bot.github.refine import RefineProgress
 
     progress, written, _ = tracker()
     follower = RefineProgress(progress)

@@ -130,7 +130,7 @@ def test_writes_are_paced_only_between_writes_past_the_burst(
     # lifecycle label, trigger label off) go out without a pause; with no burst a pause
     # falls between each two writes, never before or after.
     slept: list[float] = []
-    monkeypatch.setattr("bot.forge.pacing.time.sleep", slept.append)
+    monkeypatch.setattr("bot.forge.github.time.sleep", slept.append)
     _, checkout = make_world(tmp_path, {"README.md": "hello\n"}, {RFD_PATH: RFD_TEXT})
     (checkout / ".github" / "rfd.toml").write_text(config, encoding="utf-8")  # same commits
     assert run_bot(tmp_path, checkout, "pull_request_target", payload(LABELED)) == 0

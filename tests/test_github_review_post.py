@@ -102,7 +102,7 @@ def test_a_section_named_by_hostile_text_stays_inert_in_its_link() -> None:
 def test_a_review_carries_its_number_its_commit_and_its_run() -> None:
     from pathlib import Path
 
-    from bot.github.review_label import review_comment
+    from bot.github.review import review_comment
     from bot.github.review_post import Kept
     from bot.lifecycle.review import ReviewOutcome
     from bot.llm.usage import Usage

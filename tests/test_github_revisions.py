@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.forge.base import Comment
-from bot.github.revisions import (
+from bot.github.review_post import (
     PostedReview,
     brought_up_to_date,
     head_marker,

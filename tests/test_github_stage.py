@@ -1,11 +1,11 @@
-"""Which job runs what (bot/github/stage.py): the shipped workflow's split of implement."""
+"""Which job runs what (bot/github/run.py): the shipped workflow's split of implement."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot.core.errors import ConfigError
-from bot.github.stage import JobStage, stage_of
+from bot.github.run import JobStage, stage_of
 
 
 @pytest.mark.parametrize(

@@ -112,9 +112,8 @@ def test_titles_and_file_names_stay_inside_their_heading(tmp_path: Path) -> None
     from markdown_it import MarkdownIt
 
     from bot.config.discovery import RfdFile
-    from bot.github.changed import ChangedRfd
-    from bot.github.panels import Row
-    from bot.github.status_comment import render
+    from bot.github.checkout import ChangedRfd
+    from bot.github.status_comment import Row, status_body
     from bot.model.ids import RfdId
     from bot.model.status import Status
     from tests.github_world import CONFIG
@@ -127,7 +126,7 @@ def test_titles_and_file_names_stay_inside_their_heading(tmp_path: Path) -> None
     title = "Beta] | <img src=x> @github/security ![p](https://e.example/p.png)\n<!-- rfd-bot:x -->"
     row = Row(ChangedRfd(RfdFile(RfdId.parse("045"), "a", name), "added"), title, Status.DISCUSSION)
     ctx = bot_context(tmp_path, root)
-    body = render(ctx, [row], {}, [], repo="Codertocat/Hello-World", head="ec26c3e57ca3")
+    body = status_body(ctx, [row], {}, [], repo="Codertocat/Hello-World", head="ec26c3e57ca3")
     html = MarkdownIt("commonmark").enable("table").render(body)
     heading = html.split("<h3>", 1)[1].split("</h3>", 1)[0]
     assert html.count("<h3>") == 1 and heading.count("<a href=") == 1

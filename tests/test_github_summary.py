@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.errors import InvalidStructure
-from bot.github.summary import Summary, annotation
+from bot.github.run import Summary, annotation
 
 
 @pytest.mark.parametrize(
@@ -42,7 +42,7 @@ def test_flush_writes_summary_and_annotations(tmp_path: Path) -> None:
 
 def test_summary_lines_quote_rfd_text_as_text() -> None:
     from bot.core.errors import RfdError
-    from bot.github.summary import Summary
+    from bot.github.run import Summary
 
     summary = Summary("rfd-bot")
     summary.problem(RfdError("title <img src=x> @octocat\n## injected", path="docs/rfd/045-a.md"))

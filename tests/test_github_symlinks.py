@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.github.symlinks import links_in
+from bot.github.checkout import links_in
 from tests.conftest import git
 from tests.github_world import BRANCH, RFD_PATH, RFD_TEXT, make_world, payload, run_bot
 
@@ -79,9 +79,8 @@ def test_prompt_overrides_come_from_the_default_branch_never_the_pr(
     tmp_path: Path, on_default: bool
 ) -> None:
     from bot.config.load import Config
-    from bot.github.context import Context
     from bot.github.ops import open_workspace
-    from bot.github.summary import Summary
+    from bot.github.run import Context, Summary
 
     default, pr = tmp_path / "default", tmp_path / "pr"
     pr.mkdir()

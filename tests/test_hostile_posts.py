@@ -13,11 +13,11 @@ from markdown_it import MarkdownIt
 
 from bot.config.schema import ConsensusSection
 from bot.forge.base import Comment, Issue
-from bot.github.accept_label import next_step
+from bot.github.accept import next_step
 from bot.github.bot_records import followed_line, forged_line
-from bot.github.dashboard import Panel, Who, render
 from bot.github.failure import retry_text
 from bot.github.followed import as_now
+from bot.github.status_comment import Panel, Who, render
 from bot.lifecycle import tracking
 from bot.lifecycle.accept import AcceptOutcome
 from bot.lifecycle.consensus_gate import block

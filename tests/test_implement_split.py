@@ -18,7 +18,7 @@ import pytest
 
 from bot.agent.implementation.work_copy import bounds_for
 from bot.config.load import load
-from bot.github.phase_artifact import BUNDLE, MANIFEST
+from bot.github.implement.artifact import BUNDLE, MANIFEST
 from tests.conftest import git
 from tests.fakes import scripted_providers
 from tests.github_world import RFD_PATH, run_bot
@@ -123,7 +123,7 @@ def unbundled(dest: Path, origin: Path, bundle: Path, base: str) -> tuple[set[st
 def test_the_publish_job_imports_no_model_sdk() -> None:
     """What the publish job runs (the router and its handler) pulls in no provider's SDK."""
     code = (
-        "import sys, bot.github.router, bot.github.implement_publish\n"
+        "import sys, bot.github.router, bot.github.implement.publish\n"
         f"print([m for m in sys.modules if m.split('.')[0] in {MODEL_SDKS[:3]!r} "
         f"or m in {MODEL_SDKS[3:]!r}])"
     )
@@ -138,7 +138,7 @@ def test_the_publish_job_refuses_a_tampered_phase_and_says_why(
 ) -> None:
     """A work job taken over hands a phase with a workflow, a link to the environment and the
     token in a file: nothing is pushed, the reply lists each reason, 😕 on the command."""
-    from bot.github.phase_artifact import Handed, write_bundle, write_manifest
+    from bot.github.implement.artifact import Handed, write_bundle, write_manifest
 
     origin, checkout = accepted_world(tmp_path)
     base = git(checkout, "rev-parse", "HEAD").strip()

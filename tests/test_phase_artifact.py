@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.config.load import load
-from bot.github.phase_artifact import (
+from bot.github.implement.artifact import (
     BUNDLE,
     MANIFEST,
     Handed,

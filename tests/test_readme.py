@@ -53,7 +53,7 @@ def test_every_lint_rule_is_documented_with_its_meaning_and_default() -> None:
 
 
 def test_every_slash_command_is_documented_for_the_bot() -> None:
-    from bot.github.verb_specs import Verb
+    from bot.github.commands import Verb
 
     bot = topic("bot")
     assert [verb.value for verb in Verb if f"`/rfd {verb.value}" not in bot] == []

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.github_markdown import page_url
-from bot.github.dashboard import Panel, Who, render
+from bot.github.status_comment import Panel, Who, render
 from bot.lifecycle import accept
 from bot.lifecycle.workspace import Workspace
 from bot.model.status import Status

@@ -3,12 +3,17 @@
 It is deliberately low level (issues, comments, labels).  The idempotent logic —
 find the bot's own text by its hidden marker, edit in place, merge checklists —
 lives in pure modules (``bot.lifecycle.tracking``, ``bot.forge.comments``) that take a ``Forge``.
+
+What the bot reads from GitHub, as records: a pull request, a file it changes, a
+collaborator's permission, a reaction.
 """
 
 from __future__ import annotations
 
+import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 
 @dataclass(frozen=True)
@@ -70,3 +75,107 @@ class Forge(Protocol):
     def add_labels(self, number: int, labels: tuple[str, ...]) -> None: ...
 
     def remove_label(self, number: int, label: str) -> None: ...
+
+
+class Reaction(enum.Enum):
+    EYES = "eyes"
+    ROCKET = "rocket"
+    CONFUSED = "confused"
+
+
+class Permission(enum.IntEnum):
+    """Repository roles, ordered (``role_name`` of the permission API)."""
+
+    NONE = 0
+    READ = 1
+    TRIAGE = 2
+    WRITE = 3
+    MAINTAIN = 4
+    ADMIN = 5
+
+    @classmethod
+    def parse(cls, text: str) -> Permission:
+        return cls.__members__.get(text.strip().upper(), cls.NONE)
+
+    @classmethod
+    def of_collaborator(cls, data: Mapping[str, Any]) -> Permission:
+        """From the permission API's answer: ``role_name`` when it is a base role.
+
+        An organization's custom role (``role_name`` like ``docs-writer``) is not
+        one of ours, so its base level, the legacy ``permission`` field
+        (``admin``/``write``/``read``/``none``), decides.
+        """
+        role = str(data.get("role_name") or "").strip().upper()
+        if role in cls.__members__:
+            return cls[role]
+        return cls.parse(str(data.get("permission") or "none"))
+
+
+@dataclass(frozen=True)
+class PullRequest:
+    number: int
+    title: str
+    author: str
+    head_ref: str
+    head_sha: str
+    head_repo: str
+    """``owner/name`` of the head repository (a fork's, for fork PRs)."""
+    base_ref: str
+    base_repo: str
+    labels: tuple[str, ...] = ()
+    updated_at: str = ""
+    """ISO 8601 time of the PR's last change (a label counts)."""
+    open: bool = True
+    """Neither merged nor closed."""
+    merged: bool = False
+
+    @property
+    def is_fork(self) -> bool:
+        return self.head_repo != self.base_repo
+
+    @classmethod
+    def from_payload(cls, data: Mapping[str, Any]) -> PullRequest:
+        """From a ``pull_request`` object (webhook payload or ``GET /pulls/{n}``)."""
+        head, base = data["head"], data["base"]
+        head_repo = (head.get("repo") or {}).get("full_name", "")  # deleted forks: null
+        return cls(
+            number=data["number"],
+            title=data["title"],
+            author=data["user"]["login"],
+            head_ref=head["ref"],
+            head_sha=head["sha"],
+            head_repo=head_repo,
+            base_ref=base["ref"],
+            base_repo=base["repo"]["full_name"],
+            labels=tuple(label["name"] for label in data.get("labels", ())),
+            updated_at=str(data.get("updated_at") or ""),
+            open=data.get("state", "open") == "open",
+            merged=bool(data.get("merged")),
+        )
+
+
+@dataclass(frozen=True)
+class ChangedFile:
+    path: str
+    status: str  # added | modified | removed | renamed | ...
+    previous_path: str | None = None
+    blob: str = ""
+    """The file's git blob sha in the PR (its content; empty when removed or unknown)."""
+    patch: str = ""
+    """The file's diff hunks (GitHub leaves them out of a binary or very large diff)."""
+
+
+def changed_file(data: Mapping[str, Any]) -> ChangedFile:
+    """From an entry of ``GET /pulls/{n}/files``."""
+    previous = data.get("previous_filename")
+    blob, patch = str(data.get("sha") or ""), str(data.get("patch") or "")
+    return ChangedFile(data["filename"], data["status"], previous, blob, patch)
+
+
+@dataclass(frozen=True)
+class LineComment:
+    """A review comment on one line of the new side of a file (``side: RIGHT``)."""
+
+    path: str
+    line: int
+    body: str

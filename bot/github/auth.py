@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.config.load import Config
-from bot.github.records import Permission
-from bot.github.verb_specs import Verb, VerbSpec
+from bot.forge.base import Permission
+from bot.github.commands import Verb, VerbSpec
 
 NOT_ALLOWED = "@{login} {what} needs {need} access to this repository; you have {have}."
 BOT_NOT_ALLOWED = (

@@ -14,9 +14,9 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from bot.core import authors
+from bot.forge.base import PullRequest
 from bot.github.checkout import Checkout, writers
-from bot.github.context import Context
-from bot.github.records import PullRequest
+from bot.github.run import Context
 
 if TYPE_CHECKING:
     from bot.model.document import Document

@@ -22,7 +22,7 @@ from pathlib import Path
 from bot.core.github_markdown import inline
 from bot.forge.comments import leading_markers
 from bot.github.checkout import Checkout, _repo, _run
-from bot.github.context import COMMIT_MARK, Context
+from bot.github.run import COMMIT_MARK, Context
 from bot.model import consensus
 from bot.model.consensus import Step, forged, trusted
 

@@ -1,4 +1,17 @@
-"""The pull request's files on disk, and the one bot commit that goes back to its branch.
+"""The pull request's files: which RFDs it changes, its branch on disk (symbolic links
+refused), and the bot's commit going back to it.
+
+PR branch content is data: a symbolic link in it is refused, never followed.
+
+A link committed on a same-repository PR (a state file pointing at the job's
+environment, a ``reviews`` directory pointing outside the checkout) would make the bot
+send what it points at to the model, or write outside its worktree.  Before anything
+is read, the RFD directory of the PR's checkout (RFDs, drafts, state) is walked
+without following links; any link there stops the operation with an error naming it.
+
+The RFDs a pull request changes, from its file list (no file is read).
+
+The pull request's files on disk, and the one bot commit that goes back to its branch.
 
 The workflow checks out the default branch only (never PR code next to secrets)
 with ``persist-credentials: false``.  For a PR from this repository the bot
@@ -12,18 +25,90 @@ environment-only header, never in a URL, a file or an argument.
 from __future__ import annotations
 
 import base64
+import os
 import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.config.load import is_branch
+from bot.config.discovery import RfdFile
+from bot.config.load import Config, is_branch
+from bot.config.repo_templates import is_template
 from bot.core.authors import CommitBy
 from bot.core.errors import ForgeError, InvalidStructure
-from bot.github.api import RepoApi
-from bot.github.records import PullRequest
-from bot.github.symlinks import refuse_links
+from bot.forge.base import ChangedFile, PullRequest
+from bot.forge.github import RepoApi
+from bot.model.ids import split_file_name
+
+LINKED = (
+    "is a symbolic link on the pull request's branch: the bot reads PR files as data and "
+    "never follows a link"
+)
+LINKED_HINT = "replace the link by the file (or directory) itself, push, then retry"
+MORE = " (and {n} more: {others})"
+
+
+def links_in(root: Path, folders: Iterable[str]) -> list[str]:
+    """Repository-relative paths of the symbolic links under ``folders`` of ``root``."""
+    found: list[str] = []
+    for folder in folders:
+        top = root / folder
+        if top.is_symlink():
+            found.append(folder)
+            continue
+        for where, dirs, files in os.walk(top, followlinks=False):
+            for name in (*dirs, *files):
+                if os.path.islink(os.path.join(where, name)):
+                    found.append(Path(where, name).relative_to(root).as_posix())
+    return sorted(found)
+
+
+def refuse_links(root: Path, folders: Iterable[str]) -> None:
+    """InvalidStructure naming the first link under ``folders`` (the others counted)."""
+    found = [repr(p)[1:-1] for p in links_in(root, folders)]  # control characters shown
+    if found:
+        more = MORE.format(n=len(found) - 1, others=", ".join(found[1:4])) if found[1:] else ""
+        raise InvalidStructure(LINKED + more, path=found[0], hint=LINKED_HINT)
+
+
+@dataclass(frozen=True)
+class ChangedRfd:
+    file: RfdFile
+    status: str
+    """GitHub's file status: ``added``, ``modified``, ``removed``, ``renamed``…"""
+    blob: str = ""
+    """The RFD's content in the PR, as a git blob sha (empty when unknown)."""
+
+    @property
+    def removed(self) -> bool:
+        return self.status == "removed"
+
+
+def rfd_dirs(cfg: Config) -> tuple[str, ...]:
+    drafts = cfg.rfd.drafts_dir.strip("/")
+    extra = (f"{cfg.rfd_dir}/{drafts}",) if drafts not in ("", ".") else ()
+    return (cfg.rfd_dir, *extra)
+
+
+def as_rfd(path: str, cfg: Config) -> RfdFile | None:
+    """The RFD at ``path``; None for any other file (the repository's templates included)."""
+    folder, _, name = path.rpartition("/")
+    parts = split_file_name(name) if folder in rfd_dirs(cfg) else None
+    if parts is None or is_template(path[len(cfg.rfd_dir) + 1 :], cfg.rfd.templates):
+        return None
+    return RfdFile(parts[0], parts[1], path)
+
+
+def changed_rfds(files: Iterable[ChangedFile], cfg: Config) -> list[ChangedRfd]:
+    """RFD files the PR adds, changes or removes, sorted by id."""
+    found = []
+    for changed in files:
+        rfd = as_rfd(changed.path, cfg)
+        if rfd is not None:
+            found.append(ChangedRfd(rfd, changed.status, changed.blob))
+    return sorted(found, key=lambda c: c.file)
+
 
 if TYPE_CHECKING:
     import git
@@ -95,7 +180,7 @@ def open_pull(
 
     A same-repository PR's branch is checked out as it is: a symbolic link under
     ``guarded`` (the RFD directory) is refused before anything reads it
-    (:mod:`bot.github.symlinks`)."""
+    (:mod:`bot.github.checkout`)."""
     repo = _repo(base)
     env = git_env(environ)
     dest = Path(tempfile.mkdtemp(prefix=f"rfd-pr{pr.number}-", dir=environ.get("RUNNER_TEMP")))

@@ -15,12 +15,11 @@ from urllib.parse import quote
 from bot.config.discovery import read
 from bot.core.errors import RfdError
 from bot.core.github_markdown import inline, link_text
-from bot.forge.base import Comment
+from bot.forge.base import Comment, PullRequest
 from bot.forge.comments import marker
-from bot.github.changed import ChangedRfd, changed_rfds
-from bot.github.context import Context
+from bot.github.checkout import ChangedRfd, changed_rfds
 from bot.github.labels import sync_labels
-from bot.github.records import PullRequest
+from bot.github.run import Context
 from bot.model.document import Document
 from bot.model.status import Status
 
@@ -114,7 +113,7 @@ def _relink(ctx: Context, pr: PullRequest, number: int) -> int | None:
     """The tracking issue, opened before the merge, linked the files at the PR's head: now
     they are on the default branch (the head branch may be deleted).  Returns the number of
     the pull request the RFD was discussed in, as the issue names it."""
-    from bot.github.accept_label import head_files
+    from bot.github.accept import head_files
 
     web = f"{ctx.server_url}/{ctx.delivery.repository}"
     head = head_files(ctx, pr) + "/"

@@ -11,11 +11,11 @@ RFD, PR and final comment period, found by its marker: a second run writes nothi
 
 from __future__ import annotations
 
+from bot.forge.base import PullRequest
 from bot.forge.comments import marker
-from bot.github.changed import changed_rfds
-from bot.github.context import Context
+from bot.github.checkout import changed_rfds
 from bot.github.ops import forged_lines, pr_workspace
-from bot.github.records import PullRequest
+from bot.github.run import Context
 from bot.lifecycle import signoff
 from bot.lifecycle.workspace import Workspace
 from bot.model.consensus import day

@@ -1,22 +1,66 @@
-"""``/rfd done`` away from the RFD's open pull request.
+"""Marking an RFD Implemented from GitHub: ``/rfd done`` away from its pull request, and
+the last phase's pull request that does it too (``finish_in_last_phase``).
+
+``[implement] finish_in_last_phase``: the last phase's pull request also marks the RFD
+Implemented.
+
+After the phase's commit is pushed, a second bot commit on the phase's branch changes the
+RFD's status line — only when every phase is then recorded (the same gate as ``/rfd done``),
+so an earlier phase, or one with failed items, never carries it.  The pull request's body
+says so and closes the tracking issue on merge.  Both the one-job run and the publish job of
+the two-job run call it, each with the commit it pushed.
+
+``/rfd done`` away from the RFD's open pull request.
 
 On the tracking issue the bot opens (or finds) the one-line pull request that marks the
 RFD Implemented, the way Ember's process opens its advancement PRs: branch
 ``rfd/045-implemented`` from the default branch, the status line changed, a body that
 closes the tracking issue when merged.  On any other pull request — a phase's, or the
 RFD's once merged or closed — the answer links the tracking issue, where it works
-(:mod:`bot.github.redirect`).
+(:mod:`bot.github.places`).
 """
 
 from __future__ import annotations
 
 from bot.core.errors import GateError
 from bot.core.github_markdown import inline
-from bot.github.checkout import close, commit_and_push, open_branch, pushed_branch
-from bot.github.context import Context
-from bot.github.ops import COMMIT, Refused, open_workspace
+from bot.github.checkout import close, open_branch, pushed_branch
+from bot.github.ops import Refused, bot_commit, open_workspace
+from bot.github.run import Context
 from bot.github.targets import issue_rfd
 from bot.model.status import Status
+
+CLOSES = (
+    "\n\nIt also marks RFD {rid} Implemented (`[implement] finish_in_last_phase`): "
+    "merging it closes #{issue}, the tracking issue."
+)
+
+
+def finish_with_phase(ctx: Context, rid: str, branch: str, phase_commit: str) -> str:
+    """Commit the Implemented status on ``branch`` after ``phase_commit`` and push it, when
+    the option is on and every phase is recorded there; what the pull request's body adds
+    (empty when nothing was done)."""
+    if not ctx.cfg.implement.finish_in_last_phase:
+        return ""
+    from bot.lifecycle.lifecycle import promote
+    from bot.model.status import Status
+
+    checkout = open_branch(ctx.root, branch, ctx.environ, at=phase_commit)
+    try:
+        ws = open_workspace(ctx, checkout.root)
+        try:
+            outcome = promote(ws, rid, Status.IMPLEMENTED)
+        except GateError:
+            return ""  # phases remain: not the last one
+        noted = f"RFD {rid} marked Implemented on `{{branch}}`"
+        sha = bot_commit(ctx, checkout, outcome.changed, rid, "implemented", noted=noted)
+        issue = ws.document(rid).tracking_issue
+    finally:
+        close(ctx.root, checkout)
+    if sha is None:
+        return ""
+    return CLOSES.format(rid=rid, issue=issue) if issue else ""
+
 
 BRANCH = "rfd/{rid}-implemented"
 TITLE = "RFD {rid}: Implemented"
@@ -73,11 +117,8 @@ def _promote_on(ctx: Context, rid: str, branch: str) -> None:
             outcome = promote(open_workspace(ctx, checkout.root), rid, Status.IMPLEMENTED)
         except GateError as gate:
             raise Refused(NOT_YET.format(why=inline(gate.message).rstrip("."))) from None
-        message = COMMIT.format(ids=rid, what="implemented", key=ctx.delivery.key)
-        if commit_and_push(checkout, outcome.changed, message, ctx.environ):
-            ctx.progress.append(
-                f"RFD {rid} marked Implemented on `{branch}`; its pull request not yet opened"
-            )
+        noted = f"RFD {rid} marked Implemented on `{{branch}}`; its pull request not yet opened"
+        bot_commit(ctx, checkout, outcome.changed, rid, "implemented", noted=noted, marked=False)
     finally:
         close(ctx.root, checkout)
 

@@ -22,8 +22,7 @@ from dataclasses import replace
 
 from bot.forge.base import Comment
 from bot.github.checkout import Checkout, _repo, _run
-from bot.github.commands import Command, parse
-from bot.github.verb_specs import Verb
+from bot.github.commands import Command, Verb, parse
 from bot.model.consensus import FORGED_APPROVAL, FORGED_CONCERN, FORGED_FCP, Concern, Ledger, Step
 
 _EVENT = re.compile(r"c(?P<id>\d{1,20})")

@@ -11,9 +11,9 @@ from urllib.parse import quote
 
 from bot.core.github_markdown import inline
 from bot.core.text import plural
-from bot.github.context import Context
-from bot.github.implement_texts import BRANCH
+from bot.github.implement.texts import BRANCH
 from bot.github.ops import open_workspace
+from bot.github.run import Context
 from bot.model import phase_ids
 from bot.model.status import Status
 

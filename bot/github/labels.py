@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.github.context import Context
-from bot.github.cosmetic import cosmetic
+from bot.github.run import Context, cosmetic
 from bot.model import lifecycle_labels
 from bot.model.status import Status
 

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.core.errors import PermissionDenied
-from bot.github.checkout import Checkout, close, commit_and_push, open_pull
-from bot.github.context import Context
-from bot.github.records import PullRequest
+from bot.forge.base import PullRequest
+from bot.github.checkout import Checkout, close, commit_and_push, commit_only, open_pull
+from bot.github.run import Context
 from bot.llm.select import ANTHROPIC_KEY
 
 if TYPE_CHECKING:
@@ -91,9 +91,9 @@ def offline_note(ws: Workspace, model: str | None = None) -> str:
 
 def refreshed(ctx: Context, pr: PullRequest, checkout: Checkout, *, dismissed_by: str = "") -> None:
     """The PR's status comment and label as the checkout has them after the bot's change
-    (the change is made: an edit GitHub refuses is a warning, :mod:`bot.github.cosmetic`)."""
+    (the change is made: an edit GitHub refuses is a warning, :mod:`bot.github.run`)."""
     from bot.github.checkout import head_of
-    from bot.github.cosmetic import cosmetic
+    from bot.github.run import cosmetic
     from bot.github.status_comment import refresh
 
     with cosmetic(ctx.summary, "refreshing the status comment"):
@@ -119,13 +119,41 @@ def pr_workspace(
         close(ctx.root, checkout)
 
 
-def commit(ctx: Context, checkout: Checkout, paths: Iterable[Path], ids: str, what: str) -> str:
-    """One bot commit of ``paths`` on the PR branch; a line saying what happened."""
+def bot_commit(
+    ctx: Context,
+    checkout: Checkout,
+    paths: Iterable[Path | str],
+    ids: str,
+    what: str,
+    *,
+    noted: str,
+    push: bool = True,
+    marked: bool = True,
+) -> str | None:
+    """The bot's one way to commit: ``paths`` (if anything changed) on ``checkout``'s branch,
+    with the message naming the event (its trailer lets a re-run find the commit); the new
+    commit's sha, or None.
+
+    Pushed unless ``push`` is off (the work job: the publish job pushes).  A pushed commit
+    goes into the run's progress as ``noted`` (``{sha}`` and ``{branch}`` filled in) and,
+    unless ``marked`` is off, into the hidden markers of the run's reply.
+    """
     message = COMMIT.format(ids=ids, what=what, key=ctx.delivery.key)
+    if not push:
+        return commit_only(checkout, paths, message, ctx.environ)
     sha = commit_and_push(checkout, paths, message, ctx.environ)
     if sha:
-        ctx.commits.append(sha)
-        ctx.progress.append(f"RFD {ids} {what}: committed to `{checkout.branch}` as {sha[:12]}")
+        if marked:
+            ctx.commits.append(sha)
+        line = noted.replace("{sha}", sha[:12]).replace("{branch}", checkout.branch)
+        ctx.progress.append(line)
+    return sha
+
+
+def commit(ctx: Context, checkout: Checkout, paths: Iterable[Path], ids: str, what: str) -> str:
+    """One bot commit of ``paths`` on the PR branch; a line saying what happened."""
+    noted = f"RFD {ids} {what}: committed to `{{branch}}` as {{sha}}"
+    sha = bot_commit(ctx, checkout, paths, ids, what, noted=noted)
     return f"Committed as {sha[:12]}." if sha else "Nothing to commit."
 
 

@@ -7,8 +7,8 @@ Boxes a person ticked or unticked are respected (``sync_tracking`` merges).
 
 from __future__ import annotations
 
-from bot.github.context import Context
 from bot.github.ops import open_workspace
+from bot.github.run import Context
 from bot.github.tracked import sync, touched_rfds
 
 TRUNCATED = 20

@@ -20,11 +20,11 @@ from datetime import datetime, timedelta
 
 from bot.core.errors import InvalidStructure
 from bot.core.text import plural
-from bot.github.context import Context
+from bot.forge.base import PullRequest
 from bot.github.fcp_end import end_elapsed
 from bot.github.ops import open_workspace
-from bot.github.progress_repair import repair
-from bot.github.records import PullRequest
+from bot.github.progress import repair
+from bot.github.run import Context
 from bot.github.status_comment import post_status
 from bot.github.tracked import sync
 

@@ -8,7 +8,6 @@ posted where it was triggered, and the exit code tells Actions what happened.
 
 from __future__ import annotations
 
-import importlib
 import logging
 import time
 from collections.abc import Callable, Mapping
@@ -19,14 +18,9 @@ from bot.config.load import Config, Resolved, load
 from bot.core.errors import ConfigError, ForgeError, RfdError
 from bot.core.github_markdown import fenced
 from bot.forge.comments import carries, marker
-from bot.forge.github import GitHubForge
-from bot.github.api import RepoApi
-from bot.github.context import Context
-from bot.github.delivery import Delivery
+from bot.forge.github import GitHubForge, RepoApi
 from bot.github.failure import FAILED, retry_text, steps_done
-from bot.github.run_link import with_run_link
-from bot.github.stage import JobStage, stage_of
-from bot.github.summary import Summary
+from bot.github.run import Context, Delivery, JobStage, Summary, stage_of, with_run_link
 from bot.llm.select import warm_up
 
 log = logging.getLogger(__name__)
@@ -37,36 +31,76 @@ Handler = Callable[[Context], None]
 @dataclass(frozen=True)
 class Route:
     kinds: tuple[str, ...]
-    target: str
-    """``module:function`` — imported only when a delivery goes there."""
+    handler: Handler
+    """Imports its module only when a delivery goes there."""
     label: str | None = None
     """For ``labeled`` routes: the attribute of ``cfg.labels`` that must match."""
     step: str | None = None
     """The step whose model the handler calls: its SDK is imported while GitHub is read."""
 
-    def handler(self) -> Handler:
-        module, _, name = self.target.partition(":")
-        found: Handler = getattr(importlib.import_module(module), name)
-        return found
+
+# The handlers, each imported when a delivery goes to it (a run imports only its own).
+
+
+def _pull_request_changed(ctx: Context) -> None:
+    from bot.github.status_comment import on_pull_request
+
+    on_pull_request(ctx)
+
+
+def _pull_request_closed(ctx: Context) -> None:
+    from bot.github.closed_pr import on_closed
+
+    on_closed(ctx)
+
+
+def _review_label(ctx: Context) -> None:
+    from bot.github.review import on_label
+
+    on_label(ctx)
+
+
+def _accept_label(ctx: Context) -> None:
+    from bot.github.accept import on_label
+
+    on_label(ctx)
+
+
+def _comment(ctx: Context) -> None:
+    from bot.github.slash import on_comment
+
+    on_comment(ctx)
+
+
+def _push(ctx: Context) -> None:
+    from bot.github.push import on_push
+
+    on_push(ctx)
+
+
+def _dispatch(ctx: Context) -> None:
+    from bot.github.reconcile import on_dispatch
+
+    on_dispatch(ctx)
+
+
+def _publish(ctx: Context) -> None:
+    """The publish job of ``/rfd implement`` (:mod:`bot.github.run`)."""
+    from bot.github.implement.publish import on_publish
+
+    on_publish(ctx)
 
 
 PR_CHANGES = ("pull_request.opened", "pull_request.synchronize", "pull_request.reopened")
 ROUTES = (
-    Route(PR_CHANGES, "bot.github.status_comment:on_pull_request"),
-    Route(("pull_request.closed",), "bot.github.closed_pr:on_closed"),
-    Route(
-        ("pull_request.labeled",), "bot.github.review_label:on_label", label="review", step="review"
-    ),
-    Route(
-        ("pull_request.labeled",), "bot.github.accept_label:on_label", label="accept", step="accept"
-    ),
-    Route(("issue_comment.created",), "bot.github.slash:on_comment"),
-    Route(("push",), "bot.github.push:on_push"),
-    Route(("workflow_dispatch", "schedule"), "bot.github.reconcile:on_dispatch"),
+    Route(PR_CHANGES, _pull_request_changed),
+    Route(("pull_request.closed",), _pull_request_closed),
+    Route(("pull_request.labeled",), _review_label, label="review", step="review"),
+    Route(("pull_request.labeled",), _accept_label, label="accept", step="accept"),
+    Route(("issue_comment.created",), _comment),
+    Route(("push",), _push),
+    Route(("workflow_dispatch", "schedule"), _dispatch),
 )
-
-PUBLISH = "bot.github.implement_publish:on_publish"
-"""The publish job of ``/rfd implement`` (:mod:`bot.github.stage`)."""
 
 CONFIG_BROKEN = (
     "### rfd-bot cannot read its configuration\n\n{error}\n\n"
@@ -96,7 +130,7 @@ def main(
     delivery = Delivery.from_env(environ)
     routes = candidates(delivery)
     if routes and stage_of(environ) is JobStage.PUBLISH:  # the work job's phase
-        routes = [Route((delivery.kind,), PUBLISH)]
+        routes = [Route((delivery.kind,), _publish)]
     if not routes:
         log.info("rfd-bot: ignoring %s (nothing to do for it)", delivery.kind)
         return 0
@@ -137,7 +171,7 @@ def _run(
         warm_up(cfg, environ, route.step)
     ctx = Context(delivery, cfg, forge, api, root, environ, summary, clock, resolved)
     try:
-        route.handler()(ctx)
+        route.handler(ctx)
         _clear_config_error(ctx)
     except RfdError as err:
         _label_ran(ctx, f"❌ failed: {err}")

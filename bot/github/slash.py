@@ -16,15 +16,13 @@ from __future__ import annotations
 from bot.core.errors import ForgeError, RfdError
 from bot.core.github_markdown import fenced, inline
 from bot.core.text import noun
+from bot.forge.base import Reaction
 from bot.forge.comments import marker
 from bot.github.auth import authorize, is_own
-from bot.github.commands import Command, parse
-from bot.github.context import Context
+from bot.github.commands import Command, Verb, parse
 from bot.github.failure import retry_text, steps_done
 from bot.github.ops import Refused
-from bot.github.records import Reaction
-from bot.github.stage import JobStage, stage_of
-from bot.github.verb_specs import Verb
+from bot.github.run import Context, JobStage, stage_of
 from bot.github.verbs import HANDLERS
 
 PARSE_ERRORS = "I could not run this comment's {what}:\n\n{errors}\n\n`/rfd help` lists them."
@@ -150,8 +148,8 @@ def _ran(ctx: Context, command: Command, outcome: str) -> None:
 
 def _react(ctx: Context, reaction: Reaction) -> bool:
     """React to the command's comment; False when it was deleted meanwhile (a reaction
-    GitHub refuses is a warning in the job summary: :mod:`bot.github.cosmetic`)."""
-    from bot.github.cosmetic import react
+    GitHub refuses is a warning in the job summary: :mod:`bot.github.run`)."""
+    from bot.github.run import react
 
     return react(ctx, reaction)
 

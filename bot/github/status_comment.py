@@ -1,4 +1,24 @@
-"""The one status comment per pull request: the PR's dashboard, edited in place.
+"""The status comment: what it shows of each RFD (panels), its text (dashboard), and
+the one comment per pull request that holds it, edited in place.
+
+The status comment's text: for each RFD of the PR, where it stands and what to do next.
+
+Pure: :class:`Panel` records in, markdown out.  Each RFD gets its lifecycle as a
+one-line stepper with the current status marked, a **Next step** that names the
+commands that apply in that status and who may run them, its reviews numbered as
+``/rfd dismiss`` takes them (each linked to its comment and its commit, dismissed ones
+folded away) and a lint summary.  Text that comes from the RFD (its title) goes
+through :mod:`bot.core.github_markdown` only.
+
+What the status comment shows of each RFD, read from the PR's files and the bot's comments.
+
+A :class:`Row` is what the PR's version of an RFD says (status, reviews on file with
+their findings, plan).  :func:`panel` pairs its reviews with the review comments
+the bot posted (by the file each one was saved as): a review on file is numbered as
+``/rfd dismiss`` takes it and linked to its comment; a posted review whose file is
+gone was dismissed.
+
+The one status comment per pull request: the PR's dashboard, edited in place.
 
 For each RFD the PR changes it shows the lifecycle with the current status marked,
 the next step and who may take it, the reviews numbered as ``/rfd dismiss`` takes
@@ -10,32 +30,525 @@ revisions get a banner.
 
 from __future__ import annotations
 
-from dataclasses import replace
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import quote
 
-from bot.core.github_markdown import page_url
+from bot.config.discovery import read
+from bot.config.load import Config
+from bot.config.schema import ConsensusSection
+from bot.core.errors import RfdError
+from bot.core.github_markdown import inline, link_text, page_url
 from bot.core.text import plural
-from bot.forge.base import Comment
+from bot.forge.base import Comment, PullRequest
 from bot.forge.comments import marker
-from bot.github import dashboard
-from bot.github.changed import ChangedRfd, changed_rfds
-from bot.github.checkout import close, open_pull
-from bot.github.commands import command_table, who_may
-from bot.github.context import Context
+from bot.github.checkout import ChangedRfd, changed_rfds, close, open_pull
+from bot.github.commands import REGISTRY, Verb, command_table, who_may
 from bot.github.labels import sync_labels
-from bot.github.panels import Row, panel, read_row
-from bot.github.records import PullRequest
-from bot.github.revisions import (
+from bot.github.review_post import (
     DISMISSED_MARK,
+    ICON,
     STALE_MARK,
     PostedReview,
     brought_up_to_date,
     posted_reviews,
     short,
 )
-from bot.github.verb_specs import REGISTRY, Verb
+from bot.github.run import Context
+from bot.lifecycle.consensus_gate import Standing
+from bot.model import phase_ids, reviews
+from bot.model.consensus import Ledger
+from bot.model.document import Document
+from bot.model.plan import PlanPhase
+from bot.model.reviews import Severity
 from bot.model.status import Status
+from bot.state import StateStore
+
+MAIN_PATH = (Status.DRAFT, Status.DISCUSSION, Status.ACCEPTED, Status.IMPLEMENTED)
+
+NEXT_REVIEW = (
+    "label `{review}` or comment `/rfd review` for a review. Once the discussion has settled, "
+    "accept it with `/rfd accept` or the `{accept}` label."
+)
+NEXT_SETTLE = (
+    "{open}: push fixes or comment `/rfd refine`, then `/rfd dismiss all` (or `/rfd dismiss 1`…) "
+    "for the settled ones. Then accept with `/rfd accept` or the `{accept}` label."
+)
+NEXT_READ = (
+    "{open}: nothing there blocks acceptance. `/rfd dismiss all` once read; accept with "
+    "`/rfd accept` or the `{accept}` label."
+)
+NEXT_IMPLEMENT = (
+    "merge this pull request, then comment `/rfd implement` on {where} to start phase {phase}."
+)
+NEXT_SIGN_OFF = " Acceptance also waits for the **Decision** below."
+NEXT_SIGNED_OFF = (
+    "the **Decision** below is met: accept with `/rfd accept` or the `{accept}` label "
+    "(a review first, if you want one: label `{review}` or `/rfd review`)."
+)
+NEXT_BLOCKED = "{blocker}. Then accept with `/rfd accept` or the `{accept}` label."
+NEXT_DONE = "every phase is done: comment `/rfd done` here to mark it Implemented."
+WHO_MAY = "Who may: {who_review}; `/rfd accept` and `{accept}`: {who_accept}."
+WHO_MAY_LATER = "Who may: {who_review}."
+NEXT_NO_PLAN = "merge this pull request; its plan has no phase to implement."
+NEXT_IMPLEMENTED = "nothing left to do: merging this pull request closes {issue}."
+NEXT_CLOSED = "nothing left to do: merging this pull request records it as {status}."
+NO_REVIEWS = "No reviews yet."
+NO_OPEN_REVIEWS = "No open reviews."
+LINT = "Lint: {counts}, annotated on the changed lines (**Files changed** tab)."
+BROKEN = "⚠️ The bot cannot read this RFD: {problem}"
+FOOTER = "<sub>Updated for `{head}` · rfd-bot keeps this comment current</sub>"
+
+
+@dataclass(frozen=True)
+class ReviewEntry:
+    number: int | None
+    """As ``/rfd dismiss`` takes it; None when dismissed or never saved (a fork)."""
+    url: str | None
+    counts: Mapping[Severity, int] | None
+    """None when not known (a dismissed review's file is gone)."""
+    revision: str = ""
+    current: bool = True
+    dismissed: bool = False
+    commit: str = ""
+    """The page of the commit reviewed (empty: the revision is shown unlinked)."""
+
+
+@dataclass(frozen=True)
+class Panel:
+    rfd_id: str
+    title: str
+    url: str
+    status: Status | None = None
+    problem: str = ""
+    reviews: tuple[ReviewEntry, ...] = ()
+    impl_reviews: int = 0
+    next_phase: str = ""
+    """``1: Writer`` — the first required phase not done; empty when none is left."""
+    phases: int = 0
+    tracking: int | None = None
+    lint: tuple[int, int] = (0, 0)
+    """Errors and warnings."""
+    decision: tuple[str, ...] = ()
+    """The sign-off block (``[consensus]``), markdown lines made safe by its renderer."""
+    signed_off: bool | None = None
+    """Whether acceptance has its sign-offs; None when the repository asks for none."""
+    blocker: str = ""
+    """What holds acceptance up, naming who can move it (markdown made safe by its maker)."""
+    site: str = ""
+    """The RFD's page on the published site (``[site] url``); empty when there is none."""
+    word: str = ""
+    """The status in the repository's word (``published``); empty: rfd's own."""
+
+
+@dataclass(frozen=True)
+class Who:
+    """Who may run the commands, in words (from ``commands.who_may``)."""
+
+    review: str
+    accept: str
+
+
+def stepper(status: Status | None, word: str = "") -> str:
+    """``Draft → **Discussion** → Accepted → Implemented``, the passed steps ticked; in the
+    repository's words when it has its own (``prediscussion → **discussion** → published``)."""
+    if status is None:
+        return ""
+    rank = status.rank
+    said = _words(word)
+    steps = [
+        f"**{word or said(s)}**" if s is status else f"✓ {said(s)}" if s.rank < rank else said(s)
+        for s in MAIN_PATH
+    ]
+    line = " → ".join(steps)
+    return line if rank >= 0 else f"{line} · **✕ {word or status.value}**"
+
+
+def _words(word: str) -> Callable[[Status], str]:
+    """Each stage's name in the vocabulary of ``word`` (rfd's own without one)."""
+    if not word or word in {s.value for s in Status}:
+        return lambda s: s.value
+    from bot.model.status import word_for
+
+    return lambda s: word_for(s, word, lower=True)
+
+
+def tally(counts: Mapping[Severity, int] | None) -> str:
+    if counts is None:
+        return "—"
+    parts = [f"{ICON[s]} {n} {s.value}".strip() for s in Severity if (n := counts.get(s, 0))]
+    return " · ".join(parts) or "no findings"
+
+
+def next_step(panel: Panel, review_label: str, accept_label: str) -> str:
+    """What to do now, in this status (who may do it is said on the line below)."""
+    facts = {"review": review_label, "accept": accept_label}
+    status = panel.status
+    if status in (Status.DRAFT, Status.DISCUSSION):
+        if panel.signed_off and not any(not r.dismissed for r in panel.reviews):
+            return NEXT_SIGNED_OFF.format(**facts)
+        if panel.blocker:  # what holds acceptance up comes first, naming who moves it
+            blocked = NEXT_BLOCKED.format(blocker=panel.blocker, **facts)
+            return blocked[:1].upper() + blocked[1:]
+        waiting = NEXT_SIGN_OFF if panel.signed_off is False else ""
+        return _in_discussion(panel, facts) + waiting
+    return _after_discussion(panel, facts)
+
+
+def _in_discussion(panel: Panel, facts: dict[str, str]) -> str:
+    active = [r for r in panel.reviews if not r.dismissed]
+    if not active:
+        return NEXT_REVIEW.format(**facts)
+    total: dict[Severity, int] = {}
+    for entry in active:
+        for severity, n in (entry.counts or {}).items():
+            total[severity] = total.get(severity, 0) + n
+    opened = f"{len(active)} open review{'s' if len(active) > 1 else ''} ({tally(total)})"
+    blocking = total.get(Severity.BLOCKER, 0) + total.get(Severity.MAJOR, 0)
+    return (NEXT_SETTLE if blocking else NEXT_READ).format(open=opened, **facts)
+
+
+def _after_discussion(panel: Panel, facts: dict[str, str]) -> str:
+    status = panel.status
+    if status is Status.ACCEPTED:
+        if panel.next_phase:
+            where = f"tracking issue #{panel.tracking}" if panel.tracking else "its tracking issue"
+            return NEXT_IMPLEMENT.format(where=where, phase=inline(panel.next_phase), **facts)
+        return NEXT_DONE.format(**facts) if panel.phases else NEXT_NO_PLAN
+    if status is Status.IMPLEMENTED:
+        issue = f"tracking issue #{panel.tracking}" if panel.tracking else "its tracking issue"
+        return NEXT_IMPLEMENTED.format(issue=issue)
+    return NEXT_CLOSED.format(status=status.value if status else "changed")
+
+
+def _who(status: Status | None, who: Who, accept_label: str) -> str:
+    if status in (Status.DRAFT, Status.DISCUSSION):
+        text = WHO_MAY.format(who_review=who.review, who_accept=who.accept, accept=accept_label)
+    elif status is Status.ACCEPTED:
+        text = WHO_MAY_LATER.format(who_review=who.review)
+    else:
+        return ""
+    return f"<sub>{text}</sub>"
+
+
+def review_table(entries: Sequence[ReviewEntry]) -> list[str]:
+    """``Review 1`` is what ``/rfd dismiss 1`` removes; dismissed ones fold away below."""
+    shown = [e for e in entries if not e.dismissed]
+    gone = [e for e in entries if e.dismissed]
+    head = ["| review | findings | revision |", "|---|---|---|"]
+    lines = head if shown else [NO_OPEN_REVIEWS if gone else NO_REVIEWS]
+    for entry in shown:
+        name = f"Review {entry.number}" if entry.number else "review (not saved to the branch)"
+        named = f"[{name}]({entry.url})" if entry.url else name
+        revision = _revision(entry)
+        if entry.revision and not entry.current:
+            revision += " (older)"
+        lines.append(f"| {named} | {tally(entry.counts)} | {revision} |")
+    return lines + _dismissed(gone)
+
+
+def _revision(entry: ReviewEntry) -> str:
+    if not entry.revision:
+        return "—"
+    return f"[`{entry.revision}`]({entry.commit})" if entry.commit else f"`{entry.revision}`"
+
+
+def _dismissed(gone: Sequence[ReviewEntry]) -> list[str]:
+    """The dismissed reviews, folded: each linked to its comment, with the commit it was of."""
+    if not gone:
+        return []
+    items = [
+        f"- [dismissed review]({e.url}) of {_revision(e)}"
+        if e.url
+        else f"- dismissed review of {_revision(e)}"
+        for e in gone
+    ]
+    summary = plural(len(gone), "dismissed review")
+    return ["", f"<details><summary>{summary}</summary>", "", *items, "", "</details>"]
+
+
+def lint_line(errors: int, warnings: int) -> str:
+    parts = [
+        f"{n} {word}{'s' if n > 1 else ''}"
+        for n, word in ((errors, "error"), (warnings, "warning"))
+        if n
+    ]
+    return LINT.format(counts=", ".join(parts)) if parts else ""
+
+
+def panel_text(panel: Panel, who: Who, review_label: str, accept_label: str) -> list[str]:
+    title = link_text(f"RFD {panel.rfd_id}: {panel.title}".strip().rstrip(":"))
+    status = f" — {panel.word or panel.status.value}" if panel.status else ""
+    lines = [f"### [{title}]({panel.url}){status}", ""]
+    if panel.problem:
+        return [*lines, BROKEN.format(problem=inline(panel.problem)), ""]
+    lines += [stepper(panel.status, panel.word), ""]
+    if panel.site:
+        lines += [f"[Read it on the RFD site]({panel.site})", ""]
+    step = next_step(panel, review_label, accept_label)
+    lines += [f"**Next step:** {step}", ""]
+    if who_line := _who(panel.status, who, accept_label):
+        lines += [who_line, ""]
+    if panel.decision:
+        lines += [*panel.decision, ""]
+    if panel.status in (Status.DRAFT, Status.DISCUSSION) or panel.reviews:
+        lines += [*review_table(panel.reviews), ""]
+    if panel.impl_reviews:
+        lines += [f"Implementation reviews on file: {panel.impl_reviews}.", ""]
+    lint = lint_line(*panel.lint)
+    return [*lines, lint, ""] if lint else lines
+
+
+def render(
+    panels: Sequence[Panel],
+    *,
+    head: str,
+    who: Who,
+    review_label: str,
+    accept_label: str,
+    commands: str,
+) -> str:
+    """The whole comment: one block per RFD, the command list folded, and when it was made."""
+    lines: list[str] = []
+    for panel in panels:
+        lines += panel_text(panel, who, review_label, accept_label)
+    folded = ["<details><summary>All commands</summary>", "", commands, "", "</details>", ""]
+    return "\n".join([*lines, *folded, FOOTER.format(head=head)])
+
+
+Counts = Mapping[Severity, int]
+
+
+@dataclass(frozen=True)
+class Row:
+    changed: ChangedRfd
+    title: str = ""
+    status: Status | None = None
+    reviews: tuple[tuple[str, Counts], ...] = ()
+    """``(file name, findings by severity)`` of each review on file, oldest first."""
+    impl_reviews: int = 0
+    phases: int = 0
+    next_phase: str = ""
+    tracking: int | None = None
+    problem: RfdError | None = None
+    decision: tuple[str, ...] = ()
+    """The "Decision" block (``[consensus]``): sign-offs, open concerns, the FCP."""
+    signed_off: bool | None = None
+    """Whether the sign-offs acceptance needs are there; None without ``[consensus]``."""
+    blocker: str = ""
+    """What holds acceptance up, naming the people who can move it (markdown, made safe)."""
+    word: str = ""
+    """The status as the RFD writes it (``published``): the dashboard speaks it."""
+
+
+_PLAIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]{0,39}")
+"""A status word the dashboard may show as written (RFD text never becomes markdown)."""
+
+
+def _counts(path: Path) -> Counts:
+    found = reviews.parse(path.read_text(encoding="utf-8")).counts()
+    return {s: found[s.value] for s in Severity}
+
+
+def _upcoming(plan: Sequence[PlanPhase], todo: list[int]) -> str:
+    """``1: Writer``: the first required phase not done (empty when none is left)."""
+    if not todo:
+        return ""
+    return f"{phase_ids.label(plan[todo[0] - 1], todo[0])}: {plan[todo[0] - 1].title}"
+
+
+def read_row(root: Path, cfg: Config, changed: ChangedRfd, now: float, web: str = "") -> Row:
+    """What the PR's version of one RFD says at ``now`` (a broken file, or a broken
+    consensus record, becomes ``problem``); ``web``: the repository, whose commit pages the
+    sign-offs link."""
+    if changed.removed:
+        return Row(changed)
+    try:
+        doc = read(root, changed.file)
+    except RfdError as err:
+        return Row(changed, problem=err)
+    store = StateStore(root, cfg)
+    state = store.read(changed.file.rfd_id)
+    plan = state.plan or ()
+    upcoming = _upcoming(plan, phase_ids.missing(plan, state.completed))
+    try:
+        at = _commit_links(root, changed.file.path, web) if cfg.consensus.enabled else None
+        decision, signed_off, blocker = _decision(
+            store, cfg, doc, str(changed.file.rfd_id), now, at
+        )
+    except RfdError as err:
+        return Row(changed, doc.title, problem=err)
+    return Row(
+        changed,
+        doc.title,
+        doc.status,
+        tuple((r.path.name, _counts(r.path)) for r in state.reviews),
+        len(state.impl_reviews),
+        len(plan),
+        upcoming,
+        doc.tracking_issue,
+        decision=decision,
+        signed_off=signed_off,
+        blocker=blocker,
+        word=doc.status_word if _PLAIN_WORD.fullmatch(doc.status_word) else "",
+    )
+
+
+def _commit_links(root: Path, path: str, web: str) -> Callable[[str], str]:
+    """A sign-off's revision (a blob) as a link to the commit that brought it (empty when the
+    branch's history does not hold it: no blob is ever shown)."""
+    from bot.github.approved_at import commits_of
+
+    commits = commits_of(root, path)
+
+    def at(revision: str) -> str:
+        sha = commits.get(revision)
+        return f"[`{sha[:7]}`]({web}/commit/{sha})" if sha and web else ""
+
+    return at
+
+
+Decided = tuple[tuple[str, ...], bool | None, str]
+
+
+def _decision(
+    store: StateStore,
+    cfg: Config,
+    doc: Document,
+    rid: str,
+    now: float,
+    at: Callable[[str], str] | None = None,
+) -> Decided:
+    """The sign-off block, whether acceptance has its sign-offs and what holds it up, when
+    the repository asks for them (``[consensus]``); once decided, what it was made with."""
+    if not cfg.consensus.enabled:
+        return (), None, ""
+    from bot.lifecycle.consensus_gate import block, standing
+    from bot.model.consensus import revision
+
+    ledger, rev = store.read_consensus(rid), revision(doc.text)
+    if doc.status not in (Status.DRAFT, Status.DISCUSSION):
+        return decided(ledger, doc.status, at), True, ""
+    found = standing(cfg.consensus, ledger, rid, rev, now)
+    lines = tuple(block(cfg.consensus, ledger, rid, rev, now, slash=True, at=at))
+    return lines, found.met, blocker(cfg.consensus, ledger, found)
+
+
+BLOCKING_CONCERN = (
+    "concern {n} by {author} is open: {author} or a maintainer resolves it (`/rfd resolve {n}`)"
+)
+MISSING_SIGN_OFFS = "sign-offs {have} of {need}: waiting for {who} (`/rfd approve`)"
+NO_FCP = "a reviewer ({who}) starts the final comment period (`/rfd fcp`)"
+
+
+def blocker(cfg: ConsensusSection, ledger: Ledger, found: Standing) -> str:
+    """What holds acceptance up, each part naming who can move it (empty when nothing)."""
+    from bot.core.github_markdown import inline
+
+    parts = [
+        BLOCKING_CONCERN.format(n=c.number, author=inline(c.author)) for c in ledger.open_concerns
+    ]
+    if found.have < found.need:
+        who = ", ".join(inline(w) for w in found.waiting) or "any reviewer"
+        parts.append(MISSING_SIGN_OFFS.format(have=found.have, need=found.need, who=who))
+    if not parts and cfg.fcp_days and ledger.fcp is None:
+        parts.append(NO_FCP.format(who=", ".join(inline(r) for r in cfg.reviewers)))
+    return "; ".join(parts)
+
+
+DECIDED = "{status} with the sign-offs of {who}."
+DECIDED_ALONE = "{status}: no sign-off was recorded."
+
+
+def decided(
+    ledger: Ledger, status: Status, at: Callable[[str], str] | None = None
+) -> tuple[str, ...]:
+    """The Decision block of an RFD past its discussion: who signed off, on which revision
+    (the sign-offs are history now: no "older revision", no "ready to accept")."""
+    from bot.core.github_markdown import inline
+
+    revision = at or (lambda blob: f"`{blob[:7]}`")
+    who = ", ".join(
+        f"{inline(a.login)} (at {rev})" if (rev := revision(a.revision)) else inline(a.login)
+        for a in ledger.approvals
+    )
+    accepted = status in (Status.ACCEPTED, Status.IMPLEMENTED)
+    shown = "✅ Accepted" if accepted else status.value
+    line = DECIDED.format(status=shown, who=who) if who else DECIDED_ALONE.format(status=shown)
+    return ("#### Decision", "", line)
+
+
+def _entry(
+    number: int | None,
+    counts: Counts | None,
+    posted: PostedReview | None,
+    now: tuple[str, str, str],
+    *,
+    dismissed: bool = False,
+) -> ReviewEntry:
+    """``now``: the PR's head, the RFD's blob there (a review of that content is current)
+    and the repository's web address (a revision links its commit)."""
+    if posted is None:
+        return ReviewEntry(number, None, counts)
+    head, blob, web = now
+    revision, current = short(posted.reviewed)[:7], posted.is_current(head, blob)
+    commit = f"{web}/commit/{posted.reviewed}" if web else ""
+    return ReviewEntry(number, posted.comment.url, counts, revision, current, dismissed, commit)
+
+
+def review_entries(
+    row: Row, posted: Sequence[PostedReview], head: str, web: str = ""
+) -> list[ReviewEntry]:
+    """The RFD's reviews as the status comment lists them: on file (numbered), then the
+    posted ones no longer on file (dismissed) or never saved (a fork's)."""
+    mine = [p for p in posted if p.rfd == str(row.changed.file.rfd_id) and not p.implementation]
+    now = (head, row.changed.blob, web)
+    by_file = {p.saved_name: p for p in mine if p.saved_name}
+    entries = [
+        _entry(n, counts, by_file.get(name), now)
+        for n, (name, counts) in enumerate(row.reviews, start=1)
+    ]
+    on_file = {name for name, _ in row.reviews}
+    for p in mine:
+        if p.saved_name not in on_file:
+            entries.append(_entry(None, None, p, now, dismissed=p.saved_name is not None))
+    return entries
+
+
+def panel(
+    row: Row,
+    posted: Sequence[PostedReview],
+    *,
+    url: str,
+    head: str,
+    lint: tuple[int, int],
+    web: str = "",
+) -> Panel:
+    """``url``: the RFD at ``head``; ``web``: the repository (revisions link their commit)."""
+    rid = str(row.changed.file.rfd_id)
+    if row.changed.removed:
+        return Panel(rid, "", url, problem="the pull request removes this RFD")
+    if row.problem is not None:
+        return Panel(rid, "", url, problem=row.problem.message)
+    return Panel(
+        rid,
+        row.title,
+        url,
+        row.status,
+        reviews=tuple(review_entries(row, posted, head, web)),
+        impl_reviews=row.impl_reviews,
+        next_phase=row.next_phase,
+        phases=row.phases,
+        tracking=row.tracking,
+        lint=lint,
+        decision=row.decision,
+        signed_off=row.signed_off,
+        blocker=row.blocker,
+        word=row.word,
+    )
+
 
 Lint = dict[str, tuple[int, int]]
 
@@ -87,7 +600,7 @@ def lint(ctx: Context, root: Path, rows: list[Row]) -> Lint:
     return counts
 
 
-def render(
+def status_body(
     ctx: Context, rows: list[Row], lint: Lint, posted: list[PostedReview], *, repo: str, head: str
 ) -> str:
     """The status comment of ``rows`` at ``head`` (a sha or a branch) of ``repo``."""
@@ -100,9 +613,9 @@ def render(
         site = page_url(ctx.cfg.site.url, row.changed.file.rfd_id)
         panels.append(_with_forged(ctx, replace(found, site=site) if site else found))
     cfg = ctx.cfg
-    who = dashboard.Who(who_may(REGISTRY[Verb.REVIEW], cfg), who_may(REGISTRY[Verb.ACCEPT], cfg))
+    who = Who(who_may(REGISTRY[Verb.REVIEW], cfg), who_may(REGISTRY[Verb.ACCEPT], cfg))
     labels = cfg.labels
-    return dashboard.render(
+    return render(
         panels,
         head=short(head),
         who=who,
@@ -112,7 +625,7 @@ def render(
     )
 
 
-def _with_forged(ctx: Context, made: dashboard.Panel) -> dashboard.Panel:
+def _with_forged(ctx: Context, made: Panel) -> Panel:
     """``made`` whose Decision block also says what edited or deleted sign-off comments now
     count for, and names the ledger entries written by hand on the branch that it left out
     (:mod:`bot.github.bot_records`)."""
@@ -149,7 +662,7 @@ def post_status(ctx: Context, pr: PullRequest) -> Comment | None:
         if row.problem is not None:
             ctx.summary.problem(row.problem)
     posted = posted_reviews(ctx.forge.comments(pr.number))
-    body = render(ctx, rows, counts, posted, repo=pr.head_repo, head=pr.head_sha)
+    body = status_body(ctx, rows, counts, posted, repo=pr.head_repo, head=pr.head_sha)
     found = _write(ctx, pr, body, rows)
     update_reviews(ctx, pr, posted, rows, head=pr.head_sha)
     return found
@@ -172,7 +685,7 @@ def refresh(
     web = f"{ctx.server_url}/{pr.head_repo}"
     rows = [read_row(root, ctx.cfg, c, ctx.clock(), web) for c in changed]
     posted = posted_reviews(ctx.forge.comments(pr.number))
-    body = render(ctx, rows, lint(ctx, root, rows), posted, repo=pr.head_repo, head=head)
+    body = status_body(ctx, rows, lint(ctx, root, rows), posted, repo=pr.head_repo, head=head)
     found = _write(ctx, pr, body, rows)
     update_reviews(ctx, pr, posted, rows, by=dismissed_by)
     return found

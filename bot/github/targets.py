@@ -4,13 +4,12 @@ it changes several), or the RFD of the tracking issue it was commented on.
 
 from __future__ import annotations
 
-from bot.github.changed import ChangedRfd, changed_rfds
-from bot.github.commands import Command
-from bot.github.context import Context
+from bot.forge.base import PullRequest
+from bot.github.checkout import ChangedRfd, changed_rfds
+from bot.github.commands import Command, Verb
 from bot.github.ops import Refused
-from bot.github.records import PullRequest
+from bot.github.run import Context
 from bot.github.tracked import rfd_of_issue
-from bot.github.verb_specs import Verb
 
 ON_PR_ONLY = "`/rfd {verb}` works on the RFD's pull request, not on an issue."
 WHICH_RFD = "This pull request changes RFDs {ids}: say which one with `--rfd {first}`."
@@ -21,8 +20,8 @@ NOT_TRACKING = "This issue is not an RFD tracking issue: comment on the RFD's pu
 
 def pull_of(ctx: Context, verb: Verb) -> PullRequest:
     """The open PR a command was commented on; Refused on an issue and on a merged or
-    closed PR, with a link to where the command works (:mod:`bot.github.redirect`)."""
-    from bot.github.redirect import redirect
+    closed PR, with a link to where the command works (:mod:`bot.github.places`)."""
+    from bot.github.places import redirect
 
     if not ctx.delivery.on_pull_request:
         raise Refused(redirect(ctx, verb) or ON_PR_ONLY.format(verb=verb.value))
@@ -44,7 +43,7 @@ def targets(ctx: Context, pr: PullRequest, command: Command, *, one: bool) -> li
         if not changed:
             raise Refused(NOT_IN_PR.format(rfd=command.rfd, ids=ids))
     if not changed:
-        from bot.github.redirect import redirect
+        from bot.github.places import redirect
 
         raise Refused(redirect(ctx, command.verb, pr) or NO_RFD)
     if one and len(changed) > 1:
@@ -68,7 +67,7 @@ def rfd_for_implement(ctx: Context, command: Command) -> str:
         return issue_rfd(ctx)
     pr = ctx.api.pull(ctx.number)
     if not pr.open:  # the RFD's merged pull request: the tracking issue is where it goes on
-        from bot.github.redirect import redirect
+        from bot.github.places import redirect
 
         if (there := redirect(ctx, command.verb, pr)) is not None:
             raise Refused(there)

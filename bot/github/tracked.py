@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 from bot.config.load import Config
 from bot.core.errors import RfdError
 from bot.forge.comments import leading_markers
-from bot.github.changed import as_rfd
-from bot.github.context import Context
+from bot.github.checkout import as_rfd
+from bot.github.run import Context
 from bot.model.header import normalize_key
 from bot.model.ids import RfdId
 from bot.model.status import Status

@@ -10,9 +10,8 @@ from collections.abc import Callable
 from typing import Literal
 
 from bot.core.github_markdown import inline
-from bot.github.accept_label import accept_pr
-from bot.github.commands import Command, help_text
-from bot.github.context import Context
+from bot.github.accept import accept_pr
+from bot.github.commands import Command, Verb, help_text
 from bot.github.ops import (
     Refused,
     commit,
@@ -20,10 +19,10 @@ from bot.github.ops import (
     pr_workspace,
     refreshed,
 )
-from bot.github.review_label import already_reviewed, review_pr
+from bot.github.review import already_reviewed, review_pr
+from bot.github.run import Context
 from bot.github.status_comment import post_status
 from bot.github.targets import NO_RFD, issue_rfd, pull_of, targets
-from bot.github.verb_specs import Verb
 
 Handler = Callable[[Context, Command], str]
 
@@ -52,7 +51,7 @@ def do_status(ctx: Context, command: Command) -> str:
     else:
         found = post_status(ctx, pr)
     if found is None:  # a phase's pull request: its tracking issue says where the RFD stands
-        from bot.github.redirect import phase_status
+        from bot.github.places import phase_status
 
         return phase_status(ctx, pr) or NO_RFD
     return STATUS_LINK.format(url=found.url)
@@ -85,7 +84,7 @@ def do_dismiss(ctx: Context, command: Command) -> str:
 
 
 def do_refine(ctx: Context, command: Command) -> str:
-    from bot.github.refine_cmd import do_refine as refine
+    from bot.github.refine import do_refine as refine
 
     return refine(ctx, command)
 
@@ -98,7 +97,7 @@ def do_done(ctx: Context, command: Command) -> str:
     """Implemented, committed to the RFD's open PR branch (the tracking issue waits for the
     merge); on the tracking issue, the bot's own pull request to Implemented."""
     from bot.github.finish import finish_on_issue
-    from bot.github.redirect import redirect
+    from bot.github.places import redirect
     from bot.lifecycle.lifecycle import promote
     from bot.model.status import Status
 
@@ -120,13 +119,13 @@ def do_done(ctx: Context, command: Command) -> str:
 
 
 def do_sign(ctx: Context, command: Command) -> str:
-    from bot.github.signing_cmd import do_sign as sign
+    from bot.github.signing import do_sign as sign
 
     return sign(ctx, command)
 
 
 def do_implement(ctx: Context, command: Command) -> str:
-    from bot.github.implement_cmd import implement
+    from bot.github.implement.command import implement
 
     return implement(ctx, command)
 

@@ -128,8 +128,7 @@ def releases(version: str, environ: Mapping[str, str]) -> action_pin.Releases:
     token = next((environ[name] for name in TOKEN_ENV if environ.get(name)), "")
     if not token:
         return InstalledReleases(version)
-    from bot.forge.github_connection import DEFAULT_API_URL, Connection
-    from bot.forge.github_releases import GitHubReleases
+    from bot.forge.github import DEFAULT_API_URL, Connection, GitHubReleases
 
     api = (environ.get("GITHUB_API_URL") or DEFAULT_API_URL).rstrip("/")
     client = Connection("-/-", token, api, seconds_between_writes=None).client()

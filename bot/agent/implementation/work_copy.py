@@ -235,7 +235,7 @@ class Taken:
 @dataclass(frozen=True)
 class Candidate:
     """A changed path offered for the phase: from the model's copy, or from the work job's
-    phase commit when the publish job checks it again (:mod:`bot.github.phase_artifact`)."""
+    phase commit when the publish job checks it again (:mod:`bot.github.implement.artifact`)."""
 
     path: str
     problem: str = ""

@@ -1,4 +1,10 @@
-"""``/rfd implement [phase]``: implement a phase on a new branch and open a PR for it.
+"""The ``/rfd implement`` command: which phase runs, and running it (the work job, or the
+whole command in one job).
+
+Which phase ``/rfd implement`` runs — the one asked for by its label, else the next —
+and the dead ends before any: nothing left to do, or no accepted plan on the default branch.
+
+``/rfd implement [phase]``: implement a phase on a new branch and open a PR for it.
 
 Runs on the RFD's tracking issue or its pull request.  The work starts from the
 default branch (where the RFD is Accepted); the implement step's writes are
@@ -20,10 +26,10 @@ An item whose check fails stays failed (``[!]``): the PR then says so and record
 nothing (no ``phases/<label>.md``; it says how a person records the phase from the kept
 summary), and the progress comment — on the tracking issue too — ends in a warning.
 
-In the shipped workflow this runs as the ``work`` stage (:mod:`bot.github.stage`): the job
+In the shipped workflow this runs as the ``work`` stage (:mod:`bot.github.run`): the job
 holds no token that can write code, so the phase is committed but not pushed, and the
 commit and the texts to post are left for the publish job
-(:mod:`bot.github.phase_artifact`, :mod:`bot.github.implement_publish`).
+(:mod:`bot.github.implement.artifact`, :mod:`bot.github.implement.publish`).
 
 Retry-safe: a run that pushed the branch but failed to open the PR (a 5xx, a
 422) left the work on the branch; the next run finds the branch with its
@@ -46,19 +52,17 @@ from bot.agent.implementation.work_copy import REFUSED_LINE
 from bot.core.errors import ForgeError
 from bot.core.github_markdown import block, inline
 from bot.core.text import plural
-from bot.github.checkout import (
-    close,
-    commit_and_push,
-    commit_only,
-    file_at,
-    open_branch,
-    pushed_branch,
-)
+from bot.github.checkout import close, file_at, open_branch, pushed_branch
 from bot.github.commands import Command
-from bot.github.context import Context
-from bot.github.cosmetic import warn
-from bot.github.implement_phase import not_accepted_yet, phase_to_run
-from bot.github.implement_texts import (
+from bot.github.implement.artifact import (
+    URL,
+    Handed,
+    artifact_dir,
+    git_text,
+    write_bundle,
+    write_manifest,
+)
+from bot.github.implement.texts import (
     CHECKED,
     EXISTS,
     FAILED_PR_BODY,
@@ -78,20 +82,59 @@ from bot.github.implement_texts import (
     facts_of,
     pr_link,
 )
-from bot.github.ops import COMMIT, NEEDS_MODEL, Refused, has_model, open_workspace
-from bot.github.phase_artifact import (
-    URL,
-    Handed,
-    artifact_dir,
-    git_text,
-    write_bundle,
-    write_manifest,
-)
+from bot.github.ops import NEEDS_MODEL, Refused, bot_commit, has_model, open_workspace
 from bot.github.progress import Progress, Snapshot, Stage, implement_listener
-from bot.github.run_link import run_id, run_url
-from bot.github.stage import JobStage, stage_of
+from bot.github.run import Context, JobStage, run_id, run_url, stage_of, warn
 from bot.github.targets import rfd_for_implement
 from bot.lifecycle.tracking import PULL_LINK
+from bot.model import phase_ids
+
+NO_PHASE = (
+    "Every phase of RFD {rid} has its summary on `{branch}`: nothing is left to implement. "
+    "**Next step:** comment `/rfd done` on the tracking issue: the bot opens the pull request "
+    "that marks RFD {rid} Implemented."
+)
+MERGE_FIRST = (
+    "RFD {rid} is not Accepted on `{branch}` yet. **Next step:** merge this pull request "
+    "first, then comment `/rfd implement` on {issue}."
+)
+ACCEPT_FIRST = (
+    "RFD {rid} has no accepted plan on `{branch}`. **Next step:** accept it on its pull "
+    "request (`/rfd accept`) and merge that pull request, then comment `/rfd implement` here."
+)
+UNKNOWN_PHASE = "RFD {rid} has no phase {asked}: its phases are {labels}."
+
+
+def not_accepted_yet(ctx: Context, rid: str) -> str:
+    """The dead end of an RFD without a plan on the default branch, and the way out."""
+    from bot.forge.comments import marker
+
+    branch = ctx.delivery.default_branch
+    if not ctx.delivery.on_pull_request:
+        return ACCEPT_FIRST.format(rid=rid, branch=branch)
+    issue = ctx.forge.find_issue(marker("tracking", rid))
+    where = f"its tracking issue [#{issue.number}]({issue.url})" if issue else "its tracking issue"
+    return MERGE_FIRST.format(rid=rid, branch=branch, issue=where)
+
+
+def phase_to_run(
+    ctx: Context, rid: str, plan: Sequence[Any], asked: str | None, nxt: int | None
+) -> int:
+    """The position of the phase to implement: the one asked for (by its label), else the
+    next one; Refused when there is none."""
+    if asked is None:
+        if nxt is None:
+            raise Refused(NO_PHASE.format(rid=rid, branch=ctx.delivery.default_branch))
+        return nxt
+    found = phase_ids.named(plan, asked)
+    if found is None:
+        raise Refused(UNKNOWN_PHASE.format(rid=rid, asked=asked, labels=_labels(plan)))
+    return found
+
+
+def _labels(plan: Sequence[Any]) -> str:
+    return ", ".join(phase_ids.labels(plan))
+
 
 if TYPE_CHECKING:
     from bot.agent.implementation.run import ImplementResult
@@ -159,7 +202,7 @@ def _hand_over(
     ctx: Context, command: Command, position: int, facts: dict[str, Any], key: str
 ) -> None:
     """The work job: implement the phase, commit it without pushing, and leave the commit
-    and the texts to post for the publish job (:mod:`bot.github.phase_artifact`)."""
+    and the texts to post for the publish job (:mod:`bot.github.implement.artifact`)."""
     if pushed_branch(ctx.root, facts["branch"], ctx.environ) is not None:
         raise Refused(EARLIER.format(**facts))
     progress = _progress(ctx, key, facts)
@@ -240,10 +283,10 @@ def _report(ctx: Context, progress: Progress, exc: Exception, facts: dict[str, A
 
 def _finish(ctx: Context, facts: dict[str, Any], failed: Sequence[object]) -> str:
     """The last phase marks the RFD Implemented too, when the configuration says so
-    (:mod:`bot.github.finish_phase`): what the pull request's body adds."""
+    (:mod:`bot.github.finish`): what the pull request's body adds."""
     if failed or not ctx.commits:
         return ""
-    from bot.github.finish_phase import finish_with_phase
+    from bot.github.finish import finish_with_phase
 
     return finish_with_phase(ctx, facts["rid"], facts["branch"], ctx.commits[-1])
 
@@ -348,15 +391,15 @@ def _implement(
             work.store.write_phase_summary(rid, label, result.summary)
         report = check_run(checkout.root, before, work.config, environ)
         progress.update(stage=Stage.PUSH, items=result.items)
-        message = COMMIT.format(ids=rid, what=f"phase {label}", key=ctx.delivery.key)
+        noted = (
+            f"phase {label} of RFD {rid} pushed to `{{branch}}`; its pull request not yet opened"
+        )
+        what = f"phase {label}"
         if hand_to is not None:  # the work job: committed here, pushed by the publish job
-            if commit_only(checkout, [checkout.root], message, ctx.environ):
+            if bot_commit(ctx, checkout, [checkout.root], rid, what, noted=noted, push=False):
                 write_bundle(hand_to, checkout.root, _head(ctx))
-        elif sha := commit_and_push(checkout, [checkout.root], message, ctx.environ):
-            ctx.commits.append(sha)
-            ctx.progress.append(
-                f"phase {label} of RFD {rid} pushed to `{branch}`; its pull request not yet opened"
-            )
+        else:
+            bot_commit(ctx, checkout, [checkout.root], rid, what, noted=noted)
     finally:
         close(ctx.root, checkout)
     refused = [REFUSED_LINE.format(path=shown(p), reason=why) for p, why in result.refused]

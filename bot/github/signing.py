@@ -11,13 +11,12 @@ from __future__ import annotations
 
 from bot.core.errors import RfdError
 from bot.core.github_markdown import inline
+from bot.forge.base import Permission, PullRequest
 from bot.github.authorship import is_author
 from bot.github.checkout import Checkout
-from bot.github.commands import SIGNING, Command
-from bot.github.context import Context
+from bot.github.commands import SIGNING, Command, Verb
 from bot.github.ops import Refused, commit, done_before, forged_lines, pr_workspace, refreshed
-from bot.github.records import Permission, PullRequest
-from bot.github.verb_specs import Verb
+from bot.github.run import Context
 from bot.lifecycle import signoff
 from bot.lifecycle.workspace import Workspace
 from bot.model.consensus import same_login

@@ -15,14 +15,13 @@ from urllib.parse import quote
 
 from bot.core.github_markdown import inline
 from bot.core.text import plural
+from bot.forge.base import PullRequest
 from bot.github.auth import AUTHOR_MAY_NOT_ACCEPT, authorize
 from bot.github.authorship import is_author
-from bot.github.changed import changed_rfds
-from bot.github.checkout import Checkout
-from bot.github.context import Context
+from bot.github.checkout import Checkout, changed_rfds
+from bot.github.commands import REGISTRY, Verb
 from bot.github.ops import Refused, commit, forged_lines, pr_workspace, refreshed, refuse_label
-from bot.github.records import PullRequest
-from bot.github.verb_specs import REGISTRY, Verb
+from bot.github.run import Context
 from bot.model import phase_ids
 from bot.model.status import Status
 

@@ -1,6 +1,6 @@
 """The texts of ``/rfd implement``: the branch and pull-request names, the pull request's
 body, the progress comment's headings and the replies, and the facts of a phase they are
-filled with (:mod:`bot.github.implement_cmd` posts them); where the step keeps a summary.
+filled with (:mod:`bot.github.implement.command` posts them); where the step keeps a summary.
 """
 
 from __future__ import annotations

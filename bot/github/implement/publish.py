@@ -3,7 +3,7 @@ open its pull request and post.
 
 This job holds the write token (``contents``, ``pull-requests``, ``issues: write``) and no
 model key; it runs the bot from the pinned action and reads the checkout as data only.  The
-artifact (:mod:`bot.github.phase_artifact`) is untrusted: a failed check pushes nothing and
+artifact (:mod:`bot.github.implement.artifact`) is untrusted: a failed check pushes nothing and
 the reply says each reason.  The commit pushed is the publish job's own (its message, its
 author), of the tree the checks passed, on the base both jobs checked out.
 """
@@ -13,14 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.github_markdown import inline
+from bot.forge.base import Reaction
 from bot.github.checkout import git_env, push
-from bot.github.context import Context
-from bot.github.cosmetic import react
-from bot.github.finish_phase import finish_with_phase
-from bot.github.implement_cmd import PhaseComment, link_pull
-from bot.github.implement_texts import OPENED, OPENED_FAILED, facts_of, pr_link
-from bot.github.ops import COMMIT, open_workspace
-from bot.github.phase_artifact import (
+from bot.github.finish import finish_with_phase
+from bot.github.implement.artifact import (
     URL,
     Handed,
     Tampered,
@@ -29,7 +25,10 @@ from bot.github.phase_artifact import (
     read,
     recheck,
 )
-from bot.github.records import Reaction
+from bot.github.implement.command import PhaseComment, link_pull
+from bot.github.implement.texts import OPENED, OPENED_FAILED, facts_of, pr_link
+from bot.github.ops import COMMIT, open_workspace
+from bot.github.run import Context, react
 from bot.llm.usage import LEDGER
 from bot.model import phase_ids
 
