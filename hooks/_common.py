@@ -199,8 +199,8 @@ def load_settings(root: Path) -> Settings:
     drafts = rfd.get("drafts_dir", "drafts").strip("/")
     state_root = f"{rfd_dir}/{rfd.get('state_dir', '.state')}"
     layout = Layout(rfd_dir, f"{rfd_dir}/{drafts}", state_root, rfd.get("templates", TEMPLATES))
-    if table.get("statuses") or table.get("transitions") or "bot.model.vocabulary" in sys.modules:
-        from bot.model.vocabulary import use  # (or forget another repository's words)
+    if table.get("statuses") or table.get("transitions") or "bot.model.status" in sys.modules:
+        from bot.model.status import use  # (or forget another repository's words)
 
         use(table.get("statuses", {}), table.get("transitions", {}))
     return Settings(layout, table, None)

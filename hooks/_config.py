@@ -5,7 +5,7 @@ costs a hook ~30 ms, more than the hook's own work.  This reader parses the file
 ``tomllib`` and vouches for it only when every key in it is a schema key whose value it
 can check exactly as :mod:`bot.config.load` does (a string, a non-negative number, one of
 a few literal words...).  Anything else — a typo, a wrong type, a key with a shape
-(:mod:`bot.config.shapes`: ``bot.login``, ``rfd.main_branch``...), a directory with a
+(:mod:`bot.config.load`: ``bot.login``, ``rfd.main_branch``...), a directory with a
 control character, ``[plugins]``, ``[consensus]``, invalid TOML, an ``RFD_*`` variable
 set — is handed to :mod:`bot.config.load`, so a broken file fails a hook with the same message
 as ``rfd`` itself.  A test keeps :data:`LEAVES` equal to the schema.

@@ -6,7 +6,7 @@ The hook then counts the ledger the default branch has (at the merge base with
 ``origin/$GITHUB_BASE_REF``, else ``origin/HEAD``), changed only by the branch's commits
 the bot can be shown to have made: those named in the bot's own comments on the pull
 request (:mod:`hooks._signoffs`, when the hook has a token), as the bot itself decides
-(:mod:`bot.model.ledger_trust`), under the default branch's ``[consensus]`` rules.  Every
+(:mod:`bot.model.consensus`), under the default branch's ``[consensus]`` rules.  Every
 other entry the branch adds is *unverified*: it is
 left out and named with the commit that wrote it.  Elsewhere (no GitHub remote, a
 local-only team) the committed ledger is the record, as the local commands write it.
@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from bot.model import consensus
-from bot.model.ledger_trust import Step, forged, trusted
+from bot.model.consensus import Step, forged, trusted
 from hooks import _git
 
 if TYPE_CHECKING:

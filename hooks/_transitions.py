@@ -192,9 +192,9 @@ def _words(old: Document, new: Document) -> list[RfdError]:
     """The move between the two status words, when the repository lists its moves."""
     if old.status_word.casefold() == new.status_word.casefold():
         return []
-    if "bot.model.vocabulary" not in sys.modules:
+    if "bot.model.status" not in sys.modules:
         return []  # not loaded: no [statuses] nor [transitions] configured, nothing to check
-    from bot.model.vocabulary import check_move
+    from bot.model.status import check_move
 
     try:
         check_move(old.status_word, new.status_word, path=new.path)

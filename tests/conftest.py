@@ -63,7 +63,7 @@ def _isolated_env(
     ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
-    from bot.model.vocabulary import use
+    from bot.model.status import use
 
     use({})  # no repository's status words carried from one test to the next
 

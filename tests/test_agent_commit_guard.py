@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.agent.implementation.commit_guard import Baseline, baseline, check
-from bot.core.secret_values import held
+from bot.core.redact import held
 from tests.conftest import git
 from tests.hostile import SECRETS, leaked
 

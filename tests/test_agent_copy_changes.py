@@ -10,7 +10,7 @@ import pytest
 
 from bot.agent.implementation.work_copy import Bounds, Taken, apply, collect, opened
 from bot.agent.toolbox.sandbox import Refused, read_bounded
-from bot.core.secret_values import held
+from bot.core.redact import held
 from tests.conftest import git
 from tests.hostile import SECRETS
 

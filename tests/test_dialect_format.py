@@ -168,7 +168,7 @@ def test_an_unknown_word_names_the_statuses_table() -> None:
 
 
 def test_the_repositorys_table_decides_what_a_shared_word_means() -> None:
-    from bot.model.vocabulary import use
+    from bot.model.status import use
 
     joyent = "---\nstate: draft\n---\n\n# RFD 3 Title\n"
     assert parse(joyent, "rfd/0003/README.md").status is Status.DRAFT

@@ -7,8 +7,7 @@ import pytest
 
 from bot.forge.base import Comment
 from bot.github.followed import as_now
-from bot.model.consensus import Approval, Concern, Fcp, Ledger
-from bot.model.ledger_trust import Step, trusted
+from bot.model.consensus import Approval, Concern, Fcp, Ledger, Step, trusted
 
 OPEN = Concern(1, "mona", "Proxies may buffer", "", 1.0)
 BASE = Ledger(concerns=(OPEN,))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.heading_anchors import anchors, listed, slug
+from bot.core.github_markdown import anchors, listed, slug
 
 
 @pytest.mark.parametrize(

@@ -15,16 +15,16 @@ from typing import Any, Literal
 
 import pytest
 
-from bot.config.check import CATEGORIES
 from bot.config.load import (
     _ENV_KEYS,
+    CATEGORIES,
     CONFIG_PATH,
+    SHAPES,
     Config,
     ConsensusSection,
     PluginsSection,
     load_config,
 )
-from bot.config.shapes import SHAPES
 from bot.core.errors import ConfigError
 from bot.lifecycle.repo_setup import CONFIG_TEMPLATE
 from bot.model.lint_codes import RULES

@@ -10,7 +10,7 @@ import pytest
 from bot.forge.local import LocalForge
 from bot.lifecycle.tracking import render_body, ticked
 from bot.model.plan import loads
-from bot.state.shared import SharedFiles
+from bot.state.files import SharedFiles
 from hooks._git import origin_repository
 from hooks.rfd_sync import main, run
 from tests.conftest import git

@@ -1,7 +1,7 @@
 """One table of hostile RFD text, run against every post the bot writes: the status comment,
 the tracking issue and the replies.  Wherever a title, a phase title, a reviewer's name or
 a concern's text lands, it reads as the text it is: no live link, autolink, entity,
-mention, image, HTML or marker (all made inert by :mod:`bot.core.markdown_safe`)."""
+mention, image, HTML or marker (all made inert by :mod:`bot.core.github_markdown`)."""
 
 from __future__ import annotations
 
@@ -21,8 +21,7 @@ from bot.github.status_comment import Panel, Who, render
 from bot.lifecycle import tracking
 from bot.lifecycle.accept import AcceptOutcome
 from bot.lifecycle.consensus_gate import block
-from bot.model.consensus import Approval, Concern, Ledger
-from bot.model.ledger_trust import Step, forged
+from bot.model.consensus import Approval, Concern, Ledger, Step, forged
 from bot.model.plan import PlanPhase
 from bot.model.status import Status
 

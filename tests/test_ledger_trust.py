@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from bot.model.consensus import Approval, Concern, Fcp, Ledger
-from bot.model.ledger_trust import Step, forged, trusted
+from bot.model.consensus import Approval, Concern, Fcp, Ledger, Step, forged, trusted
 
 HUBOT = Approval("hubot", "abc", 1.0, "hubot")
 MONA = Approval("mona", "abc", 2.0, "mona")

@@ -27,8 +27,7 @@ def test_only_lifecycle_labels_get_a_style() -> None:
 
 def test_labels_speak_the_repositorys_words_and_replace_rfds_own() -> None:
     from bot.model.lifecycle_labels import changes, label_of, status_of
-    from bot.model.status import Status
-    from bot.model.vocabulary import use
+    from bot.model.status import Status, use
 
     use({"discussion": "discussion", "published": "accepted", "committed": "implemented"})
     assert label_of(Status.ACCEPTED) == "rfd: published"

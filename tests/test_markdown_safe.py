@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from markdown_it import MarkdownIt
 
-from bot.core.markdown_safe import block, cell, fenced, inline, one_line
+from bot.core.github_markdown import block, cell, fenced, inline, one_line
 
 GFM = MarkdownIt("commonmark").enable("table")
 HOSTILE = [

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from bot.model.document import parse
-from bot.model.phases_parse import phase_headings
+from bot.model.plan import phase_headings
 
 
 @pytest.mark.parametrize(

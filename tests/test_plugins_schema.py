@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from bot.plugins.schema import check_schema, validate
+from bot.plugins.manager import check_schema, validate
 
 SCHEMA: dict[str, Any] = {
     "type": "object",

@@ -8,8 +8,7 @@ import urllib.parse
 
 import pytest
 
-from bot.core.redact import redact
-from bot.core.secret_values import held, secret_names
+from bot.core.redact import held, redact, secret_names
 from tests.hostile import SECRETS, leaked
 
 TOKEN = SECRETS["GITHUB_TOKEN"]

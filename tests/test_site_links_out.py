@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config.site_address import page_url
+from bot.core.github_markdown import page_url
 from bot.github.status_comment import Panel, Who, render
 from bot.lifecycle import accept
 from bot.lifecycle.workspace import Workspace

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.errors import GateError
-from bot.state.lock import STALE_SECONDS, held
+from bot.state.files import STALE_SECONDS, held
 
 WHAT = "implement of phase 1 of RFD 045"
 

@@ -6,7 +6,7 @@ from bot import templates
 from bot.core.errors import ValidationError
 from bot.model.document import parse
 from bot.model.ids import RfdId
-from bot.model.phases_parse import phase_headings
+from bot.model.plan import phase_headings
 from bot.model.status import Status
 
 

@@ -31,7 +31,7 @@ from bot.agent.implementation.work_copy import (
 )
 from bot.agent.toolbox.base import Step
 from bot.agent.toolbox.permission import Prompter
-from bot.core.secret_values import SecretValues
+from bot.core.redact import SecretValues
 from bot.events import Notice
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from bot.cli.common import cli_layer, repo_root, rfd_command
 from bot.cli.output import Output
 from bot.config.load import PluginsSection, Resolved, load
 from bot.plugins import check_plugins
-from bot.plugins.options import canonical
+from bot.plugins.manager import canonical
 
 _SECRET = re.compile(r"^plugins\..+(?:url|token|secret|password)$")
 """Plugin options that are secrets (a webhook URL is one): shown as ``<hidden>``."""

@@ -50,7 +50,7 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
     store = StateStore(root, cfg)
     problems += [e for doc in docs if chosen(doc.path) for e in store.validate(str(doc.rfd_id))]
     if not wanted:  # every RFD: the state directories no RFD owns too
-        from bot.state.check import orphans
+        from bot.state.store import orphans
 
         owned = {store.dir(str(f.rfd_id)).name for f in discovery.scan(root, cfg)}
         problems += orphans(store, store.base, owned)

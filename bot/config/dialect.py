@@ -15,8 +15,7 @@ from dataclasses import dataclass
 
 from bot.core.text import plural
 from bot.model.ids import DOCUMENT_NAMES
-from bot.model.status import Status
-from bot.model.vocabulary import DIALECTS, configured
+from bot.model.status import DIALECTS, Status, configured
 
 _STATUS_RES = {
     "yaml": re.compile(

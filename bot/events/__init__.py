@@ -11,44 +11,42 @@ Steps emit typed events at well-defined points.  Two kinds:
 
 Terminal output and the forge are listeners like any plugin.
 
-The types live by kind: :mod:`bot.events.lifecycle` (what happens to an RFD) and
-:mod:`bot.events.calls` (a model's turns and tool calls, and results), on
-:class:`bot.events.base.Event`; this module names them all, as plugins import them.
+The types live by kind: :mod:`bot.events.types` (what happens to an RFD) and
+:mod:`bot.events.types` (a model's turns and tool calls, and results), on
+:class:`bot.events.types.Event`; this module names them all, as plugins import them.
 """
 
 from __future__ import annotations
 
 from bot.core.bus import EventBus, Listener
-from bot.events.base import Event
-from bot.events.calls import (
-    ConversationSaved,
-    QueryBefore,
-    ResponseChunk,
-    ResponseComplete,
-    ResultReady,
-    ToolCallAfter,
-    ToolCallComplete,
-    ToolCallIntercept,
-    ToolCallModified,
-    TurnAborted,
-    TurnComplete,
-    TurnCycleComplete,
-    TurnStarted,
-)
-from bot.events.lifecycle import (
+from bot.events.types import (
     CommentPosted,
+    ConversationSaved,
+    Event,
     Notice,
     PhaseCompleted,
     PhaseFailed,
     PlanExtracted,
+    QueryBefore,
+    ResponseChunk,
+    ResponseComplete,
+    ResultReady,
     ReviewSaved,
     ReviewsDismissed,
     RfdCreated,
     RfdRenumbered,
     StatusChanged,
     StatusChanging,
+    ToolCallAfter,
+    ToolCallComplete,
+    ToolCallIntercept,
+    ToolCallModified,
     TrackingDue,
     TrackingIssueUpdated,
+    TurnAborted,
+    TurnComplete,
+    TurnCycleComplete,
+    TurnStarted,
 )
 
 __all__ = [

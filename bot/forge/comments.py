@@ -2,7 +2,7 @@
 
 A marker counts only where the bot puts it: in the run of marker lines that opens
 a body it wrote (:func:`leading_markers`).  The same text anywhere else — an RFD
-title, a review, a quoted comment — is just text, and :mod:`bot.core.markdown_safe`
+title, a review, a quoted comment — is just text, and :mod:`bot.core.github_markdown`
 keeps such text from ever forming one.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from bot.core.errors import ForgeGone
-from bot.core.markdown_safe import closed
+from bot.core.github_markdown import closed
 from bot.forge.base import Comment, Forge
 
 BODY_LIMIT = 65_536

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from bot.core.markdown_safe import inline
+from bot.core.github_markdown import inline
 from bot.core.text import plural
 from bot.forge.base import PullRequest
 from bot.github.auth import AUTHOR_MAY_NOT_ACCEPT, authorize

@@ -19,12 +19,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from bot.core.markdown_safe import inline
+from bot.core.github_markdown import inline
 from bot.forge.comments import leading_markers
 from bot.github.checkout import Checkout, _repo, _run
 from bot.github.run import COMMIT_MARK, Context
 from bot.model import consensus
-from bot.model.ledger_trust import Step, forged, trusted
+from bot.model.consensus import Step, forged, trusted
 
 FOLLOWED = "On RFD {rfd}: {notes}."
 FORGED = (
@@ -69,7 +69,7 @@ def delivery_commit(ctx: Context, checkout: Checkout, number: int) -> str | None
 
 
 def trust_ledgers(ctx: Context, checkout: Checkout, number: int) -> dict[str, tuple[str, ...]]:
-    """Rewrite each ledger of the checkout to what counts (:mod:`bot.model.ledger_trust`),
+    """Rewrite each ledger of the checkout to what counts (:mod:`bot.model.consensus`),
     its comments' edits and deletions followed (:mod:`bot.github.followed`);
     ``{rfd id: its forged entries}`` for the ledgers that held any."""
     from bot.github.followed import STAYS, follow

@@ -33,9 +33,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.config.discovery import RfdFile
-from bot.config.load import Config
+from bot.config.load import Config, is_branch
 from bot.config.repo_templates import is_template
-from bot.config.shapes import is_branch
 from bot.core.authors import CommitBy
 from bot.core.errors import ForgeError, InvalidStructure
 from bot.forge.base import ChangedFile, PullRequest

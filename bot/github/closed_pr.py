@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 from bot.config.discovery import read
 from bot.core.errors import RfdError
-from bot.core.markdown_safe import inline, link_text
+from bot.core.github_markdown import inline, link_text
 from bot.forge.base import Comment, PullRequest
 from bot.forge.comments import marker
 from bot.github.checkout import ChangedRfd, changed_rfds

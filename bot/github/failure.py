@@ -4,7 +4,7 @@ A run lists what it wrote (``Context.progress``: a commit, a posted review).  Th
 failure report says so — "Done before the failure: …" — and a re-run that fails
 again keeps those lines: it may have done nothing new, but what the earlier run
 committed is still there, so the report never turns into "Nothing was left
-half-done".  The steps are shown with :func:`bot.core.markdown_safe.inline` (they hold
+half-done".  The steps are shown with :func:`bot.core.github_markdown.inline` (they hold
 branch names), so they read back from the report as they were written.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.core.markdown_safe import inline
+from bot.core.github_markdown import inline
 
 FAILED = "### 😕 rfd-bot could not finish\n\n{error}\n\n{retry}"
 RETRY = (

@@ -23,7 +23,7 @@ RFD's once merged or closed — the answer links the tracking issue, where it wo
 from __future__ import annotations
 
 from bot.core.errors import GateError
-from bot.core.markdown_safe import inline
+from bot.core.github_markdown import inline
 from bot.github.checkout import close, open_branch, pushed_branch
 from bot.github.ops import Refused, bot_commit, open_workspace
 from bot.github.run import Context

@@ -23,8 +23,7 @@ from dataclasses import replace
 from bot.forge.base import Comment
 from bot.github.checkout import Checkout, _repo, _run
 from bot.github.commands import Command, Verb, parse
-from bot.model.consensus import Concern, Ledger
-from bot.model.ledger_trust import FORGED_APPROVAL, FORGED_CONCERN, FORGED_FCP, Step
+from bot.model.consensus import FORGED_APPROVAL, FORGED_CONCERN, FORGED_FCP, Concern, Ledger, Step
 
 _EVENT = re.compile(r"c(?P<id>\d{1,20})")
 GONE = "its comment was deleted"
@@ -47,7 +46,7 @@ def follow(
 ) -> tuple[list[Step], dict[str, str]]:
     """``steps`` (the bot's commits ``shas``) as the comments that asked for them stand now,
     and a note for each entry that changed, keyed by the words
-    :func:`bot.model.ledger_trust.forged` uses for it."""
+    :func:`bot.model.consensus.forged` uses for it."""
     out: list[Step] = []
     notes: dict[str, str] = {}
     for step, sha in zip(steps, shas, strict=True):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from bot.core.markdown_safe import inline
+from bot.core.github_markdown import inline
 from bot.core.text import plural
 from bot.github.implement.texts import BRANCH
 from bot.github.ops import open_workspace

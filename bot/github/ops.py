@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.core.errors import PermissionDenied
 from bot.forge.base import PullRequest
 from bot.github.checkout import Checkout, close, commit_and_push, commit_only, open_pull
 from bot.github.run import Context
@@ -188,5 +189,5 @@ def refuse_label(ctx: Context, number: int, label: str, reason: str) -> None:
     ctx.forge.remove_label(number, label)
 
 
-class Refused(Exception):
+class Refused(PermissionDenied):
     """A command or label that cannot run here; the message says why (and is posted)."""

@@ -33,7 +33,7 @@ from datetime import datetime, timedelta
 from enum import Enum
 
 from bot.core.errors import ForgeError
-from bot.core.markdown_safe import inline
+from bot.core.github_markdown import inline
 from bot.core.sanitize import sanitize
 from bot.events import Notice
 from bot.forge.comments import leading_markers, marker
@@ -96,7 +96,7 @@ class Snapshot:
 
 
 def plain(text: str, limit: int = 200) -> str:
-    """Untrusted ``text`` as one line of inert markdown: :func:`bot.core.markdown_safe.inline`
+    """Untrusted ``text`` as one line of inert markdown: :func:`bot.core.github_markdown.inline`
     (no markers, HTML, images or mentions), its formatting escaped, cut at ``limit``."""
     line = inline(sanitize(text))
     line = line if len(line) <= limit else line[: limit - 1] + "…"

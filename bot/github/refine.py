@@ -23,7 +23,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from bot.core.errors import ForgeError
-from bot.core.markdown_safe import inline
+from bot.core.github_markdown import inline
 from bot.events import ResultReady, TurnStarted
 from bot.github.commands import Command
 from bot.github.ops import NEEDS_MODEL, Refused, commit, done_before, has_model, pr_workspace

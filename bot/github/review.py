@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.core.diff_lines import commentable
-from bot.core.markdown_safe import inline
+from bot.core.github_markdown import inline
 from bot.core.text import plural
 from bot.forge.base import LineComment, PullRequest
 from bot.forge.comments import carries, marker

@@ -7,7 +7,7 @@ acceptance; blockers and majors are a table whose every finding links the RFD's
 line (or, naming no line, its section's heading) at the reviewed commit; minors, nits
 and questions fold into ``<details>``.
 Offline reviews say so once and show no token count or cost.  Text from the
-review (model output) goes through :mod:`bot.core.markdown_safe` only.
+review (model output) goes through :mod:`bot.core.github_markdown` only.
 
 Which revision of a PR each posted review was of, and marking older ones.
 
@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from bot.core.markdown_safe import cell, inline, link_text
+from bot.core.github_markdown import cell, inline, link_text
 from bot.core.text import plural
 from bot.forge.base import Comment
 from bot.forge.comments import leading_markers, marker
@@ -67,12 +67,12 @@ class Where:
     path: str
     sha: str
     anchors: Mapping[str, str] = field(default_factory=dict)
-    """The file's headings (lower-cased) and their anchors (:mod:`bot.core.heading_anchors`)."""
+    """The file's headings (lower-cased) and their anchors (:mod:`bot.core.github_markdown`)."""
 
     @classmethod
     def at(cls, web: str, path: str, sha: str, text: str) -> Where:
         """``path`` (whose text at ``sha`` is ``text``) reviewed at ``sha``."""
-        from bot.core.heading_anchors import anchors
+        from bot.core.github_markdown import anchors
 
         return cls(web, path, sha, anchors(text))
 
@@ -296,7 +296,7 @@ def _after_markers(body: str, text: str) -> str:
 def dismissed(review: PostedReview, web: str, by: str = "") -> str:
     """The comment of a review whose file was dismissed: its markers, a note saying so (by
     ``by``, when the run knows who), and its text folded away (once)."""
-    from bot.core.markdown_safe import inline
+    from bot.core.github_markdown import inline
 
     body = review.comment.body
     if review.marked_dismissed:

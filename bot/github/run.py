@@ -56,7 +56,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from bot.config.load import Config, Resolved
 from bot.core.errors import ConfigError, ForgeError, ForgeGone, RfdError
-from bot.core.markdown_safe import cell, inline
+from bot.core.github_markdown import cell, inline
 from bot.core.redact import redact
 from bot.forge.base import Comment, PullRequest, Reaction
 from bot.forge.comments import MARKER_PREFIX, leading_markers, marker, upsert_comment, with_marker
@@ -492,6 +492,7 @@ def warn(summary: Summary, what: str, err: ForgeError) -> None:
 def react(ctx: Context, reaction: Reaction) -> bool:
     """React to the command's comment; False only when the comment was deleted meanwhile
     (a reaction GitHub refuses is a warning: the command still runs and its work stands)."""
+    reacted = True  # a refused reaction: the warning says so and the command goes on
     with cosmetic(ctx.summary, f"the {reaction.value} reaction"):
-        return ctx.api.react(int(ctx.delivery.comment["id"]), reaction)
-    return True
+        reacted = ctx.api.react(int(ctx.delivery.comment["id"]), reaction)
+    return reacted

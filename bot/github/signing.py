@@ -10,7 +10,7 @@ author or a maintainer.  The ledger is committed to the PR branch like a review.
 from __future__ import annotations
 
 from bot.core.errors import RfdError
-from bot.core.markdown_safe import inline
+from bot.core.github_markdown import inline
 from bot.forge.base import Permission, PullRequest
 from bot.github.authorship import is_author
 from bot.github.checkout import Checkout

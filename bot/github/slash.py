@@ -14,7 +14,7 @@ deleted before its command ran (the 👀 finds it gone) runs nothing, on a re-ru
 from __future__ import annotations
 
 from bot.core.errors import ForgeError, RfdError
-from bot.core.markdown_safe import fenced, inline
+from bot.core.github_markdown import fenced, inline
 from bot.core.text import noun
 from bot.forge.base import Reaction
 from bot.forge.comments import marker

@@ -8,7 +8,7 @@ one-line stepper with the current status marked, a **Next step** that names the
 commands that apply in that status and who may run them, its reviews numbered as
 ``/rfd dismiss`` takes them (each linked to its comment and its commit, dismissed ones
 folded away) and a lint summary.  Text that comes from the RFD (its title) goes
-through :mod:`bot.core.markdown_safe` only.
+through :mod:`bot.core.github_markdown` only.
 
 What the status comment shows of each RFD, read from the PR's files and the bot's comments.
 
@@ -39,9 +39,8 @@ from urllib.parse import quote
 from bot.config.discovery import read
 from bot.config.load import Config
 from bot.config.schema import ConsensusSection
-from bot.config.site_address import page_url
 from bot.core.errors import RfdError
-from bot.core.markdown_safe import inline, link_text
+from bot.core.github_markdown import inline, link_text, page_url
 from bot.core.text import plural
 from bot.forge.base import Comment, PullRequest
 from bot.forge.comments import marker
@@ -171,7 +170,7 @@ def _words(word: str) -> Callable[[Status], str]:
     """Each stage's name in the vocabulary of ``word`` (rfd's own without one)."""
     if not word or word in {s.value for s in Status}:
         return lambda s: s.value
-    from bot.model.vocabulary import word_for
+    from bot.model.status import word_for
 
     return lambda s: word_for(s, word, lower=True)
 
@@ -446,7 +445,7 @@ NO_FCP = "a reviewer ({who}) starts the final comment period (`/rfd fcp`)"
 
 def blocker(cfg: ConsensusSection, ledger: Ledger, found: Standing) -> str:
     """What holds acceptance up, each part naming who can move it (empty when nothing)."""
-    from bot.core.markdown_safe import inline
+    from bot.core.github_markdown import inline
 
     parts = [
         BLOCKING_CONCERN.format(n=c.number, author=inline(c.author)) for c in ledger.open_concerns
@@ -468,7 +467,7 @@ def decided(
 ) -> tuple[str, ...]:
     """The Decision block of an RFD past its discussion: who signed off, on which revision
     (the sign-offs are history now: no "older revision", no "ready to accept")."""
-    from bot.core.markdown_safe import inline
+    from bot.core.github_markdown import inline
 
     revision = at or (lambda blob: f"`{blob[:7]}`")
     who = ", ".join(

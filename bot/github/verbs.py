@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal
 
-from bot.core.markdown_safe import inline
+from bot.core.github_markdown import inline
 from bot.github.accept import accept_pr
 from bot.github.commands import Command, Verb, help_text
 from bot.github.ops import (

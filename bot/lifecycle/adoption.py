@@ -41,8 +41,7 @@ from bot.model import baseline, plan
 from bot.model.document import Document, parse
 from bot.model.ids import DOCUMENT_NAMES, split_file_name, split_path
 from bot.model.process_detect import History, RfdFacts, Setting, detect, render
-from bot.model.status import Status
-from bot.model.vocabulary import use
+from bot.model.status import Status, use
 from bot.state import StateStore
 
 PROCESS_KEPT = "kept the [process] table of {config}; these are what the history shows:"

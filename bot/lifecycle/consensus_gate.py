@@ -3,7 +3,7 @@
 Pure: a :class:`~bot.config.load.ConsensusSection`, a :class:`~bot.model.consensus.Ledger`, the
 RFD's current revision and the time in; what is missing (each naming who can give it)
 and markdown lines out.  Logins and concern texts are untrusted: they go through
-:mod:`bot.core.markdown_safe` (no structure, marker or mention).
+:mod:`bot.core.github_markdown` (no structure, marker or mention).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.config.load import ConsensusSection
-from bot.core.markdown_safe import cell, inline
+from bot.core.github_markdown import cell, inline
 from bot.model.consensus import Approval, Concern, Ledger, day, same_login
 
 HEADING = "#### Decision"

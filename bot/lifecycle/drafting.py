@@ -34,8 +34,7 @@ from bot.model import document
 from bot.model.document import ADOC, LIST, Document
 from bot.model.ids import DOCUMENT_NAMES, RfdId
 from bot.model.markdown import split_lines
-from bot.model.status import Status
-from bot.model.vocabulary import word_for
+from bot.model.status import Status, word_for
 from bot.state import StateStore
 from bot.state import drafts as state_drafts
 

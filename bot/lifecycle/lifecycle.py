@@ -19,8 +19,7 @@ from bot.lifecycle.workspace import Workspace
 from bot.model import document
 from bot.model.document import Document
 from bot.model.ids import RfdId, slugify
-from bot.model.status import Status, check_gates, check_transition
-from bot.model.vocabulary import check_move
+from bot.model.status import Status, check_gates, check_move, check_transition
 from bot.state import OnExists, unique_suffix
 
 NEXT_STATUS = {

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping, Sequence
 
-from bot.core.markdown_safe import inline, link_text
+from bot.core.github_markdown import inline, link_text
 from bot.model import checklist, phase_ids
 from bot.model.checklist import ItemStatus
 from bot.model.plan import PlanPhase

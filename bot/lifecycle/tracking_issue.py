@@ -15,9 +15,8 @@ from typing import Protocol
 
 from bot.config.discovery import RfdFile
 from bot.config.load import Config
-from bot.config.site_address import page_url
 from bot.core.bus import EventBus
-from bot.core.markdown_safe import inline, one_line
+from bot.core.github_markdown import inline, one_line, page_url
 from bot.events import TrackingDue, TrackingIssueUpdated
 from bot.forge.base import Forge, Issue
 from bot.forge.comments import marker, with_marker

@@ -3,7 +3,7 @@
 Redacting posts cannot help once the model has read a token: so every request is checked
 before it leaves (:func:`check`) — its system prompt, messages, tool calls and results and
 tool descriptions — for the value of every secret this job holds, in every encoding
-:mod:`bot.core.secret_values` knows.  One found stops the step with :class:`SecretInRequest`:
+:mod:`bot.core.redact` knows.  One found stops the step with :class:`SecretInRequest`:
 nothing is sent.
 """
 
@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from bot.core.errors import RfdError
-from bot.core.secret_values import SecretValues, held
+from bot.core.redact import SecretValues, held
 from bot.llm.base import Request
 
 STOPPED = "a request to the model held {kind}; nothing was sent and the run stopped"

@@ -1,11 +1,13 @@
-"""``decisions.md``: the design decisions of one RFD in three parts.
+"""``decisions.md``: the design decisions of one RFD, as values and as text.
 
-A ``# Decisions for RFD <id>: <title>`` heading, then ``## Locked`` and
+The values: each decision (numbered, never renumbered), the rejected ones with their
+reasons, and the actions and statuses that change them.
+
+The text: a ``# Decisions for RFD <id>: <title>`` heading, then ``## Locked`` and
 ``## Under Discussion`` (``N. text``) and ``## Rejected`` (``- ~~N. text~~ reason``).
 Numbers are shared by all three parts and never reused: a decision keeps its number
 when it is locked, reopened or rejected (rejected entries keep it inside the
-strike-through).  Pure functions; the state store does the I/O.  The values they
-read and return are in :mod:`bot.model.decision_types`.
+strike-through).  Pure functions; the state store does the I/O.
 """
 
 from __future__ import annotations
@@ -17,7 +19,47 @@ from enum import Enum
 from typing import TypeVar
 
 from bot.core.errors import ParseError, ValidationError
-from bot.model.decision_types import Action, Decision, Decisions, DecisionStatus, Rejected
+
+
+class Action(Enum):
+    ADD = "add"
+    UPDATE = "update"
+    REJECT = "reject"
+
+
+class DecisionStatus(Enum):
+    LOCKED = "locked"
+    DISCUSSING = "discussing"
+
+
+@dataclass(frozen=True)
+class Decision:
+    number: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Rejected:
+    text: str
+    reason: str
+    number: int | None = None
+
+
+@dataclass(frozen=True)
+class Decisions:
+    title: str = ""
+    locked: tuple[Decision, ...] = ()
+    discussing: tuple[Decision, ...] = ()
+    rejected: tuple[Rejected, ...] = ()
+    rfd: str = ""
+    """The RFD id shown in the heading (``D32``, ``045``)."""
+
+    @property
+    def next_number(self) -> int:
+        numbers = [d.number for d in (*self.locked, *self.discussing)]
+        numbers += [r.number for r in self.rejected if r.number is not None]
+        return max(numbers, default=0) + 1
+
 
 _E = TypeVar("_E", bound=Enum)
 _T = TypeVar("_T")

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
         set_heading,
         set_status,
     )
-    from bot.model.phases_parse import PhaseHeading, phase_headings
+    from bot.model.plan import PhaseHeading, phase_headings
 
 __all__ = [
     "Document",
@@ -64,7 +64,7 @@ _LAZY = {
         ),
         "bot.model.edits",
     ),
-    **dict.fromkeys(("PhaseHeading", "phase_headings"), "bot.model.phases_parse"),
+    **dict.fromkeys(("PhaseHeading", "phase_headings"), "bot.model.plan"),
 }
 
 
@@ -306,6 +306,6 @@ def _status(fields: tuple[Field, ...], path: str, heading_line: int, text: str) 
     try:
         return Status.parse(field.value, path=path, line=field.line)
     except ParseError:
-        from bot.model.vocabulary import stage_of  # the repository's own words ([statuses])
+        from bot.model.status import stage_of  # the repository's own words ([statuses])
 
         return stage_of(field.value, dialects=False, path=path, line=field.line)

@@ -79,7 +79,7 @@ def _with_status(
     heading_line: int,
     form: str,
 ) -> Parts:
-    from bot.model.vocabulary import stage_of
+    from bot.model.status import stage_of
 
     word = found.value.strip()
     status = stage_of(word, dialects=True, path=path, line=found.line)

@@ -74,8 +74,8 @@ def set_field(text: str, key: str, value: str) -> str:
 
 def set_status(text: str, status: Status) -> str:
     """Set the status, in the document's own words: the word of the repository's vocabulary
-    (:mod:`bot.model.vocabulary`) for ``status``, in the dialect of the word it had."""
-    from bot.model.vocabulary import word_for
+    (:mod:`bot.model.status`) for ``status``, in the dialect of the word it had."""
+    from bot.model.status import word_for
 
     form = form_of(text)
     return set_field(

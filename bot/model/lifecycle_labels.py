@@ -30,7 +30,7 @@ DESCRIPTION = "RFD status, kept by rfd-bot: {status}"
 
 def label_of(status: Status) -> str:
     """``rfd: accepted`` — in the repository's word when it has one (``rfd: published``)."""
-    from bot.model.vocabulary import word_for
+    from bot.model.status import word_for
 
     return f"{PREFIX}{word_for(status, None, lower=True).lower()}"
 

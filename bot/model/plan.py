@@ -1,25 +1,42 @@
-"""Implementation plans: phases extracted from an RFD, and ``plan.json``.
+"""Implementation plans: phases extracted from an RFD's Implementation Plan section, and
+``plan.json``.
 
-Extraction is deterministic: each phase heading of the Implementation Plan section
-(``### Phase 1: Title`` and the variants :mod:`bot.model.phases_parse` accepts — ``Phase 0``,
-``3a``, letters, dashes, ``(optional)``/``(deferred)``, kept at the end of the title) is
-one phase, described by the text under it; without phase headings, a numbered list of
-bold-titled items (:mod:`bot.model.plan_lists`) is.  When the section is missing, empty or still
-the template placeholder, nothing is extracted and ``PlanResult.problem`` says why.
-Pure functions.
+Extraction is deterministic: each phase heading of the section is one phase, described by
+the text under it.  Accepted, at heading level 2 to 4 (the shallowest level that has one
+wins)::
+
+    ### Phase 1: Title            ### Phase 0: Groundwork
+    ### Phase 3a: Title           ### Phase B — Title   (em or en dash, hyphen, dot)
+    ### Phase 4 (optional): Title ### Phase 5: Title (deferred)
+    ### Phase 2                   (no title)
+
+(``(optional)``/``(deferred)`` kept at the end of the title).  Without phase headings,
+phases written as a numbered list are read — the other way teams write plans::
+
+    1. **Widen the parser** so that it reads both forms.
+       More about it, indented.
+    2. **Switch the writers** — every caller moves.
+
+Each top-level item whose text starts with a bold title is one phase, labelled by its
+number; the rest of the item is its description; a list without a bold title on every
+item is not read as a plan.  Headings and items inside fenced code blocks and HTML
+comments do not count.  When the section is missing, empty or still the template
+placeholder, nothing is extracted and ``PlanResult.problem`` says why.
+
+``plan.json`` is read strictly; once it has failed validation, one scan over its text
+finds the line where the phase or key at fault starts (a JSON syntax error carries its
+own line).  The markdown reader is imported only to extract a plan, never to read
+``plan.json`` (the hooks read it).  Pure functions.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from collections.abc import Iterator, Sequence
+from typing import Any, NamedTuple, Protocol
 
 from bot.core.errors import InvalidStructure, ParseError
-
-if TYPE_CHECKING:
-    from bot.model.phases_parse import PhaseHeading
 
 SECTION = "Implementation Plan"
 
@@ -64,7 +81,6 @@ def extract_from_section(body: str | None) -> PlanResult:
 
     ``problem`` names no file: callers put it next to the document's path.
     """
-    from bot.model.phases_parse import phase_headings  # not needed to read plan.json (hooks)
 
     if body is None:
         return PlanResult((), f"there is no `## {SECTION}` section")
@@ -74,8 +90,6 @@ def extract_from_section(body: str | None) -> PlanResult:
         return PlanResult((), f"the {SECTION} section still holds the template placeholder")
     phases = tuple(_phase(heading) for heading in phase_headings(body))
     if not phases:
-        from bot.model.plan_lists import numbered_phases
-
         phases = tuple(PlanPhase(p.title, p.description, p.label) for p in numbered_phases(body))
     if not phases:
         hint = "write one heading per phase, e.g. `### Phase 1: Title`, or a numbered list of "
@@ -126,7 +140,6 @@ def _schema(
     message: str, text: str, path: str, index: int | None = None, key: str | None = None
 ) -> InvalidStructure:
     """A schema error pointing at the line of phase ``index`` (its ``key``) in ``text``."""
-    from bot.model.plan_lines import line_of  # a scan of the text, only once it is known bad
 
     return InvalidStructure(message, path=path, line=line_of(text, index, key), hint=SCHEMA_HINT)
 
@@ -157,3 +170,181 @@ def _load_phase(item: Any, index: int, text: str, path: str) -> PlanPhase:
 def _kind(value: Any) -> str:
     names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean"}
     return names.get(type(value), "null" if value is None else "a number")
+
+
+_PHASE_RE = re.compile(
+    r"""
+    ^Phase[ \t]+
+    (?P<label>[0-9]+[a-z]?|[A-Z])\b                 # 1, 0, 3a, B
+    [ \t]*(?:\((?P<before>[^)]*)\))?                # (optional) before the separator
+    [ \t]*(?:[:—–.-][ \t]*)?                        # colon, em/en dash, hyphen, dot
+    (?P<title>.*?)
+    (?:[ \t]*\((?P<after>optional|deferred)\))?$    # or (optional) after the title
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+
+
+class PhaseHeading(NamedTuple):
+    """One phase: its label (``"1"``, ``"3a"``, ``"B"``), title, qualifier
+    (``"optional"``, ``"deferred"`` or ``""``), 1-based line and description (the text
+    up to the next phase or a heading of the same or a higher level, stripped)."""
+
+    label: str
+    title: str
+    qualifier: str
+    line: int
+    description: str
+
+
+def phase_headings(body: str, *, line_offset: int = 0) -> list[PhaseHeading]:
+    """The phases in a section body.  ``line_offset``: how many lines of the file come
+    before ``body`` (``Section.start``), so ``line`` is a line of the file."""
+    from bot.model.markdown import headings, section_end, split_lines  # not for plan.json
+
+    lines = split_lines(body)
+    found = headings(lines)
+    phases = [(pos, m) for pos, h in enumerate(found) if (m := _match(h.level, h.title))]
+    if not phases:
+        return []
+    level = min(found[pos].level for pos, _ in phases)
+    return [
+        _heading_phase(
+            match, lines, found[pos].index, section_end(found, pos, len(lines)), line_offset
+        )
+        for pos, match in phases
+        if found[pos].level == level
+    ]
+
+
+def _match(level: int, title: str) -> re.Match[str] | None:
+    return _PHASE_RE.match(title) if 2 <= level <= 4 else None
+
+
+def _heading_phase(
+    match: re.Match[str], lines: list[str], index: int, end: int, offset: int
+) -> PhaseHeading:
+    from bot.model.markdown import content
+
+    qualifier = (match["before"] or match["after"] or "").strip().lower()
+    description = "\n".join(content(line) for line in lines[index + 1 : end]).strip()
+    label = match["label"]
+    label = label.upper() if label.isalpha() else label.lower()
+    return PhaseHeading(label, match["title"].strip(), qualifier, offset + index + 1, description)
+
+
+_ITEM_RE = re.compile(
+    r"""^(?P<number>[0-9]{1,3})[.)][ \t]+              # 1.  or 1)
+    \*\*(?P<title>[^*]+?)\*\*                           # **Widen the parser**
+    [ \t]*(?:[:—–.-][ \t]*)?(?P<rest>.*)$               # : rest of the first line
+    """,
+    re.VERBOSE,
+)
+_ANY_ITEM_RE = re.compile(r"^[0-9]{1,3}[.)][ \t]")
+_HEADING_RE = re.compile(r"^#{1,6}[ \t]")
+
+
+class ListPhase(NamedTuple):
+    label: str
+    title: str
+    description: str
+
+
+def numbered_phases(body: str) -> list[ListPhase]:
+    """The phases of the first numbered list in ``body`` (empty when there is none, or
+    when one of its items has no bold title)."""
+    from bot.model.markdown import LineKind, content, iter_kinds, split_lines  # not for plan.json
+
+    lines = [content(line) for line in split_lines(body)]
+    kinds = list(iter_kinds(lines))
+    phases: list[ListPhase] = []
+    current: list[str] | None = None
+    for line, kind in zip(lines, kinds, strict=True):
+        if kind is not LineKind.TEXT:
+            continue
+        if _ANY_ITEM_RE.match(line):
+            match = _ITEM_RE.match(line)
+            if match is None:
+                return []  # a numbered list, but not one of titled phases
+            current = [match["rest"]]
+            phases.append(ListPhase(match["number"], match["title"].strip(), ""))
+            _describe(phases, current)
+        elif _HEADING_RE.match(line) and phases:
+            break
+        elif current is not None:
+            current.append(line.strip())
+            _describe(phases, current)
+    return phases
+
+
+def _describe(phases: list[ListPhase], text: list[str]) -> None:
+    description = "\n".join(text).strip()
+    phases[-1] = phases[-1]._replace(description=re.sub(r"\n{3,}", "\n\n", description))
+
+
+_TOKEN = re.compile(
+    r""""(?:[^"\\]|\\.)*"     # a string, escapes included
+      | [\[\]{},:]            # structure; numbers and literals are not needed""",
+    re.VERBOSE | re.DOTALL,
+)
+
+
+def line_of(text: str, index: int | None = None, key: str | None = None) -> int:
+    """The 1-based line of phase ``index`` (its ``key`` when given, and found); the line of
+    the document's first value when ``index`` is None or not found."""
+    pos = _skip(text, 0)
+    if index is not None:
+        start = _element(text, index)
+        if start is not None:
+            pos = start
+            found = _key(text, start, key) if key is not None else None
+            pos = found if found is not None else pos
+    return text.count("\n", 0, pos) + 1
+
+
+def _skip(text: str, pos: int) -> int:
+    """``pos`` moved past whitespace."""
+    while pos < len(text) and text[pos].isspace():
+        pos += 1
+    return pos
+
+
+def _tokens(text: str, start: int = 0) -> Iterator[tuple[int, re.Match[str]]]:
+    """Each token from ``start`` with the depth it is at (an opening bracket counts
+    inside, a closing one outside)."""
+    depth = 0
+    for token in _TOKEN.finditer(text, start):
+        char = token.group()
+        if char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+        yield depth, token
+
+
+def _element(text: str, index: int) -> int | None:
+    """Where item ``index`` of the top-level array starts."""
+    seen = -1
+    for depth, token in _tokens(text):
+        if depth == 1 and token.group() in "[,":
+            seen += 1
+            if seen == index:
+                return _skip(text, token.end())
+        elif depth <= 0:
+            return None
+    return None
+
+
+def _key(text: str, start: int, key: str) -> int | None:
+    """Where ``key`` of the object starting at ``start`` is written."""
+    tokens = _tokens(text, start)
+    previous: tuple[int, re.Match[str]] | None = None
+    for depth, token in tokens:
+        if depth <= 0:
+            return None
+        if token.group() == ":" and previous is not None and previous[0] == 1:
+            name = previous[1].group()
+            if name.startswith('"') and json.loads(name) == key:
+                return previous[1].start()
+        previous = depth, token
+    return None

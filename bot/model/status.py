@@ -1,4 +1,5 @@
-"""RFD statuses, the transitions between them, and the promotion gates.
+"""RFD statuses: the stages, the transitions between them, the promotion gates, and the
+words repositories use for them.
 
     Draft → Discussion → Accepted → Implemented
       └──────────┴───────────┴──→ Abandoned          (anything not yet Implemented)
@@ -6,12 +7,21 @@
 
 Gates: an RFD may become Accepted only when every RFD it ``Requires`` is at least
 Accepted, and Implemented only when every one of them is Implemented.
+
+Vocabularies: a repository names the six stages in its own words: Oxide's RFDs say
+``state: published`` for an accepted RFD, Ember's RFCs say ``stage: released`` for an
+implemented one.  A :class:`Vocabulary` maps each word to a stage and back; the known
+dialects below are what rfd reads without configuration, the ``[statuses]`` table of
+``.github/rfd.toml`` (written by ``rfd init`` from the corpus) is what a repository says
+itself and wins over them.  Reading goes word → stage; writing goes stage → word, in the
+dialect of the word the document had (a document in ``discussion`` becomes
+``published``, never ``Accepted``).
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from bot.core.errors import GateError, ParseError, TransitionError
@@ -118,3 +128,148 @@ def _blocker(rfd_id: RfdId, status: Status | None, needed: Status) -> str:
     if status is Status.SUPERSEDED:
         return f"RFD {rfd_id} is Superseded: require the RFD that replaced it"
     return f"RFD {rfd_id} is {status} (needs {needed})"
+
+
+D, C, A, IM, AB, S = (
+    Status.DRAFT,
+    Status.DISCUSSION,
+    Status.ACCEPTED,
+    Status.IMPLEMENTED,
+    Status.ABANDONED,
+    Status.SUPERSEDED,
+)
+
+DIALECTS: dict[str, dict[str, Status]] = {
+    "rfd-bot": {s.value.casefold(): s for s in Status},
+    "oxide": {
+        "prediscussion": D,
+        "ideation": D,
+        "discussion": C,
+        "published": A,
+        "committed": IM,
+        "abandoned": AB,
+    },
+    "joyent": {"predraft": D, "draft": C, "publish": A, "abandoned": AB},
+    "rfc": {
+        "exploring": C,
+        "accepted": A,
+        "ready-for-release": IM,
+        "released": IM,
+        "recommended": IM,
+        "discontinued": AB,
+    },
+}
+"""The vocabularies rfd knows, each word in the order its stage is first written (the first
+word of a stage is the one rfd writes).  ``draft`` is a stage of its own for rfd-bot but
+the discussion stage for Joyent's corpora: which one a corpus means, ``rfd init`` decides from
+the words beside it and writes to ``[statuses]``."""
+
+_configured: dict[str, Status] = {}
+_moves: dict[str, tuple[str, ...]] = {}
+
+
+def use(
+    statuses: Mapping[str, str], transitions: Mapping[str, Sequence[str]] | None = None
+) -> None:
+    """Install the repository's ``[statuses]`` table (word → stage name) and its
+    ``[transitions]`` (word → the words history shows it moving to); called when the
+    configuration is loaded, so every parse of an RFD reads the repository's words."""
+    _configured.clear()
+    _configured.update((w.casefold(), Status.parse(s)) for w, s in statuses.items())
+    _moves.clear()
+    _moves.update(
+        (w.casefold(), tuple(n.casefold() for n in to)) for w, to in (transitions or {}).items()
+    )
+
+
+def check_move(old: str, new: str, *, path: str | None = None) -> None:
+    """TransitionError when the repository lists the moves from ``old`` and ``new`` cannot be
+    reached by them (one commit may make several moves the history makes, as ``rfd accept``,
+    the phases and ``rfd done`` do together); a word it does not list follows rfd's lifecycle."""
+    before, after = old.strip().casefold(), new.strip().casefold()
+    allowed = _moves.get(before)
+    if allowed is None or before == after or after in _reachable(before):
+        return
+    raise TransitionError(
+        f"cannot move from {before} to {after}: the repository's history never does",
+        path=path,
+        hint=f"from {before} the history shows: {', '.join(allowed) or 'no move'}"
+        " (add the move to [transitions] in .github/rfd.toml to allow it)",
+    )
+
+
+def _reachable(word: str) -> set[str]:
+    """The words ``word`` leads to through the moves the repository lists."""
+    seen: set[str] = set()
+    todo = list(_moves.get(word, ()))
+    while todo:
+        current = todo.pop()
+        if current not in seen:
+            seen.add(current)
+            todo.extend(_moves.get(current, ()))
+    return seen
+
+
+def configured() -> Mapping[str, Status]:
+    return dict(_configured)
+
+
+def stage_of(
+    word: str, *, dialects: bool, path: str | None = None, line: int | None = None
+) -> Status:
+    """The stage of a status word: the repository's table, rfd's own words, then (for front
+    matter and AsciiDoc, ``dialects``) the known dialects.  ParseError naming the words that
+    are known otherwise."""
+    folded = word.strip().strip("'\"").casefold()
+    found = _configured.get(folded) or DIALECTS["rfd-bot"].get(folded)
+    if found is None and dialects:
+        found = next((t[folded] for t in DIALECTS.values() if folded in t), None)
+    if found is not None:
+        return found
+    known = list(_configured) or [s.value for s in Status]
+    raise ParseError(
+        f"unknown status {word.strip()!r}",
+        path=path,
+        line=line,
+        hint=f"use one of: {', '.join(known)}, or map the word to a stage in [statuses] "
+        f'of .github/rfd.toml (e.g. {folded or "ready"} = "accepted")',
+    )
+
+
+def word_for(stage: Status, current: str | None, *, lower: bool = False) -> str:
+    """The word to write for ``stage`` in a document whose status word is ``current``: the
+    repository's first word for it, else that of the dialect ``current`` belongs to, else
+    rfd's own (lower-case in front matter and AsciiDoc, ``lower``)."""
+    for word, found in _configured.items():
+        if found is stage:
+            return _cased(word, current)
+    folded = (current or "").strip().casefold()
+    for table in _tables(lower):
+        if folded in table:
+            mine = next((w for w, s in table.items() if s is stage), None)
+            if mine is not None:
+                return _cased(mine, current)
+    return stage.value.lower() if lower else stage.value
+
+
+def _tables(dialects_first: bool) -> list[dict[str, Status]]:
+    """The known vocabularies to look a word up in: in front matter and AsciiDoc a word such
+    as ``discussion`` is first taken as a dialect's (Oxide's), in a field list as rfd's."""
+    tables = list(DIALECTS.values())
+    return tables[1:] + tables[:1] if dialects_first else tables
+
+
+def words_of(stage: Status, current: str | None) -> tuple[str, ...]:
+    """Every word that means ``stage`` in the vocabulary of ``current`` (for messages)."""
+    if _configured:
+        return tuple(w for w, s in _configured.items() if s is stage)
+    folded = (current or "").strip().casefold()
+    table = next((t for t in DIALECTS.values() if folded in t), DIALECTS["rfd-bot"])
+    return tuple(w for w, s in table.items() if s is stage)
+
+
+def _cased(word: str, current: str | None) -> str:
+    """``word`` written with the capitals of ``current`` (``Published`` after ``Discussion``)."""
+    if current and current.strip()[:1].isupper():
+        return word[:1].upper() + word[1:]
+    return word

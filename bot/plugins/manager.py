@@ -1,10 +1,20 @@
-"""Find installed plugins, register the enabled ones, and hold them to their declarations.
+"""Find installed plugins, register the enabled ones, check their options, and hold them to
+their declarations.
 
 Discovery goes through entry points of the group ``rfd_bot`` — the built-in plugins
 are declared there in ``pyproject.toml`` like any third-party one.  When rfd-bot runs
 from a source checkout (not installed, so no entry points), :data:`BUILTIN` supplies the
 same entry points.  Only plugins listed in ``[plugins] enabled`` are imported and
-registered, in that order; each gets its options validated against its own schema.
+registered, in that order; plugin names compare in their canonical spelling.
+
+Each plugin's ``[plugins.<name>]`` table is validated against its own JSON Schema
+(defaults filled in), and a wrong key is reported where it was set in the configuration
+files.  The validator handles the subset plugins need — ``type``, ``properties``,
+``additionalProperties`` (``false`` or a schema), ``required``, ``items``, ``enum``,
+``minimum``, ``maximum``, ``minLength``, ``default`` — rather than import ``jsonschema``
+on every run; any other keyword is rejected, so a schema never silently means less than
+it says.  Objects are closed unless they say otherwise: an unknown key is an error
+naming it.
 """
 
 from __future__ import annotations
@@ -19,8 +29,9 @@ from typing import TYPE_CHECKING, Any
 
 import pluggy
 
-from bot.config.load import Config, Resolved
+from bot.config.load import CONFIG_PATH, Config, Resolved, freeze
 from bot.core.errors import ConfigError, RfdError
+from bot.core.toml_lines import line_of
 from bot.events import EventBus
 from bot.plugins import hookspecs
 from bot.plugins.api import (
@@ -32,8 +43,6 @@ from bot.plugins.api import (
     event_names,
     interceptable_events,
 )
-from bot.plugins.options import canonical, plugin_options, where_set
-from bot.plugins.schema import check_schema
 
 if TYPE_CHECKING:
     from bot.llm.base import LLM
@@ -230,3 +239,175 @@ def _check_info(name: str, info: Any) -> None:
 def _source(ep: EntryPoint) -> str:
     dist = getattr(ep, "dist", None)
     return f"{dist.name} {dist.version}" if dist is not None else "built-in"
+
+
+def canonical(name: str) -> str:
+    """Plugin names compare case-insensitively, ``_`` and ``-`` alike."""
+    return name.strip().lower().replace("_", "-")
+
+
+def plugin_options(
+    resolved: Resolved, name: str, info: PluginInfo, root: Path
+) -> Mapping[str, Any]:
+    written = {canonical(k): k for k in resolved.config.plugins.options}
+    table = resolved.config.plugins.options.get(written.get(name, name), {})
+    key = f"plugins.{written.get(name, name)}"  # as the user spelt it, to find its line
+    options, problems = validate(table, info.options_schema, key)
+    if problems:
+        first = problems[0]
+        raise ConfigError(
+            f"plugin `{name}`: {first.message}",
+            **where_set(resolved, first.key, root),
+            hint=first.hint or None,
+        )
+    return options  # type: ignore[no-any-return]
+
+
+def where_set(resolved: Resolved, key: str, root: Path) -> dict[str, Any]:
+    """``path`` and ``line`` of the file that set ``key`` (line None when unknown)."""
+    path = file_of(resolved, key)
+    file = root / path  # the repository file is shown relative to the root
+    try:
+        text = file.read_text(encoding="utf-8") if file.is_file() else ""
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    return {"path": path, "line": line_of(text, key) if text else None}
+
+
+def file_of(resolved: Resolved, key: str) -> str:
+    """The file that set ``key`` (or something under it, or its closest parent)."""
+    key = key.split("[", 1)[0]
+    while key:
+        for source_key, layer in resolved.sources.items():
+            if source_key == key or source_key.startswith(key + "."):
+                return resolved.files.get(layer, CONFIG_PATH)
+        key = key.rpartition(".")[0]
+    return CONFIG_PATH
+
+
+KEYWORDS = frozenset(
+    {
+        "type",
+        "properties",
+        "additionalProperties",
+        "required",
+        "items",
+        "enum",
+        "minimum",
+        "maximum",
+        "minLength",
+        "default",
+        "description",
+        "title",
+    }
+)
+
+_TYPES: Mapping[str, Callable[[Any], bool]] = {
+    "object": lambda v: isinstance(v, Mapping),
+    "array": lambda v: isinstance(v, (list, tuple)),
+    "string": lambda v: isinstance(v, str),
+    "boolean": lambda v: isinstance(v, bool),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+}
+
+_ARTICLES = {
+    "object": "a table",
+    "array": "a list",
+    "integer": "an integer",
+    "boolean": "true or false",
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One violation: the dotted key it is about, what is wrong, and what to do."""
+
+    key: str
+    message: str
+    hint: str = ""
+
+
+def check_schema(schema: Mapping[str, Any]) -> None:
+    """Raise ``ValueError`` if ``schema`` uses a keyword this validator does not know."""
+    unknown = set(schema) - KEYWORDS
+    if unknown:
+        raise ValueError(f"unsupported JSON Schema keywords: {', '.join(sorted(unknown))}")
+    for sub in _subschemas(schema):
+        check_schema(sub)
+
+
+def _subschemas(schema: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    subs = list(schema.get("properties", {}).values())
+    for key in ("items", "additionalProperties"):
+        if isinstance(schema.get(key), Mapping):
+            subs.append(schema[key])
+    return subs
+
+
+def validate(value: Any, schema: Mapping[str, Any], key: str) -> tuple[Any, list[Problem]]:
+    """``value`` with defaults filled in and frozen, and every problem found (empty: valid)."""
+    problems: list[Problem] = []
+    result = _check(value, schema, key, problems)
+    return freeze(result), problems
+
+
+def _check(value: Any, schema: Mapping[str, Any], key: str, problems: list[Problem]) -> Any:
+    expected = schema.get("type")
+    if expected is not None and not _TYPES[expected](value):
+        word = _ARTICLES.get(expected, f"a {expected}")
+        problems.append(Problem(key, f"`{key}` must be {word}, not {_word(value)}"))
+        return value
+    if "enum" in schema and value not in schema["enum"]:
+        choices = ", ".join(repr(c) for c in schema["enum"])
+        problems.append(Problem(key, f"`{key}` must be one of {choices}, not {value!r}"))
+    _check_bounds(value, schema, key, problems)
+    if isinstance(value, Mapping):
+        return _check_object(value, schema, key, problems)
+    if isinstance(value, (list, tuple)) and "items" in schema:
+        return [_check(v, schema["items"], f"{key}[{i}]", problems) for i, v in enumerate(value)]
+    return value
+
+
+def _check_bounds(value: Any, schema: Mapping[str, Any], key: str, problems: list[Problem]) -> None:
+    if isinstance(value, str) and len(value) < schema.get("minLength", 0):
+        problems.append(Problem(key, f"`{key}` must not be empty"))
+    if not _TYPES["number"](value):
+        return
+    if "minimum" in schema and value < schema["minimum"]:
+        problems.append(Problem(key, f"`{key}` must be at least {schema['minimum']}"))
+    if "maximum" in schema and value > schema["maximum"]:
+        problems.append(Problem(key, f"`{key}` must be at most {schema['maximum']}"))
+
+
+def _check_object(
+    value: Mapping[str, Any], schema: Mapping[str, Any], key: str, problems: list[Problem]
+) -> dict[str, Any]:
+    props: Mapping[str, Any] = schema.get("properties", {})
+    extra = schema.get("additionalProperties", False)
+    out: dict[str, Any] = {}
+    for name, item in value.items():
+        sub = props.get(name, extra)
+        if sub is False:
+            known = ", ".join(sorted(props)) or "none"
+            problems.append(
+                Problem(f"{key}.{name}", f"unknown key `{key}.{name}`", f"known keys here: {known}")
+            )
+            continue
+        out[name] = _check(item, sub if isinstance(sub, Mapping) else {}, f"{key}.{name}", problems)
+    for name in schema.get("required", ()):
+        if name not in value:
+            problems.append(Problem(f"{key}.{name}", f"`{key}.{name}` is required"))
+    for name, sub in props.items():
+        if name not in out and name not in schema.get("required", ()) and "default" in sub:
+            out[name] = sub["default"]
+    return out
+
+
+def _word(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, Mapping):
+        return "a table"
+    words = {str: "a string", int: "an integer", float: "a number", list: "a list", tuple: "a list"}
+    return words.get(type(value), type(value).__name__)

@@ -32,7 +32,7 @@ from bot.site import readcache
 from bot.site.graph import canonical, key
 from bot.site.records import Concern, Corpus, Decisions, Phase, Review, SiteRfd
 from bot.state import StateStore
-from bot.state.layout import IMPL_REVIEWS, REVIEWS, numbered
+from bot.state.files import IMPL_REVIEWS, REVIEWS, numbered
 
 _NUMBER = re.compile(r"(?:#|/pull/|/issues/)([0-9]+)\b|^\s*([0-9]+)\s*$")
 _PR_IN_SUMMARY = re.compile(r"(?:\bPR\s*#|/pull/)([0-9]+)\b", re.IGNORECASE)

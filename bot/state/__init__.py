@@ -12,8 +12,7 @@ nothing is deleted unless the user asked for it (``dismiss``, ``remove_tree``).
 from __future__ import annotations
 
 from bot.core.atomic import OnExists, atomic_write, unique_suffix
-from bot.state.layout import HasStateKey, Key, ReviewFile, RfdState
-from bot.state.shared import SharedFiles
+from bot.state.files import HasStateKey, Key, ReviewFile, RfdState, SharedFiles
 from bot.state.store import StateStore
 
 __all__ = [

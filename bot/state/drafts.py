@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 
-from bot.state.layout import Key
+from bot.state.files import Key
 from bot.state.store import StateStore
 
 DRAFT_ID = "draft-id"

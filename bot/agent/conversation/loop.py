@@ -42,7 +42,7 @@ from typing import Any
 from bot.agent.toolbox.calls import CallRunner
 from bot.agent.toolbox.catalog import spec
 from bot.ai.query import before_query, before_request, complete
-from bot.core.secret_values import SecretValues
+from bot.core.redact import SecretValues
 from bot.events import (
     EventBus,
     Notice,

@@ -17,7 +17,7 @@ from bot.agent.toolbox.calls import CallRunner
 from bot.agent.toolbox.catalog import toolset
 from bot.agent.toolbox.permission import Mode, Prompter
 from bot.config.load import Config
-from bot.core.secret_values import SecretValues
+from bot.core.redact import SecretValues
 from bot.events import EventBus, Notice
 from bot.llm.base import LLM, Message, Usage
 from bot.llm.guard import Budget, Meter, Part, fit

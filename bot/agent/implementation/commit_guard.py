@@ -5,7 +5,7 @@ isolation lets them (the worktree).  Before the bot commits — and after ``rfd 
 — every path that differs from how the run found it is checked: one outside
 ``implement.allowed_paths``, inside ``implement.protected_paths``, or a symlink leading out
 of the repository is put back as it was (a person's own uncommitted change included);
-every changed file that holds a secret value the process has (:mod:`bot.core.secret_values`,
+every changed file that holds a secret value the process has (:mod:`bot.core.redact`,
 any encoding) has it redacted.  The state directory is the bot's: exempt from the path
 check, never from the secret scan.
 """
@@ -23,7 +23,7 @@ from pathlib import Path
 from bot.agent.toolbox.sandbox import matches_any
 from bot.config.load import Config
 from bot.core.errors import ValidationError
-from bot.core.secret_values import SecretValues, held
+from bot.core.redact import SecretValues, held
 
 Entry = tuple[str, bytes, bool] | None
 """How a path was: ``("file", content, executable)``, ``("link", target, False)``, or absent."""
@@ -64,9 +64,6 @@ def shown(path: str) -> str:
     """A file name a command chose, with anything that could end a code span or start
     markdown or HTML (backticks, ``<``, newlines...) replaced by ``?``."""
     return UNSAFE.sub("?", path)
-
-    def __bool__(self) -> bool:
-        return bool(self.discarded or self.redacted)
 
 
 def _git(root: Path, *args: str) -> bytes:

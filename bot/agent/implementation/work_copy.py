@@ -45,7 +45,7 @@ from bot.agent.implementation.commit_guard import shown
 from bot.agent.toolbox.sandbox import LINK, SPECIAL, Refused, matches_any, read_bounded, refusal_of
 from bot.config.load import Config
 from bot.core.errors import ValidationError
-from bot.core.secret_values import SecretValues, held
+from bot.core.redact import SecretValues, held
 
 Entry = tuple[str, str]
 """``("file", sha256)``, ``("exec", sha256)`` or ``("link", target)``."""

@@ -46,7 +46,7 @@ from bot.agent.toolbox.base import Tool, ToolContext, schema
 from bot.agent.toolbox.sandbox import OUTSIDE, PROTECTED, Sandbox, matches_any
 from bot.core.argv import path_words
 from bot.core.errors import PermissionDenied, ValidationError
-from bot.core.secret_values import held
+from bot.core.redact import held
 
 MAX_OUTPUT_CHARS = 20_000
 UNISOLATED = f"⚠ not isolated: {NO_ISOLATION}."

@@ -24,7 +24,7 @@ from bot.core.errors import PermissionDenied, ProviderError, ValidationError
 if TYPE_CHECKING:
     import httpx
 
-    from bot.config.schema_ai import ResearchSection
+    from bot.config.schema import ResearchSection
 
 USER_AGENT = "rfd-bot research (explore step)"
 MAX_REDIRECTS = 3

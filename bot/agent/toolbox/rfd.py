@@ -44,7 +44,7 @@ from bot.agent.toolbox.sandbox import write_text
 from bot.core.errors import AlreadyExists, FileNotFound, ValidationError
 from bot.lifecycle.lint import REQUIRED_FIELDS
 from bot.model import decisions, document
-from bot.model.decision_types import Decisions
+from bot.model.decisions import Decisions
 from bot.model.markdown import Heading, eol_of, headings, normalize_title, split_lines
 
 DECISION_ACTIONS = ("add", "update", "reject")

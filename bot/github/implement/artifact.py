@@ -34,7 +34,7 @@ from bot.agent.implementation.work_copy import (
 from bot.agent.toolbox.sandbox import LINK, SPECIAL, TOO_BIG, Refused, read_bounded
 from bot.config.load import Config
 from bot.core.errors import ForgeError, PermissionDenied
-from bot.core.secret_values import SecretValues
+from bot.core.redact import SecretValues
 
 ARTIFACT_ENV = "RFD_BOT_ARTIFACT"
 """The directory the work job writes and the publish job reads (the workflow sets it)."""

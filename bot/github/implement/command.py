@@ -50,7 +50,7 @@ from bot.agent.implementation.commit_guard import baseline, check_run, shown
 from bot.agent.implementation.isolation import ENABLE, NO_ISOLATION, choose
 from bot.agent.implementation.work_copy import REFUSED_LINE
 from bot.core.errors import ForgeError
-from bot.core.markdown_safe import block, inline
+from bot.core.github_markdown import block, inline
 from bot.core.text import plural
 from bot.github.checkout import close, file_at, open_branch, pushed_branch
 from bot.github.commands import Command

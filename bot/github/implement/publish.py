@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.markdown_safe import inline
+from bot.core.github_markdown import inline
 from bot.forge.base import Reaction
 from bot.github.checkout import git_env, push
 from bot.github.finish import finish_with_phase

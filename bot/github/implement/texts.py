@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.core.markdown_safe import inline, one_line
+from bot.core.github_markdown import inline, one_line
 from bot.model import phase_ids
 
 if TYPE_CHECKING:

@@ -1,4 +1,6 @@
-"""Text the bot did not write, made safe to interpolate into the bot's own markdown.
+"""The markdown the bot writes for GitHub: text it did not write made safe to interpolate,
+the anchors GitHub gives a file's headings so a link can open a section, and the link to
+an RFD's page on the published site.
 
 RFD titles and file names, phase titles, PR data, comments, error messages and
 model output all end up inside comments and issues the bot writes.  Whatever
@@ -22,12 +24,25 @@ the same to a reader and in code, but ``<​!--``, ``<​img``, ``@​user``,
 the one place that decides what untrusted text may not become: every post the bot writes
 (status comment, tracking issue, replies) interpolates such text through these functions.
 Pure functions.
+
+Heading anchors: GitHub shows ``## Design`` at ``…/blob/<sha>/<path>#design``: the
+heading's text as rendered (inline markup gone), lower-cased, every character that is not
+a letter, a mark, a digit, ``_``, ``-`` or a space dropped, each space a ``-``; a repeated heading
+gets ``-1``, ``-2``… (the rules of ``github-slugger``, which GitHub's renderer follows).
+Pure: markdown text in, ``{heading text: anchor}`` out.
+
+The site link: an RFD's page on the published RFD site (``[site] url``), for the texts
+that link to it (the status comment, the tracking issue).  Only an http(s) address with no
+space or markdown punctuation is used: the address comes from the configuration and must
+not become markdown structure.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from bot.core.sanitize import INVISIBLE
@@ -149,3 +164,66 @@ def _parser() -> MarkdownIt:
     from markdown_it import MarkdownIt
 
     return MarkdownIt("commonmark")
+
+
+_NUMBERED = re.compile(r"^\d+(?:\.\d+)*\.?\s+")
+"""``3. Design`` or ``2.1 Goals``: a numbered heading, found by its name too."""
+
+
+def slug(text: str) -> str:
+    """GitHub's anchor of a heading whose rendered text is ``text`` (without a suffix)."""
+    kept = (c for c in text.strip().lower() if c in " -_" or _word_char(c))
+    return "".join(kept).replace(" ", "-")
+
+
+def _word_char(char: str) -> bool:
+    return unicodedata.category(char)[0] in "LMN" or unicodedata.category(char) == "Pc"
+
+
+def headings(text: str) -> list[str]:
+    """The rendered text of every heading of ``text``, in order (ATX and setext)."""
+    from markdown_it import MarkdownIt
+
+    tokens = MarkdownIt("commonmark").parse(text)
+    found = []
+    for opened, inline in pairwise(tokens):
+        if opened.type == "heading_open" and inline.children is not None:
+            found.append(
+                "".join(t.content for t in inline.children if t.type in ("text", "code_inline"))
+            )
+    return found
+
+
+def listed(text: str) -> list[tuple[str, str]]:
+    """Each heading of ``text`` and its anchor, in order (a repeat numbered as GitHub does)."""
+    occurrences: dict[str, int] = {}
+    out = []
+    for heading in headings(text):
+        anchor = base = slug(heading)
+        while anchor in occurrences:  # github-slugger: "a", "a-1", "a-2"…, never one twice
+            occurrences[base] += 1
+            anchor = f"{base}-{occurrences[base]}"
+        occurrences[anchor] = 0
+        out.append((heading, anchor))
+    return out
+
+
+def anchors(text: str) -> dict[str, str]:
+    """Each heading of ``text`` (lower-cased; a numbered one also by its bare name) and the
+    anchor GitHub gives it; a repeated heading keeps its first anchor."""
+    out: dict[str, str] = {}
+    for heading, anchor in listed(text):
+        for name in (heading.strip().lower(), _NUMBERED.sub("", heading.strip()).lower()):
+            out.setdefault(name, anchor)
+    return out
+
+
+_URL = re.compile(r"https?://[^\s()<>\[\]\"'`]+")
+
+
+def page_url(site_url: str, rfd_id: object) -> str:
+    """``https://acme.github.io/jp/rfd/045.html``; empty without a usable site address."""
+    base = site_url.strip()
+    if not _URL.fullmatch(base):
+        return ""
+    return f"{base.rstrip('/')}/rfd/{rfd_id}.html"

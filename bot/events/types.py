@@ -1,16 +1,53 @@
-"""What happens in a model call: its turns, the tools it calls (interceptable), and the
-result a step is about to hand back."""
+"""The event types: the base of every event (a dotted name, a timestamp, and a payload as
+JSON-ready data), what happens in a model call (its turns, the tools it calls,
+interceptable, and the result a step is about to hand back), and what happens to an RFD
+(created, renumbered, its status changing, reviews, plans, phases, its tracking issue,
+comments, notices).
+"""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     pass
 
-from bot.events.base import Event
+
+@dataclass(frozen=True, kw_only=True)
+class Event:
+    """Base of every event: a dotted ``name``, a timestamp, and a typed payload."""
+
+    name: ClassVar[str] = "event"
+    interceptable: ClassVar[bool] = False
+    rfd_id: str = ""
+    at: float = field(default_factory=time.time)
+
+    def payload(self) -> dict[str, Any]:
+        """The event as JSON-ready data (for logs and webhooks); hooks are left out."""
+        out: dict[str, Any] = {"event": self.name}
+        for f in fields(self):
+            if f.metadata.get("payload", True):
+                out[f.name] = _jsonable(getattr(self, f.name))
+        return out
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if hasattr(value, "value") and hasattr(value, "name"):  # enums
+        return value.value
+    return str(value)
+
+
+if TYPE_CHECKING:
+    pass
 
 # --------------------------------------------------------------- LLM turns (informational)
 
@@ -181,3 +218,135 @@ class ResultReady(Event):
     )
     """``charge(model, usage)``: a judge's model call goes into the usage ledger and budget
     of the step whose work it judges (raises BudgetExceeded past that budget)."""
+
+
+if TYPE_CHECKING:
+    from bot.forge.base import Issue
+
+# ----------------------------------------------------------------- lifecycle (informational)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RfdCreated(Event):
+    name: ClassVar[str] = "rfd.created"
+    path: str
+    title: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class RfdRenumbered(Event):
+    name: ClassVar[str] = "rfd.renumbered"
+    old_id: str
+    old_path: str
+    new_path: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class StatusChanging(Event):
+    """Before a status change is written: interceptors may veto it (raise Aborted)."""
+
+    name: ClassVar[str] = "status.changing"
+    interceptable: ClassVar[bool] = True
+    old: str
+    new: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class StatusChanged(Event):
+    name: ClassVar[str] = "status.changed"
+    old: str
+    new: str
+    path: str
+    reason: str = ""
+    old_word: str = ""
+    """The status as the file wrote it (``discussion``), when the repository has its own words."""
+    new_word: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReviewSaved(Event):
+    name: ClassVar[str] = "review.saved"
+    path: str
+    kind: str  # "design" | "implementation"
+    provider: str
+    findings: int
+    body: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReviewsDismissed(Event):
+    name: ClassVar[str] = "review.dismissed"
+    paths: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlanExtracted(Event):
+    name: ClassVar[str] = "plan.extracted"
+    phases: tuple[str, ...]
+    method: str  # "deterministic" | "model"
+
+
+@dataclass(frozen=True, kw_only=True)
+class PhaseCompleted(Event):
+    name: ClassVar[str] = "phase.completed"
+    number: int
+    title: str
+    label: str = ""
+    """The phase's label in the RFD (``3a``); its position when it has none."""
+    summary_path: str
+    done: int
+    total: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class PhaseFailed(Event):
+    name: ClassVar[str] = "phase.failed"
+    number: int
+    title: str
+    label: str = ""
+    """The phase's label in the RFD (``3a``); its position when it has none."""
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class TrackingDue(Event):
+    """The RFD's tracking issue must follow what just happened (accept, a phase, the end).
+
+    Interceptable, because the update is part of the step, not an observation of it: the
+    forge answers it synchronously (returning the event with ``issue`` set), and what the
+    forge raises is the step's error — reported, never swallowed.
+    """
+
+    name: ClassVar[str] = "tracking.due"
+    interceptable: ClassVar[bool] = True
+    cause: str
+    """What calls for the update: ``accepted``, ``phase.completed``, ``Implemented``…"""
+    issue: Issue | None = field(default=None, metadata={"payload": False})
+    """The issue as the forge left it (``tracking.updated`` reports it to observers)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class TrackingIssueUpdated(Event):
+    name: ClassVar[str] = "tracking.updated"
+    number: int
+    url: str
+    created: bool
+    closed: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class CommentPosted(Event):
+    name: ClassVar[str] = "comment.posted"
+    target: int
+    url: str
+    created: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class Notice(Event):
+    """A line of progress for the user ("Working on step 3 of 12: ...")."""
+
+    name: ClassVar[str] = "notice"
+    message: str
+    level: str = "info"  # "info" | "warning" | "success"
