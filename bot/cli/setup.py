@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 AFTER_LABELS = (
     'for `/rfd implement` tick "Allow GitHub Actions to create and approve pull requests" '
     "(Settings → Actions → General); add the ANTHROPIC_API_KEY secret (or OPENAI_API_KEY and "
-    "the RFD_BASE_URL variable) — see the README's set-up"
+    "the RFD_BASE_URL variable) — `rfd help bot` says how"
 )
 GITHUB_NEXT = (
     "next, on GitHub: commit and push the workflow; create the labels {labels} (Settings → "

@@ -204,7 +204,7 @@ SKIPPED_DIRS = frozenset({"node_modules", "venv", "target", "build", "dist", "ve
 HEADER = """\
 # rfd-bot configuration, detected by `rfd init` from the RFDs already in this repository:
 # each setting says above it what it was detected from. Change any of them; every key,
-# its default and meaning are in the README. Unknown keys and bad values are errors.
+# its default and meaning: `rfd help configuration`. Unknown keys and bad values are errors.
 """
 
 LABELS = """

@@ -12,7 +12,7 @@ from bot.model.ids import split_file_name
 from bot.state import atomic_write
 
 CONFIG_TEMPLATE = """\
-# rfd-bot configuration. Every key, its default and meaning: see the README.
+# rfd-bot configuration. Every key, its default and meaning: `rfd help configuration`.
 # Unknown keys and bad values are errors, so typos do not go unnoticed.
 
 [rfd]
