@@ -65,6 +65,21 @@ class Terminal:
     def send(self, keys: bytes | str) -> None:
         os.write(self.fd, keys.encode() if isinstance(keys, str) else keys)
 
+    def interrupt(self, answer: str) -> str:
+        """Press Ctrl-C until ``answer`` appears, as a person would press it again.
+
+        A key sent the instant a prompt is printed can reach the terminal before the prompt
+        reads it, while the line editor is still setting the terminal up, and be dropped
+        there; a second press (only when the first left no answer) is what a user does."""
+        for _ in range(5):
+            self.send(CTRL_C)
+            deadline = time.monotonic() + 5.0
+            while answer not in self.screen and self._read(deadline - time.monotonic()):
+                pass
+            if answer in self.screen:
+                return self.screen
+        raise AssertionError(f"{answer!r} never appeared after Ctrl-C; the screen:\n{self.screen}")
+
     def wait(self) -> int:
         """Read to the end and return the exit code."""
         deadline = time.monotonic() + WAIT

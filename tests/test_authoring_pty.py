@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.conftest import rfd_text, write_rfd
-from tests.pty_support import CTRL_C, CTRL_D, Terminal
+from tests.pty_support import CTRL_D, Terminal
 
 YOU = "you (enter to finish)>"
 APPLY = "Apply? [Y]es / [n]o / [e]dit (enter: yes)"
@@ -67,7 +67,7 @@ def test_ctrl_c_at_apply_keeps_the_talk_and_writes_nothing(git_repo: Path) -> No
     write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
     term = Terminal(git_repo, [_summary("# Findings\n")], "explore", "1")
     term.expect(APPLY)
-    term.send(CTRL_C)
+    term.interrupt("explore interrupted")
     assert term.wait() == 1
     assert "explore interrupted (Ctrl-C at the prompt)" in term.screen
     assert (git_repo / STATE / "conversations/explore.partial.md").is_file()
