@@ -103,6 +103,14 @@ class Tree:
         text = self.text(path)
         return None if text is None else parse(text, path)
 
+    def _ls_tree(self, *folders: str) -> list[str]:
+        """The names directly in ``folders`` at this commit (one ``git ls-tree``)."""
+        from hooks._git import run  # git: only hooks that read revisions pay for it
+
+        args = ("ls-tree", "-z", "--name-only", "--end-of-options", str(self.rev), "--")
+        out = run(self.root, *args, *folders)
+        return [n for n in out.decode("utf-8", "surrogateescape").split("\0") if n]
+
     def list_dir(self, folder: str) -> list[str]:
         """Paths of the files directly in ``folder`` (one ``scandir``, or one ``ls-tree`` for a
         commit).  For the index the working tree is listed: a name that is not staged reads
@@ -112,19 +120,7 @@ class Tree:
                 return sorted(f"{folder}/{e.name}" for e in os.scandir(self.root / folder))
             except (FileNotFoundError, NotADirectoryError):
                 return []
-        from hooks._git import run
-
-        out = run(
-            self.root,
-            "ls-tree",
-            "-z",
-            "--name-only",
-            "--end-of-options",
-            self.rev,
-            "--",
-            folder + "/",
-        )
-        return sorted(n for n in out.decode("utf-8", "surrogateescape").split("\0") if n)
+        return sorted(self._ls_tree(folder + "/"))
 
     def has_files(self, folder: str) -> bool:
         """Whether any file lies under ``folder`` here (one ``git ls-files``/``ls-tree``).
@@ -202,33 +198,10 @@ class Tree:
                 if (self.root / n / doc).is_file()
             ]
         else:
-            from hooks._git import run  # git: only hooks that read revisions pay for it
-
-            out = run(
-                self.root,
-                "ls-tree",
-                "-z",
-                "--name-only",
-                "--end-of-options",
-                self.rev,
-                "--",
-                layout.rfd_dir + "/",
-                layout.drafts_dir + "/",
-            )
-            names = out.decode("utf-8", "surrogateescape").split("\0")
+            names = self._ls_tree(layout.rfd_dir + "/", layout.drafts_dir + "/")
             folders = [n + "/" for n in names if n.rpartition("/")[2].isdigit()]
             if folders:  # a directory per RFD: its README
-                out = run(
-                    self.root,
-                    "ls-tree",
-                    "-z",
-                    "--name-only",
-                    "--end-of-options",
-                    self.rev,
-                    "--",
-                    *folders,
-                )
-                names += out.decode("utf-8", "surrogateescape").split("\0")
+                names += self._ls_tree(*folders)
         return RfdNames(layout, sorted(n for n in names if n))
 
 
