@@ -5,7 +5,8 @@ This job holds the write token (``contents``, ``pull-requests``, ``issues: write
 model key; it runs the bot from the pinned action and reads the checkout as data only.  The
 artifact (:mod:`bot.github.implement.artifact`) is untrusted: a failed check pushes nothing and
 the reply says each reason.  Nor is the work job's word on who asked: the commenter's
-permission is checked again here, with this job's token, before anything is read.  The commit pushed is the publish job's own (its message, its
+permission is checked again here, with this job's token, before anything is read.  The commit
+pushed is the publish job's own (its message, its
 author), of the tree the checks passed, on the base both jobs checked out.
 """
 
@@ -15,7 +16,9 @@ from typing import Any
 
 from bot.core.github_markdown import inline
 from bot.forge.base import Reaction
+from bot.github.auth import authorize
 from bot.github.checkout import git_env, push
+from bot.github.commands import REGISTRY, Verb
 from bot.github.finish import finish_with_phase
 from bot.github.implement.artifact import (
     URL,
@@ -27,8 +30,6 @@ from bot.github.implement.artifact import (
     recheck,
 )
 from bot.github.implement.command import PhaseComment, link_pull
-from bot.github.auth import authorize
-from bot.github.commands import REGISTRY, Verb
 from bot.github.implement.texts import OPENED, OPENED_FAILED, facts_of, pr_link
 from bot.github.ops import COMMIT, open_workspace
 from bot.github.run import Context, react
@@ -40,9 +41,7 @@ REFUSED = (
     "checks the publish job makes again (the README's \"What implement's commands can reach\" "
     "says them).\n\n{lines}\n\nComment `/rfd implement` to run the phase again."
 )
-ACTOR_REFUSED = (
-    "😕 The phase the work job handed over was refused, nothing was pushed: {reason}"
-)
+ACTOR_REFUSED = "😕 The phase the work job handed over was refused, nothing was pushed: {reason}"
 NO_PHASE = "the manifest names RFD {rid} phase {label}, which the default branch has no plan for"
 
 
