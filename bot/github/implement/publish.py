@@ -6,8 +6,8 @@ model key; it runs the bot from the pinned action and reads the checkout as data
 artifact (:mod:`bot.github.implement.artifact`) is untrusted: a failed check pushes nothing and
 the reply says each reason.  Nor is the work job's word on who asked: the commenter's
 permission is checked again here, with this job's token, before anything is read.  The commit
-pushed is the publish job's own (its message, its
-author), of the tree the checks passed, on the base both jobs checked out.
+pushed is the publish job's own (its message, its author), of the tree the checks passed, on
+the base both jobs checked out.
 """
 
 from __future__ import annotations
