@@ -57,9 +57,10 @@ from bot.forge.base import (
     Permission,
     PullRequest,
     Reaction,
+    carries,
     changed_file,
+    fit,
 )
-from bot.forge.comments import carries, fit
 
 if TYPE_CHECKING:
     from github import Github, GithubRetry
@@ -634,7 +635,7 @@ class RepoApi:
 
     def add_labels(self, number: int, names: tuple[str, ...]) -> list[str]:
         """Label #``number``; the names GitHub had to create for it (they come back grey)."""
-        from bot.model.lifecycle_labels import AUTO_COLOR
+        from bot.model.status import AUTO_COLOR
 
         with self.pacer.write(), translated(f"label #{number}"):
             _h, data = self.requester.requestJsonAndCheck(

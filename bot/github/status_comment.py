@@ -42,8 +42,7 @@ from bot.config.schema import ConsensusSection
 from bot.core.errors import RfdError
 from bot.core.github_markdown import inline, link_text, page_url
 from bot.core.text import plural
-from bot.forge.base import Comment, PullRequest
-from bot.forge.comments import marker
+from bot.forge.base import Comment, PullRequest, marker
 from bot.github.checkout import ChangedRfd, changed_rfds, close, open_pull
 from bot.github.commands import REGISTRY, Verb, command_table, who_may
 from bot.github.labels import sync_labels

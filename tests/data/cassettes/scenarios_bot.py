@@ -26,7 +26,7 @@ from gh_data import (
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-from bot.model.lifecycle_labels import AUTO_COLOR, style
+from bot.model.status import AUTO_COLOR, label_style
 from tests.github_world import RFD_TEXT, UNPLANNED
 
 RFD = "docs/rfd/045-streaming-exports.md"
@@ -60,7 +60,7 @@ def with_proofs(text: str, shas: list[str]) -> str:
 
 def lifecycle_label(name: str, *, new: bool = False) -> dict[str, object]:
     """A lifecycle label as GitHub answers it: grey and bare when labelling just created it."""
-    found = style(name)
+    found = label_style(name)
     assert found is not None
     color, description = (AUTO_COLOR, None) if new else found
     url = f"{API}/repos/{REPO}/labels/{quote(name, safe='')}"
@@ -77,7 +77,7 @@ def labelled(number: int, *names: str, new: bool = False) -> list[dict[str, obje
             reply=[lifecycle_label(n, new=new) for n in names],
         )
     ]
-    color_of = {n: style(n) for n in names}
+    color_of = {n: label_style(n) for n in names}
     return calls + [
         call(
             "PATCH",
