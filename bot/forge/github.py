@@ -93,7 +93,7 @@ def translated(doing: str) -> Iterator[None]:
 
 _HINTS = {
     401: "the token is missing or expired",
-    403: "give the workflow job the permission it needs (see the README's `permissions:`)",
+    403: "give the workflow job the permission it needs (`rfd help bot`: each job's permissions)",
     404: "check the repository name and that the token can see it",
     422: "GitHub rejected the data; this is a bug in rfd-bot, please report it",
 }
