@@ -44,9 +44,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bot.config.action_pin import Release
 from bot.config.load import ACTIONS_BOT_LOGIN
-from bot.core.authors import CommitBy
 from bot.core.errors import ConfigError, ForgeError, ForgeGone, ForgeUnreachable
 from bot.core.redact import redact
 from bot.forge.base import (
@@ -67,6 +65,9 @@ if TYPE_CHECKING:
     from github.Issue import Issue as GhIssue
     from github.IssueComment import IssueComment as GhComment
     from github.Repository import Repository
+
+    from bot.config.action_pin import Release
+    from bot.core.authors import CommitBy
 
 
 @contextmanager
@@ -266,6 +267,8 @@ class GitHubReleases:
                     return None
                 raise
         sha = self.commit_of(repo, newest.tag_name)
+        from bot.config.action_pin import Release
+
         return Release(newest.tag_name, sha, newest.html_url) if sha else None
 
 
@@ -737,6 +740,8 @@ class RepoApi:
 
 
 def _commit_by(data: Mapping[str, Any]) -> CommitBy:
+    from bot.core.authors import CommitBy
+
     login = (data.get("author") or {}).get("login")
     email = ((data.get("commit") or {}).get("author") or {}).get("email")
     return CommitBy(

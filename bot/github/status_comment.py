@@ -34,6 +34,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from bot.config.discovery import read
@@ -56,14 +57,16 @@ from bot.github.review_post import (
     short,
 )
 from bot.github.run import Context
-from bot.lifecycle.consensus_gate import Standing
 from bot.model import phase_ids, reviews
-from bot.model.consensus import Ledger
 from bot.model.document import Document
 from bot.model.plan import PlanPhase
 from bot.model.reviews import Severity
 from bot.model.status import Status
 from bot.state import StateStore
+
+if TYPE_CHECKING:
+    from bot.lifecycle.consensus_gate import Standing
+    from bot.model.consensus import Ledger
 
 MAIN_PATH = (Status.DRAFT, Status.DISCUSSION, Status.ACCEPTED, Status.IMPLEMENTED)
 
