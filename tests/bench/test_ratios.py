@@ -83,8 +83,8 @@ def test_lint_against_list_and_its_growth(tmp_path: Path) -> None:
     print(row("`rfd lint`, 10,000 vs 2,000 RFDs (linear: 5×)", growth))
 
 
-def _action_install(work: Path) -> list[str]:
-    """The action's install step as a bash script, run in ``work`` (a fresh venv)."""
+def action_install_step() -> list[str]:
+    """The action's install step as a bash command (its environment names the venv)."""
     steps = yaml.safe_load((ACTION / "action.yml").read_text(encoding="utf-8"))["runs"]["steps"]
     (step,) = [s for s in steps if "uv" in s.get("run", "")]
     return ["bash", "-euo", "pipefail", "-c", step["run"]]
@@ -127,7 +127,7 @@ def install(command: Callable[[Path], list[str]]) -> Run:
 def test_the_action_installs_faster_than_pip(tmp_path: Path) -> None:
     if subprocess.run(["bash", "-c", "command -v python"], capture_output=True).returncode:
         pytest.skip("no python on PATH")
-    found = ratios(install(_action_install), install(_pip_install), runs=3)
+    found = ratios(install(lambda work: action_install_step()), install(_pip_install), runs=3)
     print(f"\n{HEADER}\n{row('action install (uv, 39 wheels) vs pip (same requirements)', found)}")
 
 
@@ -170,7 +170,7 @@ def test_the_action_install_step_in_seconds() -> None:
     its 5 s budget — min and median of 5 runs, reported, not asserted."""
     if subprocess.run(["bash", "-c", "command -v python"], capture_output=True).returncode:
         pytest.skip("no python on PATH")
-    once = install(_action_install)
+    once = install(lambda work: action_install_step())
     once()  # warm-up: the interpreter and the page cache, as on a runner's image
     runs = [once() for _ in range(RUNS)]
     wall, cpu = [w for w, _ in runs], [c for _, c in runs]
