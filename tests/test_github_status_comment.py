@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tests.conftest import bodies_sent
 from tests.github_world import RFD_PATH, RFD_TEXT, make_world, payload, run_bot
 
 pytestmark = pytest.mark.usefixtures("all_played")
@@ -21,6 +24,20 @@ def test_opened_posts_one_status_comment(tmp_path: Path, checkout: Path) -> None
     assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
     summary = (tmp_path / "summary.md").read_text()
     assert "status comment posted on #2" in summary
+
+
+@pytest.mark.vcr
+def test_the_status_comment_says_which_commit_it_is_for_as_a_link(
+    tmp_path: Path, checkout: Path, vcr: Any
+) -> None:
+    assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
+    (body,) = bodies_sent(vcr)
+    head = re.search(r"/blob/([0-9a-f]{40})/docs/rfd/", body)
+    assert head is not None  # the RFD is linked at the pull request's head
+    sha = head[1]
+    commit = f"https://github.com/Codertocat/Hello-World/commit/{sha}"
+    footer = f"<sub>Updated for [`{sha[:12]}`]({commit}) · rfd-bot keeps this comment current</sub>"
+    assert body.splitlines()[-1] == footer
 
 
 @pytest.mark.vcr

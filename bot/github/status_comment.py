@@ -99,7 +99,7 @@ NO_REVIEWS = "No reviews yet."
 NO_OPEN_REVIEWS = "No open reviews."
 LINT = "Lint: {counts}, annotated on the changed lines (**Files changed** tab)."
 BROKEN = "⚠️ The bot cannot read this RFD: {problem}"
-FOOTER = "<sub>Updated for `{head}` · rfd-bot keeps this comment current</sub>"
+FOOTER = "<sub>Updated for {head} · rfd-bot keeps this comment current</sub>"
 
 
 @dataclass(frozen=True)
@@ -309,13 +309,16 @@ def render(
     review_label: str,
     accept_label: str,
     commands: str,
+    commit: str = "",
 ) -> str:
-    """The whole comment: one block per RFD, the command list folded, and when it was made."""
+    """The whole comment: one block per RFD, the command list folded, and the commit it was
+    made for (``head``, linked to ``commit``, its page on GitHub, when given)."""
     lines: list[str] = []
     for panel in panels:
         lines += panel_text(panel, who, review_label, accept_label)
     folded = ["<details><summary>All commands</summary>", "", commands, "", "</details>", ""]
-    return "\n".join([*lines, *folded, FOOTER.format(head=head)])
+    shown = f"[`{head}`]({commit})" if commit else f"`{head}`"
+    return "\n".join([*lines, *folded, FOOTER.format(head=shown)])
 
 
 Counts = Mapping[Severity, int]
@@ -622,6 +625,7 @@ def status_body(
         review_label=labels.review,
         accept_label=labels.accept,
         commands=command_table(cfg),
+        commit=f"{ctx.server_url}/{repo}/commit/{quote(head)}",
     )
 
 

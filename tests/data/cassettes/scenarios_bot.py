@@ -131,6 +131,18 @@ CASSETTES = {
         ),
         *labelled(2, DISCUSSION, new=True),  # the first PR to use the label creates it
     ],
+    S + "test_the_status_comment_says_which_commit_it_is_for_as_a_link": [
+        FILES,
+        NO_COMMENTS,
+        call(
+            "POST",
+            "/issues/2/comments",
+            body={"body": body("status-opened")},
+            status=201,
+            reply=status_comment(),
+        ),
+        *labelled(2, DISCUSSION, new=True),
+    ],
     S + "test_redelivered_opened_writes_nothing": [
         FILES,
         call("GET", "/issues/2/comments", query="per_page=100", reply=[status_comment()]),
