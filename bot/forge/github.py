@@ -681,11 +681,12 @@ class RepoApi:
             found = self.paged("/pulls", pages, {"state": "open"})
         return [PullRequest.from_payload(item) for item in found]
 
-    def find_pull(self, head: str) -> tuple[int, str] | None:
-        """``(number, url)`` of the PR (any state) from branch ``head`` of this repository."""
+    def find_pull(self, head: str, state: str = "all") -> tuple[int, str] | None:
+        """``(number, url)`` of the PR from branch ``head`` of this repository (``state``:
+        ``all``, ``open`` or ``closed``)."""
         owner = self.repo.full_name.split("/")[0]
         with translated(f"look for a PR from {head}"):
-            found = self._get("/pulls", {"state": "all", "head": f"{owner}:{head}"})
+            found = self._get("/pulls", {"state": state, "head": f"{owner}:{head}"})
         return (int(found[0]["number"]), str(found[0]["html_url"])) if found else None
 
     def create_pull(self, title: str, head: str, base: str, body: str) -> tuple[int, str]:

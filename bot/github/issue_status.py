@@ -2,11 +2,15 @@
 
 Read from the default branch (where the RFD is Accepted and phases are recorded):
 each phase with its summary once done and its pull request (the branch
-``/rfd implement`` opens is named after the phase), then the next command.
+``/rfd implement`` opens is named after the phase), then the next step.  While the next
+phase's pull request is open, the next step is to review and merge it; when it is the last
+phase's and it also marks the RFD Implemented (``[implement] finish_in_last_phase``), its
+merge is the end: no ``/rfd done``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from urllib.parse import quote
 
 from bot.core.github_markdown import inline
@@ -14,7 +18,9 @@ from bot.core.text import plural
 from bot.github.implement.texts import BRANCH
 from bot.github.ops import open_workspace
 from bot.github.run import Context
+from bot.lifecycle.tracking import PULL_LINK
 from bot.model import phase_ids
+from bot.model.plan import PlanPhase
 from bot.model.status import Status
 
 HEADER = "### Implementation of RFD {rid} — {status}"
@@ -23,6 +29,13 @@ NEXT_PHASE = "**Next step:** comment `/rfd implement` here to start phase {label
 NEXT_DONE = (
     "**Next step:** every required phase is done: comment `/rfd done` here, and the bot opens "
     "the pull request that marks the RFD Implemented (merging it closes this issue)."
+)
+MERGE_PHASE = "**Next step:** review and merge {pr} (phase {label}: {title}), then {then}."
+THEN_IMPLEMENT = "comment `/rfd implement` here for the next phase"
+THEN_DONE = "comment `/rfd done` here to mark the RFD Implemented"
+MERGE_FINISHES = (
+    "**Next step:** review and merge {pr}: it records phase {label} and marks RFD {rid} "
+    "Implemented, and the merge closes this issue (no `/rfd done` needed)."
 )
 NO_PLAN = "RFD {rid} has no plan on `{branch}` yet: merge the pull request that accepts it."
 FINISHED = "RFD {rid} is {status}: nothing is left to run."
@@ -60,9 +73,31 @@ def implementation_status(ctx: Context, rid: str) -> str:
     ]
     if missing:
         nxt = plan[missing[0] - 1]
-        lines.append(
-            NEXT_PHASE.format(label=phase_ids.label(nxt, missing[0]), title=inline(nxt.title))
-        )
+        label = phase_ids.label(nxt, missing[0])
+        merge = pull_to_merge(ctx, rid, ws.find(rid).path, plan, missing)
+        lines.append(merge or NEXT_PHASE.format(label=label, title=inline(nxt.title)))
     else:
         lines.append(NEXT_DONE)
     return "\n".join(lines)
+
+
+def pull_to_merge(
+    ctx: Context, rid: str, path: str, plan: Sequence[PlanPhase], missing: Sequence[int]
+) -> str:
+    """The next step while the pull request of the first missing phase is open: review and
+    merge it (its link); when it is the last phase's and also changes the RFD at ``path``
+    (to Implemented), its merge finishes the RFD.  Empty when that phase has no open one."""
+    phase = plan[missing[0] - 1]
+    label = phase_ids.label(phase, missing[0])
+    found = ctx.api.find_pull(BRANCH.format(rid=rid, n=label), state="open")
+    if found is None:
+        return ""
+    number, url = found
+    pr = PULL_LINK.format(number=number, url=url)
+    if len(missing) > 1:
+        then = THEN_IMPLEMENT
+    elif any(f.path == path for f in ctx.api.pull_files(number)):
+        return MERGE_FINISHES.format(pr=pr, label=label, rid=rid)
+    else:
+        then = THEN_DONE
+    return MERGE_PHASE.format(pr=pr, label=label, title=inline(phase.title), then=then)

@@ -117,6 +117,11 @@ def status_comment(cid: int = 950) -> dict[str, object]:
     return comment(cid, 2, body("status-opened"))
 
 
+def open_pull_lookup(branch: str) -> str:
+    """The query that looks for the open pull request from ``branch``."""
+    return f"state=open&head=Codertocat%3A{branch.replace('/', '%2F')}"
+
+
 S = "test_github_status_comment/"
 CASSETTES = {
     S + "test_opened_posts_one_status_comment": [
@@ -465,6 +470,7 @@ CASSETTES |= {
     ],
     C + "test_status_on_a_tracking_issue": [
         call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+        call("GET", "/pulls", query=open_pull_lookup("rfd/045-phase-1"), reply=[]),
         reply("slash-status-issue", number=12),
     ],
 }
