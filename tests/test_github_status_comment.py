@@ -20,10 +20,15 @@ def checkout(tmp_path: Path) -> Path:
 
 
 @pytest.mark.vcr
-def test_opened_posts_one_status_comment(tmp_path: Path, checkout: Path) -> None:
+def test_opened_posts_one_status_comment(tmp_path: Path, checkout: Path, vcr: Any) -> None:
     assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
     summary = (tmp_path / "summary.md").read_text()
     assert "status comment posted on #2" in summary
+    (body,) = bodies_sent(vcr)  # who may act, named as GitHub lists the collaborators
+    assert (
+        "<sub>Who may: Codertocat, hubot, mona (write access or more); `/rfd accept` and "
+        "`rfd:accept`: the same people, other than the RFD's author.</sub>"
+    ) in body
 
 
 @pytest.mark.vcr
@@ -149,3 +154,17 @@ def test_titles_and_file_names_stay_inside_their_heading(tmp_path: Path) -> None
     assert html.count("<h3>") == 1 and heading.count("<a href=") == 1
     assert "@\u200bgithub/security" in heading and "<!-- rfd-bot:x" not in body
     assert not any(s in body for s in ("<img", "@octocat", "@github", "![", "<!-- rfd-bot:x"))
+
+
+@pytest.mark.vcr
+def test_who_may_is_described_when_github_lists_no_collaborators(
+    tmp_path: Path, checkout: Path, vcr: Any
+) -> None:
+    """The token may not list the collaborators (403): the Who may line describes the
+    people instead of naming them, and the status comment is posted all the same."""
+    assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
+    (body,) = bodies_sent(vcr)
+    assert (
+        "<sub>Who may: people with write access or more; `/rfd accept` and `rfd:accept`: "
+        "people with write access or more other than the RFD's author.</sub>"
+    ) in body
