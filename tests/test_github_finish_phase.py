@@ -81,6 +81,10 @@ def test_status_while_the_last_phase_pr_is_open_says_to_merge_it_not_done(
     assert run_bot(tmp_path, checkout, "issue_comment", implement_comment("/rfd status")) == 0
     (reply,) = bodies_sent(vcr)
     assert "1 of 2 phases done." in lines(reply)
+    phase_2 = (
+        "- Phase 2: Endpoint — in review · [#3](https://github.com/Codertocat/Hello-World/pull/3)"
+    )
+    assert phase_2 in lines(reply)
     assert lines(reply)[-1] == MERGE_3
     assert "/rfd implement" not in reply
 

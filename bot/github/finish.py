@@ -153,8 +153,8 @@ def _next_phase(ctx: Context, rid: str) -> str:
     state = ws.store.read(rid)
     plan = state.plan or ()
     missing = phase_ids.missing(plan, state.completed)
-    merge = pull_to_merge(ctx, rid, ws.find(rid).path, plan, missing) if missing else ""
-    return merge or NEXT_PHASES
+    merge = pull_to_merge(ctx, rid, ws.find(rid).path, plan, missing) if missing else None
+    return merge.step if merge else NEXT_PHASES
 
 
 def _open_pull(ctx: Context, rid: str, branch: str) -> str:
