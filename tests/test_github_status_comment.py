@@ -160,7 +160,7 @@ def test_titles_and_file_names_stay_inside_their_heading(tmp_path: Path) -> None
 def test_who_may_is_described_when_github_lists_no_collaborators(
     tmp_path: Path, checkout: Path, vcr: Any
 ) -> None:
-    """The token may not list the collaborators (403): the Who may line describes the
+    """The token may not list the collaborators (404): the Who may line describes the
     people instead of naming them, and the status comment is posted all the same."""
     assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
     (body,) = bodies_sent(vcr)
