@@ -29,7 +29,8 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
     """Check RFD headers and structure (all RFDs, or the files given)."""
     root = repo_root()
     cfg = configuration(root)
-    docs, errors = discovery.load_all(root, cfg)  # templates are not RFDs
+    scanned = discovery.scan(root, cfg)  # templates are not RFDs
+    docs, errors = discovery.load_all(root, cfg, scanned)
     wanted = {(p if p.is_absolute() else Path.cwd() / p).resolve().as_posix() for p in paths}
     unknown = _unknown(root, wanted, [d.path for d in docs] + [e.path for e in errors if e.path])
     if unknown:
@@ -42,7 +43,7 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
         return not wanted or (root / (path or "")).resolve().as_posix() in wanted
 
     before = read_baseline(root, cfg)
-    found = lint_docs(root, cfg, docs, chosen)
+    found = lint_docs(root, cfg, docs, chosen, scanned)
     findings = [f for f in found if not before.had(f.path, f.code, f.message)]
     unreadable = [e for e in errors if chosen(e.path)]
     problems = [e for e in unreadable if not _had(before, e)]
@@ -52,7 +53,7 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
     if not wanted:  # every RFD: the state directories no RFD owns too
         from bot.state.store import orphans
 
-        owned = {store.dir(str(f.rfd_id)).name for f in discovery.scan(root, cfg)}
+        owned = {store.dir(str(f.rfd_id)).name for f in scanned}
         problems += orphans(store, store.base, owned)
     pins = _pins(root) if not wanted else []
     out.data(

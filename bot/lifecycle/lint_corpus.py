@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from bot.config import discovery
+from bot.config.discovery import RfdFile
 from bot.config.schema import Config
 from bot.core.errors import RfdError
 from bot.lifecycle.lint import Finding, LintSettings, from_error, lint_document
@@ -50,10 +51,15 @@ def lint_corpus(root: Path, cfg: Config) -> CorpusLint:
 
 
 def lint_docs(
-    root: Path, cfg: Config, docs: list[Document], chosen: Callable[[str], bool] = lambda _: True
+    root: Path,
+    cfg: Config,
+    docs: list[Document],
+    chosen: Callable[[str], bool] = lambda _: True,
+    scanned: list[RfdFile] | None = None,
 ) -> list[Finding]:
-    """The findings of the RFDs of ``docs`` whose path is ``chosen``, in file order."""
-    files = {f.path: f for f in discovery.scan(root, cfg)}
+    """The findings of the RFDs of ``docs`` whose path is ``chosen``, in file order
+    (``scanned``: the RFD files, when the caller has scanned them)."""
+    files = {f.path: f for f in (discovery.scan(root, cfg) if scanned is None else scanned)}
     by_id = {f.rfd_id: d for d in docs if (f := files.get(d.path)) is not None}
     known = {rfd_id: d.status for rfd_id, d in by_id.items()}
     settings = LintSettings.of(cfg.lint)
