@@ -201,9 +201,9 @@ class StateStore(StateFiles):
         """Positions (1-based) of the phases of ``phases`` that have a summary."""
         return phase_ids.done(phases, self.phase_files(rfd_id))
 
-    def validate(self, rfd_id: Key) -> list[RfdError]:
+    def validate(self, rfd_id: Key, run: Checks | None = None) -> list[RfdError]:
         """Typed errors (with the user's alternatives) about this RFD's state files."""
-        return validate(self, rfd_id)
+        return validate(self, rfd_id, run)
 
     def move(self, old: Key, new: Key) -> Path | None:
         """Move a draft's state to its new id (None when it had none); refuses to merge."""
@@ -275,17 +275,29 @@ def fixes(key: str, name: str) -> tuple[str, ...]:
     return (f"fix {name} by hand", f"delete {name} to start that step over")
 
 
-def validate(store: StateStore, rfd_id: Key) -> list[RfdError]:
+Checks = Callable[[str, Path, Callable[[], list[RfdError]]], list[RfdError]]
+"""How a state directory's checks run: ``(its name, the directory, checks) -> errors``
+(``rfd lint`` passes its cache, :meth:`bot.lifecycle.lint_cache.LintCache.state_errors`)."""
+
+
+def validate(store: StateStore, rfd_id: Key, run: Checks | None = None) -> list[RfdError]:
     """Everything wrong with the state of ``rfd_id`` (empty when all is well or none exists)."""
-    key = state_key(rfd_id)
-    folder = store.dir(key)
-    if not folder.exists():
-        return []
+    key, name = state_key(rfd_id), store.key(rfd_id)  # the id's own, the directory's
+    folder = store.base / name
     if not folder.is_dir():
+        if not folder.exists():
+            return []
         move = "move the file away; the directory is created again when needed"
         return [
             InvalidStructure("should be a directory", path=store.show(folder), alternatives=(move,))
         ]
+    if run is None:
+        return _check(store, key, folder)
+    return run(name, folder, lambda: _check(store, key, folder))
+
+
+def _check(store: StateStore, key: str, folder: Path) -> list[RfdError]:
+    """The checks of the files of the state directory ``folder``."""
     seen = Snapshot(store, folder)
     errors = _shape_errors(store, folder, seen.kinds())
     errors += _read_errors(key, DECISIONS, lambda: seen.parsed(DECISIONS, decisions_md.parse))
@@ -323,8 +335,7 @@ class Snapshot:
             elif entry.is_dir():
                 plain = self._walk(top, (*parts, entry.name)) and plain
             elif entry.is_file():
-                with open(entry.path, "rb") as handle:  # read() sizes its buffer by the file
-                    self.data[(*parts, entry.name)] = handle.read()
+                self.data[(*parts, entry.name)] = read_bytes(entry.path)
         return plain
 
     def kinds(self) -> dict[str, bool]:
@@ -367,20 +378,36 @@ class Snapshot:
 def orphans(store: StateStore, base: Path, owned: set[str]) -> list[RfdError]:
     """State directories under ``base`` that belong to no RFD (``owned``: the directory
     names of the RFDs there are); the shared areas (``.forge``) are not state of an RFD."""
-    if not base.is_dir():
+    try:
+        with os.scandir(base) as entries:  # a stat only for the names no RFD owns
+            names = [e.name for e in entries if e.name not in owned and e.is_dir()]
+    except (FileNotFoundError, NotADirectoryError):
         return []
     return [
         FileNotFound(
-            f"state for RFD {entry.name}, which has no RFD file",
-            path=store.show(entry),
+            f"state for RFD {name}, which has no RFD file",
+            path=store.show(base / name),
             alternatives=(
-                f"remove {store.show(entry)}",
+                f"remove {store.show(base / name)}",
                 "if the RFD was renumbered, move it to the new id (`git mv`)",
             ),
         )
-        for entry in sorted(base.iterdir())
-        if entry.is_dir() and not entry.name.startswith(".") and entry.name not in owned
+        for name in sorted(names)
+        if not name.startswith(".")
     ]
+
+
+def read_bytes(path: str, chunk: int = 65536) -> bytes:
+    """The whole file: ``os.read`` until the end (``open()`` builds a buffered reader and
+    asks whether the file is a terminal: 2.3× the time for a small file)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        parts = []
+        while data := os.read(fd, chunk):
+            parts.append(data)
+    finally:
+        os.close(fd)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
 def _review_names(store: StateStore, folder: Path, seen: Snapshot) -> list[RfdError]:
