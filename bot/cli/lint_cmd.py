@@ -135,12 +135,15 @@ def _pins(root: Path) -> list[Advice]:
     from bot import __version__
     from bot.config import action_pin
     from bot.lifecycle.pin_update import workflow_files
-    from bot.lifecycle.workflow_setup import InstalledReleases
 
     found = []
     for path in workflow_files(root):
         text = path.read_text(encoding="utf-8", errors="replace")
         found += action_pin.pins(path.relative_to(root).as_posix(), text)
+    if all(pin.pinned or not pin.uses for pin in found):
+        return []  # no advice to give: the installed release's record is not read (≈ 20 ms)
+    from bot.lifecycle.workflow_setup import InstalledReleases
+
     return action_pin.advise(found, InstalledReleases(__version__))
 
 

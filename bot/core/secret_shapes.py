@@ -64,7 +64,7 @@ class Secret(NamedTuple):
 
 def find(text: str) -> Iterator[Secret]:
     """Each secret in ``text``: the well-known shapes first, then assigned values."""
-    if not _may_hold(text):
+    if not may_hold(text):
         return  # the common case: one pass over the text, nothing secret-ish in it
     for kind, pattern in VENDOR:
         for match in pattern.finditer(text):
@@ -76,8 +76,9 @@ def find(text: str) -> Iterator[Secret]:
             yield Secret(match.start(group), match.end(group), assigned)
 
 
-def _may_hold(text: str) -> bool:
-    """Whether ``text`` holds a word every secret shape starts with or is named by."""
+def may_hold(text: str) -> bool:
+    """Whether ``text`` holds a word every secret shape starts with or is named by (none
+    holds a line break: texts joined by ``\\n`` can be asked at once)."""
     if text.isascii():  # in ASCII text, lower-casing first is the same as ignoring case
         return _MARKERS_LOWER.search(text.lower()) is not None
     return _MARKERS.search(text) is not None

@@ -428,8 +428,10 @@ def _review_names(store: StateStore, folder: Path, seen: Snapshot) -> list[RfdEr
 
 def _secrets(store: StateStore, folder: Path, seen: Snapshot) -> list[RfdError]:
     """A line of a state file that looks like a credential (named by kind, never quoted)."""
-    from bot.core.secret_shapes import find
+    from bot.core.secret_shapes import find, may_hold
 
+    if not may_hold(b"\n".join(seen.data.values()).decode("utf-8", "surrogateescape")):
+        return []  # one search of the whole directory: most hold nothing secret-ish
     errors: list[RfdError] = []
     for parts in sorted(seen.data):
         text = seen.data[parts][:MAX_SCAN].decode("utf-8", "surrogateescape")
