@@ -180,6 +180,8 @@ def _survey(folder: str, settled_ns: int) -> tuple[int, list[str]] | None:
     listing = [""]
     todo = [""]
     try:
+        if _stamp(folder, listing, settled_ns) is None:
+            return None  # the directory itself is new (a fresh clone): no walk for nothing
         while todo:
             rel = todo.pop()
             with os.scandir(os.path.join(folder, rel)) as entries:
