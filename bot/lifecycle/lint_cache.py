@@ -38,6 +38,7 @@ from bot.config.schema import Config
 from bot.core.errors import FileNotFound, InvalidStructure, ParseError, RfdError, ValidationError
 from bot.lifecycle.lint import Finding, Severity
 from bot.model.document import Document
+from bot.state.store import Survey
 
 FILE = "lint-cache.json"
 FORMAT = 1
@@ -47,6 +48,7 @@ SETTLED_NS = 2_000_000_000
 _ERRORS: dict[str, type[RfdError]] = {
     cls.kind: cls for cls in (FileNotFound, InvalidStructure, ParseError, ValidationError)
 }
+_KINDS = frozenset(_ERRORS.values())
 """The errors a state check gives; a directory with any other is not kept."""
 
 Entry = list[object]
@@ -90,21 +92,21 @@ class LintCache:
         return found
 
     def state_errors(
-        self, name: str, folder: Path, compute: Callable[[], list[RfdError]]
+        self, name: str, folder: Path, check: Callable[[], tuple[list[RfdError], Survey | None]]
     ) -> list[RfdError]:
-        """``compute()``, or what it gave when every entry of ``folder`` was as it is now."""
+        """What ``check()`` finds, or found when every entry of ``folder`` was as it is now."""
         if self.path is None:
-            return compute()
+            return check()[0]
         kept = self.state.get(name)
         if kept is not None and _unchanged(str(folder), kept):
             errors = _errors(kept[2])
             if errors is not None:
                 self.hits += 1
                 return errors
-        survey = _survey(str(folder), self.now_ns - SETTLED_NS)  # before the checks read
-        errors = compute()
-        if survey is not None and all(type(e) in _ERRORS.values() for e in errors):
-            self.state[name] = [*survey, [_error_row(e) for e in errors]]
+        errors, survey = check()
+        stamp = None if survey is None else _settled(survey[1], self.now_ns - SETTLED_NS)
+        if survey is not None and stamp is not None and all(type(e) in _KINDS for e in errors):
+            self.state[name] = [stamp, survey[0], [_error_row(e) for e in errors]]
             self.changed = True
         elif self.state.pop(name, None) is not None:
             self.changed = True
@@ -173,31 +175,6 @@ def _sources(top: str, rel: str = "") -> Iterator[tuple[str, int, int]]:
                 yield name, stat.st_size, stat.st_mtime_ns
 
 
-def _survey(folder: str, settled_ns: int) -> tuple[int, list[str]] | None:
-    """The stamp of ``folder`` (:func:`_stamp`) and the entries it covers: the directory
-    itself, each directory and file under it; None when a link is there or an entry
-    changed at or after ``settled_ns``."""
-    listing = [""]
-    todo = [""]
-    try:
-        if _stamp(folder, listing, settled_ns) is None:
-            return None  # the directory itself is new (a fresh clone): no walk for nothing
-        while todo:
-            rel = todo.pop()
-            with os.scandir(os.path.join(folder, rel)) as entries:
-                for entry in entries:
-                    if entry.is_symlink():
-                        return None
-                    name = f"{rel}/{entry.name}" if rel else entry.name
-                    listing.append(name)
-                    if entry.is_dir():
-                        todo.append(name)
-        stamp = _stamp(folder, listing, settled_ns)
-    except OSError:  # changed while it was looked at
-        return None
-    return None if stamp is None else (stamp, listing)
-
-
 def _unchanged(folder: str, kept: Entry) -> bool:
     """Whether the entries a kept result covers are as they were (a directory's times
     change with its list of names, so a name added or removed is seen too)."""
@@ -208,17 +185,20 @@ def _unchanged(folder: str, kept: Entry) -> bool:
         return False
 
 
-def _stamp(folder: str, listing: list[str], settled_ns: int | None = None) -> int | None:
-    """A hash of the type, size, times and inode of each entry of ``listing`` (ints only:
-    Python hashes them the same in every process); None when one changed at or after
-    ``settled_ns``."""
+def _stamp(folder: str, listing: list[str]) -> int:
+    """:func:`_settled`'s hash of the entries of ``listing`` as they are now."""
     values: list[int] = []
     for rel in listing:
         st = os.stat(os.path.join(folder, rel) if rel else folder, follow_symlinks=False)
         values += (st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
-        if settled_ns is not None and max(st.st_mtime_ns, st.st_ctime_ns) >= settled_ns:
-            return None
     return hash(tuple(values))
+
+
+def _settled(values: list[int], settled_ns: int) -> int | None:
+    """A hash of a survey's ints (ints only: Python hashes them the same in every process),
+    None when an entry was modified or changed at or after ``settled_ns``."""
+    times = values[2::5] + values[3::5]
+    return hash(tuple(values)) if not times or max(times) < settled_ns else None
 
 
 def _digest(*parts: str) -> str:

@@ -275,9 +275,14 @@ def fixes(key: str, name: str) -> tuple[str, ...]:
     return (f"fix {name} by hand", f"delete {name} to start that step over")
 
 
-Checks = Callable[[str, Path, Callable[[], list[RfdError]]], list[RfdError]]
-"""How a state directory's checks run: ``(its name, the directory, checks) -> errors``
-(``rfd lint`` passes its cache, :meth:`bot.lifecycle.lint_cache.LintCache.state_errors`)."""
+Survey = tuple[list[str], list[int]]
+"""What a check of a state directory looked at: each entry's path in it (``""`` the
+directory itself, listed before its names; a file before it is read) and, five ints each,
+its mode, size, modification and change times and inode."""
+Checks = Callable[[str, Path, Callable[[], tuple[list[RfdError], Survey | None]]], list[RfdError]]
+"""How a state directory's checks run: ``(its name, the directory, checks) -> errors``, the
+checks giving their survey too (``rfd lint`` passes its cache,
+:meth:`bot.lifecycle.lint_cache.LintCache.state_errors`)."""
 
 
 def validate(store: StateStore, rfd_id: Key, run: Checks | None = None) -> list[RfdError]:
@@ -292,13 +297,17 @@ def validate(store: StateStore, rfd_id: Key, run: Checks | None = None) -> list[
             InvalidStructure("should be a directory", path=store.show(folder), alternatives=(move,))
         ]
     if run is None:
-        return _check(store, key, folder)
-    return run(name, folder, lambda: _check(store, key, folder))
+        return _errors(store, key, folder, Snapshot(store, folder))
+    return run(name, folder, lambda: _surveyed(store, key, folder))
 
 
-def _check(store: StateStore, key: str, folder: Path) -> list[RfdError]:
+def _surveyed(store: StateStore, key: str, folder: Path) -> tuple[list[RfdError], Survey | None]:
+    seen = Snapshot(store, folder, survey=True)
+    return _errors(store, key, folder, seen), seen.survey
+
+
+def _errors(store: StateStore, key: str, folder: Path, seen: Snapshot) -> list[RfdError]:
     """The checks of the files of the state directory ``folder``."""
-    seen = Snapshot(store, folder)
     errors = _shape_errors(store, folder, seen.kinds())
     errors += _read_errors(key, DECISIONS, lambda: seen.parsed(DECISIONS, decisions_md.parse))
     errors += _read_errors(key, EXPLORE, lambda: seen.text(EXPLORE))
@@ -316,17 +325,25 @@ class Snapshot:
     (the credential scan needs them all; the parsed ones come from the same bytes), every
     directory listed once.  Symbolic links are neither followed nor read (as the
     credential scan always did); when the directory holds one, the other reads fall back
-    to the paths themselves, which follow it as the store's own reads do."""
+    to the paths themselves, which follow it as the store's own reads do.
 
-    def __init__(self, store: StateFiles, folder: Path) -> None:
+    With ``survey``, each entry's ``stat`` is noted as the walk meets it (a file's from
+    its open descriptor, before it is read): :data:`Survey`, None when a link is there."""
+
+    def __init__(self, store: StateFiles, folder: Path, survey: bool = False) -> None:
         self.store, self.folder = store, folder
         self.shown = store.show(folder)
         self.listed: dict[tuple[str, ...], list[os.DirEntry[str]]] = {}
         self.data: dict[tuple[str, ...], bytes] = {}
+        self.survey: Survey | None = ([], []) if survey else None
         self.plain = self._walk(str(folder), ())
+        if not self.plain:
+            self.survey = None
 
     def _walk(self, top: str, parts: tuple[str, ...]) -> bool:
-        with os.scandir(os.path.join(top, *parts)) as entries:
+        here = os.path.join(top, *parts)
+        self._note(parts, None, here)
+        with os.scandir(here) as entries:
             listed = self.listed[parts] = list(entries)
         plain = True
         for entry in listed:
@@ -335,8 +352,25 @@ class Snapshot:
             elif entry.is_dir():
                 plain = self._walk(top, (*parts, entry.name)) and plain
             elif entry.is_file():
-                self.data[(*parts, entry.name)] = read_bytes(entry.path)
+                self.data[(*parts, entry.name)] = self._read((*parts, entry.name), entry.path)
+            else:
+                self._note((*parts, entry.name), entry.stat(follow_symlinks=False))
         return plain
+
+    def _read(self, parts: tuple[str, ...], path: str) -> bytes:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            self._note(parts, os.fstat(fd))
+            return read_all(fd)
+        finally:
+            os.close(fd)
+
+    def _note(self, parts: tuple[str, ...], st: os.stat_result | None, path: str = "") -> None:
+        if self.survey is None:
+            return
+        st = os.stat(path, follow_symlinks=False) if st is None else st
+        self.survey[0].append("/".join(parts))
+        self.survey[1].extend((st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
 
     def kinds(self) -> dict[str, bool]:
         """The directory's entries: whether each is a directory (links followed)."""
@@ -397,16 +431,12 @@ def orphans(store: StateStore, base: Path, owned: set[str]) -> list[RfdError]:
     ]
 
 
-def read_bytes(path: str, chunk: int = 65536) -> bytes:
-    """The whole file: ``os.read`` until the end (``open()`` builds a buffered reader and
-    asks whether the file is a terminal: 2.3× the time for a small file)."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        parts = []
-        while data := os.read(fd, chunk):
-            parts.append(data)
-    finally:
-        os.close(fd)
+def read_all(fd: int, chunk: int = 65536) -> bytes:
+    """The rest of an open file: ``os.read`` until the end (``open()`` builds a buffered
+    reader and asks whether the file is a terminal: 2.3× the time for a small file)."""
+    parts = []
+    while data := os.read(fd, chunk):
+        parts.append(data)
     return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
