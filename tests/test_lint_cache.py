@@ -223,7 +223,12 @@ def test_a_damaged_cache_is_ignored_and_rewritten(
     kept["state"] = {
         name: [*entry[:2], [["no-such-kind", "x"]]] for name, entry in kept["state"].items()
     }
-    for damaged in (json.dumps(kept), "{not json", "[]", ""):
+    shapeless = {
+        **kept,
+        "docs": dict.fromkeys(kept["docs"], 5),
+        "state": {name: [1] for name in kept["state"]},
+    }
+    for damaged in (json.dumps(kept), json.dumps(shapeless), "{not json", "[]", ""):
         path.write_text(damaged, encoding="utf-8")
         assert lint() == first
     assert json.loads(path.read_text(encoding="utf-8"))["key"] == kept["key"]

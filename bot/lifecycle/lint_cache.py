@@ -48,8 +48,8 @@ SETTLED_NS = 2_000_000_000
 _ERRORS: dict[str, type[RfdError]] = {
     cls.kind: cls for cls in (FileNotFound, InvalidStructure, ParseError, ValidationError)
 }
+"""The errors a state check gives, by kind; a directory with any other is not kept."""
 _KINDS = frozenset(_ERRORS.values())
-"""The errors a state check gives; a directory with any other is not kept."""
 
 Entry = list[object]
 
@@ -81,7 +81,7 @@ class LintCache:
             return compute()
         digest = _digest(doc.path, doc.text)
         kept = self.docs.get(doc.path)
-        if kept is not None and kept[0] == digest:
+        if isinstance(kept, list) and len(kept) == 2 and kept[0] == digest:
             found = _findings(kept[1])
             if found is not None:
                 self.hits += 1
@@ -98,7 +98,7 @@ class LintCache:
         if self.path is None:
             return check()[0]
         kept = self.state.get(name)
-        if kept is not None and _unchanged(str(folder), kept):
+        if isinstance(kept, list) and len(kept) == 3 and _unchanged(str(folder), kept):
             errors = _errors(kept[2])
             if errors is not None:
                 self.hits += 1
@@ -178,10 +178,10 @@ def _sources(top: str, rel: str = "") -> Iterator[tuple[str, int, int]]:
 def _unchanged(folder: str, kept: Entry) -> bool:
     """Whether the entries a kept result covers are as they were (a directory's times
     change with its list of names, so a name added or removed is seen too)."""
+    stamp, listing = kept[0], kept[1]
     try:
-        stamp, listing = kept[0], kept[1]
         return isinstance(listing, list) and stamp == _stamp(folder, listing)
-    except (OSError, TypeError, ValueError, IndexError):  # gone, or not what was written
+    except (OSError, TypeError, ValueError):  # gone, or not what was written
         return False
 
 
