@@ -314,6 +314,8 @@ def _surveyed(store: StateStore, key: str, folder: Path) -> tuple[list[RfdError]
 
 def _errors(store: StateStore, key: str, folder: Path, seen: Snapshot) -> list[RfdError]:
     """The checks of the files of the state directory ``folder``."""
+    from bot.model import consensus as consensus_json  # lint's, not every event's
+
     errors = _shape_errors(store, folder, seen.kinds())
     errors += _read_errors(key, DECISIONS, lambda: seen.parsed(DECISIONS, decisions_md.parse))
     errors += _read_errors(key, EXPLORE, lambda: seen.text(EXPLORE))
