@@ -4,7 +4,7 @@ The hooks are handed repository-relative paths by pre-commit (every file with
 ``--all-files``); they keep those under the configured RFD directory
 (``.github/rfd.toml`` ``[rfd] dir``), so one ``.pre-commit-hooks.yaml`` serves any layout.
 This module imports next to nothing: a commit that touches no RFD costs a hook little
-more than the interpreter and argparse.
+more than the interpreter.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
-    from argparse import Namespace
     from collections.abc import Callable, Iterable, Mapping, Sequence
 
     from bot.config.load import Config, ConsensusSection
@@ -26,11 +25,28 @@ if TYPE_CHECKING:
     from bot.model.process import Process
 
 
-def hook_args(prog: str, doc: str, argv: Sequence[str] | None, files: str) -> Namespace:
+class HookArgs(NamedTuple):
+    """A hook's command line."""
+
+    filenames: list[str]
+    from_ref: str
+    to_ref: str
+
+
+def hook_args(prog: str, doc: str, argv: Sequence[str] | None, files: str) -> HookArgs:
     """The command line every hook takes: the file names pre-commit passes (``files`` says
     what the hook does with them) and, on pre-push, the pushed range (from pre-commit's
     ``PRE_COMMIT_FROM_REF``/``PRE_COMMIT_TO_REF`` unless given).  File names are never
-    options: a ``--`` goes before the first of them (:func:`split_options`)."""
+    options: a ``--`` goes before the first of them (:func:`split_options`).
+
+    pre-commit passes file names only, and those need no parser: argparse (with the
+    ``gettext`` and ``locale`` it imports, ≈ 4 ms of a hook's start) is loaded only for a
+    command line with options (``--help``, ``--to-ref``, a mistyped one)."""
+    options, names = split_options(sys.argv[1:] if argv is None else list(argv), VALUED)
+    if not options:
+        environ = os.environ
+        refs = environ.get("PRE_COMMIT_FROM_REF", ""), environ.get("PRE_COMMIT_TO_REF", "")
+        return HookArgs(names, *refs)
     import argparse
 
     # add_argument makes a formatter to check each argument; argparse's own asks the terminal
@@ -44,8 +60,8 @@ def hook_args(prog: str, doc: str, argv: Sequence[str] | None, files: str) -> Na
     parser.add_argument("--from-ref", default=os.environ.get("PRE_COMMIT_FROM_REF", ""))
     parser.add_argument("--to-ref", default=os.environ.get("PRE_COMMIT_TO_REF", ""))
     parser.formatter_class = argparse.HelpFormatter
-    options, names = split_options(sys.argv[1:] if argv is None else list(argv), VALUED)
-    return parser.parse_args([*options, "--", *names])
+    parsed = parser.parse_args([*options, "--", *names])
+    return HookArgs(parsed.filenames, parsed.from_ref, parsed.to_ref)
 
 
 VALUED = frozenset({"--from-ref", "--to-ref"})
