@@ -30,6 +30,7 @@ _READ = (
     "bot.config.repo_templates",
     "bot.core",
     "bot.core.errors",
+    "bot.core.patterns",
     "bot.model",
     "bot.model.ids",
     "bot.model.lint_codes",

@@ -13,15 +13,16 @@ from functools import cache
 from pathlib import Path
 
 from bot.core.errors import ValidationError
+from bot.core.patterns import lazy
 from bot.model.ids import RfdId
 from bot.model.markdown import content, headings, split_lines
 
 CATEGORIES = ("design", "decision", "guide", "process")
 """The categories ``rfd new`` offers, one template each."""
 
-_VARIABLE_RE = re.compile(r"\{(id|title|authors|date)\}")
-_TODO_COMMENT_RE = re.compile(r"<!--\s*TODO\b.*?-->", re.DOTALL | re.IGNORECASE)
-_PLACEHOLDER_LINE_RE = re.compile(
+_VARIABLE_RE = lazy(r"\{(id|title|authors|date)\}")
+_TODO_COMMENT_RE = lazy(r"<!--\s*TODO\b.*?-->", re.DOTALL | re.IGNORECASE)
+_PLACEHOLDER_LINE_RE = lazy(
     r"""
     ^[ \t]*
     (?:\#{1,6}[ \t]+[^\n]*?[ \t:—–-])?   # a heading left as-is, e.g. "### Phase 1: TODO"
