@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.model.lint_codes import RULES, SEVERITIES
+
+if TYPE_CHECKING:
+    from hooks._common import Root
 
 LIST_OF_STR = "list of str"
 """A ``tuple[str, ...]`` key, written as a TOML array of strings."""
@@ -106,7 +108,7 @@ decides."""
 PATH_KEYS = ("dir", "drafts_dir", "state_dir")
 
 
-def rfd_section(root: Path, config_path: str) -> dict[str, str] | None:
+def rfd_section(root: Root, config_path: str) -> dict[str, str] | None:
     """The ``[rfd]`` table of ``root``'s configuration ({} without a file), or None when
     only :mod:`bot.config.load` can tell whether the configuration is valid."""
     return rfd_of(vouched(root, config_path))
@@ -120,7 +122,7 @@ def rfd_of(table: dict[str, Any] | None) -> dict[str, str] | None:
     return rfd if all(_inside(rfd.get(key, "x")) for key in PATH_KEYS) else None
 
 
-def vouched(root: Path, config_path: str) -> dict[str, Any] | None:
+def vouched(root: Root, config_path: str) -> dict[str, Any] | None:
     """``root``'s whole configuration file as TOML data ({} without a file), or None when
     only :mod:`bot.config.load` can tell whether it is valid.  The file is read as the hooks
     read every file (:func:`hooks._common.read_inside`)."""
@@ -131,7 +133,7 @@ def vouched(root: Path, config_path: str) -> dict[str, Any] | None:
         return None
     data = read_inside(root, config_path)
     if data is None:
-        return {} if not (root / config_path).exists() else None
+        return {} if not os.path.exists(os.path.join(root, config_path)) else None
     table = parse(data)
     return table if table is not None and _plain(table, "") else None
 

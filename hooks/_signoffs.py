@@ -30,7 +30,6 @@ import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
@@ -40,6 +39,7 @@ from hooks import _git
 
 if TYPE_CHECKING:
     from bot.config.load import ConsensusSection
+    from hooks._common import Root
 
 UNVERIFIED = (
     "{path}: {entry} (written by {where}, not by a commit the bot can be shown to have made)"
@@ -74,7 +74,7 @@ class Counted:
 
 
 def counted(
-    root: Path,
+    root: Root,
     tip: str,
     path: str,
     text: str | None,
@@ -106,7 +106,7 @@ def counted(
     return Counted(kept, unverified, rules=rules, from_base=True)
 
 
-def _base(root: Path, tip: str, environ: Mapping[str, str]) -> str | None:
+def _base(root: Root, tip: str, environ: Mapping[str, str]) -> str | None:
     """The merge base of ``tip`` with the default branch as fetched, None when not fetched."""
     wanted = environ.get("GITHUB_BASE_REF", "")
     for ref in ([f"refs/remotes/origin/{wanted}"] if wanted else []) + ["refs/remotes/origin/HEAD"]:
@@ -124,7 +124,7 @@ def _base(root: Path, tip: str, environ: Mapping[str, str]) -> str | None:
     return None
 
 
-def _rules_at(root: Path, base: str) -> ConsensusSection | None:
+def _rules_at(root: Root, base: str) -> ConsensusSection | None:
     """The ``[consensus]`` table of the configuration the default branch has."""
     from hooks._common import CONFIG_PATH
 
@@ -139,7 +139,7 @@ def _rules_at(root: Path, base: str) -> ConsensusSection | None:
 
 
 def _steps(
-    root: Path, base: str, tip: str, path: str, proofs: Proofs
+    root: Root, base: str, tip: str, path: str, proofs: Proofs
 ) -> tuple[list[Step], list[str]]:
     """The commits of ``base..tip`` that changed ``path``, oldest first, and their shas."""
     out = _git.run(
@@ -160,7 +160,7 @@ def _steps(
     return steps, shas
 
 
-def _at(root: Path, rev: str, path: str) -> consensus.Ledger:
+def _at(root: Root, rev: str, path: str) -> consensus.Ledger:
     try:
         text = _git.run(root, "show", "--end-of-options", f"{rev}:{path}").decode("utf-8")
     except _git.GitFailed:

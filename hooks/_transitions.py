@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import sys
 from functools import cache, partial
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.core.errors import RfdError, TransitionError
@@ -23,6 +22,7 @@ if TYPE_CHECKING:
 
     from bot.model.baseline import Baseline
     from bot.model.process import Process
+    from hooks._common import Root
 
     Staged = Callable[[], tuple[str, list[_git.Change]]]
 
@@ -35,7 +35,7 @@ NEW_HINT = (
 
 
 def check(
-    root: Path,
+    root: Root,
     settings: Settings,
     from_ref: str,
     to_ref: str,
@@ -86,7 +86,7 @@ def _removals(changes: list[_git.Change], settings: Settings, new: Tree, report:
 
 
 def _steps(
-    root: Path, from_ref: str, to_ref: str, reader: _git.BlobReader, staged: Staged | None
+    root: Root, from_ref: str, to_ref: str, reader: _git.BlobReader, staged: Staged | None
 ) -> list[tuple[Tree, Tree, list[_git.Change]]]:
     """``(old tree, new tree, changes)``: the index against HEAD, or each pushed commit."""
     if to_ref:

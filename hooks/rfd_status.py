@@ -15,17 +15,21 @@ commit pre-commit gives only staged files.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.core.errors import RfdError
 from hooks._common import Layout, Report, hook_args, load_settings, normalize
+
+if TYPE_CHECKING:
+    pass
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = hook_args("rfd-status", __doc__, argv, "files being committed (a filter)")
     report = Report()
-    root = Path.cwd()
+    root = os.getcwd()
     try:
         settings = load_settings(root)
         layout = settings.layout
