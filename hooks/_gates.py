@@ -58,6 +58,9 @@ def check(
         return []
     problems: list[RfdError] = []
     implemented = new is Status.IMPLEMENTED
+    # without a [consensus] here, the default branch's decides on GitHub: git answers
+    # whether origin is there while the plan and the required RFDs are read
+    github = _git.github_probe(tree.root) if not implemented and layout.consensus is None else None
     if process.implemented_needs_phases if implemented else process.accepted_needs_plan:
         phases = _plan(doc, rfd_id, tree, layout, problems)
         if implemented and phases:
@@ -66,14 +69,17 @@ def check(
     if requires:
         problems.extend(_requires(doc.path, new, statuses().lookup(requires)))
     if new is Status.ACCEPTED:  # on GitHub the default branch's [consensus] decides
-        problems.extend(_signed_off(doc, rfd_id, tree, layout))
+        problems.extend(_signed_off(doc, rfd_id, tree, layout, github))
     return problems
 
 
-def _signed_off(doc: Document, rfd_id: RfdId, tree: Tree, layout: Layout) -> list[RfdError]:
+def _signed_off(
+    doc: Document, rfd_id: RfdId, tree: Tree, layout: Layout, github: Callable[[], bool] | None
+) -> list[RfdError]:
     """The sign-offs ``[consensus]`` asks for (on GitHub: the default branch's), as far as
-    the ledger can be trusted (:mod:`hooks._signoffs`)."""
-    if layout.consensus is None and not _git.on_github(tree.root):
+    the ledger can be trusted (:mod:`hooks._signoffs`); ``github``: whether origin is on
+    GitHub, when asked already (always without a ``[consensus]`` here)."""
+    if github is not None and not github():
         return []  # no sign-offs asked for here, nor on a default branch to honour
     import time
     from functools import partial
@@ -90,6 +96,7 @@ def _signed_off(doc: Document, rfd_id: RfdId, tree: Tree, layout: Layout) -> lis
             path,
             tree.text(path),
             partial(_signoffs.load, layout.bot_login),
+            github=github,
         )
     except RfdError as err:
         return [err]

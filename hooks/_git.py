@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import IO, TYPE_CHECKING, BinaryIO, NamedTuple
 
 from hooks._files import MAX_BYTES, too_large
@@ -202,12 +203,28 @@ def origin_repository(root: Root) -> str | None:
 def on_github(root: Root, environ: Mapping[str, str] = os.environ) -> bool:
     """Are sign-offs given on GitHub here: in GitHub Actions, or ``origin`` on GitHub (or on
     ``$GITHUB_SERVER_URL``'s host)?"""
+    return github_probe(root, environ)()
+
+
+def github_probe(root: Root, environ: Mapping[str, str] = os.environ) -> Callable[[], bool]:
+    """:func:`on_github` with git started now; calling the result waits for the answer
+    (rfd-status asks it while it reads the plan and the required RFDs), and gives it again
+    when called again."""
     if environ.get("GITHUB_ACTIONS") == "true":
-        return True
-    try:
-        url = run(root, "remote", "get-url", "origin").decode().strip()
-    except GitFailed:
-        return False
+        return lambda: True
+    output = start(root, "remote", "get-url", "origin")
+
+    def answer() -> bool:
+        try:
+            url = output().decode().strip()
+        except GitFailed:
+            return False
+        return _github_url(url, environ)
+
+    return cache(answer)
+
+
+def _github_url(url: str, environ: Mapping[str, str]) -> bool:
     server = environ.get("GITHUB_SERVER_URL", "https://github.com").split("://")[-1].rstrip("/")
     return any(
         f"{sep}{host}{end}" in url

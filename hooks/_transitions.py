@@ -42,11 +42,13 @@ def check(
     only: set[str] | None,
     report: Report,
     staged: Staged | None = None,
+    blobs: _git.BlobReader | None = None,
 ) -> None:
     """Check every RFD change of the index (or of each pushed commit) into ``report``;
-    ``staged`` is :func:`hooks._git.staged_changes` when the caller started it already."""
+    ``staged`` is :func:`hooks._git.staged_changes` and ``blobs`` a reader when the caller
+    started them already."""
     layout, process = settings.layout, settings.process
-    with _git.BlobReader(root).start() as reader:
+    with (blobs or _git.BlobReader(root)).start() as reader:
         for old, new, changes in _steps(root, from_ref, to_ref, reader, staged):
             if to_ref and new.rev:  # pre-push: name the commit of each problem
                 report.where = cache(partial(_git.describe_commit, root, new.rev))

@@ -10,13 +10,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from bot.core.errors import RfdError
 from hooks._common import Report, bad_names, hook_args, load_layout, normalize, pushed_in
-
-if TYPE_CHECKING:
-    pass
 
 
 def main(argv: Sequence[str] | None = None) -> int:

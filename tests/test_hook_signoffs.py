@@ -9,10 +9,13 @@ commit the bot's own comments on the pull request name, count.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
+from hooks import _git
+from hooks._common import Root
 from hooks.rfd_status import main
 from tests.conftest import git
 from tests.hooks_support import STATE, commit, rfd, run_hook, staged, write
@@ -193,6 +196,28 @@ def test_a_branch_that_drops_the_consensus_table_still_needs_the_sign_offs(
     code, out = run_hook(main, on_github, staged(on_github), monkeypatch, capsys)
     assert code == 1, out
     assert "the sign-offs are not in (approvals: 0 of 2" in out
+
+
+def test_git_is_asked_once_where_origin_is(
+    on_github: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without a [consensus] of its own the branch is held to the default branch's; whether
+    origin is on GitHub is asked of git once (it was asked twice), and the answer still
+    counts: the hand-written approvals do not accept."""
+    commit(on_github, {".github/rfd.toml": '[rfd]\ndir = "docs/rfd"\n', LEDGER: FORGED}, "mine")
+    write(on_github, {A: rfd(status="Accepted")})
+    started: list[tuple[str, ...]] = []
+    spawn = _git.spawn
+
+    def counting(root: Root, args: Sequence[str], **how: bool) -> _git.Process:
+        started.append(tuple(args))
+        return spawn(root, args, **how)
+
+    monkeypatch.setattr(_git, "spawn", counting)
+    code, out = run_hook(main, on_github, staged(on_github), monkeypatch, capsys)
+    assert code == 1, out
+    assert "the sign-offs are not in (approvals: 0 of 2" in out
+    assert started.count(("remote", "get-url", "origin")) == 1, started
 
 
 BOT_SHA = "2fab5182faaa493a93492c883b212cf9008a5bcd"
