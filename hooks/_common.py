@@ -29,12 +29,13 @@ if TYPE_CHECKING:
     from bot.model.process import Process
 
 
-class HookArgs(NamedTuple):
-    """A hook's command line."""
+class HookArgs:
+    """A hook's command line (a plain class: a NamedTuple costs ≈ 0.3 ms to define)."""
 
-    filenames: list[str]
-    from_ref: str
-    to_ref: str
+    __slots__ = ("filenames", "from_ref", "to_ref")
+
+    def __init__(self, filenames: list[str], from_ref: str, to_ref: str) -> None:
+        self.filenames, self.from_ref, self.to_ref = filenames, from_ref, to_ref
 
 
 def hook_args(prog: str, doc: str, argv: Sequence[str] | None, files: str) -> HookArgs:
