@@ -179,6 +179,12 @@ class Tree:
         present = self.read_many(found.values())
         return {phase: path for phase, path in found.items() if present[path] is not None}
 
+    def _listdir(self, folder: str) -> list[str]:
+        try:
+            return os.listdir(os.path.join(self.root, folder))
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+
     def rfd_names(self, layout: Layout) -> RfdNames:
         """The RFD files of this version, known by name (no file is opened).
 
@@ -186,19 +192,17 @@ class Tree:
         drafts directories (an untracked name reads as a missing file from the index).
         """
         if self.rev is None or self.rev == INDEX:
-            names = [
-                f"{d}/{entry.name}"
-                for d in (layout.rfd_dir, layout.drafts_dir)
-                if os.path.isdir(os.path.join(self.root, d))
-                for entry in os.scandir(os.path.join(self.root, d))
-            ]
-            names += [  # a directory per RFD: rfd/0001/README.md
-                f"{n}/{doc}"
-                for n in names
-                if n.rpartition("/")[2].isdigit()
-                for doc in ("README.md", "README.adoc")
-                if os.path.isfile(os.path.join(self.root, n, doc))
-            ]
+            names = []
+            for folder in (layout.rfd_dir, layout.drafts_dir):
+                listed = self._listdir(folder)  # names only: cheaper than scandir's entries
+                names += [f"{folder}/{name}" for name in listed]
+                names += [  # a directory per RFD: rfd/0001/README.md
+                    f"{folder}/{name}/{doc}"
+                    for name in listed
+                    if name.isdigit()
+                    for doc in ("README.md", "README.adoc")
+                    if os.path.isfile(os.path.join(self.root, folder, name, doc))
+                ]
         else:
             names = self._ls_tree(layout.rfd_dir + "/", layout.drafts_dir + "/")
             folders = [n + "/" for n in names if n.rpartition("/")[2].isdigit()]
