@@ -14,6 +14,7 @@ empty plan meets neither gate.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
@@ -58,9 +59,7 @@ def check(
         return []
     problems: list[RfdError] = []
     implemented = new is Status.IMPLEMENTED
-    # without a [consensus] here, the default branch's decides on GitHub: git answers
-    # whether origin is there while the plan and the required RFDs are read
-    github = _git.github_probe(tree.root) if not implemented and layout.consensus is None else None
+    github = _github(tree) if not implemented and layout.consensus is None else None
     if process.implemented_needs_phases if implemented else process.accepted_needs_plan:
         phases = _plan(doc, rfd_id, tree, layout, problems)
         if implemented and phases:
@@ -71,6 +70,17 @@ def check(
     if new is Status.ACCEPTED:  # on GitHub the default branch's [consensus] decides
         problems.extend(_signed_off(doc, rfd_id, tree, layout, github))
     return problems
+
+
+def _github(tree: Tree, environ: Mapping[str, str] = os.environ) -> Callable[[], bool]:
+    """Whether origin is on GitHub, asked for a branch without a ``[consensus]`` of its own
+    (the default branch's then decides).  Outside Actions, with no default branch fetched
+    there are no sign-offs to count (:func:`hooks._signoffs.counted`) and git is not asked;
+    otherwise it answers while the plan and the required RFDs are read."""
+    fetched = (tree.has_commit(ref) for ref in _git.base_refs(environ))
+    if environ.get("GITHUB_ACTIONS") != "true" and not any(found is not False for found in fetched):
+        return lambda: False
+    return _git.github_probe(tree.root, environ)
 
 
 def _signed_off(

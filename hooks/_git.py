@@ -234,6 +234,13 @@ def _github_url(url: str, environ: Mapping[str, str]) -> bool:
     )
 
 
+def base_refs(environ: Mapping[str, str] = os.environ) -> list[str]:
+    """Where the default branch is as fetched: ``origin/$GITHUB_BASE_REF`` (on a pull
+    request in Actions), then ``origin/HEAD``."""
+    wanted = environ.get("GITHUB_BASE_REF", "")
+    return ([f"refs/remotes/origin/{wanted}"] if wanted else []) + ["refs/remotes/origin/HEAD"]
+
+
 def has_head(root: Root) -> bool:
     try:
         run(root, "rev-parse", "-q", "--verify", "HEAD^{commit}")
@@ -279,6 +286,21 @@ class BlobReader:
             raise too_large(shown or spec.partition(":")[2] or spec)
         data = proc.stdout.read(size + 1)[:-1]
         return data if header[1] == b"blob" else None
+
+    def has_commit(self, ref: str) -> bool:
+        """Does ``ref`` name a commit (a fetched ``refs/remotes/origin/HEAD``)?  Asked of the
+        same git, in the same conversation as the blobs: no process of its own."""
+        if not ref.isprintable():
+            return False  # a newline would be a second request
+        proc = self._start()
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(f"{ref}^{{commit}}\n".encode("utf-8", "surrogateescape"))
+        proc.stdin.flush()
+        header = proc.stdout.readline().split()
+        if len(header) != 3 or not header[2].isdigit():  # "<ref> missing"
+            return False
+        _skip(proc.stdout, int(header[2]) + 1)
+        return header[1] == b"commit"
 
     def start(self) -> BlobReader:
         """Start git now (it then loads while the hook does something else)."""

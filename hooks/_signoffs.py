@@ -111,8 +111,7 @@ def counted(
 
 def _base(root: Root, tip: str, environ: Mapping[str, str]) -> str | None:
     """The merge base of ``tip`` with the default branch as fetched, None when not fetched."""
-    wanted = environ.get("GITHUB_BASE_REF", "")
-    for ref in ([f"refs/remotes/origin/{wanted}"] if wanted else []) + ["refs/remotes/origin/HEAD"]:
+    for ref in _git.base_refs(environ):
         try:
             found = _git.run(
                 root, "rev-parse", "-q", "--verify", "--end-of-options", f"{ref}^{{commit}}"

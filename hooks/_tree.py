@@ -86,6 +86,10 @@ class Tree:
         """The commit this version is (the index and the working tree: the one they are on)."""
         return self._base or "HEAD"
 
+    def has_commit(self, ref: str) -> bool | None:
+        """Does ``ref`` name a commit of this repository (None: no git to ask here)?"""
+        return None if self._reader is None else self._reader.has_commit(ref)
+
     def exists(self, path: str) -> bool:
         """Whether ``path`` is a file in this version (the working tree: on disk)."""
         if self.rev is None:
