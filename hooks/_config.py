@@ -8,7 +8,8 @@ a few literal words...).  Anything else — a typo, a wrong type, a key with a s
 (:mod:`bot.config.load`: ``bot.login``, ``rfd.main_branch``...), a directory with a
 control character, ``[plugins]``, ``[consensus]``, invalid TOML, an ``RFD_*`` variable
 set — is handed to :mod:`bot.config.load`, so a broken file fails a hook with the same message
-as ``rfd`` itself.  A test keeps :data:`LEAVES` equal to the schema.
+as ``rfd`` itself.  A test keeps :data:`LEAVES` (with :func:`severity_leaves`) equal to the
+schema.
 """
 
 from __future__ import annotations
@@ -16,8 +17,6 @@ from __future__ import annotations
 import os
 import re
 from typing import TYPE_CHECKING, Any
-
-from bot.model.lint_codes import RULES, SEVERITIES
 
 if TYPE_CHECKING:
     from hooks._common import Root
@@ -88,7 +87,6 @@ LEAVES: dict[str, Check] = {
     "research.crates_url": str,
     "research.max_chars": int,
     "research.timeout_seconds": float,
-    **{f"lint.severity.{code}": SEVERITIES for code in RULES},
     **{f"lint.required_sections.{name}": LIST_OF_STR for name in _CATEGORIES},
     "process.implemented_needs_phases": bool,
     "process.accepted_needs_plan": bool,
@@ -99,6 +97,26 @@ LEAVES: dict[str, Check] = {
     "statuses.*": tuple(s.lower() for s in _STATUSES),
     "transitions.*": LIST_OF_STR,
 }
+
+SEVERITY = "lint.severity."
+"""``[lint.severity]`` keys are the lint codes: :data:`bot.model.lint_codes.RULES`, read only
+for a file that sets one (most set none, and a hook that needs no lint settings then never
+loads the table of rules)."""
+
+
+def severity_leaves() -> dict[str, Check]:
+    """The ``[lint.severity]`` keys :data:`LEAVES` leaves out, one per lint code."""
+    from bot.model.lint_codes import RULES, SEVERITIES
+
+    return {f"{SEVERITY}{code}": SEVERITIES for code in RULES}
+
+
+def _leaf(dotted: str, prefix: str) -> Check | None:
+    if dotted.startswith(SEVERITY):
+        return severity_leaves().get(dotted)
+    return LEAVES.get(dotted) or LEAVES.get(prefix + "*")
+
+
 """The keys this reader checks itself (``models.*``: any key of that table)."""
 
 ENV_VARS = ("RFD_DIR", "RFD_PROVIDER", "RFD_BASE_URL", "RFD_PLUGINS")
@@ -208,9 +226,12 @@ def _plain(table: dict[str, Any], prefix: str) -> bool:
     """Every key of ``table`` is in :data:`LEAVES` (or a table of them), with a good value."""
     for key, value in table.items():
         dotted = prefix + key
-        check = LEAVES.get(dotted) or LEAVES.get(prefix + "*")
+        check = _leaf(dotted, prefix)
         if check is None:
-            tables = isinstance(value, dict) and any(k.startswith(dotted + ".") for k in LEAVES)
+            inner = dotted + "."
+            tables = isinstance(value, dict) and (
+                SEVERITY.startswith(inner) or any(k.startswith(inner) for k in LEAVES)
+            )
             if not tables or not _plain(value, dotted + "."):
                 return False
         elif not _valid(check, value):
