@@ -14,11 +14,6 @@ import sys
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-Root = str | os.PathLike[str]
-"""The repository's root as the hooks take it: ``os.getcwd()`` on a hook's command line, or
-a ``Path`` a caller has (the hooks' path never imports :mod:`pathlib`, ≈ 5 ms with the
-``urllib.parse`` and ``ipaddress`` it loads)."""
-
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence
 
@@ -27,6 +22,7 @@ if TYPE_CHECKING:
     from bot.model.ids import RfdId
     from bot.model.lint_codes import LintSettings
     from bot.model.process import Process
+    from hooks._files import Root
 
 
 class HookArgs:

@@ -19,7 +19,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from hooks._common import Root
+    from hooks._files import Root
 
 LIST_OF_STR = "list of str"
 """A ``tuple[str, ...]`` key, written as a TOML array of strings."""

@@ -29,7 +29,7 @@ from typing import IO, TYPE_CHECKING, BinaryIO, NamedTuple
 from hooks._files import MAX_BYTES, too_large
 
 if TYPE_CHECKING:
-    from hooks._common import Root
+    from hooks._files import Root
 
 INDEX = ""
 """The revision prefix of the staged version (``:path``), as in ``hooks._tree.INDEX``."""

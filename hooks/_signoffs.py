@@ -40,7 +40,7 @@ from hooks import _git
 
 if TYPE_CHECKING:
     from bot.config.load import ConsensusSection
-    from hooks._common import Root
+    from hooks._files import Root
 
 UNVERIFIED = (
     "{path}: {entry} (written by {where}, not by a commit the bot can be shown to have made)"

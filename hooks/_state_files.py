@@ -23,7 +23,7 @@ from hooks._tree import RfdNames, Tree
 
 if TYPE_CHECKING:
     from bot.model.plan import PlanPhase
-    from hooks._common import Root
+    from hooks._files import Root
 
 REVIEW_DIRS = ("reviews", "impl-reviews")
 _REVIEW_NAME = re.compile(r"^[0-9]+\.md$")  # 1721500000.md, as the state store names them

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from bot.model.baseline import Baseline
     from bot.model.process import Process
-    from hooks._common import Root
+    from hooks._files import Root
 
     Staged = Callable[[], tuple[str, list[_git.Change]]]
 

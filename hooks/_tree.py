@@ -21,7 +21,7 @@ from hooks._files import read_inside
 
 if TYPE_CHECKING:
     from bot.model.document import Document
-    from hooks._common import Root
+    from hooks._files import Root
     from hooks._git import BlobReader, Change
 
 

@@ -20,7 +20,7 @@ from hooks._common import Layout, Report, hook_args, load_layout
 if TYPE_CHECKING:
     from bot.forge.base import Forge
     from bot.model.status import Status
-    from hooks._common import Root
+    from hooks._files import Root
     from hooks._tracking import Update
     from hooks._tree import Tree
 

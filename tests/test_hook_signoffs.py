@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from hooks import _git
-from hooks._common import Root
+from hooks._files import Root
 from hooks.rfd_status import main
 from tests.conftest import git
 from tests.hooks_support import STATE, commit, rfd, run_hook, staged, write
