@@ -16,7 +16,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from tests.conftest import git
+from tests.conftest import bodies_sent, git, lines
 from tests.github_world import BRANCH, CONFIG, RFD_PATH, RFD_TEXT, make_world, payload, run_bot
 
 pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
@@ -80,6 +80,21 @@ def standing(status: str) -> str:
     return next(line for line in status.splitlines() if line.startswith("### "))
 
 
+def decision(text: str) -> str:
+    """The line of the Decision block: who accepted, at which commit, with whose sign-offs."""
+    return text.split("#### Decision\n\n", 1)[1].split("\n", 1)[0]
+
+
+def accepted_by(sha: str, signed_at: str) -> str:
+    """hubot accepted at the bot's commit ``sha``, with the sign-offs hubot and mona gave on
+    the commit ``signed_at`` (logins shown as text: no mention pings them again)."""
+    signed = f"[`{signed_at[:7]}`]({WEB}/commit/{signed_at})"
+    return (
+        f"✅ Accepted by @\u200bhubot at [`{sha[:7]}`]({WEB}/commit/{sha}) with the sign-offs "
+        f"of @\u200bhubot (at {signed}), @\u200bmona (at {signed})."
+    )
+
+
 def next_step(status: str) -> str:
     return status.split("**Next step:**", 1)[1].split("\n", 1)[0].strip()
 
@@ -112,6 +127,7 @@ def test_one_rfd_from_its_first_sign_off_to_implemented(
         git(checkout, "fetch", "-q", "origin")
 
     # discussion: two sign-offs answered by a reaction and the status comment alone
+    signed_at = git(origin, "rev-parse", BRANCH).strip()  # the author's commit they sign
     say("/rfd approve", "hubot", 1001)
     say("/rfd approve", "mona", 1002)
     assert page.comments_on(2) == [page.comments_on(2)[0]]  # the status comment, no reply
@@ -140,7 +156,9 @@ def test_one_rfd_from_its_first_sign_off_to_implemented(
     status = page.status()
     assert "— Accepted" in standing(status)
     assert "Ready to accept" not in status and "older revision" not in status
-    assert "sign-offs of hubot (at [`" in status and f"]({WEB}/commit/" in status  # no blob
+    accepted_at = git(origin, "rev-parse", BRANCH).strip()  # the bot's accept commit
+    decided = accepted_by(accepted_at, signed_at)
+    assert decision(status) == decided  # who, at which commit, with whose sign-offs
     page.links_resolve(status)
     assert len(page.comments_on(2)) <= 6
 
@@ -156,6 +174,7 @@ def test_one_rfd_from_its_first_sign_off_to_implemented(
     assert "**Merged into `main`** as Accepted." in status
     assert "merge this pull request" not in status and "Next step" not in status
     assert f"tracking issue [#12]({WEB}/issues/12)" in status
+    assert decision(status) == decided  # the decision stays on the page people find
     page.links_resolve(status)
     tracking = [d["body"] for m, p, d in page.writes() if p.endswith("/issues/12")][-1]
     assert f"/blob/{BRANCH}/" not in tracking
@@ -216,6 +235,7 @@ def test_one_rfd_from_its_first_sign_off_to_implemented(
     status = page.status()
     assert f"Since then: RFD 045 is Implemented on `main` — [#4]({WEB}/pull/4)" in status
     assert "as Accepted" not in status
+    assert decision(status) == decided  # later transitions keep who accepted, and where
     page.links_resolve(status)
     (final_4,) = page.comments_on(4)
     assert "**Merged into `main`** as Implemented." in final_4
@@ -229,6 +249,53 @@ def test_one_rfd_from_its_first_sign_off_to_implemented(
     assert "2/2 phases" in tracking["body"] and "- [ ]" not in tracking["body"]
     page.links_resolve(tracking["body"])
     assert closing == {"state": "closed", "state_reason": "completed"}
+    the_rfd_pr_got_few_comments_and_ends_where_the_rfd_lives_on(page, vcr, decided)
+
+
+HAPPY_PATH_COMMENTS = 6
+"""At most this many bot comments on one RFD's PR on the happy path (the status comment
+edited in place, the reviews, one reply per long run), on top of the status comment."""
+
+
+def the_rfd_pr_got_few_comments_and_ends_where_the_rfd_lives_on(
+    page: Page, vcr: Any, decided: str
+) -> None:
+    """The whole life, counted as the PR's readers see it: the status comment (edited in
+    place), the accept's answer, and a reply only where a command was refused or misplaced;
+    the status comment's last text is what a reader finds afterwards."""
+    posted = page.comments_on(2)
+    assert [first_line(c) for c in posted] == [
+        "### [RFD 045: Streaming exports]"
+        f"({WEB}/blob/{git_sha(posted[0])}/{RFD_PATH}) — Discussion",
+        "RFD 045 cannot be accepted yet: it lacks its sign-offs.",
+        "🚀 RFD 045 is Accepted: 2 phases, tracking issue #12.",
+        f"`/rfd implement` for RFD 045 works on its tracking issue: comment it on [#12]({WEB}/issues/12).",
+    ]
+    refused = [c for c in posted if "cannot be accepted yet" in c or "works on its" in c]
+    happy = len(posted) - len(refused) - 1  # the status comment itself is not counted
+    assert happy == 1 <= HAPPY_PATH_COMMENTS  # the accept's answer; sign-offs got 🚀 alone
+    final = page.status()
+    assert final in bodies_sent(vcr)  # what GitHub shows is the last text the bot sent
+    assert lines(final) == [
+        f"### [RFD 045: Streaming exports]({WEB}/blob/main/{RFD_PATH})",
+        "**Merged into `main`.**",
+        f"Its implementation is followed on tracking issue [#12]({WEB}/issues/12), where the "
+        "phases are ticked and the next command is named (`/rfd status` there says where it "
+        "stands).",
+        f"Since then: RFD 045 is Implemented on `main` — [#4]({WEB}/pull/4) made it so.",
+        "#### Decision",
+        decided,
+        lines(final)[-1],  # the footer (its words are the guidance's, not the decision's)
+    ]
+
+
+def first_line(text: str) -> str:
+    return lines(text)[0]
+
+
+def git_sha(status: str) -> str:
+    """The commit the first status comment links the RFD at (the PR's head then)."""
+    return status.split("/blob/", 1)[1].split("/", 1)[0]
 
 
 def scripted_model(monkeypatch: pytest.MonkeyPatch) -> None:

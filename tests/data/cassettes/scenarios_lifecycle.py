@@ -29,7 +29,8 @@ IMPLEMENTED = "rfd: implemented"
 DONE_BRANCH = "rfd/045-implemented"
 Interaction = dict[str, Any]
 ISSUES_Q = "state=all&sort=created&direction=desc&per_page=100"
-ACCEPT_COMMIT = "6028f997e89f00067c05105296013d5c6201e79a"  # the bot's accept commit
+ACCEPT_COMMIT = "542585a97ce400d6b35cf842fc04161ebbaad731"  # the bot's accept commit
+ACCEPTED_LEDGER = "ad7c27442f6154c996ea2bc363fa6a0cad150c4b"  # its ledger: who accepted
 CONCERN = "/rfd concern Proxies may buffer the chunked response"
 TRACKING = issue(12, "RFD 045: Streaming exports", body("life-tracking-opened"), labels=(ACCEPTED,))
 
@@ -120,6 +121,7 @@ def accepted(pr: Thread) -> list[Interaction]:
         react("rocket", 1006),
         pr.replied("life-accepted", 3006, made=ACCEPT_COMMIT),
     ]
+    pr.ledger = ACCEPTED_LEDGER
     return out
 
 
