@@ -116,7 +116,7 @@ def comment(body: str, sender: str, cid: int) -> dict[str, object]:
 
 
 @pytest.mark.vcr
-def test_one_rfd_from_its_first_sign_off_to_implemented(
+def test_one_rfd_from_its_first_review_to_implemented(
     tmp_path: Path, world: tuple[Path, Path], vcr: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     origin, checkout = world
@@ -126,11 +126,11 @@ def test_one_rfd_from_its_first_sign_off_to_implemented(
         assert run_bot(tmp_path, checkout, "issue_comment", comment(body, sender, cid)) == 0
         git(checkout, "fetch", "-q", "origin")
 
+    signed_at = reviewed_pushed_reviewed_refined_dismissed(tmp_path, page, monkeypatch, say)
     # discussion: two sign-offs answered by a reaction and the status comment alone
-    signed_at = git(origin, "rev-parse", BRANCH).strip()  # the author's commit they sign
     say("/rfd approve", "hubot", 1001)
     say("/rfd approve", "mona", 1002)
-    assert page.comments_on(2) == [page.comments_on(2)[0]]  # the status comment, no reply
+    assert len(page.comments_on(2)) == OPENING  # no reply to either
     say("/rfd concern Proxies may buffer the chunked response", "mona", 1003)
     status = page.status()
     assert "— Discussion" in standing(status)
@@ -265,15 +265,19 @@ def the_rfd_pr_got_few_comments_and_ends_where_the_rfd_lives_on(
     the status comment's last text is what a reader finds afterwards."""
     posted = page.comments_on(2)
     assert [first_line(c) for c in posted] == [
-        "### [RFD 045: Streaming exports]"
-        f"({WEB}/blob/{git_sha(posted[0])}/{RFD_PATH}) — Discussion",
+        "### 🔍 Review 1 of RFD 045 — no findings",
+        standing(posted[1]),  # the status comment, posted with the first review
+        "### 🔍 Review 2 of RFD 045 — 1 minor",
+        "### ⏳ Refining RFD 045",  # its one comment, edited as it runs until it ends
         "RFD 045 cannot be accepted yet: it lacks its sign-offs.",
         "🚀 RFD 045 is Accepted: 2 phases, tracking issue #12.",
-        f"`/rfd implement` for RFD 045 works on its tracking issue: comment it on [#12]({WEB}/issues/12).",
+        f"`/rfd implement` for RFD 045 works on its tracking issue: comment it on [#12]"
+        f"({WEB}/issues/12).",
     ]
+    assert posted[1].startswith(STATUS_MARK) and standing(posted[1]).endswith(" — Discussion")
     refused = [c for c in posted if "cannot be accepted yet" in c or "works on its" in c]
     happy = len(posted) - len(refused) - 1  # the status comment itself is not counted
-    assert happy == 1 <= HAPPY_PATH_COMMENTS  # the accept's answer; sign-offs got 🚀 alone
+    assert happy == 4 <= HAPPY_PATH_COMMENTS  # two reviews, refine's, the accept's answer
     final = page.status()
     assert final in bodies_sent(vcr)  # what GitHub shows is the last text the bot sent
     assert lines(final) == [
@@ -293,9 +297,83 @@ def first_line(text: str) -> str:
     return lines(text)[0]
 
 
-def git_sha(status: str) -> str:
-    """The commit the first status comment links the RFD at (the PR's head then)."""
-    return status.split("/blob/", 1)[1].split("/", 1)[0]
+OPENING = 4
+"""The PR's bot comments before the sign-offs: the status comment, two reviews, refine's."""
+TODO = "A generator yields CSV rows (TODO: the chunk size);"
+
+
+def reviewed_pushed_reviewed_refined_dismissed(
+    tmp_path: Path, page: Page, monkeypatch: pytest.MonkeyPatch, say: Any
+) -> str:
+    """The PR's first days: the review label, a push, `/rfd review`, `/rfd refine`, then
+    `/rfd dismiss` of what refine addressed.  Returns the commit the RFD then stands at."""
+    origin = page.origin
+    checkout = tmp_path / "checkout"  # the bot's (run_bot's) checkout
+    labeled = payload("pull_request.labeled.review")
+    labeled["pull_request"]["head"]["sha"] = git(origin, "rev-parse", BRANCH).strip()
+    assert run_bot(tmp_path, checkout, "pull_request_target", labeled) == 0
+    first, status = page.comments_on(2)
+    assert lines(first)[0] == "### 🔍 Review 1 of RFD 045 — no findings"
+    assert "| [Review 1](" in status  # numbered as `/rfd dismiss` takes it
+    page.links_resolve(status)
+
+    pushed = author_pushes(tmp_path, origin)  # the review's TODO, the author's own
+    sync = payload("pull_request.synchronize")
+    sync["pull_request"]["head"]["sha"] = pushed
+    discussing = {"id": 2, "name": "rfd: discussion", "color": "fbca04", "default": False}
+    sync["pull_request"]["labels"] = [discussing]  # the label the first run gave it
+    assert run_bot(tmp_path, checkout, "pull_request", sync) == 0
+    assert "older revision" in page.last("<!-- rfd-bot:review:045:")
+    assert "(older)" in page.status()
+
+    say("/rfd review", "Codertocat", 991)
+    second = page.comments_on(2)[-1]
+    assert lines(second)[0].startswith("### 🔍 Review 2 of RFD 045")
+    assert "TODO" in second
+
+    refine_model(monkeypatch)
+    say("/rfd refine", "Codertocat", 992)
+    refined = page.last("<!-- rfd-bot:progress:c992-refine -->")  # its one comment, ended
+    assert "- **Pass 1** (reviews): Design — Settled the chunk size." in refined
+    assert TODO not in git(origin, "show", f"{BRANCH}:{RFD_PATH}")
+    settled = refined.split("Once you agree they are settled: ", 1)[1].split("`")[1]
+    assert settled.startswith("/rfd dismiss ")
+    at = git(origin, "rev-parse", BRANCH).strip()  # the refined RFD: what is signed off
+
+    say(settled, "Codertocat", 993)  # the command refine named works where it named it
+    status = page.status()
+    assert "No open reviews." in status
+    page.links_resolve(status)
+    assert len(page.comments_on(2)) == OPENING
+    return at
+
+
+def author_pushes(tmp_path: Path, origin: Path) -> str:
+    """The PR's author pushes an edit of the RFD to its branch: its new head."""
+    clone = tmp_path / "author"
+    git(tmp_path, "clone", "-q", "--branch", BRANCH, str(origin), str(clone))
+    text = (clone / RFD_PATH).read_text(encoding="utf-8")
+    (clone / RFD_PATH).write_text(
+        text.replace("A generator yields CSV rows;", TODO), encoding="utf-8"
+    )
+    git(clone, "commit", "-qam", "Design: the chunk size is open")
+    git(clone, "push", "-q", "origin", BRANCH)
+    return git(origin, "rev-parse", BRANCH).strip()
+
+
+def refine_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The model rewrites the Design section without the TODO, then has nothing to add."""
+    from tests.fakes import ScriptedLLM, reply, scripted_providers
+
+    design = "A generator yields CSV rows in chunks of 64 KiB; the endpoint streams them."
+    revision = {
+        "sections": [{"section": "Design", "content": design}],
+        "notes": "Settled the chunk size.",
+    }
+    llm = ScriptedLLM(
+        [reply("", ("submit_revision", revision)), reply("CONVERGED\nNothing to add.")]
+    )
+    monkeypatch.setattr("bot.lifecycle.workspace.make_providers", scripted_providers(llm))
 
 
 def scripted_model(monkeypatch: pytest.MonkeyPatch) -> None:
