@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
+import io
+import platform
 import re
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -187,8 +192,7 @@ STUB = """#!/bin/sh
 # logs its name and arguments; makes what the real command would make for the next one
 printf "%s\\0" "$(basename "$0")" "$@" >> "$LOG"; printf "\\n" >> "$LOG"
 case "$1 $2" in
-  "-I -m") target=$(printf "%s\\n" "$@" | sed -n '/^--target$/{n;p;}')
-           mkdir -p "$target/bin"; [ -n "${NO_UV:-}" ] || cp "$0" "$target/bin/uv" ;;
+  "-I "*/fetch_uv.py) mkdir -p "$4"; cp "$0" "$4/uv" ;;
   "venv --quiet") for last; do :; done; mkdir -p "$last/bin"; cp "$0" "$last/bin/python" ;;
   "-I -c") echo "$SITE" ;;
 esac
@@ -250,10 +254,9 @@ def test_the_comment_job_prepares_isolation_before_the_bot_runs() -> None:
 
 
 def test_dependencies_come_only_from_hash_pinned_requirements(tmp_path: Path) -> None:
-    (pip, *uv, where), _ = _install(ROOT / ".github" / "actions" / "rfd", tmp_path)
-    assert pip[:4] == ["python", "-I", "-m", "pip"]
-    assert {"--require-hashes", "--no-deps", "--only-binary=:all:", "--target"} <= set(pip)
-    assert Path(pip[pip.index("-r") + 1]).resolve() == UV_REQUIREMENTS
+    (fetch, *uv, where), _ = _install(ROOT / ".github" / "actions" / "rfd", tmp_path)
+    assert fetch[:2] == ["python", "-I"]  # uv: fetch_uv.py's wheel, checked by its hash
+    assert Path(fetch[2]).resolve() == FETCH_UV and Path(fetch[3]).resolve() == UV_REQUIREMENTS
     venv, deps = uv
     assert venv[:2] == ["uv", "venv"]
     assert deps[:3] == ["uv", "pip", "install"]
@@ -283,7 +286,7 @@ def _uv_lines() -> list[tuple[Requirement, list[str]]]:
 
 
 def test_uv_is_one_exact_wheel_pinned_by_hash_on_each_runner_platform() -> None:
-    """pip reads no release index for uv (≈ 2 MB, ~2 s): every runner gets one named file."""
+    """No release index is read for uv (≈ 2 MB, ~2 s): every runner gets one named file."""
     lines, versions = _uv_lines(), set()
     for (system, machine), tag in RUNNERS.items():
         env = {"sys_platform": system, "platform_machine": machine}
@@ -300,9 +303,101 @@ def test_uv_is_one_exact_wheel_pinned_by_hash_on_each_runner_platform() -> None:
     assert len({h for _, hashes in lines for h in hashes}) == len(lines) == len(RUNNERS)
 
 
+FETCH_UV = ACTION.parent / "fetch_uv.py"
+CURL = """#!/bin/sh
+# curl as the runner has it, serving $WHEEL for any URL: logs its arguments
+printf "%s\\n" "$@" > "$LOG"
+while [ $# -gt 1 ]; do [ "$1" = --output ] && cp "$WHEEL" "$2"; shift; done
+"""
+
+
+def _fetch_uv() -> Any:
+    spec = importlib.util.spec_from_file_location("fetch_uv", FETCH_UV)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_fetch_uv_reads_the_one_pinned_wheel_of_each_runner_platform() -> None:
+    """The install step's script picks the same line as pip's markers would, on every runner."""
+    fetch_uv = _fetch_uv()
+    for (system, machine), _ in RUNNERS.items():
+        env = {"sys_platform": system, "platform_machine": machine}
+        ((req, (sha256,)),) = [(r, h) for r, h in _uv_lines() if r.marker.evaluate(env)]
+        assert fetch_uv.pinned(UV_REQUIREMENTS, system, machine) == (req.url, sha256[7:])
+    assert fetch_uv.pinned(UV_REQUIREMENTS, "win32", "AMD64") is None
+
+
+def _run_fetch_uv(
+    tmp: Path, pins: str, wheel: bytes
+) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """fetch_uv.py as the step runs it, ``pins`` as uv-requirements.txt, curl serving ``wheel``."""
+    bin_dir = tmp / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "curl").write_text(CURL, encoding="utf-8")
+    (bin_dir / "curl").chmod(0o755)
+    (tmp / "uv.whl").write_bytes(wheel)
+    requirements = tmp / "uv-requirements.txt"
+    requirements.write_text(pins, encoding="utf-8")
+    env = {
+        "PATH": f"{bin_dir}:/usr/bin:/bin",
+        "LOG": str(tmp / "curl.log"),
+        "WHEEL": str(tmp / "uv.whl"),
+    }
+    argv = [sys.executable, "-I", str(FETCH_UV), str(requirements), str(tmp / "rfd-bot-uv" / "bin")]
+    return subprocess.run(argv, env=env, capture_output=True, text=True), tmp / "rfd-bot-uv" / "bin"
+
+
+def _wheel(uv: bytes) -> bytes:
+    """A uv wheel as PyPI has it: the executable under ``uv-VERSION.data/scripts/``."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("uv/__init__.py", "")
+        archive.writestr("uv-9.9.9.data/scripts/uvx", "uvx")
+        archive.writestr("uv-9.9.9.data/scripts/uv", uv)
+        archive.writestr("uv-9.9.9.dist-info/RECORD", "")
+    return out.getvalue()
+
+
+def _pin(url: str, sha256: str) -> str:
+    system, machine = sys.platform, platform.machine()
+    marker = f'sys_platform == "{system}" and platform_machine == "{machine}"'
+    return f"# header\nuv @ {url} ; {marker} \\\n    --hash=sha256:{sha256}\n"
+
+
+URL = "https://files.pythonhosted.org/packages/aa/bb/uv-9.9.9-py3-none-any.whl"
+
+
+def test_fetch_uv_installs_the_pinned_wheel_over_https_only(tmp_path: Path) -> None:
+    wheel = _wheel(b"#!/bin/sh\necho uv 9.9.9\n")
+    done, into = _run_fetch_uv(tmp_path, _pin(URL, hashlib.sha256(wheel).hexdigest()), wheel)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert subprocess.run([into / "uv"], capture_output=True, text=True).stdout == "uv 9.9.9\n"
+    assert sorted(p.name for p in into.iterdir()) == ["uv"]
+    asked = (tmp_path / "curl.log").read_text(encoding="utf-8").splitlines()
+    assert asked[-1] == URL and "--fail" in asked
+    assert asked[asked.index("--proto") + 1] == asked[asked.index("--proto-redir") + 1] == "=https"
+
+
+def test_fetch_uv_refuses_a_wheel_that_does_not_match_its_hash(tmp_path: Path) -> None:
+    wheel = _wheel(b"#!/bin/sh\necho not uv\n")
+    done, into = _run_fetch_uv(tmp_path, _pin(URL, "0" * 64), wheel)
+    assert done.returncode == 1
+    assert (
+        done.stdout
+        == f"::error::{URL} does not match its sha256 in uv-requirements.txt: not installed\n"
+    )
+    assert not (into / "uv").exists()
+
+
 def test_a_runner_without_a_pinned_uv_wheel_stops_with_an_error(tmp_path: Path) -> None:
-    with pytest.raises(AssertionError, match="pins uv for Linux and macOS"):
-        _install(ROOT / ".github" / "actions" / "rfd", tmp_path, NO_UV="1")
+    pins = _pin(URL, "0" * 64).replace(platform.machine(), "riscv64")
+    done, into = _run_fetch_uv(tmp_path, pins, b"")
+    assert done.returncode == 1 and not (tmp_path / "curl.log").exists()
+    assert not (into / "uv").exists()
+    assert done.stdout.startswith("::error::uv-requirements.txt pins uv for Linux and macOS")
+    assert f"not {platform.system()} {platform.machine()}" in done.stdout
 
 
 def test_the_requirements_pin_every_runtime_dependency_with_hashes() -> None:

@@ -19,7 +19,7 @@ import pytest
 from bot.agent.implementation.work_copy import bounds_for
 from bot.config.load import load
 from bot.github.implement.artifact import BUNDLE, MANIFEST
-from tests.conftest import git
+from tests.conftest import bodies_sent, git
 from tests.fakes import scripted_providers
 from tests.github_world import RFD_PATH, run_bot
 from tests.hostile import SECRETS, leaked, plant
@@ -162,3 +162,39 @@ def test_the_publish_job_refuses_a_tampered_phase_and_says_why(
     }
     assert run_bot(tmp_path, publisher, "issue_comment", implement_comment(), **publish) == 0
     assert BRANCH not in git(tmp_path, "ls-remote", "--heads", str(origin))
+
+
+@pytest.mark.vcr
+@pytest.mark.usefixtures("all_played", "fixed_git_dates")
+def test_the_publish_job_refuses_a_commenter_without_write_access(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vcr: Any
+) -> None:
+    """The work job's hand-over is no proof of who asked: a phase handed for @octocat (read
+    access) is refused by the publish job before it reads the phase; nothing is pushed."""
+    from bot.github.implement.artifact import Handed, write_bundle, write_manifest
+
+    origin, checkout = accepted_world(tmp_path)
+    base = git(checkout, "rev-parse", "HEAD").strip()
+    (checkout / "docs/rfd/.state/045/phases").mkdir(parents=True, exist_ok=True)
+    (checkout / "docs/rfd/.state/045/phases/1.md").write_text("Done.\n", encoding="utf-8")
+    git(checkout, "add", "-A")
+    git(checkout, "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "-m", "phase")
+    artifact = tmp_path / "artifact"
+    write_bundle(artifact, checkout, base)
+    body = "<!-- rfd-bot:implement:045-1 -->\nPhase 1."
+    write_manifest(artifact, Handed("045", "1", base, False, body, "Opened %PULL_URL%."))
+    monkeypatch.setattr("bot.lifecycle.workspace.make_providers", no_model)
+    publisher = tmp_path / "publish"
+    git(tmp_path, "clone", "-q", "--branch", "main", str(origin), str(publisher))
+    event = implement_comment()
+    event["sender"] = {**event["sender"], "login": "octocat"}  # type: ignore[dict-item]
+    publish = {
+        "RFD_BOT_STAGE": "publish",
+        "RFD_BOT_ARTIFACT": str(artifact),
+        "GITHUB_TOKEN": SECRETS["GITHUB_TOKEN"],
+    }
+    assert run_bot(tmp_path, publisher, "issue_comment", event, **publish) == 0
+    assert BRANCH not in git(tmp_path, "ls-remote", "--heads", str(origin))
+    sent = bodies_sent(vcr)
+    assert sent[-1].startswith("<!-- rfd-bot:reply:c492700400-implement -->\n😕 The phase")
+    assert "@octocat `/rfd implement` needs write access" in sent[-1]

@@ -65,6 +65,23 @@ def test_warm_up_imports_the_sdk_in_the_background_and_only_with_a_model() -> No
     assert _modules_after(code, {**env, "ANTHROPIC_API_KEY": "k"}) == ["anthropic"]
 
 
+def test_the_collector_runs_again_after_the_import_and_skips_the_sdk() -> None:
+    """The import pauses the garbage collector, never leaves it off (a long implement run
+    would grow), and freezes the SDK's objects so later collections do not scan them."""
+    code = (
+        "import gc, json; from bot.config.load import Config; from bot.llm.select import "
+        "warm_up; thread = warm_up(Config(), {'ANTHROPIC_API_KEY': 'k'}, 'review'); "
+        "thread.join(); print(json.dumps([gc.isenabled(), gc.get_freeze_count()]))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(CHECKOUT)}
+    proc = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    enabled, frozen = json.loads(proc.stdout.splitlines()[-1])
+    assert enabled is True
+    assert frozen > 100_000  # the SDK's classes, functions and their dictionaries
+
+
 CASSETTES = CHECKOUT / "cassettes"
 CHILD = f"""
 import json, sys, vcr

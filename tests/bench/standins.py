@@ -1,9 +1,13 @@
-"""In-process HTTP stand-ins for GitHub's REST API and an OpenAI-compatible model, for the
-pr-agent side of the review-event benchmark (``test_github_bench.py``).
+"""In-process HTTP stand-ins for GitHub's REST API and the model, for both sides of the
+review-event benchmark (``test_github_bench.py``): the bot and pr-agent.
 
-One PR (``Codertocat/Hello-World`` #1) adding the example RFD; the model answers every chat
-completion with a small review in the YAML shape pr-agent's ``/review`` prompt asks for.
-Every request is recorded (method, path, body) so a bench can check what was posted.
+One PR (``Codertocat/Hello-World`` #1) adding the example RFD.  The model answers every chat
+completion (pr-agent's OpenAI-compatible call) with a small review in the YAML shape
+pr-agent's ``/review`` prompt asks for, and every Anthropic Messages API call
+(``POST /v1/messages``, the bot's) with a message whose text is the bot's structured review
+of the same RFD, as the API sends it (usage with the cache fields, the rate-limit and
+request-id headers).  Every request is recorded (method, path, body) so a bench can check
+what was posted.
 """
 
 from __future__ import annotations
@@ -114,8 +118,17 @@ def _contents(base: str) -> dict[str, Any]:
     }
 
 
-def _github(method: str, path: str, query: str, base: str) -> tuple[int, Any]:
-    """Status and JSON body for one GitHub REST request."""
+def _body_of(sent: str) -> str:
+    """The ``body`` of a JSON request (a comment's text), as GitHub echoes it back."""
+    try:
+        data = json.loads(sent) if sent else {}
+    except ValueError:
+        return ""
+    return str(data.get("body", "")) if isinstance(data, dict) else ""
+
+
+def _github(method: str, path: str, query: str, base: str, sent: str = "") -> tuple[int, Any]:
+    """Status and JSON body for one GitHub REST request (``sent``: the request's body)."""
     repo = f"/repos/{REPO}"
     commit = {
         "sha": HEAD_SHA,
@@ -127,7 +140,7 @@ def _github(method: str, path: str, query: str, base: str) -> tuple[int, Any]:
     }
     comment = {
         "id": 7,
-        "body": "",
+        "body": _body_of(sent),
         "user": USER,
         "url": f"{base}{repo}/issues/comments/7",
         "html_url": f"{base}/{REPO}/pull/1#issuecomment-7",
@@ -154,18 +167,88 @@ def _github(method: str, path: str, query: str, base: str) -> tuple[int, Any]:
             f"{repo}/issues/1/labels": [],
             f"{repo}/languages": {"Markdown": 2000},
             "/user": USER,
+            f"{repo}/collaborators/{USER['login']}/permission": {
+                "permission": "admin",
+                "role_name": "admin",
+                "user": USER,
+            },
         }
         if path in reads:
             return 200, reads[path]
         if path == f"{repo}/contents/{RFD_PATH}" and BASE_SHA not in query:
             return 200, _contents(base)  # the PR's version; the base has none (a new file)
-    if method in ("POST", "PATCH") and path.endswith("/comments"):
+    if method == "POST" and path.endswith("/comments"):
         return 201, comment
+    if method == "PATCH" and "/comments/" in path:
+        return 200, comment
     if method in ("POST", "PUT", "PATCH"):
         return 200, []
     if method == "DELETE":
         return 204, None
     return 404, {"message": "Not Found"}
+
+
+REVIEW_JSON = {
+    "submit_review": {
+        "summary": (
+            "Streaming the rows fixes the memory exhaustion the motivation measures, and the "
+            "plan cuts the work sensibly. Two gaps stand before acceptance: what a client sees "
+            "when the export fails after the first byte, and whether proxies buffer the stream."
+        ),
+        "findings": [
+            {
+                "severity": "major",
+                "section": "Drawbacks",
+                "line": 22,
+                "message": (
+                    "An error after the first byte cannot change the status code, so a client "
+                    "cannot tell a truncated export from a complete one. End the stream with a "
+                    "trailer or a final marker row, and say how clients check it."
+                ),
+            },
+            {
+                "severity": "minor",
+                "section": "Risks and Open Questions",
+                "message": (
+                    "Proxy buffering decides whether streaming helps at all: test the deployed "
+                    "proxies and set `X-Accel-Buffering: no` where they honour it."
+                ),
+            },
+        ],
+        "questions": ["Is a timeout per chunk or for the whole export?"],
+    }
+}
+"""The bot's review: its answer schema's ``submit_review`` (``bot/prompts``), findings on the
+example RFD's sections."""
+
+
+def _message(model: str) -> dict[str, Any]:
+    """A Messages API answer carrying the structured review as its text block."""
+    return {
+        "model": model,
+        "id": "msg_01StandInReview0000000000",
+        "type": "message",
+        "role": "assistant",
+        "content": [{"type": "text", "text": json.dumps(REVIEW_JSON)}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": {
+            "input_tokens": 42,
+            "cache_creation_input_tokens": 2085,
+            "cache_read_input_tokens": 0,
+            "cache_creation": {"ephemeral_5m_input_tokens": 2085, "ephemeral_1h_input_tokens": 0},
+            "output_tokens": 412,
+            "service_tier": "standard",
+        },
+    }
+
+
+MESSAGES_HEADERS = {
+    "request-id": "req_01StandIn000000000000000",
+    "anthropic-ratelimit-requests-limit": "4000",
+    "anthropic-ratelimit-requests-remaining": "3999",
+    "anthropic-ratelimit-requests-reset": "2026-11-22T02:31:06Z",
+}
 
 
 def _completion() -> dict[str, Any]:
@@ -198,12 +281,18 @@ class _Handler(BaseHTTPRequestHandler):
         path = url.path
         self.server.recorded.requests.append((self.command, path, body))
         base = f"http://127.0.0.1:{self.server.server_port}"
+        headers: dict[str, str] = {}
         if path.endswith("/chat/completions"):
             status, answer = 200, _completion()
+        elif path == "/v1/messages":
+            model = json.loads(body).get("model", "claude-sonnet-5-5")
+            status, answer, headers = 200, _message(model), MESSAGES_HEADERS
         else:
-            status, answer = _github(self.command, path, url.query, base)
+            status, answer = _github(self.command, path, url.query, base, body)
         data = b"" if answer is None else json.dumps(answer).encode()
         self.send_response(status)
+        for name, value in headers.items():
+            self.send_header(name, value)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()

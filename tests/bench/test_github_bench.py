@@ -7,13 +7,18 @@ the default configuration (so the default write pacing).  Run with
 The numbers include importing vcrpy, which the action does not.
 
 ``test_review_event_against_pr_agent`` runs pr-agent's ``review`` of the same one-RFD PR,
-interleaved with the bot's event: pr-agent from PyPI in a venv cached under the temp dir
-(keyed by its version; the first run installs it, which needs PyPI), its GitHub and model
-traffic served by the HTTP stand-ins of ``tests/bench/standins.py``.
+interleaved with the bot's event, both as they are run in Actions and both talking to the
+same HTTP stand-ins (``tests/bench/standins.py``) for GitHub's REST API and for the model:
+the bot installed by the action's own install step (``python -I -m bot`` on the label
+event's payload file, the action's environment, the anthropic SDK pointed at the stand-in
+by ``ANTHROPIC_BASE_URL``), pr-agent from PyPI.  Each venv is cached under the temp dir
+(keyed by pr-agent's version, by the action's requirements); the first run installs them,
+which needs PyPI.  The checkout's ``bot/`` is copied into the bot's venv on every run.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import resource
 import shutil
@@ -27,6 +32,7 @@ from pathlib import Path
 import pytest
 
 from tests.bench.standins import Recorded, standins
+from tests.bench.test_ratios import ACTION, action_install_step
 from tests.github_world import NOW, RFD_PATH, RFD_TEXT, event_env, make_world, payload
 
 CHECKOUT = Path(__file__).resolve().parents[2]
@@ -50,11 +56,13 @@ sys.exit(code)
 pytestmark = pytest.mark.bench
 
 
-def timed(argv: list[str], env: dict[str, str], log: Path) -> tuple[float, float, int]:
+def timed(
+    argv: list[str], env: dict[str, str], log: Path, cwd: Path | None = None
+) -> tuple[float, float, int]:
     """Wall seconds, peak RSS (MB) and exit code of one child process, its output in ``log``."""
     with log.open("w", encoding="utf-8") as out:
         start = time.perf_counter()
-        proc = subprocess.Popen(argv, env=env, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(argv, env=env, cwd=cwd, stdout=out, stderr=subprocess.STDOUT)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -170,37 +178,114 @@ def pr_agent_run(python: Path, base: str, recorded: Recorded, log: Path) -> tupl
     return wall, peak
 
 
+def action_python() -> Path:
+    """The Python of the bot's venv as the action's install step makes it (uv, the action's
+        requirements, the bot copied), made once per requirements under the temp dir; this
+        checkout's ``bot/`` is copied in afresh and every ``__pycache__`` removed: the first event
+    compiles what it imports, as the action's only event on a fresh runner does."""
+    pins = b"".join((ACTION / n).read_bytes() for n in ("requirements.txt", "uv-requirements.txt"))
+    root = Path(tempfile.gettempdir()) / "rfd-bench-cache"
+    root /= f"rfd-bot-{hashlib.sha256(pins).hexdigest()[:12]}"
+    python = root / "rfd-bot-venv" / "bin" / "python"
+    if not (root / "installed").exists():
+        shutil.rmtree(root, ignore_errors=True)
+        root.mkdir(parents=True)
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("PIP_", "UV_"))}
+        env |= {
+            "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin",
+            "PIP_CONFIG_FILE": os.devnull,
+            "GITHUB_ACTION_PATH": str(ACTION),
+            "RFD_BOT_VENV": str(root / "rfd-bot-venv"),
+            "RFD_BOT_UV": str(root / "rfd-bot-uv"),
+            "UV_NO_CONFIG": "1",
+            "UV_PYTHON_DOWNLOADS": "never",
+        }
+        subprocess.run(action_install_step(), cwd=root, env=env, check=True)
+        (root / "installed").write_text("", encoding="utf-8")
+    probe = "import sysconfig; print(sysconfig.get_path('purelib'))"
+    site = Path(
+        subprocess.run(
+            [str(python), "-I", "-c", probe], check=True, text=True, capture_output=True
+        ).stdout.strip()
+    )
+    shutil.rmtree(site / "bot", ignore_errors=True)
+    shutil.copytree(CHECKOUT / "bot", site / "bot", ignore=shutil.ignore_patterns("__pycache__"))
+    for cache in list(site.rglob("__pycache__")):  # the first event compiles, as on a runner
+        shutil.rmtree(cache)
+    return python
+
+
+def action_env(workdir: Path, base: str) -> dict[str, str]:
+    """The environment of the action's "Handle the event" step for an ``rfd:review`` label on
+    PR #1 of a fresh world under ``workdir`` (the runner's temp dir), GitHub and the model
+    served by the stand-ins at ``base``."""
+    os.environ.update(  # the payload's head sha needs the world's fixed commit dates
+        GIT_AUTHOR_DATE="2026-11-22T02:00:00+00:00", GIT_COMMITTER_DATE="2026-11-22T02:00:00+00:00"
+    )
+    workdir.mkdir()
+    _, checkout = make_world(workdir, {"README.md": "hello\n"}, {RFD_PATH: RFD_TEXT})
+    (checkout / ".github" / "rfd.toml").write_text("", encoding="utf-8")  # the defaults
+    labeled = payload("pull_request.labeled.review", number=1, **{"pull_request.number": 1})
+    return {
+        "PATH": os.environ["PATH"],
+        "HOME": str(workdir),
+        "LANG": "C.UTF-8",
+        **event_env(workdir, "pull_request_target", labeled),
+        "GITHUB_API_URL": base,
+        "GITHUB_WORKSPACE": str(checkout),
+        "GITHUB_STEP_SUMMARY": str(workdir / "summary.md"),
+        "GITHUB_TOKEN": "ghs_standin",
+        "ANTHROPIC_API_KEY": "sk-ant-standin",
+        "ANTHROPIC_BASE_URL": base,  # read by the SDK: the one setting the action lacks
+        "OPENAI_API_KEY": "",
+        "RFD_BASE_URL": "",
+        "RFD_BOT_STAGE": "all",
+        "RFD_BOT_ARTIFACT": str(workdir / "rfd-phase"),
+    }
+
+
+def bot_run(python: Path, workdir: Path, base: str, recorded: Recorded) -> tuple[float, float]:
+    """Wall seconds and peak RSS (MB) of the bot's ``rfd:review`` event as the action runs it;
+    fails unless it called the model and its review reached the stand-in GitHub."""
+    env = action_env(workdir, base)
+    before = len(recorded.requests)
+    log = workdir / "out.log"
+    wall, peak, code = timed([str(python), "-I", "-m", "bot"], env, log, cwd=workdir)
+    requests = recorded.requests[before:]
+    called = [p for m, p, _ in requests if m == "POST" and p == "/v1/messages"]
+    posted = [b for m, p, b in requests if m == "POST" and p.endswith("/issues/1/comments")]
+    reviewed = any("Review 1 of RFD 045" in b and "X-Accel-Buffering" in b for b in posted)
+    assert code == 0 and called and reviewed, log.read_text()
+    return wall, peak
+
+
 def test_review_event_against_pr_agent(tmp_path: Path) -> None:
     """pr-agent's review and the bot's event, interleaved (bot, pr-agent, …) after one warm-up
     pair: min and median of wall time and peak RSS of each, and pr-agent / bot ratios."""
-    python = pr_agent_python()
+    agent_python, bot_python = pr_agent_python(), action_python()
     bot: list[tuple[float, float]] = []
     agent: list[tuple[float, float]] = []
     with standins() as (base, recorded):
         for n in range(RUNS + 1):
-            env = bot_env(tmp_path / f"bot{n}")
-            argv = [
-                sys.executable,
-                "-c",
-                CHILD,
-                str(CASSETTE),
-                str(tmp_path / f"bot{n}" / "checkout"),
-            ]
-            log = tmp_path / f"bot{n}.log"
-            wall, peak, code = timed(argv, env, log)
-            assert code == 0, log.read_text()
+            ours = bot_run(bot_python, tmp_path / f"bot{n}", base, recorded)
             (tmp_path / f"agent{n}").mkdir()
-            other = pr_agent_run(python, base, recorded, tmp_path / f"agent{n}" / "out.log")
-            if n:  # the first pair warms caches
-                bot.append((wall, peak))
+            other = pr_agent_run(agent_python, base, recorded, tmp_path / f"agent{n}" / "out.log")
+            if n:  # the first pair warms caches (and compiles the bot's bytecode)
+                bot.append(ours)
                 agent.append(other)
+            else:
+                first = ours
     med = statistics.median
     walls = [a[0] / b[0] for a, b in zip(agent, bot, strict=True)]
     peaks = [a[1] / b[1] for a, b in zip(agent, bot, strict=True)]
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(
-        f"\n| `rfd:review` vs pr-agent {PR_AGENT} `review`, one-RFD PR ({RUNS} pairs) "
+        f"\n| `rfd:review` (anthropic SDK, model call) vs pr-agent {PR_AGENT} `review`, one-RFD "
+        f"PR, same stand-ins ({RUNS} pairs, load {load}) "
         f"| faster: {min(walls):.2f}× / {med(walls):.2f}× (goal ≥ 5×) "
         f"| leaner: {min(peaks):.2f}× / {med(peaks):.2f}× (goal ≥ 3×) "
         f"| wall {med(w for w, _ in bot):.2f} s vs {med(w for w, _ in agent):.2f} s, "
         f"peak {med(m for _, m in bot):.0f} MB vs {med(m for _, m in agent):.0f} MB |"
+        f"\n| the bot's first event after the install (compiles the bytecode it imports, as on "
+        f"a fresh runner) | {first[0]:.2f} s, peak {first[1]:.0f} MB |"
     )

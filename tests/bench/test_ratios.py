@@ -1,7 +1,7 @@
 """The figures of "fast where users wait" as ratios, each from interleaved runs (A B A B …):
 ``rfd lint`` against ``rfd list`` on 2,000 and 10,000 RFDs, and the action's install step
 (uv, only what the bot imports, the bot copied) against the same requirements installed with
-pip into a venv, and pip fetching uv by its wheel's URL against ``uv==…`` from the index.
+pip into a venv, and the step against the step before it (pip fetching uv by its wheel's URL).
 Each pair of runs gives one ratio; min and median are printed, wall and CPU
 (user + system: on a shared machine the steadier one).
 
@@ -13,7 +13,6 @@ The install needs PyPI (nothing is cached: a fresh venv and no wheel cache each 
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import statistics
 import subprocess
@@ -83,8 +82,8 @@ def test_lint_against_list_and_its_growth(tmp_path: Path) -> None:
     print(row("`rfd lint`, 10,000 vs 2,000 RFDs (linear: 5×)", growth))
 
 
-def _action_install(work: Path) -> list[str]:
-    """The action's install step as a bash script, run in ``work`` (a fresh venv)."""
+def action_install_step() -> list[str]:
+    """The action's install step as a bash command (its environment names the venv)."""
     steps = yaml.safe_load((ACTION / "action.yml").read_text(encoding="utf-8"))["runs"]["steps"]
     (step,) = [s for s in steps if "uv" in s.get("run", "")]
     return ["bash", "-euo", "pipefail", "-c", step["run"]]
@@ -127,42 +126,46 @@ def install(command: Callable[[Path], list[str]]) -> Run:
 def test_the_action_installs_faster_than_pip(tmp_path: Path) -> None:
     if subprocess.run(["bash", "-c", "command -v python"], capture_output=True).returncode:
         pytest.skip("no python on PATH")
-    found = ratios(install(_action_install), install(_pip_install), runs=3)
+    found = ratios(install(lambda work: action_install_step()), install(_pip_install), runs=3)
     print(f"\n{HEADER}\n{row('action install (uv, 39 wheels) vs pip (same requirements)', found)}")
 
 
-def _uv_bootstrap(requirements: Path) -> Callable[[Path], list[str]]:
-    """The step's first command alone: pip fetching uv into ``work``."""
-    return lambda work: [
-        "python",
-        "-I",
-        "-m",
-        "pip",
-        "install",
-        "--disable-pip-version-check",
-        "--quiet",
-        "--no-deps",
-        "--only-binary=:all:",
-        "--require-hashes",
-        "--target",
-        str(work / "uv"),
-        "-r",
-        str(requirements),
-    ]
+PIP_UV = (
+    "python -I -m pip install --disable-pip-version-check --quiet --no-deps --only-binary=:all: "
+    '--require-hashes --target "$RFD_BOT_UV" -r "$GITHUB_ACTION_PATH/uv-requirements.txt"'
+)
+"""How the step fetched uv before fetch_uv.py: pip, the same wheel by its URL and hash."""
+FETCH_UV = (
+    'python -I "$GITHUB_ACTION_PATH/fetch_uv.py" "$GITHUB_ACTION_PATH/uv-requirements.txt" \\\n'
+    '  "$RFD_BOT_UV/bin"'
+)
 
 
-def test_uv_from_its_wheel_url_against_uv_from_the_index(tmp_path: Path) -> None:
-    """What naming uv's wheel saves: pip no longer reads uv's release index (≈ 2 MB) to pick
-    a file.  B is the same uv as ``uv==VERSION`` with the same four hashes."""
-    text = (ACTION / "uv-requirements.txt").read_text(encoding="utf-8")
-    version = re.findall(r"/uv-([^-]+)-py3-none-", text)[0]
-    hashes = " ".join(re.findall(r"--hash=sha256:[0-9a-f]{64}", text))
-    by_index = tmp_path / "uv-from-the-index.txt"
-    by_index.write_text(f"uv=={version} {hashes}\n", encoding="utf-8")
-    found = ratios(
-        install(_uv_bootstrap(ACTION / "uv-requirements.txt")), install(_uv_bootstrap(by_index))
+def _previous_step() -> list[str]:
+    """The install step as it was with pip fetching uv (everything after it the same)."""
+    *argv, script = action_install_step()
+    assert FETCH_UV in script, "the step no longer starts with fetch_uv.py: update the bench"
+    return [*argv, script.replace(FETCH_UV, PIP_UV)]
+
+
+def _fetch_uv_alone(work: Path) -> list[str]:
+    return ["bash", "-c", FETCH_UV]
+
+
+def _pip_uv_alone(work: Path) -> list[str]:
+    return ["bash", "-c", PIP_UV]
+
+
+def test_the_install_step_against_the_step_with_pip_fetching_uv(tmp_path: Path) -> None:
+    """What fetch_uv.py saves: the whole step (fresh venv, no cache) and its first command
+    alone, each against pip fetching the same uv wheel (its URL and hash), interleaved."""
+    step = ratios(
+        install(lambda work: action_install_step()), install(lambda work: _previous_step())
     )
-    print(f"\n{HEADER}\n{row('pip fetching uv: its wheel URL vs `uv==` from the index', found)}")
+    alone = ratios(install(_fetch_uv_alone), install(_pip_uv_alone))
+    print(f"\n{HEADER}")
+    print(row("install step: fetch_uv.py vs pip fetching uv (5 pairs)", step))
+    print(row("uv alone: fetch_uv.py (curl, sha256, unzip) vs pip, same wheel (5 pairs)", alone))
 
 
 def test_the_action_install_step_in_seconds() -> None:
@@ -170,7 +173,7 @@ def test_the_action_install_step_in_seconds() -> None:
     its 5 s budget — min and median of 5 runs, reported, not asserted."""
     if subprocess.run(["bash", "-c", "command -v python"], capture_output=True).returncode:
         pytest.skip("no python on PATH")
-    once = install(_action_install)
+    once = install(lambda work: action_install_step())
     once()  # warm-up: the interpreter and the page cache, as on a runner's image
     runs = [once() for _ in range(RUNS)]
     wall, cpu = [w for w, _ in runs], [c for _, c in runs]

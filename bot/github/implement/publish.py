@@ -4,8 +4,10 @@ open its pull request and post.
 This job holds the write token (``contents``, ``pull-requests``, ``issues: write``) and no
 model key; it runs the bot from the pinned action and reads the checkout as data only.  The
 artifact (:mod:`bot.github.implement.artifact`) is untrusted: a failed check pushes nothing and
-the reply says each reason.  The commit pushed is the publish job's own (its message, its
-author), of the tree the checks passed, on the base both jobs checked out.
+the reply says each reason.  Nor is the work job's word on who asked: the commenter's
+permission is checked again here, with this job's token, before anything is read.  The commit
+pushed is the publish job's own (its message, its author), of the tree the checks passed, on
+the base both jobs checked out.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from typing import Any
 
 from bot.core.github_markdown import inline
 from bot.forge.base import Reaction
+from bot.github.auth import authorize
 from bot.github.checkout import git_env, push
+from bot.github.commands import REGISTRY, Verb
 from bot.github.finish import finish_with_phase
 from bot.github.implement.artifact import (
     URL,
@@ -37,11 +41,19 @@ REFUSED = (
     "checks the publish job makes again (the README's \"What implement's commands can reach\" "
     "says them).\n\n{lines}\n\nComment `/rfd implement` to run the phase again."
 )
+ACTOR_REFUSED = "😕 The phase the work job handed over was refused, nothing was pushed: {reason}"
 NO_PHASE = "the manifest names RFD {rid} phase {label}, which the default branch has no plan for"
 
 
 def on_publish(ctx: Context) -> None:
     key = f"{ctx.delivery.key}-implement"
+    spec, actor = REGISTRY[Verb.IMPLEMENT], ctx.delivery.actor
+    decision = authorize(spec, actor, ctx.cfg, ctx.api.permission)
+    if not decision.allowed:  # a work job taken over can hand a phase for anyone
+        react(ctx, Reaction.CONFUSED)
+        ctx.summary.answered("`/rfd implement` (publish)", actor.login, "😕 refused")
+        ctx.reply(ACTOR_REFUSED.format(reason=decision.reason), key=key)
+        return
     try:
         handed, facts, commit = _checked(ctx)
     except Tampered as exc:

@@ -10,7 +10,7 @@ import copy
 import json
 from typing import Any
 
-from gh_data import call, comment
+from gh_data import call, comment, permission
 from scenarios_bot import CASSETTES as CASSETTES_SLASH
 from scenarios_bot import CREATED_12, ISSUES_Q, body, react, reply
 
@@ -68,8 +68,10 @@ HOSTILE_RUN = CASSETTES[
     "test_implement_hostile/test_the_bot_pushes_no_secret_and_no_protected_path"
 ]
 AGAIN = body("implement-opened-again")
+PERMISSION = HOSTILE_RUN[1]  # the publish job asks again who commented, with its own token
 CASSETTES["test_implement_split/test_the_work_job_hands_over_and_the_publish_job_pushes"] = [
     *HOSTILE_RUN[:5],
+    PERMISSION,
     *HOSTILE_RUN[5:9],
     call(
         "GET",
@@ -83,7 +85,17 @@ CASSETTES["test_implement_split/test_the_work_job_hands_over_and_the_publish_job
 
 # The publish job refuses a tampered phase: 😕 and a reply listing each reason, nothing pushed.
 CASSETTES["test_implement_split/test_the_publish_job_refuses_a_tampered_phase_and_says_why"] = [
+    PERMISSION,
     react("confused"),
     call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
     reply("implement-publish-refused", cid=971, number=12),
+]
+
+# A phase handed for a commenter without write access (a work job taken over can claim any
+# command): the publish job asks GitHub who commented and refuses before it reads the phase.
+CASSETTES["test_implement_split/test_the_publish_job_refuses_a_commenter_without_write_access"] = [
+    call("GET", "/collaborators/octocat/permission", reply=permission("octocat", "read")),
+    react("confused"),
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+    reply("implement-publish-not-allowed", cid=972, number=12),
 ]
