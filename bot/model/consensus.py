@@ -204,7 +204,9 @@ def loads(text: str, path: str) -> Ledger:
 
 
 def _acceptance(data: Any) -> Acceptance:
-    found = _record(Acceptance, {**data, "signers": ()} if isinstance(data, dict) else data)
+    found: Acceptance = _record(
+        Acceptance, {**data, "signers": ()} if isinstance(data, dict) else data
+    )
     signers = data.get("signers", [])
     if not isinstance(signers, list) or not all(isinstance(s, str) for s in signers):
         raise TypeError(f"acceptance.signers must be a list of logins, not {signers!r}")
