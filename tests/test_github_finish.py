@@ -153,3 +153,17 @@ def test_status_on_a_merged_pr_keeps_its_final_state(tmp_path: Path, vcr: Any) -
     status, _ = [json.loads(r.body)["body"] for r in vcr.requests if r.method == "PATCH"]
     assert "**Merged into `main`** as Accepted." in status
     assert "merge this pull request" not in status
+
+
+@pytest.mark.vcr
+def test_status_while_a_phase_pr_is_open_says_to_merge_it_then_done(
+    tmp_path: Path, vcr: Any
+) -> None:
+    """Phase 2's pull request #2 is open; it records the phase only (no finish_in_last_phase)."""
+    _, checkout = finished_world(tmp_path, "1")
+    assert run_bot(tmp_path, checkout, "issue_comment", on_issue("/rfd status")) == 0
+    (reply,) = [json.loads(r.body)["body"] for r in vcr.requests if r.method == "POST"]
+    assert reply.splitlines()[-1] == (
+        "**Next step:** review and merge [#2](https://github.com/Codertocat/Hello-World/pull/2) "
+        "(phase 2: Endpoint), then comment `/rfd done` here to mark the RFD Implemented."
+    )

@@ -99,6 +99,10 @@ def next_step(status: str) -> str:
     return status.split("**Next step:**", 1)[1].split("\n", 1)[0].strip()
 
 
+def who_may(status: str) -> str:
+    return status.split("<sub>Who may: ", 1)[1].split("</sub>", 1)[0]
+
+
 @pytest.fixture
 def world(tmp_path: Path) -> tuple[Path, Path]:
     return make_world(tmp_path, {".github/rfd.toml": CONFIG + CONSENSUS}, {RFD_PATH: RFD_TEXT})
@@ -134,7 +138,9 @@ def test_one_rfd_from_its_first_review_to_implemented(
     say("/rfd concern Proxies may buffer the chunked response", "mona", 1003)
     status = page.status()
     assert "— Discussion" in standing(status)
-    assert next_step(status).startswith("Concern 1 by mona is open: mona or a maintainer resolves")
+    assert next_step(status).startswith(
+        "Concern 1 by mona is open: mona or a maintainer (Codertocat) resolves it"
+    )  # the repository's maintainers, as GitHub lists its collaborators
     assert "(`/rfd resolve 1`)" in next_step(status)
     page.links_resolve(status)
     # accept while the concern is open: refused, and the reply names the concern
@@ -145,6 +151,10 @@ def test_one_rfd_from_its_first_review_to_implemented(
     say("/rfd resolve 1", "mona", 1005)
     status = page.status()
     assert "`/rfd accept`" in next_step(status)  # named as next, and it works:
+    assert who_may(status) == (
+        "Codertocat, hubot, mona (write access or more); `/rfd accept` and `rfd:accept`: "
+        "the same people, other than the RFD's author."
+    )
     page.links_resolve(status)
 
     say("/rfd accept", "hubot", 1006)

@@ -81,6 +81,51 @@ def test_the_next_step_names_the_concern_and_the_missing_sign_offs_first() -> No
     assert "/rfd review" not in text
 
 
+def test_a_concern_names_the_maintainers_who_may_resolve_it_besides_its_author() -> None:
+    from bot.config.load import ConsensusSection
+    from bot.github.status_comment import blocker
+    from bot.lifecycle.consensus_gate import standing
+    from bot.model.consensus import Concern
+
+    cfg = ConsensusSection(reviewers=("hubot", "mona"), approvals=1)
+    ledger = Ledger(
+        approvals=(Approval("hubot", BLOB, 1.0),), concerns=(Concern(1, "mona", "Proxies buffer"),)
+    )
+    found = standing(cfg, ledger, "045", BLOB, 3.0)
+    named = blocker(cfg, ledger, found, ("Mona", "octocat", "Codertocat"))
+    assert named == (
+        "concern 1 by mona is open: mona or a maintainer (Codertocat, octocat) resolves it "
+        "(`/rfd resolve 1`)"
+    )  # mona herself is not offered twice
+    alone = blocker(cfg, ledger, found, ("mona",))
+    assert alone.startswith("concern 1 by mona is open: mona or a maintainer resolves it")
+
+
+def test_missing_sign_offs_name_the_reviewers_when_anyone_of_them_may_sign() -> None:
+    from bot.config.load import ConsensusSection
+    from bot.github.status_comment import blocker
+    from bot.lifecycle.consensus_gate import standing
+
+    cfg = ConsensusSection(reviewers=("hubot", "mona", "@octo-org/architects"), approvals=1)
+    found = blocker(cfg, Ledger(), standing(cfg, Ledger(), "045", BLOB, 3.0))
+    assert "waiting for" in found and "any reviewer" not in found
+    assert "hubot" in found and "mona" in found and "@\u200bocto-org/architects" in found
+
+
+def test_many_people_are_named_up_to_eight_then_counted() -> None:
+    from bot.config.schema import Config
+    from bot.github.status_comment import People, named, who_of
+
+    logins = [f"dev{n:02}" for n in range(11, 0, -1)]
+    assert named(logins) == ("dev01, dev02, dev03, dev04, dev05, dev06, dev07, dev08 and 3 more")
+    assert named(["@github/security"]) == "@\u200bgithub/security"  # never a mention
+    cfg = Config()
+    who = who_of(cfg, People(("hubot", "Codertocat"), ()))
+    assert who.review == "Codertocat, hubot (write access or more)"
+    assert who.accept == "the same people, other than the RFD's author"
+    assert who_of(cfg, None).review == "people with write access or more"
+
+
 def test_an_implementation_review_is_not_listed_as_a_dismissed_one() -> None:
     from bot.config.discovery import RfdFile
     from bot.forge.base import Comment

@@ -35,6 +35,10 @@ from bot.core.redact import redact
         ),
         ("token: ${{ secrets.GITHUB_TOKEN }}", "token: ${{ secrets.GITHUB_TOKEN }}"),
         ("password: REDACTED", "password: REDACTED"),
+        # in text beyond ASCII (the case-insensitive search) and in mixed case (the ASCII one)
+        ("café Api_Key=a8f5f167f44f4964e6c998dee827110c", "café Api_Key=[redacted]"),
+        ("Api_Key=a8f5f167f44f4964e6c998dee827110c", "Api_Key=[redacted]"),
+        ("«clé» aws AKIAABCDEFGHIJKLMNOP", "«clé» aws [redacted]"),
     ],
 )
 def test_redact(text: str, expected: str) -> None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tests.conftest import bodies_sent
 from tests.github_world import RFD_PATH, RFD_TEXT, make_world, payload, run_bot
 
 pytestmark = pytest.mark.usefixtures("all_played")
@@ -17,10 +20,29 @@ def checkout(tmp_path: Path) -> Path:
 
 
 @pytest.mark.vcr
-def test_opened_posts_one_status_comment(tmp_path: Path, checkout: Path) -> None:
+def test_opened_posts_one_status_comment(tmp_path: Path, checkout: Path, vcr: Any) -> None:
     assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
     summary = (tmp_path / "summary.md").read_text()
     assert "status comment posted on #2" in summary
+    (body,) = bodies_sent(vcr)  # who may act, named as GitHub lists the collaborators
+    assert (
+        "<sub>Who may: Codertocat, hubot, mona (write access or more); `/rfd accept` and "
+        "`rfd:accept`: the same people, other than the RFD's author.</sub>"
+    ) in body
+
+
+@pytest.mark.vcr
+def test_the_status_comment_says_which_commit_it_is_for_as_a_link(
+    tmp_path: Path, checkout: Path, vcr: Any
+) -> None:
+    assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
+    (body,) = bodies_sent(vcr)
+    head = re.search(r"/blob/([0-9a-f]{40})/docs/rfd/", body)
+    assert head is not None  # the RFD is linked at the pull request's head
+    sha = head[1]
+    commit = f"https://github.com/Codertocat/Hello-World/commit/{sha}"
+    footer = f"<sub>Updated for [`{sha[:12]}`]({commit}) · rfd-bot keeps this comment current</sub>"
+    assert body.splitlines()[-1] == footer
 
 
 @pytest.mark.vcr
@@ -132,3 +154,17 @@ def test_titles_and_file_names_stay_inside_their_heading(tmp_path: Path) -> None
     assert html.count("<h3>") == 1 and heading.count("<a href=") == 1
     assert "@\u200bgithub/security" in heading and "<!-- rfd-bot:x" not in body
     assert not any(s in body for s in ("<img", "@octocat", "@github", "![", "<!-- rfd-bot:x"))
+
+
+@pytest.mark.vcr
+def test_who_may_is_described_when_github_lists_no_collaborators(
+    tmp_path: Path, checkout: Path, vcr: Any
+) -> None:
+    """The token may not list the collaborators (404): the Who may line describes the
+    people instead of naming them, and the status comment is posted all the same."""
+    assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
+    (body,) = bodies_sent(vcr)
+    assert (
+        "<sub>Who may: people with write access or more; `/rfd accept` and `rfd:accept`: "
+        "people with write access or more other than the RFD's author.</sub>"
+    ) in body

@@ -70,3 +70,18 @@ def test_lint_finds_credentials_in_nested_state_files_in_path_order_not_past_lin
     lines = [line.split(": error:")[0] for line in linted.splitlines() if "looks like" in line]
     assert lines == [f"{S}/explore.md:1", f"{S}/phases/1.md:2", f"{S}/reviews/1721500000.md:4"]
     assert KEY not in linted
+
+
+def test_lint_reads_state_files_through_a_link_as_the_store_does(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A state directory holding a symbolic link is checked by reading the paths themselves
+    (a linked decisions.md is parsed, as the store reads it); only the credential scan
+    skips links."""
+    commit(git_repo, {A: rfd_file(status="Accepted")})
+    broken = PLANTED[f"{S}/decisions.md"]
+    write(git_repo, {"elsewhere/decisions.md": broken, f"{S}/plan.json": plan_json(1)})
+    (git_repo / S / "decisions.md").symlink_to(git_repo / "elsewhere" / "decisions.md")
+    assert rfd(["-C", str(git_repo), "lint"]) == 1
+    linted = capsys.readouterr().out
+    assert re.search(rf"^{S}/decisions.md(:\d+)?: error: ", linted, re.MULTILINE), linted

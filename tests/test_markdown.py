@@ -10,8 +10,12 @@ from bot.model.markdown import (
     ending,
     eol_of,
     headings,
+    headings_of,
+    kinds_of,
     line_kinds,
     parse_heading,
+    section_end,
+    section_ends,
     split_lines,
 )
 
@@ -75,4 +79,46 @@ def test_headings_skip_code_and_comments() -> None:
     assert [(h.level, h.title, h.index) for h in headings(split_lines(text))] == [
         (1, "A", 0),
         (2, "D", 7),
+    ]
+
+
+_LINES = st.sampled_from(
+    [
+        "# T\n",
+        "## A\n",
+        "### B\n",
+        "  ## C ##\n",
+        "#\n",
+        "#x\n",
+        "\ufeff# D\n",
+        "text\n",
+        "```\n",
+        "~~~~\n",
+        "<!-- a\n",
+        "-->\n",
+        "<!-- b -->\n",
+        "---\n",
+        "\n",
+        "\r\n",
+        "## E\r\n",
+        "    # code\n",
+        "  ```py\n",
+        "## F",
+    ]
+)
+
+
+@settings(max_examples=300, database=None)
+@given(st.lists(_LINES, max_size=14))
+def test_the_whole_text_shortcuts_find_what_the_line_walk_finds(parts: list[str]) -> None:
+    """lint works out kinds, headings and section ends from the whole text at once; a
+    document with code blocks, comments or front matter gets the same as line by line."""
+    text = "".join(parts)
+    lines = split_lines(text)
+    kinds = kinds_of(text, lines)
+    assert list(kinds) == line_kinds(lines)
+    found = headings_of(text, lines, kinds)
+    assert found == headings(lines)
+    assert section_ends(found, len(lines)) == [
+        section_end(found, pos, len(lines)) for pos in range(len(found))
     ]

@@ -15,6 +15,7 @@ from bot.config.action_pin import Advice
 from bot.core.errors import FileNotFound, RfdError
 from bot.core.text import plural
 from bot.lifecycle.lint import Finding, Severity, from_error
+from bot.lifecycle.lint_cache import LintCache
 from bot.lifecycle.lint_corpus import lint_docs, read_baseline
 from bot.model.baseline import Baseline
 from bot.state import StateStore
@@ -25,11 +26,18 @@ NOT_AN_RFD_HINT = "give RFD files ({dir}/NNN-slug.md), or no path to lint them a
 
 @rfd_command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-def lint(out: Output, paths: tuple[Path, ...]) -> int:
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Check every file afresh: neither read nor write what the last run kept in .git/rfd-bot/.",
+)
+def lint(out: Output, paths: tuple[Path, ...], no_cache: bool) -> int:
     """Check RFD headers and structure (all RFDs, or the files given)."""
     root = repo_root()
     cfg = configuration(root)
-    docs, errors = discovery.load_all(root, cfg)  # templates are not RFDs
+    cache = LintCache(None) if no_cache else LintCache.open(root, cfg)
+    scanned = discovery.scan(root, cfg)  # templates are not RFDs
+    docs, errors = discovery.load_all(root, cfg, scanned)
     wanted = {(p if p.is_absolute() else Path.cwd() / p).resolve().as_posix() for p in paths}
     unknown = _unknown(root, wanted, [d.path for d in docs] + [e.path for e in errors if e.path])
     if unknown:
@@ -42,17 +50,21 @@ def lint(out: Output, paths: tuple[Path, ...]) -> int:
         return not wanted or (root / (path or "")).resolve().as_posix() in wanted
 
     before = read_baseline(root, cfg)
-    found = lint_docs(root, cfg, docs, chosen)
+    found = lint_docs(root, cfg, docs, chosen, scanned, cache)
     findings = [f for f in found if not before.had(f.path, f.code, f.message)]
     unreadable = [e for e in errors if chosen(e.path)]
     problems = [e for e in unreadable if not _had(before, e)]
     old = len(found) - len(findings) + len(unreadable) - len(problems)
     store = StateStore(root, cfg)
-    problems += [e for doc in docs if chosen(doc.path) for e in store.validate(str(doc.rfd_id))]
+    run = cache.state_errors
+    problems += [
+        e for doc in docs if chosen(doc.path) for e in store.validate(str(doc.rfd_id), run)
+    ]
+    cache.save()
     if not wanted:  # every RFD: the state directories no RFD owns too
         from bot.state.store import orphans
 
-        owned = {store.dir(str(f.rfd_id)).name for f in discovery.scan(root, cfg)}
+        owned = {store.key(str(f.rfd_id)) for f in scanned}
         problems += orphans(store, store.base, owned)
     pins = _pins(root) if not wanted else []
     out.data(
@@ -123,12 +135,15 @@ def _pins(root: Path) -> list[Advice]:
     from bot import __version__
     from bot.config import action_pin
     from bot.lifecycle.pin_update import workflow_files
-    from bot.lifecycle.workflow_setup import InstalledReleases
 
     found = []
     for path in workflow_files(root):
         text = path.read_text(encoding="utf-8", errors="replace")
         found += action_pin.pins(path.relative_to(root).as_posix(), text)
+    if all(pin.pinned or not pin.uses for pin in found):
+        return []  # no advice to give: the installed release's record is not read (≈ 20 ms)
+    from bot.lifecycle.workflow_setup import InstalledReleases
+
     return action_pin.advise(found, InstalledReleases(__version__))
 
 

@@ -155,10 +155,13 @@ def read(root: Path, file: RfdFile) -> Document:
     return parse(text, file.path)
 
 
-def load_all(root: Path, cfg: Config) -> tuple[list[Document], list[RfdError]]:
+def load_all(
+    root: Path, cfg: Config, files: list[RfdFile] | None = None
+) -> tuple[list[Document], list[RfdError]]:
     """Every RFD that parses, and an error for each one that does not (and for each
-    id used by several files: those files are still listed)."""
-    files = scan(root, cfg)
+    id used by several files: those files are still listed); ``files``: what
+    :func:`scan` gives, when the caller has it already."""
+    files = scan(root, cfg) if files is None else files
     documents: list[Document] = []
     errors: list[RfdError] = list(duplicates(files))
     for file in files:

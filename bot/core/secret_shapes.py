@@ -45,10 +45,12 @@ _PLACEHOLDER = re.compile(
     r"your|example|placeholder|redacted|changeme|dummy|fake|xxxx", re.IGNORECASE
 )
 _PATH_SEPARATOR = re.compile(r"[/.]")
-_MARKERS = re.compile(
-    r"key|token|secret|passw|authoriz|bearer|eyJ|sk-|gh[pousr]_|github_pat_|AKIA|ASIA|AIza|xox",
-    re.IGNORECASE,
+_MARKER_WORDS = (
+    r"key|token|secret|passw|authoriz|bearer|eyj|sk-|gh[pousr]_|github_pat_|akia|asia|aiza|xox"
 )
+_MARKERS = re.compile(_MARKER_WORDS, re.IGNORECASE)
+_MARKERS_LOWER = re.compile(_MARKER_WORDS)
+"""The same words in lower-cased ASCII text: a case-insensitive search is ≈ 7× slower."""
 _DIGITS = frozenset("0123456789")
 
 
@@ -62,7 +64,7 @@ class Secret(NamedTuple):
 
 def find(text: str) -> Iterator[Secret]:
     """Each secret in ``text``: the well-known shapes first, then assigned values."""
-    if not _MARKERS.search(text):
+    if not may_hold(text):
         return  # the common case: one pass over the text, nothing secret-ish in it
     for kind, pattern in VENDOR:
         for match in pattern.finditer(text):
@@ -72,6 +74,14 @@ def find(text: str) -> Iterator[Secret]:
         if assigned is not None:
             group = "token" if match["bearer"] else "value"
             yield Secret(match.start(group), match.end(group), assigned)
+
+
+def may_hold(text: str) -> bool:
+    """Whether ``text`` holds a word every secret shape starts with or is named by (none
+    holds a line break: texts joined by ``\\n`` can be asked at once)."""
+    if text.isascii():  # in ASCII text, lower-casing first is the same as ignoring case
+        return _MARKERS_LOWER.search(text.lower()) is not None
+    return _MARKERS.search(text) is not None
 
 
 def _assigned(match: re.Match[str]) -> str | None:

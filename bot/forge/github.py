@@ -513,6 +513,28 @@ REACTION_RETRIES = (1.0, 2.0)
 """Seconds waited before each retry of a reaction that met a 5xx."""
 
 
+COLLABORATOR_QUERY = {
+    Permission.NONE: "pull",
+    Permission.READ: "pull",
+    Permission.TRIAGE: "triage",
+    Permission.WRITE: "push",
+    Permission.MAINTAIN: "maintain",
+    Permission.ADMIN: "admin",
+}
+"""The collaborators API's ``permission`` filter for each role (at least that role)."""
+
+
+def _role(collaborator: Mapping[str, Any]) -> Permission:
+    """A listed collaborator's role: ``role_name`` when it is a base role, else the highest
+    of its ``permissions`` (an organization's custom role counts as its base level)."""
+    role = Permission.parse(str(collaborator.get("role_name") or ""))
+    if role is not Permission.NONE:
+        return role
+    granted = collaborator.get("permissions") or {}
+    levels = {"admin": 5, "maintain": 4, "push": 3, "triage": 2, "pull": 1}
+    return Permission(max((n for k, n in levels.items() if granted.get(k)), default=0))
+
+
 class RepoApi:
     """Reads (and reactions) on one repository."""
 
@@ -524,6 +546,7 @@ class RepoApi:
         self.url = repo.url
         self._files: dict[int, list[ChangedFile]] = {}
         self._pushes: dict[tuple[str, str], frozenset[str]] = {}
+        self._collaborators: dict[Permission, list[tuple[str, Permission]] | None] = {}
         self.sleep: Callable[[float], None] = time.sleep
         """Waits between the retries of a reaction (replaced in tests)."""
 
@@ -557,6 +580,27 @@ class RepoApi:
                     return Permission.NONE
                 raise
         return Permission.of_collaborator(data)
+
+    def collaborators(self, at_least: Permission) -> list[tuple[str, Permission]] | None:
+        """Who holds ``at_least`` this role on the repository, each with their role, as
+        GitHub reports them (the first 100); None when GitHub does not tell this token
+        (403, 404): who they are is then unknown.  Read once per run."""
+        if at_least not in self._collaborators:
+            self._collaborators[at_least] = self._read_collaborators(at_least)
+        return self._collaborators[at_least]
+
+    def _read_collaborators(self, at_least: Permission) -> list[tuple[str, Permission]] | None:
+        from github import GithubException
+
+        query = {"permission": COLLABORATOR_QUERY[at_least], "per_page": PER_PAGE}
+        with translated("list the repository's collaborators"):
+            try:
+                found = self._get("/collaborators", query)
+            except GithubException as exc:
+                if exc.status in (403, 404):
+                    return None
+                raise
+        return [(str(c["login"]), _role(c)) for c in found]
 
     def in_team(self, org: str, team: str, login: str) -> bool:
         """Is ``login`` an active member of ``@org/team``?  (404: not a member, or a team
@@ -681,11 +725,12 @@ class RepoApi:
             found = self.paged("/pulls", pages, {"state": "open"})
         return [PullRequest.from_payload(item) for item in found]
 
-    def find_pull(self, head: str) -> tuple[int, str] | None:
-        """``(number, url)`` of the PR (any state) from branch ``head`` of this repository."""
+    def find_pull(self, head: str, state: str = "all") -> tuple[int, str] | None:
+        """``(number, url)`` of the PR from branch ``head`` of this repository (``state``:
+        ``all``, ``open`` or ``closed``)."""
         owner = self.repo.full_name.split("/")[0]
         with translated(f"look for a PR from {head}"):
-            found = self._get("/pulls", {"state": "all", "head": f"{owner}:{head}"})
+            found = self._get("/pulls", {"state": state, "head": f"{owner}:{head}"})
         return (int(found[0]["number"]), str(found[0]["html_url"])) if found else None
 
     def create_pull(self, title: str, head: str, base: str, body: str) -> tuple[int, str]:

@@ -7,7 +7,9 @@ Implemented.
 After the phase's commit is pushed, a second bot commit on the phase's branch changes the
 RFD's status line — only when every phase is then recorded (the same gate as ``/rfd done``),
 so an earlier phase, or one with failed items, never carries it.  The pull request's body
-says so and closes the tracking issue on merge.  Both the one-job run and the publish job of
+says so and closes the tracking issue on merge; the phase's comment on the tracking issue,
+and ``/rfd status`` and ``/rfd done`` there while it is open, say to review and merge it
+(no ``/rfd done`` needed).  Both the one-job run and the publish job of
 the two-job run call it, each with the commit it pushed.
 
 ``/rfd done`` away from the RFD's open pull request.
@@ -22,12 +24,17 @@ RFD's once merged or closed — the answer links the tracking issue, where it wo
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from bot.core.errors import GateError
 from bot.core.github_markdown import inline
 from bot.github.checkout import close, open_branch, pushed_branch
+from bot.github.issue_status import MERGE_FINISHES, pull_to_merge
 from bot.github.ops import Refused, bot_commit, open_workspace
 from bot.github.run import Context
 from bot.github.targets import issue_rfd
+from bot.lifecycle.tracking import PULL_LINK
+from bot.model import phase_ids
 from bot.model.status import Status
 
 CLOSES = (
@@ -36,14 +43,30 @@ CLOSES = (
 )
 
 
-def finish_with_phase(ctx: Context, rid: str, branch: str, phase_commit: str) -> str:
+@dataclass(frozen=True)
+class Finished:
+    """The last phase's branch also marks RFD ``rid`` Implemented; ``issue``: its tracking
+    issue, which the pull request's merge closes (None: it has none)."""
+
+    rid: str
+    issue: int | None
+
+    def pr_body(self) -> str:
+        """What the pull request's body adds."""
+        return CLOSES.format(rid=self.rid, issue=self.issue) if self.issue else ""
+
+    def next_step(self, url: str, label: str) -> str:
+        """The phase's comment on the tracking issue ends in it: merge ``url``, and done."""
+        pr = PULL_LINK.format(number=url.rsplit("/", 1)[-1], url=url)
+        return MERGE_FINISHES.format(pr=pr, label=label, rid=self.rid)
+
+
+def finish_with_phase(ctx: Context, rid: str, branch: str, phase_commit: str) -> Finished | None:
     """Commit the Implemented status on ``branch`` after ``phase_commit`` and push it, when
-    the option is on and every phase is recorded there; what the pull request's body adds
-    (empty when nothing was done)."""
+    the option is on and every phase is recorded there (None when nothing was done)."""
     if not ctx.cfg.implement.finish_in_last_phase:
-        return ""
+        return None
     from bot.lifecycle.lifecycle import promote
-    from bot.model.status import Status
 
     checkout = open_branch(ctx.root, branch, ctx.environ, at=phase_commit)
     try:
@@ -51,15 +74,13 @@ def finish_with_phase(ctx: Context, rid: str, branch: str, phase_commit: str) ->
         try:
             outcome = promote(ws, rid, Status.IMPLEMENTED)
         except GateError:
-            return ""  # phases remain: not the last one
+            return None  # phases remain: not the last one
         noted = f"RFD {rid} marked Implemented on `{{branch}}`"
         sha = bot_commit(ctx, checkout, outcome.changed, rid, "implemented", noted=noted)
         issue = ws.document(rid).tracking_issue
     finally:
         close(ctx.root, checkout)
-    if sha is None:
-        return ""
-    return CLOSES.format(rid=rid, issue=issue) if issue else ""
+    return None if sha is None else Finished(rid, issue)
 
 
 BRANCH = "rfd/{rid}-implemented"
@@ -84,9 +105,10 @@ EXISTS = (
     "write access merges it; the merge closes this issue."
 )
 NOT_ACCEPTED = "RFD {rid} is {status} on `{branch}`: only an Accepted RFD becomes Implemented."
-NOT_YET = (
-    "Not yet: {why}. **Next step:** comment `/rfd implement` here to run the next phase; "
-    "`/rfd done` once every phase is merged."
+NOT_YET = "Not yet: {why}. {next}"
+NEXT_PHASES = (
+    "**Next step:** comment `/rfd implement` here to run the next phase; `/rfd done` once every "
+    "phase is merged."
 )
 
 
@@ -116,11 +138,23 @@ def _promote_on(ctx: Context, rid: str, branch: str) -> None:
         try:
             outcome = promote(open_workspace(ctx, checkout.root), rid, Status.IMPLEMENTED)
         except GateError as gate:
-            raise Refused(NOT_YET.format(why=inline(gate.message).rstrip("."))) from None
+            why = inline(gate.message).rstrip(".")
+            raise Refused(NOT_YET.format(why=why, next=_next_phase(ctx, rid))) from None
         noted = f"RFD {rid} marked Implemented on `{{branch}}`; its pull request not yet opened"
         bot_commit(ctx, checkout, outcome.changed, rid, "implemented", noted=noted, marked=False)
     finally:
         close(ctx.root, checkout)
+
+
+def _next_phase(ctx: Context, rid: str) -> str:
+    """What comes before ``/rfd done``: merging the next phase's open pull request (which may
+    finish the RFD itself), else implementing it."""
+    ws = open_workspace(ctx, ctx.root)
+    state = ws.store.read(rid)
+    plan = state.plan or ()
+    missing = phase_ids.missing(plan, state.completed)
+    merge = pull_to_merge(ctx, rid, ws.find(rid).path, plan, missing) if missing else None
+    return merge.step if merge else NEXT_PHASES
 
 
 def _open_pull(ctx: Context, rid: str, branch: str) -> str:

@@ -42,7 +42,7 @@ from bot.config.schema import ConsensusSection
 from bot.core.errors import RfdError
 from bot.core.github_markdown import inline, link_text, page_url
 from bot.core.text import plural
-from bot.forge.base import Comment, PullRequest
+from bot.forge.base import Comment, Permission, PullRequest
 from bot.forge.comments import marker
 from bot.github.checkout import ChangedRfd, changed_rfds, close, open_pull
 from bot.github.commands import REGISTRY, Verb, command_table, who_may
@@ -56,7 +56,7 @@ from bot.github.review_post import (
     posted_reviews,
     short,
 )
-from bot.github.run import Context
+from bot.github.run import Context, cosmetic
 from bot.lifecycle.consensus_gate import Standing
 from bot.model import phase_ids, reviews
 from bot.model.consensus import Ledger
@@ -99,7 +99,7 @@ NO_REVIEWS = "No reviews yet."
 NO_OPEN_REVIEWS = "No open reviews."
 LINT = "Lint: {counts}, annotated on the changed lines (**Files changed** tab)."
 BROKEN = "⚠️ The bot cannot read this RFD: {problem}"
-FOOTER = "<sub>Updated for `{head}` · rfd-bot keeps this comment current</sub>"
+FOOTER = "<sub>Updated for {head} · rfd-bot keeps this comment current</sub>"
 
 
 @dataclass(frozen=True)
@@ -145,10 +145,45 @@ class Panel:
 
 @dataclass(frozen=True)
 class Who:
-    """Who may run the commands, in words (from ``commands.who_may``)."""
+    """Who may run the commands, in words (from ``commands.who_may``, or the people)."""
 
     review: str
     accept: str
+
+
+@dataclass(frozen=True)
+class People:
+    """Who may act on the repository, as GitHub lists its collaborators: ``allowed`` hold
+    ``accept.min_permission`` or more (the mutating commands), ``maintainers`` of them
+    maintain or more (who resolve another's concern)."""
+
+    allowed: tuple[str, ...]
+    maintainers: tuple[str, ...]
+
+
+NAMED_AT_MOST = 8
+"""Logins a line names before "and N more"."""
+
+
+def named(logins: Sequence[str]) -> str:
+    """``alice, bob and 3 more``: logins made safe for markdown (no mention, no structure),
+    in a stable order."""
+    ordered = sorted(logins, key=str.casefold)
+    shown = ", ".join(inline(login) for login in ordered[:NAMED_AT_MOST])
+    rest = len(ordered) - NAMED_AT_MOST
+    return f"{shown} and {rest} more" if rest > 0 else shown
+
+
+def who_of(cfg: Config, people: People | None) -> Who:
+    """Who may review and who may accept, named when the collaborators are known."""
+    if people is None:
+        return Who(who_may(REGISTRY[Verb.REVIEW], cfg), who_may(REGISTRY[Verb.ACCEPT], cfg))
+    level = cfg.accept.min_permission
+    accept = "the same (the RFD's author too)" if cfg.accept.allow_author else ACCEPT_NAMED
+    return Who(f"{named(people.allowed)} ({level} access or more)", accept)
+
+
+ACCEPT_NAMED = "the same people, other than the RFD's author"
 
 
 def stepper(status: Status | None, word: str = "") -> str:
@@ -309,13 +344,16 @@ def render(
     review_label: str,
     accept_label: str,
     commands: str,
+    commit: str = "",
 ) -> str:
-    """The whole comment: one block per RFD, the command list folded, and when it was made."""
+    """The whole comment: one block per RFD, the command list folded, and the commit it was
+    made for (``head``, linked to ``commit``, its page on GitHub, when given)."""
     lines: list[str] = []
     for panel in panels:
         lines += panel_text(panel, who, review_label, accept_label)
     folded = ["<details><summary>All commands</summary>", "", commands, "", "</details>", ""]
-    return "\n".join([*lines, *folded, FOOTER.format(head=head)])
+    shown = f"[`{head}`]({commit})" if commit else f"`{head}`"
+    return "\n".join([*lines, *folded, FOOTER.format(head=shown)])
 
 
 Counts = Mapping[Severity, int]
@@ -359,10 +397,17 @@ def _upcoming(plan: Sequence[PlanPhase], todo: list[int]) -> str:
     return f"{phase_ids.label(plan[todo[0] - 1], todo[0])}: {plan[todo[0] - 1].title}"
 
 
-def read_row(root: Path, cfg: Config, changed: ChangedRfd, now: float, web: str = "") -> Row:
+def read_row(
+    root: Path,
+    cfg: Config,
+    changed: ChangedRfd,
+    now: float,
+    web: str = "",
+    people: People | None = None,
+) -> Row:
     """What the PR's version of one RFD says at ``now`` (a broken file, or a broken
     consensus record, becomes ``problem``); ``web``: the repository, whose commit pages the
-    sign-offs link."""
+    sign-offs link; ``people``: who may act, when known (the blocker names them)."""
     if changed.removed:
         return Row(changed)
     try:
@@ -376,7 +421,7 @@ def read_row(root: Path, cfg: Config, changed: ChangedRfd, now: float, web: str 
     try:
         at = commit_links(root, changed.file.path, web) if cfg.consensus.enabled else None
         decision, signed_off, blocker = _decision(
-            store, cfg, doc, str(changed.file.rfd_id), now, at
+            store, cfg, doc, str(changed.file.rfd_id), now, at, people
         )
     except RfdError as err:
         return Row(changed, doc.title, problem=err)
@@ -420,6 +465,7 @@ def _decision(
     rid: str,
     now: float,
     at: Callable[[str], str] | None = None,
+    people: People | None = None,
 ) -> Decided:
     """The sign-off block, whether acceptance has its sign-offs and what holds it up, when
     the repository asks for them (``[consensus]``); once decided, what it was made with."""
@@ -433,25 +479,35 @@ def _decision(
         return decided(ledger, doc.status, at), True, ""
     found = standing(cfg.consensus, ledger, rid, rev, now)
     lines = tuple(block(cfg.consensus, ledger, rid, rev, now, slash=True, at=at))
-    return lines, found.met, blocker(cfg.consensus, ledger, found)
+    maintainers = people.maintainers if people else ()
+    return lines, found.met, blocker(cfg.consensus, ledger, found, maintainers)
 
 
 BLOCKING_CONCERN = (
-    "concern {n} by {author} is open: {author} or a maintainer resolves it (`/rfd resolve {n}`)"
+    "concern {n} by {author} is open: {author} or {maintainer} resolves it (`/rfd resolve {n}`)"
 )
+A_MAINTAINER = "a maintainer"
+NAMED_MAINTAINER = "a maintainer ({who})"
 MISSING_SIGN_OFFS = "sign-offs {have} of {need}: waiting for {who} (`/rfd approve`)"
+ANY_REVIEWER = "any of {who}"
 NO_FCP = "a reviewer ({who}) starts the final comment period (`/rfd fcp`)"
 
 
-def blocker(cfg: ConsensusSection, ledger: Ledger, found: Standing) -> str:
-    """What holds acceptance up, each part naming who can move it (empty when nothing)."""
-    from bot.core.github_markdown import inline
-
-    parts = [
-        BLOCKING_CONCERN.format(n=c.number, author=inline(c.author)) for c in ledger.open_concerns
-    ]
+def blocker(
+    cfg: ConsensusSection, ledger: Ledger, found: Standing, maintainers: Sequence[str] = ()
+) -> str:
+    """What holds acceptance up, each part naming who can move it (empty when nothing):
+    a concern's author or ``maintainers`` (when known), the reviewers still to sign off."""
+    parts = []
+    for c in ledger.open_concerns:
+        others = [m for m in maintainers if m.casefold() != c.author.casefold()]
+        maintainer = NAMED_MAINTAINER.format(who=named(others)) if others else A_MAINTAINER
+        parts.append(
+            BLOCKING_CONCERN.format(n=c.number, author=inline(c.author), maintainer=maintainer)
+        )
     if found.have < found.need:
-        who = ", ".join(inline(w) for w in found.waiting) or "any reviewer"
+        anyone = ANY_REVIEWER.format(who=", ".join(inline(r) for r in cfg.reviewers))
+        who = ", ".join(inline(w) for w in found.waiting) or anyone
         parts.append(MISSING_SIGN_OFFS.format(have=found.have, need=found.need, who=who))
     if not parts and cfg.fcp_days and ledger.fcp is None:
         parts.append(NO_FCP.format(who=", ".join(inline(r) for r in cfg.reviewers)))
@@ -604,7 +660,8 @@ def read_rows(ctx: Context, pr: PullRequest) -> tuple[list[Row], Lint]:
 
             trust_ledgers(ctx, checkout, pr.number)
         web = f"{ctx.server_url}/{pr.head_repo}"
-        rows = [read_row(checkout.root, ctx.cfg, c, ctx.clock(), web) for c in changed]
+        known = collaborators(ctx)
+        rows = [read_row(checkout.root, ctx.cfg, c, ctx.clock(), web, known) for c in changed]
         return rows, lint(ctx, checkout.root, rows)
     finally:
         close(ctx.root, checkout)
@@ -638,9 +695,17 @@ def lint(ctx: Context, root: Path, rows: list[Row]) -> Lint:
 
 
 def status_body(
-    ctx: Context, rows: list[Row], lint: Lint, posted: list[PostedReview], *, repo: str, head: str
+    ctx: Context,
+    rows: list[Row],
+    lint: Lint,
+    posted: list[PostedReview],
+    *,
+    repo: str,
+    head: str,
+    people: People | None = None,
 ) -> str:
-    """The status comment of ``rows`` at ``head`` (a sha or a branch) of ``repo``."""
+    """The status comment of ``rows`` at ``head`` (a sha or a branch) of ``repo``;
+    ``people``: who may act, when known (named instead of described)."""
     panels = []
     for row in rows:
         path = row.changed.file.path
@@ -650,7 +715,7 @@ def status_body(
         site = page_url(ctx.cfg.site.url, row.changed.file.rfd_id)
         panels.append(_with_forged(ctx, replace(found, site=site) if site else found))
     cfg = ctx.cfg
-    who = Who(who_may(REGISTRY[Verb.REVIEW], cfg), who_may(REGISTRY[Verb.ACCEPT], cfg))
+    who = who_of(cfg, people)
     labels = cfg.labels
     return render(
         panels,
@@ -659,7 +724,21 @@ def status_body(
         review_label=labels.review,
         accept_label=labels.accept,
         commands=command_table(cfg),
+        commit=f"{ctx.server_url}/{repo}/commit/{quote(head)}",
     )
+
+
+def collaborators(ctx: Context) -> People | None:
+    """Who may act, from the repository's collaborators as GitHub lists them (read once
+    per run); None when GitHub does not say (the texts then describe them instead)."""
+    level = Permission.parse(ctx.cfg.accept.min_permission)
+    found = None
+    with cosmetic(ctx.summary, "listing who may act on the repository"):
+        found = ctx.api.collaborators(level)
+    if not found:
+        return None
+    allowed = tuple(login for login, _ in found)
+    return People(allowed, tuple(login for login, role in found if role >= Permission.MAINTAIN))
 
 
 def _with_forged(ctx: Context, made: Panel) -> Panel:
@@ -699,7 +778,8 @@ def post_status(ctx: Context, pr: PullRequest) -> Comment | None:
         if row.problem is not None:
             ctx.summary.problem(row.problem)
     posted = posted_reviews(ctx.forge.comments(pr.number))
-    body = status_body(ctx, rows, counts, posted, repo=pr.head_repo, head=pr.head_sha)
+    known = collaborators(ctx)
+    body = status_body(ctx, rows, counts, posted, repo=pr.head_repo, head=pr.head_sha, people=known)
     found = _write(ctx, pr, body, rows)
     update_reviews(ctx, pr, posted, rows, head=pr.head_sha)
     return found
@@ -720,9 +800,11 @@ def refresh(
     if changed is None:
         changed = changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg)
     web = f"{ctx.server_url}/{pr.head_repo}"
-    rows = [read_row(root, ctx.cfg, c, ctx.clock(), web) for c in changed]
+    known = collaborators(ctx)
+    rows = [read_row(root, ctx.cfg, c, ctx.clock(), web, known) for c in changed]
     posted = posted_reviews(ctx.forge.comments(pr.number))
-    body = status_body(ctx, rows, lint(ctx, root, rows), posted, repo=pr.head_repo, head=head)
+    counts = lint(ctx, root, rows)
+    body = status_body(ctx, rows, counts, posted, repo=pr.head_repo, head=head, people=known)
     found = _write(ctx, pr, body, rows)
     update_reviews(ctx, pr, posted, rows, by=dismissed_by)
     return found

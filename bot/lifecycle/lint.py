@@ -74,15 +74,38 @@ def lint_document(
 ) -> list[Finding]:
     """Every finding for a parsed RFD, in line order, at its configured severity (rules
     turned ``off`` left out); the cross-RFD rules run only when a ``corpus`` is given."""
-    ctx = Context(doc, known, file)
-    found = [f for rule in RULES for f in rule(ctx)] + list(repeated_headings(doc))
+    own = own_findings(doc, file=file, settings=settings)
+    return combined(own, linked_findings(doc, known=known, file=file, corpus=corpus), settings)
+
+
+def own_findings(
+    doc: Document, *, file: RfdFile | None, settings: LintSettings = NO_SETTINGS
+) -> list[Finding]:
+    """The findings that depend on the RFD's path and text alone (and the configuration):
+    ``rfd lint`` may keep them from one run to the next (:mod:`bot.lifecycle.lint_cache`)."""
+    ctx = Context(doc, {}, file)
+    found = [f for rule in _OWN_RULES for f in rule(ctx)] + list(repeated_headings(doc))
     category = _category(doc)
     if category is not None:
         found += body_findings(doc, category, settings.required_sections.get(category, ()))
+    return found
+
+
+def linked_findings(
+    doc: Document, *, known: Mapping[RfdId, Status], file: RfdFile | None, corpus: Corpus | None
+) -> list[Finding]:
+    """The findings that depend on other RFDs or files too: worked out on every run."""
+    found = list(_links(Context(doc, known, file)))
     me = file.rfd_id if file is not None else doc.rfd_id
     if corpus is not None and me is not None:
         found += graph_findings(doc, me, corpus)
-    return configured(sorted(found, key=lambda f: (f.line or 0, f.code)), settings)
+    return found
+
+
+def combined(own: list[Finding], linked: list[Finding], settings: LintSettings) -> list[Finding]:
+    """One RFD's findings in line order (each code comes from one of the two lists, so
+    equal places keep each list's own order), at their configured severity."""
+    return configured(sorted(own + linked, key=lambda f: (f.line or 0, f.code)), settings)
 
 
 def configured(found: list[Finding], settings: LintSettings) -> list[Finding]:
@@ -236,6 +259,8 @@ RULES: tuple[Callable[[Context], Iterable[Finding]], ...] = (
     _exact_status,
     _superseded_by,
 )
+_OWN_RULES = tuple(rule for rule in RULES if rule is not _links)
+"""The rules of one RFD alone: ``_links`` looks at the ids the others have."""
 
 
 _DRAFT_MENTION_RE = re.compile(r"\bRFD[ \t-]*(D[0-9]+)\b")

@@ -6,13 +6,23 @@ when it adopted rfd-bot (:mod:`bot.model.baseline`), which are not reported agai
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
 from bot.config import discovery
+from bot.config.discovery import RfdFile
 from bot.config.schema import Config
 from bot.core.errors import RfdError
-from bot.lifecycle.lint import Finding, LintSettings, from_error, lint_document
+from bot.lifecycle.lint import (
+    Finding,
+    LintSettings,
+    combined,
+    from_error,
+    linked_findings,
+    own_findings,
+)
+from bot.lifecycle.lint_cache import LintCache
 from bot.model import baseline
 from bot.model.baseline import Baseline, FindingKey
 from bot.model.document import Document
@@ -50,22 +60,31 @@ def lint_corpus(root: Path, cfg: Config) -> CorpusLint:
 
 
 def lint_docs(
-    root: Path, cfg: Config, docs: list[Document], chosen: Callable[[str], bool] = lambda _: True
+    root: Path,
+    cfg: Config,
+    docs: list[Document],
+    chosen: Callable[[str], bool] = lambda _: True,
+    scanned: list[RfdFile] | None = None,
+    cache: LintCache | None = None,
 ) -> list[Finding]:
-    """The findings of the RFDs of ``docs`` whose path is ``chosen``, in file order."""
-    files = {f.path: f for f in discovery.scan(root, cfg)}
+    """The findings of the RFDs of ``docs`` whose path is ``chosen``, in file order
+    (``scanned``: the RFD files, when the caller has scanned them; ``cache``: what the last
+    run found, :mod:`bot.lifecycle.lint_cache`)."""
+    files = {f.path: f for f in (discovery.scan(root, cfg) if scanned is None else scanned)}
     by_id = {f.rfd_id: d for d in docs if (f := files.get(d.path)) is not None}
     known = {rfd_id: d.status for rfd_id, d in by_id.items()}
     settings = LintSettings.of(cfg.lint)
     corpus = DocsCorpus(root, by_id)
-    return [
-        finding
-        for doc in docs
-        if chosen(doc.path)
-        for finding in lint_document(
-            doc, known=known, file=files.get(doc.path), settings=settings, corpus=corpus
-        )
-    ]
+    kept = LintCache(None) if cache is None else cache
+    found: list[Finding] = []
+    for doc in docs:
+        if not chosen(doc.path):
+            continue
+        file = files.get(doc.path)
+        own = kept.own_findings(doc, partial(own_findings, doc, file=file, settings=settings))
+        linked = linked_findings(doc, known=known, file=file, corpus=corpus)
+        found += combined(own, linked, settings)
+    return found
 
 
 def keys(done: CorpusLint) -> list[FindingKey]:

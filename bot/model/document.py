@@ -18,10 +18,11 @@ from bot.model.markdown import (
     Heading,
     LazyMask,
     LineKind,
+    headings_of,
     iter_headings,
-    iter_kinds,
+    kinds_of,
     normalize_title,
-    section_end,
+    section_ends,
     split_lines,
 )
 from bot.model.status import Status
@@ -171,21 +172,22 @@ class Document:
     @cached_property
     def kinds(self) -> tuple[LineKind, ...]:
         """What each line is (text, fenced code, comment), worked out once for every check."""
-        return tuple(iter_kinds(self.lines))
+        return kinds_of(self.text, self.lines)
 
     @cached_property
     def headings(self) -> tuple[Heading, ...]:
         """Every heading outside code blocks and comments, the title's included."""
-        return tuple(iter_headings(self.lines, [k is not LineKind.TEXT for k in self.kinds]))
+        return tuple(headings_of(self.text, self.lines, self.kinds))
 
     @cached_property
     def sections(self) -> tuple[Section, ...]:
         """Every ``##`` (and deeper) section after the title, in order; computed on first
         use, so listing many RFDs reads only their headers."""
-        found, total = list(self.headings), len(self.lines)
+        found = self.headings
+        ends = section_ends(found, len(self.lines))
         return tuple(
-            Section(h.title, h.level, h.index + 1, h.index + 1, section_end(found, pos, total))
-            for pos, h in enumerate(found)
+            Section(h.title, h.level, h.index + 1, h.index + 1, end)
+            for h, end in zip(found, ends, strict=True)
             if h.level >= 2 and h.index >= self.heading_line
         )
 

@@ -147,6 +147,7 @@ def _closes_fence(line: str, fence: str) -> bool:
     )
 
 
+@lru_cache(maxsize=4096)  # "## Summary", "## Motivation"…: the same lines in every RFD
 def parse_heading(line: str) -> tuple[int, str] | None:
     """``"## Summary"`` → ``(2, "Summary")``; None when the line is no heading."""
     match = _HEADING_RE.match(content(line).lstrip("\ufeff"))  # a byte-order mark
@@ -169,6 +170,32 @@ def headings(lines: Sequence[str], mask: Mask | None = None) -> list[Heading]:
     return list(iter_headings(lines, mask))
 
 
+_MAY_START_HEADING = re.compile(r"^[ ]*[#\ufeff]", re.MULTILINE)  # iter_headings' first test
+_OPAQUE_OPENERS = ("```", "~~~", "<!--")
+"""Every fence and comment opening holds one of these: a text without any is all text."""
+
+
+def kinds_of(text: str, lines: Sequence[str]) -> tuple[LineKind, ...]:
+    """``iter_kinds(lines)`` of ``lines = split_lines(text)``, at once when ``text`` can hold
+    no code block, comment or front matter (most RFDs' lines are all text)."""
+    if text.startswith("---") or any(opener in text for opener in _OPAQUE_OPENERS):
+        return tuple(iter_kinds(lines))
+    return (LineKind.TEXT,) * len(lines)
+
+
+def headings_of(text: str, lines: Sequence[str], kinds: Sequence[LineKind]) -> list[Heading]:
+    """``iter_headings`` of ``lines = split_lines(text)`` outside code and comments (their
+    ``kinds``), looking only at the lines a heading can start (found by one search)."""
+    found: list[Heading] = []
+    index = at = 0
+    for match in _MAY_START_HEADING.finditer(text):
+        index += text.count("\n", at, match.start())
+        at = match.start()
+        if kinds[index] is LineKind.TEXT and (parsed := parse_heading(lines[index])):
+            found.append(Heading(parsed[0], parsed[1], index))
+    return found
+
+
 def section_end(found: list[Heading], position: int, total: int) -> int:
     """0-based index (exclusive) where the section of ``found[position]`` ends."""
     level = found[position].level
@@ -176,6 +203,18 @@ def section_end(found: list[Heading], position: int, total: int) -> int:
         if heading.level <= level:
             return heading.index
     return total
+
+
+def section_ends(found: Sequence[Heading], total: int) -> list[int]:
+    """:func:`section_end` of every heading of ``found``, in one pass: a heading ends the
+    open sections of its level and deeper (the open ones' levels rise, so they are on top)."""
+    ends = [total] * len(found)
+    open_sections: list[int] = []
+    for position, heading in enumerate(found):
+        while open_sections and found[open_sections[-1]].level >= heading.level:
+            ends[open_sections.pop()] = heading.index
+        open_sections.append(position)
+    return ends
 
 
 @lru_cache(maxsize=4096)  # the same keys and titles, in every RFD a command reads

@@ -23,7 +23,7 @@ import os
 import re
 import socket
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -146,14 +146,20 @@ def phase_files(folder: Path) -> dict[str, Path]:
     When ``01.md`` and ``1.md`` both exist, ``1.md`` wins.
     """
     try:
-        entries = sorted(e.name for e in os.scandir(folder) if e.is_file())
+        names = [e.name for e in os.scandir(folder) if e.is_file()]
     except (FileNotFoundError, NotADirectoryError):
         return {}
-    found: dict[str, Path] = {}
-    for name in entries:
+    return {key: folder / name for key, name in phase_names(names).items()}
+
+
+def phase_names(names: Iterable[str]) -> dict[str, str]:
+    """The file names of ``names`` that are phase summaries, by phase key (as
+    :func:`phase_files`: ``1.md`` wins over ``01.md``)."""
+    found: dict[str, str] = {}
+    for name in sorted(names):
         key = file_key(name)
         if key is not None and (key not in found or name == f"{key}.md"):
-            found[key] = folder / name
+            found[key] = name
     return found
 
 
@@ -283,14 +289,25 @@ class StateFiles:
 
     def _read(self, path: Path) -> str | None:
         try:
-            return path.read_text(encoding="utf-8")
+            with open(path, "rb") as handle:
+                data = handle.read()
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
             return None
-        except UnicodeDecodeError as exc:
-            hint = "save it as UTF-8, or delete it to start that step over"
-            raise ParseError("is not UTF-8 text", path=self.show(path), hint=hint) from exc
         except OSError as exc:
             raise ParseError(f"cannot be read: {exc.strerror}", path=self.show(path)) from exc
+        return self.decode(data, path)
+
+    def decode(self, data: bytes, path: Path | str) -> str:
+        """The text of a state file read as bytes, as a text-mode read gives it (UTF-8, line
+        endings made ``\\n``); ParseError naming ``path`` (shown as it is when a string)
+        when it is not UTF-8."""
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            hint = "save it as UTF-8, or delete it to start that step over"
+            shown = path if isinstance(path, str) else self.show(path)
+            raise ParseError("is not UTF-8 text", path=shown, hint=hint) from exc
+        return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 STALE_SECONDS = 6 * 3600

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Literal, TypeVar
@@ -45,6 +45,7 @@ from bot.state.files import (
     headline,
     numbered,
     phase_files,
+    phase_names,
     select,
     state_key,
 )
@@ -200,9 +201,9 @@ class StateStore(StateFiles):
         """Positions (1-based) of the phases of ``phases`` that have a summary."""
         return phase_ids.done(phases, self.phase_files(rfd_id))
 
-    def validate(self, rfd_id: Key) -> list[RfdError]:
+    def validate(self, rfd_id: Key, run: Checks | None = None) -> list[RfdError]:
         """Typed errors (with the user's alternatives) about this RFD's state files."""
-        return validate(self, rfd_id)
+        return validate(self, rfd_id, run)
 
     def move(self, old: Key, new: Key) -> Path | None:
         """Move a draft's state to its new id (None when it had none); refuses to merge."""
@@ -274,82 +275,201 @@ def fixes(key: str, name: str) -> tuple[str, ...]:
     return (f"fix {name} by hand", f"delete {name} to start that step over")
 
 
-def validate(store: StateStore, rfd_id: Key) -> list[RfdError]:
+Survey = tuple[list[str], list[int]]
+"""What a check of a state directory looked at: each entry's path in it (``""`` the
+directory itself, listed before its names; a file before it is read) and, five ints each,
+its mode, size, modification and change times and inode."""
+Checks = Callable[[str, Path, Callable[[], tuple[list[RfdError], Survey | None]]], list[RfdError]]
+"""How a state directory's checks run: ``(its name, the directory, checks) -> errors``, the
+checks giving their survey too (``rfd lint`` passes its cache,
+:meth:`bot.lifecycle.lint_cache.LintCache.state_errors`)."""
+
+
+def validate(store: StateStore, rfd_id: Key, run: Checks | None = None) -> list[RfdError]:
     """Everything wrong with the state of ``rfd_id`` (empty when all is well or none exists)."""
-    key = state_key(rfd_id)
-    folder = store.dir(key)
-    if not folder.exists():
-        return []
+    key, name = state_key(rfd_id), store.key(rfd_id)  # the id's own, the directory's
+    folder = store.base / name
     if not folder.is_dir():
+        if not folder.exists():
+            return []
         move = "move the file away; the directory is created again when needed"
         return [
             InvalidStructure("should be a directory", path=store.show(folder), alternatives=(move,))
         ]
-    errors = _shape_errors(store, folder)
-    errors += _read_errors(key, DECISIONS, lambda: store.read_decisions(key))
-    errors += _read_errors(key, EXPLORE, lambda: store.read_explore(key))
-    errors += _read_errors(key, CONSENSUS, lambda: store.read_consensus(key))
-    errors += _review_names(store, key) + _secrets(store, folder)
+    if run is None:
+        return _errors(store, key, folder, Snapshot(store, folder))
+    return run(name, folder, lambda: _surveyed(store, key, folder))
+
+
+def _surveyed(store: StateStore, key: str, folder: Path) -> tuple[list[RfdError], Survey | None]:
+    seen = Snapshot(store, folder, survey=True)
+    return _errors(store, key, folder, seen), seen.survey
+
+
+def _errors(store: StateStore, key: str, folder: Path, seen: Snapshot) -> list[RfdError]:
+    """The checks of the files of the state directory ``folder``."""
+    errors = _shape_errors(store, folder, seen.kinds())
+    errors += _read_errors(key, DECISIONS, lambda: seen.parsed(DECISIONS, decisions_md.parse))
+    errors += _read_errors(key, EXPLORE, lambda: seen.text(EXPLORE))
+    errors += _read_errors(key, CONSENSUS, lambda: seen.parsed(CONSENSUS, consensus_json.loads))
+    errors += _review_names(store, folder, seen) + _secrets(store, folder, seen)
     try:
-        plan = store.read_plan(key)
+        plan = seen.parsed(PLAN, plan_json.loads)
     except RfdError as exc:
         return [*errors, _with_fixes(exc, fixes(key, PLAN))]
-    return errors + _phase_errors(store, key, plan)
+    return errors + _phase_errors(store, key, folder, plan, seen.phases())
+
+
+class Snapshot:
+    """One walk of a state directory for :func:`validate`: every regular file read once
+    (the credential scan needs them all; the parsed ones come from the same bytes), every
+    directory listed once.  Symbolic links are neither followed nor read (as the
+    credential scan always did); when the directory holds one, the other reads fall back
+    to the paths themselves, which follow it as the store's own reads do.
+
+    With ``survey``, each entry's ``stat`` is noted as the walk meets it (a file's from
+    its open descriptor, before it is read): :data:`Survey`, None when a link is there."""
+
+    def __init__(self, store: StateFiles, folder: Path, survey: bool = False) -> None:
+        self.store, self.folder = store, folder
+        self.shown = store.show(folder)
+        self.listed: dict[tuple[str, ...], list[os.DirEntry[str]]] = {}
+        self.data: dict[tuple[str, ...], bytes] = {}
+        self.survey: Survey | None = ([], []) if survey else None
+        self.plain = self._walk(str(folder), ())
+        if not self.plain:
+            self.survey = None
+
+    def _walk(self, top: str, parts: tuple[str, ...]) -> bool:
+        here = os.path.join(top, *parts)
+        self._note(parts, None, here)
+        with os.scandir(here) as entries:
+            listed = self.listed[parts] = list(entries)
+        plain = True
+        for entry in listed:
+            if entry.is_symlink():
+                plain = False
+            elif entry.is_dir():
+                plain = self._walk(top, (*parts, entry.name)) and plain
+            elif entry.is_file():
+                self.data[(*parts, entry.name)] = self._read((*parts, entry.name), entry.path)
+            else:
+                self._note((*parts, entry.name), entry.stat(follow_symlinks=False))
+        return plain
+
+    def _read(self, parts: tuple[str, ...], path: str) -> bytes:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            self._note(parts, os.fstat(fd))
+            return read_all(fd)
+        finally:
+            os.close(fd)
+
+    def _note(self, parts: tuple[str, ...], st: os.stat_result | None, path: str = "") -> None:
+        if self.survey is None:
+            return
+        st = os.stat(path, follow_symlinks=False) if st is None else st
+        self.survey[0].append("/".join(parts))
+        self.survey[1].extend((st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
+
+    def kinds(self) -> dict[str, bool]:
+        """The directory's entries: whether each is a directory (links followed)."""
+        return {entry.name: entry.is_dir() for entry in self.listed[()]}
+
+    def text(self, name: str) -> str | None:
+        """The text of the file ``name`` (None: absent or a directory), as the store reads it."""
+        if not self.plain:
+            return self.store._read(self.folder / name)
+        data = self.data.get((name,))
+        return None if data is None else self.store.decode(data, self.show(name))
+
+    def parsed(self, name: str, parse: Callable[[str, str], _T]) -> _T | None:
+        text = self.text(name)
+        return None if text is None else parse(text, self.show(name))
+
+    def show(self, *parts: str) -> str:
+        """A path of the directory as the user knows it (no Path made per file)."""
+        return "/".join((self.shown, *parts))
+
+    def names(self, sub: str) -> list[str] | None:
+        """The names in the directory ``sub``, sorted (None when it is no directory)."""
+        if not self.plain:
+            try:
+                return sorted(os.listdir(self.folder / sub))
+            except OSError:  # no such directory (or a file in its place: a shape error)
+                return None
+        listed = self.listed.get((sub,))
+        return None if listed is None else sorted(entry.name for entry in listed)
+
+    def phases(self) -> dict[str, str]:
+        """The phase summaries' file names by phase key (:func:`phase_names`)."""
+        if not self.plain:
+            return {key: path.name for key, path in phase_files(self.folder / PHASES).items()}
+        listed = self.listed.get((PHASES,), ())
+        return phase_names(entry.name for entry in listed if entry.is_file())
 
 
 def orphans(store: StateStore, base: Path, owned: set[str]) -> list[RfdError]:
     """State directories under ``base`` that belong to no RFD (``owned``: the directory
     names of the RFDs there are); the shared areas (``.forge``) are not state of an RFD."""
-    if not base.is_dir():
+    try:
+        with os.scandir(base) as entries:  # a stat only for the names no RFD owns
+            names = [e.name for e in entries if e.name not in owned and e.is_dir()]
+    except (FileNotFoundError, NotADirectoryError):
         return []
     return [
         FileNotFound(
-            f"state for RFD {entry.name}, which has no RFD file",
-            path=store.show(entry),
+            f"state for RFD {name}, which has no RFD file",
+            path=store.show(base / name),
             alternatives=(
-                f"remove {store.show(entry)}",
+                f"remove {store.show(base / name)}",
                 "if the RFD was renumbered, move it to the new id (`git mv`)",
             ),
         )
-        for entry in sorted(base.iterdir())
-        if entry.is_dir() and not entry.name.startswith(".") and entry.name not in owned
+        for name in sorted(names)
+        if not name.startswith(".")
     ]
 
 
-def _review_names(store: StateStore, key: str) -> list[RfdError]:
+def read_all(fd: int, chunk: int = 65536) -> bytes:
+    """The rest of an open file: ``os.read`` until the end (``open()`` builds a buffered
+    reader and asks whether the file is a terminal: 2.3× the time for a small file)."""
+    parts = []
+    while data := os.read(fd, chunk):
+        parts.append(data)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
+def _review_names(store: StateStore, folder: Path, seen: Snapshot) -> list[RfdError]:
     errors: list[RfdError] = []
     for name in (REVIEWS, IMPL_REVIEWS):
-        folder = store.path(key, name)
-        try:
-            names = sorted(os.listdir(folder))
-        except OSError:  # no such directory (or a file in its place: a shape error)
-            continue
+        names = seen.names(name)
         errors += [
             InvalidStructure(
                 f"review file {n!r} is not named by its unix timestamp",
-                path=store.show(folder / n),
+                path=seen.show(name, n),
                 alternatives=(f"rename it to {name}/<seconds since 1970>.md",),
             )
-            for n in names
+            for n in names or ()
             if n.endswith(".md") and not _REVIEW_NAME.match(n)  # a review the store ignores
         ]
     return errors
 
 
-def _secrets(store: StateStore, folder: Path) -> list[RfdError]:
+def _secrets(store: StateStore, folder: Path, seen: Snapshot) -> list[RfdError]:
     """A line of a state file that looks like a credential (named by kind, never quoted)."""
-    from bot.core.secret_shapes import find
+    from bot.core.secret_shapes import find, may_hold
 
+    if not may_hold(b"\n".join(seen.data.values()).decode("utf-8", "surrogateescape")):
+        return []  # one search of the whole directory: most hold nothing secret-ish
     errors: list[RfdError] = []
-    for parts in sorted(_files(str(folder))):
-        path = os.path.join(folder, *parts)
-        with open(path, "rb") as handle:  # read() sizes its buffer by the file; read(n) by n
-            text = handle.read()[:MAX_SCAN].decode("utf-8", "surrogateescape")
+    for parts in sorted(seen.data):
+        text = seen.data[parts][:MAX_SCAN].decode("utf-8", "surrogateescape")
         lines = {text.count("\n", 0, s.start) + 1: s.kind for s in find(text)}
         errors += [
             ValidationError(
                 f"looks like {kind}",
-                path=store.show(Path(path)),
+                path=seen.show(*parts),
                 line=line,
                 alternatives=(
                     "remove it (state files are committed and pushed); revoke it if it ever "
@@ -361,16 +481,6 @@ def _secrets(store: StateStore, folder: Path) -> list[RfdError]:
     return errors
 
 
-def _files(folder: str, parts: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
-    """The regular files under ``folder`` as path parts (links neither listed nor followed)."""
-    with os.scandir(os.path.join(folder, *parts)) as entries:
-        for entry in entries:
-            if entry.is_file(follow_symlinks=False):
-                yield (*parts, entry.name)
-            elif entry.is_dir(follow_symlinks=False):
-                yield from _files(folder, (*parts, entry.name))
-
-
 def _read_errors(key: str, name: str, read: Callable[[], object]) -> list[RfdError]:
     try:
         read()
@@ -379,13 +489,13 @@ def _read_errors(key: str, name: str, read: Callable[[], object]) -> list[RfdErr
     return []
 
 
-def _shape_errors(store: StateStore, folder: Path) -> list[RfdError]:
-    with os.scandir(folder) as entries:  # one read of the directory, not a stat per name
-        is_dir = {entry.name: entry.is_dir() for entry in entries}
+def _shape_errors(store: StateStore, folder: Path, is_dir: dict[str, bool]) -> list[RfdError]:
     errors: list[RfdError] = []
     for name, want_dir in _SHAPE:
+        if name not in is_dir or is_dir[name] == want_dir:
+            continue
         path = folder / name
-        if name in is_dir and is_dir[name] != want_dir and path.exists():  # not a dead link
+        if path.exists():  # not a dead link
             kind = "a directory" if want_dir else "a file"
             alternatives = (f"rename it and put {kind} named {name} in its place",)
             errors.append(
@@ -397,9 +507,12 @@ def _shape_errors(store: StateStore, folder: Path) -> list[RfdError]:
 
 
 def _phase_errors(
-    store: StateStore, key: str, plan: tuple[PlanPhase, ...] | None
+    store: StateStore,
+    key: str,
+    folder: Path,
+    plan: tuple[PlanPhase, ...] | None,
+    summaries: dict[str, str],
 ) -> list[RfdError]:
-    summaries = store.phase_files(key)
     if plan is None and summaries:
         n = len(summaries)
         exist = "exists" if n == 1 else "exist"
@@ -408,13 +521,11 @@ def _phase_errors(
             f"re-run `rfd accept {key}` to write plan.json",
             f"delete {PHASES}/ if those summaries are stale",
         )
-        return [
-            FileNotFound(message, path=store.show(store.path(key, PLAN)), alternatives=alternatives)
-        ]
+        return [FileNotFound(message, path=store.show(folder / PLAN), alternatives=alternatives)]
     phases = plan or ()
     return [
-        _past_end(store.show(path), name, phase_ids.labels(phases))
-        for name, path in summaries.items()
+        _past_end(store.show(folder / PHASES / file), name, phase_ids.labels(phases))
+        for name, file in summaries.items()
         if phase_ids.position(phases, name) is None
     ]
 

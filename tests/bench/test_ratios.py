@@ -70,16 +70,36 @@ def cli(repo: Path, env: dict[str, str], *argv: str) -> Run:
     return lambda: run_once([sys.executable, "-c", CLI, "-C", str(repo), *argv], repo, env)
 
 
+def first_lint(repo: Path, env: dict[str, str]) -> Run:
+    """``rfd lint`` with no kept results yet (the cache removed before each run, untimed)."""
+    lint = cli(repo, env, "lint")
+
+    def once() -> tuple[float, float]:
+        (repo / ".git" / "rfd-bot" / "lint-cache.json").unlink(missing_ok=True)
+        return lint()
+
+    return once
+
+
 def test_lint_against_list_and_its_growth(tmp_path: Path) -> None:
+    """``rfd lint`` as a user runs it again (its results kept from the last run, checking
+    what changed), from cold (``--no-cache``: every file read and checked) and on its
+    first run (checking everything and keeping it), each against ``rfd list``."""
     env = environment(tmp_path)
     repos = {n: make_repo(tmp_path / f"r{n}", n) for n in (2000, 10000)}
     print(f"\n{HEADER}")
     for n, repo in repos.items():
         found = ratios(cli(repo, env, "lint"), cli(repo, env, "list"))
-        print(row(f"`rfd lint` vs `rfd list`, {n:,} RFDs", found))
+        print(row(f"`rfd lint` (results kept) vs `rfd list`, {n:,} RFDs", found))
+        found = ratios(cli(repo, env, "lint", "--no-cache"), cli(repo, env, "list"))
+        print(row(f"`rfd lint --no-cache` vs `rfd list`, {n:,} RFDs", found))
     big, small = repos[10000], repos[2000]
+    found = ratios(first_lint(small, env), cli(small, env, "list"), runs=3)
+    print(row("`rfd lint`, first run (nothing kept yet) vs `rfd list`, 2,000 RFDs", found))
     growth = ratios(cli(big, env, "lint"), cli(small, env, "lint"), runs=3)
-    print(row("`rfd lint`, 10,000 vs 2,000 RFDs (linear: 5×)", growth))
+    print(row("`rfd lint` (results kept), 10,000 vs 2,000 RFDs (linear: 5×)", growth))
+    growth = ratios(cli(big, env, "lint", "--no-cache"), cli(small, env, "lint", "--no-cache"), 3)
+    print(row("`rfd lint --no-cache`, 10,000 vs 2,000 RFDs (linear: 5×)", growth))
 
 
 def action_install_step() -> list[str]:

@@ -8,6 +8,7 @@ timeline by the design renderer (``github-render``: GitHub's CSS, task lists, me
     cd <github-render> && node render.mjs /tmp/spec.json html
     OUT=<repo>/.github/images ./shoot.sh bot-on-a-pr 830
     OUT=<repo>/.github/images ./shoot.sh bot-implementing 740
+    OUT=<repo>/.github/images ./shoot.sh finish-in-last-phase 1100
     for n in 1-discussion 2-concern 3-accepted 4-merged 5-phase 6-finished; do
       OUT=<repo>/.github/images ./shoot.sh lifecycle-$n 900; done
 
@@ -75,6 +76,13 @@ def pages() -> list[dict[str, object]]:
         person("/rfd done", "👀 1", "🚀 1"),
         {"md": body("done-issue-opened")},
     ]
+    last_phase = [  # [implement] finish_in_last_phase (tests/test_github_finish_phase.py)
+        {"md": body("finish-phase-tracking"), "verb": "opened this issue", "when": "last week"},
+        person("/rfd implement", "👀 1", "🚀 1"),
+        {"md": body("finish-phase-opened"), "edited": True},
+        person("/rfd status"),
+        {"md": body("finish-phase-status")},
+    ]
     for name, items in (("5-phase", phase), ("6-finished", finished)):
         lifecycle.append(
             {
@@ -93,6 +101,13 @@ def pages() -> list[dict[str, object]]:
             "number": 2,
             "state": "open",
             "items": on_pr,
+        },
+        {
+            "name": "finish-in-last-phase",
+            "title": TITLE,
+            "number": 12,
+            "state": "open",
+            "items": last_phase,
         },
         {
             "name": "bot-implementing",

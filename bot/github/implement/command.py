@@ -138,6 +138,7 @@ def _labels(plan: Sequence[Any]) -> str:
 
 if TYPE_CHECKING:
     from bot.agent.implementation.run import ImplementResult
+    from bot.github.finish import Finished
     from bot.lifecycle.workspace import Workspace
 
 
@@ -250,14 +251,16 @@ def _run(ctx: Context, command: Command, position: int, facts: dict[str, Any], k
     progress = _progress(ctx, key, facts, comment)
     try:
         result, checked = _implement(ctx, command, position, facts, progress)
-        closes = _finish(ctx, facts, result.failed)
+        finished = _finish(ctx, facts, result.failed)
+        closes = finished.pr_body() if finished else ""
         url = _open_pull(ctx, facts, (result.summary, bool(result.failed)), checked, closes)
     except Exception as exc:
         _report(ctx, progress, exc, facts)
         raise
     if not result.failed:
         comment.answers = not checked  # what was not taken is said in a reply
-        return Opened(url, False, progress.done(pr_link(url), result.items), checked)
+        then = finished.next_step(url, facts["label"]) if finished else ""
+        return Opened(url, False, progress.done(pr_link(url), result.items, note=then), checked)
     outcome = f"{pr_link(url)} with {plural(len(result.failed), 'failed item')}"
     return Opened(url, True, progress.done(outcome, result.items, NOT_RECORDED), checked)
 
@@ -281,11 +284,11 @@ def _report(ctx: Context, progress: Progress, exc: Exception, facts: dict[str, A
         ctx.summary.problem(again)
 
 
-def _finish(ctx: Context, facts: dict[str, Any], failed: Sequence[object]) -> str:
+def _finish(ctx: Context, facts: dict[str, Any], failed: Sequence[object]) -> Finished | None:
     """The last phase marks the RFD Implemented too, when the configuration says so
-    (:mod:`bot.github.finish`): what the pull request's body adds."""
+    (:mod:`bot.github.finish`)."""
     if failed or not ctx.commits:
-        return ""
+        return None
     from bot.github.finish import finish_with_phase
 
     return finish_with_phase(ctx, facts["rid"], facts["branch"], ctx.commits[-1])

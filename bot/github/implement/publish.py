@@ -97,13 +97,15 @@ def _publish(ctx: Context, handed: Handed, facts: dict[str, Any], commit: str) -
         f"phase {handed.label} of RFD {handed.rid} pushed to "
         f"`{facts['branch']}`; its pull request not yet opened"
     )
-    closes = "" if handed.failed else finish_with_phase(ctx, handed.rid, facts["branch"], ours)
+    finished = None if handed.failed else finish_with_phase(ctx, handed.rid, facts["branch"], ours)
     base = ctx.delivery.default_branch
-    body = handed.pr_body + closes
+    body = handed.pr_body + (finished.pr_body() if finished else "")
     number, url = ctx.api.create_pull(facts["pr_title"], facts["branch"], base, body)
     ws = open_workspace(ctx, ctx.root)
     link_pull(ws, handed.rid, facts["position"], (number, url))
     shown = (OPENED_FAILED if handed.failed else OPENED).format(**facts, pr=pr_link(url))
+    if finished is not None:  # its merge is the last step: the comment says so
+        shown += "\n\n" + finished.next_step(url, facts["label"])
     said = handed.reply.replace(URL, url)  # empty: the phase's comment is the answer
     PhaseComment(ctx, f"{handed.rid}-{handed.label}", answers=not said)(shown)
     tracking = ws.document(handed.rid).tracking_issue if handed.failed else None

@@ -186,6 +186,21 @@ def permission(login: str, role: str, legacy: str | None = None) -> dict[str, An
     return out
 
 
+def collaborator(login: str, role: str) -> dict[str, Any]:
+    """One item of ``GET /collaborators``: the OpenAPI example as ``login`` with ``role``."""
+    out = example("collaborator-items")[0]
+    out.update(user(login, 3000 + len(login)))
+    out.update(role_name=role)
+    out["permissions"] = {
+        "admin": role == "admin",
+        "maintain": role in ("admin", "maintain"),
+        "push": role in ("admin", "maintain", "write"),
+        "triage": role != "read",
+        "pull": True,
+    }
+    return out
+
+
 def pull_review(rid: int, number: int, body: str, commit: str) -> dict[str, Any]:
     """A review the bot submitted (``event: COMMENT``) on PR ``number``."""
     text = json.dumps(example("pull-request-review"))
@@ -334,3 +349,17 @@ def pull_item(
     out["base"].update(ref="main", label=f"{REPO.split('/')[0]}:main")
     out["base"]["repo"]["full_name"] = REPO
     return out
+
+
+COLLABORATORS = call(
+    "GET",
+    "/collaborators",
+    query="permission=push&per_page=100",
+    reply=[
+        collaborator("Codertocat", "admin"),
+        collaborator("hubot", "write"),
+        collaborator("mona", "maintain"),
+    ],
+)
+"""Who may act on the repository (write access or more), read once by a run that writes the
+status comment: its Who may line and a concern's maintainers name them."""

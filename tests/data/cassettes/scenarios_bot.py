@@ -9,6 +9,7 @@ from urllib.parse import quote
 
 from gh_data import (
     API,
+    COLLABORATORS,
     NOT_FOUND,
     REPO,
     call,
@@ -117,9 +118,15 @@ def status_comment(cid: int = 950) -> dict[str, object]:
     return comment(cid, 2, body("status-opened"))
 
 
+def open_pull_lookup(branch: str) -> str:
+    """The query that looks for the open pull request from ``branch``."""
+    return f"state=open&head=Codertocat%3A{branch.replace('/', '%2F')}"
+
+
 S = "test_github_status_comment/"
 CASSETTES = {
     S + "test_opened_posts_one_status_comment": [
+        COLLABORATORS,
         FILES,
         NO_COMMENTS,
         call(
@@ -131,7 +138,40 @@ CASSETTES = {
         ),
         *labelled(2, DISCUSSION, new=True),  # the first PR to use the label creates it
     ],
+    S + "test_the_status_comment_says_which_commit_it_is_for_as_a_link": [
+        COLLABORATORS,
+        FILES,
+        NO_COMMENTS,
+        call(
+            "POST",
+            "/issues/2/comments",
+            body={"body": body("status-opened")},
+            status=201,
+            reply=status_comment(),
+        ),
+        *labelled(2, DISCUSSION, new=True),
+    ],
+    S + "test_who_may_is_described_when_github_lists_no_collaborators": [
+        call(  # the token may not see them: 404, as GitHub documents it (a 403 reads the same)
+            "GET",
+            "/collaborators",
+            query="permission=push&per_page=100",
+            status=404,
+            reply=NOT_FOUND,
+        ),
+        FILES,
+        NO_COMMENTS,
+        call(
+            "POST",
+            "/issues/2/comments",
+            body={"body": body("status-opened-unnamed")},
+            status=201,
+            reply=comment(950, 2, body("status-opened-unnamed")),
+        ),
+        *labelled(2, DISCUSSION, new=True),
+    ],
     S + "test_redelivered_opened_writes_nothing": [
+        COLLABORATORS,
         FILES,
         call("GET", "/issues/2/comments", query="per_page=100", reply=[status_comment()]),
     ],
@@ -167,6 +207,7 @@ def review_comment(cid: int = 951) -> dict[str, object]:
 
 CASSETTES |= {
     R + "test_review_is_committed_posted_and_label_removed": [
+        COLLABORATORS,
         ADMIN,
         FILES,
         STATUS_ONLY,
@@ -220,6 +261,7 @@ CASSETTES |= {
         UNLABEL,
     ],
     R + "test_fork_without_key_posts_but_does_not_commit": [
+        COLLABORATORS,
         ADMIN,
         FILES,
         STATUS_ONLY,
@@ -337,6 +379,7 @@ OPEN_TRACKING_ON_MAIN = call(  # an accepted RFD on the default branch that has 
 )
 CASSETTES |= {
     C + "test_status": [  # the status comment is current: refreshed without a write
+        COLLABORATORS,
         call("GET", "/issues/2/comments", query="per_page=100", reply=[STATUS_SLASH]),
         PULL,
         SLASH_FILES,
@@ -344,6 +387,7 @@ CASSETTES |= {
     ],
     C + "test_help": [NO_COMMENTS, reply("slash-help")],
     C + "test_review": [
+        COLLABORATORS,
         NO_COMMENTS,
         perm("Codertocat", "admin"),
         react("eyes"),
@@ -360,6 +404,7 @@ CASSETTES |= {
         react("rocket"),  # the review and the status comment answer: no reply
     ],
     C + "test_dismiss_all": [
+        COLLABORATORS,
         NO_COMMENTS,
         rockets(),
         perm("Codertocat", "admin"),
@@ -370,6 +415,7 @@ CASSETTES |= {
         react("rocket"),
     ],
     C + "test_dismiss_by_number_keeps_the_others": [
+        COLLABORATORS,
         NO_COMMENTS,
         rockets(),
         perm("Codertocat", "admin"),
@@ -380,6 +426,7 @@ CASSETTES |= {
         react("rocket"),
     ],
     C + "test_accept_by_a_maintainer": [
+        COLLABORATORS,
         NO_COMMENTS,
         perm("hubot", "maintain"),
         react("eyes"),
@@ -453,6 +500,7 @@ CASSETTES |= {
     ],
     C + "test_status_on_a_tracking_issue": [
         call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+        call("GET", "/pulls", query=open_pull_lookup("rfd/045-phase-1"), reply=[]),
         reply("slash-status-issue", number=12),
     ],
 }
@@ -497,6 +545,7 @@ A = "test_github_accept_label/"
 UNLABEL_ACCEPT = call("DELETE", "/issues/2/labels/rfd%3Aaccept", reply=[])
 CASSETTES |= {
     A + "test_accept_commits_once_and_opens_the_tracking_issue": [
+        COLLABORATORS,
         perm("hubot", "maintain"),
         FILES,
         COMMITS,
@@ -552,6 +601,7 @@ OLD = "f95f852bd8fca8fcc58a9a2d6c842781e32a215e"
 OLD_REVIEW_COMMENT = comment(940, 2, body("review-old"))
 CASSETTES |= {
     S + "test_synchronize_marks_older_reviews_and_survives_a_502": [
+        COLLABORATORS,
         call(
             "GET",
             "/pulls/2/files",
@@ -600,6 +650,7 @@ CASSETTES |= {
         reply("slash-implement-no-key", number=12),
     ],
     C + "test_done_on_a_pr_commits_the_status_and_leaves_the_issue_to_the_merge": [
+        COLLABORATORS,
         NO_COMMENTS,
         perm("Codertocat", "admin"),
         react("eyes"),
@@ -625,6 +676,7 @@ CASSETTES |= {
 }
 
 CASSETTES[S + "test_lint_findings_become_annotations"] = [
+    COLLABORATORS,
     FILES,
     NO_COMMENTS,
     call(
@@ -638,6 +690,7 @@ CASSETTES[S + "test_lint_findings_become_annotations"] = [
 ]
 
 CASSETTES[C + "test_refine_commits_the_refined_rfd"] = [
+    COLLABORATORS,
     NO_COMMENTS,
     rockets(),
     perm("Codertocat", "admin"),
@@ -759,6 +812,7 @@ def comments_of(number: int, *found: dict[str, object]) -> dict[str, object]:
 STATUS_OLD = body("status-opened").replace(HEAD[:12], OLD[:12]).replace(HEAD, OLD)
 CASSETTES |= {
     S + "test_reopened_edits_the_status_comment_in_place": [
+        COLLABORATORS,
         FILES,
         call(
             "GET", "/issues/2/comments", query="per_page=100", reply=[comment(950, 2, STATUS_OLD)]
@@ -772,6 +826,7 @@ CASSETTES |= {
         *labelled(2, DISCUSSION),
     ],
     S + "test_reopened_with_a_current_status_comment_writes_nothing": [
+        COLLABORATORS,
         FILES,
         call("GET", "/issues/2/comments", query="per_page=100", reply=[status_comment()]),
     ],
@@ -779,6 +834,7 @@ CASSETTES |= {
 
 CASSETTES |= {
     G + "test_stale_label_removed_and_status_comments_rebuilt": [
+        COLLABORATORS,
         call(
             "GET",
             "/pulls",
@@ -807,6 +863,7 @@ CASSETTES |= {
         *labelled(3, DISCUSSION),
     ],
     G + "test_second_run_changes_nothing": [
+        COLLABORATORS,
         call(
             "GET",
             "/pulls",
@@ -819,6 +876,7 @@ CASSETTES |= {
         comments_of(3, comment(955, 3, STATUS_3)),
     ],
     G + "test_a_label_applied_minutes_ago_is_left_alone": [
+        COLLABORATORS,
         call(
             "GET",
             "/pulls",
@@ -834,6 +892,7 @@ CASSETTES |= {
 MALLORY = user("mallory", 5100)
 CASSETTES |= {
     S + "test_planted_status_marker_is_ignored": [
+        COLLABORATORS,
         FILES,
         call(
             "GET",
@@ -851,6 +910,7 @@ CASSETTES |= {
         *labelled(2, DISCUSSION),
     ],
     C + "test_planted_reply_marker_does_not_silence_a_command": [
+        COLLABORATORS,
         call(
             "GET",
             "/issues/2/comments",
@@ -912,6 +972,7 @@ FAILED_BEFORE = comment(
     "Nothing was left half-done. Fix the problem above, then re-run the job or repeat the command.",
 )
 CASSETTES[C + "test_rerun_after_a_failure_finishes_the_command"] = [
+    COLLABORATORS,
     call("GET", "/issues/2/comments", query="per_page=100", reply=[FAILED_BEFORE]),
     rockets(),
     perm("Codertocat", "admin"),
@@ -1005,6 +1066,7 @@ CASSETTES[C + "test_implement_reuses_the_pr_a_failed_run_opened"] = [
 # Run as a GitHub App (`bot.login = "rfd-helper[bot]"`): the App's status comment is its own.
 APP_BOT = user("rfd-helper[bot]", 4100, "Bot")
 CASSETTES[S + "test_redelivered_opened_as_an_app_writes_nothing"] = [
+    COLLABORATORS,
     FILES,
     call(
         "GET",
@@ -1050,6 +1112,7 @@ CASSETTES[R + "test_label_applied_again_on_a_reviewed_pr_is_answered"] = [
 REVIEW = {"body": body("review-offline")}
 FAILED_REVIEW = [status_comment(), answered("review-failed-502", 961, AFTER)]
 CASSETTES[R + "test_rerun_after_posting_failed_posts_the_committed_review"] = [
+    COLLABORATORS,
     ADMIN,
     FILES,
     STATUS_ONLY,
@@ -1097,6 +1160,7 @@ CASSETTES[C + "test_refine_whose_status_comment_fails_is_answered_and_not_run_ag
     SLASH_FILES,
     reply("refine-progress-start", cid=965),
     edited("refine-progress-done", 965),
+    COLLABORATORS,
     STATUS_502,
     react("rocket"),
     # the job run again
@@ -1113,6 +1177,7 @@ CASSETTES[C + "test_refine_whose_status_comment_fails_is_answered_and_not_run_ag
 # commit as the PR's head, finds it by its trailer and posts the committed review.
 REVIEWED_HEAD = "cb94cb3376633806c370606a362f10e5cc947791"  # the bot's commit (fixed git dates)
 CASSETTES[C + "test_review_rerun_after_posting_failed_posts_the_committed_review"] = [
+    COLLABORATORS,
     NO_COMMENTS,
     perm("Codertocat", "admin"),
     react("eyes"),
@@ -1176,6 +1241,7 @@ CASSETTES[R + "test_rerun_after_a_failure_past_posting_takes_the_label_off"] = [
 
 # An RFD with a TODO and a plan without phases: the verdict, the major linked, the minor folded.
 CASSETTES[R + "test_findings_lead_with_the_verdict_and_link_the_rfd_lines"] = [
+    COLLABORATORS,
     ADMIN,
     call(
         "GET",
@@ -1234,6 +1300,7 @@ CASSETTES[
 # The configuration was broken on an earlier run (its comment is on the PR), then fixed.
 CONFIG_FIXED = body("config-fixed")
 CASSETTES[S + "test_a_config_error_reported_earlier_is_cleared_once_the_config_reads"] = [
+    COLLABORATORS,
     FILES,
     call(
         "GET",
@@ -1302,6 +1369,7 @@ CASSETTES[C + "test_implement_with_failing_checks_opens_a_pr_that_records_nothin
 
 # /rfd refine whose second pass fails: the first pass is committed, the reviews are kept
 CASSETTES[C + "test_refine_whose_pass_fails_keeps_the_reviews"] = [
+    COLLABORATORS,
     NO_COMMENTS,
     rockets(),
     perm("Codertocat", "admin"),

@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 
 from gh_data import (
     BOT,
+    COLLABORATORS,
     call,
     comment,
     commit_item,
@@ -164,20 +165,22 @@ class Thread:
         return call("GET", "/pulls/2", reply=found)
 
     def dashboard(self, name: str, made: str = "") -> list[Interaction]:
-        """The status comment ``bodies/<name>.md``: posted with the PR's label the first
-        time, edited in place afterwards (the label is already there).  Its leading markers
-        name the bot's commits, ``made`` (this run's) last: the proof that they are the bot's."""
+        """The status comment ``bodies/<name>.md`` (its run lists who may act): posted with
+        the PR's label the first time, edited in place afterwards (the label is already
+        there).  Its leading markers name the bot's commits, ``made`` (this run's) last: the
+        proof that they are the bot's."""
         self.proven += [made] if made else []
         text = with_proofs(body(name), self.proven)
         made = comment(STATUS, 2, text)
         at = next((i for i, c in enumerate(self.comments) if c["id"] == STATUS), None)
         if at is not None:
             self.comments[at] = made
-            return [call("PATCH", f"/issues/comments/{STATUS}", body={"body": text}, reply=made)]
+            edited = call("PATCH", f"/issues/comments/{STATUS}", body={"body": text}, reply=made)
+            return [COLLABORATORS, edited]
         self.comments.append(made)
         self.labels.append(lifecycle_label(DISCUSSION))
         posted = call("POST", "/issues/2/comments", body={"body": text}, status=201, reply=made)
-        return [posted, *labelled(2, DISCUSSION)]
+        return [COLLABORATORS, posted, *labelled(2, DISCUSSION)]
 
     def listed_commits(self) -> Interaction:
         return call(
@@ -369,6 +372,7 @@ CASSETTES |= {
         files(None),
         listed(RUNNING),
         reply("consensus-fcp-labelled", 2101),
+        COLLABORATORS,  # the dashboard names who may act
         call(
             "POST",
             "/issues/2/labels",
@@ -382,9 +386,11 @@ CASSETTES |= {
         files(None),
         listed(RUNNING),
         reply("consensus-fcp-ended", 2102),
+        COLLABORATORS,
         ANNOUNCED_NOW,
     ],
     G + "test_the_end_of_a_final_comment_period_is_announced_once": [
+        COLLABORATORS,
         OPEN_PRS,
         files(None),
         listed(ENDED_ANNOUNCED, comment(2102, 2, body("consensus-fcp-ended"))),
@@ -431,6 +437,7 @@ def forged_ledger() -> list[Interaction]:
     pr.comments.append(RUNNING)
     waiting = comment(STATUS, 2, body("consensus-status-forged"))
     scheduled = [
+        COLLABORATORS,
         OPEN_PRS,
         files(ELAPSED_BLOB),
         pushes(),

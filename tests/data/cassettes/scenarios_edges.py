@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gh_data import call, comment, diff_entry, permission, pull_item
+from gh_data import COLLABORATORS, call, comment, diff_entry, permission, pull_item
 from scenarios_bot import BRANCH, HEAD, OPEN_PULLS_Q, RFD, STATUS_3, body, status_comment
 
 FILES = call("GET", "/pulls/2/files", query="per_page=100&page=1", reply=[diff_entry(RFD)])
@@ -28,6 +28,7 @@ CASSETTES = {
 # reconcile: #2's branch holds a link (refused, said), #3 is rebuilt as usual (current: no write)
 CASSETTES |= {
     L + "test_reconcile_goes_on_past_a_pr_whose_branch_holds_a_link": [
+        COLLABORATORS,
         call(
             "GET",
             "/pulls",

@@ -16,6 +16,7 @@ from scenarios_bot import (
     body,
     labelled,
     lifecycle_label,
+    open_pull_lookup,
     perm,
     react,
     reply,
@@ -70,6 +71,7 @@ CASSETTES = {
         perm("Codertocat", "admin"),
         react("eyes"),
         call("GET", "/pulls", query=LOOKUP, reply=[]),
+        call("GET", "/pulls", query=open_pull_lookup("rfd/045-phase-2"), reply=[]),
         react("confused"),
         reply("done-issue-not-yet", number=12),
     ],
@@ -249,6 +251,49 @@ CASSETTES[
         reply=comment(970, 12, body("finish-phase-opened")),
     ),
     react("rocket"),
+]
+PHASE_2_OPEN = call(
+    "GET",
+    "/pulls",
+    query=open_pull_lookup("rfd/045-phase-2"),
+    reply=[pull_item(3, "rfd/045-phase-2", "b" * 40)],
+)
+PR_3_FILES = call(  # phase 2's summary, and the RFD marked Implemented
+    "GET",
+    "/pulls/3/files",
+    query="per_page=100&page=1",
+    reply=[
+        diff_entry("docs/rfd/.state/045/phases/2.md"),
+        diff_entry("docs/rfd/045-streaming-exports.md", "modified"),
+    ],
+)
+FP = "test_github_finish_phase/"
+CASSETTES[FP + "test_status_while_the_last_phase_pr_is_open_says_to_merge_it_not_done"] = [
+    NO_COMMENTS_12,
+    PHASE_2_OPEN,
+    PR_3_FILES,
+    reply("finish-phase-status", number=12),
+]
+CASSETTES[FP + "test_done_while_the_last_phase_pr_is_open_links_it_and_opens_nothing"] = [
+    NO_COMMENTS_12,
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    call("GET", "/pulls", query=LOOKUP, reply=[]),
+    PHASE_2_OPEN,
+    PR_3_FILES,
+    react("confused"),
+    reply("finish-phase-done-not-yet", number=12),
+]
+CASSETTES[F + "test_status_while_a_phase_pr_is_open_says_to_merge_it_then_done"] = [
+    NO_COMMENTS_12,
+    call(
+        "GET",
+        "/pulls",
+        query=open_pull_lookup("rfd/045-phase-2"),
+        reply=[pull_item(2, "rfd/045-phase-2", "d" * 40)],
+    ),
+    PHASE_FILES,
+    reply("done-issue-status-phase-open", number=12),
 ]
 CASSETTES[R + "test_status_on_a_phase_pr_links_the_tracking_issue"] = [
     call("GET", "/issues/5/comments", query="per_page=100", reply=[]),

@@ -10,7 +10,7 @@ import difflib
 import sys
 from pathlib import Path
 
-from gh_data import call, diff_entry, pull_review
+from gh_data import COLLABORATORS, call, diff_entry, pull_review
 from scenarios_bot import (
     ADMIN,
     DISCUSSION,
@@ -66,6 +66,7 @@ POSTED = call(
 
 CASSETTES = {
     R + "test_inline_review_comments_on_the_lines_of_the_diff": [
+        COLLABORATORS,
         ADMIN,
         FILES,
         STATUS_ONLY,
@@ -84,6 +85,7 @@ CASSETTES = {
     # Run 1 submits the PR review, then posting the review comment meets a 502; run 2 posts
     # the committed review and finds its PR review by the marker: one of each, in the end.
     R + "test_inline_review_is_submitted_once_across_a_rerun": [
+        COLLABORATORS,
         ADMIN,
         FILES,
         STATUS_ONLY,

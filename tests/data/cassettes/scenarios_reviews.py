@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gh_data import call, comment
+from gh_data import COLLABORATORS, call, comment
 from scenarios_bot import (
     DISMISS_SOME_COMMIT,
     HEAD,
@@ -60,6 +60,7 @@ def dismissed_by_number() -> list[Interaction]:
         react("eyes"),
         PULL,
         SLASH_FILES,
+        COLLABORATORS,
         *status_posted("status-dismissed-folded", made=DISMISS_SOME_COMMIT),
         edited(1, "review-1-dismissed"),
         edited(2, "review-2-renumbered"),

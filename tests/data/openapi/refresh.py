@@ -29,6 +29,7 @@ OPERATIONS: tuple[tuple[str, str], ...] = (
     ("post", "/repos/{owner}/{repo}/issues/{issue_number}/labels"),
     ("delete", "/repos/{owner}/{repo}/issues/{issue_number}/labels/{name}"),
     ("patch", "/repos/{owner}/{repo}/labels/{name}"),
+    ("get", "/repos/{owner}/{repo}/collaborators"),
     ("get", "/repos/{owner}/{repo}/collaborators/{username}/permission"),
     ("get", "/repos/{owner}/{repo}/pulls"),
     ("post", "/repos/{owner}/{repo}/pulls"),
