@@ -8,17 +8,18 @@ a few literal words...).  Anything else — a typo, a wrong type, a key with a s
 (:mod:`bot.config.load`: ``bot.login``, ``rfd.main_branch``...), a directory with a
 control character, ``[plugins]``, ``[consensus]``, invalid TOML, an ``RFD_*`` variable
 set — is handed to :mod:`bot.config.load`, so a broken file fails a hook with the same message
-as ``rfd`` itself.  A test keeps :data:`LEAVES` equal to the schema.
+as ``rfd`` itself.  A test keeps :data:`LEAVES` (with :func:`severity_leaves`) equal to the
+schema.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bot.model.lint_codes import RULES, SEVERITIES
+if TYPE_CHECKING:
+    from hooks._files import Root
 
 LIST_OF_STR = "list of str"
 """A ``tuple[str, ...]`` key, written as a TOML array of strings."""
@@ -86,7 +87,6 @@ LEAVES: dict[str, Check] = {
     "research.crates_url": str,
     "research.max_chars": int,
     "research.timeout_seconds": float,
-    **{f"lint.severity.{code}": SEVERITIES for code in RULES},
     **{f"lint.required_sections.{name}": LIST_OF_STR for name in _CATEGORIES},
     "process.implemented_needs_phases": bool,
     "process.accepted_needs_plan": bool,
@@ -97,6 +97,26 @@ LEAVES: dict[str, Check] = {
     "statuses.*": tuple(s.lower() for s in _STATUSES),
     "transitions.*": LIST_OF_STR,
 }
+
+SEVERITY = "lint.severity."
+"""``[lint.severity]`` keys are the lint codes: :data:`bot.model.lint_codes.RULES`, read only
+for a file that sets one (most set none, and a hook that needs no lint settings then never
+loads the table of rules)."""
+
+
+def severity_leaves() -> dict[str, Check]:
+    """The ``[lint.severity]`` keys :data:`LEAVES` leaves out, one per lint code."""
+    from bot.model.lint_codes import RULES, SEVERITIES
+
+    return {f"{SEVERITY}{code}": SEVERITIES for code in RULES}
+
+
+def _leaf(dotted: str, prefix: str) -> Check | None:
+    if dotted.startswith(SEVERITY):
+        return severity_leaves().get(dotted)
+    return LEAVES.get(dotted) or LEAVES.get(prefix + "*")
+
+
 """The keys this reader checks itself (``models.*``: any key of that table)."""
 
 ENV_VARS = ("RFD_DIR", "RFD_PROVIDER", "RFD_BASE_URL", "RFD_PLUGINS")
@@ -106,7 +126,7 @@ decides."""
 PATH_KEYS = ("dir", "drafts_dir", "state_dir")
 
 
-def rfd_section(root: Path, config_path: str) -> dict[str, str] | None:
+def rfd_section(root: Root, config_path: str) -> dict[str, str] | None:
     """The ``[rfd]`` table of ``root``'s configuration ({} without a file), or None when
     only :mod:`bot.config.load` can tell whether the configuration is valid."""
     return rfd_of(vouched(root, config_path))
@@ -120,7 +140,7 @@ def rfd_of(table: dict[str, Any] | None) -> dict[str, str] | None:
     return rfd if all(_inside(rfd.get(key, "x")) for key in PATH_KEYS) else None
 
 
-def vouched(root: Path, config_path: str) -> dict[str, Any] | None:
+def vouched(root: Root, config_path: str) -> dict[str, Any] | None:
     """``root``'s whole configuration file as TOML data ({} without a file), or None when
     only :mod:`bot.config.load` can tell whether it is valid.  The file is read as the hooks
     read every file (:func:`hooks._common.read_inside`)."""
@@ -131,7 +151,7 @@ def vouched(root: Path, config_path: str) -> dict[str, Any] | None:
         return None
     data = read_inside(root, config_path)
     if data is None:
-        return {} if not (root / config_path).exists() else None
+        return {} if not os.path.exists(os.path.join(root, config_path)) else None
     table = parse(data)
     return table if table is not None and _plain(table, "") else None
 
@@ -206,9 +226,12 @@ def _plain(table: dict[str, Any], prefix: str) -> bool:
     """Every key of ``table`` is in :data:`LEAVES` (or a table of them), with a good value."""
     for key, value in table.items():
         dotted = prefix + key
-        check = LEAVES.get(dotted) or LEAVES.get(prefix + "*")
+        check = _leaf(dotted, prefix)
         if check is None:
-            tables = isinstance(value, dict) and any(k.startswith(dotted + ".") for k in LEAVES)
+            inner = dotted + "."
+            tables = isinstance(value, dict) and (
+                SEVERITY.startswith(inner) or any(k.startswith(inner) for k in LEAVES)
+            )
             if not tables or not _plain(value, dotted + "."):
                 return False
         elif not _valid(check, value):

@@ -14,6 +14,7 @@ empty plan meets neither gate.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
@@ -58,6 +59,7 @@ def check(
         return []
     problems: list[RfdError] = []
     implemented = new is Status.IMPLEMENTED
+    github = _github(tree) if not implemented and layout.consensus is None else None
     if process.implemented_needs_phases if implemented else process.accepted_needs_plan:
         phases = _plan(doc, rfd_id, tree, layout, problems)
         if implemented and phases:
@@ -66,14 +68,28 @@ def check(
     if requires:
         problems.extend(_requires(doc.path, new, statuses().lookup(requires)))
     if new is Status.ACCEPTED:  # on GitHub the default branch's [consensus] decides
-        problems.extend(_signed_off(doc, rfd_id, tree, layout))
+        problems.extend(_signed_off(doc, rfd_id, tree, layout, github))
     return problems
 
 
-def _signed_off(doc: Document, rfd_id: RfdId, tree: Tree, layout: Layout) -> list[RfdError]:
+def _github(tree: Tree, environ: Mapping[str, str] = os.environ) -> Callable[[], bool]:
+    """Whether origin is on GitHub, asked for a branch without a ``[consensus]`` of its own
+    (the default branch's then decides).  Outside Actions, with no default branch fetched
+    there are no sign-offs to count (:func:`hooks._signoffs.counted`) and git is not asked;
+    otherwise it answers while the plan and the required RFDs are read."""
+    fetched = (tree.has_commit(ref) for ref in _git.base_refs(environ))
+    if environ.get("GITHUB_ACTIONS") != "true" and not any(found is not False for found in fetched):
+        return lambda: False
+    return _git.github_probe(tree.root, environ)
+
+
+def _signed_off(
+    doc: Document, rfd_id: RfdId, tree: Tree, layout: Layout, github: Callable[[], bool] | None
+) -> list[RfdError]:
     """The sign-offs ``[consensus]`` asks for (on GitHub: the default branch's), as far as
-    the ledger can be trusted (:mod:`hooks._signoffs`)."""
-    if layout.consensus is None and not _git.on_github(tree.root):
+    the ledger can be trusted (:mod:`hooks._signoffs`); ``github``: whether origin is on
+    GitHub, when asked already (always without a ``[consensus]`` here)."""
+    if github is not None and not github():
         return []  # no sign-offs asked for here, nor on a default branch to honour
     import time
     from functools import partial
@@ -90,6 +106,7 @@ def _signed_off(doc: Document, rfd_id: RfdId, tree: Tree, layout: Layout) -> lis
             path,
             tree.text(path),
             partial(_signoffs.load, layout.bot_login),
+            github=github,
         )
     except RfdError as err:
         return [err]

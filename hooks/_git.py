@@ -23,10 +23,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
-from typing import IO, BinaryIO, NamedTuple
+from functools import cache
+from typing import IO, TYPE_CHECKING, BinaryIO, NamedTuple
 
 from hooks._files import MAX_BYTES, too_large
+
+if TYPE_CHECKING:
+    from hooks._files import Root
 
 INDEX = ""
 """The revision prefix of the staged version (``:path``), as in ``hooks._tree.INDEX``."""
@@ -53,13 +56,13 @@ class Change(NamedTuple):
     """The object id of the content before (zeros when added)."""
 
 
-def run(root: Path, *args: str, ok: tuple[int, ...] = (0,)) -> bytes:
+def run(root: Root, *args: str, ok: tuple[int, ...] = (0,)) -> bytes:
     """git's output; GitFailed when it exits with a code not in ``ok`` (``git grep`` says
     "nothing found" with 1)."""
     return start(root, *args, ok=ok)()
 
 
-def start(root: Path, *args: str, ok: tuple[int, ...] = (0,)) -> Callable[[], bytes]:
+def start(root: Root, *args: str, ok: tuple[int, ...] = (0,)) -> Callable[[], bytes]:
     """Start git now; calling the result waits for its output (as :func:`run` returns it),
     so git works while the hook goes on with something else."""
     proc = spawn(root, args)
@@ -79,7 +82,7 @@ def _checked(
     return out
 
 
-def staged_changes(root: Path) -> Callable[[], tuple[str, list[Change]]]:
+def staged_changes(root: Root) -> Callable[[], tuple[str, list[Change]]]:
     """What ``git commit`` would record: the index against HEAD (renames detected), and
     the revision compared with (the empty tree before the first commit).
 
@@ -104,7 +107,7 @@ def staged_changes(root: Path) -> Callable[[], tuple[str, list[Change]]]:
 _DIFF_CACHED = ("diff", "--cached", "--raw", "-M", "-z", "--abbrev=40", "--end-of-options")
 
 
-def staged_in(root: Path, *folders: str) -> list[tuple[str, str]]:
+def staged_in(root: Root, *folders: str) -> list[tuple[str, str]]:
     """``(git's letter, path)`` of each path directly in ``folders`` that the index changes
     (renames as a deletion and an addition): the cheap question rfd-status asks of a
     commit that stages no file it recognises as an RFD (a removal, or a name no RFD
@@ -141,14 +144,14 @@ def staged_in(root: Path, *folders: str) -> list[tuple[str, str]]:
     return list(zip(fields[0:-1:2], fields[1::2], strict=False))
 
 
-def diff_changes(root: Path, old: str, new: str) -> list[Change]:
+def diff_changes(root: Root, old: str, new: str) -> list[Change]:
     """The changes between two commits (renames detected)."""
     return _raw(
         run(root, "diff", "--raw", "-M", "-z", "--abbrev=40", "--end-of-options", old, new, "--")
     )
 
 
-def commit_changes(root: Path, commit: str) -> Callable[[], list[Change]]:
+def commit_changes(root: Root, commit: str) -> Callable[[], list[Change]]:
     """The changes one commit made to its first parent (everything for a root commit).
 
     git starts at once (comparing two versions of a 2,000-entry folder takes it ~8 ms);
@@ -186,7 +189,7 @@ def _raw(out: bytes) -> list[Change]:
     return changes
 
 
-def origin_repository(root: Path) -> str | None:
+def origin_repository(root: Root) -> str | None:
     """``owner/name`` of the ``origin`` remote, None without one."""
     try:
         url = run(root, "remote", "get-url", "origin").decode().strip()
@@ -197,15 +200,31 @@ def origin_repository(root: Path) -> str | None:
     return repository_of(url)
 
 
-def on_github(root: Path, environ: Mapping[str, str] = os.environ) -> bool:
+def on_github(root: Root, environ: Mapping[str, str] = os.environ) -> bool:
     """Are sign-offs given on GitHub here: in GitHub Actions, or ``origin`` on GitHub (or on
     ``$GITHUB_SERVER_URL``'s host)?"""
+    return github_probe(root, environ)()
+
+
+def github_probe(root: Root, environ: Mapping[str, str] = os.environ) -> Callable[[], bool]:
+    """:func:`on_github` with git started now; calling the result waits for the answer
+    (rfd-status asks it while it reads the plan and the required RFDs), and gives it again
+    when called again."""
     if environ.get("GITHUB_ACTIONS") == "true":
-        return True
-    try:
-        url = run(root, "remote", "get-url", "origin").decode().strip()
-    except GitFailed:
-        return False
+        return lambda: True
+    output = start(root, "remote", "get-url", "origin")
+
+    def answer() -> bool:
+        try:
+            url = output().decode().strip()
+        except GitFailed:
+            return False
+        return _github_url(url, environ)
+
+    return cache(answer)
+
+
+def _github_url(url: str, environ: Mapping[str, str]) -> bool:
     server = environ.get("GITHUB_SERVER_URL", "https://github.com").split("://")[-1].rstrip("/")
     return any(
         f"{sep}{host}{end}" in url
@@ -215,7 +234,14 @@ def on_github(root: Path, environ: Mapping[str, str] = os.environ) -> bool:
     )
 
 
-def has_head(root: Path) -> bool:
+def base_refs(environ: Mapping[str, str] = os.environ) -> list[str]:
+    """Where the default branch is as fetched: ``origin/$GITHUB_BASE_REF`` (on a pull
+    request in Actions), then ``origin/HEAD``."""
+    wanted = environ.get("GITHUB_BASE_REF", "")
+    return ([f"refs/remotes/origin/{wanted}"] if wanted else []) + ["refs/remotes/origin/HEAD"]
+
+
+def has_head(root: Root) -> bool:
     try:
         run(root, "rev-parse", "-q", "--verify", "HEAD^{commit}")
     except GitFailed:
@@ -239,7 +265,7 @@ class BlobReader:
     stays open and answers one request at a time: one process start, however many reads.
     """
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Root) -> None:
         self.root = root
         self._proc: Process | None = None
 
@@ -260,6 +286,21 @@ class BlobReader:
             raise too_large(shown or spec.partition(":")[2] or spec)
         data = proc.stdout.read(size + 1)[:-1]
         return data if header[1] == b"blob" else None
+
+    def has_commit(self, ref: str) -> bool:
+        """Does ``ref`` name a commit (a fetched ``refs/remotes/origin/HEAD``)?  Asked of the
+        same git, in the same conversation as the blobs: no process of its own."""
+        if not ref.isprintable():
+            return False  # a newline would be a second request
+        proc = self._start()
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(f"{ref}^{{commit}}\n".encode("utf-8", "surrogateescape"))
+        proc.stdin.flush()
+        header = proc.stdout.readline().split()
+        if len(header) != 3 or not header[2].isdigit():  # "<ref> missing"
+            return False
+        _skip(proc.stdout, int(header[2]) + 1)
+        return header[1] == b"commit"
 
     def start(self) -> BlobReader:
         """Start git now (it then loads while the hook does something else)."""
@@ -313,7 +354,7 @@ class Process:
         return self.wait(), out, err
 
 
-def spawn(root: Path, args: Sequence[str], *, stdin: bool = False, stderr: bool = True) -> Process:
+def spawn(root: Root, args: Sequence[str], *, stdin: bool = False, stderr: bool = True) -> Process:
     """Start ``git args`` in ``root`` with a pipe for stdout, and for stdin and stderr when
     asked (else they are the null device)."""
     if not hasattr(os, "posix_spawnp"):
@@ -350,7 +391,7 @@ def spawn(root: Path, args: Sequence[str], *, stdin: bool = False, stderr: bool 
     )
 
 
-def _popen(root: Path, args: Sequence[str], *, stdin: bool, stderr: bool) -> Process:
+def _popen(root: Root, args: Sequence[str], *, stdin: bool, stderr: bool) -> Process:
     import subprocess
 
     pipe, null = subprocess.PIPE, subprocess.DEVNULL
@@ -365,7 +406,7 @@ def _popen(root: Path, args: Sequence[str], *, stdin: bool, stderr: bool) -> Pro
     return Process(proc.stdin, proc.stdout, proc.stderr, proc.wait)  # type: ignore[arg-type]
 
 
-def commits(root: Path, old: str, new: str) -> list[tuple[str, str]]:
+def commits(root: Root, old: str, new: str) -> list[tuple[str, str]]:
     """``(first parent, commit)`` of each commit in ``old..new`` (all of ``new`` when ``old``
     is empty or zeros: a new branch), oldest first."""
     spec = new if old in ("", ZERO) else f"{old}..{new}"
@@ -377,14 +418,14 @@ def commits(root: Path, old: str, new: str) -> list[tuple[str, str]]:
     return pairs
 
 
-def describe_commit(root: Path, commit: str) -> str:
+def describe_commit(root: Root, commit: str) -> str:
     """``in commit 1a2b3c4 "subject"``: how a pre-push message names a commit."""
     out = run(root, "log", "-1", "--format=%h%x00%s", "--end-of-options", commit, "--")
     short, _, subject = out.decode("utf-8", "replace").strip().partition("\0")
     return f'in commit {short} "{subject}"'
 
 
-def last_commit(root: Path, old: str, new: str, path: str) -> str:
+def last_commit(root: Root, old: str, new: str, path: str) -> str:
     """``describe_commit`` of the last commit in ``old..new`` that changed ``path`` ("" when
     none did, or git cannot tell)."""
     spec = new if old in ("", ZERO) else f"{old}..{new}"

@@ -30,7 +30,7 @@ import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
+from functools import partial
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
@@ -40,6 +40,7 @@ from hooks import _git
 
 if TYPE_CHECKING:
     from bot.config.load import ConsensusSection
+    from hooks._files import Root
 
 UNVERIFIED = (
     "{path}: {entry} (written by {where}, not by a commit the bot can be shown to have made)"
@@ -74,17 +75,19 @@ class Counted:
 
 
 def counted(
-    root: Path,
+    root: Root,
     tip: str,
     path: str,
     text: str | None,
     proofs: Proofs,
     environ: Mapping[str, str] = os.environ,
+    github: Callable[[], bool] | None = None,
 ) -> Counted:
     """The ledger at ``path`` (``text``, as the tree checked at commit ``tip`` has it) as far
-    as it can be trusted."""
+    as it can be trusted; ``github`` answers :func:`hooks._git.on_github` when the caller
+    asked it already."""
     ledger = consensus.Ledger() if text is None else consensus.loads(text, path)
-    if not _git.on_github(root, environ):
+    if not (github or partial(_git.on_github, root, environ))():
         return Counted(ledger)
     base = _base(root, tip, environ)
     if base is None:
@@ -106,10 +109,9 @@ def counted(
     return Counted(kept, unverified, rules=rules, from_base=True)
 
 
-def _base(root: Path, tip: str, environ: Mapping[str, str]) -> str | None:
+def _base(root: Root, tip: str, environ: Mapping[str, str]) -> str | None:
     """The merge base of ``tip`` with the default branch as fetched, None when not fetched."""
-    wanted = environ.get("GITHUB_BASE_REF", "")
-    for ref in ([f"refs/remotes/origin/{wanted}"] if wanted else []) + ["refs/remotes/origin/HEAD"]:
+    for ref in _git.base_refs(environ):
         try:
             found = _git.run(
                 root, "rev-parse", "-q", "--verify", "--end-of-options", f"{ref}^{{commit}}"
@@ -124,7 +126,7 @@ def _base(root: Path, tip: str, environ: Mapping[str, str]) -> str | None:
     return None
 
 
-def _rules_at(root: Path, base: str) -> ConsensusSection | None:
+def _rules_at(root: Root, base: str) -> ConsensusSection | None:
     """The ``[consensus]`` table of the configuration the default branch has."""
     from hooks._common import CONFIG_PATH
 
@@ -139,7 +141,7 @@ def _rules_at(root: Path, base: str) -> ConsensusSection | None:
 
 
 def _steps(
-    root: Path, base: str, tip: str, path: str, proofs: Proofs
+    root: Root, base: str, tip: str, path: str, proofs: Proofs
 ) -> tuple[list[Step], list[str]]:
     """The commits of ``base..tip`` that changed ``path``, oldest first, and their shas."""
     out = _git.run(
@@ -160,7 +162,7 @@ def _steps(
     return steps, shas
 
 
-def _at(root: Path, rev: str, path: str) -> consensus.Ledger:
+def _at(root: Root, rev: str, path: str) -> consensus.Ledger:
     try:
         text = _git.run(root, "show", "--end-of-options", f"{rev}:{path}").decode("utf-8")
     except _git.GitFailed:

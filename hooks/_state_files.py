@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.core.errors import FileNotFound, InvalidStructure, RfdError, ValidationError
@@ -24,6 +23,7 @@ from hooks._tree import RfdNames, Tree
 
 if TYPE_CHECKING:
     from bot.model.plan import PlanPhase
+    from hooks._files import Root
 
 REVIEW_DIRS = ("reviews", "impl-reviews")
 _REVIEW_NAME = re.compile(r"^[0-9]+\.md$")  # 1721500000.md, as the state store names them
@@ -33,7 +33,7 @@ class StateChecker:
     """Checks state files one by one; each state directory's owner and plan are looked up
     once."""
 
-    def __init__(self, root: Path, layout: Layout, report: Report) -> None:
+    def __init__(self, root: Root, layout: Layout, report: Report) -> None:
         self.tree = Tree(root, None)  # pre-commit stashes unstaged changes: tree == index
         self.layout, self.report = layout, report
         self._rfds: RfdNames | None = None

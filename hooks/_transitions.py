@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import sys
 from functools import cache, partial
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.core.errors import RfdError, TransitionError
@@ -23,6 +22,7 @@ if TYPE_CHECKING:
 
     from bot.model.baseline import Baseline
     from bot.model.process import Process
+    from hooks._files import Root
 
     Staged = Callable[[], tuple[str, list[_git.Change]]]
 
@@ -35,18 +35,20 @@ NEW_HINT = (
 
 
 def check(
-    root: Path,
+    root: Root,
     settings: Settings,
     from_ref: str,
     to_ref: str,
     only: set[str] | None,
     report: Report,
     staged: Staged | None = None,
+    blobs: _git.BlobReader | None = None,
 ) -> None:
     """Check every RFD change of the index (or of each pushed commit) into ``report``;
-    ``staged`` is :func:`hooks._git.staged_changes` when the caller started it already."""
+    ``staged`` is :func:`hooks._git.staged_changes` and ``blobs`` a reader when the caller
+    started them already."""
     layout, process = settings.layout, settings.process
-    with _git.BlobReader(root).start() as reader:
+    with (blobs or _git.BlobReader(root)).start() as reader:
         for old, new, changes in _steps(root, from_ref, to_ref, reader, staged):
             if to_ref and new.rev:  # pre-push: name the commit of each problem
                 report.where = cache(partial(_git.describe_commit, root, new.rev))
@@ -86,7 +88,7 @@ def _removals(changes: list[_git.Change], settings: Settings, new: Tree, report:
 
 
 def _steps(
-    root: Path, from_ref: str, to_ref: str, reader: _git.BlobReader, staged: Staged | None
+    root: Root, from_ref: str, to_ref: str, reader: _git.BlobReader, staged: Staged | None
 ) -> list[tuple[Tree, Tree, list[_git.Change]]]:
     """``(old tree, new tree, changes)``: the index against HEAD, or each pushed commit."""
     if to_ref:

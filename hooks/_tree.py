@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.core.errors import RfdError
@@ -22,6 +21,7 @@ from hooks._files import read_inside
 
 if TYPE_CHECKING:
     from bot.model.document import Document
+    from hooks._files import Root
     from hooks._git import BlobReader, Change
 
 
@@ -32,7 +32,7 @@ ZERO = "0" * 40
 
 
 class Tree:
-    def __init__(self, root: Path, rev: str | None, reader: BlobReader | None = None):
+    def __init__(self, root: Root, rev: str | None, reader: BlobReader | None = None):
         self.root = root
         self.rev = rev
         self._reader = reader
@@ -41,7 +41,7 @@ class Tree:
         self._base = rev
 
     @classmethod
-    def index(cls, root: Path, base: str, changes: Iterable[Change], reader: BlobReader) -> Tree:
+    def index(cls, root: Root, base: str, changes: Iterable[Change], reader: BlobReader) -> Tree:
         """What is staged, without reading the index again: the blobs ``git diff --cached``
         named for the changed paths, and ``base`` (HEAD) for every other path."""
         tree = cls(root, INDEX, reader)
@@ -86,10 +86,14 @@ class Tree:
         """The commit this version is (the index and the working tree: the one they are on)."""
         return self._base or "HEAD"
 
+    def has_commit(self, ref: str) -> bool | None:
+        """Does ``ref`` name a commit of this repository (None: no git to ask here)?"""
+        return None if self._reader is None else self._reader.has_commit(ref)
+
     def exists(self, path: str) -> bool:
         """Whether ``path`` is a file in this version (the working tree: on disk)."""
         if self.rev is None:
-            return (self.root / path).is_file()
+            return os.path.isfile(os.path.join(self.root, path))
         return self.read(path) is not None
 
     def text(self, path: str) -> str | None:
@@ -117,7 +121,9 @@ class Tree:
         as a missing file."""
         if self.rev is None or self.rev == INDEX:
             try:
-                return sorted(f"{folder}/{e.name}" for e in os.scandir(self.root / folder))
+                return sorted(
+                    f"{folder}/{e.name}" for e in os.scandir(os.path.join(self.root, folder))
+                )
             except (FileNotFoundError, NotADirectoryError):
                 return []
         return sorted(self._ls_tree(folder + "/"))
@@ -129,7 +135,7 @@ class Tree:
         changes, so a staged file is on disk) and git is not asked.
         """
         if self.rev in (None, INDEX):
-            on_disk = any(files for _, _, files in os.walk(self.root / folder))
+            on_disk = any(files for _, _, files in os.walk(os.path.join(self.root, folder)))
             if self.rev is None or not on_disk:
                 return on_disk
         from hooks._git import run
@@ -177,6 +183,12 @@ class Tree:
         present = self.read_many(found.values())
         return {phase: path for phase, path in found.items() if present[path] is not None}
 
+    def _listdir(self, folder: str) -> list[str]:
+        try:
+            return os.listdir(os.path.join(self.root, folder))
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+
     def rfd_names(self, layout: Layout) -> RfdNames:
         """The RFD files of this version, known by name (no file is opened).
 
@@ -184,19 +196,17 @@ class Tree:
         drafts directories (an untracked name reads as a missing file from the index).
         """
         if self.rev is None or self.rev == INDEX:
-            names = [
-                f"{d}/{entry.name}"
-                for d in (layout.rfd_dir, layout.drafts_dir)
-                if (self.root / d).is_dir()
-                for entry in os.scandir(self.root / d)
-            ]
-            names += [  # a directory per RFD: rfd/0001/README.md
-                f"{n}/{doc}"
-                for n in names
-                if n.rpartition("/")[2].isdigit()
-                for doc in ("README.md", "README.adoc")
-                if (self.root / n / doc).is_file()
-            ]
+            names = []
+            for folder in (layout.rfd_dir, layout.drafts_dir):
+                listed = self._listdir(folder)  # names only: cheaper than scandir's entries
+                names += [f"{folder}/{name}" for name in listed]
+                names += [  # a directory per RFD: rfd/0001/README.md
+                    f"{folder}/{name}/{doc}"
+                    for name in listed
+                    if name.isdigit()
+                    for doc in ("README.md", "README.adoc")
+                    if os.path.isfile(os.path.join(self.root, folder, name, doc))
+                ]
         else:
             names = self._ls_tree(layout.rfd_dir + "/", layout.drafts_dir + "/")
             folders = [n + "/" for n in names if n.rpartition("/")[2].isdigit()]

@@ -11,8 +11,8 @@ is read only for an RFD the checks ask about.  A finding the adoption baseline r
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.core.errors import RfdError
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 def main(argv: Sequence[str] | None = None) -> int:
     args = hook_args("rfd-lint", __doc__, argv, "files being committed")
     report = Report()
-    root = Path.cwd()
+    root = os.getcwd()
     try:
         settings = load_settings(root)
     except RfdError as err:

@@ -8,8 +8,8 @@ file holds an API key or token.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
-from pathlib import Path
 
 from bot.core.errors import RfdError
 from hooks._common import Report, bad_names, hook_args, load_layout, normalize, pushed_in
@@ -18,7 +18,7 @@ from hooks._common import Report, bad_names, hook_args, load_layout, normalize, 
 def main(argv: Sequence[str] | None = None) -> int:
     args = hook_args("rfd-state", __doc__, argv, "files being committed")
     report = Report()
-    root = Path.cwd()
+    root = os.getcwd()
     try:
         layout = load_layout(root)
     except RfdError as err:

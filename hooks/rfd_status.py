@@ -15,8 +15,8 @@ commit pre-commit gives only staged files.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
-from pathlib import Path
 
 from bot.core.errors import RfdError
 from hooks._common import Layout, Report, hook_args, load_settings, normalize
@@ -25,7 +25,7 @@ from hooks._common import Layout, Report, hook_args, load_settings, normalize
 def main(argv: Sequence[str] | None = None) -> int:
     args = hook_args("rfd-status", __doc__, argv, "files being committed (a filter)")
     report = Report()
-    root = Path.cwd()
+    root = os.getcwd()
     try:
         settings = load_settings(root)
         layout = settings.layout
@@ -40,11 +40,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 for kind, path in _git.staged_in(root, layout.rfd_dir, layout.drafts_dir)
             ):
                 return 0
-            # git reads the index while the checks are imported
+            # git reads the index, and the reader of blobs starts, while the checks are imported
             staged = None if args.to_ref else _git.staged_changes(root)
+            blobs = _git.BlobReader(root).start()
             from hooks import _transitions
 
-            _transitions.check(root, settings, args.from_ref, args.to_ref, only, report, staged)
+            _transitions.check(
+                root, settings, args.from_ref, args.to_ref, only, report, staged, blobs
+            )
         except _git.GitFailed as err:
             report.problem(f"git: {err}")
     except RfdError as err:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.core.errors import ForgeError, ForgeUnreachable, RfdError
@@ -21,6 +20,7 @@ from hooks._common import Layout, Report, hook_args, load_layout
 if TYPE_CHECKING:
     from bot.forge.base import Forge
     from bot.model.status import Status
+    from hooks._files import Root
     from hooks._tracking import Update
     from hooks._tree import Tree
 
@@ -33,15 +33,15 @@ REFUSED = (
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = hook_args("rfd-sync", __doc__, argv, "ignored: the commits say what changed")
-    return run(Path.cwd(), args.from_ref, args.to_ref, os.environ, github_forge)
+    return run(os.getcwd(), args.from_ref, args.to_ref, os.environ, github_forge)
 
 
 def run(
-    root: Path,
+    root: Root,
     from_ref: str,
     to_ref: str,
     environ: Mapping[str, str],
-    make_forge: Callable[[Path, str], Forge],
+    make_forge: Callable[[Root, str], Forge],
 ) -> int:
     report = Report()
     try:
@@ -75,7 +75,7 @@ def run(
     return report.code
 
 
-def status_passes(root: Path, from_ref: str, to_ref: str) -> bool:
+def status_passes(root: Root, from_ref: str, to_ref: str) -> bool:
     """Whether rfd-status accepts the pushed commits (pre-commit runs every hook of a
     stage even when one fails: the push does not happen, so nothing may be synced)."""
     import contextlib
@@ -91,12 +91,12 @@ def status_passes(root: Path, from_ref: str, to_ref: str) -> bool:
 
 
 def _sync(
-    root: Path,
+    root: Root,
     updates: list[Update],
     tree: Tree,
     layout: Layout,
     environ: Mapping[str, str],
-    make_forge: Callable[[Path, str], Forge],
+    make_forge: Callable[[Root, str], Forge],
     report: Report,
 ) -> None:
     token = next((environ[n] for n in TOKEN_ENV if environ.get(n)), "")
@@ -113,7 +113,7 @@ def _sync(
 
 
 def collect(
-    root: Path,
+    root: Root,
     layout: Layout,
     from_ref: str,
     to_ref: str,
@@ -167,7 +167,7 @@ def _status_change(old: Tree, new: Tree, old_path: str | None, path: str) -> Sta
     return after.status
 
 
-def github_forge(root: Path, token: str) -> Forge:
+def github_forge(root: Root, token: str) -> Forge:
     """The GitHub forge, imported here only (PyGithub costs more than a hook's budget).
 
     The repository is ``GITHUB_REPOSITORY`` when set (in Actions), else the ``origin``

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.core.errors import ForgeError
 from bot.github.progress import Progress, Snapshot, Stage
-from tests.conftest import git
+from tests.conftest import bodies_sent, git, lines
 from tests.github_world import BRANCH, CONFIG, RFD_PATH, RFD_TEXT, make_world, payload, run_bot
 
 LEDGER = "docs/rfd/.state/045/consensus.json"
@@ -38,7 +39,7 @@ def approve(sender: str, cid: int) -> dict[str, object]:
 @pytest.mark.vcr
 @pytest.mark.usefixtures("all_played", "fixed_git_dates")
 def test_a_refused_reaction_or_status_edit_is_a_warning_not_a_failed_run(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], vcr: Any
 ) -> None:
     world = make_world(tmp_path, {".github/rfd.toml": CONFIG + CONSENSUS}, {RFD_PATH: RFD_TEXT})
     origin, checkout = world
@@ -59,6 +60,14 @@ def test_a_refused_reaction_or_status_edit_is_a_warning_not_a_failed_run(
     assert "⚠️ refreshing the status comment failed (" in said and "Validation Failed" in said
     signed = json.loads(git(origin, "show", f"{BRANCH}:{LEDGER}"))["approvals"]
     assert [a["login"] for a in signed] == ["hubot", "mona"]
+    # what the PR shows: the status comment of hubot's sign-off (the edit for mona's was
+    # refused, and the job summary says so)
+    shown, _refused = bodies_sent(vcr)
+    assert (
+        "**Next step:** Sign-offs 1 of 2: waiting for @\u200bCodertocat/architects"
+        " (`/rfd approve`). Then accept with `/rfd accept` or the `rfd:accept` label."
+    ) in lines(shown)
+    assert "| @\u200bCodertocat/architects | waiting |" in lines(shown)
 
 
 def test_a_refused_progress_edit_is_warned_and_the_next_edit_tries_again() -> None:

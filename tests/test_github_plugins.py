@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -11,6 +12,7 @@ from bot.events import Notice
 from bot.forge.github import GitHubForge, RepoApi
 from bot.github.ops import open_workspace
 from bot.github.run import Context, Delivery, Summary
+from tests.conftest import bodies_sent, lines
 from tests.github_world import RFD_PATH, RFD_TEXT, event_env, make_world, payload, run_bot
 
 PLUGINS = '[plugins]\nenabled = ["event-log"]\n'
@@ -39,7 +41,7 @@ def test_the_bots_workspace_runs_the_enabled_plugins(tmp_path: Path) -> None:
 
 @pytest.mark.vcr
 @pytest.mark.usefixtures("all_played", "fixed_git_dates")
-def test_a_bad_plugin_option_is_posted_on_the_pr(tmp_path: Path) -> None:
+def test_a_bad_plugin_option_is_posted_on_the_pr(tmp_path: Path, vcr: Any) -> None:
     config = "[bot]\nseconds_between_writes = 0\n\n[plugins.policy]\nbogus = 1\n"
     broken = {".github/rfd.toml": config}
     _, checkout = make_world(tmp_path, broken, {RFD_PATH: RFD_TEXT})
@@ -48,3 +50,13 @@ def test_a_bad_plugin_option_is_posted_on_the_pr(tmp_path: Path) -> None:
     summary = (tmp_path / "summary.md").read_text()
     assert "plugin `policy`" in summary and "bogus" in summary
     assert ".github/rfd.toml:5" in summary
+    (error,) = bodies_sent(vcr)
+    assert lines(error) == [
+        "### rfd-bot cannot read its configuration",
+        "```",
+        ".github/rfd.toml:5: plugin `policy`: unknown key `plugins.policy.bogus`",
+        "  hint: known keys here: deny_tools_in_steps, path_arguments, protected_globs,"
+        " protected_steps",
+        "```",
+        "Fix `.github/rfd.toml` on the default branch, then re-run this job.",
+    ]

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bot.github.checkout import links_in
-from tests.conftest import git
+from tests.conftest import bodies_sent, git, lines
 from tests.github_world import BRANCH, RFD_PATH, RFD_TEXT, make_world, payload, run_bot
 
 STATE = "docs/rfd/.state/045"
@@ -48,7 +48,7 @@ def pr_with_links(tmp_path: Path, secret: Path, elsewhere: Path) -> tuple[Path, 
 @pytest.mark.vcr
 @pytest.mark.usefixtures("all_played", "fixed_git_dates")
 def test_a_symlink_on_the_pr_branch_is_refused_with_a_reply_naming_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vcr: Any
 ) -> None:
     from tests.fakes import ScriptedLLM, scripted_providers
 
@@ -65,6 +65,17 @@ def test_a_symlink_on_the_pr_branch_is_refused_with_a_reply_naming_it(
     assert git(origin, "rev-parse", BRANCH) == before  # nothing committed
     assert not [p for p in tmp_path.glob("rfd-pr2-*") if p.is_dir()]  # worktree removed
     assert SECRET not in (tmp_path / "summary.md").read_text(encoding="utf-8")
+    (reply,) = bodies_sent(vcr)
+    assert lines(reply) == [
+        "### 😕 rfd-bot could not finish",
+        "```",
+        f"{STATE}/explore.md: is a symbolic link on the pull request's branch: the bot reads PR"
+        f" files as data and never follows a link (and 1 more: {STATE}/reviews)",
+        "  hint: replace the link by the file (or directory) itself, push, then retry",
+        "```",
+        "Nothing was left half-done. Fix the problem above, then re-run the job or repeat the"
+        " command.",
+    ]
 
 
 def override(root: Path, text: str) -> Path:
@@ -97,7 +108,7 @@ def test_prompt_overrides_come_from_the_default_branch_never_the_pr(
 
 @pytest.mark.vcr
 @pytest.mark.usefixtures("all_played", "fixed_git_dates")
-def test_reconcile_goes_on_past_a_pr_whose_branch_holds_a_link(tmp_path: Path) -> None:
+def test_reconcile_goes_on_past_a_pr_whose_branch_holds_a_link(tmp_path: Path, vcr: Any) -> None:
     origin, checkout = make_world(tmp_path, {"README.md": "hello\n"}, {RFD_PATH: RFD_TEXT})
     seed = tmp_path / "seed"
     git(seed, "checkout", "-q", "-b", "linked")
@@ -111,3 +122,4 @@ def test_reconcile_goes_on_past_a_pr_whose_branch_holds_a_link(tmp_path: Path) -
     assert f"`{STATE}/plan.json`: is a symbolic link on the pull request's branch" in summary
     assert "#2: status comment not rebuilt" in summary
     assert "status comment unchanged on #3" in summary
+    assert bodies_sent(vcr) == []  # said in the job summary, never on the PR

@@ -9,10 +9,13 @@ commit the bot's own comments on the pull request name, count.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
+from hooks import _git
+from hooks._files import Root
 from hooks.rfd_status import main
 from tests.conftest import git
 from tests.hooks_support import STATE, commit, rfd, run_hook, staged, write
@@ -189,6 +192,78 @@ def test_a_branch_that_drops_the_consensus_table_still_needs_the_sign_offs(
     on_github: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     commit(on_github, {".github/rfd.toml": '[rfd]\ndir = "docs/rfd"\n'}, "no more sign-offs")
+    write(on_github, {A: rfd(status="Accepted")})
+    code, out = run_hook(main, on_github, staged(on_github), monkeypatch, capsys)
+    assert code == 1, out
+    assert "the sign-offs are not in (approvals: 0 of 2" in out
+
+
+def test_git_is_asked_once_where_origin_is(
+    on_github: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without a [consensus] of its own the branch is held to the default branch's; whether
+    origin is on GitHub is asked of git once (it was asked twice), and the answer still
+    counts: the hand-written approvals do not accept."""
+    commit(on_github, {".github/rfd.toml": '[rfd]\ndir = "docs/rfd"\n', LEDGER: FORGED}, "mine")
+    write(on_github, {A: rfd(status="Accepted")})
+    started = spawned(monkeypatch)
+    code, out = run_hook(main, on_github, staged(on_github), monkeypatch, capsys)
+    assert code == 1, out
+    assert "the sign-offs are not in (approvals: 0 of 2" in out
+    assert started.count(("remote", "get-url", "origin")) == 1, started
+
+
+def spawned(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
+    """The command line of every git the hooks start from now on."""
+    started: list[tuple[str, ...]] = []
+    spawn = _git.spawn
+
+    def counting(root: Root, args: Sequence[str], **how: bool) -> _git.Process:
+        started.append(tuple(args))
+        return spawn(root, args, **how)
+
+    monkeypatch.setattr(_git, "spawn", counting)
+    return started
+
+
+def test_with_no_default_branch_fetched_origin_is_not_asked(
+    on_github: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Outside Actions a branch without a [consensus], where no default branch was fetched,
+    has no sign-offs of GitHub's side to count: it accepts, and git is not asked where
+    origin is (one process less)."""
+    commit(on_github, {".github/rfd.toml": '[rfd]\ndir = "docs/rfd"\n', LEDGER: FORGED}, "mine")
+    git(on_github, "update-ref", "-d", "refs/remotes/origin/HEAD")
+    git(on_github, "update-ref", "-d", "refs/remotes/origin/main")
+    write(on_github, {A: rfd(status="Accepted")})
+    started = spawned(monkeypatch)
+    code, out = run_hook(main, on_github, staged(on_github), monkeypatch, capsys)
+    assert code == 0, out
+    assert f"{A}: Discussion → Accepted" in out
+    assert ("remote", "get-url", "origin") not in started, started
+
+
+def test_in_actions_a_branch_without_consensus_still_needs_the_default_branch(
+    on_github: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    commit(on_github, {".github/rfd.toml": '[rfd]\ndir = "docs/rfd"\n', LEDGER: FORGED}, "mine")
+    git(on_github, "update-ref", "-d", "refs/remotes/origin/HEAD")
+    git(on_github, "update-ref", "-d", "refs/remotes/origin/main")
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    write(on_github, {A: rfd(status="Accepted")})
+    code, out = run_hook(main, on_github, staged(on_github), monkeypatch, capsys)
+    assert code == 1, out
+    assert f"cannot tell which sign-offs in {LEDGER} are trusted" in out
+
+
+def test_the_base_branch_of_a_pull_request_counts_as_fetched(
+    on_github: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """origin/HEAD gone, origin/main there and named by GITHUB_BASE_REF: the default
+    branch's [consensus] still decides."""
+    commit(on_github, {".github/rfd.toml": '[rfd]\ndir = "docs/rfd"\n', LEDGER: FORGED}, "mine")
+    git(on_github, "symbolic-ref", "-d", "refs/remotes/origin/HEAD")
+    monkeypatch.setenv("GITHUB_BASE_REF", "main")
     write(on_github, {A: rfd(status="Accepted")})
     code, out = run_hook(main, on_github, staged(on_github), monkeypatch, capsys)
     assert code == 1, out

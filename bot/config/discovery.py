@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from bot.config.repo_templates import is_template
@@ -20,6 +19,8 @@ from bot.model.document import Document, parse
 from bot.model.ids import DOCUMENT_NAMES, RfdId, split_file_name, split_path
 
 if TYPE_CHECKING:
+    from pathlib import Path  # the hooks, which read RfdFile, never import pathlib
+
     from bot.config.load import Config
 
 LIST_HINT = "`rfd list` shows every RFD"

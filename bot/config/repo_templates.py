@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path  # (the hooks ask is_template and never import pathlib)
 
 _CATEGORY = "(?P<category>[^/]+?)"
 
@@ -43,7 +46,7 @@ def category_of(relative: str, pattern: str) -> str | None:
 
 def found(rfd_dir: Path, pattern: str) -> dict[str, Path]:
     """The repository's templates under ``rfd_dir``, by category (the first file of each)."""
-    folder = rfd_dir / Path(pattern.strip("/")).parent
+    folder = rfd_dir / type(rfd_dir)(pattern.strip("/")).parent
     if not pattern or not folder.is_dir():
         return {}
     prefix = folder.relative_to(rfd_dir).as_posix()

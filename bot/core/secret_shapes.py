@@ -14,8 +14,10 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from bot.core.patterns import lazy
+
 VENDOR: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (kind, re.compile(pattern))
+    (kind, lazy(pattern))
     for kind, pattern in (
         ("an Anthropic API key", r"sk-ant-[A-Za-z0-9_\-]{20,}"),
         ("an OpenAI-style API key", r"(?<![A-Za-z0-9])sk-(?!ant-)(?:proj-)?[A-Za-z0-9_\-]{20,}"),
@@ -29,7 +31,7 @@ VENDOR: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )
 
-_ASSIGNED = re.compile(
+_ASSIGNED = lazy(
     r"""(?<![A-Za-z0-9_.\-])                        # a name starts a word:
         (?P<name>[A-Za-z0-9_.\-]*?                 # GITHUB_ / my-app. ...
           (?:api[_\-]?key|token|secret|secret[_\-]?key|password|passwd|private[_\-]?key
@@ -41,15 +43,13 @@ _ASSIGNED = re.compile(
       | (?P<bearer>bearer)[ \t]+(?P<token>[A-Za-z0-9_\-./+=~]{16,})""",
     re.VERBOSE | re.IGNORECASE,
 )
-_PLACEHOLDER = re.compile(
-    r"your|example|placeholder|redacted|changeme|dummy|fake|xxxx", re.IGNORECASE
-)
-_PATH_SEPARATOR = re.compile(r"[/.]")
+_PLACEHOLDER = lazy(r"your|example|placeholder|redacted|changeme|dummy|fake|xxxx", re.IGNORECASE)
+_PATH_SEPARATOR = lazy(r"[/.]")
 _MARKER_WORDS = (
     r"key|token|secret|passw|authoriz|bearer|eyj|sk-|gh[pousr]_|github_pat_|akia|asia|aiza|xox"
 )
-_MARKERS = re.compile(_MARKER_WORDS, re.IGNORECASE)
-_MARKERS_LOWER = re.compile(_MARKER_WORDS)
+_MARKERS = lazy(_MARKER_WORDS, re.IGNORECASE)
+_MARKERS_LOWER = lazy(_MARKER_WORDS)
 """The same words in lower-cased ASCII text: a case-insensitive search is ≈ 7× slower."""
 _DIGITS = frozenset("0123456789")
 

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from bot import templates
 from bot.core.errors import RfdError
+from bot.core.patterns import lazy
 from bot.model.document import BACK_LINK_KEYS, LINK_KEYS, LIST, NO_STATUS, Document, parse
 from bot.model.header import Field, normalize_key
 from bot.model.ids import RfdId
@@ -43,13 +44,13 @@ if TYPE_CHECKING:
 __all__ = ["RULES", "Finding", "LintSettings", "Severity", "lint_document", "lint_text"]
 
 REQUIRED_FIELDS = ("Status", "Category", "Authors", "Date")
-_DATE_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+_DATE_RE = lazy(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 DRAFT_LINK_HINT = "promote RFD {draft} first (drafts are renumbered), then link to it"
 DRAFT_BACK_HINT = (
     "remove RFD {draft}: drafts are renumbered, and `rfd promote {draft}` adds its new number "
     "here where the repository keeps the field"
 )
-_WORD_RE = re.compile(r"[A-Za-z]+")  # the status word, as bot.model.document reads it
+_WORD_RE = lazy(r"[A-Za-z]+")  # the status word, as bot.model.document reads it
 
 
 class Context(NamedTuple):
@@ -263,8 +264,8 @@ _OWN_RULES = tuple(rule for rule in RULES if rule is not _links)
 """The rules of one RFD alone: ``_links`` looks at the ids the others have."""
 
 
-_DRAFT_MENTION_RE = re.compile(r"\bRFD[ \t-]*(D[0-9]+)\b")
-_COMMENT_RE = re.compile(r"<!--.*?-->", re.DOTALL)
+_DRAFT_MENTION_RE = lazy(r"\bRFD[ \t-]*(D[0-9]+)\b")
+_COMMENT_RE = lazy(r"<!--.*?-->", re.DOTALL)
 
 
 class Severity(enum.Enum):
@@ -349,9 +350,9 @@ CYCLE_HINT = "remove one of the links of the cycle: an RFD cannot wait for itsel
 BACK_HINT = "remove RFD {other} from {back}, or add RFD {me} to its {forward} line"
 DEFINITION_HINT = "fix the path (relative to this file), or remove the definition"
 
-_DEFINITION = re.compile(r"^[ ]{0,3}\[(?!\^)(?P<label>[^\]]+)\]:[ \t]*<?(?P<target>[^<>\s]+)")
+_DEFINITION = lazy(r"^[ ]{0,3}\[(?!\^)(?P<label>[^\]]+)\]:[ \t]*<?(?P<target>[^<>\s]+)")
 # (``[^1]: text`` is a footnote, not a link definition)
-_EXTERNAL = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|/|#)")
+_EXTERNAL = lazy(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|/|#)")
 
 
 class Corpus(Protocol):

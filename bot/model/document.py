@@ -12,6 +12,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from bot.core.errors import InvalidStructure, ParseError
+from bot.core.patterns import lazy
 from bot.model.header import Field, find_title, normalize_key, scan_fields, split_title
 from bot.model.ids import RfdId, split_path
 from bot.model.markdown import (
@@ -95,10 +96,10 @@ EMPTY_HINT = 'start from a template: rfd new design "Title"'
 HEADING_HINT = "the first heading must look like '# RFD 045: Title' (or '# RFD D32: Title')"
 STATUS_HINT = "add a header line under the heading: - **Status**: Draft"
 
-_LINK_RE = re.compile(r"RFD[ \t-]*([Dd]?[0-9]{1,6})(?![0-9])", re.IGNORECASE)
-_BARE_ID_RE = re.compile(r"(?<![\w./#-])([Dd]?[0-9]{1,6})(?![\w.-])")
-_ISSUE_RE = re.compile(r"(?:#|/issues/)([0-9]+)|^\s*([0-9]+)\s*$")
-_WORD_RE = re.compile(r"[A-Za-z]+")
+_LINK_RE = lazy(r"RFD[ \t-]*([Dd]?[0-9]{1,6})(?![0-9])", re.IGNORECASE)
+_BARE_ID_RE = lazy(r"(?<![\w./#-])([Dd]?[0-9]{1,6})(?![\w.-])")
+_ISSUE_RE = lazy(r"(?:#|/issues/)([0-9]+)|^\s*([0-9]+)\s*$")
+_WORD_RE = lazy(r"[A-Za-z]+")
 
 
 class Section(NamedTuple):

@@ -19,10 +19,11 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
+from bot.core.patterns import lazy
 from bot.model.ids import RfdId
 from bot.model.markdown import Heading, LazyMask, Mask, content
 
-_TITLE_RE = re.compile(
+_TITLE_RE = lazy(
     r"""
     ^RFD[ \t-]*(?P<id>[Dd]?[0-9]{1,6})     # RFD 045 / RFD D32
     (?:[ \t]*[:—–-][ \t]*|[ \t]+|$)        # colon, em/en dash or hyphen (or just space)
@@ -31,7 +32,7 @@ _TITLE_RE = re.compile(
     re.VERBOSE | re.IGNORECASE,
 )
 
-FIELD_RE = re.compile(
+FIELD_RE = lazy(
     r"""
     ^(?P<lead>[ ]{0,3}(?:[-*+][ \t]+)?)    # list bullet (optional)
     \*\*(?P<key>[^*:\n]+?)                 # **Key
@@ -134,7 +135,7 @@ def replace_value(line: str, value: str) -> str:
     return f"{line[: match.start('space')]}{space}{value}".rstrip()
 
 
-_HEADING_LINE_RE = re.compile(
+_HEADING_LINE_RE = lazy(
     r"""
     ^(?P<pre>[ ]{0,3}\#[ \t]+RFD[ \t-]*)    # "# RFD "
     (?P<id>[Dd]?[0-9]{1,6})

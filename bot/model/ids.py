@@ -14,8 +14,9 @@ from functools import total_ordering
 from typing import Final
 
 from bot.core.errors import ValidationError
+from bot.core.patterns import lazy
 
-_ID_RE = re.compile(
+_ID_RE = lazy(
     r"""
     ^\s*
     (?:RFD[\s-]*)?          # optional "RFD " prefix, as in headings and links
@@ -26,7 +27,7 @@ _ID_RE = re.compile(
     re.VERBOSE | re.IGNORECASE,
 )
 
-_FILE_RE = re.compile(
+_FILE_RE = lazy(
     r"""
     ^(?P<id>[Dd]?[0-9]{1,6})   # the id: 045 or D32
     (?:-(?P<slug>.*))?      # -slug (optional: "045.md" is tolerated)
@@ -35,7 +36,7 @@ _FILE_RE = re.compile(
     re.VERBOSE,
 )
 
-_WORD_RE = re.compile(r"[a-z0-9]+", re.ASCII)
+_WORD_RE = lazy(r"[a-z0-9]+", re.ASCII)
 
 _NO_DECOMPOSITION = str.maketrans(
     {
@@ -143,7 +144,7 @@ def split_file_name(name: str) -> tuple[RfdId, str] | None:
 DOCUMENT_NAMES = ("README.md", "README.adoc", "index.md", "index.adoc")
 """The document of a directory-per-RFD corpus (``rfd/0001/README.md``): the directory's
 name is the id, the other files in it belong to the RFD."""
-_DIR_RE = re.compile(r"^[0-9]{1,6}$")
+_DIR_RE = lazy(r"^[0-9]{1,6}$")
 
 
 def split_path(path: str) -> tuple[RfdId, str] | None:

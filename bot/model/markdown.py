@@ -14,7 +14,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import NamedTuple, Protocol
 
-_HEADING_RE = re.compile(
+from bot.core.patterns import lazy
+
+_HEADING_RE = lazy(
     r"""
     ^[ ]{0,3}
     (?P<hashes>\#{1,6})             # ATX heading: 1 to 6 hashes ...
@@ -24,8 +26,8 @@ _HEADING_RE = re.compile(
     """,
     re.VERBOSE,
 )
-_FENCE_RE = re.compile(r"^[ ]{0,3}(?P<fence>`{3,}|~{3,})")
-_COMMENT_OPEN_RE = re.compile(r"^[ ]{0,3}<!--")
+_FENCE_RE = lazy(r"^[ ]{0,3}(?P<fence>`{3,}|~{3,})")
+_COMMENT_OPEN_RE = lazy(r"^[ ]{0,3}<!--")
 _OPENERS = ("`", "~", "<")
 _HEADING_STARTS = ("#", "\ufeff")
 

@@ -15,8 +15,10 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
-_KEY = re.compile(r"^(?:0*(?P<number>[0-9]+)(?P<suffix>[a-z]?)|(?P<letter>[a-z]))$", re.I)
-_OPTIONAL = re.compile(r"\((?:optional|deferred)\)\s*$", re.I)
+from bot.core.patterns import lazy
+
+_KEY = lazy(r"^(?:0*(?P<number>[0-9]+)(?P<suffix>[a-z]?)|(?P<letter>[a-z]))$", re.I)
+_OPTIONAL = lazy(r"\((?:optional|deferred)\)\s*$", re.I)
 SUMMARY_SUFFIX = ".md"
 
 

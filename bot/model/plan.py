@@ -37,10 +37,11 @@ from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple, Protocol
 
 from bot.core.errors import InvalidStructure, ParseError
+from bot.core.patterns import lazy
 
 SECTION = "Implementation Plan"
 
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = lazy(
     r"""<!--.*?-->                      # HTML comment guidance
       | ^\s*_\(.*?\)_\s*$               # _(italic guidance)_
       | ^\s*(?:TODO|TBD|\.\.\.|…)[.:!]?\s*$  # a bare TODO / TBD / ...""",
@@ -172,7 +173,7 @@ def _kind(value: Any) -> str:
     return names.get(type(value), "null" if value is None else "a number")
 
 
-_PHASE_RE = re.compile(
+_PHASE_RE = lazy(
     r"""
     ^Phase[ \t]+
     (?P<label>[0-9]+[a-z]?|[A-Z])\b                 # 1, 0, 3a, B
@@ -233,15 +234,15 @@ def _heading_phase(
     return PhaseHeading(label, match["title"].strip(), qualifier, offset + index + 1, description)
 
 
-_ITEM_RE = re.compile(
+_ITEM_RE = lazy(
     r"""^(?P<number>[0-9]{1,3})[.)][ \t]+              # 1.  or 1)
     \*\*(?P<title>[^*]+?)\*\*                           # **Widen the parser**
     [ \t]*(?:[:—–.-][ \t]*)?(?P<rest>.*)$               # : rest of the first line
     """,
     re.VERBOSE,
 )
-_ANY_ITEM_RE = re.compile(r"^[0-9]{1,3}[.)][ \t]")
-_HEADING_RE = re.compile(r"^#{1,6}[ \t]")
+_ANY_ITEM_RE = lazy(r"^[0-9]{1,3}[.)][ \t]")
+_HEADING_RE = lazy(r"^#{1,6}[ \t]")
 
 
 class ListPhase(NamedTuple):
@@ -282,7 +283,7 @@ def _describe(phases: list[ListPhase], text: list[str]) -> None:
     phases[-1] = phases[-1]._replace(description=re.sub(r"\n{3,}", "\n\n", description))
 
 
-_TOKEN = re.compile(
+_TOKEN = lazy(
     r""""(?:[^"\\]|\\.)*"     # a string, escapes included
       | [\[\]{},:]            # structure; numbers and literals are not needed""",
     re.VERBOSE | re.DOTALL,

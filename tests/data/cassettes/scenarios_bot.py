@@ -791,7 +791,7 @@ CASSETTES[C + "test_implement_of_a_phase_the_plan_lacks_names_its_phases"] = [
 G = "test_github_reconcile/"
 OPEN_PULLS_Q = "state=open&per_page=100&page=1"
 RECENT = "2026-11-28T01:55:00Z"  # five minutes before the tests' clock
-STATUS_3 = body("status-opened").replace("rfd-bot:status:2", "rfd-bot:status:3")
+STATUS_3 = body("status-opened-3")  # #3 has the same RFD at the same head: its own marker
 STATUS_3_OLD = STATUS_3.replace(HEAD[:12], OLD[:12]).replace(HEAD, OLD)
 
 
