@@ -112,3 +112,18 @@ def test_the_file_round_trips_and_a_broken_one_names_itself() -> None:
     with pytest.raises(ParseError, match=r"approval\.login must be str") as err:
         consensus.loads('{"approvals": [{"login": 1}], "concerns": []}', "c.json")
     assert err.value.path == "c.json"
+
+
+def test_the_acceptance_round_trips_and_earlier_ledgers_keep_their_bytes() -> None:
+    """A ledger written before any acceptance has no ``accepted`` key (its git blob, which the
+    bot's sign-off commits are checked against, is unchanged); a broken one names the key."""
+    signed = approved(("alice", "alice"), ("bob", "bob"))
+    assert '"accepted"' not in consensus.dumps(signed)
+    decided = consensus.accept(signed, "carol", "r2", 9, ("alice", "bob"))
+    assert consensus.loads(consensus.dumps(decided), "c.json") == decided
+    assert decided.accepted == consensus.Acceptance("carol", "r2", 9, ("alice", "bob"))
+    broken = '{"approvals": [], "concerns": [], "accepted": {"by": "x", "revision": "r", '
+    with pytest.raises(ParseError, match=r"acceptance\.signers must be a list of logins"):
+        consensus.loads(broken + '"at": 1, "signers": "x"}}', "c.json")
+    with pytest.raises(ParseError, match=r"acceptance\.by must be str"):
+        consensus.loads(broken.replace('"x"', "1") + '"at": 1}}', "c.json")

@@ -16,7 +16,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from tests.conftest import git
+from tests.conftest import bodies_sent, git, lines
 from tests.github_world import BRANCH, CONFIG, RFD_PATH, RFD_TEXT, make_world, payload, run_bot
 
 pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
@@ -80,6 +80,21 @@ def standing(status: str) -> str:
     return next(line for line in status.splitlines() if line.startswith("### "))
 
 
+def decision(text: str) -> str:
+    """The line of the Decision block: who accepted, at which commit, with whose sign-offs."""
+    return text.split("#### Decision\n\n", 1)[1].split("\n", 1)[0]
+
+
+def accepted_by(sha: str, signed_at: str) -> str:
+    """hubot accepted at the bot's commit ``sha``, with the sign-offs hubot and mona gave on
+    the commit ``signed_at`` (logins shown as text: no mention pings them again)."""
+    signed = f"[`{signed_at[:7]}`]({WEB}/commit/{signed_at})"
+    return (
+        f"✅ Accepted by @\u200bhubot at [`{sha[:7]}`]({WEB}/commit/{sha}) with the sign-offs "
+        f"of @\u200bhubot (at {signed}), @\u200bmona (at {signed})."
+    )
+
+
 def next_step(status: str) -> str:
     return status.split("**Next step:**", 1)[1].split("\n", 1)[0].strip()
 
@@ -105,7 +120,7 @@ def comment(body: str, sender: str, cid: int) -> dict[str, object]:
 
 
 @pytest.mark.vcr
-def test_one_rfd_from_its_first_sign_off_to_implemented(
+def test_one_rfd_from_its_first_review_to_implemented(
     tmp_path: Path, world: tuple[Path, Path], vcr: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     origin, checkout = world
@@ -115,10 +130,11 @@ def test_one_rfd_from_its_first_sign_off_to_implemented(
         assert run_bot(tmp_path, checkout, "issue_comment", comment(body, sender, cid)) == 0
         git(checkout, "fetch", "-q", "origin")
 
+    signed_at = reviewed_pushed_reviewed_refined_dismissed(tmp_path, page, monkeypatch, say)
     # discussion: two sign-offs answered by a reaction and the status comment alone
     say("/rfd approve", "hubot", 1001)
     say("/rfd approve", "mona", 1002)
-    assert page.comments_on(2) == [page.comments_on(2)[0]]  # the status comment, no reply
+    assert len(page.comments_on(2)) == OPENING  # no reply to either
     say("/rfd concern Proxies may buffer the chunked response", "mona", 1003)
     status = page.status()
     assert "— Discussion" in standing(status)
@@ -150,7 +166,9 @@ def test_one_rfd_from_its_first_sign_off_to_implemented(
     status = page.status()
     assert "— Accepted" in standing(status)
     assert "Ready to accept" not in status and "older revision" not in status
-    assert "sign-offs of hubot (at [`" in status and f"]({WEB}/commit/" in status  # no blob
+    accepted_at = git(origin, "rev-parse", BRANCH).strip()  # the bot's accept commit
+    decided = accepted_by(accepted_at, signed_at)
+    assert decision(status) == decided  # who, at which commit, with whose sign-offs
     page.links_resolve(status)
     assert len(page.comments_on(2)) <= 6
 
@@ -166,6 +184,7 @@ def test_one_rfd_from_its_first_sign_off_to_implemented(
     assert "**Merged into `main`** as Accepted." in status
     assert "merge this pull request" not in status and "Next step" not in status
     assert f"tracking issue [#12]({WEB}/issues/12)" in status
+    assert decision(status) == decided  # the decision stays on the page people find
     page.links_resolve(status)
     tracking = [d["body"] for m, p, d in page.writes() if p.endswith("/issues/12")][-1]
     assert f"/blob/{BRANCH}/" not in tracking
@@ -226,6 +245,7 @@ def test_one_rfd_from_its_first_sign_off_to_implemented(
     status = page.status()
     assert f"Since then: RFD 045 is Implemented on `main` — [#4]({WEB}/pull/4)" in status
     assert "as Accepted" not in status
+    assert decision(status) == decided  # later transitions keep who accepted, and where
     page.links_resolve(status)
     (final_4,) = page.comments_on(4)
     assert "**Merged into `main`** as Implemented." in final_4
@@ -239,6 +259,131 @@ def test_one_rfd_from_its_first_sign_off_to_implemented(
     assert "2/2 phases" in tracking["body"] and "- [ ]" not in tracking["body"]
     page.links_resolve(tracking["body"])
     assert closing == {"state": "closed", "state_reason": "completed"}
+    the_rfd_pr_got_few_comments_and_ends_where_the_rfd_lives_on(page, vcr, decided)
+
+
+HAPPY_PATH_COMMENTS = 6
+"""At most this many bot comments on one RFD's PR on the happy path (the status comment
+edited in place, the reviews, one reply per long run), on top of the status comment."""
+
+
+def the_rfd_pr_got_few_comments_and_ends_where_the_rfd_lives_on(
+    page: Page, vcr: Any, decided: str
+) -> None:
+    """The whole life, counted as the PR's readers see it: the status comment (edited in
+    place), the accept's answer, and a reply only where a command was refused or misplaced;
+    the status comment's last text is what a reader finds afterwards."""
+    posted = page.comments_on(2)
+    assert [first_line(c) for c in posted] == [
+        "### 🔍 Review 1 of RFD 045 — no findings",
+        standing(posted[1]),  # the status comment, posted with the first review
+        "### 🔍 Review 2 of RFD 045 — 1 minor",
+        "### ⏳ Refining RFD 045",  # its one comment, edited as it runs until it ends
+        "RFD 045 cannot be accepted yet: it lacks its sign-offs.",
+        "🚀 RFD 045 is Accepted: 2 phases, tracking issue #12.",
+        f"`/rfd implement` for RFD 045 works on its tracking issue: comment it on [#12]"
+        f"({WEB}/issues/12).",
+    ]
+    assert posted[1].startswith(STATUS_MARK) and standing(posted[1]).endswith(" — Discussion")
+    refused = [c for c in posted if "cannot be accepted yet" in c or "works on its" in c]
+    happy = len(posted) - len(refused) - 1  # the status comment itself is not counted
+    assert happy == 4 <= HAPPY_PATH_COMMENTS  # two reviews, refine's, the accept's answer
+    final = page.status()
+    assert final in bodies_sent(vcr)  # what GitHub shows is the last text the bot sent
+    assert lines(final) == [
+        f"### [RFD 045: Streaming exports]({WEB}/blob/main/{RFD_PATH})",
+        "**Merged into `main`.**",
+        f"Its implementation is followed on tracking issue [#12]({WEB}/issues/12), where the "
+        "phases are ticked and the next command is named (`/rfd status` there says where it "
+        "stands).",
+        f"Since then: RFD 045 is Implemented on `main` — [#4]({WEB}/pull/4) made it so.",
+        "#### Decision",
+        decided,
+        lines(final)[-1],  # the footer (its words are the guidance's, not the decision's)
+    ]
+
+
+def first_line(text: str) -> str:
+    return lines(text)[0]
+
+
+OPENING = 4
+"""The PR's bot comments before the sign-offs: the status comment, two reviews, refine's."""
+TODO = "A generator yields CSV rows (TODO: the chunk size);"
+
+
+def reviewed_pushed_reviewed_refined_dismissed(
+    tmp_path: Path, page: Page, monkeypatch: pytest.MonkeyPatch, say: Any
+) -> str:
+    """The PR's first days: the review label, a push, `/rfd review`, `/rfd refine`, then
+    `/rfd dismiss` of what refine addressed.  Returns the commit the RFD then stands at."""
+    origin = page.origin
+    checkout = tmp_path / "checkout"  # the bot's (run_bot's) checkout
+    labeled = payload("pull_request.labeled.review")
+    labeled["pull_request"]["head"]["sha"] = git(origin, "rev-parse", BRANCH).strip()
+    assert run_bot(tmp_path, checkout, "pull_request_target", labeled) == 0
+    first, status = page.comments_on(2)
+    assert lines(first)[0] == "### 🔍 Review 1 of RFD 045 — no findings"
+    assert "| [Review 1](" in status  # numbered as `/rfd dismiss` takes it
+    page.links_resolve(status)
+
+    pushed = author_pushes(tmp_path, origin)  # the review's TODO, the author's own
+    sync = payload("pull_request.synchronize")
+    sync["pull_request"]["head"]["sha"] = pushed
+    discussing = {"id": 2, "name": "rfd: discussion", "color": "fbca04", "default": False}
+    sync["pull_request"]["labels"] = [discussing]  # the label the first run gave it
+    assert run_bot(tmp_path, checkout, "pull_request", sync) == 0
+    assert "older revision" in page.last("<!-- rfd-bot:review:045:")
+    assert "(older)" in page.status()
+
+    say("/rfd review", "Codertocat", 991)
+    second = page.comments_on(2)[-1]
+    assert lines(second)[0].startswith("### 🔍 Review 2 of RFD 045")
+    assert "TODO" in second
+
+    refine_model(monkeypatch)
+    say("/rfd refine", "Codertocat", 992)
+    refined = page.last("<!-- rfd-bot:progress:c992-refine -->")  # its one comment, ended
+    assert "- **Pass 1** (reviews): Design — Settled the chunk size." in refined
+    assert TODO not in git(origin, "show", f"{BRANCH}:{RFD_PATH}")
+    settled = refined.split("Once you agree they are settled: ", 1)[1].split("`")[1]
+    assert settled.startswith("/rfd dismiss ")
+    at = git(origin, "rev-parse", BRANCH).strip()  # the refined RFD: what is signed off
+
+    say(settled, "Codertocat", 993)  # the command refine named works where it named it
+    status = page.status()
+    assert "No open reviews." in status
+    page.links_resolve(status)
+    assert len(page.comments_on(2)) == OPENING
+    return at
+
+
+def author_pushes(tmp_path: Path, origin: Path) -> str:
+    """The PR's author pushes an edit of the RFD to its branch: its new head."""
+    clone = tmp_path / "author"
+    git(tmp_path, "clone", "-q", "--branch", BRANCH, str(origin), str(clone))
+    text = (clone / RFD_PATH).read_text(encoding="utf-8")
+    (clone / RFD_PATH).write_text(
+        text.replace("A generator yields CSV rows;", TODO), encoding="utf-8"
+    )
+    git(clone, "commit", "-qam", "Design: the chunk size is open")
+    git(clone, "push", "-q", "origin", BRANCH)
+    return git(origin, "rev-parse", BRANCH).strip()
+
+
+def refine_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The model rewrites the Design section without the TODO, then has nothing to add."""
+    from tests.fakes import ScriptedLLM, reply, scripted_providers
+
+    design = "A generator yields CSV rows in chunks of 64 KiB; the endpoint streams them."
+    revision = {
+        "sections": [{"section": "Design", "content": design}],
+        "notes": "Settled the chunk size.",
+    }
+    llm = ScriptedLLM(
+        [reply("", ("submit_revision", revision)), reply("CONVERGED\nNothing to add.")]
+    )
+    monkeypatch.setattr("bot.lifecycle.workspace.make_providers", scripted_providers(llm))
 
 
 def scripted_model(monkeypatch: pytest.MonkeyPatch) -> None:

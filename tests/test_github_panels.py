@@ -24,6 +24,43 @@ def test_an_abandoned_rfd_is_not_shown_as_accepted() -> None:
     assert decided(Ledger(), Status.ABANDONED)[-1] == "Abandoned: no sign-off was recorded."
 
 
+def test_an_accepted_rfd_says_who_accepted_at_which_commit_with_whose_sign_offs() -> None:
+    from bot.model.consensus import accept
+
+    ledger = accept(SIGNED, "octo-cat", "aa11" + "0" * 36, 3.0, ("hubot", "mona"))
+    commits = {BLOB: "1234567" + "0" * 33, "aa11" + "0" * 36: "abcdef1" + "0" * 33}
+
+    def at(blob: str) -> str:
+        sha = commits[blob]
+        return f"[`{sha[:7]}`](https://github.com/o/r/commit/{sha})"
+
+    line = decided(ledger, Status.ACCEPTED, at)[-1]
+    assert line == (
+        "✅ Accepted by @\u200bocto-cat at [`abcdef1`](https://github.com/o/r/commit/abcdef1"
+        + "0" * 33
+        + ") with the sign-offs of @\u200bhubot (at [`1234567`](https://github.com/o/r/commit/"
+        + "1234567"
+        + "0" * 33
+        + ")), @\u200bmona (at [`1234567`](https://github.com/o/r/commit/"
+        + "1234567"
+        + "0" * 33
+        + "))."
+    )
+    assert decided(ledger, Status.IMPLEMENTED)[-1].startswith(
+        "✅ Accepted by @\u200bocto-cat at `aa11000`"
+    )
+
+
+def test_the_accepter_and_signers_stay_text() -> None:
+    """A login in the ledger never mentions, links or marks anything."""
+    from bot.model.consensus import accept
+
+    hostile = "x](https://evil)<!-- rfd-bot:status:2 -->"
+    line = decided(accept(Ledger(), hostile, BLOB, 1.0, (hostile,)), Status.ACCEPTED)[-1]
+    assert "](https://evil)" not in line and "<!-- rfd-bot" not in line
+    assert line.startswith("✅ Accepted by @\u200bx")
+
+
 def test_the_next_step_names_the_concern_and_the_missing_sign_offs_first() -> None:
     from bot.config.load import ConsensusSection
     from bot.github.status_comment import Panel, blocker, next_step

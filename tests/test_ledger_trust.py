@@ -46,3 +46,19 @@ def test_a_renewed_approval_replaces_the_older_one() -> None:
     newer = Approval("hubot", "def", 3.0, "hubot")
     bot = Step(Ledger((HUBOT,)), Ledger((newer,)), proven=True)
     assert trusted(Ledger((HUBOT,)), [bot]).approvals == (newer,)
+
+
+def test_the_acceptance_counts_as_the_bot_wrote_it_and_a_hand_edit_of_it_is_named() -> None:
+    """Who accepted is the bot's record of the event's actor: a push that rewrites it (to
+    claim someone else accepted, or with other sign-offs) is left out and named."""
+    from bot.model.consensus import Acceptance
+
+    signed = Ledger((HUBOT, MONA))
+    mine = Acceptance("hubot", "f00", 3.0, ("hubot", "mona"))
+    bot = Step(signed, Ledger((HUBOT, MONA), accepted=mine), proven=True)
+    claimed = Acceptance("octocat", "f00", 3.0, ("octocat",))
+    hand = Step(bot.after, Ledger((HUBOT, MONA), accepted=claimed), proven=False)
+    counted = trusted(signed, [bot, hand])
+    assert counted.accepted == mine
+    assert forged(hand.after, counted) == ("an acceptance",)
+    assert trusted(signed, [Step(signed, hand.after, proven=False)]).accepted is None

@@ -96,7 +96,8 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
         _check_authors(ctx, pr, checkout, todo)
         _check_signed_off(ctx, ws, [str(d.rfd_id) for d in todo])
         with ctx.forge.on_pull(head_files(ctx, pr), pull_url(ctx, pr)):  # not merged yet
-            outcomes = [accept(ws, str(d.rfd_id)) for d in todo]
+            by = ctx.delivery.actor.login  # verified by GitHub, never text from the PR
+            outcomes = [accept(ws, str(d.rfd_id), by=by) for d in todo]
         ids = ", ".join(o.rfd_id for o in outcomes)
         done = commit(ctx, checkout, [p for o in outcomes for p in o.changed], ids, "accepted")
         refreshed(ctx, pr, checkout)

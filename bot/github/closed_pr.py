@@ -80,10 +80,15 @@ def _on_default_branch(ctx: Context, changed: ChangedRfd) -> Document | None:
 
 
 def _block(
-    ctx: Context, changed: ChangedRfd, doc: Document | None, merged: bool, *, then: bool = False
+    ctx: Context,
+    changed: ChangedRfd,
+    doc: Document | None,
+    merged: bool,
+    *,
+    then: str = "",
 ) -> str:
-    """The RFD's final state on a closed pull request (``then``: the PR merged earlier,
-    before the RFD reached ``doc``'s status)."""
+    """The RFD's final state on a closed pull request (``then``: the PR merged earlier, the
+    later transition that brought the RFD to ``doc``'s status), and its Decision."""
     rid, branch = str(changed.file.rfd_id), ctx.delivery.default_branch
     web = f"{ctx.server_url}/{ctx.delivery.repository}"
     url = f"{web}/blob/{quote(branch)}/{quote(changed.file.path)}"
@@ -105,7 +110,26 @@ def _block(
             "",
             LIVES_ON.format(issue=issue, issue_url=f"{web}/issues/{issue}") if issue else NO_ISSUE,
         ]
-    return "\n".join(lines)
+    lines += ["", then] if then else []
+    decision = _decision(ctx, changed, doc)
+    return "\n".join([*lines, "", *decision] if decision else lines)
+
+
+def _decision(ctx: Context, changed: ChangedRfd, doc: Document) -> tuple[str, ...]:
+    """Who accepted the RFD with whose sign-offs at which commit, as the ledger on the
+    default branch says (empty when it holds no sign-off and no acceptance)."""
+    from bot.github.status_comment import commit_links, decided
+    from bot.state import StateStore
+
+    try:
+        ledger = StateStore(ctx.root, ctx.cfg).read_consensus(changed.file.rfd_id)
+    except RfdError as err:
+        ctx.summary.problem(err)
+        return ()
+    if ledger.accepted is None and not ledger.approvals:
+        return ()
+    web = f"{ctx.server_url}/{ctx.delivery.repository}"
+    return decided(ledger, doc.status, commit_links(ctx.root, changed.file.path, web))
 
 
 def _relink(ctx: Context, pr: PullRequest, number: int) -> int | None:
@@ -148,7 +172,7 @@ def _later(
             number=by.number,
             url=f"{web}/pull/{by.number}",
         )
-        blocks.append(f"{_block(ctx, changed, doc, True, then=True)}\n\n{later}")
+        blocks.append(_block(ctx, changed, doc, True, then=later))
     ctx.upsert(
         "status", number, "\n\n".join([*blocks, FOOTER_LATER]), number=number, proofs=True
     )  # the commit markers of quiet sign-offs are never edited away

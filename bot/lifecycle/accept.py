@@ -83,13 +83,16 @@ def extract_plan(ws: Workspace, query: str, *, model: str | None = None) -> Extr
     )
 
 
-def accept(ws: Workspace, query: str, *, model: str | None = None) -> AcceptOutcome:
+def accept(ws: Workspace, query: str, *, model: str | None = None, by: str = "") -> AcceptOutcome:
+    """Accept the RFD ``query`` names; ``by``: who accepts it (the verified login of the
+    event on GitHub), recorded with the sign-offs that counted when ``[consensus]`` is on."""
     from bot.lifecycle.tracking_issue import track
 
     changed: list[Path] = []
     file = ws.find(query)
     rid = str(file.rfd_id)
     check_acceptable(ws, file.path, ws.document(file))  # fails before anything changes
+    signers = _signers(ws, rid)
     phases, method, usage, notices = extract_plan(ws, rid, model=model)
     if ws.document(rid).status is Status.DRAFT:
         outcome = promote(ws, rid, Status.DISCUSSION)
@@ -111,12 +114,34 @@ def accept(ws: Workspace, query: str, *, model: str | None = None) -> AcceptOutc
     issue = track(ws, rid, "accepted")
     path = ws.path(ws.find(rid))
     _record_tracking(ws, path, tracking_header(issue, ws.config.conventions))
+    if by and ws.config.consensus.enabled:
+        changed.append(_record_decision(ws, rid, path, by, signers))
     msg = (
         f"RFD {rid} accepted with {plural(len(phases), 'phase')} ({method}); "
         f"tracking issue #{issue.number}"
     )
     changes = tuple(dict.fromkeys(changed))
     return AcceptOutcome(rid, phases, method, issue, path, changes, msg, usage, notices)
+
+
+def _signers(ws: Workspace, rid: str) -> tuple[str, ...]:
+    """The logins whose sign-offs count now (empty without ``[consensus]``)."""
+    if not ws.config.consensus.enabled:
+        return ()
+    from bot.lifecycle.signoff import current_standing
+
+    return tuple(a.login for a in current_standing(ws, rid).counted)
+
+
+def _record_decision(
+    ws: Workspace, rid: str, path: Path, by: str, signers: tuple[str, ...]
+) -> Path:
+    """The ledger says who accepted the RFD, with whose sign-offs, at its accepted content."""
+    from bot.model import consensus
+
+    ledger = ws.store.read_consensus(rid)
+    rev = consensus.revision(read_exact(path))
+    return ws.store.write_consensus(rid, consensus.accept(ledger, by, rev, ws.clock(), signers))
 
 
 def tracking_header(issue: Issue, style: ConventionsSection) -> str | None:

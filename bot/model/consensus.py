@@ -3,7 +3,8 @@ which of them count.
 
 A :class:`Ledger` is what ``consensus.json`` in an RFD's state directory holds: who
 approved at which revision (the RFD file's git blob sha), numbered concerns and who
-resolved them, and the final comment period.  The operations return a new ledger
+resolved them, the final comment period, and once decided who accepted the RFD with
+whose sign-offs (:class:`Acceptance`).  The operations return a new ledger
 or raise a :class:`~bot.core.errors.ValidationError` saying why the step cannot be taken;
 :mod:`bot.lifecycle.consensus_gate` decides what acceptance still needs.
 
@@ -86,10 +87,23 @@ class Fcp:
 
 
 @dataclass(frozen=True)
+class Acceptance:
+    """The decision: who accepted the RFD (the event's verified actor), when, with the
+    sign-offs that counted, and the RFD's content as accepted (a git blob: the commit that
+    brought it is the accept commit, a page GitHub shows)."""
+
+    by: str
+    revision: str
+    at: float
+    signers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Ledger:
     approvals: tuple[Approval, ...] = ()
     concerns: tuple[Concern, ...] = ()
     fcp: Fcp | None = None
+    accepted: Acceptance | None = None
 
     @property
     def open_concerns(self) -> tuple[Concern, ...]:
@@ -146,6 +160,11 @@ def start_fcp(ledger: Ledger, rfd: str, login: str, days: int, now: float) -> Le
     return replace(ledger, fcp=Fcp(login, now, now + days * DAY))
 
 
+def accept(ledger: Ledger, by: str, rev: str, now: float, signers: Iterable[str]) -> Ledger:
+    """The RFD accepted by ``by`` at its content ``rev``, with the sign-offs of ``signers``."""
+    return replace(ledger, accepted=Acceptance(by, rev, now, tuple(signers)))
+
+
 def day(stamp: float) -> str:
     """A date as the status shows it (UTC)."""
     from datetime import UTC, datetime
@@ -162,6 +181,8 @@ def dumps(ledger: Ledger) -> str:
         "concerns": [vars(c) for c in ledger.concerns],
         "fcp": vars(ledger.fcp) if ledger.fcp else None,
     }
+    if ledger.accepted is not None:  # written once decided: earlier ledgers keep their bytes
+        data["accepted"] = {**vars(ledger.accepted), "signers": list(ledger.accepted.signers)}
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -172,13 +193,24 @@ def loads(text: str, path: str) -> Ledger:
         approvals = tuple(_record(Approval, a) for a in data["approvals"])
         concerns = tuple(_record(Concern, c) for c in data["concerns"])
         fcp = _record(Fcp, data["fcp"]) if data.get("fcp") is not None else None
+        accepted = _acceptance(data["accepted"]) if data.get("accepted") is not None else None
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
         raise ParseError(
             f"is not a consensus ledger: {exc}",
             path=path,
             hint="restore it from git (`git checkout -- <file>`): it records who signed off",
         ) from exc
-    return Ledger(approvals, concerns, fcp)
+    return Ledger(approvals, concerns, fcp, accepted)
+
+
+def _acceptance(data: Any) -> Acceptance:
+    found: Acceptance = _record(
+        Acceptance, {**data, "signers": ()} if isinstance(data, dict) else data
+    )
+    signers = data.get("signers", [])
+    if not isinstance(signers, list) or not all(isinstance(s, str) for s in signers):
+        raise TypeError(f"acceptance.signers must be a list of logins, not {signers!r}")
+    return replace(found, signers=tuple(signers))
 
 
 _TYPES: dict[str, type | tuple[type, ...]] = {
@@ -186,6 +218,7 @@ _TYPES: dict[str, type | tuple[type, ...]] = {
     "float": (int, float),
     "int": int,
     "bool": bool,
+    "tuple[str, ...]": tuple,
 }
 
 
@@ -203,6 +236,7 @@ FORGED_APPROVAL = "an approval by {login}"
 FORGED_CONCERN = "concern {number} as written"
 REMOVED_CONCERN = "concern {number} taken out"
 FORGED_FCP = "a final comment period"
+FORGED_ACCEPTANCE = "an acceptance"
 
 
 @dataclass(frozen=True)
@@ -235,7 +269,8 @@ def _applied(ledger: Ledger, before: Ledger, after: Ledger) -> Ledger:
             concerns[concern.number] = concern
     fcp = after.fcp if after.fcp != before.fcp else ledger.fcp
     ordered = tuple(concerns[n] for n in sorted(concerns))
-    return replace(ledger, approvals=tuple(approvals), concerns=ordered, fcp=fcp)
+    accepted = after.accepted if after.accepted != before.accepted else ledger.accepted
+    return replace(ledger, approvals=tuple(approvals), concerns=ordered, fcp=fcp, accepted=accepted)
 
 
 def forged(head: Ledger, counted: Ledger) -> tuple[str, ...]:
@@ -249,4 +284,6 @@ def forged(head: Ledger, counted: Ledger) -> tuple[str, ...]:
     found += [REMOVED_CONCERN.format(number=n) for n in mine if n not in theirs]
     if head.fcp is not None and head.fcp != counted.fcp:
         found.append(FORGED_FCP)
+    if head.accepted is not None and head.accepted != counted.accepted:
+        found.append(FORGED_ACCEPTANCE)
     return tuple(found)

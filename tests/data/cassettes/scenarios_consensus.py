@@ -147,6 +147,7 @@ class Thread:
         opened["commit"]["message"] = "pr"
         self.commits = [opened]
         self.ledger: str | None = None
+        self.rfd = RFD_BLOB  # the RFD's content at the head (its git blob)
         self.proven: list[str] = []  # the bot's commits, as its status comment names them
 
     @property
@@ -226,7 +227,7 @@ def signed(
         react("eyes", cid),
         *checked,
         pr.pull(),
-        files(pr.ledger),
+        files(pr.ledger, pr.rfd),
         *authors,
         *pr.dashboard(status, made=sha),
         react("rocket", cid),

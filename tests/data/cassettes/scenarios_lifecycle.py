@@ -1,37 +1,199 @@
-"""Cassette of one RFD's life on GitHub (``tests/test_github_lifecycle.py``): two reviewers
-sign off, one raises a concern that holds acceptance up until she resolves it, a maintainer
-accepts (the tracking issue #12 opens, linking the RFD at the PR's head), the PR is merged
-(its status comment gets its final state, the tracking issue now links ``main``), and with
-every phase done ``/rfd done`` on the tracking issue opens the pull request to Implemented.
+"""Cassette of one RFD's life on GitHub (``tests/test_github_lifecycle.py``): the review
+label (review 1, the status comment), the author's push (review 1 of an older revision),
+`/rfd review` (review 2 finds the author's TODO), `/rfd refine` (one comment, naming the
+`/rfd dismiss` that follows), then two reviewers sign off, one raises a concern that holds
+acceptance up until she resolves it, a maintainer accepts (the tracking issue #12 opens,
+linking the RFD at the PR's head; the ledger records who accepted with whose sign-offs), the
+PR is merged (its status comment gets its final state, with the Decision, the tracking issue
+now links ``main``), and with every phase done ``/rfd done`` on the tracking issue opens the
+pull request to Implemented.
 
-PR 2 is followed from one run to the next by :class:`scenarios_consensus.Thread`; the
-comment ids of the commands are those of ``two_reviewers`` (same commits, same SHAs).
+PR 2 is followed from one run to the next by :class:`scenarios_consensus.Thread`.  The bot's
+commit shas come from the real runs with fixed git dates; the git blobs of the author's edit
+and of the sign-off ledger after each step are computed here, as git and the bot write them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from gh_data import call, comment, diff_entry, issue, pull, reaction
+from gh_data import call, comment, commit_item, diff_entry, issue, pull, reaction, user
 from scenarios_bot import (
     ACCEPTED,
     RFD,
+    blob_sha,
     body,
     labelled,
     lifecycle_label,
     unlabelled,
     with_proofs,
 )
-from scenarios_consensus import BRANCH, STATUS, Thread, files, perm, react, signed
+from scenarios_consensus import (
+    BRANCH,
+    STATUS,
+    Thread,
+    bot_commit,
+    files,
+    perm,
+    react,
+    rockets,
+    signed,
+)
+
+from tests.github_world import NOW as CLOCK
+from tests.github_world import RFD_TEXT
+
+NOW = int(CLOCK)  # a review's file is named by the time it was made
+TODO = "A generator yields CSV rows (TODO: the chunk size);"
 
 L = "test_github_lifecycle/"
 IMPLEMENTED = "rfd: implemented"
 DONE_BRANCH = "rfd/045-implemented"
 Interaction = dict[str, Any]
 ISSUES_Q = "state=all&sort=created&direction=desc&per_page=100"
-ACCEPT_COMMIT = "6028f997e89f00067c05105296013d5c6201e79a"  # the bot's accept commit
+ACCEPT_COMMIT = "8e3d25d0626ce0b000be3cde7daac161dde2918f"  # the bot's accept commit
+ACCEPTED_RFD = (
+    "074abc34d0045fe5eae2218a9bd95a637c5a775e"  # the RFD as accept left it (its git blob)
+)
+TEAM = "@Codertocat/architects"
 CONCERN = "/rfd concern Proxies may buffer the chunked response"
 TRACKING = issue(12, "RFD 045: Streaming exports", body("life-tracking-opened"), labels=(ACCEPTED,))
+
+
+REVIEWED = "docs/rfd/.state/045/reviews/{stamp}.md"
+PUSHED = blob_sha(RFD_TEXT.replace("A generator yields CSV rows;", TODO))  # the author's edit
+REFINED = "8dc08ee811a9c93e7ac606ffdef5f1c2431f3acd"  # the RFD as refine left it (its git blob)
+# the bot's commits of the first days (fixed git dates)
+LABEL_REVIEW = "78fe92801738b1eb76d501237730baa8c8873a06"
+REVIEW_2 = "934be715a80547edb9c1a5fc7d5ea5a0a8563b94"
+REFINE = "603004ff01cb534e64b1a403b7eeef1a844d9190"
+DISMISS = "a5fb71a0ec5d06dbe4d08cc8cbe366f1a606cf7c"
+AUTHOR_HEAD = "c366a447b01c43ebf5864f858c11fe10c23ff278"  # the author's push
+
+
+def listing(pr: Thread, reviews: tuple[int, ...]) -> Interaction:
+    """The PR's files: the RFD at its head and the reviews on file (stamps)."""
+    found = [diff_entry(RFD, sha=pr.rfd)]
+    found += [diff_entry(REVIEWED.format(stamp=s)) for s in reviews]
+    return call("GET", "/pulls/2/files", query="per_page=100&page=1", reply=found)
+
+
+def made(pr: Thread, sha: str, what: str, cid: int) -> None:
+    pr.commits.append(bot_commit(sha, what, cid))
+
+
+def posted(pr: Thread, name: str, cid: int) -> Interaction:
+    """The bot's comment ``bodies/<name>.md`` on PR 2, which later runs list."""
+    return pr.replied(name, cid)
+
+
+def edited(pr: Thread, cid: int, name: str) -> Interaction:
+    """The bot's comment ``cid`` on PR 2 now reads ``bodies/<name>.md``."""
+    text = body(name)
+    at = next(i for i, c in enumerate(pr.comments) if c["id"] == cid)
+    pr.comments[at] = comment(cid, 2, text)
+    return call("PATCH", f"/issues/comments/{cid}", body={"body": text}, reply=pr.comments[at])
+
+
+def first_days(pr: Thread) -> list[Interaction]:
+    """The review label, the author's push, `/rfd review`, `/rfd refine`, `/rfd dismiss`."""
+    return [*labelled_review(pr), *pushed(pr), *reviewed(pr), *refined(pr), *dismissed(pr)]
+
+
+def labelled_review(pr: Thread) -> list[Interaction]:
+    """Codertocat labels the PR `rfd:review`: the review committed and posted, the status
+    comment posted with the PR's lifecycle label, the trigger label taken off."""
+    out = [
+        perm("Codertocat", "admin"),
+        listing(pr, ()),
+        call("GET", "/issues/2/comments", query="per_page=100", reply=[]),
+        posted(pr, "life-review-1", 951),
+        *pr.dashboard("life-status-reviewed", made=LABEL_REVIEW),
+        unlabelled(2, "rfd:review"),
+    ]
+    made(pr, LABEL_REVIEW, "review", 0)
+    return out
+
+
+def pushed(pr: Thread) -> list[Interaction]:
+    """The author pushes an edit (a TODO in the design): review 1 is of an older revision."""
+    opened = commit_item(AUTHOR_HEAD, user("Codertocat"), "test@example.com", "Test User")
+    pr.commits.append(opened)
+    pr.rfd = PUSHED
+    return [
+        listing(pr, (NOW,)),
+        call("GET", "/issues/2/comments", query="per_page=100", reply=list(pr.comments)),
+        *pr.dashboard("life-status-pushed"),
+        edited(pr, 951, "life-review-1-older"),
+    ]
+
+
+def reviewed(pr: Thread) -> list[Interaction]:
+    """`/rfd review`: review 2 of the new revision finds the TODO; 🚀, no reply."""
+    out = [
+        pr.said(991, "Codertocat", "/rfd review"),
+        perm("Codertocat", "admin"),
+        react("eyes", 991),
+        pr.pull(),
+        listing(pr, (NOW,)),
+        posted(pr, "life-review-2", 952),
+        *pr.dashboard("life-status-review-2", made=REVIEW_2),
+        react("rocket", 991),
+    ]
+    made(pr, REVIEW_2, "review", 991)
+    return out
+
+
+def refined(pr: Thread) -> list[Interaction]:
+    """`/rfd refine`: one comment, its progress, ends in what changed and what to dismiss."""
+    out = [
+        pr.said(992, "Codertocat", "/rfd refine"),
+        rockets(992),
+        perm("Codertocat", "admin"),
+        react("eyes", 992),
+        pr.pull(),
+        listing(pr, (NOW, NOW + 1)),
+        posted(pr, "life-refine-start", 953),
+        edited(pr, 953, "life-refine-done"),
+        *pr.dashboard("life-status-refined", made=REFINE),
+        react("rocket", 992),
+    ]
+    made(pr, REFINE, "refined", 992)
+    pr.rfd = REFINED
+    return out
+
+
+def dismissed(pr: Thread) -> list[Interaction]:
+    """The `/rfd dismiss` refine named: both reviews folded, 🚀, no reply."""
+    out = [
+        pr.said(993, "Codertocat", "/rfd dismiss 1 2"),
+        rockets(993),
+        perm("Codertocat", "admin"),
+        react("eyes", 993),
+        pr.pull(),
+        listing(pr, (NOW, NOW + 1)),
+        *pr.dashboard("life-status-dismissed", made=DISMISS),
+        edited(pr, 951, "life-review-1-dismissed"),
+        edited(pr, 952, "life-review-2-dismissed"),
+        react("rocket", 993),
+    ]
+    made(pr, DISMISS, "dismissed", 993)
+    return out
+
+
+def ledgers() -> tuple[str, ...]:
+    """The git blobs of the sign-off ledger after each step of the discussion (hubot's and
+    mona's approvals of the refined RFD, mona's concern, its resolution): what the PR's
+    file list shows, computed as the bot writes the file."""
+    from bot.model import consensus as c
+
+    link = "https://github.com/Codertocat/Hello-World/pull/2#issuecomment-1003"
+    steps = [c.approve(c.Ledger(), "045", "hubot", REFINED, CLOCK, reviewer="hubot")]
+    steps.append(c.approve(steps[-1], "045", "mona", REFINED, CLOCK, reviewer=TEAM))
+    steps.append(c.raise_concern(steps[-1], "mona", CONCERN[len("/rfd concern ") :], link, CLOCK))
+    steps.append(c.resolve(steps[-1], "045", 1, "mona"))
+    steps.append(c.accept(steps[-1], "hubot", ACCEPTED_RFD, CLOCK, ("hubot", "mona")))
+    return tuple(blob_sha(c.dumps(ledger)) for ledger in steps)
 
 
 def discussion(pr: Thread) -> list[Interaction]:
@@ -43,8 +205,8 @@ def discussion(pr: Thread) -> list[Interaction]:
             "maintain",
             team=False,
             made=(
-                "0b530a6fbcb0f219444f1271a51c4348dcdea9f7",
-                "0ee7a9bca6d6b1b4121c1341bed1ea76a927c217",
+                "38bd0d95a5b4118128bc075c7ade64b092bd4bc3",
+                LEDGERS[0],
             ),
             status="life-status-hubot",
         ),
@@ -54,8 +216,8 @@ def discussion(pr: Thread) -> list[Interaction]:
             "write",
             team=True,
             made=(
-                "71c5bb4321ca8c1ee5b4c297e6f244910bc1ea95",
-                "36bee8492c67d8cfc5671ac5376e5e122d1d941c",
+                "76078e770c32d8f0f4d6b14af92bc0f8c7e7ec8d",
+                LEDGERS[1],
             ),
             status="life-status-mona",
         ),
@@ -65,8 +227,8 @@ def discussion(pr: Thread) -> list[Interaction]:
             "write",
             team=True,
             made=(
-                "9fb3c738a86fd5ff289edc052b1a6042a0752881",
-                "5957778410c1edd220c592df1265212a7afc2af9",
+                "12c31e2dd46f75a7e1ac911b4d72d3485bd461b7",
+                LEDGERS[2],
             ),
             status="life-status-concern",
         ),
@@ -74,7 +236,7 @@ def discussion(pr: Thread) -> list[Interaction]:
         perm("hubot", "maintain"),
         react("eyes", 1004),
         pr.pull(),
-        files(pr.ledger),
+        files(pr.ledger, pr.rfd),
         pr.listed_commits(),
         react("confused", 1004),
         pr.replied("life-accept-refused", 3004),
@@ -84,8 +246,8 @@ def discussion(pr: Thread) -> list[Interaction]:
             "write",
             team=False,
             made=(
-                "256826a283b7473fbf4c3482467c95821d2a7c9e",
-                "7c94c6573035d724bc7615d5f3028e038d3176af",
+                "db7851f15633554f0f8249ab5588f2410901b9bb",
+                LEDGERS[3],
             ),
             status="life-status-resolved",
         ),
@@ -110,7 +272,7 @@ def accepted(pr: Thread) -> list[Interaction]:
         perm("hubot", "maintain"),
         react("eyes", 1006),
         pr.pull(),
-        files(pr.ledger),
+        files(pr.ledger, pr.rfd),
         pr.listed_commits(),
         call("GET", "/issues", query=ISSUES_Q, reply=[]),
         opened,
@@ -120,6 +282,7 @@ def accepted(pr: Thread) -> list[Interaction]:
         react("rocket", 1006),
         pr.replied("life-accepted", 3006, made=ACCEPT_COMMIT),
     ]
+    pr.ledger = LEDGERS[4]  # who accepted, with whose sign-offs
     return out
 
 
@@ -128,7 +291,7 @@ def merged(pr: Thread) -> list[Interaction]:
     final = comment(STATUS, 2, with_proofs(body("life-status-merged"), pr.proven))
     relinked = {**TRACKING, "body": body("life-tracking-merged")}
     return [
-        files(pr.ledger),
+        files(pr.ledger, pr.rfd),
         call("GET", "/issues/2/comments", query="per_page=100", reply=list(pr.comments)),
         call("PATCH", f"/issues/comments/{STATUS}", body={"body": final["body"]}, reply=final),
         call("GET", "/issues/12", reply=TRACKING),
@@ -145,7 +308,7 @@ def misplaced(pr: Thread) -> list[Interaction]:
         perm("hubot", "maintain"),
         react("eyes", 1007),
         call("GET", "/pulls/2", reply=merged_2),
-        files(pr.ledger),
+        files(pr.ledger, pr.rfd),
         react("confused", 1007),
         pr.replied("life-implement-misplaced", 3007),
     ]
@@ -307,9 +470,13 @@ def closed_12() -> list[Interaction]:
     ]
 
 
+LEDGERS = ledgers()
+
+
 def lifecycle() -> list[Interaction]:
     pr = Thread()
     return [
+        *first_days(pr),
         *discussion(pr),
         *accepted(pr),
         *merged(pr),
@@ -321,4 +488,4 @@ def lifecycle() -> list[Interaction]:
     ]
 
 
-CASSETTES = {L + "test_one_rfd_from_its_first_sign_off_to_implemented": lifecycle()}
+CASSETTES = {L + "test_one_rfd_from_its_first_review_to_implemented": lifecycle()}
