@@ -294,6 +294,18 @@ def to_comment(gh: GhComment) -> Comment:
     return Comment(id=gh.id, body=gh.body or "", url=gh.html_url, author=login, updated=updated)
 
 
+def post_labels(
+    repo: Repository, pacer: WritePacer, number: int, names: tuple[str, ...]
+) -> list[dict[str, Any]]:
+    """Add ``names`` to issue or PR #``number`` (the one way both the forge and the run's API
+    label anything); the labels it carries now, as GitHub answers."""
+    with pacer.write(), translated(f"label #{number}"):
+        _h, data = repo.requester.requestJsonAndCheck(
+            "POST", f"{repo.url}/issues/{number}/labels", input={"labels": list(names)}
+        )
+    return list(data)
+
+
 class GitHubForge:
     """Issues, comments and labels of one repository."""
 
@@ -469,8 +481,7 @@ class GitHubForge:
 
     def add_labels(self, number: int, labels: tuple[str, ...]) -> None:
         if labels:
-            with self.pacer.write(), translated(f"label #{number}"):
-                self.repo.get_issue(number).add_to_labels(*labels)
+            post_labels(self.repo, self.pacer, number, labels)
 
     def create_label(self, name: str, color: str, description: str) -> bool:
         """Create the repository label ``name``; False when it exists already (422)."""
@@ -684,10 +695,7 @@ class RepoApi:
         """Label #``number``; the names GitHub had to create for it (they come back grey)."""
         from bot.model.status import AUTO_COLOR
 
-        with self.pacer.write(), translated(f"label #{number}"):
-            _h, data = self.requester.requestJsonAndCheck(
-                "POST", f"{self.url}/issues/{number}/labels", input={"labels": list(names)}
-            )
+        data = post_labels(self.repo, self.pacer, number, names)
         return [
             str(label["name"])
             for label in data

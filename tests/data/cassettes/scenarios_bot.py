@@ -527,8 +527,11 @@ CASSETTES |= {
         call("GET", "/issues/12", reply={**TRACKING, "body": MERGED}),
         call("PATCH", "/issues/12", body={"body": DONE}, reply={**TRACKING, "body": DONE}),
         unlabelled(12, ACCEPTED),
-        call(  # PyGithub sends the bare array GitHub also accepts (see ECOSYSTEM-NOTES)
-            "POST", "/issues/12/labels", body=[IMPLEMENTED], reply=[lifecycle_label(IMPLEMENTED)]
+        call(
+            "POST",
+            "/issues/12/labels",
+            body={"labels": [IMPLEMENTED]},
+            reply=[lifecycle_label(IMPLEMENTED)],
         ),
         call(
             "PATCH",
@@ -1279,7 +1282,7 @@ CASSETTES[
     call(
         "POST",
         "/issues/12/labels",
-        body=[ABANDONED_LABEL],
+        body={"labels": [ABANDONED_LABEL]},
         reply=[lifecycle_label(ABANDONED_LABEL)],
     ),
     call(
