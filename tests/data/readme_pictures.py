@@ -6,7 +6,7 @@ timeline by the design renderer (``github-render``: GitHub's CSS, task lists, me
 
     .venv/bin/python tests/data/readme_pictures.py > /tmp/spec.json
     cd <github-render> && node render.mjs /tmp/spec.json html
-    OUT=<repo>/.github/images ./shoot.sh bot-on-a-pr 830
+    OUT=<repo>/.github/images ./shoot.sh bot-on-a-pr 900
     OUT=<repo>/.github/images ./shoot.sh bot-implementing 740
     OUT=<repo>/.github/images ./shoot.sh finish-in-last-phase 1100
     for n in 1-discussion 2-concern 3-accepted 4-merged 5-phase 6-finished; do
