@@ -79,9 +79,7 @@ CASSETTES["test_implement_split/test_the_work_job_hands_over_and_the_publish_job
         query="per_page=100",
         reply=[comment(970, 12, body("implement-running"))],
     ),
-    call(
-        "PATCH", "/issues/comments/970", body={"body": HOSTILE}, reply=comment(970, 12, HOSTILE)
-    ),
+    call("PATCH", "/issues/comments/970", body={"body": HOSTILE}, reply=comment(970, 12, HOSTILE)),
     *HOSTILE_RUN[10:],
 ]
 
