@@ -36,9 +36,10 @@ def test_accept_commits_once_and_opens_the_tracking_issue(tmp_path: Path, vcr: A
     tracking, status, reply = bodies_sent(vcr)
     assert "**Progress:** 0/2 phases ░░░░░░░░░░░░░░░░░░░░ 0%" in lines(tracking)
     assert "✓ Draft → ✓ Discussion → **Accepted** → Implemented" in lines(status)
+    pushed = git(origin, "rev-parse", BRANCH).strip()  # the commit's page, not a bare sha
     assert lines(reply) == [
         "🚀 RFD 045 is Accepted: 2 phases, tracking issue #12.",
-        "Committed as a3687f46a6c3.",
+        f"Committed as [`{pushed[:12]}`](https://github.com/Codertocat/Hello-World/commit/{pushed}).",
         "**Next step:** merge this pull request into `main`, then comment `/rfd implement` on"
         " tracking issue #12 to start phase 1: Writer.",
     ]

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import git, lines
+from tests.conftest import bodies_sent, git, lines
 from tests.github_world import RFD_PATH, RFD_TEXT, make_world, payload, run_bot
 
 pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
@@ -55,9 +55,12 @@ def test_done_on_the_tracking_issue_opens_the_pull_request_to_implemented(
         "main",
     )
     assert "Closes #12" in pr["body"]
-    (reply,) = posted(vcr, "/repos/Codertocat/Hello-World/issues/12/comments")
-    assert "Opened https://github.com/Codertocat/Hello-World/pull/4" in reply["body"]
-    assert "**Next step:** someone with write access merges it" in reply["body"]
+    (reply,) = bodies_sent(vcr)[1:]  # after the pull request's body
+    assert lines(reply) == [
+        "Opened https://github.com/Codertocat/Hello-World/pull/4: it marks RFD 045 Implemented."
+        " **Next step:** one of Codertocat, hubot, mona (write access or more) merges it; the"
+        " merge closes this issue."
+    ]
 
 
 @pytest.mark.vcr
@@ -67,8 +70,12 @@ def test_done_again_on_the_tracking_issue_links_the_pull_request_it_opened(
     origin, checkout = finished_world(tmp_path)
     assert run_bot(tmp_path, checkout, "issue_comment", on_issue("/rfd done")) == 0
     assert "rfd/045-implemented" not in git(origin, "branch", "--list")  # nothing redone
-    (reply,) = posted(vcr, "/repos/Codertocat/Hello-World/issues/12/comments")
-    assert "already has its pull request to Implemented: https://github.com" in reply["body"]
+    (reply,) = bodies_sent(vcr)
+    assert lines(reply) == [  # GitHub lists nobody to this token: who merges is described
+        "RFD 045 already has its pull request to Implemented: https://github.com/Codertocat/"
+        "Hello-World/pull/4. **Next step:** someone with write access merges it; the merge"
+        " closes this issue."
+    ]
 
 
 @pytest.mark.vcr

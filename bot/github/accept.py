@@ -99,7 +99,7 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
             by = ctx.delivery.actor.login  # verified by GitHub, never text from the PR
             outcomes = [accept(ws, str(d.rfd_id), by=by) for d in todo]
         ids = ", ".join(o.rfd_id for o in outcomes)
-        done = commit(ctx, checkout, [p for o in outcomes for p in o.changed], ids, "accepted")
+        done = commit(ctx, pr, checkout, [p for o in outcomes for p in o.changed], ids, "accepted")
         refreshed(ctx, pr, checkout)
     lines = [
         ACCEPTED.format(rid=o.rfd_id, phases=plural(len(o.phases), "phase"), issue=o.issue.number)

@@ -28,10 +28,11 @@ from dataclasses import dataclass
 
 from bot.core.errors import GateError
 from bot.core.github_markdown import inline
+from bot.forge.base import Permission
 from bot.github.checkout import close, open_branch, pushed_branch
 from bot.github.issue_status import MERGE_FINISHES, pull_to_merge
 from bot.github.ops import Refused, bot_commit, open_workspace
-from bot.github.run import Context
+from bot.github.run import Context, cosmetic
 from bot.github.targets import issue_rfd
 from bot.lifecycle.tracking import PULL_LINK
 from bot.model import phase_ids
@@ -92,18 +93,21 @@ PR_BODY = (
     "themselves on pull requests the bot opens: push a commit or re-run them."
 )
 OPENED = (
-    "Opened {url}: it marks RFD {rid} Implemented. **Next step:** someone with write access "
-    "merges it; the merge closes this issue."
+    "Opened {url}: it marks RFD {rid} Implemented. **Next step:** {who} merges it; the merge "
+    "closes this issue."
 )
 REOPENED = (
     "Opened {url} from branch `{branch}`, which an earlier run pushed before it could open the "
-    "pull request. **Next step:** someone with write access merges it; the merge closes this "
-    "issue."
+    "pull request. **Next step:** {who} merges it; the merge closes this issue."
 )
 EXISTS = (
-    "RFD {rid} already has its pull request to Implemented: {url}. **Next step:** someone with "
-    "write access merges it; the merge closes this issue."
+    "RFD {rid} already has its pull request to Implemented: {url}. **Next step:** {who} merges "
+    "it; the merge closes this issue."
 )
+MERGERS = "{names} (write access or more)"
+ONE_OF = "one of {names}"
+ANYONE = "someone with write access"
+"""Who merges, when GitHub lists nobody with write access to this token (or fails to)."""
 NOT_ACCEPTED = "RFD {rid} is {status} on `{branch}`: only an Accepted RFD becomes Implemented."
 NOT_YET = "Not yet: {why}. {next}"
 NEXT_PHASES = (
@@ -118,11 +122,29 @@ def finish_on_issue(ctx: Context) -> str:
     branch = BRANCH.format(rid=rid)
     found = ctx.api.find_pull(branch)
     if found is not None:
-        return EXISTS.format(rid=rid, url=found[1])
+        return EXISTS.format(rid=rid, url=found[1], who=who_merges(ctx))
     if pushed_branch(ctx.root, branch, ctx.environ) is not None:
-        return REOPENED.format(url=_open_pull(ctx, rid, branch), branch=branch)
+        url = _open_pull(ctx, rid, branch)
+        return REOPENED.format(url=url, branch=branch, who=who_merges(ctx))
     _promote_on(ctx, rid, branch)
-    return OPENED.format(url=_open_pull(ctx, rid, branch), rid=rid)
+    return OPENED.format(url=_open_pull(ctx, rid, branch), rid=rid, who=who_merges(ctx))
+
+
+def who_merges(ctx: Context) -> str:
+    """Who may merge the pull request to Implemented, named from the repository's
+    collaborators with write access or more (without mentioning them); described instead
+    when GitHub lists nobody, or the listing fails (a warning in the job summary: the pull
+    request is opened all the same)."""
+    from bot.github.status_comment import named
+
+    found = None
+    with cosmetic(ctx.summary, "listing who may merge the pull request"):
+        found = ctx.api.collaborators(Permission.WRITE)
+    logins = [login for login, _ in found or ()]
+    if not logins:
+        return ANYONE
+    names = named(logins)
+    return MERGERS.format(names=ONE_OF.format(names=names) if len(logins) > 1 else names)
 
 
 def _promote_on(ctx: Context, rid: str, branch: str) -> None:

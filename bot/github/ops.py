@@ -150,21 +150,37 @@ def bot_commit(
     return sha
 
 
-def commit(ctx: Context, checkout: Checkout, paths: Iterable[Path], ids: str, what: str) -> str:
-    """One bot commit of ``paths`` on the PR branch; a line saying what happened."""
+def commit(
+    ctx: Context,
+    pr: PullRequest,
+    checkout: Checkout,
+    paths: Iterable[Path],
+    ids: str,
+    what: str,
+) -> str:
+    """One bot commit of ``paths`` on the PR branch; a line saying what happened, the commit
+    linked on the repository it was pushed to (the PR's head)."""
     noted = f"RFD {ids} {what}: committed to `{{branch}}` as {{sha}}"
     sha = bot_commit(ctx, checkout, paths, ids, what, noted=noted)
-    return f"Committed as {sha[:12]}." if sha else "Nothing to commit."
+    return f"Committed as {_linked(ctx, pr, sha)}." if sha else "Nothing to commit."
 
 
-def done_before(ctx: Context, checkout: Checkout, ids: str, what: str) -> str | None:
+def _linked(ctx: Context, pr: PullRequest, sha: str) -> str:
+    from bot.github.review_post import commit_link
+
+    return commit_link(f"{ctx.server_url}/{pr.head_repo}", sha)
+
+
+def done_before(
+    ctx: Context, pr: PullRequest, checkout: Checkout, ids: str, what: str
+) -> str | None:
     """The reply when an earlier run of this event already made its commit (its trailer on
     the branch, and the bot's own comments naming it: :mod:`bot.github.bot_records`): the
     re-run finishes by saying so."""
     from bot.github.bot_records import delivery_commit
 
     sha = delivery_commit(ctx, checkout, ctx.number)
-    return DONE_BEFORE.format(ids=ids, what=what, sha=sha[:12]) if sha else None
+    return DONE_BEFORE.format(ids=ids, what=what, sha=_linked(ctx, pr, sha)) if sha else None
 
 
 def forged_lines(ctx: Context) -> list[str]:

@@ -158,11 +158,11 @@ def do_refine(ctx: Context, command: Command) -> str:
     (target,) = targets(ctx, pr, command, one=True)
     rid = str(target.file.rfd_id)
     with pr_workspace(ctx, pr, [target.file.path]) as (ws, checkout):
-        if again := done_before(ctx, checkout, rid, "refined"):
+        if again := done_before(ctx, pr, checkout, rid, "refined"):
             return again
         with refine_progress(ctx, ws, rid) as progress:
             result = refine_rfd(ws, rid, model=command.model)
-            done = commit(ctx, checkout, [ws.path(ws.find(rid))], rid, "refined")
+            done = commit(ctx, pr, checkout, [ws.path(ws.find(rid))], rid, "refined")
             progress.finish(result, refined_note(ws, rid, result, done))
         refresh_status(ctx, pr, checkout)
     if result.stop in (StopReason.INTERRUPTED, StopReason.BUDGET):

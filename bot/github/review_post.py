@@ -58,6 +58,12 @@ OFFLINE_TAIL = re.compile(
 """The CLI's advice at the end of an offline summary: said once, in the note, on GitHub."""
 
 
+def commit_link(web: str, sha: str) -> str:
+    """``[`abc123456789`](<web>/commit/<sha>)``: a revision as a link to its commit page on
+    the repository ``web`` (``https://github.com/owner/repo``)."""
+    return f"[`{sha[:12]}`]({web}/commit/{sha})"
+
+
 @dataclass(frozen=True)
 class Where:
     """The file reviewed and the commit it was reviewed at: where findings link to."""
@@ -77,9 +83,8 @@ class Where:
         return cls(web, path, sha, anchors(text))
 
     def commit(self, sha: str = "") -> str:
-        """``[`abc123456789`](…/commit/<sha>)``: a revision as a link to its commit page."""
-        sha = sha or self.sha
-        return f"[`{sha[:12]}`]({self.web}/commit/{sha})"
+        """The revision reviewed (or ``sha``) as a link to its commit page."""
+        return commit_link(self.web, sha or self.sha)
 
     def run_link(self, kept: Kept) -> list[str]:
         return [f"[workflow run]({kept.run})"] if kept.run else []

@@ -72,14 +72,14 @@ def do_sign(ctx: Context, command: Command) -> str:
     target = target_of(ctx, pr, command)
     rid = str(target.file.rfd_id)
     with pr_workspace(ctx, pr, [target.file.path]) as (ws, checkout):
-        if again := done_before(ctx, checkout, rid, WHAT[command.verb]):
+        if again := done_before(ctx, pr, checkout, rid, WHAT[command.verb]):
             return again
         _not_by_an_author(ctx, pr, checkout, ws, command, rid)
         try:
             result = _step(ctx, ws, command, rid, login, entry or "")
         except RfdError as err:
             raise Refused(inline(err.message) + (f" ({err.hint})" if err.hint else "")) from err
-        done = commit(ctx, checkout, result.changed, rid, WHAT[command.verb])
+        done = commit(ctx, pr, checkout, result.changed, rid, WHAT[command.verb])
         block = signoff.decision(ws, rid, slash=True)
         refreshed(ctx, pr, checkout)
     forged = [f"> {line}" for line in forged_lines(ctx)]

@@ -74,10 +74,10 @@ def do_dismiss(ctx: Context, command: Command) -> str:
     (target,) = targets(ctx, pr, command, one=True)
     selection: tuple[int, ...] | Literal["all"] = command.selection or "all"
     with pr_workspace(ctx, pr, [target.file.path]) as (ws, checkout):
-        if again := done_before(ctx, checkout, str(target.file.rfd_id), "reviews dismissed"):
+        if again := done_before(ctx, pr, checkout, str(target.file.rfd_id), "reviews dismissed"):
             return again
         outcome = dismiss(ws, str(target.file.rfd_id), selection)
-        done = commit(ctx, checkout, outcome.changed, outcome.rfd_id, "reviews dismissed")
+        done = commit(ctx, pr, checkout, outcome.changed, outcome.rfd_id, "reviews dismissed")
         refreshed(ctx, pr, checkout, dismissed_by=ctx.delivery.actor.login)
     message = inline(outcome.message)
     return f"{message[:1].upper()}{message[1:]}. {done}"
@@ -108,10 +108,10 @@ def do_done(ctx: Context, command: Command) -> str:
         raise Refused(there)
     (target,) = targets(ctx, pr, command, one=True)
     with pr_workspace(ctx, pr, [target.file.path]) as (ws, checkout):
-        if again := done_before(ctx, checkout, str(target.file.rfd_id), "implemented"):
+        if again := done_before(ctx, pr, checkout, str(target.file.rfd_id), "implemented"):
             return again
         outcome = promote(ws, str(target.file.rfd_id), Status.IMPLEMENTED)
-        result = commit(ctx, checkout, outcome.changed, outcome.rfd_id, "implemented")
+        result = commit(ctx, pr, checkout, outcome.changed, outcome.rfd_id, "implemented")
         refreshed(ctx, pr, checkout)
         issue = ws.document(outcome.rfd_id).tracking_issue
     later = CLOSED_ON_MERGE.format(issue=f" #{issue}" if issue else "", branch=pr.base_ref)

@@ -6,7 +6,7 @@ timeline by the design renderer (``github-render``: GitHub's CSS, task lists, me
 
     .venv/bin/python tests/data/readme_pictures.py > /tmp/spec.json
     cd <github-render> && node render.mjs /tmp/spec.json html
-    OUT=<repo>/.github/images ./shoot.sh bot-on-a-pr 830
+    OUT=<repo>/.github/images ./shoot.sh bot-on-a-pr 900
     OUT=<repo>/.github/images ./shoot.sh bot-implementing 740
     OUT=<repo>/.github/images ./shoot.sh finish-in-last-phase 1100
     for n in 1-discussion 2-concern 3-accepted 4-merged 5-phase 6-finished; do
@@ -29,15 +29,15 @@ def body(name: str) -> str:
     return (BODIES / f"{name}.md").read_text(encoding="utf-8")
 
 
-def person(text: str, *reactions: str) -> dict[str, object]:
-    return {"md": text, "author": "octocat", "bot": False, "reactions": list(reactions)}
+def person(text: str, *reactions: str, author: str = "octocat") -> dict[str, object]:
+    return {"md": text, "author": author, "bot": False, "reactions": list(reactions)}
 
 
 def pages() -> list[dict[str, object]]:
-    on_pr = [
-        {"md": body("status-slash-accepted"), "edited": True, "when": "5 minutes ago"},
-        person("Looks good to me now.\n\n/rfd accept", "👀 1", "🚀 1"),
-        {"md": body("slash-accept")},
+    on_pr = [  # the lifecycle scenario's ([consensus]: the Decision block says who accepted)
+        {"md": body("life-status-accepted"), "edited": True, "when": "5 minutes ago"},
+        person("Looks good to me now.\n\n/rfd accept", "👀 1", "🚀 1", author="hubot"),
+        {"md": body("life-accepted")},
     ]
     on_issue = [
         {"md": body("tracking-new"), "verb": "opened this issue", "when": "yesterday"},
@@ -53,8 +53,8 @@ def pages() -> list[dict[str, object]]:
                 person("/rfd concern Proxies may buffer the chunked response", "👀 1", "🚀 1"),
             ],
         ),
-        ("3-accepted", [{"md": body("status-slash-accepted"), "edited": True}]),
-        ("4-merged", [{"md": body("closed-merged"), "edited": True}]),
+        ("3-accepted", [{"md": body("life-status-accepted"), "edited": True}]),
+        ("4-merged", [{"md": body("life-status-merged"), "edited": True}]),
     ]
     lifecycle = [
         {

@@ -5,7 +5,18 @@ tracking issue #12 opens the pull request to Implemented (#4); on phase 2's pull
 
 from __future__ import annotations
 
-from gh_data import BOT, call, comment, diff_entry, error, pull, pull_item, reaction
+from gh_data import (
+    BOT,
+    COLLABORATORS,
+    NOT_FOUND,
+    call,
+    comment,
+    diff_entry,
+    error,
+    pull,
+    pull_item,
+    reaction,
+)
 from scenarios_bot import (
     ACCEPTED,
     AT_HEAD_12,
@@ -55,6 +66,7 @@ CASSETTES = {
         react("eyes"),
         call("GET", "/pulls", query=LOOKUP, reply=[]),
         OPEN_PR_4,
+        COLLABORATORS,  # who may merge it, named in the reply
         react("rocket"),
         reply("done-issue-opened", number=12),
     ],
@@ -63,6 +75,13 @@ CASSETTES = {
         perm("Codertocat", "admin"),
         react("eyes"),
         call("GET", "/pulls", query=LOOKUP, reply=[pull_item(4, BRANCH, "c" * 40)]),
+        call(  # the token may not see them: 404, as GitHub documents it (a 403 reads the same)
+            "GET",
+            "/collaborators",
+            query="permission=push&per_page=100",
+            status=404,
+            reply=NOT_FOUND,
+        ),
         react("rocket"),
         reply("done-issue-exists", number=12),
     ],

@@ -17,7 +17,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from gh_data import call, comment, commit_item, diff_entry, issue, pull, reaction, user
+from gh_data import (
+    COLLABORATORS,
+    call,
+    comment,
+    commit_item,
+    diff_entry,
+    issue,
+    pull,
+    reaction,
+    user,
+)
 from scenarios_bot import (
     ACCEPTED,
     RFD,
@@ -422,6 +432,7 @@ def finished() -> list[Interaction]:
         on_12(2002, "eyes"),
         call("GET", "/pulls", query=lookup, reply=[]),
         opened,
+        COLLABORATORS,  # who may merge it, named in the reply
         on_12(2002, "rocket"),
         call(
             "POST",
