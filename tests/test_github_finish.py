@@ -116,7 +116,10 @@ def test_a_merged_rfd_pr_says_where_the_rfd_lives_on(tmp_path: Path, vcr: Any) -
     assert "**Merged into `main`** as Accepted." in status
     assert "tracking issue [#12](https://github.com/Codertocat/Hello-World/issues/12)" in status
     assert "merge this pull request" not in status and "Next step" not in status
-    assert "rfd-bot no longer updates this comment" in status
+    assert lines(status)[-1] == (  # true: a later transition (Implemented) edits it once more
+        "<sub>Final: this pull request is merged · rfd-bot updates this comment only when the "
+        "RFD's status changes</sub>"
+    )
     # the tracking issue linked the RFD at the PR's head until now: the head branch may go
     rfd = "https://github.com/Codertocat/Hello-World/blob/main/docs/rfd/045-streaming-exports.md"
     assert f"[RFD 045: Streaming exports]({rfd})" in tracking
@@ -130,6 +133,10 @@ def test_a_closed_rfd_pr_says_the_rfd_is_not_on_main(tmp_path: Path, vcr: Any) -
     assert run_bot(tmp_path, checkout, "pull_request_target", closed(merged=False)) == 0
     (status,) = [json.loads(r.body)["body"] for r in vcr.requests if r.method == "PATCH"]
     assert "**Closed without merging.** RFD 045 is not on `main`" in status
+    assert lines(status)[-1] == (  # reopened, it is the live status comment again
+        "<sub>Final: this pull request is closed · rfd-bot updates this comment again only if "
+        "it is reopened</sub>"
+    )
 
 
 @pytest.mark.vcr

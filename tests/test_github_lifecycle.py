@@ -299,7 +299,8 @@ def the_rfd_pr_got_few_comments_and_ends_where_the_rfd_lives_on(
         f"Since then: RFD 045 is Implemented on `main` — [#4]({WEB}/pull/4) made it so.",
         "#### Decision",
         decided,
-        lines(final)[-1],  # the footer (its words are the guidance's, not the decision's)
+        "<sub>Final: this pull request is merged · rfd-bot updates this comment only when the "
+        "RFD's status changes</sub>",  # as it just did: the footer said the truth
     ]
 
 

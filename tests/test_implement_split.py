@@ -19,7 +19,7 @@ import pytest
 from bot.agent.implementation.work_copy import bounds_for
 from bot.config.load import load
 from bot.github.implement.artifact import BUNDLE, MANIFEST
-from tests.conftest import bodies_sent, git
+from tests.conftest import bodies_sent, git, lines
 from tests.fakes import scripted_providers
 from tests.github_world import RFD_PATH, run_bot
 from tests.hostile import SECRETS, leaked, plant
@@ -32,11 +32,13 @@ from tests.test_implement_hostile import (
     hostile_model,
     implement_comment,
     isolating,
+    sent_bodies,
 )
 
 CASSETTE = "test_the_work_job_hands_over_and_the_publish_job_pushes.yaml"
 BRANCH = "rfd/045-phase-1"
 MODEL_SDKS = ("anthropic", "openai", "httpx2", "bot.llm.anthropic", "bot.llm.openai")
+PHASE_COMMENT = "<!-- rfd-bot:implement:045-1 -->\n"
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +56,7 @@ def no_model(*_: object, **__: object) -> NoReturn:
 @pytest.mark.vcr
 @pytest.mark.usefixtures("all_played", "fixed_git_dates")
 def test_the_work_job_hands_over_and_the_publish_job_pushes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vcr: Any
 ) -> None:
     origin, checkout = accepted_world(tmp_path)
     plant(monkeypatch, Path.home(), checkout)
@@ -109,6 +111,19 @@ def test_the_work_job_hands_over_and_the_publish_job_pushes(
     assert (pushed / "docs/rfd/.state/045/phases/1.md").read_text() == "The writer streams rows.\n"
     assert git(pushed, "rev-parse", "HEAD^").strip() == base
     assert git(pushed, "log", "-1", "--format=%an").strip() == "rfd-bot"  # its own commit
+
+    # The phase comment ends as the one-job run ends it: time, tokens, branch and checklist.
+    shown = [text for text in bodies_sent(vcr) if text.startswith(PHASE_COMMENT)]
+    one_job = [
+        t for b in sent_bodies() if (t := json.loads(b).get("body", "")).startswith(PHASE_COMMENT)
+    ]
+    assert shown[-1] == one_job[-1]
+    assert lines(shown[-1]) == [
+        "### ✅ RFD 045, phase 1: Writer — pull request "
+        "[#3](https://github.com/Codertocat/Hello-World/pull/3) opened",
+        "Finished in 0 s · 75 tokens · branch `rfd/045-phase-1`.",
+        "- [x] 1. Write the CSV writer",
+    ]
 
 
 def unbundled(dest: Path, origin: Path, bundle: Path, base: str) -> tuple[set[str], str]:

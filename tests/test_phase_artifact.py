@@ -168,10 +168,13 @@ def test_texts_that_are_not_inert_are_refused(
 
 
 def test_a_manifest_of_the_wrong_shape_is_refused(tmp_path: Path) -> None:
-    (tmp_path / MANIFEST).write_text(json.dumps({"format": 1, "rid": "../x"}), encoding="utf-8")
+    """The run's numbers the phase comment shows are numbers, in range: no text, no NaN."""
+    manifest = {"format": 1, "rid": "../x", "elapsed": float("nan"), "tokens": True}
+    (tmp_path / MANIFEST).write_text(json.dumps({**manifest, "cost_usd": "$1"}), encoding="utf-8")
     with pytest.raises(Tampered) as caught:
         read(tmp_path)
-    assert "the manifest has no valid `rid`" in caught.value.reasons
+    for field in ("rid", "elapsed", "tokens", "cost_usd"):
+        assert f"the manifest has no valid `{field}`" in caught.value.reasons
     (tmp_path / MANIFEST).unlink()
     (tmp_path / MANIFEST).symlink_to("/proc/self/environ")
     with pytest.raises(Tampered, match="symbolic link"):

@@ -32,11 +32,15 @@ LIVES_ON = (
     "phases are ticked and the next command is named (`/rfd status` there says where it stands)."
 )
 NO_ISSUE = "It has no tracking issue."
-FOOTER_LATER = (
+FOOTER_MERGED = (
     "<sub>Final: this pull request is merged · rfd-bot updates this comment only when the "
     "RFD's status changes</sub>"
 )
-FOOTER = "<sub>Final: this pull request is {how} · rfd-bot no longer updates this comment</sub>"
+"""Said from the merge on: a later transition (Implemented) edits the comment once more."""
+FOOTER_CLOSED = (
+    "<sub>Final: this pull request is closed · rfd-bot updates this comment again only if "
+    "it is reopened</sub>"
+)
 
 
 def on_closed(ctx: Context) -> None:
@@ -56,7 +60,7 @@ def final_state(ctx: Context, pr: PullRequest) -> Comment | None:
     found = [(c, _on_default_branch(ctx, c)) for c in changed]
     blocks = [_block(ctx, c, doc, pr.merged) for c, doc in found]
     how = "merged" if pr.merged else "closed"
-    body = "\n\n".join([*blocks, FOOTER.format(how=how)])
+    body = "\n\n".join([*blocks, FOOTER_MERGED if pr.merged else FOOTER_CLOSED])
     written = ctx.upsert("status", pr.number, body, number=pr.number, proofs=True)
     sync_labels(ctx, pr.number, pr.labels, [d.status for _, d in found if d is not None])
     if pr.merged:
@@ -174,5 +178,5 @@ def _later(
         )
         blocks.append(_block(ctx, changed, doc, True, then=later))
     ctx.upsert(
-        "status", number, "\n\n".join([*blocks, FOOTER_LATER]), number=number, proofs=True
+        "status", number, "\n\n".join([*blocks, FOOTER_MERGED]), number=number, proofs=True
     )  # the commit markers of quiet sign-offs are never edited away

@@ -196,6 +196,10 @@ class Progress:
         elapsed = self._clock() - self._started
         return replace(self.snap, elapsed=elapsed, tokens=tokens, cost_usd=cost, **changes)  # type: ignore[arg-type]
 
+    def now(self) -> Snapshot:
+        """What the comment would show now: the time and the spending brought up to date."""
+        return self._now()
+
     def update(self, *, force: bool = False, **changes: object) -> None:
         """Take ``changes`` (stage, k, n, items); write when it is worth an edit."""
         self.snap = self._now(**changes)

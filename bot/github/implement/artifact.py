@@ -1,5 +1,6 @@
 """What the work job hands the publish job: the phase's one commit as a git bundle, the
-texts to post, and a manifest (RFD, phase label, base commit) — written by the job that
+texts to post, and a manifest (RFD, phase label, base commit, how long the run took and what
+it spent, for the phase comment's "Finished in" line) — written by the job that
 talks to the model and holds no write token, checked again by the job that holds it.
 
 The publish job trusts none of it.  It reads the manifest bounded, fetches the bundle into
@@ -14,6 +15,7 @@ artifact is run: git only reads it as objects.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -45,6 +47,8 @@ MAX_MANIFEST = 1_000_000
 MAX_TEXT = 60_000
 """Longest text taken (GitHub refuses bodies over 65,536 characters)."""
 MAX_BUNDLE = 120_000_000
+RAN = {"elapsed": 86_400.0, "tokens": 1_000_000_000, "cost_usd": 1_000_000.0}
+"""The run's facts the manifest hands over, and the most each may be (numbers only)."""
 URL = "%PULL_URL%"
 """Where the publish job puts the pull request's URL in the reply."""
 RID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
@@ -79,6 +83,10 @@ class Handed:
     pr_body: str
     reply: str
     """The reply, :data:`URL` standing for the pull request's URL."""
+    elapsed: float = 0.0
+    """Seconds the work job's run took, its tokens and cost: the phase comment says them."""
+    tokens: int = 0
+    cost_usd: float = 0.0
 
     def texts(self) -> dict[str, str]:
         return {"pull request body": self.pr_body, "reply": self.reply}
@@ -116,9 +124,16 @@ def read(src: Path) -> Handed:
     ]
     bad += [k for k in ("pr_body", "reply") if not isinstance(data.get(k), str)]
     bad += [] if isinstance(data.get("failed"), bool) else ["failed"]
+    bad += [k for k, most in RAN.items() if not _number(data.get(k), most, int_only=k == "tokens")]
     if bad:
         raise Tampered([NO_FIELD.format(field=k) for k in bad])
-    return Handed(*(data[k] for k in ("rid", "label", "base", "failed", "pr_body", "reply")))
+    return Handed(**{f.name: data[f.name] for f in dataclasses.fields(Handed)})
+
+
+def _number(value: object, most: float, *, int_only: bool) -> bool:
+    """Is ``value`` a number from 0 to ``most`` (an int where ``int_only``; never a bool)?"""
+    kinds = (int,) if int_only else (int, float)
+    return isinstance(value, kinds) and not isinstance(value, bool) and 0 <= value <= most
 
 
 def texts_refused(handed: Handed, values: SecretValues, marker: str) -> list[str]:

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -87,7 +87,7 @@ from bot.github.progress import Progress, Snapshot, Stage, implement_listener
 from bot.github.run import Context, JobStage, run_id, run_url, stage_of, warn
 from bot.github.targets import rfd_for_implement
 from bot.lifecycle.tracking import PULL_LINK
-from bot.model import phase_ids
+from bot.model import checklist, phase_ids
 
 NO_PHASE = (
     "Every phase of RFD {rid} has its summary on `{branch}`: nothing is left to implement. "
@@ -219,8 +219,10 @@ def _hand_over(
     if not failed and not checked:  # the phase's comment is the answer (the publish job's)
         reply = ""
     body = _pull_body(facts, (result.summary, failed), checked)
-    base = _head(ctx)
-    write_manifest(dest, Handed(facts["rid"], facts["label"], base, failed, body, reply))
+    ran = progress.now()  # the publish job's "Finished in" line says it
+    handed = Handed(facts["rid"], facts["label"], _head(ctx), failed, body, reply)
+    handed = replace(handed, elapsed=ran.elapsed, tokens=ran.tokens, cost_usd=ran.cost_usd)
+    write_manifest(dest, handed)
     output = ctx.environ.get("GITHUB_OUTPUT")
     if output:
         with open(output, "a", encoding="utf-8") as fh:
@@ -257,12 +259,34 @@ def _run(ctx: Context, command: Command, position: int, facts: dict[str, Any], k
     except Exception as exc:
         _report(ctx, progress, exc, facts)
         raise
-    if not result.failed:
-        comment.answers = not checked  # what was not taken is said in a reply
-        then = finished.next_step(url, facts["label"]) if finished else ""
-        return Opened(url, False, progress.done(pr_link(url), result.items, note=then), checked)
-    outcome = f"{pr_link(url)} with {plural(len(result.failed), 'failed item')}"
-    return Opened(url, True, progress.done(outcome, result.items, NOT_RECORDED), checked)
+    comment.answers = not result.failed and not checked  # else a reply says what
+    then = finished.next_step(url, facts["label"]) if finished else ""
+    outcome, warning, note = ending(url, result.items, bool(result.failed), then)
+    shown = progress.done(outcome, result.items, warning, note)
+    return Opened(url, bool(result.failed), shown, checked)
+
+
+def ending(
+    url: str, items: Sequence[checklist.Item], failed: bool, then: str = ""
+) -> tuple[str, str, str]:
+    """The phase comment's outcome, warning and note once its pull request is opened
+    (:func:`bot.github.progress.render_done`'s), alike in one job and in the publish job;
+    ``then`` is the next step when merging the pull request finishes the RFD."""
+    if not failed:
+        return pr_link(url), "", then
+    count = sum(item.status is checklist.ItemStatus.FAILED for item in items)
+    return f"{pr_link(url)} with {plural(count, 'failed item')}", NOT_RECORDED, ""
+
+
+def phase_snapshot(ctx: Context, facts: dict[str, Any]) -> Snapshot:
+    """What the phase comment shows at the start: its title, the branch, the run's link."""
+    return Snapshot(
+        "Implementing",
+        RUNNING.format(**facts),
+        Stage.RESEARCH,
+        run_url=run_url(ctx.environ),
+        detail=f"branch `{facts['branch']}`",
+    )
 
 
 def _recover(ctx: Context, facts: dict[str, Any], key: str, done: Done) -> Opened:
@@ -315,16 +339,9 @@ def _progress(
     ctx: Context, key: str, facts: dict[str, Any], comment: PhaseComment | None = None
 ) -> Progress:
     """The phase's progress comment, posted now (research is the first stage)."""
-    snap = Snapshot(
-        "Implementing",
-        RUNNING.format(**facts),
-        Stage.RESEARCH,
-        run_url=run_url(ctx.environ),
-        detail=f"branch `{facts['branch']}`",
-    )
     progress = Progress(
         comment or PhaseComment(ctx, key),
-        snap,
+        phase_snapshot(ctx, facts),
         clock=ctx.clock,
         spent=lambda: (ctx.summary.spent.tokens, ctx.summary.spent.cost_usd),
         run_id=run_id(ctx.environ),

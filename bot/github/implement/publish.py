@@ -12,12 +12,13 @@ the base both jobs checked out.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from bot.core.github_markdown import inline
 from bot.forge.base import Reaction
 from bot.github.auth import authorize
-from bot.github.checkout import git_env, push
+from bot.github.checkout import file_at, git_env, push
 from bot.github.commands import REGISTRY, Verb
 from bot.github.finish import finish_with_phase
 from bot.github.implement.artifact import (
@@ -29,12 +30,13 @@ from bot.github.implement.artifact import (
     read,
     recheck,
 )
-from bot.github.implement.command import PhaseComment, link_pull
-from bot.github.implement.texts import OPENED, OPENED_FAILED, facts_of, pr_link
+from bot.github.implement.command import PhaseComment, ending, link_pull, phase_snapshot
+from bot.github.implement.texts import facts_of
 from bot.github.ops import COMMIT, open_workspace
+from bot.github.progress import Stage, render_done
 from bot.github.run import Context, react
 from bot.llm.usage import LEDGER
-from bot.model import phase_ids
+from bot.model import checklist, phase_ids
 
 REFUSED = (
     "😕 The phase the work job handed over was refused, nothing was pushed: it failed the "
@@ -103,9 +105,8 @@ def _publish(ctx: Context, handed: Handed, facts: dict[str, Any], commit: str) -
     number, url = ctx.api.create_pull(facts["pr_title"], facts["branch"], base, body)
     ws = open_workspace(ctx, ctx.root)
     link_pull(ws, handed.rid, facts["position"], (number, url))
-    shown = (OPENED_FAILED if handed.failed else OPENED).format(**facts, pr=pr_link(url))
-    if finished is not None:  # its merge is the last step: the comment says so
-        shown += "\n\n" + finished.next_step(url, facts["label"])
+    then = finished.next_step(url, facts["label"]) if finished else ""
+    shown = _outcome(ctx, handed, facts, ours, (url, then))
     said = handed.reply.replace(URL, url)  # empty: the phase's comment is the answer
     PhaseComment(ctx, f"{handed.rid}-{handed.label}", answers=not said)(shown)
     tracking = ws.document(handed.rid).tracking_issue if handed.failed else None
@@ -115,3 +116,23 @@ def _publish(ctx: Context, handed: Handed, facts: dict[str, Any], commit: str) -
     ctx.summary.answered("`/rfd implement` (publish)", ctx.delivery.actor.login, "✅ done")
     if said:  # failed items or changes not taken: always answered
         ctx.reply(said, key=f"{ctx.delivery.key}-implement")
+
+
+def _outcome(
+    ctx: Context, handed: Handed, facts: dict[str, Any], commit: str, opened: tuple[str, str]
+) -> str:
+    """The phase comment as the one-job run ends it (heading, "Finished in" line, checklist,
+    the run's link): the checklist is the pushed commit's, the time and spending the
+    manifest's numbers; ``opened`` is the pull request's URL and the next step it carries."""
+    url, then = opened
+    text = file_at(ctx.root, commit, facts["items"])
+    items = checklist.parse(text).items if text else ()
+    snap = replace(
+        phase_snapshot(ctx, facts),
+        stage=Stage.PUSH,
+        items=items,
+        elapsed=handed.elapsed,
+        tokens=handed.tokens,
+        cost_usd=handed.cost_usd,
+    )
+    return render_done(snap, *ending(url, items, handed.failed, then))

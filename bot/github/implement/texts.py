@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 
 KEPT = "implement/{position}/summary.md"
 """Where the implement step keeps the summary (``bot.agent.implementation.run.SUMMARY``)."""
+ITEMS = "implement/{position}/items.md"
+"""Where the implement step keeps the phase's checklist (the phase comment shows it)."""
 Done = tuple[str, bool]
 """The phase's summary, and whether items failed."""
 BRANCH = "rfd/{rid}-phase-{n}"
@@ -80,6 +82,7 @@ def facts_of(ws: Workspace, rid: str, plan: Sequence[PlanPhase], position: int) 
         "branch": BRANCH.format(rid=rid, n=label),
         "record": ws.rel(ws.store.path(rid, f"phases/{label}.md")),
         "kept": ws.rel(ws.store.path(rid, KEPT.format(position=position))),
+        "items": ws.rel(ws.store.path(rid, ITEMS.format(position=position))),
     }
     facts["pr_title"] = TITLE.format(**facts | {"title": one_line(phase.title)})
     return facts

@@ -62,12 +62,12 @@ CASSETTES["test_implement_hostile/test_the_bot_pushes_no_secret_and_no_protected
 # The same hostile run split in two jobs (tests/test_implement_split.py): the work job (no
 # write token) authorizes, reacts, finds no PR and posts the progress comment; the publish
 # job (no model key) opens the PR, links it, writes the outcome over the progress comment
-# (found by its marker), reacts and replies.  Taken from the scenario of the one-job run,
-# whose PR body and reply list the refusal.
+# (found by its marker: the one-job run's text, its "Finished in" line and checklist), reacts
+# and replies.  Taken from the scenario of the one-job run, whose PR body and reply list the
+# refusal.
 HOSTILE_RUN = CASSETTES[
     "test_implement_hostile/test_the_bot_pushes_no_secret_and_no_protected_path"
 ]
-AGAIN = body("implement-opened-again")
 PERMISSION = HOSTILE_RUN[1]  # the publish job asks again who commented, with its own token
 CASSETTES["test_implement_split/test_the_work_job_hands_over_and_the_publish_job_pushes"] = [
     *HOSTILE_RUN[:5],
@@ -79,7 +79,7 @@ CASSETTES["test_implement_split/test_the_work_job_hands_over_and_the_publish_job
         query="per_page=100",
         reply=[comment(970, 12, body("implement-running"))],
     ),
-    call("PATCH", "/issues/comments/970", body={"body": AGAIN}, reply=comment(970, 12, AGAIN)),
+    call("PATCH", "/issues/comments/970", body={"body": HOSTILE}, reply=comment(970, 12, HOSTILE)),
     *HOSTILE_RUN[10:],
 ]
 
