@@ -232,7 +232,13 @@ def test_a_sign_off_over_a_forged_ledger_counts_and_names_what_it_left_out(
     (reply,) = [r.body for r in vcr.requests if r.body and b"reply:c1041-approve" in r.body]
     said = json.loads(reply)["body"]
     assert FORGED in said
-    assert "hubot approved RFD 045" in said
+    # the revision approved is shown as the commit that brought it, never as a blob
+    blob = written["approvals"][0]["revision"]
+    brought = git(origin, "log", "--format=%H", "--find-object", blob, "--all").split()[-1]
+    link = f"[`{brought[:7]}`](https://github.com/Codertocat/Hello-World/commit/{brought})"
+    assert f"hubot approved RFD 045 at {link}." in said
+    assert f"| hubot | ✅ at {link} |" in said
+    assert blob[:7] not in said
 
 
 AUTHORED = """

@@ -9,6 +9,8 @@ author or a maintainer.  The ledger is committed to the PR branch like a review.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bot.core.errors import RfdError
 from bot.core.github_markdown import inline
 from bot.forge.base import Permission, PullRequest
@@ -59,6 +61,7 @@ def reviewer_of(ctx: Context, login: str) -> str | None:
 
 def do_sign(ctx: Context, command: Command) -> str:
     """Record one sign-off step of the PR's RFD; the reply shows the decision after it."""
+    from bot.github.status_comment import commit_links
     from bot.github.targets import pull_of, target_of
 
     if not ctx.cfg.consensus.enabled:
@@ -80,10 +83,21 @@ def do_sign(ctx: Context, command: Command) -> str:
         except RfdError as err:
             raise Refused(inline(err.message) + (f" ({err.hint})" if err.hint else "")) from err
         done = commit(ctx, pr, checkout, result.changed, rid, WHAT[command.verb])
-        block = signoff.decision(ws, rid, slash=True)
+        at = commit_links(checkout.root, target.file.path, f"{ctx.server_url}/{pr.head_repo}")
+        block = signoff.decision(ws, rid, slash=True, at=at)
+        said = _said(result, at)
         refreshed(ctx, pr, checkout)
     forged = [f"> {line}" for line in forged_lines(ctx)]
-    return "\n".join([f"{inline(result.message)}. {done}", *forged, "", *block])
+    return "\n".join([f"{said}. {done}", *forged, "", *block])
+
+
+def _said(result: signoff.SignOff, at: Callable[[str], str]) -> str:
+    """What was recorded, an approval's revision shown as its commit's link (never a blob)."""
+    if not result.revision:
+        return inline(result.message)
+    what = result.message.removesuffix(f" at {result.revision[:7]}")
+    link = at(result.revision)
+    return inline(what) + (f" at {link}" if link else "")
 
 
 def _not_by_an_author(

@@ -9,7 +9,7 @@ Each reads the RFD's ledger through the state store, applies one pure step of
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bot.core import authors as author_forms
@@ -36,6 +36,8 @@ class SignOff:
     changed: tuple[Path, ...]
     message: str
     ledger: Ledger
+    revision: str = ""
+    """The content an approval is of (a blob): the message names it by its first 7 digits."""
 
 
 def _enabled(ws: Workspace) -> None:
@@ -72,7 +74,8 @@ def approve(ws: Workspace, query: str, login: str, *, reviewer: str = "") -> Sig
         raise PermissionDenied(OWN_RFD.format(login=login, rfd=rid))
     ledger = ws.store.read_consensus(rid)
     ledger = consensus.approve(ledger, rid, login, rev, ws.clock(), reviewer=entry)
-    return _save(ws, rid, ledger, f"{login} approved RFD {rid} at {rev[:7]}")
+    done = _save(ws, rid, ledger, f"{login} approved RFD {rid} at {rev[:7]}")
+    return replace(done, revision=rev)
 
 
 def _is_author(entries: tuple[str, ...], login: str) -> bool:
@@ -135,14 +138,16 @@ def current_standing(ws: Workspace, query: str) -> Standing:
     return standing(ws.config.consensus, ws.store.read_consensus(rid), rid, rev, ws.clock())
 
 
-def decision(ws: Workspace, query: str, *, slash: bool = False) -> list[str]:
+def decision(
+    ws: Workspace, query: str, *, slash: bool = False, at: Callable[[str], str] | None = None
+) -> list[str]:
     """The "Decision" block of the RFD (empty without a [consensus] table); ``slash``: for
-    GitHub, naming slash commands."""
+    GitHub, naming slash commands; ``at``: a sign-off's revision as its commit's link."""
     if not ws.config.consensus.enabled:
         return []
     rid, rev, _ = _current(ws, query)
     ledger = ws.store.read_consensus(rid)
-    return block(ws.config.consensus, ledger, rid, rev, ws.clock(), slash=slash)
+    return block(ws.config.consensus, ledger, rid, rev, ws.clock(), slash=slash, at=at)
 
 
 def check_signed_off(ws: Workspace, query: str, path: str) -> None:
