@@ -251,7 +251,7 @@ def _get(url: str, token: str) -> list[Any]:
 
 
 def _named(comments: list[Any], login: str) -> set[str]:
-    from bot.forge.comments import leading_markers
+    from bot.forge.base import leading_markers
 
     shas: set[str] = set()
     for comment in comments:

@@ -22,9 +22,6 @@ ROOT = Path(__file__).resolve().parent.parent
 SUBSET = ROOT / "tests" / "data" / "openapi" / "subset.json"
 BASE = "urn:github-openapi-subset"
 KNOWN_DRIFT = {
-    # PyGithub's add_to_labels sends a bare JSON array; GitHub accepts it (its own
-    # description says so in prose) while the schema lists only {"labels": [...]}.
-    ("POST", "/repos/{owner}/{repo}/issues/{issue_number}/labels", "request"),
     # A reaction to a comment deleted meanwhile: GitHub answers 404 with its usual error body,
     # although the description lists only 200, 201 and 422 for this operation.
     ("POST", "/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", "404"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from markdown_it import MarkdownIt
 
-from bot.forge.comments import BODY_LIMIT, fit, leading_markers, marker, with_marker
+from bot.forge.base import BODY_LIMIT, fit, leading_markers, marker, with_marker
 
 
 def test_leading_markers_are_the_marker_lines_opening_the_body() -> None:

@@ -1,4 +1,4 @@
-"""bot.core.deferred: built on first use, once, and only then."""
+"""bot.lifecycle.opening: built on first use, once, and only then."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from bot.core.deferred import deferred
+from bot.lifecycle.opening import deferred
 
 
 class Counter:

@@ -3,8 +3,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.forge.base import Comment
-from bot.forge.comments import marker, upsert_comment
+from bot.forge.base import Comment, marker, upsert_comment
 from bot.forge.local import LocalForge
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.forge.comments import leading_markers
+from bot.forge.base import leading_markers
 from bot.github.review import finding_text, line_comments, review_body
 from bot.model.reviews import Review, ReviewFinding, Severity
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from bot.model.lifecycle_labels import changes, label_of, status_of, style
-from bot.model.status import Status
+from bot.model.status import Status, label_changes, label_of, label_style, status_of
 
 
 def test_each_status_has_its_label_and_back() -> None:
@@ -14,24 +13,23 @@ def test_each_status_has_its_label_and_back() -> None:
 
 
 def test_changes_swap_the_old_status_label_and_leave_other_labels_alone() -> None:
-    todo = changes(["rfd: discussion", "rfd:accept", "bug"], [Status.ACCEPTED])
+    todo = label_changes(["rfd: discussion", "rfd:accept", "bug"], [Status.ACCEPTED])
     assert (todo.add, todo.remove) == (("rfd: accepted",), ("rfd: discussion",))
-    assert not changes(["rfd: accepted", "bug"], [Status.ACCEPTED])
+    assert not label_changes(["rfd: accepted", "bug"], [Status.ACCEPTED])
 
 
 def test_only_lifecycle_labels_get_a_style() -> None:
-    found = style("rfd: abandoned")
+    found = label_style("rfd: abandoned")
     assert found is not None and found[1] == "RFD status, kept by rfd-bot: Abandoned"
-    assert style("rfd:review") is None
+    assert label_style("rfd:review") is None
 
 
 def test_labels_speak_the_repositorys_words_and_replace_rfds_own() -> None:
-    from bot.model.lifecycle_labels import changes, label_of, status_of
-    from bot.model.status import Status, use
+    from bot.model.status import Status, label_changes, label_of, status_of, use
 
     use({"discussion": "discussion", "published": "accepted", "committed": "implemented"})
     assert label_of(Status.ACCEPTED) == "rfd: published"
     assert status_of("rfd: published") is Status.ACCEPTED
     assert status_of("rfd: accepted") is Status.ACCEPTED  # rfd's own name, from before
-    moved = changes(["rfd: accepted", "bug"], [Status.IMPLEMENTED])
+    moved = label_changes(["rfd: accepted", "bug"], [Status.IMPLEMENTED])
     assert (moved.add, moved.remove) == (("rfd: committed",), ("rfd: accepted",))

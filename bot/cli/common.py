@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -183,3 +184,41 @@ class TerminalEcho:
             case ev.Notice(message=message):
                 return message
         return None
+
+
+def run(group: click.Command, args: list[str]) -> int:
+    """Run ``group`` (the ``rfd`` command) on ``args``; its exit code: 0 ok, 1 user error, 2
+    usage error (``--json``: a usage error is a JSON document on stdout too)."""
+    try:
+        code = group.main(args=args, prog_name="rfd", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.Abort:
+        click.echo("aborted", err=True)
+        return 1
+    except click.UsageError as exc:
+        _json_error(args, "usage_error", exc)
+        exc.show()
+        return 2
+    except click.ClickException as exc:
+        _json_error(args, "error", exc)
+        exc.show()
+        return 1
+    return code if isinstance(code, int) else 0
+
+
+def _json_error(args: Sequence[str], kind: str, exc: click.ClickException) -> None:
+    """With ``--json``, a usage error is a JSON document on stdout too (scripts parse stdout)."""
+    if "--json" not in args:
+        return
+    ctx = getattr(exc, "ctx", None)
+    where = ctx.command_path if ctx is not None else "rfd"
+    error: dict[str, object] = {
+        "type": kind,
+        "message": exc.format_message(),
+        "path": None,
+        "line": None,
+        "hint": f"see `{where} --help`",
+        "alternatives": [],
+    }
+    sys.stdout.write(json.dumps({"error": error}, indent=2) + "\n")

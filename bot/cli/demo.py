@@ -10,10 +10,12 @@ from __future__ import annotations
 import os
 import subprocess
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import click
 
+from bot.cli.common import run
 from bot.cli.output import Output
 
 PHASE_NOTES = {
@@ -23,11 +25,19 @@ PHASE_NOTES = {
 }
 
 
+Rfd = Callable[[list[str]], int]
+"""``rfd`` itself: arguments in, exit code out."""
+
+
 @click.command()
 @click.option("--keep", is_flag=True, help="Keep the example repository and print its path.")
-def demo(keep: bool) -> None:
+@click.pass_context
+def demo(ctx: click.Context, keep: bool) -> None:
     """Walk an example RFD through review → dismiss → accept → phases → done, offline."""
-    from bot.cli.main import main
+    rfd = ctx.find_root().command  # each step runs as `rfd …` would
+
+    def main(argv: list[str]) -> int:
+        return run(rfd, argv)
 
     out = Output()
     os.environ["RFD_PROVIDER"] = "offline"  # the embedded defaults: no key, no token
@@ -59,7 +69,7 @@ def demo(keep: bool) -> None:
         out.line(f"\nexample repository: {repo}")
 
 
-def _walk(out: Output, main: object, repo: Path, tmp: Path, steps: list[list[str]]) -> None:
+def _walk(out: Output, main: Rfd, repo: Path, tmp: Path, steps: list[list[str]]) -> None:
     for argv in steps:
         _run(out, main, repo, argv)
     _git(repo, "add", "-A")
@@ -73,9 +83,9 @@ def _walk(out: Output, main: object, repo: Path, tmp: Path, steps: list[list[str
     _show_tracking_issue(out, repo)
 
 
-def _run(out: Output, main: object, repo: Path, argv: list[str]) -> None:
+def _run(out: Output, main: Rfd, repo: Path, argv: list[str]) -> None:
     out.line(f"\n$ rfd {' '.join(argv)}", style="bold cyan")
-    code = main(["-C", str(repo), *argv])  # type: ignore[operator]
+    code = main(["-C", str(repo), *argv])
     if code != 0:
         raise click.ClickException(f"`rfd {' '.join(argv)}` exited with {code}")
 

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import difflib
-import importlib
-import json
 import sys
 from collections.abc import Sequence
 
 import click
 
 from bot import __version__
-from bot.cli.commands import COMMANDS
+from bot.cli.commands import COMMANDS, load
+from bot.cli.common import run
 
 DID_YOU_MEAN = "No such command {name!r}. Did you mean {close}?"
 
@@ -40,18 +39,13 @@ class LazyGroup(click.Group):
         return super().resolve_command(ctx, args)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        entry = COMMANDS.get(name)
-        if entry is None:
-            return None
-        module, attr = entry.target.split(":")
-        command: click.Command = getattr(importlib.import_module(module), attr)
-        return command
+        return load(name) if name in COMMANDS else None
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """As click's, from :data:`COMMANDS`: click's imports every command for its line."""
         width = formatter.width - 6 - max(map(len, COMMANDS))
         rows = [
-            (name, click.Command(name, help=COMMANDS[name].summary).get_short_help_str(width))
+            (name, click.Command(name, help=COMMANDS[name]).get_short_help_str(width))
             for name in self.list_commands(ctx)
         ]
         with formatter.section("Commands"):
@@ -83,37 +77,4 @@ def cli(ctx: click.Context, repo: str, assignments: tuple[str, ...]) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return its exit code: 0 ok, 1 user error, 2 usage error."""
-    try:
-        args = list(argv) if argv is not None else sys.argv[1:]
-        code = cli.main(args=args, prog_name="rfd", standalone_mode=False)
-    except click.exceptions.Exit as exc:
-        return int(exc.exit_code)
-    except click.Abort:
-        click.echo("aborted", err=True)
-        return 1
-    except click.UsageError as exc:
-        _json_error(args, "usage_error", exc)
-        exc.show()
-        return 2
-    except click.ClickException as exc:
-        _json_error(args, "error", exc)
-        exc.show()
-        return 1
-    return code if isinstance(code, int) else 0
-
-
-def _json_error(args: Sequence[str], kind: str, exc: click.ClickException) -> None:
-    """With ``--json``, a usage error is a JSON document on stdout too (scripts parse stdout)."""
-    if "--json" not in args:
-        return
-    ctx = getattr(exc, "ctx", None)
-    where = ctx.command_path if ctx is not None else "rfd"
-    error: dict[str, object] = {
-        "type": kind,
-        "message": exc.format_message(),
-        "path": None,
-        "line": None,
-        "hint": f"see `{where} --help`",
-        "alternatives": [],
-    }
-    sys.stdout.write(json.dumps({"error": error}, indent=2) + "\n")
+    return run(cli, list(argv) if argv is not None else sys.argv[1:])

@@ -44,9 +44,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bot.config.action_pin import Release
 from bot.config.load import ACTIONS_BOT_LOGIN
-from bot.core.authors import CommitBy
 from bot.core.errors import ConfigError, ForgeError, ForgeGone, ForgeUnreachable
 from bot.core.redact import redact
 from bot.forge.base import (
@@ -57,15 +55,19 @@ from bot.forge.base import (
     Permission,
     PullRequest,
     Reaction,
+    carries,
     changed_file,
+    fit,
 )
-from bot.forge.comments import carries, fit
 
 if TYPE_CHECKING:
     from github import Github, GithubRetry
     from github.Issue import Issue as GhIssue
     from github.IssueComment import IssueComment as GhComment
     from github.Repository import Repository
+
+    from bot.config.action_pin import Release
+    from bot.core.authors import CommitBy
 
 
 @contextmanager
@@ -92,7 +94,7 @@ def translated(doing: str) -> Iterator[None]:
 
 _HINTS = {
     401: "the token is missing or expired",
-    403: "give the workflow job the permission it needs (see the README's `permissions:`)",
+    403: "give the workflow job the permission it needs (`rfd help bot`: each job's permissions)",
     404: "check the repository name and that the token can see it",
     422: "GitHub rejected the data; this is a bug in rfd-bot, please report it",
 }
@@ -265,6 +267,8 @@ class GitHubReleases:
                     return None
                 raise
         sha = self.commit_of(repo, newest.tag_name)
+        from bot.config.action_pin import Release
+
         return Release(newest.tag_name, sha, newest.html_url) if sha else None
 
 
@@ -288,6 +292,18 @@ def to_comment(gh: GhComment) -> Comment:
     login = gh.user.login if gh.user else ""
     updated = gh.updated_at.isoformat() if gh.updated_at else ""
     return Comment(id=gh.id, body=gh.body or "", url=gh.html_url, author=login, updated=updated)
+
+
+def post_labels(
+    repo: Repository, pacer: WritePacer, number: int, names: tuple[str, ...]
+) -> list[dict[str, Any]]:
+    """Add ``names`` to issue or PR #``number`` (the one way both the forge and the run's API
+    label anything); the labels it carries now, as GitHub answers."""
+    with pacer.write(), translated(f"label #{number}"):
+        _h, data = repo.requester.requestJsonAndCheck(
+            "POST", f"{repo.url}/issues/{number}/labels", input={"labels": list(names)}
+        )
+    return list(data)
 
 
 class GitHubForge:
@@ -465,8 +481,7 @@ class GitHubForge:
 
     def add_labels(self, number: int, labels: tuple[str, ...]) -> None:
         if labels:
-            with self.pacer.write(), translated(f"label #{number}"):
-                self.repo.get_issue(number).add_to_labels(*labels)
+            post_labels(self.repo, self.pacer, number, labels)
 
     def create_label(self, name: str, color: str, description: str) -> bool:
         """Create the repository label ``name``; False when it exists already (422)."""
@@ -678,12 +693,9 @@ class RepoApi:
 
     def add_labels(self, number: int, names: tuple[str, ...]) -> list[str]:
         """Label #``number``; the names GitHub had to create for it (they come back grey)."""
-        from bot.model.lifecycle_labels import AUTO_COLOR
+        from bot.model.status import AUTO_COLOR
 
-        with self.pacer.write(), translated(f"label #{number}"):
-            _h, data = self.requester.requestJsonAndCheck(
-                "POST", f"{self.url}/issues/{number}/labels", input={"labels": list(names)}
-            )
+        data = post_labels(self.repo, self.pacer, number, names)
         return [
             str(label["name"])
             for label in data
@@ -781,6 +793,8 @@ class RepoApi:
 
 
 def _commit_by(data: Mapping[str, Any]) -> CommitBy:
+    from bot.core.authors import CommitBy
+
     login = (data.get("author") or {}).get("login")
     email = ((data.get("commit") or {}).get("author") or {}).get("email")
     return CommitBy(

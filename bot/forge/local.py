@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from bot.core.errors import ForgeError, ForgeGone
-from bot.forge.base import Comment, Issue
-from bot.forge.comments import carries
+from bot.forge.base import Comment, Issue, carries
 
 
 class ForgeFiles(Protocol):

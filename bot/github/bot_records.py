@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from bot.core.github_markdown import inline
-from bot.forge.comments import leading_markers
+from bot.forge.base import leading_markers
 from bot.github.checkout import Checkout, _repo, _run
 from bot.github.run import COMMIT_MARK, Context
 from bot.model import consensus

@@ -35,7 +35,6 @@ from typing import TYPE_CHECKING
 from bot.config.discovery import RfdFile
 from bot.config.load import Config, is_branch
 from bot.config.repo_templates import is_template
-from bot.core.authors import CommitBy
 from bot.core.errors import ForgeError, InvalidStructure
 from bot.forge.base import ChangedFile, PullRequest
 from bot.forge.github import RepoApi
@@ -112,6 +111,8 @@ def changed_rfds(files: Iterable[ChangedFile], cfg: Config) -> list[ChangedRfd]:
 
 if TYPE_CHECKING:
     import git
+
+    from bot.core.authors import CommitBy
 
 BOT_NAME = "rfd-bot"
 BOT_EMAIL = "41898282+github-actions[bot]@users.noreply.github.com"
@@ -309,6 +310,8 @@ def writers(checkout: Checkout, path: str) -> list[CommitBy]:
     args = ("log", "--format=%H%x1f%ae", "--end-of-options", "HEAD", "--", path)
     out = _run(_repo(checkout.root), {}, *args)
     found = (line.split("\x1f", 1) for line in out.splitlines() if "\x1f" in line)
+    from bot.core.authors import CommitBy
+
     return [CommitBy(sha, (), (email,)) for sha, email in found]
 
 

@@ -15,8 +15,7 @@ from urllib.parse import quote
 from bot.config.discovery import read
 from bot.core.errors import RfdError
 from bot.core.github_markdown import inline, link_text
-from bot.forge.base import Comment, PullRequest
-from bot.forge.comments import marker
+from bot.forge.base import Comment, PullRequest, marker
 from bot.github.checkout import ChangedRfd, changed_rfds
 from bot.github.labels import sync_labels
 from bot.github.run import Context

@@ -11,8 +11,7 @@ RFD, PR and final comment period, found by its marker: a second run writes nothi
 
 from __future__ import annotations
 
-from bot.forge.base import PullRequest
-from bot.forge.comments import marker
+from bot.forge.base import PullRequest, marker
 from bot.github.checkout import changed_rfds
 from bot.github.ops import forged_lines, pr_workspace
 from bot.github.run import Context

@@ -2,7 +2,7 @@
 
 One request when nothing is new (none when the label is already right); a label
 GitHub creates on first use comes back grey and is given its colour and
-description once (see :mod:`bot.model.lifecycle_labels`) — a colour that fails is a
+description once (see :mod:`bot.model.status`) — a colour that fails is a
 warning in the job summary, not a failed run.
 """
 
@@ -11,15 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot.github.run import Context, cosmetic
-from bot.model import lifecycle_labels
-from bot.model.status import Status
+from bot.model.status import Status, label_changes, label_style
 
 
 def sync_labels(
     ctx: Context, number: int, current: Iterable[str], statuses: Iterable[Status]
 ) -> None:
     """Add the labels of ``statuses`` to #``number`` and take off stale lifecycle labels."""
-    todo = lifecycle_labels.changes(current, statuses)
+    todo = label_changes(current, statuses)
     for name in todo.remove:
         ctx.forge.remove_label(number, name)
     if todo.add:
@@ -35,7 +34,7 @@ def sync_labels(
 def _style(ctx: Context, name: str) -> None:
     """Give a label GitHub just created its colour and description: a cosmetic, so a
     failure is a warning in the job summary, never the run's failure (its work is done)."""
-    style = lifecycle_labels.style(name)
+    style = label_style(name)
     if style is None:
         return
     with cosmetic(ctx.summary, f"giving the label {name} its colour"):

@@ -27,8 +27,7 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from bot.core.errors import RfdError
-from bot.forge.base import PullRequest
-from bot.forge.comments import marker
+from bot.forge.base import PullRequest, marker
 from bot.github.checkout import changed_rfds
 from bot.github.commands import Verb
 from bot.github.run import Context

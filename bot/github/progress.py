@@ -36,7 +36,7 @@ from bot.core.errors import ForgeError
 from bot.core.github_markdown import inline
 from bot.core.sanitize import sanitize
 from bot.events import Notice
-from bot.forge.comments import leading_markers, marker
+from bot.forge.base import leading_markers, marker
 from bot.github.run import Context
 from bot.model import checklist
 

@@ -42,8 +42,7 @@ from typing import TYPE_CHECKING
 from bot.core.diff_lines import commentable
 from bot.core.github_markdown import inline
 from bot.core.text import plural
-from bot.forge.base import LineComment, PullRequest
-from bot.forge.comments import carries, marker
+from bot.forge.base import LineComment, PullRequest, carries, marker
 from bot.github import review_post, status_comment
 from bot.github.auth import authorize
 from bot.github.bot_records import delivery_commit

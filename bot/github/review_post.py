@@ -33,8 +33,7 @@ from urllib.parse import quote
 
 from bot.core.github_markdown import cell, inline, link_text
 from bot.core.text import plural
-from bot.forge.base import Comment
-from bot.forge.comments import leading_markers, marker
+from bot.forge.base import Comment, leading_markers, marker
 from bot.model.reviews import Review, ReviewFinding, Severity
 
 ICON = {Severity.BLOCKER: "🛑", Severity.MAJOR: "⚠️", Severity.MINOR: "", Severity.NIT: ""}

@@ -17,7 +17,7 @@ from pathlib import Path
 from bot.config.load import Config, Resolved, load
 from bot.core.errors import ConfigError, ForgeError, RfdError
 from bot.core.github_markdown import fenced
-from bot.forge.comments import carries, marker
+from bot.forge.base import carries, marker
 from bot.forge.github import GitHubForge, RepoApi
 from bot.github.failure import FAILED, retry_text, steps_done
 from bot.github.run import Context, Delivery, JobStage, Summary, stage_of, with_run_link

@@ -58,8 +58,16 @@ from bot.config.load import Config, Resolved
 from bot.core.errors import ConfigError, ForgeError, ForgeGone, RfdError
 from bot.core.github_markdown import cell, inline
 from bot.core.redact import redact
-from bot.forge.base import Comment, PullRequest, Reaction
-from bot.forge.comments import MARKER_PREFIX, leading_markers, marker, upsert_comment, with_marker
+from bot.forge.base import (
+    MARKER_PREFIX,
+    Comment,
+    PullRequest,
+    Reaction,
+    leading_markers,
+    marker,
+    upsert_comment,
+    with_marker,
+)
 from bot.forge.github import GitHubForge, RepoApi
 from bot.github.auth import Actor
 

@@ -16,8 +16,7 @@ from __future__ import annotations
 from bot.core.errors import ForgeError, RfdError
 from bot.core.github_markdown import fenced, inline
 from bot.core.text import noun
-from bot.forge.base import Reaction
-from bot.forge.comments import marker
+from bot.forge.base import Reaction, marker
 from bot.github.auth import authorize, is_own
 from bot.github.commands import Command, Verb, parse
 from bot.github.failure import retry_text, steps_done

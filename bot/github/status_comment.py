@@ -34,6 +34,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from bot.config.discovery import read
@@ -42,8 +43,7 @@ from bot.config.schema import ConsensusSection
 from bot.core.errors import RfdError
 from bot.core.github_markdown import inline, link_text, page_url
 from bot.core.text import plural
-from bot.forge.base import Comment, Permission, PullRequest
-from bot.forge.comments import marker
+from bot.forge.base import Comment, Permission, PullRequest, marker
 from bot.github.checkout import ChangedRfd, changed_rfds, close, open_pull
 from bot.github.commands import REGISTRY, Verb, command_table, who_may
 from bot.github.labels import sync_labels
@@ -57,14 +57,16 @@ from bot.github.review_post import (
     short,
 )
 from bot.github.run import Context, cosmetic
-from bot.lifecycle.consensus_gate import Standing
 from bot.model import phase_ids, reviews
-from bot.model.consensus import Ledger
 from bot.model.document import Document
 from bot.model.plan import PlanPhase
 from bot.model.reviews import Severity
 from bot.model.status import Status
 from bot.state import StateStore
+
+if TYPE_CHECKING:
+    from bot.lifecycle.consensus_gate import Standing
+    from bot.model.consensus import Ledger
 
 MAIN_PATH = (Status.DRAFT, Status.DISCUSSION, Status.ACCEPTED, Status.IMPLEMENTED)
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from bot.config.load import Config
 from bot.core.errors import RfdError
-from bot.forge.comments import leading_markers
+from bot.forge.base import leading_markers
 from bot.github.checkout import as_rfd
 from bot.github.run import Context
 from bot.model.header import normalize_key

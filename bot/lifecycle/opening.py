@@ -1,10 +1,14 @@
-"""Opening a workspace: where each of its parts comes from.
+"""Opening a workspace: where each of its parts comes from, built only when first used.
 
 The configuration is resolved, the state directory and the forge chosen, the providers read
 from the environment, the forge registered as the listener of ``tracking.due`` and the enabled
 plugins loaded.  :class:`bot.lifecycle.workspace.Workspace` only carries the result (its
 ``open`` hands its arguments here), so a step that takes a workspace depends on what it is
 handed, not on how it was built.
+
+The forge and the model are :func:`deferred`: built the first time an attribute of theirs is
+read.  A read-only command such as ``rfd status`` opens a workspace but never calls them, so
+their modules are never imported.
 """
 
 from __future__ import annotations
@@ -13,11 +17,10 @@ import os
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, TypeVar, cast
 
 from bot.config.load import Config, Resolved, load
 from bot.core.bus import EventBus
-from bot.core.deferred import deferred
 from bot.core.vcs import GitVcs, Vcs
 from bot.state import StateStore
 
@@ -173,3 +176,32 @@ def make_providers(config: Config, environ: Mapping[str, str]) -> Providers:
     from bot.llm.select import Providers
 
     return Providers(config, environ)
+
+
+T = TypeVar("T")
+
+
+class Deferred:
+    """Stands for what ``build`` returns, built (once) when an attribute is first read."""
+
+    def __init__(self, build: Callable[[], object]) -> None:
+        self._build: Callable[[], object] | None = build
+        self._target: object = None
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("_build", "_target"):  # read before __init__ ran (a copy): not ours
+            raise AttributeError(name)
+        return getattr(self._built(), name)
+
+    def _built(self) -> object:
+        if self._build is not None:
+            self._target, self._build = self._build(), None
+        return self._target
+
+    def __repr__(self) -> str:
+        return "<deferred, not built yet>" if self._build is not None else repr(self._target)
+
+
+def deferred(build: Callable[[], T]) -> T:
+    """What ``build`` returns, as an object of its type that builds it on first use."""
+    return cast(T, Deferred(build))

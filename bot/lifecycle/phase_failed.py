@@ -8,8 +8,7 @@ markdown structure there).
 
 from __future__ import annotations
 
-from bot.forge.base import Comment
-from bot.forge.comments import marker, upsert_comment
+from bot.forge.base import Comment, marker, upsert_comment
 from bot.lifecycle.tracking_issue import tracking_marker
 from bot.lifecycle.workspace import Workspace
 

@@ -18,13 +18,12 @@ from bot.config.load import Config
 from bot.core.bus import EventBus
 from bot.core.github_markdown import inline, one_line, page_url
 from bot.events import TrackingDue, TrackingIssueUpdated
-from bot.forge.base import Forge, Issue
-from bot.forge.comments import marker, with_marker
+from bot.forge.base import Forge, Issue, marker, with_marker
 from bot.lifecycle import tracking
-from bot.model import lifecycle_labels, phase_ids
+from bot.model import phase_ids
 from bot.model.document import Document
 from bot.model.plan import PlanPhase
-from bot.model.status import Status
+from bot.model.status import Status, label_changes, label_of
 from bot.state import StateStore
 
 
@@ -96,7 +95,7 @@ def summary_links(ws: Site, rid: str, phases: tuple[PlanPhase, ...]) -> dict[int
 
 def _relabel(ws: Site, issue: Issue, status: Status) -> None:
     """The issue carries its RFD's status label, and no other lifecycle label."""
-    todo = lifecycle_labels.changes(issue.labels, [status])
+    todo = label_changes(issue.labels, [status])
     for name in todo.remove:
         ws.forge.remove_label(issue.number, name)
     if todo.add:
@@ -130,7 +129,7 @@ def sync_tracking(ws: Site, query: str, pulls: Mapping[int, str] | None = None) 
     mark = tracking_marker(rid)
     title = f"RFD {rid}: {one_line(doc.title)}"
     existing = ws.forge.find_issue(mark)
-    label = lifecycle_labels.label_of(doc.status)
+    label = label_of(doc.status)
     links = summary_links(ws, rid, phases)
     if existing is None:
         link = ws.forge.file_url(file.path)

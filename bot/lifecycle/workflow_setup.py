@@ -261,7 +261,7 @@ def check_labels(cfg: Config) -> None:
     """The trigger labels ``[labels]`` names can work: named, distinct, within GitHub's
     length, and none a lifecycle label (``rfd: accepted`` …) that the bot sets and removes."""
     from bot.config.load import CONFIG_PATH
-    from bot.model.lifecycle_labels import status_of
+    from bot.model.status import status_of
 
     names = {attr: getattr(cfg.labels, attr) for attr, _, _ in LABELS}
     for attr, name in names.items():

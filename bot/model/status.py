@@ -1,5 +1,5 @@
-"""RFD statuses: the stages, the transitions between them, the promotion gates, and the
-words repositories use for them.
+"""RFD statuses: the stages, the transitions between them, the promotion gates, the words
+repositories use for them, and the lifecycle labels that show them on GitHub.
 
     Draft → Discussion → Accepted → Implemented
       └──────────┴───────────┴──→ Abandoned          (anything not yet Implemented)
@@ -16,13 +16,18 @@ dialects below are what rfd reads without configuration, the ``[statuses]`` tabl
 itself and wins over them.  Reading goes word → stage; writing goes stage → word, in the
 dialect of the word the document had (a document in ``discussion`` becomes
 ``published``, never ``Accepted``).
+
+Lifecycle labels (the end of this module): ``rfd: discussion``, ``rfd: accepted``, … say
+where an RFD stands in any list of issues or pull requests.  They are separate from the
+trigger labels (``rfd:review``, ``rfd:accept``), which start a run and are taken off after
+it.  Pure: which labels to add and which to take off; the forge does the writing.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from bot.core.errors import GateError, ParseError, TransitionError
 from bot.core.text import plural
@@ -273,3 +278,56 @@ def _cased(word: str, current: str | None) -> str:
     if current and current.strip()[:1].isupper():
         return word[:1].upper() + word[1:]
     return word
+
+
+LABEL_PREFIX = "rfd: "
+AUTO_COLOR = "ededed"
+"""The grey GitHub gives a label it creates because an issue was labelled with it."""
+
+LABEL_COLORS = {
+    Status.DRAFT: "c5def5",
+    Status.DISCUSSION: "fbca04",
+    Status.ACCEPTED: "0e8a16",
+    Status.IMPLEMENTED: "5319e7",
+    Status.ABANDONED: "6a737d",
+    Status.SUPERSEDED: "bfd4f2",
+}
+LABEL_DESCRIPTION = "RFD status, kept by rfd-bot: {status}"
+
+
+def label_of(status: Status) -> str:
+    """``rfd: accepted`` — in the repository's word when it has one (``rfd: published``)."""
+
+    return f"{LABEL_PREFIX}{word_for(status, None, lower=True).lower()}"
+
+
+def status_of(label: str) -> Status | None:
+    """The status a lifecycle label names (None for any other label); rfd's own names are
+    still read in a repository with its own words, so their labels are replaced."""
+    if not label.startswith(LABEL_PREFIX):
+        return None
+    found = next((s for s in Status if label_of(s) == label), None)
+    return found or next((s for s in Status if f"{LABEL_PREFIX}{s.value.lower()}" == label), None)
+
+
+class LabelChanges(NamedTuple):  # not a dataclass: the hooks read this module
+    add: tuple[str, ...]
+    remove: tuple[str, ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.add or self.remove)
+
+
+def label_changes(current: Iterable[str], statuses: Iterable[Status]) -> LabelChanges:
+    """What makes ``current`` carry exactly the labels of ``statuses`` (others untouched)."""
+    have = {name for name in current if status_of(name) is not None}
+    want = {label_of(s) for s in statuses}
+    return LabelChanges(tuple(sorted(want - have)), tuple(sorted(have - want)))
+
+
+def label_style(label: str) -> tuple[str, str] | None:
+    """``(color, description)`` the bot gives a lifecycle label it created."""
+    status = status_of(label)
+    if status is None:
+        return None
+    return LABEL_COLORS[status], LABEL_DESCRIPTION.format(status=status.value)

@@ -21,11 +21,10 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from bot.core.errors import AlreadyExists, FileNotFound, InvalidStructure, RfdError, ValidationError
 from bot.core.text import plural
-from bot.model import consensus as consensus_json
 from bot.model import decisions as decisions_md
 from bot.model import phase_ids
 from bot.model import plan as plan_json
@@ -49,6 +48,9 @@ from bot.state.files import (
     select,
     state_key,
 )
+
+if TYPE_CHECKING:
+    from bot.model.consensus import Ledger
 
 _T = TypeVar("_T")
 
@@ -133,15 +135,19 @@ class StateStore(StateFiles):
         self.write_decisions(rfd_id, found)
         return found
 
-    def read_consensus(self, rfd_id: Key) -> consensus_json.Ledger:
+    def read_consensus(self, rfd_id: Key) -> Ledger:
         """Sign-offs, concerns and the final comment period (empty before the first)."""
+        from bot.model import consensus as consensus_json  # only where sign-offs are read
+
         path = self.path(rfd_id, consensus_json.FILE)
         text = self._read(path)
         if text is None:
             return consensus_json.Ledger()
         return consensus_json.loads(text, self.show(path))
 
-    def write_consensus(self, rfd_id: Key, ledger: consensus_json.Ledger) -> Path:
+    def write_consensus(self, rfd_id: Key, ledger: Ledger) -> Path:
+        from bot.model import consensus as consensus_json
+
         return self.write_text(rfd_id, consensus_json.FILE, consensus_json.dumps(ledger))
 
     def read_plan(self, rfd_id: Key) -> tuple[PlanPhase, ...] | None:
@@ -308,6 +314,8 @@ def _surveyed(store: StateStore, key: str, folder: Path) -> tuple[list[RfdError]
 
 def _errors(store: StateStore, key: str, folder: Path, seen: Snapshot) -> list[RfdError]:
     """The checks of the files of the state directory ``folder``."""
+    from bot.model import consensus as consensus_json  # lint's, not every event's
+
     errors = _shape_errors(store, folder, seen.kinds())
     errors += _read_errors(key, DECISIONS, lambda: seen.parsed(DECISIONS, decisions_md.parse))
     errors += _read_errors(key, EXPLORE, lambda: seen.text(EXPLORE))

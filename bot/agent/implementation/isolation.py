@@ -199,7 +199,7 @@ NO_ISOLATION = (
 ENABLE = (
     "install bubblewrap (`apt-get install bubblewrap`; on Ubuntu 24.04 also load AppArmor's "
     "`bwrap-userns-restrict` profile) or allow unprivileged user namespaces for `unshare`; "
-    'see the README, "What implement\'s commands can reach"'
+    'see `rfd help security`, "What implement\'s commands can reach"'
 )
 
 

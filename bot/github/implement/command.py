@@ -107,7 +107,7 @@ UNKNOWN_PHASE = "RFD {rid} has no phase {asked}: its phases are {labels}."
 
 def not_accepted_yet(ctx: Context, rid: str) -> str:
     """The dead end of an RFD without a plan on the default branch, and the way out."""
-    from bot.forge.comments import marker
+    from bot.forge.base import marker
 
     branch = ctx.delivery.default_branch
     if not ctx.delivery.on_pull_request:

@@ -40,8 +40,8 @@ from bot.model import checklist, phase_ids
 
 REFUSED = (
     "😕 The phase the work job handed over was refused, nothing was pushed: it failed the "
-    "checks the publish job makes again (the README's \"What implement's commands can reach\" "
-    "says them).\n\n{lines}\n\nComment `/rfd implement` to run the phase again."
+    "checks the publish job makes again (`rfd help security`, \"What implement's commands can "
+    'reach", lists them).\n\n{lines}\n\nComment `/rfd implement` to run the phase again.'
 )
 ACTOR_REFUSED = "😕 The phase the work job handed over was refused, nothing was pushed: {reason}"
 NO_PHASE = "the manifest names RFD {rid} phase {label}, which the default branch has no plan for"

@@ -62,7 +62,7 @@ FROM_EARLIER = (
 NOT_ISOLATED = "Implement needs isolation for the commands it runs: {why}. To enable it, {how}."
 CHECKED = (
     "The model worked in a copy of the repository; these of its changes were not taken "
-    "(the README's \"What implement's commands can reach\" says why):\n{lines}"
+    '(`rfd help security`, "What implement\'s commands can reach", says why):\n{lines}'
 )
 STRAY_BRANCH = (
     "Branch `{branch}` exists but holds no `{summary}`, so it is not an earlier run's work: "

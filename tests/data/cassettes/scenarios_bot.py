@@ -27,7 +27,7 @@ from gh_data import (
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-from bot.model.lifecycle_labels import AUTO_COLOR, style
+from bot.model.status import AUTO_COLOR, label_style
 from tests.github_world import RFD_TEXT, UNPLANNED
 
 RFD = "docs/rfd/045-streaming-exports.md"
@@ -61,7 +61,7 @@ def with_proofs(text: str, shas: list[str]) -> str:
 
 def lifecycle_label(name: str, *, new: bool = False) -> dict[str, object]:
     """A lifecycle label as GitHub answers it: grey and bare when labelling just created it."""
-    found = style(name)
+    found = label_style(name)
     assert found is not None
     color, description = (AUTO_COLOR, None) if new else found
     url = f"{API}/repos/{REPO}/labels/{quote(name, safe='')}"
@@ -78,7 +78,7 @@ def labelled(number: int, *names: str, new: bool = False) -> list[dict[str, obje
             reply=[lifecycle_label(n, new=new) for n in names],
         )
     ]
-    color_of = {n: style(n) for n in names}
+    color_of = {n: label_style(n) for n in names}
     return calls + [
         call(
             "PATCH",
@@ -527,8 +527,11 @@ CASSETTES |= {
         call("GET", "/issues/12", reply={**TRACKING, "body": MERGED}),
         call("PATCH", "/issues/12", body={"body": DONE}, reply={**TRACKING, "body": DONE}),
         unlabelled(12, ACCEPTED),
-        call(  # PyGithub sends the bare array GitHub also accepts (see ECOSYSTEM-NOTES)
-            "POST", "/issues/12/labels", body=[IMPLEMENTED], reply=[lifecycle_label(IMPLEMENTED)]
+        call(
+            "POST",
+            "/issues/12/labels",
+            body={"labels": [IMPLEMENTED]},
+            reply=[lifecycle_label(IMPLEMENTED)],
         ),
         call(
             "PATCH",
@@ -1279,7 +1282,7 @@ CASSETTES[
     call(
         "POST",
         "/issues/12/labels",
-        body=[ABANDONED_LABEL],
+        body={"labels": [ABANDONED_LABEL]},
         reply=[lifecycle_label(ABANDONED_LABEL)],
     ),
     call(

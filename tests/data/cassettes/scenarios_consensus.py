@@ -376,7 +376,7 @@ CASSETTES |= {
         call(
             "POST",
             "/issues/2/labels",
-            body=["rfd:accept"],  # all of the PR's labels now
+            body={"labels": ["rfd:accept"]},  # all of the PR's labels now
             reply=[lifecycle_label(DISCUSSION), ACCEPT],
         ),
         ENDED_NOW,

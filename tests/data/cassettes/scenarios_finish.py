@@ -33,7 +33,7 @@ from scenarios_bot import (
     reply,
 )
 
-from bot.model.lifecycle_labels import style
+from bot.model.status import label_style
 
 F = "test_github_finish/"
 NO_COMMENTS_12 = call("GET", "/issues/12/comments", query="per_page=100", reply=[])
@@ -156,7 +156,7 @@ CASSETTES[F + "test_a_quiet_command_answered_by_its_rocket_is_not_run_again"] = 
     ),
 ]
 
-STYLE = style(ACCEPTED) or ("", "")
+STYLE = label_style(ACCEPTED) or ("", "")
 LABEL_DOC = "https://docs.github.com/rest/issues/labels#update-a-label"
 CASSETTES[F + "test_a_label_colour_that_fails_is_a_warning_not_a_failed_run"] = [
     FILES,

@@ -116,7 +116,7 @@ CASSETTES = {
         call("GET", "/issues/12", reply=TRACKING),
     ],
     F + "test_labels": [
-        call("POST", "/issues/7/labels", body=["rfd:review"], reply=[]),
+        call("POST", "/issues/7/labels", body={"labels": ["rfd:review"]}, reply=[]),
         call("DELETE", "/issues/7/labels/rfd%3Areview", reply=[]),
         call(
             "DELETE",

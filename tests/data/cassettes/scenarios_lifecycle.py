@@ -471,7 +471,12 @@ def closed_12() -> list[Interaction]:
         call("GET", "/issues/12", reply=was),
         call("PATCH", "/issues/12", body={"body": done["body"]}, reply=done),
         unlabelled(12, ACCEPTED),
-        call("POST", "/issues/12/labels", body=[IMPLEMENTED], reply=[lifecycle_label(IMPLEMENTED)]),
+        call(
+            "POST",
+            "/issues/12/labels",
+            body={"labels": [IMPLEMENTED]},
+            reply=[lifecycle_label(IMPLEMENTED)],
+        ),
         call(
             "PATCH",
             "/issues/12",

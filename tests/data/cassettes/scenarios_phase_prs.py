@@ -32,7 +32,7 @@ C = "test_github_slash/"
 OPENED, HOSTILE = body("implement-opened"), body("implement-opened-hostile")  # its own tokens
 NOT_TAKEN = (
     "\n\nThe model worked in a copy of the repository; these of its changes were not taken"
-    " (the README's \"What implement's commands can reach\" says why):\n"
+    ' (`rfd help security`, "What implement\'s commands can reach", says why):\n'
     "- not taken: `.github/workflows/x.yml` is protected"
     " (git, CI or hook configuration, or implement.protected_paths)"
 )
