@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -146,21 +147,16 @@ def test_the_publish_job_imports_no_model_sdk() -> None:
     assert done.stdout.strip() == "[]"
 
 
-@pytest.mark.vcr
-@pytest.mark.usefixtures("all_played", "fixed_git_dates")
-def test_the_publish_job_refuses_a_tampered_phase_and_says_why(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A work job taken over hands a phase with a workflow, a link to the environment and the
-    token in a file: nothing is pushed, the reply lists each reason, 😕 on the command."""
+def handed_by_a_work_job(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, plant: Callable[[Path], None]
+) -> tuple[Path, Path, dict[str, str]]:
+    """A phase commit made by ``plant`` in the checkout, handed over as a work job would (bundle
+    and manifest); the origin, the publish job's clone of main and its environment."""
     from bot.github.implement.artifact import Handed, write_bundle, write_manifest
 
     origin, checkout = accepted_world(tmp_path)
     base = git(checkout, "rev-parse", "HEAD").strip()
-    (checkout / ".github/workflows").mkdir()
-    (checkout / WORKFLOW).write_text("on: push\n", encoding="utf-8")
-    (checkout / "env.txt").symlink_to("/proc/self/environ")
-    (checkout / "token.txt").write_text(SECRETS["GITHUB_TOKEN"], encoding="utf-8")
+    plant(checkout)
     git(checkout, "add", "-A")
     git(checkout, "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "-m", "phase")
     artifact = tmp_path / "artifact"
@@ -175,6 +171,24 @@ def test_the_publish_job_refuses_a_tampered_phase_and_says_why(
         "RFD_BOT_ARTIFACT": str(artifact),
         "GITHUB_TOKEN": SECRETS["GITHUB_TOKEN"],
     }
+    return origin, publisher, publish
+
+
+@pytest.mark.vcr
+@pytest.mark.usefixtures("all_played", "fixed_git_dates")
+def test_the_publish_job_refuses_a_tampered_phase_and_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A work job taken over hands a phase with a workflow, a link to the environment and the
+    token in a file: nothing is pushed, the reply lists each reason, 😕 on the command."""
+
+    def tampered(checkout: Path) -> None:
+        (checkout / ".github/workflows").mkdir()
+        (checkout / WORKFLOW).write_text("on: push\n", encoding="utf-8")
+        (checkout / "env.txt").symlink_to("/proc/self/environ")
+        (checkout / "token.txt").write_text(SECRETS["GITHUB_TOKEN"], encoding="utf-8")
+
+    origin, publisher, publish = handed_by_a_work_job(tmp_path, monkeypatch, tampered)
     assert run_bot(tmp_path, publisher, "issue_comment", implement_comment(), **publish) == 0
     assert BRANCH not in git(tmp_path, "ls-remote", "--heads", str(origin))
 
@@ -186,28 +200,14 @@ def test_the_publish_job_refuses_a_commenter_without_write_access(
 ) -> None:
     """The work job's hand-over is no proof of who asked: a phase handed for @octocat (read
     access) is refused by the publish job before it reads the phase; nothing is pushed."""
-    from bot.github.implement.artifact import Handed, write_bundle, write_manifest
 
-    origin, checkout = accepted_world(tmp_path)
-    base = git(checkout, "rev-parse", "HEAD").strip()
-    (checkout / "docs/rfd/.state/045/phases").mkdir(parents=True, exist_ok=True)
-    (checkout / "docs/rfd/.state/045/phases/1.md").write_text("Done.\n", encoding="utf-8")
-    git(checkout, "add", "-A")
-    git(checkout, "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "-m", "phase")
-    artifact = tmp_path / "artifact"
-    write_bundle(artifact, checkout, base)
-    body = "<!-- rfd-bot:implement:045-1 -->\nPhase 1."
-    write_manifest(artifact, Handed("045", "1", base, False, body, "Opened %PULL_URL%."))
-    monkeypatch.setattr("bot.lifecycle.workspace.make_providers", no_model)
-    publisher = tmp_path / "publish"
-    git(tmp_path, "clone", "-q", "--branch", "main", str(origin), str(publisher))
+    def done(checkout: Path) -> None:
+        (checkout / "docs/rfd/.state/045/phases").mkdir(parents=True, exist_ok=True)
+        (checkout / "docs/rfd/.state/045/phases/1.md").write_text("Done.\n", encoding="utf-8")
+
+    origin, publisher, publish = handed_by_a_work_job(tmp_path, monkeypatch, done)
     event = implement_comment()
     event["sender"] = {**event["sender"], "login": "octocat"}  # type: ignore[dict-item]
-    publish = {
-        "RFD_BOT_STAGE": "publish",
-        "RFD_BOT_ARTIFACT": str(artifact),
-        "GITHUB_TOKEN": SECRETS["GITHUB_TOKEN"],
-    }
     assert run_bot(tmp_path, publisher, "issue_comment", event, **publish) == 0
     assert BRANCH not in git(tmp_path, "ls-remote", "--heads", str(origin))
     sent = bodies_sent(vcr)
