@@ -39,6 +39,14 @@ from bot.model.plan import PlanPhase
 
 EXPLORE, DECISIONS, PLAN = "explore.md", "decisions.md", "plan.json"
 REVIEWS, IMPL_REVIEWS, PHASES = "reviews", "impl-reviews", "phases"
+
+
+def implement_dir(position: int | str) -> str:
+    """Where ``implement`` keeps the work of the plan's phase at ``position`` (research,
+    ``items.md``, the summary), relative to the RFD's state directory."""
+    return f"implement/{position}"
+
+
 HEADLINE_BYTES = 2048
 """How much of a review is read for its headline (``rfd status`` stays fast)."""
 HEADLINE_WIDTH = 72

@@ -26,6 +26,7 @@ from bot.agent.conversation.session import Session
 from bot.agent.toolbox.base import Store
 from bot.core.errors import GateError, ValidationError
 from bot.model import checklist, phase_ids
+from bot.state.files import implement_dir
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class PhaseWork:
 
     @property
     def base(self) -> str:
-        return f"implement/{self.number}"
+        return implement_dir(self.number)
 
     def documents(self, session: Session, *extra: tuple[str, str]) -> list[tuple[str, str]]:
         """The RFD, earlier phase summaries, this phase, then ``extra`` (label, text)."""

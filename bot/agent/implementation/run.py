@@ -37,6 +37,7 @@ from bot.events import Notice, PhaseFailed
 from bot.llm.base import Message, Usage
 from bot.llm.guard import Meter, require_input
 from bot.model import checklist
+from bot.state.files import implement_dir
 
 SHARED_SYSTEM = "_implement_system"
 """The system prompt of research and plan (same read-only tools, same model): plan reads
@@ -73,7 +74,7 @@ class ImplementResult:
     @property
     def summary_file(self) -> str:
         """Where the summary is kept in the RFD's state (failed items listed)."""
-        return f"implement/{self.phase}/{SUMMARY}"
+        return f"{implement_dir(self.phase)}/{SUMMARY}"
 
     @property
     def failed(self) -> tuple[checklist.Item, ...]:

@@ -88,6 +88,7 @@ from bot.github.run import Context, JobStage, run_id, run_url, stage_of, warn
 from bot.github.targets import rfd_for_implement
 from bot.lifecycle.tracking import PULL_LINK
 from bot.model import checklist, phase_ids
+from bot.state.files import implement_dir
 
 NO_PHASE = (
     "Every phase of RFD {rid} has its summary on `{branch}`: nothing is left to implement. "
@@ -402,7 +403,7 @@ def _implement(
     checkout = open_branch(ctx.root, branch, ctx.environ)
     try:
         work = open_workspace(ctx, checkout.root)
-        files = lambda name: work.store.read_text(rid, f"implement/{position}/{name}")  # noqa: E731
+        files = lambda name: work.store.read_text(rid, f"{implement_dir(position)}/{name}")  # noqa: E731
         work.bus.subscribe(Notice, implement_listener(progress, files), owner="progress")
         before = baseline(checkout.root)
         environ = {**os.environ, **ctx.environ}

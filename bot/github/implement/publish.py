@@ -37,6 +37,7 @@ from bot.github.progress import Stage, render_done
 from bot.github.run import Context, react
 from bot.llm.usage import LEDGER
 from bot.model import checklist, phase_ids
+from bot.state.files import implement_dir
 
 REFUSED = (
     "😕 The phase the work job handed over was refused, nothing was pushed: it failed the "
@@ -79,7 +80,7 @@ def _checked(ctx: Context) -> tuple[Handed, dict[str, Any], str]:
         raise Tampered([NO_PHASE.format(rid=handed.rid, label=handed.label)])
     facts = facts_of(ws, handed.rid, plan, position)
     facts["position"] = position
-    state = [ws.rel(ws.store.path(handed.rid, name)) for name in (f"implement/{position}", LEDGER)]
+    state = [ws.rel(ws.store.path(handed.rid, name)) for name in (implement_dir(position), LEDGER)]
     own = (facts["record"], f"{state[0]}/**", state[1])
     marker = f"<!-- rfd-bot:implement:{handed.rid}-{handed.label} -->\n"
     commit = recheck(ctx.root, src, handed, ctx.cfg, own, ctx.environ, marker)

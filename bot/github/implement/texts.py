@@ -10,15 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 from bot.core.github_markdown import inline, one_line
 from bot.model import phase_ids
+from bot.state.files import implement_dir
 
 if TYPE_CHECKING:
     from bot.lifecycle.workspace import Workspace
     from bot.model.plan import PlanPhase
 
-KEPT = "implement/{position}/summary.md"
-"""Where the implement step keeps the summary (``bot.agent.implementation.run.SUMMARY``)."""
-ITEMS = "implement/{position}/items.md"
-"""Where the implement step keeps the phase's checklist (the phase comment shows it)."""
 Done = tuple[str, bool]
 """The phase's summary, and whether items failed."""
 BRANCH = "rfd/{rid}-phase-{n}"
@@ -81,8 +78,8 @@ def facts_of(ws: Workspace, rid: str, plan: Sequence[PlanPhase], position: int) 
         "title": inline(phase.title),
         "branch": BRANCH.format(rid=rid, n=label),
         "record": ws.rel(ws.store.path(rid, f"phases/{label}.md")),
-        "kept": ws.rel(ws.store.path(rid, KEPT.format(position=position))),
-        "items": ws.rel(ws.store.path(rid, ITEMS.format(position=position))),
+        "kept": ws.rel(ws.store.path(rid, f"{implement_dir(position)}/summary.md")),
+        "items": ws.rel(ws.store.path(rid, f"{implement_dir(position)}/items.md")),
     }
     facts["pr_title"] = TITLE.format(**facts | {"title": one_line(phase.title)})
     return facts
