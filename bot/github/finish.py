@@ -32,7 +32,7 @@ from bot.forge.base import Permission
 from bot.github.checkout import close, open_branch, pushed_branch
 from bot.github.issue_status import MERGE_FINISHES, pull_to_merge
 from bot.github.ops import Refused, bot_commit, open_workspace
-from bot.github.run import Context, cosmetic
+from bot.github.run import Context
 from bot.github.targets import issue_rfd
 from bot.lifecycle.tracking import PULL_LINK
 from bot.model import phase_ids
@@ -135,12 +135,10 @@ def who_merges(ctx: Context) -> str:
     collaborators with write access or more (without mentioning them); described instead
     when GitHub lists nobody, or the listing fails (a warning in the job summary: the pull
     request is opened all the same)."""
-    from bot.github.status_comment import named
+    from bot.github.status_comment import collaborators, named
 
-    found = None
-    with cosmetic(ctx.summary, "listing who may merge the pull request"):
-        found = ctx.api.collaborators(Permission.WRITE)
-    logins = [login for login, _ in found or ()]
+    people = collaborators(ctx, Permission.WRITE)
+    logins = people.allowed if people else ()
     if not logins:
         return ANYONE
     names = named(logins)

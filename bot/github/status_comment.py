@@ -542,8 +542,6 @@ def decided(
 def _accepted_by(ledger: Ledger, revision: Callable[[str], str]) -> str:
     """``✅ Accepted by @hubot at <commit> with the sign-offs of @hubot (at …), @mona (at …).``
     (logins as inert text: the ledger's names never mention anyone)."""
-    from bot.core.github_markdown import inline
-
     decision = ledger.accepted
     assert decision is not None
     link = revision(decision.revision)
@@ -564,8 +562,6 @@ def _signers(
 ) -> str:
     """``hubot (at <commit>), mona``: each login with the revision of its sign-off, when
     the ledger holds one and the history shows its commit."""
-    from bot.core.github_markdown import inline
-
     shown = []
     for login in logins:
         name = inline(f"@{login}" if mention else login)
@@ -730,10 +726,11 @@ def status_body(
     )
 
 
-def collaborators(ctx: Context) -> People | None:
+def collaborators(ctx: Context, at_least: Permission | None = None) -> People | None:
     """Who may act, from the repository's collaborators as GitHub lists them (read once
-    per run); None when GitHub does not say (the texts then describe them instead)."""
-    level = Permission.parse(ctx.cfg.accept.min_permission)
+    per run): those with ``at_least`` (default ``accept.min_permission``) or more; None when
+    GitHub does not say or the listing fails (the texts then describe them instead)."""
+    level = at_least or Permission.parse(ctx.cfg.accept.min_permission)
     found = None
     with cosmetic(ctx.summary, "listing who may act on the repository"):
         found = ctx.api.collaborators(level)
