@@ -31,13 +31,13 @@ def _done(out: Output, ws: Workspace, result: signoff.SignOff) -> int:
     out.data(
         {
             "rfd": result.rfd_id,
-            "message": result.message,
+            "message": result.text,
             "files": [ws.rel(p) for p in result.changed],
         }
     )
     for line in signoff.decision(ws, result.rfd_id):
         out.line(line)
-    out.success(f"{result.message}; commit {', '.join(ws.rel(p) for p in result.changed)}")
+    out.success(f"{result.text}; commit {', '.join(ws.rel(p) for p in result.changed)}")
     return 0
 
 

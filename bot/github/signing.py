@@ -93,11 +93,8 @@ def do_sign(ctx: Context, command: Command) -> str:
 
 def _said(result: signoff.SignOff, at: Callable[[str], str]) -> str:
     """What was recorded, an approval's revision shown as its commit's link (never a blob)."""
-    if not result.revision:
-        return inline(result.message)
-    what = result.message.removesuffix(f" at {result.revision[:7]}")
-    link = at(result.revision)
-    return inline(what) + (f" at {link}" if link else "")
+    link = at(result.revision) if result.revision else ""
+    return inline(result.message) + (f" at {link}" if link else "")
 
 
 def _not_by_an_author(

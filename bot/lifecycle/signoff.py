@@ -37,7 +37,13 @@ class SignOff:
     message: str
     ledger: Ledger
     revision: str = ""
-    """The content an approval is of (a blob): the message names it by its first 7 digits."""
+    """The content an approval is of (a blob), which :attr:`text` names."""
+
+    @property
+    def text(self) -> str:
+        """What was recorded, as the terminal says it (an approval with its revision's first
+        7 digits; on GitHub the revision is shown as its commit instead)."""
+        return f"{self.message} at {self.revision[:7]}" if self.revision else self.message
 
 
 def _enabled(ws: Workspace) -> None:
@@ -74,7 +80,7 @@ def approve(ws: Workspace, query: str, login: str, *, reviewer: str = "") -> Sig
         raise PermissionDenied(OWN_RFD.format(login=login, rfd=rid))
     ledger = ws.store.read_consensus(rid)
     ledger = consensus.approve(ledger, rid, login, rev, ws.clock(), reviewer=entry)
-    done = _save(ws, rid, ledger, f"{login} approved RFD {rid} at {rev[:7]}")
+    done = _save(ws, rid, ledger, f"{login} approved RFD {rid}")
     return replace(done, revision=rev)
 
 
