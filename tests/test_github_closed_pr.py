@@ -69,7 +69,7 @@ def test_the_merge_of_a_new_pr_says_the_discussion_pr_was_closed_not_merged(
     assert lines(status_2) == [
         f"### [RFD 045: Streaming exports]({RFD_URL})",
         f"**Closed without merging.** RFD 045 reached `main` through [#5]({WEB}/pull/5) "
-        "instead, as Accepted.",
+        "instead: it is Accepted there.",
         LIVES_ON,
         FOOTER_CLOSED,
     ]
@@ -137,3 +137,22 @@ def test_a_later_transition_keeps_the_discussion_pr_closed_not_merged(
         FOOTER_CLOSED,
     ]
     assert "Merged" not in status_2
+
+
+@pytest.mark.vcr
+def test_status_on_the_closed_discussion_pr_keeps_the_pr_that_brought_the_rfd(
+    tmp_path: Path, vcr: Any
+) -> None:
+    """`/rfd status` on PR 2 refreshes its final state: still closed, still naming PR 5 (read
+    back from its own comment), with the RFD's status on `main` now."""
+    checkout = on_main(tmp_path, "Implemented")
+    data = payload("issue_comment.created.pr", **{"comment.body": "/rfd status"})
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    (status_2,) = written(vcr, "/repos/Codertocat/Hello-World/issues/comments/950")
+    assert lines(status_2) == [
+        f"### [RFD 045: Streaming exports]({RFD_URL})",
+        f"**Closed without merging.** RFD 045 reached `main` through [#5]({WEB}/pull/5) "
+        "instead: it is Implemented there.",
+        LIVES_ON,
+        FOOTER_CLOSED,
+    ]

@@ -33,7 +33,7 @@ MERGED_EARLIER = "**Merged into `{branch}`.**"
 CLOSED = "**Closed without merging.** {where}"
 BROUGHT = "RFD {rid} reached `{branch}` through [#{number}]({url}) instead{status}."
 """A closed pull request whose RFD another pull request brought to the default branch."""
-BROUGHT_AS = ", as {status}"
+BROUGHT_AS = ": it is {status} there"
 BROUGHT_BY = r"RFD {rid} reached `[^`\n]*` through \[#(\d+)\]\({web}/pull/\1\)"
 """:data:`BROUGHT` read back from the bot's own comment."""
 ELSEWHERE = "RFD {rid} reached `{branch}` another way."
@@ -73,7 +73,12 @@ def final_state(ctx: Context, pr: PullRequest) -> Comment | None:
     if not changed:
         return None
     found = [(c, _on_default_branch(ctx, c)) for c in changed]
-    blocks = [_block(ctx, c, doc, pr.merged) for c, doc in found]
+    before = None if pr.merged else ctx.forge.find_comment(pr.number, marker("status", pr.number))
+    web = f"{ctx.server_url}/{ctx.delivery.repository}"
+    blocks = [
+        _block(ctx, c, doc, pr.merged, brought=_brought(before, str(c.file.rfd_id), web))
+        for c, doc in found
+    ]
     how = "merged" if pr.merged else "closed"
     body = "\n\n".join([*blocks, FOOTER_MERGED if pr.merged else FOOTER_CLOSED])
     written = ctx.upsert("status", pr.number, body, number=pr.number, proofs=True)
@@ -123,16 +128,8 @@ def _block(
         lines.append(MERGED_EARLIER.format(branch=branch))
     elif merged:
         lines.append(MERGED.format(branch=branch, status=status))
-    elif brought is not None:
-        shown = "" if then else BROUGHT_AS.format(status=status)
-        at = f"{web}/pull/{brought}"
-        where = BROUGHT.format(rid=rid, branch=branch, number=brought, url=at, status=shown)
-        lines.append(CLOSED.format(where=where))
-    elif then:
-        lines.append(CLOSED.format(where=ELSEWHERE.format(rid=rid, branch=branch)))
     else:
-        where = ON_MAIN.format(rid=rid, branch=branch, status=status, url=url)
-        lines.append(CLOSED.format(where=where))
+        lines.append(CLOSED.format(where=_where(ctx, rid, status, url, then, brought)))
     if doc.status in (Status.ACCEPTED, Status.IMPLEMENTED) or doc.tracking_issue:
         issue = doc.tracking_issue
         lines += [
@@ -142,6 +139,20 @@ def _block(
     lines += ["", then] if then else []
     decision = _decision(ctx, changed, doc)
     return "\n".join([*lines, "", *decision] if decision else lines)
+
+
+def _where(ctx: Context, rid: str, status: str, url: str, then: str, brought: int | None) -> str:
+    """Where the RFD of a pull request closed without merging is: on the default branch
+    (``url``), brought there by pull request ``brought``, or another way (``then``: a later
+    transition says its status)."""
+    branch = ctx.delivery.default_branch
+    if brought is not None:
+        shown = "" if then else BROUGHT_AS.format(status=status)
+        at = f"{ctx.server_url}/{ctx.delivery.repository}/pull/{brought}"
+        return BROUGHT.format(rid=rid, branch=branch, number=brought, url=at, status=shown)
+    if then:
+        return ELSEWHERE.format(rid=rid, branch=branch)
+    return ON_MAIN.format(rid=rid, branch=branch, status=status, url=url)
 
 
 def _decision(ctx: Context, changed: ChangedRfd, doc: Document) -> tuple[str, ...]:
@@ -228,7 +239,7 @@ def _later(
         if discussed.merged:
             blocks.append(_block(ctx, changed, doc, True, then=later))
             continue
-        brought = by.number if changed.status == "added" else _brought(before.body, rid, web)
+        brought = by.number if changed.status == "added" else _brought(before, rid, web)
         then = "" if brought == by.number else later
         blocks.append(_block(ctx, changed, doc, False, then=then, brought=brought))
     footer = FOOTER_MERGED if discussed.merged else FOOTER_CLOSED
@@ -237,8 +248,11 @@ def _later(
     )  # the commit markers of quiet sign-offs are never edited away
 
 
-def _brought(text: str, rid: str, web: str) -> int | None:
+def _brought(before: Comment | None, rid: str, web: str) -> int | None:
     """The pull request that brought RFD ``rid`` to the default branch, as the bot's own
-    earlier final comment ``text`` named it (None when it named none)."""
-    said = re.search(BROUGHT_BY.format(rid=re.escape(rid), web=re.escape(web)), text)
+    earlier final comment ``before`` named it (None when it named none): a refresh
+    (``/rfd status``) or a later transition keeps saying it."""
+    if before is None:
+        return None
+    said = re.search(BROUGHT_BY.format(rid=re.escape(rid), web=re.escape(web)), before.body)
     return int(said[1]) if said else None

@@ -407,3 +407,17 @@ for earlier, now in (("brought by PR 5", "closed-brought"), ("pushed", "closed-o
         call("GET", "/pulls/2", reply=CLOSED_2),
         *closed_2(now, f"{now}-implemented"),
     ]
+CASSETTES[C + "test_status_on_the_closed_discussion_pr_keeps_the_pr_that_brought_the_rfd"] = [
+    call(
+        "GET",
+        "/issues/2/comments",
+        query="per_page=100",
+        reply=[comment(950, 2, body("closed-brought"))],
+    ),
+    call("GET", "/pulls/2", reply=CLOSED_2),
+    FILES,
+    final("closed-brought-refreshed"),
+    *labelled(2, IMPLEMENTED),
+    call("GET", "/issues/12", reply=TRACKING_ON_MAIN),  # names PR 2: its links are on main
+    reply("slash-status-final"),
+]
