@@ -156,3 +156,15 @@ def test_status_on_the_closed_discussion_pr_keeps_the_pr_that_brought_the_rfd(
         LIVES_ON,
         FOOTER_CLOSED,
     ]
+
+
+@pytest.mark.vcr
+def test_a_discussion_pr_github_does_not_answer_for_is_a_warning(tmp_path: Path, vcr: Any) -> None:
+    """PR 4's merge is written, PR 2 cannot be read (404): a warning in the job summary,
+    PR 2's comment left as it was rather than guessed at, the run not failed."""
+    checkout = on_main(tmp_path, "Implemented")
+    data = closed(4, "rfd/045-implemented", merged=True)
+    assert run_bot(tmp_path, checkout, "pull_request_target", data) == 0
+    assert written(vcr, "/repos/Codertocat/Hello-World/issues/comments/950") == []
+    summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
+    assert "⚠️ GitHub refused to read pull request #2: 404 Not Found" in summary

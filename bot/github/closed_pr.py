@@ -37,7 +37,7 @@ BROUGHT_AS = ": it is {status} there"
 BROUGHT_BY = r"RFD {rid} reached `[^`\n]*` through \[#(\d+)\]\({web}/pull/\1\)"
 """:data:`BROUGHT` read back from the bot's own comment."""
 ELSEWHERE = "RFD {rid} reached `{branch}` another way."
-"""... when the bot did not see which (a push, or before it followed the RFD)."""
+"""... when the bot did not see what brought it (a push, or a merge it did not follow)."""
 ON_MAIN = "RFD {rid} on `{branch}` is {status}: [read it there]({url})."
 NOT_ON_MAIN = "RFD {rid} is not on `{branch}`: reopen this pull request to go on with it here."
 LIVES_ON = (
@@ -185,9 +185,19 @@ def _tracking_issue(ctx: Context, pr: PullRequest, number: int) -> PullRequest |
         return None
     if not pr.merged:
         return None
-    earlier = ctx.api.pull(discussed) if discussed is not None else None
+    earlier = _pull(ctx, discussed) if discussed is not None else None
     _relink(ctx, issue, (pr, earlier) if earlier else (pr,))
     return earlier
+
+
+def _pull(ctx: Context, number: int) -> PullRequest | None:
+    """Pull request ``number`` (None, and a warning in the job summary, when GitHub does not
+    answer: this run's own comment is written already)."""
+    try:
+        return ctx.api.pull(number)
+    except RfdError as err:
+        ctx.summary.problem(err, level="warning")
+        return None
 
 
 def _relink(ctx: Context, issue: Issue, prs: tuple[PullRequest, ...]) -> None:
@@ -221,8 +231,8 @@ def _later(
     file; else the one this comment named before), never that it was merged.  Open again,
     its status comment is the live one: left alone."""
     number = discussed.number
-    before = ctx.forge.find_comment(number, marker("status", number))
-    if before is None or discussed.open:
+    before = None if discussed.open else ctx.forge.find_comment(number, marker("status", number))
+    if before is None:
         return
     web = f"{ctx.server_url}/{ctx.delivery.repository}"
     branch = ctx.delivery.default_branch

@@ -421,3 +421,8 @@ CASSETTES[C + "test_status_on_the_closed_discussion_pr_keeps_the_pr_that_brought
     call("GET", "/issues/12", reply=TRACKING_ON_MAIN),  # names PR 2: its links are on main
     reply("slash-status-final"),
 ]
+CASSETTES[C + "test_a_discussion_pr_github_does_not_answer_for_is_a_warning"] = [
+    *merged_pr(4, "modified", IMPLEMENTED, "closed-4-merged"),
+    call("GET", "/issues/12", reply=TRACKING_ON_MAIN),
+    call("GET", "/pulls/2", status=404, reply=NOT_FOUND),
+]
