@@ -478,29 +478,36 @@ def test_implement_opens_a_pr_for_the_next_phase(
     assert "- [ ] 1. Writer — [#3](https://github.com/Codertocat/Hello-World/pull/3)\n" in tracking
 
 
-@pytest.mark.vcr
-def test_implement_with_failing_checks_opens_a_pr_that_records_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """An honest model whose check fails: `[!] … [Failed: …]`, the PR and the tracking issue
-    say so, and the branch holds no `phases/1.md` (merging it records nothing)."""
+FAILING = (
+    "Research.",
+    "- [ ] 1. Write the CSV writer\n",
+    item_done("Wrote it."),
+    item_done("Fixed it."),
+    "The writer does not stream rows yet: its tests fail.",
+)
+
+
+def failing_world(tmp_path: Path) -> tuple[Path, Path]:
+    """RFD 045 Accepted with two phases, and an item check (``implement.verify``) that fails."""
     from bot.model.plan import PlanPhase, dumps
 
-    scripted_model(
-        monkeypatch,
-        "Research.",
-        "- [ ] 1. Write the CSV writer\n",
-        item_done("Wrote it."),
-        item_done("Fixed it."),
-        "The writer does not stream rows yet: its tests fail.",
-    )
     plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
     main = {
         RFD_PATH: RFD_TEXT.replace("Discussion", "Accepted"),
         "docs/rfd/.state/045/plan.json": plan,
         ".github/rfd.toml": '[implement]\nverify = "false"\n',
     }
-    origin, checkout = make_world(tmp_path, main, {})
+    return make_world(tmp_path, main, {})
+
+
+@pytest.mark.vcr
+def test_implement_with_failing_checks_opens_a_pr_that_records_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An honest model whose check fails: `[!] … [Failed: …]`, the PR and the tracking issue
+    say so, and the branch holds no `phases/1.md` (merging it records nothing)."""
+    scripted_model(monkeypatch, *FAILING)
+    origin, checkout = failing_world(tmp_path)
     assert run_bot(tmp_path, checkout, "issue_comment", implement_comment()) == 0
     state = "rfd/045-phase-1:docs/rfd/.state/045"
     items = git(origin, "show", f"{state}/implement/1/items.md")
