@@ -154,9 +154,9 @@ CASSETTES[S + "test_the_last_phase_finishes_the_rfd_in_two_jobs_as_in_one"] = tw
 # commit), opens the PR from the branch's summary, links it and writes the one-job recovery's
 # text over the progress comment (the phase comment answers: no reply).
 AGAIN = 492700401
-PUBLISHED = "e2b9f9c9a80b2ee5f8b3b9f1a6c3f51b3b8e2c11"  # the publish job's commit (fixed dates)
+PUBLISHED = "e7678529de813f329576401e866e7eff7d4ee329"  # the one-job run's commit too
 RUNNING_970 = comment(970, 12, body("implement-running"))
-FAILED_971 = comment(971, 12, body("implement-publish-failed-502"))
+FAILED_971 = comment(971, 12, body("implement-failed-502"))
 ONE_JOB = CASSETTES_SLASH[C + "test_implement_recovers_when_opening_its_pr_failed"]
 PR_502, NO_PR = ONE_JOB[5], ONE_JOB[3]
 PR_201 = ONE_JOB[12]
@@ -202,7 +202,7 @@ CASSETTES[S + "test_implement_again_opens_the_pr_the_publish_job_could_not"] = [
         PERMISSION,
         PR_502,
         call("GET", "/issues/12/comments", query="per_page=100", reply=[RUNNING_970]),
-        reply("implement-publish-failed-502", cid=971, number=12),
+        reply("implement-failed-502", cid=971, number=12),
         # run 2: `/rfd implement 1` again
         call("GET", "/issues/12/comments", query="per_page=100", reply=[RUNNING_970, FAILED_971]),
         PERMISSION,
