@@ -27,7 +27,14 @@ from tests.fakes import scripted_providers
 from tests.github_world import RFD_PATH, run_bot
 from tests.hostile import SECRETS, leaked, plant
 from tests.test_github_finish_phase import ENDPOINT, MERGE_3, last_phase_world
-from tests.test_github_slash import FAILING, WRITER, failing_world, scripted_model
+from tests.test_github_slash import (
+    FAILING,
+    WRITER,
+    failing_world,
+    hand_pushed_phase,
+    not_the_bots,
+    scripted_model,
+)
 from tests.test_github_slash import accepted_world as two_phase_world
 from tests.test_implement_hostile import (
     ACCEPTED_RFD,
@@ -380,20 +387,8 @@ def test_a_branch_the_bot_did_not_push_is_not_opened_as_the_phase(
     opens nothing, saying what to do."""
     scripted_model(monkeypatch)  # asking the model would fail the test
     origin, checkout = two_phase_world(tmp_path)
-    hand = tmp_path / "hand"
-    git(tmp_path, "clone", "-q", "--branch", "main", str(origin), str(hand))
-    (hand / "docs/rfd/.state/045/phases").mkdir(parents=True)
-    (hand / "docs/rfd/.state/045/phases/1.md").write_text("Mine.\n", encoding="utf-8")
-    git(hand, "add", "-A")
-    git(hand, "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "-m", "mine")
-    git(hand, "push", "-q", "origin", f"HEAD:refs/heads/{BRANCH}")
-    head = git(hand, "rev-parse", "HEAD").strip()
+    head = hand_pushed_phase(tmp_path, origin)
     assert work_then_publish(tmp_path, monkeypatch, origin, checkout, again()) == (0, 0)
     assert git(origin, "rev-parse", BRANCH).strip() == head
     (reply,) = bodies_sent(vcr)
-    assert lines(reply) == [
-        f"Branch `rfd/045-phase-1` exists, but GitHub does not record the bot pushing its last "
-        f"commit `{head}`, so it is not opened as the pull request of phase 1 of RFD 045: "
-        "nothing was opened. If the branch holds the phase's work, open its pull request "
-        "yourself; else delete the branch (or rename it), then comment `/rfd implement 1` again."
-    ]
+    assert lines(reply) == not_the_bots(head)

@@ -72,6 +72,7 @@ from bot.github.implement.texts import (
     FROM_EARLIER,
     NOT_ISOLATED,
     NOT_RECORDED,
+    NOT_THE_BOTS,
     OPENED,
     OPENED_FAILED,
     OPENED_REPLY,
@@ -179,7 +180,7 @@ def implement(ctx: Context, command: Command) -> str:
     if stage_of(ctx.environ) is JobStage.WORK:
         _hand_over(ctx, command, position, facts, key)
         return ""
-    done, reply = _earlier_work(ctx, facts)
+    done, reply = _earlier_work(ctx, facts, prove=True)
     if done is not None:
         return reopened(ctx, ws, position, facts, done)
     opened = _run(ctx, command, position, facts, key)
@@ -395,13 +396,34 @@ class PhaseComment:
         self.ctx.upsert("implement", self.key, text, proofs=True, answers=answered)
 
 
-def _earlier_work(ctx: Context, facts: dict[str, Any]) -> tuple[Done | None, str]:
+def _earlier_work(
+    ctx: Context, facts: dict[str, Any], *, prove: bool = False
+) -> tuple[Done | None, str]:
     """``((summary, failed), reply)``: what an earlier run pushed on the branch, if it did —
-    the recorded phase, or the kept summary of a phase with failed items."""
+    the recorded phase, or the kept summary of a phase with failed items; with ``prove``,
+    only when the bot's account pushed the branch's head (:func:`bots_head`)."""
     pushed = pushed_branch(ctx.root, facts["branch"], ctx.environ)
     if pushed is None:
         return None, OPENED_REPLY
-    return left_on(ctx.root, pushed, facts), RECOVERED
+    done = left_on(ctx.root, pushed, facts)  # a stray branch is said first
+    if prove:
+        bots_head(ctx, facts, pushed)
+    return done, RECOVERED
+
+
+PUSHES = ("push", "force_push", "branch_creation")
+"""The activity that leaves a branch at a commit (a new branch's first push creates it)."""
+
+
+def bots_head(ctx: Context, facts: dict[str, Any], pushed: str) -> str:
+    """The head commit of the phase's branch (``pushed``: its fetched ref), when GitHub's
+    record of the repository's activity says the bot's account pushed it — who pushed is
+    the account that authenticated, which no commit and no comment can claim; Refused
+    otherwise: a branch someone else pushed is not opened as the phase's pull request."""
+    head = git_text(ctx.root, "rev-parse", "--verify", f"{pushed}^{{commit}}").strip()
+    if head not in ctx.api.pushed(facts["branch"], ctx.forge.login, PUSHES):
+        raise Refused(NOT_THE_BOTS.format(**facts, sha=head))
+    return head
 
 
 def left_on(root: Path, rev: str, facts: dict[str, Any]) -> Done:

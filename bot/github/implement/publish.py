@@ -42,6 +42,7 @@ from bot.github.implement.artifact import (
 )
 from bot.github.implement.command import (
     PhaseComment,
+    bots_head,
     ending,
     left_on,
     link_pull,
@@ -63,18 +64,10 @@ REFUSED = (
 )
 ACTOR_REFUSED = "😕 The phase the work job handed over was refused, nothing was pushed: {reason}"
 NO_PHASE = "the manifest names RFD {rid} phase {label}, which the default branch has no plan for"
-NOT_THE_BOTS = (
-    "Branch `{branch}` exists, but GitHub does not record the bot pushing its last commit "
-    "`{sha}`, so it is not opened as the pull request of phase {n} of RFD {rid}: nothing was "
-    "opened. If the branch holds the phase's work, open its pull request yourself; else delete "
-    "the branch (or rename it), then comment `/rfd implement {n}` again."
-)
 BRANCH_GONE = (
     "Branch `{branch}` is gone, so there is no earlier run's work to open: comment "
     "`/rfd implement {n}` to run the phase again."
 )
-PUSHES = ("push", "force_push", "branch_creation")
-"""The activity that leaves a branch at a commit (a new branch's first push is a creation)."""
 
 
 def on_publish(ctx: Context) -> None:
@@ -136,9 +129,7 @@ def _reopen(ctx: Context, facts: dict[str, Any]) -> None:
     pushed = pushed_branch(ctx.root, branch, ctx.environ)
     if pushed is None:
         raise Refused(BRANCH_GONE.format(**facts))
-    head = git_text(ctx.root, "rev-parse", "--verify", f"{pushed}^{{commit}}").strip()
-    if head not in ctx.api.pushed(branch, ctx.forge.login, PUSHES):
-        raise Refused(NOT_THE_BOTS.format(**facts, sha=head))
+    head = bots_head(ctx, facts, pushed)
     done = left_on(ctx.root, head, facts)
     ws = open_workspace(ctx, ctx.root)
     _answered(ctx, reopened(ctx, ws, facts["position"], facts, done))

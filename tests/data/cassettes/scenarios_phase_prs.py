@@ -10,11 +10,21 @@ import copy
 import json
 import re
 from typing import Any
-from urllib.parse import urlencode
 
-from gh_data import BOT, call, comment, permission, reaction
+from gh_data import call, comment, permission, reaction
 from scenarios_bot import CASSETTES as CASSETTES_SLASH
-from scenarios_bot import CREATED_12, ISSUES_Q, body, linked, react, reply
+from scenarios_bot import (
+    CREATED_12,
+    ISSUES_Q,
+    NEW_PR,
+    NO_PR,
+    PR_REQUEST,
+    body,
+    bot_pushes,
+    linked,
+    react,
+    reply,
+)
 from scenarios_finish import CASSETTES as CASSETTES_FINISH
 
 P = "test_github_push/"
@@ -158,8 +168,8 @@ PUBLISHED = "e7678529de813f329576401e866e7eff7d4ee329"  # the one-job run's comm
 RUNNING_970 = comment(970, 12, body("implement-running"))
 FAILED_971 = comment(971, 12, body("implement-failed-502"))
 ONE_JOB = CASSETTES_SLASH[C + "test_implement_recovers_when_opening_its_pr_failed"]
-PR_502, NO_PR = ONE_JOB[5], ONE_JOB[3]
-PR_201 = ONE_JOB[12]
+PR_502 = call("POST", "/pulls", status=502, reply={"message": "Server Error"}, body=PR_REQUEST)
+PR_201 = call("POST", "/pulls", status=201, reply=NEW_PR, body=PR_REQUEST)
 RECOVERED_AGAIN = body("implement-recovered").replace("c492700400", f"c{AGAIN}")
 
 
@@ -172,26 +182,6 @@ def react_again(content: str) -> dict[str, Any]:
         status=201,
         reply=reaction(content),
     )
-
-
-def bot_pushes(*after: str) -> dict[str, Any]:
-    """``GET /repos/…/activity`` of the phase's branch by the bot's account, every type (the
-    branch's first push is its creation)."""
-    query = urlencode({"ref": "refs/heads/rfd/045-phase-1", "actor": BOT["login"], "per_page": 100})
-    found = [
-        {
-            "id": 4100 + n,
-            "node_id": f"AC_kwDOA{4100 + n}",
-            "before": "0" * 40,
-            "after": sha,
-            "ref": "refs/heads/rfd/045-phase-1",
-            "timestamp": "2026-11-22T02:00:00Z",
-            "activity_type": "branch_creation",
-            "actor": BOT,
-        }
-        for n, sha in enumerate(after)
-    ]
-    return call("GET", "/activity", query=query, reply=found)
 
 
 CASSETTES[S + "test_implement_again_opens_the_pr_the_publish_job_could_not"] = [
