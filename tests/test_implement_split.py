@@ -262,13 +262,19 @@ def work_then_publish(
     worked = run_bot(tmp_path, checkout, "issue_comment", event, **work)
     if not outputs.exists() or "handed=true" not in outputs.read_text(encoding="utf-8"):
         return worked, None
+    return worked, publish_job(tmp_path, monkeypatch, origin, event)
+
+
+def publish_job(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, origin: Path, event: Any) -> int:
+    """The publish job on the work job's artifact: a fresh clone of main, no model."""
+    artifact = tmp_path / "artifact"
     publisher = tmp_path / "publish"
     shutil.rmtree(publisher, ignore_errors=True)
     git(tmp_path, "clone", "-q", "--branch", "main", str(origin), str(publisher))
     publish = {"RFD_BOT_STAGE": "publish", "RFD_BOT_ARTIFACT": str(artifact)}
     with monkeypatch.context() as patched:
         patched.setattr("bot.lifecycle.workspace.make_providers", no_model)
-        return worked, run_bot(tmp_path, publisher, "issue_comment", event, **publish)
+        return run_bot(tmp_path, publisher, "issue_comment", event, **publish)
 
 
 @isolating
@@ -392,3 +398,25 @@ def test_a_branch_the_bot_did_not_push_is_not_opened_as_the_phase(
     assert git(origin, "rev-parse", BRANCH).strip() == head
     (reply,) = bodies_sent(vcr)
     assert lines(reply) == not_the_bots(head)
+
+
+@isolating
+@pytest.mark.vcr
+@pytest.mark.usefixtures("all_played", "fixed_git_dates")
+def test_a_rerun_of_the_publish_job_opens_the_pr_it_pushed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vcr: Any
+) -> None:
+    """The failure report says to re-run the job: re-running the publish job alone (the same
+    artifact) finds the branch it pushed, opens its pull request, and ends as the one-job
+    re-run does — the phase comment and the failure report, word for word."""
+    scripted_model(monkeypatch, *WRITER)
+    origin, checkout = two_phase_world(tmp_path)
+    first = work_then_publish(tmp_path, monkeypatch, origin, checkout, implement_comment())
+    assert first == (0, 1)
+    pushed = git(origin, "rev-parse", BRANCH)
+    assert publish_job(tmp_path, monkeypatch, origin, implement_comment()) == 0
+    assert git(origin, "rev-parse", BRANCH) == pushed  # pushed once
+    one_job = one_job_bodies(f"test_github_slash/{RECOVERS_TEST}")
+    sent = bodies_sent(vcr)
+    assert sent[-4:] == one_job[-4:]  # the PR's body, the tracking issue, comment, report
+    assert lines(sent[-1]) == ["✅ Finished by a re-run of this job: nothing is left half-done."]

@@ -53,6 +53,7 @@ from bot.github.implement.texts import facts_of
 from bot.github.ops import COMMIT, Refused, open_workspace
 from bot.github.progress import Stage, render_done
 from bot.github.run import Context, react
+from bot.github.slash import FINISHED
 from bot.llm.usage import LEDGER
 from bot.model import checklist, phase_ids
 from bot.state.files import implement_dir
@@ -78,8 +79,9 @@ def on_publish(ctx: Context) -> None:
         return
     try:
         handed, facts = _phase(ctx)
-        if handed.recover:
-            _reopen(ctx, facts)
+        pushed = pushed_branch(ctx.root, facts["branch"], ctx.environ)
+        if handed.recover or pushed is not None:  # or this job re-run after it pushed
+            _reopen(ctx, facts, pushed)
             return
         commit = _checked(ctx, handed, facts)
     except Tampered as exc:
@@ -122,11 +124,10 @@ def _checked(ctx: Context, handed: Handed, facts: dict[str, Any]) -> str:
     return recheck(ctx.root, artifact_dir(ctx.environ), handed, ctx.cfg, own, ctx.environ, marker)
 
 
-def _reopen(ctx: Context, facts: dict[str, Any]) -> None:
-    """Open the pull request of the phase's branch an earlier run pushed, once GitHub says
-    the bot's account pushed its head; the texts from that commit (Refused otherwise)."""
-    branch = facts["branch"]
-    pushed = pushed_branch(ctx.root, branch, ctx.environ)
+def _reopen(ctx: Context, facts: dict[str, Any], pushed: str | None) -> None:
+    """Open the pull request of the phase's branch an earlier run pushed (``pushed``: its
+    fetched ref), once GitHub says the bot's account pushed its head; the texts from that
+    commit (Refused otherwise)."""
     if pushed is None:
         raise Refused(BRANCH_GONE.format(**facts))
     head = bots_head(ctx, facts, pushed)
@@ -139,8 +140,10 @@ def _answered(ctx: Context, said: str) -> None:
     """🚀 on the command, its line in the job summary, and the reply when there is one."""
     react(ctx, Reaction.ROCKET)
     ctx.summary.answered("`/rfd implement` (publish)", ctx.delivery.actor.login, "✅ done")
-    if said:  # failed items or changes not taken: always answered
+    if said:  # failed items or changes not taken: always answered (over a failure report)
         ctx.reply(said, key=f"{ctx.delivery.key}-implement")
+    else:  # a re-run of this job: its earlier failure report says it finished
+        ctx.settle_failure(FINISHED)
 
 
 def _publish(ctx: Context, handed: Handed, facts: dict[str, Any], commit: str) -> None:

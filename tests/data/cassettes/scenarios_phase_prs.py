@@ -21,6 +21,7 @@ from scenarios_bot import (
     PR_REQUEST,
     body,
     bot_pushes,
+    edited,
     linked,
     react,
     reply,
@@ -184,15 +185,17 @@ def react_again(content: str) -> dict[str, Any]:
     )
 
 
+REFUSED_PR = [  # the work job, then the publish job whose pull request GitHub refuses
+    *ONE_JOB[:5],
+    PERMISSION,
+    PR_502,
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[RUNNING_970]),
+    reply("implement-failed-502", cid=971, number=12),
+]
 CASSETTES[S + "test_implement_again_opens_the_pr_the_publish_job_could_not"] = [
     _masked(exchange)
     for exchange in [
-        # run 1: the work job, then the publish job whose pull request GitHub refuses
-        *ONE_JOB[:5],
-        PERMISSION,
-        PR_502,
-        call("GET", "/issues/12/comments", query="per_page=100", reply=[RUNNING_970]),
-        reply("implement-failed-502", cid=971, number=12),
+        *REFUSED_PR,
         # run 2: `/rfd implement 1` again
         call("GET", "/issues/12/comments", query="per_page=100", reply=[RUNNING_970, FAILED_971]),
         PERMISSION,
@@ -225,4 +228,27 @@ CASSETTES[S + "test_a_branch_the_bot_did_not_push_is_not_opened_as_the_phase"] =
     react_again("confused"),
     call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
     reply("implement-publish-not-the-bots", cid=971, number=12),
+]
+
+# The failure report says to re-run the job: the publish job alone, on the same artifact,
+# finds the branch it pushed (the bot's account created it), opens the PR and ends as the
+# one-job re-run does: the recovered phase comment, the report edited to "Finished".
+CASSETTES[S + "test_a_rerun_of_the_publish_job_opens_the_pr_it_pushed"] = [
+    _masked(exchange)
+    for exchange in [
+        *REFUSED_PR,
+        PERMISSION,
+        bot_pushes(PUBLISHED),
+        PR_201,
+        *linked(body("tracking-pr-linked")),
+        call("GET", "/issues/12/comments", query="per_page=100", reply=[RUNNING_970, FAILED_971]),
+        call(
+            "PATCH",
+            "/issues/comments/970",
+            body={"body": body("implement-recovered")},
+            reply=comment(970, 12, body("implement-recovered")),
+        ),
+        react("rocket"),
+        edited("slash-implement-finished", 971, number=12),
+    ]
 ]
