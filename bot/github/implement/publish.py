@@ -11,7 +11,7 @@ the base both jobs checked out.
 
 When an earlier run pushed the phase's branch and never opened its pull request (GitHub
 failed, the runner was cancelled), the work job implements nothing and hands over only that
-(:attr:`Handed.recover`).  This job takes the RFD and phase from it, checked against the plan
+(:attr:`Handed.recover`); a re-run of this job alone finds the branch it pushed.  This job takes the RFD and phase from it, checked against the plan
 as always, and nothing else: it fetches the branch itself and opens the pull request from it
 only when GitHub's record of the repository's activity says the bot's account pushed the
 branch's head (the work job's token cannot push, but it can write comments as the bot, so a
