@@ -11,13 +11,14 @@ the base both jobs checked out.
 
 When an earlier run pushed the phase's branch and never opened its pull request (GitHub
 failed, the runner was cancelled), the work job implements nothing and hands over only that
-(:attr:`Handed.recover`); a re-run of this job alone finds the branch it pushed.  This job takes the RFD and phase from it, checked against the plan
-as always, and nothing else: it fetches the branch itself and opens the pull request from it
-only when GitHub's record of the repository's activity says the bot's account pushed the
-branch's head (the work job's token cannot push, but it can write comments as the bot, so a
-comment naming a commit proves nothing here).  The summary, the pull request's body and
-every text are read from that commit and written here, as the one-job run's recovery writes
-them.  A branch whose head someone else pushed is not opened: the reply says so and what to do.
+(:attr:`Handed.recover`); a re-run of this job alone finds the branch it pushed.  Either way
+this job takes the RFD and phase from the manifest, checked against the plan as always, and
+nothing else: it fetches the branch itself and opens the pull request from it only when
+GitHub's record of the repository's activity says the bot's account pushed the branch's head
+(the work job's token cannot push, but it can write comments as the bot, so a comment naming
+a commit proves nothing here).  The summary, the pull request's body and every text are read
+from that commit and written here, as the one-job run's recovery writes them.  A branch whose
+head someone else pushed is not opened: the reply says so and what to do.
 """
 
 from __future__ import annotations
