@@ -420,3 +420,33 @@ def test_a_rerun_of_the_publish_job_opens_the_pr_it_pushed(
     sent = bodies_sent(vcr)
     assert sent[-4:] == one_job[-4:]  # the PR's body, the tracking issue, comment, report
     assert lines(sent[-1]) == ["✅ Finished by a re-run of this job: nothing is left half-done."]
+
+
+@isolating
+@pytest.mark.vcr
+@pytest.mark.usefixtures("all_played", "fixed_git_dates")
+def test_implement_again_opens_the_pr_of_a_pushed_phase_with_failed_items(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vcr: Any
+) -> None:
+    """The pushed phase had failed items: the pull request opened from the branch's kept
+    summary has the body it would have had at once, the phase comment keeps the warning, and
+    the reply says it came from the earlier run's branch."""
+    llm = scripted_model(monkeypatch, *FAILING)
+    origin, checkout = failing_world(tmp_path)
+    first = work_then_publish(tmp_path, monkeypatch, origin, checkout, implement_comment())
+    assert first == (0, 1)
+    assert work_then_publish(tmp_path, monkeypatch, origin, checkout, again()) == (0, 0)
+    assert len(llm.requests) == 5  # the model was asked in run 1 only
+    *_, pr_body, _, shown, reply = bodies_sent(vcr)
+    assert pr_body == one_job_bodies(f"test_github_slash/{FAILING_TEST}")[1]
+    assert lines(shown) == [
+        "### ⚠️ RFD 045, phase 1: Writer — pull request "
+        "[#3](https://github.com/Codertocat/Hello-World/pull/3) opened",
+        "Some items failed, so the phase is not recorded (see the pull request for them and "
+        "for how to record it anyway).",
+    ]
+    assert lines(reply) == [
+        "Opened https://github.com/Codertocat/Hello-World/pull/3 for phase 1 of RFD 045 from "
+        "branch `rfd/045-phase-1`, which an earlier run pushed before it could open the pull "
+        "request (nothing was implemented again)."
+    ]

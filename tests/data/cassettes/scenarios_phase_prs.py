@@ -252,3 +252,38 @@ CASSETTES[S + "test_a_rerun_of_the_publish_job_opens_the_pr_it_pushed"] = [
         edited("slash-implement-finished", 971, number=12),
     ]
 ]
+
+# The same with failed items: run 1's publish job pushed the phase (its kept summary, no
+# phases/1.md) and GitHub refused the PR; `/rfd implement 1` again opens it from the branch
+# with the failed-items body, keeps the ⚠️ on the phase comment and replies where it came from.
+FAILING_RUN = CASSETTES_SLASH[C + FAILING]
+FAILING_PUBLISHED = "3059723f7833824f35d500daf03a8276880e40e7"  # as the one-job run's
+BAD_GATEWAY = {"message": "Server Error"}
+FAILED_PR_REQUEST = json.loads(FAILING_RUN[5]["request"]["body"])
+CASSETTES[S + "test_implement_again_opens_the_pr_of_a_pushed_phase_with_failed_items"] = [
+    _masked(exchange)
+    for exchange in [
+        *FAILING_RUN[:5],
+        PERMISSION,
+        call("POST", "/pulls", status=502, reply=BAD_GATEWAY, body=FAILED_PR_REQUEST),
+        call("GET", "/issues/12/comments", query="per_page=100", reply=[RUNNING_970]),
+        reply("implement-failed-502", cid=971, number=12),
+        call("GET", "/issues/12/comments", query="per_page=100", reply=[RUNNING_970, FAILED_971]),
+        PERMISSION,
+        react_again("eyes"),
+        NO_PR,
+        PERMISSION,
+        bot_pushes(FAILING_PUBLISHED),
+        FAILING_RUN[5],
+        *linked(body("tracking-pr-linked")),
+        call("GET", "/issues/12/comments", query="per_page=100", reply=[RUNNING_970, FAILED_971]),
+        call(
+            "PATCH",
+            "/issues/comments/970",
+            body={"body": body("implement-recovered-failed")},
+            reply=comment(970, 12, body("implement-recovered-failed")),
+        ),
+        react_again("rocket"),
+        reply("implement-recovered-failed-reply", cid=972, number=12),
+    ]
+]
