@@ -3,7 +3,9 @@
 The work job talks to the (hostile, scripted) model and runs its commands; it holds a token
 that cannot push and leaves an artifact.  The publish job holds the write token and no model
 key, checks the artifact again, pushes, opens the PR and posts.  Both replay one cassette
-(built by tests/data/cassettes/scenarios_phase_prs.py from the one-job hostile run).
+(built by tests/data/cassettes/scenarios_phase_prs.py from the one-job run's scenario), and
+what they post is compared with what the one-job run posts: its endings (failed items, the
+last phase finishing the RFD) and its recovery of a branch pushed without its pull request.
 """
 
 from __future__ import annotations
