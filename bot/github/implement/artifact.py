@@ -45,7 +45,7 @@ ARTIFACT_ENV = "RFD_BOT_ARTIFACT"
 """The directory the work job writes and the publish job reads (the workflow sets it)."""
 MANIFEST = "manifest.json"
 BUNDLE = "phase.bundle"
-FORMAT = 2
+FORMAT = 3
 MAX_MANIFEST = 1_000_000
 MAX_TEXT = 60_000
 """Longest text taken (GitHub refuses bodies over 65,536 characters)."""
@@ -54,6 +54,12 @@ RAN = {"elapsed": 86_400.0, "tokens": 1_000_000_000, "cost_usd": 1_000_000.0}
 """The run's facts the manifest hands over, and the most each may be (numbers only)."""
 URL = "%PULL_URL%"
 """Where the publish job puts the pull request's URL in the reply."""
+ENDINGS = ("", "no-model", "not-isolated", "changed", "failed", "nothing")
+"""How the work job ended, as the publish job words it (:mod:`bot.github.implement.publish`):
+a phase handed over (``""``), or a known reason it handed none — never the work job's text."""
+STAGES = ("", "RESEARCH", "PLAN", "ITEM", "SUMMARY", "PUSH")
+"""Where a failed run stopped (:class:`bot.github.progress.Stage` names)."""
+MOST_ITEMS = 10_000
 RID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,31}")
 SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
@@ -94,6 +100,14 @@ class Handed:
     """An earlier run pushed the phase's branch and never opened its pull request: no bundle,
     no texts; the publish job opens the pull request from the branch only when GitHub says
     the bot's account pushed its head, and writes every text itself."""
+    ended: str = ""
+    """Why no phase was handed over (one of :data:`ENDINGS`; empty: a phase, or ``recover``).
+    The publish job words it; ``rid`` and ``label`` may be empty when the work job ended
+    before it knew the phase."""
+    stopped: str = ""
+    """Where a failed run stopped (one of :data:`STAGES`), at item ``k`` of ``n``."""
+    k: int = 0
+    n: int = 0
 
     def texts(self) -> dict[str, str]:
         return {"pull request body": self.pr_body, "reply": self.reply}
@@ -125,13 +139,19 @@ def read(src: Path) -> Handed:
         raise Tampered([f"the manifest cannot be read: {exc}"]) from exc
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise Tampered([NO_FIELD.format(field="format")])
+    ended = data.get("ended")
     shapes = {"rid": RID, "label": LABEL, "base": SHA}
     bad = [
-        k for k, p in shapes.items() if not isinstance(data.get(k), str) or not p.fullmatch(data[k])
+        k
+        for k, p in shapes.items()
+        if not isinstance(data.get(k), str)
+        or not (p.fullmatch(data[k]) or (ended and k != "base" and not data[k]))
     ]
     bad += [k for k in ("pr_body", "reply") if not isinstance(data.get(k), str)]
     bad += [k for k in ("failed", "recover") if not isinstance(data.get(k), bool)]
     bad += [k for k, most in RAN.items() if not _number(data.get(k), most, int_only=k == "tokens")]
+    bad += [k for k, known in (("ended", ENDINGS), ("stopped", STAGES)) if data.get(k) not in known]
+    bad += [k for k in ("k", "n") if not _number(data.get(k), MOST_ITEMS, int_only=True)]
     if bad:
         raise Tampered([NO_FIELD.format(field=k) for k in bad])
     return Handed(**{f.name: data[f.name] for f in dataclasses.fields(Handed)})

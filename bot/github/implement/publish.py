@@ -24,8 +24,10 @@ head someone else pushed is not opened: the reply says so and what to do.
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
+from bot.agent.implementation.isolation import ENABLE, NO_ISOLATION
 from bot.core.github_markdown import inline
 from bot.forge.base import Reaction
 from bot.github.auth import authorize
@@ -33,6 +35,7 @@ from bot.github.checkout import file_at, git_env, push, pushed_branch
 from bot.github.commands import REGISTRY, Verb
 from bot.github.finish import finish_with_phase
 from bot.github.implement.artifact import (
+    MANIFEST,
     URL,
     Handed,
     Tampered,
@@ -50,9 +53,9 @@ from bot.github.implement.command import (
     phase_snapshot,
     reopened,
 )
-from bot.github.implement.texts import facts_of
-from bot.github.ops import COMMIT, Refused, open_workspace
-from bot.github.progress import Stage, render_done
+from bot.github.implement.texts import NOT_ISOLATED, RETRY, facts_of
+from bot.github.ops import COMMIT, NEEDS_MODEL, Refused, open_workspace
+from bot.github.progress import Stage, render_done, render_failed
 from bot.github.run import Context, react
 from bot.github.slash import FINISHED
 from bot.llm.usage import LEDGER
@@ -66,6 +69,39 @@ REFUSED = (
 )
 ACTOR_REFUSED = "😕 The phase the work job handed over was refused, nothing was pushed: {reason}"
 NO_PHASE = "the manifest names RFD {rid} phase {label}, which the default branch has no plan for"
+WORK_ENDED = (
+    "😕 The work job of `/rfd implement` ended without handing anything over (it failed, timed "
+    "out or was cancelled): nothing was pushed. Its log in the workflow run says why; comment "
+    "`/rfd implement` to run it again."
+)
+RETRY_ANY = "Comment `/rfd implement` to run it again."
+ENDED = {
+    "no-model": NEEDS_MODEL.format(verb="implement"),
+    "not-isolated": NOT_ISOLATED.format(why=NO_ISOLATION, how=ENABLE),
+    "changed": (
+        "😕 Nothing was implemented: the repository changed after the command was checked (the "
+        "phase's pull request was opened, or its plan or branch changed meanwhile). {retry}"
+    ),
+    "failed": (
+        "😕 `/rfd implement` failed in the work job, which posts nothing itself (it runs the "
+        "model's code and holds no token that can write): its log in the workflow run says "
+        "why. Nothing was pushed. {retry}"
+    ),
+    "nothing": (
+        "😕 The model changed nothing, so nothing was pushed and no pull request was opened. "
+        "{retry}"
+    ),
+}
+"""The publish job's reply for each way the work job can end without a phase
+(:data:`bot.github.implement.artifact.ENDINGS`); the work job's own words are never posted."""
+STOPPED = {
+    "no-model": "this run has no AI provider key",
+    "not-isolated": "the work job cannot isolate the commands a model writes",
+    "changed": "the repository changed after the command was checked",
+    "failed": "the work job failed (its log in the workflow run says why)",
+    "nothing": "the model changed nothing",
+}
+"""Why the phase comment's run stopped, for each ending."""
 BRANCH_GONE = (
     "Branch `{branch}` is gone, so there is no earlier run's work to open: comment "
     "`/rfd implement {n}` to run the phase again."
@@ -78,8 +114,15 @@ def on_publish(ctx: Context) -> None:
     if not decision.allowed:  # a work job taken over can hand a phase for anyone
         _refuse(ctx, ACTOR_REFUSED.format(reason=decision.reason))
         return
+    if not _manifest(ctx).exists() and not _manifest(ctx).is_symlink():
+        _refuse(ctx, WORK_ENDED)  # the work job died, or was cancelled, before it handed over
+        return
     try:
-        handed, facts = _phase(ctx)
+        handed = read(artifact_dir(ctx.environ))
+        if handed.ended:
+            _ended(ctx, handed)
+            return
+        facts = _phase(ctx, handed)
         pushed = pushed_branch(ctx.root, facts["branch"], ctx.environ)
         if handed.recover or pushed is not None:  # or this job re-run after it pushed
             _reopen(ctx, facts, pushed)
@@ -101,9 +144,12 @@ def _refuse(ctx: Context, text: str) -> None:
     ctx.reply(text, key=f"{ctx.delivery.key}-implement")
 
 
-def _phase(ctx: Context) -> tuple[Handed, dict[str, Any]]:
-    """The manifest, and the facts of the phase it names (from the default branch's plan)."""
-    handed = read(artifact_dir(ctx.environ))
+def _manifest(ctx: Context) -> Path:
+    return artifact_dir(ctx.environ) / MANIFEST
+
+
+def _phase(ctx: Context, handed: Handed) -> dict[str, Any]:
+    """The facts of the phase the manifest names (from the default branch's plan)."""
     ws = open_workspace(ctx, ctx.root)
     known = {str(f.rfd_id) for f in ws.files()}
     plan = (ws.store.read(handed.rid).plan if handed.rid in known else None) or ()
@@ -112,7 +158,28 @@ def _phase(ctx: Context) -> tuple[Handed, dict[str, Any]]:
         raise Tampered([NO_PHASE.format(rid=handed.rid, label=handed.label)])
     facts = facts_of(ws, handed.rid, plan, position)
     facts["position"] = position
-    return handed, facts
+    return facts
+
+
+def _ended(ctx: Context, handed: Handed) -> None:
+    """The work job handed no phase: say why, in this job's words from the manifest's known
+    name and numbers (nothing the work job wrote is posted).  The phase comment the check job
+    posted ends as a failed run's, when the manifest names a phase of the plan."""
+    facts = _phase(ctx, handed) if handed.rid and handed.label else None
+    retry = RETRY.format(**facts) if facts else RETRY_ANY
+    if facts is not None:
+        snap = replace(
+            phase_snapshot(ctx, facts),
+            stage=Stage[handed.stopped or Stage.RESEARCH.name],
+            k=handed.k,
+            n=handed.n,
+            elapsed=handed.elapsed,
+            tokens=handed.tokens,
+            cost_usd=handed.cost_usd,
+        )
+        shown = render_failed(snap, STOPPED[handed.ended], retry)
+        PhaseComment(ctx, f"{handed.rid}-{handed.label}")(shown)
+    _refuse(ctx, ENDED[handed.ended].format(retry=retry))
 
 
 def _checked(ctx: Context, handed: Handed, facts: dict[str, Any]) -> str:
