@@ -295,3 +295,38 @@ CASSETTES[S + "test_implement_again_opens_the_pr_of_a_pushed_phase_with_failed_i
         reply("implement-recovered-failed-reply", cid=972, number=12),
     ]
 ]
+
+# What the work job (read-only token, it posts nothing) cannot say itself
+# (tests/test_implement_work_ended.py).  A refusal is the check job's, as the one-job run
+# posts it; no model job starts.
+W = "test_implement_work_ended/"
+CASSETTES[W + "test_a_refusal_is_posted_by_the_check_job_and_no_model_job_starts"] = [
+    *CASSETTES_SLASH[C + "test_implement_of_a_phase_the_plan_lacks_names_its_phases"]
+]
+# The model fails in the work job: the check job posted the progress comment (the one-job
+# run's first five exchanges), the work job only reads, the publish job ends the progress
+# comment as a failed run's and replies in its own words.
+CASSETTES[W + "test_a_work_job_failure_is_worded_by_the_publish_job"] = [
+    *ONE_JOB[:5],
+    NO_PR,  # the work job
+    PERMISSION,
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[RUNNING_970]),
+    edited("implement-work-failed-progress", 970, number=12),
+    react("confused"),
+    reply("implement-work-failed", cid=971, number=12),
+]
+# A manifest that says the model changed nothing, its texts hostile: the publish job posts
+# its own words only (the phase comment it finds none of is posted anew).
+CASSETTES[W + "test_hostile_texts_in_the_artifact_are_never_posted"] = [
+    PERMISSION,
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+    call(
+        "POST",
+        "/issues/12/comments",
+        body={"body": body("implement-work-nothing-progress")},
+        status=201,
+        reply=comment(970, 12, body("implement-work-nothing-progress")),
+    ),
+    react("confused"),
+    reply("implement-work-nothing", cid=971, number=12),
+]
