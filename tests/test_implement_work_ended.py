@@ -132,3 +132,21 @@ def test_hostile_texts_in_the_artifact_are_never_posted(
         "<!-- rfd-bot:implement:045-1 -->",
         "<!-- rfd-bot:reply:c492700400-implement -->",
     ]
+
+
+@pytest.mark.vcr
+@pytest.mark.usefixtures("all_played")
+def test_a_work_job_that_handed_nothing_over_is_said_by_the_publish_job(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vcr: Any
+) -> None:
+    """The work job died (runner lost, timed out, cancelled): no artifact.  The publish job,
+    which runs once the check job let the work go, replies so; nothing is pushed."""
+    origin, _ = accepted_world(tmp_path)
+    assert publish_job(tmp_path, monkeypatch, origin, commented()) == 0
+    assert BRANCH not in git(tmp_path, "ls-remote", "--heads", str(origin))
+    (reply,) = bodies_sent(vcr)
+    assert lines(reply) == [
+        "😕 The work job of `/rfd implement` ended without handing anything over (it failed, "
+        "timed out or was cancelled): nothing was pushed. Its log in the workflow run says why; "
+        "comment `/rfd implement` to run it again."
+    ]

@@ -330,3 +330,10 @@ CASSETTES[W + "test_hostile_texts_in_the_artifact_are_never_posted"] = [
     react("confused"),
     reply("implement-work-nothing", cid=971, number=12),
 ]
+# The work job died before it handed anything over: no manifest; the publish job says so.
+CASSETTES[W + "test_a_work_job_that_handed_nothing_over_is_said_by_the_publish_job"] = [
+    PERMISSION,
+    react("confused"),
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+    reply("implement-work-ended", cid=971, number=12),
+]
