@@ -37,7 +37,7 @@ def test_the_manifest_refuses_an_ending_it_does_not_know_without_repeating_it(
 ) -> None:
     """``ended`` is one of a few known names: anything else is refused, and the refusal
     names the field, not the value (it is never posted)."""
-    write_manifest(tmp_path, Handed("045", "1", "a" * 40, False, "", "", ended="failed"))
+    write_manifest(tmp_path, Handed("045", "1", "a" * 40, False, ended="failed"))
     data = json.loads((tmp_path / MANIFEST).read_text(encoding="utf-8"))
     (tmp_path / MANIFEST).write_text(json.dumps({**data, "ended": HOSTILE}), encoding="utf-8")
     with pytest.raises(Tampered) as caught:
@@ -107,11 +107,11 @@ def test_hostile_texts_in_the_artifact_are_never_posted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vcr: Any
 ) -> None:
     """A work job taken over hands "the model changed nothing" with markers, a heading and
-    links in every text field: the publish job words the ending itself from the name and the
+    links in its report's lines: the publish job words the ending itself from the name and the
     numbers (where the run stopped, its time and tokens); none of those texts is posted."""
     origin, checkout = accepted_world(tmp_path)
     base = git(checkout, "rev-parse", "HEAD").strip()
-    handed = Handed("045", "1", base, False, HOSTILE, HOSTILE, elapsed=64.5, tokens=1234)
+    handed = Handed("045", "1", base, False, (HOSTILE,), elapsed=64.5, tokens=1234)
     artifact = tmp_path / "artifact"
     where = {"stopped": "ITEM", "k": 2, "n": 3}
     write_manifest(artifact, Handed(**{**handed.__dict__, "ended": "nothing", **where}))

@@ -59,7 +59,6 @@ from bot.github.checkout import close, file_at, open_branch, pushed_branch
 from bot.github.commands import Command
 from bot.github.implement.artifact import (
     BUNDLE,
-    URL,
     Handed,
     artifact_dir,
     git_text,
@@ -213,10 +212,10 @@ def work(ctx: Context, command: Command) -> None:
         implement(ctx, command)
     except Refused:  # the check job found none of this: the repository changed meanwhile
         ctx.summary.note("the repository changed after the command was checked")
-        _hand(ctx, Handed("", "", _head(ctx), False, "", "", ended="changed"))
+        _hand(ctx, Handed("", "", _head(ctx), False, ended="changed"))
     except RfdError as err:  # before the phase was known (its run reports its own failure)
         ctx.summary.problem(err)
-        _hand(ctx, Handed("", "", _head(ctx), False, "", "", ended="failed"))
+        _hand(ctx, Handed("", "", _head(ctx), False, ended="failed"))
     ctx.summary.answered("`/rfd implement` (work)", ctx.delivery.actor.login, HANDED)
 
 
@@ -268,16 +267,17 @@ def _hand_over(
     ctx: Context, command: Command, position: int, facts: dict[str, Any], key: str
 ) -> None:
     """The work job: implement the phase, commit it without pushing, and leave the commit
-    and the texts to post for the publish job (:mod:`bot.github.implement.artifact`).  When
+    and what the check of the model's changes did for the publish job, which writes every
+    text itself (:mod:`bot.github.implement.artifact`).  When
     an earlier run pushed the phase's branch, nothing is implemented: the manifest says so
     and the publish job opens the pull request from the branch once it proved it the bot's.
     When the run cannot start or fails, the manifest says how, by a known name and numbers."""
     done, _ = _earlier_work(ctx, facts)  # a stray branch: the check job refused it already
     head = _head(ctx)
     if done is not None:
-        _hand(ctx, Handed(facts["rid"], facts["label"], head, done[1], "", "", recover=True))
+        _hand(ctx, Handed(facts["rid"], facts["label"], head, done[1], recover=True))
         return
-    ended = Handed(facts["rid"], facts["label"], head, False, "", "")
+    ended = Handed(facts["rid"], facts["label"], head, False)
     try:
         runnable(ctx, command)
     except Refused:
@@ -298,13 +298,7 @@ def _hand_over(
     if not (dest / BUNDLE).is_file():  # the run changed nothing: nothing to push
         _hand(ctx, replace(ended, ended="nothing", elapsed=ran.elapsed, tokens=ran.tokens))
         return
-    failed = bool(result.failed)
-    reply = (FAILED_REPLY if failed else OPENED_REPLY).format(**facts, url=URL)
-    reply += f"\n\n{checked_list(checked)}" if checked else ""
-    if not failed and not checked:  # the phase's comment is the answer (the publish job's)
-        reply = ""
-    body = _pull_body(facts, (result.summary, failed), checked)
-    handed = Handed(facts["rid"], facts["label"], head, failed, body, reply)
+    handed = Handed(facts["rid"], facts["label"], head, bool(result.failed), tuple(checked))
     _hand(ctx, replace(handed, elapsed=ran.elapsed, tokens=ran.tokens, cost_usd=ran.cost_usd))
 
 
@@ -427,13 +421,13 @@ def _open_pull(
 ) -> str:
     """Open the phase's pull request (its body says when items failed, lists the changes
     not taken, and whether it marks the RFD Implemented too); its URL."""
-    body = _pull_body(facts, done, checked) + closes
+    body = pull_body(facts, done, checked) + closes
     base = ctx.delivery.default_branch
     _, url = ctx.api.create_pull(facts["pr_title"], facts["branch"], base, body)
     return url
 
 
-def _pull_body(facts: dict[str, Any], done: Done, checked: Sequence[str] = ()) -> str:
+def pull_body(facts: dict[str, Any], done: Done, checked: Sequence[str] = ()) -> str:
     summary, failed = done
     body = (FAILED_PR_BODY if failed else PR_BODY).format(**facts, summary=block(summary))
     return body + (f"\n\n{checked_list(checked)}" if checked else "")

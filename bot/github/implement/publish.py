@@ -36,7 +36,6 @@ from bot.github.commands import REGISTRY, Verb
 from bot.github.finish import finish_with_phase
 from bot.github.implement.artifact import (
     MANIFEST,
-    URL,
     Handed,
     Tampered,
     artifact_dir,
@@ -47,13 +46,22 @@ from bot.github.implement.artifact import (
 from bot.github.implement.command import (
     PhaseComment,
     bots_head,
+    checked_list,
     ending,
     left_on,
     link_pull,
     phase_snapshot,
+    pull_body,
     reopened,
 )
-from bot.github.implement.texts import NOT_ISOLATED, RETRY, facts_of
+from bot.github.implement.texts import (
+    FAILED_REPLY,
+    NOT_ISOLATED,
+    OPENED_REPLY,
+    RETRY,
+    Done,
+    facts_of,
+)
 from bot.github.ops import COMMIT, NEEDS_MODEL, Refused, open_workspace
 from bot.github.progress import Stage, render_done, render_failed
 from bot.github.run import Context, react
@@ -102,6 +110,7 @@ STOPPED = {
     "nothing": "the model changed nothing",
 }
 """Why the phase comment's run stopped, for each ending."""
+NO_SUMMARY = "the phase commit holds neither `{record}` nor `{kept}`"
 BRANCH_GONE = (
     "Branch `{branch}` is gone, so there is no earlier run's work to open: comment "
     "`/rfd implement {n}` to run the phase again."
@@ -127,7 +136,7 @@ def on_publish(ctx: Context) -> None:
         if handed.recover or pushed is not None:  # or this job re-run after it pushed
             _reopen(ctx, facts, pushed)
             return
-        commit = _checked(ctx, handed, facts)
+        commit, done = _checked(ctx, handed, facts)
     except Tampered as exc:
         lines = "\n".join(f"- {inline(reason)}" for reason in exc.reasons)
         _refuse(ctx, REFUSED.format(lines=lines))
@@ -135,7 +144,7 @@ def on_publish(ctx: Context) -> None:
     except Refused as refusal:
         _refuse(ctx, str(refusal))
         return
-    _publish(ctx, handed, facts, commit)
+    _publish(ctx, handed, facts, (commit, done))
 
 
 def _refuse(ctx: Context, text: str) -> None:
@@ -182,14 +191,18 @@ def _ended(ctx: Context, handed: Handed) -> None:
     _refuse(ctx, ENDED[handed.ended].format(retry=retry))
 
 
-def _checked(ctx: Context, handed: Handed, facts: dict[str, Any]) -> str:
-    """The handed phase commit, once it passed every check again."""
+def _checked(ctx: Context, handed: Handed, facts: dict[str, Any]) -> tuple[str, Done]:
+    """The handed phase commit, once it passed every check again, and what it holds: the
+    phase's summary (recorded, or kept when items failed)."""
     ws = open_workspace(ctx, ctx.root)
     dirs = (implement_dir(facts["position"]), LEDGER)
     state = [ws.rel(ws.store.path(handed.rid, name)) for name in dirs]
     own = (facts["record"], f"{state[0]}/**", state[1])
-    marker = f"<!-- rfd-bot:implement:{handed.rid}-{handed.label} -->\n"
-    return recheck(ctx.root, artifact_dir(ctx.environ), handed, ctx.cfg, own, ctx.environ, marker)
+    commit = recheck(ctx.root, artifact_dir(ctx.environ), handed, ctx.cfg, own, ctx.environ)
+    try:
+        return commit, left_on(ctx.root, commit, facts)
+    except Refused:
+        raise Tampered([NO_SUMMARY.format(**facts)]) from None
 
 
 def _reopen(ctx: Context, facts: dict[str, Any], pushed: str | None) -> None:
@@ -214,8 +227,12 @@ def _answered(ctx: Context, said: str) -> None:
         ctx.settle_failure(FINISHED)
 
 
-def _publish(ctx: Context, handed: Handed, facts: dict[str, Any], commit: str) -> None:
-    """Push the publish job's own commit of the checked tree, open the PR, link it, post."""
+def _publish(
+    ctx: Context, handed: Handed, facts: dict[str, Any], checked: tuple[str, Done]
+) -> None:
+    """Push the publish job's own commit of the checked tree, open the PR, link it, post:
+    every text written here, from the commit's summary and the report's lines."""
+    commit, done = checked
     message = COMMIT.format(ids=handed.rid, what=f"phase {handed.label}", key=ctx.delivery.key)
     tree = git_text(ctx.root, "rev-parse", "--verify", f"{commit}^{{tree}}").strip()
     env = git_env(ctx.environ)
@@ -227,20 +244,29 @@ def _publish(ctx: Context, handed: Handed, facts: dict[str, Any], commit: str) -
         f"phase {handed.label} of RFD {handed.rid} pushed to "
         f"`{facts['branch']}`; its pull request not yet opened"
     )
-    finished = None if handed.failed else finish_with_phase(ctx, handed.rid, facts["branch"], ours)
+    failed = done[1]  # the commit's word: it holds the recorded phase or the kept summary
+    finished = None if failed else finish_with_phase(ctx, handed.rid, facts["branch"], ours)
     base = ctx.delivery.default_branch
-    body = handed.pr_body + (finished.pr_body() if finished else "")
+    body = pull_body(facts, done, handed.checked) + (finished.pr_body() if finished else "")
     number, url = ctx.api.create_pull(facts["pr_title"], facts["branch"], base, body)
     ws = open_workspace(ctx, ctx.root)
     link_pull(ws, handed.rid, facts["position"], (number, url))
     then = finished.next_step(url, facts["label"]) if finished else ""
-    shown = _outcome(ctx, handed, facts, ours, (url, then))
-    said = handed.reply.replace(URL, url)  # empty: the phase's comment is the answer
+    shown = _outcome(ctx, replace(handed, failed=failed), facts, ours, (url, then))
+    said = _reply(facts, failed, handed.checked, url)
     PhaseComment(ctx, f"{handed.rid}-{handed.label}", answers=not said)(shown)
-    tracking = ws.document(handed.rid).tracking_issue if handed.failed else None
+    tracking = ws.document(handed.rid).tracking_issue if failed else None
     if tracking is not None and tracking != ctx.number:  # the tracking issue shows it too
         ctx.upsert("implement", f"{handed.rid}-{handed.label}", shown, number=tracking)
     _answered(ctx, said)
+
+
+def _reply(facts: dict[str, Any], failed: bool, checked: tuple[str, ...], url: str) -> str:
+    """The reply as the one-job run writes it (empty: the phase's comment is the answer)."""
+    if not failed and not checked:
+        return ""
+    reply = (FAILED_REPLY if failed else OPENED_REPLY).format(**facts, url=url)
+    return reply + (f"\n\n{checked_list(checked)}" if checked else "")
 
 
 def _outcome(
