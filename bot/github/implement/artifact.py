@@ -84,7 +84,8 @@ class Tampered(PermissionDenied):
 
 @dataclass(frozen=True)
 class Handed:
-    """The manifest: which phase, on which base, and the texts to post."""
+    """The manifest: which phase, on which base, what the run spent and what its check did —
+    or how the work ended without a phase."""
 
     rid: str
     label: str

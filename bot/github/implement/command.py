@@ -26,9 +26,10 @@ An item whose check fails stays failed (``[!]``): the PR then says so and record
 nothing (no ``phases/<label>.md``; it says how a person records the phase from the kept
 summary), and the progress comment — on the tracking issue too — ends in a warning.
 
-In the shipped workflow this runs as the ``work`` stage (:mod:`bot.github.run`): the job
-holds no token that can write code, so the phase is committed but not pushed, and the
-commit and the texts to post are left for the publish job
+In the shipped workflow a ``check`` job (no model) refuses what it can and posts the progress
+comment; this runs as the ``work`` stage (:mod:`bot.github.run`), whose token is read-only:
+it posts nothing, the phase is committed but not pushed, and the commit (or how the work
+ended, by a known name) is left for the publish job, which writes every text
 (:mod:`bot.github.implement.artifact`, :mod:`bot.github.implement.publish`).
 
 Retry-safe: a run that pushed the branch but failed to open the PR (a 5xx, a

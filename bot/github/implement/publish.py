@@ -7,7 +7,15 @@ artifact (:mod:`bot.github.implement.artifact`) is untrusted: a failed check pus
 the reply says each reason.  Nor is the work job's word on who asked: the commenter's
 permission is checked again here, with this job's token, before anything is read.  The commit
 pushed is the publish job's own (its message, its author), of the tree the checks passed, on
-the base both jobs checked out.
+the base both jobs checked out.  Every text it posts is its own: the pull request's body and
+the reply from the commit's summary and the check's report lines (inline-safe), as the
+one-job run writes them.
+
+The work job posts nothing (its token is read-only: code a model wrote ran there), so this
+job also says how the work ended when it handed no phase: the manifest names the ending
+(:data:`~bot.github.implement.artifact.ENDINGS`) and where a failed run stopped, and this job
+words it — the progress comment ends as a failed run's, the reply is :data:`ENDED`'s.  With
+no manifest at all (the work job died or was cancelled) the reply says so.
 
 When an earlier run pushed the phase's branch and never opened its pull request (GitHub
 failed, the runner was cancelled), the work job implements nothing and hands over only that
@@ -15,8 +23,8 @@ failed, the runner was cancelled), the work job implements nothing and hands ove
 this job takes the RFD and phase from the manifest, checked against the plan as always, and
 nothing else: it fetches the branch itself and opens the pull request from it only when
 GitHub's record of the repository's activity says the bot's account pushed the branch's head
-(the work job's token cannot push, but it can write comments as the bot, so a comment naming
-a commit proves nothing here).  The summary, the pull request's body and every text are read
+(no comment naming a commit proves anything here: older runs' work jobs could write
+comments as the bot).  The summary, the pull request's body and every text are read
 from that commit and written here, as the one-job run's recovery writes them.  A branch whose
 head someone else pushed is not opened: the reply says so and what to do.
 """
