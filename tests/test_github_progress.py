@@ -158,6 +158,9 @@ def test_a_dead_runs_comment_is_marked_ended_and_keeps_its_checklist() -> None:
     )
     assert "- [x] 1. Write the writer" in repaired and repaired.startswith("<!-- rfd-bot:implement")
     assert ended(repaired) is None  # an outcome (or a repaired comment) is left alone
+    posted = ended("<!-- rfd-bot:implement:045-1 -->\n" + render(snap(), run_id="42", live=False))
+    assert posted is not None and "follow the run" not in posted  # the check job's, two jobs
+    assert lines(posted)[-1] == f"<sub>[Workflow run]({URL})</sub>"
 
 
 def test_refine_progress_counts_the_passes_and_ends_with_how_it_stopped() -> None:

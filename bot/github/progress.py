@@ -284,7 +284,7 @@ def ended(body: str) -> str | None:
     text = body.replace(f"{found.group(0)}\n", "", 1)
     head = ENDED_HEAD.format(title=r"\g<title>")
     text = RUNNING_HEAD.sub(f"{head}\n\n{ENDED_NOTE}", text, count=1)
-    return text.replace(LIVE_NOTE, "").replace(WORKING, STOPPED_HERE)
+    return text.replace(LIVE_NOTE, "").replace(FOLLOW_NOTE, "").replace(WORKING, STOPPED_HERE)
 
 
 def run_marker(body: str) -> re.Match[str] | None:
