@@ -171,7 +171,7 @@ def _asciidoc(number: int, state: str) -> str:
         '[%header,cols="1,2"]\n|===\n|Component |Owner\n\n|Nexus |control plane\n'
         "|Propolis |hypervisor\n|===\n\n"
         "== Determinations\n\n. We will do the simple thing first.\n"
-        ". Revisit after https://example.com/measurements[the measurements].\n\n"
+        ". Revisit after link:../../README.md[the index] is measured.\n\n"
         "[WARNING]\n====\nDo not _reboot_ a sled while it updates.\n====\n"
     )
 

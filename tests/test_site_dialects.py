@@ -28,6 +28,7 @@ from tests.dialect_corpora import (
     rfc_number,
 )
 from tests.site_checks import (
+    active,
     assert_back_links_match_headers,
     assert_graph_matches_headers,
     assert_links_resolve,
@@ -185,14 +186,25 @@ def test_a_document_links_to_its_neighbours_page(dialect: str, site: Path) -> No
 
 
 @pytest.mark.parametrize("dialect", ["oxide"], indirect=True)
-def test_asciidoc_documents_are_shown_as_text(dialect: str, site: Path) -> None:
+def test_asciidoc_documents_are_rendered_like_markdown_ones(dialect: str, site: Path) -> None:
     ids = page_ids(site)
     for number in OXIDE_ADOC:
         page = (site / f"rfd/{ids[number]}.html").read_text(encoding="utf-8")
-        body = page[page.index('<div class="doc">') :]
-        assert re.search(r"<pre[^>]*><code>== Background\n", body), number
-        assert f"Why {TOPICS[number - 1].lower()} matters." in body
-        assert "<h2" not in body.split("</pre>")[0]  # shown as written, not half-rendered
+        body = page[page.index('<div class="doc">') + 17 : page.index("</article>")]
+        toc = page[page.index('<nav class="toc"') :].split("</nav>")[0]
+        assert '<h2 id="background">Background</h2>' in body, number
+        assert '<h3 id="sled-agent">Sled agent</h3>' in body
+        assert '<a href="#determinations">Determinations</a>' in toc
+        assert f"<p>Why {TOPICS[number - 1].lower()} matters.</p>" in body
+        assert '<a href="#determinations">Determinations</a> and' in body  # <<_determinations>>
+        assert '<span class="k">fn</span>' in body  # [source,rust], highlighted
+        assert "<th>Component</th>" in body and "<td>Propolis</td>" in body
+        assert "<strong>Warning:</strong>" in body
+        assert f'<a href="{GITHUB}blob/HEAD/README.md">the index</a>' in body
+        assert "Ada Lovelace" not in body and ":state:" not in body  # the header is not text
+        assert active(body) == []
+        if number > 4:
+            assert f'<a href="{ids[number - 1]}.html">RFD {number - 1}</a>' in body
 
 
 @pytest.mark.parametrize("dialect", ["oxide"], indirect=True)
