@@ -5,6 +5,7 @@ adopted with ``rfd init`` and nothing else: what a reader of the site sees."""
 from __future__ import annotations
 
 import re
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
@@ -13,7 +14,9 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from bot.cli.main import main
+from bot.site import asciidoc
 from bot.site.build import build_site
+from bot.site.markdown import ADOC_FAILED
 from tests.conftest import git
 from tests.dialect_corpora import (
     EXTRA_FILES,
@@ -233,3 +236,26 @@ def test_the_feed_reports_each_move_in_the_repositorys_words(dialect: str, site:
     }
     for e in DIALECTS[dialect][1]:  # each page says when its RFD last changed
         assert "<dt>Changed</dt>" in (site / f"rfd/{ids[e.number]}.html").read_text("utf-8")
+
+
+@pytest.mark.parametrize("dialect", ["oxide"], indirect=True)
+def test_a_rebuild_renders_again_only_the_asciidoc_documents_that_changed(
+    dialect: str, repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = shutil.copytree(repo, tmp_path / "repo")
+    out = tmp_path / "out"
+    build_site(root, out, repository=REPOSITORY, search_index=False)
+
+    def fails(text: str) -> str:
+        raise ValueError("translated again")
+
+    monkeypatch.setattr(asciidoc, "to_markdown", fails)
+    assert build_site(root, out, repository=REPOSITORY, search_index=False).written == 0
+    changed = root / "rfd/0008/README.adoc"
+    changed.write_text(changed.read_text(encoding="utf-8") + "\nOne more line.\n", "utf-8")
+    build_site(root, out, repository=REPOSITORY, search_index=False)
+    ids = page_ids(out)
+    assert ADOC_FAILED in (out / f"rfd/{ids[8]}.html").read_text(encoding="utf-8")
+    assert "One more line." in (out / f"rfd/{ids[8]}.html").read_text(encoding="utf-8")
+    for number in OXIDE_ADOC - {8}:
+        assert ADOC_FAILED not in (out / f"rfd/{ids[number]}.html").read_text(encoding="utf-8")
