@@ -174,7 +174,7 @@ def test_conditionals_and_system_attributes_run_nothing(tmp_path: Path) -> None:
 def test_a_document_the_translation_trips_on_is_shown_as_text_with_a_note(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    def broken(text: str) -> str:
+    def broken(text: str, slug: object) -> str:
         raise RecursionError("too deep")
 
     monkeypatch.setattr(asciidoc, "to_markdown", broken)

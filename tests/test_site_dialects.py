@@ -246,7 +246,7 @@ def test_a_rebuild_renders_again_only_the_asciidoc_documents_that_changed(
     out = tmp_path / "out"
     build_site(root, out, repository=REPOSITORY, search_index=False)
 
-    def fails(text: str) -> str:
+    def fails(text: str, slug: object) -> str:
         raise ValueError("translated again")
 
     monkeypatch.setattr(asciidoc, "to_markdown", fails)

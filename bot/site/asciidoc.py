@@ -24,7 +24,7 @@ Asciidoctor itself needs Ruby or Node at build time.  See ``rfd help site``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 VERSION = 1
@@ -99,18 +99,17 @@ class _Doc:
     """The same ids → the heading's text (what ``<<id>>`` shows)."""
 
 
-def to_markdown(text: str) -> str:
-    """The Markdown that renders the AsciiDoc ``text`` (its header already taken off)."""
+def to_markdown(text: str, slug: Callable[[str], str]) -> str:
+    """The Markdown that renders the AsciiDoc ``text`` (its header already taken off);
+    ``slug`` is how the renderer anchors a heading (cross references land there)."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     doc = _Doc()
-    _index_headings(lines, doc)
+    _index_headings(lines, doc, slug)
     return "\n".join(_blocks(lines, doc)).strip("\n") + "\n"
 
 
-def _index_headings(lines: list[str], doc: _Doc) -> None:
+def _index_headings(lines: list[str], doc: _Doc, slug: Callable[[str], str]) -> None:
     """Every heading's anchor as the page will give it, under the ids AsciiDoc knows it by."""
-    from bot.site.markdown import slug  # the renderer's own anchors (it imports this module)
-
     seen: dict[str, int] = {}
     pending: str | None = None
     first_title = True

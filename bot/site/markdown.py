@@ -114,7 +114,7 @@ def render_document(path: str, text: str, links: LinkContext) -> Rendered:
     if not path.endswith((".adoc", ".asciidoc")):
         return render(text, links)
     try:
-        return render(asciidoc.to_markdown(text), links)
+        return render(asciidoc.to_markdown(text, slug), links)
     except Exception:  # a document the translation trips on must not stop the build
         note = f"*{ADOC_FAILED}*\n\n"
         return render(note + asciidoc.fence(text.strip("\n"), "asciidoc"), links)

@@ -95,7 +95,7 @@ def test_site_of_asciidoc_rfds_rendered_against_shown_as_text(
     texts = [p.read_text(encoding="utf-8") for p in sorted(repo.glob("rfd/*/README.adoc"))]
     start = time.perf_counter()
     for text in texts:
-        asciidoc.to_markdown(text)
+        asciidoc.to_markdown(text, markdown.slug)
     translated = time.perf_counter() - start
     print(f"of the markdown stage, translating AsciiDoc into Markdown: {translated:.2f} s")
     assert "<table>" in (tmp_path / "rendered/rfd/0500.html").read_text(encoding="utf-8")
