@@ -112,7 +112,7 @@ class Handed:
     n: int = 0
 
     def texts(self) -> dict[str, str]:
-        return {f"line {n} of the check's report": t for n, t in enumerate(self.checked, 1)}
+        return {f"report's line {n}": text for n, text in enumerate(self.checked, 1)}
 
 
 def write_bundle(dest: Path, checkout: Path, base: str) -> None:
