@@ -1,29 +1,34 @@
 """What changed, from the git history: new RFDs, status changes, accepted plans, finished
 phases, and when each RFD last changed.
 
-:func:`read_history` runs two ``git log`` commands over the RFD directory (the edge); the
-parsers below turn their output into :class:`Change` records (pure, tested on text).
+:func:`read_history` runs two ``git log`` commands over the RFD directory and one
+``git cat-file --batch`` (the edge): the first log lists the files of every commit, the
+second the commits that touched a line that may hold a status; the documents before and
+after each of those are read from git and parsed, and only a status the document model reads
+differently makes a change.  The parsers below turn this output into :class:`Change` records
+(pure, tested on text).
 """
 
 from __future__ import annotations
 
 import re
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
+from bot.core.errors import RfdError
+from bot.model.document import parse
 from bot.model.ids import DOCUMENT_NAMES, split_path
 
 RECORD, UNIT = "\x1e", "\x1f"
 FORMAT = f"--format={RECORD}%H{UNIT}%aI{UNIT}%an{UNIT}%s"
-_STATUS_LINE = re.compile(
-    r"^[-+](?:\s{0,3}(?:[-*+]\s+)?\*\*Status(?::\*\*|\*\*\s*:)"  # - **Status**: Draft
-    r"|(?:state|stage|status)\s*:|:(?:state|status):)"  # front matter, AsciiDoc attribute
-    r"\s*[\"']?([A-Za-z][A-Za-z-]*)"
-)
 _STATUS_PICKAXE = r"\*\*Status|^(state|stage|status) *:|^:(state|status):"
-"""The lines :data:`_STATUS_LINE` reads, for ``git log -G`` (an extended expression)."""
+"""Lines that may hold a status, for ``git log -G`` (an extended expression, case ignored):
+it only finds the candidate commits; the documents before and after decide."""
+_FILE = "100"
+"""The start of a regular file's mode (``100644``, ``100755``) in ``git log --raw``."""
 _PHASE_FILE = re.compile(r"^phases/([^/]+)\.md$")
 
 
@@ -58,14 +63,15 @@ class History:
 def read_history(root: Path, rfd_dir: str, state_dir: str) -> History:
     """The history of ``rfd_dir`` in the repository at ``root`` (empty outside git)."""
     names = _git(root, "log", "--reverse", FORMAT, "-M", "--name-status", "--", rfd_dir)
-    patches = _git(
+    candidates = _git(
         root,
         "log",
         "--reverse",
         FORMAT,
         "-M",
-        "-p",
-        "-U0",
+        "--raw",
+        "--no-abbrev",
+        "--regexp-ignore-case",
         "-G",
         _STATUS_PICKAXE,
         "--",
@@ -74,7 +80,9 @@ def read_history(root: Path, rfd_dir: str, state_dir: str) -> History:
         f":(exclude){state_dir}",
     )
     added, updated = parse_names(names, rfd_dir, state_dir)
-    status = list(parse_status(patches))
+    edits = list(parse_edits(candidates))
+    texts = read_blobs(root, [blob for e in edits for blob in (e.before.blob, e.after.blob)])
+    status = list(status_changes(edits, texts))
     changes = sorted([*added, *status], key=lambda c: c.commit.date)  # stable: git order kept
     return History(tuple(changes), updated)
 
@@ -165,20 +173,98 @@ def _state_change(commit: Commit, rid: str, rest: str) -> list[Change]:
     return [Change(commit, rid, "phase", phase[1])] if phase else []
 
 
-def parse_status(text: str) -> Iterator[Change]:
-    """Status changes from ``git log -p -U0``: the ``Status`` line removed and added in a file."""
+class Version(NamedTuple):
+    """A file as one commit had it: its blob and its path."""
+
+    blob: str
+    path: str
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A commit that modified (or renamed) an RFD's document on a line that may hold its
+    status: a candidate status change, until the two versions are read."""
+
+    commit: Commit
+    rfd: str
+    before: Version
+    after: Version
+
+
+def parse_edits(text: str) -> Iterator[Edit]:
+    """The RFD documents each commit of ``git log --raw --no-abbrev`` modified or renamed
+    (an added or a deleted file moves no status; symbolic links and submodules are no RFD)."""
     for commit, lines in _commits(text):
-        path, old = "", ""
         for line in lines:
-            if line.startswith("+++ "):
-                path, old = line[6:] if line.startswith("+++ b/") else "", ""
+            meta, _, names = line.partition("\t")
+            fields, paths = meta.lstrip(":").split(), names.split("\t")
+            if not line.startswith(":") or len(fields) != 5 or not names:
                 continue
-            match = _STATUS_LINE.match(line)
-            if match is None or not path:
+            old_mode, new_mode, old_blob, new_blob, flag = fields
+            if flag[0] not in "MR" or {old_mode[:3], new_mode[:3]} != {_FILE}:
                 continue
-            rid = rfd_of(path)
-            if line.startswith("-"):
-                old = match[1]
-            elif rid is not None and old and old != match[1]:
-                yield Change(commit, rid, "status", f"{old} → {match[1]}")
-                old = ""
+            rid = rfd_of(paths[-1])
+            if rid is not None:
+                yield Edit(commit, rid, Version(old_blob, paths[0]), Version(new_blob, paths[-1]))
+
+
+def status_changes(edits: Iterable[Edit], texts: Mapping[str, str]) -> Iterator[Change]:
+    """A status change for each edit whose document has another status after it than before,
+    as :func:`bot.model.document.parse` reads the header (field list, front matter, AsciiDoc
+    attributes): a status line in a code block or an example, or a ``status:`` key nested in
+    the front matter, is no change.  ``texts``: blob → text.  A version that does not parse
+    has no status: the change is reported from the last one the RFD had to the next."""
+    words: dict[Version, str | None] = {}
+    last: dict[str, str] = {}
+
+    def word(version: Version) -> str | None:
+        if version not in words:  # a commit's "after" is the next one's "before"
+            words[version] = status_word(texts.get(version.blob), version.path)
+        return words[version]
+
+    for edit in edits:
+        old = word(edit.before) or last.get(edit.rfd)
+        new = word(edit.after) or old
+        if new is None:
+            continue
+        last[edit.rfd] = new
+        if old is not None and old.casefold() != new.casefold():
+            yield Change(edit.commit, edit.rfd, "status", f"{old} → {new}")
+
+
+def status_word(text: str | None, path: str) -> str | None:
+    """The status an RFD's text has, in its own word (None when the text does not parse)."""
+    if text is None:
+        return None
+    try:
+        return parse(text, path).status_word
+    except RfdError:
+        return None
+
+
+def read_blobs(root: Path, blobs: Iterable[str]) -> dict[str, str]:
+    """Blob → text, read by one ``git cat-file --batch`` however many there are."""
+    wanted = list(dict.fromkeys(blobs))
+    if not wanted:
+        return {}
+    done = subprocess.run(
+        ["git", "cat-file", "--batch"],
+        cwd=root,
+        input="\n".join(wanted).encode("ascii") + b"\n",
+        capture_output=True,
+        check=False,
+    )
+    return dict(parse_batch(done.stdout))
+
+
+def parse_batch(data: bytes) -> Iterator[tuple[str, str]]:
+    """``(blob, text)`` from ``git cat-file --batch`` output (a missing blob is left out)."""
+    pos = 0
+    while (end := data.find(b"\n", pos)) != -1:
+        header = data[pos:end].split()
+        pos = end + 1
+        if len(header) != 3 or not header[2].isdigit():  # "<blob> missing"
+            continue
+        size = int(header[2])
+        yield header[0].decode("ascii"), data[pos : pos + size].decode("utf-8", "replace")
+        pos += size + 1
