@@ -11,14 +11,19 @@ differently makes a change.  The parsers below turn this output into :class:`Cha
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
-from collections.abc import Iterable, Iterator, Mapping
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
 from bot.core.errors import RfdError
+from bot.model import status
 from bot.model.document import parse
 from bot.model.ids import DOCUMENT_NAMES, split_path
 
@@ -27,6 +32,10 @@ FORMAT = f"--format={RECORD}%H{UNIT}%aI{UNIT}%an{UNIT}%s"
 _STATUS_PICKAXE = r"\*\*Status|^(state|stage|status) *:|^:(state|status):"
 """Lines that may hold a status, for ``git log -G`` (an extended expression, case ignored):
 it only finds the candidate commits; the documents before and after decide."""
+PARALLEL_FROM = 1000
+"""Versions to parse before a pool of processes pays for its start-up (as the corpus does)."""
+CHUNK = 250
+_DOCUMENTS = (".md", ".adoc")
 _FILE = "100"
 """The start of a regular file's mode (``100644``, ``100755``) in ``git log --raw``."""
 _PHASE_FILE = re.compile(r"^phases/([^/]+)\.md$")
@@ -61,29 +70,29 @@ class History:
 
 
 def read_history(root: Path, rfd_dir: str, state_dir: str) -> History:
-    """The history of ``rfd_dir`` in the repository at ``root`` (empty outside git)."""
-    names = _git(root, "log", "--reverse", FORMAT, "-M", "--name-status", "--", rfd_dir)
-    candidates = _git(
-        root,
-        "log",
-        "--reverse",
-        FORMAT,
-        "-M",
-        "--raw",
-        "--no-abbrev",
-        "--regexp-ignore-case",
-        "-G",
-        _STATUS_PICKAXE,
-        "--",
-        f":(glob){rfd_dir}/**/*.md",
-        f":(glob){rfd_dir}/**/*.adoc",
-        f":(exclude){state_dir}",
-    )
-    added, updated = parse_names(names, rfd_dir, state_dir)
-    edits = list(parse_edits(candidates))
-    texts = read_blobs(root, [blob for e in edits for blob in (e.before.blob, e.after.blob)])
-    status = list(status_changes(edits, texts))
-    changes = sorted([*added, *status], key=lambda c: c.commit.date)  # stable: git order kept
+    """The history of ``rfd_dir`` in the repository at ``root`` (empty outside git).  The
+    two logs run side by side: git lists the files while the statuses are parsed."""
+    with _running(root, "log", "--reverse", FORMAT, "-M", "--name-status", "--", rfd_dir) as names:
+        candidates = _git(
+            root,
+            "log",
+            "--reverse",
+            FORMAT,
+            "-M",
+            "--raw",
+            "--no-abbrev",
+            "--regexp-ignore-case",
+            "-G",
+            _STATUS_PICKAXE,
+            "--",
+            rfd_dir,  # a plain path: glob pathspecs make git twice as slow here
+            f":(exclude){state_dir}",
+        )
+        edits = list(parse_edits(candidates))
+        texts = read_blobs(root, [blob for e in edits for blob in (e.before.blob, e.after.blob)])
+        moves = list(status_changes(edits, read_words(edits, texts)))
+        added, updated = parse_names(names(), rfd_dir, state_dir)
+    changes = sorted([*added, *moves], key=lambda c: c.commit.date)  # stable: git order kept
     return History(tuple(changes), updated)
 
 
@@ -98,6 +107,34 @@ def _git(root: Path, *args: str) -> str:
         check=False,
     )
     return done.stdout if done.returncode == 0 else ""
+
+
+@contextmanager
+def _running(root: Path, *args: str) -> Iterator[Callable[[], str]]:
+    """Git started now, in the background: the function given waits for it and returns its
+    output ("" when it failed).  The output goes to a temporary file, so git runs on while
+    nobody reads it."""
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen(
+            ["git", "-c", "core.quotepath=off", *args],
+            cwd=root,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.DEVNULL,
+        )
+
+        def output() -> str:
+            if proc.wait() != 0:
+                return ""
+            out.seek(0)
+            return out.read().decode("utf-8", "replace")
+
+        try:
+            yield output
+        finally:
+            if proc.poll() is None:  # the build failed before it asked
+                proc.kill()
+            proc.wait()
 
 
 def _commits(text: str) -> Iterator[tuple[Commit, list[str]]]:
@@ -203,28 +240,19 @@ def parse_edits(text: str) -> Iterator[Edit]:
             old_mode, new_mode, old_blob, new_blob, flag = fields
             if flag[0] not in "MR" or {old_mode[:3], new_mode[:3]} != {_FILE}:
                 continue
-            rid = rfd_of(paths[-1])
+            rid = rfd_of(paths[-1]) if paths[-1].endswith(_DOCUMENTS) else None
             if rid is not None:
                 yield Edit(commit, rid, Version(old_blob, paths[0]), Version(new_blob, paths[-1]))
 
 
-def status_changes(edits: Iterable[Edit], texts: Mapping[str, str]) -> Iterator[Change]:
-    """A status change for each edit whose document has another status after it than before,
-    as :func:`bot.model.document.parse` reads the header (field list, front matter, AsciiDoc
-    attributes): a status line in a code block or an example, or a ``status:`` key nested in
-    the front matter, is no change.  ``texts``: blob → text.  A version that does not parse
-    has no status: the change is reported from the last one the RFD had to the next."""
-    words: dict[Version, str | None] = {}
+def status_changes(edits: Iterable[Edit], words: Mapping[Version, str | None]) -> Iterator[Change]:
+    """A status change for each edit whose document has another status after it than before.
+    ``words``: each version's status as :func:`status_word` reads it, None when it does not
+    parse: the change is then reported from the last status the RFD had to the next one."""
     last: dict[str, str] = {}
-
-    def word(version: Version) -> str | None:
-        if version not in words:  # a commit's "after" is the next one's "before"
-            words[version] = status_word(texts.get(version.blob), version.path)
-        return words[version]
-
     for edit in edits:
-        old = word(edit.before) or last.get(edit.rfd)
-        new = word(edit.after) or old
+        old = words.get(edit.before) or last.get(edit.rfd)
+        new = words.get(edit.after) or old
         if new is None:
             continue
         last[edit.rfd] = new
@@ -233,13 +261,35 @@ def status_changes(edits: Iterable[Edit], texts: Mapping[str, str]) -> Iterator[
 
 
 def status_word(text: str | None, path: str) -> str | None:
-    """The status an RFD's text has, in its own word (None when the text does not parse)."""
+    """The status an RFD's text has, in its own word, as :func:`bot.model.document.parse`
+    reads the header (field list, front matter, AsciiDoc attributes): a status line in a code
+    block or an example, or a ``status:`` key nested in the front matter, is not it.  None
+    when the text does not parse."""
     if text is None:
         return None
     try:
         return parse(text, path).status_word
     except RfdError:
         return None
+
+
+def read_words(edits: Sequence[Edit], texts: Mapping[str, str]) -> dict[Version, str | None]:
+    """The status of every version the edits name (a commit's "after" is often the next
+    one's "before": each is parsed once), by a pool of processes when there are many."""
+    versions = list(dict.fromkeys(v for e in edits for v in (e.before, e.after)))
+    docs = [(texts.get(v.blob), v.path) for v in versions]
+    workers = min(4, os.cpu_count() or 1)
+    if len(docs) < PARALLEL_FROM or workers < 2:
+        return dict(zip(versions, _words(docs), strict=True))
+    chunks = [docs[n : n + CHUNK] for n in range(0, len(docs), CHUNK)]
+    words = {w: s.value for w, s in status.configured().items()}  # the repository's words
+    with ProcessPoolExecutor(workers, initializer=status.use, initargs=(words,)) as pool:
+        found = [w for part in pool.map(_words, chunks) for w in part]
+    return dict(zip(versions, found, strict=True))
+
+
+def _words(docs: list[tuple[str | None, str]]) -> list[str | None]:
+    return [status_word(text, path) for text, path in docs]
 
 
 def read_blobs(root: Path, blobs: Iterable[str]) -> dict[str, str]:
