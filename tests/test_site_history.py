@@ -13,8 +13,8 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from bot.lifecycle.repo_setup import init
+from bot.site import history
 from bot.site.build import build_site
-from bot.site.history import parse_batch
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 FENCE = "```"
@@ -247,6 +247,26 @@ def test_a_move_across_a_version_that_does_not_parse_is_reported_once(tmp_path: 
     ]
 
 
+def test_a_pool_of_processes_reads_the_repositorys_own_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Many versions are parsed in other processes: they read the words of ``[statuses]``
+    as this one does (words no dialect knows, which would not parse without the table)."""
+    monkeypatch.setattr(history, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(history.os, "cpu_count", lambda: 2)
+    repo = new_repo(tmp_path / "repo")
+    config = '[rfd]\ndir = "rfd"\n[statuses]\nmooted = "draft"\nmulled = "discussion"\n'
+    files = {".github/rfd.toml": config + 'ratified = "accepted"\n'}
+    commit(repo, {**files, OXIDE_MD: front_matter("mooted", "open", "draft")}, "RFD 12", 1)
+    for n, word in enumerate(("mulled", "ratified"), start=2):
+        commit(repo, {OXIDE_MD: front_matter(word, "open", "draft")}, word, n)
+    _, entries = feed(repo)
+    assert [e for e in entries if "→" in e.title] == [
+        Entry("RFD 0012 mulled → ratified: The RFD process", day(3)),
+        Entry("RFD 0012 mooted → mulled: The RFD process", day(2)),
+    ]
+
+
 def test_blobs_are_read_from_one_cat_file_batch() -> None:
     out = b"aaa blob 5\nhello\nbbb missing\nccc blob 0\n\nddd blob 3\n\xc3\xa9x\n"
-    assert dict(parse_batch(out)) == {"aaa": "hello", "ccc": "", "ddd": "éx"}
+    assert dict(history.parse_batch(out)) == {"aaa": "hello", "ccc": "", "ddd": "éx"}
