@@ -253,7 +253,7 @@ def test_a_pool_of_processes_reads_the_repositorys_own_words(
     """Many versions are parsed in other processes: they read the words of ``[statuses]``
     as this one does (words no dialect knows, which would not parse without the table)."""
     monkeypatch.setattr(history, "PARALLEL_FROM", 1)
-    monkeypatch.setattr(history.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
     repo = new_repo(tmp_path / "repo")
     config = '[rfd]\ndir = "rfd"\n[statuses]\nmooted = "draft"\nmulled = "discussion"\n'
     files = {".github/rfd.toml": config + 'ratified = "accepted"\n'}
@@ -270,3 +270,29 @@ def test_a_pool_of_processes_reads_the_repositorys_own_words(
 def test_blobs_are_read_from_one_cat_file_batch() -> None:
     out = b"aaa blob 5\nhello\nbbb missing\nccc blob 0\n\nddd blob 3\n\xc3\xa9x\n"
     assert dict(history.parse_batch(out)) == {"aaa": "hello", "ccc": "", "ddd": "éx"}
+
+
+B1, B2 = "1" * 40, "2" * 40
+RAW = {  # a line of `git log --raw --no-abbrev` → the edit it is (None: not a candidate)
+    f":100644 100644 {B1} {B2} M\tdocs/rfd/012-x.md": ("012", "docs/rfd/012-x.md"),
+    f":100644 100755 {B1} {B2} R091\tdocs/rfd/D60-x.md\tdocs/rfd/032-x.md": (
+        "032",
+        "docs/rfd/D60-x.md",
+    ),
+    f":100644 100644 {B1} {B2} M\trfd/0003/README.adoc": ("0003", "rfd/0003/README.adoc"),
+    f":000000 100644 {'0' * 40} {B2} A\tdocs/rfd/013-y.md": None,  # added: no status before
+    f":100644 000000 {B1} {'0' * 40} D\tdocs/rfd/013-y.md": None,
+    f":120000 120000 {B1} {B2} M\tdocs/rfd/014-link.md": None,  # a symbolic link
+    f":100644 100644 {B1} {B2} M\trfd/0003/notes.md": None,  # another file of its directory
+    f":100644 100644 {B1} {B2} M\tdocs/rfd/015-z.txt": None,
+}
+
+
+@pytest.mark.parametrize(("line", "wanted"), list(RAW.items()))
+def test_the_candidates_are_the_modified_or_renamed_documents(
+    line: str, wanted: tuple[str, str] | None
+) -> None:
+    head = history.UNIT.join(("abc", day(1), "Ada", "A subject"))
+    text = f"{history.RECORD}{head}\n\n{line}\n"
+    found = [(e.rfd, e.before.path) for e in history.parse_edits(text)]
+    assert found == ([] if wanted is None else [wanted])

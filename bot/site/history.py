@@ -233,9 +233,9 @@ def parse_edits(text: str) -> Iterator[Edit]:
     (an added or a deleted file moves no status; symbolic links and submodules are no RFD)."""
     for commit, lines in _commits(text):
         for line in lines:
-            meta, _, names = line.partition("\t")
-            fields, paths = meta.lstrip(":").split(), names.split("\t")
-            if not line.startswith(":") or len(fields) != 5 or not names:
+            meta, _, names = line.partition("\t")  # ":<mode> <mode> <blob> <blob> <flag>"
+            fields, paths = meta[1:].split(), names.split("\t")
+            if not meta.startswith(":") or len(fields) != 5 or not names:
                 continue
             old_mode, new_mode, old_blob, new_blob, flag = fields
             if flag[0] not in "MR" or {old_mode[:3], new_mode[:3]} != {_FILE}:
