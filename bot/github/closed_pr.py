@@ -58,7 +58,7 @@ def final_state(ctx: Context, pr: PullRequest) -> Comment | None:
     if not changed:
         return None
     found = [(c, _on_default_branch(ctx, c)) for c in changed]
-    blocks = [_block(ctx, c, doc, pr.merged) for c, doc in found]
+    blocks = [_block(ctx, c, doc, pr.merged, pr.number) for c, doc in found]
     how = "merged" if pr.merged else "closed"
     body = "\n\n".join([*blocks, FOOTER_MERGED if pr.merged else FOOTER_CLOSED])
     written = ctx.upsert("status", pr.number, body, number=pr.number, proofs=True)
@@ -88,11 +88,13 @@ def _block(
     changed: ChangedRfd,
     doc: Document | None,
     merged: bool,
+    number: int,
     *,
     then: str = "",
 ) -> str:
-    """The RFD's final state on a closed pull request (``then``: the PR merged earlier, the
-    later transition that brought the RFD to ``doc``'s status), and its Decision."""
+    """The RFD's final state on closed pull request ``number`` (``then``: the PR merged
+    earlier, the later transition that brought the RFD to ``doc``'s status), and its
+    Decision."""
     rid, branch = str(changed.file.rfd_id), ctx.delivery.default_branch
     web = f"{ctx.server_url}/{ctx.delivery.repository}"
     url = f"{web}/blob/{quote(branch)}/{quote(changed.file.path)}"
@@ -115,13 +117,27 @@ def _block(
             LIVES_ON.format(issue=issue, issue_url=f"{web}/issues/{issue}") if issue else NO_ISSUE,
         ]
     lines += ["", then] if then else []
-    decision = _decision(ctx, changed, doc)
+    decision = _decision(ctx, changed, doc, number)
     return "\n".join([*lines, "", *decision] if decision else lines)
 
 
-def _decision(ctx: Context, changed: ChangedRfd, doc: Document) -> tuple[str, ...]:
+MERGED_AS = (
+    "The commits linked are this pull request's own, which GitHub keeps with it; its merge "
+    "brought the accepted RFD to `{branch}` as {commit}."
+)
+"""Said when the merge gave the default branch other commits (a squash or a rebase)."""
+
+
+def _decision(ctx: Context, changed: ChangedRfd, doc: Document, number: int) -> tuple[str, ...]:
     """Who accepted the RFD with whose sign-offs at which commit, as the ledger on the
-    default branch says (empty when it holds no sign-off and no acceptance)."""
+    default branch says (empty when it holds no sign-off and no acceptance).
+
+    The commits linked are the pull request's own (``refs/pull/<n>/head``): the bot's
+    accept commit and the commits its sign-offs were given on, whichever way the pull
+    request was merged; when the merge gave the default branch other commits, the one that
+    brought the accepted RFD there is named too.  Without the pull request's ref the
+    default branch's history is read (a squash then shows no sign-off's commit)."""
+    from bot.github.checkout import pull_head
     from bot.github.status_comment import commit_links, decided
     from bot.state import StateStore
 
@@ -132,8 +148,25 @@ def _decision(ctx: Context, changed: ChangedRfd, doc: Document) -> tuple[str, ..
         return ()
     if ledger.accepted is None and not ledger.approvals:
         return ()
-    web = f"{ctx.server_url}/{ctx.delivery.repository}"
-    return decided(ledger, doc.status, commit_links(ctx.root, changed.file.path, web))
+    web, path = f"{ctx.server_url}/{ctx.delivery.repository}", changed.file.path
+    rev = pull_head(ctx.root, number, ctx.environ) or "HEAD"
+    lines = decided(ledger, doc.status, commit_links(ctx.root, path, web, rev))
+    if ledger.accepted is None or rev == "HEAD":
+        return lines
+    return (*lines, *_merged_as(ctx, path, ledger.accepted.revision, rev))
+
+
+def _merged_as(ctx: Context, path: str, accepted: str, rev: str) -> tuple[str, ...]:
+    """The commit of the default branch that brought the ``accepted`` content, named when
+    it is not the pull request's own (``rev``) commit that did."""
+    from bot.github.approved_at import commits_of
+
+    theirs, ours = commits_of(ctx.root, path, rev).get(accepted), commits_of(ctx.root, path)
+    merged = ours.get(accepted)
+    if theirs is None or merged is None or merged == theirs:
+        return ()
+    link = f"[`{merged[:7]}`]({ctx.server_url}/{ctx.delivery.repository}/commit/{merged})"
+    return ("", MERGED_AS.format(branch=ctx.delivery.default_branch, commit=link))
 
 
 def _relink(ctx: Context, pr: PullRequest, number: int) -> int | None:
@@ -176,7 +209,7 @@ def _later(
             number=by.number,
             url=f"{web}/pull/{by.number}",
         )
-        blocks.append(_block(ctx, changed, doc, True, then=later))
+        blocks.append(_block(ctx, changed, doc, True, number, then=later))
     ctx.upsert(
         "status", number, "\n\n".join([*blocks, FOOTER_MERGED]), number=number, proofs=True
     )  # the commit markers of quiet sign-offs are never edited away

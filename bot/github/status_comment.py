@@ -443,12 +443,12 @@ def read_row(
     )
 
 
-def commit_links(root: Path, path: str, web: str) -> Callable[[str], str]:
-    """A sign-off's revision (a blob) as a link to the commit that brought it (empty when the
-    branch's history does not hold it: no blob is ever shown)."""
+def commit_links(root: Path, path: str, web: str, rev: str = "HEAD") -> Callable[[str], str]:
+    """A sign-off's revision (a blob) as a link to the commit that brought it in the history
+    of ``rev`` (empty when that history does not hold it: no blob is ever shown)."""
     from bot.github.approved_at import commits_of
 
-    commits = commits_of(root, path)
+    commits = commits_of(root, path, rev)
 
     def at(revision: str) -> str:
         sha = commits.get(revision)
