@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -86,9 +87,10 @@ def files_exist(origin: Path, text: str) -> None:
 
 
 def on(origin: Path, ref: str, sha: str) -> bool:
+    """Is commit ``sha`` in the history of ``ref``?"""
     try:
         git(origin, "merge-base", "--is-ancestor", sha, ref)
-    except Exception:  # noqa: BLE001 - git says no with exit code 1
+    except subprocess.CalledProcessError:  # git says no with exit code 1
         return False
     return True
 
@@ -151,6 +153,10 @@ def after_the_merge(tmp: Path, vcr: Any, how: str) -> tuple[Path, Path, str, str
     return origin, checkout, reply, merged
 
 
+def link(sha: str) -> str:
+    return f"[`{sha[:7]}`]({WEB}/commit/{sha})"
+
+
 def the_pages_after(origin: Path, vcr: Any, reply: str, merged: str) -> list[str]:
     """What every kind of merge leaves: the Decision names hubot and both sign-offs at the
     PR's own commits (the accept commit is the bot's, the one its reply linked), the commit
@@ -159,9 +165,9 @@ def the_pages_after(origin: Path, vcr: Any, reply: str, merged: str) -> list[str
     signed_at = git(  # the author's commit: the RFD as hubot and mona signed it off
         origin, "log", "--diff-filter=A", "--format=%H", PULL_REF, "--", RFD_PATH
     ).strip()
-    text = status(vcr)
-    assert "**Merged into `main`** as Accepted." in text
-    link = lambda sha: f"[`{sha[:7]}`]({WEB}/commit/{sha})"  # noqa: E731
+    *_, before, text = [d["body"] for _, _, d in sent(vcr) if STATUS_MARK in d.get("body", "")]
+    assert "— Accepted" in before and "**Merged into `main`** as Accepted." in text
+    assert decision(text)[0] == decision(before)[0]  # the same links before and after
     assert decision(text) == [
         f"✅ Accepted by @\u200bhubot at {link(accept)} with the sign-offs of @\u200bhubot "
         f"(at {link(signed_at)}), @\u200bmona (at {link(signed_at)}).",
@@ -171,6 +177,7 @@ def the_pages_after(origin: Path, vcr: Any, reply: str, merged: str) -> list[str
     for sha in commits_exist(origin, text):
         assert on(origin, PULL_REF, sha) or on(origin, "main", sha), sha
     assert not on(origin, "main", accept)  # its shown commit is the PR's, not main's
+    files_exist(origin, text)
     assert lines(text)[-1] == (
         "<sub>Final: this pull request is merged · rfd-bot updates this comment only when the "
         "RFD's status changes</sub>"
@@ -189,14 +196,22 @@ def test_a_squash_merge_keeps_who_accepted_and_links_commits_that_exist(
     tmp_path: Path, vcr: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
     origin, checkout, reply, merged = after_the_merge(tmp_path, vcr, "squash")
-    assert git(origin, "rev-list", "--count", "main^..main").strip() == "1"
+    assert len(git(origin, "rev-list", "--parents", "-n1", "main").split()) == 2  # no merge
     decided = the_pages_after(origin, vcr, reply, merged)
 
-    # `rfd status` on main after the squash: the ledger there still says who accepted
+    # `rfd status` on main after the squash: what was decided, never "ready to accept"
     capsys.readouterr()
-    assert rfd(["-C", str(checkout), "status", "045"]) == 0
-    said = capsys.readouterr().out
-    assert "hubot" in said and "mona" in said, said
+    assert rfd(["-C", str(checkout), "status", "045", "--json"]) == 0
+    block = json.loads(capsys.readouterr().out)["decision"]["block"]
+    accepted = git(origin, "rev-parse", f"main:{RFD_PATH}").strip()
+    signed = git(origin, "rev-parse", f"{PULL_REF}~2:{RFD_PATH}").strip()
+    assert (
+        block[-1]
+        == (  # the revisions as git blobs: a terminal has no commit page
+            f"✅ Accepted by @\u200bhubot at `{accepted[:7]}` with the sign-offs of "
+            f"@\u200bhubot (at `{signed[:7]}`), @\u200bmona (at `{signed[:7]}`)."
+        )
+    )
 
     # PR 4 (the RFD Implemented) squash-merged too: PR 2 keeps its Decision
     work = tmp_path / "merger"

@@ -138,7 +138,8 @@ def _decision(ctx: Context, changed: ChangedRfd, doc: Document, number: int) -> 
     brought the accepted RFD there is named too.  Without the pull request's ref the
     default branch's history is read (a squash then shows no sign-off's commit)."""
     from bot.github.checkout import pull_head
-    from bot.github.status_comment import commit_links, decided
+    from bot.github.status_comment import commit_links
+    from bot.lifecycle.consensus_gate import decided
     from bot.state import StateStore
 
     try:
