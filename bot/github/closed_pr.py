@@ -4,7 +4,9 @@ Once an RFD's pull request is merged or closed nobody pushes to it again, so its
 comment would stay at whatever it said last ("merge this pull request"). Instead it says
 what happened and where the RFD lives on: the file on the default branch and its tracking
 issue, where every later step is taken.  Nothing in it claims a state that can go stale.
-Read from the default branch (the merge is there); the PR's branch may be gone.
+Read from the default branch (the merge is there); the PR's branch may be gone.  The
+Decision's commits are the PR's own (``refs/pull/<n>/head``): after a squash or a rebase
+merge they are not on the default branch, but GitHub keeps them with the pull request.
 """
 
 from __future__ import annotations
