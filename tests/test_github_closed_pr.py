@@ -228,13 +228,6 @@ def test_a_squash_merge_keeps_who_accepted_and_links_commits_that_exist(
     assert f"Since then: RFD 045 is Implemented on `main` — [#4]({WEB}/pull/4)" in later
     assert decision(later) == decided
     commits_exist(origin, later)
-    # PR 4's own final state: the same Decision, its commits said to be #2's
-    (final_4,) = [d["body"] for _, p, d in sent(vcr) if p.endswith("/issues/4/comments")]
-    assert decision(final_4) == [
-        decided[0],
-        decided[1].replace("this pull request's own", f"those of [#2]({WEB}/pull/2)"),
-    ]
-    commits_exist(origin, final_4)
 
 
 @pytest.mark.vcr

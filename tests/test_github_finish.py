@@ -112,7 +112,7 @@ def test_a_merged_rfd_pr_says_where_the_rfd_lives_on(tmp_path: Path, vcr: Any) -
     """No stale "merge this pull request": the file on main and the tracking issue, linked."""
     _, checkout = finished_world(tmp_path)
     assert run_bot(tmp_path, checkout, "pull_request_target", closed(merged=True)) == 0
-    tracking, status = [json.loads(r.body)["body"] for r in vcr.requests if r.method == "PATCH"]
+    status, tracking = [json.loads(r.body)["body"] for r in vcr.requests if r.method == "PATCH"]
     assert "**Merged into `main`** as Accepted." in status
     assert "tracking issue [#12](https://github.com/Codertocat/Hello-World/issues/12)" in status
     assert "merge this pull request" not in status and "Next step" not in status
@@ -164,7 +164,7 @@ def test_status_on_a_merged_pr_keeps_its_final_state(tmp_path: Path, vcr: Any) -
     _, checkout = finished_world(tmp_path)
     data = payload("issue_comment.created.pr", **{"comment.body": "/rfd status"})
     assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
-    _, status = [json.loads(r.body)["body"] for r in vcr.requests if r.method == "PATCH"]
+    status, _ = [json.loads(r.body)["body"] for r in vcr.requests if r.method == "PATCH"]
     assert "**Merged into `main`** as Accepted." in status
     assert "merge this pull request" not in status
 

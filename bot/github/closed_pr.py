@@ -12,7 +12,6 @@ merge they are not on the default branch, but GitHub keeps them with the pull re
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from urllib.parse import quote
 
 from bot.config.discovery import read
@@ -61,37 +60,18 @@ def final_state(ctx: Context, pr: PullRequest) -> Comment | None:
     if not changed:
         return None
     found = [(c, _on_default_branch(ctx, c)) for c in changed]
-    issues = {d.tracking_issue for _, d in found if d and d.tracking_issue} if pr.merged else ()
-    discussed = {issue: _relink(ctx, pr, issue) for issue in sorted(issues)}
-    blocks = [
-        _block(ctx, c, doc, pr.merged, _Pages(pr.number, _decided_in(doc, discussed, pr.number)))
-        for c, doc in found
-    ]
+    blocks = [_block(ctx, c, doc, pr.merged, pr.number) for c, doc in found]
     how = "merged" if pr.merged else "closed"
     body = "\n\n".join([*blocks, FOOTER_MERGED if pr.merged else FOOTER_CLOSED])
     written = ctx.upsert("status", pr.number, body, number=pr.number, proofs=True)
     sync_labels(ctx, pr.number, pr.labels, [d.status for _, d in found if d is not None])
-    for number in discussed.values():
-        if number not in (None, pr.number):
-            _later(ctx, number, pr, [(c, d) for c, d in found if d is not None])
+    if pr.merged:
+        for issue in sorted({d.tracking_issue for _, d in found if d and d.tracking_issue}):
+            discussed = _relink(ctx, pr, issue)
+            if discussed not in (None, pr.number):
+                _later(ctx, discussed, pr, [(c, d) for c, d in found if d is not None])
     ctx.summary.note(f"#{pr.number} {how}: its status comment says where the RFD lives on")
     return written
-
-
-@dataclass(frozen=True)
-class _Pages:
-    """The pull request whose status comment is written, and the one the RFD was decided
-    in (its tracking issue says "Discussed in"): whose commits the Decision links."""
-
-    shown_on: int
-    decided_in: int
-
-
-def _decided_in(doc: Document | None, discussed: dict[int, int | None], number: int) -> int:
-    """The pull request the RFD of ``doc`` was discussed in, as its tracking issue names
-    it; ``number`` (the closed one) when no issue names another."""
-    found = discussed.get(doc.tracking_issue) if doc and doc.tracking_issue else None
-    return found or number
 
 
 def _on_default_branch(ctx: Context, changed: ChangedRfd) -> Document | None:
@@ -110,12 +90,13 @@ def _block(
     changed: ChangedRfd,
     doc: Document | None,
     merged: bool,
-    pages: _Pages,
+    number: int,
     *,
     then: str = "",
 ) -> str:
-    """The RFD's final state on a closed pull request (``then``: the PR merged earlier, the
-    later transition that brought the RFD to ``doc``'s status), and its Decision."""
+    """The RFD's final state on closed pull request ``number`` (``then``: the PR merged
+    earlier, the later transition that brought the RFD to ``doc``'s status), and its
+    Decision."""
     rid, branch = str(changed.file.rfd_id), ctx.delivery.default_branch
     web = f"{ctx.server_url}/{ctx.delivery.repository}"
     url = f"{web}/blob/{quote(branch)}/{quote(changed.file.path)}"
@@ -138,29 +119,26 @@ def _block(
             LIVES_ON.format(issue=issue, issue_url=f"{web}/issues/{issue}") if issue else NO_ISSUE,
         ]
     lines += ["", then] if then else []
-    decision = _decision(ctx, changed, doc, pages)
+    decision = _decision(ctx, changed, doc, number)
     return "\n".join([*lines, "", *decision] if decision else lines)
 
 
 MERGED_AS = (
-    "The commits linked are {whose}, which GitHub keeps with it; its merge brought the "
-    "accepted RFD to `{branch}` as {commit}."
+    "The commits linked are this pull request's own, which GitHub keeps with it; its merge "
+    "brought the accepted RFD to `{branch}` as {commit}."
 )
 """Said when the merge gave the default branch other commits (a squash or a rebase)."""
-OWN = "this pull request's own"
-OF = "those of [#{number}]({url})"
 
 
-def _decision(ctx: Context, changed: ChangedRfd, doc: Document, pages: _Pages) -> tuple[str, ...]:
+def _decision(ctx: Context, changed: ChangedRfd, doc: Document, number: int) -> tuple[str, ...]:
     """Who accepted the RFD with whose sign-offs at which commit, as the ledger on the
     default branch says (empty when it holds no sign-off and no acceptance).
 
-    The commits linked are those of the pull request the RFD was decided in
-    (``refs/pull/<n>/head``): the bot's accept commit and the commits its sign-offs were
-    given on, whichever way that pull request was merged; when the merge gave the default
-    branch other commits, the one that brought the accepted RFD there is named too.
-    Without the pull request's ref the default branch's history is read (a squash then
-    shows no sign-off's commit)."""
+    The commits linked are the pull request's own (``refs/pull/<n>/head``): the bot's
+    accept commit and the commits its sign-offs were given on, whichever way the pull
+    request was merged; when the merge gave the default branch other commits, the one that
+    brought the accepted RFD there is named too.  Without the pull request's ref the
+    default branch's history is read (a squash then shows no sign-off's commit)."""
     from bot.github.checkout import pull_head
     from bot.github.status_comment import commit_links
     from bot.lifecycle.consensus_gate import decided
@@ -174,29 +152,24 @@ def _decision(ctx: Context, changed: ChangedRfd, doc: Document, pages: _Pages) -
     if ledger.accepted is None and not ledger.approvals:
         return ()
     web, path = f"{ctx.server_url}/{ctx.delivery.repository}", changed.file.path
-    rev = pull_head(ctx.root, pages.decided_in, ctx.environ) or "HEAD"
+    rev = pull_head(ctx.root, number, ctx.environ) or "HEAD"
     lines = decided(ledger, doc.status, commit_links(ctx.root, path, web, rev))
     if ledger.accepted is None or rev == "HEAD":
         return lines
-    return (*lines, *_merged_as(ctx, path, ledger.accepted.revision, rev, pages))
+    return (*lines, *_merged_as(ctx, path, ledger.accepted.revision, rev))
 
 
-def _merged_as(ctx: Context, path: str, accepted: str, rev: str, pages: _Pages) -> tuple[str, ...]:
+def _merged_as(ctx: Context, path: str, accepted: str, rev: str) -> tuple[str, ...]:
     """The commit of the default branch that brought the ``accepted`` content, named when
-    it is not the deciding pull request's own (``rev``) commit that did."""
+    it is not the pull request's own (``rev``) commit that did."""
     from bot.github.approved_at import commits_of
 
     theirs, ours = commits_of(ctx.root, path, rev).get(accepted), commits_of(ctx.root, path)
     merged = ours.get(accepted)
     if theirs is None or merged is None or merged == theirs:
         return ()
-    web = f"{ctx.server_url}/{ctx.delivery.repository}"
-    number = pages.decided_in
-    whose = (
-        OWN if number == pages.shown_on else OF.format(number=number, url=f"{web}/pull/{number}")
-    )
-    link = f"[`{merged[:7]}`]({web}/commit/{merged})"
-    return ("", MERGED_AS.format(whose=whose, branch=ctx.delivery.default_branch, commit=link))
+    link = f"[`{merged[:7]}`]({ctx.server_url}/{ctx.delivery.repository}/commit/{merged})"
+    return ("", MERGED_AS.format(branch=ctx.delivery.default_branch, commit=link))
 
 
 def _relink(ctx: Context, pr: PullRequest, number: int) -> int | None:
@@ -239,7 +212,7 @@ def _later(
             number=by.number,
             url=f"{web}/pull/{by.number}",
         )
-        blocks.append(_block(ctx, changed, doc, True, _Pages(number, number), then=later))
+        blocks.append(_block(ctx, changed, doc, True, number, then=later))
     ctx.upsert(
         "status", number, "\n\n".join([*blocks, FOOTER_MERGED]), number=number, proofs=True
     )  # the commit markers of quiet sign-offs are never edited away

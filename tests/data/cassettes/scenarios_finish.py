@@ -133,10 +133,10 @@ OPENED = call(
 CASSETTES |= {
     F + "test_a_merged_rfd_pr_says_where_the_rfd_lives_on": [
         FILES,
-        *RELINKED,  # first: the PR the issue names is the one whose commits a Decision links
         OPENED,
         final("closed-merged"),
         *labelled(2, ACCEPTED),
+        *RELINKED,
     ],
     F + "test_a_closed_rfd_pr_says_the_rfd_is_not_on_main": [
         FILES,
@@ -160,7 +160,6 @@ STYLE = label_style(ACCEPTED) or ("", "")
 LABEL_DOC = "https://docs.github.com/rest/issues/labels#update-a-label"
 CASSETTES[F + "test_a_label_colour_that_fails_is_a_warning_not_a_failed_run"] = [
     FILES,
-    *RELINKED,
     OPENED,
     final("closed-merged"),
     call(
@@ -176,6 +175,7 @@ CASSETTES[F + "test_a_label_colour_that_fails_is_a_warning_not_a_failed_run"] = 
         status=403,
         reply=error("Resource not accessible by integration", LABEL_DOC, 403),
     ),
+    *RELINKED,
 ]
 
 MERGED_PR = {**pull(2, "rfd-045-streaming-exports", "e" * 40), "state": "closed", "merged": True}
@@ -183,9 +183,9 @@ CASSETTES[F + "test_status_on_a_merged_pr_keeps_its_final_state"] = [
     OPENED,
     call("GET", "/pulls/2", reply=MERGED_PR),
     FILES,
-    *RELINKED,
     final("closed-merged"),
     *labelled(2, ACCEPTED),
+    *RELINKED,
     reply("slash-status-final"),
 ]
 

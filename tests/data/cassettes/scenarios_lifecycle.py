@@ -302,10 +302,10 @@ def merged(pr: Thread) -> list[Interaction]:
     relinked = {**TRACKING, "body": body("life-tracking-merged")}
     return [
         files(pr.ledger, pr.rfd),
-        call("GET", "/issues/12", reply=TRACKING),
-        call("PATCH", "/issues/12", body={"body": relinked["body"]}, reply=relinked),
         call("GET", "/issues/2/comments", query="per_page=100", reply=list(pr.comments)),
         call("PATCH", f"/issues/comments/{STATUS}", body={"body": final["body"]}, reply=final),
+        call("GET", "/issues/12", reply=TRACKING),
+        call("PATCH", "/issues/12", body={"body": relinked["body"]}, reply=relinked),
     ]
 
 
@@ -451,12 +451,12 @@ def implemented(pr: Thread) -> list[Interaction]:
     relinked = {**TRACKING, "body": body("life-tracking-phase-2")}
     return [
         call("GET", "/pulls/4/files", query="per_page=100&page=1", reply=[diff_entry(RFD)]),
-        call("GET", "/issues/12", reply=relinked),  # it names the PR the RFD was decided in
         call("GET", "/issues/4/comments", query="per_page=100", reply=[]),
         call(
             "POST", "/issues/4/comments", status=201, body={"body": final_4["body"]}, reply=final_4
         ),
         *labelled(4, IMPLEMENTED, new=True),
+        call("GET", "/issues/12", reply=relinked),
         call("GET", "/issues/2/comments", query="per_page=100", reply=list(pr.comments)),
         call("PATCH", f"/issues/comments/{STATUS}", body={"body": later["body"]}, reply=later),
     ]

@@ -7,9 +7,8 @@ through her team), hubot accepts (tracking issue #12 opens, the accept reply lin
 bot's commit).  The merge then gets PR 2's final status comment, whose Decision block
 still names who accepted with whose sign-offs and links the pull request's own commits
 (``refs/pull/2/head``: GitHub keeps them), naming the commit the merge made on ``main``;
-the tracking issue is relinked to ``main`` (read first: it names the PR the RFD was
-decided in).  After a squash, PR 4 (the RFD Implemented) is merged too: its own final
-state links PR 2's commits, and PR 2's final state says the RFD went on, its Decision kept.
+the tracking issue is relinked to ``main``.  After a squash, PR 4 (the RFD Implemented)
+is merged too: PR 2's final state says so and keeps its Decision.
 
 The bot's commit shas come from the real runs with fixed git dates; the ledgers' git blobs
 are computed here as the bot writes them.
@@ -106,10 +105,10 @@ def merged(pr: Thread, how: str) -> list[Interaction]:
     pr.comments = [final if c["id"] == STATUS else c for c in pr.comments]
     return [
         files(pr.ledger, pr.rfd),
-        call("GET", "/issues/12", reply=TRACKING),
-        call("PATCH", "/issues/12", body={"body": relinked["body"]}, reply=relinked),
         call("GET", "/issues/2/comments", query="per_page=100", reply=listed),
         call("PATCH", f"/issues/comments/{STATUS}", body={"body": final["body"]}, reply=final),
+        call("GET", "/issues/12", reply=TRACKING),
+        call("PATCH", "/issues/12", body={"body": relinked["body"]}, reply=relinked),
     ]
 
 
@@ -121,12 +120,12 @@ def implemented(pr: Thread) -> list[Interaction]:
     relinked = {**TRACKING, "body": body("life-tracking-merged")}
     return [
         call("GET", "/pulls/4/files", query="per_page=100&page=1", reply=[diff_entry(RFD)]),
-        call("GET", "/issues/12", reply=relinked),  # it names the PR the RFD was decided in
         call("GET", "/issues/4/comments", query="per_page=100", reply=[]),
         call(
             "POST", "/issues/4/comments", status=201, body={"body": final_4["body"]}, reply=final_4
         ),
         *labelled(4, IMPLEMENTED, new=True),
+        call("GET", "/issues/12", reply=relinked),
         call("GET", "/issues/2/comments", query="per_page=100", reply=list(pr.comments)),
         call("PATCH", f"/issues/comments/{STATUS}", body={"body": later["body"]}, reply=later),
     ]
