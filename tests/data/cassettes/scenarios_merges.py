@@ -1,5 +1,5 @@
 """Cassettes of an RFD pull request merged the way most repositories merge
-(``tests/test_github_closed_pr.py``): by squash (one new commit on ``main``, the PR's own
+(``tests/test_github_merge_kinds.py``): by squash (one new commit on ``main``, the PR's own
 commits not on it) or by rebase (the PR's commits copied onto ``main`` with new shas).
 
 Before the merge the runs are those of any accepted RFD: hubot and mona sign off (mona
@@ -25,7 +25,7 @@ from scenarios_lifecycle import IMPLEMENTED, ISSUES_Q, TEAM, TRACKING
 
 from tests.github_world import NOW as CLOCK
 
-M = "test_github_closed_pr/"
+M = "test_github_merge_kinds/"
 Interaction = dict[str, Any]
 HUBOT_SIGNED = "0b530a6fbcb0f219444f1271a51c4348dcdea9f7"  # the bot's commits on PR 2
 MONA_SIGNED = "71c5bb4321ca8c1ee5b4c297e6f244910bc1ea95"
