@@ -21,7 +21,7 @@ from typing import Any
 from gh_data import call, comment, diff_entry
 from scenarios_bot import ACCEPTED, RFD, RFD_BLOB, blob_sha, body, labelled, with_proofs
 from scenarios_consensus import STATUS, Thread, files, perm, react, signed
-from scenarios_lifecycle import IMPLEMENTED, ISSUES_Q, TEAM, TRACKING
+from scenarios_lifecycle import IMPLEMENTED, ISSUES_Q, TEAM, TRACKING, merged_2
 
 from tests.github_world import NOW as CLOCK
 
@@ -30,6 +30,7 @@ Interaction = dict[str, Any]
 HUBOT_SIGNED = "0b530a6fbcb0f219444f1271a51c4348dcdea9f7"  # the bot's commits on PR 2
 MONA_SIGNED = "71c5bb4321ca8c1ee5b4c297e6f244910bc1ea95"
 ACCEPT_COMMIT = "018fa059834a0aee81d3349cf976422e2278a1f8"
+SQUASHED = "a42b267fe4a05e23f4889670a63b898d62de7886"  # the squash merge's commit on main
 ACCEPTED_RFD = "94522e61cafd47f72ace15add80e343e91ac266c"  # the RFD as accept left it
 
 
@@ -126,6 +127,7 @@ def implemented(pr: Thread) -> list[Interaction]:
         ),
         *labelled(4, IMPLEMENTED, new=True),
         call("GET", "/issues/12", reply=relinked),
+        call("GET", "/pulls/2", reply={**merged_2(pr), "merge_commit_sha": SQUASHED}),
         call("GET", "/issues/2/comments", query="per_page=100", reply=list(pr.comments)),
         call("PATCH", f"/issues/comments/{STATUS}", body={"body": later["body"]}, reply=later),
     ]
