@@ -32,8 +32,8 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 
 from bot.core.patterns import lazy
-from bot.model.header import Field, normalize_key
 from bot.model import markdown
+from bot.model.header import Field, normalize_key
 from bot.model.markdown import Heading, LineKind, content, ending, split_lines
 
 ATTRIBUTE_RE = re.compile(
