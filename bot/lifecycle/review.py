@@ -27,6 +27,7 @@ from bot.llm.base import Usage
 from bot.model import phase_ids, plan, reviews
 from bot.model.document import Document
 from bot.model.ids import RfdId
+from bot.model.markdown import LineKind, content
 from bot.model.reviews import Review, ReviewFinding, Severity
 from bot.model.status import Status
 
@@ -158,7 +159,6 @@ def dismiss(
 
 _TODO_RE = re.compile(r"\b(TODO|TBD|FIXME|XXX)\b")
 _OPEN_BOX_RE = re.compile(r"^\s*[-*]\s+\[ \]\s+(?P<q>.+)$")
-_FENCE_RE = re.compile(r"^\s*(```|~~~)")
 _LINT_SEVERITY = {"error": Severity.MAJOR, "warning": Severity.MINOR}
 
 
@@ -277,12 +277,10 @@ def _link_findings(doc: Document, backlinks: Mapping[RfdId, Document]) -> Iterab
 
 
 def _code_free_lines(doc: Document) -> Iterable[tuple[int, str]]:
-    fenced = False
-    for n, line in enumerate(doc.text.splitlines(), start=1):
-        if _FENCE_RE.match(line):
-            fenced = not fenced
-        elif not fenced:
-            yield n, line
+    """Each line outside code blocks (AsciiDoc's delimited blocks too), numbered from 1."""
+    for n, (line, kind) in enumerate(zip(doc.lines, doc.kinds, strict=True), start=1):
+        if kind is not LineKind.CODE:
+            yield n, content(line)
 
 
 def _todo_findings(doc: Document) -> Iterable[ReviewFinding]:

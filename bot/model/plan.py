@@ -100,8 +100,8 @@ class Syntax(NamedTuple):
     adoc: bool
 
     def how_to_write(self) -> str:
-        """``under `## Implementation Plan`, `### Phase 1: Title` headings or …``."""
-        return f"under `{self.section}`, {self.phase} headings or a numbered list {self.item}"
+        """``under `## Implementation Plan`, write `### Phase 1: Title` headings or …``."""
+        return f"under `{self.section}`, write {self.phase} headings or a numbered list {self.item}"
 
 
 MARKDOWN = Syntax(
