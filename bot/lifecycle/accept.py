@@ -72,7 +72,7 @@ def extract_plan(ws: Workspace, query: str, *, model: str | None = None) -> Extr
     raise InvalidStructure(
         f"no plan to extract: {result.problem}{offline}",
         path=file.path,
-        line=section.line if section else None,
+        line=result.line or (section.line if section else None),
         hint=(
             "set ANTHROPIC_API_KEY (or OPENAI_API_KEY with provider.base_url) to let the "
             "model read the plan, or "

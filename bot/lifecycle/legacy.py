@@ -51,6 +51,7 @@ def track(ws: Workspace, query: str) -> TrackOutcome:
         raise InvalidStructure(
             f"no plan to extract: {found.problem}",
             path=file.path,
+            line=found.line,
             hint=NO_PLAN_HINT.format(id=rid, how=plan.syntax_of(file.path).how_to_write()),
         )
     path = ws.store.write_plan(rid, found.phases)

@@ -246,17 +246,29 @@ def _plan_findings(doc: Document) -> Iterable[ReviewFinding]:
     result = plan.extract(doc)
     line = section.line if section else None
     if result.problem:
-        yield _f(Severity.MAJOR, "Implementation Plan", line, result.problem)
+        yield _f(Severity.MAJOR, "Implementation Plan", result.line or line, result.problem)
         return
-    for phase in result.phases:
+    for phase, at in zip(result.phases, _phase_lines(doc, len(result.phases), line), strict=True):
         if not phase.description.strip():
             label = phase.label or phase.title
             yield _f(
                 Severity.MINOR,
                 "Implementation Plan",
-                line,
+                at,
                 f"Phase {label} ({phase.title}) has no description: say what it delivers",
             )
+
+
+def _phase_lines(doc: Document, count: int, section_line: int | None) -> list[int | None]:
+    """The line of each phase's heading; the section's when the phases are a list."""
+    section = doc.section("Implementation Plan")
+    if section is not None:
+        body = "".join(doc.lines[section.start : section.end])
+        syntax = plan.syntax_of(doc.path)
+        found = plan.phase_headings(body, line_offset=section.start, syntax=syntax)
+        if len(found) == count:
+            return [heading.line for heading in found]
+    return [section_line] * count
 
 
 _BACKLINK = {"Supersedes": "Superseded by", "Superseded by": "Supersedes"}

@@ -101,6 +101,11 @@ _BLOCK_ATTRIBUTE_RE = lazy(r"^\[.*\]$")  # [[anchor]], [#id], [source,yaml], [NO
 _DISCRETE_RE = lazy(r"^\[(?:discrete|float)(?:[,#.%].*)?\]$")
 
 
+def is_block_attribute(line: str) -> bool:
+    """``[[anchor]]``, ``[#id]``, ``[source,yaml]``, ``[NOTE]``: a line about the next block."""
+    return bool(_BLOCK_ATTRIBUTE_RE.match(content(line).rstrip()))
+
+
 def iter_kinds(lines: Iterable[str]) -> Iterator[LineKind]:
     """What each line is: text, inside a delimited block (code), or a comment."""
     closing = ""
@@ -120,7 +125,17 @@ def iter_kinds(lines: Iterable[str]) -> Iterator[LineKind]:
 
 def headings(lines: Sequence[str], kinds: Sequence[LineKind]) -> list[Heading]:
     """Every section title outside blocks and comments, ``=`` titles included."""
-    found: list[Heading] = []
+    return [heading for heading, starts in _titles(lines, kinds) if starts]
+
+
+def glued_titles(lines: Sequence[str], kinds: Sequence[LineKind]) -> list[Heading]:
+    """Lines written as section titles that AsciiDoc reads as text: right under a
+    paragraph or a list item, with no blank line between (``[discrete]`` ones left out)."""
+    return [heading for heading, starts in _titles(lines, kinds) if not starts]
+
+
+def _titles(lines: Sequence[str], kinds: Sequence[LineKind]) -> Iterator[tuple[Heading, bool]]:
+    """Each line written as a section title, and whether it starts a block (is one)."""
     starts_block = True  # what comes before the line lets a block start there
     discrete = False
     for index, (raw, kind) in enumerate(zip(lines, kinds, strict=True)):
@@ -129,13 +144,11 @@ def headings(lines: Sequence[str], kinds: Sequence[LineKind]) -> list[Heading]:
             starts_block, discrete = True, discrete and kind is LineKind.COMMENT
             continue
         match = _SECTION_RE.match(line.lstrip("\ufeff"))
-        if match is not None and starts_block and not discrete:
-            found.append(Heading(len(match["marks"]), match["title"], index))
-            continue
+        if match is not None and not discrete:
+            yield Heading(len(match["marks"]), match["title"], index), starts_block
         attribute = bool(_BLOCK_ATTRIBUTE_RE.match(line))
         discrete = attribute and (discrete or bool(_DISCRETE_RE.match(line)))
-        starts_block = not line or attribute or match is not None
-    return found
+        starts_block = not line or attribute or (match is not None and starts_block)
 
 
 def section_ends(found: Sequence[Heading], lines: Sequence[str]) -> list[int]:

@@ -80,6 +80,15 @@ class PlanPhase(NamedTuple):
 class PlanResult(NamedTuple):
     phases: tuple[PlanPhase, ...]
     problem: str | None = None
+    line: int | None = None
+    """The line of the file the problem is at, when it is one line (else the section's)."""
+
+
+class HasStart(Protocol):
+    @property
+    def start(self) -> int:
+        """How many lines of the file come before the section's body."""
+        ...
 
 
 class HasSections(Protocol):
@@ -87,6 +96,8 @@ class HasSections(Protocol):
 
     @property
     def path(self) -> str: ...
+
+    def section(self, title: str) -> HasStart | None: ...
 
     def section_body(self, title: str) -> str | None: ...
 
@@ -117,13 +128,18 @@ def syntax_of(path: str) -> Syntax:
 
 def extract(doc: HasSections) -> PlanResult:
     """The phases of ``doc``'s Implementation Plan (or none, and why)."""
-    return extract_from_section(doc.section_body(SECTION), syntax_of(doc.path))
+    section = doc.section(SECTION)
+    offset = 0 if section is None else section.start
+    return extract_from_section(doc.section_body(SECTION), syntax_of(doc.path), line_offset=offset)
 
 
-def extract_from_section(body: str | None, syntax: Syntax = MARKDOWN) -> PlanResult:
+def extract_from_section(
+    body: str | None, syntax: Syntax = MARKDOWN, *, line_offset: int = 0
+) -> PlanResult:
     """The phases in the text of an Implementation Plan section (None: no such section).
 
-    ``problem`` names no file: callers put it next to the document's path.
+    ``problem`` names no file: callers put it next to the document's path.  ``line_offset``:
+    how many lines of the file come before ``body`` (so ``PlanResult.line`` is the file's).
     """
 
     if body is None:
@@ -132,6 +148,10 @@ def extract_from_section(body: str | None, syntax: Syntax = MARKDOWN) -> PlanRes
         return PlanResult((), f"the {SECTION} section is empty")
     if not _PLACEHOLDER.sub("", _without_comments(body, syntax)).strip():
         return PlanResult((), f"the {SECTION} section still holds the template placeholder")
+    if syntax.adoc and (glued := _glued_phase(body)) is not None:
+        line = line_offset + glued.index + 1
+        message = GLUED.format(line=line, title=glued.title, marks="=" * glued.level)
+        return PlanResult((), message, line)
     phases = tuple(_phase(heading) for heading in phase_headings(body, syntax=syntax))
     if not phases:
         found = numbered_phases(body, syntax=syntax)
@@ -141,6 +161,22 @@ def extract_from_section(body: str | None, syntax: Syntax = MARKDOWN) -> PlanRes
         hint += f"phases, e.g. {syntax.item}"
         return PlanResult((), f"the {SECTION} section has no phase headings; {hint}")
     return PlanResult(phases)
+
+
+GLUED = (
+    "line {line}: `{marks} {title}` is not a section title: AsciiDoc reads it as the text "
+    "of the paragraph or list item above it, so the phase would be lost; put a blank line "
+    "above it"
+)
+
+
+def _glued_phase(body: str) -> Heading | None:
+    """The first phase title of an AsciiDoc ``body`` that does not start a block."""
+    from bot.model import asciidoc
+
+    structure = _structure(body, ASCIIDOC)
+    glued = asciidoc.glued_titles(structure.lines, structure.kinds)
+    return next((h for h in glued if _match(h.level, h.title)), None)
 
 
 def _without_comments(body: str, syntax: Syntax) -> str:
@@ -263,7 +299,7 @@ _PHASE_RE = lazy(
     ^Phase[ \t]+
     (?P<label>[0-9]+[a-z]?|[A-Z])\b                 # 1, 0, 3a, B
     [ \t]*(?:\((?P<before>[^)]*)\))?                # (optional) before the separator
-    [ \t]*(?:[:—–.-][ \t]*)?                        # colon, em/en dash, hyphen, dot
+    [ \t]*(?:(?:--|[:—–.-])[ \t]*)?                 # colon, em/en dash, --, hyphen, dot
     (?P<title>.*?)
     (?:[ \t]*\((?P<after>optional|deferred)\))?$    # or (optional) after the title
     """,
@@ -329,11 +365,18 @@ _ANY_ITEM_RE = lazy(r"^[0-9]{1,3}[.)][ \t]")
 _ADOC_ITEM_RE = lazy(
     r"""^(?:(?P<number>[0-9]{1,3})\.|\.)[ \t]+      # . or 1.  (not .. : a nested item)
     (?:\*\*(?P<strong>[^*]+?)\*\*|\*(?P<title>[^*]+?)\*)  # *Widen the parser* or **…**
-    [ \t]*(?:(?:[:—–.-]|--)[ \t]*)?(?P<rest>.*)$      # : rest of the first line
+    [ \t]*(?:(?:--|[:—–.-])[ \t]*)?(?P<rest>.*)$      # : rest of the first line
     """,
     re.VERBOSE,
 )
 _ADOC_ANY_ITEM_RE = lazy(r"^(?:[0-9]{1,3}\.|\.)[ \t]+\S")
+
+
+def _block_attributes(structure: _Structure) -> set[int]:
+    """The AsciiDoc block attribute lines (``[source,rust]``) of ``structure``."""
+    from bot.model import asciidoc
+
+    return {i for i, line in enumerate(structure.lines) if asciidoc.is_block_attribute(line)}
 
 
 class ListPhase(NamedTuple):
@@ -348,14 +391,15 @@ def numbered_phases(body: str, *, syntax: Syntax = MARKDOWN) -> list[ListPhase]:
     from bot.model.markdown import LineKind, content  # not for plan.json
 
     structure = _structure(body, syntax)
+    skipped = _block_attributes(structure) if syntax.adoc else set()
     starts = {heading.index for heading in structure.headings}
     any_item, item = (_ADOC_ANY_ITEM_RE, _ADOC_ITEM_RE) if syntax.adoc else (_ANY_ITEM_RE, _ITEM_RE)
     phases: list[ListPhase] = []
     current: list[str] | None = None
     for index, kind in enumerate(structure.kinds):
         line = content(structure.lines[index])
-        if kind is not LineKind.TEXT:
-            continue
+        if kind is not LineKind.TEXT or index in skipped:
+            continue  # code is left out, with what AsciiDoc says about its block
         if any_item.match(line):
             match = item.match(line)
             if match is None:
