@@ -434,6 +434,14 @@ def test_accept_of_an_asciidoc_rfd_extracts_its_plan_and_writes_its_state_attrib
         ("2", True, False),
         ("3", False, False),
     ]
+    implement = status["actions"][0]
+    assert implement["command"] == "rfd implement 0001"
+    assert implement["description"].startswith("Implement phase 1: Migration protocol")
+    summary = tmp_path / "summary.md"
+    summary.write_text("The wire format and the state machine.\n", encoding="utf-8")
+    assert main(["-C", str(repo), "phase", "1", "done", "1", "--summary", str(summary)]) == 0
+    issue = (repo / "rfd/.state/.forge/issues/1.md").read_text(encoding="utf-8")
+    assert "- [x] 1. Migration protocol" in issue and "- [ ] 3. Cut over\n" in issue
     git(repo, "add", "-A")
     staged = git(repo, "diff", "--cached", "--name-only").split()
     assert hooks(repo, staged, monkeypatch, capsys)[0] == 0
