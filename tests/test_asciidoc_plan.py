@@ -221,6 +221,7 @@ def test_todo_in_a_listing_block_is_code_not_a_finding() -> None:
         ("== A\n\n------\n----\n== B\n------\n\n== C\n", ["A", "C"]),  # longer delimiter
         ("== A\n\n[float]\n== B\n\n[discrete#x]\n=== C\n\n=== D\n", ["A", "D"]),
         ("== A\ntext\n== B\n\n[[c]]\n[.lead]\n== C\n", ["A", "C"]),  # B is paragraph text
+        (":state: discussion\n= RFD 1 T\n:toc: left\n== A\n", ["RFD 1 T", "A"]),  # entries
     ],
 )
 def test_what_is_a_section_title_in_asciidoc(text: str, titles: list[str]) -> None:

@@ -19,9 +19,10 @@ The body's structure, read the way :mod:`bot.model.markdown` reads Markdown's, s
   and a ``////`` block are comments.  Nothing in them is structure.
 - :func:`headings`: a section title is ``=`` marks, a space and a title, starting a block
   (after a blank line, a block attribute line such as ``[[anchor]]``, ``[#id]`` or
-  ``[source,yaml]``, a comment, or another title); ``[discrete]``/``[float]`` ones are no
-  sections.  Levels are counted as Markdown's ``#`` (the ``=`` title is 1, ``==`` is 2 like
-  ``##`` — what AsciiDoc itself calls level 1), so the callers compare levels alike.
+  ``[source,yaml]``, an attribute entry ``:toc: left``, a comment, or another title);
+  ``[discrete]``/``[float]`` ones are no sections.  Levels are counted as Markdown's ``#``
+  (the ``=`` title is 1, ``==`` is 2 like ``##`` — what AsciiDoc itself calls level 1), so
+  the callers compare levels alike.
 - :func:`section_ends`: a section ends where the next one of its level or higher starts,
   the attribute and anchor lines above that title included.
 """
@@ -148,7 +149,8 @@ def _titles(lines: Sequence[str], kinds: Sequence[LineKind]) -> Iterator[tuple[H
             yield Heading(len(match["marks"]), match["title"], index), starts_block
         attribute = bool(_BLOCK_ATTRIBUTE_RE.match(line))
         discrete = attribute and (discrete or bool(_DISCRETE_RE.match(line)))
-        starts_block = not line or attribute or (match is not None and starts_block)
+        entry = match is None and ATTRIBUTE_RE.match(line) is not None  # :toc: left
+        starts_block = not line or attribute or entry or (match is not None and starts_block)
 
 
 def section_ends(found: Sequence[Heading], lines: Sequence[str]) -> list[int]:
