@@ -135,4 +135,5 @@ def test_an_event_without_a_model_imports_no_sdk(
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     modules = json.loads(proc.stdout.splitlines()[-1])
     assert [m for m in modules if m.split(".")[0] == "anthropic"] == []
+    assert [m for m in modules if m.split(".")[0] == "pluggy" or m.startswith("bot.plugins")] == []
     assert "github" in modules  # it did reach GitHub

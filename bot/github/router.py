@@ -199,11 +199,13 @@ def _clear_config_error(ctx: Context) -> None:
 
 
 def _resolve(root: Path) -> Resolved:
-    """The default branch's configuration (repo file, environment), plugin sections checked."""
-    from bot.plugins import check_plugins
-
+    """The default branch's configuration (repo file, environment), plugin sections checked
+    (no plugin code is imported for a repository that configures none)."""
     resolved = load(root)
-    check_plugins(resolved, root=root)
+    if resolved.config.plugins.enabled or resolved.config.plugins.options:
+        from bot.plugins import check_plugins
+
+        check_plugins(resolved, root=root)
     return resolved
 
 
