@@ -133,9 +133,10 @@ def test_a_closed_rfd_pr_says_the_rfd_is_not_on_main(tmp_path: Path, vcr: Any) -
     assert run_bot(tmp_path, checkout, "pull_request_target", closed(merged=False)) == 0
     (status,) = [json.loads(r.body)["body"] for r in vcr.requests if r.method == "PATCH"]
     assert "**Closed without merging.** RFD 045 is not on `main`" in status
-    assert lines(status)[-1] == (  # reopened, it is the live status comment again
-        "<sub>Final: this pull request is closed · rfd-bot updates this comment again only if "
-        "it is reopened</sub>"
+    assert lines(status)[-1] == (  # reopened, it is the live status comment again; the RFD
+        # can still reach main through another pull request, whose merge edits it
+        "<sub>Final: this pull request is closed without merging · rfd-bot updates this comment "
+        "again only if it is reopened, or when a pull request that changes the RFD is merged</sub>"
     )
 
 

@@ -5,6 +5,11 @@ comment would stay at whatever it said last ("merge this pull request"). Instead
 what happened and where the RFD lives on: the file on the default branch and its tracking
 issue, where every later step is taken.  Nothing in it claims a state that can go stale.
 Read from the default branch (the merge is there); the PR's branch may be gone.
+
+The pull request the tracking issue names ("Discussed in #2") is not always the one that
+brought the RFD to the default branch: it can be closed without merging while another pull
+request (or a push) brings the RFD there.  Its final comment then says so, and which pull
+request brought it when the bot saw it happen; it never says "merged".
 """
 
 from __future__ import annotations
@@ -15,9 +20,10 @@ from urllib.parse import quote
 from bot.config.discovery import read
 from bot.core.errors import RfdError
 from bot.core.github_markdown import inline, link_text
-from bot.forge.base import Comment, PullRequest, marker
+from bot.forge.base import Comment, Issue, PullRequest, marker
 from bot.github.checkout import ChangedRfd, changed_rfds
 from bot.github.labels import sync_labels
+from bot.github.places import DISCUSSED
 from bot.github.run import Context
 from bot.model.document import Document
 from bot.model.status import Status
@@ -25,6 +31,13 @@ from bot.model.status import Status
 MERGED = "**Merged into `{branch}`** as {status}."
 MERGED_EARLIER = "**Merged into `{branch}`.**"
 CLOSED = "**Closed without merging.** {where}"
+BROUGHT = "RFD {rid} reached `{branch}` through [#{number}]({url}) instead{status}."
+"""A closed pull request whose RFD another pull request brought to the default branch."""
+BROUGHT_AS = ": it is {status} there"
+BROUGHT_BY = r"RFD {rid} reached `[^`\n]*` through \[#(\d+)\]\({web}/pull/\1\)"
+""":data:`BROUGHT` read back from the bot's own comment."""
+ELSEWHERE = "RFD {rid} reached `{branch}` another way."
+"""... when the bot did not see what brought it (a push, or a merge it did not follow)."""
 ON_MAIN = "RFD {rid} on `{branch}` is {status}: [read it there]({url})."
 NOT_ON_MAIN = "RFD {rid} is not on `{branch}`: reopen this pull request to go on with it here."
 LIVES_ON = (
@@ -38,9 +51,11 @@ FOOTER_MERGED = (
 )
 """Said from the merge on: a later transition (Implemented) edits the comment once more."""
 FOOTER_CLOSED = (
-    "<sub>Final: this pull request is closed · rfd-bot updates this comment again only if "
-    "it is reopened</sub>"
+    "<sub>Final: this pull request is closed without merging · rfd-bot updates this comment "
+    "again only if it is reopened, or when a pull request that changes the RFD is merged</sub>"
 )
+"""Said from the close on: the RFD can still reach the default branch through another pull
+request, whose merge edits the comment (the tracking issue names this one)."""
 
 
 def on_closed(ctx: Context) -> None:
@@ -58,16 +73,21 @@ def final_state(ctx: Context, pr: PullRequest) -> Comment | None:
     if not changed:
         return None
     found = [(c, _on_default_branch(ctx, c)) for c in changed]
-    blocks = [_block(ctx, c, doc, pr.merged) for c, doc in found]
+    before = None if pr.merged else ctx.forge.find_comment(pr.number, marker("status", pr.number))
+    web = f"{ctx.server_url}/{ctx.delivery.repository}"
+    blocks = [
+        _block(ctx, c, doc, pr.merged, brought=_brought(before, str(c.file.rfd_id), web))
+        for c, doc in found
+    ]
     how = "merged" if pr.merged else "closed"
     body = "\n\n".join([*blocks, FOOTER_MERGED if pr.merged else FOOTER_CLOSED])
     written = ctx.upsert("status", pr.number, body, number=pr.number, proofs=True)
     sync_labels(ctx, pr.number, pr.labels, [d.status for _, d in found if d is not None])
-    if pr.merged:
-        for issue in sorted({d.tracking_issue for _, d in found if d and d.tracking_issue}):
-            discussed = _relink(ctx, pr, issue)
-            if discussed not in (None, pr.number):
-                _later(ctx, discussed, pr, [(c, d) for c, d in found if d is not None])
+    on_main = [(c, d) for c, d in found if d is not None]
+    for issue in sorted({d.tracking_issue for _, d in on_main if d.tracking_issue}):
+        discussed = _tracking_issue(ctx, pr, issue)
+        if discussed is not None:
+            _later(ctx, discussed, pr, on_main)
     ctx.summary.note(f"#{pr.number} {how}: its status comment says where the RFD lives on")
     return written
 
@@ -90,9 +110,12 @@ def _block(
     merged: bool,
     *,
     then: str = "",
+    brought: int | None = None,
 ) -> str:
-    """The RFD's final state on a closed pull request (``then``: the PR merged earlier, the
-    later transition that brought the RFD to ``doc``'s status), and its Decision."""
+    """The RFD's final state on a closed pull request (``then``: the PR was closed earlier,
+    the later transition that brought the RFD to ``doc``'s status; ``brought``: the pull
+    request that brought the RFD to the default branch, when this one was closed without
+    merging and the bot saw which), and its Decision."""
     rid, branch = str(changed.file.rfd_id), ctx.delivery.default_branch
     web = f"{ctx.server_url}/{ctx.delivery.repository}"
     url = f"{web}/blob/{quote(branch)}/{quote(changed.file.path)}"
@@ -106,8 +129,7 @@ def _block(
     elif merged:
         lines.append(MERGED.format(branch=branch, status=status))
     else:
-        where = ON_MAIN.format(rid=rid, branch=branch, status=status, url=url)
-        lines.append(CLOSED.format(where=where))
+        lines.append(CLOSED.format(where=_where(ctx, rid, status, url, then, brought)))
     if doc.status in (Status.ACCEPTED, Status.IMPLEMENTED) or doc.tracking_issue:
         issue = doc.tracking_issue
         lines += [
@@ -117,6 +139,20 @@ def _block(
     lines += ["", then] if then else []
     decision = _decision(ctx, changed, doc)
     return "\n".join([*lines, "", *decision] if decision else lines)
+
+
+def _where(ctx: Context, rid: str, status: str, url: str, then: str, brought: int | None) -> str:
+    """Where the RFD of a pull request closed without merging is: on the default branch
+    (``url``), brought there by pull request ``brought``, or another way (``then``: a later
+    transition says its status)."""
+    branch = ctx.delivery.default_branch
+    if brought is not None:
+        shown = "" if then else BROUGHT_AS.format(status=status)
+        at = f"{ctx.server_url}/{ctx.delivery.repository}/pull/{brought}"
+        return BROUGHT.format(rid=rid, branch=branch, number=brought, url=at, status=shown)
+    if then:
+        return ELSEWHERE.format(rid=rid, branch=branch)
+    return ON_MAIN.format(rid=rid, branch=branch, status=status, url=url)
 
 
 def _decision(ctx: Context, changed: ChangedRfd, doc: Document) -> tuple[str, ...]:
@@ -136,47 +172,97 @@ def _decision(ctx: Context, changed: ChangedRfd, doc: Document) -> tuple[str, ..
     return decided(ledger, doc.status, commit_links(ctx.root, changed.file.path, web))
 
 
-def _relink(ctx: Context, pr: PullRequest, number: int) -> int | None:
-    """The tracking issue, opened before the merge, linked the files at the PR's head: now
-    they are on the default branch (the head branch may be deleted).  Returns the number of
-    the pull request the RFD was discussed in, as the issue names it."""
+def _tracking_issue(ctx: Context, pr: PullRequest, number: int) -> PullRequest | None:
+    """The tracking issue ``number`` of an RFD that ``pr``'s close leaves on the default
+    branch: its links at the PR's head relinked there (merged, or the PR it names), and the
+    pull request it names when another one's merge changed the RFD since (None otherwise)."""
+    issue = ctx.forge.get_issue(number)
+    web = f"{ctx.server_url}/{ctx.delivery.repository}"
+    named = re.search(DISCUSSED.format(web=re.escape(web)), issue.body)
+    discussed = int(named[1]) if named else None
+    if discussed == pr.number:
+        _relink(ctx, issue, (pr,))
+        return None
+    if not pr.merged:
+        return None
+    earlier = _pull(ctx, discussed) if discussed is not None else None
+    _relink(ctx, issue, (pr, earlier) if earlier else (pr,))
+    return earlier
+
+
+def _pull(ctx: Context, number: int) -> PullRequest | None:
+    """Pull request ``number`` (None, and a warning in the job summary, when GitHub does not
+    answer: this run's own comment is written already)."""
+    try:
+        return ctx.api.pull(number)
+    except RfdError as err:
+        ctx.summary.problem(err, level="warning")
+        return None
+
+
+def _relink(ctx: Context, issue: Issue, prs: tuple[PullRequest, ...]) -> None:
+    """The tracking issue, opened at accept, linked the files at the head of the pull
+    request they were accepted on: now they are on the default branch (the head branch may
+    be deleted)."""
     from bot.github.accept import head_files
 
-    web = f"{ctx.server_url}/{ctx.delivery.repository}"
-    head = head_files(ctx, pr) + "/"
-    issue = ctx.forge.get_issue(number)
-    body = issue.body.replace(head, f"{web}/blob/{quote(ctx.delivery.default_branch)}/")
+    main = f"{ctx.server_url}/{ctx.delivery.repository}/blob/{quote(ctx.delivery.default_branch)}/"
+    body = issue.body
+    for pr in prs:
+        body = body.replace(head_files(ctx, pr) + "/", main)
     if body != issue.body:
-        ctx.forge.edit_issue(number, body=body)
-        ctx.summary.note(f"tracking issue #{number} links the RFD on the default branch now")
-    found = re.search(rf"Discussed in \[#(\d+)\]\({re.escape(web)}/pull/\1\)", body)
-    return int(found[1]) if found else None
+        ctx.forge.edit_issue(issue.number, body=body)
+        ctx.summary.note(f"tracking issue #{issue.number} links the RFD on the default branch now")
 
 
 LATER = "Since then: RFD {rid} is {status} on `{branch}` — [#{number}]({url}) made it so."
 
 
 def _later(
-    ctx: Context, number: int, by: PullRequest, found: list[tuple[ChangedRfd, Document]]
+    ctx: Context,
+    discussed: PullRequest,
+    by: PullRequest,
+    found: list[tuple[ChangedRfd, Document]],
 ) -> None:
-    """The RFD's own (merged) pull request ``number`` keeps its final status comment, with
-    the later transition ``by`` made: the page people find for the RFD's discussion never
-    ends at a state the RFD has left."""
-    mark = marker("status", number)
-    if ctx.forge.find_comment(number, mark) is None:
+    """The pull request the RFD was ``discussed`` in keeps its final status comment, with the
+    later transition the merge of ``by`` made: the page people find for the RFD's discussion
+    never ends at a state the RFD has left.  Merged, it says so; closed without merging, it
+    says which pull request brought the RFD to the default branch (``by``, when it added the
+    file; else the one this comment named before), never that it was merged.  Open again,
+    its status comment is the live one: left alone."""
+    number = discussed.number
+    before = None if discussed.open else ctx.forge.find_comment(number, marker("status", number))
+    if before is None:
         return
     web = f"{ctx.server_url}/{ctx.delivery.repository}"
     branch = ctx.delivery.default_branch
     blocks = []
     for changed, doc in found:
+        rid = str(changed.file.rfd_id)
         later = LATER.format(
-            rid=changed.file.rfd_id,
+            rid=rid,
             status=inline(doc.status.value),
             branch=branch,
             number=by.number,
             url=f"{web}/pull/{by.number}",
         )
-        blocks.append(_block(ctx, changed, doc, True, then=later))
+        if discussed.merged:
+            blocks.append(_block(ctx, changed, doc, True, then=later))
+            continue
+        brought = by.number if changed.status == "added" else _brought(before, rid, web)
+        then = "" if brought == by.number else later
+        blocks.append(_block(ctx, changed, doc, False, then=then, brought=brought))
+    footer = FOOTER_MERGED if discussed.merged else FOOTER_CLOSED
     ctx.upsert(
-        "status", number, "\n\n".join([*blocks, FOOTER_MERGED]), number=number, proofs=True
+        "status", number, "\n\n".join([*blocks, footer]), number=number, proofs=True
     )  # the commit markers of quiet sign-offs are never edited away
+
+
+def _brought(before: Comment | None, rid: str, web: str) -> int | None:
+    """The pull request that brought RFD ``rid`` to the default branch, as the bot's own
+    earlier final comment ``before`` named it (None when it named none): a refresh
+    (``/rfd status``) or a later transition keeps saying it."""
+    if before is None:
+        return None
+    said = re.search(BROUGHT_BY.format(rid=re.escape(rid), web=re.escape(web)), before.body)
+    return int(said[1]) if said else None

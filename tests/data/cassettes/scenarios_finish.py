@@ -23,6 +23,7 @@ from scenarios_bot import (
     CID,
     CREATED_12,
     FILES,
+    IMPLEMENTED,
     ISSUES_Q,
     body,
     labelled,
@@ -324,4 +325,104 @@ CASSETTES[R + "test_status_on_a_phase_pr_links_the_tracking_issue"] = [
         reply=[diff_entry("docs/rfd/.state/045/phases/2.md")],
     ),
     reply("redirect-status-phase", number=5),
+]
+
+# The discussion pull request (2, named by tracking issue #12) closed WITHOUT merging while
+# the RFD reached main another way: a new pull request (5) or a push.
+C = "test_github_closed_pr/"
+CLOSED_2 = {**pull(2, "rfd-045-streaming-exports", "e" * 40), "state": "closed", "merged": False}
+TRACKING_ON_MAIN = {**CREATED_12, "body": body("tracking-relinked")}
+
+
+def closed_2(earlier: str, now: str) -> list[dict[str, object]]:
+    """PR 2's status comment (950), which read ``bodies/<earlier>.md``, now reads ``now``."""
+    return [
+        call(
+            "GET",
+            "/issues/2/comments",
+            query="per_page=100",
+            reply=[comment(950, 2, body(earlier))],
+        ),
+        final(now),
+    ]
+
+
+def merged_pr(number: int, status: str, label: str, final_body: str) -> list[dict[str, object]]:
+    """PR ``number`` merged, changing the RFD (``status``: as GitHub lists the file): its own
+    status comment (the bot had none there yet) says merged, as before, and its label."""
+    own = comment(960 + number, number, body(final_body))
+    return [
+        call(
+            "GET",
+            f"/pulls/{number}/files",
+            query="per_page=100&page=1",
+            reply=[diff_entry("docs/rfd/045-streaming-exports.md", status)],
+        ),
+        call("GET", f"/issues/{number}/comments", query="per_page=100", reply=[]),
+        call(
+            "POST", f"/issues/{number}/comments", status=201, body={"body": own["body"]}, reply=own
+        ),
+        *labelled(number, label),
+    ]
+
+
+CASSETTES |= {
+    C + "test_the_merge_of_a_new_pr_says_the_discussion_pr_was_closed_not_merged": [
+        *merged_pr(5, "added", ACCEPTED, "closed-5-merged"),
+        call("GET", "/issues/12", reply=AT_HEAD_12),  # the RFD linked at PR 2's head
+        call("GET", "/pulls/2", reply=CLOSED_2),
+        call(
+            "PATCH",
+            "/issues/12",
+            body={"body": body("tracking-relinked")},
+            reply=TRACKING_ON_MAIN,
+        ),
+        *closed_2("closed-unmerged", "closed-brought"),
+    ],
+    C + "test_closing_the_discussion_pr_after_a_push_to_main_says_where_the_rfd_is": [
+        FILES,
+        call(
+            "GET",
+            "/issues/2/comments",
+            query="per_page=100",
+            reply=[comment(950, 2, body("status-opened"))],
+        ),
+        final("closed-on-main"),
+        *labelled(2, ACCEPTED),
+        call("GET", "/issues/12", reply=AT_HEAD_12),
+        call(
+            "PATCH",
+            "/issues/12",
+            body={"body": body("tracking-relinked")},
+            reply=TRACKING_ON_MAIN,
+        ),
+    ],
+}
+for earlier, now in (("brought by PR 5", "closed-brought"), ("pushed", "closed-on-main")):
+    CASSETTES[
+        C + f"test_a_later_transition_keeps_the_discussion_pr_closed_not_merged[{earlier}]"
+    ] = [
+        *merged_pr(4, "modified", IMPLEMENTED, "closed-4-merged"),
+        call("GET", "/issues/12", reply=TRACKING_ON_MAIN),
+        call("GET", "/pulls/2", reply=CLOSED_2),
+        *closed_2(now, f"{now}-implemented"),
+    ]
+CASSETTES[C + "test_status_on_the_closed_discussion_pr_keeps_the_pr_that_brought_the_rfd"] = [
+    call(
+        "GET",
+        "/issues/2/comments",
+        query="per_page=100",
+        reply=[comment(950, 2, body("closed-brought"))],
+    ),
+    call("GET", "/pulls/2", reply=CLOSED_2),
+    FILES,
+    final("closed-brought-refreshed"),
+    *labelled(2, IMPLEMENTED),
+    call("GET", "/issues/12", reply=TRACKING_ON_MAIN),  # names PR 2: its links are on main
+    reply("slash-status-final"),
+]
+CASSETTES[C + "test_a_discussion_pr_github_does_not_answer_for_is_a_warning"] = [
+    *merged_pr(4, "modified", IMPLEMENTED, "closed-4-merged"),
+    call("GET", "/issues/12", reply=TRACKING_ON_MAIN),
+    call("GET", "/pulls/2", status=404, reply=NOT_FOUND),
 ]

@@ -309,15 +309,19 @@ def merged(pr: Thread) -> list[Interaction]:
     ]
 
 
+def merged_2(pr: Thread) -> dict[str, Any]:
+    """``GET /pulls/2`` once PR 2 is merged."""
+    return {**pull(2, BRANCH, pr.head), "state": "closed", "merged": True}
+
+
 def misplaced(pr: Thread) -> list[Interaction]:
     """`/rfd implement` on the merged PR 2: it works on the tracking issue, which the answer
     links (no dead end)."""
-    merged_2 = {**pull(2, BRANCH, pr.head), "state": "closed", "merged": True}
     return [
         pr.said(1007, "hubot", "/rfd implement"),
         perm("hubot", "maintain"),
         react("eyes", 1007),
-        call("GET", "/pulls/2", reply=merged_2),
+        call("GET", "/pulls/2", reply=merged_2(pr)),
         files(pr.ledger, pr.rfd),
         react("confused", 1007),
         pr.replied("life-implement-misplaced", 3007),
@@ -457,6 +461,7 @@ def implemented(pr: Thread) -> list[Interaction]:
         ),
         *labelled(4, IMPLEMENTED, new=True),
         call("GET", "/issues/12", reply=relinked),
+        call("GET", "/pulls/2", reply=merged_2(pr)),  # named there: merged, so it says so
         call("GET", "/issues/2/comments", query="per_page=100", reply=list(pr.comments)),
         call("PATCH", f"/issues/comments/{STATUS}", body={"body": later["body"]}, reply=later),
     ]
