@@ -99,8 +99,9 @@ def test_rfd_lint_warns_about_a_tag_pin_with_the_sha_to_use(
     assert first.startswith(".github/workflows/rfd.yml:60: warning: rfd-bot's action is pinned")
     assert "a tag can be moved to other code by whoever controls acme/rfd-bot" in first
     assert f"@{SHA} # v0.1.0`" in first
-    assert out.count(": warning: rfd-bot's action is pinned to 'v0.1.0'") == 7
-    assert "(7 warnings)" in out
+    # one warning per job running the bot (implement has three: check, work, publish)
+    assert out.count(": warning: rfd-bot's action is pinned to 'v0.1.0'") == 8
+    assert "(8 warnings)" in out
 
 
 class Newest(Known):

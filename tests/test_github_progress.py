@@ -18,6 +18,7 @@ from bot.github.progress import (
     render_failed,
 )
 from bot.model import checklist
+from tests.conftest import lines
 
 ITEMS = checklist.parse(
     "- [x] 1. Write the writer\n- [!] 2. Add the endpoint [Failed: tests fail]\n- [ ] 3. Docs\n"
@@ -49,6 +50,18 @@ def test_running_shows_stage_checklist_time_cost_and_run() -> None:
     assert "- [ ] 2. Add the endpoint — ❌ failed: tests fail" in text
     assert "- [ ] 3. Docs ← working on it" in text
     assert f"[Workflow run]({URL})" in text
+
+
+def test_a_comment_no_job_edits_as_the_run_goes_says_to_follow_the_run() -> None:
+    """Two-job implement: the check job posts it, the work job cannot edit it (read-only
+    token), so it points at the run instead of promising live edits."""
+    assert lines(render(snap(items=()), run_id="42"))[-1] == (
+        f"<sub>[Workflow run]({URL}) · this comment is updated as the run goes</sub>"
+    )
+    assert lines(render(snap(items=()), run_id="42", live=False))[-1] == (
+        f"<sub>[Workflow run]({URL}) · follow the run for its stages: this comment is edited "
+        "when it ends</sub>"
+    )
 
 
 def test_outcomes_never_keep_the_hourglass_nor_the_run_marker() -> None:
@@ -145,6 +158,9 @@ def test_a_dead_runs_comment_is_marked_ended_and_keeps_its_checklist() -> None:
     )
     assert "- [x] 1. Write the writer" in repaired and repaired.startswith("<!-- rfd-bot:implement")
     assert ended(repaired) is None  # an outcome (or a repaired comment) is left alone
+    posted = ended("<!-- rfd-bot:implement:045-1 -->\n" + render(snap(), run_id="42", live=False))
+    assert posted is not None and "follow the run" not in posted  # the check job's, two jobs
+    assert lines(posted)[-1] == f"<sub>[Workflow run]({URL})</sub>"
 
 
 def test_refine_progress_counts_the_passes_and_ends_with_how_it_stopped() -> None:

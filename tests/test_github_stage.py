@@ -14,6 +14,7 @@ from bot.github.run import JobStage, stage_of
         ("", True, True),
         ("all", True, True),
         ("commands", False, True),
+        ("check", True, False),
         ("work", True, False),
         ("publish", False, False),
     ],
@@ -28,3 +29,8 @@ def test_an_unknown_stage_is_an_error_naming_the_stages() -> None:
         stage_of({"RFD_BOT_STAGE": "publsh"})
     assert caught.value.hint is not None and "publish" in caught.value.hint
     assert stage_of({}) is JobStage.ALL
+
+
+def test_only_the_work_job_posts_nothing() -> None:
+    """The work job runs code a model wrote: it posts nothing, every other job may."""
+    assert [s.value for s in JobStage if not s.posts] == ["work"]

@@ -82,43 +82,65 @@ def test_only_the_ai_jobs_see_the_key_and_may_write_code() -> None:
     assert writes_code == WRITING_JOBS
 
 
-def test_implement_is_split_into_an_untrusted_and_a_privileged_job() -> None:
-    """The model and its commands run where no token can write code; the write token sits
-    where no model key is and no repository code runs (GitHub's untrusted/privileged split)."""
+def test_no_job_that_runs_model_written_code_holds_a_token_that_can_write() -> None:
+    """``implement`` runs the commands a model wrote: its token may read, never write —
+    no comment, reaction or issue edit (a thief could write as the bot and forge the markers
+    :mod:`bot.github.bot_records` trusts), no push, nothing else."""
     jobs = load(WORKFLOW)["jobs"]
-    work, publish = jobs["implement"], jobs["publish"]
-    assert work["permissions"] == {"contents": "read", "pull-requests": "read", "issues": "write"}
+    work = jobs["implement"]
+    assert set(work["permissions"].values()) == {"read"}
+    assert set(work["permissions"]) <= {"contents", "pull-requests"}
+    model_code = {n for n, job in jobs.items() if _stage(job) == ["work"]}
+    assert model_code == {"implement"}
+
+
+def _stage(job: dict[str, Any]) -> list[str]:
+    return [s["with"]["stage"] for s in job["steps"] if "stage" in s.get("with", {})]
+
+
+def test_implement_is_split_into_a_check_an_untrusted_and_a_privileged_job() -> None:
+    """The commenter is checked and the progress comment posted where no model key is; the
+    model and its commands run where the token is read-only; the write token sits where no
+    model key is and no repository code runs (GitHub's untrusted/privileged split)."""
+    jobs = load(WORKFLOW)["jobs"]
+    check, work, publish = jobs["implement-check"], jobs["implement"], jobs["publish"]
+    assert check["permissions"] == {"contents": "read", "pull-requests": "read", "issues": "write"}
     assert publish["permissions"] == {
         "contents": "write",
         "pull-requests": "write",
         "issues": "write",
     }
-    assert "secrets." in yaml.safe_dump(work) and "secrets." not in yaml.safe_dump(publish)
-    assert "api-key" not in yaml.safe_dump(publish)
-    assert "/rfd implement" in work["if"] and publish["needs"] == "implement"
-    assert publish["if"] == "needs.implement.outputs.handed == 'true'"
+    assert "secrets." in yaml.safe_dump(work)
+    assert "secrets." not in yaml.safe_dump(publish) + yaml.safe_dump(check)
+    assert "api-key" not in yaml.safe_dump(publish) + yaml.safe_dump(check)
+    assert "/rfd implement" in check["if"] and "if" in work
+    assert work["needs"] == "implement-check"
+    assert work["if"] == "needs.implement-check.outputs.go == 'true'"
+    assert publish["needs"] == ["implement-check", "implement"]
+    # the publish job says how the work job ended, even when it failed or was cancelled
+    assert publish["if"] == "always() && needs.implement-check.outputs.go == 'true'"
+    assert check["outputs"]["go"] == "${{ steps.bot.outputs.go }}"
     assert work["outputs"]["handed"] == "${{ steps.bot.outputs.handed }}"
-    stages = {
-        name: [s["with"].get("stage") for s in job["steps"] if "stage" in s.get("with", {})]
-        for name, job in jobs.items()
-    }
-    assert stages["implement"] == ["work"] and stages["publish"] == ["publish"]
-    assert stages["comment"] == ["commands"]
+    assert (_stage(check), _stage(work), _stage(publish)) == (["check"], ["work"], ["publish"])
+    assert _stage(jobs["comment"]) == ["commands"]
     upload = next(s for s in work["steps"] if "upload-artifact" in s.get("uses", ""))
     download = next(s for s in publish["steps"] if "download-artifact" in s.get("uses", ""))
     assert upload["uses"].endswith("@ea165f8d65b6e75b540449e92b4886f43607fa02")
     assert download["uses"].endswith("@d3f86a106a0bac45b974a628896c90dbdf5c8093")
     assert upload["with"]["path"] == download["with"]["path"] == "${{ runner.temp }}/rfd-phase"
-    assert upload["if"] == "steps.bot.outputs.handed == 'true'"
+    assert upload["if"] == "always() && steps.bot.outputs.handed == 'true'"
+    assert download["continue-on-error"] is True  # none: the bot says the work job died
     # the publish job runs only pinned actions: no `run:` of its own, the checkout is data
     assert not any("run" in step for step in publish["steps"])
     action = load(ACTION)
     assert action["outputs"]["handed"]["value"] == "${{ steps.event.outputs.handed }}"
+    assert action["outputs"]["go"]["value"] == "${{ steps.event.outputs.go }}"
     handle = next(s for s in action["runs"]["steps"] if s.get("id") == "event")
     assert handle["env"]["RFD_BOT_STAGE"] == "${{ inputs.stage }}"
     assert handle["env"]["RFD_BOT_ARTIFACT"] == "${{ runner.temp }}/rfd-phase"
     isolate = next(s for s in action["runs"]["steps"] if "isolate" in s.get("run", ""))
     assert "inputs.stage != 'publish'" in isolate["if"]
+    assert "inputs.stage != 'check'" in isolate["if"]
 
 
 def test_the_status_comment_job_has_only_what_it_needs() -> None:

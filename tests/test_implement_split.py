@@ -1,11 +1,17 @@
-"""``/rfd implement`` as the shipped workflow runs it: two jobs.
+"""``/rfd implement`` as the shipped workflow runs it: a check job, a work job, a publish job.
 
-The work job talks to the (hostile, scripted) model and runs its commands; it holds a token
-that cannot push and leaves an artifact.  The publish job holds the write token and no model
-key, checks the artifact again, pushes, opens the PR and posts.  Both replay one cassette
-(built by tests/data/cassettes/scenarios_phase_prs.py from the one-job run's scenario), and
-what they post is compared with what the one-job run posts: its endings (failed items, the
-last phase finishing the RFD) and its recovery of a branch pushed without its pull request.
+The check job (no model) refuses what it can and posts the progress comment.  The work job
+talks to the (hostile, scripted) model and runs its commands; its token is read-only: it
+makes GET requests only, posts nothing, and leaves an artifact.  The publish job holds the
+write token and no model key, checks the artifact again, pushes, opens the PR and posts —
+also how the work job ended when it handed no phase, worded from the manifest's known names
+(tests/test_implement_work_ended.py).  All replay one cassette (built by
+tests/data/cassettes/scenarios_phase_prs.py from the one-job run's scenario), and what they
+post is compared with what the one-job run posts: its endings (failed items, the last phase
+finishing the RFD) and its recovery of a branch pushed without its pull request.  The texts
+are the one-job run's word for word; they differ on purpose only in the progress comment's
+run-link note (the check job cannot edit it as the run goes: "follow the run"), which shows
+only inside Actions, so not in these cassettes.
 """
 
 from __future__ import annotations
@@ -15,7 +21,8 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -78,20 +85,23 @@ def test_the_work_job_hands_over_and_the_publish_job_pushes(
     llm = hostile_model("The writer streams rows.")
     monkeypatch.setattr("bot.lifecycle.workspace.make_providers", scripted_providers(llm))
     artifact, outputs = tmp_path / "artifact", tmp_path / "outputs"
+    assert check_job(tmp_path, monkeypatch, checkout, implement_comment())
     work = {
         "RFD_BOT_STAGE": "work",
         "RFD_BOT_ARTIFACT": str(artifact),
         "GITHUB_OUTPUT": str(outputs),
         "GITHUB_TOKEN": SECRETS["GITHUB_TOKEN"],
     }
-    assert run_bot(tmp_path, checkout, "issue_comment", implement_comment(), **work) == 0
+    with only_reads(vcr):
+        assert run_bot(tmp_path, checkout, "issue_comment", implement_comment(), **work) == 0
 
     assert "handed=true" in outputs.read_text(encoding="utf-8")
     assert BRANCH not in git(tmp_path, "ls-remote", "--heads", str(origin))  # nothing pushed
     manifest = json.loads((artifact / MANIFEST).read_text(encoding="utf-8"))
     base = git(checkout, "rev-parse", "HEAD").strip()
     assert (manifest["rid"], manifest["label"], manifest["base"]) == ("045", "1", base)
-    assert DISCARDED in manifest["reply"] and DISCARDED in manifest["pr_body"]
+    assert [line for line in manifest["checked"] if DISCARDED in line] != []
+    assert "reply" not in manifest and "pr_body" not in manifest  # the publish job words them
     changed, blobs = unbundled(tmp_path / "unpacked", origin, artifact / BUNDLE, base)
     assert {"conftest.py", "leak.txt", "docs/rfd/.state/045/phases/1.md"} <= changed
     assert WORKFLOW not in changed and RFD_PATH not in changed
@@ -175,8 +185,7 @@ def handed_by_a_work_job(
     git(checkout, "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "-m", "phase")
     artifact = tmp_path / "artifact"
     write_bundle(artifact, checkout, base)
-    body = "<!-- rfd-bot:implement:045-1 -->\nPhase 1."
-    write_manifest(artifact, Handed("045", "1", base, False, body, "Opened %PULL_URL%."))
+    write_manifest(artifact, Handed("045", "1", base, False))
     monkeypatch.setattr("bot.lifecycle.workspace.make_providers", no_model)
     publisher = tmp_path / "publish"
     git(tmp_path, "clone", "-q", "--branch", "main", str(origin), str(publisher))
@@ -248,22 +257,50 @@ def one_job_bodies(test: str) -> list[str]:
     return [SHA_MARK.sub("<!-- rfd-bot:commit:<sha> -->", text) for text in texts]
 
 
+@contextmanager
+def only_reads(vcr: Any) -> Iterator[None]:
+    """The work job's token is read-only: every exchange it makes is a GET."""
+    before = [vcr.play_counts[i] for i in range(len(vcr.data))]
+    yield
+    made = [vcr.data[i][0] for i in range(len(vcr.data)) if vcr.play_counts[i] != before[i]]
+    assert [r.method for r in made if r.method != "GET"] == []
+
+
+def check_job(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, checkout: Path, event: Any) -> bool:
+    """The check job on ``event`` (no model): did it let the work job go (output ``go``)?"""
+    outputs = tmp_path / "check-outputs"
+    outputs.unlink(missing_ok=True)
+    check = {"RFD_BOT_STAGE": "check", "GITHUB_OUTPUT": str(outputs)}
+    with monkeypatch.context() as patched:
+        patched.setattr("bot.lifecycle.workspace.make_providers", no_model)
+        assert run_bot(tmp_path, checkout, "issue_comment", event, **check) == 0
+    return outputs.exists() and "go=true" in outputs.read_text(encoding="utf-8")
+
+
 def work_then_publish(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, origin: Path, checkout: Path, event: Any
-) -> tuple[int, int | None]:
-    """The workflow's two jobs on ``event``: the work job, then the publish job on a fresh
-    clone of main with no model (when the work job handed something over); their exit codes."""
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    origin: Path,
+    checkout: Path,
+    event: Any,
+    vcr: Any = None,
+) -> tuple[int | None, int | None]:
+    """The workflow's jobs on ``event``: the check job, the work job when it lets it go (only
+    GET requests, when ``vcr`` is given), then the publish job on a fresh clone of main with
+    no model (when the check job let the work go: it says how the work ended, whatever it
+    handed over); the work and publish jobs' exit codes."""
     artifact, outputs = tmp_path / "artifact", tmp_path / "outputs"
     shutil.rmtree(artifact, ignore_errors=True)
     outputs.unlink(missing_ok=True)
+    if not check_job(tmp_path, monkeypatch, checkout, event):
+        return None, None
     work = {
         "RFD_BOT_STAGE": "work",
         "RFD_BOT_ARTIFACT": str(artifact),
         "GITHUB_OUTPUT": str(outputs),
     }
-    worked = run_bot(tmp_path, checkout, "issue_comment", event, **work)
-    if not outputs.exists() or "handed=true" not in outputs.read_text(encoding="utf-8"):
-        return worked, None
+    with only_reads(vcr) if vcr is not None else nullcontext():
+        worked = run_bot(tmp_path, checkout, "issue_comment", event, **work)
     return worked, publish_job(tmp_path, monkeypatch, origin, event)
 
 
@@ -289,7 +326,10 @@ def test_a_phase_with_failed_items_ends_in_two_jobs_as_in_one(
     comment ends in the warning, the reply says so — every text the one-job run's."""
     scripted_model(monkeypatch, *FAILING)
     origin, checkout = failing_world(tmp_path)
-    assert work_then_publish(tmp_path, monkeypatch, origin, checkout, implement_comment()) == (0, 0)
+    assert work_then_publish(tmp_path, monkeypatch, origin, checkout, implement_comment(), vcr) == (
+        0,
+        0,
+    )
     assert "phases/1.md" not in git(origin, "ls-tree", "-r", "--name-only", BRANCH)
     sent = bodies_sent(vcr)
     assert sent == one_job_bodies(f"test_github_slash/{FAILING_TEST}")
@@ -322,7 +362,10 @@ def test_the_last_phase_finishes_the_rfd_in_two_jobs_as_in_one(
     every text the one-job run's."""
     scripted_model(monkeypatch, *ENDPOINT)
     origin, checkout = last_phase_world(tmp_path)
-    assert work_then_publish(tmp_path, monkeypatch, origin, checkout, implement_comment()) == (0, 0)
+    assert work_then_publish(tmp_path, monkeypatch, origin, checkout, implement_comment(), vcr) == (
+        0,
+        0,
+    )
     branch = "rfd/045-phase-2"
     log = git(origin, "log", "--format=%s", f"main..{branch}").splitlines()
     assert log == ["RFD 045: implemented by rfd-bot", "RFD 045: phase 2 by rfd-bot"]
@@ -361,10 +404,10 @@ def test_implement_again_opens_the_pr_the_publish_job_could_not(
     opens its pull request — the phase comment as the one-job recovery writes it."""
     llm = scripted_model(monkeypatch, *WRITER)
     origin, checkout = two_phase_world(tmp_path)
-    first = work_then_publish(tmp_path, monkeypatch, origin, checkout, implement_comment())
+    first = work_then_publish(tmp_path, monkeypatch, origin, checkout, implement_comment(), vcr)
     assert first == (0, 1)  # the publish job failed after its push
     pushed = git(origin, "rev-parse", BRANCH)
-    assert work_then_publish(tmp_path, monkeypatch, origin, checkout, again()) == (0, 0)
+    assert work_then_publish(tmp_path, monkeypatch, origin, checkout, again(), vcr) == (0, 0)
     assert git(origin, "rev-parse", BRANCH) == pushed  # nothing implemented or pushed again
     assert len(llm.requests) == 4  # the model was asked in run 1 only
     manifest = json.loads((tmp_path / "artifact" / MANIFEST).read_text(encoding="utf-8"))
@@ -396,7 +439,7 @@ def test_a_branch_the_bot_did_not_push_is_not_opened_as_the_phase(
     scripted_model(monkeypatch)  # asking the model would fail the test
     origin, checkout = two_phase_world(tmp_path)
     head = hand_pushed_phase(tmp_path, origin)
-    assert work_then_publish(tmp_path, monkeypatch, origin, checkout, again()) == (0, 0)
+    assert work_then_publish(tmp_path, monkeypatch, origin, checkout, again(), vcr) == (0, 0)
     assert git(origin, "rev-parse", BRANCH).strip() == head
     (reply,) = bodies_sent(vcr)
     assert lines(reply) == not_the_bots(head)
@@ -413,7 +456,7 @@ def test_a_rerun_of_the_publish_job_opens_the_pr_it_pushed(
     re-run does — the phase comment and the failure report, word for word."""
     scripted_model(monkeypatch, *WRITER)
     origin, checkout = two_phase_world(tmp_path)
-    first = work_then_publish(tmp_path, monkeypatch, origin, checkout, implement_comment())
+    first = work_then_publish(tmp_path, monkeypatch, origin, checkout, implement_comment(), vcr)
     assert first == (0, 1)
     pushed = git(origin, "rev-parse", BRANCH)
     assert publish_job(tmp_path, monkeypatch, origin, implement_comment()) == 0
@@ -435,9 +478,9 @@ def test_implement_again_opens_the_pr_of_a_pushed_phase_with_failed_items(
     the reply says it came from the earlier run's branch."""
     llm = scripted_model(monkeypatch, *FAILING)
     origin, checkout = failing_world(tmp_path)
-    first = work_then_publish(tmp_path, monkeypatch, origin, checkout, implement_comment())
+    first = work_then_publish(tmp_path, monkeypatch, origin, checkout, implement_comment(), vcr)
     assert first == (0, 1)
-    assert work_then_publish(tmp_path, monkeypatch, origin, checkout, again()) == (0, 0)
+    assert work_then_publish(tmp_path, monkeypatch, origin, checkout, again(), vcr) == (0, 0)
     assert len(llm.requests) == 5  # the model was asked in run 1 only
     *_, pr_body, _, shown, reply = bodies_sent(vcr)
     assert pr_body == one_job_bodies(f"test_github_slash/{FAILING_TEST}")[1]

@@ -16,6 +16,7 @@ import pytest
 from bot.config.load import load
 from bot.github.implement.artifact import (
     BUNDLE,
+    FORMAT,
     MANIFEST,
     Handed,
     Tampered,
@@ -28,7 +29,6 @@ from tests.conftest import git
 from tests.github_world import RFD_PATH, RFD_TEXT, make_world
 from tests.hostile import SECRETS
 
-MARKER = "<!-- rfd-bot:implement:045-1 -->\n"
 OWN = ("docs/rfd/.state/045/phases/1.md", "docs/rfd/.state/045/implement/1/**")
 PLAN = '[{"title": "Writer", "body": "w"}]'
 
@@ -44,7 +44,7 @@ def world(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def handed_over(
-    work: Path, dest: Path, *, base: str | None = None, body: str = "", reply: str = "Opened."
+    work: Path, dest: Path, *, base: str | None = None, report: tuple[str, ...] = ()
 ) -> Handed:
     """Commit what the test left in ``work`` (and staged) and write its artifact to ``dest``."""
     head = git(work, "rev-parse", "HEAD").strip()
@@ -53,14 +53,14 @@ def handed_over(
         git(work, "update-index", "--add", "--cacheinfo", f"160000,{head},{line}")
     git(work, "-c", "user.name=w", "-c", "user.email=w@x", "commit", "-q", "-m", "phase 1")
     write_bundle(dest, work, head)
-    handed = Handed("045", "1", base or head, False, MARKER + (body or "Phase 1."), reply)
+    handed = Handed("045", "1", base or head, False, report)
     write_manifest(dest, handed)
     return handed
 
 
 def checked(checkout: Path, dest: Path, handed: Handed, **environ: str) -> str:
     config = load(checkout).config
-    return recheck(checkout, dest, handed, config, OWN, environ, MARKER)
+    return recheck(checkout, dest, handed, config, OWN, environ)
 
 
 def refusal(checkout: Path, dest: Path, handed: Handed, **environ: str) -> str:
@@ -148,33 +148,34 @@ def test_a_phase_on_another_base_is_refused(world: tuple[Path, Path], tmp_path: 
 
 
 @pytest.mark.parametrize(
-    ("body", "reply", "reason"),
+    ("report", "reason"),
     [
-        ("<!-- rfd-bot:tracking:045 -->", "Opened.", "the pull request body holds an HTML"),
-        ("Fine.", "Opened <!-- rfd-bot:reply:1 -->", "the reply holds an HTML comment"),
-        ("x" * 60_001, "Opened.", "the pull request body is 60,0"),
-        ("Fine.", "t: " + " ".join(SECRETS["GITHUB_TOKEN"]), "the reply holds the value of"),
+        (("fine", "x <!-- rfd-bot:tracking:045 -->"), "the report's line 2 holds an HTML comment"),
+        (("t: " + " ".join(SECRETS["GITHUB_TOKEN"]),), "the report's line 1 holds the value of"),
     ],
-    ids=["marker-in-body", "marker-in-reply", "oversize", "spaced-secret"],
+    ids=["marker", "spaced-secret"],
 )
-def test_texts_that_are_not_inert_are_refused(
-    world: tuple[Path, Path], tmp_path: Path, body: str, reply: str, reason: str
+def test_report_lines_that_are_not_inert_are_refused(
+    world: tuple[Path, Path], tmp_path: Path, report: tuple[str, ...], reason: str
 ) -> None:
+    """The lines of what the check of the model's changes did are the only text the work job
+    hands over (the publish job shows them inline-safe): no marker, no secret value."""
     checkout, work = world
     put(work, "src/app.py", "x = 3\n")
-    handed = handed_over(work, tmp_path / "a", body=body, reply=reply)
+    put(work, "docs/rfd/.state/045/phases/1.md", "Done.\n")
+    handed = handed_over(work, tmp_path / "a", report=report)
     token = {"GITHUB_TOKEN": SECRETS["GITHUB_TOKEN"]}
     assert reason in refusal(checkout, tmp_path / "a", handed, **token)
 
 
 def test_a_manifest_of_the_wrong_shape_is_refused(tmp_path: Path) -> None:
     """The run's numbers the phase comment shows are numbers, in range: no text, no NaN."""
-    manifest = {"format": 2, "rid": "../x", "elapsed": float("nan"), "tokens": True}
-    manifest |= {"cost_usd": "$1", "recover": "yes"}
+    manifest = {"format": FORMAT, "rid": "../x", "elapsed": float("nan"), "tokens": True}
+    manifest |= {"cost_usd": "$1", "recover": "yes", "checked": ["x" * 2_001], "k": -1}
     (tmp_path / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
     with pytest.raises(Tampered) as caught:
         read(tmp_path)
-    for field in ("rid", "elapsed", "tokens", "cost_usd", "recover"):
+    for field in ("rid", "elapsed", "tokens", "cost_usd", "recover", "checked", "k"):
         assert f"the manifest has no valid `{field}`" in caught.value.reasons
     (tmp_path / MANIFEST).unlink()
     (tmp_path / MANIFEST).symlink_to("/proc/self/environ")

@@ -62,12 +62,13 @@ def test_pin_moves_every_workflow_to_the_newest_release(
     before = {p.name: p.read_bytes() for p in flows.iterdir()}
     assert run(pinned, "pin") == 0
     out = capsys.readouterr().out
-    assert f".github/workflows/rfd.yml: v1.2.0 → v1.3.0 ({NEW}), 7 lines" in out
+    # one line per job running the bot (implement has three: check, work, publish)
+    assert f".github/workflows/rfd.yml: v1.2.0 → v1.3.0 ({NEW}), 8 lines" in out
     assert ".github/workflows/nightly.yaml: v1.2.0 → v1.3.0" in out
     assert f"what changed: https://github.com/{REPO}/releases/tag/v1.3.0" in out
     assert f"every commit since: https://github.com/{REPO}/compare/v1.2.0...v1.3.0" in out
     rfd = changed_lines(before["rfd.yml"], (flows / "rfd.yml").read_bytes())
-    assert len(rfd) == 7
+    assert len(rfd) == 8
     assert all(
         a.replace(f"@{OLD} # v1.2.0".encode(), f"@{NEW} # v1.3.0".encode()) == b for a, b in rfd
     )

@@ -52,6 +52,7 @@ FINISHED = "Finished in {facts}."
 STOPPED = "It stopped during **{stage}**, after {facts}: {reason}"
 RUN_LINK = "<sub>[Workflow run]({url}){note}</sub>"
 LIVE_NOTE = " · this comment is updated as the run goes"
+FOLLOW_NOTE = " · follow the run for its stages: this comment is edited when it ends"
 WORKING = " ← working on it"
 ITEM_MARK = {
     checklist.ItemStatus.DONE: "x",
@@ -145,11 +146,12 @@ def _body(head: str, facts: str, snap: Snapshot, working: bool, note: str = "") 
     return "\n\n".join(parts)
 
 
-def render(snap: Snapshot, run_id: str | None = None) -> str:
-    """The comment while the run works (``run_id``: the marker reconcile looks for)."""
+def render(snap: Snapshot, run_id: str | None = None, *, live: bool = True) -> str:
+    """The comment while the run works (``run_id``: the marker reconcile looks for); not
+    ``live`` when the job that posts it cannot edit it as the run goes (two-job implement)."""
     head = HEAD_RUNNING.format(doing=snap.doing, title=plain(snap.title))
     facts = NOW.format(stage=snap.stage_text.capitalize(), facts=_facts(snap))
-    text = _body(head, facts, snap, True, LIVE_NOTE)
+    text = _body(head, facts, snap, True, LIVE_NOTE if live else FOLLOW_NOTE)
     return f"{marker(RUN_KIND, run_id)}\n{text}" if run_id else text
 
 
@@ -181,11 +183,12 @@ class Progress:
         spent: Callable[[], tuple[int, float]],
         run_id: str | None = None,
         warn: Callable[[ForgeError], None] | None = None,
+        live: bool = True,
     ) -> None:
         """``warn``: what to do when an edit of the running comment fails (the outcome's
         write always raises: it is the run's answer)."""
         self._write, self._clock, self._spent, self._run_id = write, clock, spent, run_id
-        self._warn = warn
+        self._warn, self._live = warn, live
         self._started = clock()
         self._last_edit: float | None = None
         self._shown: tuple[object, ...] | None = None
@@ -210,7 +213,7 @@ class Progress:
         if not force and self._last_edit is not None and now - self._last_edit < EDIT_EVERY:
             return
         try:
-            self._write(render(self.snap, self._run_id))
+            self._write(render(self.snap, self._run_id, live=self._live))
         except ForgeError as err:
             if self._warn is None:
                 raise
@@ -281,7 +284,7 @@ def ended(body: str) -> str | None:
     text = body.replace(f"{found.group(0)}\n", "", 1)
     head = ENDED_HEAD.format(title=r"\g<title>")
     text = RUNNING_HEAD.sub(f"{head}\n\n{ENDED_NOTE}", text, count=1)
-    return text.replace(LIVE_NOTE, "").replace(WORKING, STOPPED_HERE)
+    return text.replace(LIVE_NOTE, "").replace(FOLLOW_NOTE, "").replace(WORKING, STOPPED_HERE)
 
 
 def run_marker(body: str) -> re.Match[str] | None:

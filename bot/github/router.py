@@ -172,7 +172,8 @@ def _run(
     ctx = Context(delivery, cfg, forge, api, root, environ, summary, clock, resolved)
     try:
         route.handler(ctx)
-        _clear_config_error(ctx)
+        if stage_of(environ).posts:
+            _clear_config_error(ctx)
     except RfdError as err:
         _label_ran(ctx, f"❌ failed: {err}")
         return _failed(ctx, err)
@@ -213,7 +214,7 @@ def _config_broken(
     delivery: Delivery, err: ConfigError, environ: Mapping[str, str], summary: Summary
 ) -> int:
     summary.problem(err)
-    if delivery.number is not None:
+    if delivery.number is not None and stage_of(environ).posts:
         forge = GitHubForge.from_env(environ)
         api = RepoApi(forge.repo, forge.pacer)
         ctx = Context(delivery, Config(), forge, api, Path("."), environ, summary)
@@ -224,7 +225,7 @@ def _config_broken(
 
 def _failed(ctx: Context, err: RfdError) -> int:
     ctx.summary.problem(err)
-    if ctx.delivery.number is not None:
+    if ctx.delivery.number is not None and stage_of(ctx.environ).posts:
         try:
             earlier = ctx.forge.find_comment(ctx.number, marker("reply", ctx.failure_key))
             done = steps_done(earlier.body if earlier else None, ctx.progress)

@@ -5,10 +5,11 @@ In this order:
 
 Which part of the bot's work this job does (``RFD_BOT_STAGE``, the action's ``stage``).
 
-GitHub's guidance splits untrusted work from privileged work: ``/rfd implement`` runs the
-model and its commands in a ``work`` job holding no token that can write code, which hands
-its validated phase to a ``publish`` job that holds the write token and no model key
-(:mod:`bot.github.implement.publish`); ``commands`` runs every other event and command.
+GitHub's guidance splits untrusted work from privileged work: ``/rfd implement`` is first
+checked by a ``check`` job without a model (refusals, the progress comment), then runs the
+model and its commands in a ``work`` job holding a read-only token (it posts nothing), which
+hands its phase, or why it ended, to a ``publish`` job that holds the write token and no model
+key (:mod:`bot.github.implement.publish`); ``commands`` runs every other event and command.
 ``all`` (the default) does everything in one job, as a workflow without the split does.
 
 The workflow run a bot text comes from: its URL, read from the Actions environment.
@@ -77,6 +78,7 @@ STAGE_ENV = "RFD_BOT_STAGE"
 class JobStage(enum.Enum):
     ALL = "all"
     COMMANDS = "commands"
+    CHECK = "check"
     WORK = "work"
     PUBLISH = "publish"
 
@@ -84,7 +86,15 @@ class JobStage(enum.Enum):
         """Whether this job runs a command (``implement``: it is ``/rfd implement``)."""
         if self is JobStage.ALL:
             return True
-        return implement if self is JobStage.WORK else self is JobStage.COMMANDS and not implement
+        if self in (JobStage.CHECK, JobStage.WORK):
+            return implement
+        return self is JobStage.COMMANDS and not implement
+
+    @property
+    def posts(self) -> bool:
+        """Whether this job writes on GitHub: the work job runs model-written code and holds
+        a read-only token, so it posts nothing (the publish job says how it ended)."""
+        return self is not JobStage.WORK
 
 
 def stage_of(environ: Mapping[str, str]) -> JobStage:

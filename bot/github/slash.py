@@ -33,7 +33,10 @@ MAX_ERRORS = 20
 """Usage errors listed in one reply (a flood of bad commands is summed up)."""
 DONE, REFUSED, FAILED_OUTCOME = "✅ done", "😕 refused", "❌ failed"
 OTHER_JOB = "`/rfd {verb}` runs in the workflow's other job for it: not run here"
-HANDED = "handed to the publish job (the phase's changes and texts, checked again there)"
+HANDED = (
+    "checked: handed to the work job (model, no write token), whose phase or failure the "
+    "publish job checks again and posts"
+)
 QUIET = frozenset((Verb.APPROVE, Verb.CONCERN, Verb.RESOLVE, Verb.FCP, Verb.DISMISS))
 """Verbs whose success is said by 🚀 and the status comment's edit, without a reply (a
 refusal or a failure still gets one): the status comment already shows the outcome."""
@@ -50,11 +53,15 @@ def on_comment(ctx: Context) -> None:
         ctx.summary.note("no /rfd command in this comment")
         return
     stage = stage_of(ctx.environ)
-    if parsed.errors and stage is not JobStage.WORK:  # said once, by the commands' job
+    if parsed.errors and stage in (JobStage.ALL, JobStage.COMMANDS):  # said once
         ctx.reply(usage_reply(parsed.errors), key=f"{ctx.delivery.key}-usage")
     for command in parsed.commands:
         if not stage.runs(command.verb is Verb.IMPLEMENT):
             ctx.summary.note(OTHER_JOB.format(verb=command.verb.value))
+        elif stage is JobStage.WORK:  # checked, 👀 and answered by the jobs around it
+            from bot.github.implement.command import work
+
+            work(ctx, command)
         elif _answered(ctx, command):
             ctx.summary.note(f"`/rfd {command.verb.value}` was already answered: nothing to do")
         else:
@@ -110,7 +117,7 @@ def run(ctx: Context, command: Command) -> None:
         text = FAILED.format(verb=command.verb.value, error=fenced(str(err)), retry=retry)
         _answer(ctx, command, key, text, Reaction.CONFUSED, FAILED_OUTCOME)
         return
-    if not message and stage_of(ctx.environ) is JobStage.WORK:
+    if not message and stage_of(ctx.environ) is JobStage.CHECK:
         _ran(ctx, command, HANDED)  # the publish job reacts and replies
         return
     reaction = Reaction.ROCKET if spec.mutating else None

@@ -1,7 +1,9 @@
-"""What the work job hands the publish job: the phase's one commit as a git bundle, the
-texts to post, and a manifest (RFD, phase label, base commit, how long the run took and what
-it spent, for the phase comment's "Finished in" line) — written by the job that
-talks to the model and holds no write token, checked again by the job that holds it.  When
+"""What the work job hands the publish job: the phase's one commit as a git bundle and a
+manifest (RFD, phase label, base commit, how long the run took and what it spent, for the
+phase comment's "Finished in" line, and the lines of what the check of the model's changes
+did) — or how the work ended without a phase — written by the job that talks to the model
+and holds a read-only token, checked again by the job that holds the write token, which
+writes every text it posts itself (:mod:`bot.github.implement.publish`).  When
 an earlier run pushed the phase's branch but never opened its pull request, the manifest
 alone says so (``recover``): nothing is implemented again, and the publish job proves the
 branch is the bot's before it opens the pull request (:mod:`bot.github.implement.publish`).
@@ -12,7 +14,8 @@ only when its one parent is the base both jobs checked out; every path the commi
 goes through the same check as the model's copy did
 (:func:`bot.agent.implementation.work_copy.check`:
 regular files ``100644``/``100755`` only, the allow-list minus protected paths, the caps, no
-secret value of the publish job), and every text is sized and inert.  Nothing in the
+secret value of the publish job), and every line of the check's report is bounded, free of
+markers and secret values, and shown inline-safe.  Nothing in the
 artifact is run: git only reads it as objects.
 """
 
@@ -45,15 +48,20 @@ ARTIFACT_ENV = "RFD_BOT_ARTIFACT"
 """The directory the work job writes and the publish job reads (the workflow sets it)."""
 MANIFEST = "manifest.json"
 BUNDLE = "phase.bundle"
-FORMAT = 2
+FORMAT = 3
 MAX_MANIFEST = 1_000_000
-MAX_TEXT = 60_000
-"""Longest text taken (GitHub refuses bodies over 65,536 characters)."""
 MAX_BUNDLE = 120_000_000
 RAN = {"elapsed": 86_400.0, "tokens": 1_000_000_000, "cost_usd": 1_000_000.0}
 """The run's facts the manifest hands over, and the most each may be (numbers only)."""
-URL = "%PULL_URL%"
-"""Where the publish job puts the pull request's URL in the reply."""
+MAX_LINE = 2_000
+MAX_LINES = 1_000
+"""The most lines of the check's report taken, and the longest."""
+ENDINGS = ("", "no-model", "not-isolated", "changed", "failed", "nothing")
+"""How the work job ended, as the publish job words it (:mod:`bot.github.implement.publish`):
+a phase handed over (``""``), or a known reason it handed none — never the work job's text."""
+STAGES = ("", "RESEARCH", "PLAN", "ITEM", "SUMMARY", "PUSH")
+"""Where a failed run stopped (:class:`bot.github.progress.Stage` names)."""
+MOST_ITEMS = 10_000
 RID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,31}")
 SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
@@ -62,7 +70,6 @@ BAD_MODE = "has mode {mode}: only regular files (100644, 100755) are taken"
 WRONG_BASE = "the phase commit is based on {found}, not on `{base}` which this job checked out"
 NOT_ONE = "the bundle must hold one commit on top of the base, it holds {found}"
 MARKER = "the {name} holds an HTML comment (a marker is the bot's to write)"
-TOO_LONG = "the {name} is {size:,} characters, over {cap:,}"
 SECRET_TEXT = "the {name} holds {kind}"
 NO_FIELD = "the manifest has no valid `{field}`"
 
@@ -77,15 +84,16 @@ class Tampered(PermissionDenied):
 
 @dataclass(frozen=True)
 class Handed:
-    """The manifest: which phase, on which base, and the texts to post."""
+    """The manifest: which phase, on which base, what the run spent and what its check did —
+    or how the work ended without a phase."""
 
     rid: str
     label: str
     base: str
     failed: bool
-    pr_body: str
-    reply: str
-    """The reply, :data:`URL` standing for the pull request's URL."""
+    checked: tuple[str, ...] = ()
+    """What the check of the model's changes did, one line each (``commit_guard``'s
+    report): shown inline-safe in the pull request's body and the reply."""
     elapsed: float = 0.0
     """Seconds the work job's run took, its tokens and cost: the phase comment says them."""
     tokens: int = 0
@@ -94,9 +102,17 @@ class Handed:
     """An earlier run pushed the phase's branch and never opened its pull request: no bundle,
     no texts; the publish job opens the pull request from the branch only when GitHub says
     the bot's account pushed its head, and writes every text itself."""
+    ended: str = ""
+    """Why no phase was handed over (one of :data:`ENDINGS`; empty: a phase, or ``recover``).
+    The publish job words it; ``rid`` and ``label`` may be empty when the work job ended
+    before it knew the phase."""
+    stopped: str = ""
+    """Where a failed run stopped (one of :data:`STAGES`), at item ``k`` of ``n``."""
+    k: int = 0
+    n: int = 0
 
     def texts(self) -> dict[str, str]:
-        return {"pull request body": self.pr_body, "reply": self.reply}
+        return {f"report's line {n}": text for n, text in enumerate(self.checked, 1)}
 
 
 def write_bundle(dest: Path, checkout: Path, base: str) -> None:
@@ -107,7 +123,7 @@ def write_bundle(dest: Path, checkout: Path, base: str) -> None:
 
 def write_manifest(dest: Path, handed: Handed) -> None:
     dest.mkdir(parents=True, exist_ok=True)
-    manifest = {"format": FORMAT, **handed.__dict__}
+    manifest = {"format": FORMAT, **handed.__dict__, "checked": list(handed.checked)}
     (dest / MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
 
 
@@ -125,16 +141,29 @@ def read(src: Path) -> Handed:
         raise Tampered([f"the manifest cannot be read: {exc}"]) from exc
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise Tampered([NO_FIELD.format(field="format")])
+    ended = data.get("ended")
     shapes = {"rid": RID, "label": LABEL, "base": SHA}
     bad = [
-        k for k, p in shapes.items() if not isinstance(data.get(k), str) or not p.fullmatch(data[k])
+        k
+        for k, p in shapes.items()
+        if not isinstance(data.get(k), str)
+        or not (p.fullmatch(data[k]) or (ended and k != "base" and not data[k]))
     ]
-    bad += [k for k in ("pr_body", "reply") if not isinstance(data.get(k), str)]
+    lines = data.get("checked")
+    if (
+        not isinstance(lines, list)
+        or len(lines) > MAX_LINES
+        or not all(isinstance(line, str) and len(line) <= MAX_LINE for line in lines)
+    ):
+        bad.append("checked")
     bad += [k for k in ("failed", "recover") if not isinstance(data.get(k), bool)]
     bad += [k for k, most in RAN.items() if not _number(data.get(k), most, int_only=k == "tokens")]
+    bad += [k for k, known in (("ended", ENDINGS), ("stopped", STAGES)) if data.get(k) not in known]
+    bad += [k for k in ("k", "n") if not _number(data.get(k), MOST_ITEMS, int_only=True)]
     if bad:
         raise Tampered([NO_FIELD.format(field=k) for k in bad])
-    return Handed(**{f.name: data[f.name] for f in dataclasses.fields(Handed)})
+    fields = {f.name: data[f.name] for f in dataclasses.fields(Handed)}
+    return Handed(**{**fields, "checked": tuple(lines or ())})
 
 
 def _number(value: object, most: float, *, int_only: bool) -> bool:
@@ -143,15 +172,12 @@ def _number(value: object, most: float, *, int_only: bool) -> bool:
     return isinstance(value, kinds) and not isinstance(value, bool) and 0 <= value <= most
 
 
-def texts_refused(handed: Handed, values: SecretValues, marker: str) -> list[str]:
-    """Why a text may not be posted: over the size, an HTML comment (the PR body may open
-    with its own ``marker`` only), or a secret value of this job in any encoding."""
+def texts_refused(handed: Handed, values: SecretValues) -> list[str]:
+    """Why a line may not be shown (made inline-safe) in a post: an HTML comment (markers are
+    the bot's), or a secret value of this job in any encoding."""
     out = []
     for name, text in handed.texts().items():
-        body = text.removeprefix(marker) if name == "pull request body" else text
-        if len(text) > MAX_TEXT:
-            out.append(TOO_LONG.format(name=name, size=len(text), cap=MAX_TEXT))
-        if "<!--" in body or "-->" in body:
+        if "<!--" in text or "-->" in text:
             out.append(MARKER.format(name=name))
         kinds = sorted({kind for _, _, kind in values.find(text)}) if values else []
         out += [SECRET_TEXT.format(name=name, kind=", ".join(kinds))] if kinds else []
@@ -232,12 +258,11 @@ def recheck(
     config: Config,
     own: Sequence[str],
     environ: Mapping[str, str],
-    marker: str,
 ) -> str:
     """The phase commit, once every check passed (else :class:`Tampered`, every reason);
     ``own`` are the bot's files of this phase (its summary and items), which it may write."""
     values = held_values(config, environ)
-    reasons = texts_refused(handed, values, marker)
+    reasons = texts_refused(handed, values)
     commit = fetch(root, src, handed.base)
     bounds = bounds_for(config)
     bounds = Bounds(bounds.allowed, bounds.protected, bounds.bot_only, tuple(own))

@@ -26,9 +26,10 @@ An item whose check fails stays failed (``[!]``): the PR then says so and record
 nothing (no ``phases/<label>.md``; it says how a person records the phase from the kept
 summary), and the progress comment — on the tracking issue too — ends in a warning.
 
-In the shipped workflow this runs as the ``work`` stage (:mod:`bot.github.run`): the job
-holds no token that can write code, so the phase is committed but not pushed, and the
-commit and the texts to post are left for the publish job
+In the shipped workflow a ``check`` job (no model) refuses what it can and posts the progress
+comment; this runs as the ``work`` stage (:mod:`bot.github.run`), whose token is read-only:
+it posts nothing, the phase is committed but not pushed, and the commit (or how the work
+ended, by a known name) is left for the publish job, which writes every text
 (:mod:`bot.github.implement.artifact`, :mod:`bot.github.implement.publish`).
 
 Retry-safe: a run that pushed the branch but failed to open the PR (a 5xx, a
@@ -41,8 +42,9 @@ head (:mod:`bot.github.implement.publish`).
 
 from __future__ import annotations
 
+import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -51,13 +53,13 @@ from typing import TYPE_CHECKING, Any
 from bot.agent.implementation.commit_guard import baseline, check_run, shown
 from bot.agent.implementation.isolation import ENABLE, NO_ISOLATION, choose
 from bot.agent.implementation.work_copy import REFUSED_LINE
-from bot.core.errors import ForgeError
+from bot.core.errors import ForgeError, RfdError
 from bot.core.github_markdown import block, inline
 from bot.core.text import plural
 from bot.github.checkout import close, file_at, open_branch, pushed_branch
 from bot.github.commands import Command
 from bot.github.implement.artifact import (
-    URL,
+    BUNDLE,
     Handed,
     artifact_dir,
     git_text,
@@ -92,6 +94,8 @@ from bot.github.targets import rfd_for_implement
 from bot.lifecycle.tracking import PULL_LINK
 from bot.model import checklist, phase_ids
 from bot.state.files import implement_dir
+
+log = logging.getLogger(__name__)
 
 NO_PHASE = (
     "Every phase of RFD {rid} has its summary on `{branch}`: nothing is left to implement. "
@@ -160,11 +164,10 @@ class Opened:
 
 
 def implement(ctx: Context, command: Command) -> str:
+    stage = stage_of(ctx.environ)
     rid = rfd_for_implement(ctx, command)  # first: given in the wrong place, it says where
-    if not has_model(ctx, "implement", command.model):
-        raise Refused(NEEDS_MODEL.format(verb="implement"))
-    if choose(ctx.cfg.implement.isolation) is None:
-        raise Refused(NOT_ISOLATED.format(why=NO_ISOLATION, how=ENABLE))
+    if stage is JobStage.ALL:  # the check job has no model key, the work job says it later
+        runnable(ctx, command)
     ws = open_workspace(ctx, ctx.root)
     state = ws.store.read(rid)
     if not state.plan:
@@ -173,11 +176,16 @@ def implement(ctx: Context, command: Command) -> str:
     facts = facts_of(ws, rid, state.plan, position)
     key = f"{rid}-{facts['label']}"  # the label: unique in the plan, what users call the phase
     existing = ctx.api.find_pull(facts["branch"])
+    if existing is not None and stage is JobStage.WORK:  # opened since the check job looked
+        raise Refused(EXISTS.format(**facts, url=existing[1]))
     if existing is not None:
         ctx.upsert("implement", key, OPENED.format(**facts, pr=pr_link(existing[1])))
         link_pull(ws, rid, position, existing)
         return EXISTS.format(**facts, url=existing[1])
-    if stage_of(ctx.environ) is JobStage.WORK:
+    if stage is JobStage.CHECK:
+        _announce(ctx, facts, key)
+        return ""
+    if stage is JobStage.WORK:
         _hand_over(ctx, command, position, facts, key)
         return ""
     done, reply = _earlier_work(ctx, facts, prove=True)
@@ -185,6 +193,44 @@ def implement(ctx: Context, command: Command) -> str:
         return reopened(ctx, ws, position, facts, done)
     opened = _run(ctx, command, position, facts, key)
     return answered(ctx, ws, position, facts, opened, reply)
+
+
+def runnable(ctx: Context, command: Command) -> None:
+    """Refused when this run has no model for implement, or cannot isolate its commands."""
+    if not has_model(ctx, "implement", command.model):
+        raise Refused(NEEDS_MODEL.format(verb="implement"))
+    if choose(ctx.cfg.implement.isolation) is None:
+        raise Refused(NOT_ISOLATED.format(why=NO_ISOLATION, how=ENABLE))
+
+
+def work(ctx: Context, command: Command) -> None:
+    """The work job's whole answer to ``/rfd implement``: a manifest for the publish job — the
+    phase, or how the work ended as one of :data:`~bot.github.implement.artifact.ENDINGS`.  It
+    posts nothing (its token is read-only, and code a model wrote ran here): the check job
+    before it refused what could be refused and posted the progress comment, the publish job
+    after it words the outcome.  No text of this job reaches a post."""
+    try:
+        implement(ctx, command)
+    except Refused:  # the check job found none of this: the repository changed meanwhile
+        ctx.summary.note("the repository changed after the command was checked")
+        _hand(ctx, Handed("", "", _head(ctx), False, ended="changed"))
+    except RfdError as err:  # before the phase was known (its run reports its own failure)
+        ctx.summary.problem(err)
+        _hand(ctx, Handed("", "", _head(ctx), False, ended="failed"))
+    ctx.summary.answered("`/rfd implement` (work)", ctx.delivery.actor.login, HANDED)
+
+
+HANDED = "handed to the publish job (checked again there)"
+
+
+def _announce(ctx: Context, facts: dict[str, Any], key: str) -> None:
+    """The check job: a branch an earlier run left is refused when stray; otherwise the
+    progress comment is posted (its stages are followed in the run's log) unless that
+    branch only needs its pull request; the work job may start (output ``go``)."""
+    done, _ = _earlier_work(ctx, facts)
+    if done is None:
+        _progress(ctx, key, facts, live=False)
+    _output(ctx, "go")
 
 
 def reopened(ctx: Context, ws: Workspace, position: int, facts: dict[str, Any], done: Done) -> str:
@@ -222,38 +268,64 @@ def _hand_over(
     ctx: Context, command: Command, position: int, facts: dict[str, Any], key: str
 ) -> None:
     """The work job: implement the phase, commit it without pushing, and leave the commit
-    and the texts to post for the publish job (:mod:`bot.github.implement.artifact`).  When
+    and what the check of the model's changes did for the publish job, which writes every
+    text itself (:mod:`bot.github.implement.artifact`).  When
     an earlier run pushed the phase's branch, nothing is implemented: the manifest says so
-    and the publish job opens the pull request from the branch once it proved it the bot's."""
-    done, _ = _earlier_work(ctx, facts)  # a stray branch is refused here, as in one job
+    and the publish job opens the pull request from the branch once it proved it the bot's.
+    When the run cannot start or fails, the manifest says how, by a known name and numbers."""
+    done, _ = _earlier_work(ctx, facts)  # a stray branch: the check job refused it already
+    head = _head(ctx)
     if done is not None:
-        _hand(ctx, Handed(facts["rid"], facts["label"], _head(ctx), done[1], "", "", recover=True))
+        _hand(ctx, Handed(facts["rid"], facts["label"], head, done[1], recover=True))
         return
-    progress = _progress(ctx, key, facts)
+    ended = Handed(facts["rid"], facts["label"], head, False)
+    try:
+        runnable(ctx, command)
+    except Refused:
+        no_model = not has_model(ctx, "implement", command.model)
+        _hand(ctx, replace(ended, ended="no-model" if no_model else "not-isolated"))
+        return
+    progress = _progress(ctx, key, facts, unseen)  # the check job posted it: nothing to edit
     dest = artifact_dir(ctx.environ)
     try:
         result, checked = _implement(ctx, command, position, facts, progress, hand_to=dest)
-    except Exception as exc:
-        _report(ctx, progress, exc, facts)
-        raise
-    failed = bool(result.failed)
-    reply = (FAILED_REPLY if failed else OPENED_REPLY).format(**facts, url=URL)
-    reply += f"\n\n{checked_list(checked)}" if checked else ""
-    if not failed and not checked:  # the phase's comment is the answer (the publish job's)
-        reply = ""
-    body = _pull_body(facts, (result.summary, failed), checked)
+    except Exception as exc:  # said by the publish job from the stage and numbers only
+        _failed_here(ctx, exc)
+        at = progress.now()
+        spent = replace(ended, elapsed=at.elapsed, tokens=at.tokens, cost_usd=at.cost_usd)
+        _hand(ctx, replace(spent, ended="failed", stopped=at.stage.name, k=at.k, n=at.n))
+        return
     ran = progress.now()  # the publish job's "Finished in" line says it
-    handed = Handed(facts["rid"], facts["label"], _head(ctx), failed, body, reply)
+    if not (dest / BUNDLE).is_file():  # the run changed nothing: nothing to push
+        _hand(ctx, replace(ended, ended="nothing", elapsed=ran.elapsed, tokens=ran.tokens))
+        return
+    handed = Handed(facts["rid"], facts["label"], head, bool(result.failed), tuple(checked))
     _hand(ctx, replace(handed, elapsed=ran.elapsed, tokens=ran.tokens, cost_usd=ran.cost_usd))
 
 
+def unseen(_: str) -> None:
+    """The work job's progress comment writer: the job posts nothing (its log has the stages)."""
+
+
+def _failed_here(ctx: Context, exc: Exception) -> None:
+    """The work job's failure, in its job summary and log (never posted)."""
+    if isinstance(exc, RfdError):
+        ctx.summary.problem(exc)
+    log.error("rfd-bot: the work job failed", exc_info=exc)
+
+
 def _hand(ctx: Context, handed: Handed) -> None:
-    """Write the manifest, and tell the workflow there is a phase to publish."""
+    """Write the manifest, and tell the workflow there is something to publish."""
     write_manifest(artifact_dir(ctx.environ), handed)
+    _output(ctx, "handed")
+
+
+def _output(ctx: Context, name: str) -> None:
+    """``name=true`` among this step's outputs (read by the workflow's next jobs)."""
     output = ctx.environ.get("GITHUB_OUTPUT")
     if output:
         with open(output, "a", encoding="utf-8") as fh:
-            fh.write("handed=true\n")
+            fh.write(f"{name}=true\n")
 
 
 def _head(ctx: Context) -> str:
@@ -350,22 +422,28 @@ def _open_pull(
 ) -> str:
     """Open the phase's pull request (its body says when items failed, lists the changes
     not taken, and whether it marks the RFD Implemented too); its URL."""
-    body = _pull_body(facts, done, checked) + closes
+    body = pull_body(facts, done, checked) + closes
     base = ctx.delivery.default_branch
     _, url = ctx.api.create_pull(facts["pr_title"], facts["branch"], base, body)
     return url
 
 
-def _pull_body(facts: dict[str, Any], done: Done, checked: Sequence[str] = ()) -> str:
+def pull_body(facts: dict[str, Any], done: Done, checked: Sequence[str] = ()) -> str:
     summary, failed = done
     body = (FAILED_PR_BODY if failed else PR_BODY).format(**facts, summary=block(summary))
     return body + (f"\n\n{checked_list(checked)}" if checked else "")
 
 
 def _progress(
-    ctx: Context, key: str, facts: dict[str, Any], comment: PhaseComment | None = None
+    ctx: Context,
+    key: str,
+    facts: dict[str, Any],
+    comment: Callable[[str], object] | None = None,
+    *,
+    live: bool = True,
 ) -> Progress:
-    """The phase's progress comment, posted now (research is the first stage)."""
+    """The phase's progress comment, posted now (research is the first stage); ``live``:
+    edited at each stage (one job), else the run's log follows them (the check job)."""
     progress = Progress(
         comment or PhaseComment(ctx, key),
         phase_snapshot(ctx, facts),
@@ -373,6 +451,7 @@ def _progress(
         spent=lambda: (ctx.summary.spent.tokens, ctx.summary.spent.cost_usd),
         run_id=run_id(ctx.environ),
         warn=partial(warn, ctx.summary, "editing the progress comment"),
+        live=live,
     )
     progress.update(force=True)
     return progress

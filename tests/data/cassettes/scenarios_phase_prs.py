@@ -73,11 +73,12 @@ CASSETTES["test_implement_hostile/test_the_bot_pushes_no_secret_and_no_protected
     reply("slash-implement-hostile", number=12),
 ]
 
-# The same hostile run split in two jobs (tests/test_implement_split.py): the work job (no
-# write token) authorizes, reacts, finds no PR and posts the progress comment; the publish
-# job (no model key) opens the PR, links it, writes the outcome over the progress comment
-# (found by its marker: the one-job run's text, its "Finished in" line and checklist), reacts
-# and replies.  Taken from the scenario of the one-job run, whose PR body and reply list the
+# The same hostile run split in the workflow's jobs (tests/test_implement_split.py): the
+# check job (no model) authorizes, reacts, finds no PR and posts the progress comment; the
+# work job (read-only token) only reads: is the phase's PR open meanwhile; the publish job (no
+# model key) opens the PR, links it, writes the outcome over the progress comment (found by
+# its marker: the one-job run's text, its "Finished in" line and checklist), reacts and
+# replies.  Taken from the scenario of the one-job run, whose PR body and reply list the
 # refusal.
 HOSTILE_RUN = CASSETTES[
     "test_implement_hostile/test_the_bot_pushes_no_secret_and_no_protected_path"
@@ -85,6 +86,7 @@ HOSTILE_RUN = CASSETTES[
 PERMISSION = HOSTILE_RUN[1]  # the publish job asks again who commented, with its own token
 CASSETTES["test_implement_split/test_the_work_job_hands_over_and_the_publish_job_pushes"] = [
     *HOSTILE_RUN[:5],
+    NO_PR,  # the work job: GET only
     PERMISSION,
     *HOSTILE_RUN[5:9],
     call(
@@ -114,10 +116,11 @@ CASSETTES["test_implement_split/test_the_publish_job_refuses_a_commenter_without
     reply("implement-publish-not-allowed", cid=972, number=12),
 ]
 
-# The endings of the two-job run a user reads, each the one-job run's (tests/test_implement_split):
-# the work job makes the one-job run's first five exchanges (comments, permission, 👀, no PR
-# yet, the progress comment); the publish job asks the permission again, opens the PR, links
-# it, re-reads the comments to find the progress comment and writes the same outcome over it.
+# The endings of the split run a user reads, each the one-job run's (tests/test_implement_split):
+# the check job makes the one-job run's first five exchanges (comments, permission, 👀, no PR
+# yet, the progress comment); the work job only asks whether the PR is open meanwhile; the
+# publish job asks the permission again, opens the PR, links it, re-reads the comments to
+# find the progress comment and writes the same outcome over it.
 COMMIT_SHA = re.compile(r"<!-- rfd-bot:commit:[0-9a-f]{40} -->")
 S = "test_implement_split/"
 
@@ -136,7 +139,7 @@ def _masked(exchange: dict[str, Any]) -> dict[str, Any]:
 def two_jobs(one_job: list[dict[str, Any]], running: str) -> list[dict[str, Any]]:
     """The one-job run's exchanges as the two jobs make them (``running``: the body of the
     progress comment the work job posted)."""
-    out, reread = [*one_job[:5], PERMISSION], False
+    out, reread = [*one_job[:5], one_job[3], PERMISSION], False  # [3]: is the PR open
     for exchange in one_job[5:]:
         request = exchange["request"]
         if not reread and request["method"] == "PATCH" and "/comments/970" in request["uri"]:
@@ -185,8 +188,9 @@ def react_again(content: str) -> dict[str, Any]:
     )
 
 
-REFUSED_PR = [  # the work job, then the publish job whose pull request GitHub refuses
+REFUSED_PR = [  # the check and work jobs, then the publish job whose PR GitHub refuses
     *ONE_JOB[:5],
+    NO_PR,
     PERMISSION,
     PR_502,
     call("GET", "/issues/12/comments", query="per_page=100", reply=[RUNNING_970]),
@@ -201,6 +205,7 @@ CASSETTES[S + "test_implement_again_opens_the_pr_the_publish_job_could_not"] = [
         PERMISSION,
         react_again("eyes"),
         NO_PR,
+        NO_PR,  # the work job
         PERMISSION,
         bot_pushes(PUBLISHED),
         PR_201,
@@ -223,6 +228,7 @@ CASSETTES[S + "test_a_branch_the_bot_did_not_push_is_not_opened_as_the_phase"] =
     PERMISSION,
     react_again("eyes"),
     NO_PR,
+    NO_PR,  # the work job
     PERMISSION,
     bot_pushes(),
     react_again("confused"),
@@ -264,6 +270,7 @@ CASSETTES[S + "test_implement_again_opens_the_pr_of_a_pushed_phase_with_failed_i
     _masked(exchange)
     for exchange in [
         *FAILING_RUN[:5],
+        NO_PR,
         PERMISSION,
         call("POST", "/pulls", status=502, reply=BAD_GATEWAY, body=FAILED_PR_REQUEST),
         call("GET", "/issues/12/comments", query="per_page=100", reply=[RUNNING_970]),
@@ -272,6 +279,7 @@ CASSETTES[S + "test_implement_again_opens_the_pr_of_a_pushed_phase_with_failed_i
         PERMISSION,
         react_again("eyes"),
         NO_PR,
+        NO_PR,  # the work job
         PERMISSION,
         bot_pushes(FAILING_PUBLISHED),
         FAILING_RUN[5],
@@ -286,4 +294,46 @@ CASSETTES[S + "test_implement_again_opens_the_pr_of_a_pushed_phase_with_failed_i
         react_again("rocket"),
         reply("implement-recovered-failed-reply", cid=972, number=12),
     ]
+]
+
+# What the work job (read-only token, it posts nothing) cannot say itself
+# (tests/test_implement_work_ended.py).  A refusal is the check job's, as the one-job run
+# posts it; no model job starts.
+W = "test_implement_work_ended/"
+CASSETTES[W + "test_a_refusal_is_posted_by_the_check_job_and_no_model_job_starts"] = [
+    *CASSETTES_SLASH[C + "test_implement_of_a_phase_the_plan_lacks_names_its_phases"]
+]
+# The model fails in the work job: the check job posted the progress comment (the one-job
+# run's first five exchanges), the work job only reads, the publish job ends the progress
+# comment as a failed run's and replies in its own words.
+CASSETTES[W + "test_a_work_job_failure_is_worded_by_the_publish_job"] = [
+    *ONE_JOB[:5],
+    NO_PR,  # the work job
+    PERMISSION,
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[RUNNING_970]),
+    edited("implement-work-failed-progress", 970, number=12),
+    react("confused"),
+    reply("implement-work-failed", cid=971, number=12),
+]
+# A manifest that says the model changed nothing, its texts hostile: the publish job posts
+# its own words only (the phase comment it finds none of is posted anew).
+CASSETTES[W + "test_hostile_texts_in_the_artifact_are_never_posted"] = [
+    PERMISSION,
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+    call(
+        "POST",
+        "/issues/12/comments",
+        body={"body": body("implement-work-nothing-progress")},
+        status=201,
+        reply=comment(970, 12, body("implement-work-nothing-progress")),
+    ),
+    react("confused"),
+    reply("implement-work-nothing", cid=971, number=12),
+]
+# The work job died before it handed anything over: no manifest; the publish job says so.
+CASSETTES[W + "test_a_work_job_that_handed_nothing_over_is_said_by_the_publish_job"] = [
+    PERMISSION,
+    react("confused"),
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+    reply("implement-work-ended", cid=971, number=12),
 ]
