@@ -209,6 +209,24 @@ CASSETTES[R + "test_review_on_the_tracking_issue_links_the_open_rfd_pr"] = [
     react("confused"),
     reply("redirect-review-issue", number=12),
 ]
+CASSETTES[R + "test_review_on_the_closed_pr_links_the_rfd_where_another_pr_brought_it"] = [
+    call(  # its status comment says PR 5 brought the RFD to main: read, no other request
+        "GET",
+        "/issues/2/comments",
+        query="per_page=100",
+        reply=[comment(950, 2, body("closed-brought"))],
+    ),
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    call(
+        "GET",
+        "/pulls/2",
+        reply={**pull(2, "rfd-045-streaming-exports", "e" * 40), "state": "closed"},
+    ),
+    FILES,
+    react("confused"),
+    reply("redirect-review-closed"),
+]
 PHASE_PR_5 = {**pull(5, "rfd/045-phase-2", "d" * 40), "title": "RFD 045, phase 2: Endpoint"}
 CASSETTES[R + "test_dismiss_on_a_phase_pr_links_the_rfd_on_main_and_its_issue"] = [
     call("GET", "/issues/5/comments", query="per_page=100", reply=[]),
