@@ -478,29 +478,36 @@ def test_implement_opens_a_pr_for_the_next_phase(
     assert "- [ ] 1. Writer — [#3](https://github.com/Codertocat/Hello-World/pull/3)\n" in tracking
 
 
-@pytest.mark.vcr
-def test_implement_with_failing_checks_opens_a_pr_that_records_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """An honest model whose check fails: `[!] … [Failed: …]`, the PR and the tracking issue
-    say so, and the branch holds no `phases/1.md` (merging it records nothing)."""
+FAILING = (
+    "Research.",
+    "- [ ] 1. Write the CSV writer\n",
+    item_done("Wrote it."),
+    item_done("Fixed it."),
+    "The writer does not stream rows yet: its tests fail.",
+)
+
+
+def failing_world(tmp_path: Path) -> tuple[Path, Path]:
+    """RFD 045 Accepted with two phases, and an item check (``implement.verify``) that fails."""
     from bot.model.plan import PlanPhase, dumps
 
-    scripted_model(
-        monkeypatch,
-        "Research.",
-        "- [ ] 1. Write the CSV writer\n",
-        item_done("Wrote it."),
-        item_done("Fixed it."),
-        "The writer does not stream rows yet: its tests fail.",
-    )
     plan = dumps((PlanPhase("Writer", "w"), PlanPhase("Endpoint", "e")))
     main = {
         RFD_PATH: RFD_TEXT.replace("Discussion", "Accepted"),
         "docs/rfd/.state/045/plan.json": plan,
         ".github/rfd.toml": '[implement]\nverify = "false"\n',
     }
-    origin, checkout = make_world(tmp_path, main, {})
+    return make_world(tmp_path, main, {})
+
+
+@pytest.mark.vcr
+def test_implement_with_failing_checks_opens_a_pr_that_records_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An honest model whose check fails: `[!] … [Failed: …]`, the PR and the tracking issue
+    say so, and the branch holds no `phases/1.md` (merging it records nothing)."""
+    scripted_model(monkeypatch, *FAILING)
+    origin, checkout = failing_world(tmp_path)
     assert run_bot(tmp_path, checkout, "issue_comment", implement_comment()) == 0
     state = "rfd/045-phase-1:docs/rfd/.state/045"
     items = git(origin, "show", f"{state}/implement/1/items.md")
@@ -590,3 +597,39 @@ def test_implement_refuses_a_stray_branch(
             " `/rfd implement 1` again."
         ]
     ]
+
+
+def hand_pushed_phase(tmp_path: Path, origin: Path) -> str:
+    """Someone's own ``rfd/045-phase-1``, a ``phases/1.md`` on main pushed by hand; its sha."""
+    hand = tmp_path / "hand"
+    git(tmp_path, "clone", "-q", "--branch", "main", str(origin), str(hand))
+    (hand / "docs/rfd/.state/045/phases").mkdir(parents=True)
+    (hand / "docs/rfd/.state/045/phases/1.md").write_text("Mine.\n", encoding="utf-8")
+    git(hand, "add", "-A")
+    git(hand, "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "-m", "mine")
+    git(hand, "push", "-q", "origin", "HEAD:refs/heads/rfd/045-phase-1")
+    return git(hand, "rev-parse", "HEAD").strip()
+
+
+def not_the_bots(head: str) -> list[str]:
+    """The reply to a phase branch the bot did not push (one job and two say the same)."""
+    return [
+        f"Branch `rfd/045-phase-1` exists, but GitHub does not record the bot pushing its last "
+        f"commit `{head}`, so it is not opened as the pull request of phase 1 of RFD 045: "
+        "nothing was opened. If the branch holds the phase's work, open its pull request "
+        "yourself; else delete the branch (or rename it), then comment `/rfd implement 1` again."
+    ]
+
+
+@pytest.mark.vcr
+def test_implement_does_not_open_a_branch_the_bot_did_not_push(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vcr: Any
+) -> None:
+    """A `rfd/045-phase-1` with a `phases/1.md` that GitHub's activity record shows no push of
+    by the bot's account is neither opened as the phase's pull request nor overwritten."""
+    scripted_model(monkeypatch)  # asking the model would fail the test
+    origin, checkout = accepted_world(tmp_path)
+    head = hand_pushed_phase(tmp_path, origin)
+    assert run_bot(tmp_path, checkout, "issue_comment", implement_comment()) == 0
+    assert git(origin, "rev-parse", "rfd/045-phase-1").strip() == head
+    assert [lines(text) for text in bodies_sent(vcr)] == [not_the_bots(head)]

@@ -3,12 +3,16 @@
 The work job talks to the (hostile, scripted) model and runs its commands; it holds a token
 that cannot push and leaves an artifact.  The publish job holds the write token and no model
 key, checks the artifact again, pushes, opens the PR and posts.  Both replay one cassette
-(built by tests/data/cassettes/scenarios_phase_prs.py from the one-job hostile run).
+(built by tests/data/cassettes/scenarios_phase_prs.py from the one-job run's scenario), and
+what they post is compared with what the one-job run posts: its endings (failed items, the
+last phase finishing the RFD) and its recovery of a branch pushed without its pull request.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -24,6 +28,16 @@ from tests.conftest import bodies_sent, git, lines
 from tests.fakes import scripted_providers
 from tests.github_world import RFD_PATH, run_bot
 from tests.hostile import SECRETS, leaked, plant
+from tests.test_github_finish_phase import ENDPOINT, MERGE_3, last_phase_world
+from tests.test_github_slash import (
+    FAILING,
+    WRITER,
+    failing_world,
+    hand_pushed_phase,
+    not_the_bots,
+    scripted_model,
+)
+from tests.test_github_slash import accepted_world as two_phase_world
 from tests.test_implement_hostile import (
     ACCEPTED_RFD,
     DISCARDED,
@@ -213,3 +227,228 @@ def test_the_publish_job_refuses_a_commenter_without_write_access(
     sent = bodies_sent(vcr)
     assert sent[-1].startswith("<!-- rfd-bot:reply:c492700400-implement -->\n😕 The phase")
     assert "@octocat `/rfd implement` needs write access" in sent[-1]
+
+
+# The endings a user reads, in two jobs as in one (each compared with the one-job run's
+# cassette), and the recovery of a branch the publish job pushed without opening its PR.
+FAILING_TEST = "test_implement_with_failing_checks_opens_a_pr_that_records_nothing"
+RECOVERS_TEST = "test_implement_recovers_when_opening_its_pr_failed"
+SHA_MARK = re.compile(r"<!-- rfd-bot:commit:[0-9a-f]{40} -->")
+
+
+def one_job_bodies(test: str) -> list[str]:
+    """What the one-job run of ``test`` posted (``module/name``), commit shas masked as this
+    module masks them (each run's publish job makes its own commit)."""
+    import yaml
+
+    path = Path(__file__).parent.parent / "cassettes" / f"{test}.yaml"
+    exchanges = yaml.safe_load(path.read_text(encoding="utf-8"))["interactions"]
+    sent = [json.loads(e["request"]["body"]) for e in exchanges if e["request"]["body"]]
+    texts = [d["body"] for d in sent if isinstance(d, dict) and isinstance(d.get("body"), str)]
+    return [SHA_MARK.sub("<!-- rfd-bot:commit:<sha> -->", text) for text in texts]
+
+
+def work_then_publish(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, origin: Path, checkout: Path, event: Any
+) -> tuple[int, int | None]:
+    """The workflow's two jobs on ``event``: the work job, then the publish job on a fresh
+    clone of main with no model (when the work job handed something over); their exit codes."""
+    artifact, outputs = tmp_path / "artifact", tmp_path / "outputs"
+    shutil.rmtree(artifact, ignore_errors=True)
+    outputs.unlink(missing_ok=True)
+    work = {
+        "RFD_BOT_STAGE": "work",
+        "RFD_BOT_ARTIFACT": str(artifact),
+        "GITHUB_OUTPUT": str(outputs),
+    }
+    worked = run_bot(tmp_path, checkout, "issue_comment", event, **work)
+    if not outputs.exists() or "handed=true" not in outputs.read_text(encoding="utf-8"):
+        return worked, None
+    return worked, publish_job(tmp_path, monkeypatch, origin, event)
+
+
+def publish_job(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, origin: Path, event: Any) -> int:
+    """The publish job on the work job's artifact: a fresh clone of main, no model."""
+    artifact = tmp_path / "artifact"
+    publisher = tmp_path / "publish"
+    shutil.rmtree(publisher, ignore_errors=True)
+    git(tmp_path, "clone", "-q", "--branch", "main", str(origin), str(publisher))
+    publish = {"RFD_BOT_STAGE": "publish", "RFD_BOT_ARTIFACT": str(artifact)}
+    with monkeypatch.context() as patched:
+        patched.setattr("bot.lifecycle.workspace.make_providers", no_model)
+        return run_bot(tmp_path, publisher, "issue_comment", event, **publish)
+
+
+@isolating
+@pytest.mark.vcr
+@pytest.mark.usefixtures("all_played", "fixed_git_dates")
+def test_a_phase_with_failed_items_ends_in_two_jobs_as_in_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vcr: Any
+) -> None:
+    """The item's check fails: the pull request records nothing and says how to, the phase
+    comment ends in the warning, the reply says so — every text the one-job run's."""
+    scripted_model(monkeypatch, *FAILING)
+    origin, checkout = failing_world(tmp_path)
+    assert work_then_publish(tmp_path, monkeypatch, origin, checkout, implement_comment()) == (0, 0)
+    assert "phases/1.md" not in git(origin, "ls-tree", "-r", "--name-only", BRANCH)
+    sent = bodies_sent(vcr)
+    assert sent == one_job_bodies(f"test_github_slash/{FAILING_TEST}")
+    _, pr_body, _, shown, reply = sent
+    assert lines(shown) == [
+        "### ⚠️ RFD 045, phase 1: Writer — pull request "
+        "[#3](https://github.com/Codertocat/Hello-World/pull/3) opened with 1 failed item",
+        "Finished in 0 s · 75 tokens · branch `rfd/045-phase-1`.",
+        "Some items failed, so the phase is not recorded (see the pull request for them and "
+        "for how to record it anyway).",
+        "- [ ] 1. Write the CSV writer — ❌ failed: \\`false\\` failed (exit code 1)",
+    ]
+    assert "> Some items failed (listed below): merging this pull request does **not** record" in (
+        pr_body
+    )
+    assert lines(reply) == [
+        "Opened https://github.com/Codertocat/Hello-World/pull/3 for phase 1 of RFD 045, with "
+        "failed items: merging it does not record the phase (the pull request says how to)."
+    ]
+
+
+@isolating
+@pytest.mark.vcr
+@pytest.mark.usefixtures("all_played", "fixed_git_dates")
+def test_the_last_phase_finishes_the_rfd_in_two_jobs_as_in_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vcr: Any
+) -> None:
+    """``finish_in_last_phase``: the publish job commits the Implemented status after the
+    phase, the pull request closes the tracking issue, the phase comment says to merge it —
+    every text the one-job run's."""
+    scripted_model(monkeypatch, *ENDPOINT)
+    origin, checkout = last_phase_world(tmp_path)
+    assert work_then_publish(tmp_path, monkeypatch, origin, checkout, implement_comment()) == (0, 0)
+    branch = "rfd/045-phase-2"
+    log = git(origin, "log", "--format=%s", f"main..{branch}").splitlines()
+    assert log == ["RFD 045: implemented by rfd-bot", "RFD 045: phase 2 by rfd-bot"]
+    assert "- **Status**: Implemented" in git(origin, "show", f"{branch}:{RFD_PATH}")
+    sent = bodies_sent(vcr)
+    finish_test = "test_the_last_phase_pr_marks_the_rfd_implemented_and_closes_the_issue"
+    assert sent == one_job_bodies(f"test_github_finish_phase/{finish_test}")
+    _, pr_body, _, shown = sent
+    assert lines(pr_body)[-1] == (
+        "It also marks RFD 045 Implemented (`[implement] finish_in_last_phase`): merging it"
+        " closes #12, the tracking issue."
+    )
+    assert lines(shown)[0].startswith("### ✅ RFD 045, phase 2: Endpoint — pull request [#3](")
+    assert lines(shown)[2] == MERGE_3
+
+
+def again(text: str = "/rfd implement 1") -> dict[str, object]:
+    """The command commented again on the tracking issue (a new comment, a new delivery)."""
+    data = implement_comment()
+    data["comment"] = {**data["comment"], "id": AGAIN, "body": text}  # type: ignore[dict-item]
+    return data
+
+
+AGAIN = 492700401
+
+
+@isolating
+@pytest.mark.vcr
+@pytest.mark.usefixtures("all_played", "fixed_git_dates")
+def test_implement_again_opens_the_pr_the_publish_job_could_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vcr: Any
+) -> None:
+    """Run 1's publish job pushes the branch, then GitHub answers 502 to the pull request.
+    `/rfd implement 1` again: the work job asks no model and hands over only that; the
+    publish job, shown by GitHub's activity record that the bot pushed the branch's head,
+    opens its pull request — the phase comment as the one-job recovery writes it."""
+    llm = scripted_model(monkeypatch, *WRITER)
+    origin, checkout = two_phase_world(tmp_path)
+    first = work_then_publish(tmp_path, monkeypatch, origin, checkout, implement_comment())
+    assert first == (0, 1)  # the publish job failed after its push
+    pushed = git(origin, "rev-parse", BRANCH)
+    assert work_then_publish(tmp_path, monkeypatch, origin, checkout, again()) == (0, 0)
+    assert git(origin, "rev-parse", BRANCH) == pushed  # nothing implemented or pushed again
+    assert len(llm.requests) == 4  # the model was asked in run 1 only
+    manifest = json.loads((tmp_path / "artifact" / MANIFEST).read_text(encoding="utf-8"))
+    assert manifest["recover"] is True and not (tmp_path / "artifact" / BUNDLE).exists()
+    *_, pr_body, _, shown = bodies_sent(vcr)
+    one_job = one_job_bodies(f"test_github_slash/{RECOVERS_TEST}")
+    assert pr_body == one_job[-4]  # the pull request's body, from the branch's summary
+    assert (
+        lines(shown)
+        == lines(one_job[-2])
+        == [
+            "### ✅ RFD 045, phase 1: Writer — pull request "
+            "[#3](https://github.com/Codertocat/Hello-World/pull/3) opened",
+            "From branch `rfd/045-phase-1`, which an earlier run pushed before it could open the "
+            "pull request: nothing was implemented again.",
+        ]
+    )
+    assert shown.startswith(f"{PHASE_COMMENT}<!-- rfd-bot:reply:c{AGAIN}-implement -->\n")
+
+
+@pytest.mark.vcr
+@pytest.mark.usefixtures("all_played", "fixed_git_dates")
+def test_a_branch_the_bot_did_not_push_is_not_opened_as_the_phase(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vcr: Any
+) -> None:
+    """Someone pushed `rfd/045-phase-1` with a `phases/1.md` of their own: the work job hands
+    over the branch, the publish job finds no push of it by the bot in GitHub's record and
+    opens nothing, saying what to do."""
+    scripted_model(monkeypatch)  # asking the model would fail the test
+    origin, checkout = two_phase_world(tmp_path)
+    head = hand_pushed_phase(tmp_path, origin)
+    assert work_then_publish(tmp_path, monkeypatch, origin, checkout, again()) == (0, 0)
+    assert git(origin, "rev-parse", BRANCH).strip() == head
+    (reply,) = bodies_sent(vcr)
+    assert lines(reply) == not_the_bots(head)
+
+
+@isolating
+@pytest.mark.vcr
+@pytest.mark.usefixtures("all_played", "fixed_git_dates")
+def test_a_rerun_of_the_publish_job_opens_the_pr_it_pushed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vcr: Any
+) -> None:
+    """The failure report says to re-run the job: re-running the publish job alone (the same
+    artifact) finds the branch it pushed, opens its pull request, and ends as the one-job
+    re-run does — the phase comment and the failure report, word for word."""
+    scripted_model(monkeypatch, *WRITER)
+    origin, checkout = two_phase_world(tmp_path)
+    first = work_then_publish(tmp_path, monkeypatch, origin, checkout, implement_comment())
+    assert first == (0, 1)
+    pushed = git(origin, "rev-parse", BRANCH)
+    assert publish_job(tmp_path, monkeypatch, origin, implement_comment()) == 0
+    assert git(origin, "rev-parse", BRANCH) == pushed  # pushed once
+    one_job = one_job_bodies(f"test_github_slash/{RECOVERS_TEST}")
+    sent = bodies_sent(vcr)
+    assert sent[-4:] == one_job[-4:]  # the PR's body, the tracking issue, comment, report
+    assert lines(sent[-1]) == ["✅ Finished by a re-run of this job: nothing is left half-done."]
+
+
+@isolating
+@pytest.mark.vcr
+@pytest.mark.usefixtures("all_played", "fixed_git_dates")
+def test_implement_again_opens_the_pr_of_a_pushed_phase_with_failed_items(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vcr: Any
+) -> None:
+    """The pushed phase had failed items: the pull request opened from the branch's kept
+    summary has the body it would have had at once, the phase comment keeps the warning, and
+    the reply says it came from the earlier run's branch."""
+    llm = scripted_model(monkeypatch, *FAILING)
+    origin, checkout = failing_world(tmp_path)
+    first = work_then_publish(tmp_path, monkeypatch, origin, checkout, implement_comment())
+    assert first == (0, 1)
+    assert work_then_publish(tmp_path, monkeypatch, origin, checkout, again()) == (0, 0)
+    assert len(llm.requests) == 5  # the model was asked in run 1 only
+    *_, pr_body, _, shown, reply = bodies_sent(vcr)
+    assert pr_body == one_job_bodies(f"test_github_slash/{FAILING_TEST}")[1]
+    assert lines(shown) == [
+        "### ⚠️ RFD 045, phase 1: Writer — pull request "
+        "[#3](https://github.com/Codertocat/Hello-World/pull/3) opened",
+        "Some items failed, so the phase is not recorded (see the pull request for them and "
+        "for how to record it anyway).",
+    ]
+    assert lines(reply) == [
+        "Opened https://github.com/Codertocat/Hello-World/pull/3 for phase 1 of RFD 045 from "
+        "branch `rfd/045-phase-1`, which an earlier run pushed before it could open the pull "
+        "request (nothing was implemented again)."
+    ]

@@ -169,11 +169,12 @@ def test_texts_that_are_not_inert_are_refused(
 
 def test_a_manifest_of_the_wrong_shape_is_refused(tmp_path: Path) -> None:
     """The run's numbers the phase comment shows are numbers, in range: no text, no NaN."""
-    manifest = {"format": 1, "rid": "../x", "elapsed": float("nan"), "tokens": True}
-    (tmp_path / MANIFEST).write_text(json.dumps({**manifest, "cost_usd": "$1"}), encoding="utf-8")
+    manifest = {"format": 2, "rid": "../x", "elapsed": float("nan"), "tokens": True}
+    manifest |= {"cost_usd": "$1", "recover": "yes"}
+    (tmp_path / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
     with pytest.raises(Tampered) as caught:
         read(tmp_path)
-    for field in ("rid", "elapsed", "tokens", "cost_usd"):
+    for field in ("rid", "elapsed", "tokens", "cost_usd", "recover"):
         assert f"the manifest has no valid `{field}`" in caught.value.reasons
     (tmp_path / MANIFEST).unlink()
     (tmp_path / MANIFEST).symlink_to("/proc/self/environ")

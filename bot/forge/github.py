@@ -560,7 +560,7 @@ class RepoApi:
         self.requester = repo.requester
         self.url = repo.url
         self._files: dict[int, list[ChangedFile]] = {}
-        self._pushes: dict[tuple[str, str], frozenset[str]] = {}
+        self._pushes: dict[tuple[str, str, tuple[str, ...]], frozenset[str]] = {}
         self._collaborators: dict[Permission, list[tuple[str, Permission]] | None] = {}
         self.sleep: Callable[[float], None] = time.sleep
         """Waits between the retries of a reaction (replaced in tests)."""
@@ -671,24 +671,27 @@ class RepoApi:
             )
         return any(by(str((r.get("user") or {}).get("login", ""))) for r in found)
 
-    def pushed(self, branch: str, actor: str) -> frozenset[str]:
+    def pushed(self, branch: str, actor: str, kinds: tuple[str, ...] = ("push",)) -> frozenset[str]:
         """The commits ``actor``'s pushes to ``branch`` left it at, as GitHub's record of the
         repository's activity says (the latest 100; read once per run): who pushed is the
         account that authenticated, which no commit's text can change, and nobody can
-        delete it."""
-        if (branch, actor) not in self._pushes:
-            self._pushes[branch, actor] = self._pushed(branch, actor)
-        return self._pushes[branch, actor]
+        delete it.  ``kinds``: the activity types that count (a new branch's first push is a
+        ``branch_creation``, a forced one a ``force_push``)."""
+        if (branch, actor, kinds) not in self._pushes:
+            self._pushes[branch, actor, kinds] = self._pushed(branch, actor, kinds)
+        return self._pushes[branch, actor, kinds]
 
-    def _pushed(self, branch: str, actor: str) -> frozenset[str]:
+    def _pushed(self, branch: str, actor: str, kinds: tuple[str, ...]) -> frozenset[str]:
         with translated(f"read who pushed to {branch}"):
-            query = {"ref": f"refs/heads/{branch}", "actor": actor, "activity_type": "push"}
+            query = {"ref": f"refs/heads/{branch}", "actor": actor}
+            if len(kinds) == 1:  # else every type is listed and filtered here
+                query["activity_type"] = kinds[0]
             found = self._get("/activity", {**query, "per_page": PER_PAGE})
         return frozenset(
             str(a.get("after", ""))
             for a in found
             if str((a.get("actor") or {}).get("login", "")).lower() == actor.lower()
-            and a.get("activity_type") == "push"
+            and a.get("activity_type") in kinds
         )
 
     def add_labels(self, number: int, names: tuple[str, ...]) -> list[str]:

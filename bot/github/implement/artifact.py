@@ -1,7 +1,10 @@
 """What the work job hands the publish job: the phase's one commit as a git bundle, the
 texts to post, and a manifest (RFD, phase label, base commit, how long the run took and what
 it spent, for the phase comment's "Finished in" line) — written by the job that
-talks to the model and holds no write token, checked again by the job that holds it.
+talks to the model and holds no write token, checked again by the job that holds it.  When
+an earlier run pushed the phase's branch but never opened its pull request, the manifest
+alone says so (``recover``): nothing is implemented again, and the publish job proves the
+branch is the bot's before it opens the pull request (:mod:`bot.github.implement.publish`).
 
 The publish job trusts none of it.  It reads the manifest bounded, fetches the bundle into
 its checkout of the default branch with hooks off and objects checked, and takes the commit
@@ -42,7 +45,7 @@ ARTIFACT_ENV = "RFD_BOT_ARTIFACT"
 """The directory the work job writes and the publish job reads (the workflow sets it)."""
 MANIFEST = "manifest.json"
 BUNDLE = "phase.bundle"
-FORMAT = 1
+FORMAT = 2
 MAX_MANIFEST = 1_000_000
 MAX_TEXT = 60_000
 """Longest text taken (GitHub refuses bodies over 65,536 characters)."""
@@ -87,6 +90,10 @@ class Handed:
     """Seconds the work job's run took, its tokens and cost: the phase comment says them."""
     tokens: int = 0
     cost_usd: float = 0.0
+    recover: bool = False
+    """An earlier run pushed the phase's branch and never opened its pull request: no bundle,
+    no texts; the publish job opens the pull request from the branch only when GitHub says
+    the bot's account pushed its head, and writes every text itself."""
 
     def texts(self) -> dict[str, str]:
         return {"pull request body": self.pr_body, "reply": self.reply}
@@ -123,7 +130,7 @@ def read(src: Path) -> Handed:
         k for k, p in shapes.items() if not isinstance(data.get(k), str) or not p.fullmatch(data[k])
     ]
     bad += [k for k in ("pr_body", "reply") if not isinstance(data.get(k), str)]
-    bad += [] if isinstance(data.get("failed"), bool) else ["failed"]
+    bad += [k for k in ("failed", "recover") if not isinstance(data.get(k), bool)]
     bad += [k for k, most in RAN.items() if not _number(data.get(k), most, int_only=k == "tokens")]
     if bad:
         raise Tampered([NO_FIELD.format(field=k) for k in bad])

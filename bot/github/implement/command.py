@@ -34,7 +34,9 @@ commit and the texts to post are left for the publish job
 Retry-safe: a run that pushed the branch but failed to open the PR (a 5xx, a
 422) left the work on the branch; the next run finds the branch with its
 ``phases/<label>.md`` (or the kept summary of failed items), opens the PR for it without
-implementing again, and says so.
+implementing again, and says so.  In two jobs the work job finds it and hands over only
+that; the publish job opens the PR once GitHub says the bot's account pushed the branch's
+head (:mod:`bot.github.implement.publish`).
 """
 
 from __future__ import annotations
@@ -70,6 +72,7 @@ from bot.github.implement.texts import (
     FROM_EARLIER,
     NOT_ISOLATED,
     NOT_RECORDED,
+    NOT_THE_BOTS,
     OPENED,
     OPENED_FAILED,
     OPENED_REPLY,
@@ -177,36 +180,55 @@ def implement(ctx: Context, command: Command) -> str:
     if stage_of(ctx.environ) is JobStage.WORK:
         _hand_over(ctx, command, position, facts, key)
         return ""
-    done, reply = _earlier_work(ctx, facts)
+    done, reply = _earlier_work(ctx, facts, prove=True)
     if done is not None:
-        opened = _recover(ctx, facts, key, done)
-    else:
-        opened = _run(ctx, command, position, facts, key)
+        return reopened(ctx, ws, position, facts, done)
+    opened = _run(ctx, command, position, facts, key)
+    return answered(ctx, ws, position, facts, opened, reply)
+
+
+def reopened(ctx: Context, ws: Workspace, position: int, facts: dict[str, Any], done: Done) -> str:
+    """Open the pull request of the work an earlier run pushed on the phase's branch (nothing
+    is implemented again): the reply, empty when the phase's comment is the answer.  The
+    one-job run and the publish job (once it proved the branch is the bot's) call it."""
+    opened = _recover(ctx, facts, f"{facts['rid']}-{facts['label']}", done)
+    return answered(ctx, ws, position, facts, opened, RECOVERED)
+
+
+def answered(
+    ctx: Context,
+    ws: Workspace,
+    position: int,
+    facts: dict[str, Any],
+    opened: Opened,
+    reply: str,
+) -> str:
+    """The phase's pull request linked on the tracking issue, which shows the outcome too
+    when items failed; the reply (empty when the phase's comment is the answer)."""
+    rid = facts["rid"]
     link_pull(ws, rid, position, (int(opened.url.rsplit("/", 1)[-1]), opened.url))
     if not opened.failed and not opened.checked:
         return ""  # the phase's comment ended in the opened pull request: it is the answer
     if opened.failed:
         tracking = ws.document(rid).tracking_issue
         if tracking is not None and tracking != ctx.number:  # the tracking issue shows it too
-            ctx.upsert("implement", key, opened.shown, number=tracking)
+            ctx.upsert("implement", f"{rid}-{facts['label']}", opened.shown, number=tracking)
         reply = FAILED_REPLY if reply is OPENED_REPLY else reply
     extra = f"\n\n{checked_list(opened.checked)}" if opened.checked else ""
     return reply.format(**facts, url=opened.url) + extra
-
-
-EARLIER = (
-    "Branch `{branch}` holds an earlier run's work, but its pull request was not opened. "
-    "Open it from the branch, or delete the branch and comment `/rfd implement {n}` again."
-)
 
 
 def _hand_over(
     ctx: Context, command: Command, position: int, facts: dict[str, Any], key: str
 ) -> None:
     """The work job: implement the phase, commit it without pushing, and leave the commit
-    and the texts to post for the publish job (:mod:`bot.github.implement.artifact`)."""
-    if pushed_branch(ctx.root, facts["branch"], ctx.environ) is not None:
-        raise Refused(EARLIER.format(**facts))
+    and the texts to post for the publish job (:mod:`bot.github.implement.artifact`).  When
+    an earlier run pushed the phase's branch, nothing is implemented: the manifest says so
+    and the publish job opens the pull request from the branch once it proved it the bot's."""
+    done, _ = _earlier_work(ctx, facts)  # a stray branch is refused here, as in one job
+    if done is not None:
+        _hand(ctx, Handed(facts["rid"], facts["label"], _head(ctx), done[1], "", "", recover=True))
+        return
     progress = _progress(ctx, key, facts)
     dest = artifact_dir(ctx.environ)
     try:
@@ -222,8 +244,12 @@ def _hand_over(
     body = _pull_body(facts, (result.summary, failed), checked)
     ran = progress.now()  # the publish job's "Finished in" line says it
     handed = Handed(facts["rid"], facts["label"], _head(ctx), failed, body, reply)
-    handed = replace(handed, elapsed=ran.elapsed, tokens=ran.tokens, cost_usd=ran.cost_usd)
-    write_manifest(dest, handed)
+    _hand(ctx, replace(handed, elapsed=ran.elapsed, tokens=ran.tokens, cost_usd=ran.cost_usd))
+
+
+def _hand(ctx: Context, handed: Handed) -> None:
+    """Write the manifest, and tell the workflow there is a phase to publish."""
+    write_manifest(artifact_dir(ctx.environ), handed)
     output = ctx.environ.get("GITHUB_OUTPUT")
     if output:
         with open(output, "a", encoding="utf-8") as fh:
@@ -370,19 +396,46 @@ class PhaseComment:
         self.ctx.upsert("implement", self.key, text, proofs=True, answers=answered)
 
 
-def _earlier_work(ctx: Context, facts: dict[str, Any]) -> tuple[Done | None, str]:
+def _earlier_work(
+    ctx: Context, facts: dict[str, Any], *, prove: bool = False
+) -> tuple[Done | None, str]:
     """``((summary, failed), reply)``: what an earlier run pushed on the branch, if it did —
-    the recorded phase, or the kept summary of a phase with failed items."""
+    the recorded phase, or the kept summary of a phase with failed items; with ``prove``,
+    only when the bot's account pushed the branch's head (:func:`bots_head`)."""
     pushed = pushed_branch(ctx.root, facts["branch"], ctx.environ)
     if pushed is None:
         return None, OPENED_REPLY
-    found = file_at(ctx.root, pushed, facts["record"])
+    done = left_on(ctx.root, pushed, facts)  # a stray branch is said first
+    if prove:
+        bots_head(ctx, facts, pushed)
+    return done, RECOVERED
+
+
+PUSHES = ("push", "force_push", "branch_creation")
+"""The activity that leaves a branch at a commit (a new branch's first push creates it)."""
+
+
+def bots_head(ctx: Context, facts: dict[str, Any], pushed: str) -> str:
+    """The head commit of the phase's branch (``pushed``: its fetched ref), when GitHub's
+    record of the repository's activity says the bot's account pushed it — who pushed is
+    the account that authenticated, which no commit and no comment can claim; Refused
+    otherwise: a branch someone else pushed is not opened as the phase's pull request."""
+    head = git_text(ctx.root, "rev-parse", "--verify", f"{pushed}^{{commit}}").strip()
+    if head not in ctx.api.pushed(facts["branch"], ctx.forge.login, PUSHES):
+        raise Refused(NOT_THE_BOTS.format(**facts, sha=head))
+    return head
+
+
+def left_on(root: Path, rev: str, facts: dict[str, Any]) -> Done:
+    """What an earlier run left at ``rev`` of the phase's branch: the recorded phase, or the
+    kept summary of a phase with failed items; Refused when it holds neither."""
+    found = file_at(root, rev, facts["record"])
     if found is not None:
-        return (found, False), RECOVERED
-    kept = file_at(ctx.root, pushed, facts["kept"])
+        return found, False
+    kept = file_at(root, rev, facts["kept"])
     if kept is None:
         raise Refused(STRAY_BRANCH.format(**facts, summary=facts["record"]))
-    return (kept, True), RECOVERED
+    return kept, True
 
 
 def _implement(

@@ -66,6 +66,13 @@ STRAY_BRANCH = (
     "delete the branch (or rename it), then comment `/rfd implement {n}` again."
 )
 
+NOT_THE_BOTS = (
+    "Branch `{branch}` exists, but GitHub does not record the bot pushing its last commit "
+    "`{sha}`, so it is not opened as the pull request of phase {n} of RFD {rid}: nothing was "
+    "opened. If the branch holds the phase's work, open its pull request yourself; else delete "
+    "the branch (or rename it), then comment `/rfd implement {n}` again."
+)
+
 
 def facts_of(ws: Workspace, rid: str, plan: Sequence[PlanPhase], position: int) -> dict[str, Any]:
     """What the texts say of the phase at ``position`` (its title made safe for markdown)."""

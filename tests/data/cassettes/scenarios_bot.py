@@ -5,10 +5,11 @@ from __future__ import annotations
 import hashlib
 import sys
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from gh_data import (
     API,
+    BOT,
     COLLABORATORS,
     NOT_FOUND,
     REPO,
@@ -987,6 +988,27 @@ CASSETTES[C + "test_rerun_after_a_failure_finishes_the_command"] = [
     edited("slash-dismiss", 958),  # the failure report becomes the answer: one reply
 ]
 
+
+def bot_pushes(*after: str) -> dict[str, object]:
+    """``GET /repos/…/activity`` of the phase's branch by the bot's account, every type (the
+    branch's first push is its creation)."""
+    query = urlencode({"ref": "refs/heads/rfd/045-phase-1", "actor": BOT["login"], "per_page": 100})
+    found = [
+        {
+            "id": 4100 + n,
+            "node_id": f"AC_kwDOA{4100 + n}",
+            "before": "0" * 40,
+            "after": sha,
+            "ref": "refs/heads/rfd/045-phase-1",
+            "timestamp": "2026-11-22T02:00:00Z",
+            "activity_type": "branch_creation",
+            "actor": BOT,
+        }
+        for n, sha in enumerate(after)
+    ]
+    return call("GET", "/activity", query=query, reply=found)
+
+
 # /rfd implement: run 1 pushes the branch, then POST /pulls answers 502 (not retried: the PR
 # may exist); run 2 finds no PR for the branch, opens it from the pushed work, edits progress.
 RUNNING_COMMENT = comment(970, 12, body("implement-running"))
@@ -1022,6 +1044,7 @@ CASSETTES[C + "test_implement_recovers_when_opening_its_pr_failed"] = [
         reply=reaction("eyes"),
     ),
     NO_PR,
+    bot_pushes("e7678529de813f329576401e866e7eff7d4ee329"),  # the bot's account pushed it
     call("POST", "/pulls", status=201, reply=NEW_PR, body=PR_REQUEST),
     *linked(body("tracking-pr-linked")),
     call(
@@ -1032,6 +1055,18 @@ CASSETTES[C + "test_implement_recovers_when_opening_its_pr_failed"] = [
     ),
     react("rocket"),
     edited("slash-implement-finished", 971, number=12),  # the failure report: finished
+]
+
+# Someone's own rfd/045-phase-1 with a phases/1.md: GitHub's activity record shows no push of
+# it by the bot's account, so it is not opened as the phase's PR (nor overwritten).
+CASSETTES[C + "test_implement_does_not_open_a_branch_the_bot_did_not_push"] = [
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    NO_PR,
+    bot_pushes(),
+    react("confused"),
+    reply("slash-implement-not-the-bots", number=12),
 ]
 
 # The 502 came after GitHub had made the PR: the re-run reuses it and finishes the progress.

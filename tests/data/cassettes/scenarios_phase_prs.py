@@ -8,11 +8,25 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from typing import Any
 
-from gh_data import call, comment, permission
+from gh_data import call, comment, permission, reaction
 from scenarios_bot import CASSETTES as CASSETTES_SLASH
-from scenarios_bot import CREATED_12, ISSUES_Q, body, react, reply
+from scenarios_bot import (
+    CREATED_12,
+    ISSUES_Q,
+    NEW_PR,
+    NO_PR,
+    PR_REQUEST,
+    body,
+    bot_pushes,
+    edited,
+    linked,
+    react,
+    reply,
+)
+from scenarios_finish import CASSETTES as CASSETTES_FINISH
 
 P = "test_github_push/"
 LINKED = {**CREATED_12, "body": body("tracking-pr-linked")}
@@ -98,4 +112,178 @@ CASSETTES["test_implement_split/test_the_publish_job_refuses_a_commenter_without
     react("confused"),
     call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
     reply("implement-publish-not-allowed", cid=972, number=12),
+]
+
+# The endings of the two-job run a user reads, each the one-job run's (tests/test_implement_split):
+# the work job makes the one-job run's first five exchanges (comments, permission, 👀, no PR
+# yet, the progress comment); the publish job asks the permission again, opens the PR, links
+# it, re-reads the comments to find the progress comment and writes the same outcome over it.
+COMMIT_SHA = re.compile(r"<!-- rfd-bot:commit:[0-9a-f]{40} -->")
+S = "test_implement_split/"
+
+
+def _masked(exchange: dict[str, Any]) -> dict[str, Any]:
+    """The split tests compare the commit markers without their shas (the publish job makes
+    its own commit)."""
+    out = copy.deepcopy(exchange)
+    if out["request"]["body"]:
+        out["request"]["body"] = COMMIT_SHA.sub(
+            "<!-- rfd-bot:commit:<sha> -->", out["request"]["body"]
+        )
+    return out
+
+
+def two_jobs(one_job: list[dict[str, Any]], running: str) -> list[dict[str, Any]]:
+    """The one-job run's exchanges as the two jobs make them (``running``: the body of the
+    progress comment the work job posted)."""
+    out, reread = [*one_job[:5], PERMISSION], False
+    for exchange in one_job[5:]:
+        request = exchange["request"]
+        if not reread and request["method"] == "PATCH" and "/comments/970" in request["uri"]:
+            progress = [comment(970, 12, body(running))]
+            out.append(call("GET", "/issues/12/comments", query="per_page=100", reply=progress))
+            reread = True
+        out.append(exchange)
+    return [_masked(exchange) for exchange in out]
+
+
+FAILING = "test_implement_with_failing_checks_opens_a_pr_that_records_nothing"
+CASSETTES[S + "test_a_phase_with_failed_items_ends_in_two_jobs_as_in_one"] = two_jobs(
+    CASSETTES_SLASH[C + FAILING], "implement-running"
+)
+FINISHING = (
+    "test_github_finish_phase/test_the_last_phase_pr_marks_the_rfd_implemented_and_closes_the_issue"
+)
+CASSETTES[S + "test_the_last_phase_finishes_the_rfd_in_two_jobs_as_in_one"] = two_jobs(
+    CASSETTES_FINISH[FINISHING], "finish-phase-running"
+)
+
+# Run 1's publish job pushes the phase, then POST /pulls answers 502: the router's failure
+# report names the pushed commit.  `/rfd implement 1` again (comment 492700401): the work job
+# finds the pushed branch and no PR, asks no model and hands over only that; the publish job
+# reads GitHub's activity record of the branch (the bot's account created it at the pushed
+# commit), opens the PR from the branch's summary, links it and writes the one-job recovery's
+# text over the progress comment (the phase comment answers: no reply).
+AGAIN = 492700401
+PUBLISHED = "e7678529de813f329576401e866e7eff7d4ee329"  # the one-job run's commit too
+RUNNING_970 = comment(970, 12, body("implement-running"))
+FAILED_971 = comment(971, 12, body("implement-failed-502"))
+ONE_JOB = CASSETTES_SLASH[C + "test_implement_recovers_when_opening_its_pr_failed"]
+PR_502 = call("POST", "/pulls", status=502, reply={"message": "Server Error"}, body=PR_REQUEST)
+PR_201 = call("POST", "/pulls", status=201, reply=NEW_PR, body=PR_REQUEST)
+RECOVERED_AGAIN = body("implement-recovered").replace("c492700400", f"c{AGAIN}")
+
+
+def react_again(content: str) -> dict[str, Any]:
+    """A reaction on the second `/rfd implement` comment."""
+    return call(
+        "POST",
+        f"/issues/comments/{AGAIN}/reactions",
+        body={"content": content},
+        status=201,
+        reply=reaction(content),
+    )
+
+
+REFUSED_PR = [  # the work job, then the publish job whose pull request GitHub refuses
+    *ONE_JOB[:5],
+    PERMISSION,
+    PR_502,
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[RUNNING_970]),
+    reply("implement-failed-502", cid=971, number=12),
+]
+CASSETTES[S + "test_implement_again_opens_the_pr_the_publish_job_could_not"] = [
+    _masked(exchange)
+    for exchange in [
+        *REFUSED_PR,
+        # run 2: `/rfd implement 1` again
+        call("GET", "/issues/12/comments", query="per_page=100", reply=[RUNNING_970, FAILED_971]),
+        PERMISSION,
+        react_again("eyes"),
+        NO_PR,
+        PERMISSION,
+        bot_pushes(PUBLISHED),
+        PR_201,
+        *linked(body("tracking-pr-linked")),
+        call("GET", "/issues/12/comments", query="per_page=100", reply=[RUNNING_970, FAILED_971]),
+        call(
+            "PATCH",
+            "/issues/comments/970",
+            body={"body": RECOVERED_AGAIN},
+            reply=comment(970, 12, RECOVERED_AGAIN),
+        ),
+        react_again("rocket"),
+    ]
+]
+
+# Someone pushed `rfd/045-phase-1` with a `phases/1.md` of their own: the work job hands the
+# branch over; GitHub records no push of it by the bot, so the publish job opens nothing.
+CASSETTES[S + "test_a_branch_the_bot_did_not_push_is_not_opened_as_the_phase"] = [
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+    PERMISSION,
+    react_again("eyes"),
+    NO_PR,
+    PERMISSION,
+    bot_pushes(),
+    react_again("confused"),
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
+    reply("implement-publish-not-the-bots", cid=971, number=12),
+]
+
+# The failure report says to re-run the job: the publish job alone, on the same artifact,
+# finds the branch it pushed (the bot's account created it), opens the PR and ends as the
+# one-job re-run does: the recovered phase comment, the report edited to "Finished".
+CASSETTES[S + "test_a_rerun_of_the_publish_job_opens_the_pr_it_pushed"] = [
+    _masked(exchange)
+    for exchange in [
+        *REFUSED_PR,
+        PERMISSION,
+        bot_pushes(PUBLISHED),
+        PR_201,
+        *linked(body("tracking-pr-linked")),
+        call("GET", "/issues/12/comments", query="per_page=100", reply=[RUNNING_970, FAILED_971]),
+        call(
+            "PATCH",
+            "/issues/comments/970",
+            body={"body": body("implement-recovered")},
+            reply=comment(970, 12, body("implement-recovered")),
+        ),
+        react("rocket"),
+        edited("slash-implement-finished", 971, number=12),
+    ]
+]
+
+# The same with failed items: run 1's publish job pushed the phase (its kept summary, no
+# phases/1.md) and GitHub refused the PR; `/rfd implement 1` again opens it from the branch
+# with the failed-items body, keeps the ⚠️ on the phase comment and replies where it came from.
+FAILING_RUN = CASSETTES_SLASH[C + FAILING]
+FAILING_PUBLISHED = "3059723f7833824f35d500daf03a8276880e40e7"  # as the one-job run's
+BAD_GATEWAY = {"message": "Server Error"}
+FAILED_PR_REQUEST = json.loads(FAILING_RUN[5]["request"]["body"])
+CASSETTES[S + "test_implement_again_opens_the_pr_of_a_pushed_phase_with_failed_items"] = [
+    _masked(exchange)
+    for exchange in [
+        *FAILING_RUN[:5],
+        PERMISSION,
+        call("POST", "/pulls", status=502, reply=BAD_GATEWAY, body=FAILED_PR_REQUEST),
+        call("GET", "/issues/12/comments", query="per_page=100", reply=[RUNNING_970]),
+        reply("implement-failed-502", cid=971, number=12),
+        call("GET", "/issues/12/comments", query="per_page=100", reply=[RUNNING_970, FAILED_971]),
+        PERMISSION,
+        react_again("eyes"),
+        NO_PR,
+        PERMISSION,
+        bot_pushes(FAILING_PUBLISHED),
+        FAILING_RUN[5],
+        *linked(body("tracking-pr-linked")),
+        call("GET", "/issues/12/comments", query="per_page=100", reply=[RUNNING_970, FAILED_971]),
+        call(
+            "PATCH",
+            "/issues/comments/970",
+            body={"body": body("implement-recovered-failed")},
+            reply=comment(970, 12, body("implement-recovered-failed")),
+        ),
+        react_again("rocket"),
+        reply("implement-recovered-failed-reply", cid=972, number=12),
+    ]
 ]
