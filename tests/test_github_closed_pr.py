@@ -166,8 +166,7 @@ def test_an_edit_that_keeps_the_status_is_not_called_a_transition(
     (status_2,) = written(vcr, "/repos/Codertocat/Hello-World/issues/comments/950")
     assert lines(status_2) == [
         f"### [RFD 045: Streaming exports]({RFD_URL})",
-        f"**Closed without merging.** RFD 045 reached `main` through [#5]({WEB}/pull/5) "
-        "instead.",
+        f"**Closed without merging.** RFD 045 reached `main` through [#5]({WEB}/pull/5) instead.",
         LIVES_ON,
         since,
         FOOTER_CLOSED,
