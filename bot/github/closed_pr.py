@@ -24,7 +24,7 @@ from bot.core.github_markdown import inline, link_text
 from bot.forge.base import Comment, Issue, PullRequest, marker
 from bot.github.checkout import ChangedRfd, changed_rfds
 from bot.github.labels import sync_labels
-from bot.github.places import DISCUSSED
+from bot.github.places import BROUGHT_BY, DISCUSSED
 from bot.github.run import Context
 from bot.model.document import Document, parse
 from bot.model.status import Status
@@ -35,8 +35,6 @@ CLOSED = "**Closed without merging.** {where}"
 BROUGHT = "RFD {rid} reached `{branch}` through [#{number}]({url}) instead{status}."
 """A closed pull request whose RFD another pull request brought to the default branch."""
 BROUGHT_AS = ": it is {status} there"
-BROUGHT_BY = r"RFD {rid} reached `[^`\n]*` through \[#(\d+)\]\({web}/pull/\1\)"
-""":data:`BROUGHT` read back from the bot's own comment."""
 ELSEWHERE = "RFD {rid} reached `{branch}` another way."
 """... when the bot did not see what brought it (a push, or a merge it did not follow)."""
 ON_MAIN = "RFD {rid} on `{branch}` is {status}: [read it there]({url})."

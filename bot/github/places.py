@@ -246,9 +246,10 @@ def _brought(ctx: Context, rid: str, closed: int, web: str) -> Link | None:
     """The pull request that brought RFD ``rid`` to the default branch, as the status
     comment of its ``closed`` discussion pull request names it (no request when this run
     listed that pull request's comments already, as it has for a command given there)."""
-    from bot.github.closed_pr import BROUGHT_BY
-
-    said = ctx.forge.find_comment(closed, marker("status", closed))
+    try:
+        said = ctx.forge.find_comment(closed, marker("status", closed))
+    except RfdError:
+        return None  # the answer still says where the RFD is, only not through which PR
     pattern = BROUGHT_BY.format(rid=re.escape(rid), web=re.escape(web))
     found = re.search(pattern, said.body) if said is not None else None
     return Link(int(found[1]), f"{web}/pull/{found[1]}") if found else None
@@ -265,6 +266,8 @@ def _tracking(ctx: Context, rid: str, place: Place, number: int | None, web: str
 
 
 DISCUSSED = r"Discussed in \[#(\d+)\]\({web}/pull/\1\)"
+BROUGHT_BY = r"RFD {rid} reached `[^`\n]*` through \[#(\d+)\]\({web}/pull/\1\)"
+""":data:`bot.github.closed_pr.BROUGHT` read back from the bot's own status comment."""
 
 
 def _discussion(
