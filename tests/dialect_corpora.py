@@ -153,12 +153,26 @@ def _markdown(number: int, state: str) -> str:
 
 
 def _asciidoc(number: int, state: str) -> str:
+    """An RFD as Oxide writes them in AsciiDoc: attributes above the title, numbered sections,
+    admonitions, a Rust listing, a table, cross references and a link to the RFD before it."""
     title = TOPICS[(number - 1) % len(TOPICS)]
+    before = number - 1
+    neighbour = f"../{before:04d}/README.{'adoc' if before in OXIDE_ADOC else 'md'}"
+    see = f"See link:{neighbour}[RFD {before}] for what came before.\n\n" if number > 4 else ""
     return (
         f":showtitle:\n:toc: left\n:numbered:\n:icons: font\n:state: {state}\n"
         f":discussion: https://github.com/acme/rfd/pull/{100 + number}\n"
-        f":authors: {AUTHORS[number % 4]}\n\n= RFD {number} {title}\n\n== Background\n\n"
-        f"Why {title.lower()} matters.\n"
+        f":authors: {AUTHORS[number % 4]}\n\n= RFD {number} {title}\n{AUTHORS[number % 4]}\n\n"
+        f"== Background\n\nWhy {title.lower()} matters.\n\n{see}"
+        "NOTE: The *control plane* owns this; see <<_determinations>> and <<sled-agent>>.\n\n"
+        "[[sled-agent]]\n=== Sled agent\n\n"
+        ".The agent's loop\n[source,rust]\n----\nfn poll(&mut self) -> Result<(), Error> {\n"
+        "    self.tick() // <1>\n}\n----\n<1> One tick per second.\n\n"
+        '[%header,cols="1,2"]\n|===\n|Component |Owner\n\n|Nexus |control plane\n'
+        "|Propolis |hypervisor\n|===\n\n"
+        "== Determinations\n\n. We will do the simple thing first.\n"
+        ". Revisit after link:../../README.md[the index] is measured.\n\n"
+        "[WARNING]\n====\nDo not _reboot_ a sled while it updates.\n====\n"
     )
 
 

@@ -32,6 +32,40 @@ class Links(HTMLParser):
                 self.ids.add(value)
 
 
+INERT_TAGS = {"a", "p", "h2", "h3", "h4", "h5", "h6", "em", "strong", "code", "pre", "span"}
+INERT_TAGS |= {"ul", "ol", "li", "blockquote", "table", "thead", "tbody", "tr", "th", "td"}
+INERT_TAGS |= {"br", "hr", "s"}
+
+
+class _Tags(HTMLParser):
+    """Every start tag of a page with its attributes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[tuple[str, list[tuple[str, str | None]]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.found.append((tag, attrs))
+
+
+def active(html: str) -> list[str]:
+    """What in ``html`` a browser would run or fetch: a tag that is not plain text markup,
+    an event handler or style, a link that is not http(s), mailto, relative or an anchor."""
+    parser = _Tags()
+    parser.feed(html)
+    bad = []
+    for tag, attrs in parser.found:
+        if tag not in INERT_TAGS:
+            bad.append(f"<{tag}>")
+        for name, value in attrs:
+            if name not in ("href", "id", "class", "tabindex"):
+                bad.append(f"<{tag} {name}>")
+            scheme = re.match(r"\s*([a-z][\w+.-]*):", value or "", re.IGNORECASE)
+            if name == "href" and scheme and scheme[1].lower() not in ("http", "https", "mailto"):
+                bad.append(f"<{tag} href={value}>")
+    return bad
+
+
 def parsed(page: Path) -> Links:
     found = Links()
     found.feed(page.read_text(encoding="utf-8"))

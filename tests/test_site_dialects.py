@@ -5,6 +5,7 @@ adopted with ``rfd init`` and nothing else: what a reader of the site sees."""
 from __future__ import annotations
 
 import re
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
@@ -13,7 +14,9 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from bot.cli.main import main
+from bot.site import asciidoc
 from bot.site.build import build_site
+from bot.site.markdown import ADOC_FAILED
 from tests.conftest import git
 from tests.dialect_corpora import (
     EXTRA_FILES,
@@ -28,6 +31,7 @@ from tests.dialect_corpora import (
     rfc_number,
 )
 from tests.site_checks import (
+    active,
     assert_back_links_match_headers,
     assert_graph_matches_headers,
     assert_links_resolve,
@@ -185,14 +189,25 @@ def test_a_document_links_to_its_neighbours_page(dialect: str, site: Path) -> No
 
 
 @pytest.mark.parametrize("dialect", ["oxide"], indirect=True)
-def test_asciidoc_documents_are_shown_as_text(dialect: str, site: Path) -> None:
+def test_asciidoc_documents_are_rendered_like_markdown_ones(dialect: str, site: Path) -> None:
     ids = page_ids(site)
     for number in OXIDE_ADOC:
         page = (site / f"rfd/{ids[number]}.html").read_text(encoding="utf-8")
-        body = page[page.index('<div class="doc">') :]
-        assert re.search(r"<pre[^>]*><code>== Background\n", body), number
-        assert f"Why {TOPICS[number - 1].lower()} matters." in body
-        assert "<h2" not in body.split("</pre>")[0]  # shown as written, not half-rendered
+        body = page[page.index('<div class="doc">') + 17 : page.index("</article>")]
+        toc = page[page.index('<nav class="toc"') :].split("</nav>")[0]
+        assert '<h2 id="background">Background</h2>' in body, number
+        assert '<h3 id="sled-agent">Sled agent</h3>' in body
+        assert '<a href="#determinations">Determinations</a>' in toc
+        assert f"<p>Why {TOPICS[number - 1].lower()} matters.</p>" in body
+        assert '<a href="#determinations">Determinations</a> and' in body  # <<_determinations>>
+        assert '<span class="k">fn</span>' in body  # [source,rust], highlighted
+        assert "<th>Component</th>" in body and "<td>Propolis</td>" in body
+        assert "<strong>Warning:</strong>" in body
+        assert f'<a href="{GITHUB}blob/HEAD/README.md">the index</a>' in body
+        assert "Ada Lovelace" not in body and ":state:" not in body  # the header is not text
+        assert active(body) == []
+        if number > 4:
+            assert f'<a href="{ids[number - 1]}.html">RFD {number - 1}</a>' in body
 
 
 @pytest.mark.parametrize("dialect", ["oxide"], indirect=True)
@@ -221,3 +236,26 @@ def test_the_feed_reports_each_move_in_the_repositorys_words(dialect: str, site:
     }
     for e in DIALECTS[dialect][1]:  # each page says when its RFD last changed
         assert "<dt>Changed</dt>" in (site / f"rfd/{ids[e.number]}.html").read_text("utf-8")
+
+
+@pytest.mark.parametrize("dialect", ["oxide"], indirect=True)
+def test_a_rebuild_renders_again_only_the_asciidoc_documents_that_changed(
+    dialect: str, repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = shutil.copytree(repo, tmp_path / "repo")
+    out = tmp_path / "out"
+    build_site(root, out, repository=REPOSITORY, search_index=False)
+
+    def fails(text: str, slug: object) -> str:
+        raise ValueError("translated again")
+
+    monkeypatch.setattr(asciidoc, "to_markdown", fails)
+    assert build_site(root, out, repository=REPOSITORY, search_index=False).written == 0
+    changed = root / "rfd/0008/README.adoc"
+    changed.write_text(changed.read_text(encoding="utf-8") + "\nOne more line.\n", "utf-8")
+    build_site(root, out, repository=REPOSITORY, search_index=False)
+    ids = page_ids(out)
+    assert ADOC_FAILED in (out / f"rfd/{ids[8]}.html").read_text(encoding="utf-8")
+    assert "One more line." in (out / f"rfd/{ids[8]}.html").read_text(encoding="utf-8")
+    for number in OXIDE_ADOC - {8}:
+        assert ADOC_FAILED not in (out / f"rfd/{ids[number]}.html").read_text(encoding="utf-8")

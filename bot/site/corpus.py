@@ -4,8 +4,8 @@ Everything the site shows comes out of here as :class:`~bot.site.records.SiteRfd
 read through the corpus API every dialect shares (:mod:`bot.config.corpus`: flat files, a
 directory per RFD with YAML front matter or AsciiDoc attributes, RFC ``text/``), with the
 state files of :class:`bot.state.StateStore`.  Each RFD keeps the repository's own status
-word for display and rfd's stage for colours, filters and gates; an AsciiDoc document's
-body is shown as preformatted text (the site renders Markdown only).
+word for display and rfd's stage for colours, filters and gates; a document's body is kept
+as written (Markdown or AsciiDoc) for :mod:`bot.site.markdown` to render.
 """
 
 from __future__ import annotations
@@ -37,7 +37,6 @@ from bot.state.files import IMPL_REVIEWS, REVIEWS, numbered
 _NUMBER = re.compile(r"(?:#|/pull/|/issues/)([0-9]+)\b|^\s*([0-9]+)\s*$")
 _PR_IN_SUMMARY = re.compile(r"(?:\bPR\s*#|/pull/)([0-9]+)\b", re.IGNORECASE)
 _LABEL_SPLIT = re.compile(r"[,;]")
-_BACKTICKS = re.compile(r"`+")
 PARALLEL_FROM = 1000
 """RFDs to read before a pool of processes pays for its start-up."""
 CHUNK = 250
@@ -165,14 +164,13 @@ def _rfd(rfd: rfd_corpus.Rfd, store: StateStore, cfg: Config) -> SiteRfd:
 
 def _body(doc: Document) -> str:
     """The document below its title and header fields (the page shows those itself); an
-    AsciiDoc document's as a fenced block, longer than any run of backticks in it."""
+    AsciiDoc document's header runs on to the first blank line (the author line)."""
     last = max((f.line + f.span - 1 for f in doc.fields), default=0)
-    body = "".join(doc.lines[max(last, doc.heading_line) :])
-    if not doc.path.endswith(".adoc"):
-        return body
-    text = body.strip("\n")
-    fence = "`" * max(3, 1 + max((len(run) for run in _BACKTICKS.findall(text)), default=0))
-    return f"{fence}asciidoc\n{text}\n{fence}\n"
+    lines = doc.lines[max(last, doc.heading_line) :]
+    if doc.path.endswith((".adoc", ".asciidoc")):
+        while lines and lines[0].strip():
+            lines = lines[1:]
+    return "".join(lines)
 
 
 def _ids(links: dict[str, tuple[RfdId, ...]], key: str) -> tuple[str, ...]:

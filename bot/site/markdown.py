@@ -8,6 +8,10 @@ that RFD's page, a link to any other file of the repository to GitHub (or is dro
 text when the repository is not known), and an image is a link, never a request leaving the
 site.
 
+An AsciiDoc document (``.adoc``) is first translated into Markdown (:mod:`bot.site.asciidoc`)
+and rendered the same way; one that cannot be translated is shown as its text, preformatted,
+under a note (:func:`render_document`).
+
 The rendered documents of a build, cached and, for large corpora, rendered in parallel.
 
 Rendering markdown is most of a build's work.  Each body is keyed by its path, its text and
@@ -38,6 +42,8 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
+
+from bot.site import asciidoc
 
 _SLUG_DROP = re.compile(r"[^\w\- ]+")
 _SLUG_SPACE = re.compile(r"[\s-]+")
@@ -100,6 +106,20 @@ def render(text: str, links: LinkContext, *, skip_title: bool = True) -> Rendere
     return Rendered(_MD.renderer.render(tokens, _MD.options, env), tuple(toc))
 
 
+ADOC_FAILED = "This AsciiDoc document could not be rendered; it is shown as written."
+
+
+def render_document(path: str, text: str, links: LinkContext) -> Rendered:
+    """The HTML of the document at ``path``: Markdown, or AsciiDoc by its extension."""
+    if not path.endswith((".adoc", ".asciidoc")):
+        return render(text, links)
+    try:
+        return render(asciidoc.to_markdown(text, slug), links)
+    except Exception:  # a document the translation trips on must not stop the build
+        note = f"*{ADOC_FAILED}*\n\n"
+        return render(note + asciidoc.fence(text.strip("\n"), "asciidoc"), links)
+
+
 def _without_title(tokens: list[Token]) -> list[Token]:
     for index, token in enumerate(tokens):
         if token.type == "heading_open" and token.tag == "h1":
@@ -113,15 +133,21 @@ def _anchor_headings(tokens: Sequence[Token]) -> list[tuple[int, str, str]]:
     for index, token in enumerate(tokens):
         if token.type != "heading_open":
             continue
-        title = tokens[index + 1].content
-        anchor = slug(title)
+        inline = tokens[index + 1]
+        anchor = slug(inline.content)
         count = seen.get(anchor, 0)
         seen[anchor] = count + 1
         anchor = anchor if count == 0 else f"{anchor}-{count}"
         token.attrSet("id", anchor)
         if token.tag in ("h2", "h3"):
-            toc.append((int(token.tag[1]), anchor, title))
+            toc.append((int(token.tag[1]), anchor, _plain(inline)))
     return toc
+
+
+def _plain(inline: Token) -> str:
+    """A heading's text as the reader sees it (no markup, no escapes)."""
+    parts = [c.content for c in inline.children or () if c.type in ("text", "code_inline")]
+    return "".join(parts) if parts else inline.content
 
 
 def _rewrite(children: list[Token], links: LinkContext) -> None:
@@ -192,7 +218,7 @@ def key(digest: str, path: str, text: str) -> str:
 
 def digest(pages: Mapping[str, str], blob_base: str) -> str:
     """What every body's links depend on: the RFD paths and where other files link to."""
-    return key(blob_base, "", "\n".join(sorted(pages)))
+    return key(f"{blob_base}\0asciidoc {asciidoc.VERSION}", "", "\n".join(sorted(pages)))
 
 
 def render_all(
@@ -227,7 +253,7 @@ def _setup(pages: Mapping[str, str], blob_base: str) -> None:
 
 def _one(doc: tuple[str, str]) -> Rendered:
     path, text = doc
-    return render(text, LinkContext(path, _pages, blob(_blob_base)))
+    return render_document(path, text, LinkContext(path, _pages, blob(_blob_base)))
 
 
 def blob(base: str) -> Callable[[str], str | None]:

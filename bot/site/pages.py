@@ -19,7 +19,7 @@ from markupsafe import Markup
 from bot.site import board, catalog, feed
 from bot.site.graph import Graph, canonical, draw, key
 from bot.site.history import History
-from bot.site.markdown import LinkContext, Rendered, render
+from bot.site.markdown import LinkContext, Rendered, render_document
 from bot.site.records import LINK_KINDS, Corpus, SiteRfd
 
 LIFECYCLE = ("Draft", "Discussion", "Accepted", "Implemented")
@@ -112,7 +112,7 @@ def render_site(
 
 
 def rfd_body(site: Site, rfd: SiteRfd) -> Rendered:
-    return render(rfd.text, LinkContext(rfd.path, site.pages, site.blob))
+    return render_document(rfd.path, rfd.text, LinkContext(rfd.path, site.pages, site.blob))
 
 
 def rfd_page(site: Site, rfd: SiteRfd, body: Rendered) -> str:

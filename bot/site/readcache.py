@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.site.records import Concern, Decisions, Phase, Review, SiteRfd
 
-VERSION = 2
+VERSION = 3
 
 
 def signature(paths: list[str]) -> str:

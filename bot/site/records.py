@@ -66,7 +66,7 @@ class SiteRfd:
     """rfd's stage (``Accepted``): what colours, filters and gates go by."""
     path: str
     text: str
-    """The document's markdown below its title and header (AsciiDoc: as a code block)."""
+    """The document below its title and header, as written (Markdown or AsciiDoc)."""
     word: str = ""
     """The status as the repository writes it (``published``); empty: the same as ``status``."""
     files: tuple[str, ...] = ()

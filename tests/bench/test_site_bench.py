@@ -47,3 +47,55 @@ def test_site_of_ten_thousand_rfds(tmp_path: Path) -> None:
         print(f"| {name} | {wall:.1f} | {built.written:,} of {built.files:,} | {stages} |")
     assert rows[2][2].written <= 5  # its page, the feed/board/rfds.json at most
     assert index < 200 * 1024  # a page of the board, not every RFD
+
+
+ADOC_COUNT = 1_000
+
+
+def _adoc_repo(root: Path) -> Path:
+    """An Oxide-style corpus of ``ADOC_COUNT`` AsciiDoc RFDs (a directory each), each the
+    fixture's document with its sections, listing, table and admonitions written four times."""
+    from bot.cli.main import main
+    from tests.conftest import git
+    from tests.dialect_corpora import _asciidoc
+
+    for n in range(1, ADOC_COUNT + 1):
+        text = _asciidoc(n, "published")
+        body = text[text.index("== Background") :]
+        folder = root / "rfd" / f"{n:04d}"
+        folder.mkdir(parents=True)
+        (folder / "README.adoc").write_text(text + "\n" + body * 3, encoding="utf-8")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "RFDs")
+    assert main(["-C", str(root), "init"]) == 0
+    return root
+
+
+def test_site_of_asciidoc_rfds_rendered_against_shown_as_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.site import asciidoc, markdown
+
+    repo = _adoc_repo(tmp_path / "adoc")
+    rendered = build_site(repo, tmp_path / "rendered", search_index=False)
+
+    def as_text(path: str, text: str, links: markdown.LinkContext) -> markdown.Rendered:
+        return markdown.render(asciidoc.fence(text.strip("\n"), "asciidoc"), links)
+
+    monkeypatch.setattr(markdown, "render_document", as_text)  # what the site did before
+    shown = build_site(repo, tmp_path / "text", search_index=False)
+    print(f"\n{ADOC_COUNT:,} AsciiDoc RFDs, first build without search, seconds")
+    print("| bodies | markdown stage | whole build |")
+    print("| --- | ---: | ---: |")
+    for name, built in (("shown as text (before)", shown), ("rendered (now)", rendered)):
+        print(f"| {name} | {built.seconds['markdown']:.2f} | {sum(built.seconds.values()):.2f} |")
+    ratio = sum(rendered.seconds.values()) / sum(shown.seconds.values())
+    print(f"whole build, rendered / as text: {ratio:.2f}x")
+    texts = [p.read_text(encoding="utf-8") for p in sorted(repo.glob("rfd/*/README.adoc"))]
+    start = time.perf_counter()
+    for text in texts:
+        asciidoc.to_markdown(text, markdown.slug)
+    translated = time.perf_counter() - start
+    print(f"of the markdown stage, translating AsciiDoc into Markdown: {translated:.2f} s")
+    assert "<table>" in (tmp_path / "rendered/rfd/0500.html").read_text(encoding="utf-8")
