@@ -3,16 +3,20 @@ changed, and a rebuild after one RFD changed.  Prints a markdown table for the R
 
 Run with ``./.ci/bench -k site``.  Target: a first build under a minute; a rebuild after one
 change re-renders one document (the cache keeps the others) and writes a handful of files.
+``-k history``: the feed's history of 2,000 RFDs with 8,000 commits (status moves, and examples
+of status lines in code blocks that are none).
 """
 
 from __future__ import annotations
 
+import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
 from bot.site.build import Built, build_site
+from bot.site.history import read_history
 from tests.bench.genrepo import make_repo
 
 pytestmark = pytest.mark.bench
@@ -47,6 +51,83 @@ def test_site_of_ten_thousand_rfds(tmp_path: Path) -> None:
         print(f"| {name} | {wall:.1f} | {built.written:,} of {built.files:,} | {stages} |")
     assert rows[2][2].written <= 5  # its page, the feed/board/rfds.json at most
     assert index < 200 * 1024  # a page of the board, not every RFD
+
+
+HISTORY_RFDS = 2_000
+WORDS = {
+    "list": ("Draft", "Discussion", "Accepted", "Implemented"),
+    "yaml": ("prediscussion", "discussion", "published", "committed"),
+}
+
+
+def history_text(n: int, form: str, state: str, example: str) -> str:
+    """RFD ``n`` in a field list or in front matter, with a template in a code block whose
+    status line is an example, not its state."""
+    body = f"## Template\n\n```markdown\n- **Status**: {example}\nstate: {example}\n```\n"
+    if form == "list":
+        head = f"# RFD {n:03d}: History {n}\n\n- **Status**: {state}\n- **Authors**: Bench\n\n"
+    else:
+        head = f"---\nstate: {state}\nauthors: Bench\n---\n\n# RFD {n} History {n}\n\n"
+    return head + "## Summary\n\nGenerated for the feed's benchmark.\n\n" + body
+
+
+def history_repo(repo: Path, count: int) -> Path:
+    """``count`` RFDs (every other one in front matter, ``docs/rfd/NNNN/README.md``), each
+    added in a commit of its own and moved three times, a commit a move; every other move
+    changes the template's example too.  Written with one ``git fast-import``."""
+    repo.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=repo, check=True)
+    stream: list[bytes] = []
+    stamp = 1_700_000_000
+
+    def commit(message: str, path: str, text: str) -> None:
+        nonlocal stamp
+        stamp += 60
+        data, content = message.encode(), text.encode()
+        stream.append(
+            b"commit refs/heads/main\n"
+            + f"committer Bench <bench@example.com> {stamp} +0000\n".encode()
+            + f"data {len(data)}\n".encode()
+            + data
+            + f"\nM 100644 inline {path}\ndata {len(content)}\n".encode()
+            + content
+            + b"\n"
+        )
+
+    def path(n: int) -> str:
+        return f"docs/rfd/{n:04d}/README.md" if n % 2 else f"docs/rfd/{n:03d}-history-{n}.md"
+
+    def form(n: int) -> str:
+        return "yaml" if n % 2 else "list"
+
+    for n in range(1, count + 1):
+        words = WORDS[form(n)]
+        commit(f"RFD {n}", path(n), history_text(n, form(n), words[0], words[0]))
+    for move in (1, 2, 3):
+        for n in range(1, count + 1):
+            words = WORDS[form(n)]
+            example = words[move - (n + move) % 2]
+            commit(
+                f"RFD {n}: {words[move]}", path(n), history_text(n, form(n), words[move], example)
+            )
+    subprocess.run(["git", "fast-import", "--quiet"], cwd=repo, input=b"".join(stream), check=True)
+    subprocess.run(["git", "checkout", "-q", "main"], cwd=repo, check=True)
+    return repo
+
+
+def test_feed_history_of_two_thousand_rfds(tmp_path: Path) -> None:
+    repo = history_repo(tmp_path / "history", HISTORY_RFDS)
+    rounds = []
+    for _ in range(3):
+        start = time.perf_counter()
+        history = read_history(repo, "docs/rfd", "docs/rfd/.state")
+        rounds.append(time.perf_counter() - start)
+    moves = [c for c in history.changes if c.kind == "status"]
+    print(
+        f"\nthe feed's history of {HISTORY_RFDS:,} RFDs ({4 * HISTORY_RFDS:,} commits, "
+        f"{len(moves):,} status changes): {min(rounds):.2f} s (best of 3)"
+    )
+    assert len(moves) == 3 * HISTORY_RFDS  # the examples' lines are no moves
 
 
 ADOC_COUNT = 1_000
