@@ -140,6 +140,41 @@ def test_a_later_transition_keeps_the_discussion_pr_closed_not_merged(
 
 
 @pytest.mark.vcr
+@pytest.mark.parametrize(
+    ("case", "since"),
+    [
+        pytest.param(  # the diff, read back from main, has the status line unchanged
+            "its diff",
+            f"Since then: [#7]({WEB}/pull/7) changed RFD 045 on `main`; it is still Accepted.",
+            id="its diff",
+        ),
+        pytest.param(  # main changed again since (or GitHub left the diff out): not guessed
+            "a diff that no longer fits",
+            f"Since then: [#7]({WEB}/pull/7) changed RFD 045 on `main`; it is Accepted now.",
+            id="a diff that no longer fits",
+        ),
+    ],
+)
+def test_an_edit_that_keeps_the_status_is_not_called_a_transition(
+    tmp_path: Path, vcr: Any, case: str, since: str
+) -> None:
+    """PR 7 rewords RFD 045's design and is merged; the RFD stays Accepted.  PR 2's final
+    comment says PR 7 changed the RFD, never that it "made it so"."""
+    checkout = on_main(tmp_path, "Accepted")
+    data = closed(7, "rfd-045-wording", merged=True)
+    assert run_bot(tmp_path, checkout, "pull_request_target", data) == 0
+    (status_2,) = written(vcr, "/repos/Codertocat/Hello-World/issues/comments/950")
+    assert lines(status_2) == [
+        f"### [RFD 045: Streaming exports]({RFD_URL})",
+        f"**Closed without merging.** RFD 045 reached `main` through [#5]({WEB}/pull/5) instead.",
+        LIVES_ON,
+        since,
+        FOOTER_CLOSED,
+    ]
+    assert "made it so" not in status_2
+
+
+@pytest.mark.vcr
 def test_status_on_the_closed_discussion_pr_keeps_the_pr_that_brought_the_rfd(
     tmp_path: Path, vcr: Any
 ) -> None:

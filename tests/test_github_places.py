@@ -14,6 +14,7 @@ WEB = "https://github.com/Codertocat/Hello-World"
 PR = Link(2, f"{WEB}/pull/2")
 ISSUE = Link(12, f"{WEB}/issues/12")
 FILE = f"{WEB}/blob/main/docs/rfd/045-streaming-exports.md"
+PR_5 = Link(5, f"{WEB}/pull/5")
 _LINK = re.compile(r"\]\((https?://[^\s)]+)\)")
 
 # the RFD as each place finds it: (where the comment is, what is known of the RFD then)
@@ -22,6 +23,10 @@ STATES = {
     "open PR, accepted": (Place.OPEN_PR, Where("045", PR, Place.OPEN_PR, ISSUE)),
     "merged PR": (Place.MERGED_PR, Where("045", PR, Place.MERGED_PR, ISSUE, FILE)),
     "closed PR": (Place.CLOSED_PR, Where("045", PR, Place.CLOSED_PR)),
+    "closed PR, RFD on main through PR 5": (
+        Place.CLOSED_PR,
+        Where("045", PR, Place.CLOSED_PR, ISSUE, FILE, status="Accepted", brought=PR_5),
+    ),
     "tracking issue, PR open": (Place.TRACKING, Where("045", PR, Place.OPEN_PR, ISSUE)),
     "tracking issue, PR merged": (Place.TRACKING, Where("045", PR, Place.MERGED_PR, ISSUE, FILE)),
     "phase PR": (Place.PHASE_PR, Where("045", PR, Place.MERGED_PR, ISSUE, FILE)),
@@ -35,10 +40,10 @@ def working_links(verb: Verb, where: Where) -> set[str]:
         found.add(where.tracking.url)
     if where.pr is not None and where.pr_place is Place.OPEN_PR:
         found.add(where.pr.url)  # the RFD's open pull request
-    if where.pr is not None and where.pr_place is Place.CLOSED_PR:
+    if where.pr is not None and where.pr_place is Place.CLOSED_PR and not where.file_url:
         found.add(where.pr.url)  # reopened, it is again
-    if where.file_url and where.pr_place is Place.MERGED_PR:
-        found.add(where.file_url)  # a new pull request that edits it
+    if where.file_url and where.pr_place is not Place.OPEN_PR:
+        found.add(where.file_url)  # a new pull request that edits it (merged, or brought)
     return found
 
 
@@ -54,7 +59,9 @@ def test_every_command_in_every_place_works_or_links_where_it_works(verb: Verb, 
     assert f"`/rfd {verb.value}`" in said and "RFD 045" in said
     links = set(_LINK.findall(said))
     assert links & working_links(verb, where), said  # at least one link leads where it works
-    assert links <= {PR.url, ISSUE.url, FILE}, said  # and none leads anywhere else
+    assert links <= {PR.url, PR_5.url, ISSUE.url, FILE}, said  # and none leads anywhere else
+    if where.pr_place is Place.CLOSED_PR and where.file_url:
+        assert "reopen" not in said, said  # its branch is behind the RFD on main
 
 
 def test_the_places_where_each_command_works() -> None:
@@ -101,6 +108,23 @@ def test_the_places_where_each_command_works() -> None:
             Where("045", PR, Place.CLOSED_PR),
             f"RFD 045's pull request [#2]({PR.url}) is closed without merging: reopen it, then "
             "comment `/rfd approve` there.",
+        ),
+        (
+            Verb.APPROVE,
+            Where("045", PR, Place.CLOSED_PR, ISSUE, FILE, status="Accepted", brought=PR_5),
+            f"RFD 045's pull request [#2]({PR.url}) was closed without merging, but the RFD "
+            f"reached [`main`]({FILE}) through [#5]({PR_5.url}), and its status there is "
+            "Accepted: `/rfd approve` works on an open pull request that changes it — open one "
+            "that edits the file and comment it there. Its implementation is followed on "
+            f"tracking issue [#12]({ISSUE.url}).",
+        ),
+        (
+            Verb.CONCERN,
+            Where("045", PR, Place.CLOSED_PR, file_url=FILE, status="Discussion"),
+            f"RFD 045's pull request [#2]({PR.url}) was closed without merging, but the RFD "
+            f"reached [`main`]({FILE}) another way, and its status there is Discussion: "
+            "`/rfd concern` works on an open pull request that changes it — open one that edits "
+            "the file and comment it there.",
         ),
         (
             Verb.REFINE,

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import lines
 from tests.github_world import payload, run_bot
 from tests.test_github_finish import finished_world, on_issue, posted
 
@@ -32,6 +33,25 @@ def test_implement_on_the_merged_rfd_pr_links_the_tracking_issue(tmp_path: Path,
         f"`/rfd implement` for RFD 045 works on its tracking issue: comment it on [#12]"
         f"({WEB}/issues/12)." in reply["body"]
     )
+
+
+@pytest.mark.vcr
+def test_review_on_the_closed_pr_links_the_rfd_where_another_pr_brought_it(
+    tmp_path: Path, vcr: Any
+) -> None:
+    """PR 2 was closed without merging; PR 5 brought RFD 045 to `main`, as PR 2's status
+    comment says.  Reopening PR 2 is not the way: the answer says where the RFD is now."""
+    _, checkout = finished_world(tmp_path)
+    assert run_bot(tmp_path, checkout, "issue_comment", on_pr("/rfd review")) == 0
+    (reply,) = posted(vcr, "/repos/Codertocat/Hello-World/issues/2/comments")
+    assert lines(reply["body"]) == [
+        f"RFD 045's pull request [#2]({WEB}/pull/2) was closed without merging, but the RFD "
+        f"reached [`main`]({RFD}) through [#5]({WEB}/pull/5), and its status there is "
+        "Accepted: `/rfd review` works on an open pull request that changes it — open one "
+        "that edits the file and comment it there. Its implementation is followed on tracking "
+        f"issue [#12]({WEB}/issues/12).",
+    ]
+    assert "reopen" not in reply["body"]
 
 
 @pytest.mark.vcr

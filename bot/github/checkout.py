@@ -78,6 +78,8 @@ class ChangedRfd:
     """GitHub's file status: ``added``, ``modified``, ``removed``, ``renamed``…"""
     blob: str = ""
     """The RFD's content in the PR, as a git blob sha (empty when unknown)."""
+    patch: str = ""
+    """Its diff hunks in the PR (empty when GitHub leaves them out)."""
 
     @property
     def removed(self) -> bool:
@@ -105,7 +107,7 @@ def changed_rfds(files: Iterable[ChangedFile], cfg: Config) -> list[ChangedRfd]:
     for changed in files:
         rfd = as_rfd(changed.path, cfg)
         if rfd is not None:
-            found.append(ChangedRfd(rfd, changed.status, changed.blob))
+            found.append(ChangedRfd(rfd, changed.status, changed.blob, changed.patch))
     return sorted(found, key=lambda c: c.file)
 
 

@@ -22,14 +22,15 @@ import re
 from urllib.parse import quote
 
 from bot.config.discovery import read
+from bot.core.diff_lines import old_side
 from bot.core.errors import RfdError
 from bot.core.github_markdown import inline, link_text
 from bot.forge.base import Comment, Issue, PullRequest, marker
 from bot.github.checkout import ChangedRfd, changed_rfds
 from bot.github.labels import sync_labels
-from bot.github.places import DISCUSSED
+from bot.github.places import BROUGHT_BY, DISCUSSED
 from bot.github.run import Context
-from bot.model.document import Document
+from bot.model.document import Document, parse
 from bot.model.status import Status
 
 MERGED = "**Merged into `{branch}`** as {status}."
@@ -38,8 +39,6 @@ CLOSED = "**Closed without merging.** {where}"
 BROUGHT = "RFD {rid} reached `{branch}` through [#{number}]({url}) instead{status}."
 """A closed pull request whose RFD another pull request brought to the default branch."""
 BROUGHT_AS = ": it is {status} there"
-BROUGHT_BY = r"RFD {rid} reached `[^`\n]*` through \[#(\d+)\]\({web}/pull/\1\)"
-""":data:`BROUGHT` read back from the bot's own comment."""
 ELSEWHERE = "RFD {rid} reached `{branch}` another way."
 """... when the bot did not see what brought it (a push, or a merge it did not follow)."""
 ON_MAIN = "RFD {rid} on `{branch}` is {status}: [read it there]({url})."
@@ -255,6 +254,12 @@ def _relink(ctx: Context, issue: Issue, prs: tuple[PullRequest, ...]) -> None:
 
 
 LATER = "Since then: RFD {rid} is {status} on `{branch}` — [#{number}]({url}) made it so."
+"""The merge of pull request ``number`` changed the RFD's status."""
+LATER_SAME = "Since then: [#{number}]({url}) changed RFD {rid} on `{branch}`; it is still {status}."
+"""... changed the RFD, not its status."""
+LATER_NOW = "Since then: [#{number}]({url}) changed RFD {rid} on `{branch}`; it is {status} now."
+"""... changed the RFD; whether its status too, the bot cannot tell (GitHub left the diff
+out, or the file changed again since)."""
 
 
 def _later(
@@ -278,7 +283,8 @@ def _later(
     blocks = []
     for changed, doc in found:
         rid = str(changed.file.rfd_id)
-        later = LATER.format(
+        moved = _status_moved(ctx, changed, doc)
+        later = (LATER if moved else LATER_SAME if moved is False else LATER_NOW).format(
             rid=rid,
             status=inline(doc.status.value),
             branch=branch,
@@ -305,3 +311,22 @@ def _brought(before: Comment | None, rid: str, web: str) -> int | None:
         return None
     said = re.search(BROUGHT_BY.format(rid=re.escape(rid), web=re.escape(web)), before.body)
     return int(said[1]) if said else None
+
+
+def _status_moved(ctx: Context, changed: ChangedRfd, doc: Document) -> bool | None:
+    """Did the merged pull request change the RFD's status (to ``doc``'s, on the default
+    branch now)?  Its status before is read from the file before the pull request's diff
+    (None when that cannot be rebuilt or read)."""
+    if changed.status == "added":
+        return True
+    try:
+        text = (ctx.root / changed.file.path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    before = old_side(text, changed.patch)
+    if before is None:
+        return None
+    try:
+        return parse(before, changed.file.path).status is not doc.status
+    except RfdError:
+        return None

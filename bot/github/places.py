@@ -85,6 +85,11 @@ class Where:
     file_url: str | None = None
     """The RFD's file on the default branch (once there)."""
     branch: str = "main"
+    status: str | None = None
+    """The RFD's status on the default branch (once there)."""
+    brought: Link | None = None
+    """The pull request that brought it there, when its discussion pull request was closed
+    without merging and the bot said which (on that pull request's status comment)."""
 
 
 GO_ISSUE = "`/rfd {verb}` for RFD {rid} works on its tracking issue: comment it on {issue}."
@@ -104,6 +109,16 @@ MERGED = (
     "there.{issue}"
 )
 ITS_ISSUE = " Its implementation is followed on tracking issue {issue}."
+CLOSED_ON_MAIN = (
+    "RFD {rid}'s pull request {pr} was closed without merging, but the RFD reached "
+    "[`{branch}`]({file}) {how}, and its status there is {status}: `/rfd {verb}` works on an "
+    "open pull request that changes it — open one that edits the file and comment it "
+    "there.{issue}"
+)
+"""A closed discussion pull request whose RFD is on the default branch: reopening it is
+not the way on (its branch is behind the RFD there)."""
+THROUGH = "through {pr}"
+ANOTHER_WAY = "another way"
 NOWHERE = "`/rfd {verb}` works on {places}: RFD {rid} has none open now."
 
 
@@ -131,10 +146,22 @@ def _to_pr(verb: Verb, where: Where) -> str:
     pr, rid = where.pr, where.rid
     if pr is not None and where.pr_place is Place.OPEN_PR:
         return GO_PR.format(verb=verb.value, rid=rid, pr=pr.md)
+    issue = ITS_ISSUE.format(issue=where.tracking.md) if where.tracking else ""
+    if pr is not None and where.pr_place is Place.CLOSED_PR and where.file_url is not None:
+        brought = where.brought
+        return CLOSED_ON_MAIN.format(
+            rid=rid,
+            pr=pr.md,
+            branch=where.branch,
+            file=where.file_url,
+            how=THROUGH.format(pr=brought.md) if brought else ANOTHER_WAY,
+            status=where.status or "",
+            verb=verb.value,
+            issue=issue,
+        )
     if pr is not None and where.pr_place is Place.CLOSED_PR:
         return REOPEN.format(verb=verb.value, rid=rid, pr=pr.md)
     if where.file_url is not None:
-        issue = ITS_ISSUE.format(issue=where.tracking.md) if where.tracking else ""
         merged_in = f" in {pr.md}" if pr is not None else ""
         return MERGED.format(
             rid=rid,
@@ -192,24 +219,40 @@ def _where(ctx: Context, verb: Verb, rid: str, place: Place, pr: PullRequest | N
     discussion, its state and the file on the default branch for the others)."""
     web = f"{ctx.server_url}/{ctx.delivery.repository}"
     branch = ctx.delivery.default_branch
-    doc_issue, path = _on_default_branch(ctx, rid)
+    doc_issue, path, status = _on_default_branch(ctx, rid)
     tracking = _tracking(ctx, rid, place, doc_issue, web)
     if Place.TRACKING in WORKS[verb] and tracking is not None:
         return Where(rid, tracking=tracking, branch=branch)
     discussion, state = _discussion(ctx, place, pr, tracking, web)
     file_url = f"{web}/blob/{quote(branch)}/{quote(path)}" if path else None
-    return Where(rid, discussion, state, tracking, file_url, branch)
+    closed = discussion if state is Place.CLOSED_PR and path else None
+    brought = _brought(ctx, rid, closed.number, web) if closed else None
+    return Where(rid, discussion, state, tracking, file_url, branch, status, brought)
 
 
-def _on_default_branch(ctx: Context, rid: str) -> tuple[int | None, str | None]:
-    """The RFD's tracking issue and path as the default branch's checkout has them."""
+def _on_default_branch(ctx: Context, rid: str) -> tuple[int | None, str | None, str | None]:
+    """The RFD's tracking issue, path and status as the default branch's checkout has them."""
     from bot.config import discovery
 
     try:
         file = discovery.resolve(rid, discovery.scan(ctx.root, ctx.cfg))
-        return discovery.read(ctx.root, file).tracking_issue, file.path
+        doc = discovery.read(ctx.root, file)
     except RfdError:
-        return None, None
+        return None, None, None
+    return doc.tracking_issue, file.path, doc.status.value
+
+
+def _brought(ctx: Context, rid: str, closed: int, web: str) -> Link | None:
+    """The pull request that brought RFD ``rid`` to the default branch, as the status
+    comment of its ``closed`` discussion pull request names it (no request when this run
+    listed that pull request's comments already, as it has for a command given there)."""
+    try:
+        said = ctx.forge.find_comment(closed, marker("status", closed))
+    except RfdError:
+        return None  # the answer still says where the RFD is, only not through which PR
+    pattern = BROUGHT_BY.format(rid=re.escape(rid), web=re.escape(web))
+    found = re.search(pattern, said.body) if said is not None else None
+    return Link(int(found[1]), f"{web}/pull/{found[1]}") if found else None
 
 
 def _tracking(ctx: Context, rid: str, place: Place, number: int | None, web: str) -> Link | None:
@@ -223,6 +266,8 @@ def _tracking(ctx: Context, rid: str, place: Place, number: int | None, web: str
 
 
 DISCUSSED = r"Discussed in \[#(\d+)\]\({web}/pull/\1\)"
+BROUGHT_BY = r"RFD {rid} reached `[^`\n]*` through \[#(\d+)\]\({web}/pull/\1\)"
+""":data:`bot.github.closed_pr.BROUGHT` read back from the bot's own status comment."""
 
 
 def _discussion(
@@ -261,6 +306,6 @@ def phase_status(ctx: Context, pr: PullRequest) -> str | None:
     if phase is None:
         return None
     web = f"{ctx.server_url}/{ctx.delivery.repository}"
-    number, _ = _on_default_branch(ctx, phase["rid"])
+    number, _, _ = _on_default_branch(ctx, phase["rid"])
     tracking = _tracking(ctx, phase["rid"], Place.PHASE_PR, number, web)
     return PHASE_STATUS.format(rid=phase["rid"], issue=tracking.md) if tracking else None

@@ -209,6 +209,24 @@ CASSETTES[R + "test_review_on_the_tracking_issue_links_the_open_rfd_pr"] = [
     react("confused"),
     reply("redirect-review-issue", number=12),
 ]
+CASSETTES[R + "test_review_on_the_closed_pr_links_the_rfd_where_another_pr_brought_it"] = [
+    call(  # its status comment says PR 5 brought the RFD to main: read, no other request
+        "GET",
+        "/issues/2/comments",
+        query="per_page=100",
+        reply=[comment(950, 2, body("closed-brought"))],
+    ),
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    call(
+        "GET",
+        "/pulls/2",
+        reply={**pull(2, "rfd-045-streaming-exports", "e" * 40), "state": "closed"},
+    ),
+    FILES,
+    react("confused"),
+    reply("redirect-review-closed"),
+]
 PHASE_PR_5 = {**pull(5, "rfd/045-phase-2", "d" * 40), "title": "RFD 045, phase 2: Endpoint"}
 CASSETTES[R + "test_dismiss_on_a_phase_pr_links_the_rfd_on_main_and_its_issue"] = [
     call("GET", "/issues/5/comments", query="per_page=100", reply=[]),
@@ -347,16 +365,19 @@ def closed_2(earlier: str, now: str) -> list[dict[str, object]]:
     ]
 
 
-def merged_pr(number: int, status: str, label: str, final_body: str) -> list[dict[str, object]]:
-    """PR ``number`` merged, changing the RFD (``status``: as GitHub lists the file): its own
-    status comment (the bot had none there yet) says merged, as before, and its label."""
+def merged_pr(
+    number: int, status: str, label: str, final_body: str, patch: str | None = None
+) -> list[dict[str, object]]:
+    """PR ``number`` merged, changing the RFD (``status``: as GitHub lists the file, with its
+    hunks ``patch``, else the example's): its own status comment (the bot had none there
+    yet) says merged, as before, and its label."""
     own = comment(960 + number, number, body(final_body))
     return [
         call(
             "GET",
             f"/pulls/{number}/files",
             query="per_page=100&page=1",
-            reply=[diff_entry("docs/rfd/045-streaming-exports.md", status)],
+            reply=[diff_entry("docs/rfd/045-streaming-exports.md", status, patch=patch)],
         ),
         call("GET", f"/issues/{number}/comments", query="per_page=100", reply=[]),
         call(
@@ -398,14 +419,46 @@ CASSETTES |= {
         ),
     ],
 }
+# The RFD on main as the test world has it (tests/test_github_closed_pr.py, ``on_main``):
+# PR 4 changed its status; PR 7 a sentence of its design, not its status.
+IMPLEMENTED_BY_4 = "\n".join(
+    [
+        "@@ -1,5 +1,5 @@",
+        " # RFD 045: Streaming exports",
+        " ",
+        "-- **Status**: Accepted",
+        "+- **Status**: Implemented",
+        " - **Tracking Issue**: #12",
+        " - **Category**: Design",
+    ]
+)
+EDITED_BY_7 = "\n".join(
+    [
+        "@@ -17,3 +17,3 @@ Reports over 100k rows time out and exhaust the worker's memory.",
+        " ## Design",
+        " ",
+        "-A generator yields rows; the endpoint streams them.",
+        "+A generator yields CSV rows; the endpoint streams them with chunked encoding.",
+    ]
+)
 for earlier, now in (("brought by PR 5", "closed-brought"), ("pushed", "closed-on-main")):
     CASSETTES[
         C + f"test_a_later_transition_keeps_the_discussion_pr_closed_not_merged[{earlier}]"
     ] = [
-        *merged_pr(4, "modified", IMPLEMENTED, "closed-4-merged"),
+        *merged_pr(4, "modified", IMPLEMENTED, "closed-4-merged", IMPLEMENTED_BY_4),
         call("GET", "/issues/12", reply=TRACKING_ON_MAIN),
         call("GET", "/pulls/2", reply=CLOSED_2),
         *closed_2(now, f"{now}-implemented"),
+    ]
+for case, patch, now in (
+    ("its diff", EDITED_BY_7, "closed-brought-edited"),
+    ("a diff that no longer fits", None, "closed-brought-edited-now"),  # the example's hunks
+):
+    CASSETTES[C + f"test_an_edit_that_keeps_the_status_is_not_called_a_transition[{case}]"] = [
+        *merged_pr(7, "modified", ACCEPTED, "closed-7-merged", patch),
+        call("GET", "/issues/12", reply=TRACKING_ON_MAIN),
+        call("GET", "/pulls/2", reply=CLOSED_2),
+        *closed_2("closed-brought", now),
     ]
 CASSETTES[C + "test_status_on_the_closed_discussion_pr_keeps_the_pr_that_brought_the_rfd"] = [
     call(
