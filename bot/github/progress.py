@@ -53,6 +53,7 @@ HEAD_FAILED = "### ❌ {title} — the run failed"
 NOW = "**{stage}** · {facts}"
 FINISHED = "Finished in {facts}."
 STOPPED = "It stopped during **{stage}**, after {facts}: {reason}"
+LOST = "It stopped without saying where: {reason}"
 RUN_LINK = "<sub>[Workflow run]({url}){note}</sub>"
 LIVE_NOTE = " · this comment is updated as the run goes"
 FOLLOW_NOTE = " · follow the run for its stages: this comment is edited when it ends"
@@ -172,6 +173,13 @@ def render_failed(snap: Snapshot, reason: str, retry: str) -> str:
     head = HEAD_FAILED.format(title=plain(snap.title))
     stopped = STOPPED.format(stage=snap.stage_text, facts=_facts(snap), reason=plain(reason, 400))
     return _body(head, f"{stopped}\n\n{retry}", snap, False)
+
+
+def render_lost(snap: Snapshot, reason: str, retry: str) -> str:
+    """The comment of a run that failed without saying where it stopped (``reason``,
+    ``retry``: trusted)."""
+    head = HEAD_FAILED.format(title=plain(snap.title))
+    return _body(head, f"{LOST.format(reason=reason)}\n\n{retry}", snap, False)
 
 
 class Progress:
