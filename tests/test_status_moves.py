@@ -20,7 +20,8 @@ PROCESS, STORAGE, BOOT = "rfd/0001/README.md", "rfd/0002/README.md", "rfd/0003/R
 
 
 def oxide(state: str, title: str, body: str, *, extra: str = "") -> str:
-    return f"---\nauthors: Ada Lovelace <ada@example.com>\nstate: {state}\n{extra}---\n\n{title}\n\n{body}"
+    head = f"---\nauthors: Ada Lovelace <ada@example.com>\nstate: {state}\n{extra}---\n"
+    return f"{head}\n{title}\n\n{body}"
 
 
 def process_rfd(state: str, example: str) -> str:
@@ -130,7 +131,11 @@ def edit(sha: str, rfd: str, before: str, after: str) -> Edit:
 
 
 def test_a_version_that_does_not_parse_moves_from_the_last_status_read() -> None:
-    edits = [edit("c1", "0001", "a", "b"), edit("c2", "0001", "b", "c"), edit("c3", "0001", "c", "d")]
+    edits = [
+        edit("c1", "0001", "a", "b"),
+        edit("c2", "0001", "b", "c"),
+        edit("c3", "0001", "c", "d"),
+    ]
     words = {
         Version("a", "rfd/0001/README.md"): "discussion",
         Version("b", "rfd/0001/README.md"): None,  # broken front matter for a commit

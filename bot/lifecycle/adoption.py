@@ -15,8 +15,9 @@ the configuration file.
 
 The status changes an RFD corpus's git history shows: which word moved to which, how often.
 
-``rfd init`` writes them as evidence beside ``[statuses]`` and as ``[transitions]``.  One
-``git log -p`` of the RFD directory, read for removed and added status lines.
+``rfd init`` writes them as evidence beside ``[statuses]`` and as ``[transitions]``, read
+as the site's feed reads them (:mod:`bot.model.status_moves`: the documents before and after
+each commit, parsed).
 """
 
 from __future__ import annotations
@@ -435,4 +436,13 @@ def status_changes(root: Path, rfd_dir: str) -> Counter[tuple[str, str]]:
     nothing."""
     log = git_output(root, *status_moves.log_args(rfd_dir))
     found = status_moves.read_moves(log, lambda blobs: read_blobs(root, blobs))
-    return Counter((m.old.casefold(), m.new.casefold()) for m in found)
+    return Counter((m.old.casefold(), m.new.casefold()) for m in _newest_first(found))
+
+
+def _newest_first(found: list[status_moves.Move]) -> list[status_moves.Move]:
+    """The moves by commit, newest first (as ``git log`` lists them): moves made as often
+    are shown in that order in the evidence."""
+    commits: dict[str, list[status_moves.Move]] = {}
+    for move in found:
+        commits.setdefault(move.edit.commit.sha, []).append(move)
+    return [move for moves in reversed(commits.values()) for move in moves]
