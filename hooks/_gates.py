@@ -32,14 +32,13 @@ if TYPE_CHECKING:
     from bot.model.process import Process
 
 PLAN_HINT = (
-    "add an '## Implementation Plan' section with '### Phase 1: Title' headings or a numbered "
-    "list '1. **Title** …' (`rfd accept {id}` writes {plan}; for an RFD accepted before rfd-bot, "
+    "{how} (`rfd accept {id}` writes {plan}; for an RFD accepted before rfd-bot, "
     "`rfd track {id}`, or `rfd adopt` to leave the statuses of history alone)"
 )
 
 
 EMPTY_HINT = (
-    "add '### Phase 1: Title' headings to the Implementation Plan and see what they give "
+    "add {phase} headings to the Implementation Plan and see what they give "
     "with `rfd plan {id}`; then put them in {plan} (or delete it and run `rfd accept {id}`)"
 )
 
@@ -150,7 +149,9 @@ def _plan(
                 GateError(
                     f"cannot move to {doc.status}: {path} is an empty plan (no phases)",
                     path=doc.path,
-                    hint=EMPTY_HINT.format(id=rfd_id, plan=path),
+                    hint=EMPTY_HINT.format(
+                        id=rfd_id, plan=path, phase=plan.syntax_of(doc.path).phase
+                    ),
                 )
             )
         return phases
@@ -161,7 +162,9 @@ def _plan(
         GateError(
             f"cannot move to {doc.status}: no plan ({found.problem or 'no phases found'})",
             path=doc.path,
-            hint=PLAN_HINT.format(id=rfd_id, plan=path),
+            hint=PLAN_HINT.format(
+                id=rfd_id, plan=path, how=plan.syntax_of(doc.path).how_to_write()
+            ),
         )
     )
     return ()

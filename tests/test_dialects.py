@@ -386,3 +386,87 @@ def test_phases_done_and_supersede_on_an_oxide_rfd(
     assert 'superseded-by: "[RFD 0012](../0012/README.md)"\n' in text
     git(repo, "add", "-A")
     assert hooks(repo, ["rfd/0003/README.md", "rfd/0012/README.md"], monkeypatch, capsys)[0] == 0
+
+
+MIGRATION = Path(__file__).parent / "data" / "asciidoc" / "instance-migration.adoc"
+"""An Oxide-style AsciiDoc RFD in discussion: anchors, a source block holding `== `, a
+commented-out older plan, and an Implementation Plan of three `=== Phase` blocks."""
+
+
+def test_accept_of_an_asciidoc_rfd_extracts_its_plan_and_writes_its_state_attribute(
+    tmp_path: Path,
+    pristine: dict[str, Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    repo = shutil.copytree(pristine["oxide"], tmp_path / "oxide")
+    adopt(repo, capsys)
+    path = repo / "rfd/0001/README.adoc"
+    path.write_text(MIGRATION.read_text(encoding="utf-8"), encoding="utf-8")
+    git(repo, "commit", "-qam", "RFD 1: instance migration, in discussion")
+
+    assert main(["-C", str(repo), "accept", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "discussion → published" in out and "3 phases" in out
+    assert git(repo, "diff", "--numstat", "--", "rfd/0001").split() == [
+        "1",
+        "1",
+        "rfd/0001/README.adoc",
+    ]
+    diff = git(repo, "diff", "-U0", "--", "rfd/0001").splitlines()
+    assert [line for line in diff if line[:1] in "+-" and line[:3] not in ("+++", "---")] == [
+        "-:state: discussion",
+        "+:state: published",
+    ]
+    plan_json = json.loads((repo / "rfd/.state/0001/plan.json").read_text(encoding="utf-8"))
+    assert [(p["label"], p["title"]) for p in plan_json] == [
+        ("1", "Migration protocol"),
+        ("2", "Dirty page tracking (optional)"),
+        ("3", "Cut over"),
+    ]
+    assert plan_json[0]["description"].startswith("* [ ] Define the wire format\n")
+    issue = (repo / "rfd/.state/.forge/issues/1.md").read_text(encoding="utf-8")
+    assert "- [ ] 1. Migration protocol\n- [ ] 2. Dirty page tracking (optional)\n" in issue
+    assert "- [ ] 3. Cut over\n" in issue
+
+    code, status = rfd_json(repo, capsys, "status", "1")
+    assert code == 0 and isinstance(status, dict)
+    assert [(p["label"], p["optional"], p["done"]) for p in status["phases"]] == [
+        ("1", False, False),
+        ("2", True, False),
+        ("3", False, False),
+    ]
+    implement = status["actions"][0]
+    assert implement["command"] == "rfd implement 0001"
+    assert implement["description"].startswith("Implement phase 1: Migration protocol")
+    summary = tmp_path / "summary.md"
+    summary.write_text("The wire format and the state machine.\n", encoding="utf-8")
+    assert main(["-C", str(repo), "phase", "1", "done", "1", "--summary", str(summary)]) == 0
+    issue = (repo / "rfd/.state/.forge/issues/1.md").read_text(encoding="utf-8")
+    assert "- [x] 1. Migration protocol" in issue and "- [ ] 3. Cut over\n" in issue
+    git(repo, "add", "-A")
+    staged = git(repo, "diff", "--cached", "--name-only").split()
+    assert hooks(repo, staged, monkeypatch, capsys)[0] == 0
+
+
+def test_accept_refuses_an_asciidoc_plan_whose_phase_title_asciidoc_reads_as_text(
+    tmp_path: Path, pristine: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = shutil.copytree(pristine["oxide"], tmp_path / "oxide")
+    adopt(repo, capsys)
+    path = repo / "rfd/0001/README.adoc"
+    glued = MIGRATION.read_text(encoding="utf-8").replace(
+        "protocol.\n\n[discrete]", "protocol.\n=== Phase 4: Clean up\n\n[discrete]"
+    )
+    path.write_text(glued, encoding="utf-8")
+    git(repo, "commit", "-qam", "RFD 1: instance migration, in discussion")
+
+    assert main(["-C", str(repo), "accept", "1"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(
+        "error: rfd/0001/README.adoc:75: no plan to extract: line 75: `=== Phase 4: Clean up` "
+        "is not a section title: AsciiDoc reads it as the text of the paragraph or list item "
+        "above it, so the phase would be lost; put a blank line above it"
+    )
+    assert "write `=== Phase 1: Title` blocks with a description under " in err
+    assert git(repo, "status", "--porcelain") == ""  # nothing was promoted

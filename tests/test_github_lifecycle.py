@@ -173,6 +173,7 @@ def test_one_rfd_from_its_first_review_to_implemented(
     assert len(page.comments_on(2)) <= 6
 
     # the merge: the status comment's final state, the tracking issue links main now
+    git(origin, "update-ref", "refs/pull/2/head", f"refs/heads/{BRANCH}")  # GitHub keeps it
     git(origin, "update-ref", "refs/heads/main", f"refs/heads/{BRANCH}")
     git(checkout, "pull", "-q", "--ff-only", "origin", "main")
     merged = payload("pull_request.reopened", action="closed")

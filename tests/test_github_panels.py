@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.github.status_comment import decided
+from bot.lifecycle.consensus_gate import decided
 from bot.model.consensus import Approval, Ledger
 from bot.model.status import Status
 

@@ -267,3 +267,18 @@ def test_a_second_title_and_a_repeated_section_are_flagged() -> None:
     found = lint_text(text, "x.md", known=KNOWN)
     assert found[0].message == "a second title '# RFD 099: Injected'"
     assert found[1].message == "section 'summary' is given twice (only the first one counts)"
+
+
+def test_an_asciidoc_rfd_is_linted_on_its_own_sections_with_their_lines() -> None:
+    text = (
+        ":state: discussion\n:authors: Ada <ada@example.com>\n\n= RFD 12 Title\n\n"
+        "== Background\n\nWhy.\n\n[source,asciidoc]\n----\n= RFD 99 in a listing\n"
+        "== Background\n----\n\n= RFD 99 Injected\n\n[[again]]\n== background\n\nAgain.\n"
+    )
+    found = lint_text(text, "rfd/0012/README.adoc", known=KNOWN)
+    assert [str(f).splitlines()[0] for f in found] == [
+        "rfd/0012/README.adoc:16: RFD018 error: a second title '= RFD 99 Injected'",
+        "rfd/0012/README.adoc:19: RFD018 error: section 'background' is given twice (only the "
+        "first one counts)",
+    ]
+    assert "make this a '==' section or remove it" in str(found[0])

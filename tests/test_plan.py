@@ -141,6 +141,9 @@ class FakeDoc:
     path: str
     body: str | None
 
+    def section(self, title: str) -> None:
+        return None
+
     def section_body(self, title: str) -> str | None:
         return self.body if title == "Implementation Plan" else None
 

@@ -13,9 +13,11 @@ from pathlib import Path
 _RAW_FIELDS = 5  # ":100644 100644 <old> <new> M"
 
 
-def commits_of(root: Path, path: str) -> dict[str, str]:
-    """Each content ``path`` had on the checkout's HEAD (blob sha) and the oldest commit that
-    gave it that content; empty when ``root`` has no such history."""
+def commits_of(root: Path, path: str, rev: str = "HEAD") -> dict[str, str]:
+    """Each content ``path`` had in the history of ``rev`` (the checkout's HEAD unless
+    named: a pull request's own commits, :func:`bot.github.checkout.pull_head`) as a blob
+    sha, and the oldest commit that gave it that content; empty when there is no such
+    history."""
     import git
 
     try:
@@ -25,7 +27,7 @@ def commits_of(root: Path, path: str) -> dict[str, str]:
             "--no-abbrev",
             "--no-renames",
             "--end-of-options",
-            "HEAD",
+            rev,
             "--",
             path,
         )

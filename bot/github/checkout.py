@@ -368,6 +368,31 @@ def pushed_branch(base: Path, branch: str, environ: Mapping[str, str]) -> str | 
     return remote
 
 
+def pull_head(base: Path, number: int, environ: Mapping[str, str]) -> str | None:
+    """Pull request ``number``'s own commits fetched (``refs/pull/<n>/head``, which GitHub
+    keeps after the merge and after its branch is deleted) as a local ref; None when origin
+    has no such ref.  A squash or rebase merge leaves these commits off the default branch:
+    the bot's accept and sign-off commits are still theirs, and their pages still open."""
+    import git
+
+    ref = f"refs/remotes/origin/pull/{int(number)}"
+    try:
+        _repo(base).git.execute(
+            [
+                "git",
+                "fetch",
+                "--no-tags",
+                "--end-of-options",
+                "origin",
+                f"+refs/pull/{int(number)}/head:{ref}",
+            ],
+            env=git_env(environ),
+        )
+    except (git.GitCommandError, ForgeError):
+        return None
+    return ref
+
+
 def file_at(base: Path, ref: str, path: str) -> str | None:
     """The text of ``path`` at ``ref`` of the checkout's repository; None if it has none."""
     import git

@@ -10,6 +10,10 @@ The pull request the tracking issue names ("Discussed in #2") is not always the 
 brought the RFD to the default branch: it can be closed without merging while another pull
 request (or a push) brings the RFD there.  Its final comment then says so, and which pull
 request brought it when the bot saw it happen; it never says "merged".
+
+The Decision's commits are the pull request's own (``refs/pull/<n>/head``): after a squash
+or a rebase merge they are not on the default branch, but GitHub keeps them with the pull
+request.
 """
 
 from __future__ import annotations
@@ -76,7 +80,7 @@ def final_state(ctx: Context, pr: PullRequest) -> Comment | None:
     before = None if pr.merged else ctx.forge.find_comment(pr.number, marker("status", pr.number))
     web = f"{ctx.server_url}/{ctx.delivery.repository}"
     blocks = [
-        _block(ctx, c, doc, pr.merged, brought=_brought(before, str(c.file.rfd_id), web))
+        _block(ctx, c, doc, pr.merged, pr.number, brought=_brought(before, str(c.file.rfd_id), web))
         for c, doc in found
     ]
     how = "merged" if pr.merged else "closed"
@@ -108,11 +112,12 @@ def _block(
     changed: ChangedRfd,
     doc: Document | None,
     merged: bool,
+    number: int,
     *,
     then: str = "",
     brought: int | None = None,
 ) -> str:
-    """The RFD's final state on a closed pull request (``then``: the PR was closed earlier,
+    """The RFD's final state on closed pull request ``number`` (``then``: the PR was closed earlier,
     the later transition that brought the RFD to ``doc``'s status; ``brought``: the pull
     request that brought the RFD to the default branch, when this one was closed without
     merging and the bot saw which), and its Decision."""
@@ -137,7 +142,7 @@ def _block(
             LIVES_ON.format(issue=issue, issue_url=f"{web}/issues/{issue}") if issue else NO_ISSUE,
         ]
     lines += ["", then] if then else []
-    decision = _decision(ctx, changed, doc)
+    decision = _decision(ctx, changed, doc, number, merged)
     return "\n".join([*lines, "", *decision] if decision else lines)
 
 
@@ -155,10 +160,27 @@ def _where(ctx: Context, rid: str, status: str, url: str, then: str, brought: in
     return ON_MAIN.format(rid=rid, branch=branch, status=status, url=url)
 
 
-def _decision(ctx: Context, changed: ChangedRfd, doc: Document) -> tuple[str, ...]:
+MERGED_AS = (
+    "The commits linked are this pull request's own, which GitHub keeps with it; its merge "
+    "brought the accepted RFD to `{branch}` as {commit}."
+)
+"""Said when the merge gave the default branch other commits (a squash or a rebase)."""
+
+
+def _decision(
+    ctx: Context, changed: ChangedRfd, doc: Document, number: int, merged: bool
+) -> tuple[str, ...]:
     """Who accepted the RFD with whose sign-offs at which commit, as the ledger on the
-    default branch says (empty when it holds no sign-off and no acceptance)."""
-    from bot.github.status_comment import commit_links, decided
+    default branch says (empty when it holds no sign-off and no acceptance).
+
+    The commits linked are pull request ``number``'s own (``refs/pull/<n>/head``): the
+    bot's accept commit and the commits its sign-offs were given on, whichever way the pull
+    request was merged; when its merge gave the default branch other commits, the one that
+    brought the accepted RFD there is named too.  Without the pull request's ref the
+    default branch's history is read (a squash then shows no sign-off's commit)."""
+    from bot.github.checkout import pull_head
+    from bot.github.status_comment import commit_links
+    from bot.lifecycle.consensus_gate import decided
     from bot.state import StateStore
 
     try:
@@ -168,8 +190,25 @@ def _decision(ctx: Context, changed: ChangedRfd, doc: Document) -> tuple[str, ..
         return ()
     if ledger.accepted is None and not ledger.approvals:
         return ()
-    web = f"{ctx.server_url}/{ctx.delivery.repository}"
-    return decided(ledger, doc.status, commit_links(ctx.root, changed.file.path, web))
+    web, path = f"{ctx.server_url}/{ctx.delivery.repository}", changed.file.path
+    rev = pull_head(ctx.root, number, ctx.environ) or "HEAD"
+    lines = decided(ledger, doc.status, commit_links(ctx.root, path, web, rev))
+    if ledger.accepted is None or rev == "HEAD" or not merged:
+        return lines
+    return (*lines, *_merged_as(ctx, path, ledger.accepted.revision, rev))
+
+
+def _merged_as(ctx: Context, path: str, accepted: str, rev: str) -> tuple[str, ...]:
+    """The commit of the default branch that brought the ``accepted`` content, named when
+    it is not the pull request's own (``rev``) commit that did."""
+    from bot.github.approved_at import commits_of
+
+    theirs, ours = commits_of(ctx.root, path, rev).get(accepted), commits_of(ctx.root, path)
+    merged = ours.get(accepted)
+    if theirs is None or merged is None or merged == theirs:
+        return ()
+    link = f"[`{merged[:7]}`]({ctx.server_url}/{ctx.delivery.repository}/commit/{merged})"
+    return ("", MERGED_AS.format(branch=ctx.delivery.default_branch, commit=link))
 
 
 def _tracking_issue(ctx: Context, pr: PullRequest, number: int) -> PullRequest | None:
@@ -247,11 +286,11 @@ def _later(
             url=f"{web}/pull/{by.number}",
         )
         if discussed.merged:
-            blocks.append(_block(ctx, changed, doc, True, then=later))
+            blocks.append(_block(ctx, changed, doc, True, number, then=later))
             continue
         brought = by.number if changed.status == "added" else _brought(before, rid, web)
         then = "" if brought == by.number else later
-        blocks.append(_block(ctx, changed, doc, False, then=then, brought=brought))
+        blocks.append(_block(ctx, changed, doc, False, number, then=then, brought=brought))
     footer = FOOTER_MERGED if discussed.merged else FOOTER_CLOSED
     ctx.upsert(
         "status", number, "\n\n".join([*blocks, footer]), number=number, proofs=True

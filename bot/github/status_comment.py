@@ -57,6 +57,7 @@ from bot.github.review_post import (
     short,
 )
 from bot.github.run import Context, cosmetic
+from bot.lifecycle.consensus_gate import decided
 from bot.model import phase_ids, reviews
 from bot.model.document import Document
 from bot.model.plan import PlanPhase
@@ -443,12 +444,12 @@ def read_row(
     )
 
 
-def commit_links(root: Path, path: str, web: str) -> Callable[[str], str]:
-    """A sign-off's revision (a blob) as a link to the commit that brought it (empty when the
-    branch's history does not hold it: no blob is ever shown)."""
+def commit_links(root: Path, path: str, web: str, rev: str = "HEAD") -> Callable[[str], str]:
+    """A sign-off's revision (a blob) as a link to the commit that brought it in the history
+    of ``rev`` (empty when that history does not hold it: no blob is ever shown)."""
     from bot.github.approved_at import commits_of
 
-    commits = commits_of(root, path)
+    commits = commits_of(root, path, rev)
 
     def at(revision: str) -> str:
         sha = commits.get(revision)
@@ -514,61 +515,6 @@ def blocker(
     if not parts and cfg.fcp_days and ledger.fcp is None:
         parts.append(NO_FCP.format(who=", ".join(inline(r) for r in cfg.reviewers)))
     return "; ".join(parts)
-
-
-DECIDED = "{status} with the sign-offs of {who}."
-DECIDED_ALONE = "{status}: no sign-off was recorded."
-ACCEPTED_BY = "✅ Accepted by {by}{commit} with the sign-offs of {who}."
-ACCEPTED_BY_ALONE = "✅ Accepted by {by}{commit}: no sign-off was recorded."
-AT_COMMIT = " at {link}"
-
-
-def decided(
-    ledger: Ledger, status: Status, at: Callable[[str], str] | None = None
-) -> tuple[str, ...]:
-    """The Decision block of an RFD past its discussion: who accepted it, at which commit,
-    with whose sign-offs and on which revision (the sign-offs are history now: no "older
-    revision", no "ready to accept"); ``at``: a revision (a blob) as a commit link."""
-    revision = at or (lambda blob: f"`{blob[:7]}`")
-    accepted = status in (Status.ACCEPTED, Status.IMPLEMENTED)
-    if accepted and ledger.accepted is not None:
-        return ("#### Decision", "", _accepted_by(ledger, revision))
-    who = _signers(ledger, [a.login for a in ledger.approvals], revision)
-    shown = "✅ Accepted" if accepted else status.value
-    line = DECIDED.format(status=shown, who=who) if who else DECIDED_ALONE.format(status=shown)
-    return ("#### Decision", "", line)
-
-
-def _accepted_by(ledger: Ledger, revision: Callable[[str], str]) -> str:
-    """``✅ Accepted by @hubot at <commit> with the sign-offs of @hubot (at …), @mona (at …).``
-    (logins as inert text: the ledger's names never mention anyone)."""
-    decision = ledger.accepted
-    assert decision is not None
-    link = revision(decision.revision)
-    facts = {
-        "by": inline(f"@{decision.by}"),
-        "commit": AT_COMMIT.format(link=link) if link else "",
-        "who": _signers(ledger, decision.signers, revision, mention=True),
-    }
-    return (ACCEPTED_BY if decision.signers else ACCEPTED_BY_ALONE).format(**facts)
-
-
-def _signers(
-    ledger: Ledger,
-    logins: Sequence[str],
-    revision: Callable[[str], str],
-    *,
-    mention: bool = False,
-) -> str:
-    """``hubot (at <commit>), mona``: each login with the revision of its sign-off, when
-    the ledger holds one and the history shows its commit."""
-    shown = []
-    for login in logins:
-        name = inline(f"@{login}" if mention else login)
-        found = ledger.approval_of(login)
-        rev = revision(found.revision) if found else ""
-        shown.append(f"{name} (at {rev})" if rev else name)
-    return ", ".join(shown)
 
 
 def _entry(

@@ -67,19 +67,20 @@ def extract_plan(ws: Workspace, query: str, *, model: str | None = None) -> Extr
             used = entry(STEP, called.model, called.reply.usage, at=ws.clock())
             return Extraction(phases, "model", used, notices)
     section = doc.section("Implementation Plan")
+    syntax = plan.syntax_of(file.path)
     offline = NO_MODEL if ws.llm.offline else ""
     raise InvalidStructure(
         f"no plan to extract: {result.problem}{offline}",
         path=file.path,
-        line=section.line if section else None,
+        line=result.line or (section.line if section else None),
         hint=(
             "set ANTHROPIC_API_KEY (or OPENAI_API_KEY with provider.base_url) to let the "
             "model read the plan, or "
             if offline
             else ""
         )
-        + "write `### Phase 1: Title` blocks with a description under "
-        "`## Implementation Plan`, then run accept again (nothing was promoted)",
+        + f"write {syntax.phase} blocks with a description under `{syntax.section}`, "
+        "then run accept again (nothing was promoted)",
     )
 
 

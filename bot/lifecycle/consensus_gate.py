@@ -9,12 +9,13 @@ and markdown lines out.  Logins and concern texts are untrusted: they go through
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.config.load import ConsensusSection
 from bot.core.github_markdown import cell, inline
 from bot.model.consensus import Approval, Concern, Ledger, day, same_login
+from bot.model.status import Status
 
 HEADING = "#### Decision"
 WAITING = "approvals: {have} of {need}, waiting on {who} (`/rfd approve`, or `rfd approve {rfd}`)"
@@ -189,3 +190,58 @@ def _fcp_line(ledger: Ledger, now: float) -> str:
     if fcp.paused:
         return "Final comment period paused by a concern."
     return f"Final comment period ends {day(fcp.end)}."
+
+
+DECIDED = "{status} with the sign-offs of {who}."
+DECIDED_ALONE = "{status}: no sign-off was recorded."
+ACCEPTED_BY = "✅ Accepted by {by}{commit} with the sign-offs of {who}."
+ACCEPTED_BY_ALONE = "✅ Accepted by {by}{commit}: no sign-off was recorded."
+AT_COMMIT = " at {link}"
+
+
+def decided(
+    ledger: Ledger, status: Status, at: Callable[[str], str] | None = None
+) -> tuple[str, ...]:
+    """The Decision block of an RFD past its discussion: who accepted it, at which commit,
+    with whose sign-offs and on which revision (the sign-offs are history now: no "older
+    revision", no "ready to accept"); ``at``: a revision (a blob) as a commit link."""
+    revision = at or (lambda blob: f"`{blob[:7]}`")
+    accepted = status in (Status.ACCEPTED, Status.IMPLEMENTED)
+    if accepted and ledger.accepted is not None:
+        return (HEADING, "", _accepted_by(ledger, revision))
+    who = _signers(ledger, [a.login for a in ledger.approvals], revision)
+    shown = "✅ Accepted" if accepted else status.value
+    line = DECIDED.format(status=shown, who=who) if who else DECIDED_ALONE.format(status=shown)
+    return (HEADING, "", line)
+
+
+def _accepted_by(ledger: Ledger, revision: Callable[[str], str]) -> str:
+    """``✅ Accepted by @hubot at <commit> with the sign-offs of @hubot (at …), @mona (at …).``
+    (logins as inert text: the ledger's names never mention anyone)."""
+    decision = ledger.accepted
+    assert decision is not None
+    link = revision(decision.revision)
+    facts = {
+        "by": inline(f"@{decision.by}"),
+        "commit": AT_COMMIT.format(link=link) if link else "",
+        "who": _signers(ledger, decision.signers, revision, mention=True),
+    }
+    return (ACCEPTED_BY if decision.signers else ACCEPTED_BY_ALONE).format(**facts)
+
+
+def _signers(
+    ledger: Ledger,
+    logins: Sequence[str],
+    revision: Callable[[str], str],
+    *,
+    mention: bool = False,
+) -> str:
+    """``hubot (at <commit>), mona``: each login with the revision of its sign-off, when
+    the ledger holds one and the history shows its commit."""
+    shown = []
+    for login in logins:
+        name = inline(f"@{login}" if mention else login)
+        found = ledger.approval_of(login)
+        rev = revision(found.revision) if found else ""
+        shown.append(f"{name} (at {rev})" if rev else name)
+    return ", ".join(shown)

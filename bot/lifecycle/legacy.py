@@ -17,10 +17,7 @@ from bot.model.status import Status
 TRACKED = (Status.ACCEPTED, Status.IMPLEMENTED)
 NOT_ACCEPTED_HINT = "run `rfd accept {id}`: it extracts the plan as it accepts"
 HAS_PLAN_HINT = "`rfd status {id}` shows it; delete {plan} to extract it again"
-NO_PLAN_HINT = (
-    "under `## Implementation Plan`, write `### Phase 1: Title` headings or a numbered list "
-    "`1. **Title** what it does`, check it with `rfd plan {id}`, then run `rfd track {id}` again"
-)
+NO_PLAN_HINT = "{how}, check it with `rfd plan {id}`, then run `rfd track {id}` again"
 
 
 class TrackOutcome(NamedTuple):
@@ -52,7 +49,10 @@ def track(ws: Workspace, query: str) -> TrackOutcome:
     found = plan.extract(doc)
     if not found.phases:
         raise InvalidStructure(
-            f"no plan to extract: {found.problem}", path=file.path, hint=NO_PLAN_HINT.format(id=rid)
+            f"no plan to extract: {found.problem}",
+            path=file.path,
+            line=found.line,
+            hint=NO_PLAN_HINT.format(id=rid, how=plan.syntax_of(file.path).how_to_write()),
         )
     path = ws.store.write_plan(rid, found.phases)
     labels = ", ".join(phase_ids.labels(found.phases))

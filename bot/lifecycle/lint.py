@@ -31,7 +31,15 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 from bot import templates
 from bot.core.errors import RfdError
 from bot.core.patterns import lazy
-from bot.model.document import BACK_LINK_KEYS, LINK_KEYS, LIST, NO_STATUS, Document, parse
+from bot.model.document import (
+    ADOC,
+    BACK_LINK_KEYS,
+    LINK_KEYS,
+    LIST,
+    NO_STATUS,
+    Document,
+    parse,
+)
 from bot.model.header import Field, normalize_key
 from bot.model.ids import RfdId
 from bot.model.lint_codes import OFF, LintSettings
@@ -302,7 +310,7 @@ def _required_sections(
     for title in required:
         section = doc.section(title)
         if section is None:
-            hint = f"add a '## {title}' section ([lint.required_sections] {category})"
+            hint = f"add a '{_marks(doc, 2)} {title}' section ([lint.required_sections] {category})"
             message = f"required section '{title}' is missing"
             yield Finding(doc.path, doc.heading_line, "RFD006", message, hint, section=title)
             continue
@@ -313,11 +321,17 @@ def _required_sections(
             yield Finding(doc.path, section.line, "RFD007", message, hint, severity, title)
 
 
+def _marks(doc: Document, level: int) -> str:
+    """How a heading of ``level`` is written in ``doc``: ``##`` (Markdown) or ``==`` (AsciiDoc)."""
+    return ("=" if doc.form == ADOC else "#") * level
+
+
 def repeated_headings(doc: Document) -> Iterator[Finding]:
     for heading in doc.headings:
         if heading.level == 1 and heading.index >= doc.heading_line:
-            hint = "an RFD has one '#' title: make this a '##' section or remove it"
-            message = f"a second title '# {heading.title}'"
+            one, two = _marks(doc, 1), _marks(doc, 2)
+            hint = f"an RFD has one '{one}' title: make this a '{two}' section or remove it"
+            message = f"a second title '{one} {heading.title}'"
             yield Finding(doc.path, heading.index + 1, "RFD018", message, hint)
     seen: set[str] = set()
     for section in (s for s in doc.sections if s.level == 2):

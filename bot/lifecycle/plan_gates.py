@@ -12,6 +12,7 @@ from bot.config.discovery import RfdFile
 from bot.core.errors import GateError
 from bot.lifecycle.workspace import Workspace
 from bot.model import phase_ids
+from bot.model.plan import syntax_of as plan_syntax
 from bot.model.status import Status
 
 
@@ -41,9 +42,9 @@ def check(ws: Workspace, file: RfdFile, target: Status) -> None:
             f"RFD {rid}'s plan ({ws.rel(ws.store.path(rid, 'plan.json'))}) has no phases, "
             f"so it cannot become {target.value}",
             path=file.path,
-            hint=f"add '### Phase 1: Title' headings to its Implementation Plan, check them "
-            f"with `rfd plan {rid}`, then copy them into plan.json (or delete plan.json and "
-            f"run `rfd accept {rid}`)",
+            hint=f"add {plan_syntax(file.path).phase} headings to its Implementation Plan, "
+            f"check them with `rfd plan {rid}`, then copy them into plan.json (or delete "
+            f"plan.json and run `rfd accept {rid}`)",
         )
     if target is Status.IMPLEMENTED:
         missing = phase_ids.missing(plan, ws.store.done_phases(rid, plan))

@@ -27,6 +27,7 @@ from bot.llm.base import Usage
 from bot.model import phase_ids, plan, reviews
 from bot.model.document import Document
 from bot.model.ids import RfdId
+from bot.model.markdown import LineKind, content
 from bot.model.reviews import Review, ReviewFinding, Severity
 from bot.model.status import Status
 
@@ -158,7 +159,6 @@ def dismiss(
 
 _TODO_RE = re.compile(r"\b(TODO|TBD|FIXME|XXX)\b")
 _OPEN_BOX_RE = re.compile(r"^\s*[-*]\s+\[ \]\s+(?P<q>.+)$")
-_FENCE_RE = re.compile(r"^\s*(```|~~~)")
 _LINT_SEVERITY = {"error": Severity.MAJOR, "warning": Severity.MINOR}
 
 
@@ -246,17 +246,29 @@ def _plan_findings(doc: Document) -> Iterable[ReviewFinding]:
     result = plan.extract(doc)
     line = section.line if section else None
     if result.problem:
-        yield _f(Severity.MAJOR, "Implementation Plan", line, result.problem)
+        yield _f(Severity.MAJOR, "Implementation Plan", result.line or line, result.problem)
         return
-    for phase in result.phases:
+    for phase, at in zip(result.phases, _phase_lines(doc, len(result.phases), line), strict=True):
         if not phase.description.strip():
             label = phase.label or phase.title
             yield _f(
                 Severity.MINOR,
                 "Implementation Plan",
-                line,
+                at,
                 f"Phase {label} ({phase.title}) has no description: say what it delivers",
             )
+
+
+def _phase_lines(doc: Document, count: int, section_line: int | None) -> list[int | None]:
+    """The line of each phase's heading; the section's when the phases are a list."""
+    section = doc.section("Implementation Plan")
+    if section is not None:
+        body = "".join(doc.lines[section.start : section.end])
+        syntax = plan.syntax_of(doc.path)
+        found = plan.phase_headings(body, line_offset=section.start, syntax=syntax)
+        if len(found) == count:
+            return [heading.line for heading in found]
+    return [section_line] * count
 
 
 _BACKLINK = {"Supersedes": "Superseded by", "Superseded by": "Supersedes"}
@@ -277,12 +289,10 @@ def _link_findings(doc: Document, backlinks: Mapping[RfdId, Document]) -> Iterab
 
 
 def _code_free_lines(doc: Document) -> Iterable[tuple[int, str]]:
-    fenced = False
-    for n, line in enumerate(doc.text.splitlines(), start=1):
-        if _FENCE_RE.match(line):
-            fenced = not fenced
-        elif not fenced:
-            yield n, line
+    """Each line outside code blocks (AsciiDoc's delimited blocks too), numbered from 1."""
+    for n, (line, kind) in enumerate(zip(doc.lines, doc.kinds, strict=True), start=1):
+        if kind is not LineKind.CODE:
+            yield n, content(line)
 
 
 def _todo_findings(doc: Document) -> Iterable[ReviewFinding]:

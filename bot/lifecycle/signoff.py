@@ -15,10 +15,11 @@ from pathlib import Path
 from bot.core import authors as author_forms
 from bot.core.atomic import read_exact
 from bot.core.errors import GateError, PermissionDenied, ValidationError
-from bot.lifecycle.consensus_gate import Standing, block, standing
+from bot.lifecycle.consensus_gate import Standing, block, decided, standing
 from bot.lifecycle.workspace import Workspace
 from bot.model import consensus
 from bot.model.consensus import Ledger, same_login
+from bot.model.status import Status
 
 NOT_CONFIGURED = "this repository has no [consensus] table: nothing to sign off"
 CONFIGURE = "add [consensus] with `reviewers = [...]` to .github/rfd.toml"
@@ -148,11 +149,16 @@ def decision(
     ws: Workspace, query: str, *, slash: bool = False, at: Callable[[str], str] | None = None
 ) -> list[str]:
     """The "Decision" block of the RFD (empty without a [consensus] table); ``slash``: for
-    GitHub, naming slash commands; ``at``: a sign-off's revision as its commit's link."""
+    GitHub, naming slash commands; ``at``: a sign-off's revision as its commit's link.
+    Past its discussion the RFD's block says what was decided (who accepted it, with whose
+    sign-offs), as the ledger holds it: never "ready to accept" again."""
     if not ws.config.consensus.enabled:
         return []
     rid, rev, _ = _current(ws, query)
     ledger = ws.store.read_consensus(rid)
+    status = ws.document(query).status
+    if status not in (Status.DRAFT, Status.DISCUSSION):
+        return list(decided(ledger, status, at))
     return block(ws.config.consensus, ledger, rid, rev, ws.clock(), slash=slash, at=at)
 
 

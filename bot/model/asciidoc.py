@@ -9,17 +9,33 @@
 
 The attributes (``:key: value`` lines before the title, or right after it up to the first
 blank line) are the header fields; an edit replaces one attribute's value on its line.
-Sections (``==``) are AsciiDoc's own: rfd lists, shows and changes the state of these RFDs;
-what reads Markdown sections (plan extraction) does not apply to them.
+
+The body's structure, read the way :mod:`bot.model.markdown` reads Markdown's, so that
+:class:`bot.model.document.Document`'s sections and the plan parser work on either:
+
+- :func:`iter_kinds`: a delimited block (``----`` listing, ``....`` literal, ``====``
+  example, ``****`` sidebar, ``____`` quote, ``++++`` passthrough, ``|===`` table, a
+  ```` ``` ```` fence) is code, delimiters included, up to the same delimiter; a ``//`` line
+  and a ``////`` block are comments.  Nothing in them is structure.
+- :func:`headings`: a section title is ``=`` marks, a space and a title, starting a block
+  (after a blank line, a block attribute line such as ``[[anchor]]``, ``[#id]`` or
+  ``[source,yaml]``, an attribute entry ``:toc: left``, a comment, or another title);
+  ``[discrete]``/``[float]`` ones are no sections.  Levels are counted as Markdown's ``#``
+  (the ``=`` title is 1, ``==`` is 2 like ``##`` — what AsciiDoc itself calls level 1), so
+  the callers compare levels alike.
+- :func:`section_ends`: a section ends where the next one of its level or higher starts,
+  the attribute and anchor lines above that title included.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
+from bot.core.patterns import lazy
+from bot.model import markdown
 from bot.model.header import Field, normalize_key
-from bot.model.markdown import content, ending, split_lines
+from bot.model.markdown import Heading, LineKind, content, ending, split_lines
 
 ATTRIBUTE_RE = re.compile(
     r"^:(?P<key>[A-Za-z0-9_][A-Za-z0-9_ -]*):(?P<space>[ \t]*)(?P<value>.*?)[ \t]*$"
@@ -71,3 +87,85 @@ def set_value(text: str, key: str, value: str, status_key: str | None) -> str:
     eol = ending(lines[0]) if lines else "\n"
     lines.insert(after + 1, f":{'-'.join(key.lower().split())}: {value}{eol or chr(10)}")
     return "".join(lines)
+
+
+_DELIMITER_RE = lazy(
+    r"""^(?:-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}   # listing, literal, example, sidebar…
+        |[|,:!]={3,}                                # a table
+        |/{4,})[ \t]*$                              # a comment block""",
+    re.VERBOSE,
+)
+_FENCE_RE = lazy(r"^```")
+_COMMENT_LINE_RE = lazy(r"^//(?!/)")
+_SECTION_RE = lazy(r"^(?P<marks>={1,6})[ \t]+(?P<title>\S.*?)[ \t]*$")
+_BLOCK_ATTRIBUTE_RE = lazy(r"^\[.*\]$")  # [[anchor]], [#id], [source,yaml], [NOTE]
+_DISCRETE_RE = lazy(r"^\[(?:discrete|float)(?:[,#.%].*)?\]$")
+
+
+def is_block_attribute(line: str) -> bool:
+    """``[[anchor]]``, ``[#id]``, ``[source,yaml]``, ``[NOTE]``: a line about the next block."""
+    return bool(_BLOCK_ATTRIBUTE_RE.match(content(line).rstrip()))
+
+
+def iter_kinds(lines: Iterable[str]) -> Iterator[LineKind]:
+    """What each line is: text, inside a delimited block (code), or a comment."""
+    closing = ""
+    for raw in lines:
+        line = content(raw).rstrip()
+        if closing:
+            yield LineKind.COMMENT if closing.startswith("/") else LineKind.CODE
+            closing = "" if line == closing else closing
+        elif _DELIMITER_RE.match(line) or _FENCE_RE.match(line):
+            closing = "```" if line.startswith("```") else line
+            yield LineKind.COMMENT if closing.startswith("/") else LineKind.CODE
+        elif _COMMENT_LINE_RE.match(line):
+            yield LineKind.COMMENT
+        else:
+            yield LineKind.TEXT
+
+
+def headings(lines: Sequence[str], kinds: Sequence[LineKind]) -> list[Heading]:
+    """Every section title outside blocks and comments, ``=`` titles included."""
+    return [heading for heading, starts in _titles(lines, kinds) if starts]
+
+
+def glued_titles(lines: Sequence[str], kinds: Sequence[LineKind]) -> list[Heading]:
+    """Lines written as section titles that AsciiDoc reads as text: right under a
+    paragraph or a list item, with no blank line between (``[discrete]`` ones left out)."""
+    return [heading for heading, starts in _titles(lines, kinds) if not starts]
+
+
+def _titles(lines: Sequence[str], kinds: Sequence[LineKind]) -> Iterator[tuple[Heading, bool]]:
+    """Each line written as a section title, and whether it starts a block (is one)."""
+    starts_block = True  # what comes before the line lets a block start there
+    discrete = False
+    for index, (raw, kind) in enumerate(zip(lines, kinds, strict=True)):
+        line = content(raw).rstrip()
+        if kind is not LineKind.TEXT:
+            starts_block, discrete = True, discrete and kind is LineKind.COMMENT
+            continue
+        match = _SECTION_RE.match(line.lstrip("\ufeff"))
+        if match is not None and not discrete:
+            yield Heading(len(match["marks"]), match["title"], index), starts_block
+        attribute = bool(_BLOCK_ATTRIBUTE_RE.match(line))
+        discrete = attribute and (discrete or bool(_DISCRETE_RE.match(line)))
+        entry = match is None and ATTRIBUTE_RE.match(line) is not None  # :toc: left
+        starts_block = not line or attribute or entry or (match is not None and starts_block)
+
+
+def section_ends(found: Sequence[Heading], lines: Sequence[str]) -> list[int]:
+    """Where the section of each title in ``found`` ends (0-based, exclusive): at the next
+    title of its level or higher, before the attribute and anchor lines above it."""
+    return [
+        _above_attributes(lines, end, heading.index + 1)
+        for heading, end in zip(found, markdown.section_ends(found, len(lines)), strict=True)
+    ]
+
+
+def _above_attributes(lines: Sequence[str], end: int, start: int) -> int:
+    """``end`` moved up past the block attribute lines right above it (not past ``start``)."""
+    if end >= len(lines):
+        return end
+    while end > start and _BLOCK_ATTRIBUTE_RE.match(content(lines[end - 1]).rstrip()):
+        end -= 1
+    return end

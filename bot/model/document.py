@@ -172,20 +172,35 @@ class Document:
 
     @cached_property
     def kinds(self) -> tuple[LineKind, ...]:
-        """What each line is (text, fenced code, comment), worked out once for every check."""
+        """What each line is (text, fenced code, comment), worked out once for every check;
+        in AsciiDoc, delimited blocks are code (:mod:`bot.model.asciidoc`)."""
+        if self.form == ADOC:
+            from bot.model import asciidoc
+
+            return tuple(asciidoc.iter_kinds(self.lines))
         return kinds_of(self.text, self.lines)
 
     @cached_property
     def headings(self) -> tuple[Heading, ...]:
-        """Every heading outside code blocks and comments, the title's included."""
+        """Every heading outside code blocks and comments, the title's included (AsciiDoc's
+        ``==`` titles at level 2, as ``##``)."""
+        if self.form == ADOC:
+            from bot.model import asciidoc
+
+            return tuple(asciidoc.headings(self.lines, self.kinds))
         return tuple(headings_of(self.text, self.lines, self.kinds))
 
     @cached_property
     def sections(self) -> tuple[Section, ...]:
-        """Every ``##`` (and deeper) section after the title, in order; computed on first
-        use, so listing many RFDs reads only their headers."""
+        """Every ``##`` (and deeper) section after the title, in order (AsciiDoc: ``==`` and
+        deeper); computed on first use, so listing many RFDs reads only their headers."""
         found = self.headings
-        ends = section_ends(found, len(self.lines))
+        if self.form == ADOC:
+            from bot.model import asciidoc
+
+            ends = asciidoc.section_ends(found, self.lines)
+        else:
+            ends = section_ends(found, len(self.lines))
         return tuple(
             Section(h.title, h.level, h.index + 1, h.index + 1, end)
             for h, end in zip(found, ends, strict=True)

@@ -23,6 +23,19 @@ item is not read as a plan.  Headings and items inside fenced code blocks and HT
 comments do not count.  When the section is missing, empty or still the template
 placeholder, nothing is extracted and ``PlanResult.problem`` says why.
 
+An AsciiDoc RFD (``README.adoc``) writes the same plan in its own syntax, read through
+:mod:`bot.model.asciidoc`'s structure (delimited blocks and comments are not structure,
+``[[anchor]]`` lines above a title belong to it)::
+
+    == Implementation Plan          . *Widen the parser* so that it reads both forms.
+                                    . *Switch the writers* -- every caller moves.
+    [[phase-1]]
+    === Phase 1: Title              (or ``1. *Title* …``; ``**Title**`` too; items
+                                    numbered ``.`` are labelled 1..N in order)
+    * [ ] an item
+
+The description keeps the AsciiDoc text as written.
+
 ``plan.json`` is read strictly; once it has failed validation, one scan over its text
 finds the line where the phase or key at fault starts (a JSON syntax error carries its
 own line).  The markdown reader is imported only to extract a plan, never to read
@@ -34,10 +47,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Sequence
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from bot.core.errors import InvalidStructure, ParseError
 from bot.core.patterns import lazy
+
+if TYPE_CHECKING:
+    from bot.model.markdown import Heading, LineKind
 
 SECTION = "Implementation Plan"
 
@@ -64,39 +80,144 @@ class PlanPhase(NamedTuple):
 class PlanResult(NamedTuple):
     phases: tuple[PlanPhase, ...]
     problem: str | None = None
+    line: int | None = None
+    """The line of the file the problem is at, when it is one line (else the section's)."""
+
+
+class HasStart(Protocol):
+    @property
+    def start(self) -> int:
+        """How many lines of the file come before the section's body."""
+        ...
 
 
 class HasSections(Protocol):
     """What extraction needs of a parsed RFD (``bot.model.document.Document``)."""
 
+    @property
+    def path(self) -> str: ...
+
+    def section(self, title: str) -> HasStart | None: ...
+
     def section_body(self, title: str) -> str | None: ...
+
+
+class Syntax(NamedTuple):
+    """How a plan is written in one markup: what the messages show, and how its lines read."""
+
+    section: str
+    phase: str
+    item: str
+    adoc: bool
+
+    def how_to_write(self) -> str:
+        """``under `## Implementation Plan`, write `### Phase 1: Title` headings or …``."""
+        return f"under `{self.section}`, write {self.phase} headings or a numbered list {self.item}"
+
+
+MARKDOWN = Syntax(
+    f"## {SECTION}", "`### Phase 1: Title`", "`1. **Title** what it does`", adoc=False
+)
+ASCIIDOC = Syntax(f"== {SECTION}", "`=== Phase 1: Title`", "`. *Title* what it does`", adoc=True)
+
+
+def syntax_of(path: str) -> Syntax:
+    """The plan syntax of the RFD at ``path`` (AsciiDoc for ``.adoc``, else Markdown)."""
+    return ASCIIDOC if path.endswith((".adoc", ".asciidoc")) else MARKDOWN
 
 
 def extract(doc: HasSections) -> PlanResult:
     """The phases of ``doc``'s Implementation Plan (or none, and why)."""
-    return extract_from_section(doc.section_body(SECTION))
+    section = doc.section(SECTION)
+    offset = 0 if section is None else section.start
+    return extract_from_section(doc.section_body(SECTION), syntax_of(doc.path), line_offset=offset)
 
 
-def extract_from_section(body: str | None) -> PlanResult:
+def extract_from_section(
+    body: str | None, syntax: Syntax = MARKDOWN, *, line_offset: int = 0
+) -> PlanResult:
     """The phases in the text of an Implementation Plan section (None: no such section).
 
-    ``problem`` names no file: callers put it next to the document's path.
+    ``problem`` names no file: callers put it next to the document's path.  ``line_offset``:
+    how many lines of the file come before ``body`` (so ``PlanResult.line`` is the file's).
     """
 
     if body is None:
-        return PlanResult((), f"there is no `## {SECTION}` section")
+        return PlanResult((), f"there is no `{syntax.section}` section")
     if not body.strip():
         return PlanResult((), f"the {SECTION} section is empty")
-    if not _PLACEHOLDER.sub("", body).strip():
+    if not _PLACEHOLDER.sub("", _without_comments(body, syntax)).strip():
         return PlanResult((), f"the {SECTION} section still holds the template placeholder")
-    phases = tuple(_phase(heading) for heading in phase_headings(body))
+    if syntax.adoc and (glued := _glued_phase(body)) is not None:
+        line = line_offset + glued.index + 1
+        message = GLUED.format(line=line, title=glued.title, marks="=" * glued.level)
+        return PlanResult((), message, line)
+    phases = tuple(_phase(heading) for heading in phase_headings(body, syntax=syntax))
     if not phases:
-        phases = tuple(PlanPhase(p.title, p.description, p.label) for p in numbered_phases(body))
+        found = numbered_phases(body, syntax=syntax)
+        phases = tuple(PlanPhase(p.title, p.description, p.label) for p in found)
     if not phases:
-        hint = "write one heading per phase, e.g. `### Phase 1: Title`, or a numbered list of "
-        hint += "phases, e.g. `1. **Title** what it does`"
+        hint = f"write one heading per phase, e.g. {syntax.phase}, or a numbered list of "
+        hint += f"phases, e.g. {syntax.item}"
         return PlanResult((), f"the {SECTION} section has no phase headings; {hint}")
     return PlanResult(phases)
+
+
+GLUED = (
+    "line {line}: `{marks} {title}` is not a section title: AsciiDoc reads it as the text "
+    "of the paragraph or list item above it, so the phase would be lost; put a blank line "
+    "above it"
+)
+
+
+def _glued_phase(body: str) -> Heading | None:
+    """The first phase title of an AsciiDoc ``body`` that does not start a block."""
+    from bot.model import asciidoc
+
+    structure = _structure(body, ASCIIDOC)
+    glued = asciidoc.glued_titles(structure.lines, structure.kinds)
+    return next((h for h in glued if _match(h.level, h.title)), None)
+
+
+def _without_comments(body: str, syntax: Syntax) -> str:
+    """``body`` without its AsciiDoc comments (Markdown's are in the placeholder pattern)."""
+    from bot.model.markdown import LineKind
+
+    if not syntax.adoc:
+        return body
+    lines, kinds, _ = _structure(body, syntax)
+    comment = LineKind.COMMENT
+    return "".join(line for line, kind in zip(lines, kinds, strict=True) if kind is not comment)
+
+
+class _Structure(NamedTuple):
+    lines: list[str]
+    kinds: list[LineKind]
+    headings: list[Heading]
+
+
+def _structure(body: str, syntax: Syntax) -> _Structure:
+    """The lines of ``body``, what each is, and its headings, in ``syntax``'s markup."""
+    from bot.model.markdown import LineKind, headings, line_kinds, split_lines  # not plan.json
+
+    lines = split_lines(body)
+    if syntax.adoc:
+        from bot.model import asciidoc
+
+        kinds = list(asciidoc.iter_kinds(lines))
+        return _Structure(lines, kinds, asciidoc.headings(lines, kinds))
+    kinds = line_kinds(lines)
+    return _Structure(lines, kinds, headings(lines, [k is not LineKind.TEXT for k in kinds]))
+
+
+def _section_ends(found: _Structure, syntax: Syntax) -> list[int]:
+    from bot.model import markdown
+
+    if syntax.adoc:
+        from bot.model import asciidoc
+
+        return asciidoc.section_ends(found.headings, found.lines)
+    return markdown.section_ends(found.headings, len(found.lines))
 
 
 def _phase(heading: PhaseHeading) -> PlanPhase:
@@ -178,7 +299,7 @@ _PHASE_RE = lazy(
     ^Phase[ \t]+
     (?P<label>[0-9]+[a-z]?|[A-Z])\b                 # 1, 0, 3a, B
     [ \t]*(?:\((?P<before>[^)]*)\))?                # (optional) before the separator
-    [ \t]*(?:[:—–.-][ \t]*)?                        # colon, em/en dash, hyphen, dot
+    [ \t]*(?:(?:--|[:—–.-])[ \t]*)?                 # colon, em/en dash, --, hyphen, dot
     (?P<title>.*?)
     (?:[ \t]*\((?P<after>optional|deferred)\))?$    # or (optional) after the title
     """,
@@ -198,21 +319,20 @@ class PhaseHeading(NamedTuple):
     description: str
 
 
-def phase_headings(body: str, *, line_offset: int = 0) -> list[PhaseHeading]:
+def phase_headings(
+    body: str, *, line_offset: int = 0, syntax: Syntax = MARKDOWN
+) -> list[PhaseHeading]:
     """The phases in a section body.  ``line_offset``: how many lines of the file come
     before ``body`` (``Section.start``), so ``line`` is a line of the file."""
-    from bot.model.markdown import headings, section_end, split_lines  # not for plan.json
-
-    lines = split_lines(body)
-    found = headings(lines)
+    structure = _structure(body, syntax)
+    found, lines = structure.headings, structure.lines
     phases = [(pos, m) for pos, h in enumerate(found) if (m := _match(h.level, h.title))]
     if not phases:
         return []
     level = min(found[pos].level for pos, _ in phases)
+    ends = _section_ends(structure, syntax)
     return [
-        _heading_phase(
-            match, lines, found[pos].index, section_end(found, pos, len(lines)), line_offset
-        )
+        _heading_phase(match, lines, found[pos].index, ends[pos], line_offset)
         for pos, match in phases
         if found[pos].level == level
     ]
@@ -242,7 +362,21 @@ _ITEM_RE = lazy(
     re.VERBOSE,
 )
 _ANY_ITEM_RE = lazy(r"^[0-9]{1,3}[.)][ \t]")
-_HEADING_RE = lazy(r"^#{1,6}[ \t]")
+_ADOC_ITEM_RE = lazy(
+    r"""^(?:(?P<number>[0-9]{1,3})\.|\.)[ \t]+      # . or 1.  (not .. : a nested item)
+    (?:\*\*(?P<strong>[^*]+?)\*\*|\*(?P<title>[^*]+?)\*)  # *Widen the parser* or **…**
+    [ \t]*(?:(?:--|[:—–.-])[ \t]*)?(?P<rest>.*)$      # : rest of the first line
+    """,
+    re.VERBOSE,
+)
+_ADOC_ANY_ITEM_RE = lazy(r"^(?:[0-9]{1,3}\.|\.)[ \t]+\S")
+
+
+def _block_attributes(structure: _Structure) -> set[int]:
+    """The AsciiDoc block attribute lines (``[source,rust]``) of ``structure``."""
+    from bot.model import asciidoc
+
+    return {i for i, line in enumerate(structure.lines) if asciidoc.is_block_attribute(line)}
 
 
 class ListPhase(NamedTuple):
@@ -251,26 +385,31 @@ class ListPhase(NamedTuple):
     description: str
 
 
-def numbered_phases(body: str) -> list[ListPhase]:
+def numbered_phases(body: str, *, syntax: Syntax = MARKDOWN) -> list[ListPhase]:
     """The phases of the first numbered list in ``body`` (empty when there is none, or
     when one of its items has no bold title)."""
-    from bot.model.markdown import LineKind, content, iter_kinds, split_lines  # not for plan.json
+    from bot.model.markdown import LineKind, content  # not for plan.json
 
-    lines = [content(line) for line in split_lines(body)]
-    kinds = list(iter_kinds(lines))
+    structure = _structure(body, syntax)
+    skipped = _block_attributes(structure) if syntax.adoc else set()
+    starts = {heading.index for heading in structure.headings}
+    any_item, item = (_ADOC_ANY_ITEM_RE, _ADOC_ITEM_RE) if syntax.adoc else (_ANY_ITEM_RE, _ITEM_RE)
     phases: list[ListPhase] = []
     current: list[str] | None = None
-    for line, kind in zip(lines, kinds, strict=True):
-        if kind is not LineKind.TEXT:
-            continue
-        if _ANY_ITEM_RE.match(line):
-            match = _ITEM_RE.match(line)
+    for index, kind in enumerate(structure.kinds):
+        line = content(structure.lines[index])
+        if kind is not LineKind.TEXT or index in skipped:
+            continue  # code is left out, with what AsciiDoc says about its block
+        if any_item.match(line):
+            match = item.match(line)
             if match is None:
                 return []  # a numbered list, but not one of titled phases
             current = [match["rest"]]
-            phases.append(ListPhase(match["number"], match["title"].strip(), ""))
+            title = match["title"] or match.groupdict().get("strong") or ""
+            label = match["number"] or str(len(phases) + 1)
+            phases.append(ListPhase(label, title.strip(), ""))
             _describe(phases, current)
-        elif _HEADING_RE.match(line) and phases:
+        elif index in starts and phases:
             break
         elif current is not None:
             current.append(line.strip())

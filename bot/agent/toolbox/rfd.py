@@ -237,6 +237,8 @@ NAME_IS_FIELD = "`{name}` is a header field, not a section"
 NAME_IS_FIELD_HINT = "header fields are kept by the workflow; write a section's body instead"
 NAME_IS_TITLE = "`{name}` is the RFD's title, not a section"
 NAME_IS_TITLE_HINT = "write one section (e.g. 'Summary') at a time"
+ASCIIDOC_SECTIONS = "`{path}` is AsciiDoc: rfd_section writes Markdown sections only"
+ASCIIDOC_SECTIONS_HINT = "change the file with edit_file, keeping its `==` section titles"
 UNKNOWN_SECTION = "the RFD has no section `{name}` (its sections: {known})"
 UNKNOWN_SECTION_HINT = "use one of its sections, or call rfd_section with new: true to add one"
 HEADING_IN_BODY = "the content of `{name}` holds the heading `{heading}` (line {line} of it)"
@@ -252,6 +254,8 @@ def section_edit(text: str, path: str, section: str, content: str, *, new: bool 
     """``text`` with one section's body replaced (matched case-insensitively); with ``new``
     a section the RFD lacks is appended as ``## section``."""
     doc = document.parse(text, path)
+    if doc.form == document.ADOC:
+        raise ValidationError(ASCIIDOC_SECTIONS.format(path=path), hint=ASCIIDOC_SECTIONS_HINT)
     title, level = _target(doc, section, new=new)
     heading = LEADING_HEADING.match(content)
     if heading and normalize_title(heading["title"]) == normalize_title(title):

@@ -39,6 +39,7 @@ MODULES = (
     "scenarios_consensus",
     "scenarios_finish",
     "scenarios_lifecycle",
+    "scenarios_merges",
     "scenarios_cosmetics",
     "scenarios_reviews",
 )
