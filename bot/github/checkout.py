@@ -181,7 +181,7 @@ def open_pull(
 
     A same-repository PR's branch is checked out as it is: a symbolic link under
     ``guarded`` (the RFD directory) is refused before anything reads it
-    (:mod:`bot.github.checkout`)."""
+    (:func:`refuse_links`)."""
     repo = _repo(base)
     env = git_env(environ)
     dest = Path(tempfile.mkdtemp(prefix=f"rfd-pr{pr.number}-", dir=environ.get("RUNNER_TEMP")))

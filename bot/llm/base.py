@@ -151,7 +151,7 @@ NO_MODEL_HINT = "set ANTHROPIC_API_KEY (or the key named by provider.api_key_env
 
 
 class OfflineLLM:
-    """:class:`bot.llm.base.LLM` that never answers."""
+    """:class:`LLM` that never answers."""
 
     name = "offline"
     offline = True
