@@ -1,26 +1,21 @@
 """Progress comments of long runs: the comment edited as a run goes, and reconcile's
 repair of those whose run died.
 
-The progress comment of a long run (``/rfd implement``, ``/rfd refine``): one comment,
-edited as the run goes and ending in its outcome.
+A long run (``/rfd implement``, ``/rfd refine``) keeps one comment, edited as it goes and
+ending in its outcome.  It shows the stage (research, plan, item k of n, summary, push —
+or a refine pass), the item checklist as items are ticked or fail, the time so far, the
+tokens and cost so far and a link to the run.  The rendering is pure: :func:`render`
+takes a :class:`Snapshot`; :class:`Progress` only decides when to write.  Edits are
+paced: the text is written again only when the stage or the checklist changed and the
+last edit is at least :data:`EDIT_EVERY` seconds old; the start and the outcome are
+always written.
 
-It shows the stage (research, plan, item k of n, summary, push — or a refine pass),
-the item checklist as items are ticked or fail, the time so far, the tokens and cost
-so far and a link to the run.  Edits are paced: the text is written again only when
-the stage or the checklist changed and the last edit is at least
-:data:`EDIT_EVERY` seconds old; the start and the outcome are always written.  While
-the run works the comment carries a hidden run marker (``<!-- rfd-bot:run:<id> -->``),
-so the scheduled reconcile can tell a run that died from one still working
-(:mod:`bot.github.progress`).  The rendering is pure: :func:`render` takes a
-:class:`Snapshot`; :class:`Progress` only decides when to write.
-
-Reconcile's repair of progress comments whose run died (cancelled, timed out, runner lost).
-
-A progress comment carries its run's marker (``<!-- rfd-bot:run:<id> -->``, among the
-marker lines opening it: elsewhere it is text) only while the run works
-(:mod:`bot.github.progress`).  A run cannot outlive its job's timeout, so a comment still
-carrying the marker and not edited for longer than that belongs to a run that is no longer
-in progress: it is marked as ended — the ⏳ goes, the checklist stays as far as the run
+While the run works the comment carries a hidden run marker
+(``<!-- rfd-bot:run:<id> -->``, among the marker lines opening it: elsewhere it is
+text).  A run cannot outlive its job's timeout, so the scheduled reconcile
+(:func:`repair`) takes a comment still carrying the marker and not edited for longer
+than that (:data:`DIED_AFTER`) as belonging to a run that died (cancelled, timed out,
+runner lost) and marks it as ended: the ⏳ goes, the checklist stays as far as the run
 got, and the comment says what to do.  Nothing else in it changes.
 """
 
