@@ -15,7 +15,7 @@ one ``git --version`` spends ~8 ms more CPU than one that spawns it with
 git's stderr is read after its stdout: git writes a line or two there, far less than a
 pipe holds, so neither side waits on the other.
 
-Also the commits of a push as the pre-push hooks read them: each commit of ``old..new``
+The pre-push hooks read the commits of a push here too: each commit of ``old..new``
 with its first parent, and how a message names the commit that changed a path.
 """
 

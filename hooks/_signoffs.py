@@ -4,24 +4,21 @@ Where sign-offs are given on GitHub (the ``origin`` remote is on GitHub, or the 
 in GitHub Actions), ``consensus.json`` on a branch is a file anyone who can push edits.
 The hook then counts the ledger the default branch has (at the merge base with
 ``origin/$GITHUB_BASE_REF``, else ``origin/HEAD``), changed only by the branch's commits
-the bot can be shown to have made: those named in the bot's own comments on the pull
-request (:mod:`hooks._signoffs`, when the hook has a token), as the bot itself decides
-(:mod:`bot.model.consensus`), under the default branch's ``[consensus]`` rules.  Every
-other entry the branch adds is *unverified*: it is
-left out and named with the commit that wrote it.  Elsewhere (no GitHub remote, a
-local-only team) the committed ledger is the record, as the local commands write it.
+the bot can be shown to have made, as the bot itself decides (:mod:`bot.model.consensus`),
+under the default branch's ``[consensus]`` rules (:func:`counted`).  Every other entry the
+branch adds is *unverified*: it is left out and named with the commit that wrote it.
+Elsewhere (no GitHub remote, a local-only team) the committed ledger is the record, as
+the local commands write it.
 
-The commits the bot's own comments on the pull request name: its proof that it made them.
-
-The bot names each commit it makes in the leading markers of the comments it writes
-(``<!-- rfd-bot:commit:<sha> -->``, :mod:`bot.github.bot_records`).  In GitHub Actions
-with a token (``GITHUB_TOKEN``) on a pull request's run, the hook reads the pull request's
-comments once and keeps the markers of those the bot's account (``[bot] login``) wrote, and
-the commits GitHub's activity record says that account pushed to the branch
-(``GITHUB_HEAD_REF``): a deleted status comment loses no proof here either.
-Without a token, outside a pull request, or when GitHub cannot be asked, nothing is
-proven: an entry only such a commit added is then reported as unverified.  Standard
-library only (no GitHub client): the hooks stay light.
+The proof that the bot made a commit (:func:`load`): the bot names each commit it makes
+in the leading markers of the comments it writes (``<!-- rfd-bot:commit:<sha> -->``,
+:mod:`bot.github.bot_records`).  In GitHub Actions with a token (``GITHUB_TOKEN``) on a
+pull request's run, the hook reads the pull request's comments once and keeps the
+markers of those the bot's account (``[bot] login``) wrote, and the commits GitHub's
+activity record says that account pushed to the branch (``GITHUB_HEAD_REF``): a deleted
+status comment loses no proof here either.  Without a token, outside a pull request, or
+when GitHub cannot be asked, nothing is proven: an entry only such a commit added is then
+reported as unverified.  Standard library only (no GitHub client): the hooks stay light.
 """
 
 from __future__ import annotations

@@ -2,11 +2,10 @@
 
 Imported by :mod:`hooks.rfd_state` only when the commit holds a state file.
 
-Credentials that must never be committed, by line (the shapes are
-:mod:`bot.core.secret_shapes`', which the bot's redaction uses too).
-
-A finding names the kind of secret and the line, never the secret itself (hook output
-ends up in CI logs).
+The secrets check (:func:`find_secrets`) looks for credentials that must never be
+committed, line by line (the shapes are :mod:`bot.core.secret_shapes`', which the bot's
+redaction uses too).  A finding names the kind of secret and the line, never the secret
+itself (hook output ends up in CI logs).
 """
 
 from __future__ import annotations

@@ -1,11 +1,9 @@
 """One version of the repository as the hooks see it, read lazily.
 
 ``Tree(root, None)`` is the working tree, ``Tree(root, INDEX)`` what is staged and
-``Tree(root, sha)`` a commit.  Nothing is read until asked for: a hook that needs
-the status of the two RFDs a document requires reads those two files, never all.
-
-:class:`Statuses`: the statuses of the RFDs of one version, each read and parsed
-only when asked for: a hook that checks the two RFDs a document requires parses those two.
+``Tree(root, sha)`` a commit.  Nothing is read until asked for, and :class:`Statuses`
+reads and parses each RFD's status only when asked for it: a hook that checks the two
+RFDs a document requires reads and parses those two files, never all.
 """
 
 from __future__ import annotations

@@ -47,6 +47,8 @@ DIALECTS = {
             'committed = "implemented"',
             'discussion = ["abandoned", "published"]',
             "# 8 documents; Oxide's word for accepted; history: discussion → published 8 times",
+            "# 4 documents; Oxide's word for discussion; history: discussion → published 8 times, "
+            "discussion → abandoned 4 times, prediscussion → discussion 4 times",
         ),
         "3",
         "rfd/0003/README.md",

@@ -12,8 +12,9 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
+from bot.core import git_log
 from bot.lifecycle.repo_setup import init
-from bot.site import history
+from bot.model import status_moves
 from bot.site.build import build_site
 
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -252,7 +253,7 @@ def test_a_pool_of_processes_reads_the_repositorys_own_words(
 ) -> None:
     """Many versions are parsed in other processes: they read the words of ``[statuses]``
     as this one does (words no dialect knows, which would not parse without the table)."""
-    monkeypatch.setattr(history, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(status_moves, "PARALLEL_FROM", 1)
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     repo = new_repo(tmp_path / "repo")
     config = '[rfd]\ndir = "rfd"\n[statuses]\nmooted = "draft"\nmulled = "discussion"\n'
@@ -269,7 +270,7 @@ def test_a_pool_of_processes_reads_the_repositorys_own_words(
 
 def test_blobs_are_read_from_one_cat_file_batch() -> None:
     out = b"aaa blob 5\nhello\nbbb missing\nccc blob 0\n\nddd blob 3\n\xc3\xa9x\n"
-    assert dict(history.parse_batch(out)) == {"aaa": "hello", "ccc": "", "ddd": "éx"}
+    assert dict(git_log.parse_batch(out)) == {"aaa": "hello", "ccc": "", "ddd": "éx"}
 
 
 B1, B2 = "1" * 40, "2" * 40
@@ -292,7 +293,7 @@ RAW = {  # a line of `git log --raw --no-abbrev` → the edit it is (None: not a
 def test_the_candidates_are_the_modified_or_renamed_documents(
     line: str, wanted: tuple[str, str] | None
 ) -> None:
-    head = history.UNIT.join(("abc", day(1), "Ada", "A subject"))
-    text = f"{history.RECORD}{head}\n\n{line}\n"
-    found = [(e.rfd, e.before.path) for e in history.parse_edits(text)]
+    head = git_log.UNIT.join(("abc", day(1), "Ada", "A subject"))
+    text = f"{git_log.RECORD}{head}\n\n{line}\n"
+    found = [(e.rfd, e.before.path) for e in status_moves.parse_edits(text)]
     assert found == ([] if wanted is None else [wanted])

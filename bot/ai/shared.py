@@ -1,10 +1,16 @@
-"""The prefix review, refine and plan extraction share, so each reads what the last cached.
+"""The prefix review, refine and plan extraction share, so each reads what the last cached,
+and the answer tools of those three document steps.
+
+The answer tools write nothing: the model answers with data (a review, the sections to
+replace, the plan's phases) and the step validates and applies it.  They form one list,
+:data:`DOCUMENT_TOOLS`, sent in this order in every request of the three steps; each
+step forces its own tool.
 
 The Messages API caches a prefix in the order tools → system → messages, per model.
 The three document steps therefore send the same bytes up to the breakpoint:
 
-1. tools: :data:`DOCUMENT_TOOLS`, the same list in the same order (each
-   step forces its own tool; ``tool_choice`` only affects the cached *messages*);
+1. tools: :data:`DOCUMENT_TOOLS`, the same list in the same order (``tool_choice`` only
+   affects the cached *messages*);
 2. system: the common instructions (``_document_step``: the rules of all three steps),
    the RFD, then the reviews on file as their :func:`~bot.model.reviews.digest`, one block
    each, with a breakpoint after the instructions, the RFD and the last review;
@@ -13,14 +19,6 @@ The three document steps therefore send the same bytes up to the breakpoint:
 With the same model, a refine or a plan extraction after a review reads tools + system
 (RFD and reviews included) from the cache; a second review reads all but the review
 added since.
-
-The answer tools of the document steps: review, refine and plan extraction.
-
-None of them writes anything: the model answers with data (a review, the sections to
-replace, the plan's phases) and the step validates and applies it.  They form one
-list, :data:`DOCUMENT_TOOLS`, sent in this order in every request of the three steps,
-so that its bytes — the front of the cached prefix — are the same whichever step runs;
-each step forces its own tool.
 """
 
 from __future__ import annotations

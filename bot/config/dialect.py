@@ -94,16 +94,6 @@ def status_word(text: str, path: str) -> tuple[str, str, str] | None:
     return None
 
 
-def status_word_in_line(line: str) -> str | None:
-    """The status word a single line sets (``state: published``, ``:state: x``, a Status
-    field), case-folded; None for any other line."""
-    for pattern in _STATUS_RES.values():
-        match = pattern.match(line)
-        if match is not None:
-            return match["word"].casefold()
-    return None
-
-
 def detect(
     documents: Sequence[tuple[str, str]], transitions: Counter[tuple[str, str]] | None = None
 ) -> Dialect:

@@ -11,9 +11,9 @@ Steps emit typed events at well-defined points.  Two kinds:
 
 Terminal output and the forge are listeners like any plugin.
 
-The types live by kind: :mod:`bot.events.types` (what happens to an RFD) and
-:mod:`bot.events.types` (a model's turns and tool calls, and results), on
-:class:`bot.events.types.Event`; this module names them all, as plugins import them.
+The event types live in :mod:`bot.events.types` (what happens to an RFD, a model's turns
+and tool calls, and results), all on :class:`bot.events.types.Event`; this module names
+them all, as plugins import them.
 """
 
 from __future__ import annotations

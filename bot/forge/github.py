@@ -322,7 +322,7 @@ class GitHubForge:
     ) -> None:
         self.repo = repo
         self.pacer = pacer or WritePacer(interval=0)
-        """Shared with :class:`bot.forge.github.RepoApi`: every write of the run goes through it."""
+        """Shared with :class:`RepoApi`: every write of the run goes through it."""
         self.login = login
         """The account our token writes as: only what it wrote is ours."""
         self.web_url = web_url.rstrip("/")

@@ -1,25 +1,23 @@
 """The pull request's files: which RFDs it changes, its branch on disk (symbolic links
 refused), and the bot's commit going back to it.
 
-PR branch content is data: a symbolic link in it is refused, never followed.
+Which RFDs a pull request changes comes from its file list alone (:func:`changed_rfds`:
+no file is read).
 
-A link committed on a same-repository PR (a state file pointing at the job's
-environment, a ``reviews`` directory pointing outside the checkout) would make the bot
-send what it points at to the model, or write outside its worktree.  Before anything
-is read, the RFD directory of the PR's checkout (RFDs, drafts, state) is walked
-without following links; any link there stops the operation with an error naming it.
+The workflow checks out the default branch only (never PR code next to secrets) with
+``persist-credentials: false``.  For a PR from this repository the bot fetches its
+branch into a separate worktree, lets the lifecycle operation write there, commits the
+files it reports and pushes.  For a fork, the worktree is the default branch with the
+PR's RFD files laid over it, read through the API as data; nothing is pushed.  Git
+runs without hooks; the token travels in an environment-only header, never in a URL,
+a file or an argument.
 
-The RFDs a pull request changes, from its file list (no file is read).
-
-The pull request's files on disk, and the one bot commit that goes back to its branch.
-
-The workflow checks out the default branch only (never PR code next to secrets)
-with ``persist-credentials: false``.  For a PR from this repository the bot
-fetches its branch into a separate worktree, lets the lifecycle operation write
-there, commits the files it reports and pushes.  For a fork, the worktree is
-the default branch with the PR's RFD files laid over it, read through the API
-as data; nothing is pushed.  Git runs without hooks; the token travels in an
-environment-only header, never in a URL, a file or an argument.
+PR branch content is data: a symbolic link in it is refused, never followed.  A link
+committed on a same-repository PR (a state file pointing at the job's environment, a
+``reviews`` directory pointing outside the checkout) would make the bot send what it
+points at to the model, or write outside its worktree.  So before anything is read, the
+RFD directory of the checkout (RFDs, drafts, state) is walked without following links;
+any link there stops the operation with an error naming it (:func:`refuse_links`).
 """
 
 from __future__ import annotations
@@ -183,7 +181,7 @@ def open_pull(
 
     A same-repository PR's branch is checked out as it is: a symbolic link under
     ``guarded`` (the RFD directory) is refused before anything reads it
-    (:mod:`bot.github.checkout`)."""
+    (:func:`refuse_links`)."""
     repo = _repo(base)
     env = git_env(environ)
     dest = Path(tempfile.mkdtemp(prefix=f"rfd-pr{pr.number}-", dir=environ.get("RUNNER_TEMP")))

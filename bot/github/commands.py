@@ -1,16 +1,13 @@
 """Slash commands: the verb table (:data:`REGISTRY`) and the parser of ``/rfd`` lines.
 
-The verbs of the slash commands (``/rfd <verb>``): what each does, what may follow it,
-whether it changes anything and whether it calls the model — :data:`REGISTRY`, which the
-parser (:mod:`bot.github.commands`), the authorization and ``/rfd help`` read.
+:data:`REGISTRY` declares each verb of ``/rfd <verb> [args]``: what it does, what may
+follow it, whether it changes anything and whether it calls the model.  The parser, the
+authorization and ``/rfd help`` (generated from it) all read it.
 
-Slash commands in comments: ``/rfd <verb> [args]``, parsed without side effects.
-
-Only lines a reader sees as prose count (:mod:`bot.github.prose`, a CommonMark
-parser): code, quotes, lists, HTML blocks and comments are skipped, so quoting,
-hiding or documenting a command never runs it.  Each verb accepts only its own
-arguments; a comment may carry at most one AI verb.  ``/rfd help`` is generated
-from :data:`bot.github.commands.REGISTRY`, where the verbs are declared.
+Parsing has no side effects.  Only lines a reader sees as prose count
+(:mod:`bot.github.prose`, a CommonMark parser): code, quotes, lists, HTML blocks and
+comments are skipped, so quoting, hiding or documenting a command never runs it.  Each
+verb accepts only its own arguments; a comment may carry at most one AI verb.
 """
 
 from __future__ import annotations

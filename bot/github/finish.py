@@ -1,25 +1,22 @@
 """Marking an RFD Implemented from GitHub: ``/rfd done`` away from its pull request, and
 the last phase's pull request that does it too (``finish_in_last_phase``).
 
-``[implement] finish_in_last_phase``: the last phase's pull request also marks the RFD
-Implemented.
+``/rfd done`` on the tracking issue (:func:`finish_on_issue`): the bot opens (or finds)
+the one-line pull request that marks the RFD Implemented, the way Ember's process opens
+its advancement PRs: branch ``rfd/045-implemented`` from the default branch, the status
+line changed, a body that closes the tracking issue when merged.  On any other pull
+request — a phase's, or the RFD's once merged or closed — the answer links the tracking
+issue, where it works (:mod:`bot.github.places`).
 
-After the phase's commit is pushed, a second bot commit on the phase's branch changes the
-RFD's status line — only when every phase is then recorded (the same gate as ``/rfd done``),
-so an earlier phase, or one with failed items, never carries it.  The pull request's body
-says so and closes the tracking issue on merge; the phase's comment on the tracking issue,
-and ``/rfd status`` and ``/rfd done`` there while it is open, say to review and merge it
-(no ``/rfd done`` needed).  Both the one-job run and the publish job of
-the two-job run call it, each with the commit it pushed.
-
-``/rfd done`` away from the RFD's open pull request.
-
-On the tracking issue the bot opens (or finds) the one-line pull request that marks the
-RFD Implemented, the way Ember's process opens its advancement PRs: branch
-``rfd/045-implemented`` from the default branch, the status line changed, a body that
-closes the tracking issue when merged.  On any other pull request — a phase's, or the
-RFD's once merged or closed — the answer links the tracking issue, where it works
-(:mod:`bot.github.places`).
+With ``[implement] finish_in_last_phase`` the last phase's pull request also marks the
+RFD Implemented (:func:`finish_with_phase`).  After the phase's commit is pushed, a
+second bot commit on the phase's branch changes the RFD's status line — only when every
+phase is then recorded (the same gate as ``/rfd done``), so an earlier phase, or one
+with failed items, never carries it.  The pull request's body says so and closes the
+tracking issue on merge; the phase's comment on the tracking issue, and ``/rfd status``
+and ``/rfd done`` there while it is open, say to review and merge it (no ``/rfd done``
+needed).  Both the one-job run and the publish job of the two-job run call it, each with
+the commit it pushed.
 """
 
 from __future__ import annotations

@@ -1,21 +1,17 @@
 """Where each ``/rfd`` command works, and the answer that links there when it is given
 elsewhere.
 
-Where each ``/rfd`` command works, and the answer that sends a command given elsewhere there.
-
 One RFD lives in a few places on GitHub: its pull request (open, then merged or closed),
 its tracking issue (opened at accept) and the pull requests of its phases (opened by
-``/rfd implement``).  Each command works in some of them; anywhere else the answer names
-the place where it works, as a link — never a dead end such as "changes no RFD".
-Pure: the links come in a :class:`Where`, gathered by :mod:`bot.github.places`.
+``/rfd implement``).  Each command works in some of them (:data:`WORKS`); anywhere else
+the answer names the place where it works, as a link — never a dead end such as
+"changes no RFD".
 
-A command given where it does not work: the answer that links where it does.
-
-Which place a comment is in (the RFD's pull request, open, merged or closed; its tracking
-issue; a phase's pull request) and the links of the RFD's other places, read from the
-delivery, the pull request's files, the default branch's checkout and, only when needed,
-GitHub; :mod:`bot.github.places` says where each command works and writes the answer.
-Nothing is read when the command works where it was given.
+:func:`redirect` finds which place a comment is in and gathers the links of the RFD's
+other places into a :class:`Where`, read from the delivery, the pull request's files,
+the default branch's checkout and, only when needed, GitHub; nothing is read when the
+command works where it was given.  Writing the answer from a :class:`Where`
+(:func:`answer`) is pure.
 """
 
 from __future__ import annotations

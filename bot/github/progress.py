@@ -1,30 +1,25 @@
 """Progress comments of long runs: the comment edited as a run goes, and reconcile's
 repair of those whose run died.
 
-The progress comment of a long run (``/rfd implement``, ``/rfd refine``): one comment,
-edited as the run goes and ending in its outcome.
+A long run (``/rfd implement``, ``/rfd refine``) keeps one comment, edited as it goes and
+ending in its outcome.  It shows the stage (research, plan, item k of n, summary, push —
+or a refine pass), the item checklist as items are ticked or fail, the time so far, the
+tokens and cost so far and a link to the run.  The rendering is pure: :func:`render`
+takes a :class:`Snapshot`; :class:`Progress` only decides when to write.  Edits are
+paced: the text is written again only when the stage or the checklist changed and the
+last edit is at least :data:`EDIT_EVERY` seconds old; the start and the outcome are
+always written.
 
-It shows the stage (research, plan, item k of n, summary, push — or a refine pass),
-the item checklist as items are ticked or fail, the time so far, the tokens and cost
-so far and a link to the run.  Edits are paced: the text is written again only when
-the stage or the checklist changed and the last edit is at least
-:data:`EDIT_EVERY` seconds old; the start and the outcome are always written.  While
-the run works the comment carries a hidden run marker (``<!-- rfd-bot:run:<id> -->``),
-so the scheduled reconcile can tell a run that died from one still working
-(:mod:`bot.github.progress`).  The rendering is pure: :func:`render` takes a
-:class:`Snapshot`; :class:`Progress` only decides when to write.
-
-Reconcile's repair of progress comments whose run died (cancelled, timed out, runner lost).
-
-A progress comment carries its run's marker (``<!-- rfd-bot:run:<id> -->``, among the
-marker lines opening it: elsewhere it is text) only while the run works
-(:mod:`bot.github.progress`).  A comment still carrying the marker and not edited for
-longer than :data:`DIED_AFTER` is not proof enough: ``/rfd implement``'s check job posts
-it and nobody edits it while the work job waits in its concurrency queue or works.  So
-GitHub is asked for the run's status (one request per such comment): while the run is
-queued or in progress the comment is left alone; once it completed, or GitHub no longer
-knows it, the comment is marked as ended — the ⏳ goes, the checklist stays as far as the
-run got, and the comment says what to do.  Nothing else in it changes.
+While the run works the comment carries a hidden run marker
+(``<!-- rfd-bot:run:<id> -->``, among the marker lines opening it: elsewhere it is
+text).  The scheduled reconcile (:func:`repair`) looks at a comment still carrying the
+marker and not edited for longer than :data:`DIED_AFTER`.  Its age is not proof enough:
+``/rfd implement``'s check job posts the comment and nobody edits it while the work job
+waits in its concurrency queue or works.  So GitHub is asked for the run's status (one
+request per such comment): while the run is queued or in progress the comment is left
+alone; once it completed, or GitHub no longer knows it, the comment is marked as ended —
+the ⏳ goes, the checklist stays as far as the run got, and the comment says what to do.
+Nothing else in it changes.
 """
 
 from __future__ import annotations

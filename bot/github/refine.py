@@ -1,17 +1,14 @@
-"""``/rfd refine``: the command and its progress comment.
+"""``/rfd refine`` on the RFD's pull request: the command and its progress comment, one
+comment per run.
 
-``/rfd refine``'s progress comment: which pass of at most five runs, the passes done
-(each with its focus), time, tokens, cost and the run — ending in how the loop stopped (a
-warning when a pass failed), or in the failure.  The comment and its pacing are
-:mod:`bot.github.progress`'s.
-
-``/rfd refine`` on the RFD's pull request: one comment per run.
-
-The progress comment is the answer: it follows the passes, then ends in what each pass
-changed in the author's document (the sections it touched and the model's note), the
-reviews it addressed by the numbers the status comment and ``/rfd dismiss`` use, and the
-commit.  No second reply says the same; a loop that stopped on a failed pass also gets a
-reply saying so (a failure is always answered).
+The progress comment shows which pass of at most five runs, the passes done (each with
+its focus), time, tokens, cost and the run; the comment and its pacing are
+:mod:`bot.github.progress`'s.  It is the answer: it ends in how the loop stopped, or in
+the failure, and in what each pass changed in the author's document (the sections it
+touched and the model's note), the reviews it addressed by the numbers the status
+comment and ``/rfd dismiss`` use, and the commit.  No second reply says the same; a
+loop that stopped on a failed pass ends in a warning and also gets a reply saying so (a
+failure is always answered).
 """
 
 from __future__ import annotations
@@ -74,7 +71,7 @@ class RefineProgress:
 
     def finish(self, result: RefineResult, note: str = "") -> None:
         """The outcome; a loop that stopped on a failed pass ends in a warning, that pass
-        marked failed with its reason (see ``REFINE_FAILED`` in :mod:`bot.github.refine`).
+        marked failed with its reason (see :data:`REFINE_FAILED`).
         ``note``: what the passes changed and what was committed (the run's answer)."""
         from bot.agent.authoring.refine import StopReason
         from bot.core.text import plural

@@ -1,36 +1,28 @@
 """The ``rfd:review`` label (and ``/rfd review``): review the PR's RFDs, commit the
 reviews, post them (also inline, as a pull-request review), and finish a half-done run.
 
-``review.inline``: a review's findings also as one pull-request review on the RFD's lines.
+Every RFD the PR changes is reviewed: a design review for RFDs in Discussion, an
+implementation review for Accepted ones (the lifecycle's ``review`` decides).  The review
+files go back to the PR branch in one bot commit (trailer ``Rfd-Bot-Event: <delivery
+key>``); then each review is posted with a footer (model, tokens, cost) and the label is
+removed so it can be applied again.  A label applied again where every RFD is already
+reviewed is taken off with a reply that links the reviews.
 
-The blocker and major findings that name a line of the PR's diff become comments on
-that line (GitHub takes none elsewhere: 422); the others stay in the review comment
-only.  The pull-request review opens with ``<!-- rfd-bot:pr-review:<id>:<sha> -->``
-(the RFD and the head reviewed): before submitting, the bot lists the PR's reviews and
-submits nothing when its own marked one is there, so a re-run or a re-delivered event
-never submits a second.  It is submitted before the review comment is posted: a run
-that fails between the two is finished by its re-run, which posts the committed review
-and finds this one.  With the option off nothing here runs (no request at all).
+Commit first, post second.  When posting failed, the re-run of the same event finds the
+commit by its trailer and posts the reviews from the committed files instead of
+reviewing again: no second review, no second file.  Each records the RFD content of
+that commit (its blob), not the branch's now: after a force-push to other text the
+review is of an older revision, whatever the heads say.  A re-delivered event finds
+its reviews by their marker and writes nothing.
 
-Finishing an event an earlier run left half-done: its review commit is on the branch.
-
-A run commits the review files first and posts them second.  When posting failed,
-the re-run of the same event finds the commit by its ``Rfd-Bot-Event`` trailer and
-posts the reviews from the committed files: no second review, no second file.  Each
-records the RFD content of that commit (its blob), not the branch's now: after a
-force-push to other text the review is of an older revision, whatever the heads say.
-
-Label ``rfd:review`` (or ``/rfd review``): review every RFD the PR changes.
-
-Design review for RFDs in Discussion, implementation review for Accepted ones
-(the lifecycle's ``review`` decides).  The review files go back to the PR branch
-in one bot commit (trailer ``Rfd-Bot-Event: <delivery key>``); then each review
-is posted with a footer (model, tokens, cost) and the label is removed so it can
-be applied again.  Commit first, post second: a re-run of an event whose commit
-is on the branch posts the missing reviews from the committed files instead of
-reviewing again, and a re-delivered event finds its reviews by their marker and
-writes nothing.  A label applied again where every RFD is already reviewed is
-taken off with a reply that links the reviews.
+With ``review.inline``, a review's blocker and major findings that name a line of the
+PR's diff also become comments on that line, in one pull-request review (GitHub takes
+none elsewhere: 422); the others stay in the review comment only.  That review opens
+with ``<!-- rfd-bot:pr-review:<id>:<sha> -->`` (the RFD and the head reviewed): the bot
+submits nothing when its own marked one is already there, so a re-run never submits a
+second.  It is submitted before the review comment is posted: a run that fails between
+the two is finished by its re-run, which posts the committed review and finds this
+one.  With the option off none of this runs (no request at all).
 """
 
 from __future__ import annotations

@@ -1,26 +1,22 @@
 """A posted review: its text, and which revision of the PR it was of.
 
-A review as the bot posts it on a PR: the verdict first, the details folded.
+The text puts the verdict first and folds the details.  The heading carries the
+severity tally; one line says what it means for acceptance; blockers and majors are a
+table whose every finding links the RFD's line (or, naming no line, its section's
+heading) at the reviewed commit; minors, nits and questions fold into ``<details>``.
+Offline reviews say so once and show no token count or cost.  Text from the review
+(model output) goes through :mod:`bot.core.github_markdown` only.
 
-The heading carries the severity tally; one line says what it means for
-acceptance; blockers and majors are a table whose every finding links the RFD's
-line (or, naming no line, its section's heading) at the reviewed commit; minors, nits
-and questions fold into ``<details>``.
-Offline reviews say so once and show no token count or cost.  Text from the
-review (model output) goes through :mod:`bot.core.github_markdown` only.
-
-Which revision of a PR each posted review was of, and marking older ones.
-
-A review comment carries ``<!-- rfd-bot:review:<id>:<sha> -->`` (the head it
-reviewed, which also makes a re-delivered event find it and do nothing) and
-``<!-- rfd-bot:head:<sha> -->`` (the head after the bot's own commit of the
-review file, which is the same revision as far as the RFD is concerned).
-``<!-- rfd-bot:blob:<sha> -->`` records the RFD's content reviewed (its git blob):
-when known it alone decides, so a force-push to other content never leaves a review
-current, and one that leaves the RFD as it was does not make it stale.
-When the PR moves on, the comment gets a banner saying it is of an older one.
-Only the markers that open the comment count: a review quoting a marker (or a
-model writing one) never makes it current at another head.
+A review comment carries ``<!-- rfd-bot:review:<id>:<sha> -->`` (the head it reviewed,
+which also makes a re-delivered event find it and do nothing) and
+``<!-- rfd-bot:head:<sha> -->`` (the head after the bot's own commit of the review file,
+which is the same revision as far as the RFD is concerned).
+``<!-- rfd-bot:blob:<sha> -->`` records the RFD's content reviewed (its git blob): when
+known it alone decides, so a force-push to other content never leaves a review current,
+and one that leaves the RFD as it was does not make it stale.  When the PR moves on, the
+comment gets a banner saying it is of an older revision.  Only the markers that open the
+comment count: a review quoting a marker (or a model writing one) never makes it current
+at another head.
 """
 
 from __future__ import annotations

@@ -1,44 +1,36 @@
 """One run of the bot: the delivery it handles, the job stage it is, the link to it, the
 context every handler gets, the job summary it writes, and its cosmetic writes.
 
-In this order:
+:class:`Delivery` is one webhook delivery as GitHub Actions hands it over (event name and
+JSON payload); everything the handlers read from the payload goes through its accessors,
+so the shapes they rely on are written down once.  :class:`Context` is what every handler
+gets: the delivery, the configuration and the edges to GitHub.
 
-Which part of the bot's work this job does (``RFD_BOT_STAGE``, the action's ``stage``).
-
-GitHub's guidance splits untrusted work from privileged work: ``/rfd implement`` is first
-checked by a ``check`` job without a model (refusals, the progress comment), then runs the
-model and its commands in a ``work`` job holding a read-only token (it posts nothing), which
-hands its phase, or why it ended, to a ``publish`` job that holds the write token and no model
-key (:mod:`bot.github.implement.publish`); ``commands`` runs every other event and command.
+:class:`JobStage` is which part of the bot's work this job does (``RFD_BOT_STAGE``, the
+action's ``stage``).  GitHub's guidance splits untrusted work from privileged work:
+``/rfd implement`` is first checked by a ``check`` job without a model (refusals, the
+progress comment), then runs the model and its commands in a ``work`` job holding a
+read-only token (it posts nothing), which hands its phase, or why it ended, to a
+``publish`` job that holds the write token and no model key
+(:mod:`bot.github.implement.publish`); ``commands`` runs every other event and command.
 ``all`` (the default) does everything in one job, as a workflow without the split does.
 
-The workflow run a bot text comes from: its URL, read from the Actions environment.
+Every reply ends with a link to its workflow run (:func:`with_run_link`), so a
+maintainer can open the log behind it.  The values come from the runner
+(``GITHUB_SERVER_URL``, ``GITHUB_REPOSITORY``, ``GITHUB_RUN_ID``), never from the event;
+each is checked against its shape before it becomes part of a link, and outside Actions
+(no run id) there is no link.
 
-Every reply ends with a link to its run, so a maintainer can open the log behind
-it.  The values come from the runner (``GITHUB_SERVER_URL``, ``GITHUB_REPOSITORY``,
-``GITHUB_RUN_ID``), never from the event; each is checked against its shape before
-it becomes part of a link, and outside Actions (no run id) there is no link.
+What the run tells the people watching Actions (:class:`Summary`): lines collected
+during the run are appended, as markdown, to the file named by ``$GITHUB_STEP_SUMMARY``
+(one line each, HTML and images defused: they quote RFDs); problems in files become
+``::error file=…,line=…::`` workflow commands, which GitHub shows on the PR's diff.
 
-One webhook delivery as GitHub Actions hands it over: event name and JSON payload.
-
-Everything the handlers read from the payload goes through these accessors, so
-the shapes they rely on are written down once.
-
-What a run tells the people watching Actions: the job summary and annotations.
-
-Lines collected during the run are appended, as markdown, to the file named by
-``$GITHUB_STEP_SUMMARY`` (one line each, HTML and images defused: they quote RFDs);
-problems in files become ``::error file=…,line=…::`` workflow commands, which GitHub
-shows on the PR's diff.
-
-What every handler gets: the delivery, the configuration and the edges to GitHub.
-
-Writes that only decorate a run's work: a reaction, a label's colour, a progress edit,
-the status comment's refresh after the bot's own change.
-
-When GitHub refuses one (403, 422, a 5xx past its retries) the work the run did stands:
-the failure is a warning in the job summary (``$GITHUB_STEP_SUMMARY``) and in the log
-(a ``::warning::`` line), and the run goes on to its end and its exit code.
+Some writes only decorate a run's work: a reaction, a label's colour, a progress edit,
+the status comment's refresh after the bot's own change.  When GitHub refuses one (403,
+422, a 5xx past its retries) the work the run did stands (:func:`cosmetic`): the failure
+is a warning in the job summary and in the log (a ``::warning::`` line), and the run goes
+on to its end and its exit code.
 """
 
 from __future__ import annotations

@@ -1,31 +1,23 @@
 """The status comment: what it shows of each RFD (panels), its text (dashboard), and
 the one comment per pull request that holds it, edited in place.
 
-The status comment's text: for each RFD of the PR, where it stands and what to do next.
+For each RFD the PR changes, the comment shows its lifecycle as a one-line stepper with
+the current status marked, a **Next step** that names the commands that apply in that
+status and who may run them, its reviews numbered as ``/rfd dismiss`` takes them (each
+linked to its comment and its commit, dismissed ones folded away) and a lint summary
+(the findings themselves are annotated on the diff).
 
-Pure: :class:`Panel` records in, markdown out.  Each RFD gets its lifecycle as a
-one-line stepper with the current status marked, a **Next step** that names the
-commands that apply in that status and who may run them, its reviews numbered as
-``/rfd dismiss`` takes them (each linked to its comment and its commit, dismissed ones
-folded away) and a lint summary.  Text that comes from the RFD (its title) goes
-through :mod:`bot.core.github_markdown` only.
+Reading: a :class:`Row` is what the PR's version of an RFD says (status, reviews on file
+with their findings, plan).  :func:`panel` pairs its reviews with the review comments the
+bot posted (by the file each one was saved as): a review on file is numbered and linked
+to its comment; a posted review whose file is gone was dismissed.
 
-What the status comment shows of each RFD, read from the PR's files and the bot's comments.
+Rendering is pure: :class:`Panel` records in, markdown out.  Text that comes from the
+RFD (its title) goes through :mod:`bot.core.github_markdown` only.
 
-A :class:`Row` is what the PR's version of an RFD says (status, reviews on file with
-their findings, plan).  :func:`panel` pairs its reviews with the review comments
-the bot posted (by the file each one was saved as): a review on file is numbered as
-``/rfd dismiss`` takes it and linked to its comment; a posted review whose file is
-gone was dismissed.
-
-The one status comment per pull request: the PR's dashboard, edited in place.
-
-For each RFD the PR changes it shows the lifecycle with the current status marked,
-the next step and who may take it, the reviews numbered as ``/rfd dismiss`` takes
-them and the lint findings (annotated on the diff).  Every bot action on the PR
-refreshes it as part of its run (the bot's own pushes start no workflow), and the
-PR's lifecycle label follows.  When new commits arrive, review comments of earlier
-revisions get a banner.
+Every bot action on the PR refreshes the comment as part of its run (the bot's own
+pushes start no workflow), and the PR's lifecycle label follows.  When new commits
+arrive, review comments of earlier revisions get a banner.
 """
 
 from __future__ import annotations

@@ -15,8 +15,9 @@ the configuration file.
 
 The status changes an RFD corpus's git history shows: which word moved to which, how often.
 
-``rfd init`` writes them as evidence beside ``[statuses]`` and as ``[transitions]``.  One
-``git log -p`` of the RFD directory, read for removed and added status lines.
+``rfd init`` writes them as evidence beside ``[statuses]`` and as ``[transitions]``, read
+as the site's feed reads them (:mod:`bot.model.status_moves`: the documents before and after
+each commit, parsed).
 """
 
 from __future__ import annotations
@@ -31,13 +32,13 @@ from typing import NamedTuple
 
 from bot.config import conventions, dialect
 from bot.config.conventions import Convention, Corpus
-from bot.config.dialect import status_word_in_line
 from bot.config.load import CONFIG_PATH, Config
 from bot.config.repo_templates import is_template
 from bot.core.errors import RfdError, UnreadableCorpus
+from bot.core.git_log import git_output, read_blobs
 from bot.core.text import plural
 from bot.lifecycle import lint_corpus
-from bot.model import baseline, plan
+from bot.model import baseline, plan, status_moves
 from bot.model.document import Document, parse
 from bot.model.ids import DOCUMENT_NAMES, split_file_name, split_path
 from bot.model.process_detect import History, RfdFacts, Setting, detect, render
@@ -105,11 +106,11 @@ def read_history(root: Path, cfg: Config) -> History:
     """What the git history says: each RFD's status when added, published RFDs deleted."""
     dirs = (cfg.rfd_dir, f"{cfg.rfd_dir}/{cfg.rfd.drafts_dir.strip('/')}", cfg.rfd.templates)
     added = list(_added(root, dirs))
-    blobs = _cat(root, [f"{sha}:{path}" for sha, path in added])
+    texts = read_blobs(root, [blob for blob, _ in added])
     statuses = []
-    for (_, path), text in zip(added, blobs, strict=True):
+    for blob, path in added:
         try:
-            statuses.append(parse(text, path).status)
+            statuses.append(parse(texts.get(blob, ""), path).status)
         except RfdError:
             continue  # an RFD that did not parse then tells nothing of the process
     deleted = _git(
@@ -134,22 +135,24 @@ Dirs = tuple[str, str, str]
 
 
 def _added(root: Path, dirs: Dirs) -> Iterator[tuple[str, str]]:
+    """``(blob, path)`` of each RFD document the history added."""
     out = _git(
         root,
         "log",
         "-M",
         "--diff-filter=A",
-        "--format=%x00%H",
-        "--name-only",
+        "--format=",
+        "--raw",
+        "--no-abbrev",
         "--",
         dirs[0],
         ok=(0, 128),
     )
-    for block in out.split("\0")[1:]:
-        sha, _, names = block.partition("\n")
-        for name in names.split():
-            if _rfd(name, dirs):
-                yield sha, name
+    for line in out.splitlines():
+        meta, _, path = line.partition("\t")  # ":<mode> <mode> <blob> <blob> A"
+        fields = meta.split()
+        if len(fields) == 5 and _rfd(path, dirs):
+            yield fields[3], path
 
 
 def _rfd(path: str, dirs: Dirs) -> bool:
@@ -165,27 +168,6 @@ def _rfd(path: str, dirs: Dirs) -> bool:
 def _published(path: str, dirs: Dirs) -> bool:
     split = split_path(path)
     return _rfd(path, dirs) and split is not None and not split[0].draft
-
-
-def _cat(root: Path, specs: list[str]) -> list[str]:
-    """The texts of ``rev:path`` blobs, with one ``git cat-file --batch``."""
-    if not specs:
-        return []
-    proc = subprocess.run(
-        ["git", "cat-file", "--batch"],
-        cwd=root,
-        check=False,
-        input="\n".join(specs).encode() + b"\n",
-        capture_output=True,
-    )
-    data, texts, pos = proc.stdout, [], 0
-    for _ in specs:
-        end = data.index(b"\n", pos)
-        header = data[pos:end].split()
-        size = int(header[2]) if len(header) == 3 else 0
-        texts.append(data[end + 1 : end + 1 + size].decode("utf-8", "replace"))
-        pos = end + 1 + size + (1 if size or len(header) == 3 else 0)
-    return texts
 
 
 def _git(root: Path, *args: str, ok: tuple[int, ...] = (0,)) -> str:
@@ -375,9 +357,13 @@ def detected_config(root: Path) -> str | None:
     own = _own_words(root)  # a [statuses] table written by hand before running init again
     use(own)
     corpus = gather(root, rfd_dir)
-    found_dialect = dialect.detect(candidates(corpus), status_changes(root, rfd_dir))
+    documents = candidates(corpus)
+    use({**_stages(dialect.detect(documents)), **own})  # history read in the corpus's words
+    moves = status_changes(root, rfd_dir)
+    use(own)
+    found_dialect = dialect.detect(documents, moves)
     if found_dialect.own_words:
-        use({w.word: w.stage.value for w in found_dialect.words if w.stage is not None})
+        use(_stages(found_dialect))
         corpus = gather(root, rfd_dir)  # read again, in the repository's words
     try:
         _check_readable(rfd_dir, corpus, found_dialect)
@@ -386,6 +372,11 @@ def detected_config(root: Path) -> str | None:
     finally:
         use({})
     return _with_dialect(text, found_dialect)
+
+
+def _stages(found: dialect.Dialect) -> dict[str, str]:
+    """The words of a dialect that have a stage, word → stage."""
+    return {w.word: w.stage.value for w in found.words if w.stage is not None}
 
 
 def _own_words(root: Path) -> dict[str, str]:
@@ -439,34 +430,19 @@ def _with_dialect(text: str, found: dialect.Dialect) -> str:
 
 
 def status_changes(root: Path, rfd_dir: str) -> Counter[tuple[str, str]]:
-    """How often the history changed an RFD's status word from one word to another (a
-    removed and an added status line in one file of one commit)."""
-    command = ["git", "log", "--format=@%h", "-p", "--unified=0", "--no-renames", "--no-color"]
-    try:
-        done = subprocess.run(
-            [*command, "--", rfd_dir],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            check=False,
-            errors="replace",
-        )
-    except OSError:
-        return Counter()
-    changes: Counter[tuple[str, str]] = Counter()
-    old: str | None = None
-    for line in done.stdout.splitlines() if done.returncode == 0 else ():
-        if line.startswith(("@", "diff --git")):
-            old = None
-        elif line.startswith("-") and not line.startswith("---"):
-            old = _word_of(line[1:]) or old
-        elif line.startswith("+") and not line.startswith("+++") and old is not None:
-            new = _word_of(line[1:])
-            if new is not None and new != old:
-                changes[(old, new)] += 1
-                old = None
-    return changes
+    """How often the history moved an RFD's status from one word to another (case-folded),
+    as :mod:`bot.model.status_moves` reads it: the documents before and after each commit
+    are parsed, so a status line in a code block or an example, or a nested key, moves
+    nothing."""
+    log = git_output(root, *status_moves.log_args(rfd_dir))
+    found = status_moves.read_moves(log, lambda blobs: read_blobs(root, blobs))
+    return Counter((m.old.casefold(), m.new.casefold()) for m in _newest_first(found))
 
 
-def _word_of(line: str) -> str | None:
-    return status_word_in_line(line)
+def _newest_first(found: list[status_moves.Move]) -> list[status_moves.Move]:
+    """The moves by commit, newest first (as ``git log`` lists them): moves made as often
+    are shown in that order in the evidence."""
+    commits: dict[str, list[status_moves.Move]] = {}
+    for move in found:
+        commits.setdefault(move.edit.commit.sha, []).append(move)
+    return [move for moves in reversed(commits.values()) for move in moves]

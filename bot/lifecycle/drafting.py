@@ -4,7 +4,8 @@ template (rfd-bot's built-in templates only as the fallback), the author from gi
 Pure but for two reads: the repository's template file and the state directory's
 draft numbers (through :mod:`bot.state.drafts`).
 
-A new RFD in a corpus of another dialect: its layout, its id rule, its header form.
+A corpus of another dialect (:func:`shape_of`, :func:`place`,
+:func:`render_in_dialect`) gets a new RFD in its own layout, id rule and header form:
 
 - a directory per RFD (Oxide, Joyent): the next number, padded as the directories are,
   ``<dir>/NNNN/README.md`` (``README.adoc`` where the corpus writes AsciiDoc);
@@ -13,9 +14,9 @@ A new RFD in a corpus of another dialect: its layout, its id rule, its header fo
   (``git mv text/0000-slug.md text/0812-slug.md``).  The hooks accept a ``0000`` file as a
   proposal that has no number yet.
 
-The text is the repository's template when it has one (``0000-template.md`` at the root or
-beside the RFCs, or ``[rfd] templates``), else the newest RFD's header keys and section titles,
-with the first word of the draft stage (``prediscussion``, ``predraft``).
+Its text is the repository's template when it has one (``0000-template.md`` at the root
+or beside the RFCs, or ``[rfd] templates``), else the newest RFD's header keys and
+section titles, with the first word of the draft stage (``prediscussion``, ``predraft``).
 """
 
 from __future__ import annotations

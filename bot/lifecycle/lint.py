@@ -1,22 +1,26 @@
 """Structural checks of one RFD, shared by ``rfd lint``, the rfd-lint hook and the
-offline review.  Pure: the caller passes the statuses of the other RFDs and, for the
-rules that look further (:mod:`bot.lifecycle.lint`), a corpus.  The codes, their meaning and
-their default severity are :data:`bot.model.lint_codes.RULES`; ``[lint.severity]`` changes a
-rule's severity or turns it off.
+offline review, and the :class:`Finding` record every rule returns.
 
-Lint rules on an RFD's body, and the Finding record every rule returns.
+Pure.  The codes, their meaning and their default severity are
+:data:`bot.model.lint_codes.RULES`; ``[lint.severity]`` changes a rule's severity or
+turns it off.  The rules fall in three groups:
 
-RFD006: a ``##`` section the configuration requires for the category
-(``[lint.required_sections]``; none by default) is missing.  RFD007: a required section
-is empty or still holds only template guidance (a warning while the RFD is a Draft).
-RFD017 (warning): a published RFD mentions a draft id in its text.
-RFD018: a second ``#`` title, or a ``##`` section given twice (edits and readers see
-only the first).
+- the header (:data:`RULES`): required fields, the date, the category, a field given
+  twice, the status word, Superseded by, and links to other RFDs, checked against the
+  statuses of the other RFDs the caller passes in;
+- the body: RFD006, a ``##`` section the configuration requires for the category
+  (``[lint.required_sections]``; none by default) is missing; RFD007, a required section
+  is empty or still holds only template guidance (a warning while the RFD is a Draft);
+  RFD017 (warning), a published RFD mentions a draft id in its text; RFD018, a second
+  ``#`` title, or a ``##`` section given twice (edits and readers see only the first);
+- beyond one RFD, only when the caller passes a :class:`Corpus` (the other RFDs and the
+  files): cycles in Requires ∪ Extends (RFD012), back-links that the other RFD does not
+  return (RFD014), and reference-link definitions whose file or directory does not
+  exist (RFD015).
 
-Lint rules that look beyond one RFD: cycles in Requires ∪ Extends (RFD012), back-links
-that the other RFD does not return (RFD014), and reference-link definitions whose file
-or directory does not exist (RFD015).  Pure: the other RFDs and the files come through a
-:class:`Corpus` the caller passes in.
+The findings that depend on the RFD's path and text alone (:func:`own_findings`) may be
+kept from one run to the next (:mod:`bot.lifecycle.lint_cache`); the others
+(:func:`linked_findings`) are worked out on every run.
 """
 
 from __future__ import annotations

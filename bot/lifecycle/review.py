@@ -1,11 +1,11 @@
 """``review`` and ``dismiss``: design reviews in Discussion, implementation reviews after.
 
-The offline provider's review: structural checks, in the same shape as an AI review.
-
-No model, no network: what a careful reader would flag before reading for content —
-template sections missing or still placeholders, an Implementation Plan without
-phases or descriptions, links to RFDs that do not exist or do not link back,
-TODO/TBD and open questions left.  Each finding names its section and line.
+The offline provider's review (:func:`design_review`, :func:`implementation_review`) is
+structural checks in the same shape as an AI review.  No model, no network: what a
+careful reader would flag before reading for content — template sections missing or
+still placeholders, an Implementation Plan without phases or descriptions, links to RFDs
+that do not exist or do not link back, TODO/TBD and open questions left.  Each finding
+names its section and line.
 """
 
 from __future__ import annotations

@@ -1,14 +1,13 @@
-"""The LLM interface every provider implements, and the records it exchanges.
+"""The LLM interface every provider implements, the records it exchanges, and the offline
+provider.
 
 Providers are edges: the steps (review, refine, accept, implement...) build a
 :class:`Request` from templates and state, call :meth:`LLM.complete`, and save the
-reply through the state module.  The offline provider sets ``offline = True`` and
-the steps take their deterministic path instead of calling it.
+reply through the state module.
 
-The offline provider: no model at all.
-
-Steps check ``llm.offline`` and take their deterministic path (structural review,
-plan extraction from headings); calling :meth:`OfflineLLM.complete` is a bug in
+The offline provider (:class:`OfflineLLM`) has no model at all: it sets
+``offline = True`` and the steps take their deterministic path instead (structural
+review, plan extraction from headings).  Calling :meth:`OfflineLLM.complete` is a bug in
 the caller or a step that has no offline path, and says so.
 """
 
@@ -152,7 +151,7 @@ NO_MODEL_HINT = "set ANTHROPIC_API_KEY (or the key named by provider.api_key_env
 
 
 class OfflineLLM:
-    """:class:`bot.llm.base.LLM` that never answers."""
+    """:class:`LLM` that never answers."""
 
     name = "offline"
     offline = True

@@ -1,4 +1,5 @@
-"""The header of an RFD written in AsciiDoc: document attributes and the ``=`` title.
+"""An RFD written in AsciiDoc: its header (document attributes and the ``=`` title) and
+the structure of its body.
 
     :showtitle:
     :state: discussion

@@ -1,16 +1,15 @@
-"""The links between RFDs as a graph (pure): edges from the headers, back-links computed.
+"""The links between RFDs as a graph, and the graph as an SVG picture (pure).
 
 An edge ``(source, kind, target)`` says the header of ``source`` names ``target`` under
 ``kind`` (Requires, Extends, Supersedes).  Back-links are these edges read backwards — never
 the ``Superseded by`` or ``Required by`` lines a header may carry, which can be stale.
 Links to ids no RFD has are kept apart (:attr:`Graph.dangling`).
 
-The dependency graph as an SVG picture (pure): a layered drawing, no layout engine needed.
-
-An RFD sits one column right of every RFD it requires, extends or supersedes (the longest
-chain of links decides its column; a cycle is cut where it closes), rows inside a column
-ordered by where their neighbours are.  Boxes are coloured by status through CSS classes,
-so the page's light and dark themes apply; each box is a link to the RFD's page.
+The picture (:func:`draw`) is a layered drawing, no layout engine needed.  An RFD sits
+one column right of every RFD it requires, extends or supersedes (the longest chain of
+links decides its column; a cycle is cut where it closes), rows inside a column ordered
+by where their neighbours are.  Boxes are coloured by status through CSS classes, so the
+page's light and dark themes apply; each box is a link to the RFD's page.
 """
 
 from __future__ import annotations

@@ -12,12 +12,10 @@ An AsciiDoc document (``.adoc``) is first translated into Markdown (:mod:`bot.si
 and rendered the same way; one that cannot be translated is shown as its text, preformatted,
 under a note (:func:`render_document`).
 
-The rendered documents of a build, cached and, for large corpora, rendered in parallel.
-
-Rendering markdown is most of a build's work.  Each body is keyed by its path, its text and
-the set of RFD paths links can resolve to; a rebuild renders only the documents whose key is
-not in the cache (``.rfd-site/bodies.json`` in the output directory), and a first build of
-many documents spreads them over the machine's cores.
+Rendering markdown is most of a build's work (:func:`render_all`).  Each body is keyed by
+its path, its text and the set of RFD paths links can resolve to; a rebuild renders only
+the documents whose key is not in the cache (``.rfd-site/bodies.json`` in the output
+directory), and a first build of many documents spreads them over the machine's cores.
 """
 
 from __future__ import annotations

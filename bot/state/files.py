@@ -236,7 +236,7 @@ class StateFiles:
         return self.dir(rfd_id).joinpath(*relative_parts(relpath))
 
     def hold(self, rfd_id: Key, relpath: str, what: str) -> AbstractContextManager[None]:
-        """The lock file ``relpath`` held for a block (:mod:`bot.state.files`)."""
+        """The lock file ``relpath`` held for a block (:func:`held`)."""
         return held(self.path(rfd_id, relpath), what)
 
     def shared(self, area: str = ".forge") -> SharedFiles:

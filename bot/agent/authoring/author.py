@@ -1,23 +1,19 @@
-"""The authoring conversations of seed 000: explore, converge, draft.
+"""The authoring conversations of seed 000 — explore, converge, draft — and what one cut
+short leaves for the next run.
 
 Each is a conversation with the person at the terminal (their next message comes
-through the :class:`~bot.agent.toolbox.permission.Prompter`; an empty answer ends it).  The
-model writes only through its dedicated tool: ``rfd_explore_summary``,
+through the :class:`~bot.agent.toolbox.permission.Prompter`; an empty answer ends it).
+The model writes only through its dedicated tool: ``rfd_explore_summary``,
 ``rfd_decision``, or ``rfd_draft`` + ``rfd_section`` — each confirmed in ask mode.
 ``draft`` refuses to start before ``decisions.md`` exists; an empty RFD (or an empty
-``decisions.md`` for draft) is refused before any model call.  A conversation cut short
-(timeout, Ctrl-C, budget) keeps what it produced and the next run resumes from it
-(:mod:`bot.agent.authoring.author`).
+``decisions.md`` for draft) is refused before any model call.
 
-What an authoring conversation leaves when it is cut short, and how the next run resumes.
-
-Seed 004: a timeout mid-loop saves the partial result with a warning.  When explore,
-converge or draft stops on a timeout, another provider failure, its budget or Ctrl-C,
-the exchange so far is saved as ``conversations/<step>.partial.md`` and, for explore,
-the last answer as ``explore.partial.md`` — beside ``explore.md``, never over it.  Both
-say at the top that they are partial.  The next run of the step reads them back as
-documents (it resumes), and a run that completes removes them: its own transcript
-carries them on.
+A conversation cut short (seed 004: a timeout, another provider failure, its budget or
+Ctrl-C) keeps what it produced, with a warning: the exchange so far is saved as
+``conversations/<step>.partial.md`` and, for explore, the last answer as
+``explore.partial.md`` — beside ``explore.md``, never over it.  Both say at the top that
+they are partial.  The next run of the step reads them back as documents (it resumes),
+and a run that completes removes them: its own transcript carries them on.
 """
 
 from __future__ import annotations

@@ -1,29 +1,27 @@
-"""Refine an RFD with the rule of five (seed 004).
+"""Refine an RFD with the rule of five (seed 004), and ask afterwards which reviews it
+resolved (seed 000).
 
-Pass 1 applies every active review; passes 2–5 each look at the document with one
-focus (completeness, correctness, edge cases, then scope and clarity together; with no
-review to apply, passes 1–5 take the five focuses one by one).  Each pass is one model
-call answered with ``submit_revision`` (:mod:`bot.agent.authoring.refine`), on the prefix review
-and accept share; the pass applies the sections it proposes with ``rfd_section`` semantics.
-The loop stops when the model answers ``CONVERGED``, after two passes in a row that
-change nothing, when a pass brings the document back to what it was two passes
-earlier (oscillation), or after five passes.  A provider
-failure, a timeout or Ctrl-C mid-loop keeps every section already written and says
-so (the result's ``warning``); a pass that takes the step over its budget
-(``steps.refine.budget_*``) ends the loop the same way, as cleanly as the cap.
+Pass 1 applies every active review; passes 2–5 each look at the document with one focus
+(completeness, correctness, edge cases, then scope and clarity together; with no review
+to apply, passes 1–5 take the five focuses one by one).  The loop stops when the model
+answers ``CONVERGED``, after two passes in a row that change nothing, when a pass brings
+the document back to what it was two passes earlier (oscillation), or after five
+passes.  A provider failure, a timeout or Ctrl-C mid-loop keeps every section already
+written and says so (the result's ``warning``); a pass that takes the step over its
+budget (``steps.refine.budget_*``) ends the loop the same way, as cleanly as the cap.
 
-One refine pass: ask for a revision, apply it section by section, answer the judges.
+Each pass is one model call on the prefix review and accept share (:mod:`bot.ai.shared`:
+the answer tools, the common system prompt, the RFD as it stands, the active reviews),
+answered with ``submit_revision``: the sections to replace or append, and notes.  A
+reply without the tool call is read as notes with no change.  The pass applies each
+section with ``rfd_section`` semantics — one section's body replaced (or a missing one
+appended), every other byte kept — through the same tool runner as the authoring steps,
+so ask mode shows each change and asks, interceptors see it, and the bot (nobody to ask)
+applies it within the RFD file.  The ``result.ready`` interceptors (judges) then see the
+pass; when they say something the model revises once more with their feedback in view.
 
-The model sees the prefix review and accept share (:mod:`bot.ai.shared`: the answer
-tools, the common system prompt, the RFD as it stands, the active reviews) and answers
-with ``submit_revision``: the sections to replace or append, and notes.  The pass
-applies each section with ``rfd_section`` semantics — one section's body replaced (or
-a missing one appended), every other byte kept — through the same tool runner as the
-authoring steps, so ask mode shows each change and asks, interceptors see it, and the
-bot (nobody to ask) applies it within the RFD file.  A reply without the tool call is
-read as notes with no change.
-
-The question after a refinement: which reviews did it resolve (seed 000)?
+After a refinement, ``rfd refine`` asks the person which active reviews it resolved
+(:func:`ask_dismiss`, :func:`parse_selection`).
 """
 
 from __future__ import annotations

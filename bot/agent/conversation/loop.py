@@ -1,33 +1,29 @@
 """One conversation with a model: send, run the tools it asks for, repeat until it answers.
 
-The final assistant message is the result (seed 000's response extraction): the
-text of the last assistant message that has any.  Turn events go on the bus; every
-call's usage goes to the ledger hook and to the step's
-:class:`~bot.llm.guard.Meter`, which stops the step cleanly past its budget.  An
-empty first reply is asked again (at most twice); an empty reply after tool calls
-simply ends the turn.
+:func:`run` is the tool loop.  The result is the text of the last assistant message that
+has any (seed 000's response extraction, :func:`final_text`).  Turn events go on the
+bus; every call's usage goes to the ledger hook and to the step's
+:class:`~bot.llm.guard.Meter`, which stops the step cleanly past its budget
+(:func:`charge`).  An empty first reply is asked again (at most twice); an empty reply
+after tool calls simply ends the turn.
 
-One forced answer inside an agent step: a single model call that answers with data.
-
-Steps whose model proposes rather than acts (refine answers ``submit_revision``) make
-one call instead of a tool loop, with the loop's bookkeeping: the ``turn.*`` events,
-an empty reply asked again (at most twice), every attempt charged to the step's
-ledger and budget (:func:`bot.agent.conversation.loop.charge`).  The answer is data (JSON), so it is
+:func:`answer` is the forced answer, for steps whose model proposes rather than acts
+(refine answers ``submit_revision``): one call instead of a tool loop, with the loop's
+bookkeeping — the ``turn.*`` events, an empty reply asked again (at most twice), every
+attempt charged to the step's ledger and budget.  The answer is data (JSON), so it is
 not streamed to the terminal: the step shows what it made of it.
 
-The opening messages of a step: documents as data, then the task.
+:func:`material` builds a step's opening messages: documents as data, then the task.
+Instructions live in the prompt templates (system prompt and task).  The documents (the
+RFD, reviews, research...) come first, each wrapped as data by the templates, with a
+cache breakpoint after the last one: every later call of the step — the next tool
+cycle, the next pass — reads that prefix from the prompt cache.
 
-Instructions live in the prompt templates (system prompt and task).  The documents
-(the RFD, reviews, research...) come first, each wrapped as data by the templates,
-with a cache breakpoint after the last one: every later call of the step — the
-next tool cycle, the next pass — reads that prefix from the prompt cache.
-
-Finished work is offered to ``result.ready`` interceptors (judges) before moving on.
-
-Each message an interceptor appends to ``feedback`` goes back into the same
-conversation as a user message, and the model answers it (it may fix things with its
-tools) before the step goes to the next item or pass.  A judge's own model calls are
-recorded in the step's usage ledger and count against the step's budget.
+:func:`answered` offers finished work to the ``result.ready`` interceptors (judges)
+before the step moves on.  Each message an interceptor appends to ``feedback`` goes back
+into the same conversation as a user message, and the model answers it (it may fix
+things with its tools) before the step goes to the next item or pass.  A judge's own
+model calls are recorded in the step's usage ledger and count against the step's budget.
 """
 
 from __future__ import annotations

@@ -6,19 +6,18 @@ namespace (its own ``/proc``: no ancestor's environment), a private mount namesp
 shaped by :class:`View`, and — unless ``implement.network`` — a network namespace
 without interfaces; its environment is an allowlist (:func:`command_env`).
 
+What the command sees of the machine (:class:`View`, computed from the repository):
+everything is read-only but the worktree; the RFD directory and git's own files inside
+it are read-only again; the places that hold a person's or a runner's secrets (homes,
+temp directories, the runner's files) are replaced by empty ones; git's configuration is
+replaced by a copy that keeps only ``[core]`` and ``[extensions]`` (never a remote's
+credentials or an ``extraheader``).
+
 Two mechanisms, probed once per process, first that works: bubblewrap (``bwrap``; on
 GitHub's Ubuntu runners after the action loads AppArmor's ``bwrap-userns-restrict``
 profile), then ``unshare`` with :mod:`bot.agent.implementation.unshare_setup`.
-``implement.isolation`` picks one or, ``none``, none: then a person must confirm each command
-(:mod:`bot.agent.toolbox.permission`).
-
-What an isolated command sees of the machine: :class:`View`, computed from the repository.
-
-Everything is read-only but the worktree; the RFD directory and git's own files inside it
-are read-only again; the places that hold a person's or a runner's secrets (homes, temp
-directories, the runner's files) are replaced by empty ones; git's configuration is
-replaced by a copy that keeps only ``[core]`` and ``[extensions]`` (never a remote's
-credentials or an ``extraheader``).
+``implement.isolation`` picks one or, ``none``, none: then a person must confirm each
+command (:mod:`bot.agent.toolbox.permission`).
 """
 
 from __future__ import annotations

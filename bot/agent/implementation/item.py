@@ -1,19 +1,18 @@
-"""One implement item: a fresh conversation, the model's verdict, the repository's check.
+"""One implement item: a fresh conversation, the model's verdict, and the repository's own
+check (``implement.verify``), run after each item.
 
 An item is done only when both say so: the model ends it with ``submit_item_result``
-``done`` (:mod:`bot.agent.implementation.item_result`) and ``implement.verify`` passes
-(:mod:`bot.agent.implementation.item`).  Anything else — a ``failed`` verdict, no verdict, an answer
-cut off at ``max_tokens``, a failing check, a provider error — is a failure: the item
-is tried once more with the failure (and the check's output) in view, then marked
-``[!] … [Failed: reason]``.
+``done`` (:mod:`bot.agent.implementation.item_result`) and ``implement.verify`` passes.
+Anything else — a ``failed`` verdict, no verdict, an answer cut off at ``max_tokens``, a
+failing check, a provider error — is a failure: the item is tried once more with the
+failure (and the check's output) in view, then marked ``[!] … [Failed: reason]``.
 
-The repository's own check of an implement item: ``implement.verify``, run after each item.
-
-The command comes from the configuration (a person's choice, not the model's), so it is
-not held to ``implement.allowed_commands``; but it runs the tests the model wrote, so it
-goes through the same door as the model's commands (:func:`bot.agent.toolbox.commands.execute`):
-isolated, or — where nothing isolates — only when a person confirms it.
-``auto`` picks the usual test command of the repository; ``""`` turns the check off.
+The check's command comes from the configuration (a person's choice, not the model's),
+so it is not held to ``implement.allowed_commands``; but it runs the tests the model
+wrote, so it goes through the same door as the model's commands
+(:func:`bot.agent.toolbox.commands.execute`): isolated, or — where nothing isolates —
+only when a person confirms it.  ``auto`` picks the usual test command of the
+repository (:func:`detect`); ``""`` turns the check off.
 """
 
 from __future__ import annotations

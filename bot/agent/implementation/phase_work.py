@@ -1,10 +1,9 @@
-"""The phase ``rfd implement`` works on: which one, and what its conversations see.
+"""The phase ``rfd implement`` works on: which one, what its conversations see, and its
+checklist — what a new run retries, what comes next, how far amendments may grow it,
+and the failed items as the summary lists them.
 
 A phase is named by its label in the RFD (``3a``) or, for a number that is no label, by
 its position (:mod:`bot.model.phase_ids`); its artifacts live under ``implement/<position>/``.
-
-The checklist of a phase being implemented: what a new run retries, what comes next,
-how far amendments may grow it, and the failed items as the summary lists them.
 
 The phase the checklist was made for (title and description) is kept beside it
 (``implement/<N>/phase.md``): when ``plan.json`` says something else now, the research

@@ -1,21 +1,16 @@
-"""The copy the model works in: its tools and its commands never touch the checkout.
+"""The copy the model works in, and what it changed there, validated as data and taken
+into the checkout: the model's tools and commands never touch the checkout itself.
 
 :func:`opened` copies the repository's files (tracked and untracked-but-not-ignored, as
 ``git ls-files`` lists them; every file outside ``.git`` when there is no git) into a
-temporary directory outside the checkout, remembering each one's digest.  The model's file
-tools and every command (isolated, :mod:`bot.agent.implementation.isolation`) act on that copy; the
-bot's
-own state — items, results, summaries, locks — stays in the checkout, where nothing the
-model drives can write.  Afterwards :mod:`bot.agent.implementation.work_copy` takes what changed in
-the
-copy, as data, back into the checkout.
+temporary directory outside the checkout, remembering each one's digest.  The model's
+file tools and every command (isolated, :mod:`bot.agent.implementation.isolation`) act
+on that copy; the bot's own state — items, results, summaries, locks — stays in the
+checkout, where nothing the model drives can write.
 
-What the model changed in its copy, validated as data, and taken into the checkout.
-
-The copy (:mod:`bot.agent.implementation.work_copy`) is walked without following anything; each
-path that
-differs from how the copy was made is a change, and a change is taken only when it is a
-regular file (or a deletion) on the allow-list:
+Afterwards the copy is walked without following anything (:func:`collect`); each path
+that differs from how the copy was made is a change, and a change is taken only when it
+is a regular file (or a deletion) on the allow-list:
 
 - never a symbolic link, a hard-linked file, a device, a FIFO or a socket;
 - never a protected path: :data:`ALWAYS_PROTECTED` (git's and CI's and hooks'

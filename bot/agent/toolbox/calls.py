@@ -1,4 +1,5 @@
-"""One tool call, in the order plugins rely on.
+"""One tool call, in the order plugins rely on, and what the person is told about a call
+they did not write.
 
 prepare (find the tool, check the arguments; a call the model got wrong is shown to the
 user too) → ``tool_call.intercept`` (may change the arguments, which is shown and
@@ -7,12 +8,10 @@ shown too: then nothing runs and nobody is asked) → permission (ask mode) → 
 ``tool_call.after`` (may change the result) → ``tool_call.complete``.  Whatever goes
 wrong on the way becomes a tool error the model reads; an abort is also shown to the user.
 
-What the person is told about a tool call they did not write: a plugin's change to its
-arguments, or a call the model got wrong.
-
-Pure text.  Tool names, argument names and values come from the model or a plugin, so
-they are shown as JSON (control characters escaped), without invisible characters, and
-cut: one line each, never markup or terminal sequences.
+The notices (a plugin's change to a call's arguments, its answer in the tool's place, a
+call the model got wrong) are pure text.  Tool names, argument names and values come from
+the model or a plugin, so they are shown as JSON (control characters escaped), without
+invisible characters, and cut: one line each, never markup or terminal sequences.
 """
 
 from __future__ import annotations

@@ -1,23 +1,21 @@
-"""The run_command tool: allow-listed command prefixes, no shell, a timeout, capped output.
+"""The run_command tool: allow-listed command prefixes, no shell, a timeout, capped output,
+and every path a command's arguments name kept inside the repository.
 
-The one place implement starts a command.  What follows the prefix is confined by
-:mod:`bot.agent.toolbox.commands` (paths inside the repository and outside the protected
-globs); the command runs in the repository root, isolated
-(:mod:`bot.agent.implementation.isolation`:
-fresh namespaces, read-only but the worktree, an allowlisted environment).  Where no
-isolation works only a person may let it run (:mod:`bot.agent.toolbox.permission`).  Its output
-reaches the model with every form of the process's secret values redacted.
-
-Confinement of a command's arguments: every path it names stays in the repository.
-
-An allowed prefix (``implement.allowed_commands``) says *what* may start; this module
+The one place implement starts a command.  An allowed prefix
+(``implement.allowed_commands``) says *what* may start; the confinement of its arguments
 says *where* it may reach.  Without a shell, a program only sees paths through its
-arguments, so each argument after the prefix is read as a path — the whole word,
-the value of ``--option=value`` or ``NAME=value``, the text glued to a short option
+arguments, so each argument after the prefix is read as a path — the whole word, the
+value of ``--option=value`` or ``NAME=value``, the text glued to a short option
 (``-C/``, ``-kC/``) — and must resolve inside the repository and outside
 ``implement.protected_paths``.  Words that are not paths (``-k "not slow"``) resolve
-harmlessly inside.  Options that move the working directory or load configuration
-from elsewhere are refused outright for the tools we know.
+harmlessly inside.  Options that move the working directory or load configuration from
+elsewhere are refused outright for the tools we know.
+
+The command runs in the repository root, isolated
+(:mod:`bot.agent.implementation.isolation`: fresh namespaces, read-only but the worktree,
+an allowlisted environment).  Where no isolation works only a person may let it run
+(:mod:`bot.agent.toolbox.permission`).  Its output reaches the model with every form of
+the process's secret values redacted.
 """
 
 from __future__ import annotations

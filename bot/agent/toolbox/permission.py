@@ -6,16 +6,14 @@ nobody to ask (the GitHub bot): tools bounded by configuration (file writes insi
 ``implement.allowed_paths``, allow-listed commands) run, every other write is refused.
 
 A command runs without a person only where it can be isolated
-(:mod:`bot.agent.implementation.isolation`); elsewhere a person confirms each one, even with
-``--yes``,
-and with nobody to ask it is refused.
+(:mod:`bot.agent.implementation.isolation`); elsewhere a person confirms each one, even
+with ``--yes``, and with nobody to ask it is refused.
 
-The person at a terminal, as a :class:`~bot.agent.toolbox.permission.Prompter` (for the CLI).
-
-A pending write is shown (its diff or command line) and answered ``y``, ``n`` (with
-an optional note for the model) or ``e``: the call's ``content`` — or, for tools
-without one, its JSON arguments — opens in ``$EDITOR``, and the edited call is shown
-again.  Reading, prompting and the editor are injected, so tests script them.
+:class:`TerminalPrompter` is the person at a terminal (for the CLI).  A pending write is
+shown (its diff or command line) and answered ``y``, ``n`` (with an optional note for
+the model) or ``e``: the call's ``content`` — or, for tools without one, its JSON
+arguments — opens in ``$EDITOR``, and the edited call is shown again.  Reading,
+prompting and the editor are injected, so tests script them.
 """
 
 from __future__ import annotations

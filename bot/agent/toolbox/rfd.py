@@ -1,33 +1,30 @@
 """Dedicated RFD tools: the model works with decisions and sections, not files and diffs.
 
 They write only through the state module (explore summary, decisions) or through the
-pure edits of ``bot.model.document`` (one section at a time, the rest byte for byte).  Their
-targets are fixed by the workflow (this RFD's file, checked against the configured
-paths, and its state directory), so they may run where nobody can be asked.
+pure edits of ``bot.model.document`` (one section at a time, the rest byte for byte).
+Their targets are fixed by the workflow (this RFD's file, checked against the configured
+paths, and its state directory), so they may run where nobody can be asked.  What each
+writing tool accepts is checked by pure functions (the RFD's text in, the whole new text
+out, or a :class:`ValidationError` the model reads as a tool error):
 
-What ``rfd_section`` accepts: one section's body, under a name the RFD has or the call
-declares new.
+- ``rfd_section`` (:func:`section_edit`): one section's body, under a name the RFD has
+  or the call declares new.  A body never starts a section of its own (no heading at the
+  section's level or above, so never a second ``# RFD`` title), never hides the sections
+  after it (an unclosed code block or comment), and a name is never a header field or
+  the document's title.
+- ``rfd_draft`` on a file that exists (:func:`lay_out`): ``rfd author`` and ``rfd new``
+  create the file from a template before draft runs, so "create the file once" alone
+  could never apply.  A file whose every section is still empty or template guidance
+  (:func:`is_skeleton`) has nothing a person wrote below its header: the model may
+  replace its sections (headings and any first text) in one call.  Its heading and
+  header fields (status, authors, date, links) are the workflow's and stay byte for
+  byte.
 
-Pure: the RFD's text in, the whole new text out, or a :class:`ValidationError` the model
-reads as a tool error.  A body never starts a section of its own (no heading at the
-section's level or above, so never a second ``# RFD`` title), never hides the sections
-after it (an unclosed code block or comment), and a name is never a header field or
-the document's title.
-
-What ``rfd_draft`` may do to an RFD file that exists: lay out the sections of a bare
-skeleton, keeping its heading and header fields.
-
-``rfd author`` and ``rfd new`` create the file from a template before draft runs, so
-"create the file once" alone could never apply.  A file whose every section is still
-empty or template guidance has nothing a person wrote below its header: the model may
-replace its sections (headings and any first text) in one call.  Its heading and header
-fields (status, authors, date, links) are the workflow's and stay byte for byte.  Pure.
-
-Draft's "state intent, then write" rule, enforced where nobody confirms the writes.
-
-In ask mode the person reads the intent and approves each write.  Under ``--yes``
-nobody does, so a write of the RFD (``rfd_section``, ``rfd_draft``) is refused unless
-the reply that asks for it says, in its own text, what it is about to write.
+Draft's "state intent, then write" rule is enforced where nobody confirms the writes
+(:func:`refusal`).  In ask mode the person reads the intent and approves each write.
+Under ``--yes`` nobody does, so a write of the RFD (``rfd_section``, ``rfd_draft``) is
+refused unless the reply that asks for it says, in its own text, what it is about to
+write.
 """
 
 from __future__ import annotations

@@ -1,17 +1,17 @@
-"""Confinement of every path a tool touches to the repository.
+"""Confinement of every path a tool touches to the repository, and bounded reads of what a
+model may have written.
 
-A path is resolved (``..`` and symlinks too) and must land inside the repository
-root.  Reads never enter a ``.git`` directory (its ``config`` may hold credentials).
-Writes must also match ``implement.allowed_paths`` and none of
+A path is resolved (``..`` and symlinks too) and must land inside the repository root
+(:class:`Sandbox`).  Reads never enter a ``.git`` directory (its ``config`` may hold
+credentials).  Writes must also match ``implement.allowed_paths`` and none of
 ``implement.protected_paths`` (``.git/**`` and ``.github/workflows/**`` by default).
 
-Reading what a model may have written: bounded, never through a link, never a special file.
-
-Every read of a path a model's command could have written goes through :func:`read_bounded`:
-the last component is opened with ``O_NOFOLLOW`` (and ``O_NONBLOCK``: a FIFO cannot hang the
-bot), the path must resolve to itself (no symlinked parent), the opened file must be a
-regular file with one link, and no more than ``cap`` bytes are ever read — a 600 MB sparse
-file is refused from its size, not read.
+Every read of a path a model's command could have written goes through
+:func:`read_bounded`: never through a link, never a special file.  The last component is
+opened with ``O_NOFOLLOW`` (and ``O_NONBLOCK``: a FIFO cannot hang the bot), the path
+must resolve to itself (no symlinked parent), the opened file must be a regular file
+with one link, and no more than ``cap`` bytes are ever read — a 600 MB sparse file is
+refused from its size, not read.
 """
 
 from __future__ import annotations
