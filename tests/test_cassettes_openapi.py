@@ -30,6 +30,9 @@ KNOWN_DRIFT = {
     ("PATCH", "/repos/{owner}/{repo}/labels/{name}", "403"),
     # The same when creating one (`rfd init --github` with a token that may only read).
     ("POST", "/repos/{owner}/{repo}/labels", "403"),
+    # A workflow run GitHub no longer knows (deleted, or past its retention): GitHub answers
+    # 404 with its usual error body, although the description lists only 200.
+    ("GET", "/repos/{owner}/{repo}/actions/runs/{run_id}", "404"),
 }
 BASIC_ERROR = "#/components/schemas/basic-error"
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import itertools
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.core.errors import ProviderError
+from tests.conftest import bodies_sent
 from tests.github_world import NOW, RFD_PATH, RFD_TEXT, event_env, make_world
 from tests.test_github_slash import accepted_world, comment, implement_comment, scripted_model
 
@@ -70,12 +72,41 @@ def test_implement_progress_ticks_and_fails_items_then_says_the_outcome(
 
 
 @pytest.mark.vcr
-def test_reconcile_marks_the_progress_of_a_dead_run_as_ended(tmp_path: Path) -> None:
-    """Issue #12 holds run 4100's progress, untouched for an hour: that run is over."""
+def test_reconcile_marks_the_progress_of_a_dead_run_as_ended(tmp_path: Path, vcr: Any) -> None:
+    """Issue #12 holds run 4100's progress, untouched for an hour, and GitHub says the run
+    completed (cancelled): the comment is marked as ended, its checklist kept."""
     from tests.test_github_reconcile import accepted_unlinked, reconcile
 
     summary = reconcile(tmp_path, accepted_unlinked(tmp_path))
     assert "#12: progress comment of run 4100 marked as ended" in summary
+    (sent,) = [text for text in bodies_sent(vcr) if "rfd-bot:implement:045-1" in text]
+    assert "### ⚠️ Implementing RFD 045, phase 1: Writer — the run ended without finishing" in sent
+    assert "- [ ] 2. Add the endpoint ← the run stopped here" in sent
+    assert "⏳" not in sent and "rfd-bot:run:" not in sent
+
+
+@pytest.mark.vcr
+def test_reconcile_leaves_the_progress_of_a_queued_run_alone(tmp_path: Path, vcr: Any) -> None:
+    """Run 4100's comment is an hour old, but GitHub says the run waits in its queue (the
+    check job posted it, the work job has not started): nothing is edited."""
+    from tests.test_github_reconcile import accepted_unlinked, reconcile
+
+    summary = reconcile(tmp_path, accepted_unlinked(tmp_path))
+    assert "#12: progress comment of run 4100 left as is: GitHub says the run is queued" in summary
+    assert not [text for text in bodies_sent(vcr) if "rfd-bot:implement:" in text]
+
+
+@pytest.mark.vcr
+def test_reconcile_ends_the_progress_of_a_run_github_no_longer_knows(
+    tmp_path: Path, vcr: Any
+) -> None:
+    """GitHub answers 404 for run 4100 (deleted): its comment is marked as ended."""
+    from tests.test_github_reconcile import accepted_unlinked, reconcile
+
+    summary = reconcile(tmp_path, accepted_unlinked(tmp_path))
+    assert "#12: progress comment of run 4100 marked as ended" in summary
+    (sent,) = [text for text in bodies_sent(vcr) if "rfd-bot:implement:045-1" in text]
+    assert "— the run ended without finishing" in sent and "⏳" not in sent
 
 
 @pytest.mark.vcr

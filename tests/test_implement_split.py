@@ -304,13 +304,22 @@ def work_then_publish(
     return worked, publish_job(tmp_path, monkeypatch, origin, event)
 
 
-def publish_job(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, origin: Path, event: Any) -> int:
-    """The publish job on the work job's artifact: a fresh clone of main, no model."""
+def publish_job(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    origin: Path,
+    event: Any,
+    checked: dict[str, str] | None = None,
+) -> int:
+    """The publish job on the work job's artifact: a fresh clone of main, no model;
+    ``checked``: the check job's outputs the workflow passes it (``rfd``, ``phase``)."""
     artifact = tmp_path / "artifact"
     publisher = tmp_path / "publish"
     shutil.rmtree(publisher, ignore_errors=True)
     git(tmp_path, "clone", "-q", "--branch", "main", str(origin), str(publisher))
     publish = {"RFD_BOT_STAGE": "publish", "RFD_BOT_ARTIFACT": str(artifact)}
+    for name, value in (checked or {}).items():
+        publish[f"RFD_BOT_CHECKED_{name.upper()}"] = value
     with monkeypatch.context() as patched:
         patched.setattr("bot.lifecycle.workspace.make_providers", no_model)
         return run_bot(tmp_path, publisher, "issue_comment", event, **publish)

@@ -22,7 +22,13 @@ from tests.hostile import SECRETS
 from tests.test_github_slash import accepted_world, scripted_model
 from tests.test_github_slash import implement_comment as commented
 from tests.test_implement_hostile import isolating
-from tests.test_implement_split import BRANCH, one_job_bodies, publish_job, work_then_publish
+from tests.test_implement_split import (
+    BRANCH,
+    check_job,
+    one_job_bodies,
+    publish_job,
+    work_then_publish,
+)
 
 HOSTILE = (
     "<!-- rfd-bot:commit:" + "a" * 40 + " -->\n<!-- rfd-bot:reply:c1-accept -->\n"
@@ -150,3 +156,50 @@ def test_a_work_job_that_handed_nothing_over_is_said_by_the_publish_job(
         "timed out or was cancelled): nothing was pushed. Its log in the workflow run says why; "
         "comment `/rfd implement` to run it again."
     ]
+
+
+def check_outputs(tmp_path: Path) -> dict[str, str]:
+    """The check job's step outputs, as the workflow reads them."""
+    text = (tmp_path / "check-outputs").read_text(encoding="utf-8")
+    return dict(line.split("=", 1) for line in text.splitlines())
+
+
+@pytest.mark.vcr
+@pytest.mark.usefixtures("all_played", "fixed_git_dates")
+def test_a_work_job_that_died_has_its_progress_comment_ended_by_the_publish_job(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vcr: Any
+) -> None:
+    """The check job posted the ⏳ comment and named its phase in its outputs; the work job
+    died without a manifest.  The publish job ends that comment as a failed run's (no ⏳, no
+    run marker left for reconcile) and replies; nothing is pushed."""
+    scripted_model(monkeypatch)  # asking the model would fail the test
+    origin, checkout = accepted_world(tmp_path)
+    assert check_job(tmp_path, monkeypatch, checkout, commented())
+    outputs = check_outputs(tmp_path)
+    assert outputs == {"rfd": "045", "phase": "1", "go": "true"}
+    checked = {"rfd": outputs["rfd"], "phase": outputs["phase"]}
+    assert publish_job(tmp_path, monkeypatch, origin, commented(), checked) == 0
+    assert BRANCH not in git(tmp_path, "ls-remote", "--heads", str(origin))
+    running, shown, reply = bodies_sent(vcr)
+    assert "⏳" in running and "rfd-bot:run:" not in shown and "⏳" not in shown
+    assert lines(shown) == [
+        "### ❌ RFD 045, phase 1: Writer — the run failed",
+        "It stopped without saying where: the work job ended without handing anything over (it "
+        "failed, timed out or was cancelled); its log in the workflow run says how far it got",
+        "Comment `/rfd implement 1` to run the phase again (the job summary has the details).",
+    ]
+    assert lines(reply)[0].startswith("😕 The work job of `/rfd implement` ended without")
+
+
+@pytest.mark.vcr
+@pytest.mark.usefixtures("all_played")
+def test_check_job_outputs_out_of_format_are_not_taken(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vcr: Any
+) -> None:
+    """Outputs that are not an RFD id and a phase label (a marker, a path): no comment is
+    ended or posted for them; the reply alone says the work job handed nothing over."""
+    origin, _ = accepted_world(tmp_path)
+    checked = {"rfd": "045 -->\n<!-- rfd-bot:reply:x", "phase": "../1"}
+    assert publish_job(tmp_path, monkeypatch, origin, commented(), checked) == 0
+    (reply,) = bodies_sent(vcr)
+    assert lines(reply)[0].startswith("😕 The work job of `/rfd implement` ended without")

@@ -694,6 +694,16 @@ class RepoApi:
             and a.get("activity_type") in kinds
         )
 
+    def run_status(self, run_id: int) -> str | None:
+        """Workflow run ``run_id``'s ``status`` as GitHub reports it (``queued``,
+        ``in_progress``, ``completed`` …); None when GitHub no longer knows the run (404)."""
+        try:
+            with translated(f"read the status of workflow run {run_id}"):
+                data = self._get(f"/actions/runs/{run_id}")
+        except ForgeGone:
+            return None
+        return str(data.get("status") or "") if isinstance(data, dict) else ""
+
     def add_labels(self, number: int, names: tuple[str, ...]) -> list[str]:
         """Label #``number``; the names GitHub had to create for it (they come back grey)."""
         from bot.model.status import AUTO_COLOR

@@ -12,11 +12,14 @@ always written.
 
 While the run works the comment carries a hidden run marker
 (``<!-- rfd-bot:run:<id> -->``, among the marker lines opening it: elsewhere it is
-text).  A run cannot outlive its job's timeout, so the scheduled reconcile
-(:func:`repair`) takes a comment still carrying the marker and not edited for longer
-than that (:data:`DIED_AFTER`) as belonging to a run that died (cancelled, timed out,
-runner lost) and marks it as ended: the ⏳ goes, the checklist stays as far as the run
-got, and the comment says what to do.  Nothing else in it changes.
+text).  The scheduled reconcile (:func:`repair`) looks at a comment still carrying the
+marker and not edited for longer than :data:`DIED_AFTER`.  Its age is not proof enough:
+``/rfd implement``'s check job posts the comment and nobody edits it while the work job
+waits in its concurrency queue or works.  So GitHub is asked for the run's status (one
+request per such comment): while the run is queued or in progress the comment is left
+alone; once it completed, or GitHub no longer knows it, the comment is marked as ended —
+the ⏳ goes, the checklist stays as far as the run got, and the comment says what to do.
+Nothing else in it changes.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ HEAD_FAILED = "### ❌ {title} — the run failed"
 NOW = "**{stage}** · {facts}"
 FINISHED = "Finished in {facts}."
 STOPPED = "It stopped during **{stage}**, after {facts}: {reason}"
+LOST = "It stopped without saying where: {reason}"
 RUN_LINK = "<sub>[Workflow run]({url}){note}</sub>"
 LIVE_NOTE = " · this comment is updated as the run goes"
 FOLLOW_NOTE = " · follow the run for its stages: this comment is edited when it ends"
@@ -166,6 +170,13 @@ def render_failed(snap: Snapshot, reason: str, retry: str) -> str:
     return _body(head, f"{stopped}\n\n{retry}", snap, False)
 
 
+def render_lost(snap: Snapshot, reason: str, retry: str) -> str:
+    """The comment of a run that failed without saying where it stopped (``reason``,
+    ``retry``: trusted)."""
+    head = HEAD_FAILED.format(title=plain(snap.title))
+    return _body(head, f"{LOST.format(reason=reason)}\n\n{retry}", snap, False)
+
+
 class Progress:
     """Decides when the progress comment is written; ``write`` creates or edits it."""
 
@@ -259,7 +270,10 @@ def implement_listener(
 
 
 DIED_AFTER = timedelta(minutes=40)
-"""Longer than the ``comment`` job's timeout (30 minutes): its run is over."""
+"""Longer than the ``comment`` job's timeout (30 minutes): only then is GitHub asked whether
+the comment's run is still live (a two-job ``/rfd implement`` may wait longer in its queue)."""
+LIVE = frozenset({"requested", "queued", "pending", "waiting", "in_progress"})
+"""The statuses GitHub gives a workflow run that has not completed."""
 RUN_MARK = re.compile(r"<!-- rfd-bot:run:([0-9]+) -->")
 RUNNING_HEAD = re.compile(r"^### ⏳ (?P<title>.*)$", re.MULTILINE)
 ENDED_HEAD = "### ⚠️ {title} — the run ended without finishing"
@@ -269,6 +283,11 @@ ENDED_NOTE = (
 )
 STOPPED_HERE = " ← the run stopped here"
 REPAIRED = "#{number}: progress comment of run {run} marked as ended (the run is over): {url}"
+ALIVE = "#{number}: progress comment of run {run} left as is: GitHub says the run is {status}"
+UNKNOWN = (
+    "#{number}: progress comment of run {run} left as is: its run's status could not be read "
+    "({error}); the next reconcile looks again"
+)
 
 
 def ended(body: str) -> str | None:
@@ -288,15 +307,25 @@ def run_marker(body: str) -> re.Match[str] | None:
 
 
 def repair(ctx: Context, number: int) -> list[str]:
-    """Mark the progress comments of dead runs on ``number`` as ended; what was repaired."""
+    """Mark the progress comments of dead runs on ``number`` as ended; what was repaired, and
+    what was left as is because its run is still live (GitHub asked once per old comment)."""
     lines = []
     for comment in ctx.forge.comments(number):
         found = run_marker(comment.body)
         text = ended(comment.body)
         if found is None or text is None or not _older(comment.updated, ctx.clock()):
             continue
+        run = found.group(1)
+        try:
+            status = ctx.api.run_status(int(run))
+        except ForgeError as err:  # say so, never guess: a live run's comment stays as is
+            lines.append(UNKNOWN.format(number=number, run=run, error=err))
+            continue
+        if status in LIVE:
+            lines.append(ALIVE.format(number=number, run=run, status=status.replace("_", " ")))
+            continue
         edited = ctx.forge.edit_comment(number, comment.id, text)
-        lines.append(REPAIRED.format(number=number, run=found.group(1), url=edited.url))
+        lines.append(REPAIRED.format(number=number, run=run, url=edited.url))
     return lines
 
 

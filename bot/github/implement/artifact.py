@@ -74,6 +74,18 @@ SECRET_TEXT = "the {name} holds {kind}"
 NO_FIELD = "the manifest has no valid `{field}`"
 
 
+CHECKED_ENV = ("RFD_BOT_CHECKED_RFD", "RFD_BOT_CHECKED_PHASE")
+"""The check job's outputs ``rfd`` and ``phase`` (the RFD and phase label of the progress
+comment it posted), passed to the publish job by the workflow."""
+
+
+def checked_phase(environ: Mapping[str, str]) -> tuple[str, str] | None:
+    """The RFD and phase label the check job posted the progress comment of, when both are
+    given in their strict formats (as the manifest's ``rid`` and ``label``); else None."""
+    rid, label = (environ.get(name, "") for name in CHECKED_ENV)
+    return (rid, label) if RID.fullmatch(rid) and LABEL.fullmatch(label) else None
+
+
 class Tampered(PermissionDenied):
     """The artifact fails a check; ``reasons`` says each failure (one line each)."""
 

@@ -60,6 +60,8 @@ from bot.github.checkout import close, file_at, open_branch, pushed_branch
 from bot.github.commands import Command
 from bot.github.implement.artifact import (
     BUNDLE,
+    LABEL,
+    RID,
     Handed,
     artifact_dir,
     git_text,
@@ -230,6 +232,9 @@ def _announce(ctx: Context, facts: dict[str, Any], key: str) -> None:
     done, _ = _earlier_work(ctx, facts)
     if done is None:
         _progress(ctx, key, facts, live=False)
+        if RID.fullmatch(facts["rid"]) and LABEL.fullmatch(facts["label"]):
+            _output(ctx, "rfd", facts["rid"])  # the publish job ends the comment if no
+            _output(ctx, "phase", facts["label"])  # manifest says which phase it was
     _output(ctx, "go")
 
 
@@ -320,12 +325,13 @@ def _hand(ctx: Context, handed: Handed) -> None:
     _output(ctx, "handed")
 
 
-def _output(ctx: Context, name: str) -> None:
-    """``name=true`` among this step's outputs (read by the workflow's next jobs)."""
+def _output(ctx: Context, name: str, value: str = "true") -> None:
+    """``name=value`` among this step's outputs (read by the workflow's next jobs); ``value``
+    is one line of a strict format."""
     output = ctx.environ.get("GITHUB_OUTPUT")
     if output:
         with open(output, "a", encoding="utf-8") as fh:
-            fh.write(f"{name}=true\n")
+            fh.write(f"{name}={value}\n")
 
 
 def _head(ctx: Context) -> str:

@@ -15,7 +15,8 @@ The work job posts nothing (its token is read-only: code a model wrote ran there
 job also says how the work ended when it handed no phase: the manifest names the ending
 (:data:`~bot.github.implement.artifact.ENDINGS`) and where a failed run stopped, and this job
 words it — the progress comment ends as a failed run's, the reply is :data:`ENDED`'s.  With
-no manifest at all (the work job died or was cancelled) the reply says so.
+no manifest at all (the work job died or was cancelled) the reply says so, and the progress
+comment ends as a failed run's too: the check job's outputs name its RFD and phase.
 
 When an earlier run pushed the phase's branch and never opened its pull request (GitHub
 failed, the runner was cancelled), the work job implements nothing and hands over only that
@@ -47,6 +48,7 @@ from bot.github.implement.artifact import (
     Handed,
     Tampered,
     artifact_dir,
+    checked_phase,
     git_text,
     read,
     recheck,
@@ -71,7 +73,7 @@ from bot.github.implement.texts import (
     facts_of,
 )
 from bot.github.ops import COMMIT, NEEDS_MODEL, Refused, open_workspace
-from bot.github.progress import Stage, render_done, render_failed
+from bot.github.progress import Stage, render_done, render_failed, render_lost
 from bot.github.run import Context, react
 from bot.github.slash import FINISHED
 from bot.llm.usage import LEDGER
@@ -91,6 +93,11 @@ WORK_ENDED = (
     "`/rfd implement` to run it again."
 )
 RETRY_ANY = "Comment `/rfd implement` to run it again."
+DIED = (
+    "the work job ended without handing anything over (it failed, timed out or was "
+    "cancelled); its log in the workflow run says how far it got"
+)
+"""Why the phase comment's run stopped, when the work job left no manifest."""
 ENDED = {
     "no-model": NEEDS_MODEL.format(verb="implement"),
     "not-isolated": NOT_ISOLATED.format(why=NO_ISOLATION, how=ENABLE),
@@ -132,7 +139,7 @@ def on_publish(ctx: Context) -> None:
         _refuse(ctx, ACTOR_REFUSED.format(reason=decision.reason))
         return
     if not _manifest(ctx).exists() and not _manifest(ctx).is_symlink():
-        _refuse(ctx, WORK_ENDED)  # the work job died, or was cancelled, before it handed over
+        _died(ctx)  # the work job died, or was cancelled, before it handed over
         return
     try:
         handed = read(artifact_dir(ctx.environ))
@@ -176,6 +183,22 @@ def _phase(ctx: Context, handed: Handed) -> dict[str, Any]:
     facts = facts_of(ws, handed.rid, plan, position)
     facts["position"] = position
     return facts
+
+
+def _died(ctx: Context) -> None:
+    """No manifest: the reply says so, and the progress comment the check job posted ends as
+    a failed run's — its phase named by the check job's outputs (no model ran there),
+    checked for their formats and against the plan as the manifest's fields are."""
+    named = checked_phase(ctx.environ)
+    try:
+        facts = _phase(ctx, Handed(*named, "", False)) if named else None
+    except Tampered as exc:  # the plan changed meanwhile: no comment of it to end
+        ctx.summary.note(f"the check job's phase not ended: {'; '.join(exc.reasons)}")
+        facts = None
+    if facts is not None:
+        shown = render_lost(phase_snapshot(ctx, facts), DIED, RETRY.format(**facts))
+        PhaseComment(ctx, f"{facts['rid']}-{facts['label']}")(shown)
+    _refuse(ctx, WORK_ENDED)
 
 
 def _ended(ctx: Context, handed: Handed) -> None:

@@ -228,6 +228,23 @@ def reaction(content: str, rid: int = 1) -> dict[str, Any]:
     return example("reaction", id=rid, content=content, user=BOT)
 
 
+def workflow_run(run_id: int, status: str, conclusion: str | None = None) -> dict[str, Any]:
+    """GitHub's answer to ``GET /actions/runs/{run_id}``: run ``run_id`` of rfd-bot's workflow."""
+    text = json.dumps(_examples()["workflow-run"]["value"])
+    text = text.replace("octo-org/octo-repo", REPO).replace("30433642", str(run_id))
+    run = json.loads(text)
+    run.update(
+        name="rfd-bot",
+        path=".github/workflows/rfd.yml",
+        event="issue_comment",
+        status=status,
+        conclusion=conclusion,
+        created_at="2026-11-22T00:40:00Z",
+        updated_at="2026-11-22T01:00:00Z",
+    )
+    return run
+
+
 def error(message: str, doc: str, status: int) -> dict[str, Any]:
     return {"message": message, "documentation_url": doc, "status": str(status)}
 

@@ -337,3 +337,17 @@ CASSETTES[W + "test_a_work_job_that_handed_nothing_over_is_said_by_the_publish_j
     call("GET", "/issues/12/comments", query="per_page=100", reply=[]),
     reply("implement-work-ended", cid=971, number=12),
 ]
+CASSETTES[W + "test_check_job_outputs_out_of_format_are_not_taken"] = [
+    *CASSETTES[W + "test_a_work_job_that_handed_nothing_over_is_said_by_the_publish_job"]
+]
+# The check job posted the progress comment and named its phase in its outputs (the one-job
+# run's first five exchanges); the work job died: the publish job ends that comment as a
+# failed run's (where it stopped unknown) and replies.
+CASSETTES[W + "test_a_work_job_that_died_has_its_progress_comment_ended_by_the_publish_job"] = [
+    *ONE_JOB[:5],
+    PERMISSION,
+    call("GET", "/issues/12/comments", query="per_page=100", reply=[RUNNING_970]),
+    edited("implement-work-died-progress", 970, number=12),
+    react("confused"),
+    reply("implement-work-ended", cid=971, number=12),
+]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gh_data import API, REPO, call, comment, diff_entry, example, pull
+from gh_data import API, NOT_FOUND, REPO, call, comment, diff_entry, example, pull, workflow_run
 from scenarios_bot import CID, CREATED_12, ISSUES_Q, PULL, body, linked, perm, react, reply
 
 T = "test_github_run/"
@@ -66,11 +66,25 @@ DEAD = {
     **comment(970, 12, body("run-progress-item-2").replace("4242", "4100")),
     "updated_at": HOUR_AGO,
 }
-CASSETTES[T + "test_reconcile_marks_the_progress_of_a_dead_run_as_ended"] = [
+RECONCILE_12 = [
     call("GET", "/issues", query=ISSUES_Q, reply=[CREATED_12]),
     call("GET", "/issues/12", reply=CREATED_12),
     call("GET", "/pulls", query="state=open&per_page=100&page=1", reply=[]),
     call("GET", "/issues/12/comments", query="per_page=100", reply=[DEAD]),
+]
+CASSETTES[T + "test_reconcile_marks_the_progress_of_a_dead_run_as_ended"] = [
+    *RECONCILE_12,
+    call("GET", "/actions/runs/4100", reply=workflow_run(4100, "completed", "cancelled")),
+    edited("run-progress-ended"),
+]
+# The check job's comment, not edited while the work job waits in its queue: left alone.
+CASSETTES[T + "test_reconcile_leaves_the_progress_of_a_queued_run_alone"] = [
+    *RECONCILE_12,
+    call("GET", "/actions/runs/4100", reply=workflow_run(4100, "queued")),
+]
+CASSETTES[T + "test_reconcile_ends_the_progress_of_a_run_github_no_longer_knows"] = [
+    *RECONCILE_12,
+    call("GET", "/actions/runs/4100", status=404, reply=NOT_FOUND),
     edited("run-progress-ended"),
 ]
 

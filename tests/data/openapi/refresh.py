@@ -46,6 +46,7 @@ OPERATIONS: tuple[tuple[str, str], ...] = (
     ("get", "/repos/{owner}/{repo}/git/tags/{tag_sha}"),
     ("get", "/orgs/{org}/teams/{team_slug}/memberships/{username}"),
     ("get", "/repos/{owner}/{repo}/activity"),
+    ("get", "/repos/{owner}/{repo}/actions/runs/{run_id}"),
 )
 
 HERE = Path(__file__).resolve().parent
