@@ -15,7 +15,7 @@ phase is then recorded (the same gate as ``/rfd done``), so an earlier phase, or
 with failed items, never carries it.  The pull request's body says so and closes the
 tracking issue on merge; the phase's comment on the tracking issue, and ``/rfd status``
 and ``/rfd done`` there while it is open, say to review and merge it (no ``/rfd done``
-needed).  Both the one-job run and the publish job of the two-job run call it, each with
+needed).  Both the one-job run and the publish job of the split run call it, each with
 the commit it pushed.
 """
 

@@ -147,7 +147,8 @@ def _body(head: str, facts: str, snap: Snapshot, working: bool, note: str = "") 
 
 def render(snap: Snapshot, run_id: str | None = None, *, live: bool = True) -> str:
     """The comment while the run works (``run_id``: the marker reconcile looks for); not
-    ``live`` when the job that posts it cannot edit it as the run goes (two-job implement)."""
+    ``live`` when the job that posts it cannot edit it as the run goes (a split ``/rfd
+    implement``: the check job posts it, the publish job ends it)."""
     head = HEAD_RUNNING.format(doing=snap.doing, title=plain(snap.title))
     facts = NOW.format(stage=snap.stage_text.capitalize(), facts=_facts(snap))
     text = _body(head, facts, snap, True, LIVE_NOTE if live else FOLLOW_NOTE)
@@ -271,7 +272,7 @@ def implement_listener(
 
 DIED_AFTER = timedelta(minutes=40)
 """Longer than the ``comment`` job's timeout (30 minutes): only then is GitHub asked whether
-the comment's run is still live (a two-job ``/rfd implement`` may wait longer in its queue)."""
+the comment's run is still live (a split ``/rfd implement`` may wait longer in its queue)."""
 LIVE = frozenset({"requested", "queued", "pending", "waiting", "in_progress"})
 """The statuses GitHub gives a workflow run that has not completed."""
 RUN_MARK = re.compile(r"<!-- rfd-bot:run:([0-9]+) -->")

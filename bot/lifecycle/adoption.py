@@ -1,23 +1,18 @@
-"""``rfd adopt``: take on an existing RFD repository as it is.
+"""Taking on an existing RFD repository as it is: ``rfd init``'s detection and ``rfd adopt``.
 
-It records the adoption baseline (each RFD's status now, its lint findings now, and the
-commit: what the hooks never gate nor report again, see :mod:`bot.model.baseline`) and,
-when ``.github/rfd.toml`` has no ``[process]`` table yet, appends the rules the history
-shows (:mod:`bot.model.process_detect`), each with its evidence.  History is read with two
-``git log`` and one ``git cat-file``.
+The edge around the decisions made on plain data (:mod:`bot.config.conventions`,
+:mod:`bot.config.dialect`, :mod:`bot.model.process_detect`): it walks the repository, finds
+the RFD directory, reads the RFDs and their history, and renders ``.github/rfd.toml`` with
+the conventions, status words and rules found, each with its evidence.
 
-Adopting a repository that already has RFDs: find them, read them and their history,
-and write the conventions they show into ``.github/rfd.toml``, each with its evidence.
-
-The edge around :mod:`bot.config.conventions` (which decides from plain data): it walks the
-repository, reads the RFD directory, asks git which drafts were added when, and renders
-the configuration file.
-
-The status changes an RFD corpus's git history shows: which word moved to which, how often.
-
-``rfd init`` writes them as evidence beside ``[statuses]`` and as ``[transitions]``, read
-as the site's feed reads them (:mod:`bot.model.status_moves`: the documents before and after
-each commit, parsed).
+- ``rfd init`` (:func:`detected_config`): the layout and dialect, the repository's own status
+  words (``[statuses]``) and the moves its history shows (``[transitions]``), read as the
+  site's feed reads them (:mod:`bot.model.status_moves`: the documents before and after each
+  commit, parsed, so a status line in an example is no move), and which drafts were added when.
+- ``rfd adopt`` (:func:`adopt`) records the adoption baseline (each RFD's status and lint
+  findings now, and the commit: what the hooks never gate nor report again, see
+  :mod:`bot.model.baseline`) and, when the configuration has no ``[process]`` table yet,
+  appends the rules the history shows.
 """
 
 from __future__ import annotations

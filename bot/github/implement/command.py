@@ -1,43 +1,33 @@
-"""The ``/rfd implement`` command: which phase runs, and running it (the work job, or the
-whole command in one job).
+"""``/rfd implement [phase]``: which phase runs, and running it on a new branch with a PR.
 
-Which phase ``/rfd implement`` runs — the one asked for by its label, else the next —
-and the dead ends before any: nothing left to do, or no accepted plan on the default branch.
+The phase is the one named by its label in the RFD (``3a``, see :mod:`bot.model.phase_ids`),
+else the next; the label names it everywhere (the branch ``rfd/045-phase-3a``, the PR title
+"RFD 045, phase 3a: …", the messages and the markers).  Before any model call the dead ends
+are answered: nothing left to do, no accepted plan on the default branch, a phase whose PR
+exists already, no isolation for the model's commands (refused, saying how to enable it).
 
-``/rfd implement [phase]``: implement a phase on a new branch and open a PR for it.
+The work starts from the default branch; its writes are confined by ``[implement]`` (allowed
+paths and commands: there is nobody to ask in a bot), the model's commands run isolated
+(:mod:`bot.agent.implementation.isolation`), and what the run left in the worktree is checked
+before the commit (:mod:`bot.agent.implementation.commit_guard`: what is out of bounds is put
+back, secret values are redacted, the reply says so).  An item whose check fails stays failed
+(``[!]``): the PR says so and records nothing (no ``phases/<label>.md``; it says how a person
+records the phase from the kept summary), and the progress comment ends in a warning, on the
+tracking issue too.
 
-Runs on the RFD's tracking issue or its pull request.  The work starts from the
-default branch (where the RFD is Accepted); the implement step's writes are
-confined by ``[implement]`` in the configuration (allowed paths and commands) —
-there is nobody to ask in a bot, so anything else is refused.  Progress is one
-comment edited in place; the PR is titled "RFD 045, phase 2: …" and carries the
-code and ``phases/2.md``.  A phase is named by its label in the RFD (``3a``, see
-:mod:`bot.model.phase_ids`) everywhere: the command, the branch ``rfd/045-phase-3a``, the
-title, the messages and the markers.  A phase whose PR exists already is not redone.
+Where it runs: in one job (stage ``all``: locally, or where the workflow is not split), the
+whole command with a progress comment edited in place.  In the shipped workflow a ``check``
+job (no model) refuses what it can and posts the progress comment, and this module runs as the
+``work`` stage (:mod:`bot.github.run`), whose token is read-only: it posts nothing, the phase
+is committed but not pushed, and the commit (or how the work ended, by a known name) is left
+for the publish job, which writes every text (:mod:`bot.github.implement.artifact`,
+:mod:`bot.github.implement.publish`).
 
-The model's commands run isolated (:mod:`bot.agent.implementation.isolation`); where no isolation
-works
-the command is refused before any model call, saying how to enable it.  What the run
-left in the worktree is checked before the commit (:mod:`bot.agent.implementation.commit_guard`):
-what
-is out of bounds is put back, secret values are redacted, and the reply says so.
-
-An item whose check fails stays failed (``[!]``): the PR then says so and records
-nothing (no ``phases/<label>.md``; it says how a person records the phase from the kept
-summary), and the progress comment — on the tracking issue too — ends in a warning.
-
-In the shipped workflow a ``check`` job (no model) refuses what it can and posts the progress
-comment; this runs as the ``work`` stage (:mod:`bot.github.run`), whose token is read-only:
-it posts nothing, the phase is committed but not pushed, and the commit (or how the work
-ended, by a known name) is left for the publish job, which writes every text
-(:mod:`bot.github.implement.artifact`, :mod:`bot.github.implement.publish`).
-
-Retry-safe: a run that pushed the branch but failed to open the PR (a 5xx, a
-422) left the work on the branch; the next run finds the branch with its
-``phases/<label>.md`` (or the kept summary of failed items), opens the PR for it without
-implementing again, and says so.  In two jobs the work job finds it and hands over only
-that; the publish job opens the PR once GitHub says the bot's account pushed the branch's
-head (:mod:`bot.github.implement.publish`).
+Retry-safe: a run that pushed the branch but failed to open the PR (a 5xx, a 422) left the
+work there; the next run finds the branch with its ``phases/<label>.md`` (or the kept summary
+of failed items) and opens the PR without implementing again, and says so.  Split, the work
+job finds it and hands over only that; the publish job opens the PR once GitHub says the bot's
+account pushed the branch's head.
 """
 
 from __future__ import annotations
