@@ -45,7 +45,7 @@ def test_review_on_the_closed_pr_links_the_rfd_where_another_pr_brought_it(
     assert run_bot(tmp_path, checkout, "issue_comment", on_pr("/rfd review")) == 0
     (reply,) = posted(vcr, "/repos/Codertocat/Hello-World/issues/2/comments")
     assert lines(reply["body"]) == [
-        f"RFD 045's pull request [#2]({WEB}/pull/2) was closed without merging, but the RFD "
+        "This pull request was closed without merging, but the RFD "
         f"reached [`main`]({RFD}) through [#5]({WEB}/pull/5), and its status there is "
         "Accepted: `/rfd review` works on an open pull request that changes it — open one "
         "that edits the file and comment it there. Its implementation is followed on tracking "
