@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import lines
-from tests.github_world import payload, run_bot
+from tests.github_world import RFD_PATH, RFD_TEXT, make_world, payload, run_bot
 from tests.test_github_finish import finished_world, on_issue, posted
 
 pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
@@ -52,6 +52,23 @@ def test_review_on_the_closed_pr_links_the_rfd_where_another_pr_brought_it(
         f"issue [#12]({WEB}/issues/12).",
     ]
     assert "reopen" not in reply["body"]
+
+
+@pytest.mark.vcr
+def test_implement_on_the_closed_pr_of_an_unaccepted_rfd_says_where_it_is_accepted(
+    tmp_path: Path, vcr: Any
+) -> None:
+    """PR 2 was closed without merging before RFD 045 was accepted: there is no tracking
+    issue, and the closed PR is not where accepting happens (an open one is)."""
+    _, checkout = make_world(tmp_path, {"README.md": "x\n"}, {RFD_PATH: RFD_TEXT})
+    assert run_bot(tmp_path, checkout, "issue_comment", on_pr("/rfd implement")) == 0
+    (reply,) = posted(vcr, "/repos/Codertocat/Hello-World/issues/2/comments")
+    assert lines(reply["body"]) == [
+        "RFD 045 is not accepted: it has no tracking issue yet, which is opened when the RFD is "
+        "accepted on an open pull request that changes it. This pull request is closed without "
+        "merging — reopen it, then accept the RFD there. `/rfd implement` works on the tracking "
+        "issue afterwards.",
+    ]
 
 
 @pytest.mark.vcr
