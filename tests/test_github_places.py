@@ -27,6 +27,10 @@ STATES = {
         Place.CLOSED_PR,
         Where("045", PR, Place.CLOSED_PR, ISSUE, FILE, status="Accepted", brought=PR_5),
     ),
+    "closed PR, RFD on main, no tracking issue": (
+        Place.CLOSED_PR,
+        Where("045", PR, Place.CLOSED_PR, file_url=FILE, status="Discussion", on_pr=True),
+    ),
     "tracking issue, PR open": (Place.TRACKING, Where("045", PR, Place.OPEN_PR, ISSUE)),
     "tracking issue, PR merged": (Place.TRACKING, Where("045", PR, Place.MERGED_PR, ISSUE, FILE)),
     "phase PR": (Place.PHASE_PR, Where("045", PR, Place.MERGED_PR, ISSUE, FILE)),
@@ -56,7 +60,8 @@ def test_every_command_in_every_place_works_or_links_where_it_works(verb: Verb, 
     if works(verb, place):
         return  # it runs here: the command's own tests say what it answers
     said = answer(verb, where)
-    assert f"`/rfd {verb.value}`" in said and "RFD 045" in said
+    assert f"`/rfd {verb.value}`" in said
+    assert "RFD 045" in said or said.startswith("This pull request "), said  # on the RFD's PR
     links = set(_LINK.findall(said))
     assert links & working_links(verb, where), said  # at least one link leads where it works
     assert links <= {PR.url, PR_5.url, ISSUE.url, FILE}, said  # and none leads anywhere else
@@ -104,6 +109,30 @@ def test_the_places_where_each_command_works() -> None:
             f"[#2]({PR.url}). `/rfd implement` works there afterwards.",
         ),
         (
+            Verb.IMPLEMENT,
+            Where("045", PR, Place.CLOSED_PR),
+            "RFD 045 is not accepted: it has no tracking issue yet, which is opened when the RFD "
+            "is accepted on an open pull request that changes it. RFD 045's pull request "
+            f"[#2]({PR.url}) is closed without merging — reopen it, then accept the RFD there. "
+            "`/rfd implement` works on the tracking issue afterwards.",
+        ),
+        (
+            Verb.DONE,
+            Where("045", PR, Place.CLOSED_PR, on_pr=True),
+            "RFD 045 is not accepted: it has no tracking issue yet, which is opened when the RFD "
+            "is accepted on an open pull request that changes it. This pull request is closed "
+            "without merging — reopen it, then accept the RFD there. `/rfd done` works on the "
+            "tracking issue afterwards.",
+        ),
+        (
+            Verb.IMPLEMENT,
+            Where("045", PR, Place.CLOSED_PR, file_url=FILE, status="Discussion", on_pr=True),
+            "RFD 045 has no tracking issue yet: it is opened when the RFD is accepted on an open "
+            "pull request that changes it. This pull request was closed without merging, but the "
+            f"RFD reached [`main`]({FILE}) another way: open a pull request that edits the file "
+            "and accept the RFD there. `/rfd implement` works on the tracking issue afterwards.",
+        ),
+        (
             Verb.APPROVE,
             Where("045", PR, Place.CLOSED_PR),
             f"RFD 045's pull request [#2]({PR.url}) is closed without merging: reopen it, then "
@@ -117,6 +146,16 @@ def test_the_places_where_each_command_works() -> None:
             "Accepted: `/rfd approve` works on an open pull request that changes it — open one "
             "that edits the file and comment it there. Its implementation is followed on "
             f"tracking issue [#12]({ISSUE.url}).",
+        ),
+        (
+            Verb.APPROVE,
+            Where(
+                "045", PR, Place.CLOSED_PR, ISSUE, FILE, status="Accepted", brought=PR_5, on_pr=True
+            ),
+            f"This pull request was closed without merging, but the RFD reached [`main`]({FILE}) "
+            f"through [#5]({PR_5.url}), and its status there is Accepted: `/rfd approve` works on "
+            "an open pull request that changes it — open one that edits the file and comment it "
+            f"there. Its implementation is followed on tracking issue [#12]({ISSUE.url}).",
         ),
         (
             Verb.CONCERN,

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import lines
-from tests.github_world import payload, run_bot
+from tests.github_world import RFD_PATH, RFD_TEXT, make_world, payload, run_bot
 from tests.test_github_finish import finished_world, on_issue, posted
 
 pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
@@ -45,13 +45,30 @@ def test_review_on_the_closed_pr_links_the_rfd_where_another_pr_brought_it(
     assert run_bot(tmp_path, checkout, "issue_comment", on_pr("/rfd review")) == 0
     (reply,) = posted(vcr, "/repos/Codertocat/Hello-World/issues/2/comments")
     assert lines(reply["body"]) == [
-        f"RFD 045's pull request [#2]({WEB}/pull/2) was closed without merging, but the RFD "
+        "This pull request was closed without merging, but the RFD "
         f"reached [`main`]({RFD}) through [#5]({WEB}/pull/5), and its status there is "
         "Accepted: `/rfd review` works on an open pull request that changes it — open one "
         "that edits the file and comment it there. Its implementation is followed on tracking "
         f"issue [#12]({WEB}/issues/12).",
     ]
     assert "reopen" not in reply["body"]
+
+
+@pytest.mark.vcr
+def test_implement_on_the_closed_pr_of_an_unaccepted_rfd_says_where_it_is_accepted(
+    tmp_path: Path, vcr: Any
+) -> None:
+    """PR 2 was closed without merging before RFD 045 was accepted: there is no tracking
+    issue, and the closed PR is not where accepting happens (an open one is)."""
+    _, checkout = make_world(tmp_path, {"README.md": "x\n"}, {RFD_PATH: RFD_TEXT})
+    assert run_bot(tmp_path, checkout, "issue_comment", on_pr("/rfd implement")) == 0
+    (reply,) = posted(vcr, "/repos/Codertocat/Hello-World/issues/2/comments")
+    assert lines(reply["body"]) == [
+        "RFD 045 is not accepted: it has no tracking issue yet, which is opened when the RFD is "
+        "accepted on an open pull request that changes it. This pull request is closed without "
+        "merging — reopen it, then accept the RFD there. `/rfd implement` works on the tracking "
+        "issue afterwards.",
+    ]
 
 
 @pytest.mark.vcr

@@ -86,6 +86,8 @@ class Where:
     brought: Link | None = None
     """The pull request that brought it there, when its discussion pull request was closed
     without merging and the bot said which (on that pull request's status comment)."""
+    on_pr: bool = False
+    """The command was given on :attr:`pr` itself (the answer says "this pull request")."""
 
 
 GO_ISSUE = "`/rfd {verb}` for RFD {rid} works on its tracking issue: comment it on {issue}."
@@ -94,6 +96,19 @@ NO_ISSUE_YET = (
     "RFD {rid} has no tracking issue yet: it is opened when the RFD is accepted{on}. "
     "`/rfd {verb}` works there afterwards."
 )
+NO_ISSUE_CLOSED = (
+    "RFD {rid} is not accepted: it has no tracking issue yet, which is opened when the RFD is "
+    "accepted on an open pull request that changes it. {closed} — reopen it, then accept the "
+    "RFD there. `/rfd {verb}` works on the tracking issue afterwards."
+)
+NO_ISSUE_CLOSED_ON_MAIN = (
+    "RFD {rid} has no tracking issue yet: it is opened when the RFD is accepted on an open "
+    "pull request that changes it. {closed}, but the RFD reached "
+    "[`{branch}`]({file}) {how}: open a pull request that edits the file and accept the RFD "
+    "there. `/rfd {verb}` works on the tracking issue afterwards."
+)
+"""``/rfd implement`` and ``/rfd done`` on a pull request closed without merging whose RFD
+has no tracking issue: the closed pull request is no longer where it is accepted."""
 GO_PR = "`/rfd {verb}` for RFD {rid} works on its pull request: comment it on {pr}."
 REOPEN = (
     "RFD {rid}'s pull request {pr} is closed without merging: reopen it, then comment "
@@ -106,13 +121,16 @@ MERGED = (
 )
 ITS_ISSUE = " Its implementation is followed on tracking issue {issue}."
 CLOSED_ON_MAIN = (
-    "RFD {rid}'s pull request {pr} was closed without merging, but the RFD reached "
+    "{closed}, but the RFD reached "
     "[`{branch}`]({file}) {how}, and its status there is {status}: `/rfd {verb}` works on an "
     "open pull request that changes it — open one that edits the file and comment it "
     "there.{issue}"
 )
 """A closed discussion pull request whose RFD is on the default branch: reopening it is
 not the way on (its branch is behind the RFD there)."""
+CLOSED_HERE = "This pull request {was} closed without merging"
+CLOSED_THERE = "RFD {rid}'s pull request {pr} {was} closed without merging"
+"""The closed discussion pull request, named from itself or from elsewhere."""
 THROUGH = "through {pr}"
 ANOTHER_WAY = "another way"
 NOWHERE = "`/rfd {verb}` works on {places}: RFD {rid} has none open now."
@@ -134,7 +152,20 @@ def _to_issue(verb: Verb, where: Where) -> str:
     if where.tracking is not None:
         said = GO_ISSUE.format(verb=verb.value, rid=where.rid, issue=where.tracking.md)
         return said.removesuffix(".") + DONE_THERE + "." if verb is Verb.DONE else said
-    on = f" on {where.pr.md}" if where.pr is not None else ""
+    pr = where.pr
+    if pr is not None and where.pr_place is Place.CLOSED_PR:
+        if where.file_url is None:
+            closed = _closed(where, pr, "is")
+            return NO_ISSUE_CLOSED.format(rid=where.rid, closed=closed, verb=verb.value)
+        return NO_ISSUE_CLOSED_ON_MAIN.format(
+            rid=where.rid,
+            closed=_closed(where, pr, "was"),
+            branch=where.branch,
+            file=where.file_url,
+            how=_how(where),
+            verb=verb.value,
+        )
+    on = f" on {pr.md}" if pr is not None else ""
     return NO_ISSUE_YET.format(rid=where.rid, on=on, verb=verb.value)
 
 
@@ -144,13 +175,11 @@ def _to_pr(verb: Verb, where: Where) -> str:
         return GO_PR.format(verb=verb.value, rid=rid, pr=pr.md)
     issue = ITS_ISSUE.format(issue=where.tracking.md) if where.tracking else ""
     if pr is not None and where.pr_place is Place.CLOSED_PR and where.file_url is not None:
-        brought = where.brought
         return CLOSED_ON_MAIN.format(
-            rid=rid,
-            pr=pr.md,
+            closed=_closed(where, pr, "was"),
             branch=where.branch,
             file=where.file_url,
-            how=THROUGH.format(pr=brought.md) if brought else ANOTHER_WAY,
+            how=_how(where),
             status=where.status or "",
             verb=verb.value,
             issue=issue,
@@ -169,6 +198,17 @@ def _to_pr(verb: Verb, where: Where) -> str:
         )
     places = " or ".join(p.value for p in sorted(WORKS[verb], key=lambda p: p.name))
     return NOWHERE.format(verb=verb.value, places=places, rid=rid)
+
+
+def _closed(where: Where, pr: Link, was: str) -> str:
+    """The closed discussion pull request: "this pull request" when the command is on it."""
+    if where.on_pr:
+        return CLOSED_HERE.format(was=was)
+    return CLOSED_THERE.format(rid=where.rid, pr=pr.md, was=was)
+
+
+def _how(where: Where) -> str:
+    return THROUGH.format(pr=where.brought.md) if where.brought else ANOTHER_WAY
 
 
 PHASE_BRANCH = re.compile(r"^rfd/(?P<rid>\d{1,5})-phase-")
@@ -223,7 +263,8 @@ def _where(ctx: Context, verb: Verb, rid: str, place: Place, pr: PullRequest | N
     file_url = f"{web}/blob/{quote(branch)}/{quote(path)}" if path else None
     closed = discussion if state is Place.CLOSED_PR and path else None
     brought = _brought(ctx, rid, closed.number, web) if closed else None
-    return Where(rid, discussion, state, tracking, file_url, branch, status, brought)
+    on_pr = pr is not None and discussion is not None and discussion.number == pr.number
+    return Where(rid, discussion, state, tracking, file_url, branch, status, brought, on_pr)
 
 
 def _on_default_branch(ctx: Context, rid: str) -> tuple[int | None, str | None, str | None]:

@@ -201,6 +201,20 @@ CASSETTES[R + "test_implement_on_the_merged_rfd_pr_links_the_tracking_issue"] = 
     react("confused"),
     reply("redirect-implement-merged"),
 ]
+CASSETTES[R + "test_implement_on_the_closed_pr_of_an_unaccepted_rfd_says_where_it_is_accepted"] = [
+    NO_COMMENTS_2,
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    call(
+        "GET",
+        "/pulls/2",
+        reply={**pull(2, "rfd-045-streaming-exports", "e" * 40), "state": "closed"},
+    ),
+    FILES,
+    call("GET", "/issues", query=ISSUES_Q, reply=[]),  # no tracking issue: never accepted
+    react("confused"),
+    reply("redirect-implement-closed"),
+]
 CASSETTES[R + "test_review_on_the_tracking_issue_links_the_open_rfd_pr"] = [
     NO_COMMENTS_12,
     perm("Codertocat", "admin"),
