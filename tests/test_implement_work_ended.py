@@ -153,8 +153,8 @@ def test_a_work_job_that_handed_nothing_over_is_said_by_the_publish_job(
     (reply,) = bodies_sent(vcr)
     assert lines(reply) == [
         "😕 The work job of `/rfd implement` ended without handing anything over (it failed, "
-        "timed out or was cancelled): nothing was pushed. Its log in the workflow run says why; "
-        "comment `/rfd implement` to run it again."
+        "timed out or was cancelled): nothing was pushed. Its log in the workflow run says why. "
+        "Comment `/rfd implement` to run it again."
     ]
 
 
@@ -188,7 +188,11 @@ def test_a_work_job_that_died_has_its_progress_comment_ended_by_the_publish_job(
         "failed, timed out or was cancelled); its log in the workflow run says how far it got",
         "Comment `/rfd implement 1` to run the phase again (the job summary has the details).",
     ]
-    assert lines(reply)[0].startswith("😕 The work job of `/rfd implement` ended without")
+    assert lines(reply) == [
+        "😕 The work job of `/rfd implement` ended without handing anything over (it failed, "
+        "timed out or was cancelled): nothing was pushed. Its log in the workflow run says why. "
+        "Comment `/rfd implement 1` to run the phase again (the job summary has the details)."
+    ]
 
 
 @pytest.mark.vcr
@@ -202,4 +206,8 @@ def test_check_job_outputs_out_of_format_are_not_taken(
     checked = {"rfd": "045 -->\n<!-- rfd-bot:reply:x", "phase": "../1"}
     assert publish_job(tmp_path, monkeypatch, origin, commented(), checked) == 0
     (reply,) = bodies_sent(vcr)
-    assert lines(reply)[0].startswith("😕 The work job of `/rfd implement` ended without")
+    assert lines(reply) == [
+        "😕 The work job of `/rfd implement` ended without handing anything over (it failed, "
+        "timed out or was cancelled): nothing was pushed. Its log in the workflow run says why. "
+        "Comment `/rfd implement` to run it again."
+    ]

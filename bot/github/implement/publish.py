@@ -89,8 +89,7 @@ ACTOR_REFUSED = "😕 The phase the work job handed over was refused, nothing wa
 NO_PHASE = "the manifest names RFD {rid} phase {label}, which the default branch has no plan for"
 WORK_ENDED = (
     "😕 The work job of `/rfd implement` ended without handing anything over (it failed, timed "
-    "out or was cancelled): nothing was pushed. Its log in the workflow run says why; comment "
-    "`/rfd implement` to run it again."
+    "out or was cancelled): nothing was pushed. Its log in the workflow run says why. {retry}"
 )
 RETRY_ANY = "Comment `/rfd implement` to run it again."
 DIED = (
@@ -198,7 +197,7 @@ def _died(ctx: Context) -> None:
     if facts is not None:
         shown = render_lost(phase_snapshot(ctx, facts), DIED, RETRY.format(**facts))
         PhaseComment(ctx, f"{facts['rid']}-{facts['label']}")(shown)
-    _refuse(ctx, WORK_ENDED)
+    _refuse(ctx, WORK_ENDED.format(retry=RETRY.format(**facts) if facts else RETRY_ANY))
 
 
 def _ended(ctx: Context, handed: Handed) -> None:

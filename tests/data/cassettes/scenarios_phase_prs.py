@@ -349,5 +349,5 @@ CASSETTES[W + "test_a_work_job_that_died_has_its_progress_comment_ended_by_the_p
     call("GET", "/issues/12/comments", query="per_page=100", reply=[RUNNING_970]),
     edited("implement-work-died-progress", 970, number=12),
     react("confused"),
-    reply("implement-work-ended", cid=971, number=12),
+    reply("implement-work-died", cid=971, number=12),
 ]
