@@ -180,6 +180,12 @@ def section_ends(found: Sequence[Heading], lines: Sequence[str]) -> list[int]:
     ]
 
 
+def block_start(lines: Sequence[str], index: int) -> int:
+    """Where the title on line ``index`` starts: the block attribute and anchor lines right
+    above it (``[[id]]``, ``[#id]``) belong to it."""
+    return _above_attributes(lines, index, 0)
+
+
 def _above_attributes(lines: Sequence[str], end: int, start: int) -> int:
     """``end`` moved up past the block attribute lines right above it (not past ``start``)."""
     if end >= len(lines):
