@@ -189,12 +189,6 @@ def test_section_edit_matches_titles_and_strips_a_repeated_heading(
     assert expected in section_edit(RFD, RFD_PATH, section, content)
 
 
-def test_section_edit_refuses_an_asciidoc_rfd_rather_than_write_markdown_into_it() -> None:
-    text = ":state: discussion\n\n= RFD 1 Title\n\n== Background\n\nWhy.\n"
-    with pytest.raises(ValidationError, match="is AsciiDoc: rfd_section writes Markdown"):
-        section_edit(text, "rfd/0001/README.adoc", "Background", "New.\n")
-
-
 def test_rfd_tools_without_an_rfd_say_so(tmp_path: Path) -> None:
     from bot.agent.toolbox.base import ToolContext
     from bot.config.load import Config

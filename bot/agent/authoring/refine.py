@@ -231,8 +231,8 @@ def _bodies(text: str, path: str) -> dict[str, str]:
         doc = document.parse(text, path)
     except RfdError:
         return {}
-    lines = text.splitlines()
-    return {s.title: "\n".join(lines[s.start : s.end]) for s in doc.sections}
+    lines = text.splitlines()  # blank lines around a body are layout, not a change
+    return {s.title: "\n".join(lines[s.start : s.end]).strip("\n") for s in doc.sections}
 
 
 FOCUS = {
