@@ -88,3 +88,13 @@ def test_an_asciidoc_rfd_links_in_asciidoc_whatever_the_style() -> None:
                 ":authors: Ada\n:extended-by: link:../0012/README.adoc[RFD 0012]\n",
             )
         )
+
+
+def test_the_abandon_notice_of_an_asciidoc_rfd_goes_under_its_title() -> None:
+    source = "rfd/0003/README.adoc"
+    text = style.abandon(ADOC.replace("\n\n==", "\n{authors}\n\n=="), source, "Moot.", NOTICE)
+    assert text == (
+        ":state: published\n:authors: Ada\n\n= RFD 3 Old Way\n{authors}\n\n"
+        "> [!CAUTION]\n> **Abandoned.** Moot.\n\n== Background\n\nWhy.\n"
+    )
+    assert document.parse(text, source).title == "Old Way"

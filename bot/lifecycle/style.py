@@ -114,10 +114,18 @@ def abandon(text: str, path: str, reason: str, style: ConventionsSection) -> str
         return document.set_field(text, "Abandoned", one_line)
     block = style.abandon_notice.replace("{reason}", one_line)
     doc = document.parse(text, path)
+    lines = split_lines(text)
     last = doc.fields[-1] if doc.fields else None
     after = last.index + last.span if last else doc.heading_line
-    lines = split_lines(text)
+    if doc.form == document.ADOC:  # attributes come before the title: go under the title
+        after = _adoc_header_end(lines, doc.heading_line)
     eol = eol_of(text)
     notice = [f"{eol}"] + [f"{line}{eol}" for line in block.split("\n")]
     lines[after:after] = notice
     return "".join(lines)
+
+
+def _adoc_header_end(lines: list[str], title_line: int) -> int:
+    """The 0-based index of the first blank line after an AsciiDoc title (on 1-based line
+    ``title_line``): its header (``{authors}``, attributes) ends there."""
+    return next((i for i in range(title_line, len(lines)) if not lines[i].strip()), len(lines))
