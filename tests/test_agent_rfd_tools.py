@@ -80,6 +80,12 @@ def test_rfd_section_appends_only_a_section_the_call_declares_new(repo: Repo) ->
     assert repo.rfd.read_text().startswith(RFD)
 
 
+def test_rfd_section_adds_a_new_section_after_the_one_named(repo: Repo) -> None:
+    out = call(repo, "rfd_section", section="Goals", content="Fast.", new=True, after="summary")
+    assert out == f"added section `Goals` to {RFD_PATH}"
+    assert repo.rfd.read_text() == RFD.replace("## Design", "## Goals\n\nFast.\n\n## Design")
+
+
 @pytest.mark.parametrize(
     ("section", "message"),
     [

@@ -8,10 +8,12 @@ writing tool accepts is checked by pure functions (the RFD's text in, the whole 
 out, or a :class:`ValidationError` the model reads as a tool error):
 
 - ``rfd_section`` (:func:`section_edit`): one section's body, under a name the RFD has
-  or the call declares new.  A body never starts a section of its own (no heading at the
-  section's level or above, so never a second ``# RFD`` title), never hides the sections
-  after it (an unclosed code block or comment), and a name is never a header field or
-  the document's title.
+  or the call declares new (added at the end, or after the section it names).  A body
+  never starts a section of its own (no heading at the section's level or above, so never
+  a second ``# RFD`` title), never hides the sections after it (an unclosed code block or
+  comment), and a name is never a header field or the document's title.  An AsciiDoc RFD
+  is edited in AsciiDoc: ``==`` titles outside delimited blocks, a new section written
+  ``== Title``, a Markdown heading in a body refused.
 - ``rfd_draft`` on a file that exists (:func:`lay_out`): ``rfd author`` and ``rfd new``
   create the file from a template before draft runs, so "create the file once" alone
   could never apply.  A file whose every section is still empty or template guidance
@@ -47,7 +49,6 @@ from bot.model.markdown import (
     LineKind,
     eol_of,
     headings,
-    line_kinds,
     normalize_title,
     parse_heading,
     split_lines,
@@ -348,9 +349,8 @@ def _check_body(
     Markdown heading: the model's habit, text in the rendered RFD)."""
     title, level = target
     lines = split_lines(content)
-    kinds = list(asciidoc.iter_kinds(lines)) if markup.adoc else line_kinds(lines)
-    found = asciidoc.headings(lines, kinds) if markup.adoc else headings(lines)
-    for heading in found:
+    kinds = list(asciidoc.iter_kinds(lines)) if markup.adoc else []
+    for heading in asciidoc.headings(lines, kinds) if markup.adoc else headings(lines):
         if heading.level <= level:
             shown = markup.title(heading.level, heading.title)
             message = HEADING_IN_BODY.format(name=title, heading=shown, line=heading.index + 1)
