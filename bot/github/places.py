@@ -109,11 +109,25 @@ NO_ISSUE_CLOSED_ON_MAIN = (
 )
 """``/rfd implement`` and ``/rfd done`` on a pull request closed without merging whose RFD
 has no tracking issue: the closed pull request is no longer where it is accepted."""
+NO_ISSUE_MERGED = (
+    "RFD {rid} has no tracking issue yet: it is opened when the RFD is accepted on an open "
+    "pull request that changes it. {merged}, and the RFD's status on [`{branch}`]({file}) is "
+    "{status}: open a pull request that edits the file and accept the RFD there. "
+    "`/rfd {verb}` works on the tracking issue afterwards."
+)
+"""... on a merged pull request whose RFD was never accepted: a new pull request is where."""
+MERGED_HERE = "This pull request was merged"
+MERGED_THERE = "RFD {rid}'s pull request {pr} was merged"
 GO_PR = "`/rfd {verb}` for RFD {rid} works on its pull request: comment it on {pr}."
 REOPEN = (
     "RFD {rid}'s pull request {pr} is closed without merging: reopen it, then comment "
     "`/rfd {verb}` there."
 )
+REOPEN_HERE = (
+    "This pull request was closed without merging, and RFD {rid} is not on `{branch}`: reopen "
+    "this pull request, then comment `/rfd {verb}` again."
+)
+"""Said on the closed pull request itself, the only place its RFD lives."""
 MERGED = (
     "RFD {rid} was merged{pr} and lives on [on `{branch}`]({file}): `/rfd {verb}` works "
     "on an open pull request that changes it — open one that edits the file and comment it "
@@ -165,6 +179,16 @@ def _to_issue(verb: Verb, where: Where) -> str:
             how=_how(where),
             verb=verb.value,
         )
+    if pr is not None and where.pr_place is Place.MERGED_PR and where.file_url is not None:
+        merged = MERGED_HERE if where.on_pr else MERGED_THERE.format(rid=where.rid, pr=pr.md)
+        return NO_ISSUE_MERGED.format(
+            rid=where.rid,
+            merged=merged,
+            branch=where.branch,
+            file=where.file_url,
+            status=where.status or "",
+            verb=verb.value,
+        )
     on = f" on {pr.md}" if pr is not None else ""
     return NO_ISSUE_YET.format(rid=where.rid, on=on, verb=verb.value)
 
@@ -184,6 +208,8 @@ def _to_pr(verb: Verb, where: Where) -> str:
             verb=verb.value,
             issue=issue,
         )
+    if pr is not None and where.pr_place is Place.CLOSED_PR and where.on_pr:
+        return REOPEN_HERE.format(rid=rid, branch=where.branch, verb=verb.value)
     if pr is not None and where.pr_place is Place.CLOSED_PR:
         return REOPEN.format(verb=verb.value, rid=rid, pr=pr.md)
     if where.file_url is not None:

@@ -215,6 +215,35 @@ CASSETTES[R + "test_implement_on_the_closed_pr_of_an_unaccepted_rfd_says_where_i
     react("confused"),
     reply("redirect-implement-closed"),
 ]
+CASSETTES[
+    R + "test_implement_on_the_merged_pr_of_an_unaccepted_rfd_says_where_it_is_accepted_now"
+] = [
+    NO_COMMENTS_2,
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    call("GET", "/pulls/2", reply=MERGED_PR),
+    FILES,
+    call("GET", "/issues", query=ISSUES_Q, reply=[]),  # no tracking issue: never accepted
+    react("confused"),
+    reply("redirect-implement-merged-unaccepted"),
+]
+CASSETTES[R + "test_approve_on_the_closed_pr_of_an_rfd_that_lives_only_there_says_to_reopen_it"] = [
+    NO_COMMENTS_2,
+    call(  # approve is quiet: a rocket would say it was answered already
+        "GET", f"/issues/comments/{CID}/reactions", query="content=rocket&per_page=100", reply=[]
+    ),
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    call(
+        "GET",
+        "/pulls/2",
+        reply={**pull(2, "rfd-045-streaming-exports", "e" * 40), "state": "closed"},
+    ),
+    FILES,
+    call("GET", "/issues", query=ISSUES_Q, reply=[]),  # its tracking issue, if any: none
+    react("confused"),
+    reply("redirect-approve-closed-only-here"),
+]
 CASSETTES[R + "test_review_on_the_tracking_issue_links_the_open_rfd_pr"] = [
     NO_COMMENTS_12,
     perm("Codertocat", "admin"),
