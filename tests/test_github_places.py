@@ -32,6 +32,10 @@ STATES = {
         Where("045", PR, Place.MERGED_PR, file_url=FILE, status="Discussion", on_pr=True),
     ),
     "closed PR, RFD only there": (Place.CLOSED_PR, Where("045", PR, Place.CLOSED_PR, on_pr=True)),
+    "closed PR, RFD on main, accepted on PR 5": (
+        Place.CLOSED_PR,
+        Where("045", PR, Place.CLOSED_PR, ISSUE, FILE, status="Accepted", on_pr=True, decided=PR_5),
+    ),
     "closed PR, RFD on main, no tracking issue": (
         Place.CLOSED_PR,
         Where("045", PR, Place.CLOSED_PR, file_url=FILE, status="Discussion", on_pr=True),
@@ -187,6 +191,15 @@ def test_the_places_where_each_command_works() -> None:
             f"through [#5]({PR_5.url}), and its status there is Accepted: `/rfd approve` works on "
             "an open pull request that changes it — open one that edits the file and comment it "
             f"there. Its implementation is followed on tracking issue [#12]({ISSUE.url}).",
+        ),
+        (
+            Verb.APPROVE,
+            Where("045", PR, Place.CLOSED_PR, ISSUE, FILE, status="Accepted", decided=PR_5),
+            f"RFD 045's pull request [#2]({PR.url}) was closed without merging, but the RFD "
+            f"reached [`main`]({FILE}) another way (it was accepted on [#5]({PR_5.url})), and its "
+            "status there is Accepted: `/rfd approve` works on an open pull request that changes "
+            "it — open one that edits the file and comment it there. Its implementation is "
+            f"followed on tracking issue [#12]({ISSUE.url}).",
         ),
         (
             Verb.CONCERN,

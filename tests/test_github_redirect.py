@@ -55,6 +55,25 @@ def test_review_on_the_closed_pr_links_the_rfd_where_another_pr_brought_it(
 
 
 @pytest.mark.vcr
+def test_review_on_the_closed_pr_names_the_pr_the_rfd_was_accepted_on(
+    tmp_path: Path, vcr: Any
+) -> None:
+    """PR 2 was closed without merging and its status comment names no pull request that
+    brought RFD 045 to `main`; the tracking issue says it was discussed (accepted) in #5:
+    the answer names #5 rather than only "another way"."""
+    _, checkout = finished_world(tmp_path)
+    assert run_bot(tmp_path, checkout, "issue_comment", on_pr("/rfd review")) == 0
+    (reply,) = posted(vcr, "/repos/Codertocat/Hello-World/issues/2/comments")
+    assert lines(reply["body"]) == [
+        "This pull request was closed without merging, but the RFD "
+        f"reached [`main`]({RFD}) another way (it was accepted on [#5]({WEB}/pull/5)), and its "
+        "status there is Accepted: `/rfd review` works on an open pull request that changes it "
+        "— open one that edits the file and comment it there. Its implementation is followed "
+        f"on tracking issue [#12]({WEB}/issues/12).",
+    ]
+
+
+@pytest.mark.vcr
 def test_implement_on_the_closed_pr_of_an_unaccepted_rfd_says_where_it_is_accepted(
     tmp_path: Path, vcr: Any
 ) -> None:

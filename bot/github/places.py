@@ -88,6 +88,9 @@ class Where:
     without merging and the bot said which (on that pull request's status comment)."""
     on_pr: bool = False
     """The command was given on :attr:`pr` itself (the answer says "this pull request")."""
+    decided: Link | None = None
+    """The pull request the RFD was accepted on, as its tracking issue names it, when
+    :attr:`pr` was closed without merging, is not that one and names no :attr:`brought`."""
 
 
 GO_ISSUE = "`/rfd {verb}` for RFD {rid} works on its tracking issue: comment it on {issue}."
@@ -147,6 +150,7 @@ CLOSED_THERE = "RFD {rid}'s pull request {pr} {was} closed without merging"
 """The closed discussion pull request, named from itself or from elsewhere."""
 THROUGH = "through {pr}"
 ANOTHER_WAY = "another way"
+DECIDED = "another way (it was accepted on {pr})"
 NOWHERE = "`/rfd {verb}` works on {places}: RFD {rid} has none open now."
 
 
@@ -234,7 +238,9 @@ def _closed(where: Where, pr: Link, was: str) -> str:
 
 
 def _how(where: Where) -> str:
-    return THROUGH.format(pr=where.brought.md) if where.brought else ANOTHER_WAY
+    if where.brought is not None:
+        return THROUGH.format(pr=where.brought.md)
+    return DECIDED.format(pr=where.decided.md) if where.decided else ANOTHER_WAY
 
 
 PHASE_BRANCH = re.compile(r"^rfd/(?P<rid>\d{1,5})-phase-")
@@ -289,8 +295,13 @@ def _where(ctx: Context, verb: Verb, rid: str, place: Place, pr: PullRequest | N
     file_url = f"{web}/blob/{quote(branch)}/{quote(path)}" if path else None
     closed = discussion if state is Place.CLOSED_PR and path else None
     brought = _brought(ctx, rid, closed.number, web) if closed else None
+    decided = None
+    if place is Place.CLOSED_PR and closed and tracking and not brought:
+        decided = _decided(ctx, closed, tracking, web)
     on_pr = pr is not None and discussion is not None and discussion.number == pr.number
-    return Where(rid, discussion, state, tracking, file_url, branch, status, brought, on_pr)
+    return Where(
+        rid, discussion, state, tracking, file_url, branch, status, brought, on_pr, decided
+    )
 
 
 def _on_default_branch(ctx: Context, rid: str) -> tuple[int | None, str | None, str | None]:
@@ -316,6 +327,21 @@ def _brought(ctx: Context, rid: str, closed: int, web: str) -> Link | None:
     pattern = BROUGHT_BY.format(rid=re.escape(rid), web=re.escape(web))
     found = re.search(pattern, said.body) if said is not None else None
     return Link(int(found[1]), f"{web}/pull/{found[1]}") if found else None
+
+
+def _decided(ctx: Context, closed: Link, tracking: Link, web: str) -> Link | None:
+    """The pull request the RFD was accepted on, as its ``tracking`` issue names it ("Discussed
+    in #5", written at accept), when that is not the ``closed`` one the command was given on
+    and nothing named what brought the RFD to the default branch (None when GitHub does not
+    answer: the answer still says where the RFD is)."""
+    try:
+        body = ctx.forge.get_issue(tracking.number).body
+    except RfdError:
+        return None
+    named = re.search(DISCUSSED.format(web=re.escape(web)), body)
+    if named is None or int(named[1]) == closed.number:
+        return None
+    return Link(int(named[1]), f"{web}/pull/{named[1]}")
 
 
 def _tracking(ctx: Context, rid: str, place: Place, number: int | None, web: str) -> Link | None:

@@ -270,6 +270,26 @@ CASSETTES[R + "test_review_on_the_closed_pr_links_the_rfd_where_another_pr_broug
     react("confused"),
     reply("redirect-review-closed"),
 ]
+ACCEPTED_ON_5 = body("tracking-relinked").replace("[#2](", "[#5](").replace("/pull/2)", "/pull/5)")
+CASSETTES[R + "test_review_on_the_closed_pr_names_the_pr_the_rfd_was_accepted_on"] = [
+    call(  # its status comment names no pull request that brought the RFD to main
+        "GET",
+        "/issues/2/comments",
+        query="per_page=100",
+        reply=[comment(950, 2, body("closed-on-main"))],
+    ),
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    call(
+        "GET",
+        "/pulls/2",
+        reply={**pull(2, "rfd-045-streaming-exports", "e" * 40), "state": "closed"},
+    ),
+    FILES,
+    call("GET", "/issues/12", reply={**CREATED_12, "body": ACCEPTED_ON_5}),  # "Discussed in #5"
+    react("confused"),
+    reply("redirect-review-closed-accepted-on-5"),
+]
 PHASE_PR_5 = {**pull(5, "rfd/045-phase-2", "d" * 40), "title": "RFD 045, phase 2: Endpoint"}
 CASSETTES[R + "test_dismiss_on_a_phase_pr_links_the_rfd_on_main_and_its_issue"] = [
     call("GET", "/issues/5/comments", query="per_page=100", reply=[]),
