@@ -89,8 +89,9 @@ class Where:
     on_pr: bool = False
     """The command was given on :attr:`pr` itself (the answer says "this pull request")."""
     decided: Link | None = None
-    """The pull request the RFD was accepted on, as its tracking issue names it, when
-    :attr:`pr` was closed without merging, is not that one and names no :attr:`brought`."""
+    """The pull request the RFD was accepted on, as its tracking issue names it: read when
+    the command is on :attr:`pr`, closed without merging, whose status comment names no
+    :attr:`brought` (None when the tracking issue names :attr:`pr` itself)."""
 
 
 GO_ISSUE = "`/rfd {verb}` for RFD {rid} works on its tracking issue: comment it on {issue}."
