@@ -14,6 +14,7 @@ from bot.agent.authoring.refine import refine
 from bot.agent.toolbox.catalog import ALL_TOOLS, check_arguments
 from bot.agent.toolbox.permission import Mode
 from bot.core.errors import ValidationError
+from bot.events import Notice
 from bot.model import document
 from tests.agent_support import Repo, make_repo
 from tests.fakes import ScriptedLLM, ScriptedPrompter, reply
@@ -237,3 +238,20 @@ def test_refine_revises_an_asciidoc_rfd_section_by_section(repo: Repo) -> None:
     )
     expected += "\n== Security\n\nOnly Nexus may start a migration.\n"
     assert repo.rfd.read_text(encoding="utf-8") == expected
+
+
+def test_a_markdown_section_the_model_sends_is_not_written_and_the_user_is_told(
+    repo: Repo,
+) -> None:
+    sections = [{"section": "Background", "content": "Why.\n\n### Details\n\nMore."}]
+    revision = reply("", ("submit_revision", {"sections": sections, "notes": "more detail"}))
+    llm = ScriptedLLM([revision, reply("CONVERGED\nDone.")])
+    session, seen = repo.session(llm)
+    refine(session)
+    warnings = [e.message for e in seen if isinstance(e, Notice)]
+    assert warnings == [
+        "section `Background` not applied: the content of `Background` holds the Markdown "
+        f"heading `### Details` (line 3 of it), and `{ADOC_PATH}` is AsciiDoc\n"
+        "  hint: write the RFD's own syntax: a subsection title is `=== Title`"
+    ]
+    assert repo.rfd.read_text(encoding="utf-8") == MIGRATION
