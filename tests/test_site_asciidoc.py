@@ -8,9 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.cli.main import main
 from bot.site import asciidoc
 from bot.site.markdown import ADOC_FAILED, LinkContext, Rendered, render_document
-from tests.site_checks import Links, active
+from tests.conftest import git
+from tests.dialect_corpora import _asciidoc, _markdown
+from tests.site_checks import Links, active, assert_links_resolve
 
 PATH = "rfd/0012/README.adoc"
 PAGES = {"rfd/0011/README.adoc": "0011.html", "rfd/0010/README.md": "0010.html", PATH: "0012.html"}
@@ -133,8 +136,8 @@ HOSTILE = {
     "bibliography id": '* [[[x"onmouseover="alert(1), <script>y</script>]]] entry\n',
     "rfd reference": '<<rfd1" onmouseover="alert(1)>> <<rfd1,<img src=x onerror=y>>>\n',
     "forged anchor": "link:rfd-site-anchor:x[y] https://a.example[b](rfd-site-rfd:1)\n",
-    "footnote html": "X.footnote:[<script>alert(1)</script>] footnote:x\"y[<b>z</b>]\n",
-    "callout html": "----\nx <1>\n----\n<1> <img src=x onerror=alert(1)>\n<2> [[a\"b]]\n",
+    "footnote html": 'X.footnote:[<script>alert(1)</script>] footnote:x"y[<b>z</b>]\n',
+    "callout html": '----\nx <1>\n----\n<1> <img src=x onerror=alert(1)>\n<2> [[a"b]]\n',
 }
 
 
@@ -329,5 +332,37 @@ def test_ids_an_asciidoc_document_gives_are_always_plain_words() -> None:
 
 def test_an_anchor_whose_id_is_no_word_is_shown_as_written() -> None:
     html = page(HOSTILE["anchor ids"]).html
-    assert '[[x&quot; onclick=&quot;alert(1)]] [#a&quot;onclick=&quot;b]#c#' in html
+    assert "[[x&quot; onclick=&quot;alert(1)]] [#a&quot;onclick=&quot;b]#c#" in html
     assert "anchor:javascript:alert(1)[]" in html and " id=" not in html
+
+
+def test_rfd_site_links_an_oxide_asciidoc_rfd_to_its_neighbours(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Through ``rfd site`` on an Oxide corpus: the references land on the other RFDs' pages,
+    the anchors and notes are on the page, and every link of the site resolves."""
+    root = tmp_path / "repo"
+    inside = "\n".join(line for line in CROSS.split("\n") if "https://" not in line)
+    head = ":state: discussion\n:authors: Ada Lovelace <ada@example.com>\n\n= RFD 12 Sleds\n\n"
+    for number, name, text in (
+        (10, "README.md", _markdown(10, "published")),
+        (11, "README.adoc", _asciidoc(11, "published")),
+        (12, "README.adoc", head + inside),
+    ):
+        (root / f"rfd/{number:04d}").mkdir(parents=True)
+        (root / f"rfd/{number:04d}/{name}").write_text(text, encoding="utf-8")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "RFDs")
+    monkeypatch.setenv("GITHUB_REPOSITORY", "acme/rfd")
+    assert main(["-C", str(root), "init"]) == 0
+    assert main(["-C", str(root), "site", "--no-search", "--out", "_site"]) == 0
+    html = (root / "_site/rfd/0012.html").read_text(encoding="utf-8")
+    assert '<a href="0011.html">RFD 11</a> schedules' in html
+    assert '<a href="0010.html">the Markdown one</a>' in html
+    assert "<span>RFD 48</span> (it has an entry below)" in html  # no RFD 48, no entry left
+    assert '<a href="#hot">the spare</a>' in html and '<span id="hot"></span>' in html
+    assert '<li><span id="_footnotedef_2"></span>Measured at the rectifier' in html
+    body = html[html.index('<div class="doc">') + len('<div class="doc">') :]
+    assert active(body[: body.index("</article>")]) == []
+    assert_links_resolve(root / "_site", "https://github.com/acme/rfd/")
