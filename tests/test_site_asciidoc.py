@@ -72,7 +72,8 @@ def page(text: str, *, repository: bool = True) -> Rendered:
 
 def test_sections_are_headings_with_anchors_and_a_table_of_contents() -> None:
     found = page(OXIDE)
-    assert '<h2 id="introduction">Introduction</h2>' in found.html
+    assert '<h2 id="introduction">Introduction</h2>\n<p>The host boots' in found.html
+    assert '<h3 id="sled-agent">Sled agent</h3>\n<blockquote>' in found.html
     assert '<h3 id="sled-agent">Sled agent</h3>' in found.html
     assert found.toc == (
         (2, "introduction", "Introduction"),

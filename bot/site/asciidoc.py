@@ -80,9 +80,6 @@ _INLINE = re.compile(
     r"|(?P<code>`\+(?P<code_lit>.+?)\+`|`(?P<code_text>[^`]+?)`)"
     r"|(?P<plus>(?<![\w+])\+(?P<plus_text>[^\s+](?:[^+]*?[^\s+])?)\+(?![\w+]))"
     r"|(?P<xref><<(?P<xref_to>[^<>,\n]+?)(?:,[ \t]*(?P<xref_text>[^<>\n]+?))?>>)"
-    r"|(?P<bib>\[\[\[(?P<bib_id>[^\[\],\s]+)(?:,[ \t]*(?P<bib_text>[^\]]*))?\]\]\])"
-    r"|(?P<anchor>\[\[(?P<anchor_id>[^\[\],\s]+)(?:,[^\]]*)?\]\])"
-    r"|(?P<span>\[#(?P<span_id>[^\]\s.,%#]+)[^\]]*\]#(?P<span_text>[^#\n]+)#)"
     r"|(?P<macro>(?P<kind>link|xref|mailto|image|footnoteref|footnote|anchor|kbd|btn|menu):"
     r"(?P<target>[^\s\[\]]*)\[(?P<macro_text>(?:[^\]\\]|\\.)*)\])"
     r"|(?P<url>(?P<url_to>(?:https?|ftp|irc)://[^\s\[\]<>\"]+?)\[(?P<url_text>[^\]]*)\])"
@@ -91,8 +88,13 @@ _INLINE = re.compile(
     r"|(?P<strong>(?<![\w*])\*(?P<strong_text>[^\s*](?:.*?[^\s*])?)\*(?![\w*]))"
     r"|(?P<em2>__(?P<em2_text>.+?)__)"
     r"|(?P<em>(?<![\w_])_(?P<em_text>[^\s_](?:.*?[^\s_])?)_(?![\w_]))"
+    r"|(?P<bib>\[\[\[(?P<bib_id>[^\[\],\s]+)(?:,[ \t]*(?P<bib_text>[^\]]*))?\]\]\])"
+    r"|(?P<anchor>\[\[(?P<anchor_id>[^\[\],\s]+)(?:,[^\]]*)?\]\])"
+    r"|(?P<span>\[#(?P<span_id>[^\]\s.,%#]+)[^\]]*\]#(?P<span_text>[^#\n]+)#)"
     r"|(?P<attr>\{(?P<attr_name>[\w][\w-]*)\})"
 )
+_MAY_CONSTRUCT = re.compile(r"[\\+`<*_\[{:]")
+"""A character every inline construct has: a text without any is all plain text."""
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>~|!#&])")
 _LINE_START = re.compile(r"^([ \t]*)([-+=>#]|\d+[.)])")
 _TABLE_SPEC = re.compile(r"^(?:\d+\*|\d*(?:\.\d+)?\+)?[<^>]?(?:\.[<^>])?[adehlmsv]?$")
@@ -275,8 +277,8 @@ def _blocks(lines: list[str], doc: _Doc) -> Iterator[str]:
         heading = _HEADING.match(line)
         if heading:
             yield ""
-            title = _HEADING_ANCHOR.sub("", heading[2]).strip()
-            yield f"{'#' * len(heading[1])} {_inline(title, doc)}"
+            words = _HEADING_ANCHOR.sub("", heading[2]).strip()
+            yield f"{'#' * len(heading[1])} {_inline(words, doc)}"
             yield ""
             style = []
             i += 1
@@ -600,14 +602,17 @@ def _row(cells: list[str], doc: _Doc) -> str:
 def _inline(text: str, doc: _Doc) -> str:
     """Inline AsciiDoc as Markdown: formatting, links and references rebuilt, every other
     character escaped."""
-    out: list[str] = []
-    pos = 0
-    for match in _INLINE.finditer(text):
-        out.append(_escape(text[pos : match.start()]))
-        out.append(_construct(match, doc))
-        pos = match.end()
-    out.append(_escape(text[pos:]))
-    result = "".join(out)
+    if _MAY_CONSTRUCT.search(text) is None:
+        result = _escape(text)
+    else:
+        out: list[str] = []
+        pos = 0
+        for match in _INLINE.finditer(text):
+            out.append(_escape(text[pos : match.start()]))
+            out.append(_construct(match, doc))
+            pos = match.end()
+        out.append(_escape(text[pos:]))
+        result = "".join(out)
     lead = _LINE_START.match(result)
     if lead:  # a Markdown list, heading or quote marker at the start is text in AsciiDoc
         result = f"{lead[1]}\\{result[len(lead[1]) :]}"
