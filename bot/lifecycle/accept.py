@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from bot.config.load import ConventionsSection
 from bot.core.atomic import read_exact
-from bot.core.errors import InvalidStructure
+from bot.core.errors import InvalidStructure, TransitionError
 from bot.core.text import plural
 from bot.events import PlanExtracted
 from bot.forge.base import Issue
@@ -38,6 +38,8 @@ class AcceptOutcome:
     usage: Entry | None = None  # the model call's, when the headings gave no plan
     notices: tuple[str, ...] = ()
     """What had to be cut from the model's prompt to fit the context."""
+    kept: bool = False
+    """Accepted before (:func:`accepted_before`): the status was not changed."""
 
 
 class Extraction(NamedTuple):
@@ -86,12 +88,16 @@ def extract_plan(ws: Workspace, query: str, *, model: str | None = None) -> Extr
 
 def accept(ws: Workspace, query: str, *, model: str | None = None, by: str = "") -> AcceptOutcome:
     """Accept the RFD ``query`` names; ``by``: who accepts it (the verified login of the
-    event on GitHub), recorded with the sign-offs that counted when ``[consensus]`` is on."""
+    event on GitHub), recorded with the sign-offs that counted when ``[consensus]`` is on.
+    An RFD Accepted already whose plan was never extracted is taken on as it is
+    (:func:`accepted_before`)."""
     from bot.lifecycle.tracking_issue import track
 
     changed: list[Path] = []
     file = ws.find(query)
     rid = str(file.rfd_id)
+    if untracked(ws, rid):
+        return accepted_before(ws, rid, model=model)
     check_acceptable(ws, file.path, ws.document(file))  # fails before anything changes
     signers = _signers(ws, rid)
     phases, method, usage, notices = extract_plan(ws, rid, model=model)
@@ -123,6 +129,46 @@ def accept(ws: Workspace, query: str, *, model: str | None = None, by: str = "")
     )
     changes = tuple(dict.fromkeys(changed))
     return AcceptOutcome(rid, phases, method, issue, path, changes, msg, usage, notices)
+
+
+WAS_ACCEPTED = (
+    "RFD {rid} was already Accepted: its plan has {phases} ({method}), tracking issue "
+    "#{issue}; its status stays Accepted"
+)
+
+
+def untracked(ws: Workspace, rid: str) -> bool:
+    """Accepted, with no ``plan.json``: accepted by hand (before rfd-bot, or its Status
+    line edited), its plan never extracted."""
+    return (
+        ws.document(rid).status is Status.ACCEPTED and ws.store.read_text(rid, "plan.json") is None
+    )
+
+
+def accepted_before(ws: Workspace, query: str, *, model: str | None = None) -> AcceptOutcome:
+    """An RFD accepted by hand taken on: its plan extracted into ``plan.json`` (the same
+    extraction and the same error as accept's), its tracking issue opened — or found by its
+    marker — and linked from the header; the status is not touched."""
+    from bot.lifecycle.tracking_issue import track
+
+    file = ws.find(query)
+    rid = str(file.rfd_id)
+    if not untracked(ws, rid):
+        raise TransitionError(
+            f"RFD {rid} is {ws.document(file).status.value} with a plan: nothing to take on",
+            path=file.path,
+            hint=f"`rfd status {rid}` shows where it stands",
+        )
+    phases, method, usage, notices = extract_plan(ws, rid, model=model)
+    plan_path = ws.store.write_plan(rid, phases)
+    ws.bus.emit(PlanExtracted(rfd_id=rid, phases=tuple(p.title for p in phases), method=method))
+    issue = track(ws, rid, "accepted")  # found by its marker if a run opened it already
+    path = ws.path(file)
+    _record_tracking(ws, path, tracking_header(issue, ws.config.conventions, path.name))
+    phrase = plural(len(phases), "phase")
+    msg = WAS_ACCEPTED.format(rid=rid, phases=phrase, method=method, issue=issue.number)
+    changes = (plan_path, path)
+    return AcceptOutcome(rid, phases, method, issue, path, changes, msg, usage, notices, kept=True)
 
 
 def _signers(ws: Workspace, rid: str) -> tuple[str, ...]:

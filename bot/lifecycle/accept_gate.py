@@ -56,7 +56,12 @@ class Refusal:
 
 
 def refusal(ws: Workspace, path: str, doc: Document) -> Refusal | None:
-    """What ``rfd accept`` would answer now if it refused, None when it would accept."""
+    """What ``rfd accept`` would answer now if it refused, None when it would accept (an
+    RFD Accepted by hand without ``plan.json`` is taken on as it is: nothing to refuse)."""
+    from bot.lifecycle.accept import untracked
+
+    if untracked(ws, str(doc.rfd_id)):
+        return None
     for check, signoffs in ((_check_status, False), (_check_signed_off, True)):
         try:
             check(ws, path, doc)
