@@ -36,6 +36,10 @@ ALREADY_KEY = "{key}-already"
 NO_RFD = "This pull request changes no RFD: there is nothing to accept."
 NOT_SIGNED_OFF = "RFD {rfd} cannot be accepted yet: it lacks its sign-offs.\n\n{missing}"
 ACCEPTED = "🚀 RFD {rid} is Accepted: {phases}, tracking issue #{issue}."
+WAS_ACCEPTED = (
+    "🚀 RFD {rid} was already Accepted on `{branch}`: its plan has {phases}, tracking issue "
+    "#{issue} (the status stays Accepted)."
+)
 NEXT = (
     "**Next step:** merge this pull request into `{base}`, then comment `/rfd implement` "
     "on {where}."
@@ -86,6 +90,9 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
     with pr_workspace(ctx, pr, [c.file.path for c in changed]) as (ws, checkout):
         docs = [ws.document(str(c.file.rfd_id)) for c in changed]
         todo = [d for d in docs if d.status in ACCEPTABLE]
+        before = [d for d in docs if _accepted_before(ctx, ws, str(d.rfd_id))]
+        if before and not todo:
+            return take_on(ctx, pr, ws, checkout, before)
         if not todo:
             return already(
                 ctx,
@@ -106,6 +113,41 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
         for o in outcomes
     ]
     return "\n".join([*lines, "", done, "", next_step(outcomes, pr.base_ref)])
+
+
+def take_on(
+    ctx: Context, pr: PullRequest, ws: Workspace, checkout: Checkout, docs: list[Document]
+) -> str:
+    """RFDs Accepted on the default branch before the bot: their plans extracted and their
+    tracking issues opened, committed to the PR branch; the status is not touched."""
+    from bot.lifecycle.accept import accepted_before
+
+    _check_authors(ctx, pr, checkout, docs)
+    with ctx.forge.on_pull(head_files(ctx, pr), ""):  # discussed before, not on this PR
+        outcomes = [accepted_before(ws, str(d.rfd_id)) for d in docs]
+    ids = ", ".join(o.rfd_id for o in outcomes)
+    done = commit(ctx, pr, checkout, [p for o in outcomes for p in o.changed], ids, "tracked")
+    refreshed(ctx, pr, checkout)
+    lines = [
+        WAS_ACCEPTED.format(
+            rid=o.rfd_id,
+            branch=inline(ctx.delivery.default_branch),
+            phases=plural(len(o.phases), "phase"),
+            issue=o.issue.number,
+        )
+        for o in outcomes
+    ]
+    return "\n".join([*lines, "", done, "", next_step(outcomes, pr.base_ref)])
+
+
+def _accepted_before(ctx: Context, ws: Workspace, rid: str) -> bool:
+    """Accepted without a plan on this PR's branch, and Accepted on the default branch: the
+    status was decided before the bot (or by hand), never by this pull request, so no
+    sign-off the bot would still ask for is skipped."""
+    from bot.github.places import status_on_default_branch
+    from bot.lifecycle.accept import untracked
+
+    return untracked(ws, rid) and status_on_default_branch(ctx, rid) is Status.ACCEPTED
 
 
 def pull_url(ctx: Context, pr: PullRequest) -> str:

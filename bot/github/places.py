@@ -28,6 +28,7 @@ from bot.github.checkout import changed_rfds
 from bot.github.commands import Verb
 from bot.github.run import Context
 from bot.github.tracked import rfd_of_issue
+from bot.model.status import Status
 
 
 class Place(enum.Enum):
@@ -315,6 +316,12 @@ def _on_default_branch(ctx: Context, rid: str) -> tuple[int | None, str | None, 
     except RfdError:
         return None, None, None
     return doc.tracking_issue, file.path, doc.status.value
+
+
+def status_on_default_branch(ctx: Context, rid: str) -> Status | None:
+    """RFD ``rid``'s status on the default branch's checkout (None: not there)."""
+    status = _on_default_branch(ctx, rid)[2]
+    return Status(status) if status is not None else None
 
 
 def _brought(ctx: Context, rid: str, closed: int, web: str) -> Link | None:

@@ -1,0 +1,72 @@
+"""An RFD Accepted before rfd-bot (by hand, with no plan.json and no tracking issue), on
+GitHub: ``/rfd accept`` on a pull request that changes it takes it on as it is — its plan
+extracted, its tracking issue opened, the status left alone — and ``/rfd implement`` says so.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import bodies_sent, git, lines
+from tests.github_world import BRANCH, RFD_PATH, RFD_TEXT, make_world, payload, run_bot
+
+pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
+WEB = "https://github.com/Codertocat/Hello-World"
+ACCEPTED = RFD_TEXT.replace("Status**: Discussion", "Status**: Accepted")
+EDITED = ACCEPTED.replace("Excel output.", "Excel output, and PDF.")
+"""The pull request's change: a line of the RFD, its status untouched."""
+PLAN = "docs/rfd/.state/045/plan.json"
+
+
+def comment(body: str, sender: str = "hubot", cid: int = 492700400) -> dict[str, object]:
+    changes = {"comment.body": body, "comment.user.login": sender, "sender.login": sender}
+    return payload("issue_comment.created.pr", **changes, **{"comment.id": cid})
+
+
+def legacy_world(tmp_path: Path, main_text: str = ACCEPTED) -> tuple[Path, Path]:
+    """RFD 045 on main as ``main_text`` (Accepted by hand: no plan.json, no tracking issue),
+    and pull request #2 editing one line of it."""
+    pr_text = EDITED if main_text == ACCEPTED else EDITED.replace("Discussion", "Accepted")
+    return make_world(tmp_path, {RFD_PATH: main_text}, {RFD_PATH: pr_text})
+
+
+def on_branch(origin: Path, path: str) -> str:
+    return git(origin, "show", f"{BRANCH}:{path}")
+
+
+def issues_opened(vcr: Any) -> list[dict[str, Any]]:
+    return [
+        json.loads(r.body) for r in vcr.requests if r.method == "POST" and r.path.endswith("/issues")
+    ]
+
+
+@pytest.mark.vcr
+def test_accept_takes_on_an_rfd_accepted_before_the_bot(tmp_path: Path, vcr: Any) -> None:
+    origin, checkout = legacy_world(tmp_path)
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd accept")) == 0
+    text = on_branch(origin, RFD_PATH)
+    assert "- **Status**: Accepted" in text  # not promoted: it was Accepted already
+    assert f"- **Tracking Issue**: [#12]({WEB}/issues/12)" in text
+    plan = json.loads(on_branch(origin, PLAN))
+    assert [p["title"] for p in plan] == ["Writer", "Endpoint"]
+    log = git(origin, "log", "--format=%s", f"main..{BRANCH}").splitlines()
+    assert log == ["RFD 045: tracked by rfd-bot", "pr"]
+    (opened,) = issues_opened(vcr)
+    assert opened["title"] == "RFD 045: Streaming exports"
+    assert lines(opened["body"])[0] == (  # discussed before the bot: no pull request named
+        f"Tracking issue for [RFD 045: Streaming exports]({WEB}/blob/{BRANCH}/{RFD_PATH})."
+    )
+    assert lines(opened["body"])[-2:] == ["- [ ] 1. Writer", "- [ ] 2. Endpoint"]
+    *_, reply = bodies_sent(vcr)
+    pushed = git(origin, "rev-parse", BRANCH).strip()
+    assert lines(reply) == [
+        "🚀 RFD 045 was already Accepted on `main`: its plan has 2 phases, tracking issue #12"
+        " (the status stays Accepted).",
+        f"Committed as [`{pushed[:12]}`]({WEB}/commit/{pushed}).",
+        "**Next step:** merge this pull request into `main`, then comment `/rfd implement` on"
+        " tracking issue #12 to start phase 1: Writer.",
+    ]
