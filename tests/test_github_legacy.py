@@ -70,3 +70,49 @@ def test_accept_takes_on_an_rfd_accepted_before_the_bot(tmp_path: Path, vcr: Any
         "**Next step:** merge this pull request into `main`, then comment `/rfd implement` on"
         " tracking issue #12 to start phase 1: Writer.",
     ]
+
+
+@pytest.mark.vcr
+def test_accept_again_opens_no_second_tracking_issue(tmp_path: Path, vcr: Any) -> None:
+    """A second `/rfd accept` (a new comment) finds the plan and the issue on the branch."""
+    origin, checkout = legacy_world(tmp_path)
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd accept")) == 0
+    first = git(origin, "rev-parse", BRANCH)
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd accept", cid=492700401)) == 0
+    assert git(origin, "rev-parse", BRANCH) == first  # nothing committed the second time
+    assert len(issues_opened(vcr)) == 1
+    *_, again = bodies_sent(vcr)
+    assert lines(again) == [
+        "Every RFD of this pull request is already accepted: nothing to do.",
+        f"- [RFD 045]({WEB}/blob/{BRANCH}/{RFD_PATH}) is Accepted, tracking issue #12",
+    ]
+
+
+@pytest.mark.vcr
+def test_a_reader_cannot_take_on_an_accepted_rfd(tmp_path: Path, vcr: Any) -> None:
+    origin, checkout = legacy_world(tmp_path)
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd accept", "octocat")) == 0
+    assert [lines(text) for text in bodies_sent(vcr)] == [
+        ["@octocat `/rfd accept` needs write access to this repository; you have read access."]
+    ]
+    assert git(origin, "log", "--format=%s", f"main..{BRANCH}").splitlines() == ["pr"]
+
+
+@pytest.mark.vcr
+def test_an_rfd_marked_accepted_on_the_pull_request_only_is_not_taken_on(
+    tmp_path: Path, vcr: Any
+) -> None:
+    """Accepted by hand on the PR, Discussion on main: taking it on would skip the accept
+    step (its sign-offs and checks), so the bot opens nothing and says how to accept it."""
+    origin, checkout = legacy_world(tmp_path, main_text=RFD_TEXT)
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd accept")) == 0
+    assert issues_opened(vcr) == []
+    assert git(origin, "log", "--format=%s", f"main..{BRANCH}").splitlines() == ["pr"]
+    assert [lines(text) for text in bodies_sent(vcr)] == [
+        [
+            "RFD 045 is marked Accepted on this pull request but not on `main` (Discussion"
+            " there): the bot's accept makes an RFD Accepted, after its checks and the sign-offs"
+            " the repository asks for. **Next step:** set its Status back to Discussion on this"
+            " branch, then comment `/rfd accept`."
+        ]
+    ]

@@ -33,6 +33,12 @@ if TYPE_CHECKING:
 ACCEPTABLE = (Status.DRAFT, Status.DISCUSSION)
 ALREADY = "Every RFD of this pull request is already accepted: nothing to do."
 ALREADY_KEY = "{key}-already"
+MARKED_HERE = (
+    "RFD {rid} is marked Accepted on this pull request but not on `{branch}` ({where}): the "
+    "bot's accept makes an RFD Accepted, after its checks and the sign-offs the repository "
+    "asks for. **Next step:** set its Status back to Discussion on this branch, then comment "
+    "`/rfd accept`."
+)
 NO_RFD = "This pull request changes no RFD: there is nothing to accept."
 NOT_SIGNED_OFF = "RFD {rfd} cannot be accepted yet: it lacks its sign-offs.\n\n{missing}"
 ACCEPTED = "🚀 RFD {rid} is Accepted: {phases}, tracking issue #{issue}."
@@ -90,8 +96,7 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
     with pr_workspace(ctx, pr, [c.file.path for c in changed]) as (ws, checkout):
         docs = [ws.document(str(c.file.rfd_id)) for c in changed]
         todo = [d for d in docs if d.status in ACCEPTABLE]
-        before = [d for d in docs if _accepted_before(ctx, ws, str(d.rfd_id))]
-        if before and not todo:
+        if not todo and (before := _by_hand(ctx, ws, docs)):
             return take_on(ctx, pr, ws, checkout, before)
         if not todo:
             return already(
@@ -140,14 +145,26 @@ def take_on(
     return "\n".join([*lines, "", done, "", next_step(outcomes, pr.base_ref)])
 
 
-def _accepted_before(ctx: Context, ws: Workspace, rid: str) -> bool:
-    """Accepted without a plan on this PR's branch, and Accepted on the default branch: the
-    status was decided before the bot (or by hand), never by this pull request, so no
-    sign-off the bot would still ask for is skipped."""
+def _by_hand(ctx: Context, ws: Workspace, docs: list[Document]) -> list[Document]:
+    """The RFDs Accepted by hand, without a plan, to take on: each Accepted on the default
+    branch already — decided before the bot, never by this pull request, so no sign-off the
+    bot would still ask for is skipped.  Refused when one is Accepted on this pull request
+    only (its Status line edited here): that is the accept step's to do."""
     from bot.github.places import status_on_default_branch
     from bot.lifecycle.accept import untracked
 
-    return untracked(ws, rid) and status_on_default_branch(ctx, rid) is Status.ACCEPTED
+    found = []
+    for doc in docs:
+        rid = str(doc.rfd_id)
+        if not untracked(ws, rid):
+            continue
+        there = status_on_default_branch(ctx, rid)
+        if there is not Status.ACCEPTED:
+            branch = inline(ctx.delivery.default_branch)
+            where = f"{there.value} there" if there else "not there yet"
+            raise Refused(MARKED_HERE.format(rid=rid, branch=branch, where=where))
+        found.append(doc)
+    return found
 
 
 def pull_url(ctx: Context, pr: PullRequest) -> str:

@@ -20,9 +20,9 @@ from scenarios_bot import (  # noqa: E402
     blob_sha,
     body,
     perm,
-    react,
     reply,
     status_posted,
+    with_proofs,
 )
 from tests.github_world import RFD_TEXT  # noqa: E402
 
@@ -47,6 +47,24 @@ OPEN_TRACKING = call(
 )
 
 L = "test_github_legacy/"
+CID = 492700400
+
+
+def react(content: str, cid: int = CID) -> dict[str, object]:
+    return call(
+        "POST",
+        f"/issues/comments/{cid}/reactions",
+        body={"content": content},
+        status=201,
+        reply=reaction(content),
+    )
+
+
+def status_comment_now() -> dict[str, object]:
+    """The status comment the first ``/rfd accept`` posted."""
+    return comment(950, 2, with_proofs(body("status-legacy-accepted"), [TAKEN_ON]))
+
+
 CASSETTES = {
     L + "test_accept_takes_on_an_rfd_accepted_before_the_bot": [
         COLLABORATORS,
@@ -63,4 +81,37 @@ CASSETTES = {
         reply("legacy-accept"),
     ],
 }
-_ = (comment, reaction)
+FIRST = CASSETTES[L + "test_accept_takes_on_an_rfd_accepted_before_the_bot"]
+SECOND = 492700401
+CASSETTES |= {
+    L + "test_accept_again_opens_no_second_tracking_issue": [
+        *FIRST,
+        call(
+            "GET",
+            "/issues/2/comments",
+            query="per_page=100",
+            reply=[status_comment_now(), comment(960, 2, body("legacy-accept"))],
+        ),
+        perm("hubot", "maintain"),
+        react("eyes", SECOND),
+        PULL,
+        FILES,
+        react("rocket", SECOND),
+        reply("legacy-accept-again", cid=961),
+    ],
+    L + "test_a_reader_cannot_take_on_an_accepted_rfd": [
+        NO_COMMENTS,
+        perm("octocat", "read"),
+        react("confused"),
+        reply("legacy-refused"),
+    ],
+    L + "test_an_rfd_marked_accepted_on_the_pull_request_only_is_not_taken_on": [
+        NO_COMMENTS,
+        perm("hubot", "maintain"),
+        react("eyes"),
+        PULL,
+        FILES,
+        react("confused"),
+        reply("legacy-not-on-main"),
+    ],
+}
