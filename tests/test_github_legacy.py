@@ -40,7 +40,9 @@ def on_branch(origin: Path, path: str) -> str:
 
 def issues_opened(vcr: Any) -> list[dict[str, Any]]:
     return [
-        json.loads(r.body) for r in vcr.requests if r.method == "POST" and r.path.endswith("/issues")
+        json.loads(r.body)
+        for r in vcr.requests
+        if r.method == "POST" and r.path.endswith("/issues")
     ]
 
 

@@ -156,7 +156,7 @@ def _by_hand(ctx: Context, ws: Workspace, docs: list[Document]) -> list[Document
     found = []
     for doc in docs:
         rid = str(doc.rfd_id)
-        if not untracked(ws, rid):
+        if not untracked(ws, doc):
             continue
         there = status_on_default_branch(ctx, rid)
         if there is not Status.ACCEPTED:

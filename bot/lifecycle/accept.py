@@ -21,6 +21,7 @@ from bot.model.status import Status
 
 if TYPE_CHECKING:
     from bot.llm.usage import Entry
+    from bot.model.document import Document
 
 
 NO_MODEL = "; no AI model is configured to read the plan from the text instead"
@@ -96,7 +97,7 @@ def accept(ws: Workspace, query: str, *, model: str | None = None, by: str = "")
     changed: list[Path] = []
     file = ws.find(query)
     rid = str(file.rfd_id)
-    if untracked(ws, rid):
+    if untracked(ws, ws.document(file)):
         return accepted_before(ws, rid, model=model)
     check_acceptable(ws, file.path, ws.document(file))  # fails before anything changes
     signers = _signers(ws, rid)
@@ -137,12 +138,11 @@ WAS_ACCEPTED = (
 )
 
 
-def untracked(ws: Workspace, rid: str) -> bool:
+def untracked(ws: Workspace, doc: Document) -> bool:
     """Accepted, with no ``plan.json``: accepted by hand (before rfd-bot, or its Status
     line edited), its plan never extracted."""
-    return (
-        ws.document(rid).status is Status.ACCEPTED and ws.store.read_text(rid, "plan.json") is None
-    )
+    rid = str(doc.rfd_id)
+    return doc.status is Status.ACCEPTED and ws.store.read_text(rid, "plan.json") is None
 
 
 def accepted_before(ws: Workspace, query: str, *, model: str | None = None) -> AcceptOutcome:
@@ -153,7 +153,7 @@ def accepted_before(ws: Workspace, query: str, *, model: str | None = None) -> A
 
     file = ws.find(query)
     rid = str(file.rfd_id)
-    if not untracked(ws, rid):
+    if not untracked(ws, ws.document(file)):
         raise TransitionError(
             f"RFD {rid} is {ws.document(file).status.value} with a plan: nothing to take on",
             path=file.path,

@@ -60,7 +60,7 @@ def refusal(ws: Workspace, path: str, doc: Document) -> Refusal | None:
     RFD Accepted by hand without ``plan.json`` is taken on as it is: nothing to refuse)."""
     from bot.lifecycle.accept import untracked
 
-    if untracked(ws, str(doc.rfd_id)):
+    if untracked(ws, doc):
         return None
     for check, signoffs in ((_check_status, False), (_check_signed_off, True)):
         try:
