@@ -3,13 +3,8 @@ no tracking issue) taken on by ``/rfd accept`` on a pull request that changes it
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 from gh_data import COLLABORATORS, call, comment, diff_entry, issue, pull, reaction
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-from scenarios_bot import (  # noqa: E402
+from scenarios_bot import (
     ACCEPTED,
     BRANCH,
     COMMITS,
@@ -17,6 +12,7 @@ from scenarios_bot import (  # noqa: E402
     ISSUES_Q,
     NO_COMMENTS,
     RFD,
+    RFD_TEXT,
     blob_sha,
     body,
     perm,
@@ -24,7 +20,6 @@ from scenarios_bot import (  # noqa: E402
     status_posted,
     with_proofs,
 )
-from tests.github_world import RFD_TEXT  # noqa: E402
 
 EDITED = RFD_TEXT.replace("Status**: Discussion", "Status**: Accepted").replace(
     "Excel output.", "Excel output, and PDF."
