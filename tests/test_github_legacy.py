@@ -118,3 +118,42 @@ def test_an_rfd_marked_accepted_on_the_pull_request_only_is_not_taken_on(
             " branch, then comment `/rfd accept`."
         ]
     ]
+
+
+@pytest.mark.vcr
+def test_implement_on_the_pull_request_names_accept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vcr: Any
+) -> None:
+    """Before `/rfd accept` took the RFD on: not "merge first" (it is Accepted on main)."""
+    from tests.test_github_slash import scripted_model
+
+    scripted_model(monkeypatch)  # never asked: the answer comes before any model call
+    _, checkout = legacy_world(tmp_path)
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd implement")) == 0
+    assert [lines(text) for text in bodies_sent(vcr)] == [
+        [
+            "RFD 045 is Accepted on `main` but has no plan there and no tracking issue: it was"
+            " accepted without the bot. **Next step:** comment `/rfd accept` on this pull"
+            " request: the bot extracts the plan and opens the tracking issue (the status stays"
+            " Accepted); merge this pull request, then comment `/rfd implement` on the tracking"
+            " issue."
+        ]
+    ]
+
+
+@pytest.mark.vcr
+def test_implement_on_a_merged_pull_request_names_accept(tmp_path: Path, vcr: Any) -> None:
+    """Only `main` holds the RFD, Accepted by hand: the answer says where `/rfd accept`
+    works and what it does, instead of "it is opened when the RFD is accepted"."""
+    _, checkout = make_world(tmp_path, {RFD_PATH: ACCEPTED}, {})
+    data = comment("/rfd implement", "Codertocat")
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    assert [lines(text) for text in bodies_sent(vcr)] == [
+        [
+            f"RFD 045 is Accepted on [`main`]({WEB}/blob/main/{RFD_PATH}) but has no tracking"
+            " issue: it was accepted without the bot. **Next step:** open a pull request that"
+            " edits the file and comment `/rfd accept` there: the bot extracts the RFD's plan and"
+            " opens its tracking issue (the status stays Accepted). `/rfd implement` works on"
+            " the tracking issue afterwards."
+        ]
+    ]

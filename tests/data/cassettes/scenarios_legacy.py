@@ -110,3 +110,27 @@ CASSETTES |= {
         reply("legacy-not-on-main"),
     ],
 }
+
+MERGED = {**pull(2, BRANCH, "e" * 40), "state": "closed", "merged": True}
+CASSETTES |= {
+    L + "test_implement_on_the_pull_request_names_accept": [
+        NO_COMMENTS,
+        perm("hubot", "maintain"),
+        react("eyes"),
+        PULL,
+        FILES,
+        call("GET", "/issues", query=ISSUES_Q, reply=[]),  # no tracking issue
+        react("confused"),
+        reply("legacy-implement-open"),
+    ],
+    L + "test_implement_on_a_merged_pull_request_names_accept": [
+        NO_COMMENTS,
+        perm("Codertocat", "admin"),
+        react("eyes"),
+        call("GET", "/pulls/2", reply=MERGED),
+        FILES,
+        call("GET", "/issues", query=ISSUES_Q, reply=[]),
+        react("confused"),
+        reply("legacy-implement-merged"),
+    ],
+}
