@@ -157,3 +157,32 @@ def test_implement_on_a_merged_pull_request_names_accept(tmp_path: Path, vcr: An
             " the tracking issue afterwards."
         ]
     ]
+
+
+@pytest.mark.vcr
+@pytest.mark.parametrize(
+    ("main_text", "next_step"),
+    [
+        (
+            ACCEPTED,
+            "**Next step:** it was accepted without the bot, and has no plan nor tracking issue:"
+            " comment `/rfd accept` here to extract its plan and open its tracking issue (the"
+            " status stays Accepted).",
+        ),
+        (
+            RFD_TEXT,
+            "**Next step:** its Status was set to Accepted by hand on this pull request: set it"
+            " back to Discussion, then comment `/rfd accept` (the bot's accept checks the plan"
+            " and the sign-offs).",
+        ),
+    ],
+    ids=["accepted-on-main", "accepted-here-only"],
+)
+def test_the_status_comment_names_the_way_on(
+    tmp_path: Path, vcr: Any, main_text: str, next_step: str
+) -> None:
+    """Not "merge this pull request; its plan has no phase to implement"."""
+    _, checkout = legacy_world(tmp_path, main_text)
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd status", "Codertocat")) == 0
+    status, *_ = bodies_sent(vcr)
+    assert next_step in lines(status)

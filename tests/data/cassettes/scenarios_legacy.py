@@ -134,3 +134,13 @@ CASSETTES |= {
         reply("legacy-implement-merged"),
     ],
 }
+
+for case, name in (("accepted-on-main", "on-main"), ("accepted-here-only", "here-only")):
+    CASSETTES[L + f"test_the_status_comment_names_the_way_on[{case}]"] = [
+        COLLABORATORS,
+        NO_COMMENTS,
+        PULL,
+        FILES,
+        *status_posted(f"status-legacy-{name}", ACCEPTED, new=True),
+        reply("slash-status"),
+    ]
