@@ -186,3 +186,24 @@ def test_the_status_comment_names_the_way_on(
     assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd status", "Codertocat")) == 0
     status, *_ = bodies_sent(vcr)
     assert next_step in lines(status)
+
+
+@pytest.mark.vcr
+def test_accept_of_an_rfd_without_a_plan_says_what_to_write(tmp_path: Path, vcr: Any) -> None:
+    """The same error accept gives a Draft without a plan: the line, what to write."""
+    planless = ACCEPTED.split("## Implementation Plan")[0] + "## Implementation Plan\n\nLater.\n"
+    edited = planless.replace("Excel output.", "Excel output, and PDF.")
+    origin, checkout = make_world(tmp_path, {RFD_PATH: planless}, {RFD_PATH: edited})
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd accept")) == 0
+    assert issues_opened(vcr) == []
+    assert git(origin, "log", "--format=%s", f"main..{BRANCH}").splitlines() == ["pr"]
+    (reply,) = bodies_sent(vcr)
+    assert lines(reply)[:3] == [
+        "😕 `/rfd accept` failed:",
+        "```",
+        f"{RFD_PATH}:36: no plan to extract: the Implementation Plan section has no phase"
+        " headings; write one heading per phase, e.g. `### Phase 1: Title`, or a numbered list of"
+        " phases, e.g. `1. **Title** what it does`; no AI model is configured to read the plan"
+        " from the text instead",
+    ]
+    assert lines(reply)[-1] == "Nothing was left half-done: fix this, then comment again."

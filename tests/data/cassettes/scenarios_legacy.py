@@ -144,3 +144,20 @@ for case, name in (("accepted-on-main", "on-main"), ("accepted-here-only", "here
         *status_posted(f"status-legacy-{name}", ACCEPTED, new=True),
         reply("slash-status"),
     ]
+
+PLANLESS = EDITED.split("## Implementation Plan")[0] + "## Implementation Plan\n\nLater.\n"
+CASSETTES[L + "test_accept_of_an_rfd_without_a_plan_says_what_to_write"] = [
+    NO_COMMENTS,
+    perm("hubot", "maintain"),
+    react("eyes"),
+    PULL,
+    call(
+        "GET",
+        "/pulls/2/files",
+        query="per_page=100&page=1",
+        reply=[diff_entry(RFD, sha=blob_sha(PLANLESS))],
+    ),
+    COMMITS,
+    react("confused"),
+    reply("legacy-no-plan"),
+]
