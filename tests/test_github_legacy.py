@@ -165,9 +165,9 @@ def test_implement_on_a_merged_pull_request_names_accept(tmp_path: Path, vcr: An
     [
         (
             ACCEPTED,
-            "**Next step:** it was accepted without the bot, and has no plan nor tracking issue:"
-            " comment `/rfd accept` here to extract its plan and open its tracking issue (the"
-            " status stays Accepted).",
+            "**Next step:** it was accepted without the bot and has no plan or tracking issue"
+            " yet: comment `/rfd accept` here to extract its plan and open its tracking issue"
+            " (the status stays Accepted).",
         ),
         (
             RFD_TEXT,

@@ -91,7 +91,7 @@ WHO_MAY = "Who may: {who_review}; `/rfd accept` and `{accept}`: {who_accept}."
 WHO_MAY_LATER = "Who may: {who_review}."
 NEXT_NO_PLAN = "merge this pull request; its plan has no phase to implement."
 NEXT_TAKE_ON = (
-    "it was accepted without the bot, and has no plan nor tracking issue: comment "
+    "it was accepted without the bot and has no plan or tracking issue yet: comment "
     "`/rfd accept` here to extract its plan and open its tracking issue (the status stays "
     "Accepted)."
 )
