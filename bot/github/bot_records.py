@@ -16,12 +16,14 @@ commits only.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Mapping
+from functools import cache
 from pathlib import Path
 
 from bot.core.github_markdown import inline
 from bot.forge.base import leading_markers
-from bot.github.checkout import Checkout, _repo, _run
+from bot.github.checkout import Checkout, _repo, _run, git_env
 from bot.github.run import COMMIT_MARK, Context
 from bot.model import consensus
 from bot.model.consensus import Step, forged, trusted
@@ -32,6 +34,7 @@ FORGED = (
     "through GitHub (only `/rfd approve`, `/rfd concern`, `/rfd resolve` and `/rfd fcp`, "
     "recorded by the bot, count)."
 )
+_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
 
 def forged_line(rid: str, found: Iterable[str]) -> str:
@@ -54,17 +57,24 @@ def proven(ctx: Context, number: int) -> frozenset[str]:
 def delivery_commit(ctx: Context, checkout: Checkout, number: int) -> str | None:
     """The bot's commit of this event on the branch, when an earlier run made one: found by
     its trailer, counted only when the bot's own comments name it or GitHub's activity record
-    says the bot's account pushed it."""
+    says the bot's account pushed it, or when it is the exact copy (a rebase) of a commit of
+    the bot, named so, whose own message names this event."""
     from bot.github.checkout import delivery_commit as by_trailer
 
     sha = by_trailer(checkout, ctx.delivery.key)
     if sha is None:
         return None
-    if sha not in proven(ctx, number) and sha not in ctx.api.pushed(
-        checkout.branch, ctx.forge.login
-    ):
+    named = proven(ctx, number)
+    if sha in named or sha in ctx.api.pushed(checkout.branch, ctx.forge.login):
+        ctx.commits.append(sha)  # the reply of this run names it again
+        return sha
+    base = _run(_repo(ctx.root), {}, "rev-parse", "--verify", "--end-of-options", "HEAD")
+    olds = _elsewhere(checkout, named, base, ctx.environ)
+    trailer = f"Rfd-Bot-Event: {ctx.delivery.key}"
+    copied = _same_change(checkout, sha, [o for o in olds if trailer in _message(checkout, o)])
+    if copied is None:
         return None
-    ctx.commits.append(sha)  # the reply of this run names it again
+    ctx.commits.append(copied)  # the bot's own commit: never the copy, whose message is anyone's
     return sha
 
 
@@ -103,32 +113,139 @@ def _at_default(root: Path, rel: str) -> consensus.Ledger:
 
 
 def _steps(ctx: Context, checkout: Checkout, rel: str, number: int) -> tuple[list[Step], list[str]]:
-    """The branch's commits that changed ``rel`` since the default branch, oldest first, and
-    their shas."""
+    """The commits that changed ``rel`` since the default branch, oldest first, as steps, and
+    the sha of each: the branch's, with the bot's commits the branch no longer has in place
+    (:func:`_in_place`)."""
     if not checkout.writable:  # a fork's files over the default branch: no bot commits
         return [], []
-    repo = _repo(checkout.root)
     base = _run(_repo(ctx.root), {}, "rev-parse", "--verify", "--end-of-options", "HEAD")
-    shas = _run(
+    shas = _changes(checkout, ["HEAD"], base, rel)
+    named = proven(ctx, number) if shas else frozenset()
+    mine = set(named)
+    if any(sha not in mine for sha in shas):  # a status comment deleted, a hand's, a rebase
+        mine |= ctx.api.pushed(checkout.branch, ctx.forge.login)
+    olds = _elsewhere(checkout, named, base, ctx.environ, rel)
+    placed = _in_place(checkout, [(sha, sha in mine) for sha in shas], olds)
+    return [
+        Step(_ledger(checkout, f"{sha}^", rel), _ledger(checkout, sha, rel), counts)
+        for sha, counts in placed
+    ], [sha for sha, _ in placed]
+
+
+def _changes(checkout: Checkout, tips: list[str], base: str, rel: str) -> list[str]:
+    """The commits reachable from ``tips`` and not from ``base`` that changed ``rel``,
+    oldest first (ancestors before their descendants)."""
+    return _run(
+        _repo(checkout.root),
+        {},
+        "rev-list",
+        "--reverse",
+        "--topo-order",
+        "--no-merges",
+        *tips,
+        "--not",
+        base,
+        "--",
+        rel,
+    ).split()
+
+
+def _elsewhere(
+    checkout: Checkout, named: Iterable[str], base: str, environ: Mapping[str, str], *rel: str
+) -> list[str]:
+    """The commits of ``named`` (the bot's) that neither the branch nor the default branch has
+    (a rebase or a force-push replaced them) and that changed ``rel`` (when given), oldest
+    first; fetched by sha when the checkout lacks them, left out when origin has them no more."""
+    shas = sorted(s for s in named if _SHA.fullmatch(s))  # never an option, never a range
+    if not shas:
+        return []
+    repo = _repo(checkout.root)
+    have = set(_run(repo, {}, "rev-list", "--no-walk", "--ignore-missing", *shas).split())
+    missing = [s for s in shas if s not in have]
+    if missing:
+        have |= _fetched(checkout, missing, environ)
+    found = [s for s in shas if s in have]
+    if not found:
+        return []
+    paths = ["--", *rel] if rel else []
+    listed = _run(
         repo,
         {},
         "rev-list",
         "--reverse",
         "--topo-order",
         "--no-merges",
-        "HEAD",
+        *found,
         "--not",
         base,
-        "--",
-        rel,
+        "HEAD",
+        *paths,
     ).split()
-    mine = proven(ctx, number) if shas else frozenset()
-    if any(sha not in mine for sha in shas):  # a status comment deleted, or a hand's commit
-        mine |= ctx.api.pushed(checkout.branch, ctx.forge.login)
-    return [
-        Step(_ledger(checkout, f"{sha}^", rel), _ledger(checkout, sha, rel), sha in mine)
-        for sha in shas
-    ], shas
+    return [s for s in listed if s in named]
+
+
+def _fetched(checkout: Checkout, shas: list[str], environ: Mapping[str, str]) -> set[str]:
+    """Those of ``shas`` origin still gives out (asked all at once, then one by one)."""
+    from bot.core.errors import ForgeError
+
+    repo, env = _repo(checkout.root), git_env(environ)
+    for batch in [shas, *([s] for s in shas)] if shas[1:] else [shas]:
+        try:
+            _run(repo, env, "fetch", "--quiet", "--no-tags", "--end-of-options", "origin", *batch)
+        except ForgeError:
+            continue
+        if batch is shas:
+            break
+    return set(_run(repo, {}, "rev-list", "--no-walk", "--ignore-missing", *shas).split())
+
+
+def _in_place(
+    checkout: Checkout, branch: list[tuple[str, bool]], olds: list[str]
+) -> list[tuple[str, bool]]:
+    """The branch's commits ``(sha, proven)`` with the bot's commits it no longer has
+    (``olds``, oldest first) put back: an unproven commit that makes exactly the change of
+    one of them is replaced by it (proven); the olds no commit copies come before the first
+    copy of a later old, or after the branch's commits."""
+    left = list(olds)
+    out: list[tuple[str, bool]] = []
+    for sha, counts in branch:
+        copied = None if counts or not left else _same_change(checkout, sha, left)
+        if copied is None:
+            out.append((sha, counts))
+            continue
+        at = left.index(copied)
+        out += [(old, True) for old in left[: at + 1]]
+        left = left[at + 1 :]
+    return out + [(old, True) for old in left]
+
+
+def _same_change(checkout: Checkout, sha: str, olds: Iterable[str]) -> str | None:
+    """The first of ``olds`` whose change is exactly ``sha``'s: the same files, each from the
+    same blob (and mode) to the same blob."""
+    change = _change(checkout.root, sha)
+    return next((old for old in olds if _change(checkout.root, old) == change), None)
+
+
+@cache
+def _change(root: Path, sha: str) -> str:
+    """Commit ``sha``'s change as ``git diff-tree --raw`` lists it (commits never change)."""
+    return _run(
+        _repo(root),
+        {},
+        "diff-tree",
+        "-r",
+        "--no-commit-id",
+        "--raw",
+        "--no-abbrev",
+        "--end-of-options",
+        sha,
+    )
+
+
+def _message(checkout: Checkout, sha: str) -> list[str]:
+    """The lines of commit ``sha``'s message."""
+    text = _run(_repo(checkout.root), {}, "log", "-1", "--format=%B", "--end-of-options", sha)
+    return [line.strip() for line in text.splitlines()]
 
 
 def _ledger(checkout: Checkout, rev: str, rel: str) -> consensus.Ledger:
