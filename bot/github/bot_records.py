@@ -65,11 +65,12 @@ def delivery_commit(ctx: Context, checkout: Checkout, number: int) -> str | None
     if sha is None:
         return None
     named = proven(ctx, number)
-    if sha in named or sha in ctx.api.pushed(checkout.branch, ctx.forge.login):
+    pushed = ctx.api.pushed(checkout.branch, ctx.forge.login) if sha not in named else named
+    if sha in named or sha in pushed:
         ctx.commits.append(sha)  # the reply of this run names it again
         return sha
     base = _run(_repo(ctx.root), {}, "rev-parse", "--verify", "--end-of-options", "HEAD")
-    olds = _elsewhere(checkout, named, base, ctx.environ)
+    olds = _elsewhere(checkout, named | pushed, base, ctx.environ)
     trailer = f"Rfd-Bot-Event: {ctx.delivery.key}"
     copied = _same_change(checkout, sha, [o for o in olds if trailer in _message(checkout, o)])
     if copied is None:
@@ -121,11 +122,11 @@ def _steps(ctx: Context, checkout: Checkout, rel: str, number: int) -> tuple[lis
     base = _run(_repo(ctx.root), {}, "rev-parse", "--verify", "--end-of-options", "HEAD")
     shas = _changes(checkout, ["HEAD"], base, rel)
     named = proven(ctx, number) if shas else frozenset()
-    mine = set(named)
-    if any(sha not in mine for sha in shas):  # a status comment deleted, a hand's, a rebase
-        mine |= ctx.api.pushed(checkout.branch, ctx.forge.login)
-    olds = _elsewhere(checkout, named, base, ctx.environ, rel)
-    placed = _in_place(checkout, [(sha, sha in mine) for sha in shas], olds)
+    pushed: frozenset[str] = frozenset()
+    if any(sha not in named for sha in shas):  # a status comment deleted, a hand's, a rebase
+        pushed = ctx.api.pushed(checkout.branch, ctx.forge.login)
+    olds = _elsewhere(checkout, named | pushed, base, ctx.environ, rel)
+    placed = _in_place(checkout, [(sha, sha in named | pushed) for sha in shas], olds, named)
     return [
         Step(_ledger(checkout, f"{sha}^", rel), _ledger(checkout, sha, rel), counts)
         for sha, counts in placed
@@ -200,12 +201,13 @@ def _fetched(checkout: Checkout, shas: list[str], environ: Mapping[str, str]) ->
 
 
 def _in_place(
-    checkout: Checkout, branch: list[tuple[str, bool]], olds: list[str]
+    checkout: Checkout, branch: list[tuple[str, bool]], olds: list[str], named: frozenset[str]
 ) -> list[tuple[str, bool]]:
     """The branch's commits ``(sha, proven)`` with the bot's commits it no longer has
     (``olds``, oldest first) put back: an unproven commit that makes exactly the change of
-    one of them is replaced by it (proven); the olds no commit copies come before the first
-    copy of a later old, or after the branch's commits."""
+    one of them is replaced by it (proven); those of the olds its comments name (``named``:
+    this PR's, where an older PR's pushes to a reused branch name are not) that no commit
+    copies come before the first copy of a later old, or after the branch's commits."""
     left = list(olds)
     out: list[tuple[str, bool]] = []
     for sha, counts in branch:
@@ -214,9 +216,9 @@ def _in_place(
             out.append((sha, counts))
             continue
         at = left.index(copied)
-        out += [(old, True) for old in left[: at + 1]]
+        out += [(old, True) for old in left[:at] if old in named] + [(copied, True)]
         left = left[at + 1 :]
-    return out + [(old, True) for old in left]
+    return out + [(old, True) for old in left if old in named]
 
 
 def _same_change(checkout: Checkout, sha: str, olds: Iterable[str]) -> str | None:
