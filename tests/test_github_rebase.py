@@ -116,3 +116,120 @@ def test_a_pr_rebased_onto_a_newer_main_keeps_its_sign_offs(
     assert f"| @\u200bCodertocat/architects | ✅ by mona at {commit_link(brought)} |" in said
     assert NOT_COUNTED not in said
     assert [a["login"] for a in ledger(origin)["approvals"]] == ["hubot", "mona"]
+
+
+def amend_ledger(seed: Path, edit: Any) -> None:
+    """The branch's last commit (the bot's copy) amended: its ledger as ``edit`` returns it,
+    its message (the bot's trailer) kept."""
+    data = json.loads((seed / LEDGER).read_text(encoding="utf-8"))
+    (seed / LEDGER).write_text(json.dumps(edit(data), indent=2) + "\n", encoding="utf-8")
+    git(seed, "commit", "-q", "--amend", "--no-edit", "-a")
+
+
+@pytest.mark.vcr
+def test_a_ledger_edited_during_the_rebase_is_named_and_the_bots_record_counts(
+    tmp_path: Path, world: tuple[Path, Path], vcr: Any
+) -> None:
+    """hubot approves; the author rebases and, editing the bot's commit on the way, adds an
+    approval by mona to its ledger.  That commit is no copy of the bot's: hubot's approval
+    counts as the bot recorded it, mona's is named as written by hand."""
+    origin, checkout = world
+    sign(tmp_path, checkout, ("/rfd approve", "hubot", 1001))
+    seed = newer_main(tmp_path, origin)
+    git(seed, "rebase", "-q", "origin/main")
+    mona = {
+        "login": "mona",
+        "revision": "cf966ebba4a58ec177a17b71f7328274d0aadcf6",
+        "at": 1795000000,
+    }
+    amend_ledger(seed, lambda d: {**d, "approvals": [*d["approvals"], mona]})
+    synchronize(tmp_path, fresh_checkout(tmp_path, origin), force_push(tmp_path, origin))
+    said = status(vcr)
+    assert "| hubot | ✅ at " in said
+    assert "| @\u200bCodertocat/architects | waiting |" in said
+    assert f"> {NOT_COUNTED}: an approval by mona — written into `consensus.json`" in said
+    assert "an approval by hubot" not in said
+
+
+THREE = (
+    ("/rfd approve", "hubot", 1001),
+    ("/rfd approve", "mona", 1002),
+    ("/rfd concern Proxies may buffer the chunked response", "mona", 1003),
+)
+
+
+@pytest.mark.vcr
+def test_a_pr_squashed_by_its_author_keeps_its_sign_offs(
+    tmp_path: Path, world: tuple[Path, Path], vcr: Any
+) -> None:
+    """Two approvals and a concern; the author squashes the whole PR (their commit and the
+    bot's three) into one commit on the newer main.  No commit of the branch is the bot's,
+    but the bot's comments name its three, which origin still has: each counts as the bot
+    made it."""
+    origin, checkout = world
+    sign(tmp_path, checkout, *THREE)
+    seed = newer_main(tmp_path, origin)
+    git(seed, "reset", "-q", "--soft", git(seed, "merge-base", "HEAD", "origin/main").strip())
+    git(seed, "commit", "-q", "-m", "RFD 045: Streaming exports")
+    git(seed, "rebase", "-q", "origin/main")
+    assert len(git(seed, "rev-list", "origin/main..HEAD").split()) == 1
+    synchronize(tmp_path, fresh_checkout(tmp_path, origin), force_push(tmp_path, origin))
+    said = status(vcr)
+    assert "| hubot | ✅ at " in said and "| @\u200bCodertocat/architects | ✅ by mona at " in said
+    assert "- **Concern 1** by mona: Proxies may buffer the chunked response" in said
+    assert NOT_COUNTED not in said
+
+
+@pytest.mark.vcr
+def test_a_concern_dropped_in_a_rebase_still_blocks_and_is_named(
+    tmp_path: Path, world: tuple[Path, Path], vcr: Any
+) -> None:
+    """Two approvals and mona's concern; the author rebases without the bot's concern
+    commit.  The concern is still open (the bot's commit is its record) and the status says
+    it was taken out on the branch."""
+    origin, checkout = world
+    sign(tmp_path, checkout, *THREE)
+    seed = newer_main(tmp_path, origin)
+    git(seed, "reset", "-q", "--hard", "HEAD~1")  # the bot's concern commit dropped
+    git(seed, "rebase", "-q", "origin/main")
+    synchronize(tmp_path, fresh_checkout(tmp_path, origin), force_push(tmp_path, origin))
+    said = status(vcr)
+    assert "- **Concern 1** by mona: Proxies may buffer the chunked response" in said
+    assert f"> {NOT_COUNTED}: concern 1 taken out — written into `consensus.json`" in said
+    assert "| hubot | ✅ at " in said and "| @\u200bCodertocat/architects | ✅ by mona at " in said
+
+
+class Cancelled(BaseException):
+    """The runner cancelling the job (a timeout, a newer run of the workflow)."""
+
+
+@pytest.mark.vcr
+def test_a_sign_off_redelivered_after_a_rebase_is_not_recorded_again(
+    tmp_path: Path, world: tuple[Path, Path], vcr: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """hubot's approval: its run pushes the bot's commit and is cancelled before it says so
+    (no status comment, no 🚀).  The author rebases; the job is re-run for the same comment:
+    the rebased copy of the bot's commit is recognized, nothing is committed again: 🚀, and
+    the job summary says the earlier run did it."""
+    origin, checkout = world
+
+    def cancelled(*_: object, **__: object) -> None:
+        raise Cancelled
+
+    with monkeypatch.context() as patched:
+        patched.setattr("bot.github.signing.refreshed", cancelled)
+        with pytest.raises(Cancelled):
+            sign(tmp_path, checkout, ("/rfd approve", "hubot", 1001))
+    seed = newer_main(tmp_path, origin)
+    git(seed, "rebase", "-q", "origin/main")
+    force_push(tmp_path, origin)
+    head = git(origin, "rev-parse", BRANCH).strip()
+    sign(tmp_path, fresh_checkout(tmp_path, origin), ("/rfd approve", "hubot", 1001))
+    assert git(origin, "rev-parse", BRANCH).strip() == head  # nothing committed again
+    rockets = [r for r in vcr.requests if r.path.endswith("/1001/reactions") and r.method == "POST"]
+    assert [json.loads(r.body)["content"] for r in rockets] == ["eyes", "eyes", "rocket"]
+    summary = (tmp_path / "summary.md").read_text(encoding="utf-8").split("### rfd-bot")[-1]
+    assert (
+        f"RFD 045 approved: an earlier run of this command committed it as [`{head[:12]}`]"
+    ) in summary
+    assert [a["login"] for a in ledger(origin)["approvals"]] == ["hubot"]

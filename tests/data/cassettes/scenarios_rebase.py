@@ -16,7 +16,10 @@ from scenarios_consensus import (
     Thread,
     files,
     listed,
+    perm,
     pushes,
+    react,
+    rockets,
     signed,
 )
 
@@ -57,9 +60,105 @@ def rebased() -> list[Interaction]:
     pr = Thread()
     signs = two_approvals(pr)
     bot_pushes = pushes((PR_HEAD, HUBOT_APPROVAL[0]), (HUBOT_APPROVAL[0], MONA_APPROVAL[0]))
-    return [*signs, files(pr.ledger), listed(*pr.comments), bot_pushes, *pr.dashboard("rebase-kept")]
+    return [
+        *signs,
+        files(pr.ledger),
+        listed(*pr.comments),
+        bot_pushes,
+        *pr.dashboard("rebase-kept"),
+    ]
+
+
+CONCERN = (
+    "aebc3a244d122afd8a0e3f47a088ef8a9c0c9502",
+    "5957778410c1edd220c592df1265212a7afc2af9",
+)  # as in two_reviewers
+THREE_PUSHES = pushes(
+    (PR_HEAD, HUBOT_APPROVAL[0]),
+    (HUBOT_APPROVAL[0], MONA_APPROVAL[0]),
+    (MONA_APPROVAL[0], CONCERN[0]),
+)
+
+
+def approved(pr: Thread) -> list[Interaction]:
+    return signed(
+        pr,
+        (1001, "hubot", "/rfd approve"),
+        "maintain",
+        team=False,
+        made=HUBOT_APPROVAL,
+        status="consensus-status-hubot",
+    )
+
+
+def three(pr: Thread) -> list[Interaction]:
+    """Two approvals and mona's concern: the first three runs of two_reviewers."""
+    concern = (1003, "mona", "/rfd concern Proxies may buffer the chunked response")
+    return [
+        *two_approvals(pr),
+        *signed(pr, concern, "write", team=True, made=CONCERN, status="consensus-status-concern"),
+    ]
+
+
+EDITED_LEDGER = "d8389324a750fb422081e4343c9e8ba1eb122de9"  # hubot's, and mona's by hand
+
+
+def edited_in_the_rebase() -> list[Interaction]:
+    """hubot approves; the rebase edits the bot's commit to add mona: ``synchronize``."""
+    pr = Thread()
+    signs = approved(pr)
+    bot_pushes = pushes((PR_HEAD, HUBOT_APPROVAL[0]))
+    before = listed(*pr.comments)
+    return [*signs, files(EDITED_LEDGER), before, bot_pushes, *pr.dashboard("rebase-edited")]
+
+
+def squashed() -> list[Interaction]:
+    """Two approvals and a concern, then the whole PR squashed into one commit."""
+    pr = Thread()
+    signs = three(pr)
+    before = listed(*pr.comments)
+    return [*signs, files(pr.ledger), before, THREE_PUSHES, *pr.dashboard("rebase-squashed")]
+
+
+def concern_dropped() -> list[Interaction]:
+    """Two approvals and a concern, then the concern's commit dropped in a rebase."""
+    pr = Thread()
+    signs = three(pr)
+    before = listed(*pr.comments)
+    refreshed = pr.dashboard("rebase-dropped")
+    return [*signs, files(MONA_APPROVAL[1]), before, THREE_PUSHES, *refreshed]
+
+
+def redelivered() -> list[Interaction]:
+    """hubot's approval: the run pushes its commit and is cancelled before its status comment
+    and its 🚀; the author rebases; the job re-runs for comment 1001."""
+    pr = Thread()
+    cancelled = approved(pr)[:7]  # up to the PR's commits: then the push, then the cancel
+    pr.comments = [c for c in pr.comments if c["id"] == 1001]  # no status comment
+    pr.commits[0]["sha"], pr.commits[-1]["sha"] = REBASED_PR, REBASED_APPROVAL
+    again = [
+        listed(*pr.comments),
+        rockets(1001),
+        perm("hubot", "maintain"),
+        react("eyes", 1001),
+        pr.pull(),
+        files(HUBOT_APPROVAL[1]),
+        pushes((PR_HEAD, HUBOT_APPROVAL[0])),
+        react("rocket", 1001),  # a quiet command: the job summary says it was done before
+    ]
+    return [*cancelled, *again]
+
+
+REBASED_PR = "23f1d4a7d352bf44870da1a9ebcb91f670ffa9ef"  # the PR's commit on the newer main
+REBASED_APPROVAL = "830d2af27e15081a7587c673e4647ab7fd999e43"  # the copy of the bot's commit
 
 
 CASSETTES = {
     R + "test_a_pr_rebased_onto_a_newer_main_keeps_its_sign_offs": rebased(),
+    R + "test_a_ledger_edited_during_the_rebase_is_named_and_the_bots_record_counts": (
+        edited_in_the_rebase()
+    ),
+    R + "test_a_pr_squashed_by_its_author_keeps_its_sign_offs": squashed(),
+    R + "test_a_concern_dropped_in_a_rebase_still_blocks_and_is_named": concern_dropped(),
+    R + "test_a_sign_off_redelivered_after_a_rebase_is_not_recorded_again": redelivered(),
 }
