@@ -233,3 +233,28 @@ def test_a_sign_off_redelivered_after_a_rebase_is_not_recorded_again(
         f"RFD 045 approved: an earlier run of this command committed it as [`{head[:12]}`]"
     ) in summary
     assert [a["login"] for a in ledger(origin)["approvals"]] == ["hubot"]
+
+
+@pytest.mark.vcr
+def test_a_rebased_copy_follows_the_comment_the_bots_commit_names_not_its_own_message(
+    tmp_path: Path, world: tuple[Path, Path], vcr: Any
+) -> None:
+    """hubot and mona approve; hubot deletes his comment.  The author rebases and rewrites
+    the message of hubot's copy to name mona's comment (still an `/rfd approve`) instead.
+    The copy stands for the bot's commit, whose own message names hubot's comment: his
+    approval no longer counts, and the status says why."""
+    origin, checkout = world
+    sign(tmp_path, checkout, ("/rfd approve", "hubot", 1001), ("/rfd approve", "mona", 1002))
+    seed = newer_main(tmp_path, origin)
+    git(seed, "rebase", "-q", "origin/main")
+    monas = git(seed, "rev-parse", "HEAD").strip()
+    git(seed, "checkout", "-q", "--detach", "HEAD~1")
+    message = git(seed, "log", "-1", "--format=%B").replace("c1001", "c1002")
+    git(seed, "commit", "-q", "--amend", "-m", message)
+    git(seed, "cherry-pick", monas)
+    git(seed, "checkout", "-q", "-B", BRANCH)
+    synchronize(tmp_path, fresh_checkout(tmp_path, origin), force_push(tmp_path, origin))
+    said = status(vcr)
+    assert "| hubot | waiting |" in said
+    assert "| @\u200bCodertocat/architects | ✅ by mona at " in said
+    assert "the approval by hubot no longer counts: its comment was deleted" in said

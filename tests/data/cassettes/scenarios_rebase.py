@@ -153,6 +153,17 @@ REBASED_PR = "23f1d4a7d352bf44870da1a9ebcb91f670ffa9ef"  # the PR's commit on th
 REBASED_APPROVAL = "830d2af27e15081a7587c673e4647ab7fd999e43"  # the copy of the bot's commit
 
 
+def comment_deleted() -> list[Interaction]:
+    """Two approvals, hubot's comment deleted; the rebase rewrites the message of hubot's
+    copy to name mona's comment."""
+    pr = Thread()
+    signs = two_approvals(pr)
+    pr.comments = [c for c in pr.comments if c["id"] != 1001]
+    bot_pushes = pushes((PR_HEAD, HUBOT_APPROVAL[0]), (HUBOT_APPROVAL[0], MONA_APPROVAL[0]))
+    before = listed(*pr.comments)
+    return [*signs, files(pr.ledger), before, bot_pushes, *pr.dashboard("rebase-withdrawn")]
+
+
 CASSETTES = {
     R + "test_a_pr_rebased_onto_a_newer_main_keeps_its_sign_offs": rebased(),
     R + "test_a_ledger_edited_during_the_rebase_is_named_and_the_bots_record_counts": (
@@ -161,4 +172,7 @@ CASSETTES = {
     R + "test_a_pr_squashed_by_its_author_keeps_its_sign_offs": squashed(),
     R + "test_a_concern_dropped_in_a_rebase_still_blocks_and_is_named": concern_dropped(),
     R + "test_a_sign_off_redelivered_after_a_rebase_is_not_recorded_again": redelivered(),
+    R + "test_a_rebased_copy_follows_the_comment_the_bots_commit_names_not_its_own_message": (
+        comment_deleted()
+    ),
 }
