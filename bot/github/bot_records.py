@@ -12,6 +12,26 @@ when a commit that changed a ledger is named by none of its comments — its sta
 was deleted, or the commit is someone else's): deleting a comment loses no proof.  "An
 earlier run already did this" and the sign-offs that count are decided from those
 commits only.
+
+Authors rebase their PR onto a newer default branch, squash it and force-push: the bot's
+commits then come back under new shas, written by the author's git, that no comment names.
+The commits the bot's comments name (or its account pushed) stay its record, and GitHub keeps
+a commit a force-push took off the branch: those the checkout lacks are fetched by sha
+(:func:`_elsewhere`), and they stand in for the branch's commits (:func:`_in_place`):
+
+- a branch commit that makes *exactly* the change one of them made (the same files, each from
+  the same blob to the same blob: what ``git rebase`` makes of a commit whose files did not
+  change underneath) is that commit: it counts in its place, and the comment it follows is
+  the one the bot's own commit message names, never the copy's (the author wrote that one);
+- a commit of the bot that no branch commit copies (squashed, dropped, or edited during the
+  rebase) still counts as the bot made it, when this PR's comments name it: rewriting the
+  branch neither adds a sign-off nor takes one away.  What the branch's ledger holds that
+  differs (an entry edited during the rebase, a concern whose commit was dropped) is named
+  as written by hand.
+
+A commit of the bot origin no longer gives out counts for nothing, as any commit the bot
+cannot show it made.  A re-run of an event whose commit was rebased since finds the copy the
+same way (:func:`delivery_commit`) and does not do the work again.
 """
 
 from __future__ import annotations
