@@ -65,7 +65,7 @@ def force_push(tmp_path: Path, origin: Path) -> tuple[str, str]:
 def fresh_checkout(tmp_path: Path, origin: Path, name: str = "fresh") -> Path:
     """The default branch as the next workflow run checks it out: no object of earlier runs."""
     fresh = tmp_path / name
-    git(tmp_path, "clone", "-q", "--branch", "main", str(origin), str(fresh))
+    git(tmp_path, "clone", "-q", "--no-local", "--branch", "main", str(origin), str(fresh))
     return fresh
 
 
@@ -258,3 +258,22 @@ def test_a_rebased_copy_follows_the_comment_the_bots_commit_names_not_its_own_me
     assert "| hubot | waiting |" in said
     assert "| @\u200bCodertocat/architects | ✅ by mona at " in said
     assert "the approval by hubot no longer counts: its comment was deleted" in said
+
+
+@pytest.mark.vcr
+def test_when_origin_no_longer_has_the_bots_commits_their_sign_offs_are_named(
+    tmp_path: Path, world: tuple[Path, Path], vcr: Any
+) -> None:
+    """As the first test, but origin has since collected the commits the force-push left
+    behind: nothing shows that the copies are the bot's, so neither approval counts and the
+    status names both (their reviewers give them again)."""
+    origin, checkout = world
+    sign(tmp_path, checkout, ("/rfd approve", "hubot", 1001), ("/rfd approve", "mona", 1002))
+    git(newer_main(tmp_path, origin), "rebase", "-q", "origin/main")
+    pushed = force_push(tmp_path, origin)
+    git(origin, "reflog", "expire", "--expire=now", "--all")
+    git(origin, "gc", "-q", "--prune=now")
+    synchronize(tmp_path, fresh_checkout(tmp_path, origin), pushed)
+    said = status(vcr)
+    assert "| hubot | waiting |" in said and "| @\u200bCodertocat/architects | waiting |" in said
+    assert f"> {NOT_COUNTED}: an approval by hubot, an approval by mona — written into" in said

@@ -54,19 +54,14 @@ def two_approvals(pr: Thread) -> list[Interaction]:
     ]
 
 
-def rebased() -> list[Interaction]:
+def rebased(status: str = "rebase-kept") -> list[Interaction]:
     """Two approvals; the author rebases onto a newer main and force-pushes: ``synchronize``
-    refreshes the status comment, both approvals counted."""
+    refreshes the status comment ``bodies/<status>.md``."""
     pr = Thread()
     signs = two_approvals(pr)
     bot_pushes = pushes((PR_HEAD, HUBOT_APPROVAL[0]), (HUBOT_APPROVAL[0], MONA_APPROVAL[0]))
-    return [
-        *signs,
-        files(pr.ledger),
-        listed(*pr.comments),
-        bot_pushes,
-        *pr.dashboard("rebase-kept"),
-    ]
+    before = listed(*pr.comments)
+    return [*signs, files(pr.ledger), before, bot_pushes, *pr.dashboard(status)]
 
 
 CONCERN = (
@@ -172,6 +167,9 @@ CASSETTES = {
     R + "test_a_pr_squashed_by_its_author_keeps_its_sign_offs": squashed(),
     R + "test_a_concern_dropped_in_a_rebase_still_blocks_and_is_named": concern_dropped(),
     R + "test_a_sign_off_redelivered_after_a_rebase_is_not_recorded_again": redelivered(),
+    R + "test_when_origin_no_longer_has_the_bots_commits_their_sign_offs_are_named": rebased(
+        "rebase-collected"
+    ),
     R + "test_a_rebased_copy_follows_the_comment_the_bots_commit_names_not_its_own_message": (
         comment_deleted()
     ),
