@@ -17,7 +17,8 @@ Authors rebase their PR onto a newer default branch, squash it and force-push: t
 commits then come back under new shas, written by the author's git, that no comment names.
 The commits the bot's comments name (or its account pushed) stay its record, and GitHub keeps
 a commit a force-push took off the branch: those the checkout lacks are fetched by sha
-(:func:`_elsewhere`), and they stand in for the branch's commits (:func:`_in_place`):
+(:func:`_elsewhere`), and they stand in for the branch's commits
+(:func:`bot.model.consensus.in_place`):
 
 - a branch commit that makes *exactly* the change one of them made (the same files, each from
   the same blob to the same blob: what ``git rebase`` makes of a commit whose files did not
@@ -46,7 +47,7 @@ from bot.forge.base import leading_markers
 from bot.github.checkout import Checkout, _repo, _run, git_env
 from bot.github.run import COMMIT_MARK, Context
 from bot.model import consensus
-from bot.model.consensus import Step, forged, trusted
+from bot.model.consensus import Step, forged, in_place, trusted
 
 FOLLOWED = "On RFD {rfd}: {notes}."
 FORGED = (
@@ -92,7 +93,9 @@ def delivery_commit(ctx: Context, checkout: Checkout, number: int) -> str | None
     base = _run(_repo(ctx.root), {}, "rev-parse", "--verify", "--end-of-options", "HEAD")
     olds = _elsewhere(checkout, named | pushed, base, ctx.environ)
     trailer = f"Rfd-Bot-Event: {ctx.delivery.key}"
-    copied = _same_change(checkout, sha, [o for o in olds if trailer in _message(checkout, o)])
+    change = _change(checkout.root, sha)
+    events = (o for o in olds if trailer in _message(checkout, o))
+    copied = next((o for o in events if _change(checkout.root, o) == change), None)
     if copied is None:
         return None
     ctx.commits.append(copied)  # the bot's own commit: never the copy, whose message is anyone's
@@ -136,7 +139,7 @@ def _at_default(root: Path, rel: str) -> consensus.Ledger:
 def _steps(ctx: Context, checkout: Checkout, rel: str, number: int) -> tuple[list[Step], list[str]]:
     """The commits that changed ``rel`` since the default branch, oldest first, as steps, and
     the sha of each: the branch's, with the bot's commits the branch no longer has in place
-    (:func:`_in_place`)."""
+    (:func:`bot.model.consensus.in_place`)."""
     if not checkout.writable:  # a fork's files over the default branch: no bot commits
         return [], []
     base = _run(_repo(ctx.root), {}, "rev-parse", "--verify", "--end-of-options", "HEAD")
@@ -146,7 +149,8 @@ def _steps(ctx: Context, checkout: Checkout, rel: str, number: int) -> tuple[lis
     if any(sha not in named for sha in shas):  # a status comment deleted, a hand's, a rebase
         pushed = ctx.api.pushed(checkout.branch, ctx.forge.login)
     olds = _elsewhere(checkout, named | pushed, base, ctx.environ, rel)
-    placed = _in_place(checkout, [(sha, sha in named | pushed) for sha in shas], olds, named)
+    branch = [(sha, sha in named | pushed) for sha in shas]
+    placed = in_place(branch, olds, named, lambda sha: _change(checkout.root, sha))
     return [
         Step(_ledger(checkout, f"{sha}^", rel), _ledger(checkout, sha, rel), counts)
         for sha, counts in placed
@@ -218,34 +222,6 @@ def _fetched(checkout: Checkout, shas: list[str], environ: Mapping[str, str]) ->
         if batch is shas:
             break
     return set(_run(repo, {}, "rev-list", "--no-walk", "--ignore-missing", *shas).split())
-
-
-def _in_place(
-    checkout: Checkout, branch: list[tuple[str, bool]], olds: list[str], named: frozenset[str]
-) -> list[tuple[str, bool]]:
-    """The branch's commits ``(sha, proven)`` with the bot's commits it no longer has
-    (``olds``, oldest first) put back: an unproven commit that makes exactly the change of
-    one of them is replaced by it (proven); those of the olds its comments name (``named``:
-    this PR's, where an older PR's pushes to a reused branch name are not) that no commit
-    copies come before the first copy of a later old, or after the branch's commits."""
-    left = list(olds)
-    out: list[tuple[str, bool]] = []
-    for sha, counts in branch:
-        copied = None if counts or not left else _same_change(checkout, sha, left)
-        if copied is None:
-            out.append((sha, counts))
-            continue
-        at = left.index(copied)
-        out += [(old, True) for old in left[:at] if old in named] + [(copied, True)]
-        left = left[at + 1 :]
-    return out + [(old, True) for old in left if old in named]
-
-
-def _same_change(checkout: Checkout, sha: str, olds: Iterable[str]) -> str | None:
-    """The first of ``olds`` whose change is exactly ``sha``'s: the same files, each from the
-    same blob (and mode) to the same blob."""
-    change = _change(checkout.root, sha)
-    return next((old for old in olds if _change(checkout.root, old) == change), None)
 
 
 @cache
