@@ -15,6 +15,7 @@ from scenarios_consensus import (
     PR_HEAD,
     Thread,
     files,
+    hook_reads_the_bots_proofs,
     listed,
     perm,
     pushes,
@@ -174,3 +175,8 @@ CASSETTES = {
         comment_deleted()
     ),
 }
+
+# rfd-status in PR 7's CI run after the branch was rebased: the comments as before
+CASSETTES["test_hook_signoffs/test_a_rebased_copy_of_the_bots_commit_counts"] = (
+    hook_reads_the_bots_proofs()
+)
