@@ -27,6 +27,15 @@ STATES = {
         Place.CLOSED_PR,
         Where("045", PR, Place.CLOSED_PR, ISSUE, FILE, status="Accepted", brought=PR_5),
     ),
+    "merged PR, no tracking issue": (
+        Place.MERGED_PR,
+        Where("045", PR, Place.MERGED_PR, file_url=FILE, status="Discussion", on_pr=True),
+    ),
+    "closed PR, RFD only there": (Place.CLOSED_PR, Where("045", PR, Place.CLOSED_PR, on_pr=True)),
+    "closed PR, RFD on main, accepted on PR 5": (
+        Place.CLOSED_PR,
+        Where("045", PR, Place.CLOSED_PR, ISSUE, FILE, status="Accepted", on_pr=True, decided=PR_5),
+    ),
     "closed PR, RFD on main, no tracking issue": (
         Place.CLOSED_PR,
         Where("045", PR, Place.CLOSED_PR, file_url=FILE, status="Discussion", on_pr=True),
@@ -63,7 +72,10 @@ def test_every_command_in_every_place_works_or_links_where_it_works(verb: Verb, 
     assert f"`/rfd {verb.value}`" in said
     assert "RFD 045" in said or said.startswith("This pull request "), said  # on the RFD's PR
     links = set(_LINK.findall(said))
-    assert links & working_links(verb, where), said  # at least one link leads where it works
+    if where.on_pr and where.pr_place is Place.CLOSED_PR and not where.file_url:
+        assert "This pull request " in said and "reopen" in said, said  # said on it: no link
+    else:
+        assert links & working_links(verb, where), said  # at least one link leads where it works
     assert links <= {PR.url, PR_5.url, ISSUE.url, FILE}, said  # and none leads anywhere else
     if where.pr_place is Place.CLOSED_PR and where.file_url:
         assert "reopen" not in said, said  # its branch is behind the RFD on main
@@ -140,6 +152,29 @@ def test_the_places_where_each_command_works() -> None:
         ),
         (
             Verb.APPROVE,
+            Where("045", PR, Place.CLOSED_PR, on_pr=True),
+            "This pull request was closed without merging, and RFD 045 is not on `main`: reopen "
+            "this pull request, then comment `/rfd approve` again.",
+        ),
+        (
+            Verb.DONE,
+            Where("045", PR, Place.MERGED_PR, file_url=FILE, status="Discussion", on_pr=True),
+            "RFD 045 has no tracking issue yet: it is opened when the RFD is accepted on an open "
+            "pull request that changes it. This pull request was merged, and the RFD's status on "
+            f"[`main`]({FILE}) is Discussion: open a pull request that edits the file and accept "
+            "the RFD there. `/rfd done` works on the tracking issue afterwards.",
+        ),
+        (
+            Verb.IMPLEMENT,
+            Where("045", PR, Place.MERGED_PR, file_url=FILE, status="Draft"),
+            "RFD 045 has no tracking issue yet: it is opened when the RFD is accepted on an open "
+            f"pull request that changes it. RFD 045's pull request [#2]({PR.url}) was merged, and "
+            f"the RFD's status on [`main`]({FILE}) is Draft: open a pull request that edits the "
+            "file and accept the RFD there. `/rfd implement` works on the tracking issue "
+            "afterwards.",
+        ),
+        (
+            Verb.APPROVE,
             Where("045", PR, Place.CLOSED_PR, ISSUE, FILE, status="Accepted", brought=PR_5),
             f"RFD 045's pull request [#2]({PR.url}) was closed without merging, but the RFD "
             f"reached [`main`]({FILE}) through [#5]({PR_5.url}), and its status there is "
@@ -156,6 +191,15 @@ def test_the_places_where_each_command_works() -> None:
             f"through [#5]({PR_5.url}), and its status there is Accepted: `/rfd approve` works on "
             "an open pull request that changes it — open one that edits the file and comment it "
             f"there. Its implementation is followed on tracking issue [#12]({ISSUE.url}).",
+        ),
+        (
+            Verb.APPROVE,
+            Where("045", PR, Place.CLOSED_PR, ISSUE, FILE, status="Accepted", decided=PR_5),
+            f"RFD 045's pull request [#2]({PR.url}) was closed without merging, but the RFD "
+            f"reached [`main`]({FILE}) another way (it was accepted on [#5]({PR_5.url})), and its "
+            "status there is Accepted: `/rfd approve` works on an open pull request that changes "
+            "it — open one that edits the file and comment it there. Its implementation is "
+            f"followed on tracking issue [#12]({ISSUE.url}).",
         ),
         (
             Verb.CONCERN,

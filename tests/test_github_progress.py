@@ -16,6 +16,7 @@ from bot.github.progress import (
     render,
     render_done,
     render_failed,
+    render_lost,
 )
 from bot.model import checklist
 from tests.conftest import lines
@@ -74,7 +75,28 @@ def test_outcomes_never_keep_the_hourglass_nor_the_run_marker() -> None:
     assert done.startswith("### ✅ RFD 045, phase 1: Writer — pull request [#3](u) opened")
     assert failed.startswith("### ❌ RFD 045, phase 1: Writer — the run failed")
     assert "It stopped during **push**, after 2 min 5 s" in failed
-    assert "502 Server Error" in failed and "Comment `/rfd implement 1`." in failed
+    assert "502 Server Error.\n\nComment `/rfd implement 1`." in failed  # a whole sentence
+
+
+@pytest.mark.parametrize(
+    ("reason", "said"),
+    [
+        ("the model changed nothing", "the model changed nothing."),
+        ("the work job failed (its log says why)", "the work job failed (its log says why)."),
+        ("Push refused.", "Push refused."),
+        ("Is the token expired?", "Is the token expired?"),
+        ("x" * 500, "x" * 399 + "…"),  # cut short: no full stop after the ellipsis
+    ],
+)
+def test_a_failed_run_says_why_in_a_whole_sentence(reason: str, said: str) -> None:
+    """Where the run stopped and why read as one sentence, whatever the reason's ending."""
+    failed = render_failed(snap(stage=Stage.PUSH), reason, "Comment `/rfd implement 1`.")
+    assert f": {said}\n\nComment `/rfd implement 1`." in failed
+
+
+def test_a_run_lost_without_saying_where_says_how_far_it_got_in_a_whole_sentence() -> None:
+    lost = render_lost(snap(), "its log says how far it got", "Comment `/rfd implement 1`.")
+    assert "It stopped without saying where: its log says how far it got.\n\n" in lost
 
 
 def test_untrusted_labels_cannot_become_markdown_or_markers() -> None:

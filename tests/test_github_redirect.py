@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import lines
-from tests.github_world import RFD_PATH, RFD_TEXT, make_world, payload, run_bot
+from tests.github_world import CONFIG, RFD_PATH, RFD_TEXT, make_world, payload, run_bot
 from tests.test_github_finish import finished_world, on_issue, posted
 
 pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
@@ -55,6 +55,25 @@ def test_review_on_the_closed_pr_links_the_rfd_where_another_pr_brought_it(
 
 
 @pytest.mark.vcr
+def test_review_on_the_closed_pr_names_the_pr_the_rfd_was_accepted_on(
+    tmp_path: Path, vcr: Any
+) -> None:
+    """PR 2 was closed without merging and its status comment names no pull request that
+    brought RFD 045 to `main`; the tracking issue says it was discussed (accepted) in #5:
+    the answer names #5 rather than only "another way"."""
+    _, checkout = finished_world(tmp_path)
+    assert run_bot(tmp_path, checkout, "issue_comment", on_pr("/rfd review")) == 0
+    (reply,) = posted(vcr, "/repos/Codertocat/Hello-World/issues/2/comments")
+    assert lines(reply["body"]) == [
+        "This pull request was closed without merging, but the RFD "
+        f"reached [`main`]({RFD}) another way (it was accepted on [#5]({WEB}/pull/5)), and its "
+        "status there is Accepted: `/rfd review` works on an open pull request that changes it "
+        "— open one that edits the file and comment it there. Its implementation is followed "
+        f"on tracking issue [#12]({WEB}/issues/12).",
+    ]
+
+
+@pytest.mark.vcr
 def test_implement_on_the_closed_pr_of_an_unaccepted_rfd_says_where_it_is_accepted(
     tmp_path: Path, vcr: Any
 ) -> None:
@@ -68,6 +87,41 @@ def test_implement_on_the_closed_pr_of_an_unaccepted_rfd_says_where_it_is_accept
         "accepted on an open pull request that changes it. This pull request is closed without "
         "merging — reopen it, then accept the RFD there. `/rfd implement` works on the tracking "
         "issue afterwards.",
+    ]
+
+
+@pytest.mark.vcr
+def test_implement_on_the_merged_pr_of_an_unaccepted_rfd_says_where_it_is_accepted_now(
+    tmp_path: Path, vcr: Any
+) -> None:
+    """PR 2 was merged with RFD 045 in Discussion, never accepted: there is no tracking
+    issue, and the merged PR is not where accepting happens any more (a new PR that edits
+    the file on `main` is)."""
+    _, checkout = make_world(tmp_path, {RFD_PATH: RFD_TEXT}, {})
+    assert run_bot(tmp_path, checkout, "issue_comment", on_pr("/rfd implement")) == 0
+    (reply,) = posted(vcr, "/repos/Codertocat/Hello-World/issues/2/comments")
+    assert lines(reply["body"]) == [
+        "RFD 045 has no tracking issue yet: it is opened when the RFD is accepted on an open "
+        "pull request that changes it. This pull request was merged, and the RFD's status on "
+        f"[`main`]({RFD}) is Discussion: open a pull request that edits the file and accept the "
+        "RFD there. `/rfd implement` works on the tracking issue afterwards.",
+    ]
+    assert "#2" not in reply["body"]  # not "accepted on #2": it is merged
+
+
+@pytest.mark.vcr
+def test_approve_on_the_closed_pr_of_an_rfd_that_lives_only_there_says_to_reopen_it(
+    tmp_path: Path, vcr: Any
+) -> None:
+    """PR 2 was closed without merging and RFD 045 is not on `main`: the pull request is
+    the only place the RFD lives, and the answer given on it says so in its own words."""
+    signing = {".github/rfd.toml": CONFIG + '[consensus]\nreviewers = ["Codertocat"]\n'}
+    _, checkout = make_world(tmp_path, signing, {RFD_PATH: RFD_TEXT})
+    assert run_bot(tmp_path, checkout, "issue_comment", on_pr("/rfd approve")) == 0
+    (reply,) = posted(vcr, "/repos/Codertocat/Hello-World/issues/2/comments")
+    assert lines(reply["body"]) == [
+        "This pull request was closed without merging, and RFD 045 is not on `main`: reopen "
+        "this pull request, then comment `/rfd approve` again.",
     ]
 
 

@@ -95,7 +95,7 @@ def test_a_work_job_failure_is_worded_by_the_publish_job(
     assert lines(shown) == [
         "### ❌ RFD 045, phase 1: Writer — the run failed",
         "It stopped during **research**, after 0 s · branch `rfd/045-phase-1`: the work job "
-        "failed (its log in the workflow run says why)",
+        "failed (its log in the workflow run says why).",
         "Comment `/rfd implement 1` to run the phase again (the job summary has the details).",
     ]
     assert lines(reply) == [
@@ -127,7 +127,7 @@ def test_hostile_texts_in_the_artifact_are_never_posted(
     shown, reply = bodies_sent(vcr)
     assert lines(shown)[1] == (
         "It stopped during **item 2 of 3**, after 1 min 4 s · 1,234 tokens · branch "
-        "`rfd/045-phase-1`: the model changed nothing"
+        "`rfd/045-phase-1`: the model changed nothing."
     )
     assert lines(reply) == [
         "😕 The model changed nothing, so nothing was pushed and no pull request was opened. "
@@ -185,7 +185,7 @@ def test_a_work_job_that_died_has_its_progress_comment_ended_by_the_publish_job(
     assert lines(shown) == [
         "### ❌ RFD 045, phase 1: Writer — the run failed",
         "It stopped without saying where: the work job ended without handing anything over (it "
-        "failed, timed out or was cancelled); its log in the workflow run says how far it got",
+        "failed, timed out or was cancelled); its log in the workflow run says how far it got.",
         "Comment `/rfd implement 1` to run the phase again (the job summary has the details).",
     ]
     assert lines(reply) == [

@@ -88,6 +88,10 @@ class Where:
     without merging and the bot said which (on that pull request's status comment)."""
     on_pr: bool = False
     """The command was given on :attr:`pr` itself (the answer says "this pull request")."""
+    decided: Link | None = None
+    """The pull request the RFD was accepted on, as its tracking issue names it: read when
+    the command is on :attr:`pr`, closed without merging, whose status comment names no
+    :attr:`brought` (None when the tracking issue names :attr:`pr` itself)."""
 
 
 GO_ISSUE = "`/rfd {verb}` for RFD {rid} works on its tracking issue: comment it on {issue}."
@@ -109,11 +113,25 @@ NO_ISSUE_CLOSED_ON_MAIN = (
 )
 """``/rfd implement`` and ``/rfd done`` on a pull request closed without merging whose RFD
 has no tracking issue: the closed pull request is no longer where it is accepted."""
+NO_ISSUE_MERGED = (
+    "RFD {rid} has no tracking issue yet: it is opened when the RFD is accepted on an open "
+    "pull request that changes it. {merged}, and the RFD's status on [`{branch}`]({file}) is "
+    "{status}: open a pull request that edits the file and accept the RFD there. "
+    "`/rfd {verb}` works on the tracking issue afterwards."
+)
+"""... on a merged pull request whose RFD was never accepted: a new pull request is where."""
+MERGED_HERE = "This pull request was merged"
+MERGED_THERE = "RFD {rid}'s pull request {pr} was merged"
 GO_PR = "`/rfd {verb}` for RFD {rid} works on its pull request: comment it on {pr}."
 REOPEN = (
     "RFD {rid}'s pull request {pr} is closed without merging: reopen it, then comment "
     "`/rfd {verb}` there."
 )
+REOPEN_HERE = (
+    "This pull request was closed without merging, and RFD {rid} is not on `{branch}`: reopen "
+    "this pull request, then comment `/rfd {verb}` again."
+)
+"""Said on the closed pull request itself, the only place its RFD lives."""
 MERGED = (
     "RFD {rid} was merged{pr} and lives on [on `{branch}`]({file}): `/rfd {verb}` works "
     "on an open pull request that changes it — open one that edits the file and comment it "
@@ -133,6 +151,7 @@ CLOSED_THERE = "RFD {rid}'s pull request {pr} {was} closed without merging"
 """The closed discussion pull request, named from itself or from elsewhere."""
 THROUGH = "through {pr}"
 ANOTHER_WAY = "another way"
+DECIDED = "another way (it was accepted on {pr})"
 NOWHERE = "`/rfd {verb}` works on {places}: RFD {rid} has none open now."
 
 
@@ -165,6 +184,16 @@ def _to_issue(verb: Verb, where: Where) -> str:
             how=_how(where),
             verb=verb.value,
         )
+    if pr is not None and where.pr_place is Place.MERGED_PR and where.file_url is not None:
+        merged = MERGED_HERE if where.on_pr else MERGED_THERE.format(rid=where.rid, pr=pr.md)
+        return NO_ISSUE_MERGED.format(
+            rid=where.rid,
+            merged=merged,
+            branch=where.branch,
+            file=where.file_url,
+            status=where.status or "",
+            verb=verb.value,
+        )
     on = f" on {pr.md}" if pr is not None else ""
     return NO_ISSUE_YET.format(rid=where.rid, on=on, verb=verb.value)
 
@@ -184,6 +213,8 @@ def _to_pr(verb: Verb, where: Where) -> str:
             verb=verb.value,
             issue=issue,
         )
+    if pr is not None and where.pr_place is Place.CLOSED_PR and where.on_pr:
+        return REOPEN_HERE.format(rid=rid, branch=where.branch, verb=verb.value)
     if pr is not None and where.pr_place is Place.CLOSED_PR:
         return REOPEN.format(verb=verb.value, rid=rid, pr=pr.md)
     if where.file_url is not None:
@@ -208,7 +239,9 @@ def _closed(where: Where, pr: Link, was: str) -> str:
 
 
 def _how(where: Where) -> str:
-    return THROUGH.format(pr=where.brought.md) if where.brought else ANOTHER_WAY
+    if where.brought is not None:
+        return THROUGH.format(pr=where.brought.md)
+    return DECIDED.format(pr=where.decided.md) if where.decided else ANOTHER_WAY
 
 
 PHASE_BRANCH = re.compile(r"^rfd/(?P<rid>\d{1,5})-phase-")
@@ -263,8 +296,13 @@ def _where(ctx: Context, verb: Verb, rid: str, place: Place, pr: PullRequest | N
     file_url = f"{web}/blob/{quote(branch)}/{quote(path)}" if path else None
     closed = discussion if state is Place.CLOSED_PR and path else None
     brought = _brought(ctx, rid, closed.number, web) if closed else None
+    decided = None
+    if place is Place.CLOSED_PR and closed and tracking and not brought:
+        decided = _decided(ctx, closed, tracking, web)
     on_pr = pr is not None and discussion is not None and discussion.number == pr.number
-    return Where(rid, discussion, state, tracking, file_url, branch, status, brought, on_pr)
+    return Where(
+        rid, discussion, state, tracking, file_url, branch, status, brought, on_pr, decided
+    )
 
 
 def _on_default_branch(ctx: Context, rid: str) -> tuple[int | None, str | None, str | None]:
@@ -290,6 +328,21 @@ def _brought(ctx: Context, rid: str, closed: int, web: str) -> Link | None:
     pattern = BROUGHT_BY.format(rid=re.escape(rid), web=re.escape(web))
     found = re.search(pattern, said.body) if said is not None else None
     return Link(int(found[1]), f"{web}/pull/{found[1]}") if found else None
+
+
+def _decided(ctx: Context, closed: Link, tracking: Link, web: str) -> Link | None:
+    """The pull request the RFD was accepted on, as its ``tracking`` issue names it ("Discussed
+    in #5", written at accept), when that is not the ``closed`` one the command was given on
+    and nothing named what brought the RFD to the default branch (None when GitHub does not
+    answer: the answer still says where the RFD is)."""
+    try:
+        body = ctx.forge.get_issue(tracking.number).body
+    except RfdError:
+        return None
+    named = re.search(DISCUSSED.format(web=re.escape(web)), body)
+    if named is None or int(named[1]) == closed.number:
+        return None
+    return Link(int(named[1]), f"{web}/pull/{named[1]}")
 
 
 def _tracking(ctx: Context, rid: str, place: Place, number: int | None, web: str) -> Link | None:

@@ -168,14 +168,20 @@ def render_failed(snap: Snapshot, reason: str, retry: str) -> str:
     """The comment once the run failed: where it stopped, why, and what to do."""
     head = HEAD_FAILED.format(title=plain(snap.title))
     stopped = STOPPED.format(stage=snap.stage_text, facts=_facts(snap), reason=plain(reason, 400))
-    return _body(head, f"{stopped}\n\n{retry}", snap, False)
+    return _body(head, f"{_whole(stopped)}\n\n{retry}", snap, False)
 
 
 def render_lost(snap: Snapshot, reason: str, retry: str) -> str:
     """The comment of a run that failed without saying where it stopped (``reason``,
     ``retry``: trusted)."""
     head = HEAD_FAILED.format(title=plain(snap.title))
-    return _body(head, f"{LOST.format(reason=reason)}\n\n{retry}", snap, False)
+    return _body(head, f"{_whole(LOST.format(reason=reason))}\n\n{retry}", snap, False)
+
+
+def _whole(sentence: str) -> str:
+    """``sentence`` ending as one: a full stop added unless it ends in ``.``, ``!``, ``?`` or
+    ``…`` (a reason is often an error message, which may end either way)."""
+    return sentence if sentence.endswith((".", "!", "?", "…")) else sentence + "."
 
 
 class Progress:

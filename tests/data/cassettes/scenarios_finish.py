@@ -215,6 +215,35 @@ CASSETTES[R + "test_implement_on_the_closed_pr_of_an_unaccepted_rfd_says_where_i
     react("confused"),
     reply("redirect-implement-closed"),
 ]
+CASSETTES[
+    R + "test_implement_on_the_merged_pr_of_an_unaccepted_rfd_says_where_it_is_accepted_now"
+] = [
+    NO_COMMENTS_2,
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    call("GET", "/pulls/2", reply=MERGED_PR),
+    FILES,
+    call("GET", "/issues", query=ISSUES_Q, reply=[]),  # no tracking issue: never accepted
+    react("confused"),
+    reply("redirect-implement-merged-unaccepted"),
+]
+CASSETTES[R + "test_approve_on_the_closed_pr_of_an_rfd_that_lives_only_there_says_to_reopen_it"] = [
+    NO_COMMENTS_2,
+    call(  # approve is quiet: a rocket would say it was answered already
+        "GET", f"/issues/comments/{CID}/reactions", query="content=rocket&per_page=100", reply=[]
+    ),
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    call(
+        "GET",
+        "/pulls/2",
+        reply={**pull(2, "rfd-045-streaming-exports", "e" * 40), "state": "closed"},
+    ),
+    FILES,
+    call("GET", "/issues", query=ISSUES_Q, reply=[]),  # its tracking issue, if any: none
+    react("confused"),
+    reply("redirect-approve-closed-only-here"),
+]
 CASSETTES[R + "test_review_on_the_tracking_issue_links_the_open_rfd_pr"] = [
     NO_COMMENTS_12,
     perm("Codertocat", "admin"),
@@ -240,6 +269,26 @@ CASSETTES[R + "test_review_on_the_closed_pr_links_the_rfd_where_another_pr_broug
     FILES,
     react("confused"),
     reply("redirect-review-closed"),
+]
+ACCEPTED_ON_5 = body("tracking-relinked").replace("[#2](", "[#5](").replace("/pull/2)", "/pull/5)")
+CASSETTES[R + "test_review_on_the_closed_pr_names_the_pr_the_rfd_was_accepted_on"] = [
+    call(  # its status comment names no pull request that brought the RFD to main
+        "GET",
+        "/issues/2/comments",
+        query="per_page=100",
+        reply=[comment(950, 2, body("closed-on-main"))],
+    ),
+    perm("Codertocat", "admin"),
+    react("eyes"),
+    call(
+        "GET",
+        "/pulls/2",
+        reply={**pull(2, "rfd-045-streaming-exports", "e" * 40), "state": "closed"},
+    ),
+    FILES,
+    call("GET", "/issues/12", reply={**CREATED_12, "body": ACCEPTED_ON_5}),  # "Discussed in #5"
+    react("confused"),
+    reply("redirect-review-closed-accepted-on-5"),
 ]
 PHASE_PR_5 = {**pull(5, "rfd/045-phase-2", "d" * 40), "title": "RFD 045, phase 2: Endpoint"}
 CASSETTES[R + "test_dismiss_on_a_phase_pr_links_the_rfd_on_main_and_its_issue"] = [
