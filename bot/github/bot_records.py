@@ -39,8 +39,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.core.github_markdown import inline
 from bot.forge.base import leading_markers
@@ -48,6 +49,9 @@ from bot.github.checkout import Checkout, _repo, _run, git_env
 from bot.github.run import COMMIT_MARK, Context
 from bot.model import consensus
 from bot.model.consensus import Step, forged, in_place, trusted
+
+if TYPE_CHECKING:
+    import git
 
 FOLLOWED = "On RFD {rfd}: {notes}."
 FORGED = (
@@ -143,13 +147,13 @@ def _steps(ctx: Context, checkout: Checkout, rel: str, number: int) -> tuple[lis
     if not checkout.writable:  # a fork's files over the default branch: no bot commits
         return [], []
     base = _run(_repo(ctx.root), {}, "rev-parse", "--verify", "--end-of-options", "HEAD")
-    shas = _changes(checkout, ["HEAD"], base, rel)
+    shas = _changes(checkout, base, rel)
     named = proven(ctx, number) if shas else frozenset()
-    pushed: frozenset[str] = frozenset()
+    mine = named
     if any(sha not in named for sha in shas):  # a status comment deleted, a hand's, a rebase
-        pushed = ctx.api.pushed(checkout.branch, ctx.forge.login)
-    olds = _elsewhere(checkout, named | pushed, base, ctx.environ, rel)
-    branch = [(sha, sha in named | pushed) for sha in shas]
+        mine |= ctx.api.pushed(checkout.branch, ctx.forge.login)
+    olds = _elsewhere(checkout, mine, base, ctx.environ, rel)
+    branch = [(sha, sha in mine) for sha in shas]
     placed = in_place(branch, olds, named, lambda sha: _change(checkout.root, sha))
     return [
         Step(_ledger(checkout, f"{sha}^", rel), _ledger(checkout, sha, rel), counts)
@@ -157,9 +161,9 @@ def _steps(ctx: Context, checkout: Checkout, rel: str, number: int) -> tuple[lis
     ], [sha for sha, _ in placed]
 
 
-def _changes(checkout: Checkout, tips: list[str], base: str, rel: str) -> list[str]:
-    """The commits reachable from ``tips`` and not from ``base`` that changed ``rel``,
-    oldest first (ancestors before their descendants)."""
+def _changes(checkout: Checkout, base: str, rel: str) -> list[str]:
+    """The branch's commits since ``base`` that changed ``rel``, oldest first (ancestors
+    before their descendants)."""
     return _run(
         _repo(checkout.root),
         {},
@@ -167,7 +171,7 @@ def _changes(checkout: Checkout, tips: list[str], base: str, rel: str) -> list[s
         "--reverse",
         "--topo-order",
         "--no-merges",
-        *tips,
+        "HEAD",
         "--not",
         base,
         "--",
@@ -176,7 +180,7 @@ def _changes(checkout: Checkout, tips: list[str], base: str, rel: str) -> list[s
 
 
 def _elsewhere(
-    checkout: Checkout, named: Iterable[str], base: str, environ: Mapping[str, str], *rel: str
+    checkout: Checkout, named: frozenset[str], base: str, environ: Mapping[str, str], *rel: str
 ) -> list[str]:
     """The commits of ``named`` (the bot's) that neither the branch nor the default branch has
     (a rebase or a force-push replaced them) and that changed ``rel`` (when given), oldest
@@ -210,21 +214,26 @@ def _elsewhere(
 
 
 def _fetched(checkout: Checkout, shas: list[str], environ: Mapping[str, str]) -> set[str]:
-    """Those of ``shas`` origin still gives out (asked all at once, then one by one)."""
-    from bot.core.errors import ForgeError
-
+    """Those of ``shas`` origin still gives out (asked all at once, then, when one is gone,
+    which fails the whole fetch, one by one)."""
     repo, env = _repo(checkout.root), git_env(environ)
-    for batch in [shas, *([s] for s in shas)] if shas[1:] else [shas]:
-        try:
-            _run(repo, env, "fetch", "--quiet", "--no-tags", "--end-of-options", "origin", *batch)
-        except ForgeError:
-            continue
-        if batch is shas:
-            break
+    if not _fetch(repo, env, shas) and shas[1:]:
+        for sha in shas:
+            _fetch(repo, env, [sha])
     return set(_run(repo, {}, "rev-list", "--no-walk", "--ignore-missing", *shas).split())
 
 
-@cache
+def _fetch(repo: git.Repo, env: Mapping[str, str], shas: list[str]) -> bool:
+    from bot.core.errors import ForgeError
+
+    try:
+        _run(repo, env, "fetch", "--quiet", "--no-tags", "--end-of-options", "origin", *shas)
+    except ForgeError:
+        return False
+    return True
+
+
+@lru_cache(maxsize=512)
 def _change(root: Path, sha: str) -> str:
     """Commit ``sha``'s change as ``git diff-tree --raw`` lists it (commits never change)."""
     return _run(
