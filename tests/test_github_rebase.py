@@ -277,3 +277,31 @@ def test_when_origin_no_longer_has_the_bots_commits_their_sign_offs_are_named(
     said = status(vcr)
     assert "| hubot | waiting |" in said and "| @\u200bCodertocat/architects | waiting |" in said
     assert f"> {NOT_COUNTED}: an approval by hubot, an approval by mona — written into" in said
+
+
+NO_FCP = CONSENSUS.replace("fcp_days = 7", "fcp_days = 0")
+
+
+@pytest.mark.vcr
+def test_a_rebased_pr_is_accepted_with_the_sign_offs_given_before_the_rebase(
+    tmp_path: Path, vcr: Any
+) -> None:
+    """Two approvals are all the RFD needs (no final comment period); the author rebases onto
+    a newer main; hubot's `/rfd accept` accepts it, with both sign-offs."""
+    origin, checkout = make_world(
+        tmp_path, {".github/rfd.toml": CONFIG + NO_FCP}, {RFD_PATH: RFD_TEXT}
+    )
+    sign(tmp_path, checkout, ("/rfd approve", "hubot", 1001), ("/rfd approve", "mona", 1002))
+    git(newer_main(tmp_path, origin), "rebase", "-q", "origin/main")
+    force_push(tmp_path, origin)
+    sign(tmp_path, fresh_checkout(tmp_path, origin), ("/rfd accept", "hubot", 1003))
+    assert "- **Status**: Accepted" in git(origin, "show", f"{BRANCH}:{RFD_PATH}")
+    accepted = json.loads(git(origin, "show", f"{BRANCH}:{LEDGER}"))["accepted"]
+    assert accepted["by"] == "hubot" and accepted["signers"] == ["hubot", "mona"]
+    (reply,) = [r.body for r in vcr.requests if r.body and b"reply:c1003-accept" in r.body]
+    assert "🚀 RFD 045 is Accepted: 2 phases, tracking issue #12." in json.loads(reply)["body"]
+    said = status(vcr)
+    brought = git(origin, "log", "--format=%H", "--diff-filter=A", BRANCH, "--", RFD_PATH).strip()
+    signed = f"(at {commit_link(brought)})"
+    assert f"with the sign-offs of @\u200bhubot {signed}, @\u200bmona {signed}." in said
+    assert NOT_COUNTED not in said

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from gh_data import call, commit_item, issue
+from scenarios_bot import ACCEPTED, DISCUSSION, body, labelled, unlabelled
 from scenarios_consensus import (
     HUBOT_APPROVAL,
     PR_HEAD,
@@ -160,6 +162,64 @@ def comment_deleted() -> list[Interaction]:
     return [*signs, files(pr.ledger), before, bot_pushes, *pr.dashboard("rebase-withdrawn")]
 
 
+PR_HEAD_NOFCP = "924252cd24d95472858274656e01f14465f7d023"  # the PR's commit in that world
+REBASED_NOFCP = (  # its copy on the newer main, then the copies of the bot's two commits
+    "451c7b6eacf480264e58c193f16214cde469982a",
+    "3e0dfcfbc80dd7e92feb6da4757e2c9b75f49e64",
+    "7bd8998bc17d04ed939d916774ae45e9382d65eb",
+)
+ACCEPT_COMMIT = "eddb00983c065ef24598534d77513fbdafa370d7"
+TRACKING_12 = issue(12, "RFD 045: Streaming exports", body("rebase-tracking"), labels=(ACCEPTED,))
+TRACKING = {"title": TRACKING_12["title"], "body": TRACKING_12["body"], "labels": [ACCEPTED]}
+ACCEPT_HUBOT = (
+    "dc8902a1063e007508f4868eeec3366b9549b592",
+    HUBOT_APPROVAL[1],
+)  # the bot's commits in a world asking for no FCP
+ACCEPT_MONA = ("19eeaa4b567efea5bea42c1b399ddcb05734bb92", MONA_APPROVAL[1])
+
+
+def rebase(pr: Thread, copies: tuple[str, ...]) -> None:
+    """The author's rebase: the PR's commits as GitHub lists them from now on."""
+    found = []
+    for sha, old in zip(copies, pr.commits, strict=True):
+        who = old["commit"]["author"]
+        copy = commit_item(sha, old["author"], who["email"], who["name"])
+        copy["commit"]["message"] = old["commit"]["message"]
+        found.append(copy)
+    pr.commits = found
+
+
+def accepted_after_a_rebase() -> list[Interaction]:
+    """Two approvals (no FCP asked for), a rebase, then hubot's `/rfd accept`."""
+    pr = Thread()
+    hubot = (1001, "hubot", "/rfd approve")
+    mona = (1002, "mona", "/rfd approve")
+    signs = [
+        *signed(pr, hubot, "maintain", team=False, made=ACCEPT_HUBOT, status="rebase-nofcp-hubot"),
+        *signed(pr, mona, "write", team=True, made=ACCEPT_MONA, status="rebase-nofcp-mona"),
+    ]
+    rebase(pr, REBASED_NOFCP)
+    return [
+        *signs,
+        pr.said(1003, "hubot", "/rfd accept"),
+        perm("hubot", "maintain"),
+        react("eyes", 1003),
+        pr.pull(),
+        files(MONA_APPROVAL[1]),
+        pushes((PR_HEAD_NOFCP, ACCEPT_HUBOT[0]), (ACCEPT_HUBOT[0], ACCEPT_MONA[0])),
+        pr.listed_commits(),
+        call(
+            "GET", "/issues", query="state=all&sort=created&direction=desc&per_page=100", reply=[]
+        ),
+        call("POST", "/issues", status=201, body=TRACKING, reply=TRACKING_12),
+        *pr.dashboard("rebase-accepted", made=ACCEPT_COMMIT),
+        unlabelled(2, DISCUSSION),
+        *labelled(2, ACCEPTED),
+        react("rocket", 1003),
+        pr.replied("rebase-accept-reply", 3003, made=ACCEPT_COMMIT),
+    ]
+
+
 CASSETTES = {
     R + "test_a_pr_rebased_onto_a_newer_main_keeps_its_sign_offs": rebased(),
     R + "test_a_ledger_edited_during_the_rebase_is_named_and_the_bots_record_counts": (
@@ -170,6 +230,9 @@ CASSETTES = {
     R + "test_a_sign_off_redelivered_after_a_rebase_is_not_recorded_again": redelivered(),
     R + "test_when_origin_no_longer_has_the_bots_commits_their_sign_offs_are_named": rebased(
         "rebase-collected"
+    ),
+    R + "test_a_rebased_pr_is_accepted_with_the_sign_offs_given_before_the_rebase": (
+        accepted_after_a_rebase()
     ),
     R + "test_a_rebased_copy_follows_the_comment_the_bots_commit_names_not_its_own_message": (
         comment_deleted()
