@@ -62,9 +62,9 @@ def force_push(tmp_path: Path, origin: Path) -> tuple[str, str]:
     return before, git(origin, "rev-parse", BRANCH).strip()
 
 
-def fresh_checkout(tmp_path: Path, origin: Path, name: str = "fresh") -> Path:
+def fresh_checkout(tmp_path: Path, origin: Path) -> Path:
     """The default branch as the next workflow run checks it out: no object of earlier runs."""
-    fresh = tmp_path / name
+    fresh = tmp_path / "fresh"
     git(tmp_path, "clone", "-q", "--no-local", "--branch", "main", str(origin), str(fresh))
     return fresh
 
