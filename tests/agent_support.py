@@ -37,19 +37,23 @@ class Repo:
     root: Path
     config: Config
     store: StateStore
+    path: str = RFD_PATH
+    """The RFD's path in the repository (its id and title: ``rfd_id``, ``title``)."""
+    rfd_id: str = "D1"
+    title: str = "Tracing"
 
     @property
     def rfd(self) -> Path:
-        return self.root / RFD_PATH
+        return self.root / self.path
 
     def tool_context(self) -> ToolContext:
         return ToolContext.for_repo(
             self.root,
             self.config,
             store=self.store,
-            rfd_id="D1",
-            rfd_path=RFD_PATH,
-            rfd_title="Tracing",
+            rfd_id=self.rfd_id,
+            rfd_path=self.path,
+            rfd_title=self.title,
         )
 
     def session(
@@ -65,16 +69,25 @@ class Repo:
             mode=mode,
             prompts=kwargs.pop("prompts", None),
             **kwargs,
-        ).for_rfd("D1", RFD_PATH, "Tracing")
+        ).for_rfd(self.rfd_id, self.path, self.title)
         return session, seen
 
 
-def make_repo(root: Path, config: Config | None = None, *, rfd: str | None = RFD) -> Repo:
+def make_repo(
+    root: Path,
+    config: Config | None = None,
+    *,
+    rfd: str | None = RFD,
+    path: str = RFD_PATH,
+    rfd_id: str = "D1",
+    title: str = "Tracing",
+) -> Repo:
+    """A repository holding ``rfd`` (written as it is, no newline translated) at ``path``."""
     cfg = config or Config()
     if rfd is not None:
-        (root / RFD_PATH).parent.mkdir(parents=True, exist_ok=True)
-        (root / RFD_PATH).write_text(rfd)
-    return Repo(root, cfg, StateStore(root, cfg))
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_bytes(rfd.encode())
+    return Repo(root, cfg, StateStore(root, cfg), path, rfd_id, title)
 
 
 def assert_authored(repo: Path, path: Path, out: str) -> None:

@@ -110,18 +110,30 @@ def test_accept_keeps_crlf_line_endings_and_changes_only_its_lines(git_repo: Pat
 
 
 @pytest.mark.parametrize(
-    ("url", "where", "header"),
+    ("url", "where", "name", "header"),
     [
-        ("https://github.com/o/r/issues/7", "header", "[#7](https://github.com/o/r/issues/7)"),
-        ("https://github.com/o/r/issues/7", "state", None),
-        ("local:docs/rfd/.state/.forge/issues/7.md", "header", None),
+        (
+            "https://github.com/o/r/issues/7",
+            "header",
+            "001-x.md",
+            "[#7](https://github.com/o/r/issues/7)",
+        ),
+        (
+            "https://github.com/o/r/issues/7",
+            "header",
+            "README.adoc",
+            "https://github.com/o/r/issues/7[#7]",
+        ),
+        ("https://github.com/o/r/issues/7", "state", "001-x.md", None),
+        ("local:docs/rfd/.state/.forge/issues/7.md", "header", "README.adoc", None),
     ],
 )
 def test_the_tracking_issue_is_recorded_where_the_repository_records_it(
-    url: str, where: Literal["header", "state"], header: str | None
+    url: str, where: Literal["header", "state"], name: str, header: str | None
 ) -> None:
     issue = Issue(number=7, title="RFD 001", body="", url=url, state="open")
-    assert accept.tracking_header(issue, ConventionsSection(tracking_issue=where)) == header
+    style = ConventionsSection(tracking_issue=where)
+    assert accept.tracking_header(issue, style, name) == header
 
 
 def test_a_title_carrying_another_rfds_tracking_marker_takes_nothing_over(git_repo: Path) -> None:

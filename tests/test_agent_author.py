@@ -76,7 +76,15 @@ def test_draft_states_intent_then_writes_a_section_when_approved(repo: Repo) -> 
     assert result.exchanges == 2 and result.step is Step.DRAFT
     assert repo.rfd.read_text() == RFD.replace("Old summary.", "Tracing, flat events.")
     assert prompts.rendered == [
-        ("draft", {"rfd_id": "D1", "title": "Tracing", "sections": ["Summary", "Design"]})
+        (
+            "draft",
+            {
+                "rfd_id": "D1",
+                "title": "Tracing",
+                "sections": ["Summary", "Design"],
+                "markup": "markdown",
+            },
+        )
     ]
     assert llm.tool_names[0] == [
         "read_file",

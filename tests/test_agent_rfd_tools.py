@@ -80,6 +80,12 @@ def test_rfd_section_appends_only_a_section_the_call_declares_new(repo: Repo) ->
     assert repo.rfd.read_text().startswith(RFD)
 
 
+def test_rfd_section_adds_a_new_section_after_the_one_named(repo: Repo) -> None:
+    out = call(repo, "rfd_section", section="Goals", content="Fast.", new=True, after="summary")
+    assert out == f"added section `Goals` to {RFD_PATH}"
+    assert repo.rfd.read_text() == RFD.replace("## Design", "## Goals\n\nFast.\n\n## Design")
+
+
 @pytest.mark.parametrize(
     ("section", "message"),
     [
@@ -187,12 +193,6 @@ def test_section_edit_matches_titles_and_strips_a_repeated_heading(
     section: str, content: str, expected: str
 ) -> None:
     assert expected in section_edit(RFD, RFD_PATH, section, content)
-
-
-def test_section_edit_refuses_an_asciidoc_rfd_rather_than_write_markdown_into_it() -> None:
-    text = ":state: discussion\n\n= RFD 1 Title\n\n== Background\n\nWhy.\n"
-    with pytest.raises(ValidationError, match="is AsciiDoc: rfd_section writes Markdown"):
-        section_edit(text, "rfd/0001/README.adoc", "Background", "New.\n")
 
 
 def test_rfd_tools_without_an_rfd_say_so(tmp_path: Path) -> None:

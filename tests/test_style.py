@@ -7,6 +7,7 @@ import pytest
 from bot.config.discovery import RfdFile
 from bot.config.load import ConventionsSection
 from bot.lifecycle import style
+from bot.model import document
 from bot.model.ids import RfdId
 
 RFD = (
@@ -63,3 +64,37 @@ def test_a_back_link_joins_the_ones_listed_once() -> None:
     assert "- **Extended by**: [RFD 012], [RFD D18]\n" in linked
     again = style.add_back_link(linked, "docs/rfd/028-plugins.md", "Extended by", NEW, REFERENCE)
     assert again == linked
+
+
+ADOC = ":state: published\n:authors: Ada\n\n= RFD 3 Old Way\n\n== Background\n\nWhy.\n"
+
+
+def test_an_asciidoc_rfd_links_in_asciidoc_whatever_the_style() -> None:
+    source = "rfd/0003/README.adoc"
+    new = RfdFile(RfdId.published(12, 4), "", "rfd/0012/README.adoc")
+    for conventions in (ConventionsSection(), REFERENCE):
+        text = style.set_link_field(ADOC, source, "Superseded by", new, conventions)
+        assert text == ADOC.replace(
+            ":authors: Ada\n", ":authors: Ada\n:superseded-by: link:../0012/README.adoc[RFD 0012]\n"
+        )
+        assert document.parse(text, source).links("Superseded by") == (new.rfd_id,)
+        linked = style.add_back_link(ADOC, source, "Extended by", new, conventions)
+        again = style.add_back_link(linked, source, "Extended by", new, conventions)
+        assert (
+            again
+            == linked
+            == ADOC.replace(
+                ":authors: Ada\n",
+                ":authors: Ada\n:extended-by: link:../0012/README.adoc[RFD 0012]\n",
+            )
+        )
+
+
+def test_the_abandon_notice_of_an_asciidoc_rfd_goes_under_its_title() -> None:
+    source = "rfd/0003/README.adoc"
+    text = style.abandon(ADOC.replace("\n\n==", "\n{authors}\n\n=="), source, "Moot.", NOTICE)
+    assert text == (
+        ":state: published\n:authors: Ada\n\n= RFD 3 Old Way\n{authors}\n\n"
+        "> [!CAUTION]\n> **Abandoned.** Moot.\n\n== Background\n\nWhy.\n"
+    )
+    assert document.parse(text, source).title == "Old Way"

@@ -114,7 +114,7 @@ def accept(ws: Workspace, query: str, *, model: str | None = None, by: str = "")
     changed += outcome.changed
     issue = track(ws, rid, "accepted")
     path = ws.path(ws.find(rid))
-    _record_tracking(ws, path, tracking_header(issue, ws.config.conventions))
+    _record_tracking(ws, path, tracking_header(issue, ws.config.conventions, path.name))
     if by and ws.config.consensus.enabled:
         changed.append(_record_decision(ws, rid, path, by, signers))
     msg = (
@@ -145,12 +145,14 @@ def _record_decision(
     return ws.store.write_consensus(rid, consensus.accept(ledger, by, rev, ws.clock(), signers))
 
 
-def tracking_header(issue: Issue, style: ConventionsSection) -> str | None:
+def tracking_header(issue: Issue, style: ConventionsSection, name: str = "") -> str | None:
     """The ``Tracking Issue`` header value, None when the issue stays in the state directory
     only: the repository says so, or the issue is the local forge's (its number means
     nothing on GitHub, its path nothing to a reader of the RFD)."""
     if style.tracking_issue == "state" or issue.url.startswith("local:"):
         return None
+    if name.endswith((".adoc", ".asciidoc")):  # the RFD file's name: AsciiDoc links its way
+        return f"{issue.url}[#{issue.number}]"
     return f"[#{issue.number}]({issue.url})"
 
 

@@ -4,6 +4,8 @@ written and how an abandoned RFD says so.  Text in, text out.
 * ``link_style = "reference"``: the header says ``[RFD 031]`` and a definition
   ``[RFD 031]: ./031-x.md`` is added at the end of the file (unless one is there);
   ``"inline"``: ``[RFD 031](031-x.md)``.  Targets are relative to the file's directory.
+  An AsciiDoc RFD links in its own syntax whatever the style: ``link:../0031/README.adoc[RFD
+  0031]``.
 * ``abandon_notice``: empty for an ``Abandoned`` header field, otherwise the repository's
   notice block (``{reason}`` filled in on one line) placed right under the header.
 """
@@ -16,6 +18,7 @@ import re
 from bot.config.discovery import RfdFile
 from bot.config.load import ConventionsSection
 from bot.model import document
+from bot.model.asciidoc import is_asciidoc
 from bot.model.markdown import eol_of, split_lines
 
 _SPACES_RE = re.compile(r"\s+")
@@ -34,6 +37,8 @@ def set_link_field(
 ) -> str:
     """Set header ``key`` to a link to ``file``, written as the repository writes links."""
     label = file.rfd_id.label
+    if is_asciidoc(source_path):
+        return document.set_field(text, key, adoc_link(source_path, file))
     if style.link_style == "inline":
         return document.set_field(text, key, f"[{label}]({target(source_path, file)})")
     text = document.set_field(text, key, f"[{label}]")
@@ -49,11 +54,18 @@ def add_back_link(
     if file.rfd_id in doc.links(key):
         return text
     label = file.rfd_id.label
-    inline = style.link_style == "inline"
+    inline = style.link_style == "inline" or is_asciidoc(source_path)
     link = f"[{label}]({target(source_path, file)})" if inline else f"[{label}]"
+    link = adoc_link(source_path, file) if is_asciidoc(source_path) else link
     current = (doc.field(key) or "").strip()
     text = document.set_field(text, key, f"{current}, {link}" if current else link)
     return text if inline else add_definition(text, label, target(source_path, file, dotted=True))
+
+
+def adoc_link(source_path: str, file: RfdFile) -> str:
+    """A link from the AsciiDoc RFD at ``source_path`` to ``file``: ``link:../0012/README.adoc[RFD
+    0012]`` (AsciiDoc has no Markdown links, nor reference definitions)."""
+    return f"link:{target(source_path, file)}[{file.rfd_id.label}]"
 
 
 def drop_draft_back_links(text: str, path: str) -> str:
@@ -102,10 +114,18 @@ def abandon(text: str, path: str, reason: str, style: ConventionsSection) -> str
         return document.set_field(text, "Abandoned", one_line)
     block = style.abandon_notice.replace("{reason}", one_line)
     doc = document.parse(text, path)
+    lines = split_lines(text)
     last = doc.fields[-1] if doc.fields else None
     after = last.index + last.span if last else doc.heading_line
-    lines = split_lines(text)
+    if doc.form == document.ADOC:  # attributes come before the title: go under the title
+        after = _adoc_header_end(lines, doc.heading_line)
     eol = eol_of(text)
     notice = [f"{eol}"] + [f"{line}{eol}" for line in block.split("\n")]
     lines[after:after] = notice
     return "".join(lines)
+
+
+def _adoc_header_end(lines: list[str], title_line: int) -> int:
+    """The 0-based index of the first blank line after an AsciiDoc title (on 1-based line
+    ``title_line``): its header (``{authors}``, attributes) ends there."""
+    return next((i for i in range(title_line, len(lines)) if not lines[i].strip()), len(lines))

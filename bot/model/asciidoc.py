@@ -76,8 +76,7 @@ def set_value(text: str, key: str, value: str, status_key: str | None) -> str:
     lines = split_lines(text)
     fields, title_index, _ = scan(lines)
     wanted = normalize_key(status_key if normalize_key(key) == "status" and status_key else key)
-    names = {wanted, wanted.replace(" ", "-")}
-    existing = next((f for f in fields if normalize_key(f.key) in names), None)
+    existing = _attribute(fields, wanted)
     if existing is not None:
         line = lines[existing.index]
         match = ATTRIBUTE_RE.match(content(line))
@@ -88,6 +87,24 @@ def set_value(text: str, key: str, value: str, status_key: str | None) -> str:
     eol = ending(lines[0]) if lines else "\n"
     lines.insert(after + 1, f":{'-'.join(key.lower().split())}: {value}{eol or chr(10)}")
     return "".join(lines)
+
+
+def remove_value(text: str, key: str) -> str:
+    """``text`` without the line of attribute ``key`` (unchanged when it has none)."""
+    lines = split_lines(text)
+    existing = _attribute(scan(lines)[0], normalize_key(key))
+    if existing is None:
+        return text
+    del lines[existing.index]
+    if existing.index == len(lines) and lines and not text.endswith("\n"):
+        lines[-1] = content(lines[-1])
+    return "".join(lines)
+
+
+def _attribute(fields: Sequence[Field], wanted: str) -> Field | None:
+    """The attribute named ``wanted`` (normalized; ``tracking issue`` is ``tracking-issue``)."""
+    names = {wanted, wanted.replace(" ", "-")}
+    return next((f for f in fields if normalize_key(f.key) in names), None)
 
 
 _DELIMITER_RE = lazy(
@@ -161,6 +178,12 @@ def section_ends(found: Sequence[Heading], lines: Sequence[str]) -> list[int]:
         _above_attributes(lines, end, heading.index + 1)
         for heading, end in zip(found, markdown.section_ends(found, len(lines)), strict=True)
     ]
+
+
+def block_start(lines: Sequence[str], index: int) -> int:
+    """Where the title on line ``index`` starts: the block attribute and anchor lines right
+    above it (``[[id]]``, ``[#id]``) belong to it."""
+    return _above_attributes(lines, index, 0)
 
 
 def _above_attributes(lines: Sequence[str], end: int, start: int) -> int:

@@ -25,7 +25,7 @@ from bot.model.markdown import (
     eol_of,
     headings,
     normalize_title,
-    section_end,
+    section_ends,
     split_lines,
 )
 from bot.model.references import replace_id_references
@@ -42,6 +42,8 @@ __all__ = [
 
 NO_HEADING = "no '# RFD' heading to edit under"
 NO_HEADING_HINT = "add a first line like '# RFD 045: Title'"
+NO_SECTION = "no section `{title}` to add a section after (the sections: {known})"
+NO_SECTION_HINT = "name one of the sections, or leave `after` out to add it at the end"
 
 
 def set_field(text: str, key: str, value: str) -> str:
@@ -132,10 +134,15 @@ def _adoc_status_key(text: str) -> str | None:
 
 def remove_field(text: str, key: str) -> str:
     """Remove a header field (all its lines); the text is unchanged when it is absent."""
-    if form_of(text) == "yaml":
+    form = form_of(text)
+    if form == "yaml":
         from bot.model import front_matter
 
         return front_matter.remove_value(text, key)
+    if form == "adoc":
+        from bot.model import asciidoc
+
+        return asciidoc.remove_value(text, key)
     lines = split_lines(text)
     existing = _find(_header(lines)[1], key)
     if existing is None:
@@ -147,17 +154,28 @@ def remove_field(text: str, key: str) -> str:
     return "".join(lines)
 
 
-def replace_section(text: str, title: str, body: str) -> str:
+def replace_section(
+    text: str, title: str, body: str, *, form: str | None = None, after: str | None = None
+) -> str:
     """Replace a section's body (up to the next heading of the same or a higher level),
-    or append ``## title`` with ``body`` at the end when there is no such section."""
+    or add a section ``title`` with ``body`` when there is no such section: at the end, or
+    right after the section ``after`` (its subsections included).  ``form`` is the
+    document's (:func:`form_of` by default): an AsciiDoc one's sections are ``==`` titles
+    outside delimited blocks, and a new one is written ``== title``, a Markdown one's
+    ``## title``."""
     lines = split_lines(text)
-    found = headings(lines)
+    adoc = (form or form_of(text)) == "adoc"
+    found, ends = _outline(lines, adoc)
     position = _find_section(found, title)
     eol = eol_of(text)
     if position is None:
-        return _append_section(text, title, body, eol)
+        heading = f"{'==' if adoc else '##'} {title.strip()}"
+        end = len(lines) if after is None else ends[_section_after(found, after)]
+        if end == len(lines):
+            return _append_section(text, heading, body, eol)
+        return _insert_section(lines, end, heading, body, eol)
     start = found[position].index + 1
-    end = section_end(found, position, len(lines))
+    end = ends[position]
     block = _body_block(body, eol, followed=end < len(lines))
     if end == len(lines) and not text.endswith("\n"):
         block = block.removesuffix(eol)
@@ -165,6 +183,41 @@ def replace_section(text: str, title: str, body: str) -> str:
         lines[start - 1] = content(heading) + ((ending(heading) or eol) if block else "")
     lines[start:end] = [block]
     return "".join(lines)
+
+
+def _outline(lines: list[str], adoc: bool) -> tuple[list[Heading], list[int]]:
+    """The headings of ``lines`` and where each one's section ends (0-based, exclusive)."""
+    if adoc:
+        from bot.model import asciidoc
+
+        found = asciidoc.headings(lines, list(asciidoc.iter_kinds(lines)))
+        return found, asciidoc.section_ends(found, lines)
+    found = headings(lines)
+    return found, section_ends(found, len(lines))
+
+
+def _section_after(found: list[Heading], after: str) -> int:
+    position = _find_section(found, after)
+    if position is None:
+        raise ValidationError(
+            NO_SECTION.format(title=after, known=_known(found)), hint=NO_SECTION_HINT
+        )
+    return position
+
+
+def _insert_section(lines: list[str], end: int, heading: str, body: str, eol: str) -> str:
+    """``lines`` with a new section (``heading`` line, then ``body``) at line ``end``."""
+    inner = _body_lines(body)
+    new = [heading + eol, *([eol] if inner else []), *(line + eol for line in inner), eol]
+    if end and content(lines[end - 1]).strip():
+        new.insert(0, eol)  # a blank line between the section before and the new title
+    lines[end:end] = new
+    return "".join(lines)
+
+
+def _known(found: list[Heading]) -> str:
+    """The ``##``/``==`` sections, for an error that names a missing one."""
+    return ", ".join(f"`{h.title}`" for h in found if h.level == 2) or "none"
 
 
 def set_heading(text: str, rfd_id: RfdId, title: str | None = None) -> str:
@@ -242,9 +295,9 @@ def _body_block(body: str, eol: str, *, followed: bool) -> str:
     return "".join(line + eol for line in block)
 
 
-def _append_section(text: str, title: str, body: str, eol: str) -> str:
+def _append_section(text: str, heading: str, body: str, eol: str) -> str:
     head = text if not text or text.endswith("\n") else text + eol
     if head.strip() and content(split_lines(head)[-1]).strip():
         head += eol  # a blank line before the new heading
-    result = head + f"## {title.strip()}{eol}" + _body_block(body, eol, followed=False)
+    result = head + f"{heading}{eol}" + _body_block(body, eol, followed=False)
     return result if text.endswith("\n") or not text else result.removesuffix(eol)

@@ -11,8 +11,17 @@ that treatment as it is, and nothing in it can become markup of its own:
 - ``include::`` never reads a file (the directive is named on the page instead), and there is
   no ``ifeval``/``{sys:…}``/``{eval:…}`` to run: conditionals are dropped, every branch shown;
 - ``<<id>>`` and ``<<id,text>>`` land on the heading that carries the anchor (an explicit
-  ``[[id]]``/``[#id]`` or AsciiDoc's own ``_section_title``), ``link:``/``xref:`` to another
-  RFD's file on its page, like a Markdown link.
+  ``[[id]]``/``[#id]`` or AsciiDoc's own ``_section_title``) or on an anchor inside the text
+  (``[[id]]``, ``[#id]#text#``, ``anchor:id[]``, a bibliography entry's ``[[[id]]]``),
+  ``link:``/``xref:`` to another RFD's file on its page, like a Markdown link; Oxide's
+  ``<<rfd48>>`` (``rfd-48``, ``rfd_48``) on RFD 48's page;
+- footnotes become numbered references to notes listed at the end, and a listing's callout
+  list (``<1> explanation``) an ordered list under it (its ``<1>`` markers stay in the code).
+
+Two things Markdown cannot say travel as links only the renderer of a translated document
+understands (:data:`ANCHOR`, :data:`RFD`): an anchor (an element with an ``id``, no link) and
+a reference to an RFD by its number (its page when the corpus has it).  The renderer checks
+them again: an id is a plain word, a number is digits.
 
 Why not an AsciiDoc processor: asciidoc-py (PyPI ``asciidoc`` 10.2) evaluates Python written
 in the document (``ifeval::[…]``, ``{eval:…}``) unless run with ``--safe``, and in ``--safe``
@@ -27,8 +36,15 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-VERSION = 1
+VERSION = 2
 """Bump when the translation changes: rendered bodies are cached under it."""
+
+ANCHOR = "rfd-site-anchor"
+"""``[](<rfd-site-anchor:ID>)``: an anchor ``ID`` on the page (the renderer makes it an id)."""
+RFD = "rfd-site-rfd"
+"""``[text](<rfd-site-rfd:48#ID>)``: RFD 48's page; without it, ``#ID`` or the text alone."""
+ID = re.compile(r"[^\W\d][\w.:-]*")
+"""What an anchor id may be (AsciiDoc's ids): a word, never markup nor a quote."""
 
 ADMONITIONS = {"NOTE": "Note", "TIP": "Tip", "IMPORTANT": "Important", "WARNING": "Warning"}
 ADMONITIONS["CAUTION"] = "Caution"
@@ -47,6 +63,16 @@ _DIRECTIVE = re.compile(r"^(ifdef|ifndef|ifeval|endif)::")
 _DELIMITERS = ("----", "....", "++++", "====", "****", "____", "|===", "--", "////", "```")
 _BACKTICKS = re.compile(r"`+")
 _SCHEME = re.compile(r"^\s*([A-Za-z][\w+.-]*):")
+_RFD_REF = re.compile(r"rfd[-_]?0*(\d{1,5})", re.IGNORECASE)
+"""An id that names an RFD by its number (Oxide's ``<<rfd48>>``, ``<<rfd-48>>``)."""
+_CALLOUT = re.compile(r"^<(\d+|\.)>[ \t]+(.*)$")
+_CALLOUT_MARKER = re.compile(r"<(\d+|\.)>")
+_CALLOUT_MARKERS = re.compile(r"(?:[ \t]*<(?:\d+|\.)>)+[ \t]*$")
+"""The callout markers that end a line of a listing (``// <1>``, ``# <.> <.>``)."""
+_INLINE_ANCHORS = re.compile(r"\[\[\[?([^\[\],\s]+),[ \t]*([^\]]+?)\]\]")
+_HEADING_ANCHOR = re.compile(r"\[\[([^\[\],\s]+)(?:,[^\]]*)?\]\]")
+"""An anchor written in a heading's line: another id of the heading."""
+_BIBLIOGRAPHY = re.compile(r"\[\[\[([^\[\],\s]+)")
 
 _INLINE = re.compile(
     r"(?P<esc>\\[*_`#+<\[{\\|])"
@@ -54,7 +80,7 @@ _INLINE = re.compile(
     r"|(?P<code>`\+(?P<code_lit>.+?)\+`|`(?P<code_text>[^`]+?)`)"
     r"|(?P<plus>(?<![\w+])\+(?P<plus_text>[^\s+](?:[^+]*?[^\s+])?)\+(?![\w+]))"
     r"|(?P<xref><<(?P<xref_to>[^<>,\n]+?)(?:,[ \t]*(?P<xref_text>[^<>\n]+?))?>>)"
-    r"|(?P<macro>(?P<kind>link|xref|mailto|image|footnote|kbd|btn|menu):"
+    r"|(?P<macro>(?P<kind>link|xref|mailto|image|footnoteref|footnote|anchor|kbd|btn|menu):"
     r"(?P<target>[^\s\[\]]*)\[(?P<macro_text>(?:[^\]\\]|\\.)*)\])"
     r"|(?P<url>(?P<url_to>(?:https?|ftp|irc)://[^\s\[\]<>\"]+?)\[(?P<url_text>[^\]]*)\])"
     r"|(?P<bare>(?P<bare_to>https?://[^\s\[\]<>\"]+[^\s\[\]<>\".,;:!?)']))"
@@ -62,9 +88,13 @@ _INLINE = re.compile(
     r"|(?P<strong>(?<![\w*])\*(?P<strong_text>[^\s*](?:.*?[^\s*])?)\*(?![\w*]))"
     r"|(?P<em2>__(?P<em2_text>.+?)__)"
     r"|(?P<em>(?<![\w_])_(?P<em_text>[^\s_](?:.*?[^\s_])?)_(?![\w_]))"
-    r"|(?P<anchor>\[\[[^\]]*\]\])"
+    r"|(?P<bib>\[\[\[(?P<bib_id>[^\[\],\s]+)(?:,[ \t]*(?P<bib_text>[^\]]*))?\]\]\])"
+    r"|(?P<anchor>\[\[(?P<anchor_id>[^\[\],\s]+)(?:,[^\]]*)?\]\])"
+    r"|(?P<span>\[#(?P<span_id>[^\]\s.,%#]+)[^\]]*\]#(?P<span_text>[^#\n]+)#)"
     r"|(?P<attr>\{(?P<attr_name>[\w][\w-]*)\})"
 )
+_MAY_CONSTRUCT = re.compile(r"[\\+`<*_\[{:]")
+"""A character every inline construct has: a text without any is all plain text."""
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>~|!#&])")
 _LINE_START = re.compile(r"^([ \t]*)([-+=>#]|\d+[.)])")
 _TABLE_SPEC = re.compile(r"^(?:\d+\*|\d*(?:\.\d+)?\+)?[<^>]?(?:\.[<^>])?[adehlmsv]?$")
@@ -96,7 +126,14 @@ class _Doc:
     anchors: dict[str, str] = field(default_factory=dict)
     """An anchor id (explicit or AsciiDoc's ``_title``) → the heading's anchor on the page."""
     titles: dict[str, str] = field(default_factory=dict)
-    """The same ids → the heading's text (what ``<<id>>`` shows)."""
+    """The same ids, and those of anchors in the text that give one, → what ``<<id>>``
+    shows (the heading's text, the anchor's ``[[id,reftext]]``)."""
+    bibliography: set[str] = field(default_factory=set)
+    """The ids of bibliography entries (``[[[id]]]``) on the page."""
+    notes: list[str] = field(default_factory=list)
+    """The footnotes' texts, as Markdown, in the order they are numbered."""
+    named_notes: dict[str, int] = field(default_factory=dict)
+    """A named footnote (``footnote:name[…]``) → its number."""
 
 
 def to_markdown(text: str, slug: Callable[[str], str]) -> str:
@@ -105,7 +142,36 @@ def to_markdown(text: str, slug: Callable[[str], str]) -> str:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     doc = _Doc()
     _index_headings(lines, doc, slug)
-    return "\n".join(_blocks(lines, doc)).strip("\n") + "\n"
+    _index_anchors(text, doc)
+    body = "\n".join(_blocks(lines, doc)).strip("\n") + "\n"
+    return body + _footnotes(doc)
+
+
+def _index_anchors(text: str, doc: _Doc) -> None:
+    """What ``<<id>>`` shows for the anchors in the text that name it (``[[id,reftext]]``)
+    and which ids are bibliography entries; the footnotes the headings' pass numbered are
+    numbered again where they stand."""
+    for match in _INLINE_ANCHORS.finditer(text):
+        doc.titles.setdefault(match[1], match[2].strip())
+    doc.bibliography.update(_BIBLIOGRAPHY.findall(text))
+    doc.notes.clear()
+    doc.named_notes.clear()
+
+
+def _footnotes(doc: _Doc) -> str:
+    """The notes under a rule at the end of the page, each with a way back to its reference."""
+    if not doc.notes:
+        return ""
+    items = [
+        f"{n}. {_anchor(f'_footnotedef_{n}')}{note} [↩](#_footnoteref_{n})"
+        for n, note in enumerate(doc.notes, 1)
+    ]
+    return "\n* * *\n\n" + "\n".join(items) + "\n"
+
+
+def _anchor(name: str) -> str:
+    """An anchor ``name`` on the page (nothing when it is not a valid id)."""
+    return f"[](<{ANCHOR}:{name}>)" if ID.fullmatch(name) else ""
 
 
 def _index_headings(lines: list[str], doc: _Doc, slug: Callable[[str], str]) -> None:
@@ -122,16 +188,16 @@ def _index_headings(lines: list[str], doc: _Doc, slug: Callable[[str], str]) -> 
             if len(heading[1]) == 1 and first_title:
                 first_title = False  # the page shows the title itself, unanchored
                 continue
-            source = _inline(heading[2], doc)
-            base = slug(source)
+            title = _HEADING_ANCHOR.sub("", heading[2]).strip()
+            base = slug(_inline(title, doc))
             count = seen.get(base, 0)
             seen[base] = count + 1
             anchor_id = base if count == 0 else f"{base}-{count}"
-            auto = "_" + re.sub(r"\W+", "_", heading[2].lower()).strip("_")
-            for name in (pending, auto):
+            auto = "_" + re.sub(r"\W+", "_", title.lower()).strip("_")
+            for name in (pending, *_HEADING_ANCHOR.findall(heading[2]), auto):
                 if name and name not in doc.anchors:
                     doc.anchors[name] = anchor_id
-                    doc.titles[name] = heading[2]
+                    doc.titles[name] = title
             pending = None
         elif line.strip():
             pending = None if not _BLOCK_ATTRS.match(line) else pending
@@ -156,6 +222,8 @@ def _blocks(lines: list[str], doc: _Doc) -> Iterator[str]:
     i = 0
     style: list[str] = []
     title: str | None = None
+    anchor = ""
+    """The id of the block to come (``[[id]]``, ``[#id]``): a heading has its own already."""
     while i < len(lines):
         line = lines[i].rstrip()
         stripped = line.strip()
@@ -175,12 +243,15 @@ def _blocks(lines: list[str], doc: _Doc) -> Iterator[str]:
         if _DIRECTIVE.match(line) or stripped in ("<<<", "toc::[]"):
             i += 1
             continue
-        if _ANCHOR.match(stripped):
+        block_anchor = _ANCHOR.match(stripped)
+        if block_anchor:
+            anchor = block_anchor[1].strip()
             i += 1
             continue
         attrs = _BLOCK_ATTRS.match(stripped)
         if attrs and not stripped.startswith("[["):
             style = [a.strip() for a in _split_attrs(attrs[1])]
+            anchor = _style_id(style) or anchor
             i += 1
             continue
         block_title = _TITLE.match(line)
@@ -188,6 +259,12 @@ def _blocks(lines: list[str], doc: _Doc) -> Iterator[str]:
             title = block_title[1]
             i += 1
             continue
+        if _HEADING.match(line):
+            anchor = ""
+        elif anchor:
+            yield _anchor(anchor)
+            yield ""
+            anchor = ""
         if title is not None and not _opens_verbatim(stripped):
             yield f"*{_inline(title, doc)}*"
             yield ""
@@ -200,7 +277,8 @@ def _blocks(lines: list[str], doc: _Doc) -> Iterator[str]:
         heading = _HEADING.match(line)
         if heading:
             yield ""
-            yield f"{'#' * len(heading[1])} {_inline(heading[2], doc)}"
+            words = _HEADING_ANCHOR.sub("", heading[2]).strip()
+            yield f"{'#' * len(heading[1])} {_inline(words, doc)}"
             yield ""
             style = []
             i += 1
@@ -220,6 +298,12 @@ def _blocks(lines: list[str], doc: _Doc) -> Iterator[str]:
             end = _paragraph_end(lines, i)
             body = "\n".join(raw.rstrip() for raw in lines[i:end])
             yield fence(_dedent(body))
+            i = end
+            continue
+        if _CALLOUT.match(stripped):
+            end = _callouts_end(lines, i)
+            yield from _callouts(lines[i:end], doc)
+            yield ""
             i = end
             continue
         if _list_item(line) or _DESCRIPTION.match(line):
@@ -247,6 +331,57 @@ def _blocks(lines: list[str], doc: _Doc) -> Iterator[str]:
             yield from text
         yield ""
         style = []
+
+
+def _style_id(style: list[str]) -> str:
+    """The id a block attribute line gives (``[#id]``, ``[source#id,rust]``, ``[id=x]``)."""
+    for part in style:
+        named = re.fullmatch(r"id\s*=\s*\"?([^\"]*)\"?", part)
+        if named:
+            return named[1]
+    found = re.search(r"#([^.%#\s]+)", style[0]) if style and "=" not in style[0] else None
+    return found[1] if found else ""
+
+
+def _callouts_end(lines: list[str], start: int) -> int:
+    """A callout list runs over its ``<n>`` items and the lines that continue them."""
+    end = start + 1
+    while end < len(lines) and lines[end].strip() and not _opens_verbatim(lines[end].strip()):
+        end += 1
+    return end
+
+
+def _callouts(lines: list[str], doc: _Doc) -> Iterator[str]:
+    """``<1> text`` items as a numbered list whose numbers are the code's markers."""
+    auto = 0
+    for raw in lines:
+        item = _CALLOUT.match(raw.strip())
+        if item is None:
+            yield f"   {_inline(raw.strip(), doc)}"
+            continue
+        auto = auto + 1 if item[1] == "." else int(item[1])
+        yield f"{auto}. {_inline(item[2], doc)}"
+
+
+def _numbered_callouts(code: str) -> str:
+    """A listing's ``<.>`` markers numbered as AsciiDoc shows them: one more than the
+    marker before."""
+    if "<.>" not in code:
+        return code
+    last = 0
+
+    def number(marker: re.Match[str]) -> str:
+        nonlocal last
+        last = last + 1 if marker[1] == "." else int(marker[1])
+        return f"<{last}>"
+
+    lines = code.split("\n")
+    for index, line in enumerate(lines):
+        markers = _CALLOUT_MARKERS.search(line)
+        if markers:
+            numbered = _CALLOUT_MARKER.sub(number, markers[0])
+            lines[index] = line[: markers.start()] + numbered
+    return "\n".join(lines)
 
 
 def _split_attrs(text: str) -> list[str]:
@@ -290,7 +425,10 @@ def _delimited(
     if delimiter == "|===":
         return after, [*out, *_table(inner, style, doc), ""]
     if delimiter != "--" and kind in "-`.+":  # listing, literal, passthrough: shown as text
-        return after, [*out, fence("\n".join(inner), _language(style) if kind in "-`" else "")]
+        code = "\n".join(inner)
+        if kind in "-`.":
+            code = _numbered_callouts(code)
+        return after, [*out, fence(code, _language(style) if kind in "-`" else "")]
     body = list(_blocks(inner, doc))
     label = _admonition_style(style)
     if label:
@@ -464,14 +602,17 @@ def _row(cells: list[str], doc: _Doc) -> str:
 def _inline(text: str, doc: _Doc) -> str:
     """Inline AsciiDoc as Markdown: formatting, links and references rebuilt, every other
     character escaped."""
-    out: list[str] = []
-    pos = 0
-    for match in _INLINE.finditer(text):
-        out.append(_escape(text[pos : match.start()]))
-        out.append(_construct(match, doc))
-        pos = match.end()
-    out.append(_escape(text[pos:]))
-    result = "".join(out)
+    if _MAY_CONSTRUCT.search(text) is None:
+        result = _escape(text)
+    else:
+        out: list[str] = []
+        pos = 0
+        for match in _INLINE.finditer(text):
+            out.append(_escape(text[pos : match.start()]))
+            out.append(_construct(match, doc))
+            pos = match.end()
+        out.append(_escape(text[pos:]))
+        result = "".join(out)
     lead = _LINE_START.match(result)
     if lead:  # a Markdown list, heading or quote marker at the start is text in AsciiDoc
         result = f"{lead[1]}\\{result[len(lead[1]) :]}"
@@ -500,8 +641,13 @@ def _construct(match: re.Match[str], doc: _Doc) -> str:
         return f"**{_inline(match[f'{group}_text'], doc)}**"
     if group in ("em", "em2"):
         return f"*{_inline(match[f'{group}_text'], doc)}*"
-    if group == "anchor":
-        return ""
+    if group == "anchor" and ID.fullmatch(match["anchor_id"]):
+        return _anchor(match["anchor_id"])
+    if group == "bib":
+        label = match["bib_text"] or match["bib_id"]
+        return f"{_anchor(match['bib_id'])}{_escape(f'[{label.strip()}]')}"
+    if group == "span" and ID.fullmatch(match["span_id"]):
+        return _anchor(match["span_id"]) + _inline(match["span_text"], doc)
     if group == "attr":
         value = doc.attributes.get(match["attr_name"])
         return _escape(match[0]) if value is None else _inline(value, doc)
@@ -509,26 +655,54 @@ def _construct(match: re.Match[str], doc: _Doc) -> str:
 
 
 def _xref(target: str, text: str | None, doc: _Doc) -> str:
-    """``<<id>>`` to the heading anchored there; ``<<file.adoc#id,text>>`` to that file."""
+    """``<<id>>`` to the heading or anchor there; ``<<file.adoc#id,text>>`` to that file;
+    ``<<rfd48>>`` (not a heading's id) to RFD 48's page, else to the bibliography entry."""
     if "#" in target or target.endswith((".adoc", ".md")):
         return _link(target, text or target, doc)
+    number = _RFD_REF.fullmatch(target)
+    if number and target not in doc.anchors:
+        label = _inline(text or f"RFD {int(number[1])}", doc)
+        entry = f"#{target}" if target in doc.bibliography and ID.fullmatch(target) else ""
+        return f"[{label}](<{RFD}:{int(number[1])}{entry}>)"
     anchor = doc.anchors.get(target, target)
     label = text or doc.titles.get(target) or target
+    if target in doc.bibliography and not text:
+        label = f"[{label}]"
     return _link(f"#{anchor}", label, doc)
 
 
 def _macro(kind: str, target: str, text: str, doc: _Doc) -> str:
-    if kind in ("link", "xref"):
+    if kind == "xref":
+        return _xref(target, _first_attr(text) or None, doc)
+    if kind == "link":
         return _link(target, _first_attr(text) or "", doc)
+    if kind == "anchor":
+        return _anchor(target) if ID.fullmatch(target) else _escape(f"anchor:{target}[{text}]")
+    if kind in ("footnote", "footnoteref"):
+        name, _, note = text.partition(",") if kind == "footnoteref" else (target, "", text)
+        return _footnote(name.strip(), note.strip(), doc)
     if kind == "mailto":
         return _link(f"mailto:{target}", _first_attr(text) or target, doc)
     if kind == "image":
         alt = _escape(_first_attr(text) or target)
         dest = _destination(target)
         return f"![{alt}]({dest})" if dest else alt
-    if kind == "footnote":
-        return f" ({_inline(text, doc)})"
     return _inline(text, doc)
+
+
+def _footnote(name: str, text: str, doc: _Doc) -> str:
+    """A numbered reference to the note (the first time: the note itself is numbered, and
+    ``name`` names it for the references to come)."""
+    number = doc.named_notes.get(name) if name else None
+    if number is not None:
+        return f"[\\[{number}\\]](#_footnotedef_{number})"
+    if not text:
+        return ""
+    doc.notes.append(_inline(text, doc))
+    number = len(doc.notes)
+    if name:
+        doc.named_notes[name] = number
+    return f"{_anchor(f'_footnoteref_{number}')}[\\[{number}\\]](#_footnotedef_{number})"
 
 
 def _link(target: str, text: str, doc: _Doc) -> str:

@@ -68,7 +68,7 @@ def build_site(
     binary = search.executable() if search_index else None
     site.search = binary is not None
     docs = [(r.path, r.text) for r in corpus.rfds]
-    rendered = render_all(docs, site.pages, site.blob_base, out / CACHE)
+    rendered = render_all(docs, site.pages, site.blob_base, out / CACHE, site.numbers)
     clock["markdown"] = _lap(start, clock)
     files = dict(render_site(site, lambda r: rendered[r.path]))
     files.update(static_files())

@@ -28,10 +28,10 @@ import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -65,6 +65,8 @@ class LinkContext:
     """Repository path of every RFD → its page, relative to the page being rendered."""
     blob: Callable[[str], str | None]
     """A repository path → its URL on the forge (None: no link)."""
+    numbers: Mapping[int, str] = field(default_factory=dict)
+    """A published RFD's number → its page (where ``<<rfd48>>`` of an AsciiDoc RFD goes)."""
 
 
 def slug(text: str) -> str:
@@ -91,8 +93,12 @@ def _parser() -> MarkdownIt:
 _MD = _parser()
 
 
-def render(text: str, links: LinkContext, *, skip_title: bool = True) -> Rendered:
-    """The HTML of ``text`` (its ``#`` title left out when ``skip_title``: the page shows it)."""
+def render(
+    text: str, links: LinkContext, *, skip_title: bool = True, translated: bool = False
+) -> Rendered:
+    """The HTML of ``text`` (its ``#`` title left out when ``skip_title``: the page shows it);
+    ``translated``: the Markdown an AsciiDoc document was translated into, whose anchors and
+    references by RFD number (:data:`asciidoc.ANCHOR`, :data:`asciidoc.RFD`) are honoured."""
     env: dict[str, Any] = {}
     tokens = _MD.parse(text, env)
     if skip_title:
@@ -100,7 +106,7 @@ def render(text: str, links: LinkContext, *, skip_title: bool = True) -> Rendere
     toc = _anchor_headings(tokens)
     for token in tokens:
         if token.type == "inline" and token.children:
-            _rewrite(token.children, links)
+            _rewrite(token.children, links, translated)
     return Rendered(_MD.renderer.render(tokens, _MD.options, env), tuple(toc))
 
 
@@ -112,7 +118,7 @@ def render_document(path: str, text: str, links: LinkContext) -> Rendered:
     if not path.endswith((".adoc", ".asciidoc")):
         return render(text, links)
     try:
-        return render(asciidoc.to_markdown(text, slug), links)
+        return render(asciidoc.to_markdown(text, slug), links, translated=True)
     except Exception:  # a document the translation trips on must not stop the build
         note = f"*{ADOC_FAILED}*\n\n"
         return render(note + asciidoc.fence(text.strip("\n"), "asciidoc"), links)
@@ -148,18 +154,30 @@ def _plain(inline: Token) -> str:
     return "".join(parts) if parts else inline.content
 
 
-def _rewrite(children: list[Token], links: LinkContext) -> None:
+def _rewrite(children: list[Token], links: LinkContext, translated: bool = False) -> None:
     for index, token in enumerate(children):
         if token.type == "link_open":
-            href = _target(str(token.attrGet("href") or ""), links)
+            raw = str(token.attrGet("href") or "")
+            anchor = _anchor_id(raw) if translated else None
+            href = None if anchor is not None else _target(raw, links, translated)
             if href is None:
                 token.type, token.tag = "span_open", "span"
-                token.attrs = {}
+                token.attrs = {"id": anchor} if anchor else {}
                 _close_span(children, index)
             else:
                 token.attrSet("href", href)
         elif token.type == "image":
             _image_as_link(token, links)
+
+
+def _anchor_id(href: str) -> str | None:
+    """The id of a translated document's anchor (``""``: one whose id is not valid), or None
+    when ``href`` is no anchor."""
+    scheme, _, name = href.partition(":")
+    if scheme != asciidoc.ANCHOR:
+        return None
+    name = unquote(name)
+    return name if asciidoc.ID.fullmatch(name) else ""
 
 
 def _close_span(children: list[Token], start: int) -> None:
@@ -183,9 +201,11 @@ def _image_as_link(token: Token, links: LinkContext) -> None:
     token.content = label if src is None else f'<a href="{escape(src)}">{label}</a>'
 
 
-def _target(href: str, links: LinkContext) -> str | None:
+def _target(href: str, links: LinkContext, translated: bool = False) -> str | None:
     """Where a link of the document goes on the site (None: it is dropped to text)."""
     parts = urlsplit(href)
+    if translated and parts.scheme == asciidoc.RFD:
+        return _rfd_page(parts.path, unquote(parts.fragment), links)
     if parts.scheme in ("http", "https", "mailto"):
         return href
     if parts.scheme or parts.netloc:
@@ -202,12 +222,22 @@ def _target(href: str, links: LinkContext) -> str | None:
     return links.blob(path)
 
 
+def _rfd_page(number: str, entry: str, links: LinkContext) -> str | None:
+    """RFD ``number``'s page; the bibliography entry ``entry`` of this page when the corpus
+    has no such RFD; None (the reference is its text) when there is neither."""
+    page = links.numbers.get(int(number)) if number.isdigit() and number.isascii() else None
+    if page is not None:
+        return page
+    return f"#{entry}" if entry and asciidoc.ID.fullmatch(entry) else None
+
+
 PARALLEL_FROM = 400
 """Documents to render before a pool of processes pays for its start-up."""
 CHUNK = 100
 
 _pages: Mapping[str, str] = {}
 _blob_base = ""
+_numbers: Mapping[int, str] = {}
 
 
 def key(digest: str, path: str, text: str) -> str:
@@ -220,38 +250,48 @@ def digest(pages: Mapping[str, str], blob_base: str) -> str:
 
 
 def render_all(
-    docs: Sequence[tuple[str, str]], pages: Mapping[str, str], blob_base: str, cache: Path
+    docs: Sequence[tuple[str, str]],
+    pages: Mapping[str, str],
+    blob_base: str,
+    cache: Path,
+    numbers: Mapping[int, str] | None = None,
 ) -> dict[str, Rendered]:
-    """``{path: Rendered}`` for ``(path, text)`` pairs, reusing and refreshing ``cache``."""
+    """``{path: Rendered}`` for ``(path, text)`` pairs, reusing and refreshing ``cache``;
+    ``numbers``: each published RFD's page by its number (they follow from the paths)."""
     common = digest(pages, blob_base)
     keys = {path: key(common, path, text) for path, text in docs}
     known = _load(cache)
     todo = [(path, text) for path, text in docs if keys[path] not in known]
-    for (path, _), done in zip(todo, _render(todo, pages, blob_base), strict=True):
+    rendered = _render(todo, pages, blob_base, numbers or {})
+    for (path, _), done in zip(todo, rendered, strict=True):
         known[keys[path]] = done
     _save(cache, {keys[p]: known[keys[p]] for p, _ in docs})
     return {path: known[keys[path]] for path, _ in docs}
 
 
 def _render(
-    todo: Sequence[tuple[str, str]], pages: Mapping[str, str], blob_base: str
+    todo: Sequence[tuple[str, str]],
+    pages: Mapping[str, str],
+    blob_base: str,
+    numbers: Mapping[int, str],
 ) -> list[Rendered]:
     workers = min(4, os.cpu_count() or 1)
+    shared = (pages, blob_base, numbers)
     if len(todo) < PARALLEL_FROM or workers < 2:
-        _setup(pages, blob_base)
+        _setup(*shared)
         return [_one(doc) for doc in todo]
-    with ProcessPoolExecutor(workers, initializer=_setup, initargs=(pages, blob_base)) as pool:
+    with ProcessPoolExecutor(workers, initializer=_setup, initargs=shared) as pool:
         return list(pool.map(_one, todo, chunksize=CHUNK))
 
 
-def _setup(pages: Mapping[str, str], blob_base: str) -> None:
-    global _pages, _blob_base
-    _pages, _blob_base = pages, blob_base
+def _setup(pages: Mapping[str, str], blob_base: str, numbers: Mapping[int, str]) -> None:
+    global _pages, _blob_base, _numbers
+    _pages, _blob_base, _numbers = pages, blob_base, numbers
 
 
 def _one(doc: tuple[str, str]) -> Rendered:
     path, text = doc
-    return render_document(path, text, LinkContext(path, _pages, blob(_blob_base)))
+    return render_document(path, text, LinkContext(path, _pages, blob(_blob_base), _numbers))
 
 
 def blob(base: str) -> Callable[[str], str | None]:

@@ -16,6 +16,8 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, Template, select_autoescape
 from markupsafe import Markup
 
+from bot.core.errors import ValidationError
+from bot.model.ids import RfdId
 from bot.site import board, catalog, feed
 from bot.site.graph import Graph, canonical, draw, key
 from bot.site.history import History
@@ -65,6 +67,9 @@ class Site:
         self.order = {r.id: n for n, r in enumerate(corpus.rfds)}
         self.search = True
         self.pages = {path: f"{rid}.html" for path, rid in self.by_path.items()}
+        numbered = ((_number(rid), rid) for rid in self.titles)
+        self.numbers = {n: f"{rid}.html" for n, rid in numbered if n is not None}
+        """A published RFD's number → its page (an AsciiDoc RFD's ``<<rfd48>>`` goes there)."""
 
     def common(self, root: str, nav: str) -> dict[str, Any]:
         return {
@@ -85,6 +90,15 @@ class Site:
     def updated(self, rid: str) -> str | None:
         found = self.history.updated.get(rid)
         return found[:10] if found else None
+
+
+def _number(rid: str) -> int | None:
+    """A published RFD's number (None: a draft's id, or one that is no number)."""
+    try:
+        parsed = RfdId.parse(rid)
+    except ValidationError:
+        return None
+    return None if parsed.draft else parsed.number
 
 
 def render_site(
@@ -112,7 +126,8 @@ def render_site(
 
 
 def rfd_body(site: Site, rfd: SiteRfd) -> Rendered:
-    return render_document(rfd.path, rfd.text, LinkContext(rfd.path, site.pages, site.blob))
+    links = LinkContext(rfd.path, site.pages, site.blob, site.numbers)
+    return render_document(rfd.path, rfd.text, links)
 
 
 def rfd_page(site: Site, rfd: SiteRfd, body: Rendered) -> str:

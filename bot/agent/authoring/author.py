@@ -28,7 +28,7 @@ from bot.agent.conversation.loop import Stop, final_text, run
 from bot.agent.conversation.session import Session
 from bot.agent.conversation.transcript import render
 from bot.agent.toolbox.base import Step, Store
-from bot.agent.toolbox.rfd import RFD_EXPLORE_SUMMARY
+from bot.agent.toolbox.rfd import RFD_EXPLORE_SUMMARY, markup_of
 from bot.core.errors import (
     BudgetExceeded,
     GateError,
@@ -101,7 +101,8 @@ def draft(session: Session, notes: str = "") -> AuthorResult:
         )
     require_input(decisions, f"decisions.md of RFD {session.event_id}")
     docs = [_rfd_document(session), *_state_documents(session, "decisions.md", NOTES, "explore.md")]
-    return _converse(session, Step.DRAFT, docs, notes, sections=list(_sections(session)))
+    sections, markup = list(_sections(session)), markup_of(session.rfd_path or "")
+    return _converse(session, Step.DRAFT, docs, notes, sections=sections, markup=markup)
 
 
 def keep_notes(session: Session, notes: str) -> None:

@@ -41,7 +41,7 @@ from bot.agent.toolbox.base import Step
 from bot.agent.toolbox.calls import CallRunner
 from bot.agent.toolbox.files import unified_diff
 from bot.agent.toolbox.permission import Prompter
-from bot.agent.toolbox.rfd import RFD_SECTION
+from bot.agent.toolbox.rfd import RFD_SECTION, markup_of
 from bot.ai.shared import MAX_PASSES, REVISION_TOOL, prefix_request
 from bot.ai.steer import Steer, steered
 from bot.core.atomic import read_exact
@@ -231,8 +231,8 @@ def _bodies(text: str, path: str) -> dict[str, str]:
         doc = document.parse(text, path)
     except RfdError:
         return {}
-    lines = text.splitlines()
-    return {s.title: "\n".join(lines[s.start : s.end]) for s in doc.sections}
+    lines = text.splitlines()  # blank lines around a body are layout, not a change
+    return {s.title: "\n".join(lines[s.start : s.end]).strip("\n") for s in doc.sections}
 
 
 FOCUS = {
@@ -331,7 +331,12 @@ def _request(
     request, cuts = prefix_request(
         session.templates,
         template=asked.template,
-        context={"rfd_id": session.event_id, "title": session.rfd_title, **asked.variables},
+        context={
+            "rfd_id": session.event_id,
+            "title": session.rfd_title,
+            "markup": markup_of(session.rfd_path or ""),
+            **asked.variables,
+        },
         rfd=(f"RFD {session.event_id or session.rfd_path}", text),
         reviews=reviews,
         model=config.model_for(Step.REFINE.config_key, session.model),

@@ -8,10 +8,12 @@ writing tool accepts is checked by pure functions (the RFD's text in, the whole 
 out, or a :class:`ValidationError` the model reads as a tool error):
 
 - ``rfd_section`` (:func:`section_edit`): one section's body, under a name the RFD has
-  or the call declares new.  A body never starts a section of its own (no heading at the
-  section's level or above, so never a second ``# RFD`` title), never hides the sections
-  after it (an unclosed code block or comment), and a name is never a header field or
-  the document's title.
+  or the call declares new (added at the end, or after the section it names).  A body
+  never starts a section of its own (no heading at the section's level or above, so never
+  a second ``# RFD`` title), never hides the sections after it (an unclosed code block or
+  comment), and a name is never a header field or the document's title.  An AsciiDoc RFD
+  is edited in AsciiDoc: ``==`` titles outside delimited blocks, a new section written
+  ``== Title``, a Markdown heading in a body refused.
 - ``rfd_draft`` on a file that exists (:func:`lay_out`): ``rfd author`` and ``rfd new``
   create the file from a template before draft runs, so "create the file once" alone
   could never apply.  A file whose every section is still empty or template guidance
@@ -32,7 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot import templates
 from bot.agent.toolbox.base import Store, Tool, ToolContext, schema
@@ -40,9 +42,17 @@ from bot.agent.toolbox.files import current_text, unified_diff
 from bot.agent.toolbox.sandbox import write_text
 from bot.core.errors import AlreadyExists, FileNotFound, ValidationError
 from bot.lifecycle.lint import REQUIRED_FIELDS
-from bot.model import decisions, document
+from bot.model import asciidoc, decisions, document
 from bot.model.decisions import Decisions
-from bot.model.markdown import Heading, eol_of, headings, normalize_title, split_lines
+from bot.model.markdown import (
+    Heading,
+    LineKind,
+    eol_of,
+    headings,
+    normalize_title,
+    parse_heading,
+    split_lines,
+)
 
 DECISION_ACTIONS = ("add", "update", "reject")
 DRAFT_NEXT = "; now write its sections one by one with rfd_section"
@@ -154,8 +164,9 @@ def _section_after(ctx: ToolContext, args: Mapping[str, Any]) -> tuple[str, str]
     if not target.is_file():
         raise FileNotFound(f"`{ctx.rfd_path}` does not exist", hint="create it with rfd_draft")
     before = current_text(target)
-    path, new = ctx.rfd_path or "", bool(args.get("new"))
-    return before, section_edit(before, path, args["section"], args["content"], new=new)
+    path, new, after = ctx.rfd_path or "", bool(args.get("new")), str(args.get("after") or "")
+    edited = section_edit(before, path, args["section"], args["content"], new=new, after=after)
+    return before, edited
 
 
 def _section_change(ctx: ToolContext, args: Mapping[str, Any]) -> str:
@@ -168,6 +179,8 @@ def _section_write(ctx: ToolContext, args: Mapping[str, Any]) -> str:
     if after == before:
         return f"section `{args['section']}` unchanged"
     write_text(_rfd_file(ctx), after)
+    if document.parse(before, ctx.rfd_path or "").section(section_name(args["section"])) is None:
+        return f"added section `{args['section']}` to {ctx.rfd_path}"
     return f"replaced section `{args['section']}` of {ctx.rfd_path}"
 
 
@@ -214,8 +227,10 @@ RFD_DRAFT = Tool(
 RFD_SECTION = Tool(
     "rfd_section",
     "Replace the body of one section of the RFD (e.g. 'Summary'): the body only, no heading "
-    "at the section's level or above; new: true appends a section the RFD does not have.",
-    schema({"section": "string", "content": "string"}, {"new": "boolean"}),
+    "at the section's level or above, in the RFD's own markup (Markdown: '### Sub', ``` "
+    "blocks; AsciiDoc, a .adoc file: '=== Sub', ---- listing blocks); new: true adds a "
+    "section the RFD does not have, at the end or after the section named by `after`.",
+    schema({"section": "string", "content": "string"}, {"new": "boolean", "after": "string"}),
     _section_write,
     writes=True,
     confined=True,
@@ -226,6 +241,9 @@ RFD_SECTION = Tool(
 
 TRACKING = "Tracking Issue"
 LEADING_HEADING = re.compile(r"\A\s*\#{1,6}[ \t]+(?P<title>[^\n]*)\n?")
+LEADING_TITLE = re.compile(  # AsciiDoc: "== Title", with the anchor lines above it
+    r"\A\s*(?:\[[^\n]*\][ \t]*\r?\n)*={1,6}[ \t]+(?P<title>[^\n]*)\n?"
+)
 
 NO_NAME = "rfd_section needs a section name"
 NO_NAME_HINT = "name the section to write, e.g. 'Summary'"
@@ -234,8 +252,6 @@ NAME_IS_FIELD = "`{name}` is a header field, not a section"
 NAME_IS_FIELD_HINT = "header fields are kept by the workflow; write a section's body instead"
 NAME_IS_TITLE = "`{name}` is the RFD's title, not a section"
 NAME_IS_TITLE_HINT = "write one section (e.g. 'Summary') at a time"
-ASCIIDOC_SECTIONS = "`{path}` is AsciiDoc: rfd_section writes Markdown sections only"
-ASCIIDOC_SECTIONS_HINT = "change the file with edit_file, keeping its `==` section titles"
 UNKNOWN_SECTION = "the RFD has no section `{name}` (its sections: {known})"
 UNKNOWN_SECTION_HINT = "use one of its sections, or call rfd_section with new: true to add one"
 HEADING_IN_BODY = "the content of `{name}` holds the heading `{heading}` (line {line} of it)"
@@ -243,30 +259,58 @@ HEADING_IN_BODY_HINT = (
     "send only the section's body: subsections use {deeper} or deeper, and every other "
     "section gets its own rfd_section call"
 )
+MARKDOWN_IN_ADOC = (
+    "the content of `{name}` holds the Markdown heading `{heading}` (line {line} of it), "
+    "and `{path}` is AsciiDoc"
+)
+MARKDOWN_IN_ADOC_HINT = "write the RFD's own syntax: a subsection title is `{deeper} Title`"
 HIDES_SECTIONS = "the content of `{name}` would hide the sections after it"
 HIDES_SECTIONS_HINT = "close every code block (```) and comment (<!-- -->) the content opens"
+HIDES_SECTIONS_ADOC_HINT = (
+    "close every delimited block (----, ...., ====, |===, ```) and comment block (////) "
+    "the content opens"
+)
 
 
-def section_edit(text: str, path: str, section: str, content: str, *, new: bool = False) -> str:
+class Markup(NamedTuple):
+    """How the RFD writes a section title: ``##`` (Markdown) or ``==`` (AsciiDoc)."""
+
+    adoc: bool
+
+    @property
+    def mark(self) -> str:
+        return "=" if self.adoc else "#"
+
+    def title(self, level: int, text: str) -> str:
+        return self.mark * level + " " + text
+
+
+def section_edit(
+    text: str, path: str, section: str, content: str, *, new: bool = False, after: str = ""
+) -> str:
     """``text`` with one section's body replaced (matched case-insensitively); with ``new``
-    a section the RFD lacks is appended as ``## section``."""
+    a section the RFD lacks is added at the end (or after section ``after``), titled in the
+    RFD's own syntax: ``## section`` in Markdown, ``== section`` in AsciiDoc."""
     doc = document.parse(text, path)
-    if doc.form == document.ADOC:
-        raise ValidationError(ASCIIDOC_SECTIONS.format(path=path), hint=ASCIIDOC_SECTIONS_HINT)
+    markup = Markup(doc.form == document.ADOC)
     title, level = _target(doc, section, new=new)
-    heading = LEADING_HEADING.match(content)
-    if heading and normalize_title(heading["title"]) == normalize_title(title):
-        content = content[heading.end() :]
-    _check_body(title, level, content)
-    after = document.replace_section(text, title, content.strip("\n") + "\n")
-    if _outline(after, level) != _outline(text, level) + _added(doc, title, level):
-        raise ValidationError(HIDES_SECTIONS.format(name=title), hint=HIDES_SECTIONS_HINT)
-    return after
+    leading = (LEADING_TITLE if markup.adoc else LEADING_HEADING).match(content)
+    if leading and normalize_title(leading["title"]) == normalize_title(title):
+        content = content[leading.end() :]
+    _check_body(doc, markup, (title, level), content)
+    body = content.strip("\n") + "\n"
+    edited = document.replace_section(text, title, body, form=doc.form, after=after or None)
+    if sorted(_outline(edited, path, level)) != sorted(
+        _outline(text, path, level) + _added(doc, title, level)
+    ):
+        hint = HIDES_SECTIONS_ADOC_HINT if markup.adoc else HIDES_SECTIONS_HINT
+        raise ValidationError(HIDES_SECTIONS.format(name=title), hint=hint)
+    return edited
 
 
 def _target(doc: document.Document, section: str, *, new: bool) -> tuple[str, int]:
     """The section's title as the RFD writes it and its level (2 for a new one)."""
-    name = section.strip().lstrip("#").strip()
+    name = section_name(section)
     if not name:
         raise ValidationError(NO_NAME, hint=NO_NAME_HINT)
     if "\n" in name or "\r" in name:
@@ -282,29 +326,56 @@ def _target(doc: document.Document, section: str, *, new: bool) -> tuple[str, in
     return name, 2
 
 
+def section_name(section: str) -> str:
+    """The name a call gives, without the title marks it may repeat (``## ``, ``== ``)."""
+    return section.strip().lstrip("#=").strip()
+
+
 def _check_name(doc: document.Document, name: str) -> None:
     """A header field or the title is no section, whatever the RFD holds below."""
     wanted = normalize_title(name)
     keys = (*REQUIRED_FIELDS, *document.LINK_KEYS, TRACKING, *(f.key for f in doc.fields))
     if wanted in {normalize_title(key) for key in keys}:
         raise ValidationError(NAME_IS_FIELD.format(name=name), hint=NAME_IS_FIELD_HINT)
-    heading = normalize_title(doc.lines[doc.heading_line - 1].lstrip(" #"))
+    heading = normalize_title(doc.lines[doc.heading_line - 1].lstrip(" #="))
     if wanted in (normalize_title(doc.title), heading):
         raise ValidationError(NAME_IS_TITLE.format(name=name), hint=NAME_IS_TITLE_HINT)
 
 
-def _check_body(title: str, level: int, content: str) -> None:
-    for found in headings(split_lines(content)):
-        if found.level <= level:
-            shown = "#" * found.level + " " + found.title
-            message = HEADING_IN_BODY.format(name=title, heading=shown, line=found.index + 1)
-            hint = HEADING_IN_BODY_HINT.format(deeper="#" * (level + 1))
+def _check_body(
+    doc: document.Document, markup: Markup, target: tuple[str, int], content: str
+) -> None:
+    """No title at the section's level or above in ``content`` (nor, in AsciiDoc, a
+    Markdown heading: the model's habit, text in the rendered RFD)."""
+    title, level = target
+    lines = split_lines(content)
+    kinds = list(asciidoc.iter_kinds(lines)) if markup.adoc else []
+    for heading in asciidoc.headings(lines, kinds) if markup.adoc else headings(lines):
+        if heading.level <= level:
+            shown = markup.title(heading.level, heading.title)
+            message = HEADING_IN_BODY.format(name=title, heading=shown, line=heading.index + 1)
+            hint = HEADING_IN_BODY_HINT.format(deeper=markup.mark * (level + 1))
+            raise ValidationError(message, hint=hint)
+    if markup.adoc:
+        _check_no_markdown(doc.path, (title, level), lines, kinds)
+
+
+def _check_no_markdown(
+    path: str, target: tuple[str, int], lines: list[str], kinds: list[LineKind]
+) -> None:
+    title, level = target
+    for index, (line, kind) in enumerate(zip(lines, kinds, strict=True)):
+        parsed = parse_heading(line) if kind is LineKind.TEXT else None
+        if parsed is not None and parsed[1]:
+            shown = "#" * parsed[0] + " " + parsed[1]
+            message = MARKDOWN_IN_ADOC.format(name=title, heading=shown, line=index + 1, path=path)
+            hint = MARKDOWN_IN_ADOC_HINT.format(deeper="=" * (level + 1))
             raise ValidationError(message, hint=hint)
 
 
-def _outline(text: str, level: int) -> list[tuple[int, str]]:
+def _outline(text: str, path: str, level: int) -> list[tuple[int, str]]:
     """The headings at ``level`` or above: what an edit of one body must leave alone."""
-    return [_key(h) for h in headings(split_lines(text)) if h.level <= level]
+    return [_key(h) for h in document.parse(text, path).headings if h.level <= level]
 
 
 def _added(doc: document.Document, title: str, level: int) -> list[tuple[int, str]]:
@@ -317,9 +388,9 @@ def _key(heading: Heading) -> tuple[int, str]:
 
 WRITTEN = "`{path}` has written sections already"
 WRITTEN_HINT = "write its sections one by one with rfd_section"
-NO_SECTIONS = "the content holds no `##` section headings"
-NO_SECTIONS_HINT = "send the section headings (e.g. '## Summary'), each with its text or empty"
-SECOND_TITLE = "the content holds a `#` title after its sections begin (line {line} of it)"
+NO_SECTIONS = "the content holds no `{marks}` section headings"
+NO_SECTIONS_HINT = "send the section headings (e.g. '{marks} Summary'), each with its text or empty"
+SECOND_TITLE = "the content holds a `{mark}` title after its sections begin (line {line} of it)"
 SECOND_TITLE_HINT = "an RFD has one title; its heading and header fields are kept as they are"
 KEPT = "kept the heading and header fields of {path}; laid out its sections: {sections}"
 
@@ -330,15 +401,19 @@ def is_skeleton(doc: document.Document) -> bool:
 
 
 def lay_out(text: str, path: str, content: str) -> str:
-    """``text`` (a skeleton) with its sections replaced by those of ``content``."""
+    """``text`` (a skeleton) with its sections replaced by those of ``content`` (written in
+    the RFD's syntax: ``##`` sections in Markdown, ``==`` ones in AsciiDoc)."""
     doc = document.parse(text, path)
     if not is_skeleton(doc):
         raise AlreadyExists(WRITTEN.format(path=path), hint=WRITTEN_HINT)
+    markup = Markup(doc.form == document.ADOC)
     lines = split_lines(text)
     first = next((s.line - 1 for s in doc.sections), len(lines))
+    if markup.adoc:
+        first = asciidoc.block_start(lines, first)
     header = "".join(lines[:first]).rstrip("\r\n")
     eol = eol_of(text)
-    body = _sections_of(content).replace("\r\n", "\n").replace("\n", eol)
+    body = _sections_of(content, markup).replace("\r\n", "\n").replace("\n", eol)
     result = header + eol + eol + body
     document.parse(result, path)  # refuse what would not parse
     return result
@@ -351,19 +426,34 @@ def summary(text: str, path: str) -> str:
     return KEPT.format(path=path, sections=names)
 
 
-def _sections_of(content: str) -> str:
-    """``content`` from its first ``##`` heading (any title and header fields before it
-    are the model's copy of what the file keeps)."""
+def _sections_of(content: str, markup: Markup) -> str:
+    """``content`` from its first ``##`` (``==``) heading (any title and header fields
+    before it are the model's copy of what the file keeps)."""
     lines = split_lines(content)
-    found = headings(lines)
+    if markup.adoc:
+        found = asciidoc.headings(lines, list(asciidoc.iter_kinds(lines)))
+    else:
+        found = headings(lines)
     start = next((h.index for h in found if h.level == 2), None)
     if start is None:
-        raise ValidationError(NO_SECTIONS, hint=NO_SECTIONS_HINT)
+        marks = markup.mark * 2
+        raise ValidationError(
+            NO_SECTIONS.format(marks=marks), hint=NO_SECTIONS_HINT.format(marks=marks)
+        )
     title = next((h for h in found if h.level == 1 and h.index > start), None)
     if title is not None:
-        raise ValidationError(SECOND_TITLE.format(line=title.index + 1), hint=SECOND_TITLE_HINT)
+        message = SECOND_TITLE.format(mark=markup.mark, line=title.index + 1)
+        raise ValidationError(message, hint=SECOND_TITLE_HINT)
+    if markup.adoc:
+        start = asciidoc.block_start(lines, start)
     body = "".join(lines[start:]).rstrip("\r\n")
     return body + "\n"
+
+
+def markup_of(path: str) -> str:
+    """What the prompts call the RFD's syntax: ``asciidoc`` for a ``.adoc`` file, else
+    ``markdown`` (the ``markup`` variable of the draft and refine templates)."""
+    return "asciidoc" if asciidoc.is_asciidoc(path) else "markdown"
 
 
 WRITES = frozenset({"rfd_section", "rfd_draft"})
