@@ -143,7 +143,8 @@ def test_a_ledger_edited_during_the_rebase_is_named_and_the_bots_record_counts(
         "at": 1795000000,
     }
     amend_ledger(seed, lambda d: {**d, "approvals": [*d["approvals"], mona]})
-    synchronize(tmp_path, fresh_checkout(tmp_path, origin), force_push(tmp_path, origin))
+    pushed = force_push(tmp_path, origin)
+    synchronize(tmp_path, fresh_checkout(tmp_path, origin), pushed)
     said = status(vcr)
     assert "| hubot | ✅ at " in said
     assert "| @\u200bCodertocat/architects | waiting |" in said
@@ -173,7 +174,8 @@ def test_a_pr_squashed_by_its_author_keeps_its_sign_offs(
     git(seed, "commit", "-q", "-m", "RFD 045: Streaming exports")
     git(seed, "rebase", "-q", "origin/main")
     assert len(git(seed, "rev-list", "origin/main..HEAD").split()) == 1
-    synchronize(tmp_path, fresh_checkout(tmp_path, origin), force_push(tmp_path, origin))
+    pushed = force_push(tmp_path, origin)
+    synchronize(tmp_path, fresh_checkout(tmp_path, origin), pushed)
     said = status(vcr)
     assert "| hubot | ✅ at " in said and "| @\u200bCodertocat/architects | ✅ by mona at " in said
     assert "- **Concern 1** by mona: Proxies may buffer the chunked response" in said
@@ -192,7 +194,8 @@ def test_a_concern_dropped_in_a_rebase_still_blocks_and_is_named(
     seed = newer_main(tmp_path, origin)
     git(seed, "reset", "-q", "--hard", "HEAD~1")  # the bot's concern commit dropped
     git(seed, "rebase", "-q", "origin/main")
-    synchronize(tmp_path, fresh_checkout(tmp_path, origin), force_push(tmp_path, origin))
+    pushed = force_push(tmp_path, origin)
+    synchronize(tmp_path, fresh_checkout(tmp_path, origin), pushed)
     said = status(vcr)
     assert "- **Concern 1** by mona: Proxies may buffer the chunked response" in said
     assert f"> {NOT_COUNTED}: concern 1 taken out — written into `consensus.json`" in said
@@ -253,7 +256,8 @@ def test_a_rebased_copy_follows_the_comment_the_bots_commit_names_not_its_own_me
     git(seed, "commit", "-q", "--amend", "-m", message)
     git(seed, "cherry-pick", monas)
     git(seed, "checkout", "-q", "-B", BRANCH)
-    synchronize(tmp_path, fresh_checkout(tmp_path, origin), force_push(tmp_path, origin))
+    pushed = force_push(tmp_path, origin)
+    synchronize(tmp_path, fresh_checkout(tmp_path, origin), pushed)
     said = status(vcr)
     assert "| hubot | waiting |" in said
     assert "| @\u200bCodertocat/architects | ✅ by mona at " in said
