@@ -151,7 +151,7 @@ def _by_hand(ctx: Context, ws: Workspace, docs: list[Document]) -> list[Document
     bot would still ask for is skipped.  Refused when one is Accepted on this pull request
     only (its Status line edited here): that is the accept step's to do."""
     from bot.github.places import status_on_default_branch
-    from bot.lifecycle.accept import untracked
+    from bot.lifecycle.accept_gate import untracked
 
     found = []
     for doc in docs:

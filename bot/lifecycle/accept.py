@@ -12,7 +12,7 @@ from bot.core.errors import InvalidStructure, TransitionError
 from bot.core.text import plural
 from bot.events import PlanExtracted
 from bot.forge.base import Issue
-from bot.lifecycle.accept_gate import check_acceptable
+from bot.lifecycle.accept_gate import check_acceptable, untracked
 from bot.lifecycle.lifecycle import promote
 from bot.lifecycle.workspace import Workspace
 from bot.model import document, plan
@@ -21,7 +21,6 @@ from bot.model.status import Status
 
 if TYPE_CHECKING:
     from bot.llm.usage import Entry
-    from bot.model.document import Document
 
 
 NO_MODEL = "; no AI model is configured to read the plan from the text instead"
@@ -136,13 +135,6 @@ WAS_ACCEPTED = (
     "RFD {rid} was already Accepted: its plan has {phases} ({method}), tracking issue "
     "#{issue}; its status stays Accepted"
 )
-
-
-def untracked(ws: Workspace, doc: Document) -> bool:
-    """Accepted, with no ``plan.json``: accepted by hand (before rfd-bot, or its Status
-    line edited), its plan never extracted."""
-    rid = str(doc.rfd_id)
-    return doc.status is Status.ACCEPTED and ws.store.read_text(rid, "plan.json") is None
 
 
 def accepted_before(ws: Workspace, query: str, *, model: str | None = None) -> AcceptOutcome:

@@ -32,6 +32,14 @@ def _check_status(ws: Workspace, path: str, doc: Document) -> None:
     check_gates(Status.ACCEPTED, requires_statuses(ws, doc), path=path)
 
 
+def untracked(ws: Workspace, doc: Document) -> bool:
+    """Accepted, with no ``plan.json``: accepted by hand (before rfd-bot, or its Status
+    line edited), its plan never extracted — ``rfd accept`` takes it on as it is
+    (:func:`bot.lifecycle.accept.accepted_before`)."""
+    rid = str(doc.rfd_id)
+    return doc.status is Status.ACCEPTED and ws.store.read_text(rid, "plan.json") is None
+
+
 def check_acceptable(ws: Workspace, path: str, doc: Document) -> None:
     """Everything accept checks before it writes: the status, the Requires gate and the
     sign-offs ``[consensus]`` asks for."""
@@ -58,8 +66,6 @@ class Refusal:
 def refusal(ws: Workspace, path: str, doc: Document) -> Refusal | None:
     """What ``rfd accept`` would answer now if it refused, None when it would accept (an
     RFD Accepted by hand without ``plan.json`` is taken on as it is: nothing to refuse)."""
-    from bot.lifecycle.accept import untracked
-
     if untracked(ws, doc):
         return None
     for check, signoffs in ((_check_status, False), (_check_signed_off, True)):
