@@ -22,6 +22,63 @@ EDITED = ACCEPTED.replace("Excel output.", "Excel output, and PDF.")
 PLAN = "docs/rfd/.state/045/plan.json"
 
 
+RFC_CONFIG = """[bot]
+seconds_between_writes = 0
+
+[rfd]
+dir = "text"
+
+[conventions]
+id_digits = 4
+tracking_issue = "state"
+
+[statuses]
+accepted = "accepted"
+ready-for-release = "implemented"
+released = "implemented"
+discontinued = "abandoned"
+"""
+"""What `rfd init` writes for an RFC repository (tests/dialect_corpora.py), shortened."""
+RFC_PATH = "text/0011-requests-for-discussion.md"
+RFC_TEXT = """\
+---
+stage: accepted
+start-date: 2023-01-15T00:00:00.000Z
+release-date:
+release-versions:
+teams: # delete teams that aren't relevant
+  - learning
+prs:
+  accepted: https://github.com/acme/rfcs/pull/11
+project-link:
+---
+
+# Requests for Discussion
+
+## Summary
+
+Requests for Discussion for everyone.
+
+## Motivation
+
+Users ask.
+
+## Detailed design
+
+The design.
+
+## Implementation Plan
+
+### Phase 1: Template
+
+The template and its sections.
+
+### Phase 2: Index
+
+The index page lists every RFC by stage.
+"""
+
+
 def comment(body: str, sender: str = "hubot", cid: int = 492700400) -> dict[str, object]:
     changes = {"comment.body": body, "comment.user.login": sender, "sender.login": sender}
     return payload("issue_comment.created.pr", **changes, **{"comment.id": cid})
@@ -207,3 +264,25 @@ def test_accept_of_an_rfd_without_a_plan_says_what_to_write(tmp_path: Path, vcr:
         " from the text instead",
     ]
     assert lines(reply)[-1] == "Nothing was left half-done: fix this, then comment again."
+
+
+@pytest.mark.vcr
+def test_an_rfc_accepted_before_the_bot_is_taken_on(tmp_path: Path, vcr: Any) -> None:
+    """An RFC's front matter `stage: accepted`: the plan from its phases, the file left as the
+    team wrote it (the repository keeps tracking issues in the state directory only), the
+    tracking issue opened with both phases."""
+    edited = RFC_TEXT.replace("Users ask.", "Users ask for it.")
+    main = {".github/rfd.toml": RFC_CONFIG, RFC_PATH: RFC_TEXT}
+    origin, checkout = make_world(tmp_path, main, {RFC_PATH: edited})
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd accept")) == 0
+    assert on_branch(origin, RFC_PATH) == edited  # `stage: accepted` kept, no header added
+    plan = json.loads(on_branch(origin, "text/.state/0011/plan.json"))
+    assert [p["title"] for p in plan] == ["Template", "Index"]
+    (opened,) = issues_opened(vcr)
+    assert opened["title"] == "RFD 0011: Requests for Discussion"
+    assert lines(opened["body"])[-2:] == ["- [ ] 1. Template", "- [ ] 2. Index"]
+    *_, reply = bodies_sent(vcr)
+    assert lines(reply)[0] == (
+        "🚀 RFD 0011 was already Accepted on `main`: its plan has 2 phases, tracking issue #12"
+        " (the status stays Accepted)."
+    )

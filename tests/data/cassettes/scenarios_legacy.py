@@ -161,3 +161,42 @@ CASSETTES[L + "test_accept_of_an_rfd_without_a_plan_says_what_to_write"] = [
     react("confused"),
     reply("legacy-no-plan"),
 ]
+
+RFC_PATH = "text/0011-requests-for-discussion.md"
+RFC_BODY = body("tracking-legacy-rfc")
+RFC_ISSUE = issue(12, "RFD 0011: Requests for Discussion", RFC_BODY, labels=(ACCEPTED,))
+RFC_MADE = "9e29ba6849868162ed9625b8b48cb05d39836e1b"
+
+
+def rfc_files() -> dict[str, object]:
+    from tests.test_github_legacy import RFC_TEXT
+
+    edited = RFC_TEXT.replace("Users ask.", "Users ask for it.")
+    return call(
+        "GET",
+        "/pulls/2/files",
+        query="per_page=100&page=1",
+        reply=[diff_entry(RFC_PATH, sha=blob_sha(edited))],
+    )
+
+
+CASSETTES[L + "test_an_rfc_accepted_before_the_bot_is_taken_on"] = [
+    COLLABORATORS,
+    NO_COMMENTS,
+    perm("hubot", "maintain"),
+    react("eyes"),
+    PULL,
+    rfc_files(),
+    COMMITS,
+    call("GET", "/issues", query=ISSUES_Q, reply=[]),
+    call(
+        "POST",
+        "/issues",
+        status=201,
+        body={"title": "RFD 0011: Requests for Discussion", "body": RFC_BODY, "labels": [ACCEPTED]},
+        reply=RFC_ISSUE,
+    ),
+    *status_posted("status-legacy-rfc", ACCEPTED, new=True, made=RFC_MADE),
+    react("rocket"),
+    reply("legacy-accept-rfc"),
+]
