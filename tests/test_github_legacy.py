@@ -286,3 +286,22 @@ def test_an_rfc_accepted_before_the_bot_is_taken_on(tmp_path: Path, vcr: Any) ->
         "🚀 RFD 0011 was already Accepted on `main`: its plan has 2 phases, tracking issue #12"
         " (the status stays Accepted)."
     )
+
+
+@pytest.mark.vcr
+def test_the_accept_label_takes_it_on_too(tmp_path: Path, vcr: Any) -> None:
+    """`rfd:accept` as `/rfd accept`: the same commit and reply, and the label comes off."""
+    origin, checkout = legacy_world(tmp_path)
+    labeled = payload("pull_request.labeled.accept", **{"sender.login": "hubot"})
+    assert run_bot(tmp_path, checkout, "pull_request_target", labeled) == 0
+    assert "- **Status**: Accepted" in on_branch(origin, RFD_PATH)
+    assert len(issues_opened(vcr)) == 1
+    *_, reply = bodies_sent(vcr)
+    assert lines(reply)[0] == (
+        "🚀 RFD 045 was already Accepted on `main`: its plan has 2 phases, tracking issue #12"
+        " (the status stays Accepted)."
+    )
+    removed = [r for r in vcr.requests if r.method == "DELETE"]
+    assert [r.path for r in removed] == [
+        "/repos/Codertocat/Hello-World/issues/2/labels/rfd%3Aaccept"
+    ]

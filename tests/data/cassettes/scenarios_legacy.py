@@ -15,6 +15,7 @@ from scenarios_bot import (
     RFD_TEXT,
     blob_sha,
     body,
+    labelled,
     perm,
     reply,
     status_posted,
@@ -199,4 +200,31 @@ CASSETTES[L + "test_an_rfc_accepted_before_the_bot_is_taken_on"] = [
     *status_posted("status-legacy-rfc", ACCEPTED, new=True, made=RFC_MADE),
     react("rocket"),
     reply("legacy-accept-rfc"),
+]
+
+LABEL_MADE = "fc8df4582e8ab4e0545b9655ee57c144ef782bd6"
+LABEL_STATUS = with_proofs(
+    body("status-legacy-accepted")
+    .replace(TAKEN_ON, LABEL_MADE)
+    .replace(TAKEN_ON[:12], LABEL_MADE[:12]),
+    [LABEL_MADE],
+)
+CASSETTES[L + "test_the_accept_label_takes_it_on_too"] = [
+    COLLABORATORS,
+    perm("hubot", "maintain"),
+    FILES,
+    COMMITS,
+    call("GET", "/issues", query=ISSUES_Q, reply=[]),
+    OPEN_TRACKING,
+    NO_COMMENTS,
+    call(
+        "POST",
+        "/issues/2/comments",
+        body={"body": LABEL_STATUS},
+        status=201,
+        reply=comment(950, 2, LABEL_STATUS),
+    ),
+    *labelled(2, ACCEPTED, new=True),
+    reply("legacy-accept-label"),
+    call("DELETE", "/issues/2/labels/rfd%3Aaccept", reply=[]),
 ]
