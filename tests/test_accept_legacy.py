@@ -144,3 +144,38 @@ def test_an_oxide_rfd_published_before_the_bot_is_taken_on_in_asciidoc(
         ("Queries", "The queries Nexus runs."),
     ]
     assert "- [ ] 1. Schema" in (repo / "rfd/.state/.forge/issues/1.md").read_text()
+
+
+def test_with_sign_offs_only_an_rfd_accepted_at_adoption_is_taken_on(
+    adopted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`[consensus]`: RFD 012 was Accepted when the team adopted the bot (the baseline says
+    so); RFD 017's Status line was edited to Accepted since, which would skip its sign-offs."""
+    config = adopted / ".github/rfd.toml"
+    config.write_text(config.read_text() + '\n[consensus]\nreviewers = ["octocat"]\n')
+    rfd_017 = adopted / "docs/rfd/017-persona-definitions.md"
+    rfd_017.write_text(rfd_017.read_text().replace("Status**: Discussion", "Status**: Accepted"))
+    assert run(adopted, capsys, "accept", "12")[0] == 0
+    code, out, err = run(adopted, capsys, "accept", "17")
+    assert (code, out) == (1, "")
+    assert err.splitlines() == [
+        "error: docs/rfd/017-persona-definitions.md: RFD 017 is Accepted, but neither the"
+        " adoption baseline nor its consensus record says it was accepted: `[consensus]` asks"
+        " for sign-offs before an RFD is accepted",
+        "  hint: set its Status back to Discussion, then run `rfd accept 017` once it is signed"
+        " off (`rfd status 017` shows who may)",
+    ]
+    assert not (adopted / "docs/rfd/.state/017/plan.json").exists()
+
+
+def test_with_sign_offs_status_does_not_offer_accept_for_an_rfd_marked_accepted_since(
+    adopted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = adopted / ".github/rfd.toml"
+    config.write_text(config.read_text() + '\n[consensus]\nreviewers = ["octocat"]\n')
+    rfd_017 = adopted / "docs/rfd/017-persona-definitions.md"
+    rfd_017.write_text(rfd_017.read_text().replace("Status**: Discussion", "Status**: Accepted"))
+    code, out, _ = run(adopted, capsys, "status", "17")
+    assert code == 0
+    assert "rfd accept 017" not in out.split("Actions:")[-1]
+    assert "Accept: not yet: RFD 017 is Accepted, but neither the adoption baseline" in out

@@ -12,7 +12,7 @@ from bot.core.errors import InvalidStructure, TransitionError
 from bot.core.text import plural
 from bot.events import PlanExtracted
 from bot.forge.base import Issue
-from bot.lifecycle.accept_gate import check_acceptable, untracked
+from bot.lifecycle.accept_gate import check_acceptable, check_decided_before, untracked
 from bot.lifecycle.lifecycle import promote
 from bot.lifecycle.workspace import Workspace
 from bot.model import document, plan
@@ -151,6 +151,7 @@ def accepted_before(ws: Workspace, query: str, *, model: str | None = None) -> A
             path=file.path,
             hint=f"`rfd status {rid}` shows where it stands",
         )
+    check_decided_before(ws, ws.document(file), file.path)
     phases, method, usage, notices = extract_plan(ws, rid, model=model)
     plan_path = ws.store.write_plan(rid, phases)
     ws.bus.emit(PlanExtracted(rfd_id=rid, phases=tuple(p.title for p in phases), method=method))
