@@ -179,3 +179,26 @@ def test_with_sign_offs_status_does_not_offer_accept_for_an_rfd_marked_accepted_
     assert code == 0
     assert "rfd accept 017" not in out.split("Actions:")[-1]
     assert "Accept: not yet: RFD 017 is Accepted, but neither the adoption baseline" in out
+
+
+def test_a_forge_failure_leaves_no_plan_so_accept_runs_again(
+    adopted: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tracking issue could not be opened: no plan.json is left behind (it would make the
+    next `rfd accept` answer "already Accepted"), and the next run takes the RFD on."""
+    from bot.core.errors import ForgeUnreachable
+    from bot.lifecycle.accept import accept
+    from bot.lifecycle.workspace import Workspace
+
+    ws = Workspace.open(adopted)
+
+    def unreachable(*args: object, **kwargs: object) -> None:
+        raise ForgeUnreachable("could not reach GitHub to create an issue: ConnectionError")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ws.forge, "create_issue", unreachable)
+        with pytest.raises(ForgeUnreachable, match="could not reach GitHub"):
+            accept(ws, "12")
+    assert not (adopted / "docs/rfd/.state/012/plan.json").exists()
+    assert accept(ws, "12").kept
+    assert (adopted / "docs/rfd/.state/012/plan.json").is_file()

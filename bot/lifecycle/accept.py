@@ -144,18 +144,22 @@ def accepted_before(ws: Workspace, query: str, *, model: str | None = None) -> A
     from bot.lifecycle.tracking_issue import track
 
     file = ws.find(query)
-    rid = str(file.rfd_id)
-    if not untracked(ws, ws.document(file)):
+    rid, doc = str(file.rfd_id), ws.document(file)
+    if not untracked(ws, doc):
         raise TransitionError(
-            f"RFD {rid} is {ws.document(file).status.value} with a plan: nothing to take on",
+            f"RFD {rid} is {doc.status.value} with a plan: nothing to take on",
             path=file.path,
             hint=f"`rfd status {rid}` shows where it stands",
         )
-    check_decided_before(ws, ws.document(file), file.path)
+    check_decided_before(ws, doc, file.path)
     phases, method, usage, notices = extract_plan(ws, rid, model=model)
     plan_path = ws.store.write_plan(rid, phases)
     ws.bus.emit(PlanExtracted(rfd_id=rid, phases=tuple(p.title for p in phases), method=method))
-    issue = track(ws, rid, "accepted")  # found by its marker if a run opened it already
+    try:
+        issue = track(ws, rid, "accepted")  # found by its marker if a run opened it already
+    except Exception:  # no issue: no plan.json either, so running accept again takes it on
+        ws.store.remove_tree(rid, "plan.json")
+        raise
     path = ws.path(file)
     _record_tracking(ws, path, tracking_header(issue, ws.config.conventions, path.name))
     phrase = plural(len(phases), "phase")
