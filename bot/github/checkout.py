@@ -30,13 +30,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.config.discovery import RfdFile
+from bot.config.discovery import RfdFile, folder_rfd
 from bot.config.load import Config, is_branch
 from bot.config.repo_templates import is_template
 from bot.core.errors import ForgeError, InvalidStructure
 from bot.forge.base import ChangedFile, PullRequest
 from bot.forge.github import RepoApi
-from bot.model.ids import split_file_name
+from bot.model.ids import numbered_folder, split_entry
 
 LINKED = (
     "is a symbolic link on the pull request's branch: the bot reads PR files as data and "
@@ -90,23 +90,51 @@ def rfd_dirs(cfg: Config) -> tuple[str, ...]:
     return (cfg.rfd_dir, *extra)
 
 
+def _inside(path: str, cfg: Config) -> Iterable[str]:
+    """``path`` relative to each RFD directory holding it (the drafts directory, inside
+    the RFD directory, too)."""
+    return (path[len(d) + 1 :] for d in rfd_dirs(cfg) if path.startswith(f"{d}/"))
+
+
 def as_rfd(path: str, cfg: Config) -> RfdFile | None:
-    """The RFD at ``path``; None for any other file (the repository's templates included)."""
-    folder, _, name = path.rpartition("/")
-    parts = split_file_name(name) if folder in rfd_dirs(cfg) else None
+    """The RFD at ``path`` (``045-slug.md`` in an RFD directory, or the document of a
+    numbered directory there, ``0015/README.adoc``); None for any other file (the
+    repository's templates included)."""
+    parts = next((p for p in map(split_entry, _inside(path, cfg)) if p is not None), None)
     if parts is None or is_template(path[len(cfg.rfd_dir) + 1 :], cfg.rfd.templates):
         return None
     return RfdFile(parts[0], parts[1], path)
 
 
-def changed_rfds(files: Iterable[ChangedFile], cfg: Config) -> list[ChangedRfd]:
-    """RFD files the PR adds, changes or removes, sorted by id."""
-    found = []
+def rfd_folder(path: str, cfg: Config) -> str | None:
+    """The numbered RFD directory (``rfd/0015``) holding ``path`` (a diagram, an image)."""
+    for relative in _inside(path, cfg):
+        folder = numbered_folder(relative)
+        if folder is not None:
+            return path[: len(path) - len(relative)] + folder
+    return None
+
+
+def changed_rfds(files: Iterable[ChangedFile], cfg: Config, root: Path) -> list[ChangedRfd]:
+    """RFD files the PR adds, changes or removes, sorted by id.
+
+    A PR that changes only another file of a numbered directory (a diagram) changes that
+    RFD: its document is the one the default branch's checkout ``root`` has there (the
+    PR leaves it as it is), listed as ``modified`` with no blob or patch of its own."""
+    found: dict[str, ChangedRfd] = {}
+    folders: set[str] = set()
     for changed in files:
         rfd = as_rfd(changed.path, cfg)
         if rfd is not None:
-            found.append(ChangedRfd(rfd, changed.status, changed.blob, changed.patch))
-    return sorted(found, key=lambda c: c.file)
+            found[rfd.path] = ChangedRfd(rfd, changed.status, changed.blob, changed.patch)
+        elif (folder := rfd_folder(changed.path, cfg)) is not None:
+            folders.add(folder)
+    for folder in sorted(folders):
+        document = folder_rfd(root, folder)
+        rfd = None if document is None else as_rfd(document.path, cfg)
+        if rfd is not None and not any(p.startswith(f"{folder}/") for p in found):
+            found[rfd.path] = ChangedRfd(rfd, "modified")
+    return sorted(found.values(), key=lambda c: c.file)
 
 
 if TYPE_CHECKING:
