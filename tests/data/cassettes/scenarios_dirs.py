@@ -1,0 +1,39 @@
+"""Cassettes of ``tests/test_github_rfd_dirs.py``: pull requests on a directory-per-RFD
+repository (Oxide's AsciiDoc ``rfd/0015/README.adoc``, front matter ``docs/rfd/0042/README.md``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from gh_data import COLLABORATORS, call, comment, diff_entry
+from scenarios_bot import ADMIN, DISCUSSION, NO_COMMENTS, UNLABEL, blob_sha, body, status_posted
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+from tests.github_world import OXIDE_PATH, OXIDE_TEXT
+
+FILES = call(
+    "GET",
+    "/pulls/2/files",
+    query="per_page=100&page=1",
+    reply=[diff_entry(OXIDE_PATH, "modified", sha=blob_sha(OXIDE_TEXT))],
+)
+REVIEW_COMMIT = "d25c25d60ca51cb7fbee51ea72c5c3c1c88b1109"  # rfd:review
+D = "test_github_rfd_dirs/"
+CASSETTES = {
+    D + "test_review_label_on_an_oxide_rfd_reviews_and_saves_it": [
+        COLLABORATORS,
+        ADMIN,
+        FILES,
+        NO_COMMENTS,
+        call(
+            "POST",
+            "/issues/2/comments",
+            body={"body": body("dirs-review-oxide")},
+            status=201,
+            reply=comment(951, 2, body("dirs-review-oxide")),
+        ),
+        *status_posted("dirs-status-oxide-review", DISCUSSION, new=True, made=REVIEW_COMMIT),
+        UNLABEL,
+    ],
+}
