@@ -226,3 +226,33 @@ OXIDE_MAIN = {
     "rfd/0015/console.svg": "<svg/>\n",
     "rfd/0014/README.md": "---\nstate: published\n---\n\n# RFD 14 Sled agent\n",
 }
+
+# A directory per RFD with YAML front matter (`state:`), in the default RFD directory.
+FRONT_PATH = "docs/rfd/0042/README.md"
+FRONT_TEXT = """\
+---
+authors:
+  - Barbara Liskov <liskov@example.com>
+state: discussion
+---
+
+# RFD 42 Customer API versioning
+
+## Summary
+
+Version the customer API by date.
+
+## Motivation
+
+Clients break when a field changes.
+
+## Design
+
+A `Version` header names the date; the server answers in that version's shape.
+
+## Implementation Plan
+
+### Phase 1: Header
+
+Read the header and default to the oldest version.
+"""

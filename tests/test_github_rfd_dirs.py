@@ -13,6 +13,8 @@ import pytest
 from tests.conftest import bodies_sent, git, lines
 from tests.github_world import (
     BRANCH,
+    FRONT_PATH,
+    FRONT_TEXT,
     OXIDE_MAIN,
     OXIDE_PATH,
     OXIDE_TEXT,
@@ -25,6 +27,7 @@ pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
 
 LABELED = "pull_request.labeled.review"
 WEB = "https://github.com/Codertocat/Hello-World"
+HEAD = "ec26c3e57ca3a959ca5aad62de7213c562f8c821"
 REVIEWED = "rfd/.state/0015/reviews/1795831200.md"
 
 
@@ -51,3 +54,27 @@ def test_review_label_on_an_oxide_rfd_reviews_and_saves_it(tmp_path: Path, vcr: 
         "✓ prediscussion → **discussion** → published → committed",
     ]
     assert "`/rfd dismiss all` once read; accept with `/rfd accept`" in status
+
+
+@pytest.mark.vcr
+def test_a_pr_changing_only_a_diagram_is_a_pr_on_its_rfd(tmp_path: Path, vcr: Any) -> None:
+    """The diagram belongs to RFD 0015: the status comment shows that RFD, as on main."""
+    _, checkout = oxide(tmp_path, {"rfd/0015/console.svg": "<svg><path/></svg>\n"})
+    assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
+    (status,) = bodies_sent(vcr)
+    assert lines(status)[:2] == [
+        f"### [RFD 0015: Console access]({WEB}/blob/{HEAD}/{OXIDE_PATH}) — discussion",
+        "✓ prediscussion → **discussion** → published → committed",
+    ]
+
+
+@pytest.mark.vcr
+def test_a_front_matter_directory_pr_gets_its_status_comment(tmp_path: Path, vcr: Any) -> None:
+    _, checkout = make_world(tmp_path, {"README.md": "x\n"}, {FRONT_PATH: FRONT_TEXT})
+    assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
+    (status,) = bodies_sent(vcr)
+    assert lines(status)[:2] == [
+        f"### [RFD 0042: Customer API versioning]({WEB}/blob/{HEAD}/{FRONT_PATH}) — discussion",
+        "✓ prediscussion → **discussion** → published → committed",
+    ]
+    assert lines(status)[2].startswith("**Next step:** label `rfd:review` or comment `/rfd review`")

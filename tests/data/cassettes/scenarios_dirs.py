@@ -10,7 +10,7 @@ from gh_data import COLLABORATORS, call, comment, diff_entry
 from scenarios_bot import ADMIN, DISCUSSION, NO_COMMENTS, UNLABEL, blob_sha, body, status_posted
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-from tests.github_world import OXIDE_PATH, OXIDE_TEXT
+from tests.github_world import FRONT_PATH, FRONT_TEXT, OXIDE_PATH, OXIDE_TEXT
 
 FILES = call(
     "GET",
@@ -35,5 +35,32 @@ CASSETTES = {
         ),
         *status_posted("dirs-status-oxide-review", DISCUSSION, new=True, made=REVIEW_COMMIT),
         UNLABEL,
+    ],
+}
+
+DIAGRAM = call(
+    "GET",
+    "/pulls/2/files",
+    query="per_page=100&page=1",
+    reply=[diff_entry("rfd/0015/console.svg", "modified", sha=blob_sha("<svg><path/></svg>\n"))],
+)
+FRONT = call(
+    "GET",
+    "/pulls/2/files",
+    query="per_page=100&page=1",
+    reply=[diff_entry(FRONT_PATH, sha=blob_sha(FRONT_TEXT))],
+)
+CASSETTES |= {
+    D + "test_a_pr_changing_only_a_diagram_is_a_pr_on_its_rfd": [
+        COLLABORATORS,
+        DIAGRAM,
+        NO_COMMENTS,
+        *status_posted("dirs-status-diagram", DISCUSSION, new=True),
+    ],
+    D + "test_a_front_matter_directory_pr_gets_its_status_comment": [
+        COLLABORATORS,
+        FRONT,
+        NO_COMMENTS,
+        *status_posted("dirs-status-front", DISCUSSION, new=True),
     ],
 }
