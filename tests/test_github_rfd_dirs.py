@@ -5,6 +5,7 @@ comment and ``/rfd accept`` work on it as on a flat ``045-slug.md``."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -78,3 +79,42 @@ def test_a_front_matter_directory_pr_gets_its_status_comment(tmp_path: Path, vcr
         "✓ prediscussion → **discussion** → published → committed",
     ]
     assert lines(status)[2].startswith("**Next step:** label `rfd:review` or comment `/rfd review`")
+
+
+def slash(body: str, sender: str = "hubot") -> dict[str, object]:
+    """``body`` commented on PR 2 by ``sender``."""
+    changes = {"comment.body": body, "comment.user.login": sender, "sender.login": sender}
+    return payload("issue_comment.created.pr", **changes, **{"comment.id": 492700400})
+
+
+@pytest.mark.vcr
+def test_accept_on_an_oxide_pr_publishes_it_with_its_plan_and_tracking_issue(
+    tmp_path: Path, vcr: Any
+) -> None:
+    origin, checkout = oxide(tmp_path)
+    assert run_bot(tmp_path, checkout, "issue_comment", slash("/rfd accept")) == 0
+    text = git(origin, "show", f"{BRANCH}:{OXIDE_PATH}")
+    assert ":state: published\n" in text  # Oxide's word for accepted, in its place
+    issue_line = f":tracking-issue: {WEB}/issues/12[#12]\n"
+    assert issue_line in text  # an AsciiDoc attribute, after the others
+    assert text.replace(":state: published", ":state: discussion").replace(issue_line, "") == (
+        OXIDE_TEXT
+    )
+    plan = json.loads(git(origin, "show", f"{BRANCH}:rfd/.state/0015/plan.json"))
+    assert [p["title"] for p in plan] == ["Proxy", "Audit log"]
+    log = git(origin, "log", "--format=%s", f"main..{BRANCH}").splitlines()
+    assert log == ["RFD 0015: accepted by rfd-bot", "pr"]
+    (opened,) = [
+        json.loads(r.body)
+        for r in vcr.requests
+        if r.method == "POST" and r.path.endswith("/issues")
+    ]
+    assert opened["title"] == "RFD 0015: Console access"
+    assert lines(opened["body"])[0] == (
+        f"Tracking issue for [RFD 0015: Console access]({WEB}/blob/{BRANCH}/{OXIDE_PATH})."
+        f" Discussed in [#2]({WEB}/pull/2)."
+    )
+    assert lines(opened["body"])[-2:] == ["- [ ] 1. Proxy", "- [ ] 2. Audit log"]
+    status, reply = bodies_sent(vcr)[-2:]
+    assert lines(status)[1] == "✓ prediscussion → ✓ discussion → **published** → committed"
+    assert lines(reply)[0] == "🚀 RFD 0015 is Accepted: 2 phases, tracking issue #12."

@@ -6,8 +6,22 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from gh_data import COLLABORATORS, call, comment, diff_entry
-from scenarios_bot import ADMIN, DISCUSSION, NO_COMMENTS, UNLABEL, blob_sha, body, status_posted
+from gh_data import COLLABORATORS, call, comment, diff_entry, issue, label
+from scenarios_bot import (
+    ADMIN,
+    COMMITS,
+    ISSUES_Q,
+    PULL,
+    perm,
+    react,
+    reply,
+    DISCUSSION,
+    NO_COMMENTS,
+    UNLABEL,
+    blob_sha,
+    body,
+    status_posted,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 from tests.github_world import FRONT_PATH, FRONT_TEXT, OXIDE_PATH, OXIDE_TEXT
@@ -18,6 +32,10 @@ FILES = call(
     query="per_page=100&page=1",
     reply=[diff_entry(OXIDE_PATH, "modified", sha=blob_sha(OXIDE_TEXT))],
 )
+TITLE = "RFD 0015: Console access"
+PUBLISHED = "rfd: published"  # Oxide's word for accepted names the label
+TRACKING = issue(12, TITLE, body("dirs-tracking-oxide"), labels=(PUBLISHED,))
+ACCEPT_COMMIT = "6f853ba541525bd7e77465109b3348e5e3e9c637"  # /rfd accept
 REVIEW_COMMIT = "d25c25d60ca51cb7fbee51ea72c5c3c1c88b1109"  # rfd:review
 D = "test_github_rfd_dirs/"
 CASSETTES = {
@@ -62,5 +80,29 @@ CASSETTES |= {
         FRONT,
         NO_COMMENTS,
         *status_posted("dirs-status-front", DISCUSSION, new=True),
+    ],
+}
+
+CASSETTES |= {
+    D + "test_accept_on_an_oxide_pr_publishes_it_with_its_plan_and_tracking_issue": [
+        COLLABORATORS,
+        NO_COMMENTS,
+        perm("hubot", "maintain"),
+        react("eyes"),
+        PULL,
+        FILES,
+        COMMITS,
+        call("GET", "/issues", query=ISSUES_Q, reply=[]),
+        call(
+            "POST",
+            "/issues",
+            status=201,
+            body={"title": TITLE, "body": TRACKING["body"], "labels": [PUBLISHED]},
+            reply=TRACKING,
+        ),
+        *status_posted("dirs-status-oxide-accept", made=ACCEPT_COMMIT)[:1],
+        call("POST", "/issues/2/labels", body={"labels": [PUBLISHED]}, reply=[label(PUBLISHED)]),
+        react("rocket"),
+        reply("dirs-accept-oxide"),
     ],
 }
