@@ -470,3 +470,51 @@ def test_accept_refuses_an_asciidoc_plan_whose_phase_title_asciidoc_reads_as_tex
     )
     assert "write `=== Phase 1: Title` blocks with a description under " in err
     assert git(repo, "status", "--porcelain") == ""  # nothing was promoted
+
+
+def test_accept_without_a_plan_where_the_history_accepts_rfds_without_one(
+    tmp_path: Path,
+    pristine: dict[str, Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Oxide's published RFDs rarely plan phases, and `rfd init` writes
+    ``accepted_needs_plan = false`` from that history: `rfd accept` on a discussion RFD with no
+    Implementation Plan publishes it (instead of refusing for want of a plan), says so, and
+    the next step is `rfd done`, not a phase."""
+    repo = shutil.copytree(pristine["oxide"], tmp_path / "oxide")
+    adopt(repo, capsys)
+    assert "accepted_needs_plan = false" in (repo / ".github/rfd.toml").read_text()
+
+    assert main(["-C", str(repo), "accept", "3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].strip() == (
+        "→ RFD 0003 has no Implementation Plan section: accepted without a plan "
+        "([process] accepted_needs_plan = false)"
+    )
+    assert "→ status of RFD 0003: discussion → published" in out[1]
+    assert out[-1] == "✓ RFD 0003: next, `rfd done 0003` — Promote to Implemented"
+    assert "state: published\n" in (repo / "rfd/0003/README.md").read_text()
+    code, status = rfd_json(repo, capsys, "status", "3")
+    assert code == 0 and isinstance(status, dict)
+    assert ["Phases", "none planned (accepted without an Implementation Plan)"] in status["lines"]
+    git(repo, "add", "-A")
+    staged = git(repo, "diff", "--cached", "--name-only").split()
+    assert hooks(repo, staged, monkeypatch, capsys)[0] == 0
+    assert main(["-C", str(repo), "done", "3"]) == 0
+    assert "state: committed\n" in (repo / "rfd/0003/README.md").read_text()
+
+
+def test_accept_still_needs_a_plan_where_the_process_asks_for_one(
+    tmp_path: Path, pristine: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = shutil.copytree(pristine["oxide"], tmp_path / "oxide")
+    adopt(repo, capsys)
+    config = repo / ".github/rfd.toml"
+    config.write_text(
+        config.read_text().replace("accepted_needs_plan = false", "accepted_needs_plan = true")
+    )
+    assert main(["-C", str(repo), "accept", "3"]) == 1
+    err = capsys.readouterr().err
+    assert "rfd/0003/README.md" in err and "no plan to extract" in err
+    assert "state: discussion\n" in (repo / "rfd/0003/README.md").read_text()

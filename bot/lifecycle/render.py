@@ -159,6 +159,9 @@ def _phase_lines(state: RfdState) -> tuple[PhaseLine, ...]:
     return tuple(out)
 
 
+NONE_PLANNED = "none planned (accepted without an Implementation Plan)"
+
+
 def _implementation(
     doc: Document,
     state: RfdState,
@@ -170,7 +173,8 @@ def _implementation(
 ) -> StatusView:
     phases = _phase_lines(state)
     done = sum(p.done for p in phases)
-    lines = [("Status", said(doc)), ("Phases", f"{done}/{len(phases)} done")]
+    planned = f"{done}/{len(phases)} done" if phases or state.plan is None else NONE_PLANNED
+    lines = [("Status", said(doc)), ("Phases", planned)]
     if state.plan is None and state.plan_error is None:
         lines.append(("Plan", MISSING_PLAN.format(rid=rid)))
     if tracking:
@@ -197,7 +201,7 @@ def _implementation(
         refine = _using("Change the implementation as its reviews ask", models, "refine")
         actions.append(Action(f"rfd refine {rid}", refine))
     actions.append(Action(f"rfd review {rid}", "Review the implementation so far"))
-    if phases and not todo:
+    if state.plan is not None and not todo:  # every phase done, or accepted without phases
         actions.append(Action(f"rfd done {rid}", "Promote to Implemented"))
     return StatusView(
         rid,
