@@ -41,6 +41,9 @@ DIALECTS = {
         (
             "# Layout: a directory per RFD (NNNN/README.md): 27 README.md, 5 README.adoc.",
             "# Header: YAML front matter in 27 of 32 documents, AsciiDoc attributes in 5 of 32",
+            "# Statuses in use: published 8, committed 8, prediscussion 4, discussion 4, "
+            "ideation 4, abandoned 4.",
+            "# rfd — 32 RFDs live there",
             'prediscussion = "draft"',
             'ideation = "draft"',
             'published = "accepted"',
@@ -63,6 +66,7 @@ DIALECTS = {
         (
             "# Layout: a directory per RFD (NNNN/README.md): 32 README.md.",
             "# Header: YAML front matter in 32 of 32 documents.",
+            "# Statuses in use: draft 11, publish 10, predraft 6, abandoned 5.",
             'predraft = "draft"',
             'draft = "discussion"',
             'publish = "accepted"',
@@ -81,6 +85,9 @@ DIALECTS = {
         (
             "# Layout: a file per RFD (NNN-slug.md): 30 files.",
             "# Header: YAML front matter in 30 of 30 documents.",
+            "# Statuses in use: released 8, recommended 8, accepted 5, ready-for-release 5, "
+            "discontinued 4.",
+            "# text — 30 RFDs live there",
             'accepted = "accepted"',
             'ready-for-release = "implemented"',
             'released = "implemented"',
@@ -145,6 +152,9 @@ def hooks(
 def test_init_detects_layout_header_and_words_with_evidence(
     corpus: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The evidence is in the corpus's own words: its status words as its files write them
+    (never rfd's ``Accepted`` for Oxide's ``published``), and no "published RFDs" count in
+    a dialect where ``published`` is one state among others."""
     repo, dialect = repo_of(tmp_path, corpus), DIALECTS[corpus]
     said = adopt(repo, capsys)
     assert f"from the conventions of the RFDs in {dialect.rfd_dir}/" in said
@@ -171,7 +181,10 @@ def test_list_status_and_lint_speak_the_repositorys_words(
     assert row["status"] == dialect.before
     assert {r["path"].partition("/")[0] for r in listed["rfds"]} == {dialect.rfd_dir}
     assert main(["-C", str(repo), "status", dialect.sample]) == 0
-    assert dialect.path in capsys.readouterr().out
+    shown = capsys.readouterr().out
+    assert dialect.path in shown
+    status_line = next(line for line in shown.splitlines() if line.startswith("Status:"))
+    assert status_line.split()[1] == dialect.before  # `discussion`, as the file writes it
     code, linted = rfd_json(repo, capsys, "lint")
     assert isinstance(linted, dict)
     assert (code, linted["findings"]) == (0, [])

@@ -318,7 +318,7 @@ def render_config(rfd_dir: str, published: int, found: list[Convention], statuse
     """The configuration file: each detected setting under a comment giving its evidence."""
     lines = [HEADER.rstrip("\n"), f"# Statuses in use: {statuses or 'none'}.", "", "[rfd]"]
     lines += [
-        f"# {rfd_dir} — {plural(published, 'published RFD')} live there",
+        f"# {rfd_dir} — {plural(published, 'RFD')} live there",
         _pair("dir", rfd_dir),
     ]
     table = "rfd"

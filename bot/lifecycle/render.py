@@ -220,5 +220,5 @@ def said(doc: Document) -> str:
     """The status in the repository's word, with rfd's stage when the word is another
     (``published (accepted)``)."""
     if doc.status_word.casefold() == doc.status.value.casefold():
-        return doc.status.value
+        return doc.status_word  # as the file writes it: `discussion` in Oxide's front matter
     return f"{doc.status_word} ({doc.status.value.lower()})"
