@@ -531,3 +531,21 @@ def test_accept_still_needs_a_plan_where_the_process_asks_for_one(
     err = capsys.readouterr().err
     assert "rfd/0003/README.md" in err and "no plan to extract" in err
     assert "state: discussion\n" in (repo / "rfd/0003/README.md").read_text()
+
+
+def test_status_of_an_oxide_prediscussion_rfd_counts_its_own_sections_and_keeps_its_number(
+    tmp_path: Path, pristine: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An Oxide RFD in prediscussion already has its number: `rfd status` offers to open it
+    for discussion in Oxide's word (not to "take a number"), and counts the sections the RFD
+    has (its team's template), not the eight of rfd's built-in design template."""
+    repo = shutil.copytree(pristine["oxide"], tmp_path / "oxide")
+    adopt(repo, capsys)
+    code, status = rfd_json(repo, capsys, "status", "9")
+    assert code == 0 and isinstance(status, dict)
+    assert ["Sections", "2/2 drafted (Background, Determinations)"] in status["lines"]
+    promote = next(a for a in status["actions"] if a["command"] == "rfd promote 0009")
+    assert promote["description"] == "Open it for discussion: status discussion"
+    assert main(["-C", str(repo), "promote", "9"]) == 0
+    assert "prediscussion → discussion" in capsys.readouterr().out
+    assert (repo / "rfd/0009/README.md").is_file()  # the number and directory stay

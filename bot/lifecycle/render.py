@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from bot import templates
 from bot.lifecycle.views import Action, PhaseLine, StatusView
 from bot.model import phase_ids
-from bot.model.document import Document
-from bot.model.status import Status
+from bot.model.document import LIST, Document
+from bot.model.status import Status, word_for
 from bot.state import RfdState
 
 
@@ -64,6 +64,12 @@ def _using(text: str, models: Mapping[str, str], step: str) -> str:
 
 
 def _sections_drafted(doc: Document) -> tuple[int, int, list[str]]:
+    """How many sections are written, of how many: rfd's template's for its category, or,
+    for a front-matter or AsciiDoc RFD (the team's own template), the RFD's own sections."""
+    if doc.form != LIST:
+        own = [s.title for s in doc.sections if s.level == 2]
+        written = [name for name in own if (doc.section_body(name) or "").strip()]
+        return len(written), len(own), written
     required = templates.required_sections(doc.category or "design")
     written = [
         name
@@ -71,6 +77,15 @@ def _sections_drafted(doc: Document) -> tuple[int, int, list[str]]:
         if (body := doc.section_body(name)) and body.strip() and not templates.is_placeholder(body)
     ]
     return len(written), len(required), written
+
+
+def _promotion(doc: Document) -> str:
+    """What ``rfd promote`` does to this draft: a draft id takes a number; a numbered RFD
+    (Oxide's ``prediscussion``) keeps it and moves to the repository's discussion word."""
+    if doc.rfd_id is not None and not doc.rfd_id.draft:
+        word = word_for(Status.DISCUSSION, doc.status_word, lower=doc.form != LIST)
+        return f"Open it for discussion: status {word}"
+    return "Publish: take a number, status Discussion"
 
 
 def _authoring(
@@ -103,7 +118,7 @@ def _authoring(
         )
     actions += [
         Action(f"rfd review {rid}", "Review the draft"),
-        Action(f"rfd promote {rid}", "Publish: take a number, status Discussion"),
+        Action(f"rfd promote {rid}", _promotion(doc)),
     ]
     return StatusView(
         rid, doc.title, path, "Draft", "authoring", lines, actions=tuple(actions), problems=problems
