@@ -88,6 +88,8 @@ DIALECTS = {
             "# Statuses in use: released 8, recommended 8, accepted 5, ready-for-release 5, "
             "discontinued 4.",
             "# text — 30 RFDs live there",
+            "# no templates of this shape; `rfd new` fills 0000-template.md (the RFC template), "
+            "whatever the category",
             'accepted = "accepted"',
             'ready-for-release = "implemented"',
             'released = "implemented"',
