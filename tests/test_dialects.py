@@ -551,3 +551,53 @@ def test_status_of_an_oxide_prediscussion_rfd_counts_its_own_sections_and_keeps_
     assert main(["-C", str(repo), "promote", "9"]) == 0
     assert "prediscussion → discussion" in capsys.readouterr().out
     assert (repo / "rfd/0009/README.md").is_file()  # the number and directory stay
+
+
+OXIDE_ADOC = """:showtitle:
+:toc: left
+:numbered:
+:state: {state}
+:discussion: https://github.com/oxidecomputer/rfd/pull/{pr}
+:authors: Bryan Cantrill <bryan@oxide.example>
+:labels: hardware, power
+
+= RFD {n} {title}
+{{authors}}
+
+{body}"""
+
+
+def test_new_on_an_asciidoc_corpus_follows_its_rfds_not_the_newest_stub(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The new README.adoc keeps the team's attributes in their order, leaves the per-RFD
+    ones (`:discussion:`, `:labels:`) empty to fill, keeps the `{authors}` line under the
+    title, and takes its sections from the newest RFD past prediscussion — not from a stub
+    someone just started."""
+    rfds = {
+        "rfd/0001/README.adoc": OXIDE_ADOC.format(
+            state="published",
+            pr=2,
+            n=1,
+            title="Rack power budget",
+            body="== Background\n\nA rack has 15 kW.\n\n== Determinations\n\nCap it.\n",
+        ),
+        "rfd/0002/README.adoc": OXIDE_ADOC.format(
+            state="prediscussion", pr=3, n=2, title="Audit logging", body="== Idea\n\nLater.\n"
+        ),
+    }
+    for path, text in rfds.items():
+        (git_repo / path).parent.mkdir(parents=True)
+        (git_repo / path).write_text(text, encoding="utf-8")
+    git(git_repo, "add", "-A")
+    git(git_repo, "commit", "-qm", "RFDs")
+    adopt(git_repo, capsys)
+    assert (
+        main(["-C", str(git_repo), "new", "design", "Switch management", "--authors", "Ada <a@x>"])
+        == 0
+    )
+    assert (git_repo / "rfd/0003/README.adoc").read_text(encoding="utf-8") == (
+        ":showtitle:\n:toc: left\n:numbered:\n:state: prediscussion\n:discussion:\n"
+        ":authors: Ada <a@x>\n:labels:\n\n= RFD 3 Switch management\n{authors}\n\n"
+        "== Background\n\n== Determinations\n"
+    )
