@@ -15,8 +15,9 @@ A corpus of another dialect (:func:`shape_of`, :func:`place`,
   proposal that has no number yet.
 
 Its text is the repository's template when it has one (``0000-template.md`` at the root
-or beside the RFCs, or ``[rfd] templates``), else the newest RFD's header keys and
-section titles, with the first word of the draft stage (``prediscussion``, ``predraft``).
+or beside the RFCs, or ``[rfd] templates``), else the header keys (per-RFD values left
+empty) and section titles of the newest RFD past the draft stage, with the first word of
+the draft stage (``prediscussion``, ``predraft``).
 """
 
 from __future__ import annotations
@@ -131,7 +132,8 @@ class Shape(NamedTuple):
     directory: bool
     """A directory per RFD (else a file per RFD, numbered by pull request)."""
     sample: Document
-    """The newest RFD: its header keys, heading and sections are the corpus's way."""
+    """The newest RFD past the draft stage: its header keys, heading and sections are the
+    corpus's way."""
     digits: int
 
 
