@@ -601,3 +601,22 @@ def test_new_on_an_asciidoc_corpus_follows_its_rfds_not_the_newest_stub(
         ":authors: Ada <a@x>\n:labels:\n\n= RFD 3 Switch management\n{authors}\n\n"
         "== Background\n\n== Determinations\n"
     )
+
+
+def test_offline_review_asks_for_no_plan_where_the_process_needs_none(
+    tmp_path: Path, pristine: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """On Oxide's history (``accepted_needs_plan = false``) a discussion RFD without an
+    Implementation Plan gets no "major" finding for it — accept would not ask for one — the
+    summary does not claim a plan, and the next step is not to refine findings that are not
+    there."""
+    repo = shutil.copytree(pristine["oxide"], tmp_path / "oxide")
+    adopt(repo, capsys)
+    assert main(["-C", str(repo), "review", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "Implementation Plan: there is no" not in out
+    assert "it plans no phases (the repository accepts RFDs without an Implementation Plan)" in out
+    assert "plan has described phases" not in out
+    assert out.splitlines()[-1] == (
+        "✓ RFD 0003: 1 active review — nothing to work in: `rfd status 0003` says what comes next"
+    )
