@@ -620,3 +620,43 @@ def test_offline_review_asks_for_no_plan_where_the_process_needs_none(
     assert out.splitlines()[-1] == (
         "✓ RFD 0003: 1 active review — nothing to work in: `rfd status 0003` says what comes next"
     )
+
+
+def test_a_two_digit_oxide_directory_keeps_its_number_everywhere(
+    git_repo: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``rfd/57/README.adoc`` (a number picked by hand) is RFD 57 in `rfd list`, `rfd status`,
+    its review's state directory and the site's page — never "057", a name no file has — and
+    the rfd-state hook accepts ``rfd/.state/57/``."""
+    rfds = {
+        "rfd/0001/README.adoc": OXIDE_ADOC.format(
+            state="published", pr=2, n=1, title="Rack power", body="== Background\n\nWhy.\n"
+        ),
+        "rfd/57/README.adoc": OXIDE_ADOC.format(
+            state="discussion", pr=9, n=57, title="Audit logging", body="== Background\n\nWho.\n"
+        ),
+    }
+    for path, text in rfds.items():
+        (git_repo / path).parent.mkdir(parents=True)
+        (git_repo / path).write_text(text, encoding="utf-8")
+    git(git_repo, "add", "-A")
+    git(git_repo, "commit", "-qm", "RFDs")
+    adopt(git_repo, capsys)
+    assert main(["-C", str(git_repo), "list"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].split() == [
+        "57",
+        "discussion",
+        "Audit",
+        "logging",
+    ]
+    assert main(["-C", str(git_repo), "status", "57"]) == 0
+    assert capsys.readouterr().out.startswith("RFD 57: Audit logging\nrfd/57/README.adoc\n")
+    assert main(["-C", str(git_repo), "review", "57"]) == 0
+    reviews = [p.relative_to(git_repo).as_posix() for p in (git_repo / "rfd/.state").rglob("*.md")]
+    assert len(reviews) == 1 and reviews[0].startswith("rfd/.state/57/reviews/")
+    git(git_repo, "add", "-A")
+    assert hooks(git_repo, reviews, monkeypatch, capsys) == (0, "")
+    assert main(["-C", str(git_repo), "site", "--out", "_site"]) == 0
+    assert (git_repo / "_site/rfd/57.html").is_file()
