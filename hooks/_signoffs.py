@@ -18,21 +18,26 @@ markers of those the bot's account (``[bot] login``) wrote, and the commits GitH
 activity record says that account pushed to the branch (``GITHUB_HEAD_REF``): a deleted
 status comment loses no proof here either.  Without a token, outside a pull request, or
 when GitHub cannot be asked, nothing is proven: an entry only such a commit added is then
-reported as unverified.  Standard library only (no GitHub client): the hooks stay light.
+reported as unverified.  After a rebase, a branch commit that makes exactly the change of
+one of the bot's commits the branch lost (fetched from origin by sha when the checkout lacks
+it) counts for it (:func:`bot.model.consensus.in_place`); a lost commit nothing copies does
+not count here.  Standard library only (no GitHub client): the hooks stay light.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from bot.model import consensus
-from bot.model.consensus import Step, forged, trusted
+from bot.model.consensus import Step, forged, in_place, trusted
 from hooks import _git
 
 if TYPE_CHECKING:
@@ -52,6 +57,7 @@ NO_BASE = (
     "(check out with `fetch-depth: 0`, or fetch origin/$GITHUB_BASE_REF)"
 )
 STAGED = "the staged change"
+_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
 Proofs = Callable[[], frozenset[str]]
 """The shas of the commits the bot's own comments name (asked of GitHub once, on need)."""
@@ -155,8 +161,52 @@ def _steps(
     )
     shas = out.decode().split()
     mine = proofs() if shas else frozenset()
-    steps = [Step(_at(root, f"{sha}^", path), _at(root, sha, path), sha in mine) for sha in shas]
-    return steps, shas
+    placed = [(sha, sha in mine) for sha in shas]
+    if not all(proven for _, proven in placed):  # a hand's commit, or a rebase's copy
+        olds = _lost(root, base, tip, path, mine)
+        placed = in_place(placed, olds, frozenset(), partial(_change, root))
+    steps = [Step(_at(root, f"{sha}^", path), _at(root, sha, path), ok) for sha, ok in placed]
+    return steps, [sha for sha, _ in placed]
+
+
+def _lost(root: Root, base: str, tip: str, path: str, mine: frozenset[str]) -> list[str]:
+    """The bot's commits (``mine``) that changed ``path`` and that neither ``tip`` nor the
+    default branch has any more (a rebase or a force-push replaced them), oldest first;
+    fetched from origin by sha when the checkout lacks them (left out when that fails)."""
+    shas = sorted(s for s in mine if _SHA.fullmatch(s))
+    if not shas:
+        return []
+    have = set(_git.run(root, "rev-list", "--no-walk", "--ignore-missing", *shas).decode().split())
+    missing = [s for s in shas if s not in have]
+    if missing:
+        with suppress(_git.GitFailed):  # not given out: their copies stay unverified
+            _git.run(root, "fetch", "--quiet", "--no-tags", "--end-of-options", "origin", *missing)
+        have = set(
+            _git.run(root, "rev-list", "--no-walk", "--ignore-missing", *shas).decode().split()
+        )
+    found = [s for s in shas if s in have]
+    if not found:
+        return []
+    out = _git.run(
+        root,
+        "rev-list",
+        "--reverse",
+        "--topo-order",
+        "--no-merges",
+        *found,
+        "--not",
+        base,
+        tip,
+        "--",
+        path,
+    )
+    return [s for s in out.decode().split() if s in have]
+
+
+def _change(root: Root, sha: str) -> str:
+    """Commit ``sha``'s change: each file from its blob to its blob (``diff-tree --raw``)."""
+    out = _git.run(root, "diff-tree", "-r", "--no-commit-id", "--raw", "--no-abbrev", sha)
+    return out.decode()
 
 
 def _at(root: Root, rev: str, path: str) -> consensus.Ledger:

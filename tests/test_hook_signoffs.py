@@ -9,6 +9,7 @@ commit the bot's own comments on the pull request name, count.
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -271,3 +272,41 @@ def test_the_base_branch_of_a_pull_request_counts_as_fetched(
 
 
 BOT_SHA = "2fab5182faaa493a93492c883b212cf9008a5bcd"
+
+
+@pytest.mark.vcr
+def test_a_rebased_copy_of_the_bots_commit_counts(
+    on_github: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    all_played: None,
+) -> None:
+    """As above, but the branch was rebased onto a newer main and force-pushed before
+    carol's commit: bob's approval is now a copy of the bot's commit that its comment names
+    (the same change, a new sha).  The CI checkout lacks the bot's commit: the hook fetches
+    it from origin by sha, and bob's copy counts; carol's, written by hand, still does not."""
+    _bob_by_the_bot_carol_by_hand(on_github, monkeypatch, tmp_path)
+    origin = tmp_path / "origin.git"
+    git(tmp_path, "init", "-q", "--bare", str(origin))
+    git(on_github, "reset", "-q", "--hard", "HEAD~1")  # back to the bot's commit, pushed
+    git(on_github, "remote", "set-url", "origin", str(origin))
+    git(on_github, "push", "-q", "origin", "HEAD:refs/heads/rfd-001")
+    git(on_github, "checkout", "-q", "main")
+    commit(on_github, {"docs/exports.md": "How exports work today.\n"}, "another change")
+    git(on_github, "update-ref", "refs/remotes/origin/main", "HEAD")
+    git(on_github, "checkout", "-q", "rfd-001")
+    git(on_github, "rebase", "-q", "main")
+    git(on_github, "push", "-q", "--force", "origin", "HEAD:refs/heads/rfd-001")
+    git(on_github, "reflog", "expire", "--expire=now", "--all")
+    git(on_github, "gc", "-q", "--prune=now")
+    gone = subprocess.run(["git", "cat-file", "-e", BOT_SHA], cwd=on_github, check=False)
+    assert gone.returncode != 0  # the checkout lacks the bot's commit
+    no_fcp = CONFIG.replace("fcp_days = 7", "fcp_days = 0")
+    commit(on_github, {".github/rfd.toml": no_fcp, LEDGER: FORGED}, "carol too")
+    write(on_github, {A: rfd(status="Accepted")})
+    code, out = run_hook(main, on_github, staged(on_github), monkeypatch, capsys)
+    assert code == 1, out
+    assert "approvals: 1 of 2, waiting on carol" in out
+    assert f"- {LEDGER}: an approval by carol" in out
+    assert "an approval by bob" not in out

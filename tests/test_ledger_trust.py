@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from bot.model.consensus import Approval, Concern, Fcp, Ledger, Step, forged, trusted
+import pytest
+
+from bot.model.consensus import Approval, Concern, Fcp, Ledger, Step, forged, in_place, trusted
 
 HUBOT = Approval("hubot", "abc", 1.0, "hubot")
 MONA = Approval("mona", "abc", 2.0, "mona")
@@ -62,3 +64,63 @@ def test_the_acceptance_counts_as_the_bot_wrote_it_and_a_hand_edit_of_it_is_name
     assert counted.accepted == mine
     assert forged(hand.after, counted) == ("an acceptance",)
     assert trusted(signed, [Step(signed, hand.after, proven=False)]).accepted is None
+
+
+# in_place: the branch's ledger commits (sha, proven) with the bot's commits it lost put back.
+# Each commit's change is named by a letter: equal letters, the same change.
+CHANGES = {"b1": "A", "b2": "B", "b3": "C", "o1": "A", "o2": "B", "o3": "C", "h1": "X", "b2x": "B'"}
+IN_PLACE = [
+    # (case, the branch's commits, the bot's commits it lost, those its comments name, result)
+    ("nothing lost", [("b1", True), ("h1", False)], [], {"b1"}, [("b1", True), ("h1", False)]),
+    (
+        "rebased: each copy stands for the bot's commit",
+        [("b1", False), ("b2", False)],
+        ["o1", "o2"],
+        {"o1", "o2"},
+        [("o1", True), ("o2", True)],
+    ),
+    (
+        "a hand's commit between copies stays unproven",
+        [("b1", False), ("h1", False), ("b2", False)],
+        ["o1", "o2"],
+        {"o1", "o2"},
+        [("o1", True), ("h1", False), ("o2", True)],
+    ),
+    (
+        "squashed: nothing copies them, they count after the branch's commits",
+        [("h1", False)],
+        ["o1", "o2"],
+        {"o1", "o2"},
+        [("h1", False), ("o1", True), ("o2", True)],
+    ),
+    (
+        "dropped or edited: it counts before the copy of a later one",
+        [("b2x", False), ("b3", False)],
+        ["o1", "o2", "o3"],
+        {"o1", "o2", "o3"},
+        [("b2x", False), ("o1", True), ("o2", True), ("o3", True)],
+    ),
+    (
+        "a lost commit no comment names counts only through a copy",
+        [("h1", False), ("b2", False)],
+        ["o1", "o2"],
+        {"o2"},
+        [("h1", False), ("o2", True)],
+    ),
+    (
+        "one commit of the bot stands for one copy only",
+        [("b1", False), ("b1", False)],
+        ["o1"],
+        {"o1"},
+        [("o1", True), ("b1", False)],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("branch", "olds", "kept", "placed"), [c[1:] for c in IN_PLACE], ids=[c[0] for c in IN_PLACE]
+)
+def test_the_bots_lost_commits_are_put_back_in_place(
+    branch: list[tuple[str, bool]], olds: list[str], kept: set[str], placed: list[tuple[str, bool]]
+) -> None:
+    assert in_place(branch, olds, kept, CHANGES.__getitem__) == placed

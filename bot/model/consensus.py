@@ -14,14 +14,17 @@ can push to the branch can edit.  What counts is the ledger the default branch h
 can prove it made (:mod:`bot.github.bot_records`): each such commit adds what it changed
 between its parent's ledger and its own.  Whatever else the branch's ledger holds (an
 approval, a concern marked resolved, a final comment period, or a concern taken out) was
-written by hand and is *forged*: it is left out, and the bot names it.  Pure functions.
+written by hand and is *forged*: it is left out, and the bot names it.  After a rebase, a
+squash or a force-push the bot's commits the branch lost still count: a branch commit that
+copies one exactly stands for it, and one nothing copies counts as the bot made it
+(:func:`in_place`).  Pure functions.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -271,6 +274,31 @@ def _applied(ledger: Ledger, before: Ledger, after: Ledger) -> Ledger:
     ordered = tuple(concerns[n] for n in sorted(concerns))
     accepted = after.accepted if after.accepted != before.accepted else ledger.accepted
     return replace(ledger, approvals=tuple(approvals), concerns=ordered, fcp=fcp, accepted=accepted)
+
+
+def in_place(
+    branch: Sequence[tuple[str, bool]],
+    olds: Sequence[str],
+    kept: Collection[str],
+    change: Callable[[str], str],
+) -> list[tuple[str, bool]]:
+    """The branch's commits ``(sha, proven)`` with the bot's commits it no longer has
+    (``olds``, oldest first: a rebase, a squash or a force-push replaced them) put back.  An
+    unproven commit whose ``change`` is exactly an old's (``git rebase``'s copy) is replaced
+    by that old, proven.  The olds no commit copies, those of them in ``kept``, count as the
+    bot made them: before the first copy of a later old, else after the branch's commits."""
+    left = list(olds)
+    out: list[tuple[str, bool]] = []
+    for sha, proven in branch:
+        made = change(sha) if left and not proven else None
+        copied = next((old for old in left if change(old) == made), None) if made else None
+        if copied is None:
+            out.append((sha, proven))
+            continue
+        at = left.index(copied)
+        out += [(old, True) for old in left[:at] if old in kept] + [(copied, True)]
+        left = left[at + 1 :]
+    return out + [(old, True) for old in left if old in kept]
 
 
 def forged(head: Ledger, counted: Ledger) -> tuple[str, ...]:
