@@ -182,7 +182,9 @@ class Checker:
             return []
         elif not forward(before, after):
             try:
-                check_transition(before, after, path=doc.path)
+                assert old is not None  # there is a status before
+                lower = old.form != "list"  # front matter, AsciiDoc: a dialect's words
+                check_transition(before, after, path=doc.path, word=old.status_word, lower=lower)
             except TransitionError as err:
                 return [err]
         rfd_id = self.layout.rfd_id(change.path)

@@ -133,7 +133,7 @@ JOYENT: Replay = [
         "publish → predraft: backwards",
         edit("rfd/0004/README.md", "state: publish", "state: predraft"),
         1,
-        "cannot move from Accepted to Draft",
+        "cannot move from publish to predraft",
     ),
     (
         "an RFD's directory renamed, its title left saying the old number",
@@ -168,7 +168,7 @@ RFC: Replay = [
         "released → accepted: backwards",
         edit("text/0065-network-boot.md", "stage: released", "stage: accepted"),
         1,
-        "cannot move from Implemented to Accepted",
+        "cannot move from released to accepted",
     ),
     (
         "a new RFC from the template, then renamed to its pull request's number",

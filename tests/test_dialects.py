@@ -660,3 +660,17 @@ def test_a_two_digit_oxide_directory_keeps_its_number_everywhere(
     assert hooks(git_repo, reviews, monkeypatch, capsys) == (0, "")
     assert main(["-C", str(git_repo), "site", "--out", "_site"]) == 0
     assert (git_repo / "_site/rfd/57.html").is_file()
+
+
+def test_a_refused_move_is_said_in_the_repositorys_words(
+    tmp_path: Path, pristine: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`rfd abandon` on an Oxide RFD that is committed names Oxide's words, the move and the
+    ones allowed — not rfd's Implemented/Abandoned."""
+    repo = shutil.copytree(pristine["oxide"], tmp_path / "oxide")
+    adopt(repo, capsys)
+    assert main(["-C", str(repo), "abandon", "13", "--reason", "no longer needed"]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "error: rfd/0013/README.md: cannot move from committed to abandoned",
+        "  hint: from committed the next step is: superseded",
+    ]
