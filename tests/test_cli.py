@@ -384,6 +384,11 @@ def test_status_of_an_accepted_rfd_whose_plan_was_deleted_says_so(
     capsys.readouterr()
     assert run(rfd_repo, "status", "1") == 0
     out = capsys.readouterr().out
-    assert "plan.json is missing" in out and "rfd track 001" in out
-    assert run(rfd_repo, "track", "1") == 0  # what status suggests works
+    assert "plan.json is missing — `rfd accept 001` extracts it" in out
+    assert "rfd accept 001   Extract its plan and open its tracking issue (stays Accepted)" in out
+    assert run(rfd_repo, "accept", "1") == 0  # what status suggests works
     assert (rfd_repo / "docs/rfd/.state/001/plan.json").is_file()
+    issues = sorted((rfd_repo / "docs/rfd/.state/.forge/issues").glob("*.md"))
+    assert [p.name for p in issues] == [
+        "1.md"
+    ]  # the tracking issue found by its marker, not opened again

@@ -20,6 +20,7 @@ from tests.github_world import (
 
 pytestmark = pytest.mark.usefixtures("all_played", "fixed_git_dates")
 LABELED = "pull_request.labeled.accept"
+PLAN = '[{"title": "Writer", "description": "w"}, {"title": "Endpoint", "description": "e"}]\n'
 
 
 def by(login: str) -> dict[str, object]:
@@ -74,7 +75,8 @@ def test_redelivered_accept_writes_nothing(tmp_path: Path) -> None:
 def test_accept_label_on_an_accepted_rfd_is_answered(tmp_path: Path, vcr: Any) -> None:
     """No answer to this labeling yet: the label comes off and the reply says it is accepted."""
     accepted = RFD_TEXT.replace("Status**: Discussion", "Status**: Accepted")
-    origin, checkout = make_world(tmp_path, {"README.md": "x\n"}, {RFD_PATH: accepted})
+    by_the_bot = {RFD_PATH: accepted, "docs/rfd/.state/045/plan.json": PLAN}  # its accept's
+    origin, checkout = make_world(tmp_path, {"README.md": "x\n"}, by_the_bot)
     assert run_bot(tmp_path, checkout, "pull_request_target", by("hubot")) == 0
     assert git(origin, "log", "--format=%s", f"main..{BRANCH}").splitlines() == ["pr"]
     (reply,) = bodies_sent(vcr)

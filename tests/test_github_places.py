@@ -40,6 +40,14 @@ STATES = {
         Place.CLOSED_PR,
         Where("045", PR, Place.CLOSED_PR, file_url=FILE, status="Discussion", on_pr=True),
     ),
+    "merged PR, accepted by hand": (
+        Place.MERGED_PR,
+        Where("045", PR, Place.MERGED_PR, file_url=FILE, status="Accepted", on_pr=True),
+    ),
+    "closed PR, RFD on main accepted by hand": (
+        Place.CLOSED_PR,
+        Where("045", PR, Place.CLOSED_PR, file_url=FILE, status="Accepted", on_pr=True),
+    ),
     "tracking issue, PR open": (Place.TRACKING, Where("045", PR, Place.OPEN_PR, ISSUE)),
     "tracking issue, PR merged": (Place.TRACKING, Where("045", PR, Place.MERGED_PR, ISSUE, FILE)),
     "phase PR": (Place.PHASE_PR, Where("045", PR, Place.MERGED_PR, ISSUE, FILE)),
@@ -163,6 +171,14 @@ def test_the_places_where_each_command_works() -> None:
             "pull request that changes it. This pull request was merged, and the RFD's status on "
             f"[`main`]({FILE}) is Discussion: open a pull request that edits the file and accept "
             "the RFD there. `/rfd done` works on the tracking issue afterwards.",
+        ),
+        (
+            Verb.DONE,
+            Where("045", PR, Place.CLOSED_PR, file_url=FILE, status="Accepted", on_pr=True),
+            f"RFD 045 is Accepted on [`main`]({FILE}) but has no tracking issue: it was accepted "
+            "without the bot. **Next step:** open a pull request that edits the file and comment "
+            "`/rfd accept` there: the bot extracts the RFD's plan and opens its tracking issue "
+            "(the status stays Accepted). `/rfd done` works on the tracking issue afterwards.",
         ),
         (
             Verb.IMPLEMENT,

@@ -89,13 +89,18 @@ def supersede(out: Output, old: str, new: str) -> int:
     "(default: the accept step's model).",
 )
 def accept(out: Output, rfd: str, model: str | None) -> int:
-    """Extract the plan, promote to Accepted and open the tracking issue (or change nothing)."""
+    """Extract the plan, promote to Accepted and open the tracking issue (or change nothing).
+
+    An RFD Accepted by hand, without plan.json, keeps its status: its plan is extracted and
+    its tracking issue opened."""
     from bot.cli.stream import spinner_for
     from bot.llm.usage import format_entry
 
     ws = workspace(out)
     spinner_for(ws, out)  # runs only if the headings give no plan and the model is asked
     o = accepting.accept(ws, rfd, model=model)
+    if o.kept:
+        out.line(f"  {o.message}")
     for notice in o.notices:
         out.warning(notice)
     for name, p in zip(phase_ids.labels(o.phases), o.phases, strict=True):
@@ -112,6 +117,7 @@ def accept(out: Output, rfd: str, model: str | None) -> int:
         issue=o.issue.number,
         usage=None if o.usage is None else json.loads(o.usage.to_line()),
         notices=list(o.notices),
+        kept=o.kept,
     )
 
 

@@ -33,9 +33,19 @@ if TYPE_CHECKING:
 ACCEPTABLE = (Status.DRAFT, Status.DISCUSSION)
 ALREADY = "Every RFD of this pull request is already accepted: nothing to do."
 ALREADY_KEY = "{key}-already"
+MARKED_HERE = (
+    "RFD {rid} is marked Accepted on this pull request but not on `{branch}` ({where}): the "
+    "bot's accept makes an RFD Accepted, after its checks and the sign-offs the repository "
+    "asks for. **Next step:** set its Status back to Discussion on this branch, then comment "
+    "`/rfd accept`."
+)
 NO_RFD = "This pull request changes no RFD: there is nothing to accept."
 NOT_SIGNED_OFF = "RFD {rfd} cannot be accepted yet: it lacks its sign-offs.\n\n{missing}"
 ACCEPTED = "🚀 RFD {rid} is Accepted: {phases}, tracking issue #{issue}."
+WAS_ACCEPTED = (
+    "🚀 RFD {rid} was already Accepted on `{branch}`: its plan has {phases}, tracking issue "
+    "#{issue} (the status stays Accepted)."
+)
 NEXT = (
     "**Next step:** merge this pull request into `{base}`, then comment `/rfd implement` "
     "on {where}."
@@ -87,6 +97,8 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
     with pr_workspace(ctx, pr, [c.file.path for c in changed]) as (ws, checkout):
         docs = [ws.document(str(c.file.rfd_id)) for c in changed]
         todo = [d for d in docs if d.status in ACCEPTABLE]
+        if not todo and (before := _by_hand(ctx, ws, docs)):
+            return take_on(ctx, pr, ws, checkout, before)
         if not todo:
             return already(
                 ctx,
@@ -106,6 +118,53 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
         ACCEPTED.format(rid=o.rfd_id, phases=_planned(o), issue=o.issue.number) for o in outcomes
     ]
     return "\n".join([*lines, "", done, "", next_step(outcomes, pr.base_ref)])
+
+
+def take_on(
+    ctx: Context, pr: PullRequest, ws: Workspace, checkout: Checkout, docs: list[Document]
+) -> str:
+    """RFDs Accepted on the default branch before the bot: their plans extracted and their
+    tracking issues opened, committed to the PR branch; the status is not touched."""
+    from bot.lifecycle.accept import accepted_before
+
+    _check_authors(ctx, pr, checkout, docs)
+    with ctx.forge.on_pull(head_files(ctx, pr), ""):  # discussed before, not on this PR
+        outcomes = [accepted_before(ws, str(d.rfd_id)) for d in docs]
+    ids = ", ".join(o.rfd_id for o in outcomes)
+    done = commit(ctx, pr, checkout, [p for o in outcomes for p in o.changed], ids, "tracked")
+    refreshed(ctx, pr, checkout)
+    lines = [
+        WAS_ACCEPTED.format(
+            rid=o.rfd_id,
+            branch=inline(ctx.delivery.default_branch),
+            phases=plural(len(o.phases), "phase"),
+            issue=o.issue.number,
+        )
+        for o in outcomes
+    ]
+    return "\n".join([*lines, "", done, "", next_step(outcomes, pr.base_ref)])
+
+
+def _by_hand(ctx: Context, ws: Workspace, docs: list[Document]) -> list[Document]:
+    """The RFDs Accepted by hand, without a plan, to take on: each Accepted on the default
+    branch already — decided before the bot, never by this pull request, so no sign-off the
+    bot would still ask for is skipped.  Refused when one is Accepted on this pull request
+    only (its Status line edited here): that is the accept step's to do."""
+    from bot.github.places import status_on_default_branch
+    from bot.lifecycle.accept_gate import untracked
+
+    found = []
+    for doc in docs:
+        rid = str(doc.rfd_id)
+        if not untracked(ws, doc):
+            continue
+        there = status_on_default_branch(ctx, rid)
+        if there is not Status.ACCEPTED:
+            branch = inline(ctx.delivery.default_branch)
+            where = f"{there.value} there" if there else "not there yet"
+            raise Refused(MARKED_HERE.format(rid=rid, branch=branch, where=where))
+        found.append(doc)
+    return found
 
 
 def pull_url(ctx: Context, pr: PullRequest) -> str:

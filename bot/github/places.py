@@ -28,6 +28,7 @@ from bot.github.checkout import changed_rfds
 from bot.github.commands import Verb
 from bot.github.run import Context
 from bot.github.tracked import rfd_of_issue
+from bot.model.status import Status
 
 
 class Place(enum.Enum):
@@ -120,6 +121,14 @@ NO_ISSUE_MERGED = (
     "`/rfd {verb}` works on the tracking issue afterwards."
 )
 """... on a merged pull request whose RFD was never accepted: a new pull request is where."""
+NO_ISSUE_BY_HAND = (
+    "RFD {rid} is Accepted on [`{branch}`]({file}) but has no tracking issue: it was accepted "
+    "without the bot. **Next step:** open a pull request that edits the file and comment "
+    "`/rfd accept` there: the bot extracts the RFD's plan and opens its tracking issue (the "
+    "status stays Accepted). `/rfd {verb}` works on the tracking issue afterwards."
+)
+"""The RFD is Accepted on the default branch with no tracking issue, wherever the command
+was given: accepted by hand (before the bot, or its Status line edited)."""
 MERGED_HERE = "This pull request was merged"
 MERGED_THERE = "RFD {rid}'s pull request {pr} was merged"
 GO_PR = "`/rfd {verb}` for RFD {rid} works on its pull request: comment it on {pr}."
@@ -172,6 +181,10 @@ def _to_issue(verb: Verb, where: Where) -> str:
         said = GO_ISSUE.format(verb=verb.value, rid=where.rid, issue=where.tracking.md)
         return said.removesuffix(".") + DONE_THERE + "." if verb is Verb.DONE else said
     pr = where.pr
+    if where.file_url is not None and where.status == Status.ACCEPTED.value:
+        return NO_ISSUE_BY_HAND.format(
+            rid=where.rid, branch=where.branch, file=where.file_url, verb=verb.value
+        )
     if pr is not None and where.pr_place is Place.CLOSED_PR:
         if where.file_url is None:
             closed = _closed(where, pr, "is")
@@ -315,6 +328,12 @@ def _on_default_branch(ctx: Context, rid: str) -> tuple[int | None, str | None, 
     except RfdError:
         return None, None, None
     return doc.tracking_issue, file.path, doc.status.value
+
+
+def status_on_default_branch(ctx: Context, rid: str) -> Status | None:
+    """RFD ``rid``'s status on the default branch's checkout (None: not there)."""
+    status = _on_default_branch(ctx, rid)[2]
+    return Status(status) if status is not None else None
 
 
 def _brought(ctx: Context, rid: str, closed: int, web: str) -> Link | None:

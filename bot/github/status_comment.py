@@ -22,6 +22,7 @@ arrive, review comments of earlier revisions get a banner.
 
 from __future__ import annotations
 
+import enum
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -60,6 +61,7 @@ from bot.state import StateStore
 if TYPE_CHECKING:
     from bot.lifecycle.consensus_gate import Standing
     from bot.model.consensus import Ledger
+    from bot.state.files import RfdState
 
 MAIN_PATH = (Status.DRAFT, Status.DISCUSSION, Status.ACCEPTED, Status.IMPLEMENTED)
 
@@ -88,6 +90,15 @@ NEXT_DONE = "every phase is done: comment `/rfd done` here to mark it Implemente
 WHO_MAY = "Who may: {who_review}; `/rfd accept` and `{accept}`: {who_accept}."
 WHO_MAY_LATER = "Who may: {who_review}."
 NEXT_NO_PLAN = "merge this pull request; its plan has no phase to implement."
+NEXT_TAKE_ON = (
+    "it was accepted without the bot and has no plan or tracking issue yet: comment "
+    "`/rfd accept` here to extract its plan and open its tracking issue (the status stays "
+    "Accepted)."
+)
+NEXT_MARKED_HERE = (
+    "its Status was set to Accepted by hand on this pull request: set it back to Discussion, "
+    "then comment `/rfd accept` (the bot's accept checks the plan and the sign-offs)."
+)
 NEXT_IMPLEMENTED = "nothing left to do: merging this pull request closes {issue}."
 NEXT_CLOSED = "nothing left to do: merging this pull request records it as {status}."
 NO_REVIEWS = "No reviews yet."
@@ -111,6 +122,13 @@ class ReviewEntry:
     """The page of the commit reviewed (empty: the revision is shown unlinked)."""
 
 
+class ByHand(enum.Enum):
+    """An RFD Accepted with no ``plan.json``: accepted without the bot."""
+
+    ON_DEFAULT = "Accepted on the default branch: `/rfd accept` takes it on"
+    HERE = "Accepted on this pull request only: the bot's accept is the way"
+
+
 @dataclass(frozen=True)
 class Panel:
     rfd_id: str
@@ -124,6 +142,8 @@ class Panel:
     """``1: Writer`` — the first required phase not done; empty when none is left."""
     phases: int = 0
     tracking: int | None = None
+    by_hand: ByHand | None = None
+    """Accepted with no plan: taken on by ``/rfd accept`` (or to be set back to Discussion)."""
     lint: tuple[int, int] = (0, 0)
     """Errors and warnings."""
     decision: tuple[str, ...] = ()
@@ -242,6 +262,8 @@ def _in_discussion(panel: Panel, facts: dict[str, str]) -> str:
 
 def _after_discussion(panel: Panel, facts: dict[str, str]) -> str:
     status = panel.status
+    if status is Status.ACCEPTED and panel.by_hand is not None:
+        return NEXT_TAKE_ON if panel.by_hand is ByHand.ON_DEFAULT else NEXT_MARKED_HERE
     if status is Status.ACCEPTED:
         if panel.next_phase:
             where = f"tracking issue #{panel.tracking}" if panel.tracking else "its tracking issue"
@@ -374,6 +396,7 @@ class Row:
     """What holds acceptance up, naming the people who can move it (markdown, made safe)."""
     word: str = ""
     """The status as the RFD writes it (``published``): the dashboard speaks it."""
+    by_hand: ByHand | None = None
 
 
 _PLAIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]{0,39}")
@@ -433,7 +456,13 @@ def read_row(
         signed_off=signed_off,
         blocker=blocker,
         word=doc.status_word if _PLAIN_WORD.fullmatch(doc.status_word) else "",
+        by_hand=ByHand.HERE if _untracked(doc, state) else None,
     )
+
+
+def _untracked(doc: Document, state: RfdState) -> bool:
+    """Accepted with no ``plan.json`` (a broken one is a plan someone meant)."""
+    return doc.status is Status.ACCEPTED and state.plan is None and state.plan_error is None
 
 
 def commit_links(root: Path, path: str, web: str, rev: str = "HEAD") -> Callable[[str], str]:
@@ -571,6 +600,7 @@ def panel(
         next_phase=row.next_phase,
         phases=row.phases,
         tracking=row.tracking,
+        by_hand=row.by_hand,
         lint=lint,
         decision=row.decision,
         signed_off=row.signed_off,
@@ -598,9 +628,21 @@ def read_rows(ctx: Context, pr: PullRequest) -> tuple[list[Row], Lint]:
         web = f"{ctx.server_url}/{pr.head_repo}"
         known = collaborators(ctx)
         rows = [read_row(checkout.root, ctx.cfg, c, ctx.clock(), web, known) for c in changed]
+        rows = [_by_hand(ctx, row) for row in rows]
         return rows, lint(ctx, checkout.root, rows)
     finally:
         close(ctx.root, checkout)
+
+
+def _by_hand(ctx: Context, row: Row) -> Row:
+    """The row of an RFD Accepted with no plan, saying whether the default branch has it
+    Accepted too (:func:`bot.github.accept.take_on` takes it on) or only this pull request."""
+    if row.by_hand is None:
+        return row
+    from bot.github.places import status_on_default_branch
+
+    there = status_on_default_branch(ctx, str(row.changed.file.rfd_id))
+    return replace(row, by_hand=ByHand.ON_DEFAULT if there is Status.ACCEPTED else ByHand.HERE)
 
 
 def lint(ctx: Context, root: Path, rows: list[Row]) -> Lint:

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from bot.config.load import ConventionsSection
 from bot.core.atomic import read_exact
-from bot.core.errors import InvalidStructure
+from bot.core.errors import InvalidStructure, TransitionError
 from bot.core.text import plural
 from bot.events import Notice, PlanExtracted
 from bot.forge.base import Issue
-from bot.lifecycle.accept_gate import check_acceptable
+from bot.lifecycle.accept_gate import check_acceptable, check_decided_before, untracked
 from bot.lifecycle.lifecycle import promote
 from bot.lifecycle.workspace import Workspace
 from bot.model import document, plan
@@ -38,6 +38,8 @@ class AcceptOutcome:
     usage: Entry | None = None  # the model call's, when the headings gave no plan
     notices: tuple[str, ...] = ()
     """What had to be cut from the model's prompt to fit the context."""
+    kept: bool = False
+    """Accepted before (:func:`accepted_before`): the status was not changed."""
 
 
 class Extraction(NamedTuple):
@@ -100,12 +102,16 @@ def _plan_to_accept(ws: Workspace, rid: str, model: str | None) -> Extraction:
 
 def accept(ws: Workspace, query: str, *, model: str | None = None, by: str = "") -> AcceptOutcome:
     """Accept the RFD ``query`` names; ``by``: who accepts it (the verified login of the
-    event on GitHub), recorded with the sign-offs that counted when ``[consensus]`` is on."""
+    event on GitHub), recorded with the sign-offs that counted when ``[consensus]`` is on.
+    An RFD Accepted already whose plan was never extracted is taken on as it is
+    (:func:`accepted_before`)."""
     from bot.lifecycle.tracking_issue import track
 
     changed: list[Path] = []
     file = ws.find(query)
     rid = str(file.rfd_id)
+    if untracked(ws, ws.document(file)):
+        return accepted_before(ws, rid, model=model)
     check_acceptable(ws, file.path, ws.document(file))  # fails before anything changes
     signers = _signers(ws, rid)
     phases, method, usage, notices = _plan_to_accept(ws, rid, model)
@@ -140,6 +146,43 @@ def accept(ws: Workspace, query: str, *, model: str | None = None, by: str = "")
     msg = f"RFD {rid} accepted {planned} ({method}); tracking issue #{issue.number}"
     changes = tuple(dict.fromkeys(changed))
     return AcceptOutcome(rid, phases, method, issue, path, changes, msg, usage, notices)
+
+
+WAS_ACCEPTED = (
+    "RFD {rid} was already Accepted: its plan has {phases} ({method}), tracking issue "
+    "#{issue}; its status stays Accepted"
+)
+
+
+def accepted_before(ws: Workspace, query: str, *, model: str | None = None) -> AcceptOutcome:
+    """An RFD accepted by hand taken on: its plan extracted into ``plan.json`` (the same
+    extraction and the same error as accept's), its tracking issue opened — or found by its
+    marker — and linked from the header; the status is not touched."""
+    from bot.lifecycle.tracking_issue import track
+
+    file = ws.find(query)
+    rid, doc = str(file.rfd_id), ws.document(file)
+    if not untracked(ws, doc):
+        raise TransitionError(
+            f"RFD {rid} is {doc.status.value} with a plan: nothing to take on",
+            path=file.path,
+            hint=f"`rfd status {rid}` shows where it stands",
+        )
+    check_decided_before(ws, doc, file.path)
+    phases, method, usage, notices = extract_plan(ws, rid, model=model)
+    plan_path = ws.store.write_plan(rid, phases)
+    ws.bus.emit(PlanExtracted(rfd_id=rid, phases=tuple(p.title for p in phases), method=method))
+    try:
+        issue = track(ws, rid, "accepted")  # found by its marker if a run opened it already
+    except Exception:  # no issue: no plan.json either, so running accept again takes it on
+        ws.store.remove_tree(rid, "plan.json")
+        raise
+    path = ws.path(file)
+    _record_tracking(ws, path, tracking_header(issue, ws.config.conventions, path.name))
+    phrase = plural(len(phases), "phase")
+    msg = WAS_ACCEPTED.format(rid=rid, phases=phrase, method=method, issue=issue.number)
+    changes = (plan_path, path)
+    return AcceptOutcome(rid, phases, method, issue, path, changes, msg, usage, notices, kept=True)
 
 
 def _signers(ws: Workspace, rid: str) -> tuple[str, ...]:

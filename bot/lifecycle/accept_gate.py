@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.core.errors import RfdError, TransitionError
+from bot.core.errors import GateError, RfdError, TransitionError
 from bot.model.status import Status, check_gates
 
 if TYPE_CHECKING:
@@ -30,6 +30,40 @@ def _check_status(ws: Workspace, path: str, doc: Document) -> None:
             hint=hint,
         )
     check_gates(Status.ACCEPTED, requires_statuses(ws, doc), path=path)
+
+
+def untracked(ws: Workspace, doc: Document) -> bool:
+    """Accepted, with no ``plan.json``: accepted by hand (before rfd-bot, or its Status
+    line edited), its plan never extracted — ``rfd accept`` takes it on as it is
+    (:func:`bot.lifecycle.accept.accepted_before`)."""
+    rid = str(doc.rfd_id)
+    return doc.status is Status.ACCEPTED and ws.store.read_text(rid, "plan.json") is None
+
+
+UNSIGNED = (
+    "RFD {rid} is Accepted, but neither the adoption baseline nor its consensus record says "
+    "it was accepted: `[consensus]` asks for sign-offs before an RFD is accepted"
+)
+UNSIGNED_HINT = (
+    "set its Status back to Discussion, then run `rfd accept {rid}` once it is signed off "
+    "(`rfd status {rid}` shows who may)"
+)
+
+
+def check_decided_before(ws: Workspace, doc: Document, path: str) -> None:
+    """With ``[consensus]``, only an RFD accepted before adoption (the baseline records it
+    Accepted) or by the bot (its ledger records the acceptance) is taken on: one whose
+    Status line was edited since would skip the sign-offs."""
+    if not ws.config.consensus.enabled:
+        return
+    from bot.lifecycle.lint_corpus import read_baseline
+
+    rid = str(doc.rfd_id)
+    baseline = read_baseline(ws.root, ws.config)
+    adopted = doc.rfd_id is not None and baseline.grandfathers(doc.rfd_id, Status.ACCEPTED)
+    if adopted or ws.store.read_consensus(rid).accepted is not None:
+        return
+    raise GateError(UNSIGNED.format(rid=rid), path=path, hint=UNSIGNED_HINT.format(rid=rid))
 
 
 def check_acceptable(ws: Workspace, path: str, doc: Document) -> None:
@@ -56,7 +90,14 @@ class Refusal:
 
 
 def refusal(ws: Workspace, path: str, doc: Document) -> Refusal | None:
-    """What ``rfd accept`` would answer now if it refused, None when it would accept."""
+    """What ``rfd accept`` would answer now if it refused, None when it would accept (an
+    RFD Accepted by hand without ``plan.json`` is taken on as it is: nothing to refuse)."""
+    if untracked(ws, doc):  # taken on as it is, when nothing its acceptance asked is skipped
+        try:
+            check_decided_before(ws, doc, path)
+        except RfdError as err:
+            return Refusal(err, signoffs=False)
+        return None
     for check, signoffs in ((_check_status, False), (_check_signed_off, True)):
         try:
             check(ws, path, doc)

@@ -160,8 +160,9 @@ def _review(
 
 
 MISSING_PLAN = (
-    "plan.json is missing — `rfd track {rid}` extracts it from the RFD (see it first with "
-    "`rfd plan {rid}`), or restore it from git history; until then no phase can be recorded"
+    "plan.json is missing — `rfd accept {rid}` extracts it from the RFD and opens the tracking "
+    "issue, the status stays Accepted (see the plan first with `rfd plan {rid}`), or restore it "
+    "from git history; until then no phase can be recorded"
 )
 
 
@@ -211,7 +212,11 @@ def _implementation(
             ),
         ]
     if state.plan is None and state.plan_error is None:
-        actions.append(Action(f"rfd track {rid}", "Extract its plan into plan.json"))
+        actions.append(
+            Action(
+                f"rfd accept {rid}", "Extract its plan and open its tracking issue (stays Accepted)"
+            )
+        )
     if state.impl_reviews:
         refine = _using("Change the implementation as its reviews ask", models, "refine")
         actions.append(Action(f"rfd refine {rid}", refine))

@@ -102,6 +102,16 @@ ACCEPT_FIRST = (
     "RFD {rid} has no accepted plan on `{branch}`. **Next step:** accept it on its pull "
     "request (`/rfd accept`) and merge that pull request, then comment `/rfd implement` here."
 )
+TAKE_ON_FIRST = (
+    "RFD {rid} is Accepted on `{branch}` but has no plan there and no tracking issue: it was "
+    "accepted without the bot. **Next step:** comment `/rfd accept` on this pull request: the "
+    "bot extracts the plan and opens the tracking issue (the status stays Accepted); merge "
+    "this pull request, then comment `/rfd implement` on the tracking issue."
+)
+PLAN_NOT_MERGED = (
+    "RFD {rid}'s plan is not on `{branch}` yet. **Next step:** merge this pull request first, "
+    "then comment `/rfd implement` on {issue}."
+)
 UNKNOWN_PHASE = "RFD {rid} has no phase {asked}: its phases are {labels}."
 
 
@@ -112,9 +122,16 @@ def not_accepted_yet(ctx: Context, rid: str) -> str:
     branch = ctx.delivery.default_branch
     if not ctx.delivery.on_pull_request:
         return ACCEPT_FIRST.format(rid=rid, branch=branch)
+    from bot.github.places import status_on_default_branch
+    from bot.model.status import Status
+
     issue = ctx.forge.find_issue(marker("tracking", rid))
     where = f"its tracking issue [#{issue.number}]({issue.url})" if issue else "its tracking issue"
-    return MERGE_FIRST.format(rid=rid, branch=branch, issue=where)
+    if status_on_default_branch(ctx, rid) is not Status.ACCEPTED:
+        return MERGE_FIRST.format(rid=rid, branch=branch, issue=where)
+    if issue is None:  # accepted by hand: accept takes it on (bot.github.accept.take_on)
+        return TAKE_ON_FIRST.format(rid=rid, branch=branch)
+    return PLAN_NOT_MERGED.format(rid=rid, branch=branch, issue=where)
 
 
 def phase_to_run(

@@ -42,6 +42,7 @@ MODULES = (
     "scenarios_merges",
     "scenarios_cosmetics",
     "scenarios_reviews",
+    "scenarios_legacy",
     "scenarios_rebase",
 )
 HEADER = (
