@@ -36,7 +36,7 @@ from bot.config.repo_templates import is_template
 from bot.core.errors import ForgeError, InvalidStructure
 from bot.forge.base import ChangedFile, PullRequest
 from bot.forge.github import RepoApi
-from bot.model.ids import split_file_name
+from bot.model.ids import split_file_name, split_path
 
 LINKED = (
     "is a symbolic link on the pull request's branch: the bot reads PR files as data and "
@@ -93,7 +93,12 @@ def rfd_dirs(cfg: Config) -> tuple[str, ...]:
 def as_rfd(path: str, cfg: Config) -> RfdFile | None:
     """The RFD at ``path``; None for any other file (the repository's templates included)."""
     folder, _, name = path.rpartition("/")
-    parts = split_file_name(name) if folder in rfd_dirs(cfg) else None
+    if folder in rfd_dirs(cfg):
+        parts = split_file_name(name)
+    elif folder.rpartition("/")[0] == cfg.rfd_dir:  # a directory per RFD: rfd/0042/README.adoc
+        parts = split_path(path)
+    else:
+        parts = None
     if parts is None or is_template(path[len(cfg.rfd_dir) + 1 :], cfg.rfd.templates):
         return None
     return RfdFile(parts[0], parts[1], path)
