@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from bot.core.errors import FileNotFound, InvalidStructure, RfdError, ValidationError
 from bot.core.secret_shapes import find
-from bot.model.ids import RfdId
+from bot.model.ids import RfdId, split_path
 from hooks._common import Layout, Report, decode
 from hooks._tree import RfdNames, Tree
 
@@ -90,6 +90,10 @@ class StateChecker:
             return None
         if self._rfds is None:
             self._rfds = self.tree.rfd_names(self.layout)
+        named = self._rfds.path(rfd_id)
+        split = split_path(named) if named is not None else None
+        if split is not None:  # the id as its file names it: rfd/57/ is RFD 57, 045-x.md 045
+            rfd_id = split[0]
         if str(rfd_id) != key:
             self.report.error(
                 InvalidStructure(
@@ -99,7 +103,7 @@ class StateChecker:
                 )
             )
             return None
-        if self._rfds.path(rfd_id) is not None:
+        if named is not None:
             return rfd_id
         self.report.error(
             FileNotFound(

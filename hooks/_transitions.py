@@ -129,7 +129,7 @@ class Checker:
             return
         if doc is None:
             return
-        problems = self._problems(change, None if old is None else old.status, doc)
+        problems = self._problems(change, old, doc)
         if old is not None and not problems and change.kind is not Kind.NEW:
             problems = _words(old, doc)
         for problem in problems:
@@ -169,9 +169,9 @@ class Checker:
         except RfdError:
             return None  # the old version was broken: judge the new one as it is
 
-    def _problems(self, change: RfdChange, before: Status | None, doc: Document) -> list[RfdError]:
-        after = doc.status
-        self.report.note(describe(change, before, after))
+    def _problems(self, change: RfdChange, old: Document | None, doc: Document) -> list[RfdError]:
+        before, after = None if old is None else old.status, doc.status
+        self.report.note(describe(change, old, doc))
         if change.kind is Kind.NEW:
             if after not in self.process.new_statuses:
                 hint = NEW_HINT.format(first=self.process.new_statuses[0])
@@ -182,7 +182,9 @@ class Checker:
             return []
         elif not forward(before, after):
             try:
-                check_transition(before, after, path=doc.path)
+                assert old is not None  # there is a status before
+                lower = old.form != "list"  # front matter, AsciiDoc: a dialect's words
+                check_transition(before, after, path=doc.path, word=old.status_word, lower=lower)
             except TransitionError as err:
                 return [err]
         rfd_id = self.layout.rfd_id(change.path)
@@ -222,13 +224,26 @@ def read_baseline(tree: Tree, layout: Layout) -> Baseline:
     return baseline.NONE if text is None else baseline.loads(text, path)
 
 
-def describe(change: RfdChange, before: Status | None, after: Status) -> str:
+def describe(change: RfdChange, old: Document | None, doc: Document) -> str:
+    """The change in the RFD's own words, with rfd's stages when they are other words
+    (``discussion → published (Discussion → Accepted)`` on an Oxide RFD)."""
     if change.kind is Kind.NEW:
-        return f"{change.path}: new RFD ({after})"
+        if doc.status_word.casefold() == doc.status.value.casefold():
+            return f"{change.path}: new RFD ({doc.status.value})"
+        return f"{change.path}: new RFD in {doc.status_word} ({doc.status.value})"
     moved = f" (renamed from {change.old_path})" if change.kind is Kind.RENAMED else ""
-    if before is None or before is after:
-        return f"{change.path}: status {after}, unchanged{moved}"
-    return f"{change.path}: {before} → {after}{moved}"
+    if old is None or old.status_word == doc.status_word:
+        return f"{change.path}: status {doc.status_word}, unchanged{moved}"
+    words = f"{old.status_word} → {doc.status_word}"
+    stages = f"{old.status.value} → {doc.status.value}"
+    if old.status is doc.status:
+        stages = f"both {doc.status.value}"
+    return f"{change.path}: {_said(words, stages)}{moved}"
+
+
+def _said(words: str, stages: str) -> str:
+    """``words``, then rfd's ``stages`` in parentheses when they read differently."""
+    return words if words.casefold() == stages.casefold() else f"{words} ({stages})"
 
 
 def held_message(message: str, status: Status) -> str:

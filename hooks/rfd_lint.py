@@ -86,7 +86,7 @@ def lint_file(
 ) -> None:
     from bot.config.discovery import RfdFile
     from bot.lifecycle.lint import lint_text
-    from bot.model.ids import split_file_name
+    from bot.model.ids import split_path
 
     try:
         text = tree.text(path)
@@ -95,7 +95,7 @@ def lint_file(
         return
     if text is None:
         return  # deleted in the meantime: nothing to check
-    rfd_id, slug = split_file_name(path.rpartition("/")[2]) or (None, "")
+    rfd_id, slug = split_path(path) or (None, "")  # rfd/0001/README.adoc: the directory's id
     file = RfdFile(rfd_id, slug, path) if rfd_id is not None else None
     from bot.lifecycle.lint import NO_SETTINGS
 

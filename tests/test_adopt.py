@@ -86,7 +86,7 @@ def test_init_detects_each_convention_and_says_why(
         "tracking_issue": "state",  # 6 of 25: the team stopped writing the field
     }
     for evidence in (
-        "# docs/rfd — 31 published RFDs live there\ndir =",
+        "# docs/rfd — 31 RFDs live there\ndir =",
         "# 7 of 7 drafts live in drafts/\ndrafts_dir =",
         "# 4 templates: decision, design, guide, process\ntemplates =",
         "# 7 of 7 draft ids have 2 digits\ndraft_digits =",

@@ -74,7 +74,7 @@ OXIDE: Replay = [
         "discussion → published by editing the state line (an advancement commit)",
         edit("rfd/0011/README.md", "state: 'discussion'", "state: 'published'"),
         0,
-        "rfd/0011/README.md: Discussion → Accepted",
+        "rfd/0011/README.md: discussion → published (Discussion → Accepted)",
     ),
     ("a typo fix in an AsciiDoc RFD", edit("rfd/0008/README.adoc", "Why", "Why, "), 0, ""),
     ("a diagram added beside an RFD", write("rfd/0012/flow.svg", "<svg/>\n"), 0, ""),
@@ -82,14 +82,14 @@ OXIDE: Replay = [
         "a new RFD directory in prediscussion",
         write("rfd/0040/README.md", NEW_OXIDE),
         0,
-        "rfd/0040/README.md: new RFD (Draft)",
+        "rfd/0040/README.md: new RFD in prediscussion (Draft)",
     ),
     ("rfd promote on it (prediscussion → discussion)", cli("promote", "40"), 0, ""),
     (
         "discussion → committed in one commit: the two moves history makes",
         edit("rfd/0003/README.md", "state: discussion", "state: committed"),
         0,
-        "rfd/0003/README.md: Discussion → Implemented",
+        "rfd/0003/README.md: discussion → committed (Discussion → Implemented)",
     ),
     (
         "published → abandoned: history never does it",
@@ -127,15 +127,27 @@ JOYENT: Replay = [
         "predraft → publish in one commit (through draft, as history does)",
         edit("rfd/0007/README.md", "state: predraft", "state: publish"),
         0,
-        "rfd/0007/README.md: Draft → Accepted",
+        "rfd/0007/README.md: predraft → publish (Draft → Accepted)",
     ),
     (
         "publish → predraft: backwards",
         edit("rfd/0004/README.md", "state: publish", "state: predraft"),
         1,
-        "cannot move from Accepted to Draft",
+        "cannot move from publish to predraft",
     ),
-    ("an RFD renumbered (its directory renamed)", rename("rfd/0032", "rfd/0033"), 0, ""),
+    (
+        "an RFD's directory renamed, its title left saying the old number",
+        rename("rfd/0032", "rfd/0033"),
+        1,
+        "rfd/0033/README.md:10: RFD003 error: heading says RFD 32 but the directory name says "
+        "RFD 0033\n  hint: make the heading '# RFD 33 Operator console' or rename the directory",
+    ),
+    (
+        "an RFD renumbered (its directory renamed, its title with it)",
+        steps(rename("rfd/0032", "rfd/0033"), edit("rfd/0033/README.md", "# RFD 32 ", "# RFD 33 ")),
+        0,
+        "",
+    ),
 ]
 RFC: Replay = [
     (
@@ -150,13 +162,13 @@ RFC: Replay = [
             "text/0038-control-plane-database.md", 'stage: "ready-for-release"', 'stage: "released"'
         ),
         0,
-        "status Implemented, unchanged",
+        "text/0038-control-plane-database.md: ready-for-release → released (both Implemented)",
     ),
     (
         "released → accepted: backwards",
         edit("text/0065-network-boot.md", "stage: released", "stage: accepted"),
         1,
-        "cannot move from Implemented to Accepted",
+        "cannot move from released to accepted",
     ),
     (
         "a new RFC from the template, then renamed to its pull request's number",

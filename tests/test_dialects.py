@@ -41,6 +41,9 @@ DIALECTS = {
         (
             "# Layout: a directory per RFD (NNNN/README.md): 27 README.md, 5 README.adoc.",
             "# Header: YAML front matter in 27 of 32 documents, AsciiDoc attributes in 5 of 32",
+            "# Statuses in use: published 8, committed 8, prediscussion 4, discussion 4, "
+            "ideation 4, abandoned 4.",
+            "# rfd — 32 RFDs live there",
             'prediscussion = "draft"',
             'ideation = "draft"',
             'published = "accepted"',
@@ -63,6 +66,7 @@ DIALECTS = {
         (
             "# Layout: a directory per RFD (NNNN/README.md): 32 README.md.",
             "# Header: YAML front matter in 32 of 32 documents.",
+            "# Statuses in use: draft 11, publish 10, predraft 6, abandoned 5.",
             'predraft = "draft"',
             'draft = "discussion"',
             'publish = "accepted"',
@@ -81,6 +85,11 @@ DIALECTS = {
         (
             "# Layout: a file per RFD (NNN-slug.md): 30 files.",
             "# Header: YAML front matter in 30 of 30 documents.",
+            "# Statuses in use: released 8, recommended 8, accepted 5, ready-for-release 5, "
+            "discontinued 4.",
+            "# text — 30 RFDs live there",
+            "# no templates of this shape; `rfd new` fills 0000-template.md (the RFC template), "
+            "whatever the category",
             'accepted = "accepted"',
             'ready-for-release = "implemented"',
             'released = "implemented"',
@@ -145,6 +154,9 @@ def hooks(
 def test_init_detects_layout_header_and_words_with_evidence(
     corpus: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The evidence is in the corpus's own words: its status words as its files write them
+    (never rfd's ``Accepted`` for Oxide's ``published``), and no "published RFDs" count in
+    a dialect where ``published`` is one state among others."""
     repo, dialect = repo_of(tmp_path, corpus), DIALECTS[corpus]
     said = adopt(repo, capsys)
     assert f"from the conventions of the RFDs in {dialect.rfd_dir}/" in said
@@ -171,7 +183,10 @@ def test_list_status_and_lint_speak_the_repositorys_words(
     assert row["status"] == dialect.before
     assert {r["path"].partition("/")[0] for r in listed["rfds"]} == {dialect.rfd_dir}
     assert main(["-C", str(repo), "status", dialect.sample]) == 0
-    assert dialect.path in capsys.readouterr().out
+    shown = capsys.readouterr().out
+    assert dialect.path in shown
+    status_line = next(line for line in shown.splitlines() if line.startswith("Status:"))
+    assert status_line.split()[1] == dialect.before  # `discussion`, as the file writes it
     code, linted = rfd_json(repo, capsys, "lint")
     assert isinstance(linted, dict)
     assert (code, linted["findings"]) == (0, [])
@@ -470,3 +485,192 @@ def test_accept_refuses_an_asciidoc_plan_whose_phase_title_asciidoc_reads_as_tex
     )
     assert "write `=== Phase 1: Title` blocks with a description under " in err
     assert git(repo, "status", "--porcelain") == ""  # nothing was promoted
+
+
+def test_accept_without_a_plan_where_the_history_accepts_rfds_without_one(
+    tmp_path: Path,
+    pristine: dict[str, Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Oxide's published RFDs rarely plan phases, and `rfd init` writes
+    ``accepted_needs_plan = false`` from that history: `rfd accept` on a discussion RFD with no
+    Implementation Plan publishes it (instead of refusing for want of a plan), says so, and
+    the next step is `rfd done`, not a phase."""
+    repo = shutil.copytree(pristine["oxide"], tmp_path / "oxide")
+    adopt(repo, capsys)
+    assert "accepted_needs_plan = false" in (repo / ".github/rfd.toml").read_text()
+
+    assert main(["-C", str(repo), "accept", "3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].strip() == (
+        "→ RFD 0003 has no Implementation Plan section: accepted without a plan "
+        "([process] accepted_needs_plan = false)"
+    )
+    assert "→ status of RFD 0003: discussion → published" in out[1]
+    assert out[-1] == "✓ RFD 0003: next, `rfd done 0003` — Promote to Implemented"
+    assert "state: published\n" in (repo / "rfd/0003/README.md").read_text()
+    code, status = rfd_json(repo, capsys, "status", "3")
+    assert code == 0 and isinstance(status, dict)
+    assert ["Phases", "none planned (accepted without an Implementation Plan)"] in status["lines"]
+    git(repo, "add", "-A")
+    staged = git(repo, "diff", "--cached", "--name-only").split()
+    assert hooks(repo, staged, monkeypatch, capsys)[0] == 0
+    assert main(["-C", str(repo), "done", "3"]) == 0
+    assert "state: committed\n" in (repo / "rfd/0003/README.md").read_text()
+
+
+def test_accept_still_needs_a_plan_where_the_process_asks_for_one(
+    tmp_path: Path, pristine: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = shutil.copytree(pristine["oxide"], tmp_path / "oxide")
+    adopt(repo, capsys)
+    config = repo / ".github/rfd.toml"
+    config.write_text(
+        config.read_text().replace("accepted_needs_plan = false", "accepted_needs_plan = true")
+    )
+    assert main(["-C", str(repo), "accept", "3"]) == 1
+    err = capsys.readouterr().err
+    assert "rfd/0003/README.md" in err and "no plan to extract" in err
+    assert "state: discussion\n" in (repo / "rfd/0003/README.md").read_text()
+
+
+def test_status_of_an_oxide_prediscussion_rfd_counts_its_own_sections_and_keeps_its_number(
+    tmp_path: Path, pristine: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An Oxide RFD in prediscussion already has its number: `rfd status` offers to open it
+    for discussion in Oxide's word (not to "take a number"), and counts the sections the RFD
+    has (its team's template), not the eight of rfd's built-in design template."""
+    repo = shutil.copytree(pristine["oxide"], tmp_path / "oxide")
+    adopt(repo, capsys)
+    code, status = rfd_json(repo, capsys, "status", "9")
+    assert code == 0 and isinstance(status, dict)
+    assert ["Sections", "2/2 drafted (Background, Determinations)"] in status["lines"]
+    promote = next(a for a in status["actions"] if a["command"] == "rfd promote 0009")
+    assert promote["description"] == "Open it for discussion: status discussion"
+    assert main(["-C", str(repo), "promote", "9"]) == 0
+    assert "prediscussion → discussion" in capsys.readouterr().out
+    assert (repo / "rfd/0009/README.md").is_file()  # the number and directory stay
+
+
+OXIDE_ADOC = """:showtitle:
+:toc: left
+:numbered:
+:state: {state}
+:discussion: https://github.com/oxidecomputer/rfd/pull/{pr}
+:authors: Bryan Cantrill <bryan@oxide.example>
+:labels: hardware, power
+
+= RFD {n} {title}
+{{authors}}
+
+{body}"""
+
+
+def test_new_on_an_asciidoc_corpus_follows_its_rfds_not_the_newest_stub(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The new README.adoc keeps the team's attributes in their order, leaves the per-RFD
+    ones (`:discussion:`, `:labels:`) empty to fill, keeps the `{authors}` line under the
+    title, and takes its sections from the newest RFD past prediscussion — not from a stub
+    someone just started."""
+    rfds = {
+        "rfd/0001/README.adoc": OXIDE_ADOC.format(
+            state="published",
+            pr=2,
+            n=1,
+            title="Rack power budget",
+            body="== Background\n\nA rack has 15 kW.\n\n== Determinations\n\nCap it.\n",
+        ),
+        "rfd/0002/README.adoc": OXIDE_ADOC.format(
+            state="prediscussion", pr=3, n=2, title="Audit logging", body="== Idea\n\nLater.\n"
+        ),
+    }
+    for path, text in rfds.items():
+        (git_repo / path).parent.mkdir(parents=True)
+        (git_repo / path).write_text(text, encoding="utf-8")
+    git(git_repo, "add", "-A")
+    git(git_repo, "commit", "-qm", "RFDs")
+    adopt(git_repo, capsys)
+    assert (
+        main(["-C", str(git_repo), "new", "design", "Switch management", "--authors", "Ada <a@x>"])
+        == 0
+    )
+    assert (git_repo / "rfd/0003/README.adoc").read_text(encoding="utf-8") == (
+        ":showtitle:\n:toc: left\n:numbered:\n:state: prediscussion\n:discussion:\n"
+        ":authors: Ada <a@x>\n:labels:\n\n= RFD 3 Switch management\n{authors}\n\n"
+        "== Background\n\n== Determinations\n"
+    )
+
+
+def test_offline_review_asks_for_no_plan_where_the_process_needs_none(
+    tmp_path: Path, pristine: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """On Oxide's history (``accepted_needs_plan = false``) a discussion RFD without an
+    Implementation Plan gets no "major" finding for it — accept would not ask for one — the
+    summary does not claim a plan, and the next step is not to refine findings that are not
+    there."""
+    repo = shutil.copytree(pristine["oxide"], tmp_path / "oxide")
+    adopt(repo, capsys)
+    assert main(["-C", str(repo), "review", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "Implementation Plan: there is no" not in out
+    assert "it plans no phases (the repository accepts RFDs without an Implementation Plan)" in out
+    assert "plan has described phases" not in out
+    assert out.splitlines()[-1] == (
+        "✓ RFD 0003: 1 active review — nothing to work in: `rfd status 0003` says what comes next"
+    )
+
+
+def test_a_two_digit_oxide_directory_keeps_its_number_everywhere(
+    git_repo: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``rfd/57/README.adoc`` (a number picked by hand) is RFD 57 in `rfd list`, `rfd status`,
+    its review's state directory and the site's page — never "057", a name no file has — and
+    the rfd-state hook accepts ``rfd/.state/57/``."""
+    rfds = {
+        "rfd/0001/README.adoc": OXIDE_ADOC.format(
+            state="published", pr=2, n=1, title="Rack power", body="== Background\n\nWhy.\n"
+        ),
+        "rfd/57/README.adoc": OXIDE_ADOC.format(
+            state="discussion", pr=9, n=57, title="Audit logging", body="== Background\n\nWho.\n"
+        ),
+    }
+    for path, text in rfds.items():
+        (git_repo / path).parent.mkdir(parents=True)
+        (git_repo / path).write_text(text, encoding="utf-8")
+    git(git_repo, "add", "-A")
+    git(git_repo, "commit", "-qm", "RFDs")
+    adopt(git_repo, capsys)
+    assert main(["-C", str(git_repo), "list"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].split() == [
+        "57",
+        "discussion",
+        "Audit",
+        "logging",
+    ]
+    assert main(["-C", str(git_repo), "status", "57"]) == 0
+    assert capsys.readouterr().out.startswith("RFD 57: Audit logging\nrfd/57/README.adoc\n")
+    assert main(["-C", str(git_repo), "review", "57"]) == 0
+    reviews = [p.relative_to(git_repo).as_posix() for p in (git_repo / "rfd/.state").rglob("*.md")]
+    assert len(reviews) == 1 and reviews[0].startswith("rfd/.state/57/reviews/")
+    git(git_repo, "add", "-A")
+    assert hooks(git_repo, reviews, monkeypatch, capsys) == (0, "")
+    assert main(["-C", str(git_repo), "site", "--out", "_site"]) == 0
+    assert (git_repo / "_site/rfd/57.html").is_file()
+
+
+def test_a_refused_move_is_said_in_the_repositorys_words(
+    tmp_path: Path, pristine: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`rfd abandon` on an Oxide RFD that is committed names Oxide's words, the move and the
+    ones allowed — not rfd's Implemented/Abandoned."""
+    repo = shutil.copytree(pristine["oxide"], tmp_path / "oxide")
+    adopt(repo, capsys)
+    assert main(["-C", str(repo), "abandon", "13", "--reason", "no longer needed"]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "error: rfd/0013/README.md: cannot move from committed to abandoned",
+        "  hint: from committed the next step is: superseded",
+    ]

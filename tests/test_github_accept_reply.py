@@ -8,7 +8,7 @@ import pytest
 
 from bot.forge.base import Issue
 from bot.github.accept import next_step
-from bot.lifecycle.accept import AcceptOutcome
+from bot.lifecycle.accept import NO_PLAN, AcceptOutcome
 from bot.model.plan import PlanPhase
 
 
@@ -34,3 +34,20 @@ def test_the_accept_reply_names_one_next_step(outcomes: list[AcceptOutcome], exp
     line = next_step(outcomes, "trunk")
     assert line.startswith("**Next step:** merge this pull request into `trunk`, then comment ")
     assert line.endswith(expected)
+
+
+def _accepted_without_a_plan(rid: str, issue: int) -> AcceptOutcome:
+    tracking = Issue(issue, f"RFD {rid}", "", "open", f"https://x/issues/{issue}")
+    return AcceptOutcome(rid, (), NO_PLAN, tracking, Path(rid), (), "")
+
+
+def test_an_rfd_accepted_without_a_plan_has_no_phase_to_start() -> None:
+    """Where ``[process] accepted_needs_plan = false`` (Oxide), an RFD accepted without an
+    Implementation Plan leaves merging as the one next step; one accepted with a plan in
+    the same PR still names its first phase."""
+    alone = next_step([_accepted_without_a_plan("0006", 2)], "master")
+    assert alone == (
+        "**Next step:** merge this pull request into `master`; there is no phase to implement."
+    )
+    mixed = next_step([_accepted_without_a_plan("0006", 2), _accepted("0008", 3, "Telemetry")], "m")
+    assert mixed.endswith("on tracking issue #3 to start phase 1: Telemetry.")

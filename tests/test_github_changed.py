@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config.load import Config
+from bot.config.load import Config, parse
 from bot.forge.base import ChangedFile
 from bot.github.checkout import changed_rfds
 from tests.github_world import write
@@ -68,3 +68,22 @@ def test_a_changed_document_is_listed_once_with_its_own_change(tmp_path: Path) -
         ChangedFile("docs/rfd/0042/README.md", "removed", blob="", patch="@@ -1 +0,0 @@\n-old"),
     ]
     assert found(files, Config(), tmp_path) == [("0042", "docs/rfd/0042/README.md", "removed")]
+
+
+def test_a_pull_request_on_an_oxide_repository_changes_the_rfd_of_each_directory(
+    tmp_path: Path,
+) -> None:
+    """``rfd/0042/README.adoc`` is RFD 0042 (its directory's name, padding kept); the
+    diagram beside it and the RFD directory's own README are no RFD."""
+    cfg = parse('[rfd]\ndir = "rfd"\n')
+    files = [
+        ChangedFile("rfd/0042/README.adoc", "modified"),
+        ChangedFile("rfd/0042/power.svg", "added"),
+        ChangedFile("rfd/0007/README.md", "modified"),
+        ChangedFile("rfd/README.md", "modified"),
+        ChangedFile("prototypes/prototype.adoc", "modified"),
+    ]
+    assert found(files, cfg, tmp_path) == [
+        ("0007", "rfd/0007/README.md", "modified"),
+        ("0042", "rfd/0042/README.adoc", "modified"),
+    ]

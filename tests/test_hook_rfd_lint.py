@@ -174,3 +174,54 @@ def test_pre_push_names_the_commit_of_each_problem(
     short = git(git_repo, "rev-parse", "--short", bad).strip()
     assert "docs/rfd/001-a.md:6: RFD004" in out and f'\n  in commit {short} "Date"\n' in out
     assert out.count("in commit") == 1
+
+
+OXIDE_RFD = """:showtitle:
+:toc: left
+:state: discussion
+:discussion: https://github.com/oxidecomputer/rfd/pull/40
+:authors: Bryan Cantrill <bryan@oxide.example>
+:labels: hardware
+
+= RFD 12 Rack power budget
+{authors}
+
+== Background
+
+A rack has 15 kW.
+"""
+
+
+def test_an_oxide_asciidoc_rfd_is_checked_in_its_own_syntax(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An Oxide ``rfd/0011/README.adoc`` whose title names another RFD fails the commit, and
+    the hint is an AsciiDoc title in the team's own form (no padding, no colon), naming the
+    directory that gives the id."""
+    commit(git_repo, {".github/rfd.toml": '[rfd]\ndir = "rfd"\n'})
+    write(git_repo, {"rfd/0011/README.adoc": OXIDE_RFD, "rfd/0011/power.svg": "<svg/>\n"})
+    code, out = run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys)
+    assert (code, out.splitlines()) == (
+        1,
+        [
+            "rfd/0011/README.adoc:8: RFD003 error: title says RFD 12 but the directory name "
+            "says RFD 0011",
+            "  hint: make the title '= RFD 11 Rack power budget' or rename the directory",
+        ],
+    )
+    write(git_repo, {"rfd/0011/README.adoc": OXIDE_RFD.replace("RFD 12", "RFD 11")})
+    assert run_hook(main, git_repo, staged(git_repo), monkeypatch, capsys) == (0, "")
+
+
+def test_a_markdown_heading_keeps_its_own_padding_in_the_hint(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(git_repo, {A: rfd("003")})
+    code, out = run_hook(main, git_repo, [A], monkeypatch, capsys)
+    assert (code, out.splitlines()[:2]) == (
+        1,
+        [
+            f"{A}:1: RFD003 error: heading says RFD 003 but the file name says RFD 001",
+            "  hint: make the heading '# RFD 001: Alpha' or rename the file",
+        ],
+    )

@@ -64,6 +64,30 @@ def test_manifest_is_valid_for_pre_commit() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+@pytest.mark.parametrize("hook_id", ("rfd-lint", "rfd-status"))
+def test_pre_commit_passes_asciidoc_rfds_to_the_hooks(
+    hook_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An Oxide repository's RFDs are ``rfd/0001/README.adoc``: pre-commit's own file filter,
+    applied to the manifest's entry, hands them to the hooks like Markdown ones (a hook that
+    never sees them lets a broken RFD be committed with "(no files to check)")."""
+    from pre_commit.clientlib import load_manifest
+    from pre_commit.commands.run import Classifier
+
+    (hook,) = (
+        h for h in load_manifest(str(CHECKOUT / ".pre-commit-hooks.yaml")) if h["id"] == hook_id
+    )
+    names = ["rfd/0001/README.adoc", "docs/rfd/045-x.md", "rfd/0001/power.svg"]
+    for name in names:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("text\n")
+    monkeypatch.chdir(tmp_path)
+    passed = Classifier(names).by_types(
+        names, hook["types"], hook["types_or"], hook["exclude_types"]
+    )
+    assert list(passed) == names[:2]
+
+
 def test_rfd_sync_is_verbose_so_its_preview_shows() -> None:
     """pre-commit hides what a passing hook prints unless the manifest says verbose."""
     text = (CHECKOUT / ".pre-commit-hooks.yaml").read_text()

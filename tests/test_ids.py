@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from bot.core.errors import ValidationError
-from bot.model.ids import RfdId, slugify, split_file_name
+from bot.model.ids import RfdId, slugify, split_file_name, split_path
 
 
 @pytest.mark.parametrize(
@@ -53,6 +53,7 @@ def test_label_and_file_name() -> None:
         ("D32-tracing.md", ("D32", "tracing")),
         ("d3-x.md", ("D3", "x")),
         ("007.md", ("007", "")),
+        ("45-short-ids.md", ("45", "short-ids")),  # the file's own padding, not 045
         ("README.md", None),
         ("045-notes.txt", None),
         ("template.md", None),
@@ -88,3 +89,16 @@ def test_slugify(title: str, slug: str) -> None:
 def test_slugify_refuses_a_title_with_nothing_usable(title: str) -> None:
     with pytest.raises(ValidationError, match="no letters or digits"):
         slugify(title)
+
+
+@pytest.mark.parametrize(
+    ("path", "shown"),
+    [("rfd/57/README.adoc", "57"), ("rfd/0057/README.adoc", "0057"), ("rfd/7/README.md", "7")],
+)
+def test_a_directorys_id_keeps_the_directorys_digits(path: str, shown: str) -> None:
+    """Oxide's ``rfd/57/`` is RFD 57 (its pages, state directory and messages say so), and
+    the id a user types (057) still finds it."""
+    found = split_path(path)
+    assert found is not None
+    assert (str(found[0]), found[0].state_key) == (shown, shown)
+    assert found[0] == RfdId.parse(f"{found[0].number:03d}")

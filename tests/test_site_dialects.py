@@ -259,3 +259,20 @@ def test_a_rebuild_renders_again_only_the_asciidoc_documents_that_changed(
     assert "One more line." in (out / f"rfd/{ids[8]}.html").read_text(encoding="utf-8")
     for number in OXIDE_ADOC - {8}:
         assert ADOC_FAILED not in (out / f"rfd/{ids[number]}.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("dialect", ["oxide"], indirect=True)
+def test_a_pages_lifecycle_is_in_the_repositorys_words(dialect: str, site: Path) -> None:
+    """Under an Oxide RFD's title the lifecycle reads prediscussion → discussion → published
+    → committed (the steps passed ticked), never rfd's Draft → … → Implemented."""
+    ids = page_ids(site)
+    lifecycles = {}
+    for number, _title, states in DIALECTS[dialect][1]:
+        page = (site / "rfd" / f"{ids[number]}.html").read_text(encoding="utf-8")
+        steps = re.search(r'<p class="steps" aria-label="Lifecycle">(.*?)</p>', page)
+        assert steps is not None
+        lifecycles[states[-1]] = re.sub(r"<[^>]+>", "", steps[1])
+    assert lifecycles["published"] == "✓ prediscussion → ✓ discussion → published → committed"
+    assert lifecycles["abandoned"] == (
+        "prediscussion → discussion → published → committed · abandoned"
+    )

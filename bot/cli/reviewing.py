@@ -57,7 +57,8 @@ def review(out: Output, rfd: str, model: str | None, edit: bool) -> int:
     if used is not None:
         out.line(format_entry(used))
     # the terminal listener has said where the review went: end with what to do now
-    then = _next_steps(o.impl, bool(o.review.findings), _all_done(ws, o.rfd_id))
+    found = bool(o.review.findings or o.review.questions)
+    then = _next_steps(o.impl, found, _all_done(ws, o.rfd_id))
     then = then.format(rfd=o.rfd_id)
     out.success(f"{_active(ws, o.rfd_id, o.impl)} — {then}")
     return 0
@@ -70,6 +71,7 @@ def _editor() -> Steer:
 
 
 _NEXT_DESIGN = "`rfd refine {rfd}` works the findings in; `rfd dismiss {rfd} N` once addressed"
+_NEXT_CLEAN = "nothing to work in: `rfd status {rfd}` says what comes next"
 _NEXT_IMPL = "fix what it found, then `rfd dismiss {rfd} N --impl`"
 _NEXT_LATER = "nothing to fix: `rfd done {rfd}` once every phase is recorded"
 _NEXT_DONE = "nothing to fix: `rfd done {rfd}` promotes it to Implemented"
@@ -77,7 +79,7 @@ _NEXT_DONE = "nothing to fix: `rfd done {rfd}` promotes it to Implemented"
 
 def _next_steps(impl: bool, found: bool, all_done: bool) -> str:
     if not impl:
-        return _NEXT_DESIGN
+        return _NEXT_DESIGN if found else _NEXT_CLEAN
     if found:
         return _NEXT_IMPL
     return _NEXT_DONE if all_done else _NEXT_LATER

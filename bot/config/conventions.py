@@ -64,9 +64,11 @@ def detect(corpus: Corpus) -> list[Convention]:
 
 
 def statuses_in_use(corpus: Corpus) -> str:
-    """``Accepted 12, Implemented 11, …`` (most used first)."""
-    counts = Counter(d.status.value for d in corpus.documents)
-    return ", ".join(f"{status} {n}" for status, n in counts.most_common())
+    """``Accepted 12, Implemented 11, …`` (most used first), in the repository's own words
+    (``discussion 4, published 3, …`` on an Oxide corpus), as its files spell them."""
+    spelled = {d.status_word.casefold(): d.status_word for d in reversed(corpus.documents)}
+    counts = Counter(d.status_word.casefold() for d in corpus.documents)
+    return ", ".join(f"{spelled[word]} {n}" for word, n in counts.most_common())
 
 
 def _ids(corpus: Corpus) -> list[tuple[str, RfdId]]:

@@ -50,6 +50,7 @@ NEXT = (
     "**Next step:** merge this pull request into `{base}`, then comment `/rfd implement` "
     "on {where}."
 )
+NEXT_MERGE = "**Next step:** merge this pull request into `{base}`; there is no phase to implement."
 NEXT_ONE = "tracking issue #{issue} to start phase {first}: {title}"
 NEXT_MANY = "tracking issues {each}"
 NEXT_EACH = "#{issue} (RFD {rid}, phase {first}: {title})"
@@ -116,8 +117,7 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
         done = commit(ctx, pr, checkout, [p for o in outcomes for p in o.changed], ids, "accepted")
         refreshed(ctx, pr, checkout)
     lines = [
-        ACCEPTED.format(rid=o.rfd_id, phases=plural(len(o.phases), "phase"), issue=o.issue.number)
-        for o in outcomes
+        ACCEPTED.format(rid=o.rfd_id, phases=_planned(o), issue=o.issue.number) for o in outcomes
     ]
     return "\n".join([*lines, "", done, "", next_step(outcomes, pr.base_ref)])
 
@@ -178,8 +178,21 @@ def head_files(ctx: Context, pr: PullRequest) -> str:
     return f"{ctx.server_url}/{pr.head_repo or ctx.delivery.repository}/blob/{quote(pr.head_ref)}"
 
 
+def _planned(outcome: AcceptOutcome) -> str:
+    """``2 phases``, or why there are none (the repository accepts RFDs without a plan)."""
+    from bot.lifecycle.accept import NO_PLAN, NO_PLAN_NOTE
+
+    if outcome.method == NO_PLAN:
+        return NO_PLAN_NOTE
+    return plural(len(outcome.phases), "phase")
+
+
 def next_step(outcomes: list[AcceptOutcome], base: str) -> str:
-    """One line: merge, then ``/rfd implement`` on each tracking issue for its first phase."""
+    """One line: merge, then ``/rfd implement`` on each tracking issue for its first phase
+    (only merge when no RFD accepted has a phase)."""
+    outcomes = [o for o in outcomes if o.phases]
+    if not outcomes:
+        return NEXT_MERGE.format(base=inline(base))
     facts = [
         {
             "rid": o.rfd_id,

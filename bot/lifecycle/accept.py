@@ -10,7 +10,7 @@ from bot.config.load import ConventionsSection
 from bot.core.atomic import read_exact
 from bot.core.errors import InvalidStructure, TransitionError
 from bot.core.text import plural
-from bot.events import PlanExtracted
+from bot.events import Notice, PlanExtracted
 from bot.forge.base import Issue
 from bot.lifecycle.accept_gate import check_acceptable, check_decided_before, untracked
 from bot.lifecycle.lifecycle import promote
@@ -86,6 +86,20 @@ def extract_plan(ws: Workspace, query: str, *, model: str | None = None) -> Extr
     )
 
 
+NO_PLAN = "no plan"
+NO_PLAN_NOTE = "without a plan ([process] accepted_needs_plan = false)"
+
+
+def _plan_to_accept(ws: Workspace, rid: str, model: str | None) -> Extraction:
+    """The plan to accept ``rid`` with: none, when the RFD has no Implementation Plan section
+    and the repository's process accepts RFDs without one (Oxide's published RFDs rarely
+    plan phases; ``rfd init`` detects it); otherwise what :func:`extract_plan` finds."""
+    no_section = ws.document(rid).section(plan.SECTION) is None
+    if no_section and not ws.config.process.accepted_needs_plan:
+        return Extraction((), NO_PLAN)
+    return extract_plan(ws, rid, model=model)
+
+
 def accept(ws: Workspace, query: str, *, model: str | None = None, by: str = "") -> AcceptOutcome:
     """Accept the RFD ``query`` names; ``by``: who accepts it (the verified login of the
     event on GitHub), recorded with the sign-offs that counted when ``[consensus]`` is on.
@@ -100,7 +114,7 @@ def accept(ws: Workspace, query: str, *, model: str | None = None, by: str = "")
         return accepted_before(ws, rid, model=model)
     check_acceptable(ws, file.path, ws.document(file))  # fails before anything changes
     signers = _signers(ws, rid)
-    phases, method, usage, notices = extract_plan(ws, rid, model=model)
+    phases, method, usage, notices = _plan_to_accept(ws, rid, model)
     if ws.document(rid).status is Status.DRAFT:
         outcome = promote(ws, rid, Status.DISCUSSION)
         changed += outcome.changed
@@ -108,7 +122,12 @@ def accept(ws: Workspace, query: str, *, model: str | None = None, by: str = "")
     previous = ws.store.read_text(rid, "plan.json")
     ws.store.write_plan(rid, phases)
     changed.append(ws.store.dir(rid) / "plan.json")
-    ws.bus.emit(PlanExtracted(rfd_id=rid, phases=tuple(p.title for p in phases), method=method))
+    if method == NO_PLAN:
+        said = f"RFD {rid} has no {plan.SECTION} section: accepted {NO_PLAN_NOTE}"
+        ws.bus.emit(Notice(rfd_id=rid, message=said))
+    else:
+        titles = tuple(p.title for p in phases)
+        ws.bus.emit(PlanExtracted(rfd_id=rid, phases=titles, method=method))
     try:
         outcome = promote(ws, rid, Status.ACCEPTED)
     except Exception:  # an interceptor vetoed: put plan.json back as it was
@@ -123,10 +142,8 @@ def accept(ws: Workspace, query: str, *, model: str | None = None, by: str = "")
     _record_tracking(ws, path, tracking_header(issue, ws.config.conventions, path.name))
     if by and ws.config.consensus.enabled:
         changed.append(_record_decision(ws, rid, path, by, signers))
-    msg = (
-        f"RFD {rid} accepted with {plural(len(phases), 'phase')} ({method}); "
-        f"tracking issue #{issue.number}"
-    )
+    planned = NO_PLAN_NOTE if method == NO_PLAN else f"with {plural(len(phases), 'phase')}"
+    msg = f"RFD {rid} accepted {planned} ({method}); tracking issue #{issue.number}"
     changes = tuple(dict.fromkeys(changed))
     return AcceptOutcome(rid, phases, method, issue, path, changes, msg, usage, notices)
 

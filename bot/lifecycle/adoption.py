@@ -17,6 +17,7 @@ the conventions, status words and rules found, each with its evidence.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -318,7 +319,7 @@ def render_config(rfd_dir: str, published: int, found: list[Convention], statuse
     """The configuration file: each detected setting under a comment giving its evidence."""
     lines = [HEADER.rstrip("\n"), f"# Statuses in use: {statuses or 'none'}.", "", "[rfd]"]
     lines += [
-        f"# {rfd_dir} — {plural(published, 'published RFD')} live there",
+        f"# {rfd_dir} — {plural(published, 'RFD')} live there",
         _pair("dir", rfd_dir),
     ]
     table = "rfd"
@@ -362,11 +363,36 @@ def detected_config(root: Path) -> str | None:
         corpus = gather(root, rfd_dir)  # read again, in the repository's words
     try:
         _check_readable(rfd_dir, corpus, found_dialect)
-        found = conventions.detect(corpus)
+        found = _rfc_template(root, rfd_dir, found_dialect, conventions.detect(corpus))
         text = render_config(rfd_dir, published, found, conventions.statuses_in_use(corpus))
     finally:
         use({})
     return _with_dialect(text, found_dialect)
+
+
+RFC_TEMPLATE_EVIDENCE = (
+    "no templates of this shape; `rfd new` fills {path} (the RFC template), whatever the category"
+)
+
+
+def _rfc_template(
+    root: Path, rfd_dir: str, found: dialect.Dialect, detected: list[Convention]
+) -> list[Convention]:
+    """The conventions, the templates' evidence naming the RFC template ``rfd new`` fills
+    (``0000-template.md`` at the root or beside the RFCs) when no ``[rfd] templates`` file
+    was found: never "no template files found" above a template the team uses."""
+    from bot.lifecycle.drafting import RFC_TEMPLATES
+
+    if found.layout != "flat" or found.form == "list":
+        return detected  # rfd new reads the RFC template only in an RFC-style corpus
+    where = ((d, n) for d in ("", f"{rfd_dir}/") for n in RFC_TEMPLATES)
+    path = next((d + n for d, n in where if (root / d / n).is_file()), None)
+    return [
+        dataclasses.replace(c, evidence=RFC_TEMPLATE_EVIDENCE.format(path=path))
+        if c.key == "rfd.templates" and path is not None and c.evidence.startswith("no ")
+        else c
+        for c in detected
+    ]
 
 
 def _stages(found: dialect.Dialect) -> dict[str, str]:

@@ -15,8 +15,9 @@ A corpus of another dialect (:func:`shape_of`, :func:`place`,
   proposal that has no number yet.
 
 Its text is the repository's template when it has one (``0000-template.md`` at the root
-or beside the RFCs, or ``[rfd] templates``), else the newest RFD's header keys and
-section titles, with the first word of the draft stage (``prediscussion``, ``predraft``).
+or beside the RFCs, or ``[rfd] templates``), else the header keys (per-RFD values left
+empty) and section titles of the newest RFD past the draft stage, with the first word of
+the draft stage (``prediscussion``, ``predraft``).
 """
 
 from __future__ import annotations
@@ -131,7 +132,8 @@ class Shape(NamedTuple):
     directory: bool
     """A directory per RFD (else a file per RFD, numbered by pull request)."""
     sample: Document
-    """The newest RFD: its header keys, heading and sections are the corpus's way."""
+    """The newest RFD past the draft stage: its header keys, heading and sections are the
+    corpus's way."""
     digits: int
 
 
@@ -140,12 +142,23 @@ def shape_of(files: list[RfdFile], read: Callable[[RfdFile], Document]) -> Shape
     published = [f for f in files if not f.rfd_id.draft and f.rfd_id.number != PROPOSAL]
     if not published:
         return None
-    sample = read(max(published, key=lambda f: f.rfd_id))
+    sample = _sample(sorted(published, key=lambda f: f.rfd_id, reverse=True), read)
     directory = sum(f.name in DOCUMENT_NAMES for f in published) * 2 >= len(published)
     if sample.form == LIST and not directory:
         return None
     digits = max(f.rfd_id.digits for f in published)
     return Shape(directory, sample, digits)
+
+
+SAMPLED = 5
+"""How many of the newest RFDs are read to find one past the draft stage."""
+
+
+def _sample(newest_first: list[RfdFile], read: Callable[[RfdFile], Document]) -> Document:
+    """The newest RFD past the draft stage among the newest few (a draft just started — a
+    prediscussion stub with one section — is no model of the team's RFDs), else the newest."""
+    docs = [read(f) for f in newest_first[:SAMPLED]]
+    return next((d for d in docs if d.status is not Status.DRAFT), docs[0])
 
 
 def place(root: Path, rfd_dir: str, files: list[RfdFile], shape: Shape, slug: str) -> Path:
@@ -216,13 +229,21 @@ def _front_matter(shape: Shape, rfd_id: RfdId, title: str, authors: str) -> str:
 
 
 def _asciidoc(shape: Shape, rfd_id: RfdId, title: str, authors: str) -> str:
-    lines = [
-        f":{f.key}:{(' ' + f.value) if f.value else ''}"
-        for f in shape.sample.fields
-        if f.key.casefold() not in PER_DOCUMENT
-    ]
-    lines += [f":{shape.sample.status_key}: {_draft_word(shape)}", f":authors: {authors}", ""]
-    lines.append(_heading(shape, rfd_id, title, "="))
+    """The sample's attributes in its order — the state and authors this RFD's, the other
+    per-RFD ones (``:discussion:``, ``:labels:``) left empty to fill — its title line and
+    the ``{authors}`` line under it when the team writes one, then its sections."""
+    sample = shape.sample
+    mine = {sample.status_key.casefold(): _draft_word(shape), "authors": authors}
+    lines = []
+    for f in sample.fields:
+        key = f.key.casefold()
+        value = mine.pop(key, "") if key in PER_DOCUMENT else f.value
+        lines.append(f":{f.key}:{(' ' + value) if value else ''}")
+    lines += [f":{key}: {value}" for key, value in mine.items()]  # the sample lacked them
+    lines += ["", _heading(shape, rfd_id, title, "=")]
+    below = sample.lines[sample.heading_line : sample.heading_line + 1]
+    if [line.strip() for line in below] == ["{authors}"]:
+        lines.append("{authors}")
     return "\n".join(lines) + "\n" + _sections(shape, "==")
 
 

@@ -17,7 +17,7 @@ from bot.lifecycle import drafting, plan_gates, publish, style
 from bot.lifecycle.requires import requires_statuses
 from bot.lifecycle.workspace import Workspace
 from bot.model import document
-from bot.model.document import Document
+from bot.model.document import LIST, Document
 from bot.model.ids import RfdId, slugify
 from bot.model.status import Status, check_gates, check_move, check_transition
 from bot.state import OnExists, unique_suffix
@@ -48,6 +48,11 @@ class NewOutcome:
     created: bool
 
 
+def _check_transition(doc: Document, target: Status, path: str) -> None:
+    """:func:`check_transition`, its error in ``doc``'s own status words."""
+    check_transition(doc.status, target, path=path, word=doc.status_word, lower=doc.form != LIST)
+
+
 def promote(
     ws: Workspace, query: str, to: Status | None = None, *, reason: str = ""
 ) -> StatusOutcome:
@@ -56,9 +61,9 @@ def promote(
     doc = ws.document(file)
     target = to or NEXT_STATUS.get(doc.status)
     if target is None:
-        check_transition(doc.status, doc.status, path=file.path)  # raises with allowed steps
+        _check_transition(doc, doc.status, file.path)  # raises with allowed steps
         raise AssertionError("unreachable")
-    check_transition(doc.status, target, path=file.path)
+    _check_transition(doc, target, file.path)
     check_stage_move(doc, target)
     check_gates(target, requires_statuses(ws, doc), path=file.path)
     plan_gates.check(ws, file, target)
@@ -114,7 +119,7 @@ def abandon(ws: Workspace, query: str, reason: str) -> StatusOutcome:
         raise ValidationError("a reason is required to abandon an RFD", hint="pass --reason TEXT")
     file = ws.find(query)
     doc = ws.document(file)
-    check_transition(doc.status, Status.ABANDONED, path=file.path)
+    _check_transition(doc, Status.ABANDONED, file.path)
     check_stage_move(doc, Status.ABANDONED)
     ws.bus.intercept(
         StatusChanging(
@@ -142,7 +147,7 @@ def supersede(ws: Workspace, old_query: str, new_query: str) -> StatusOutcome:
     if old_file.rfd_id == new_file.rfd_id:
         raise ValidationError("an RFD cannot supersede itself")
     old_doc, new_doc = ws.document(old_file), ws.document(new_file)
-    check_transition(old_doc.status, Status.SUPERSEDED, path=old_file.path)
+    _check_transition(old_doc, Status.SUPERSEDED, old_file.path)
     check_stage_move(old_doc, Status.SUPERSEDED)
     ws.bus.intercept(
         StatusChanging(

@@ -45,7 +45,7 @@ from bot.model.document import (
     parse,
 )
 from bot.model.header import Field, normalize_key
-from bot.model.ids import RfdId
+from bot.model.ids import DOCUMENT_NAMES, RfdId
 from bot.model.lint_codes import OFF, LintSettings
 from bot.model.markdown import LineKind, normalize_title
 from bot.model.status import Status
@@ -182,10 +182,30 @@ def _heading_matches_file(ctx: Context) -> Iterator[Finding]:
         return
     if ctx.doc.heading_id is None and ctx.doc.form != LIST:
         return  # RFC-style headings carry no id: the file name alone gives it
-    shown = f"RFD {ctx.doc.heading_id}" if ctx.doc.heading_id else "no RFD id"
-    hint = f"make the heading '# RFD {ctx.file.rfd_id}: {ctx.doc.title}' or rename the file"
-    message = f"heading says {shown} but the file name says RFD {ctx.file.rfd_id}"
+    line = ctx.doc.lines[ctx.doc.heading_line - 1].strip() if ctx.doc.heading_id else ""
+    written = _HEADING_ID_RE.search(line)
+    heading = "title" if ctx.doc.form == ADOC else "heading"
+    named_by = "directory" if posixpath.basename(ctx.doc.path) in DOCUMENT_NAMES else "file"
+    if written is None:  # no id in the heading: rfd's own form
+        shown, fixed = "no RFD id", f"# RFD {ctx.file.rfd_id}: {ctx.doc.title}"
+    else:  # the heading's own form, only its number changed (padded as it was written)
+        shown = written[0]
+        fixed = (
+            line[: written.start()] + _renumbered(written, ctx.file.rfd_id) + line[written.end() :]
+        )
+    message = f"{heading} says {shown} but the {named_by} name says RFD {ctx.file.rfd_id}"
+    hint = f"make the {heading} '{fixed}' or rename the {named_by}"
     yield ctx.finding(ctx.doc.heading_line, "RFD003", message, hint)
+
+
+_HEADING_ID_RE = lazy(r"RFD[\s-]*(?P<draft>[Dd]?)(?P<number>[0-9]+)")
+
+
+def _renumbered(written: re.Match[str], rfd_id: RfdId) -> str:
+    """``RFD 12`` written for ``rfd_id`` 0011: ``RFD 11`` (the heading's padding kept)."""
+    draft = "D" if rfd_id.draft else ""
+    prefix = written[0][: written.start("draft") - written.start()]
+    return f"{prefix}{draft}{rfd_id.number:0{len(written['number'])}d}"
 
 
 def _date(ctx: Context) -> Iterator[Finding]:

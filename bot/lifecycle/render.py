@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from bot import templates
 from bot.lifecycle.views import Action, PhaseLine, StatusView
 from bot.model import phase_ids
-from bot.model.document import Document
-from bot.model.status import Status
+from bot.model.document import LIST, Document
+from bot.model.status import Status, word_for
 from bot.state import RfdState
 
 
@@ -64,6 +64,12 @@ def _using(text: str, models: Mapping[str, str], step: str) -> str:
 
 
 def _sections_drafted(doc: Document) -> tuple[int, int, list[str]]:
+    """How many sections are written, of how many: rfd's template's for its category, or,
+    for a front-matter or AsciiDoc RFD (the team's own template), the RFD's own sections."""
+    if doc.form != LIST:
+        own = [s.title for s in doc.sections if s.level == 2]
+        written = [name for name in own if (doc.section_body(name) or "").strip()]
+        return len(written), len(own), written
     required = templates.required_sections(doc.category or "design")
     written = [
         name
@@ -71,6 +77,15 @@ def _sections_drafted(doc: Document) -> tuple[int, int, list[str]]:
         if (body := doc.section_body(name)) and body.strip() and not templates.is_placeholder(body)
     ]
     return len(written), len(required), written
+
+
+def _promotion(doc: Document) -> str:
+    """What ``rfd promote`` does to this draft: a draft id takes a number; a numbered RFD
+    (Oxide's ``prediscussion``) keeps it and moves to the repository's discussion word."""
+    if doc.rfd_id is not None and not doc.rfd_id.draft:
+        word = word_for(Status.DISCUSSION, doc.status_word, lower=doc.form != LIST)
+        return f"Open it for discussion: status {word}"
+    return "Publish: take a number, status Discussion"
 
 
 def _authoring(
@@ -103,7 +118,7 @@ def _authoring(
         )
     actions += [
         Action(f"rfd review {rid}", "Review the draft"),
-        Action(f"rfd promote {rid}", "Publish: take a number, status Discussion"),
+        Action(f"rfd promote {rid}", _promotion(doc)),
     ]
     return StatusView(
         rid, doc.title, path, "Draft", "authoring", lines, actions=tuple(actions), problems=problems
@@ -160,6 +175,9 @@ def _phase_lines(state: RfdState) -> tuple[PhaseLine, ...]:
     return tuple(out)
 
 
+NONE_PLANNED = "none planned (accepted without an Implementation Plan)"
+
+
 def _implementation(
     doc: Document,
     state: RfdState,
@@ -171,7 +189,8 @@ def _implementation(
 ) -> StatusView:
     phases = _phase_lines(state)
     done = sum(p.done for p in phases)
-    lines = [("Status", said(doc)), ("Phases", f"{done}/{len(phases)} done")]
+    planned = f"{done}/{len(phases)} done" if phases or state.plan is None else NONE_PLANNED
+    lines = [("Status", said(doc)), ("Phases", planned)]
     if state.plan is None and state.plan_error is None:
         lines.append(("Plan", MISSING_PLAN.format(rid=rid)))
     if tracking:
@@ -202,7 +221,7 @@ def _implementation(
         refine = _using("Change the implementation as its reviews ask", models, "refine")
         actions.append(Action(f"rfd refine {rid}", refine))
     actions.append(Action(f"rfd review {rid}", "Review the implementation so far"))
-    if phases and not todo:
+    if state.plan is not None and not todo:  # every phase done, or accepted without phases
         actions.append(Action(f"rfd done {rid}", "Promote to Implemented"))
     return StatusView(
         rid,
@@ -221,5 +240,5 @@ def said(doc: Document) -> str:
     """The status in the repository's word, with rfd's stage when the word is another
     (``published (accepted)``)."""
     if doc.status_word.casefold() == doc.status.value.casefold():
-        return doc.status.value
+        return doc.status_word  # as the file writes it: `discussion` in Oxide's front matter
     return f"{doc.status_word} ({doc.status.value.lower()})"

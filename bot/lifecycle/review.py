@@ -122,7 +122,8 @@ def _run_review(
         review = implementation_review(doc, phases, summaries)
         return review, Usage(), "", 0.0, ()
     known, linked = _neighbours(ws, doc)
-    result = design_review(doc, file=file, known=known, backlinks=linked)
+    needed = ws.config.process.accepted_needs_plan
+    result = design_review(doc, file=file, known=known, backlinks=linked, plan_needed=needed)
     return result, Usage(), "structural", 0.0, ()
 
 
@@ -168,11 +169,14 @@ def design_review(
     file: RfdFile | None,
     known: Mapping[RfdId, Status],
     backlinks: Mapping[RfdId, Document],
+    plan_needed: bool = True,
 ) -> Review:
+    """``plan_needed``: ``[process] accepted_needs_plan`` — where it is off, a design RFD
+    with no Implementation Plan section is no finding (a plan it has is still checked)."""
     findings = _dedupe(
         [
             *_lint_findings(doc, file, known),
-            *_plan_findings(doc),
+            *_plan_findings(doc, plan_needed),
             *_link_findings(doc, backlinks),
             *_todo_findings(doc),
         ]
@@ -237,10 +241,9 @@ def _lint_findings(
         yield _f(sev, f.section or _section_of(doc, f.line or 0), f.line, f"{f.message}{hint}")
 
 
-def _plan_findings(doc: Document) -> Iterable[ReviewFinding]:
-    if (doc.category or "design").lower() != "design" and doc.section(
-        "Implementation Plan"
-    ) is None:
+def _plan_findings(doc: Document, plan_needed: bool = True) -> Iterable[ReviewFinding]:
+    designed = plan_needed and (doc.category or "design").lower() == "design"
+    if not designed and doc.section("Implementation Plan") is None:
         return
     section = doc.section("Implementation Plan")
     result = plan.extract(doc)
@@ -327,11 +330,15 @@ def _dedupe(findings: list[ReviewFinding]) -> list[ReviewFinding]:
     return out
 
 
+NO_PLAN_SAID = "it plans no phases (the repository accepts RFDs without an Implementation Plan)"
+
+
 def _summary(doc: Document, findings: list[ReviewFinding], questions: tuple[str, ...]) -> str:
     if not findings and not questions:
+        planned = "the plan has described phases" if plan.extract(doc).phases else NO_PLAN_SAID
         return (
-            f"RFD {doc.rfd_id} is structurally complete: every required section is written, the "
-            "plan has described phases and its links resolve. Offline review: structure only — "
+            f"RFD {doc.rfd_id} is structurally complete: every required section is written, "
+            f"{planned} and its links resolve. Offline review: structure only — "
             "set an API key for a review of the content."
         )
     counts: dict[str, int] = {}

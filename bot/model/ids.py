@@ -3,8 +3,9 @@
 An :class:`RfdId` is what a user types (``045``, ``45``, ``D32``, ``d32``, ``RFD 045``)
 and what file names start with (``045-slug.md``, ``D32-slug.md``).  An id keeps the
 padding it was written with (``D05`` stays ``D05``; the file name is the identity), but
-compares by kind and number alone (``D5`` finds ``D05``).  Published ids are shown with
-at least three digits, drafts with at least one.
+compares by kind and number alone (``D5`` finds ``D05``).  A published id a user types is
+shown with at least three digits (``45`` → ``045``), one a file or directory name gives with
+that name's digits (Oxide's ``rfd/57/`` is RFD ``57``); drafts with at least one.
 """
 
 from __future__ import annotations
@@ -102,8 +103,9 @@ class RfdId:
         match = _ID_RE.match(text)
         if match is None:
             raise ValidationError(f"not an RFD id: {text!r}", hint=BAD_ID_HINT)
-        digits = match["number"]
-        return cls(draft=match["draft"] is not None, number=int(digits), digits=len(digits))
+        digits, draft = match["number"], match["draft"] is not None
+        width = len(digits) if draft else max(len(digits), 3)  # typed 45: RFD 045
+        return cls(draft=draft, number=int(digits), digits=width)
 
     @classmethod
     def published(cls, number: int, digits: int = 0) -> RfdId:
@@ -112,7 +114,7 @@ class RfdId:
     def __str__(self) -> str:
         if self.draft:
             return f"D{self.number:0{max(self.digits, 1)}d}"
-        return f"{self.number:0{max(self.digits, 3)}d}"
+        return f"{self.number:0{self.digits or 3}d}"
 
     @property
     def state_key(self) -> str:

@@ -91,16 +91,31 @@ def allowed_next(status: Status) -> tuple[Status, ...]:
     return _NEXT[status]
 
 
-def check_transition(old: Status, new: Status, *, path: str | None = None) -> None:
-    """Raise TransitionError, naming the allowed next steps, unless ``old → new`` is legal."""
+def check_transition(
+    old: Status,
+    new: Status,
+    *,
+    path: str | None = None,
+    word: str | None = None,
+    lower: bool = False,
+) -> None:
+    """Raise TransitionError, naming the allowed next steps, unless ``old → new`` is legal.
+
+    ``word``: the document's own status word — the message then speaks the repository's
+    words (``cannot move from committed to abandoned``; ``lower`` as :func:`word_for`)."""
     allowed = allowed_next(old)
     if new in allowed:
         return
+
+    def said(stage: Status) -> str:
+        return stage.value if word is None else word_for(stage, word, lower=lower)
+
+    now = old.value if word is None else word  # the document's word is old's
     if allowed:
-        hint = f"from {old} the next step is: {' or '.join(s.value for s in allowed)}"
+        hint = f"from {now} the next step is: {' or '.join(said(s) for s in allowed)}"
     else:
-        hint = f"{old} is final; write a new RFD instead"
-    raise TransitionError(f"cannot move from {old} to {new}", path=path, hint=hint)
+        hint = f"{now} is final; write a new RFD instead"
+    raise TransitionError(f"cannot move from {now} to {said(new)}", path=path, hint=hint)
 
 
 def check_gates(

@@ -143,6 +143,7 @@ def rfd_page(site: Site, rfd: SiteRfd, body: Rendered) -> str:
         links=[(k, tuple(_canonical(site, i) for i in ids)) for k, ids in links],
         titles=site.titles,
         lifecycle=LIFECYCLE,
+        named=stage_words(rfd.word),
         passed=passed,
         updated=site.updated(rfd.id),
         blob=site.blob(rfd.path),
@@ -152,6 +153,18 @@ def rfd_page(site: Site, rfd: SiteRfd, body: Rendered) -> str:
         review_date=_day(rfd.review.stamp) if rfd.review else None,
         around=Markup(around(site, rfd.id)),
     )
+
+
+def stage_words(word: str) -> dict[str, str]:
+    """Each stage of :data:`LIFECYCLE` in the vocabulary of the RFD's status ``word``
+    (``prediscussion → discussion → published → committed`` for Oxide), rfd's own names
+    for rfd's own words."""
+    from bot.model.status import Status, word_for
+
+    if not word or word in {s.value for s in Status}:  # `Discussion`, not Oxide's `discussion`
+        return {s: s for s in LIFECYCLE}
+
+    return {s: word_for(Status(s), word, lower=True) for s in LIFECYCLE}
 
 
 def _canonical(site: Site, rid: str) -> str:

@@ -10,16 +10,16 @@ from gh_data import COLLABORATORS, call, comment, diff_entry, issue, label
 from scenarios_bot import (
     ADMIN,
     COMMITS,
-    ISSUES_Q,
-    PULL,
-    perm,
-    react,
-    reply,
     DISCUSSION,
+    ISSUES_Q,
     NO_COMMENTS,
+    PULL,
     UNLABEL,
     blob_sha,
     body,
+    perm,
+    react,
+    reply,
     status_posted,
 )
 
