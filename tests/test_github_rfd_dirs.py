@@ -118,3 +118,28 @@ def test_accept_on_an_oxide_pr_publishes_it_with_its_plan_and_tracking_issue(
     status, reply = bodies_sent(vcr)[-2:]
     assert lines(status)[1] == "✓ prediscussion → ✓ discussion → **published** → committed"
     assert lines(reply)[0] == "🚀 RFD 0015 is Accepted: 2 phases, tracking issue #12."
+
+
+@pytest.mark.vcr
+def test_review_label_on_a_diagram_pr_reviews_the_rfds_document(tmp_path: Path, vcr: Any) -> None:
+    origin, checkout = oxide(tmp_path, {"rfd/0015/console.svg": "<svg><path/></svg>\n"})
+    assert run_bot(tmp_path, checkout, "pull_request_target", payload(LABELED)) == 0
+    """The PR leaves the document as it is: the review is of it, saved on the PR's branch."""
+    log = git(origin, "log", "--format=%s", f"main..{BRANCH}").splitlines()
+    assert log == ["RFD 0015: review by rfd-bot", "pr"]
+    assert git(origin, "show", f"{BRANCH}:{REVIEWED}").startswith("# Review of RFD 0015")
+    review, status = bodies_sent(vcr)
+    assert lines(review)[0] == "### 🔍 Review 1 of RFD 0015 — no findings"
+    assert "1 open review (no findings)" in lines(status)[2]
+
+
+@pytest.mark.vcr
+def test_a_pr_removing_an_rfd_directory_removes_that_rfd(tmp_path: Path, vcr: Any) -> None:
+    _, checkout = oxide(tmp_path, {"README.md": "x\n"})
+    """The PR's file list removes the document and the diagram: that RFD is removed."""
+    assert run_bot(tmp_path, checkout, "pull_request", payload("pull_request.opened")) == 0
+    (status,) = bodies_sent(vcr)
+    assert lines(status)[:2] == [
+        f"### [RFD 0015]({WEB}/blob/{HEAD}/{OXIDE_PATH})",
+        "⚠️ The bot cannot read this RFD: the pull request removes this RFD",
+    ]

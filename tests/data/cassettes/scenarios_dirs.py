@@ -36,6 +36,7 @@ TITLE = "RFD 0015: Console access"
 PUBLISHED = "rfd: published"  # Oxide's word for accepted names the label
 TRACKING = issue(12, TITLE, body("dirs-tracking-oxide"), labels=(PUBLISHED,))
 ACCEPT_COMMIT = "6f853ba541525bd7e77465109b3348e5e3e9c637"  # /rfd accept
+DIAGRAM_REVIEW = "e6478cc93dbde8ec47c1331ed5469f47f76215a7"  # rfd:review, a diagram PR
 REVIEW_COMMIT = "d25c25d60ca51cb7fbee51ea72c5c3c1c88b1109"  # rfd:review
 D = "test_github_rfd_dirs/"
 CASSETTES = {
@@ -104,5 +105,44 @@ CASSETTES |= {
         call("POST", "/issues/2/labels", body={"labels": [PUBLISHED]}, reply=[label(PUBLISHED)]),
         react("rocket"),
         reply("dirs-accept-oxide"),
+    ],
+}
+
+REMOVED = call(
+    "GET",
+    "/pulls/2/files",
+    query="per_page=100&page=1",
+    reply=[
+        diff_entry(OXIDE_PATH, "removed", sha=blob_sha(OXIDE_TEXT)),
+        diff_entry("rfd/0015/console.svg", "removed", sha=blob_sha("<svg/>\n")),
+    ],
+)
+CASSETTES |= {
+    D + "test_review_label_on_a_diagram_pr_reviews_the_rfds_document": [
+        COLLABORATORS,
+        ADMIN,
+        DIAGRAM,
+        NO_COMMENTS,
+        call(
+            "POST",
+            "/issues/2/comments",
+            body={"body": body("dirs-review-diagram")},
+            status=201,
+            reply=comment(951, 2, body("dirs-review-diagram")),
+        ),
+        *status_posted("dirs-status-diagram-review", DISCUSSION, new=True, made=DIAGRAM_REVIEW),
+        UNLABEL,
+    ],
+    D + "test_a_pr_removing_an_rfd_directory_removes_that_rfd": [
+        COLLABORATORS,
+        REMOVED,
+        NO_COMMENTS,
+        call(
+            "POST",
+            "/issues/2/comments",
+            body={"body": body("dirs-status-removed")},
+            status=201,
+            reply=comment(950, 2, body("dirs-status-removed")),
+        ),
     ],
 }
