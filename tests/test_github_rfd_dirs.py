@@ -143,3 +143,17 @@ def test_a_pr_removing_an_rfd_directory_removes_that_rfd(tmp_path: Path, vcr: An
         f"### [RFD 0015]({WEB}/blob/{HEAD}/{OXIDE_PATH})",
         "⚠️ The bot cannot read this RFD: the pull request removes this RFD",
     ]
+
+
+@pytest.mark.vcr
+def test_a_merged_oxide_pr_gets_its_final_status_comment(tmp_path: Path, vcr: Any) -> None:
+    """The RFD as `main` has it after the merge, linked there; its label kept."""
+    _, checkout = make_world(tmp_path, {**OXIDE_MAIN, OXIDE_PATH: OXIDE_TEXT}, {})
+    data = payload("pull_request.reopened", action="closed")
+    data["pull_request"].update(state="closed", merged=True, labels=[])
+    assert run_bot(tmp_path, checkout, "pull_request_target", data) == 0
+    (final,) = bodies_sent(vcr)
+    assert lines(final)[:2] == [
+        f"### [RFD 0015: Console access]({WEB}/blob/main/{OXIDE_PATH})",
+        "**Merged into `main`** as Discussion.",
+    ]

@@ -17,6 +17,7 @@ from scenarios_bot import (
     UNLABEL,
     blob_sha,
     body,
+    labelled,
     perm,
     react,
     reply,
@@ -37,6 +38,7 @@ PUBLISHED = "rfd: published"  # Oxide's word for accepted names the label
 TRACKING = issue(12, TITLE, body("dirs-tracking-oxide"), labels=(PUBLISHED,))
 ACCEPT_COMMIT = "6f853ba541525bd7e77465109b3348e5e3e9c637"  # /rfd accept
 DIAGRAM_REVIEW = "e6478cc93dbde8ec47c1331ed5469f47f76215a7"  # rfd:review, a diagram PR
+OPENED_STATUS = comment(950, 2, body("dirs-status-diagram"))  # RFD 0015 at the PR head
 REVIEW_COMMIT = "d25c25d60ca51cb7fbee51ea72c5c3c1c88b1109"  # rfd:review
 D = "test_github_rfd_dirs/"
 CASSETTES = {
@@ -144,5 +146,19 @@ CASSETTES |= {
             status=201,
             reply=comment(950, 2, body("dirs-status-removed")),
         ),
+    ],
+}
+
+CASSETTES |= {
+    D + "test_a_merged_oxide_pr_gets_its_final_status_comment": [
+        FILES,
+        call("GET", "/issues/2/comments", query="per_page=100", reply=[OPENED_STATUS]),
+        call(
+            "PATCH",
+            "/issues/comments/950",
+            body={"body": body("dirs-final-oxide")},
+            reply=comment(950, 2, body("dirs-final-oxide")),
+        ),
+        *labelled(2, DISCUSSION),
     ],
 }
