@@ -1,8 +1,9 @@
 """The pull request's files: which RFDs it changes, its branch on disk (symbolic links
 refused), and the bot's commit going back to it.
 
-Which RFDs a pull request changes comes from its file list alone (:func:`changed_rfds`:
-no file is read).
+Which RFDs a pull request changes comes from its file list (:func:`changed_rfds`: no file
+is read; for a file of a numbered directory other than its document, a diagram, the default
+branch's checkout says which document the directory has).
 
 The workflow checks out the default branch only (never PR code next to secrets) with
 ``persist-credentials: false``.  For a PR from this repository the bot fetches its
