@@ -283,8 +283,8 @@ def test_an_rfc_accepted_before_the_bot_is_taken_on(tmp_path: Path, vcr: Any) ->
     assert lines(opened["body"])[-2:] == ["- [ ] 1. Template", "- [ ] 2. Index"]
     *_, reply = bodies_sent(vcr)
     assert lines(reply)[0] == (
-        "🚀 RFD 0011 was already Accepted on `main`: its plan has 2 phases, tracking issue #12"
-        " (the status stays Accepted)."
+        "🚀 RFD 0011 was already accepted on `main`: its plan has 2 phases, tracking issue #12"
+        " (the status stays accepted)."  # the RFC's own word (`stage: accepted`)
     )
 
 

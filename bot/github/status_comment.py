@@ -55,7 +55,7 @@ from bot.model import phase_ids, reviews
 from bot.model.document import Document
 from bot.model.plan import PlanPhase
 from bot.model.reviews import Severity
-from bot.model.status import Status
+from bot.model.status import Status, said
 from bot.state import StateStore
 
 if TYPE_CHECKING:
@@ -218,11 +218,7 @@ def stepper(status: Status | None, word: str = "") -> str:
 
 def _words(word: str) -> Callable[[Status], str]:
     """Each stage's name in the vocabulary of ``word`` (rfd's own without one)."""
-    if not word or word in {s.value for s in Status}:
-        return lambda s: s.value
-    from bot.model.status import word_for
-
-    return lambda s: word_for(s, word, lower=True)
+    return lambda s: inline(said(s, word))
 
 
 def tally(counts: Mapping[Severity, int] | None) -> str:
