@@ -164,3 +164,23 @@ def test_a_merged_oxide_pr_gets_its_final_status_comment(tmp_path: Path, vcr: An
         "<sub>Final: this pull request is merged · rfd-bot updates this comment only when the "
         "RFD's status changes</sub>",
     ]
+
+
+@pytest.mark.vcr
+def test_implement_on_a_merged_oxide_pr_says_where_in_oxides_words(
+    tmp_path: Path, vcr: Any
+) -> None:
+    """RFD 0015 published by hand on `main`: where `/rfd accept` works, in Oxide's word."""
+    published = OXIDE_TEXT.replace(":state: discussion", ":state: published")
+    _, checkout = make_world(tmp_path, {**OXIDE_MAIN, OXIDE_PATH: published}, {})
+    data = slash("/rfd implement", "Codertocat")
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    assert [lines(text) for text in bodies_sent(vcr)] == [
+        [
+            f"RFD 0015 is published (Accepted) on [`main`]({WEB}/blob/main/{OXIDE_PATH}) but has"
+            " no tracking issue: it was accepted without the bot. **Next step:** open a pull"
+            " request that edits the file and comment `/rfd accept` there: the bot extracts the"
+            " RFD's plan and opens its tracking issue (the status stays published)."
+            " `/rfd implement` works on the tracking issue afterwards."
+        ]
+    ]
