@@ -100,7 +100,7 @@ class Where:
 
 
 GO_ISSUE = "`/rfd {verb}` for RFD {rid} works on its tracking issue: comment it on {issue}."
-DONE_THERE = ", and the bot opens the pull request that marks the RFD Implemented"
+DONE_THERE = ", and the bot opens the pull request that marks the RFD {implemented}"
 NO_ISSUE_YET = (
     "RFD {rid} has no tracking issue yet: it is opened when the RFD is accepted{on}. "
     "`/rfd {verb}` works there afterwards."
@@ -183,7 +183,8 @@ def answer(verb: Verb, where: Where) -> str:
 def _to_issue(verb: Verb, where: Where) -> str:
     if where.tracking is not None:
         go = GO_ISSUE.format(verb=verb.value, rid=where.rid, issue=where.tracking.md)
-        return go.removesuffix(".") + DONE_THERE + "." if verb is Verb.DONE else go
+        there = DONE_THERE.format(**stage_words(where.word))
+        return go.removesuffix(".") + there + "." if verb is Verb.DONE else go
     pr = where.pr
     if where.file_url is not None and where.status == Status.ACCEPTED.value:
         return NO_ISSUE_BY_HAND.format(
@@ -320,7 +321,7 @@ def _where(ctx: Context, verb: Verb, rid: str, place: Place, pr: PullRequest | N
     doc_issue, path, status, word = _on_default_branch(ctx, rid)
     tracking = _tracking(ctx, rid, place, doc_issue, web)
     if Place.TRACKING in WORKS[verb] and tracking is not None:
-        return Where(rid, tracking=tracking, branch=branch)
+        return Where(rid, tracking=tracking, branch=branch, word=word)
     discussion, state = _discussion(ctx, place, pr, tracking, web)
     file_url = f"{web}/blob/{quote(branch)}/{quote(path)}" if path else None
     closed = discussion if state is Place.CLOSED_PR and path else None
@@ -351,6 +352,18 @@ def status_on_default_branch(ctx: Context, rid: str) -> Status | None:
     """RFD ``rid``'s status on the default branch's checkout (None: not there)."""
     status = _on_default_branch(ctx, rid)[2]
     return Status(status) if status is not None else None
+
+
+def stage_words(word: str) -> dict[str, str]:
+    """Each stage as a document whose status is ``word`` says it, for a text's fields
+    (``{accepted}``: ``published`` on Oxide's RFDs, ``Accepted`` on rfd's), made inert."""
+    return {stage.name.lower(): inline(said(stage, word)) for stage in Status}
+
+
+def words_on_default_branch(ctx: Context, rid: str) -> dict[str, str]:
+    """:func:`stage_words` of RFD ``rid`` as the default branch has it (rfd's own words when
+    it is not there)."""
+    return stage_words(_on_default_branch(ctx, rid)[3])
 
 
 def _brought(ctx: Context, rid: str, closed: int, web: str) -> Link | None:
