@@ -86,8 +86,43 @@ def test_unknown_rfd_is_exit_1_with_a_clear_line(
 
 
 def test_usage_errors_are_exit_2(rfd_repo: Path) -> None:
-    assert run(rfd_repo, "status") == 2
+    assert run(rfd_repo, "status", "1", "2") == 2
     assert run(rfd_repo, "frobnicate") == 2
+
+
+def test_status_alone_shows_every_rfd_in_flight_with_its_next_step(
+    rfd_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(rfd_repo, "002-done.md", rfd_text("002", "Shipped Long Ago", "Implemented"))
+    write_rfd(rfd_repo, "003-old.md", rfd_text("003", "Accepted Before The Bot", "Accepted"))
+    assert run(rfd_repo, "accept", "1") == 0
+    capsys.readouterr()
+    assert run(rfd_repo, "status") == 0
+    out = capsys.readouterr().out
+    assert out.splitlines() == [
+        "  001  Accepted     Retry Queue for Outgoing Webhooks  0/3 phases",
+        "       next: `rfd implement 001` — Implement phase 1: Delivery table and enqueue (opus)",
+        "   D1  Draft        Tracing for Background Jobs",
+        "       next: `rfd explore D1` — Research the problem space (sonnet)",
+    ]
+    assert run(rfd_repo, "status", "--json") == 0
+    rows = json.loads(capsys.readouterr().out)["rfds"]
+    assert [(r["id"], r["next"]["command"]) for r in rows] == [
+        ("001", "rfd implement 001"),
+        ("D1", "rfd explore D1"),
+    ]
+
+
+def test_status_alone_says_when_nothing_is_in_flight(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(git_repo, "status") == 0
+    assert "no RFDs under docs/rfd/ — create one with `rfd new design" in capsys.readouterr().out
+    write_rfd(git_repo, "001-done.md", rfd_text("001", "Shipped", "Implemented"))
+    assert run(git_repo, "status") == 0
+    out = capsys.readouterr().out
+    assert out.startswith("no RFD in flight (1 RFD: none is a draft, in discussion or accepted")
+    assert "`rfd list` shows them all" in out
 
 
 def test_json_errors_are_json(rfd_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:

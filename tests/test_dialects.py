@@ -194,6 +194,27 @@ def test_list_status_and_lint_speak_the_repositorys_words(
     assert hooks(repo, files, monkeypatch, capsys) == (0, "")
 
 
+def test_status_alone_lists_what_is_in_flight_in_the_repositorys_words(
+    corpus: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`rfd status` with no id: the RFDs being worked on, each in its own word with its next
+    step; those published or committed before the bot (no plan) are not work in flight."""
+    repo, dialect = repo_of(tmp_path, corpus), DIALECTS[corpus]
+    adopt(repo, capsys)
+    code, listed = rfd_json(repo, capsys, "list")
+    assert code == 0 and isinstance(listed, dict)
+    talked = [r for r in listed["rfds"] if r["stage"] in ("Draft", "Discussion")]
+    assert main(["-C", str(repo), "status"]) == 0
+    shown = capsys.readouterr().out.splitlines()
+    if not talked:  # an RFC repository: every RFC accepted, shipped or dropped already
+        assert shown[0].startswith(f"no RFD in flight ({dialect.documents} RFDs: none is")
+        return
+    assert len(shown) == 2 * len(talked)  # nothing accepted before the bot
+    for row, (head, step) in zip(talked, zip(shown[::2], shown[1::2], strict=True), strict=True):
+        assert head.split()[:2] == [row["id"], row["status"]]  # `ideation`, as the file says
+        assert step.lstrip().startswith("next: `rfd ")
+
+
 def test_a_state_change_is_one_line_in_the_corpuss_form_and_the_hooks_pass_it(
     corpus: str,
     tmp_path: Path,
