@@ -262,6 +262,59 @@ def test_init_makes_every_state_file_committable(git_repo: Path, ignore: str) ->
     assert run_git(git_repo, "status", "--short")  # .gitignore changed
 
 
+def test_init_ignores_the_site_once_and_keeps_the_users_gitignore(git_repo: Path) -> None:
+    from tests.conftest import git as run_git
+
+    mine = b"# ours\r\nnode_modules/\r\n*.log"  # CRLF, no newline at the end
+    (git_repo / ".gitignore").write_bytes(mine)
+    assert run(git_repo, "init") == 0
+    assert run(git_repo, "init") == 0
+    written = (git_repo / ".gitignore").read_bytes()
+    assert written.startswith(mine + b"\r\n# `rfd site` builds here")
+    assert written.count(b"/_site/\r\n") == 1
+    (git_repo / "_site").mkdir()
+    (git_repo / "_site/index.html").write_text("<html></html>")
+    run_git(git_repo, "add", "-A")
+    assert "_site" not in run_git(git_repo, "status", "--short")
+
+
+def test_init_adds_no_site_rule_where_git_ignores_the_site_already(git_repo: Path) -> None:
+    (git_repo / ".gitignore").write_text("_site\n")
+    assert run(git_repo, "init") == 0
+    assert (git_repo / ".gitignore").read_text() == "_site\n"
+
+
+@pytest.mark.parametrize(
+    ("ignore", "said"),
+    [
+        ("", "warning: _site/ is not ignored by git: `git add -A` would commit the built site"),
+        ("/_site/\n", None),
+    ],
+)
+def test_site_warns_when_git_would_commit_what_it_builds(
+    rfd_repo: Path, ignore: str, said: str | None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (rfd_repo / ".gitignore").write_text(ignore)
+    assert run(rfd_repo, "site", "--no-search") == 0
+    err = capsys.readouterr().err
+    assert (said in err) if said else "_site/" not in err
+
+
+def test_site_warns_when_its_output_is_committed(
+    rfd_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.conftest import git as run_git
+
+    (rfd_repo / ".gitignore").write_text("public/\n")
+    assert run(rfd_repo, "site", "--out", "public", "--no-search") == 0
+    assert "public/" not in capsys.readouterr().err
+    run_git(rfd_repo, "add", "-f", "public")
+    assert run(rfd_repo, "site", "--out", "public", "--no-search") == 0
+    err = capsys.readouterr().err
+    assert "public/ is committed: the built site goes into every commit" in err
+    assert "`git rm -r --cached public`" in err
+
+
 def test_lint_of_a_path_that_is_no_rfd_says_so(
     rfd_repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
