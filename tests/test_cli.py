@@ -315,6 +315,30 @@ def test_site_warns_when_its_output_is_committed(
     assert "`git rm -r --cached public`" in err
 
 
+def test_an_rfd_accepted_without_a_plan_gets_an_issue_that_says_how_to_finish_it(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(git_repo, "init") == 0
+    config = git_repo / ".github/rfd.toml"
+    config.write_text(config.read_text() + "\n[process]\naccepted_needs_plan = false\n")
+    planless = rfd_text("001", "Naming Things").split("## Implementation Plan")[0]
+    write_rfd(git_repo, "001-naming-things.md", planless)
+    assert run(git_repo, "accept", "1") == 0
+    issue = git_repo / "docs/rfd/.state/.forge/issues/1.md"
+    body = issue.read_text()
+    assert "0/0" not in body and "- [" not in body
+    assert (
+        "RFD 001 was accepted without a plan ([process] `accepted_needs_plan = false`): there "
+        "are no phases to tick here. When its work is done, comment `/rfd done` on this issue "
+        "(or run `rfd done 001`): the RFD becomes Implemented and this issue closes."
+    ) in body
+    assert "write `### Phase 1: Title` headings under `## Implementation Plan`" in body
+    capsys.readouterr()
+    assert run(git_repo, "done", "1") == 0  # no phase to record: nothing stands in the way
+    assert "- **Status**: Implemented" in (git_repo / "docs/rfd/001-naming-things.md").read_text()
+    assert issue.read_text().startswith("# #1 RFD 001: Naming Things (closed)")
+
+
 def test_lint_of_a_path_that_is_no_rfd_says_so(
     rfd_repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
