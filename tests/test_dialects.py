@@ -683,6 +683,71 @@ def test_a_two_digit_oxide_directory_keeps_its_number_everywhere(
     assert (git_repo / "_site/rfd/57.html").is_file()
 
 
+CITING = """== Background
+
+Power comes first (<<rfd1>>, xref:../0001/README.adoc[RFD 1], <<rfd-1,RFD 1>>).
+Logging was weighed in <<rfd99>>.
+See xref:../0099/README.adoc[] and link:../0099/README.adoc[RFD 99] too.
+The vendor's note <<rfd48>> is cited below; <<background>> is this page.
+Written as code, `<<rfd77>>` is no reference.
+
+----
+<<rfd66>> in a listing is no reference either.
+----
+
+[bibliography]
+== References
+
+* [[[rfd48, Vendor RFD 48]]] A vendor's own numbering. https://vendor.example/rfd48
+"""
+
+
+def test_lint_flags_asciidoc_references_to_rfds_that_do_not_exist(
+    git_repo: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """RFD015, the rule for Markdown links that lead nowhere, also for AsciiDoc: Oxide's
+    ``<<rfd99>>``, ``xref:`` and ``link:`` to an RFD that does not exist, each on its line —
+    and not ``<<rfd48>>`` when the page's bibliography has an entry ``rfd48``, nor code."""
+    rfds = {
+        "rfd/0001/README.adoc": OXIDE_ADOC.format(
+            state="published", pr=2, n=1, title="Rack power", body="== Background\n\nWhy.\n"
+        ),
+        "rfd/0002/README.adoc": OXIDE_ADOC.format(
+            state="discussion", pr=3, n=2, title="Audit logging", body="== Background\n"
+        ),
+    }
+    for path, text in rfds.items():
+        (git_repo / path).parent.mkdir(parents=True)
+        (git_repo / path).write_text(text, encoding="utf-8")
+    git(git_repo, "add", "-A")
+    git(git_repo, "commit", "-qm", "RFDs")
+    adopt(git_repo, capsys)
+    cited = OXIDE_ADOC.format(state="discussion", pr=3, n=2, title="Audit logging", body=CITING)
+    (git_repo / "rfd/0002/README.adoc").write_text(cited, encoding="utf-8")
+    code, linted = rfd_json(git_repo, capsys, "lint")
+    assert code == 1 and isinstance(linted, dict)
+    assert [(f["code"], f["line"], f["message"]) for f in linted["findings"]] == [
+        ("RFD015", 15, "reference <<rfd99>> names RFD 99, which does not exist"),
+        (
+            "RFD015",
+            16,
+            "reference xref:../0099/README.adoc[] points to ../0099/README.adoc, "
+            "which does not exist",
+        ),
+        (
+            "RFD015",
+            16,
+            "reference link:../0099/README.adoc[] points to ../0099/README.adoc, "
+            "which does not exist",
+        ),
+    ]
+    said = run_hook(rfd_lint.main, git_repo, ["rfd/0002/README.adoc"], monkeypatch, capsys)
+    assert said[0] == 1
+    assert "rfd/0002/README.adoc:15: RFD015 error: reference <<rfd99>> names RFD 99" in said[1]
+
+
 def test_a_refused_move_is_said_in_the_repositorys_words(
     tmp_path: Path, pristine: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
