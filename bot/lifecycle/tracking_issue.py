@@ -152,7 +152,11 @@ def sync_tracking(ws: Site, query: str, pulls: Mapping[int, str] | None = None) 
     plan = ws.store.read_plan(rid)
     phases = plan or ()
     done = ws.store.done_phases(rid, phases)
-    unplanned = "" if plan is None else _unplanned(ws, rid, file.path, doc)
+    unplanned = (
+        ""
+        if plan is None or ws.config.process.accepted_needs_plan
+        else _unplanned(ws, rid, file.path, doc)
+    )
     mark = tracking_marker(rid)
     title = f"RFD {rid}: {one_line(doc.title)}"
     existing = ws.forge.find_issue(mark)
