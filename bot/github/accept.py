@@ -112,7 +112,7 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
             return already(
                 ctx,
                 pr,
-                [(str(d.rfd_id), d.tracking_issue, d.status_word) for d in docs],
+                [(str(d.rfd_id), d.tracking_issue, said(d.status, d.status_word)) for d in docs],
                 [c.file.path for c in changed],
             )
         _check_authors(ctx, pr, checkout, todo)
@@ -245,12 +245,13 @@ def _done_where(outcomes: list[AcceptOutcome]) -> str:
 def already(
     ctx: Context, pr: PullRequest, docs: list[tuple[str, int | None, str]], paths: list[str]
 ) -> str:
-    """The answer when nothing is left to accept: each RFD, linked, and its tracking issue."""
+    """The answer when nothing is left to accept: each RFD, linked, its status in its own
+    words (``docs``: id, tracking issue, status) and its tracking issue."""
     blob = f"{ctx.server_url}/{pr.head_repo or ctx.delivery.repository}/blob/{quote(pr.head_ref)}"
     lines = [
-        f"- [RFD {rid}]({blob}/{quote(path)}) is {inline(said(Status.ACCEPTED, word))}"
+        f"- [RFD {rid}]({blob}/{quote(path)}) is {inline(status)}"
         + (f", tracking issue #{issue}" if issue else "")
-        for (rid, issue, word), path in zip(docs, paths, strict=True)
+        for (rid, issue, status), path in zip(docs, paths, strict=True)
     ]
     return "\n".join([ALREADY, "", *lines])
 
