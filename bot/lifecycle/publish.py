@@ -56,6 +56,38 @@ def publish_draft(ws: Workspace, file: RfdFile, doc: Document) -> tuple[RfdId, P
     return new_id, new_path, changed
 
 
+def number_proposal(
+    ws: Workspace, file: RfdFile, number: int | None = None
+) -> tuple[RfdId, Path, list[Path]]:
+    """Give an RFC proposal (``text/0000-slug.md``) its number — ``number``, else the next
+    free one — renamed beside it (a git rename), its state directory moved with it when it
+    is the only proposal (proposals share ``0000``).  Refused, changing nothing, when the
+    number is taken."""
+    digits = max(ws.config.conventions.id_digits, file.rfd_id.digits)
+    new_id = RfdId.published(next_number(ws.files()) if number is None else number, digits)
+    old_path = ws.path(file)
+    new_path = old_path.with_name(new_id.file_name(file.slug))
+    taken = [f.path for f in ws.files() if f.rfd_id == new_id]
+    if taken:
+        raise AlreadyExists(
+            f"cannot number {file.path} as RFD {new_id}: {taken[0]} has that number",
+            path=file.path,
+            hint="renumber one of them by hand (git mv), then accept again",
+        )
+    _check_free(ws, file, new_id, new_path)
+    text = read_exact(old_path)
+    _move_rfd(ws, old_path, new_path, text)
+    changed = [old_path, new_path]
+    if sum(f.proposal for f in ws.files()) == 1 and ws.store.move(file.rfd_id, new_id):
+        changed.append(ws.store.dir(new_id))
+    ws.refresh()
+    moved = ws.rel(new_path)
+    ws.bus.emit(
+        RfdRenumbered(rfd_id=str(new_id), old_id=file.slug, old_path=file.path, new_path=moved)
+    )
+    return new_id, new_path, changed
+
+
 def _check_free(ws: Workspace, file: RfdFile, new_id: RfdId, new_path: Path) -> None:
     """Refuse, before writing anything, when the new file or state directory exists."""
     shown = ws.rel(new_path)
