@@ -60,7 +60,7 @@ def _row(doc: Document, store: StateStore) -> dict[str, object]:
     return {
         "id": str(doc.rfd_id),
         "status": PROPOSAL if proposal else doc.status_word,
-        "stage": doc.status.value,
+        "stage": "Proposal" if proposal else doc.status.value,
         "title": doc.title,
         "path": doc.path,
         "progress": progress,
