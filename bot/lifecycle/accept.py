@@ -110,12 +110,13 @@ def accept(
     model: str | None = None,
     by: str = "",
     number: int | None = None,
+    pull_url: str = "",
 ) -> AcceptOutcome:
     """Accept the RFD ``query`` names; ``by``: who accepts it (the verified login of the
     event on GitHub), recorded with the sign-offs that counted when ``[consensus]`` is on.
     An RFD Accepted already whose plan was never extracted is taken on as it is
     (:func:`accepted_before`).  An RFC proposal (``text/0000-slug.md``) is numbered first:
-    ``number`` (its pull request's), else the next free number."""
+    ``number`` (its pull request's, ``pull_url``), else the next free number."""
     from bot.lifecycle.tracking_issue import track
 
     changed: list[Path] = []
@@ -123,7 +124,7 @@ def accept(
     numbered, extracted = "", None
     if file.proposal:  # an RFC proposal takes its number first: the rest is the RFD's
         extracted = _plan_to_accept(ws, file.path, model)  # refused here, nothing renamed
-        new_id, new_path, moved = publish.number_proposal(ws, file, number)
+        new_id, new_path, moved = publish.number_proposal(ws, file, number, pull_url)
         changed += moved
         numbered = NUMBERED.format(old=file.path, rid=new_id, new=ws.rel(new_path))
         file = ws.find(str(new_id))
