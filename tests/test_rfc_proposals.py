@@ -14,6 +14,7 @@ import pytest
 from bot.cli.main import main
 from bot.core.errors import AlreadyExists
 from bot.lifecycle.accept import accept
+from bot.lifecycle.publish import with_pull
 from bot.lifecycle.workspace import Workspace
 from hooks import rfd_lint, rfd_state, rfd_status
 from tests.conftest import git
@@ -155,3 +156,30 @@ def test_accept_with_the_pull_requests_number(repo: Path) -> None:
     assert outcome.rfd_id == "0812"
     assert outcome.message.startswith(f"{WARM} is now RFD 0812 (text/0812-warm-cache.md); ")
     assert (repo / "text/0812-warm-cache.md").is_file() and not (repo / WARM).exists()
+
+
+RUST_HEADER = """\
+- Feature Name: `cold_storage`
+- Start Date: 2026-11-20
+- RFC PR: [rust-lang/rfcs#0000](https://github.com/rust-lang/rfcs/pull/0000)
+- Rust Issue: [rust-lang/rust#0000](https://github.com/rust-lang/rust/issues/0000)
+
+# Summary
+
+- RFC PR: a list item of the body, not the header
+"""
+
+
+def test_the_pull_request_is_written_into_rusts_header_line_only() -> None:
+    url = "https://github.com/rust-lang/rfcs/pull/3456"
+    assert with_pull(RUST_HEADER, url) == RUST_HEADER.replace(
+        "[rust-lang/rfcs#0000](https://github.com/rust-lang/rfcs/pull/0000)",
+        f"[rust-lang/rfcs#3456]({url})",
+    )
+
+
+def test_a_pull_request_the_author_wrote_already_is_kept() -> None:
+    filled = RUST_HEADER.replace("#0000](https://github.com/rust-lang/rfcs/pull/0000)", "#12](x)")
+    assert with_pull(filled, "https://github.com/rust-lang/rfcs/pull/3456") == filled
+    ember = "---\nstage: accepted\nprs:\n  accepted: https://github.com/acme/rfcs/pull/9\n---\n# T\n"
+    assert with_pull(ember, "https://github.com/acme/rfcs/pull/10") == ember
