@@ -64,6 +64,14 @@ def run(repo: Path, capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int
     return code, captured.out + captured.err
 
 
+def test_init_says_new_rfcs_are_proposals_numbered_on_accept(pristine: Path) -> None:
+    config = (pristine / ".github/rfd.toml").read_text(encoding="utf-8")
+    assert (
+        "`rfd new` fills 0000-template.md (the RFC template), whatever the category — a "
+        "proposal 0000-slug.md, numbered when it is accepted\n" in config
+    )
+
+
 def test_new_writes_a_proposal_beside_another_named_by_its_slug(
     tmp_path: Path, pristine: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
