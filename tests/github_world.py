@@ -160,3 +160,99 @@ UNPLANNED = (
 PLANLESS = RFD_TEXT.split("## Implementation Plan")[0] + "## Implementation Plan\n\nWe will see.\n"
 MISDATED = PLANLESS.replace("2026-11-01", "2026-11-31")
 INLINE_CONFIG = CONFIG + "\n[review]\ninline = true\n"
+
+
+# A directory per RFD, Oxide's way: AsciiDoc, `:state:` words, a diagram beside it.
+OXIDE_CONFIG = (
+    CONFIG
+    + """
+[rfd]
+dir = "rfd"
+
+[conventions]
+id_digits = 4
+
+[statuses]
+prediscussion = "draft"
+published = "accepted"
+committed = "implemented"
+"""
+)
+"""What `rfd init` writes for an Oxide repository (tests/dialect_corpora.py), shortened."""
+OXIDE_PATH = "rfd/0015/README.adoc"
+OXIDE_TEXT = """\
+:showtitle:
+:toc: left
+:numbered:
+:state: discussion
+:discussion: https://github.com/Codertocat/Hello-World/pull/2
+:authors: Barbara Liskov <liskov@example.com>
+
+= RFD 15 Console access
+Barbara Liskov <liskov@example.com>
+
+== Background
+
+Operators need a serial console on each sled when the network is down.
+
+== Determinations
+
+. The sled agent proxies the console over the management network.
+. Sessions are logged and time out after an hour idle.
+
+image::console.svg[The console path]
+
+== Security Considerations
+
+Only operators with the fleet admin role open a console.
+
+== Open Questions
+
+* Should sessions be shared by two operators?
+
+== Implementation Plan
+
+=== Phase 1: Proxy
+
+The sled agent's console proxy.
+
+=== Phase 2: Audit log
+
+Every session written to the audit log.
+"""
+OXIDE_MAIN = {
+    ".github/rfd.toml": OXIDE_CONFIG,
+    OXIDE_PATH: OXIDE_TEXT.replace("an hour idle", "a day idle"),
+    "rfd/0015/console.svg": "<svg/>\n",
+    "rfd/0014/README.md": "---\nstate: published\n---\n\n# RFD 14 Sled agent\n",
+}
+
+# A directory per RFD with YAML front matter (`state:`), in the default RFD directory.
+FRONT_PATH = "docs/rfd/0042/README.md"
+FRONT_TEXT = """\
+---
+authors:
+  - Barbara Liskov <liskov@example.com>
+state: discussion
+---
+
+# RFD 42 Customer API versioning
+
+## Summary
+
+Version the customer API by date.
+
+## Motivation
+
+Clients break when a field changes.
+
+## Design
+
+A `Version` header names the date; the server answers in that version's shape.
+
+## Implementation Plan
+
+### Phase 1: Header
+
+Read the header and default to the oldest version.
+"""

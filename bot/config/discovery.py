@@ -73,10 +73,10 @@ def _scan_dir(root: Path, relative: str) -> Iterable[RfdFile]:
     found = ((name, split_file_name(name)) for name, is_file in listed if is_file)
     files = [RfdFile(parts[0], parts[1], f"{relative}/{name}") for name, parts in found if parts]
     folders = [name for name, is_file in listed if not is_file and name.isdigit()]
-    return files + [f for name in folders if (f := _folder_rfd(root, f"{relative}/{name}"))]
+    return files + [f for name in folders if (f := folder_rfd(root, f"{relative}/{name}"))]
 
 
-def _folder_rfd(root: Path, folder: str) -> RfdFile | None:
+def folder_rfd(root: Path, folder: str) -> RfdFile | None:
     """The RFD of a numbered directory (``rfd/0001/README.md``): its document, the
     directory's name its id (the other files in it belong to it)."""
     for name in DOCUMENT_NAMES:

@@ -99,7 +99,9 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
     """Accept the PR's RFDs (or ``only`` that one); the reply text."""
     from bot.lifecycle.accept import accept
 
-    changed = [c for c in changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg) if not c.removed]
+    changed = [
+        c for c in changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg, ctx.root) if not c.removed
+    ]
     changed = [c for c in changed if only is None or _same(str(c.file.rfd_id), only)]
     if not changed:
         raise Refused(NO_RFD)

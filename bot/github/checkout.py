@@ -1,8 +1,9 @@
 """The pull request's files: which RFDs it changes, its branch on disk (symbolic links
 refused), and the bot's commit going back to it.
 
-Which RFDs a pull request changes comes from its file list alone (:func:`changed_rfds`:
-no file is read).
+Which RFDs a pull request changes comes from its file list (:func:`changed_rfds`: no file
+is read; for a file of a numbered directory other than its document, a diagram, the default
+branch's checkout says which document the directory has).
 
 The workflow checks out the default branch only (never PR code next to secrets) with
 ``persist-credentials: false``.  For a PR from this repository the bot fetches its
@@ -30,13 +31,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.config.discovery import RfdFile
+from bot.config.discovery import RfdFile, folder_rfd
 from bot.config.load import Config, is_branch
 from bot.config.repo_templates import is_template
 from bot.core.errors import ForgeError, InvalidStructure
 from bot.forge.base import ChangedFile, PullRequest
 from bot.forge.github import RepoApi
-from bot.model.ids import split_file_name, split_path
+from bot.model.ids import numbered_folder, split_entry
 
 LINKED = (
     "is a symbolic link on the pull request's branch: the bot reads PR files as data and "
@@ -90,28 +91,51 @@ def rfd_dirs(cfg: Config) -> tuple[str, ...]:
     return (cfg.rfd_dir, *extra)
 
 
+def _inside(path: str, cfg: Config) -> Iterable[str]:
+    """``path`` relative to each RFD directory holding it (the drafts directory, inside
+    the RFD directory, too)."""
+    return (path[len(d) + 1 :] for d in rfd_dirs(cfg) if path.startswith(f"{d}/"))
+
+
 def as_rfd(path: str, cfg: Config) -> RfdFile | None:
-    """The RFD at ``path``; None for any other file (the repository's templates included)."""
-    folder, _, name = path.rpartition("/")
-    if folder in rfd_dirs(cfg):
-        parts = split_file_name(name)
-    elif folder.rpartition("/")[0] == cfg.rfd_dir:  # a directory per RFD: rfd/0042/README.adoc
-        parts = split_path(path)
-    else:
-        parts = None
+    """The RFD at ``path`` (``045-slug.md`` in an RFD directory, or the document of a
+    numbered directory there, ``0015/README.adoc``); None for any other file (the
+    repository's templates included)."""
+    parts = next((p for p in map(split_entry, _inside(path, cfg)) if p is not None), None)
     if parts is None or is_template(path[len(cfg.rfd_dir) + 1 :], cfg.rfd.templates):
         return None
     return RfdFile(parts[0], parts[1], path)
 
 
-def changed_rfds(files: Iterable[ChangedFile], cfg: Config) -> list[ChangedRfd]:
-    """RFD files the PR adds, changes or removes, sorted by id."""
-    found = []
+def rfd_folder(path: str, cfg: Config) -> str | None:
+    """The numbered RFD directory (``rfd/0015``) holding ``path`` (a diagram, an image)."""
+    for relative in _inside(path, cfg):
+        folder = numbered_folder(relative)
+        if folder is not None:
+            return path[: len(path) - len(relative)] + folder
+    return None
+
+
+def changed_rfds(files: Iterable[ChangedFile], cfg: Config, root: Path) -> list[ChangedRfd]:
+    """RFD files the PR adds, changes or removes, sorted by id.
+
+    A PR that changes only another file of a numbered directory (a diagram) changes that
+    RFD: its document is the one the default branch's checkout ``root`` has there (the
+    PR leaves it as it is), listed as ``modified`` with no blob or patch of its own."""
+    found: dict[str, ChangedRfd] = {}
+    folders: set[str] = set()
     for changed in files:
         rfd = as_rfd(changed.path, cfg)
         if rfd is not None:
-            found.append(ChangedRfd(rfd, changed.status, changed.blob, changed.patch))
-    return sorted(found, key=lambda c: c.file)
+            found[rfd.path] = ChangedRfd(rfd, changed.status, changed.blob, changed.patch)
+        elif (folder := rfd_folder(changed.path, cfg)) is not None:
+            folders.add(folder)
+    for folder in sorted(folders):
+        document = folder_rfd(root, folder)
+        rfd = None if document is None else as_rfd(document.path, cfg)
+        if rfd is not None and not any(p.startswith(f"{folder}/") for p in found):
+            found[rfd.path] = ChangedRfd(rfd, "modified")
+    return sorted(found.values(), key=lambda c: c.file)
 
 
 if TYPE_CHECKING:

@@ -72,7 +72,9 @@ def on_closed(ctx: Context) -> None:
 def final_state(ctx: Context, pr: PullRequest) -> Comment | None:
     """Write the final status comment of the closed ``pr`` and its label (None when it
     changes no RFD); ``/rfd status`` on a closed PR writes the same, never the dashboard."""
-    changed = [c for c in changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg) if not c.removed]
+    changed = [
+        c for c in changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg, ctx.root) if not c.removed
+    ]
     if not changed:
         return None
     found = [(c, _on_default_branch(ctx, c)) for c in changed]

@@ -35,7 +35,9 @@ def end_elapsed(ctx: Context, pr: PullRequest) -> list[str]:
     wanted = ctx.cfg.consensus
     if not wanted.enabled or not wanted.fcp_days:
         return []
-    changed = [c for c in changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg) if not c.removed]
+    changed = [
+        c for c in changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg, ctx.root) if not c.removed
+    ]
     if not changed:
         return []
     lines: list[str] = []

@@ -283,7 +283,9 @@ def _place(ctx: Context, pr: PullRequest | None) -> tuple[str, Place] | None:
     phase = PHASE_BRANCH.match(pr.head_ref)
     if phase is not None:
         return phase["rid"], Place.PHASE_PR
-    changed = [c for c in changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg) if not c.removed]
+    changed = [
+        c for c in changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg, ctx.root) if not c.removed
+    ]
     if not changed:
         return None
     rid = str(changed[0].file.rfd_id)

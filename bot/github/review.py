@@ -253,7 +253,9 @@ def review_pr(
     ctx: Context, pr: PullRequest, model: str | None = None, *, only: list[str] | None = None
 ) -> Reviewed:
     """Review the PR's RFDs (``only`` those) not yet reviewed at its head; post and commit."""
-    changed = [c for c in changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg) if not c.removed]
+    changed = [
+        c for c in changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg, ctx.root) if not c.removed
+    ]
     changed = [c for c in changed if only is None or str(c.file.rfd_id) in only]
     if not changed:
         ctx.reply(NOTHING_TO_REVIEW)

@@ -615,7 +615,7 @@ Lint = dict[str, tuple[int, int]]
 def read_rows(ctx: Context, pr: PullRequest) -> tuple[list[Row], Lint]:
     """Rows and lint counts of every RFD the PR changes; empty when it changes none (no
     checkout made)."""
-    changed = changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg)
+    changed = changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg, ctx.root)
     if not changed:
         return [], {}
     paths = [c.file.path for c in changed]
@@ -777,7 +777,7 @@ def refresh(
     comment and the label as of ``head``, read from the checkout at ``root``; the review
     comments renumbered, a dismissed one folded (``dismissed_by``: who dismissed it)."""
     if changed is None:
-        changed = changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg)
+        changed = changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg, ctx.root)
     web = f"{ctx.server_url}/{pr.head_repo}"
     known = collaborators(ctx)
     rows = [read_row(root, ctx.cfg, c, ctx.clock(), web, known) for c in changed]

@@ -33,7 +33,9 @@ def pull_of(ctx: Context, verb: Verb) -> PullRequest:
 
 def targets(ctx: Context, pr: PullRequest, command: Command, *, one: bool) -> list[ChangedRfd]:
     """The RFDs of ``pr`` a command is about: ``--rfd``, else all it changes (``one``: just one)."""
-    changed = [c for c in changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg) if not c.removed]
+    changed = [
+        c for c in changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg, ctx.root) if not c.removed
+    ]
     ids = ", ".join(str(c.file.rfd_id) for c in changed) or "none"
     if command.rfd is not None:
         from bot.model.ids import RfdId

@@ -178,6 +178,24 @@ def split_path(path: str) -> tuple[RfdId, str] | None:
     return split_file_name(name)
 
 
+def split_entry(relative: str) -> tuple[RfdId, str] | None:
+    """The id a path inside an RFD directory (relative to it) gives: ``045-slug.md``
+    directly in it, or the document of a numbered directory (``0001/README.md``); None
+    for any other path (a deeper file, another file of a numbered directory)."""
+    folder, _, name = relative.rpartition("/")
+    if "/" in folder or (folder and name not in DOCUMENT_NAMES):
+        return None
+    return split_path(relative)
+
+
+def numbered_folder(relative: str) -> str | None:
+    """The numbered directory (``0001``) a file inside an RFD directory (relative to it)
+    sits in, at any depth (``0001/diagram.svg``, ``0001/img/a.png``): that RFD's file.
+    None for a file directly in the RFD directory or in another directory."""
+    folder, inside, _ = relative.partition("/")
+    return folder if inside and _DIR_RE.match(folder) else None
+
+
 SLUG_MAX = 50
 """Longest slug (seed 000): a long title is cut at the last whole word that fits."""
 
