@@ -180,7 +180,7 @@ def _refreshed_renamed(
 
     changed = [
         replace(c, file=new, status="added", blob="") if c.file == old else c
-        for c in changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg)
+        for c in changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg, ctx.root)
     ]
     with cosmetic(ctx.summary, "refreshing the status comment"):
         refresh(ctx, pr, checkout.root, head_of(checkout, pr), changed)
