@@ -191,3 +191,19 @@ def test_a_pull_request_the_author_wrote_already_is_kept() -> None:
     assert with_pull(filled, "https://github.com/rust-lang/rfcs/pull/3456") == filled
     ember = "---\nstage: accepted\nprs:\n  accepted: https://github.com/acme/rfcs/pull/9\n---\n"
     assert with_pull(ember, "https://github.com/acme/rfcs/pull/10") == ember
+
+
+def test_the_only_proposals_state_moves_with_it(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A review of the proposal, kept under `.state/0000/` while it had no number, is the
+    numbered RFD's once accepted (with one proposal in flight, `0000` is its alone)."""
+    git(repo, "rm", "-q", WARM)
+    review = repo / "text/.state/0000/reviews/1700000000.md"
+    review.parent.mkdir(parents=True)
+    review.write_text("# Review\n\nLooks right.\n", encoding="utf-8")
+    code, said = run(repo, capsys, "accept", "cold-storage-tier")
+    assert code == 0, said
+    moved = repo / "text/.state" / NEXT / "reviews/1700000000.md"
+    assert moved.read_text(encoding="utf-8") == "# Review\n\nLooks right.\n"
+    assert not (repo / "text/.state/0000").exists()
