@@ -368,3 +368,24 @@ def test_accept_of_an_rfc_proposal_gives_it_the_pull_requests_number(
         " as the repository numbers its RFCs.",
         "🚀 RFD 0002 is Accepted: 2 phases, tracking issue #12.",
     ]
+
+
+WARM = "text/0000-warm-cache.md"
+WARM_TEXT = PROPOSAL_TEXT.replace("# Cold storage tier", "# Warm cache")
+
+
+@pytest.mark.vcr
+def test_a_pull_request_adding_two_rfc_proposals_is_refused(tmp_path: Path, vcr: Any) -> None:
+    """One pull request, one number: two proposals in it are refused, nothing renamed."""
+    main = {".github/rfd.toml": RFC_CONFIG, RFC_PATH: RFC_TEXT}
+    pr = {RFC_PATH: RFC_TEXT, PROPOSAL: PROPOSAL_TEXT, WARM: WARM_TEXT}
+    origin, checkout = make_world(tmp_path, main, pr)
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd accept")) == 0
+    names = git(origin, "ls-tree", "-r", "--name-only", BRANCH, "text").split()
+    assert PROPOSAL in names and WARM in names and "text/.state/0002/plan.json" not in names
+    *_, reply = bodies_sent(vcr)
+    assert lines(reply)[0] == (
+        "This pull request adds 2 RFC proposals (`cold-storage-tier`, `warm-cache`): one pull"
+        " request numbers one. **Next step:** move all but one into pull requests of their own,"
+        " then comment `/rfd accept` again."
+    )

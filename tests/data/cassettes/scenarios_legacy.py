@@ -267,3 +267,28 @@ CASSETTES[L + "test_accept_of_an_rfc_proposal_gives_it_the_pull_requests_number"
     react("rocket"),
     reply("accept-proposal-rfc"),
 ]
+
+
+def two_proposals_files() -> dict[str, object]:
+    from tests.test_github_legacy import PROPOSAL_TEXT, WARM, WARM_TEXT
+
+    return call(
+        "GET",
+        "/pulls/2/files",
+        query="per_page=100&page=1",
+        reply=[
+            diff_entry(PROPOSAL, sha=blob_sha(PROPOSAL_TEXT)),
+            diff_entry(WARM, sha=blob_sha(WARM_TEXT)),
+        ],
+    )
+
+
+CASSETTES[L + "test_a_pull_request_adding_two_rfc_proposals_is_refused"] = [
+    NO_COMMENTS,
+    perm("hubot", "maintain"),
+    react("eyes"),
+    PULL,
+    two_proposals_files(),
+    react("confused"),
+    reply("accept-two-proposals"),
+]
