@@ -86,8 +86,43 @@ def test_unknown_rfd_is_exit_1_with_a_clear_line(
 
 
 def test_usage_errors_are_exit_2(rfd_repo: Path) -> None:
-    assert run(rfd_repo, "status") == 2
+    assert run(rfd_repo, "status", "1", "2") == 2
     assert run(rfd_repo, "frobnicate") == 2
+
+
+def test_status_alone_shows_every_rfd_in_flight_with_its_next_step(
+    rfd_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_rfd(rfd_repo, "002-done.md", rfd_text("002", "Shipped Long Ago", "Implemented"))
+    write_rfd(rfd_repo, "003-old.md", rfd_text("003", "Accepted Before The Bot", "Accepted"))
+    assert run(rfd_repo, "accept", "1") == 0
+    capsys.readouterr()
+    assert run(rfd_repo, "status") == 0
+    out = capsys.readouterr().out
+    assert out.splitlines() == [
+        "  001  Accepted     Retry Queue for Outgoing Webhooks  0/3 phases",
+        "       next: `rfd implement 001` — Implement phase 1: Delivery table and enqueue (opus)",
+        "   D1  Draft        Tracing for Background Jobs",
+        "       next: `rfd explore D1` — Research the problem space (sonnet)",
+    ]
+    assert run(rfd_repo, "status", "--json") == 0
+    rows = json.loads(capsys.readouterr().out)["rfds"]
+    assert [(r["id"], r["next"]["command"]) for r in rows] == [
+        ("001", "rfd implement 001"),
+        ("D1", "rfd explore D1"),
+    ]
+
+
+def test_status_alone_says_when_nothing_is_in_flight(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(git_repo, "status") == 0
+    assert "no RFDs under docs/rfd/ — create one with `rfd new design" in capsys.readouterr().out
+    write_rfd(git_repo, "001-done.md", rfd_text("001", "Shipped", "Implemented"))
+    assert run(git_repo, "status") == 0
+    out = capsys.readouterr().out
+    assert out.startswith("no RFD in flight (1 RFD: none is a draft, in discussion or accepted")
+    assert "`rfd list` shows them all" in out
 
 
 def test_json_errors_are_json(rfd_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -225,6 +260,83 @@ def test_init_makes_every_state_file_committable(git_repo: Path, ignore: str) ->
         )
         assert proc.returncode == 1, f"{path} is still ignored"
     assert run_git(git_repo, "status", "--short")  # .gitignore changed
+
+
+def test_init_ignores_the_site_once_and_keeps_the_users_gitignore(git_repo: Path) -> None:
+    from tests.conftest import git as run_git
+
+    mine = b"# ours\r\nnode_modules/\r\n*.log"  # CRLF, no newline at the end
+    (git_repo / ".gitignore").write_bytes(mine)
+    assert run(git_repo, "init") == 0
+    assert run(git_repo, "init") == 0
+    written = (git_repo / ".gitignore").read_bytes()
+    assert written.startswith(mine + b"\r\n# `rfd site` builds here")
+    assert written.count(b"/_site/\r\n") == 1
+    (git_repo / "_site").mkdir()
+    (git_repo / "_site/index.html").write_text("<html></html>")
+    run_git(git_repo, "add", "-A")
+    assert "_site" not in run_git(git_repo, "status", "--short")
+
+
+def test_init_adds_no_site_rule_where_git_ignores_the_site_already(git_repo: Path) -> None:
+    (git_repo / ".gitignore").write_text("_site\n")
+    assert run(git_repo, "init") == 0
+    assert (git_repo / ".gitignore").read_text() == "_site\n"
+
+
+@pytest.mark.parametrize(
+    ("ignore", "said"),
+    [
+        ("", "warning: _site/ is not ignored by git: `git add -A` would commit the built site"),
+        ("/_site/\n", None),
+    ],
+)
+def test_site_warns_when_git_would_commit_what_it_builds(
+    rfd_repo: Path, ignore: str, said: str | None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (rfd_repo / ".gitignore").write_text(ignore)
+    assert run(rfd_repo, "site", "--no-search") == 0
+    err = capsys.readouterr().err
+    assert (said in err) if said else "_site/" not in err
+
+
+def test_site_warns_when_its_output_is_committed(
+    rfd_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.conftest import git as run_git
+
+    (rfd_repo / ".gitignore").write_text("public/\n")
+    assert run(rfd_repo, "site", "--out", "public", "--no-search") == 0
+    assert "public/" not in capsys.readouterr().err
+    run_git(rfd_repo, "add", "-f", "public")
+    assert run(rfd_repo, "site", "--out", "public", "--no-search") == 0
+    err = capsys.readouterr().err
+    assert "public/ is committed: the built site goes into every commit" in err
+    assert "`git rm -r --cached public`" in err
+
+
+def test_an_rfd_accepted_without_a_plan_gets_an_issue_that_says_how_to_finish_it(
+    git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(git_repo, "init") == 0
+    config = git_repo / ".github/rfd.toml"
+    config.write_text(config.read_text() + "\n[process]\naccepted_needs_plan = false\n")
+    planless = rfd_text("001", "Naming Things").split("## Implementation Plan")[0]
+    write_rfd(git_repo, "001-naming-things.md", planless)
+    assert run(git_repo, "accept", "1") == 0
+    issue = git_repo / "docs/rfd/.state/.forge/issues/1.md"
+    body = issue.read_text()
+    assert "0/0" not in body and "- [" not in body
+    assert (
+        "RFD 001 was accepted without a plan ([process] `accepted_needs_plan = false`): there "
+        "are no phases to tick here. When its work is done, comment `/rfd done` on this issue "
+        "(or run `rfd done 001`): the RFD becomes Implemented and this issue closes."
+    ) in body
+    assert "write `### Phase 1: Title` headings under `## Implementation Plan`" in body
+    capsys.readouterr()
+    assert run(git_repo, "done", "1") == 0  # no phase to record: nothing stands in the way
+    assert "- **Status**: Implemented" in (git_repo / "docs/rfd/001-naming-things.md").read_text()
+    assert issue.read_text().startswith("# #1 RFD 001: Naming Things (closed)")
 
 
 def test_lint_of_a_path_that_is_no_rfd_says_so(

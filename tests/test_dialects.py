@@ -194,6 +194,27 @@ def test_list_status_and_lint_speak_the_repositorys_words(
     assert hooks(repo, files, monkeypatch, capsys) == (0, "")
 
 
+def test_status_alone_lists_what_is_in_flight_in_the_repositorys_words(
+    corpus: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`rfd status` with no id: the RFDs being worked on, each in its own word with its next
+    step; those published or committed before the bot (no plan) are not work in flight."""
+    repo, dialect = repo_of(tmp_path, corpus), DIALECTS[corpus]
+    adopt(repo, capsys)
+    code, listed = rfd_json(repo, capsys, "list")
+    assert code == 0 and isinstance(listed, dict)
+    talked = [r for r in listed["rfds"] if r["stage"] in ("Draft", "Discussion")]
+    assert main(["-C", str(repo), "status"]) == 0
+    shown = capsys.readouterr().out.splitlines()
+    if not talked:  # an RFC repository: every RFC accepted, shipped or dropped already
+        assert shown[0].startswith(f"no RFD in flight ({dialect.documents} RFDs: none is")
+        return
+    assert len(shown) == 2 * len(talked)  # nothing accepted before the bot
+    for row, (head, step) in zip(talked, zip(shown[::2], shown[1::2], strict=True), strict=True):
+        assert head.split()[:2] == [row["id"], row["status"]]  # `ideation`, as the file says
+        assert step.lstrip().startswith("next: `rfd ")
+
+
 def test_a_state_change_is_one_line_in_the_corpuss_form_and_the_hooks_pass_it(
     corpus: str,
     tmp_path: Path,
@@ -660,6 +681,71 @@ def test_a_two_digit_oxide_directory_keeps_its_number_everywhere(
     assert hooks(git_repo, reviews, monkeypatch, capsys) == (0, "")
     assert main(["-C", str(git_repo), "site", "--out", "_site"]) == 0
     assert (git_repo / "_site/rfd/57.html").is_file()
+
+
+CITING = """== Background
+
+Power comes first (<<rfd1>>, xref:../0001/README.adoc[RFD 1], <<rfd-1,RFD 1>>).
+Logging was weighed in <<rfd99>>.
+See xref:../0099/README.adoc[] and link:../0099/README.adoc[RFD 99] too.
+The vendor's note <<rfd48>> is cited below; <<background>> is this page.
+Written as code, `<<rfd77>>` is no reference.
+
+----
+<<rfd66>> in a listing is no reference either.
+----
+
+[bibliography]
+== References
+
+* [[[rfd48, Vendor RFD 48]]] A vendor's own numbering. https://vendor.example/rfd48
+"""
+
+
+def test_lint_flags_asciidoc_references_to_rfds_that_do_not_exist(
+    git_repo: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """RFD015, the rule for Markdown links that lead nowhere, also for AsciiDoc: Oxide's
+    ``<<rfd99>>``, ``xref:`` and ``link:`` to an RFD that does not exist, each on its line —
+    and not ``<<rfd48>>`` when the page's bibliography has an entry ``rfd48``, nor code."""
+    rfds = {
+        "rfd/0001/README.adoc": OXIDE_ADOC.format(
+            state="published", pr=2, n=1, title="Rack power", body="== Background\n\nWhy.\n"
+        ),
+        "rfd/0002/README.adoc": OXIDE_ADOC.format(
+            state="discussion", pr=3, n=2, title="Audit logging", body="== Background\n"
+        ),
+    }
+    for path, text in rfds.items():
+        (git_repo / path).parent.mkdir(parents=True)
+        (git_repo / path).write_text(text, encoding="utf-8")
+    git(git_repo, "add", "-A")
+    git(git_repo, "commit", "-qm", "RFDs")
+    adopt(git_repo, capsys)
+    cited = OXIDE_ADOC.format(state="discussion", pr=3, n=2, title="Audit logging", body=CITING)
+    (git_repo / "rfd/0002/README.adoc").write_text(cited, encoding="utf-8")
+    code, linted = rfd_json(git_repo, capsys, "lint")
+    assert code == 1 and isinstance(linted, dict)
+    assert [(f["code"], f["line"], f["message"]) for f in linted["findings"]] == [
+        ("RFD015", 15, "reference <<rfd99>> names RFD 99, which does not exist"),
+        (
+            "RFD015",
+            16,
+            "reference xref:../0099/README.adoc[] points to ../0099/README.adoc, "
+            "which does not exist",
+        ),
+        (
+            "RFD015",
+            16,
+            "reference link:../0099/README.adoc[] points to ../0099/README.adoc, "
+            "which does not exist",
+        ),
+    ]
+    said = run_hook(rfd_lint.main, git_repo, ["rfd/0002/README.adoc"], monkeypatch, capsys)
+    assert said[0] == 1
+    assert "rfd/0002/README.adoc:15: RFD015 error: reference <<rfd99>> names RFD 99" in said[1]
 
 
 def test_a_refused_move_is_said_in_the_repositorys_words(

@@ -47,7 +47,10 @@ def test_an_rfd_accepted_without_a_plan_has_no_phase_to_start() -> None:
     the same PR still names its first phase."""
     alone = next_step([_accepted_without_a_plan("0006", 2)], "master")
     assert alone == (
-        "**Next step:** merge this pull request into `master`; there is no phase to implement."
+        "**Next step:** merge this pull request into `master`; there is no phase to implement: "
+        "once the work is done, comment `/rfd done` on tracking issue #2."
     )
+    both = next_step([_accepted_without_a_plan("0006", 2), _accepted_without_a_plan("7", 3)], "m")
+    assert both.endswith("comment `/rfd done` on tracking issues #2 (RFD 0006) and #3 (RFD 7).")
     mixed = next_step([_accepted_without_a_plan("0006", 2), _accepted("0008", 3, "Telemetry")], "m")
     assert mixed.endswith("on tracking issue #3 to start phase 1: Telemetry.")

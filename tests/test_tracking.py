@@ -49,6 +49,19 @@ def test_merge_of_render_is_identity(done: set[int]) -> None:
     assert tracking.merge_body(rendered, PHASES, done) == rendered
 
 
+NO_PLAN = "RFD 7 was accepted without a plan: comment `/rfd done` here once the work is done."
+
+
+def test_an_rfd_without_phases_says_why_instead_of_an_empty_checklist() -> None:
+    body = tracking.render_body("7", "T", "docs/rfd/007-t.md", (), set(), unplanned=NO_PLAN)
+    assert f"{tracking.START}\n{NO_PLAN}\n{tracking.END}" in body
+    assert "0/0" not in body and tracking.EXPLAINED not in body
+    assert tracking.merge_body(body, (), set(), unplanned=NO_PLAN) == body
+    phases = (PlanPhase("Rename", "Rename things."),)
+    grown = tracking.merge_body(body, phases, set(), unplanned=NO_PLAN)  # phases added later
+    assert NO_PLAN not in grown and "- [ ] 1. Rename" in grown
+
+
 def test_merge_updates_only_the_region() -> None:
     text = "Intro by a person.\n\n" + body({1}) + "\n## Notes\nKeep **me**.\n"
     merged = tracking.merge_body(text, PHASES, {1, 2})

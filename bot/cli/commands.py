@@ -31,7 +31,7 @@ COMMANDS: dict[str, str] = {
         "guide, process, or any its templates name)."
     ),
     "list": "List every RFD: id, status, title and phase progress.",
-    "status": "Where an RFD stands, and what to do next.",
+    "status": "Where an RFD stands, and what to do next (without RFD: every RFD in flight).",
     "plan": "Show the plan `rfd accept` would extract (changes nothing).",
     "site": "Build the RFD site: board, a page per RFD, graph, search, rfds.json, Atom feed.",
     "lint": "Check RFD headers and structure (all RFDs, or the files given).",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 import click
@@ -68,12 +69,14 @@ def _row(doc: Document, store: StateStore) -> dict[str, object]:
 
 
 @rfd_command()
-@click.argument("rfd")
-def status(out: Output, rfd: str) -> int:
-    """Where an RFD stands, and what to do next."""
+@click.argument("rfd", required=False)
+def status(out: Output, rfd: str | None) -> int:
+    """Where an RFD stands, and what to do next (without RFD: every RFD in flight)."""
     from bot.cli.next_step import status_of
 
     ws = workspace(out)
+    if rfd is None:
+        return _overview(out, ws)
     view = status_of(ws, rfd)
     data = view.to_dict()
     block = _decision(ws, rfd, data)
@@ -83,6 +86,49 @@ def status(out: Output, rfd: str) -> int:
 
         out.rich(renderable(view, block))
     return 0
+
+
+IN_FLIGHT = {Status.DRAFT, Status.DISCUSSION, Status.ACCEPTED}
+NOTHING_IN_FLIGHT = (
+    "no RFD in flight ({count}: none is a draft, in discussion or accepted with a plan "
+    "to carry out) — `rfd list` shows them all"
+)
+
+
+def _overview(out: Output, ws: Workspace) -> int:
+    """``rfd status`` alone: each RFD in flight, its status in the repository's words and
+    the step that moves it on (the one ``rfd status ID`` lists first)."""
+    from bot.cli.next_step import next_action, status_of
+
+    docs, errors = discovery.load_all(ws.root, ws.config, ws.files())
+    flying = [doc for doc in sorted(docs, key=lambda d: d.path) if _in_flight(doc, ws.store)]
+    steps = [next_action(status_of(ws, str(doc.rfd_id))) for doc in flying]
+    rows = [
+        {**_row(doc, ws.store), "next": None if step is None else asdict(step)}
+        for doc, step in zip(flying, steps, strict=True)
+    ]
+    out.data({"rfds": rows, "errors": [e.to_dict() for e in errors]})
+    said = max([11, *(len(str(r["status"])) for r in rows)])
+    for r, step in zip(rows, steps, strict=True):
+        progress = f"  {r['progress']}" if r["progress"] else ""
+        out.line(f"{r['id']:>5}  {r['status']:<{said}}  {r['title']}{progress}")
+        shown = f"`{step.command}` — {step.description}" if step else "nothing to do"
+        out.line(f"{'':>5}  next: {shown}")
+    if not rows:
+        count = plural(len(docs), "RFD")
+        empty = f'no RFDs under {ws.config.rfd_dir}/ — create one with `rfd new design "Title"`'
+        out.line(NOTHING_IN_FLIGHT.format(count=count) if docs else empty)
+    for err in errors:
+        out.warning(str(err))
+    return 0
+
+
+def _in_flight(doc: Document, store: StateStore) -> bool:
+    """A draft, an RFD in discussion, or an accepted one the bot carries out (it has a
+    plan, be it empty); one accepted before the bot is not work in flight."""
+    if doc.status not in IN_FLIGHT:
+        return False
+    return doc.status is not Status.ACCEPTED or store.phase_progress(str(doc.rfd_id)) is not None
 
 
 def _decision(ws: Workspace, rfd: str, data: dict[str, object]) -> list[str]:

@@ -9,8 +9,7 @@ import click
 
 from bot.cli.common import repo_root, rfd_command
 from bot.cli.output import Output
-
-DEFAULT_OUT = "_site"
+from bot.site import DEFAULT_OUT
 
 
 @rfd_command("site")
@@ -25,6 +24,7 @@ DEFAULT_OUT = "_site"
 @click.option("--no-search", is_flag=True, help="Leave the Pagefind search index out.")
 def site(out: Output, out_dir: str, title: str, no_search: bool) -> int:
     """Build the RFD site: board, a page per RFD, graph, search, rfds.json, Atom feed."""
+    from bot.lifecycle.repo_setup import exposed_output
     from bot.lifecycle.workflow_setup import origin_repository
     from bot.site import search
     from bot.site.build import build_site
@@ -44,6 +44,9 @@ def site(out: Output, out_dir: str, title: str, no_search: bool) -> int:
             "seconds": built.seconds,
         }
     )
+    exposed = exposed_output(root, built.out)
+    if exposed:
+        out.warning(exposed)
     if not no_search and not built.search:
         out.warning(f"{search.MISSING} — {search.MISSING_HINT}")
     timing = ", ".join(f"{k} {v:.1f} s" for k, v in built.seconds.items())

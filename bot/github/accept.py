@@ -59,7 +59,12 @@ NEXT = (
     "**Next step:** merge this pull request into `{base}`, then comment `/rfd implement` "
     "on {where}."
 )
-NEXT_MERGE = "**Next step:** merge this pull request into `{base}`; there is no phase to implement."
+NEXT_MERGE = (
+    "**Next step:** merge this pull request into `{base}`; there is no phase to implement: "
+    "once the work is done, comment `/rfd done` on {where}."
+)
+NEXT_DONE_MANY = "tracking issues {each}"
+NEXT_DONE_EACH = "#{issue} (RFD {rid})"
 NEXT_ONE = "tracking issue #{issue} to start phase {first}: {title}"
 NEXT_MANY = "tracking issues {each}"
 NEXT_EACH = "#{issue} (RFD {rid}, phase {first}: {title})"
@@ -253,10 +258,11 @@ def _planned(outcome: AcceptOutcome) -> str:
 
 def next_step(outcomes: list[AcceptOutcome], base: str) -> str:
     """One line: merge, then ``/rfd implement`` on each tracking issue for its first phase
-    (only merge when no RFD accepted has a phase)."""
-    outcomes = [o for o in outcomes if o.phases]
-    if not outcomes:
-        return NEXT_MERGE.format(base=inline(base))
+    (when no RFD accepted has a phase: merge, then ``/rfd done`` on their tracking issues)."""
+    planned = [o for o in outcomes if o.phases]
+    if not planned:
+        return NEXT_MERGE.format(base=inline(base), where=_done_where(outcomes))
+    outcomes = planned
     facts = [
         {
             "rid": o.rfd_id,
@@ -271,6 +277,14 @@ def next_step(outcomes: list[AcceptOutcome], base: str) -> str:
     else:
         where = NEXT_MANY.format(each=" and ".join(NEXT_EACH.format(**f) for f in facts))
     return NEXT.format(base=inline(base), where=where)
+
+
+def _done_where(outcomes: list[AcceptOutcome]) -> str:
+    """The tracking issue(s) where ``/rfd done`` finishes RFDs accepted without a plan."""
+    if len(outcomes) == 1:
+        return f"tracking issue #{outcomes[0].issue.number}"
+    each = [NEXT_DONE_EACH.format(issue=o.issue.number, rid=o.rfd_id) for o in outcomes]
+    return NEXT_DONE_MANY.format(each=" and ".join(each))
 
 
 def already(

@@ -16,7 +16,8 @@ turns it off.  The rules fall in three groups:
 - beyond one RFD, only when the caller passes a :class:`Corpus` (the other RFDs and the
   files): cycles in Requires ∪ Extends (RFD012), back-links that the other RFD does not
   return (RFD014), and reference-link definitions whose file or directory does not
-  exist (RFD015).
+  exist (RFD015) — in AsciiDoc, ``<<…>>``/``xref:``/``link:`` references to no file and
+  ``<<rfd99>>`` naming no RFD.
 
 The findings that depend on the RFD's path and text alone (:func:`own_findings`) may be
 kept from one run to the next (:mod:`bot.lifecycle.lint_cache`); the others
@@ -407,7 +408,8 @@ class Corpus(Protocol):
 
 
 def graph_findings(doc: Document, me: RfdId, corpus: Corpus) -> list[Finding]:
-    return [*_cycle(doc, me, corpus), *_back_links(doc, me, corpus), *_definitions(doc, corpus)]
+    references = _adoc_references(doc, corpus) if doc.form == ADOC else _definitions(doc, corpus)
+    return [*_cycle(doc, me, corpus), *_back_links(doc, me, corpus), *references]
 
 
 def _cycle(doc: Document, me: RfdId, corpus: Corpus) -> Iterator[Finding]:
@@ -474,6 +476,71 @@ def _definitions(doc: Document, corpus: Corpus) -> Iterator[Finding]:
         if target and (path.startswith("../") or not corpus.exists(path)):
             message = f"link [{match['label']}] points to {match['target']}, which does not exist"
             yield Finding(doc.path, index + 1, "RFD015", message, DEFINITION_HINT)
+
+
+ADOC_HINT = "fix the path (relative to this file), or remove the reference"
+ADOC_RFD_HINT = (
+    "fix the RFD number, or remove the reference (a bibliography entry `[[[{id}]]]` on this "
+    "page makes it a citation)"
+)
+_ADOC_REFERENCE = lazy(
+    r"""<<(?P<xref>[^<>,\n]+?)(?:,[^<>\n]*)?>>          # <<rfd99>>, <<../0099/README.adoc#,x>>
+      | (?<![\w:])(?P<kind>xref|link):(?P<macro>[^\s\[\]]+)\[  # xref:../0099/README.adoc[]
+    """,
+    re.VERBOSE,
+)
+_ADOC_LITERAL = lazy(r"`[^`\n]*`|\+[^+\n]*\+")  # `<<rfd99>>` written as code is no reference
+_ADOC_ANCHOR = lazy(
+    r"\[\[\[?(?P<bracket>[^\[\],\s]+)|\[#(?P<hash>[^\],.%\s]+)|anchor:(?P<macro>[^\[\s]+)\["
+)
+_ADOC_RFD = lazy(r"rfd[-_]?0*(?P<number>\d{1,5})", re.IGNORECASE)
+"""An id that names an RFD by its number (Oxide's ``<<rfd48>>``, as the site reads it)."""
+
+
+def _adoc_references(doc: Document, corpus: Corpus) -> Iterator[Finding]:
+    """RFD015 for AsciiDoc: a ``<<…>>``, ``xref:`` or ``link:`` to a file that does not
+    exist, or a ``<<rfd99>>`` naming an RFD that does not — unless ``rfd99`` is an anchor or a
+    bibliography entry (``[[[rfd99]]]``) of the page itself."""
+    if "<<" not in doc.text and "xref:" not in doc.text and "link:" not in doc.text:
+        return
+    own = {next(g for g in m.groups() if g) for m in _ADOC_ANCHOR.finditer(doc.text)}
+    folder = posixpath.dirname(doc.path)
+    for index, kind in enumerate(doc.kinds):
+        if kind is not LineKind.TEXT:
+            continue
+        line = _ADOC_LITERAL.sub("", doc.lines[index])
+        for match in _ADOC_REFERENCE.finditer(line):
+            target = (match["xref"] or match["macro"]).strip()
+            written = f"<<{target}>>" if match["xref"] else f"{match['kind']}:{target}[]"
+            said = _adoc_missing(target, folder, own, corpus, link=match["kind"] == "link")
+            if said is not None:
+                message = f"reference {written} {said[0]}"
+                yield Finding(doc.path, index + 1, "RFD015", message, said[1])
+
+
+def _adoc_missing(
+    target: str, folder: str, own: set[str], corpus: Corpus, *, link: bool
+) -> tuple[str, str] | None:
+    """Why ``target`` leads nowhere (message, hint), or None when it does (or is not ours to
+    check: an address, an attribute, an id of the page)."""
+    if _EXTERNAL.match(target) or "{" in target:
+        return None
+    number = _ADOC_RFD.fullmatch(target)
+    a_file = link or "#" in target or target.endswith((".adoc", ".md"))  # as the site reads it
+    if not a_file:  # <<rfd99>>, xref:rfd99[]: an id
+        if number is None or target in own:
+            return None
+        rid = RfdId(False, int(number["number"]))
+        if corpus.links(rid, "Requires") is not None:
+            return None
+        return f"names RFD {rid.number}, which does not exist", ADOC_RFD_HINT.format(id=target)
+    path = target.partition("#")[0].partition("?")[0]
+    if not path:  # <<#id>>, xref:#id[]: this page
+        return None
+    found = posixpath.normpath(posixpath.join(folder, path))
+    if found.startswith("../") or not corpus.exists(found):
+        return f"points to {path}, which does not exist", ADOC_HINT
+    return None
 
 
 def _key(key: str, wanted: tuple[str, ...]) -> str | None:

@@ -2,8 +2,9 @@
 transition and Requires — are ``bot.model.status``'s).
 
 → Accepted needs ``plan.json`` with at least one phase; → Implemented needs a summary for
-every phase that is not ``(optional)``/``(deferred)``, and never passes on an empty plan.
-``[process] accepted_needs_plan`` / ``implemented_needs_phases`` turn these off.
+every phase that is not ``(optional)``/``(deferred)``, and never passes on an empty plan —
+unless ``[process] accepted_needs_plan`` is off: an RFD accepted without a plan has no phase
+to record.  ``[process] accepted_needs_plan`` / ``implemented_needs_phases`` turn these off.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ def check(ws: Workspace, file: RfdFile, target: Status) -> None:
             path=file.path,
             hint=hint,
         )
+    if not plan and target is Status.IMPLEMENTED and not process.accepted_needs_plan:
+        return  # accepted without a plan, as the process allows: no phase to record
     if not plan:
         raise GateError(
             f"RFD {rid}'s plan ({ws.rel(ws.store.path(rid, 'plan.json'))}) has no phases, "

@@ -9,6 +9,7 @@ from pathlib import Path
 from bot.config.load import CONFIG_PATH, Config, load_config, parse
 from bot.core.atomic import make_dir
 from bot.model.ids import split_file_name
+from bot.site import DEFAULT_OUT
 from bot.state import atomic_write
 
 CONFIG_TEMPLATE = """\
@@ -57,6 +58,7 @@ def init(root: Path, *, example: bool = False, overwrite: bool = False) -> InitO
         make_dir(rfd_dir)
         changes.append(f"created {cfg.rfd_dir}/")
     changes += _state_committed(root, cfg.state_root)
+    changes += _site_ignored(root)
     if example:
         changes += _examples(root, cfg, kept)
     return InitOutcome(changes, kept)
@@ -99,7 +101,8 @@ def _state_committed(root: Path, state_root: str) -> list[str]:
     ignore = root / ".gitignore"
     text = ignore.read_text(encoding="utf-8") if ignore.exists() else ""
     rules = f"!{state_root}/\n!{state_root}/**\n"
-    if _ignored(root, state_root) and rules not in text:
+    samples = [f"{state_root}/{sample}" for sample in SAMPLE_STATE_FILES]
+    if _ignored(root, samples) and rules not in text:
         atomic_write(ignore, text.rstrip("\n") + f"\n# rfd-bot state is committed\n{rules}")
         changes.append(f".gitignore: un-ignored {state_root}/ (the bot reads it from the repo)")
     attrs = root / ".gitattributes"
@@ -112,24 +115,65 @@ def _state_committed(root: Path, state_root: str) -> list[str]:
 
 
 SAMPLE_STATE_FILES = ("001/plan.json", "001/reviews/1700000000.md", "001/phases/1.md")
+SITE_RULE = f"/{DEFAULT_OUT}/"
+SITE_COMMENT = "# `rfd site` builds here: the site is built, never committed"
 
 
-def _ignored(root: Path, state_root: str) -> bool:
-    """Would git ignore any state file (``.state/``, ``*.json`` …)?  Asks git itself."""
+def _site_ignored(root: Path) -> list[str]:
+    """Ignore ``rfd site``'s default output, once: appended to ``.gitignore``, whose bytes
+    stay as they are (nothing when git ignores it already or the rule is there)."""
+    ignore = root / ".gitignore"
+    text = ignore.read_bytes().decode("utf-8") if ignore.exists() else ""  # CRLF kept
+    if SITE_RULE in text.splitlines() or _ignored(root, [f"{DEFAULT_OUT}/index.html"]):
+        return []
+    eol = "\r\n" if "\r\n" in text else "\n"
+    joint = eol if text and not text.endswith("\n") else ""
+    atomic_write(ignore, f"{text}{joint}{SITE_COMMENT}{eol}{SITE_RULE}{eol}")
+    return [f".gitignore: ignored {DEFAULT_OUT}/ (what `rfd site` builds is not committed)"]
+
+
+TRACKED_OUTPUT = (
+    "{out}/ is committed: the built site goes into every commit — "
+    "`git rm -r --cached {out}` and add `/{out}/` to .gitignore"
+)
+UNIGNORED_OUTPUT = (
+    "{out}/ is not ignored by git: `git add -A` would commit the built site — "
+    "add `/{out}/` to .gitignore"
+)
+
+
+def exposed_output(root: Path, out: Path) -> str | None:
+    """A warning when ``rfd site``'s output inside the repository is committed or would be
+    by ``git add -A``; None when git ignores it or it lies outside."""
+    try:
+        rel = out.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return None
+    if rel == ".":
+        return None
+    if _git(root, "ls-files", "--", rel):
+        return TRACKED_OUTPUT.format(out=rel)
+    if not _ignored(root, [f"{rel}/index.html"]):
+        return UNIGNORED_OUTPUT.format(out=rel)
+    return None
+
+
+def _ignored(root: Path, paths: list[str]) -> bool:
+    """Would git ignore any of ``paths`` (``.state/``, ``*.json`` …)?  Asks git itself."""
+    return bool(_git(root, "check-ignore", "--no-index", "--", *paths))
+
+
+def _git(root: Path, *argv: str) -> str:
+    """What ``git argv`` prints in ``root`` ("" when git cannot run there)."""
     import subprocess
 
-    paths = [f"{state_root}/{sample}" for sample in SAMPLE_STATE_FILES]
     try:
         found = subprocess.run(
-            ["git", "check-ignore", "--no-index", "--", *paths],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            check=False,
+            ["git", *argv], cwd=root, capture_output=True, text=True, check=False
         )
     except OSError:
-        return False
-    return bool(found.stdout.strip())
+        return ""
+    return found.stdout.strip()
 
 
 def _examples(root: Path, cfg: Config, kept: list[str]) -> list[str]:

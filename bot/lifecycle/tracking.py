@@ -49,10 +49,12 @@ def render_body(
     decision: str = "",
     discussion: str = "",
     site: str = "",
+    unplanned: str = "",
 ) -> str:
     """A fresh issue body: marker, link to the RFD (and to its sign-offs, ``decision``, the
     pull request it was discussed in, ``discussion``, and its page on the RFD site,
-    ``site``), and the checklist region."""
+    ``site``), and the checklist region (``unplanned``: what it says when there are no
+    phases)."""
     shown = link_text(title)  # keeps the link intact
     intro = f"Tracking issue for [RFD {rfd_id}: {shown}]({rfd_path})."
     if discussion:
@@ -61,7 +63,9 @@ def render_body(
         intro += f" Decided with [these sign-offs and concerns]({decision})."
     if site:
         intro += f" [Read it on the RFD site]({site})."
-    fresh = region(phases, done, failed, links=joined(pulls or {}, links or {}))
+    fresh = region(
+        phases, done, failed, links=joined(pulls or {}, links or {}), unplanned=unplanned
+    )
     return f"{marker(rfd_id)}\n{intro}\n\n{fresh}\n"
 
 
@@ -78,10 +82,14 @@ def region(
     *,
     record: Collection[int] | None = None,
     links: Mapping[int, str] | None = None,
+    unplanned: str = "",
 ) -> str:
     """The bot's region: progress, record of the bot's view (positions, 1-based), and the
     checklist numbered by phase label (``- [ ] 3a. Title``), each item followed by its
-    ``links`` (``[summary](…)``) when it has some."""
+    ``links`` (``[summary](…)``) when it has some.  With no phase and an ``unplanned`` text
+    (an RFD accepted without a plan), that text instead of an empty 0/0 checklist."""
+    if not phases and unplanned:
+        return f"{START}\n{unplanned}\n{END}"
     links = links or {}
     titles = [inline(p.title) for p in phases]  # never a region boundary, mention or image
     titles = [f"{t} — {links[n]}" if n in links else t for n, t in enumerate(titles, start=1)]
@@ -124,6 +132,7 @@ def merge_body(
     failed: Mapping[int, str] | None = None,
     links: Mapping[int, str] | None = None,
     pulls: Mapping[int, str] | None = None,
+    unplanned: str = "",
 ) -> str:
     """``existing`` with its region brought up to date (appended if it has none).
 
@@ -134,12 +143,13 @@ def merge_body(
     newline = "\r\n" if "\r\n" in existing else "\n"
     links = joined({**pull_links(existing, phases), **(pulls or {})}, links or {})
     if span is None:
-        fresh = region(phases, done, failed, links=links)
+        fresh = region(phases, done, failed, links=links, unplanned=unplanned)
         return f"{existing.rstrip()}{newline * 2}{fresh.replace(chr(10), newline)}{newline}"
     old = existing[span[0] : span[1]]
     ticks, unticks = _person_changes(old, phases)
     shown = (set(done) | ticks) - unticks
-    fresh = region(phases, shown, failed, record=done, links=links).replace("\n", newline)
+    fresh = region(phases, shown, failed, record=done, links=links, unplanned=unplanned)
+    fresh = fresh.replace("\n", newline)
     return existing[: span[0]] + fresh + existing[span[1] :]
 
 

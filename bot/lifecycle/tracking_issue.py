@@ -113,6 +113,31 @@ def _decision(ws: Site, rid: str) -> str:
     return ws.forge.file_url(ws.store.show(ws.store.path(rid, "consensus.json")))
 
 
+UNPLANNED = (
+    "RFD {rid} was accepted without a plan ([process] `accepted_needs_plan = false`): there "
+    "are no phases to tick here. When its work is done, comment `/rfd done` on this issue "
+    "(or run `rfd done {rid}`): the RFD becomes {implemented} and this issue closes.\n\n"
+    "To track the work in phases instead, write {phase} headings under `{section}` in the "
+    "RFD, check them with `rfd plan {rid}`, then delete `{plan}` and run `rfd accept {rid}`: "
+    "the phases replace this note as a checklist."
+)
+
+
+def _unplanned(ws: Site, rid: str, path: str, doc: Document) -> str:
+    """What the issue says in place of a checklist when the plan has no phase."""
+    from bot.model.plan import syntax_of
+    from bot.model.status import word_for
+
+    syntax = syntax_of(path)
+    return UNPLANNED.format(
+        rid=rid,
+        implemented=word_for(Status.IMPLEMENTED, doc.status_word),
+        phase=syntax.phase,
+        section=syntax.section,
+        plan=ws.rel(ws.store.path(rid, "plan.json")),
+    )
+
+
 def sync_tracking(ws: Site, query: str, pulls: Mapping[int, str] | None = None) -> Issue:
     """Create or update the RFD's tracking issue; close it once Implemented with all phases done.
 
@@ -124,8 +149,14 @@ def sync_tracking(ws: Site, query: str, pulls: Mapping[int, str] | None = None) 
     file = ws.find(query)
     rid = str(file.rfd_id)
     doc = ws.document(file)
-    phases = ws.store.read_plan(rid) or ()
+    plan = ws.store.read_plan(rid)
+    phases = plan or ()
     done = ws.store.done_phases(rid, phases)
+    unplanned = (
+        ""
+        if plan is None or ws.config.process.accepted_needs_plan
+        else _unplanned(ws, rid, file.path, doc)
+    )
     mark = tracking_marker(rid)
     title = f"RFD {rid}: {one_line(doc.title)}"
     existing = ws.forge.find_issue(mark)
@@ -144,18 +175,21 @@ def sync_tracking(ws: Site, query: str, pulls: Mapping[int, str] | None = None) 
             decision=_decision(ws, rid),
             discussion=ws.forge.discussion,
             site=page_url(ws.config.site.url, rid),
+            unplanned=unplanned,
         )
         issue = ws.forge.create_issue(title, with_marker(body, mark), labels=(label,))
         created = True
     else:
         current = ws.forge.get_issue(existing.number)  # re-read: never lose a racing tick
-        body = tracking.merge_body(current.body, phases, done, links=links, pulls=pulls)
+        body = tracking.merge_body(
+            current.body, phases, done, links=links, pulls=pulls, unplanned=unplanned
+        )
         issue = current
         if body != current.body:
             issue = ws.forge.edit_issue(current.number, body=body)
         _relabel(ws, issue, doc.status)
         created = False
-    all_done = bool(phases) and not phase_ids.missing(phases, done)
+    all_done = plan is not None and not phase_ids.missing(phases, done)  # [] when unplanned
     closed = False
     if doc.status is Status.IMPLEMENTED and all_done and issue.state != "closed":
         issue = ws.forge.edit_issue(issue.number, state="closed", state_reason="completed")

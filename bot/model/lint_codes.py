@@ -73,7 +73,9 @@ RULES: dict[str, Rule] = {
     ),
     "RFD015": Rule(
         "a reference-link definition (`[RFD 045]: 045-x.md`) points to no file or directory "
-        "(`../../crates/foo` is fine when that folder exists)",
+        "(`../../crates/foo` is fine when that folder exists); in AsciiDoc, a `<<…>>`, `xref:` "
+        "or `link:` to no file, or `<<rfd99>>` naming no RFD (an anchor or bibliography entry "
+        "`[[[rfd99]]]` of the page is no RFD)",
         ERROR,
     ),
     "RFD016": Rule("a published RFD was deleted (abandon or supersede it instead)", ERROR),

@@ -6,3 +6,6 @@ works on :class:`bot.site.records.SiteRfd` values: the graph and its drawing
 ``rfds.json`` (:mod:`bot.site.catalog`), the pages (:mod:`bot.site.pages`) and the build
 that writes them and the search index (:mod:`bot.site.build`, :mod:`bot.site.search`).
 """
+
+DEFAULT_OUT = "_site"
+"""Where ``rfd site`` builds, relative to the repository root (``rfd init`` ignores it)."""
