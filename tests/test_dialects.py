@@ -250,7 +250,7 @@ def test_new_writes_the_corpuss_layout_and_header(
     assert "- **Status**" not in text
     if corpus == "rfc":  # the repository's template, its stage and today's start date
         assert "stage: accepted\n" in text and "# Cold storage tier\n" in text
-        assert "rename it to its pull request's number" in capsys.readouterr().out
+        assert "created proposal cold-storage-tier" in capsys.readouterr().out
     else:
         first = {"oxide": "prediscussion", "joyent": "predraft"}[corpus]
         assert f"state: {first}\n" in text and "# RFD 33 Cold storage tier\n" in text

@@ -305,3 +305,87 @@ def test_the_accept_label_takes_it_on_too(tmp_path: Path, vcr: Any) -> None:
     assert [r.path for r in removed] == [
         "/repos/Codertocat/Hello-World/issues/2/labels/rfd%3Aaccept"
     ]
+
+
+PROPOSAL = "text/0000-cold-storage-tier.md"
+PROPOSAL_TEXT = """\
+---
+stage: accepted
+start-date: 2026-11-20T00:00:00.000Z
+release-date:
+release-versions:
+teams: # delete teams that aren't relevant
+  - data
+prs:
+  accepted: # Fill this in with the URL for the Proposal RFC PR
+project-link:
+---
+
+# Cold storage tier
+
+## Summary
+
+Old records move to cheaper storage.
+
+## Implementation Plan
+
+### Phase 1: Tiering
+
+Move records older than a year.
+
+### Phase 2: Restore
+
+Bring a record back on demand.
+"""
+"""An RFC proposal as Ember's template leaves it: ``stage: accepted`` and no PR yet."""
+
+
+@pytest.mark.vcr
+def test_accept_of_an_rfc_proposal_gives_it_the_pull_requests_number(
+    tmp_path: Path, vcr: Any
+) -> None:
+    """The corpus numbers RFCs by pull request (RFC 0011 links pull/11): pull request #2's
+    proposal becomes RFD 0002 — renamed, its `prs: accepted:` filled with the pull request —
+    its plan extracted and its tracking issue opened, said in the reply."""
+    main = {".github/rfd.toml": RFC_CONFIG, RFC_PATH: RFC_TEXT}
+    origin, checkout = make_world(tmp_path, main, {RFC_PATH: RFC_TEXT, PROPOSAL: PROPOSAL_TEXT})
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd accept")) == 0
+    numbered = "text/0002-cold-storage-tier.md"
+    names = git(origin, "ls-tree", "-r", "--name-only", BRANCH, "text").split()
+    assert numbered in names and PROPOSAL not in names
+    text = on_branch(origin, numbered)
+    assert f"prs:\n  accepted: {WEB}/pull/2\n" in text
+    assert text.replace(f"{WEB}/pull/2", "# Fill this in with the URL for the Proposal RFC PR") == (
+        PROPOSAL_TEXT
+    )
+    plan = json.loads(on_branch(origin, "text/.state/0002/plan.json"))
+    assert [p["title"] for p in plan] == ["Tiering", "Restore"]
+    (opened,) = issues_opened(vcr)
+    assert opened["title"] == "RFD 0002: Cold storage tier"
+    *_, reply = bodies_sent(vcr)
+    assert lines(reply)[:2] == [
+        f"🔢 `{PROPOSAL}` is now RFD 0002 (`{numbered}`): the number of this pull request, #2,"
+        " as the repository numbers its RFCs.",
+        "🚀 RFD 0002 is accepted: 2 phases, tracking issue #12.",
+    ]
+
+
+WARM = "text/0000-warm-cache.md"
+WARM_TEXT = PROPOSAL_TEXT.replace("# Cold storage tier", "# Warm cache")
+
+
+@pytest.mark.vcr
+def test_a_pull_request_adding_two_rfc_proposals_is_refused(tmp_path: Path, vcr: Any) -> None:
+    """One pull request, one number: two proposals in it are refused, nothing renamed."""
+    main = {".github/rfd.toml": RFC_CONFIG, RFC_PATH: RFC_TEXT}
+    pr = {RFC_PATH: RFC_TEXT, PROPOSAL: PROPOSAL_TEXT, WARM: WARM_TEXT}
+    origin, checkout = make_world(tmp_path, main, pr)
+    assert run_bot(tmp_path, checkout, "issue_comment", comment("/rfd accept")) == 0
+    names = git(origin, "ls-tree", "-r", "--name-only", BRANCH, "text").split()
+    assert PROPOSAL in names and WARM in names and "text/.state/0002/plan.json" not in names
+    *_, reply = bodies_sent(vcr)
+    assert lines(reply)[0] == (
+        "This pull request adds 2 RFC proposals (`cold-storage-tier`, `warm-cache`): one pull"
+        " request numbers one. **Next step:** move all but one into pull requests of their own,"
+        " then comment `/rfd accept` again."
+    )

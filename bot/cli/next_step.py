@@ -30,7 +30,34 @@ def status_of(ws: Workspace, query: str) -> StatusView:
     recorded = doc.field("Tracking Issue") or not planned
     tracking = "" if recorded else _tracking_issue(ws, str(file.rfd_id))
     view = render.status_view(doc, state, path=file.path, models=models, tracking=tracking)
+    if file.proposal:
+        return _as_proposal(view, file.slug)
     return _without_refused(ws, file.path, doc, view)
+
+
+NOT_YET = ("Phases", "Plan", "Tracking issue", "Accept")
+"""What a proposal has not reached: its plan, its phases, its tracking issue."""
+PROPOSAL_LINE = "no number yet: accepting it gives it one and renames the file"
+PROPOSAL_ACTION = "Accept the proposal: number it, rename the file, extract the plan"
+
+
+def _as_proposal(view: StatusView, slug: str) -> StatusView:
+    """An unnumbered RFC proposal: named by its slug, its status ``proposal`` whatever the
+    stage its template wrote, accept the step that numbers it."""
+    from dataclasses import replace
+
+    from bot.lifecycle.views import Action
+
+    lines = tuple((k, v) for k, v in view.lines if k not in ("Status", *NOT_YET))
+    actions = (Action(f"rfd accept {slug}", PROPOSAL_ACTION),)
+    return replace(
+        view,
+        rfd_id=slug,
+        status="proposal",
+        lines=(("Status", "proposal"), *lines, ("Proposal", PROPOSAL_LINE)),
+        phases=(),
+        actions=actions,
+    )
 
 
 ACCEPT_LATER = "not yet: it waits for the sign-offs (Decision, below)"

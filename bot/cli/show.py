@@ -14,12 +14,15 @@ from bot.config import discovery
 from bot.core.text import plural
 from bot.model import checklist
 from bot.model.document import Document
+from bot.model.ids import is_proposal
 from bot.model.status import Status
 from bot.state import StateStore
 
 if TYPE_CHECKING:
     from bot.lifecycle.workspace import Workspace
 
+PROPOSAL = "proposal"
+"""The status an unnumbered RFC proposal (``text/0000-slug.md``) is listed with."""
 WITH_PLAN = {Status.ACCEPTED, Status.IMPLEMENTED, Status.SUPERSEDED}
 
 
@@ -54,10 +57,11 @@ def _row(doc: Document, store: StateStore) -> dict[str, object]:
         counts = store.phase_progress(str(doc.rfd_id))
         if counts is not None:
             progress = checklist.progress(*counts)
+    proposal = doc.rfd_id is not None and is_proposal(doc.rfd_id, doc.path)
     return {
         "id": str(doc.rfd_id),
-        "status": doc.status_word,
-        "stage": doc.status.value,
+        "status": PROPOSAL if proposal else doc.status_word,
+        "stage": "Proposal" if proposal else doc.status.value,
         "title": doc.title,
         "path": doc.path,
         "progress": progress,

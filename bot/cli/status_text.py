@@ -23,7 +23,7 @@ from bot.lifecycle.views import StatusView
 def renderable(view: StatusView, decision: list[str]) -> RenderableType:
     """The whole of ``rfd status``: what :func:`to_text` says, then the Decision block."""
     parts: list[RenderableType] = [
-        Text(f"RFD {view.rfd_id}: {view.title}", style="bold"),
+        Text(view.heading, style="bold"),
         Text(view.path),
         Text(""),
     ]

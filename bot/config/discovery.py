@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from bot.config.repo_templates import is_template
 from bot.core.errors import AmbiguousId, FileNotFound, ParseError, RfdError, ValidationError
 from bot.model.document import Document, parse
-from bot.model.ids import DOCUMENT_NAMES, RfdId, split_file_name, split_path
+from bot.model.ids import DOCUMENT_NAMES, RfdId, is_proposal, split_file_name, split_path
 
 if TYPE_CHECKING:
     from pathlib import Path  # the hooks, which read RfdFile, never import pathlib
@@ -39,6 +39,11 @@ class RfdFile(NamedTuple):
     @property
     def name(self) -> str:
         return self.path.rsplit("/", 1)[-1]
+
+    @property
+    def proposal(self) -> bool:
+        """An RFC proposal without a number yet (``text/0000-slug.md``): named by its slug."""
+        return is_proposal(self.rfd_id, self.path)
 
 
 def scan(root: Path, cfg: Config) -> list[RfdFile]:
@@ -84,7 +89,9 @@ def folder_rfd(root: Path, folder: str) -> RfdFile | None:
 def resolve(query: str, files: Iterable[RfdFile]) -> RfdFile:
     """The one file for ``045``, ``45``, ``D32``, ``RFD 045`` or a file name/path."""
     files = list(files)
-    by_name = [f for f in files if query.strip() in (f.path, f.name)]
+    wanted = query.strip()
+    by_name = [f for f in files if wanted in (f.path, f.name)]
+    by_name += [f for f in files if f.proposal and wanted in (f.slug, f.name.removesuffix(".md"))]
     if by_name:
         return by_name[0]
     try:
@@ -93,10 +100,15 @@ def resolve(query: str, files: Iterable[RfdFile]) -> RfdFile:
         raise _by_slug(query, files, err) from err
     matches = [f for f in files if f.rfd_id == rfd_id]
     if len(matches) > 1:
+        proposals = all(f.proposal for f in matches)
         raise AmbiguousId(
-            f"RFD {rfd_id} matches {len(matches)} files",
-            hint="rename or renumber all but one of them",
-            alternatives=tuple(f.path for f in matches),
+            f"{len(matches)} proposals have no number yet"
+            if proposals
+            else f"RFD {rfd_id} matches {len(matches)} files",
+            hint="name the proposal by its slug"
+            if proposals
+            else "rename or renumber all but one of them",
+            alternatives=tuple(f.slug if proposals else f.path for f in matches),
         )
     if not matches:
         raise FileNotFound(
@@ -177,7 +189,8 @@ def duplicates(files: Iterable[RfdFile]) -> Iterable[AmbiguousId]:
     """An error for each id that several files share."""
     groups: dict[RfdId, list[RfdFile]] = {}
     for file in files:
-        groups.setdefault(file.rfd_id, []).append(file)
+        if not file.proposal:  # proposals are named by their slugs: several are normal
+            groups.setdefault(file.rfd_id, []).append(file)
     for rfd_id, group in groups.items():
         if len(group) > 1:
             paths = tuple(f.path for f in group)

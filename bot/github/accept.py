@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+from bot.config.discovery import RfdFile
 from bot.core.github_markdown import inline
 from bot.core.text import plural
 from bot.forge.base import PullRequest
@@ -41,6 +42,14 @@ MARKED_HERE = (
 )
 NO_RFD = "This pull request changes no RFD: there is nothing to accept."
 NOT_SIGNED_OFF = "RFD {rfd} cannot be accepted yet: it lacks its sign-offs.\n\n{missing}"
+MANY_PROPOSALS = (
+    "This pull request adds {n} RFC proposals ({slugs}): one pull request numbers one. "
+    "**Next step:** move all but one into pull requests of their own, then comment "
+    "`/rfd accept` again."
+)
+PROPOSAL_NUMBERED = "🔢 `{old}` is now RFD {rid} (`{new}`): {why}."
+BY_PULL = "the number of this pull request, #{number}, as the repository numbers its RFCs"
+NEXT_FREE = "the next free number"
 ACCEPTED = "🚀 RFD {rid} is {status}: {phases}, tracking issue #{issue}."
 """``{status}``: the repository's word, with rfd's name once where it has its own
 (``published (Accepted)``); the label and the file say the repository's word."""
@@ -104,6 +113,9 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
     if not changed:
         raise Refused(NO_RFD)
     with pr_workspace(ctx, pr, [c.file.path for c in changed]) as (ws, checkout):
+        proposals = [c.file for c in changed if c.file.proposal]
+        if proposals:
+            return number_proposal(ctx, pr, ws, checkout, proposals)
         docs = [ws.document(str(c.file.rfd_id)) for c in changed]
         todo = [d for d in docs if d.status in ACCEPTABLE]
         if not todo and (before := _by_hand(ctx, ws, docs)):
@@ -129,6 +141,62 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
         for o, w in zip(outcomes, words, strict=True)
     ]
     return "\n".join([*lines, "", done, "", next_step(outcomes, pr.base_ref)])
+
+
+def number_proposal(
+    ctx: Context, pr: PullRequest, ws: Workspace, checkout: Checkout, proposals: list[RfdFile]
+) -> str:
+    """The pull request's RFC proposal (``text/0000-slug.md``) accepted: numbered by the pull
+    request where the corpus numbers RFCs so (else the next free number), renamed, its header
+    given the pull request, then accepted; one commit on the PR branch."""
+    from bot.lifecycle.accept import accept
+    from bot.lifecycle.publish import numbered_by_pull
+
+    if len(proposals) > 1:
+        slugs = ", ".join(f"`{inline(f.slug)}`" for f in proposals)
+        raise Refused(MANY_PROPOSALS.format(n=len(proposals), slugs=slugs))
+    (file,) = proposals
+    word = ws.document(file).status_word
+    _check_authors(ctx, pr, checkout, [ws.document(file)])
+    _check_signed_off(ctx, ws, [file.path])
+    number = pr.number if numbered_by_pull(ws) else None
+    with ctx.forge.on_pull(head_files(ctx, pr), pull_url(ctx, pr)):  # not merged yet
+        by = ctx.delivery.actor.login  # verified by GitHub, never text from the PR
+        outcome = accept(ws, file.path, by=by, number=number, pull_url=pull_url(ctx, pr))
+    done = commit(ctx, pr, checkout, list(outcome.changed), outcome.rfd_id, "accepted")
+    _refreshed_renamed(ctx, pr, checkout, file, ws.find(outcome.rfd_id))
+    numbered = PROPOSAL_NUMBERED.format(
+        old=inline(file.path),
+        rid=outcome.rfd_id,
+        new=inline(ws.rel(outcome.path)),
+        why=BY_PULL.format(number=pr.number) if number else NEXT_FREE,
+    )
+    accepted = ACCEPTED.format(
+        rid=outcome.rfd_id,
+        status=_named(word),
+        phases=_planned(outcome),
+        issue=outcome.issue.number,
+    )
+    return "\n".join([numbered, accepted, "", done, "", next_step([outcome], pr.base_ref)])
+
+
+def _refreshed_renamed(
+    ctx: Context, pr: PullRequest, checkout: Checkout, old: RfdFile, new: RfdFile
+) -> None:
+    """The status comment after a proposal was numbered: its row under its new name (the
+    pull request's file list, read before the rename, still names ``0000``)."""
+    from dataclasses import replace
+
+    from bot.github.checkout import head_of
+    from bot.github.run import cosmetic
+    from bot.github.status_comment import refresh
+
+    changed = [
+        replace(c, file=new, status="added", blob="") if c.file == old else c
+        for c in changed_rfds(ctx.api.pull_files(pr.number), ctx.cfg, ctx.root)
+    ]
+    with cosmetic(ctx.summary, "refreshing the status comment"):
+        refresh(ctx, pr, checkout.root, head_of(checkout, pr), changed)
 
 
 def take_on(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -12,6 +12,7 @@ from bot.core.errors import InvalidStructure, TransitionError
 from bot.core.text import plural
 from bot.events import Notice, PlanExtracted
 from bot.forge.base import Issue
+from bot.lifecycle import publish
 from bot.lifecycle.accept_gate import check_acceptable, check_decided_before, untracked
 from bot.lifecycle.lifecycle import promote
 from bot.lifecycle.workspace import Workspace
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
     from bot.llm.usage import Entry
 
 
+NUMBERED = "{old} is now RFD {rid} ({new}); "
+"""What accepting an RFC proposal says first: the number it took and its new file."""
 NO_MODEL = "; no AI model is configured to read the plan from the text instead"
 
 
@@ -100,21 +103,38 @@ def _plan_to_accept(ws: Workspace, rid: str, model: str | None) -> Extraction:
     return extract_plan(ws, rid, model=model)
 
 
-def accept(ws: Workspace, query: str, *, model: str | None = None, by: str = "") -> AcceptOutcome:
+def accept(
+    ws: Workspace,
+    query: str,
+    *,
+    model: str | None = None,
+    by: str = "",
+    number: int | None = None,
+    pull_url: str = "",
+) -> AcceptOutcome:
     """Accept the RFD ``query`` names; ``by``: who accepts it (the verified login of the
     event on GitHub), recorded with the sign-offs that counted when ``[consensus]`` is on.
     An RFD Accepted already whose plan was never extracted is taken on as it is
-    (:func:`accepted_before`)."""
+    (:func:`accepted_before`).  An RFC proposal (``text/0000-slug.md``) is numbered first:
+    ``number`` (its pull request's, ``pull_url``), else the next free number."""
     from bot.lifecycle.tracking_issue import track
 
     changed: list[Path] = []
     file = ws.find(query)
+    numbered, extracted = "", None
+    if file.proposal:  # an RFC proposal takes its number first: the rest is the RFD's
+        extracted = _plan_to_accept(ws, file.path, model)  # refused here, nothing renamed
+        new_id, new_path, moved = publish.number_proposal(ws, file, number, pull_url)
+        changed += moved
+        numbered = NUMBERED.format(old=file.path, rid=new_id, new=ws.rel(new_path))
+        file = ws.find(str(new_id))
     rid = str(file.rfd_id)
     if untracked(ws, ws.document(file)):
-        return accepted_before(ws, rid, model=model)
+        kept = accepted_before(ws, rid, model=model, extracted=extracted)
+        return replace(kept, message=numbered + kept.message, changed=(*changed, *kept.changed))
     check_acceptable(ws, file.path, ws.document(file))  # fails before anything changes
     signers = _signers(ws, rid)
-    phases, method, usage, notices = _plan_to_accept(ws, rid, model)
+    phases, method, usage, notices = extracted or _plan_to_accept(ws, rid, model)
     if ws.document(rid).status is Status.DRAFT:
         outcome = promote(ws, rid, Status.DISCUSSION)
         changed += outcome.changed
@@ -143,7 +163,7 @@ def accept(ws: Workspace, query: str, *, model: str | None = None, by: str = "")
     if by and ws.config.consensus.enabled:
         changed.append(_record_decision(ws, rid, path, by, signers))
     planned = NO_PLAN_NOTE if method == NO_PLAN else f"with {plural(len(phases), 'phase')}"
-    msg = f"RFD {rid} accepted {planned} ({method}); tracking issue #{issue.number}"
+    msg = f"{numbered}RFD {rid} accepted {planned} ({method}); tracking issue #{issue.number}"
     changes = tuple(dict.fromkeys(changed))
     return AcceptOutcome(rid, phases, method, issue, path, changes, msg, usage, notices)
 
@@ -154,10 +174,13 @@ WAS_ACCEPTED = (
 )
 
 
-def accepted_before(ws: Workspace, query: str, *, model: str | None = None) -> AcceptOutcome:
+def accepted_before(
+    ws: Workspace, query: str, *, model: str | None = None, extracted: Extraction | None = None
+) -> AcceptOutcome:
     """An RFD accepted by hand taken on: its plan extracted into ``plan.json`` (the same
     extraction and the same error as accept's), its tracking issue opened — or found by its
-    marker — and linked from the header; the status is not touched."""
+    marker — and linked from the header; the status is not touched.  ``extracted``: the plan
+    accept found already (an RFC proposal's, before it was numbered)."""
     from bot.lifecycle.tracking_issue import track
 
     file = ws.find(query)
@@ -169,7 +192,7 @@ def accepted_before(ws: Workspace, query: str, *, model: str | None = None) -> A
             hint=f"`rfd status {rid}` shows where it stands",
         )
     check_decided_before(ws, doc, file.path)
-    phases, method, usage, notices = extract_plan(ws, rid, model=model)
+    phases, method, usage, notices = extracted or extract_plan(ws, rid, model=model)
     plan_path = ws.store.write_plan(rid, phases)
     ws.bus.emit(PlanExtracted(rfd_id=rid, phases=tuple(p.title for p in phases), method=method))
     try:

@@ -372,6 +372,7 @@ def detected_config(root: Path) -> str | None:
 
 RFC_TEMPLATE_EVIDENCE = (
     "no templates of this shape; `rfd new` fills {path} (the RFC template), whatever the category"
+    " — a proposal 0000-slug.md, numbered when it is accepted"
 )
 
 

@@ -10,9 +10,8 @@ A corpus of another dialect (:func:`shape_of`, :func:`place`,
 - a directory per RFD (Oxide, Joyent): the next number, padded as the directories are,
   ``<dir>/NNNN/README.md`` (``README.adoc`` where the corpus writes AsciiDoc);
 - RFC-style files numbered by pull request: ``<dir>/0000-slug.md``, as these repositories
-  do — the number is the pull request's, known once it is opened; rename the file then
-  (``git mv text/0000-slug.md text/0812-slug.md``).  The hooks accept a ``0000`` file as a
-  proposal that has no number yet.
+  do — a proposal named by its slug, several side by side; accepting it gives it its
+  number (``text/0000-slug.md`` → ``text/0812-slug.md``, a git rename).
 
 Its text is the repository's template when it has one (``0000-template.md`` at the root
 or beside the RFCs, or ``[rfd] templates``), else the header keys (per-RFD values left
@@ -34,7 +33,7 @@ from bot.config.load import Config
 from bot.core.errors import AlreadyExists, InvalidStructure, ValidationError
 from bot.model import document
 from bot.model.document import ADOC, LIST, Document
-from bot.model.ids import DOCUMENT_NAMES, RfdId
+from bot.model.ids import DOCUMENT_NAMES, PROPOSAL_NUMBER, RfdId, is_proposal, split_path
 from bot.model.markdown import split_lines
 from bot.model.status import Status, word_for
 from bot.state import StateStore
@@ -124,8 +123,8 @@ PER_DOCUMENT = frozenset(
     }
 )
 """Keys whose value belongs to one RFD: a new one starts them afresh."""
-PROPOSAL = 0
-"""The number of an RFC whose pull request is not open yet (``0000-slug.md``)."""
+PROPOSAL = PROPOSAL_NUMBER
+"""The number of an RFC proposal (``0000-slug.md``): accepting it gives it its own."""
 
 
 class Shape(NamedTuple):
@@ -171,7 +170,7 @@ def place(root: Path, rfd_dir: str, files: list[RfdFile], shape: Shape, slug: st
     if path.exists():
         raise AlreadyExists(
             f"{path.relative_to(root).as_posix()} exists: a proposal without a number yet",
-            hint="rename it to its pull request's number first (git mv), then run rfd new again",
+            hint="give the new proposal another title, or accept the one there first",
         )
     return path
 
@@ -247,17 +246,23 @@ def _asciidoc(shape: Shape, rfd_id: RfdId, title: str, authors: str) -> str:
     return "\n".join(lines) + "\n" + _sections(shape, "==")
 
 
-def note(rfd_id: RfdId) -> str:
+def note(rfd_id: RfdId, path: str) -> str:
     """What ``rfd new`` adds to its message for an RFC proposal."""
-    if rfd_id.draft or rfd_id.number != PROPOSAL:
+    if not is_proposal(rfd_id, path):
         return ""
-    return " (rename it to its pull request's number once the PR is open)"
+    return " (accepting it gives it its number)"
+
+
+def name_of(rfd_id: RfdId, path: str) -> str:
+    """``RFD 0033``, or ``proposal my-feature`` for an RFC proposal (``0000-my-feature.md``)."""
+    parts = split_path(path)
+    if parts is not None and is_proposal(rfd_id, path):
+        return f"proposal {parts[1]}"
+    return f"RFD {rfd_id}"
 
 
 def new_id(path: Path) -> RfdId:
     """The id the new file's path gives."""
-    from bot.model.ids import split_path
-
     parts = split_path(path.as_posix())
     assert parts is not None, path
     return parts[0]

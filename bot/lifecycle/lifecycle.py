@@ -258,8 +258,11 @@ def _write_new(
     ws.write_rfd(path, text)
     ws.refresh()
     ws.bus.emit(RfdCreated(rfd_id=str(rid), path=ws.rel(path), title=title))
-    message = f"created RFD {rid}: {ws.rel(path)}{drafting.note(rid)}"
-    return NewOutcome(str(rid), path, (path,), message, True)
+    shown = drafting.name_of(rid, ws.rel(path))
+    message = f"created {shown}: {ws.rel(path)}{drafting.note(rid, ws.rel(path))}"
+    return NewOutcome(
+        shown.removeprefix("RFD ").removeprefix("proposal "), path, (path,), message, True
+    )
 
 
 def done(ws: Workspace, query: str) -> StatusOutcome:

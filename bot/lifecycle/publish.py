@@ -10,6 +10,7 @@ state directory moves with it, and the other RFDs' references follow.
 from __future__ import annotations
 
 import posixpath
+import re
 from pathlib import Path
 
 from bot.config.discovery import RfdFile, next_number
@@ -54,6 +55,90 @@ def publish_draft(ws: Workspace, file: RfdFile, doc: Document) -> tuple[RfdId, P
     )
     ws.bus.emit(StatusChanged(rfd_id=str(new_id), old="Draft", new="Discussion", path=moved[1]))
     return new_id, new_path, changed
+
+
+def number_proposal(
+    ws: Workspace, file: RfdFile, number: int | None = None, pull_url: str = ""
+) -> tuple[RfdId, Path, list[Path]]:
+    """Give an RFC proposal (``text/0000-slug.md``) its number — ``number``, else the next
+    free one — renamed beside it (a git rename), its state directory moved with it when it
+    is the only proposal (proposals share ``0000``); ``pull_url``: its pull request, written
+    into the header fields that hold it (:func:`with_pull`).  Refused, changing nothing, when
+    the number is taken."""
+    digits = max(ws.config.conventions.id_digits, file.rfd_id.digits)
+    new_id = RfdId.published(next_number(ws.files()) if number is None else number, digits)
+    old_path = ws.path(file)
+    new_path = old_path.with_name(new_id.file_name(file.slug))
+    taken = [f.path for f in ws.files() if f.rfd_id == new_id]
+    if taken:
+        raise AlreadyExists(
+            f"cannot number {file.path} as RFD {new_id}: {taken[0]} has that number",
+            path=file.path,
+            hint="renumber one of them by hand (git mv), then accept again",
+        )
+    _check_free(ws, file, new_id, new_path)
+    text = read_exact(old_path)
+    _move_rfd(ws, old_path, new_path, with_pull(text, pull_url) if pull_url else text)
+    changed = [old_path, new_path]
+    if sum(f.proposal for f in ws.files()) == 1 and ws.store.move(file.rfd_id, new_id):
+        changed.append(ws.store.dir(new_id))
+    ws.refresh()
+    moved = ws.rel(new_path)
+    ws.bus.emit(
+        RfdRenumbered(rfd_id=str(new_id), old_id=file.slug, old_path=file.path, new_path=moved)
+    )
+    return new_id, new_path, changed
+
+
+_EMBER_PR = re.compile(r"^(?P<key>[ \t]+accepted:)[ \t]*(?:#.*)?$", re.MULTILINE)
+"""Ember's ``prs:`` map in the front matter, its ``accepted:`` PR left empty by the template."""
+_RUST_PR = re.compile(r"^(?P<key>- RFC PR:)[ \t]*(?P<value>.*)$", re.MULTILINE)
+"""Rust's header line ``- RFC PR: [rust-lang/rfcs#0000](https://github.com/…/pull/0000)``."""
+_PULL = re.compile(r"https://[^/\s]+/(?P<repo>[\w.-]+/[\w.-]+)/pull/(?P<number>[0-9]+)$")
+
+
+def with_pull(text: str, pull_url: str) -> str:
+    """The proposal's header with its pull request written where the team writes it: Ember's
+    empty ``prs: accepted:``, Rust's ``- RFC PR:`` line still naming ``#0000`` or nothing;
+    a field the author filled in is kept."""
+    match = _PULL.match(pull_url)
+    if match is None:
+        return text
+    head, sep, body = _header_split(text)
+    head = _EMBER_PR.sub(lambda m: f"{m['key']} {pull_url}", head, count=1)
+    shown = f"[{match['repo']}#{match['number']}]({pull_url})"
+
+    def rust(m: re.Match[str]) -> str:
+        unfilled = not m["value"].strip() or re.search(r"#0+\b|/pull/0+\b", m["value"])
+        return f"{m['key']} {shown}" if unfilled else m[0]
+
+    return _RUST_PR.sub(rust, head, count=1) + sep + body
+
+
+def numbered_by_pull(ws: Workspace) -> bool:
+    """Does the corpus number its RFCs by pull request (as rust-lang/rfcs and emberjs/rfcs
+    do)?  Yes when more than half of its numbered RFDs link the pull request of their own
+    number in their header (``prs: accepted: …/pull/11`` in ``text/0011-….md``)."""
+    numbered = [f for f in ws.files() if not f.rfd_id.draft and not f.proposal]
+    own = 0
+    for file in numbered:
+        try:
+            head = _header_split(read_exact(ws.path(file)))[0]
+        except (OSError, UnicodeDecodeError):
+            continue
+        own += bool(re.search(rf"/pull/0*{file.rfd_id.number}\b", head))
+    return own * 2 > len(numbered)
+
+
+def _header_split(text: str) -> tuple[str, str, str]:
+    """The header (front matter, or the lines above the first heading), and the rest."""
+    if text.startswith("---"):
+        end = text.find("\n---", 3)
+        if end != -1:
+            return text[:end], text[end : end + 4], text[end + 4 :]
+    heading = re.search(r"^#", text, re.MULTILINE)
+    cut = heading.start() if heading else len(text)
+    return text[:cut], "", text[cut:]
 
 
 def _check_free(ws: Workspace, file: RfdFile, new_id: RfdId, new_path: Path) -> None:

@@ -43,9 +43,15 @@ class StatusView:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    @property
+    def heading(self) -> str:
+        """``RFD 045: Title``, or ``Proposal my-feature: Title`` (an unnumbered RFC)."""
+        kind = "Proposal" if self.status == "proposal" else "RFD"
+        return f"{kind} {self.rfd_id}: {self.title}"
+
 
 def to_text(view: StatusView) -> str:
-    out = [f"RFD {view.rfd_id}: {view.title}", f"{view.path}", ""]
+    out = [view.heading, f"{view.path}", ""]
     width = max(len(k) for k, _ in view.lines) + 1
     out += [f"{k + ':':<{width}} {v}" for k, v in view.lines]
     out += [f"  {r}" for r in view.reviews]

@@ -143,6 +143,23 @@ def split_file_name(name: str) -> tuple[RfdId, str] | None:
     return rfd_id, match["slug"] or ""
 
 
+PROPOSAL_NUMBER = 0
+"""The number of an RFC proposal whose number is not given yet (``text/0000-my-feature.md``):
+rust-lang/rfcs and emberjs/rfcs write a new RFC so in its pull request and number it when it
+is accepted.  No RFD is ever numbered 0, so every flat ``0000-slug.md`` file is a proposal,
+named by its slug (several are normal: one per pull request)."""
+
+
+def is_proposal(rfd_id: RfdId, path: str) -> bool:
+    """Is ``path`` (its id ``rfd_id``) an unnumbered proposal (``0000-slug.md``)?"""
+    return (
+        not rfd_id.draft
+        and rfd_id.number == PROPOSAL_NUMBER
+        and path.endswith(".md")
+        and (path.rpartition("/")[2] not in ("README.md", "index.md"))
+    )
+
+
 DOCUMENT_NAMES = ("README.md", "README.adoc", "index.md", "index.adoc")
 """The document of a directory-per-RFD corpus (``rfd/0001/README.md``): the directory's
 name is the id, the other files in it belong to the RFD."""

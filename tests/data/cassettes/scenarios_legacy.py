@@ -228,3 +228,67 @@ CASSETTES[L + "test_the_accept_label_takes_it_on_too"] = [
     reply("legacy-accept-label"),
     call("DELETE", "/issues/2/labels/rfd%3Aaccept", reply=[]),
 ]
+
+# An RFC proposal (text/0000-slug.md, added by pull request #2) numbered by `/rfd accept`.
+PROPOSAL = "text/0000-cold-storage-tier.md"
+PROPOSAL_BODY = body("tracking-proposal-rfc")
+PROPOSAL_ISSUE = issue(12, "RFD 0002: Cold storage tier", PROPOSAL_BODY, labels=(ACCEPTED,))
+PROPOSAL_MADE = "7a53b52006c17afff79ae407a1697df60fd2b917"
+
+
+def proposal_files() -> dict[str, object]:
+    from tests.test_github_legacy import PROPOSAL_TEXT
+
+    return call(
+        "GET",
+        "/pulls/2/files",
+        query="per_page=100&page=1",
+        reply=[diff_entry(PROPOSAL, sha=blob_sha(PROPOSAL_TEXT))],
+    )
+
+
+CASSETTES[L + "test_accept_of_an_rfc_proposal_gives_it_the_pull_requests_number"] = [
+    COLLABORATORS,
+    NO_COMMENTS,
+    perm("hubot", "maintain"),
+    react("eyes"),
+    PULL,
+    proposal_files(),
+    COMMITS,
+    call("GET", "/issues", query=ISSUES_Q, reply=[]),
+    call(
+        "POST",
+        "/issues",
+        status=201,
+        body={"title": "RFD 0002: Cold storage tier", "body": PROPOSAL_BODY, "labels": [ACCEPTED]},
+        reply=PROPOSAL_ISSUE,
+    ),
+    *status_posted("status-proposal-rfc", ACCEPTED, new=True, made=PROPOSAL_MADE),
+    react("rocket"),
+    reply("accept-proposal-rfc"),
+]
+
+
+def two_proposals_files() -> dict[str, object]:
+    from tests.test_github_legacy import PROPOSAL_TEXT, WARM, WARM_TEXT
+
+    return call(
+        "GET",
+        "/pulls/2/files",
+        query="per_page=100&page=1",
+        reply=[
+            diff_entry(PROPOSAL, sha=blob_sha(PROPOSAL_TEXT)),
+            diff_entry(WARM, sha=blob_sha(WARM_TEXT)),
+        ],
+    )
+
+
+CASSETTES[L + "test_a_pull_request_adding_two_rfc_proposals_is_refused"] = [
+    NO_COMMENTS,
+    perm("hubot", "maintain"),
+    react("eyes"),
+    PULL,
+    two_proposals_files(),
+    react("confused"),
+    reply("accept-two-proposals"),
+]
