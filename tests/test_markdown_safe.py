@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from markdown_it import MarkdownIt
 
-from bot.core.github_markdown import block, cell, fenced, inline, one_line
+from bot.core.github_markdown import block, cell, code, fenced, inline, one_line
 
 GFM = MarkdownIt("commonmark").enable("table")
 HOSTILE = [
@@ -103,3 +103,21 @@ def test_one_line_for_titles() -> None:
 def test_block_drops_the_comments_a_reader_never_saw() -> None:
     review = "# Review\n<!-- rfd-bot:review kind=design -->\n\nFine.\n\n```\n<!-- shown -->\n```"
     assert block(review) == "# Review\n\nFine.\n\n```\n<\u200b!-- shown -->\n```"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a`[pwned](https://evil.example)`b",
+        "``[x](y)``",
+        "`leading and trailing`",
+        "0000-cold`<img src=x>`tier",
+        *HOSTILE,
+    ],
+)
+def test_code_is_one_code_span_whatever_backticks_the_text_holds(text: str) -> None:
+    rendered = html(f"saved as {code(text)}.")
+    tokens = GFM.parseInline(f"saved as {code(text)}.")[0].children or []
+    assert [t.type for t in tokens] == ["text", "code_inline", "text"]
+    assert tokens[1].content == one_line(text)
+    assert "<a " not in rendered and "<img" not in rendered

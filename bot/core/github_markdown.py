@@ -107,6 +107,15 @@ def inline(text: str) -> str:
     return _unlinked(one_line(text))
 
 
+def code(text: str) -> str:
+    """``text`` as one code span of the bot's line: a fence longer than any run of backticks
+    in it, so no backtick of ``text`` can end the span and let the rest be read as markdown."""
+    flat = one_line(text)
+    fence = "`" * (max((len(run) for run in _BACKTICKS.findall(flat)), default=0) + 1)
+    pad = " " if flat.startswith("`") or flat.endswith("`") else ""
+    return f"{fence}{pad}{flat}{pad}{fence}"
+
+
 def link_text(text: str) -> str:
     """``text`` as the text of a link the bot makes (``[text](url)``): brackets cannot end it."""
     return inline(text).replace("[", "\\[").replace("]", "\\]")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from bot.config.discovery import RfdFile
-from bot.core.github_markdown import inline
+from bot.core.github_markdown import code, inline
 from bot.core.text import plural
 from bot.forge.base import PullRequest
 from bot.github.auth import AUTHOR_MAY_NOT_ACCEPT, authorize
@@ -47,7 +47,7 @@ MANY_PROPOSALS = (
     "**Next step:** move all but one into pull requests of their own, then comment "
     "`/rfd accept` again."
 )
-PROPOSAL_NUMBERED = "🔢 `{old}` is now RFD {rid} (`{new}`): {why}."
+PROPOSAL_NUMBERED = "🔢 {old} is now RFD {rid} ({new}): {why}."
 BY_PULL = "the number of this pull request, #{number}, as the repository numbers its RFCs"
 NEXT_FREE = "the next free number"
 ACCEPTED = "🚀 RFD {rid} is {status}: {phases}, tracking issue #{issue}."
@@ -153,7 +153,7 @@ def number_proposal(
     from bot.lifecycle.publish import numbered_by_pull
 
     if len(proposals) > 1:
-        slugs = ", ".join(f"`{inline(f.slug)}`" for f in proposals)
+        slugs = ", ".join(code(f.slug) for f in proposals)
         raise Refused(MANY_PROPOSALS.format(n=len(proposals), slugs=slugs))
     (file,) = proposals
     word = ws.document(file).status_word
@@ -166,9 +166,9 @@ def number_proposal(
     done = commit(ctx, pr, checkout, list(outcome.changed), outcome.rfd_id, "accepted")
     _refreshed_renamed(ctx, pr, checkout, file, ws.find(outcome.rfd_id))
     numbered = PROPOSAL_NUMBERED.format(
-        old=inline(file.path),
+        old=code(file.path),
         rid=outcome.rfd_id,
-        new=inline(ws.rel(outcome.path)),
+        new=code(ws.rel(outcome.path)),
         why=BY_PULL.format(number=pr.number) if number else NEXT_FREE,
     )
     accepted = ACCEPTED.format(

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.core.diff_lines import commentable
-from bot.core.github_markdown import inline
+from bot.core.github_markdown import code, inline
 from bot.core.text import plural
 from bot.forge.base import LineComment, PullRequest, carries, marker
 from bot.github import review_post, status_comment
@@ -194,10 +194,10 @@ def resumed_comment(rid: str, text: str, where: Where, of: tuple[str, str], kept
     head, blob = of
     review = parse_review(text)
     offline = review.reviewer == "offline"
-    model = "offline structural checks" if offline else f"model `{inline(review.model)}`"
+    model = "offline structural checks" if offline else f"model {code(review.model)}"
     notes = [f"> {NO_KEY}", ""] if offline else []
     markers = [review_marker(rid, where.sha), head_marker(head), *blob_markers(blob)]
-    saved = f"saved as `{inline(kept.saved or '')}`"
+    saved = f"saved as {code(kept.saved or '')}"
     parts = [model, f"of {where.commit()}", saved, RESUMED, *where.run_link(kept)]
     text = render(review, rid=rid, where=where, number=kept.number)
     return "\n".join([*markers, text, *notes, f"<sub>{' · '.join(parts)}</sub>"])
@@ -344,14 +344,14 @@ def review_comment(
 def footer(result: ReviewOutcome, where: Where, kept: Kept) -> str:
     """Who reviewed, what it cost (not for offline checks), which commit (linked), where it
     is kept, and the run that made it."""
-    place = f"saved as `{inline(kept.saved)}`" if kept.saved else "not saved to the branch"
+    place = f"saved as {code(kept.saved)}" if kept.saved else "not saved to the branch"
     run = where.run_link(kept)
     if result.review.reviewer == "offline":
         parts = ["offline structural checks", f"of {where.commit()}", place, *run]
     else:
         cost = "cost unknown" if result.cost_usd is None else f"${result.cost_usd:.4f}"
         parts = [
-            f"model `{inline(result.model)}`",
+            f"model {code(result.model)}",
             f"{result.usage.total:,} tokens",
             cost,
             f"of {where.commit()}",
