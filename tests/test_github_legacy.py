@@ -283,8 +283,8 @@ def test_an_rfc_accepted_before_the_bot_is_taken_on(tmp_path: Path, vcr: Any) ->
     assert lines(opened["body"])[-2:] == ["- [ ] 1. Template", "- [ ] 2. Index"]
     *_, reply = bodies_sent(vcr)
     assert lines(reply)[0] == (
-        "🚀 RFD 0011 was already Accepted on `main`: its plan has 2 phases, tracking issue #12"
-        " (the status stays Accepted)."
+        "🚀 RFD 0011 was already accepted on `main`: its plan has 2 phases, tracking issue #12"
+        " (the status stays accepted)."  # the RFC's own word (`stage: accepted`)
     )
 
 
@@ -366,7 +366,7 @@ def test_accept_of_an_rfc_proposal_gives_it_the_pull_requests_number(
     assert lines(reply)[:2] == [
         f"🔢 `{PROPOSAL}` is now RFD 0002 (`{numbered}`): the number of this pull request, #2,"
         " as the repository numbers its RFCs.",
-        "🚀 RFD 0002 is Accepted: 2 phases, tracking issue #12.",
+        "🚀 RFD 0002 is accepted: 2 phases, tracking issue #12.",
     ]
 
 

@@ -117,7 +117,12 @@ def test_accept_on_an_oxide_pr_publishes_it_with_its_plan_and_tracking_issue(
     assert lines(opened["body"])[-2:] == ["- [ ] 1. Proxy", "- [ ] 2. Audit log"]
     status, reply = bodies_sent(vcr)[-2:]
     assert lines(status)[1] == "✓ prediscussion → ✓ discussion → **published** → committed"
-    assert lines(reply)[0] == "🚀 RFD 0015 is Accepted: 2 phases, tracking issue #12."
+    assert lines(reply) == [  # Oxide's word, as the file and the label say it
+        "🚀 RFD 0015 is published (Accepted): 2 phases, tracking issue #12.",
+        f"Committed as [`6f853ba54152`]({WEB}/commit/6f853ba541525bd7e77465109b3348e5e3e9c637).",
+        "**Next step:** merge this pull request into `main`, then comment `/rfd implement` on "
+        "tracking issue #12 to start phase 1: Proxy.",
+    ]
 
 
 @pytest.mark.vcr
@@ -153,7 +158,29 @@ def test_a_merged_oxide_pr_gets_its_final_status_comment(tmp_path: Path, vcr: An
     data["pull_request"].update(state="closed", merged=True, labels=[])
     assert run_bot(tmp_path, checkout, "pull_request_target", data) == 0
     (final,) = bodies_sent(vcr)
-    assert lines(final)[:2] == [
+    assert lines(final) == [  # in Oxide's word for the stage
         f"### [RFD 0015: Console access]({WEB}/blob/main/{OXIDE_PATH})",
-        "**Merged into `main`** as Discussion.",
+        "**Merged into `main`** as discussion.",
+        "<sub>Final: this pull request is merged · rfd-bot updates this comment only when the "
+        "RFD's status changes</sub>",
+    ]
+
+
+@pytest.mark.vcr
+def test_implement_on_a_merged_oxide_pr_says_where_in_oxides_words(
+    tmp_path: Path, vcr: Any
+) -> None:
+    """RFD 0015 published by hand on `main`: where `/rfd accept` works, in Oxide's word."""
+    published = OXIDE_TEXT.replace(":state: discussion", ":state: published")
+    _, checkout = make_world(tmp_path, {**OXIDE_MAIN, OXIDE_PATH: published}, {})
+    data = slash("/rfd implement", "Codertocat")
+    assert run_bot(tmp_path, checkout, "issue_comment", data) == 0
+    assert [lines(text) for text in bodies_sent(vcr)] == [
+        [
+            f"RFD 0015 is published (Accepted) on [`main`]({WEB}/blob/main/{OXIDE_PATH}) but has"
+            " no tracking issue: it was accepted without the bot. **Next step:** open a pull"
+            " request that edits the file and comment `/rfd accept` there: the bot extracts the"
+            " RFD's plan and opens its tracking issue (the status stays published)."
+            " `/rfd implement` works on the tracking issue afterwards."
+        ]
     ]

@@ -85,6 +85,19 @@ def test_implemented_rfds_are_not_reviewed(git_repo: Path) -> None:
         review.review(open_ws(git_repo), "1")
 
 
+def test_a_committed_oxide_rfd_is_not_reviewed_said_in_its_words(git_repo: Path) -> None:
+    """The bot's rfd:review reply and the CLI say Oxide's words, rfd's stage once."""
+    write_rfd(git_repo, "0015/README.md", "---\nstate: committed\n---\n\n# RFD 15 Console\n")
+    with pytest.raises(TransitionError) as raised:
+        review.review(open_ws(git_repo), "15")
+    assert raised.value.message == (
+        "RFD 0015 is committed (Implemented): there is nothing left to review"
+    )
+    assert raised.value.hint == (
+        "reviews apply to prediscussion, discussion (design) and published (implementation)"
+    )
+
+
 def test_dismiss_by_number_and_all(git_repo: Path) -> None:
     write_rfd(git_repo, "001-a.md", rfd_text("001", "A"))
     ws = open_ws(git_repo)

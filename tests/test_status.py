@@ -6,7 +6,7 @@ import pytest
 
 from bot.core.errors import GateError, ParseError, TransitionError
 from bot.model.ids import RfdId
-from bot.model.status import Status, allowed_next, check_gates, check_transition
+from bot.model.status import Status, allowed_next, check_gates, check_transition, named, said
 
 D, DI, A, IM, AB, S = (
     Status.DRAFT,
@@ -103,3 +103,21 @@ def test_gates(new: Status, requires: dict[RfdId, Status | None], blocked: list[
     for expected, alternative in zip(blocked, err.value.alternatives, strict=True):
         assert alternative.startswith(expected)
     assert "Requires" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("stage", "word", "words", "both"),
+    [
+        (A, "Discussion", "Accepted", "Accepted"),  # rfd's own format: rfd's words, once
+        (A, "", "Accepted", "Accepted"),  # no document: rfd's words
+        (A, "discussion", "published", "published (Accepted)"),  # Oxide's
+        (IM, "published", "committed", "committed (Implemented)"),
+        (DI, "committed", "discussion", "discussion"),  # the same word: said once
+        (A, "exploring", "accepted", "accepted"),  # Ember's stage words
+    ],
+)
+def test_a_stage_is_said_in_the_repositorys_words(
+    stage: Status, word: str, words: str, both: str
+) -> None:
+    assert said(stage, word) == words
+    assert named(stage, word) == both

@@ -24,7 +24,7 @@ from bot.github.commands import REGISTRY, Verb
 from bot.github.ops import Refused, commit, forged_lines, pr_workspace, refreshed, refuse_label
 from bot.github.run import Context
 from bot.model import phase_ids
-from bot.model.status import Status
+from bot.model.status import Status, named, said
 
 if TYPE_CHECKING:
     from bot.lifecycle.accept import AcceptOutcome
@@ -35,9 +35,9 @@ ACCEPTABLE = (Status.DRAFT, Status.DISCUSSION)
 ALREADY = "Every RFD of this pull request is already accepted: nothing to do."
 ALREADY_KEY = "{key}-already"
 MARKED_HERE = (
-    "RFD {rid} is marked Accepted on this pull request but not on `{branch}` ({where}): the "
-    "bot's accept makes an RFD Accepted, after its checks and the sign-offs the repository "
-    "asks for. **Next step:** set its Status back to Discussion on this branch, then comment "
+    "RFD {rid} is marked {accepted} on this pull request but not on `{branch}` ({where}): the "
+    "bot's accept makes an RFD {accepted}, after its checks and the sign-offs the repository "
+    "asks for. **Next step:** set its Status back to {discussion} on this branch, then comment "
     "`/rfd accept`."
 )
 NO_RFD = "This pull request changes no RFD: there is nothing to accept."
@@ -50,10 +50,12 @@ MANY_PROPOSALS = (
 PROPOSAL_NUMBERED = "🔢 {old} is now RFD {rid} ({new}): {why}."
 BY_PULL = "the number of this pull request, #{number}, as the repository numbers its RFCs"
 NEXT_FREE = "the next free number"
-ACCEPTED = "🚀 RFD {rid} is Accepted: {phases}, tracking issue #{issue}."
+ACCEPTED = "🚀 RFD {rid} is {status}: {phases}, tracking issue #{issue}."
+"""``{status}``: the repository's word, with rfd's name once where it has its own
+(``published (Accepted)``); the label and the file say the repository's word."""
 WAS_ACCEPTED = (
-    "🚀 RFD {rid} was already Accepted on `{branch}`: its plan has {phases}, tracking issue "
-    "#{issue} (the status stays Accepted)."
+    "🚀 RFD {rid} was already {status} on `{branch}`: its plan has {phases}, tracking issue "
+    "#{issue} (the status stays {word})."
 )
 NEXT = (
     "**Next step:** merge this pull request into `{base}`, then comment `/rfd implement` "
@@ -122,7 +124,7 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
             return already(
                 ctx,
                 pr,
-                [(str(d.rfd_id), d.tracking_issue) for d in docs],
+                [(str(d.rfd_id), d.tracking_issue, said(d.status, d.status_word)) for d in docs],
                 [c.file.path for c in changed],
             )
         _check_authors(ctx, pr, checkout, todo)
@@ -130,11 +132,13 @@ def accept_pr(ctx: Context, pr: PullRequest, only: str | None = None) -> str:
         with ctx.forge.on_pull(head_files(ctx, pr), pull_url(ctx, pr)):  # not merged yet
             by = ctx.delivery.actor.login  # verified by GitHub, never text from the PR
             outcomes = [accept(ws, str(d.rfd_id), by=by) for d in todo]
+        words = [d.status_word for d in todo]
         ids = ", ".join(o.rfd_id for o in outcomes)
         done = commit(ctx, pr, checkout, [p for o in outcomes for p in o.changed], ids, "accepted")
         refreshed(ctx, pr, checkout)
     lines = [
-        ACCEPTED.format(rid=o.rfd_id, phases=_planned(o), issue=o.issue.number) for o in outcomes
+        ACCEPTED.format(rid=o.rfd_id, status=_named(w), phases=_planned(o), issue=o.issue.number)
+        for o, w in zip(outcomes, words, strict=True)
     ]
     return "\n".join([*lines, "", done, "", next_step(outcomes, pr.base_ref)])
 
@@ -152,6 +156,7 @@ def number_proposal(
         slugs = ", ".join(code(f.slug) for f in proposals)
         raise Refused(MANY_PROPOSALS.format(n=len(proposals), slugs=slugs))
     (file,) = proposals
+    word = ws.document(file).status_word
     _check_authors(ctx, pr, checkout, [ws.document(file)])
     _check_signed_off(ctx, ws, [file.path])
     number = pr.number if numbered_by_pull(ws) else None
@@ -160,16 +165,19 @@ def number_proposal(
         outcome = accept(ws, file.path, by=by, number=number, pull_url=pull_url(ctx, pr))
     done = commit(ctx, pr, checkout, list(outcome.changed), outcome.rfd_id, "accepted")
     _refreshed_renamed(ctx, pr, checkout, file, ws.find(outcome.rfd_id))
-    said = PROPOSAL_NUMBERED.format(
+    numbered = PROPOSAL_NUMBERED.format(
         old=code(file.path),
         rid=outcome.rfd_id,
         new=code(ws.rel(outcome.path)),
         why=BY_PULL.format(number=pr.number) if number else NEXT_FREE,
     )
     accepted = ACCEPTED.format(
-        rid=outcome.rfd_id, phases=_planned(outcome), issue=outcome.issue.number
+        rid=outcome.rfd_id,
+        status=_named(word),
+        phases=_planned(outcome),
+        issue=outcome.issue.number,
     )
-    return "\n".join([said, accepted, "", done, "", next_step([outcome], pr.base_ref)])
+    return "\n".join([numbered, accepted, "", done, "", next_step([outcome], pr.base_ref)])
 
 
 def _refreshed_renamed(
@@ -207,11 +215,13 @@ def take_on(
     lines = [
         WAS_ACCEPTED.format(
             rid=o.rfd_id,
+            status=_named(d.status_word),
+            word=inline(said(Status.ACCEPTED, d.status_word)),
             branch=inline(ctx.delivery.default_branch),
             phases=plural(len(o.phases), "phase"),
             issue=o.issue.number,
         )
-        for o in outcomes
+        for o, d in zip(outcomes, docs, strict=True)
     ]
     return "\n".join([*lines, "", done, "", next_step(outcomes, pr.base_ref)])
 
@@ -231,11 +241,24 @@ def _by_hand(ctx: Context, ws: Workspace, docs: list[Document]) -> list[Document
             continue
         there = status_on_default_branch(ctx, rid)
         if there is not Status.ACCEPTED:
-            branch = inline(ctx.delivery.default_branch)
-            where = f"{there.value} there" if there else "not there yet"
-            raise Refused(MARKED_HERE.format(rid=rid, branch=branch, where=where))
+            branch, word = inline(ctx.delivery.default_branch), doc.status_word
+            where = f"{inline(said(there, word))} there" if there else "not there yet"
+            raise Refused(
+                MARKED_HERE.format(
+                    rid=rid,
+                    branch=branch,
+                    where=where,
+                    accepted=inline(said(Status.ACCEPTED, word)),
+                    discussion=inline(said(Status.DISCUSSION, word)),
+                )
+            )
         found.append(doc)
     return found
+
+
+def _named(word: str) -> str:
+    """Accepted as the repository says it: ``published (Accepted)`` on Oxide's RFDs."""
+    return inline(named(Status.ACCEPTED, word))
 
 
 def pull_url(ctx: Context, pr: PullRequest) -> str:
@@ -288,14 +311,15 @@ def _done_where(outcomes: list[AcceptOutcome]) -> str:
 
 
 def already(
-    ctx: Context, pr: PullRequest, docs: list[tuple[str, int | None]], paths: list[str]
+    ctx: Context, pr: PullRequest, docs: list[tuple[str, int | None, str]], paths: list[str]
 ) -> str:
-    """The answer when nothing is left to accept: each RFD, linked, and its tracking issue."""
+    """The answer when nothing is left to accept: each RFD, linked, its status in its own
+    words (``docs``: id, tracking issue, status) and its tracking issue."""
     blob = f"{ctx.server_url}/{pr.head_repo or ctx.delivery.repository}/blob/{quote(pr.head_ref)}"
     lines = [
-        f"- [RFD {rid}]({blob}/{quote(path)}) is Accepted"
+        f"- [RFD {rid}]({blob}/{quote(path)}) is {inline(status)}"
         + (f", tracking issue #{issue}" if issue else "")
-        for (rid, issue), path in zip(docs, paths, strict=True)
+        for (rid, issue, status), path in zip(docs, paths, strict=True)
     ]
     return "\n".join([ALREADY, "", *lines])
 

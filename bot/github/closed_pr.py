@@ -31,7 +31,7 @@ from bot.github.labels import sync_labels
 from bot.github.places import BROUGHT_BY, DISCUSSED
 from bot.github.run import Context
 from bot.model.document import Document, parse
-from bot.model.status import Status
+from bot.model.status import Status, said
 
 MERGED = "**Merged into `{branch}`** as {status}."
 MERGED_EARLIER = "**Merged into `{branch}`.**"
@@ -129,7 +129,7 @@ def _block(
     lines = [f"### [{title}]({url})" if doc else f"### {title}", ""]
     if doc is None:
         return "\n".join([*lines, CLOSED.format(where=NOT_ON_MAIN.format(rid=rid, branch=branch))])
-    status = inline(doc.status.value)
+    status = inline(said(doc.status, doc.status_word))  # the repository's word
     if merged and then:
         lines.append(MERGED_EARLIER.format(branch=branch))
     elif merged:
@@ -288,7 +288,7 @@ def _later(
         moved = _status_moved(ctx, changed, doc)
         later = (LATER if moved else LATER_SAME if moved is False else LATER_NOW).format(
             rid=rid,
-            status=inline(doc.status.value),
+            status=inline(said(doc.status, doc.status_word)),
             branch=branch,
             number=by.number,
             url=f"{web}/pull/{by.number}",

@@ -29,6 +29,7 @@ from bot.forge.base import Permission
 from bot.github.checkout import close, open_branch, pushed_branch
 from bot.github.issue_status import MERGE_FINISHES, pull_to_merge
 from bot.github.ops import Refused, bot_commit, open_workspace
+from bot.github.places import stage_words, words_on_default_branch
 from bot.github.run import Context
 from bot.github.targets import issue_rfd
 from bot.lifecycle.tracking import PULL_LINK
@@ -36,7 +37,7 @@ from bot.model import phase_ids
 from bot.model.status import Status
 
 CLOSES = (
-    "\n\nIt also marks RFD {rid} Implemented (`[implement] finish_in_last_phase`): "
+    "\n\nIt also marks RFD {rid} {implemented} (`[implement] finish_in_last_phase`): "
     "merging it closes #{issue}, the tracking issue."
 )
 
@@ -48,15 +49,20 @@ class Finished:
 
     rid: str
     issue: int | None
+    word: str = ""
+    """The status word the RFD then has (``committed``): texts say the RFD's words."""
 
     def pr_body(self) -> str:
         """What the pull request's body adds."""
-        return CLOSES.format(rid=self.rid, issue=self.issue) if self.issue else ""
+        if not self.issue:
+            return ""
+        return CLOSES.format(rid=self.rid, issue=self.issue, **stage_words(self.word))
 
     def next_step(self, url: str, label: str) -> str:
         """The phase's comment on the tracking issue ends in it: merge ``url``, and done."""
         pr = PULL_LINK.format(number=url.rsplit("/", 1)[-1], url=url)
-        return MERGE_FINISHES.format(pr=pr, label=label, rid=self.rid)
+        words = stage_words(self.word)
+        return MERGE_FINISHES.format(pr=pr, label=label, rid=self.rid, **words)
 
 
 def finish_with_phase(ctx: Context, rid: str, branch: str, phase_commit: str) -> Finished | None:
@@ -75,22 +81,22 @@ def finish_with_phase(ctx: Context, rid: str, branch: str, phase_commit: str) ->
             return None  # phases remain: not the last one
         noted = f"RFD {rid} marked Implemented on `{{branch}}`"
         sha = bot_commit(ctx, checkout, outcome.changed, rid, "implemented", noted=noted)
-        issue = ws.document(rid).tracking_issue
+        doc = ws.document(rid)
     finally:
         close(ctx.root, checkout)
-    return None if sha is None else Finished(rid, issue)
+    return None if sha is None else Finished(rid, doc.tracking_issue, doc.status_word)
 
 
 BRANCH = "rfd/{rid}-implemented"
-TITLE = "RFD {rid}: Implemented"
+TITLE = "RFD {rid}: {implemented}"
 PR_BODY = (
     "<!-- rfd-bot:implemented:{rid} -->\n"
     "Every required phase of RFD {rid} is done: this pull request changes its status line to "
-    "Implemented.\n\nCloses #{issue} (the tracking issue) when merged. Checks do not start by "
+    "{implemented}.\n\nCloses #{issue} (the tracking issue) when merged. Checks do not start by "
     "themselves on pull requests the bot opens: push a commit or re-run them."
 )
 OPENED = (
-    "Opened {url}: it marks RFD {rid} Implemented. **Next step:** {who} merges it; the merge "
+    "Opened {url}: it marks RFD {rid} {implemented}. **Next step:** {who} merges it; the merge "
     "closes this issue."
 )
 REOPENED = (
@@ -98,14 +104,17 @@ REOPENED = (
     "pull request. **Next step:** {who} merges it; the merge closes this issue."
 )
 EXISTS = (
-    "RFD {rid} already has its pull request to Implemented: {url}. **Next step:** {who} merges "
+    "RFD {rid} already has its pull request to {implemented}: {url}. **Next step:** {who} merges "
     "it; the merge closes this issue."
 )
 MERGERS = "{names} (write access or more)"
 ONE_OF = "one of {names}"
 ANYONE = "someone with write access"
 """Who merges, when GitHub lists nobody with write access to this token (or fails to)."""
-NOT_ACCEPTED = "RFD {rid} is {status} on `{branch}`: only an Accepted RFD becomes Implemented."
+NOT_ACCEPTED = (
+    "RFD {rid} is {status} on `{branch}`: only an RFD that is {accepted} becomes {implemented}."
+)
+"""Each status in the RFD's own words (``only an RFD that is published becomes committed``)."""
 NOT_YET = "Not yet: {why}. {next}"
 NEXT_PHASES = (
     "**Next step:** comment `/rfd implement` here to run the next phase; `/rfd done` once every "
@@ -117,14 +126,16 @@ def finish_on_issue(ctx: Context) -> str:
     """Open (or find) the pull request that marks the tracking issue's RFD Implemented."""
     rid = issue_rfd(ctx)
     branch = BRANCH.format(rid=rid)
+    words = words_on_default_branch(ctx, rid)
     found = ctx.api.find_pull(branch)
     if found is not None:
-        return EXISTS.format(rid=rid, url=found[1], who=who_merges(ctx))
+        return EXISTS.format(rid=rid, url=found[1], who=who_merges(ctx), **words)
     if pushed_branch(ctx.root, branch, ctx.environ) is not None:
-        url = _open_pull(ctx, rid, branch)
+        url = _open_pull(ctx, rid, branch, words)
         return REOPENED.format(url=url, branch=branch, who=who_merges(ctx))
-    _promote_on(ctx, rid, branch)
-    return OPENED.format(url=_open_pull(ctx, rid, branch), rid=rid, who=who_merges(ctx))
+    _promote_on(ctx, rid, branch, words)
+    url = _open_pull(ctx, rid, branch, words)
+    return OPENED.format(url=url, rid=rid, who=who_merges(ctx), **words)
 
 
 def who_merges(ctx: Context) -> str:
@@ -142,14 +153,16 @@ def who_merges(ctx: Context) -> str:
     return MERGERS.format(names=ONE_OF.format(names=names) if len(logins) > 1 else names)
 
 
-def _promote_on(ctx: Context, rid: str, branch: str) -> None:
-    """Commit the Implemented status on a new ``branch`` of the default branch and push it."""
+def _promote_on(ctx: Context, rid: str, branch: str, words: dict[str, str]) -> None:
+    """Commit the Implemented status on a new ``branch`` of the default branch and push it
+    (``words``: the stages in the RFD's words, for the refusal)."""
     from bot.lifecycle.lifecycle import promote
 
     default = ctx.delivery.default_branch
     status = open_workspace(ctx, ctx.root).document(rid).status
     if status is not Status.ACCEPTED:
-        raise Refused(NOT_ACCEPTED.format(rid=rid, status=status.value, branch=default))
+        said = words[status.name.lower()]
+        raise Refused(NOT_ACCEPTED.format(rid=rid, status=said, branch=default, **words))
     checkout = open_branch(ctx.root, branch, ctx.environ)
     try:
         try:
@@ -174,7 +187,8 @@ def _next_phase(ctx: Context, rid: str) -> str:
     return merge.step if merge else NEXT_PHASES
 
 
-def _open_pull(ctx: Context, rid: str, branch: str) -> str:
-    body = PR_BODY.format(rid=rid, issue=ctx.number)
-    _, url = ctx.api.create_pull(TITLE.format(rid=rid), branch, ctx.delivery.default_branch, body)
+def _open_pull(ctx: Context, rid: str, branch: str, words: dict[str, str]) -> str:
+    body = PR_BODY.format(rid=rid, issue=ctx.number, **words)
+    title = TITLE.format(rid=rid, **words)
+    _, url = ctx.api.create_pull(title, branch, ctx.delivery.default_branch, body)
     return url

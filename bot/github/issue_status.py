@@ -18,6 +18,7 @@ from bot.core.github_markdown import inline
 from bot.core.text import plural
 from bot.github.implement.texts import BRANCH
 from bot.github.ops import open_workspace
+from bot.github.places import stage_words, words_on_default_branch
 from bot.github.run import Context
 from bot.lifecycle.tracking import PULL_LINK
 from bot.model import phase_ids
@@ -29,14 +30,14 @@ PROGRESS = "{done} of {total} done{optional}."
 NEXT_PHASE = "**Next step:** comment `/rfd implement` here to start phase {label}: {title}."
 NEXT_DONE = (
     "**Next step:** every required phase is done: comment `/rfd done` here, and the bot opens "
-    "the pull request that marks the RFD Implemented (merging it closes this issue)."
+    "the pull request that marks the RFD {implemented} (merging it closes this issue)."
 )
 MERGE_PHASE = "**Next step:** review and merge {pr} (phase {label}: {title}), then {then}."
 THEN_IMPLEMENT = "comment `/rfd implement` here for the next phase"
-THEN_DONE = "comment `/rfd done` here to mark the RFD Implemented"
+THEN_DONE = "comment `/rfd done` here to mark the RFD {implemented}"
 MERGE_FINISHES = (
     "**Next step:** review and merge {pr}: it records phase {label} and marks RFD {rid} "
-    "Implemented, and the merge closes this issue (no `/rfd done` needed)."
+    "{implemented}, and the merge closes this issue (no `/rfd done` needed)."
 )
 NO_PLAN = "RFD {rid} has no plan on `{branch}` yet: merge the pull request that accepts it."
 FINISHED = "RFD {rid} is {status}: nothing is left to run."
@@ -48,13 +49,13 @@ def implementation_status(ctx: Context, rid: str) -> str:
     state = ws.store.read(rid)
     plan = state.plan or ()
     if doc.status is not Status.ACCEPTED:
-        return FINISHED.format(rid=rid, status=doc.status_word)
+        return FINISHED.format(rid=rid, status=inline(doc.status_word))
     if not plan:
         return NO_PLAN.format(rid=rid, branch=ctx.delivery.default_branch)
     web = f"{ctx.server_url}/{ctx.delivery.repository}"
     missing = phase_ids.missing(plan, state.completed)
     merge = pull_to_merge(ctx, rid, ws.find(rid).path, plan, missing) if missing else None
-    lines = [HEADER.format(rid=rid, status=doc.status_word), ""]
+    lines = [HEADER.format(rid=rid, status=inline(doc.status_word)), ""]
     for n, phase in enumerate(plan, start=1):
         label = phase_ids.label(phase, n)
         branch = BRANCH.format(rid=rid, n=label)
@@ -82,7 +83,7 @@ def implementation_status(ctx: Context, rid: str) -> str:
             merge.step if merge else NEXT_PHASE.format(label=label, title=inline(nxt.title))
         )
     else:
-        lines.append(NEXT_DONE)
+        lines.append(NEXT_DONE.format(**stage_words(doc.status_word)))
     return "\n".join(lines)
 
 
@@ -112,8 +113,11 @@ def pull_to_merge(
     if len(missing) > 1:
         then = THEN_IMPLEMENT
     elif any(f.path == path for f in ctx.api.pull_files(number)):
-        return Merge(missing[0], pr, MERGE_FINISHES.format(pr=pr, label=label, rid=rid))
+        finishes = MERGE_FINISHES.format(
+            pr=pr, label=label, rid=rid, **words_on_default_branch(ctx, rid)
+        )
+        return Merge(missing[0], pr, finishes)
     else:
-        then = THEN_DONE
+        then = THEN_DONE.format(**words_on_default_branch(ctx, rid))
     step = MERGE_PHASE.format(pr=pr, label=label, title=inline(phase.title), then=then)
     return Merge(missing[0], pr, step)

@@ -23,12 +23,13 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from bot.core.errors import RfdError
+from bot.core.github_markdown import inline
 from bot.forge.base import PullRequest, marker
 from bot.github.checkout import changed_rfds
 from bot.github.commands import Verb
 from bot.github.run import Context
 from bot.github.tracked import rfd_of_issue
-from bot.model.status import Status
+from bot.model.status import Status, named, said
 
 
 class Place(enum.Enum):
@@ -84,6 +85,9 @@ class Where:
     branch: str = "main"
     status: str | None = None
     """The RFD's status on the default branch (once there)."""
+    word: str = ""
+    """That status as the file there says it (``published``): answers say the repository's
+    words (:func:`bot.model.status.said`)."""
     brought: Link | None = None
     """The pull request that brought it there, when its discussion pull request was closed
     without merging and the bot said which (on that pull request's status comment)."""
@@ -96,7 +100,7 @@ class Where:
 
 
 GO_ISSUE = "`/rfd {verb}` for RFD {rid} works on its tracking issue: comment it on {issue}."
-DONE_THERE = ", and the bot opens the pull request that marks the RFD Implemented"
+DONE_THERE = ", and the bot opens the pull request that marks the RFD {implemented}"
 NO_ISSUE_YET = (
     "RFD {rid} has no tracking issue yet: it is opened when the RFD is accepted{on}. "
     "`/rfd {verb}` works there afterwards."
@@ -122,10 +126,10 @@ NO_ISSUE_MERGED = (
 )
 """... on a merged pull request whose RFD was never accepted: a new pull request is where."""
 NO_ISSUE_BY_HAND = (
-    "RFD {rid} is Accepted on [`{branch}`]({file}) but has no tracking issue: it was accepted "
+    "RFD {rid} is {status} on [`{branch}`]({file}) but has no tracking issue: it was accepted "
     "without the bot. **Next step:** open a pull request that edits the file and comment "
     "`/rfd accept` there: the bot extracts the RFD's plan and opens its tracking issue (the "
-    "status stays Accepted). `/rfd {verb}` works on the tracking issue afterwards."
+    "status stays {word}). `/rfd {verb}` works on the tracking issue afterwards."
 )
 """The RFD is Accepted on the default branch with no tracking issue, wherever the command
 was given: accepted by hand (before the bot, or its Status line edited)."""
@@ -178,12 +182,18 @@ def answer(verb: Verb, where: Where) -> str:
 
 def _to_issue(verb: Verb, where: Where) -> str:
     if where.tracking is not None:
-        said = GO_ISSUE.format(verb=verb.value, rid=where.rid, issue=where.tracking.md)
-        return said.removesuffix(".") + DONE_THERE + "." if verb is Verb.DONE else said
+        go = GO_ISSUE.format(verb=verb.value, rid=where.rid, issue=where.tracking.md)
+        there = DONE_THERE.format(**stage_words(where.word))
+        return go.removesuffix(".") + there + "." if verb is Verb.DONE else go
     pr = where.pr
     if where.file_url is not None and where.status == Status.ACCEPTED.value:
         return NO_ISSUE_BY_HAND.format(
-            rid=where.rid, branch=where.branch, file=where.file_url, verb=verb.value
+            rid=where.rid,
+            branch=where.branch,
+            file=where.file_url,
+            status=inline(named(Status.ACCEPTED, where.word)),
+            word=inline(said(Status.ACCEPTED, where.word)),
+            verb=verb.value,
         )
     if pr is not None and where.pr_place is Place.CLOSED_PR:
         if where.file_url is None:
@@ -204,11 +214,16 @@ def _to_issue(verb: Verb, where: Where) -> str:
             merged=merged,
             branch=where.branch,
             file=where.file_url,
-            status=where.status or "",
+            status=_status(where),
             verb=verb.value,
         )
     on = f" on {pr.md}" if pr is not None else ""
     return NO_ISSUE_YET.format(rid=where.rid, on=on, verb=verb.value)
+
+
+def _status(where: Where) -> str:
+    """The RFD's status on the default branch, in the repository's word."""
+    return inline(said(Status(where.status), where.word)) if where.status else ""
 
 
 def _to_pr(verb: Verb, where: Where) -> str:
@@ -222,7 +237,7 @@ def _to_pr(verb: Verb, where: Where) -> str:
             branch=where.branch,
             file=where.file_url,
             how=_how(where),
-            status=where.status or "",
+            status=_status(where),
             verb=verb.value,
             issue=issue,
         )
@@ -303,10 +318,10 @@ def _where(ctx: Context, verb: Verb, rid: str, place: Place, pr: PullRequest | N
     discussion, its state and the file on the default branch for the others)."""
     web = f"{ctx.server_url}/{ctx.delivery.repository}"
     branch = ctx.delivery.default_branch
-    doc_issue, path, status = _on_default_branch(ctx, rid)
+    doc_issue, path, status, word = _on_default_branch(ctx, rid)
     tracking = _tracking(ctx, rid, place, doc_issue, web)
     if Place.TRACKING in WORKS[verb] and tracking is not None:
-        return Where(rid, tracking=tracking, branch=branch)
+        return Where(rid, tracking=tracking, branch=branch, word=word)
     discussion, state = _discussion(ctx, place, pr, tracking, web)
     file_url = f"{web}/blob/{quote(branch)}/{quote(path)}" if path else None
     closed = discussion if state is Place.CLOSED_PR and path else None
@@ -316,20 +331,21 @@ def _where(ctx: Context, verb: Verb, rid: str, place: Place, pr: PullRequest | N
         decided = _decided(ctx, closed, tracking, web)
     on_pr = pr is not None and discussion is not None and discussion.number == pr.number
     return Where(
-        rid, discussion, state, tracking, file_url, branch, status, brought, on_pr, decided
+        rid, discussion, state, tracking, file_url, branch, status, word, brought, on_pr, decided
     )
 
 
-def _on_default_branch(ctx: Context, rid: str) -> tuple[int | None, str | None, str | None]:
-    """The RFD's tracking issue, path and status as the default branch's checkout has them."""
+def _on_default_branch(ctx: Context, rid: str) -> tuple[int | None, str | None, str | None, str]:
+    """The RFD's tracking issue, path, status and status word as the default branch's
+    checkout has them."""
     from bot.config import discovery
 
     try:
         file = discovery.resolve(rid, discovery.scan(ctx.root, ctx.cfg))
         doc = discovery.read(ctx.root, file)
     except RfdError:
-        return None, None, None
-    return doc.tracking_issue, file.path, doc.status.value
+        return None, None, None, ""
+    return doc.tracking_issue, file.path, doc.status.value, doc.status_word
 
 
 def status_on_default_branch(ctx: Context, rid: str) -> Status | None:
@@ -338,16 +354,28 @@ def status_on_default_branch(ctx: Context, rid: str) -> Status | None:
     return Status(status) if status is not None else None
 
 
+def stage_words(word: str) -> dict[str, str]:
+    """Each stage as a document whose status is ``word`` says it, for a text's fields
+    (``{accepted}``: ``published`` on Oxide's RFDs, ``Accepted`` on rfd's), made inert."""
+    return {stage.name.lower(): inline(said(stage, word)) for stage in Status}
+
+
+def words_on_default_branch(ctx: Context, rid: str) -> dict[str, str]:
+    """:func:`stage_words` of RFD ``rid`` as the default branch has it (rfd's own words when
+    it is not there)."""
+    return stage_words(_on_default_branch(ctx, rid)[3])
+
+
 def _brought(ctx: Context, rid: str, closed: int, web: str) -> Link | None:
     """The pull request that brought RFD ``rid`` to the default branch, as the status
     comment of its ``closed`` discussion pull request names it (no request when this run
     listed that pull request's comments already, as it has for a command given there)."""
     try:
-        said = ctx.forge.find_comment(closed, marker("status", closed))
+        comment = ctx.forge.find_comment(closed, marker("status", closed))
     except RfdError:
         return None  # the answer still says where the RFD is, only not through which PR
     pattern = BROUGHT_BY.format(rid=re.escape(rid), web=re.escape(web))
-    found = re.search(pattern, said.body) if said is not None else None
+    found = re.search(pattern, comment.body) if comment is not None else None
     return Link(int(found[1]), f"{web}/pull/{found[1]}") if found else None
 
 
@@ -417,6 +445,6 @@ def phase_status(ctx: Context, pr: PullRequest) -> str | None:
     if phase is None:
         return None
     web = f"{ctx.server_url}/{ctx.delivery.repository}"
-    number, _, _ = _on_default_branch(ctx, phase["rid"])
+    number, *_ = _on_default_branch(ctx, phase["rid"])
     tracking = _tracking(ctx, phase["rid"], Place.PHASE_PR, number, web)
     return PHASE_STATUS.format(rid=phase["rid"], issue=tracking.md) if tracking else None

@@ -55,7 +55,7 @@ from bot.model import phase_ids, reviews
 from bot.model.document import Document
 from bot.model.plan import PlanPhase
 from bot.model.reviews import Severity
-from bot.model.status import Status
+from bot.model.status import Status, said
 from bot.state import StateStore
 
 if TYPE_CHECKING:
@@ -86,18 +86,19 @@ NEXT_SIGNED_OFF = (
     "(a review first, if you want one: label `{review}` or `/rfd review`)."
 )
 NEXT_BLOCKED = "{blocker}. Then accept with `/rfd accept` or the `{accept}` label."
-NEXT_DONE = "every phase is done: comment `/rfd done` here to mark it Implemented."
+NEXT_DONE = "every phase is done: comment `/rfd done` here to mark it {implemented}."
 WHO_MAY = "Who may: {who_review}; `/rfd accept` and `{accept}`: {who_accept}."
 WHO_MAY_LATER = "Who may: {who_review}."
 NEXT_NO_PLAN = "merge this pull request; its plan has no phase to implement."
 NEXT_TAKE_ON = (
     "it was accepted without the bot and has no plan or tracking issue yet: comment "
     "`/rfd accept` here to extract its plan and open its tracking issue (the status stays "
-    "Accepted)."
+    "{accepted})."
 )
 NEXT_MARKED_HERE = (
-    "its Status was set to Accepted by hand on this pull request: set it back to Discussion, "
-    "then comment `/rfd accept` (the bot's accept checks the plan and the sign-offs)."
+    "its Status was set to {accepted} by hand on this pull request: set it back to "
+    "{discussion}, then comment `/rfd accept` (the bot's accept checks the plan and the "
+    "sign-offs)."
 )
 NEXT_IMPLEMENTED = "nothing left to do: merging this pull request closes {issue}."
 NEXT_CLOSED = "nothing left to do: merging this pull request records it as {status}."
@@ -218,11 +219,7 @@ def stepper(status: Status | None, word: str = "") -> str:
 
 def _words(word: str) -> Callable[[Status], str]:
     """Each stage's name in the vocabulary of ``word`` (rfd's own without one)."""
-    if not word or word in {s.value for s in Status}:
-        return lambda s: s.value
-    from bot.model.status import word_for
-
-    return lambda s: word_for(s, word, lower=True)
+    return lambda s: inline(said(s, word))
 
 
 def tally(counts: Mapping[Severity, int] | None) -> str:
@@ -261,18 +258,20 @@ def _in_discussion(panel: Panel, facts: dict[str, str]) -> str:
 
 
 def _after_discussion(panel: Panel, facts: dict[str, str]) -> str:
-    status = panel.status
+    status, said = panel.status, _words(panel.word)
+    words = {s.name.lower(): said(s) for s in Status}  # ``{accepted}``: ``published``
     if status is Status.ACCEPTED and panel.by_hand is not None:
-        return NEXT_TAKE_ON if panel.by_hand is ByHand.ON_DEFAULT else NEXT_MARKED_HERE
+        by_hand = NEXT_TAKE_ON if panel.by_hand is ByHand.ON_DEFAULT else NEXT_MARKED_HERE
+        return by_hand.format(**words)
     if status is Status.ACCEPTED:
         if panel.next_phase:
             where = f"tracking issue #{panel.tracking}" if panel.tracking else "its tracking issue"
             return NEXT_IMPLEMENT.format(where=where, phase=inline(panel.next_phase), **facts)
-        return NEXT_DONE.format(**facts) if panel.phases else NEXT_NO_PLAN
+        return NEXT_DONE.format(**words) if panel.phases else NEXT_NO_PLAN
     if status is Status.IMPLEMENTED:
         issue = f"tracking issue #{panel.tracking}" if panel.tracking else "its tracking issue"
         return NEXT_IMPLEMENTED.format(issue=issue)
-    return NEXT_CLOSED.format(status=status.value if status else "changed")
+    return NEXT_CLOSED.format(status=said(status) if status else "changed")
 
 
 def _who(status: Status | None, who: Who, accept_label: str) -> str:

@@ -29,7 +29,7 @@ from bot.model.document import Document
 from bot.model.ids import RfdId
 from bot.model.markdown import LineKind, content
 from bot.model.reviews import Review, ReviewFinding, Severity
-from bot.model.status import Status
+from bot.model.status import Status, named, said
 
 if TYPE_CHECKING:
     from bot.ai.steer import Steer
@@ -64,6 +64,11 @@ class DismissOutcome:
     message: str
 
 
+NOT_REVIEWABLE_HINT = (
+    "reviews apply to {draft}, {discussion} (design) and {accepted} (implementation)"
+)
+
+
 def review(
     ws: Workspace, query: str, *, model: str | None = None, steer: Steer | None = None
 ) -> ReviewOutcome:
@@ -72,10 +77,12 @@ def review(
     file = ws.find(query)
     doc = ws.document(file)
     if doc.status not in REVIEWABLE:
+        word = doc.status_word  # the messages say the RFD's own words (``committed``)
+        said_as = {s.name.lower(): said(s, word) for s in REVIEWABLE}
         raise TransitionError(
-            f"RFD {file.rfd_id} is {doc.status.value}: there is nothing left to review",
+            f"RFD {file.rfd_id} is {named(doc.status, word)}: there is nothing left to review",
             path=file.path,
-            hint="reviews apply to Draft, Discussion (design) and Accepted (implementation)",
+            hint=NOT_REVIEWABLE_HINT.format(**said_as),
         )
     impl = doc.status is Status.ACCEPTED
     result, usage, used_model, cost, notices = _run_review(

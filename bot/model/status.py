@@ -272,6 +272,23 @@ def word_for(stage: Status, current: str | None, *, lower: bool = False) -> str:
     return stage.value.lower() if lower else stage.value
 
 
+def said(stage: Status, word: str = "") -> str:
+    """``stage`` in the words of a repository whose document says ``word``: its own word
+    (``published`` beside Oxide's ``discussion``), rfd's own name (``Accepted``) without a
+    word or when ``word`` is one of rfd's.  A configured word is the repository's text: a
+    bot post makes it inert."""
+    if not word or word in {s.value for s in Status}:
+        return stage.value
+    return word_for(stage, word, lower=True)
+
+
+def named(stage: Status, word: str = "") -> str:
+    """``stage`` as :func:`said`, with rfd's name after it once where they read differently
+    (``published (Accepted)``), as the ``rfd-status`` hook says a move."""
+    own = said(stage, word)
+    return own if own.casefold() == stage.value.casefold() else f"{own} ({stage.value})"
+
+
 def _tables(dialects_first: bool) -> list[dict[str, Status]]:
     """The known vocabularies to look a word up in: in front matter and AsciiDoc a word such
     as ``discussion`` is first taken as a dialect's (Oxide's), in a field list as rfd's."""

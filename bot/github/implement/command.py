@@ -92,10 +92,10 @@ log = logging.getLogger(__name__)
 NO_PHASE = (
     "Every phase of RFD {rid} has its summary on `{branch}`: nothing is left to implement. "
     "**Next step:** comment `/rfd done` on the tracking issue: the bot opens the pull request "
-    "that marks RFD {rid} Implemented."
+    "that marks RFD {rid} {implemented}."
 )
 MERGE_FIRST = (
-    "RFD {rid} is not Accepted on `{branch}` yet. **Next step:** merge this pull request "
+    "RFD {rid} is not {accepted} on `{branch}` yet. **Next step:** merge this pull request "
     "first, then comment `/rfd implement` on {issue}."
 )
 ACCEPT_FIRST = (
@@ -103,9 +103,9 @@ ACCEPT_FIRST = (
     "request (`/rfd accept`) and merge that pull request, then comment `/rfd implement` here."
 )
 TAKE_ON_FIRST = (
-    "RFD {rid} is Accepted on `{branch}` but has no plan there and no tracking issue: it was "
-    "accepted without the bot. **Next step:** comment `/rfd accept` on this pull request: the "
-    "bot extracts the plan and opens the tracking issue (the status stays Accepted); merge "
+    "RFD {rid} is {accepted} on `{branch}` but has no plan there and no tracking issue: it "
+    "was accepted without the bot. **Next step:** comment `/rfd accept` on this pull request: "
+    "the bot extracts the plan and opens the tracking issue (the status stays {accepted}); merge "
     "this pull request, then comment `/rfd implement` on the tracking issue."
 )
 PLAN_NOT_MERGED = (
@@ -122,15 +122,16 @@ def not_accepted_yet(ctx: Context, rid: str) -> str:
     branch = ctx.delivery.default_branch
     if not ctx.delivery.on_pull_request:
         return ACCEPT_FIRST.format(rid=rid, branch=branch)
-    from bot.github.places import status_on_default_branch
+    from bot.github.places import status_on_default_branch, words_on_default_branch
     from bot.model.status import Status
 
     issue = ctx.forge.find_issue(marker("tracking", rid))
     where = f"its tracking issue [#{issue.number}]({issue.url})" if issue else "its tracking issue"
+    words = words_on_default_branch(ctx, rid)
     if status_on_default_branch(ctx, rid) is not Status.ACCEPTED:
-        return MERGE_FIRST.format(rid=rid, branch=branch, issue=where)
+        return MERGE_FIRST.format(rid=rid, branch=branch, issue=where, **words)
     if issue is None:  # accepted by hand: accept takes it on (bot.github.accept.take_on)
-        return TAKE_ON_FIRST.format(rid=rid, branch=branch)
+        return TAKE_ON_FIRST.format(rid=rid, branch=branch, **words)
     return PLAN_NOT_MERGED.format(rid=rid, branch=branch, issue=where)
 
 
@@ -141,12 +142,19 @@ def phase_to_run(
     next one; Refused when there is none."""
     if asked is None:
         if nxt is None:
-            raise Refused(NO_PHASE.format(rid=rid, branch=ctx.delivery.default_branch))
+            raise Refused(_no_phase(ctx, rid))
         return nxt
     found = phase_ids.named(plan, asked)
     if found is None:
         raise Refused(UNKNOWN_PHASE.format(rid=rid, asked=asked, labels=_labels(plan)))
     return found
+
+
+def _no_phase(ctx: Context, rid: str) -> str:
+    from bot.github.places import words_on_default_branch
+
+    words = words_on_default_branch(ctx, rid)
+    return NO_PHASE.format(rid=rid, branch=ctx.delivery.default_branch, **words)
 
 
 def _labels(plan: Sequence[Any]) -> str:

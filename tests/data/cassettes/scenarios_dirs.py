@@ -6,9 +6,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from gh_data import COLLABORATORS, call, comment, diff_entry, issue, label
+from gh_data import COLLABORATORS, call, comment, diff_entry, issue, label, pull
 from scenarios_bot import (
     ADMIN,
+    BRANCH,
     COMMITS,
     DISCUSSION,
     ISSUES_Q,
@@ -160,5 +161,20 @@ CASSETTES |= {
             reply=comment(950, 2, body("dirs-final-oxide")),
         ),
         *labelled(2, DISCUSSION),
+    ],
+}
+
+# RFD 0015 published on main by hand (no tracking issue), its pull request merged
+MERGED_PULL = {**pull(2, BRANCH, "e" * 40), "state": "closed", "merged": True}
+CASSETTES |= {
+    D + "test_implement_on_a_merged_oxide_pr_says_where_in_oxides_words": [
+        NO_COMMENTS,
+        perm("Codertocat", "admin"),
+        react("eyes"),
+        call("GET", "/pulls/2", reply=MERGED_PULL),
+        FILES,
+        call("GET", "/issues", query=ISSUES_Q, reply=[]),  # no tracking issue
+        react("confused"),
+        reply("dirs-implement-merged-oxide"),
     ],
 }
