@@ -125,13 +125,14 @@ UNPLANNED = (
 
 def _unplanned(ws: Site, rid: str, path: str, doc: Document) -> str:
     """What the issue says in place of a checklist when the plan has no phase."""
+    from bot.core.github_markdown import inline
     from bot.model.plan import syntax_of
-    from bot.model.status import word_for
+    from bot.model.status import said
 
     syntax = syntax_of(path)
     return UNPLANNED.format(
         rid=rid,
-        implemented=word_for(Status.IMPLEMENTED, doc.status_word),
+        implemented=inline(said(Status.IMPLEMENTED, doc.status_word)),
         phase=syntax.phase,
         section=syntax.section,
         plan=ws.rel(ws.store.path(rid, "plan.json")),
