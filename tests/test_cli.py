@@ -278,6 +278,28 @@ def test_init_ignores_the_site_once_and_keeps_the_users_gitignore(git_repo: Path
     assert "_site" not in run_git(git_repo, "status", "--short")
 
 
+def test_init_unignores_the_state_and_keeps_the_users_ignore_and_attributes_bytes(
+    git_repo: Path,
+) -> None:
+    from tests.conftest import git as run_git
+
+    mine = b"# ours\r\n.state/\r\n\r\n"  # CRLF, a blank line at the end: ignores the state
+    attrs = b"*.png binary"  # no newline at the end
+    (git_repo / ".gitignore").write_bytes(mine)
+    (git_repo / ".gitattributes").write_bytes(attrs)
+    assert run(git_repo, "init") == 0
+    assert run(git_repo, "init") == 0
+    ignore = (git_repo / ".gitignore").read_bytes()
+    assert ignore.startswith(mine + b"# rfd-bot state is committed\r\n")
+    assert ignore.count(b"!docs/rfd/.state/**\r\n") == 1 and b"\r\r" not in ignore
+    assert (git_repo / ".gitattributes").read_bytes() == (
+        attrs + b"\ndocs/rfd/.state/** linguist-generated=true\n"
+    )
+    (git_repo / "docs/rfd/.state/001").mkdir(parents=True)
+    (git_repo / "docs/rfd/.state/001/plan.json").write_text("[]\n")
+    assert "docs/rfd/.state/001/plan.json" in run_git(git_repo, "status", "--short", "-uall")
+
+
 def test_init_adds_no_site_rule_where_git_ignores_the_site_already(git_repo: Path) -> None:
     (git_repo / ".gitignore").write_text("_site\n")
     assert run(git_repo, "init") == 0

@@ -99,19 +99,31 @@ def _state_committed(root: Path, state_root: str) -> list[str]:
     """The state directory must be committed: un-ignore it, mark it generated for diffs."""
     changes = []
     ignore = root / ".gitignore"
-    text = ignore.read_text(encoding="utf-8") if ignore.exists() else ""
-    rules = f"!{state_root}/\n!{state_root}/**\n"
+    rules = [f"!{state_root}/", f"!{state_root}/**"]
     samples = [f"{state_root}/{sample}" for sample in SAMPLE_STATE_FILES]
-    if _ignored(root, samples) and rules not in text:
-        atomic_write(ignore, text.rstrip("\n") + f"\n# rfd-bot state is committed\n{rules}")
+    if _ignored(root, samples) and not set(rules) <= set(_lines(ignore)):
+        _append(ignore, ["# rfd-bot state is committed", *rules])
         changes.append(f".gitignore: un-ignored {state_root}/ (the bot reads it from the repo)")
     attrs = root / ".gitattributes"
     rule = f"{state_root}/** linguist-generated=true"
-    text = attrs.read_text(encoding="utf-8") if attrs.exists() else ""
-    if rule not in text:
-        atomic_write(attrs, (text.rstrip("\n") + "\n" if text else "") + rule + "\n")
+    if rule not in _lines(attrs):
+        _append(attrs, [rule])
         changes.append(f".gitattributes: {state_root}/ collapsed in GitHub diffs")
     return changes
+
+
+def _lines(path: Path) -> list[str]:
+    """The lines of a file the user owns (none when it does not exist)."""
+    return path.read_bytes().decode("utf-8").splitlines() if path.exists() else []
+
+
+def _append(path: Path, lines: list[str]) -> None:
+    """Add ``lines`` at the end of a file the user owns, its bytes kept as they are (its
+    line endings used for ours, a missing last newline supplied)."""
+    text = path.read_bytes().decode("utf-8") if path.exists() else ""
+    eol = "\r\n" if "\r\n" in text else "\n"
+    joint = eol if text and not text.endswith("\n") else ""
+    atomic_write(path, text + joint + "".join(line + eol for line in lines))
 
 
 SAMPLE_STATE_FILES = ("001/plan.json", "001/reviews/1700000000.md", "001/phases/1.md")
@@ -123,12 +135,9 @@ def _site_ignored(root: Path) -> list[str]:
     """Ignore ``rfd site``'s default output, once: appended to ``.gitignore``, whose bytes
     stay as they are (nothing when git ignores it already or the rule is there)."""
     ignore = root / ".gitignore"
-    text = ignore.read_bytes().decode("utf-8") if ignore.exists() else ""  # CRLF kept
-    if SITE_RULE in text.splitlines() or _ignored(root, [f"{DEFAULT_OUT}/index.html"]):
+    if SITE_RULE in _lines(ignore) or _ignored(root, [f"{DEFAULT_OUT}/index.html"]):
         return []
-    eol = "\r\n" if "\r\n" in text else "\n"
-    joint = eol if text and not text.endswith("\n") else ""
-    atomic_write(ignore, f"{text}{joint}{SITE_COMMENT}{eol}{SITE_RULE}{eol}")
+    _append(ignore, [SITE_COMMENT, SITE_RULE])
     return [f".gitignore: ignored {DEFAULT_OUT}/ (what `rfd site` builds is not committed)"]
 
 
