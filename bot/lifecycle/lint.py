@@ -493,8 +493,6 @@ _ADOC_LITERAL = lazy(r"`[^`\n]*`|\+[^+\n]*\+")  # `<<rfd99>>` written as code is
 _ADOC_ANCHOR = lazy(
     r"\[\[\[?(?P<bracket>[^\[\],\s]+)|\[#(?P<hash>[^\],.%\s]+)|anchor:(?P<macro>[^\[\s]+)\["
 )
-_ADOC_RFD = lazy(r"rfd[-_]?0*(?P<number>\d{1,5})", re.IGNORECASE)
-"""An id that names an RFD by its number (Oxide's ``<<rfd48>>``, as the site reads it)."""
 
 
 def _adoc_references(doc: Document, corpus: Corpus) -> Iterator[Finding]:
@@ -523,14 +521,15 @@ def _adoc_missing(
 ) -> tuple[str, str] | None:
     """Why ``target`` leads nowhere (message, hint), or None when it does (or is not ours to
     check: an address, an attribute, an id of the page)."""
+    from bot.model.asciidoc import names_file, referenced_rfd  # AsciiDoc RFDs only
+
     if _EXTERNAL.match(target) or "{" in target:
         return None
-    number = _ADOC_RFD.fullmatch(target)
-    a_file = link or "#" in target or target.endswith((".adoc", ".md"))  # as the site reads it
-    if not a_file:  # <<rfd99>>, xref:rfd99[]: an id
+    if not (link or names_file(target)):  # <<rfd99>>, xref:rfd99[]: an id
+        number = referenced_rfd(target)
         if number is None or target in own:
             return None
-        rid = RfdId(False, int(number["number"]))
+        rid = RfdId(False, number)
         if corpus.links(rid, "Requires") is not None:
             return None
         return f"names RFD {rid.number}, which does not exist", ADOC_RFD_HINT.format(id=target)

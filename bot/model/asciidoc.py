@@ -193,3 +193,19 @@ def _above_attributes(lines: Sequence[str], end: int, start: int) -> int:
     while end > start and _BLOCK_ATTRIBUTE_RE.match(content(lines[end - 1]).rstrip()):
         end -= 1
     return end
+
+
+_RFD_REFERENCE_RE = lazy(r"rfd[-_]?0*(\d{1,5})", re.IGNORECASE)
+
+
+def names_file(target: str) -> bool:
+    """Does a cross reference's target name a file (``../0012/README.adoc#x``, ``other.md``)
+    rather than an id of a page (``<<rfd48>>``, ``<<background>>``)?"""
+    return "#" in target or target.endswith((".adoc", ".md"))
+
+
+def referenced_rfd(target: str) -> int | None:
+    """The RFD number an id names (Oxide's ``<<rfd48>>``, ``<<rfd-48>>``, ``<<rfd_0048>>``),
+    None for any other id: the one rule the site's links and lint's RFD015 share."""
+    match = _RFD_REFERENCE_RE.fullmatch(target)
+    return int(match[1]) if match else None

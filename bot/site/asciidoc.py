@@ -36,6 +36,8 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from bot.model.asciidoc import names_file, referenced_rfd
+
 VERSION = 2
 """Bump when the translation changes: rendered bodies are cached under it."""
 
@@ -63,8 +65,6 @@ _DIRECTIVE = re.compile(r"^(ifdef|ifndef|ifeval|endif)::")
 _DELIMITERS = ("----", "....", "++++", "====", "****", "____", "|===", "--", "////", "```")
 _BACKTICKS = re.compile(r"`+")
 _SCHEME = re.compile(r"^\s*([A-Za-z][\w+.-]*):")
-_RFD_REF = re.compile(r"rfd[-_]?0*(\d{1,5})", re.IGNORECASE)
-"""An id that names an RFD by its number (Oxide's ``<<rfd48>>``, ``<<rfd-48>>``)."""
 _CALLOUT = re.compile(r"^<(\d+|\.)>[ \t]+(.*)$")
 _CALLOUT_MARKER = re.compile(r"<(\d+|\.)>")
 _CALLOUT_MARKERS = re.compile(r"(?:[ \t]*<(?:\d+|\.)>)+[ \t]*$")
@@ -657,13 +657,13 @@ def _construct(match: re.Match[str], doc: _Doc) -> str:
 def _xref(target: str, text: str | None, doc: _Doc) -> str:
     """``<<id>>`` to the heading or anchor there; ``<<file.adoc#id,text>>`` to that file;
     ``<<rfd48>>`` (not a heading's id) to RFD 48's page, else to the bibliography entry."""
-    if "#" in target or target.endswith((".adoc", ".md")):
+    if names_file(target):
         return _link(target, text or target, doc)
-    number = _RFD_REF.fullmatch(target)
-    if number and target not in doc.anchors:
-        label = _inline(text or f"RFD {int(number[1])}", doc)
+    number = referenced_rfd(target)
+    if number is not None and target not in doc.anchors:
+        label = _inline(text or f"RFD {number}", doc)
         entry = f"#{target}" if target in doc.bibliography and ID.fullmatch(target) else ""
-        return f"[{label}](<{RFD}:{int(number[1])}{entry}>)"
+        return f"[{label}](<{RFD}:{number}{entry}>)"
     anchor = doc.anchors.get(target, target)
     label = text or doc.titles.get(target) or target
     if target in doc.bibliography and not text:
